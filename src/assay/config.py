@@ -1,0 +1,97 @@
+"""Settings from `[tool.assay]` in pyproject.toml or from assay.toml, validated by pydantic.
+
+Unknown keys are errors: a typo in a gate setting must not silently fall back to a default.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+
+class ConfigError(Exception):
+    """A config file that cannot be used; the message is one line for the user."""
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+
+class SandboxConfig(_Section):
+    timeout_s: float = Field(60.0, gt=0, description="wall timeout of one test run")
+    memory_mb: int = Field(4096, ge=64, description="address-space limit of each sandboxed process")
+    max_processes: int = Field(256, ge=8, description="pids.max of the run's cgroup, where cgroups allow it")
+    file_size_mb: int = Field(512, ge=1, description="largest file a test may write")
+    network: bool = Field(False, description="allow network access (cut by default where possible)")
+
+
+class StabilityConfig(_Section):
+    reruns: int = Field(3, ge=0, le=50)
+    reruns_risky: int = Field(5, ge=0, le=50, description="reruns for integration/network/fs/subprocess tests")
+    random_order: bool = True
+    isolation: bool = True
+    seed: int = 20260601
+
+
+class PythonConfig(_Section):
+    interpreter: str | None = Field(None, description="python that runs the tests; default: assay's own")
+    pytest_args: list[str] = Field(default_factory=list, description="extra arguments for every pytest run")
+
+
+class Settings(_Section):
+    gates: list[str] = Field(default_factory=lambda: ["compile", "green", "stability", "mutation", "smells"])
+    cache: bool = True
+    jobs: int = Field(0, ge=0, description="files verified at once; 0 = number of cores")
+    sandbox: SandboxConfig = Field(default_factory=SandboxConfig)
+    stability: StabilityConfig = Field(default_factory=StabilityConfig)
+    python: PythonConfig = Field(default_factory=PythonConfig)
+
+    def fingerprint(self) -> str:
+        """Hash of everything that can change a verdict (part of the cache key)."""
+        return hashlib.sha256(json.dumps(self.model_dump(mode="json"), sort_keys=True).encode()).hexdigest()
+
+
+def _describe(err: ValidationError, source: str) -> str:
+    first = err.errors()[0]
+    where = ".".join(str(p) for p in first["loc"]) or "<root>"
+    if first["type"] == "extra_forbidden":
+        return f"{source}: unknown setting '{where}'"
+    return f"{source}: bad value for '{where}': {first['msg']}"
+
+
+def settings_from_dict(data: dict[str, Any], source: str = "config") -> Settings:
+    try:
+        return Settings.model_validate(data)
+    except ValidationError as err:
+        raise ConfigError(_describe(err, source)) from None
+
+
+def load_settings(root: Path, config_file: Path | None = None) -> Settings:
+    """Read assay.toml (top-level keys) or pyproject's [tool.assay]; defaults when neither exists."""
+    candidates = [config_file] if config_file else [root / "assay.toml", root / "pyproject.toml"]
+    for path in candidates:
+        if path is None or not path.is_file():
+            if config_file is not None:
+                raise ConfigError(f"config file not found: {config_file}")
+            continue
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
+            raise ConfigError(f"{path.name}: not valid TOML: {err}") from None
+        if path.name == "pyproject.toml":
+            data = data.get("tool", {}).get("assay")
+            if data is None:
+                continue
+            return settings_from_dict(data, f"{path.name} [tool.assay]")
+        return settings_from_dict(data.get("tool", {}).get("assay", data), path.name)
+    return Settings()

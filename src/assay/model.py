@@ -1,0 +1,177 @@
+"""Plain data shared by gates, the pipeline and reporters. No I/O lives here."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from enum import Enum
+from pathlib import Path
+from typing import Any
+
+
+class Verdict(str, Enum):
+    """Verdict of a test case or a file (vocabulary of DESIGN.md)."""
+
+    ACCEPTED = "accepted"
+    REJECTED = "rejected"
+    FLAKY = "flaky"
+    UNVALIDATED = "unvalidated"
+    LOW_VALUE = "low_value"
+
+
+class GateStatus(str, Enum):
+    PASS = "pass"
+    REJECT = "reject"
+    WARN = "warn"
+    SKIP = "skip"
+
+
+GATE_ORDER = ("compile", "green", "stability", "mutation", "smells", "review")
+
+
+@dataclass
+class Candidate:
+    """One candidate test file, as found in the user's tree (never written)."""
+
+    path: Path  # absolute path in the user's tree
+    rel: str  # posix path relative to the project root
+    source: str
+    language: str = "python"
+    targets: list[str] = field(default_factory=list)  # project-relative source files it tests
+
+
+@dataclass
+class TestOutcome:
+    """What one test case came to, and which gate decided it."""
+
+    id: str
+    verdict: Verdict
+    gate: str | None = None
+    reason: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "verdict": self.verdict.value, "gate": self.gate, "reason": self.reason}
+
+
+@dataclass
+class GateResult:
+    """What one gate decided for one file.
+
+    `verdict` is set when the gate decides the file's verdict itself (e.g. `flaky`, `unvalidated`,
+    `low_value`); a plain reject means `rejected`. `tests` holds per-test outcomes the gate decided.
+    `details` is the gate's own JSON (score, findings, ...), merged into the report entry.
+    """
+
+    gate: str
+    status: GateStatus
+    duration_s: float = 0.0
+    feedback: str = ""
+    verdict: Verdict | None = None
+    tests: list[TestOutcome] = field(default_factory=list)
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "gate": self.gate,
+            "status": self.status.value,
+            "duration_s": round(self.duration_s, 3),
+            "feedback": self.feedback,
+        }
+        out.update(self.details)
+        return out
+
+
+@dataclass
+class FileReport:
+    path: str
+    language: str
+    targets: list[str]
+    verdict: Verdict
+    rejected_at: str | None
+    gates: list[GateResult]
+    tests: list[TestOutcome]
+    cached: bool = False
+    duration_s: float = 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "path": self.path,
+            "language": self.language,
+            "targets": self.targets,
+            "verdict": self.verdict.value,
+            "rejected_at": self.rejected_at,
+            "cached": self.cached,
+            "duration_s": round(self.duration_s, 3),
+            "gates": [g.to_json() for g in self.gates],
+            "tests": [t.to_json() for t in self.tests],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> FileReport:
+        gates = []
+        for g in data["gates"]:
+            extra = {k: v for k, v in g.items() if k not in ("gate", "status", "duration_s", "feedback")}
+            gates.append(
+                GateResult(
+                    gate=g["gate"],
+                    status=GateStatus(g["status"]),
+                    duration_s=g["duration_s"],
+                    feedback=g["feedback"],
+                    details=extra,
+                )
+            )
+        tests = [TestOutcome(t["id"], Verdict(t["verdict"]), t["gate"], t["reason"]) for t in data["tests"]]
+        return cls(
+            path=data["path"],
+            language=data["language"],
+            targets=data["targets"],
+            verdict=Verdict(data["verdict"]),
+            rejected_at=data["rejected_at"],
+            gates=gates,
+            tests=tests,
+            cached=data.get("cached", False),
+            duration_s=data.get("duration_s", 0.0),
+        )
+
+
+@dataclass
+class SandboxInfo:
+    """What isolation the sandbox could actually apply on this machine (reported, never assumed)."""
+
+    network: str  # "cut" or "not cut: <why>"
+    filesystem: str  # "project read-only" or "not protected: <why>"
+    processes: str  # "pid namespace, pids.max=N" ...
+    rlimits: dict[str, Any]
+    env_removed: list[str]
+    timeout_s: float
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class Report:
+    root: str
+    files: list[FileReport]
+    sandbox: SandboxInfo | None
+    duration_s: float
+
+    SCHEMA = "assay.verify/1"
+
+    @property
+    def exit_code(self) -> int:
+        return 0 if self.files and all(f.verdict is Verdict.ACCEPTED for f in self.files) else 1
+
+    def summary(self) -> dict[str, Any]:
+        counts = {v.value: 0 for v in Verdict}
+        for f in self.files:
+            counts[f.verdict.value] += 1
+        return {"files": len(self.files), **counts, "duration_s": round(self.duration_s, 3)}
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "schema": self.SCHEMA,
+            "root": self.root,
+            "files": [f.to_json() for f in self.files],
+            "summary": self.summary(),
+            "sandbox": self.sandbox.to_json() if self.sandbox else None,
+        }

@@ -1,0 +1,184 @@
+"""The user's project as assay sees it: its root, its importable code, its test files and their targets."""
+
+from __future__ import annotations
+
+import ast
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from assay.workspace import SKIP_DIRS
+
+ROOT_MARKERS = ("pyproject.toml", "setup.cfg", "setup.py", ".git")
+MAX_TEST_FILE_BYTES = 2 * 1024 * 1024
+
+
+class InputError(Exception):
+    """Bad input from the user: reported as one line, exit code 2."""
+
+
+def find_root(start: Path) -> Path:
+    """Walk up from `start` to the nearest directory holding a project marker."""
+    start = start.resolve()
+    here = start if start.is_dir() else start.parent
+    for d in (here, *here.parents):
+        if any((d / m).exists() for m in ROOT_MARKERS):
+            return d
+    raise InputError(f"no project root above {start} (none of {', '.join(ROOT_MARKERS)}); pass --root")
+
+
+def is_test_file(name: str) -> bool:
+    return name.endswith(".py") and (name.startswith("test_") or name.endswith("_test.py"))
+
+
+def _walk_py(base: Path):
+    for dirpath, dirnames, filenames in os.walk(base):
+        dirnames[:] = [
+            d for d in dirnames
+            if d not in SKIP_DIRS and not d.endswith(".egg-info")
+            and not os.path.exists(os.path.join(dirpath, d, "pyvenv.cfg"))
+        ]
+        for name in filenames:
+            if name.endswith(".py"):
+                yield Path(dirpath) / name
+
+
+def _is_test_path(rel: Path) -> bool:
+    return is_test_file(rel.name) or rel.name == "conftest.py" or any(
+        p in ("tests", "test", "testing") for p in rel.parts[:-1]
+    )
+
+
+@dataclass
+class Project:
+    root: Path
+    source_roots: list[str] = field(default_factory=list)
+    modules: dict[str, str] = field(default_factory=dict)  # dotted name -> project-relative path
+
+    @classmethod
+    def load(cls, root: Path) -> Project:
+        root = root.resolve()
+        roots = ["src"] if (root / "src").is_dir() else []
+        roots.append(".")
+        proj = cls(root=root, source_roots=roots)
+        for sr in roots:
+            base = root / sr
+            for path in _walk_py(base):
+                rel_to_sr = path.relative_to(base)
+                if sr == "." and rel_to_sr.parts[0] == "src" and "src" in roots:
+                    continue
+                if _is_test_path(rel_to_sr):
+                    continue
+                parts = list(rel_to_sr.with_suffix("").parts)
+                if parts[-1] == "__init__":
+                    parts.pop()
+                if parts and all(p.isidentifier() for p in parts):
+                    proj.modules.setdefault(".".join(parts), path.relative_to(root).as_posix())
+        return proj
+
+    def rel(self, path: Path) -> str:
+        """Project-relative posix path; InputError when `path` lies outside the project."""
+        try:
+            return path.resolve().relative_to(self.root).as_posix()
+        except ValueError:
+            raise InputError(f"{path} is outside the project root {self.root}") from None
+
+    def _resolve(self, dotted: str) -> str | None:
+        parts = dotted.split(".")
+        while parts:
+            name = ".".join(parts)
+            if name in self.modules:
+                return name
+            parts.pop()
+        return None
+
+    def _reexport(self, package: str, name: str) -> str | None:
+        """For `from pkg import name` where pkg/__init__ re-exports `name` from a submodule."""
+        path = self.root / self.modules[package]
+        if path.name != "__init__.py":
+            return None
+        try:
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+        except (SyntaxError, UnicodeDecodeError, OSError):
+            return None
+        for node in tree.body:
+            if isinstance(node, ast.ImportFrom) and any((a.asname or a.name) == name for a in node.names):
+                base = package.split(".")
+                if node.level:
+                    base = base[: len(base) - node.level + 1]
+                    module = ".".join([*base, node.module] if node.module else base)
+                else:
+                    module = node.module or ""
+                return self._resolve(module)
+        return None
+
+    def targets_of(self, source: str, test_rel: str) -> list[str]:
+        """The project's own modules a test file imports (stdlib and third-party left out)."""
+        try:
+            tree = ast.parse(source)
+        except SyntaxError:
+            return []
+        package = list(Path(test_rel).with_suffix("").parts[:-1])
+        found: list[str] = []
+
+        def add(module: str | None) -> None:
+            if module and self.modules[module] not in found:
+                found.append(self.modules[module])
+
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    add(self._resolve(alias.name))
+            elif isinstance(node, ast.ImportFrom):
+                if node.level:
+                    base = package[: len(package) - node.level + 1] if node.level > 1 else package
+                    module = ".".join([*base, node.module] if node.module else base)
+                else:
+                    module = node.module or ""
+                for alias in node.names:
+                    sub = self._resolve(f"{module}.{alias.name}")
+                    if sub and sub != self._resolve(module):
+                        add(sub)
+                        continue
+                    resolved = self._resolve(module)
+                    if resolved:
+                        add(self._reexport(resolved, alias.name) or resolved)
+        return found
+
+
+def discover(paths: list[Path], root: Path) -> list[Path]:
+    """Candidate test files under `paths`; InputError for anything that is not usable input."""
+    files: list[Path] = []
+    for p in paths:
+        if not p.exists():
+            raise InputError(f"no such file or directory: {p}")
+        rp = p.resolve()
+        if rp != root and root not in rp.parents:
+            raise InputError(f"{p} is outside the project root {root}")
+        if p.is_dir():
+            found = sorted(f for f in _walk_py(rp) if is_test_file(f.name))
+            if not found:
+                raise InputError(f"no test files (test_*.py, *_test.py) under {p}")
+            files.extend(found)
+        elif p.suffix != ".py":
+            raise InputError(f"{p} is not a Python test file (.py)")
+        else:
+            size = p.stat().st_size
+            if size > MAX_TEST_FILE_BYTES:
+                raise InputError(f"{p} is {size // 1024} KiB; test files over {MAX_TEST_FILE_BYTES // 1024} KiB "
+                                 "are refused")
+            files.append(rp)
+    return list(dict.fromkeys(files))
+
+
+def read_source(path: Path) -> str:
+    """A test file's text; InputError for binary, non-UTF-8 or empty files."""
+    data = path.read_bytes()
+    if not data.strip():
+        raise InputError(f"{path} is empty")
+    if b"\0" in data:
+        raise InputError(f"{path} is a binary file, not Python source")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        raise InputError(f"{path} is not UTF-8 text (byte {err.start})") from None
