@@ -49,7 +49,7 @@ class PythonConfig(_Section):
 
 
 class Settings(_Section):
-    gates: list[str] = Field(default_factory=lambda: ["compile", "green", "stability", "mutation", "smells"])
+    gates: list[str] | None = Field(None, description="gates to run, in order; default: every available gate")
     cache: bool = True
     jobs: int = Field(0, ge=0, description="files verified at once; 0 = number of cores")
     sandbox: SandboxConfig = Field(default_factory=SandboxConfig)

@@ -37,6 +37,7 @@ class Candidate:
     source: str
     language: str = "python"
     targets: list[str] = field(default_factory=list)  # project-relative source files it tests
+    read_error: str | None = None  # why the file could not be read as UTF-8 Python text
 
 
 @dataclass

@@ -1,0 +1,50 @@
+"""Feedback text for writers, in the shapes of DESIGN.md: a REJECT header, the errors only, one hint.
+
+Compact by construction: at most 50 lines, scratch paths rewritten to project-relative ones.
+"""
+
+from __future__ import annotations
+
+import re
+
+MAX_LINES = 50
+_TRACEBACK_NOISE = re.compile(r"^\s*(_{5,}|={5,}|-{5,}|\.\.\.)")
+
+
+def relativize(text: str, *roots: str) -> str:
+    """Rewrite absolute paths under any of `roots` (scratch copy, user's root) to project-relative ones."""
+    for root in sorted({r.rstrip("/") for r in roots if r}, key=len, reverse=True):
+        text = text.replace(root + "/", "")
+    return text
+
+
+def trim(text: str, max_lines: int = 12) -> str:
+    """The tail of a message without pytest's separator lines: where the error is, not how we got there."""
+    lines = [ln.rstrip() for ln in text.strip().splitlines() if ln.strip() and not _TRACEBACK_NOISE.match(ln)]
+    if len(lines) > max_lines:
+        lines = ["..."] + lines[-max_lines:]
+    return "\n".join(lines)
+
+
+_LOCATION = re.compile(r"^\S+\.py:\d+:")
+
+
+def failure_summary(message: str, max_lines: int = 8) -> str:
+    """A pytest failure cut to what a writer acts on: the exception, the failing line, the `E` lines, where."""
+    lines = [ln.rstrip() for ln in message.strip().splitlines() if ln.strip()]
+    if not lines:
+        return ""
+    head = lines[0]
+    picked = [ln for ln in lines[1:] if ln.lstrip().startswith((">", "E ")) and ln.strip("E >") not in head]
+    where = next((ln for ln in reversed(lines) if _LOCATION.match(ln)), None)
+    body = picked[: max_lines - 2] + ([where.rsplit(":", 1)[0]] if where else [])
+    return "\n".join([head, *("  " + ln.strip() for ln in body)])
+
+
+def compose(header: str, body: list[str], hint: str) -> str:
+    """Header, body lines, hint; the body is cut so that the whole stays within MAX_LINES."""
+    lines = [ln for chunk in body for ln in chunk.splitlines()]
+    room = MAX_LINES - 2
+    if len(lines) > room:
+        lines = lines[: room - 1] + [f"... ({len(lines) - room + 1} more lines)"]
+    return "\n".join([header, *lines, hint])

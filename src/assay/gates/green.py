@@ -1,0 +1,60 @@
+"""Gate 2: run only this file in the sandbox; every test case must pass."""
+
+from __future__ import annotations
+
+import time
+
+from assay.feedback import compose, failure_summary, relativize, trim
+from assay.gates.base import GateContext
+from assay.languages.python import PytestRun, run_pytest
+from assay.model import Candidate, GateResult, GateStatus, TestOutcome, Verdict
+
+HEADER = "REJECT: Gate 2 — TEST FAILURE"
+HINT = "Fix expected values or setup. Do not fit the test to the code: check the real contract."
+FAILING = {"failed", "error", "xpassed", "timeout"}
+
+
+def judge_run(run: PytestRun, gate: str, roots: tuple[str, ...]) -> tuple[list[TestOutcome], list[str]]:
+    """Per-test outcomes of a run that must be all green, and feedback lines for the failures."""
+    outcomes: list[TestOutcome] = []
+    body: list[str] = []
+    for nodeid, rec in run.tests.items():
+        if rec.outcome in FAILING:
+            msg = ("marked xfail but passes" if rec.outcome == "xpassed"
+                   else failure_summary(relativize(rec.message, *roots)))
+            outcomes.append(TestOutcome(nodeid, Verdict.REJECTED, gate, msg.splitlines()[0] if msg else rec.outcome))
+            body.append(f"{nodeid}: {msg}")
+        elif rec.outcome in ("skipped", "xfailed"):
+            outcomes.append(TestOutcome(nodeid, Verdict.UNVALIDATED, gate, f"{rec.outcome}: {rec.message}".strip()))
+    if run.crash:
+        who = run.running or "the test run"
+        reason = trim(relativize(run.crash, *roots))
+        outcomes.append(TestOutcome(who, Verdict.REJECTED, gate, reason.splitlines()[0]))
+        body.append(f"{who}: {reason}")
+    return outcomes, body
+
+
+class GreenGate:
+    name = "green"
+
+    def run(self, candidate: Candidate, ctx: GateContext) -> GateResult:
+        start = time.monotonic()
+        run = run_pytest(ctx, candidate.rel, mode="run")
+        roots = (str(ctx.workspace.project), str(ctx.root))
+        outcomes, body = judge_run(run, self.name, roots)
+        passed = {k: r.duration for k, r in run.tests.items() if r.outcome == "passed"}
+        details = {"passed": len(passed), "failed": len(body), "leaked_imports": run.leaked}
+        ctx.state["passing_tests"] = list(passed)
+        ctx.state["test_durations"] = passed
+        ctx.state.setdefault("observations", {})
+        for nodeid, rec in run.tests.items():
+            ctx.state["observations"].setdefault(nodeid, []).append(("green", rec.outcome, rec.message))
+        elapsed = time.monotonic() - start
+        if body:
+            return GateResult(self.name, GateStatus.REJECT, elapsed, compose(HEADER, body, HINT),
+                              tests=outcomes, details=details)
+        if not passed:
+            return GateResult(self.name, GateStatus.REJECT, elapsed,
+                              f"{candidate.rel}: no test ran to completion (all skipped or xfail)",
+                              verdict=Verdict.UNVALIDATED, tests=outcomes, details=details)
+        return GateResult(self.name, GateStatus.PASS, elapsed, tests=outcomes, details=details)

@@ -1,0 +1,89 @@
+"""Gate 3: the same tests, run again, alone and in another order, must give the same outcomes.
+
+A test whose outcome changes is `flaky`. Flaky tests are reported, never repaired by reruns.
+"""
+
+from __future__ import annotations
+
+import ast
+import time
+
+from assay.feedback import compose, relativize, trim
+from assay.gates.base import GateContext
+from assay.languages.python import run_pytest
+from assay.model import Candidate, GateResult, GateStatus, TestOutcome, Verdict
+
+HEADER = "REJECT: Gate 3 — FLAKY TESTS"
+HINT = ("Flaky tests are dropped, not retried: remove the dependence on order, shared state, time, "
+        "randomness or the environment.")
+RISKY_MODULES = {
+    "socket", "requests", "httpx", "urllib", "aiohttp", "http", "subprocess", "multiprocessing",
+    "shutil", "tempfile", "threading", "asyncio", "smtplib", "ftplib", "sqlite3",
+}
+RISKY_NAMES = {"open", "tmp_path", "tmpdir", "tmp_path_factory", "monkeypatch"}
+
+
+def risk_of(source: str) -> str | None:
+    """Why a test file deserves more reruns (integration marker, network, filesystem, subprocesses)."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr == "integration":
+            return "marked integration"
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+            for name in names:
+                if name.split(".")[0] in RISKY_MODULES:
+                    return f"uses {name.split('.')[0]}"
+        if isinstance(node, ast.Name) and node.id in RISKY_NAMES:
+            return f"uses {node.id}"
+        if isinstance(node, ast.arg) and node.arg in RISKY_NAMES:
+            return f"uses {node.arg}"
+    return None
+
+
+class StabilityGate:
+    name = "stability"
+
+    def run(self, candidate: Candidate, ctx: GateContext) -> GateResult:
+        start = time.monotonic()
+        cfg = ctx.settings.stability
+        passing = list(ctx.state.get("passing_tests", []))
+        observations: dict[str, list[tuple[str, str, str]]] = {t: [] for t in passing}
+        risk = risk_of(candidate.source)
+        reruns = cfg.reruns_risky if risk else cfg.reruns
+        plan = [(f"rerun {i + 1}", "run", "file") for i in range(reruns)]
+        if cfg.random_order:
+            plan.append((f"random order (seed {cfg.seed})", "run", "random"))
+        if cfg.isolation and passing:
+            plan.append(("alone", "isolate", "file"))
+        roots = (str(ctx.workspace.project), str(ctx.root))
+        for label, mode, order in plan:
+            run = run_pytest(ctx, candidate.rel, mode=mode, order=order, seed=cfg.seed,
+                             ids=passing if mode == "isolate" else None)
+            for nodeid in passing:
+                rec = run.tests.get(nodeid)
+                if rec is not None:
+                    observations[nodeid].append((label, rec.outcome, rec.message))
+                elif run.crash and nodeid == run.running:
+                    observations[nodeid].append((label, "crashed", run.crash))
+        details = {"runs": 1 + len(plan), "risk": risk, "seed": cfg.seed, "plan": [p[0] for p in plan]}
+        flaky: list[TestOutcome] = []
+        body: list[str] = []
+        for nodeid, obs in observations.items():
+            bad = [o for o in obs if o[1] != "passed"]
+            if not bad:
+                continue
+            total = len(obs) + 1  # + the green run, which passed
+            first = trim(relativize(bad[0][2], *roots), 4)
+            reason = f"passed {total - len(bad)} of {total} runs; {bad[0][1]} when {bad[0][0]}"
+            flaky.append(TestOutcome(nodeid, Verdict.FLAKY, self.name, reason))
+            body.append(f"{nodeid}: {reason}" + (f"\n  {first.splitlines()[-1]}" if first else ""))
+        elapsed = time.monotonic() - start
+        if flaky:
+            details["flaky"] = [t.id for t in flaky]
+            return GateResult(self.name, GateStatus.REJECT, elapsed, compose(HEADER, body, HINT),
+                              verdict=Verdict.FLAKY, tests=flaky, details=details)
+        return GateResult(self.name, GateStatus.PASS, elapsed, details=details)

@@ -1,0 +1,31 @@
+"""`--format markdown`: a short table fit for a pull-request comment."""
+
+from __future__ import annotations
+
+from assay.model import GATE_ORDER, Report
+from assay.report.symbols import gate_cells, verdict_label
+
+
+def render(report: Report) -> str:
+    gates = [g for g in GATE_ORDER if any(r.gate == g for f in report.files for r in f.gates)]
+    s = report.summary()
+    lines = [
+        "### assay verify",
+        "",
+        f"{s['files']} files: {s['accepted']} accepted, {s['rejected']} rejected, {s['flaky']} flaky, "
+        f"{s['low_value']} low value, {s['unvalidated']} unvalidated ({s['duration_s']:.1f} s)",
+        "",
+        "| file | " + " | ".join(gates) + " | verdict |",
+        "|---|" + "---|" * len(gates) + "---|",
+    ]
+    for f in report.files:
+        cells = gate_cells(f, gates)
+        lines.append(f"| `{f.path}` | " + " | ".join(cells) + f" | **{verdict_label(f.verdict)}** |")
+    rejected = [f for f in report.files if f.rejected_at]
+    if rejected:
+        lines += ["", "<details><summary>Feedback</summary>", ""]
+        for f in rejected:
+            gate = next(g for g in f.gates if g.gate == f.rejected_at)
+            lines += [f"**{f.path}**", "```", gate.feedback.strip(), "```", ""]
+        lines.append("</details>")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,183 @@
+"""Runs pytest inside the sandbox and writes structured results as JSON (never scraped from the console).
+
+Standalone (stdlib + pytest) because it runs under the interpreter of the user's tests.
+
+Modes:
+  collect  - collection only; reports collection errors and tests whose fixtures do not exist
+  run      - run the tests (order: file, random with a seed, or reverse)
+  isolate  - run each given test id in its own forked process (pytest imported once, project not)
+
+Progress (`<out>.progress`): one line per started test, so that when the run is killed (timeout,
+memory) the caller can name the test that was running.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import signal
+import sys
+import time
+
+import _assay_boot
+
+MAX_MESSAGE = 2000
+
+
+def _short(report) -> str:
+    crash = getattr(getattr(report, "longrepr", None), "reprcrash", None)
+    text = report.longreprtext or ""
+    if crash is not None and crash.message:
+        return f"{crash.message}\n{text[-MAX_MESSAGE:]}" if len(text) < MAX_MESSAGE else crash.message
+    return text[-MAX_MESSAGE:]
+
+
+class Recorder:
+    """pytest plugin that records collection and per-test outcomes."""
+
+    def __init__(self, args, progress_path: str):
+        self.args = args
+        self.progress = open(progress_path, "a", buffering=1)  # noqa: SIM115 - lives as long as the run
+        self.collected: list[str] = []
+        self.errors: list[dict] = []
+        self.tests: dict[str, dict] = {}
+
+    def pytest_collectreport(self, report):
+        if report.failed:
+            self.errors.append({"nodeid": report.nodeid, "message": report.longreprtext[-MAX_MESSAGE:]})
+
+    def pytest_collection_modifyitems(self, session, config, items):
+        if self.args.order == "random":
+            random.Random(self.args.seed).shuffle(items)
+        elif self.args.order == "reverse":
+            items.reverse()
+        if self.args.mode == "collect":
+            self._check_fixtures(items)
+
+    def _check_fixtures(self, items) -> None:
+        """A test asking for a fixture nobody defines fails only at setup; report it at collection."""
+        for item in items:
+            info = getattr(item, "_fixtureinfo", None)
+            if info is None:
+                continue
+            missing = [n for n in info.names_closure if n != "request" and n not in info.name2fixturedefs]
+            if missing:
+                self.errors.append({"nodeid": item.nodeid, "message": f"fixture '{missing[0]}' not found"})
+
+    def pytest_collection_finish(self, session):
+        self.collected = [item.nodeid for item in session.items]
+
+    def pytest_runtest_logstart(self, nodeid, location):
+        self.progress.write(nodeid + "\n")
+
+    def pytest_runtest_logreport(self, report):
+        entry = self.tests.setdefault(report.nodeid, {"outcome": "passed", "duration": 0.0, "message": ""})
+        entry["duration"] += report.duration
+        if report.when == "call" and hasattr(report, "wasxfail"):
+            entry["outcome"] = "xfailed" if report.skipped else "xpassed"
+            entry["message"] = str(report.wasxfail)
+        elif report.skipped and entry["outcome"] == "passed":
+            entry["outcome"] = "skipped"
+            entry["message"] = str(report.longrepr[-1]) if isinstance(report.longrepr, tuple) else ""
+        elif report.failed:
+            entry["outcome"] = "failed" if report.when == "call" else "error"
+            entry["message"] = (f"error at {report.when}: " if report.when != "call" else "") + _short(report)
+
+    def result(self, exitstatus: int) -> dict:
+        return {
+            "exitstatus": int(exitstatus),
+            "collected": self.collected,
+            "errors": self.errors,
+            "tests": self.tests,
+            "leaked": _assay_boot.leaked_modules(self.args.user_root),
+        }
+
+
+def _pytest_args(args, extra: list[str]) -> list[str]:
+    base = ["-p", "no:cacheprovider", "-p", "no:randomly", "-q", "--rootdir", args.scratch_root]
+    if args.mode == "collect":
+        base.append("--collect-only")
+    return base + extra
+
+
+def _run_once(args, extra: list[str], out: str) -> int:
+    import pytest
+
+    rec = Recorder(args, out + ".progress")
+    code = pytest.main(_pytest_args(args, extra), plugins=[rec])
+    with open(out, "w") as fh:
+        json.dump(rec.result(code), fh)
+    return int(code)
+
+
+def _isolate(args, extra: list[str]) -> int:
+    """Each test in a fresh fork: pytest is imported once here, the project and tests only in the child."""
+    import pytest  # noqa: F401 - warm import shared by every child
+
+    with open(args.ids_file) as fh:
+        ids = [line.strip() for line in fh if line.strip()]
+    merged: dict[str, dict] = {}
+    for i, nodeid in enumerate(ids):
+        part = f"{args.out}.{i}"
+        pid = os.fork()
+        if pid == 0:
+            try:
+                _run_once(args, [*extra, nodeid], part)
+            finally:
+                os._exit(0)
+        deadline = time.monotonic() + args.test_timeout
+        status = None
+        while time.monotonic() < deadline:
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                break
+            time.sleep(0.005)
+        else:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            merged[nodeid] = {"outcome": "timeout", "duration": args.test_timeout,
+                              "message": f"timed out after {args.test_timeout:g} s when run alone"}
+            continue
+        try:
+            with open(part) as fh:
+                tests = json.load(fh)["tests"]
+        except (OSError, ValueError):
+            tests = {}
+        merged[nodeid] = tests.get(nodeid) or {
+            "outcome": "error", "duration": 0.0,
+            "message": f"not run when alone (exit status {status}); it may depend on other tests",
+        }
+    with open(args.out, "w") as fh:
+        json.dump({"exitstatus": 0, "collected": ids, "errors": [], "tests": merged,
+                   "leaked": _assay_boot.leaked_modules(args.user_root)}, fh)
+    return 0
+
+
+def main(argv: list[str]) -> int:
+    if "--" in argv:
+        split = argv.index("--")
+        own, extra = argv[:split], argv[split + 1:]
+    else:
+        own, extra = argv, []
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--mode", choices=("collect", "run", "isolate"), required=True)
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--user-root", required=True)
+    parser.add_argument("--scratch-root", required=True)
+    parser.add_argument("--source-root", action="append", default=[])
+    parser.add_argument("--order", choices=("file", "random", "reverse"), default="file")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--ids-file")
+    parser.add_argument("--test-timeout", type=float, default=60.0)
+    args = parser.parse_args(own)
+    _assay_boot.isolate_imports(args.user_root, args.scratch_root, args.source_root)
+    os.chdir(args.scratch_root)
+    if args.mode == "isolate":
+        return _isolate(args, extra)
+    return _run_once(args, extra, args.out)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
