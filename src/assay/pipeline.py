@@ -6,6 +6,7 @@ a hash of everything that can change them; nothing here prints.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import subprocess
@@ -68,10 +69,8 @@ def _closure(project: Project, targets: list[str]) -> list[str]:
         if rel in seen:
             continue
         seen.append(rel)
-        try:
+        with contextlib.suppress(OSError, UnicodeDecodeError):
             todo.extend(project.targets_of((project.root / rel).read_text(encoding="utf-8"), rel))
-        except (OSError, UnicodeDecodeError):
-            pass
     return sorted(seen)
 
 

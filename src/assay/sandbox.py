@@ -12,6 +12,7 @@ If assay itself dies (even SIGKILL), PR_SET_PDEATHSIG takes the sandboxed tree d
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import functools
 import os
@@ -236,10 +237,8 @@ class Sandbox:
 
     def reap(self, proc: subprocess.Popen) -> None:
         """Kill what is left of a sandboxed process tree and free its cgroup."""
-        try:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
         proc.wait()
         self._drop_cgroup(getattr(proc, "_assay_cgroup", None))
 
