@@ -35,10 +35,12 @@ def failure_summary(message: str, max_lines: int = 8) -> str:
     if not lines:
         return ""
     head = lines[0]
-    picked = [ln for ln in lines[1:] if ln.lstrip().startswith((">", "E ")) and ln.strip("E >") not in head]
+    picked = list(dict.fromkeys(
+        "> " + ln.strip().lstrip("> ").strip() if ln.lstrip().startswith(">") else ln.strip()
+        for ln in lines[1:] if ln.lstrip().startswith((">", "E ")) and ln.strip("E >") not in head))
     where = next((ln for ln in reversed(lines) if _LOCATION.match(ln)), None)
     body = picked[: max_lines - 2] + ([where.rsplit(":", 1)[0]] if where else [])
-    return "\n".join([head, *("  " + ln.strip() for ln in body)])
+    return "\n".join([head, *("  " + ln for ln in body)])
 
 
 def compose(header: str, body: list[str], hint: str) -> str:

@@ -1,0 +1,81 @@
+"""SIGKILL of assay mid-run: the user's tree stays byte-identical, sandboxed processes die, the store stays usable."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from assay.store import Store
+from assay.workspace import PREFIX, sweep_stale
+from tests.conftest import tree_digest
+
+
+def _processes_mentioning(fragment: str) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if fragment in (entry / "cmdline").read_bytes().decode(errors="replace"):
+                    found.append(int(entry.name))
+            except OSError:
+                continue
+    return found
+
+
+@pytest.mark.parametrize("delay", [0.4, 1.5, 3.0])
+def test_sigkill_mid_run_loses_nothing(project, delay):
+    root = project({
+        "src/slow/__init__.py": "",
+        "tests/test_slow.py": """
+            import time
+            from pathlib import Path
+
+            def test_slow_writer():
+                for i in range(40):
+                    Path(f"out-{i}.txt").write_text("x" * 1000)
+                    time.sleep(0.1)
+                assert True
+            """,
+    }, "[tool.assay]\ngates = ['compile', 'green', 'stability']\n")
+    before = tree_digest(root)
+    proc = subprocess.Popen([sys.executable, "-m", "assay", "verify", str(root / "tests")],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(delay)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    marker = f"{PREFIX}{proc.pid}-"
+    deadline = time.monotonic() + 5
+    while _processes_mentioning(marker) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert _processes_mentioning(marker) == [], "sandboxed processes outlived assay"
+    assert tree_digest(root) == before
+    if (root / ".assay" / "assay.db").exists():
+        with Store(root) as store:
+            store.put("verify", "probe", {"ok": True})
+            assert store.get("verify", "probe") == {"ok": True}
+    sweep_stale()
+    assert not list(Path(os.environ.get("TMPDIR", "/tmp")).glob(f"{marker}*"))
+
+
+def test_store_survives_kill_during_writes(tmp_path):
+    code = (
+        "import sys; from pathlib import Path; from assay.store import Store\n"
+        "s = Store(Path(sys.argv[1]))\n"
+        "i = 0\n"
+        "while True:\n"
+        "    s.put('verify', f'k{i}', {'i': i, 'pad': 'x' * 5000}); i += 1\n"
+    )
+    proc = subprocess.Popen([sys.executable, "-c", code, str(tmp_path)])
+    time.sleep(1.0)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    with Store(tmp_path) as store:
+        assert store.get("verify", "k0") == {"i": 0, "pad": "x" * 5000}
+        store.put("verify", "after", [1])
+        assert store.get("verify", "after") == [1]

@@ -1,0 +1,46 @@
+"""Project discovery: root, importable modules, and the targets a test file imports."""
+
+from __future__ import annotations
+
+import pytest
+
+from assay.project import InputError, Project, find_root
+
+
+def test_find_root_walks_up_to_a_marker(project):
+    root = project({"src/pkg/__init__.py": "", "tests/deep/test_x.py": "def test_x():\n    pass\n"})
+    assert find_root(root / "tests/deep/test_x.py") == root.resolve()
+
+
+def test_no_root_is_an_input_error(tmp_path):
+    (tmp_path / "test_x.py").write_text("")
+    with pytest.raises(InputError, match="no project root"):
+        find_root(tmp_path / "test_x.py")
+
+
+def test_targets_are_own_modules_only_with_reexports_and_relative_imports(project):
+    root = project({
+        "src/shop/__init__.py": "from .pricing import total\nfrom shop.stock import Stock\n",
+        "src/shop/pricing.py": "def total():\n    return 1\n",
+        "src/shop/stock.py": "class Stock:\n    pass\n",
+        "src/shop/util/__init__.py": "",
+        "src/shop/util/text.py": "X = 1\n",
+        "tests/__init__.py": "",
+        "tests/helpers.py": "H = 1\n",
+    })
+    proj = Project.load(root)
+    assert proj.source_roots == ["src", "."]
+    assert "shop.util.text" in proj.modules and "tests.helpers" not in proj.modules
+    source = (
+        "import os\nimport pytest\nfrom shop import total, Stock\nimport shop.util.text as t\n"
+        "from shop.util import text\nfrom . import helpers\n"
+    )
+    assert proj.targets_of(source, "tests/test_a.py") == [
+        "src/shop/pricing.py", "src/shop/stock.py", "src/shop/util/text.py"]
+
+
+def test_flat_layout_modules(project):
+    root = project({"calc.py": "def f():\n    return 1\n", "tests/test_c.py": ""})
+    proj = Project.load(root)
+    assert proj.source_roots == ["."]
+    assert proj.targets_of("from calc import f\n", "tests/test_c.py") == ["calc.py"]

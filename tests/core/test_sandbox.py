@@ -1,0 +1,134 @@
+"""Hostile tests: each must end `rejected` with a clear reason and leave the user's tree byte-identical."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from assay.config import SandboxConfig, Settings
+from assay.model import Verdict
+from assay.pipeline import verify
+from assay.sandbox import Sandbox, scrubbed_env
+from tests.conftest import tree_digest
+
+LIB = {"src/victim/__init__.py": "VALUE = 1\n", "src/victim/core.py": "def answer():\n    return 42\n"}
+
+
+def settings(timeout: float = 5.0) -> Settings:
+    s = Settings(gates=["compile", "green"], cache=False)
+    s.sandbox.timeout_s = timeout
+    s.sandbox.memory_mb = 1024
+    s.sandbox.max_processes = 64
+    return s
+
+
+def check(project, body: str, timeout: float = 5.0):
+    root = project({**LIB, "tests/test_hostile.py": body})
+    before = tree_digest(root)
+    report = verify([root / "tests/test_hostile.py"], settings(timeout))
+    assert tree_digest(root) == before, "the user's tree changed"
+    return report.files[0]
+
+
+def test_infinite_loop_is_rejected_as_timeout(project):
+    f = check(project, "def test_spin():\n    while True:\n        pass\n", timeout=3)
+    assert (f.verdict, f.rejected_at) == (Verdict.REJECTED, "green")
+    assert "timed out after 3 s" in f.gates[-1].feedback
+    assert "test_spin" in f.gates[-1].feedback
+
+
+def test_memory_eater_is_rejected(project):
+    f = check(project, "def test_eat():\n    hog = [bytearray(64 * 1024 * 1024) for _ in range(64)]\n    assert hog\n")
+    assert (f.verdict, f.rejected_at) == (Verdict.REJECTED, "green")
+    assert "MemoryError" in f.gates[-1].feedback or "memory" in f.gates[-1].feedback
+
+
+def test_fork_bomb_is_contained_and_rejected(project):
+    f = check(project, """
+        import os, time
+
+        def test_bomb():
+            children = 0
+            for _ in range(500):
+                if os.fork() == 0:
+                    time.sleep(30)
+                    os._exit(0)
+                children += 1
+            assert children == 500
+        """, timeout=4)
+    assert (f.verdict, f.rejected_at) == (Verdict.REJECTED, "green")
+    feedback = f.gates[-1].feedback
+    assert "BlockingIOError" in feedback or "Resource temporarily unavailable" in feedback or "timed out" in feedback
+
+
+def test_deleting_files_reaches_only_the_scratch_copy(project):
+    f = check(project, """
+        import shutil
+        from pathlib import Path
+        import victim
+
+        def test_wreck():
+            pkg = Path(victim.__file__).parent
+            shutil.rmtree(pkg)
+            for p in Path.cwd().rglob("*"):
+                if p.is_file():
+                    p.unlink()
+            assert not pkg.exists()
+        """)
+    assert f.verdict is Verdict.ACCEPTED  # it only wrecked its own scratch copy
+
+
+def test_absolute_path_into_the_project_cannot_be_written(project, tmp_path):
+    root_marker = tmp_path / "proj" / "src" / "victim" / "core.py"
+    f = check(project, f"""
+        def test_write_user_file():
+            with open({str(root_marker)!r}, "w") as fh:
+                fh.write("owned")
+        """)
+    if not Sandbox(SandboxConfig(), protect=tmp_path).use_unshare:
+        pytest.skip("no mount namespace here: the read-only project mount is unavailable")
+    assert f.rejected_at == "green"
+    assert "Read-only file system" in f.gates[-1].feedback
+
+
+def test_network_is_cut_where_namespaces_work(project, tmp_path):
+    if not Sandbox(SandboxConfig(), protect=tmp_path).use_unshare:
+        pytest.skip("no network namespace here")
+    f = check(project, """
+        import socket
+
+        def test_connect_out():
+            socket.create_connection(("127.0.0.1", 9), timeout=2)
+        """)
+    assert f.rejected_at == "green"
+    assert "OSError" in f.gates[-1].feedback or "unreachable" in f.gates[-1].feedback.lower()
+
+
+def test_secrets_never_reach_the_tests(project, monkeypatch):
+    monkeypatch.setenv("MY_API_KEY", "k")
+    monkeypatch.setenv("GITHUB_TOKEN", "t")
+    monkeypatch.setenv("db_password", "p")
+    monkeypatch.setenv("HARMLESS_SETTING", "h")
+    f = check(project, """
+        import os
+
+        def test_env():
+            names = set(os.environ)
+            assert "HARMLESS_SETTING" in names
+            assert not {"MY_API_KEY", "GITHUB_TOKEN", "db_password"} & names
+        """)
+    assert f.verdict is Verdict.ACCEPTED
+
+
+def test_scrubbed_env_names_what_it_removed():
+    env, removed = scrubbed_env({"AWS_SECRET_ACCESS_KEY": "x", "MyCredentials": "y", "PATH": "/bin"})
+    assert env == {"PATH": "/bin"}
+    assert removed == ["AWS_SECRET_ACCESS_KEY", "MyCredentials"]
+
+
+def test_sandbox_info_says_what_was_applied(tmp_path):
+    info = Sandbox(SandboxConfig(), protect=tmp_path).info
+    assert info.network.startswith(("cut", "not cut"))
+    assert info.timeout_s == 60
+    assert os.cpu_count()

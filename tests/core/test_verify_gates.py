@@ -1,0 +1,155 @@
+"""Gates 1-3 through the library API on small real projects (real pytest in the real sandbox)."""
+
+from __future__ import annotations
+
+from assay.config import Settings
+from assay.model import GateStatus, Verdict
+from assay.pipeline import verify
+
+LIB = {"src/calc/__init__.py": "", "src/calc/ops.py": """
+    def add(a, b):
+        return a + b
+
+    def div(a, b):
+        if b == 0:
+            raise ZeroDivisionError("b is zero")
+        return a / b
+    """}
+
+
+def fast(**kw) -> Settings:
+    s = Settings(gates=["compile", "green", "stability"], cache=False, **kw)
+    s.sandbox.timeout_s = 20
+    s.stability.reruns = 1
+    return s
+
+
+def one(report):
+    assert len(report.files) == 1
+    return report.files[0]
+
+
+def test_good_file_is_accepted_with_every_test(project):
+    root = project({**LIB, "tests/test_ops.py": """
+        import pytest
+        from calc.ops import add, div
+
+        def test_add():
+            assert add(2, 3) == 5
+
+        def test_div_by_zero():
+            with pytest.raises(ZeroDivisionError):
+                div(1, 0)
+        """})
+    f = one(verify([root / "tests/test_ops.py"], fast()))
+    assert f.verdict is Verdict.ACCEPTED
+    assert [g.gate for g in f.gates] == ["compile", "green", "stability"]
+    assert all(g.status is GateStatus.PASS for g in f.gates)
+    assert sorted(t.id for t in f.tests) == ["tests/test_ops.py::test_add", "tests/test_ops.py::test_div_by_zero"]
+    assert all(t.verdict is Verdict.ACCEPTED for t in f.tests)
+    assert f.targets == ["src/calc/ops.py"]
+
+
+def test_syntax_error_is_rejected_at_compile_with_line(project):
+    root = project({**LIB, "tests/test_bad.py": "def test_x(:\n    pass\n"})
+    f = one(verify([root / "tests/test_bad.py"], fast()))
+    assert (f.verdict, f.rejected_at) == (Verdict.REJECTED, "compile")
+    assert f.gates[0].feedback.startswith("REJECT: Gate 1 — COMPILE ERROR\ntests/test_bad.py:1: SyntaxError")
+
+
+def test_import_error_and_missing_fixture_are_compile_rejects(project):
+    root = project({**LIB,
+                    "tests/test_imp.py": "from calc.ops import mul\n\ndef test_mul():\n    assert mul(2, 2) == 4\n",
+                    "tests/test_fix.py": "def test_needs(no_such_fixture):\n    assert no_such_fixture\n"})
+    report = verify([root / "tests"], fast())
+    by = {f.path: f for f in report.files}
+    imp, fix = by["tests/test_imp.py"], by["tests/test_fix.py"]
+    assert imp.rejected_at == "compile" and "ImportError" in imp.gates[0].feedback
+    assert "mul" in imp.gates[0].feedback and str(root) not in imp.gates[0].feedback
+    assert fix.rejected_at == "compile" and "fixture 'no_such_fixture' not found" in fix.gates[0].feedback
+
+
+def test_failing_test_is_rejected_at_green_and_passing_ones_are_not_judged(project):
+    root = project({**LIB, "tests/test_mixed.py": """
+        from calc.ops import add
+
+        def test_ok():
+            assert add(1, 1) == 2
+
+        def test_wrong():
+            assert add(2, 2) == 5
+        """})
+    f = one(verify([root / "tests/test_mixed.py"], fast()))
+    assert (f.verdict, f.rejected_at) == (Verdict.REJECTED, "green")
+    tests = {t.id.split("::")[1]: t for t in f.tests}
+    assert tests["test_wrong"].verdict is Verdict.REJECTED and "assert 4 == 5" in tests["test_wrong"].reason
+    assert tests["test_ok"].verdict is Verdict.UNVALIDATED
+    fb = f.gates[1].feedback.splitlines()
+    assert fb[0] == "REJECT: Gate 2 — TEST FAILURE"
+    assert fb[-1].startswith("Fix expected values or setup.")
+    assert len(fb) <= 50
+
+
+def test_order_dependent_test_is_flaky(project):
+    root = project({**LIB, "tests/test_order.py": """
+        STATE = []
+
+        def test_first():
+            STATE.append(1)
+            assert STATE
+
+        def test_second():
+            assert STATE == [1]
+        """})
+    f = one(verify([root / "tests/test_order.py"], fast()))
+    assert (f.verdict, f.rejected_at) == (Verdict.FLAKY, "stability")
+    flaky = [t.id for t in f.tests if t.verdict is Verdict.FLAKY]
+    assert flaky == ["tests/test_order.py::test_second"]
+    assert "alone" in f.gates[2].feedback or "random order" in f.gates[2].feedback
+
+
+def test_state_left_in_the_workspace_makes_a_test_flaky(project):
+    root = project({**LIB, "tests/test_file_state.py": """
+        from pathlib import Path
+
+        def test_creates_marker():
+            marker = Path("marker.txt")
+            assert not marker.exists()
+            marker.write_text("x")
+        """})
+    f = one(verify([root / "tests/test_file_state.py"], fast()))
+    assert f.verdict is Verdict.FLAKY
+    assert not (root / "marker.txt").exists()
+
+
+def test_all_skipped_file_is_unvalidated(project):
+    root = project({**LIB, "tests/test_skip.py": """
+        import pytest
+
+        @pytest.mark.skip(reason="later")
+        def test_later():
+            assert False
+        """})
+    f = one(verify([root / "tests/test_skip.py"], fast()))
+    assert f.verdict is Verdict.UNVALIDATED
+    assert f.tests[0].verdict is Verdict.UNVALIDATED and "later" in f.tests[0].reason
+
+
+def test_missing_interpreter_makes_files_unvalidated(project):
+    root = project({**LIB, "tests/test_a.py": "def test_a():\n    assert 1 + 1 == 2\n"})
+    s = fast()
+    s.python.interpreter = str(root / "no-such-python")
+    f = one(verify([root / "tests/test_a.py"], s))
+    assert f.verdict is Verdict.UNVALIDATED
+    assert f.gates[0].status is GateStatus.SKIP and "cannot run" in f.gates[0].feedback
+
+
+def test_verdicts_and_files_are_reported_for_a_directory(project):
+    root = project({**LIB,
+                    "tests/test_a.py": "def test_a():\n    assert 1 + 1 == 2\n",
+                    "tests/sub/test_b.py": "def test_b():\n    assert 2 * 2 == 4\n",
+                    "tests/helpers.py": "X = 1\n"})
+    report = verify([root / "tests"], fast())
+    assert sorted(f.path for f in report.files) == ["tests/sub/test_b.py", "tests/test_a.py"]
+    assert report.exit_code == 0
+    assert report.summary()["accepted"] == 2
