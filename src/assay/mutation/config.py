@@ -1,0 +1,34 @@
+"""`[tool.assay.mutation]` settings. Own BaseModel (not `assay.config._Section`): assay.config imports this."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+CodeClass = Literal["pure", "service", "io"]
+
+
+class MutationConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+    thresholds: dict[CodeClass, float] = Field(
+        default_factory=lambda: {"pure": 50.0, "service": 40.0, "io": 30.0},
+        description="least mutation score (percent) by code class",
+    )
+    code_classes: dict[str, CodeClass] = Field(
+        default_factory=dict, description="glob of project-relative paths -> code class, overriding detection"
+    )
+    timeout_factor: float = Field(10.0, gt=0, description="mutant timeout = factor x covering tests' time + base")
+    timeout_base_s: float = Field(1.0, ge=0)
+    workers: int = Field(0, ge=0, description="mutants run at once; 0 = number of cores")
+    max_survivors: int = Field(10, ge=1, le=50, description="survivors listed in gate feedback")
+    skip_operators: list[str] = Field(default_factory=list, description="operator names never applied")
+
+    @field_validator("thresholds")
+    @classmethod
+    def _percent(cls, value: dict[str, float]) -> dict[str, float]:
+        for name, pct in value.items():
+            if not 0 <= pct <= 100:
+                raise ValueError(f"threshold of {name} must be a percentage (0-100), got {pct}")
+        return {"pure": 50.0, "service": 40.0, "io": 30.0, **value}

@@ -1,0 +1,245 @@
+"""Run mutants of target files against tests: generation and caching here, execution in the sandboxed worker.
+
+The worker (`sandboxed/_assay_mutation_worker.py`) never writes a mutant to disk: it compiles each one in
+memory inside the scratch workspace, so neither the user's tree nor the scratch sources change.
+Verdicts are cached by (enclosing function's source, tests, mutant, assay version): after an edit to one
+function only that function's mutants run again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from assay import __version__
+from assay.mutation.config import MutationConfig
+from assay.mutation.generate import function_hash, function_spans, generate
+from assay.mutation.model import Mutant, MutantResult, Status, counts, score
+from assay.sandbox import Sandbox
+from assay.store import Store
+from assay.workspace import Workspace
+
+WORKER = Path(__file__).resolve().parent.parent / "sandboxed" / "_assay_mutation_worker.py"
+CACHED = {Status.KILLED, Status.SURVIVED, Status.NO_COVERAGE, Status.IGNORED, Status.COMPILE_ERROR}
+NAMESPACE = "mutation"
+
+
+class MutationError(Exception):
+    """The mutation run could not produce verdicts (collection failed, tests fail without mutants, ...)."""
+
+
+@dataclass
+class MutationRun:
+    mutants: list[Mutant]  # every generated mutant, in scope or not
+    results: dict[str, MutantResult]  # mutant id -> verdict, for the mutants in scope
+    sources: dict[str, str]  # target rel -> text
+    tests: list[dict[str, Any]] = field(default_factory=list)  # baseline: id, outcome, duration
+    line_tests: dict[str, dict[int, int]] = field(default_factory=dict)  # rel -> line -> covering tests
+    scope: dict[str, list[str]] | None = None  # rel -> functions the tests execute (verify gate only)
+    duration_s: float = 0.0
+    worker_ran: bool = True
+
+    @property
+    def scored(self) -> list[tuple[Mutant, MutantResult]]:
+        return [(m, self.results[m.id]) for m in self.mutants if m.id in self.results]
+
+    @property
+    def score(self) -> float | None:
+        return score([r for _, r in self.scored])
+
+    @property
+    def counts(self) -> dict[str, int]:
+        return counts([r for _, r in self.scored])
+
+    def survivors(self) -> list[tuple[Mutant, MutantResult]]:
+        """Survived and uncovered mutants, those on the most-executed lines first."""
+        left = [(m, r) for m, r in self.scored if r.status in (Status.SURVIVED, Status.NO_COVERAGE)]
+        return sorted(left, key=lambda mr: (-self.line_tests.get(mr[0].file, {}).get(mr[0].line, 0),
+                                            mr[0].file, mr[0].line))
+
+
+def _sha(*parts: str) -> str:
+    h = hashlib.sha256()
+    for p in parts:
+        h.update(p.encode())
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+def tests_fingerprint(project: Path, tests: list[str], extra: list[str]) -> str:
+    """Hash of the test files named by `tests` (paths or node ids), every conftest.py, and run options."""
+    files = sorted({t.split("::")[0] for t in tests})
+    parts = [*extra, *tests]
+    for rel in files:
+        path = project / rel
+        paths = sorted(path.rglob("*.py")) if path.is_dir() else [path]
+        parts += [f"{p.relative_to(project)}:{p.read_text(encoding='utf-8', errors='replace')}"
+                  for p in paths if p.is_file()]
+    for conftest in sorted(project.rglob("conftest.py")):
+        parts.append(f"{conftest.relative_to(project)}:{conftest.read_text(encoding='utf-8', errors='replace')}")
+    return _sha(*parts)
+
+
+class Engine:
+    """Mutation testing of targets inside one workspace, through one sandbox."""
+
+    def __init__(self, workspace: Workspace, sandbox: Sandbox, python: str, source_roots: list[str],
+                 config: MutationConfig, pytest_args: list[str] | None = None, store: Store | None = None):
+        self.ws = workspace
+        self.sandbox = sandbox
+        self.python = python
+        self.source_roots = source_roots
+        self.config = config
+        self.pytest_args = list(pytest_args or [])
+        self.store = store
+
+    def run(self, targets: list[str], tests: list[str], scoped: bool = False,
+            progress: Callable[[dict[str, Any]], None] | None = None) -> MutationRun:
+        """Mutate `targets` (project-relative files) and run `tests` (paths or node ids) against them.
+
+        `scoped`: keep only mutants inside functions that the tests execute in their call phase.
+        """
+        start = time.monotonic()
+        sources = {rel: self.ws.path(rel).read_text(encoding="utf-8") for rel in targets}
+        mutants = [m for rel in targets for m in generate(rel, sources[rel])
+                   if m.operator not in self.config.skip_operators]
+        spans = {rel: function_spans(sources[rel]) for rel in targets}
+        options = [__version__, str(self.config.timeout_factor), str(self.config.timeout_base_s),
+                   *self.pytest_args]
+        tests_hash = tests_fingerprint(self.ws.project, tests, options)
+        keys = {m.id: self._key(m, sources[m.file], spans[m.file], tests_hash) for m in mutants}
+        base_key = _sha("baseline", tests_hash, str(scoped), *(sources[rel] for rel in targets))
+
+        run = MutationRun(mutants=mutants, results={}, sources=sources)
+        baseline = self.store.get(NAMESPACE, base_key) if self.store else None
+        if baseline:
+            self._apply_baseline(run, baseline)
+        in_scope = [m for m in mutants if self._in_scope(run, m)] if baseline and scoped else mutants
+        todo = []
+        for m in in_scope:
+            hit = self.store.get(NAMESPACE, keys[m.id]) if self.store else None
+            if hit:
+                run.results[m.id] = MutantResult.from_json(hit, cached=True)
+            else:
+                todo.append(m)
+        if progress:
+            progress({"event": "plan", "total": len(in_scope), "cached": len(in_scope) - len(todo)})
+
+        if todo or not baseline:
+            events = self._worker(todo, targets, tests, spans if scoped else None, progress)
+            for ev in events:
+                if ev["event"] == "baseline":
+                    baseline = {k: ev[k] for k in ("tests", "line_tests", "scope")}
+                    self._apply_baseline(run, baseline)
+                    if self.store:
+                        self.store.put(NAMESPACE, base_key, baseline)
+                elif ev["event"] == "mutant":
+                    result = MutantResult.from_json(ev)
+                    run.results[ev["id"]] = result
+                    if self.store and result.status in CACHED:
+                        self.store.put(NAMESPACE, keys[ev["id"]], result.to_json())
+        else:
+            run.worker_ran = False
+        if scoped:
+            run.results = {k: v for k, v in run.results.items() if self._in_scope(run, self._by_id(run, k))}
+        run.duration_s = time.monotonic() - start
+        return run
+
+    @staticmethod
+    def _by_id(run: MutationRun, mutant_id: str) -> Mutant:
+        return next(m for m in run.mutants if m.id == mutant_id)
+
+    @staticmethod
+    def _apply_baseline(run: MutationRun, baseline: dict[str, Any]) -> None:
+        run.tests = baseline["tests"]
+        run.line_tests = {rel: {int(k): v for k, v in lines.items()} for rel, lines in baseline["line_tests"].items()}
+        run.scope = baseline["scope"]
+
+    @staticmethod
+    def _in_scope(run: MutationRun, m: Mutant) -> bool:
+        return run.scope is None or m.function in run.scope.get(m.file, [])
+
+    @staticmethod
+    def _key(m: Mutant, text: str, spans: dict[str, tuple[int, int]], tests_hash: str) -> str:
+        outer = m.function.split(".<locals>.")[0]
+        base = 0
+        if m.chain and outer in spans:
+            first = spans[outer][0]
+            base = sum(len(line) + 1 for line in text.split("\n")[: first - 1])
+        return _sha(__version__, m.file, function_hash(text, m, spans), tests_hash, m.operator,
+                    str(m.start - base), str(m.end - base), m.replacement)
+
+    def _worker(self, mutants: list[Mutant], targets: list[str], tests: list[str],
+                spans: dict[str, dict[str, tuple[int, int]]] | None,
+                progress: Callable[[dict[str, Any]], None] | None) -> list[dict[str, Any]]:
+        tag = uuid.uuid4().hex[:8]
+        run_dir = self.ws.run_dir
+        events_path = run_dir / f"mutation-{tag}.events"
+        events_path.touch()
+        workers = self.config.workers or os.cpu_count() or 1
+        timeout = self.sandbox.config.timeout_s
+        cfg = {
+            "user_root": str(self.ws.root),
+            "scratch_root": str(self.ws.project),
+            "source_roots": self.source_roots,
+            "tests": tests,
+            "pytest_args": self.pytest_args,
+            "targets": {rel: str(self.ws.path(rel)) for rel in targets},
+            "mutants": [
+                {"id": m.id, "file": m.file, "start": m.start, "end": m.end, "replacement": m.replacement,
+                 "line": m.line, "end_line": m.end_line, "chain": [list(c) for c in m.chain],
+                 "function": m.function}
+                for m in mutants
+            ],
+            "functions": None if spans is None else {
+                rel: [[name, first, last] for name, (first, last) in s.items()] for rel, s in spans.items()
+            },
+            "workers": workers,
+            "timeout_factor": self.config.timeout_factor,
+            "timeout_base": self.config.timeout_base_s,
+            "baseline_timeout": timeout * 3,
+            "events": str(events_path),
+        }
+        cfg_path = run_dir / f"mutation-{tag}.json"
+        cfg_path.write_text(json.dumps(cfg), encoding="utf-8")
+        idle_limit = timeout * (self.config.timeout_factor + 3)
+        events: list[dict[str, Any]] = []
+        with open(run_dir / f"mutation-{tag}.log", "wb") as log, open(events_path, encoding="utf-8") as feed:
+            proc = self.sandbox.popen(
+                [self.python, str(WORKER), str(cfg_path)], cwd=self.ws.project,
+                env=self.sandbox.env_for(run_dir / "home"), timeout=idle_limit * 10, stdout=log, stderr=log,
+            )
+            try:
+                last = time.monotonic()
+                buffer = ""
+                while True:
+                    exited = proc.poll() is not None
+                    buffer += feed.read()
+                    *lines, buffer = buffer.split("\n")
+                    for line in lines:
+                        ev = json.loads(line)
+                        events.append(ev)
+                        last = time.monotonic()
+                        if progress:
+                            progress(ev)
+                    if exited:
+                        break
+                    if time.monotonic() - last > idle_limit:
+                        raise MutationError(f"mutation worker made no progress for {idle_limit:.0f}s")
+                    time.sleep(0.05)
+            finally:
+                self.sandbox.reap(proc)
+        errors = [ev["message"] for ev in events if ev["event"] == "error"]
+        if errors:
+            raise MutationError(errors[0])
+        if not any(ev["event"] == "done" for ev in events):
+            tail = (run_dir / f"mutation-{tag}.log").read_text(errors="replace")[-2000:]
+            raise MutationError(f"mutation worker ended early (exit code {proc.returncode}):\n{tail}")
+        return events

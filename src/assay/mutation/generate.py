@@ -1,0 +1,116 @@
+"""Turn a module's text into `Mutant`s: operator edits plus ids, positions and display lines."""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+
+from assay.mutation.model import Mutant
+from assay.mutation.operators import Finder, skipped_lines
+
+MAX_DISPLAY = 120
+
+
+def _display(text: str, start_line: int, end_line: int) -> str:
+    lines = text.split("\n")[start_line - 1:end_line]
+    joined = " ".join(part.strip() for part in lines)
+    return joined if len(joined) <= MAX_DISPLAY else joined[: MAX_DISPLAY - 1] + "…"
+
+
+def apply(text: str, mutant: Mutant) -> str:
+    """The module text with the mutant applied (what the worker compiles; what a disk rerun writes)."""
+    return text[: mutant.start] + mutant.replacement + text[mutant.end:]
+
+
+def generate(rel: str, text: str) -> list[Mutant]:
+    """All mutants of one module, in source order. A module that does not parse has none."""
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return []
+    skip = skipped_lines(text)
+    starts = [0]
+    for i, ch in enumerate(text):
+        if ch == "\n":
+            starts.append(i + 1)
+
+    def line_col(offset: int) -> tuple[int, int]:
+        lo, hi = 0, len(starts) - 1
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if starts[mid] <= offset:
+                lo = mid
+            else:
+                hi = mid - 1
+        return lo + 1, offset - starts[lo]
+
+    mutants: list[Mutant] = []
+    seen: set[tuple[int, int, str]] = set()
+    edits = sorted(Finder(text).find(tree), key=lambda e: (e.start, e.end, e.replacement))
+    for edit in edits:
+        line, col = line_col(edit.start)
+        end_line, end_col = line_col(edit.end)
+        key = (edit.start, edit.end, edit.replacement)
+        if key in seen or skip.intersection(range(line, end_line + 1)):
+            continue
+        seen.add(key)
+        mutated = text[: edit.start] + edit.replacement + text[edit.end:]
+        new_end_line = end_line + edit.replacement.count("\n") - text.count("\n", edit.start, edit.end)
+        mutants.append(
+            Mutant(
+                id=f"{rel}#{len(mutants) + 1}",
+                file=rel,
+                operator=edit.operator,
+                start=edit.start,
+                end=edit.end,
+                line=line,
+                col=col,
+                end_line=end_line,
+                end_col=end_col,
+                original=text[edit.start: edit.end],
+                replacement=edit.replacement,
+                function=edit.chain[0][2] if edit.chain else "<module>",
+                chain=tuple((name, first) for name, first, _ in edit.chain),
+                before=_display(text, line, end_line),
+                after=_display(mutated, line, new_end_line),
+            )
+        )
+    return mutants
+
+
+def function_spans(text: str) -> dict[str, tuple[int, int]]:
+    """Qualname of every def → (first line incl. decorators, last line): to hash and scope by function."""
+    spans: dict[str, tuple[int, int]] = {}
+
+    def walk(body: list[ast.stmt], qual: str) -> None:
+        for node in body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                name = f"{qual}{node.name}"
+                first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+                spans.setdefault(name, (first, node.end_lineno or node.lineno))
+                walk(node.body, f"{name}.<locals>.")
+            elif isinstance(node, ast.ClassDef):
+                walk(node.body, f"{qual}{node.name}.")
+            else:
+                for child in ast.iter_child_nodes(node):
+                    if isinstance(child, ast.stmt):
+                        walk([child], qual)
+                    elif isinstance(child, ast.excepthandler):
+                        walk(child.body, qual)
+
+    try:
+        walk(ast.parse(text).body, "")
+    except SyntaxError:
+        return {}
+    return spans
+
+
+def function_hash(text: str, mutant: Mutant, spans: dict[str, tuple[int, int]]) -> str:
+    """Hash of the code a mutant's verdict depends on: its outermost enclosing def, else the whole module."""
+    outer = mutant.function.split(".<locals>.")[0]
+    if mutant.chain and outer in spans:
+        first, last = spans[outer]
+        body = "\n".join(text.split("\n")[first - 1:last])
+    else:
+        body = text
+    return hashlib.sha256(body.encode()).hexdigest()[:20]

@@ -1,0 +1,100 @@
+"""Plain data of mutation testing: mutants, their statuses and the score (no I/O)."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from enum import Enum
+from typing import Any
+
+
+class Status(str, Enum):
+    """Mutant statuses of Stryker's mutation-testing-elements schema."""
+
+    KILLED = "Killed"
+    SURVIVED = "Survived"
+    NO_COVERAGE = "NoCoverage"
+    TIMEOUT = "Timeout"
+    RUNTIME_ERROR = "RuntimeError"
+    COMPILE_ERROR = "CompileError"
+    IGNORED = "Ignored"
+
+
+@dataclass(frozen=True)
+class Mutant:
+    """One change to one source file, as an exact text replacement of [start, end) (character offsets).
+
+    Applying `replacement` to the file on disk reproduces the mutant, which is what the report formats
+    promise. `chain` lists the enclosing function definitions, innermost first, as (name, first line):
+    the worker swaps the code of those function objects; an empty chain means module-level code.
+    """
+
+    id: str
+    file: str  # project-relative posix path
+    operator: str
+    start: int
+    end: int
+    line: int  # 1-based
+    col: int  # 0-based, characters
+    end_line: int
+    end_col: int
+    original: str
+    replacement: str
+    function: str  # qualname of the innermost enclosing def, "<module>" outside any
+    chain: tuple[tuple[str, int], ...] = ()
+    before: str = ""  # the touched source line(s), for feedback
+    after: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class MutantResult:
+    status: Status
+    covered_by: list[str] = field(default_factory=list)
+    killed_by: list[str] = field(default_factory=list)
+    tests_completed: int = 0
+    duration_s: float = 0.0
+    reason: str = ""
+    cached: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "status": self.status.value,
+            "covered_by": self.covered_by,
+            "killed_by": self.killed_by,
+            "tests_completed": self.tests_completed,
+            "duration_s": round(self.duration_s, 4),
+            "reason": self.reason,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any], cached: bool = False) -> MutantResult:
+        return cls(
+            status=Status(data["status"]),
+            covered_by=list(data.get("covered_by", [])),
+            killed_by=list(data.get("killed_by", [])),
+            tests_completed=int(data.get("tests_completed", 0)),
+            duration_s=float(data.get("duration_s", 0.0)),
+            reason=data.get("reason", ""),
+            cached=cached,
+        )
+
+
+DETECTED = (Status.KILLED, Status.TIMEOUT)
+COUNTED = (Status.KILLED, Status.TIMEOUT, Status.SURVIVED, Status.NO_COVERAGE)
+
+
+def score(results: list[MutantResult]) -> float | None:
+    """(Killed + Timeout) / (Killed + Timeout + Survived + NoCoverage); None when nothing counts."""
+    counted = [r for r in results if r.status in COUNTED]
+    if not counted:
+        return None
+    return sum(r.status in DETECTED for r in counted) / len(counted)
+
+
+def counts(results: list[MutantResult]) -> dict[str, int]:
+    out = {s.value: 0 for s in Status}
+    for r in results:
+        out[r.status.value] += 1
+    return out

@@ -1,0 +1,118 @@
+"""Mutant generation: every operator, every skip rule, exact text replacements."""
+
+from __future__ import annotations
+
+import ast
+
+from assay.mutation.generate import apply, generate
+
+SOURCE = '''"""Module docstring."""
+import logging
+
+__all__ = ["f", "g"]
+log = logging.getLogger(__name__)
+
+
+def f(x: int, y: str = "a", flag=False) -> bool:
+    """Docstring."""
+    if x > 0 and y is not None:
+        x += 1
+    elif x in (2, 3):
+        return True
+    log.info("x is %s", x)
+    print(x)  # pragma: no mutate
+    for i in range(3):
+        if not i:
+            continue
+        break
+    while x <= -1:
+        x = x - 1
+    return x * 2 == 4
+
+
+class C:
+    size = 0
+    key = ""
+
+    @staticmethod
+    def m(a):
+        def inner(b):
+            return a // b != 0
+
+        return inner
+
+
+k = lambda v: v % 2  # noqa
+'''
+
+
+def _mutants():
+    return generate("pkg/mod.py", SOURCE)
+
+
+def _pairs():
+    return {(m.operator, m.original, m.replacement) for m in _mutants()}
+
+
+def test_every_operator_applies():
+    pairs = _pairs()
+    expected = {
+        ("comparison_boundary", ">", ">="), ("comparison_boundary", "<=", "<"),
+        ("comparison_negation", "is not", "is"), ("comparison_negation", "in", "not in"),
+        ("comparison_negation", "==", "!="), ("comparison_negation", "!=", "=="),
+        ("boolean_operator", "and", "or"), ("augmented_assignment", "+=", "-="), ("augmented_assignment", "+=", "="),
+        ("return_value", "True", "False"), ("return_value", "x * 2 == 4", "None"),
+        ("break_continue", "continue", "break"), ("break_continue", "break", "continue"),
+        ("not_removal", "not ", ""), ("unary_minus_removal", "-", ""),
+        ("arithmetic", "-", "+"), ("arithmetic", "*", "/"), ("arithmetic", "//", "/"), ("arithmetic", "%", "/"),
+        ("default_argument", '"a"', "'XXaXX'"), ("default_argument", "False", "True"),
+        ("number", "0", "1"), ("number", "3", "4"), ("string", '""', "'XX'"),
+        ("condition", "x > 0 and y is not None", "True"), ("condition", "x <= -1", "False"),
+        ("call_removal", "print(x)", "None"),
+    }
+    expected.discard(("call_removal", "print(x)", "None"))  # that line carries a pragma
+    assert expected <= pairs
+
+
+def test_skips_docstrings_annotations_all_logging_and_pragma_lines():
+    pairs = _pairs()
+    originals = {o for _, o, _ in pairs}
+    assert not any("Docstring" in o or "docstring" in o for o in originals)
+    assert '"f"' not in originals and '"g"' not in originals  # __all__
+    assert '"x is %s"' not in originals and not any(o.startswith("log.info") for o in originals)
+    assert not any(m.line == 15 for m in _mutants())  # pragma: no mutate
+    assert ("condition", "x <= -1", "True") not in pairs  # a while forced true only loops forever
+
+
+def test_replacements_are_exact_text_edits_that_compile():
+    for m in _mutants():
+        assert SOURCE[m.start:m.end] == m.original
+        mutated = apply(SOURCE, m)
+        assert mutated != SOURCE
+        ast.parse(mutated)
+
+
+def test_functions_and_chains_name_the_enclosing_defs():
+    by_original = {(m.operator, m.original): m for m in _mutants()}
+    inner = by_original[("comparison_negation", "!=")]
+    assert inner.function == "C.m.<locals>.inner"
+    assert inner.chain == (("inner", 31), ("m", 29))  # a decorated def starts at its decorator
+    assert by_original[("arithmetic", "%")].function == "<module>"  # module-level lambda
+    assert by_original[("string", '""')].chain == ()  # class body runs at import
+
+
+def test_columns_count_characters_not_bytes():
+    text = 'def f():\n    return "é" + "ü"\n'
+    plus = next(m for m in generate("m.py", text) if m.operator == "arithmetic")
+    assert (plus.line, plus.col) == (2, 15)
+    assert text[plus.start] == "+"
+
+
+def test_display_lines_show_before_and_after():
+    m = next(m for m in _mutants() if m.operator == "comparison_boundary" and m.original == ">")
+    assert m.before == "if x > 0 and y is not None:"
+    assert m.after == "if x >= 0 and y is not None:"
+
+
+def test_unparsable_module_has_no_mutants():
+    assert generate("bad.py", "def f(:\n") == []
