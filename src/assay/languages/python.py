@@ -66,9 +66,7 @@ def run_pytest(
         ids_file.write_text("\n".join(ids or []))
         argv += ["--ids-file", str(ids_file)]
         timeout = timeout * max(1, len(ids or [])) + 30
-    argv += ["--", *ctx.settings.python.pytest_args]
-    if mode != "isolate":
-        argv.append(test_rel)
+    argv += ["--", *ctx.settings.python.pytest_args, test_rel]
     env = ctx.sandbox.env_for(run_dir / "home")
     result = ctx.sandbox.run(argv, cwd=ctx.workspace.project, env=env, timeout=timeout)
     run = PytestRun(duration_s=result.duration_s)

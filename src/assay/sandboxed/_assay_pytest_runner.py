@@ -5,7 +5,7 @@ Standalone (stdlib + pytest) because it runs under the interpreter of the user's
 Modes:
   collect  - collection only; reports collection errors and tests whose fixtures do not exist
   run      - run the tests (order: file, random with a seed, or reverse)
-  isolate  - run each given test id in its own forked process (pytest imported once, project not)
+  isolate  - run each given test id alone, in a fork of the collected session
 
 Progress (`<out>.progress`): one line per started test, so that when the run is killed (timeout,
 memory) the caller can name the test that was running.
@@ -69,6 +69,48 @@ class Recorder:
     def pytest_collection_finish(self, session):
         self.collected = [item.nodeid for item in session.items]
 
+    def pytest_runtestloop(self, session):
+        """In isolate mode each wanted test runs in a fork of the freshly collected session: the state a
+        new process has after importing the test module, without paying for interpreter start and collection."""
+        if self.args.mode != "isolate" or session.config.option.collectonly:
+            return None
+        wanted = set(self.args.ids)
+        for item in session.items:
+            if item.nodeid in wanted:
+                self.tests[item.nodeid] = self._forked(item)
+        return True
+
+    def _forked(self, item) -> dict:
+        part = f"{self.args.out}.part"
+        pid = os.fork()
+        if pid == 0:
+            try:
+                self.tests = {}
+                item.ihook.pytest_runtest_protocol(item=item, nextitem=None)
+                with open(part, "w") as fh:
+                    json.dump(self.tests.get(item.nodeid), fh)
+            finally:
+                os._exit(0)
+        deadline = time.monotonic() + self.args.test_timeout
+        while time.monotonic() < deadline:
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                break
+            time.sleep(0.002)
+        else:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            return {"outcome": "timeout", "duration": self.args.test_timeout,
+                    "message": f"timed out after {self.args.test_timeout:g} s when run alone"}
+        try:
+            with open(part) as fh:
+                result = json.load(fh)
+            os.unlink(part)
+        except (OSError, ValueError):
+            result = None
+        return result or {"outcome": "error", "duration": 0.0,
+                          "message": f"crashed when run alone (wait status {status})"}
+
     def pytest_runtest_logstart(self, nodeid, location):
         self.progress.write(nodeid + "\n")
 
@@ -112,49 +154,6 @@ def _run_once(args, extra: list[str], out: str) -> int:
     return int(code)
 
 
-def _isolate(args, extra: list[str]) -> int:
-    """Each test in a fresh fork: pytest is imported once here, the project and tests only in the child."""
-    import pytest  # noqa: F401 - warm import shared by every child
-
-    with open(args.ids_file) as fh:
-        ids = [line.strip() for line in fh if line.strip()]
-    merged: dict[str, dict] = {}
-    for i, nodeid in enumerate(ids):
-        part = f"{args.out}.{i}"
-        pid = os.fork()
-        if pid == 0:
-            try:
-                _run_once(args, [*extra, nodeid], part)
-            finally:
-                os._exit(0)
-        deadline = time.monotonic() + args.test_timeout
-        status = None
-        while time.monotonic() < deadline:
-            done, status = os.waitpid(pid, os.WNOHANG)
-            if done:
-                break
-            time.sleep(0.005)
-        else:
-            os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
-            merged[nodeid] = {"outcome": "timeout", "duration": args.test_timeout,
-                              "message": f"timed out after {args.test_timeout:g} s when run alone"}
-            continue
-        try:
-            with open(part) as fh:
-                tests = json.load(fh)["tests"]
-        except (OSError, ValueError):
-            tests = {}
-        merged[nodeid] = tests.get(nodeid) or {
-            "outcome": "error", "duration": 0.0,
-            "message": f"not run when alone (exit status {status}); it may depend on other tests",
-        }
-    with open(args.out, "w") as fh:
-        json.dump({"exitstatus": 0, "collected": ids, "errors": [], "tests": merged,
-                   "leaked": _assay_boot.leaked_modules(args.user_root)}, fh)
-    return 0
-
-
 def main(argv: list[str]) -> int:
     if "--" in argv:
         split = argv.index("--")
@@ -174,8 +173,10 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(own)
     _assay_boot.isolate_imports(args.user_root, args.scratch_root, args.source_root)
     os.chdir(args.scratch_root)
-    if args.mode == "isolate":
-        return _isolate(args, extra)
+    args.ids = []
+    if args.ids_file:
+        with open(args.ids_file) as fh:
+            args.ids = [line.strip() for line in fh if line.strip()]
     return _run_once(args, extra, args.out)
 
 

@@ -1,0 +1,42 @@
+"""Fetch and unpack sdists of real projects into bench/.cache (PyPI is the only network the benches use)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import tarfile
+import zipfile
+from pathlib import Path
+
+CACHE = Path(__file__).resolve().parent / ".cache"
+
+
+def _archives(downloads: Path, name: str) -> list[Path]:
+    pattern = re.compile(re.escape(name) + r"_\d")
+    return [p for p in downloads.iterdir() if pattern.match(p.name.lower().replace("-", "_"))]
+
+
+def fetch(spec: str) -> Path:
+    """Download `spec` (e.g. 'inflection==0.5.1') as an sdist once and return the unpacked project root."""
+    downloads = CACHE / "sdists"
+    downloads.mkdir(parents=True, exist_ok=True)
+    name = spec.split("==")[0].lower().replace("-", "_")
+    archives = _archives(downloads, name)
+    if not archives:
+        subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--no-binary", ":all:",
+                        "-d", str(downloads), spec], check=True)
+        archives = _archives(downloads, name)
+    archive = sorted(archives)[-1]
+    dest = CACHE / "projects"
+    stem = archive.name.removesuffix(".tar.gz").removesuffix(".zip")
+    root = dest / stem
+    if not root.exists():
+        dest.mkdir(parents=True, exist_ok=True)
+        if archive.suffix == ".zip":
+            with zipfile.ZipFile(archive) as zf:
+                zf.extractall(dest)
+        else:
+            with tarfile.open(archive) as tf:
+                tf.extractall(dest, filter="data")
+    return root
