@@ -13,6 +13,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from assay.mutation.config import MutationConfig
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover
@@ -55,6 +57,7 @@ class Settings(_Section):
     sandbox: SandboxConfig = Field(default_factory=SandboxConfig)
     stability: StabilityConfig = Field(default_factory=StabilityConfig)
     python: PythonConfig = Field(default_factory=PythonConfig)
+    mutation: MutationConfig = Field(default_factory=MutationConfig)
 
     def fingerprint(self) -> str:
         """Hash of everything that can change a verdict (part of the cache key)."""

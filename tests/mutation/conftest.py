@@ -6,10 +6,10 @@ import shutil
 from pathlib import Path
 
 import pytest
-from _mutation_support import FIXTURES, run_engine, tree_digest
 
 from assay.config import SandboxConfig
 from assay.sandbox import Sandbox
+from tests.mutation._mutation_support import FIXTURES, run_engine, tree_digest
 
 collect_ignore_glob = ["fixtures/*"]
 

@@ -7,11 +7,11 @@ import shutil
 import sys
 
 import pytest
-from _mutation_support import run_engine
 
 from assay.mutation.diskcheck import detected, rerun_from_disk
 from assay.mutation.model import Status
 from assay.store import Store
+from tests.mutation._mutation_support import run_engine
 
 
 def _status(run, line, operator, original=None):

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from assay.gates.compile import CompileGate
 from assay.gates.green import GreenGate
+from assay.gates.mutation import MutationGate
 from assay.gates.stability import StabilityGate
 
 REGISTRY: dict[str, type] = {
     "compile": CompileGate,
     "green": GreenGate,
     "stability": StabilityGate,
+    "mutation": MutationGate,
 }

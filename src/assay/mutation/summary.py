@@ -1,0 +1,54 @@
+"""What a mutation run comes to: the numbers, the verdict against a threshold, the writer's feedback."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from assay.mutation.engine import MutationRun
+from assay.mutation.model import Mutant
+
+
+def survivor_json(m: Mutant) -> dict[str, Any]:
+    return {"file": m.file, "line": m.line, "original": m.before, "mutated": m.after, "operator": m.operator}
+
+
+def details(run: MutationRun, threshold: float, code_class: str, max_survivors: int = 10) -> dict[str, Any]:
+    """The gate's / JSON report's numbers; `score` and `threshold` in percent."""
+    c = run.counts
+    score = run.score
+    scope = {
+        "functions": sorted(f"{rel}::{name}" for rel, names in (run.scope or {}).items() for name in names),
+        "mutants": len(run.results),
+        "whole_targets": run.scope is None,
+    }
+    return {
+        "score": None if score is None else round(score * 100, 1),
+        "threshold": threshold,
+        "code_class": code_class,
+        "killed": c["Killed"],
+        "survived": c["Survived"],
+        "no_coverage": c["NoCoverage"],
+        "timeout": c["Timeout"],
+        "runtime_error": c["RuntimeError"],
+        "compile_error": c["CompileError"],
+        "ignored": c["Ignored"],
+        "survivors": [survivor_json(m) for m, _ in run.survivors()[:max_survivors]],
+        "scope": scope,
+    }
+
+
+def passes(run: MutationRun, threshold: float) -> bool:
+    """No scored mutant at all passes: there is nothing a test could be charged for."""
+    return run.score is None or run.score * 100 + 1e-9 >= threshold
+
+
+def feedback(run: MutationRun, threshold: float, max_survivors: int = 10) -> str:
+    """DESIGN.md's Gate 4 feedback: the surviving mutants on the most-executed lines first."""
+    pct = round((run.score or 0) * 100)
+    lines = [f"REJECT: Gate 4 — LOW MUTATION SCORE ({pct}% < {threshold:g}%)"]
+    for i, (m, r) in enumerate(run.survivors()[:max_survivors], 1):
+        note = " (no test runs this line)" if r.status.value == "NoCoverage" else ""
+        lines.append(f"{i}. File: {m.file}, line {m.line}{note}")
+        lines.append(f"   Mutation: `{m.before}` → `{m.after}` ({m.operator})")
+    lines.append("Add test cases that fail under these mutations.")
+    return "\n".join(lines)
