@@ -21,7 +21,7 @@ app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Decide, with evidence, whether a test is worth keeping.")
 
 # Modules that add their own sub-commands to `app` when imported.
-COMMAND_MODULES: tuple[str, ...] = ("assay.cli_mutate",)
+COMMAND_MODULES: tuple[str, ...] = ("assay.cli_mutate", "assay.cli_smells")
 
 
 def usage_error(message: str) -> NoReturn:

@@ -14,6 +14,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from assay.mutation.config import MutationConfig
+from assay.smells.config import SmellsConfig
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -58,6 +59,7 @@ class Settings(_Section):
     stability: StabilityConfig = Field(default_factory=StabilityConfig)
     python: PythonConfig = Field(default_factory=PythonConfig)
     mutation: MutationConfig = Field(default_factory=MutationConfig)
+    smells: SmellsConfig = Field(default_factory=SmellsConfig)
 
     def fingerprint(self) -> str:
         """Hash of everything that can change a verdict (part of the cache key)."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 from assay.gates.compile import CompileGate
 from assay.gates.green import GreenGate
 from assay.gates.mutation import MutationGate
+from assay.gates.smells import SmellsGate
 from assay.gates.stability import StabilityGate
 
 REGISTRY: dict[str, type] = {
@@ -13,4 +14,5 @@ REGISTRY: dict[str, type] = {
     "green": GreenGate,
     "stability": StabilityGate,
     "mutation": MutationGate,
+    "smells": SmellsGate,
 }

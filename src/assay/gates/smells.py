@@ -1,0 +1,70 @@
+"""Gate 5: test smells and test value, by static analysis of the test file and its targets' source."""
+
+from __future__ import annotations
+
+import re
+import time
+
+from assay.feedback import compose
+from assay.gates.base import GateContext
+from assay.model import Candidate, GateResult, GateStatus, TestOutcome, Verdict
+from assay.smells import Finding, analyze, read_targets
+
+_PARAMS = re.compile(r"\[.*\]$")
+
+
+def _line(f: Finding) -> str:
+    return f"{f.path}:{f.line} {f.rule} {f.text}"
+
+
+def _hint(findings: list[Finding]) -> str:
+    return " ".join(dict.fromkeys(f.hint for f in findings))
+
+
+def _outcomes(candidate: Candidate, findings: list[Finding], collected: list[str]) -> list[TestOutcome]:
+    """Per-test verdicts for tests with reject-level or low-value findings, under pytest's node ids
+    (one per parametrized case when the compile gate collected them)."""
+    by_test: dict[str, list[Finding]] = {}
+    for f in findings:
+        if f.test and (f.level == "reject" or f.low_value) and f.level != "info":
+            by_test.setdefault(f.test, []).append(f)
+    out = []
+    for test, found in by_test.items():
+        base = f"{candidate.rel}::{test}"
+        ids = [c for c in collected if _PARAMS.sub("", c) == base] or [base]
+        verdict = Verdict.LOW_VALUE if all(f.low_value for f in found) else Verdict.REJECTED
+        reason = "; ".join(f"{f.rule} {f.message}" for f in found)
+        out += [TestOutcome(i, verdict, "smells", reason) for i in ids]
+    return out
+
+
+class SmellsGate:
+    name = "smells"
+
+    def run(self, candidate: Candidate, ctx: GateContext) -> GateResult:
+        start = time.monotonic()
+        findings = analyze(candidate.source, candidate.rel, read_targets(ctx.root, candidate.targets),
+                           ctx.settings.smells)
+        shown = [f for f in findings if f.level in ("reject", "warn")]
+        smells = [f for f in shown if f.level == "reject" and not f.low_value]
+        low = [f for f in shown if f.low_value]
+        verdict = None
+        if smells:
+            status, header = GateStatus.REJECT, "REJECT: Gate 5 — TEST SMELLS"
+        elif low:
+            verdict = Verdict.LOW_VALUE
+            rejecting = any(f.level == "reject" for f in low)
+            status = GateStatus.REJECT if rejecting else GateStatus.WARN
+            header = f"{'REJECT' if rejecting else 'WARN'}: Gate 5 — LOW-VALUE TESTS"
+        elif shown:
+            status, header = GateStatus.WARN, "WARN: Gate 5 — TEST SMELLS"
+        else:
+            status, header = GateStatus.PASS, ""
+        ordered = sorted(shown, key=lambda f: (f.level != "reject", f.line, f.col))
+        feedback = compose(header, [_line(f) for f in ordered], _hint(smells or low or shown)) if shown else ""
+        return GateResult(
+            self.name, status, time.monotonic() - start, feedback, verdict=verdict,
+            tests=_outcomes(candidate, findings, ctx.state.get("collected", [])),
+            details={"findings": [{"rule": f.rule, "level": f.level, "line": f.line, "col": f.col,
+                                   "message": f.message, "test": f.test} for f in findings]},
+        )

@@ -1,0 +1,104 @@
+"""Gate 5: static test-smell and test-value analysis (stdlib `ast`; no test code is executed).
+
+`analyze()` turns one test file (plus the source of its targets) into findings; the CLI, the gate
+and the reporters only format or judge those findings.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import tokenize
+from pathlib import Path
+
+from assay.smells.config import SmellsConfig
+from assay.smells.context import Module
+from assay.smells.model import Finding, Hit, Rule
+from assay.smells.rules import RULES
+from assay.smells.value import TargetIndex
+
+__all__ = ["RULES", "Finding", "Rule", "SmellsConfig", "analyze", "analyze_bytes", "decode", "level_of"]
+
+MAX_SOURCE_CHARS = 4 * 1024 * 1024
+
+
+def level_of(rule: Rule, config: SmellsConfig) -> str:
+    """The level a rule reports at under `config` ("off" when disabled)."""
+    if rule.id in config.levels:
+        return config.levels[rule.id]
+    if rule.low_value and not config.fail_on_low_value:
+        return "warn"
+    return rule.level
+
+
+def _finding(rule: Rule, hit: Hit, path: str, config: SmellsConfig, test: str | None = None) -> Finding:
+    return Finding(rule.id, level_of(rule, config), path, hit.line, hit.col, hit.message or rule.message, test,
+                   rule.hint, rule.low_value)
+
+
+def _unparsable(path: str, error: Exception, config: SmellsConfig) -> list[Finding]:
+    rule = RULES["AS000"]
+    return [_finding(rule, hit, path, config) for hit in rule.check(error)]
+
+
+def analyze(source: str, path: str, targets: dict[str, str] | None = None,
+            config: SmellsConfig | None = None) -> list[Finding]:
+    """Findings for one test file, sorted by position. `targets` maps project-relative paths of the
+    code under test to their source (needed for the low-value rules). Never raises on bad input:
+    unparsable files give an AS000 finding."""
+    config = config or SmellsConfig()
+    if len(source) > MAX_SOURCE_CHARS:
+        return _unparsable(path, ValueError(f"file too large ({len(source) // 1024} KiB)"), config)
+    source = source.removeprefix("\ufeff")
+    try:
+        module = Module(ast.parse(source, filename=path), path, source.splitlines())
+        module.targets = TargetIndex.build(targets) if targets else None
+        return _run_rules(module, config)
+    except (SyntaxError, ValueError) as err:
+        return _unparsable(path, err, config)
+    except (RecursionError, MemoryError):
+        return _unparsable(path, ValueError("nested too deeply to analyse"), config)
+
+
+def _run_rules(module: Module, config: SmellsConfig) -> list[Finding]:
+    findings: list[Finding] = []
+    for rule in RULES.values():
+        if rule.scope == "parse" or level_of(rule, config) == "off":
+            continue
+        if rule.scope == "file":
+            findings += [_finding(rule, h, module.path, config) for h in rule.check(module, config)
+                         if not module.suppressed(h.line, rule.id)]
+            continue
+        for test in module.tests:
+            for hit in rule.check(test, config):
+                if not (module.suppressed(hit.line, rule.id) or module.suppressed(test.node.lineno, rule.id)):
+                    findings.append(_finding(rule, hit, module.path, config, test.name))
+    return sorted(findings, key=lambda f: (f.line, f.col, f.rule))
+
+
+def decode(data: bytes) -> str:
+    """Source bytes to text as Python reads them (BOM, `coding:` cookie); raises SyntaxError/UnicodeError."""
+    encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    return data.decode(encoding)
+
+
+def analyze_bytes(data: bytes, path: str, targets: dict[str, str] | None = None,
+                  config: SmellsConfig | None = None) -> list[Finding]:
+    """`analyze` for raw file contents: undecodable bytes give an AS000 finding, not an exception."""
+    config = config or SmellsConfig()
+    try:
+        source = decode(data)
+    except (SyntaxError, UnicodeError, LookupError) as err:
+        return _unparsable(path, ValueError(f"undecodable file: {err}"), config)
+    return analyze(source, path, targets, config)
+
+
+def read_targets(root: Path, rels: list[str]) -> dict[str, str]:
+    """Sources of the target files that exist and decode; the others are left out."""
+    out: dict[str, str] = {}
+    for rel in rels:
+        try:
+            out[rel] = decode((root / rel).read_bytes())
+        except (OSError, SyntaxError, UnicodeError, LookupError):
+            continue
+    return out

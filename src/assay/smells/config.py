@@ -1,0 +1,30 @@
+"""`[tool.assay.smells]`: per-rule levels and the thresholds of the smells rules."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+
+class SmellsConfig(BaseModel):
+    """Own BaseModel (same policy as `assay.config._Section`): importing assay.config here would cycle."""
+
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+    levels: dict[str, Literal["reject", "warn", "info", "off"]] = Field(
+        default_factory=dict, description="per-rule level override, e.g. {AS016 = 'off'}")
+    max_unexplained_asserts: int = Field(5, ge=1, description="AS003: assertions without message per test")
+    max_mocks: int = Field(6, ge=0, description="AS004: mock objects and patches per test")
+    max_test_lines: int = Field(60, ge=5, description="AS022: lines of one test")
+    fail_on_low_value: bool = Field(True, description="low-value tests (AS020, AS021) reject the file")
+
+    @field_validator("levels")
+    @classmethod
+    def _known_rules(cls, levels: dict[str, str]) -> dict[str, str]:
+        from assay.smells.rules import RULES  # rules import nothing from assay.config
+
+        unknown = sorted(set(levels) - set(RULES))
+        if unknown:
+            raise ValueError(f"unknown rule id {unknown[0]}")
+        return levels

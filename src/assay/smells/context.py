@@ -1,0 +1,324 @@
+"""The parsed test module as the rules see it: tests, imports, assertions, one walk per test.
+
+Everything a rule needs is computed here once per file, so a rule is a cheap scan of prepared lists
+(1,000 files must take well under 10 s).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from assay.smells.value import TargetIndex
+
+# Calls that assert by name: unittest's assert*, mock's assert_called*, numpy.testing, assertpy,
+# pytest.fail/self.fail, and the common names of project helpers we cannot see (check_*, verify_* ...).
+ASSERT_NAME = re.compile(r"^_*(assert|check|verify|expect|ensure|validate|compare|fail)([_A-Z0-9]|$)")
+RAISES_CALLS = {"pytest.raises", "pytest.warns", "pytest.deprecated_call", "raises", "warns"}
+UNARY_ASSERTS = {"assertTrue", "assertFalse", "assertIsNone", "assertIsNotNone", "assert_", "failUnless",
+                 "failIf"}
+TEST_CLASS_BASES = re.compile(r"(TestCase|Test|Tests)$")
+
+
+def dotted(node: ast.AST, aliases: dict[str, str]) -> str | None:
+    """`np.random.rand` -> `numpy.random.rand` using the module's imports; None for non-name chains."""
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Call):  # Path(x).write_text -> Path().write_text
+        inner = dotted(node.func, aliases)
+        if inner is None:
+            return None
+        parts.append(inner + "()")
+        return ".".join(reversed(parts))
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(aliases.get(node.id, node.id))
+    return ".".join(reversed(parts))
+
+
+def last_name(name: str | None) -> str:
+    return name.rsplit(".", 1)[-1] if name else ""
+
+
+def is_empty(body: list[ast.stmt]) -> bool:
+    """Only `pass`, `...` or strings: a body that does nothing."""
+    return all(isinstance(s, ast.Pass) or (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))
+               for s in body)
+
+
+def same(a: ast.AST, b: ast.AST) -> bool:
+    return type(a) is type(b) and ast.dump(a) == ast.dump(b)
+
+
+@dataclass
+class Assertion:
+    """One check in a test. `subjects` are the compared expressions (both sides of an equality,
+    the single operand of assertTrue ...), empty for raises/mock/helper checks."""
+
+    node: ast.AST
+    kind: str  # "assert" | "method" | "raises" | "helper" | "raise"
+    name: str = ""
+    has_msg: bool = False
+    expr: ast.AST | None = None  # the checked expression, as an `assert` would state it
+
+
+@dataclass
+class TestFunc:
+    node: ast.FunctionDef | ast.AsyncFunctionDef
+    cls: ast.ClassDef | None
+    module: Module
+    nodes: list[ast.AST] = field(default_factory=list)
+    by_type: dict[type, list[ast.AST]] = field(default_factory=lambda: defaultdict(list))
+    parents: dict[int, ast.AST] = field(default_factory=dict)
+    calls: list[tuple[ast.Call, str | None]] = field(default_factory=list)
+
+    @property
+    def name(self) -> str:
+        return f"{self.cls.name}::{self.node.name}" if self.cls else self.node.name
+
+    @property
+    def body(self) -> list[ast.stmt]:
+        body = self.node.body
+        if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+                and isinstance(body[0].value.value, str):
+            body = body[1:]
+        return body
+
+    @property
+    def params(self) -> list[str]:
+        a = self.node.args
+        return [x.arg for x in (*a.posonlyargs, *a.args, *a.kwonlyargs)]
+
+    def of(self, *types: type) -> list[ast.AST]:
+        if len(types) == 1:
+            return self.by_type.get(types[0], [])
+        return [n for t in types for n in self.by_type.get(t, [])]
+
+    def ancestors(self, node: ast.AST):
+        p = self.parents.get(id(node))
+        while p is not None and p is not self.node:
+            yield p
+            p = self.parents.get(id(p))
+
+    @cached_property
+    def assertions(self) -> list[Assertion]:
+        return [a for a in (self.module.classify(self, c, n) for c, n in self.calls) if a] + [
+            Assertion(n, "assert", has_msg=n.msg is not None, expr=n.test) for n in self.of(ast.Assert)
+        ] + [Assertion(n, "raise") for n in self.of(ast.Raise)]
+
+    @cached_property
+    def assigned(self) -> dict[str, list[ast.AST]]:
+        """Local name -> the values assigned to it in the test (for following `expected = f(x)`)."""
+        out: dict[str, list[ast.AST]] = defaultdict(list)
+        for node in self.of(ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.With, ast.NamedExpr):
+            if isinstance(node, ast.Assign):
+                targets, value = node.targets, node.value
+            elif isinstance(node, (ast.AnnAssign, ast.AugAssign, ast.NamedExpr)):
+                targets, value = [node.target], node.value
+                if isinstance(node, ast.AugAssign):
+                    value = node  # a changed value: never a plain copy
+            elif isinstance(node, ast.For):
+                targets, value = [node.target], node  # loop variables are not plain copies
+            else:
+                targets = [i.optional_vars for i in node.items if i.optional_vars is not None]
+                value = node
+            for t in targets:
+                for n in ast.walk(t):
+                    if isinstance(n, ast.Name):
+                        out[n.id].append(value if isinstance(t, ast.Name) else t)
+        return out
+
+
+class Module:
+    """One test file: its tree, imports, helpers and tests."""
+
+    def __init__(self, tree: ast.Module, path: str, lines: list[str]):
+        self.tree, self.path, self.lines = tree, path, lines
+        self.aliases: dict[str, str] = {}
+        self.functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
+        self.classes: dict[str, ast.ClassDef] = {}
+        self._asserting: dict[int, bool] = {}
+        self.targets: TargetIndex | None = None  # set by analyze() when target sources are known
+        self.memo: dict[tuple[str, int], object] = {}  # results shared by several rules, per test
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                for a in node.names:
+                    if a.asname:
+                        self.aliases[a.asname] = a.name
+            elif isinstance(node, ast.ImportFrom):
+                base = "." * node.level + (node.module or "")
+                for a in node.names:
+                    self.aliases[a.asname or a.name] = f"{base}.{a.name}" if base else a.name
+        for node in tree.body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                self.functions[node.name] = node
+            elif isinstance(node, ast.ClassDef):
+                self.classes[node.name] = node
+        self.tests = [self._prepare(fn, cls) for fn, cls in self._find_tests()]
+
+    def _is_test_class(self, cls: ast.ClassDef, seen: frozenset[str] = frozenset()) -> bool:
+        if cls.name.startswith("Test"):
+            return True
+        for b in cls.bases:
+            name = last_name(dotted(b, self.aliases))
+            if TEST_CLASS_BASES.search(name):
+                return True
+            if name in self.classes and name not in seen and self._is_test_class(self.classes[name], seen | {name}):
+                return True
+        return False
+
+    def _find_tests(self):
+        for node in self.tree.body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test"):
+                yield node, None
+            elif isinstance(node, ast.ClassDef) and self._is_test_class(node):
+                for item in node.body:
+                    if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and item.name.startswith("test"):
+                        yield item, node
+
+    def _prepare(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, cls: ast.ClassDef | None) -> TestFunc:
+        t = TestFunc(fn, cls, self)
+        stack: list[ast.AST] = list(fn.body)
+        for s in fn.body:
+            t.parents[id(s)] = fn
+        while stack:
+            node = stack.pop()
+            t.nodes.append(node)
+            t.by_type[type(node)].append(node)
+            for child in ast.iter_child_nodes(node):
+                t.parents[id(child)] = node
+                stack.append(child)
+        t.nodes.sort(key=lambda n: (getattr(n, "lineno", 0), getattr(n, "col_offset", 0)))
+        for k in t.by_type:
+            t.by_type[k].sort(key=lambda n: (getattr(n, "lineno", 0), getattr(n, "col_offset", 0)))
+        t.calls = [(c, dotted(c.func, self.aliases)) for c in t.of(ast.Call)]
+        return t
+
+    @cached_property
+    def seeded(self) -> bool:
+        """The file seeds its randomness or freezes time somewhere (a fixture, setUp ...)."""
+        text = "\n".join(self.lines)
+        return any(s in text for s in (".seed(", "seed=", "freeze_time", "freezegun", "time_machine"))
+
+    @cached_property
+    def duplicates(self) -> dict[int, str]:
+        """id(test node) -> name of an earlier test of the same class with the same decorators and body."""
+        first: dict[tuple[str, str], str] = {}
+        found: dict[int, str] = {}
+        for t in self.tests:
+            if is_empty(t.body):
+                continue
+            key = (t.cls.name if t.cls else "", "".join(ast.dump(n) for n in (*t.body, *t.node.decorator_list,
+                                                                               t.node.args)))
+            if key in first:
+                found[id(t.node)] = first[key]
+            else:
+                first[key] = t.node.name
+        return found
+
+    def method(self, cls: ast.ClassDef | None, name: str, seen: frozenset[str] = frozenset()):
+        """A method of a test class or of its bases defined in this file."""
+        if cls is None:
+            return None
+        for item in cls.body:
+            if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and item.name == name:
+                return item
+        for b in cls.bases:
+            base = last_name(dotted(b, self.aliases))
+            if base in self.classes and base not in seen:
+                found = self.method(self.classes[base], name, seen | {base})
+                if found:
+                    return found
+        return None
+
+    def _helper(self, call: ast.Call, name: str | None, cls: ast.ClassDef | None):
+        func = call.func
+        if isinstance(func, ast.Name):
+            return self.functions.get(func.id)
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in ("self", "cls"):
+            return self.method(cls, func.attr)
+        return None
+
+    def asserts_inside(self, fn: ast.AST, cls: ast.ClassDef | None, depth: int = 0) -> bool:
+        """Whether a helper of this file asserts, directly or through helpers it calls (3 levels)."""
+        key = id(fn)
+        if key in self._asserting:
+            return self._asserting[key]
+        self._asserting[key] = False  # recursion guard
+        found = False
+        for node in ast.walk(fn):
+            if isinstance(node, (ast.Assert, ast.Raise)):
+                found = True
+            elif isinstance(node, ast.Call):
+                name = dotted(node.func, self.aliases)
+                if ASSERT_NAME.match(last_name(name)) or name in RAISES_CALLS:
+                    found = True
+                elif depth < 3:
+                    helper = self._helper(node, name, cls)
+                    found = helper is not None and helper is not fn and self.asserts_inside(helper, cls, depth + 1)
+            if found:
+                break
+        self._asserting[key] = found
+        return found
+
+    def classify(self, test: TestFunc, call: ast.Call, name: str | None) -> Assertion | None:
+        """The assertion a call makes, or None when the call is not a check."""
+        short = call.func.attr if isinstance(call.func, ast.Attribute) else last_name(name)
+        if name in RAISES_CALLS or short in ("assertRaises", "assertRaisesRegex", "assertWarns", "assertLogs"):
+            return Assertion(call, "raises", short)
+        if ASSERT_NAME.match(short):
+            if short.startswith(("assert_called", "assert_not_called", "assert_any_call", "assert_has_calls",
+                                 "assert_awaited")):
+                return Assertion(call, "method", short, has_msg=True)
+            return Assertion(call, "method", short, has_msg=self._has_msg(call, short), expr=self._expr(call, short))
+        helper = self._helper(call, name, test.cls)
+        if helper is not None and self.asserts_inside(helper, test.cls):
+            return Assertion(call, "helper", short, has_msg=True)
+        return None
+
+    @staticmethod
+    def _has_msg(call: ast.Call, short: str) -> bool:
+        if any(k.arg == "msg" for k in call.keywords):
+            return True
+        if not short.startswith("assert") or short.startswith("assert_"):
+            return True  # helpers and library asserts (numpy ...) report their own context
+        return len(call.args) > (1 if short in UNARY_ASSERTS else 2)
+
+    @staticmethod
+    def _expr(call: ast.Call, short: str) -> ast.AST | None:
+        """unittest asserts as the `assert` expression they stand for (for the tautology/weak rules)."""
+        a = call.args
+        ops = {"assertEqual": ast.Eq, "assertEquals": ast.Eq, "assertNotEqual": ast.NotEq, "assertIs": ast.Is,
+               "assertIsNot": ast.IsNot, "assertIn": ast.In, "assertNotIn": ast.NotIn, "assertGreater": ast.Gt,
+               "assertLess": ast.Lt, "assertGreaterEqual": ast.GtE, "assertLessEqual": ast.LtE,
+               "assertAlmostEqual": ast.Eq, "assertCountEqual": ast.Eq, "assertListEqual": ast.Eq,
+               "assertDictEqual": ast.Eq, "assertSequenceEqual": ast.Eq, "assertTupleEqual": ast.Eq,
+               "assertSetEqual": ast.Eq, "assert_equal": ast.Eq}
+        if short in ops and len(a) >= 2:
+            return ast.Compare(left=a[0], ops=[ops[short]()], comparators=[a[1]])
+        if short in ("assertTrue", "assert_") and a:
+            return a[0]
+        if short == "assertIsNotNone" and a:
+            return ast.Compare(left=a[0], ops=[ast.IsNot()], comparators=[ast.Constant(None)])
+        if short == "assertIsInstance" and len(a) >= 2:
+            return ast.Call(func=ast.Name("isinstance"), args=a[:2], keywords=[])
+        return None
+
+    def suppressed(self, line: int, rule_id: str) -> bool:
+        if not 0 < line <= len(self.lines):
+            return False
+        m = SUPPRESS.search(self.lines[line - 1])
+        if not m:
+            return False
+        ids = m.group(1)
+        return ids is None or rule_id in {s.strip() for s in ids.split(",")}
+
+
+SUPPRESS = re.compile(r"#\s*assay:\s*ignore(?:\[([A-Z0-9,\s]+)\])?")

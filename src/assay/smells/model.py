@@ -1,0 +1,81 @@
+"""Findings and rules of the smells analyzer: plain data, no analysis."""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any, Literal
+
+Level = Literal["reject", "warn", "info"]
+LEVELS: tuple[str, ...] = ("reject", "warn", "info")
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One smell at one place. `test` is the test's name inside the file (`Class::test_x`), if any."""
+
+    rule: str
+    level: str
+    path: str
+    line: int
+    col: int
+    message: str
+    test: str | None = None
+    hint: str = ""
+    low_value: bool = False
+
+    @property
+    def text(self) -> str:
+        """The message as users read it, prefixed with the test it concerns."""
+        return f"{self.test.split('::')[-1]}: {self.message}" if self.test else self.message
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "rule": self.rule, "level": self.level, "path": self.path, "line": self.line, "col": self.col,
+            "message": self.message, "test": self.test,
+        }
+
+
+@dataclass(frozen=True)
+class Hit:
+    """What a rule function yields: where, and optionally a more specific message than the rule's."""
+
+    line: int
+    col: int
+    message: str | None = None
+
+    @classmethod
+    def at(cls, node: Any, message: str | None = None) -> Hit:
+        return cls(getattr(node, "lineno", 1), getattr(node, "col_offset", 0) + 1, message)
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A smell rule. `doc` (the check's docstring) holds the why plus a bad and a good example."""
+
+    id: str
+    name: str
+    level: Level
+    message: str
+    hint: str
+    doc: str
+    check: Callable[..., Iterator[Hit]]
+    scope: Literal["test", "file", "parse"] = "test"
+    low_value: bool = False
+
+
+RULES: dict[str, Rule] = {}
+
+
+def rule(id: str, name: str, level: Level, message: str, hint: str, *, scope: Literal["test", "file", "parse"] = "test",
+         low_value: bool = False) -> Callable[[Callable[..., Iterator[Hit]]], Callable[..., Iterator[Hit]]]:
+    """Register a check function as a rule; the registry is ordered by id when read."""
+
+    def register(fn: Callable[..., Iterator[Hit]]) -> Callable[..., Iterator[Hit]]:
+        if id in RULES:
+            raise ValueError(f"duplicate rule id {id}")
+        RULES[id] = Rule(id, name, level, message, hint, inspect.cleandoc(fn.__doc__ or ""), fn, scope, low_value)
+        return fn
+
+    return register

@@ -1,0 +1,283 @@
+"""Low-value analysis: does the test exercise any logic of its targets at all?
+
+A test is low value when everything of the target modules it touches is trivial: getters, field
+round-trips, `__str__` of fields, one-to-one `match`/`if`/dict mappings of literals. That is decided
+from the target source (never by running it); anything we cannot resolve counts as logic, so an
+unresolvable test is never called low value.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import PurePosixPath
+
+from assay.smells.context import TestFunc, dotted, last_name
+
+SAFE_CALLS = {"str", "repr", "format", "len", "int", "float", "bool", "list", "dict", "tuple", "set", "frozenset",
+              "sorted", "hash", "isinstance", "type", "id", "iter", "next", "getattr", "hasattr", "vars"}
+DUNDER_OF = {"str": "__str__", "repr": "__repr__", "format": "__format__", "len": "__len__", "hash": "__hash__",
+             "int": "__int__", "float": "__float__", "bool": "__bool__", "iter": "__iter__"}
+PLAIN_BASES = {"object", "Enum", "IntEnum", "StrEnum", "Flag", "IntFlag", "NamedTuple", "TypedDict", "str", "int",
+               "float", "Exception", "ValueError", "TypeError", "KeyError"}
+CONVERSIONS = {"str", "repr", "int", "float", "bool", "tuple", "list", "dict", "frozenset", "set", "type"}
+
+Def = ast.FunctionDef | ast.AsyncFunctionDef
+
+
+@dataclass
+class TargetIndex:
+    """Top-level functions and classes of the target modules."""
+
+    modules: set[str] = field(default_factory=set)  # dotted names (every suffix: src.pkg.m, pkg.m, m)
+    functions: dict[str, Def] = field(default_factory=dict)
+    classes: dict[str, ast.ClassDef] = field(default_factory=dict)
+
+    @classmethod
+    def build(cls, targets: dict[str, str]) -> TargetIndex:
+        index = cls()
+        for rel, source in targets.items():
+            parts = list(PurePosixPath(rel).with_suffix("").parts)
+            if parts and parts[-1] == "__init__":
+                parts.pop()
+            index.modules.update(".".join(parts[i:]) for i in range(len(parts)))
+            functions, classes = _defs(source)
+            index.functions.update(functions)
+            index.classes.update(classes)
+        return index
+
+    def _module_like(self, prefix: str) -> bool:
+        prefix = prefix.lstrip(".")
+        return not prefix or prefix in self.modules or any(m.startswith(prefix + ".") for m in self.modules)
+
+    def resolve(self, name: str) -> tuple[ast.AST, list[str]] | None:
+        """`pkg.mod.Color.RED` -> (ClassDef Color, ["RED"]) when Color is defined in a target module."""
+        parts = name.lstrip(".").split(".")
+        for i, part in enumerate(parts):
+            found = self.functions.get(part) or self.classes.get(part)
+            if found is not None and self._module_like(".".join(parts[:i])):
+                return found, parts[i + 1:]
+        return None
+
+    def member(self, cls: ast.ClassDef, name: str, seen: frozenset[str] = frozenset()) -> ast.AST | None:
+        """A method or class-level assignment of `cls` or its target bases."""
+        for item in cls.body:
+            if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and item.name == name:
+                return item
+            if isinstance(item, (ast.Assign, ast.AnnAssign)):
+                targets = item.targets if isinstance(item, ast.Assign) else [item.target]
+                if any(isinstance(t, ast.Name) and t.id == name for t in targets):
+                    return item
+        for b in cls.bases:
+            base = self.classes.get(last_name(dotted(b, {})))
+            if base is not None and base.name not in seen:
+                found = self.member(base, name, seen | {cls.name})
+                if found is not None:
+                    return found
+        return None
+
+    def plain_class(self, cls: ast.ClassDef, seen: frozenset[str] = frozenset()) -> bool:
+        """Building an instance runs no logic: only field assignments (or none: dataclass, Enum ...)."""
+        for name in ("__init__", "__post_init__", "__new__"):
+            m = self.member(cls, name)
+            if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef)) and not trivial(m):
+                return False
+        for b in cls.bases:
+            base = last_name(dotted(b, {}))
+            if base in self.classes and base not in seen:
+                if not self.plain_class(self.classes[base], seen | {cls.name}):
+                    return False
+            elif base not in PLAIN_BASES:
+                return False
+        return True
+
+
+@lru_cache(maxsize=512)
+def _defs(source: str) -> tuple[dict[str, Def], dict[str, ast.ClassDef]]:
+    try:
+        tree = ast.parse(source.lstrip("\ufeff"))
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return {}, {}
+    functions = {n.name: n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
+    return functions, classes
+
+
+def _plain(e: ast.AST | None) -> bool:
+    """An expression that only reads or converts: a literal, a name, `self.x`, `MAP[key]`, f"{self.x}"."""
+    if e is None or isinstance(e, (ast.Constant, ast.Name)):
+        return True
+    if isinstance(e, ast.Attribute):
+        return _plain(e.value)
+    if isinstance(e, ast.JoinedStr):
+        return all(isinstance(v, ast.Constant) or (isinstance(v, ast.FormattedValue) and _plain(v.value)
+                                                   and v.format_spec is None) for v in e.values)
+    if isinstance(e, ast.Subscript):
+        return _plain(e.value) and isinstance(e.slice, (ast.Constant, ast.Name, ast.Attribute))
+    if isinstance(e, (ast.Tuple, ast.List, ast.Set)):
+        return all(_plain(x) for x in e.elts)
+    if isinstance(e, ast.Dict):
+        return all(_plain(k) for k in e.keys) and all(_plain(v) for v in e.values)
+    if isinstance(e, ast.Call):
+        return isinstance(e.func, ast.Name) and e.func.id in CONVERSIONS and not e.keywords \
+            and all(_plain(a) for a in e.args)
+    return False
+
+
+def _literal_pattern(p: ast.pattern) -> bool:
+    if isinstance(p, (ast.MatchValue, ast.MatchSingleton)):
+        return True
+    if isinstance(p, ast.MatchOr):
+        return all(_literal_pattern(x) for x in p.patterns)
+    return isinstance(p, ast.MatchAs) and p.pattern is None  # `case _`
+
+
+def _leaf(body: list[ast.stmt]) -> bool:
+    return len(body) == 1 and (isinstance(body[0], ast.Raise) or
+                               (isinstance(body[0], ast.Return) and _plain(body[0].value)))
+
+
+def _mapping_if(s: ast.If) -> bool:
+    """`if x == A: return "a" elif x == B: return "b" else: raise`: a table written as code."""
+    t = s.test
+    if not (isinstance(t, ast.Compare) and len(t.ops) == 1 and isinstance(t.ops[0], (ast.Eq, ast.Is, ast.In))
+            and _plain(t.left) and _plain(t.comparators[0]) and _leaf(s.body)):
+        return False
+    if not s.orelse:
+        return True
+    if len(s.orelse) == 1 and isinstance(s.orelse[0], ast.If):
+        return _mapping_if(s.orelse[0])
+    return _leaf(s.orelse)
+
+
+def _field_assign(s: ast.stmt) -> bool:
+    if isinstance(s, ast.Pass):
+        return True
+    if isinstance(s, (ast.Assign, ast.AnnAssign)):
+        targets = s.targets if isinstance(s, ast.Assign) else [s.target]
+        return all(isinstance(t, ast.Attribute) for t in targets) and _plain(s.value)
+    return isinstance(s, ast.Expr) and isinstance(s.value, ast.Call) and isinstance(s.value.func, ast.Attribute) \
+        and s.value.func.attr == "__init__" and all(_plain(a) for a in s.value.args)
+
+
+def trivial(fn: Def) -> bool:
+    """No branching and no computation: a getter, a field setter, a conversion or a literal mapping."""
+    body = fn.body
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        body = body[1:]
+    if not body:
+        return True
+    if len(body) == 2 and isinstance(body[0], ast.If) and _leaf(body[1:]):
+        body = body[:1]  # `if k == A: return a elif ...` then a final `raise`/`return`: still a table
+    if len(body) == 1:
+        s = body[0]
+        if isinstance(s, (ast.Pass, ast.Raise)):
+            return True
+        if isinstance(s, ast.Return):
+            return _plain(s.value)
+        if isinstance(s, ast.Match):
+            return _plain(s.subject) and all(c.guard is None and _literal_pattern(c.pattern) and _leaf(c.body)
+                                             for c in s.cases)
+        if isinstance(s, ast.If):
+            return _mapping_if(s)
+    return fn.name in ("__init__", "__post_init__") and all(_field_assign(s) for s in body)
+
+
+def _is_property(fn: ast.AST) -> bool:
+    return isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
+        last_name(dotted(d, {})) in ("property", "cached_property", "getter") for d in fn.decorator_list)
+
+
+@dataclass
+class _Exercise:
+    """What a test does with its targets: the trivial parts it touched, and whether anything was not."""
+
+    touched: list[str] = field(default_factory=list)
+    logic: bool = False  # something non-trivial, or something we could not see into
+    calls: bool = False  # it calls target functions/methods (not only builds objects and reads fields)
+
+
+def _literal_args(call: ast.Call) -> bool:
+    return all(isinstance(a, (ast.Constant, ast.UnaryOp)) for a in (*call.args, *(k.value for k in call.keywords)))
+
+
+def _examine(test: TestFunc, index: TargetIndex) -> _Exercise:
+    ex = _Exercise()
+    aliases = test.module.aliases
+    assertion_calls = {id(a.node) for a in test.assertions}
+    instances: dict[str, ast.ClassDef] = {}
+
+    def class_of(e: ast.AST) -> ast.ClassDef | None:
+        if isinstance(e, ast.Name) and e.id in instances:
+            return instances[e.id]
+        name = dotted(e.func if isinstance(e, ast.Call) else e, aliases)
+        found = index.resolve(name) if name else None
+        if found and isinstance(found[0], ast.ClassDef):
+            if isinstance(e, ast.Call) and not found[1]:
+                return found[0]
+            if not isinstance(e, ast.Call) and len(found[1]) == 1 and isinstance(
+                    index.member(found[0], found[1][0]), ast.Assign):
+                return found[0]  # an Enum member (or class constant): Color.RED
+        return None
+
+    def use(what: ast.AST | None, label: str, *, call: bool) -> None:
+        if not isinstance(what, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            ex.logic = ex.logic or (call and what is None)
+            return
+        ex.touched.append(label)
+        ex.calls = ex.calls or call
+        ex.logic = ex.logic or not trivial(what)
+
+    for node in test.nodes:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            cls = class_of(node.value)
+            if cls is not None:
+                instances[node.targets[0].id] = cls
+    for call, name in test.calls:
+        if id(call) in assertion_calls or not name:
+            continue
+        resolved = index.resolve(name)
+        func = call.func
+        if resolved is not None:
+            target, rest = resolved
+            if isinstance(target, ast.ClassDef) and not rest:
+                ex.touched.append(target.name)
+                ex.logic = ex.logic or not index.plain_class(target) or not _literal_args(call)
+            elif isinstance(target, ast.ClassDef):
+                use(index.member(target, rest[0]) if len(rest) == 1 else None, f"{target.name}.{rest[0]}", call=True)
+            else:
+                use(target if not rest else None, target.name, call=True)
+        elif isinstance(func, ast.Attribute) and (cls := class_of(func.value)) is not None:
+            use(index.member(cls, func.attr), f"{cls.name}.{func.attr}", call=True)
+        elif name in SAFE_CALLS or name.startswith("pytest."):
+            cls = class_of(call.args[0]) if call.args else None
+            if cls is not None and name in DUNDER_OF:
+                member = index.member(cls, DUNDER_OF[name])
+                if member is not None:
+                    use(member, f"{cls.name}.{DUNDER_OF[name]}", call=False)
+        else:
+            ex.logic = True  # a helper or library we do not look into
+    for node in test.of(ast.Attribute):
+        if isinstance(node.ctx, ast.Load) and (cls := class_of(node.value)) is not None:
+            member = index.member(cls, node.attr)
+            if _is_property(member):
+                use(member, f"{cls.name}.{node.attr}", call=False)
+            elif isinstance(member, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue  # a method: judged where it is called
+            else:
+                ex.touched.append(f"{cls.name}.{node.attr}")
+    return ex
+
+
+def low_value(test: TestFunc, index: TargetIndex) -> tuple[str, str] | None:
+    """("AS020" | "AS021", message) when the test exercises nothing but trivial target code."""
+    if not index.functions and not index.classes:
+        return None
+    ex = _examine(test, index)
+    if ex.logic or not ex.touched:
+        return None
+    names = ", ".join(dict.fromkeys(ex.touched))
+    if ex.calls:
+        return "AS020", f"low value: {names} contain no logic (getters, conversions or literal mappings)"
+    return "AS021", f"low value: only reads fields of objects built from literals ({names})"

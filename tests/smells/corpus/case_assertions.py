@@ -1,0 +1,297 @@
+# ruff: noqa
+# Corpus for the assertion rules. A `# expect[ID,...]` marker on a line lists every finding due there;
+# lines without a marker must stay clean.
+import pytest
+from unittest import TestCase, mock
+
+from pricing import add, parse, total
+
+
+def test_runs_only():  # expect[AS001]
+    total([1, 2, 3])
+
+
+def test_only_pass():  # expect[AS002]
+    pass
+
+
+def test_only_docstring():  # expect[AS002]
+    """To do."""
+
+
+def test_ellipsis():  # expect[AS002]
+    ...
+
+
+def test_plain_assert():
+    assert add(2, 3) == 5
+
+
+def test_raises_counts():
+    with pytest.raises(ValueError, match="bad"):
+        parse("bad")
+
+
+def test_mock_assert_counts():
+    m = mock.Mock()
+    total([1], sink=m)
+    m.assert_called_once_with(1)
+
+
+def _check_total(items, expected):
+    assert total(items) == expected
+
+
+def _indirect(items):
+    _check_total(items, sum(items))
+
+
+def test_helper_that_asserts():
+    _indirect([1, 2])
+
+
+def test_helper_that_does_not_assert():  # expect[AS001]
+    _make([1, 2])
+
+
+def _make(items):
+    return list(items)
+
+
+def test_explicit_raise_is_a_check():
+    if total([1]) != 1:
+        raise AssertionError("total of one item")
+
+
+def test_benchmark(benchmark):
+    benchmark(total, [1, 2, 3])
+
+
+class TestUnittestStyle(TestCase):
+    def _verify(self, x):
+        self.assertEqual(total([x]), x)
+
+    def test_helper_method(self):
+        self._verify(3)
+
+    def test_fail_counts(self):
+        try:
+            total(None)
+        except TypeError:
+            return
+        self.fail("no TypeError")
+
+    def test_nothing(self):  # expect[AS001]
+        total([1])
+
+
+def test_roulette():  # expect[AS003]
+    assert add(1, 1) == 2
+    assert add(1, 2) == 3
+    assert add(1, 3) == 4
+    assert add(1, 4) == 5
+    assert add(1, 5) == 6
+    assert add(1, 6) == 7
+
+
+def test_five_asserts_is_fine():
+    assert add(1, 1) == 2
+    assert add(1, 2) == 3
+    assert add(1, 3) == 4
+    assert add(1, 4) == 5
+    assert add(1, 5) == 6
+
+
+def test_messages_explain():
+    assert add(1, 1) == 2, "one plus one"
+    assert add(1, 2) == 3, "one plus two"
+    assert add(1, 3) == 4, "one plus three"
+    assert add(1, 4) == 5, "one plus four"
+    assert add(1, 5) == 6, "one plus five"
+    assert add(1, 6) == 7, "one plus six"
+
+
+class TestRouletteUnittest(TestCase):
+    def test_many(self):  # expect[AS003]
+        self.assertEqual(add(1, 1), 2)
+        self.assertEqual(add(1, 2), 3)
+        self.assertEqual(add(1, 3), 4)
+        self.assertEqual(add(1, 4), 5)
+        self.assertTrue(add(1, 5))
+        self.assertIsNotNone(add(1, 6))
+
+    def test_many_with_msg(self):
+        self.assertEqual(add(1, 1), 2, "a")
+        self.assertEqual(add(1, 2), 3, "b")
+        self.assertEqual(add(1, 3), 4, "c")
+        self.assertEqual(add(1, 4), 5, msg="d")
+        self.assertTrue(add(1, 5), "e")
+        self.assertIsNotNone(add(1, 6), "f")
+
+
+def test_assert_true():
+    assert True  # expect[AS006]
+
+
+def test_self_check():
+    x = total([1])
+    assert x == x  # expect[AS006]
+
+
+def test_two_literals():
+    total([1])
+    assert 3 == 3  # expect[AS006]
+
+
+def test_recomputed_expected():
+    expected = total([1, 2])
+    assert total([1, 2]) == expected  # expect[AS006]
+
+
+def test_recomputed_both_named():
+    result = total([1, 2])
+    expected = total([1, 2])
+    assert result == expected  # expect[AS006]
+
+
+def test_recomputed_inline():
+    assert total([4]) == total([4])  # expect[AS006]
+
+
+class TestTautologyUnittest(TestCase):
+    def test_assert_true_literal(self):
+        self.assertTrue(True)  # expect[AS006]
+
+    def test_equal_literals(self):
+        self.assertEqual(1, 1)  # expect[AS006]
+
+
+def test_literal_expected_is_fine():
+    expected = 3
+    assert total([1, 2]) == expected
+
+
+def test_add_literal_is_fine():
+    assert add(2, 4) == 6
+
+
+def test_other_arguments_is_fine():
+    assert total([1, 2]) == total([2, 1])
+
+
+def test_state_changes_between_is_fine():
+    before = total.cache_info()
+    total([1])
+    assert total.cache_info() == before
+
+
+def test_same_object_is_cached():
+    assert parse("a") is parse("a")
+
+
+def test_eq_reflexive():
+    x = parse("a")
+    assert x == x
+
+
+def test_hash_stable():
+    assert hash(parse("a")) == hash(parse("a"))
+
+
+def test_assert_false_is_not_a_tautology():
+    if total([]) != 0:  # expect[AS011]
+        assert False, "empty total"
+
+
+def test_assert_in_except():
+    try:
+        parse("garbage")
+    except ValueError as e:  # expect[AS007]
+        assert "garbage" in str(e)
+
+
+def test_except_with_fail_is_fine():
+    try:
+        parse("garbage")
+        pytest.fail("no error")
+    except ValueError as e:
+        assert "garbage" in str(e)
+
+
+def test_swallowing_try():
+    try:
+        assert total([1]) == 1
+    except Exception:  # expect[AS007]
+        pass
+
+
+def test_bare_except_swallows():
+    try:
+        assert total([1]) == 1
+    except:  # expect[AS007]
+        print("failed")  # expect[AS015]
+
+
+def test_try_reraising_is_fine():
+    try:
+        assert total([1]) == 1
+    except AssertionError:
+        dump_state()
+        raise
+
+
+def test_try_narrow_except_is_fine():
+    try:
+        value = total([1])
+    except KeyError:
+        value = None
+    assert value == 1
+
+
+def test_raise_assertion_error_in_except_is_fine():
+    try:
+        total([1])
+    except TypeError:
+        raise AssertionError("total raised")
+
+
+def test_not_none_only():
+    result = parse("a=1")
+    assert result is not None  # expect[AS009]
+
+
+def test_truthy_only():
+    result = parse("a=1")
+    assert result  # expect[AS009]
+
+
+def test_isinstance_only():
+    assert isinstance(parse("a=1"), dict)  # expect[AS009]
+
+
+class TestWeakUnittest(TestCase):
+    def test_is_not_none(self):
+        self.assertIsNotNone(parse("a"))  # expect[AS009]
+
+    def test_is_instance(self):
+        self.assertIsInstance(parse("a"), dict)  # expect[AS009]
+
+
+def test_predicate_is_fine():
+    assert is_valid("a=1")
+
+
+def test_predicate_result_variable_is_fine():
+    ok = is_valid("a=1")
+    assert ok
+
+
+def test_not_none_plus_value_is_fine():
+    result = parse("a=1")
+    assert result is not None
+    assert result["a"] == 1
+
+
+def test_empty_result_is_a_real_check():
+    errors = validate({"a": 1})
+    assert not errors

@@ -1,0 +1,206 @@
+# ruff: noqa
+import datetime
+import os
+import random
+import time
+from pathlib import Path
+
+import pytest
+import requests
+
+from pricing import Cart, _round_cents, add, discount, parse, total
+
+CASES = [(1, 1), (2, 2)]
+
+
+def test_sleeps():
+    time.sleep(0.1)  # expect[AS010]
+    assert total([1]) == 1
+
+
+def test_if_around_assert():
+    value = total([1])
+    if value > 0:  # expect[AS011]
+        assert value == 1
+
+
+def test_loop_over_cases():
+    for amount, expected in CASES:  # expect[AS011]
+        assert discount(amount) == expected
+
+
+def test_loop_building_data_is_fine():
+    items = []
+    for i in range(3):
+        items.append(i)
+    assert total(items) == 3
+
+
+@pytest.mark.parametrize("amount, expected", [(i, i) for i in range(3)])
+def test_parametrized_is_fine(amount, expected):
+    assert discount(amount) == expected
+
+
+def test_loop_with_subtest_is_fine(self):
+    for amount, expected in CASES:
+        with self.subTest(amount=amount):
+            self.assertEqual(discount(amount), expected)
+
+
+def test_random_input():
+    items = [random.randint(0, 9) for _ in range(3)]  # expect[AS012]
+    assert total(items) == sum(items)
+
+
+def test_now():
+    stamp = datetime.datetime.now()  # expect[AS012]
+    assert parse(stamp.isoformat()) == stamp
+
+
+def test_seeded_generator_is_fine():
+    rng = random.Random(42)
+    items = [rng.randint(0, 9) for _ in range(3)]
+    assert total(items) == sum(items)
+
+
+def test_network():
+    r = requests.get("https://example.com/rates")  # expect[AS013]
+    assert total([r.json()["x"]]) == 1
+
+
+def test_writes_real_file():
+    with open("/tmp/out.txt", "w") as f:  # expect[AS013]
+        f.write("x")
+    assert parse("/tmp/out.txt") == "x"
+
+
+def test_writes_into_tmp_path_is_fine(tmp_path):
+    out = tmp_path / "out.txt"
+    out.write_text("x")
+    with open(out, "w") as f:
+        f.write("y")
+    assert parse(str(out)) == "y"
+
+
+def test_reading_a_fixture_file_is_fine():
+    with open(os.path.join(os.path.dirname(__file__), "data.txt")) as f:
+        assert parse(f.read()) == "x"
+
+
+def test_private_attribute():
+    cart = Cart()
+    cart.add(1)
+    assert cart._items == [1]  # expect[AS014]
+
+
+def test_private_function():
+    assert _round_cents(1.005) == 1.0  # expect[AS014]
+
+
+def test_reflection():
+    cart = Cart()
+    assert getattr(cart, "size") == 0  # expect[AS014]
+
+
+def test_dunder_dict():
+    assert Cart().__dict__ == {}  # expect[AS014]
+
+
+def test_namedtuple_api_is_fine():
+    assert parse("a")._replace(x=1).x == 1
+
+
+def test_prints():
+    print(total([1]))  # expect[AS015]
+    assert total([1]) == 1
+
+
+def test_magic_number():
+    assert total([4000, 213]) == 4213  # expect[AS016]
+
+
+def test_small_numbers_are_fine():
+    assert add(2, 3) == 5
+    assert add(-1, 1) == 0
+    assert add(6, 4) == 10
+    assert total([0.1, 0.2]) == pytest.approx(0.3, rel=1e-9)
+
+
+def test_duplicate_assert():
+    assert add(-5, 0) == -5
+    assert add(-5, 0) == -5  # expect[AS017]
+
+
+def test_same_assert_after_action_is_fine():
+    cart = Cart()
+    assert cart.size == 0
+    cart.add(1)
+    cart.remove(1)
+    assert cart.size == 0
+
+
+def test_broad_raises():
+    with pytest.raises(Exception):  # expect[AS018]
+        parse("garbage")
+
+
+def test_broad_raises_with_match_is_fine():
+    with pytest.raises(Exception, match="garbage"):
+        parse("garbage")
+
+
+def test_broad_raises_checked_later_is_fine():
+    with pytest.raises(Exception) as info:
+        parse("garbage")
+    assert "garbage" in str(info.value)
+
+
+def test_specific_raises_is_fine():
+    with pytest.raises(ValueError):
+        parse("garbage")
+
+
+@pytest.mark.skip  # expect[AS019]
+def test_skipped_without_reason():
+    assert total([1]) == 1
+
+
+@pytest.mark.skip(reason="needs the network, see #12")
+def test_skipped_with_reason_is_fine():
+    assert total([1]) == 1
+
+
+@pytest.mark.skipif(os.name == "nt")  # expect[AS019]
+def test_skipif_without_reason():
+    assert total([1]) == 1
+
+
+@pytest.mark.skipif(os.name == "nt", reason="posix paths")
+def test_skipif_with_reason_is_fine():
+    assert total([1]) == 1
+
+
+def test_add():
+    assert add(2, 3) == 5
+
+
+def test_add_again():  # expect[AS008]
+    assert add(2, 3) == 5
+
+
+@pytest.mark.parametrize("x", [1, 2])
+def test_same_body_other_params_is_fine(x):
+    assert add(2, 3) == 5
+
+
+def test_suppressed():  # assay: ignore[AS001]
+    total([2])
+
+
+def test_suppressed_line():
+    print(total([5]))  # assay: ignore
+    assert total([5]) == 5
+
+
+def test_suppression_of_another_rule_does_not_hide():  # assay: ignore[AS015] expect[AS001]
+    total([3])

@@ -1,0 +1,103 @@
+"""The analyzer on awkward input, configuration, suppression, and the target-aware low-value rules."""
+
+from __future__ import annotations
+
+import pytest
+
+from assay.config import ConfigError, settings_from_dict
+from assay.smells import SmellsConfig, analyze, analyze_bytes
+
+NO_ASSERT = "def test_total():\n    total([1])\n"
+
+
+def rules(findings):
+    return [f.rule for f in findings]
+
+
+@pytest.mark.parametrize("data, detail", [
+    (b"def test_x(:\n    pass\n", "cannot parse"),
+    (b"def test_x():\n    x = 1\0\n", "cannot parse"),
+    (b"x = '\xff\xfe'\n", "undecodable"),
+    (b"# -*- coding: nonsense -*-\nx = 1\n", "undecodable"),
+    (b"x = " + b"(" * 5000 + b")" * 5000 + b"\n", "cannot parse"),
+])
+def test_unparsable_input_gives_AS000_not_an_exception(data, detail):
+    findings = analyze_bytes(data, "tests/test_bad.py")
+    assert rules(findings) == ["AS000"]
+    assert findings[0].level == "reject" and detail in findings[0].message
+
+
+def test_latin1_coding_cookie_and_bom_are_read():
+    latin1 = "# -*- coding: latin-1 -*-\ndef test_caf\u00e9():\n    total('\u00e9')\n".encode("latin-1")
+    bom = b"\xef\xbb\xbf" + NO_ASSERT.encode()
+    assert rules(analyze_bytes(latin1, "t.py")) == ["AS001"]
+    assert rules(analyze_bytes(bom, "t.py")) == ["AS001"]
+    assert rules(analyze("\ufeff" + NO_ASSERT, "t.py")) == ["AS001"]
+
+
+def test_empty_file_reports_no_tests_as_info():
+    findings = analyze_bytes(b"", "tests/test_empty.py")
+    assert [(f.rule, f.level) for f in findings] == [("AS023", "info")]
+
+
+def test_huge_file_is_analysed():
+    source = "".join(f"def test_{i}():\n    assert name('{i}') == 'n{i}'\n\n" for i in range(8000))
+    findings = analyze(source, "t.py")
+    assert findings == []
+
+
+def test_too_large_source_is_refused_with_a_finding():
+    findings = analyze("x = 1\n" * 800_000, "t.py")
+    assert rules(findings) == ["AS000"] and "too large" in findings[0].message
+
+
+def test_long_test_is_info():
+    body = "".join(f"    assert add({i % 5}, 0) == {i % 5}, 'x'\n" for i in range(70))
+    findings = analyze(f"def test_long():\n{body}", "t.py")
+    assert [(f.rule, f.level) for f in findings if f.rule == "AS022"] == [("AS022", "info")]
+
+
+def test_level_override_and_off():
+    cfg = SmellsConfig(levels={"AS001": "warn", "AS015": "off"})
+    findings = analyze("def test_t():\n    print(1)\n    total([1])\n", "t.py", config=cfg)
+    assert [(f.rule, f.level) for f in findings] == [("AS001", "warn")]
+
+
+def test_thresholds_are_configurable():
+    source = "def test_t():\n" + "".join(f"    assert add({i}, 0) == {i}\n" for i in range(4))
+    assert rules(analyze(source, "t.py")) == []
+    assert rules(analyze(source, "t.py", config=SmellsConfig(max_unexplained_asserts=3))) == ["AS003"]
+
+
+def test_settings_reject_unknown_rule_and_key():
+    assert settings_from_dict({"smells": {"levels": {"AS001": "warn"}}}).smells.levels == {"AS001": "warn"}
+    with pytest.raises(ConfigError, match="unknown rule id AS999"):
+        settings_from_dict({"smells": {"levels": {"AS999": "warn"}}})
+    with pytest.raises(ConfigError, match="unknown setting 'smells.max_mock'"):
+        settings_from_dict({"smells": {"max_mock": 3}})
+
+
+def test_bare_suppression_hides_every_rule_on_the_def_line():
+    assert analyze("def test_t():  # assay: ignore\n    total([1])\n", "t.py") == []
+
+
+TARGET = {"src/shop/model.py": "class Item:\n    def __init__(self, name):\n        self.name = name\n\n"
+                               "    def label(self):\n        return self.name\n"}
+LOW = "from shop.model import Item\n\ndef test_label():\n    assert Item('a').label() == 'a'\n"
+
+
+def test_low_value_needs_the_target_source():
+    assert analyze(LOW, "t.py") == []
+    findings = analyze(LOW, "t.py", TARGET)
+    assert [(f.rule, f.level, f.low_value) for f in findings] == [("AS020", "reject", True)]
+
+
+def test_low_value_is_a_warning_when_fail_on_low_value_is_off():
+    findings = analyze(LOW, "t.py", TARGET, SmellsConfig(fail_on_low_value=False))
+    assert [(f.rule, f.level) for f in findings] == [("AS020", "warn")]
+
+
+def test_target_with_logic_is_not_low_value():
+    target = {"src/shop/model.py": TARGET["src/shop/model.py"].replace("return self.name",
+                                                                         "return self.name.title() or '?'")}
+    assert analyze(LOW, "t.py", target) == []
