@@ -29,9 +29,21 @@ from pathlib import Path
 
 from assay.config import SandboxConfig
 from assay.model import SandboxInfo
+from assay.workspace import PREFIX as WORKSPACE_PREFIX
 
 SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL", re.IGNORECASE)
-_MOUNT_RO = 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" || exit 97; shift; exec "$@"'
+# $1 = the user's project (read-only, or fail), $2 = the scratch workspace (stays writable); then every other
+# mount is made read-only where the kernel allows, so a test cannot write outside its workspace.
+_MOUNT_RO = r"""
+mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" || exit 97
+mount --bind "$2" "$2" || exit 97
+for m in $(awk '{print $5}' /proc/self/mountinfo | sort -u); do
+  case "$m" in /proc|/proc/*|/sys|/sys/*|/dev|/dev/*|"$1"|"$2"|"$2"/*) continue;; esac
+  mount -o remount,bind,ro "$m" 2>/dev/null
+done
+shift 2
+exec "$@"
+"""
 _CGROUP_ROOTS = (Path("/sys/fs/cgroup/pids"), Path("/sys/fs/cgroup/unified"), Path("/sys/fs/cgroup"))
 
 
@@ -80,7 +92,12 @@ def _unshare_ok() -> bool:
     probe_dir = tempfile.mkdtemp(prefix="assay-probe-")
     try:
         base = ["unshare", "--user", "--map-root-user", "--mount", "--pid", "--fork", "--kill-child", "--net"]
-        return _probe([*base, "sh", "-c", _MOUNT_RO, "sh", probe_dir, "sh", "-c", f"! touch {probe_dir}/x"])
+        writable = tempfile.mkdtemp(prefix="assay-probe-w-")
+        try:
+            check = f"! touch {probe_dir}/x && touch {writable}/x"
+            return _probe([*base, "sh", "-c", _MOUNT_RO, "sh", probe_dir, writable, "sh", "-c", check])
+        finally:
+            shutil.rmtree(writable, ignore_errors=True)
     finally:
         shutil.rmtree(probe_dir, ignore_errors=True)
 
@@ -134,14 +151,15 @@ class Sandbox:
     def info(self) -> SandboxInfo:
         if self.use_unshare:
             network = "allowed by config" if self.config.network else "cut (empty network namespace)"
-            fs = "project mounted read-only; tests run in a scratch copy"
+            fs = "project and (where possible) every other mount read-only; tests write only in a scratch copy"
             procs = "pid namespace (whole tree killed on timeout)"
         else:
             why = "unshare with user namespaces is not available here"
             network = "allowed by config" if self.config.network else f"not cut: {why}"
             fs = f"scratch copy only, project not mounted read-only: {why}"
             procs = "process group (killed on timeout)"
-        procs += f", pids.max={self.config.max_processes}" if self.cgroup else ", no process-count limit (no pids cgroup)"
+        limit = f"pids.max={self.config.max_processes}" if self.cgroup else "no process-count limit (no pids cgroup)"
+        procs += f", {limit}"
         return SandboxInfo(
             network=network,
             filesystem=fs,
@@ -159,13 +177,19 @@ class Sandbox:
     def _cpu_limit(timeout: float) -> int:
         return int(timeout * 2) + 5
 
-    def _wrap(self, argv: list[str]) -> list[str]:
+    @staticmethod
+    def _writable_for(cwd: Path) -> Path:
+        """The scratch workspace that holds `cwd` (its run dir must stay writable too), else cwd itself."""
+        cwd = cwd.resolve()
+        return next((p for p in (cwd, *cwd.parents) if p.name.startswith(WORKSPACE_PREFIX)), cwd)
+
+    def _wrap(self, argv: list[str], writable: Path) -> list[str]:
         if not self.use_unshare:
             return argv
         ns = ["unshare", "--user", "--map-root-user", "--mount", "--pid", "--fork", "--kill-child"]
         if not self.config.network:
             ns.append("--net")
-        return [*ns, "sh", "-c", _MOUNT_RO, "sh", str(self.protect), *argv]
+        return [*ns, "sh", "-c", _MOUNT_RO, "sh", str(self.protect), str(writable), *argv]
 
     def _preexec(self, timeout: float, cgroup: Path | None):
         mem = self.config.memory_mb * 1024 * 1024
@@ -222,7 +246,7 @@ class Sandbox:
         """Start a sandboxed process; the caller owns it and must call `reap()` when done."""
         cgroup = self._make_cgroup()
         proc = subprocess.Popen(
-            self._wrap(argv),
+            self._wrap(argv, self._writable_for(cwd)),
             cwd=cwd,
             env=env,
             stdin=subprocess.DEVNULL,

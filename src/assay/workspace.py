@@ -94,6 +94,27 @@ class Workspace:
         """The scratch counterpart of a project-relative path."""
         return self.project / rel
 
+    def snapshot(self) -> dict[str, tuple[int, int]]:
+        """Size and mtime of every file of the copy, to see afterwards what a test run did to it."""
+        snap = {}
+        for dirpath, dirnames, filenames in os.walk(self.project):
+            dirnames[:] = [d for d in dirnames if d != "__pycache__"]
+            for name in filenames:
+                path = os.path.join(dirpath, name)
+                try:
+                    st = os.lstat(path)
+                except OSError:
+                    continue
+                snap[os.path.relpath(path, self.project)] = (st.st_size, st.st_mtime_ns)
+        return snap
+
+    def damage(self, before: dict[str, tuple[int, int]]) -> tuple[list[str], list[str]]:
+        """Project files deleted and changed since `before` (new files are not damage)."""
+        after = self.snapshot()
+        deleted = sorted(p for p in before if p not in after)
+        changed = sorted(p for p in before if p in after and after[p] != before[p])
+        return deleted, changed
+
     def close(self) -> None:
         shutil.rmtree(self.base, ignore_errors=True)
 

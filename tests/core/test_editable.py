@@ -38,7 +38,8 @@ def editable_env(tmp_path: Path, project: Path) -> str:
 
 @pytest.mark.parametrize("exact", [False, True], ids=["pth-path", "import-finder"])
 def test_editable_install_does_not_leak_the_users_tree(tmp_path, exact):
-    extra = '[tool.hatch.build.targets.wheel]\npackages = ["src/victim"]\n' + ("dev-mode-exact = true\n" if exact else "")
+    extra = '[tool.hatch.build.targets.wheel]\npackages = ["src/victim"]\n'
+    extra += "dev-mode-exact = true\n" if exact else ""
     root = tmp_path / "proj"
     write_project(root, {
         "src/victim/__init__.py": "",

@@ -62,7 +62,7 @@ def test_fork_bomb_is_contained_and_rejected(project):
     assert "BlockingIOError" in feedback or "Resource temporarily unavailable" in feedback or "timed out" in feedback
 
 
-def test_deleting_files_reaches_only_the_scratch_copy(project):
+def test_deleting_files_is_rejected_and_reaches_only_the_scratch_copy(project):
     f = check(project, """
         import shutil
         from pathlib import Path
@@ -76,7 +76,8 @@ def test_deleting_files_reaches_only_the_scratch_copy(project):
                     p.unlink()
             assert not pkg.exists()
         """)
-    assert f.verdict is Verdict.ACCEPTED  # it only wrecked its own scratch copy
+    assert (f.verdict, f.rejected_at) == (Verdict.REJECTED, "green")
+    assert "the tests deleted project files: pyproject.toml, src/victim/__init__.py" in f.gates[-1].feedback
 
 
 def test_absolute_path_into_the_project_cannot_be_written(project, tmp_path):
@@ -132,3 +133,20 @@ def test_sandbox_info_says_what_was_applied(tmp_path):
     assert info.network.startswith(("cut", "not cut"))
     assert info.timeout_s == 60
     assert os.cpu_count()
+
+
+def test_nothing_outside_the_workspace_is_writable(project, tmp_path):
+    if not Sandbox(SandboxConfig(), protect=tmp_path).use_unshare:
+        pytest.skip("no mount namespace here")
+    outside = tmp_path / "outside.txt"
+    f = check(project, f"""
+        import os, tempfile
+        from pathlib import Path
+
+        def test_write_outside():
+            Path(tempfile.gettempdir(), "fine.txt").write_text("ok")
+            Path(os.environ["HOME"], "fine.txt").write_text("ok")
+            Path({str(outside)!r}).write_text("owned")
+        """)
+    assert f.rejected_at == "green" and "Read-only file system" in f.gates[-1].feedback
+    assert not outside.exists()

@@ -34,14 +34,27 @@ def judge_run(run: PytestRun, gate: str, roots: tuple[str, ...]) -> tuple[list[T
     return outcomes, body
 
 
+def damage_lines(rel: str, deleted: list[str], changed: list[str]) -> list[str]:
+    """Feedback for tests that deleted or rewrote project files (in the scratch copy, where they ran)."""
+    lines = []
+    for verb, paths in (("deleted", deleted), ("changed", changed)):
+        if paths:
+            more = f" (+{len(paths) - 5} more)" if len(paths) > 5 else ""
+            lines.append(f"{rel}: the tests {verb} project files: {', '.join(paths[:5])}{more}. "
+                         "Tests must leave the project as they found it: write to tmp_path.")
+    return lines
+
+
 class GreenGate:
     name = "green"
 
     def run(self, candidate: Candidate, ctx: GateContext) -> GateResult:
         start = time.monotonic()
+        before = ctx.workspace.snapshot()
         run = run_pytest(ctx, candidate.rel, mode="run")
         roots = (str(ctx.workspace.project), str(ctx.root))
         outcomes, body = judge_run(run, self.name, roots)
+        body += damage_lines(candidate.rel, *ctx.workspace.damage(before))
         passed = {k: r.duration for k, r in run.tests.items() if r.outcome == "passed"}
         details = {"passed": len(passed), "failed": len(body), "leaked_imports": run.leaked}
         ctx.state["passing_tests"] = list(passed)
