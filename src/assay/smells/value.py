@@ -194,8 +194,8 @@ class _Exercise:
     """What a test does with its targets: the trivial parts it touched, and whether anything was not."""
 
     touched: list[str] = field(default_factory=list)
+    called: list[str] = field(default_factory=list)  # target functions/methods it calls
     logic: bool = False  # something non-trivial, or something we could not see into
-    calls: bool = False  # it calls target functions/methods (not only builds objects and reads fields)
 
 
 def _literal_args(call: ast.Call) -> bool:
@@ -225,8 +225,7 @@ def _examine(test: TestFunc, index: TargetIndex) -> _Exercise:
         if not isinstance(what, (ast.FunctionDef, ast.AsyncFunctionDef)):
             ex.logic = ex.logic or (call and what is None)
             return
-        ex.touched.append(label)
-        ex.calls = ex.calls or call
+        (ex.called if call else ex.touched).append(label)
         ex.logic = ex.logic or not trivial(what)
 
     for node in test.nodes:
@@ -275,9 +274,11 @@ def low_value(test: TestFunc, index: TargetIndex) -> tuple[str, str] | None:
     if not index.functions and not index.classes:
         return None
     ex = _examine(test, index)
-    if ex.logic or not ex.touched:
+    if ex.logic or not (ex.touched or ex.called):
         return None
-    names = ", ".join(dict.fromkeys(ex.touched))
-    if ex.calls:
-        return "AS020", f"low value: {names} contain no logic (getters, conversions or literal mappings)"
-    return "AS021", f"low value: only reads fields of objects built from literals ({names})"
+    if ex.called:
+        names = list(dict.fromkeys(ex.called))
+        return "AS020", (f"low value: {', '.join(names)} {'has' if len(names) == 1 else 'have'} no logic "
+                         "(getter, conversion or literal mapping)")
+    fields = ", ".join(dict.fromkeys(ex.touched))
+    return "AS021", f"low value: only reads fields of objects built from literals ({fields})"
