@@ -38,6 +38,12 @@ def internal_error(err: BaseException) -> NoReturn:
     raise typer.Exit(3)
 
 
+def terminal() -> Console:
+    """Stdout console; at least 120 columns wide when not a terminal, so piped tables do not fold."""
+    console = Console()
+    return console if console.is_terminal else Console(width=max(console.width, 120))
+
+
 def demo_project() -> Path:
     """The bundled example: inside the wheel, or in the source checkout."""
     here = Path(__file__).resolve().parent
@@ -49,11 +55,11 @@ def demo_project() -> Path:
 
 def _write_outputs(report, formats: list[str], outputs: list[Path]) -> None:
     from assay.report import VERIFY_FORMATS
-    from assay.report.text import renderable
+    from assay.report.text import print_report
 
-    console = Console()
+    console = terminal()
     if not any(f != "text" or i < len(outputs) for i, f in enumerate(formats)) or len(outputs) >= len(formats):
-        console.print(renderable(report))
+        print_report(console, report)
     for i, fmt in enumerate(formats):
         if i < len(outputs):
             outputs[i].write_text(VERIFY_FORMATS[fmt](report), encoding="utf-8")
@@ -133,7 +139,7 @@ def demo(
     keep: Annotated[bool, typer.Option(help="keep the temp copy and print its path")] = False,
 ) -> None:
     """Verify the bundled example project (a copy in a temp dir) and print the verdict table."""
-    from assay.report.text import renderable
+    from assay.report.text import print_report
 
     try:
         source = demo_project()
@@ -144,7 +150,13 @@ def demo(
     shutil.copytree(source, project, ignore=shutil.ignore_patterns("__pycache__", ".assay", ".pytest_cache"))
     try:
         report = _run_verify([project / "tests"], project, [], True, None, None, None)
-        Console().print(renderable(report))
+        console = terminal()
+        print_report(console, report)
+        surprises = demo_surprises(report, project / "assay-expected.toml")
+        for line in surprises:
+            console.print(f"[red]unexpected:[/red] {line}")
+        if not surprises:
+            console.print(f"demo: all {len(report.files)} example verdicts as expected")
     except (InputError, ConfigError) as err:
         usage_error(str(err))
     except Exception as err:  # noqa: BLE001
@@ -154,6 +166,21 @@ def demo(
             typer.echo(f"example project kept at {project}")
         else:
             shutil.rmtree(tmp, ignore_errors=True)
+    raise typer.Exit(1 if surprises else 0)
+
+
+def demo_surprises(report, expected_file: Path) -> list[str]:
+    """Example files whose verdict (or deciding gate) differs from what the example project expects."""
+    from assay.config import tomllib
+
+    expected = tomllib.loads(expected_file.read_text())["verdicts"]
+    seen = {f.path: f.verdict.value + (f"@{f.rejected_at}" if f.rejected_at else "") for f in report.files}
+    out = []
+    for path, want in expected.items():
+        got = seen.get(path, "missing")
+        if got != want and got.split("@")[0] != want:
+            out.append(f"{path}: expected {want}, got {got}")
+    return out
 
 
 def main() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from collections import Counter
 
 from rich.console import Console, Group
 from rich.table import Table
@@ -14,10 +15,16 @@ from assay.report.symbols import STATUS_MARK, VERDICT_STYLE, verdict_label
 STATUS_STYLE = {GateStatus.PASS: "green", GateStatus.REJECT: "red", GateStatus.WARN: "yellow", GateStatus.SKIP: "dim"}
 
 
+def print_report(console: Console, report: Report) -> None:
+    """The table, then feedback verbatim: soft-wrapped so that paths and code lines are never cut."""
+    for part in renderable(report).renderables:
+        console.print(part, soft_wrap=isinstance(part, Text))
+
+
 def renderable(report: Report, feedback: bool = True) -> Group:
     gates = [g for g in GATE_ORDER if any(r.gate == g for f in report.files for r in f.gates)]
     table = Table(title=f"assay verify — {report.root}", title_justify="left")
-    table.add_column("file", overflow="fold")
+    table.add_column("file", no_wrap=True, overflow="fold")
     for g in gates:
         table.add_column(g, justify="center")
     table.add_column("verdict")
@@ -33,9 +40,11 @@ def renderable(report: Report, feedback: bool = True) -> Group:
     if feedback:
         for f in report.files:
             for g in f.gates:
-                if g.feedback and (g.status is not GateStatus.PASS):
+                if g.status is GateStatus.REJECT and g.feedback:
                     parts.append(Text(f"\n{f.path} — {g.gate}", style="bold"))
                     parts.append(Text(g.feedback))
+                elif g.status is GateStatus.WARN:
+                    parts.append(Text(f"{f.path} — {g.gate}: {_warning_summary(g)}", style="yellow"))
     s = report.summary()
     parts.append(Text(
         f"\n{s['files']} files: {s['accepted']} accepted, {s['rejected']} rejected, {s['flaky']} flaky, "
@@ -46,7 +55,16 @@ def renderable(report: Report, feedback: bool = True) -> Group:
     return Group(*parts)
 
 
+def _warning_summary(gate) -> str:
+    findings = gate.details.get("findings") or []
+    rules = Counter(f["rule"] for f in findings if f.get("level") == "warn")
+    if not rules:
+        return gate.feedback.splitlines()[0] if gate.feedback else "warning"
+    listed = ", ".join(f"{rule} ×{n}" if n > 1 else rule for rule, n in sorted(rules.items()))
+    return f"{sum(rules.values())} warnings ({listed}); details in --format json"
+
+
 def render(report: Report, width: int = 120) -> str:
     console = Console(width=width, record=True, file=io.StringIO(), color_system=None)
-    console.print(renderable(report))
+    print_report(console, report)
     return console.export_text()
