@@ -63,6 +63,10 @@ def test_editable_install_does_not_leak_the_users_tree(tmp_path, exact):
     settings = Settings(gates=["compile", "green"], cache=False)
     settings.python.interpreter = python
     f = verify([root / "tests/test_wreck.py"], settings).files[0]
-    assert f.verdict is Verdict.ACCEPTED, f.gates[-1].feedback
+    feedback = f.gates[-1].feedback
+    # the test itself passed (its module came from the scratch copy) and then was caught wrecking that copy
+    assert "AssertionError" not in feedback and "Read-only" not in feedback, feedback
+    assert (f.verdict, f.rejected_at) == (Verdict.REJECTED, "green")
+    assert "the tests deleted project files: src/victim/__init__.py, src/victim/data.py" in feedback
     assert f.gates[1].details["leaked_imports"] == []
     assert tree_digest(root) == before
