@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import multiprocessing
+import os
+from concurrent.futures import ProcessPoolExecutor
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
@@ -12,9 +15,10 @@ from assay.cli import app, usage_error
 from assay.config import ConfigError, load_settings
 from assay.project import InputError, Project, discover, find_root
 from assay.report.sarif import to_sarif
-from assay.smells import Finding, analyze_bytes, decode, read_targets
+from assay.smells import Finding, analyze_bytes, read_targets
 
 FORMATS = ("text", "json", "sarif")
+PARALLEL_FROM = 16  # files per worker below which forking costs more than it saves
 
 
 def _version() -> str:
@@ -24,21 +28,38 @@ def _version() -> str:
         return "0.0.0"
 
 
+def _lint_file(path: Path, project: Project, config) -> list[Finding]:
+    rel = project.rel(path)
+    try:
+        data = path.read_bytes()
+    except OSError as err:
+        raise InputError(f"cannot read {rel}: {err.strerror}") from None
+    return analyze_bytes(data, rel, lambda imports: read_targets(project.root, project.targets_of(imports, rel)),
+                         config)
+
+
+_worker: tuple[Project, object] | None = None  # (project, config) of a forked worker
+
+
+def _init_worker(project: Project, config) -> None:
+    global _worker
+    _worker = (project, config)
+
+
+def _lint_in_worker(path: Path) -> list[Finding]:
+    assert _worker is not None
+    return _lint_file(path, *_worker)
+
+
 def lint(files: list[Path], project: Project, config) -> list[Finding]:
-    """Findings of every file, each analysed with the sources of the project modules it imports."""
-    findings: list[Finding] = []
-    for path in files:
-        rel = project.rel(path)
-        try:
-            data = path.read_bytes()
-        except OSError as err:
-            raise InputError(f"cannot read {rel}: {err.strerror}") from None
-        try:
-            targets = read_targets(project.root, project.targets_of(decode(data), rel))
-        except (SyntaxError, UnicodeError, LookupError, ValueError, RecursionError):
-            targets = {}
-        findings += analyze_bytes(data, rel, targets, config)
-    return findings
+    """Findings of every file, each analysed with the sources of the project modules it imports.
+    Many files are spread over forked workers (one per core): analysis is CPU-bound Python."""
+    jobs = min(os.cpu_count() or 1, len(files) // PARALLEL_FROM)
+    if jobs < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        return [f for path in files for f in _lint_file(path, project, config)]
+    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork"), initializer=_init_worker,
+                             initargs=(project, config)) as pool:
+        return [f for found in pool.map(_lint_in_worker, files, chunksize=8) for f in found]
 
 
 def _render(findings: list[Finding], fmt: str, files: int, config) -> str:

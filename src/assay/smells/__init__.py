@@ -9,6 +9,8 @@ from __future__ import annotations
 import ast
 import io
 import tokenize
+from collections.abc import Callable
+from functools import lru_cache
 from pathlib import Path
 
 from assay.smells.config import SmellsConfig
@@ -41,17 +43,22 @@ def _unparsable(path: str, error: Exception, config: SmellsConfig) -> list[Findi
     return [_finding(rule, hit, path, config) for hit in rule.check(error)]
 
 
-def analyze(source: str, path: str, targets: dict[str, str] | None = None,
-            config: SmellsConfig | None = None) -> list[Finding]:
+Targets = dict[str, str] | Callable[[str], dict[str, str]] | None
+
+
+def analyze(source: str, path: str, targets: Targets = None, config: SmellsConfig | None = None) -> list[Finding]:
     """Findings for one test file, sorted by position. `targets` maps project-relative paths of the
-    code under test to their source (needed for the low-value rules). Never raises on bad input:
-    unparsable files give an AS000 finding."""
+    code under test to their source (needed for the low-value rules), or is a function that gets the
+    file's import statements (as source: cheap to parse again) and returns that map. Never raises on
+    bad input: unparsable files give an AS000 finding."""
     config = config or SmellsConfig()
     if len(source) > MAX_SOURCE_CHARS:
         return _unparsable(path, ValueError(f"file too large ({len(source) // 1024} KiB)"), config)
     source = source.removeprefix("\ufeff")
     try:
         module = Module(ast.parse(source, filename=path), path, source.splitlines())
+        if callable(targets):
+            targets = targets(module.imports_source())
         module.targets = TargetIndex.build(targets) if targets else None
         return _run_rules(module, config)
     except (SyntaxError, ValueError) as err:
@@ -82,7 +89,7 @@ def decode(data: bytes) -> str:
     return data.decode(encoding)
 
 
-def analyze_bytes(data: bytes, path: str, targets: dict[str, str] | None = None,
+def analyze_bytes(data: bytes, path: str, targets: Targets = None,
                   config: SmellsConfig | None = None) -> list[Finding]:
     """`analyze` for raw file contents: undecodable bytes give an AS000 finding, not an exception."""
     config = config or SmellsConfig()
@@ -93,12 +100,20 @@ def analyze_bytes(data: bytes, path: str, targets: dict[str, str] | None = None,
     return analyze(source, path, targets, config)
 
 
+@lru_cache(maxsize=1024)
+def _read_source(path: Path, mtime_ns: int, size: int) -> str:
+    return decode(path.read_bytes())
+
+
 def read_targets(root: Path, rels: list[str]) -> dict[str, str]:
-    """Sources of the target files that exist and decode; the others are left out."""
+    """Sources of the target files that exist and decode; the others are left out. Cached by
+    (path, mtime, size): many test files share their targets."""
     out: dict[str, str] = {}
     for rel in rels:
+        path = root / rel
         try:
-            out[rel] = decode((root / rel).read_bytes())
+            st = path.stat()
+            out[rel] = _read_source(path, st.st_mtime_ns, st.st_size)
         except (OSError, SyntaxError, UnicodeError, LookupError):
             continue
     return out

@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import re
 from collections import defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING
@@ -136,6 +137,16 @@ class TestFunc:
         return out
 
 
+def _statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """Every statement, nested ones included, without descending into expressions (cheap)."""
+    stack = list(body)
+    while stack:
+        node = stack.pop()
+        yield node
+        for name in ("body", "orelse", "finalbody", "handlers", "cases"):
+            stack.extend(getattr(node, name, ()))
+
+
 class Module:
     """One test file: its tree, imports, helpers and tests."""
 
@@ -147,7 +158,10 @@ class Module:
         self._asserting: dict[int, bool] = {}
         self.targets: TargetIndex | None = None  # set by analyze() when target sources are known
         self.memo: dict[tuple[str, int], object] = {}  # results shared by several rules, per test
-        for node in ast.walk(tree):
+        self._imports: list[ast.stmt] = []
+        for node in _statements(tree.body):
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                self._imports.append(node)
             if isinstance(node, ast.Import):
                 for a in node.names:
                     if a.asname:
@@ -185,21 +199,29 @@ class Module:
 
     def _prepare(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, cls: ast.ClassDef | None) -> TestFunc:
         t = TestFunc(fn, cls, self)
-        stack: list[ast.AST] = list(fn.body)
-        for s in fn.body:
-            t.parents[id(s)] = fn
-        while stack:
-            node = stack.pop()
-            t.nodes.append(node)
-            t.by_type[type(node)].append(node)
-            for child in ast.iter_child_nodes(node):
-                t.parents[id(child)] = node
-                stack.append(child)
-        t.nodes.sort(key=lambda n: (getattr(n, "lineno", 0), getattr(n, "col_offset", 0)))
-        for k in t.by_type:
-            t.by_type[k].sort(key=lambda n: (getattr(n, "lineno", 0), getattr(n, "col_offset", 0)))
+        nodes, parents, by_type = t.nodes, t.parents, t.by_type
+        stack: list[tuple[ast.AST, ast.AST]] = [(s, fn) for s in reversed(fn.body)]
+        while stack:  # pre-order, children in source order, so every list comes out sorted by position
+            node, parent = stack.pop()
+            nodes.append(node)
+            parents[id(node)] = parent
+            by_type[type(node)].append(node)
+            children = []
+            for name in node._fields:
+                if name == "ctx":  # Load/Store markers: many nodes, no information for any rule
+                    continue
+                value = getattr(node, name, None)
+                if isinstance(value, list):
+                    children += [(c, node) for c in value if isinstance(c, ast.AST)]
+                elif isinstance(value, ast.AST):
+                    children.append((value, node))
+            stack += reversed(children)
         t.calls = [(c, dotted(c.func, self.aliases)) for c in t.of(ast.Call)]
         return t
+
+    def imports_source(self) -> str:
+        """The file's import statements (nested ones too) as source, in order."""
+        return "\n".join(ast.unparse(n) for n in sorted(self._imports, key=lambda n: n.lineno))
 
     @cached_property
     def seeded(self) -> bool:
@@ -215,13 +237,27 @@ class Module:
         for t in self.tests:
             if is_empty(t.body):
                 continue
-            key = (t.cls.name if t.cls else "", "".join(ast.dump(n) for n in (*t.body, *t.node.decorator_list,
-                                                                               t.node.args)))
+            key = (t.cls.name if t.cls else "", self._code(t.node.decorator_list[0] if t.node.decorator_list
+                                                            else t.node, t.node.body[-1], skip=t.node.lineno))
             if key in first:
                 found[id(t.node)] = first[key]
             else:
                 first[key] = t.node.name
         return found
+
+    def _code(self, first: ast.AST, last: ast.AST, skip: int) -> str:
+        """The source lines from `first` to `last`, blank and comment lines dropped, indentation and the
+        `def` line's name left out: equal for two tests that differ only in name, comments or layout."""
+        out = []
+        for n in range(first.lineno, (last.end_lineno or last.lineno) + 1):
+            line = self.lines[n - 1]
+            code, hashmark, _ = line.partition("#")
+            line = (code if hashmark and "'" not in code and '"' not in code else line).strip()
+            if n == skip:
+                line = line.split("(", 1)[-1]
+            if line and not line.startswith("#"):
+                out.append(line)
+        return "\n".join(out)
 
     def method(self, cls: ast.ClassDef | None, name: str, seen: frozenset[str] = frozenset()):
         """A method of a test class or of its bases defined in this file."""

@@ -36,8 +36,13 @@ class TargetIndex:
 
     @classmethod
     def build(cls, targets: dict[str, str]) -> TargetIndex:
+        """Test files of one module share their targets: each index is built once."""
+        return _build(tuple(sorted(targets.items())))
+
+    @classmethod
+    def _from(cls, targets: tuple[tuple[str, str], ...]) -> TargetIndex:
         index = cls()
-        for rel, source in targets.items():
+        for rel, source in targets:
             parts = list(PurePosixPath(rel).with_suffix("").parts)
             if parts and parts[-1] == "__init__":
                 parts.pop()
@@ -91,6 +96,11 @@ class TargetIndex:
             elif base not in PLAIN_BASES:
                 return False
         return True
+
+
+@lru_cache(maxsize=256)
+def _build(targets: tuple[tuple[str, str], ...]) -> TargetIndex:
+    return TargetIndex._from(targets)
 
 
 @lru_cache(maxsize=512)
