@@ -194,7 +194,7 @@ class Engine:
             "targets": {rel: str(self.ws.path(rel)) for rel in targets},
             "mutants": [
                 {"id": m.id, "file": m.file, "start": m.start, "end": m.end, "replacement": m.replacement,
-                 "line": m.line, "end_line": m.end_line, "chain": [list(c) for c in m.chain],
+                 "line": m.line, "end_line": m.end_line, "stmt_line": m.stmt_line, "chain": [list(c) for c in m.chain],
                  "function": m.function}
                 for m in mutants
             ],

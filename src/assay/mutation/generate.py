@@ -44,6 +44,12 @@ def generate(rel: str, text: str) -> list[Mutant]:
                 hi = mid - 1
         return lo + 1, offset - starts[lo]
 
+    statements = sorted(((n.lineno, n.end_lineno or n.lineno) for n in ast.walk(tree) if isinstance(n, ast.stmt)),
+                        key=lambda r: r[1] - r[0])
+
+    def statement_line(line: int) -> int:
+        return next((first for first, last in statements if first <= line <= last), line)
+
     mutants: list[Mutant] = []
     seen: set[tuple[int, int, str]] = set()
     edits = sorted(Finder(text).find(tree), key=lambda e: (e.start, e.end, e.replacement))
@@ -71,6 +77,7 @@ def generate(rel: str, text: str) -> list[Mutant]:
                 replacement=edit.replacement,
                 function=edit.chain[0][2] if edit.chain else "<module>",
                 chain=tuple((name, first) for name, first, _ in edit.chain),
+                stmt_line=statement_line(line),
                 before=_display(text, line, end_line),
                 after=_display(mutated, line, new_end_line),
             )

@@ -41,6 +41,8 @@ class Mutant:
     replacement: str
     function: str  # qualname of the innermost enclosing def, "<module>" outside any
     chain: tuple[tuple[str, int], ...] = ()
+    stmt_line: int = 0  # first line of the innermost statement around it: a multi-line literal's inner
+    # lines never report as executed, its statement's first line does
     before: str = ""  # the touched source line(s), for feedback
     after: str = ""
 

@@ -264,30 +264,24 @@ class Server:
         return out
 
     def _wait(self, pid: int, r: int, timeout: float) -> tuple[str, dict, float]:
+        """Read a child's (possibly large) result while it runs, so that a full pipe never blocks it."""
         start = time.monotonic()
-        try:
-            pidfd = os.pidfd_open(pid)
-        except (AttributeError, OSError):
-            pidfd = None
         deadline = start + timeout
+        chunks = []
         while True:
-            if pidfd is not None:
-                select.select([pidfd], [], [], max(0.0, deadline - time.monotonic()))
-            done, status = os.waitpid(pid, os.WNOHANG)
-            if done:
-                break
-            if time.monotonic() >= deadline:
+            ready, _, _ = select.select([r], [], [], max(0.0, deadline - time.monotonic()))
+            if not ready:
                 os.kill(pid, signal.SIGKILL)
                 os.waitpid(pid, 0)
                 os.close(r)
-                if pidfd is not None:
-                    os.close(pidfd)
                 return "timeout", {}, time.monotonic() - start
-            if pidfd is None:
-                time.sleep(0.005)
-        if pidfd is not None:
-            os.close(pidfd)
-        raw = self._read_all(r)
+            chunk = os.read(r, 1 << 16)
+            if not chunk:
+                break
+            chunks.append(chunk)
+        os.close(r)
+        _, status = os.waitpid(pid, 0)
+        raw = b"".join(chunks)
         return "exited", json.loads(raw) if raw else {"crash": f"exit status {status}"}, time.monotonic() - start
 
     def serve(self, session) -> None:
@@ -334,7 +328,7 @@ class Server:
             rel = m["file"]
             if scope is not None and m["function"] not in scope.get(rel, ()):
                 continue
-            span = range(m["line"], m["end_line"] + 1)
+            span = {*range(m["line"], m["end_line"] + 1), m["stmt_line"]}
             ids = {i for line in span for i in covering.get((rel, line), ())}
             at_import = any((rel, line) in import_lines for line in span)
             if at_import:  # its effect is made at import time (module code, decorators): every test
@@ -443,11 +437,13 @@ class Server:
                     self.killed_by.append(report.nodeid or "<collection>")
 
         collector = Collector()
-        args = [*ordered, "-x", "-q", "-p", "no:cacheprovider", "-p", "no:randomly", *self.cfg["pytest_args"]]
+        # parametrize ids may be built from the mutated module: name the test functions, not their ids
+        functions = list(dict.fromkeys(nodeid.split("[")[0] for nodeid in ordered))
+        args = [*functions, "-x", "-q", "-p", "no:cacheprovider", "-p", "no:randomly", *self.cfg["pytest_args"]]
         exit_code = int(pytest.main(args, plugins=[collector]))
         if exit_code == 0:
             return {"killed_by": [], "tests_completed": collector.completed}
-        if exit_code in (1, 2):  # failed, or interrupted (e.g. the mutated module does not import)
+        if exit_code in (1, 2) or collector.killed_by:  # failed, or the mutated module does not import
             return {"killed_by": collector.killed_by or ["<collection>"], "tests_completed": collector.completed}
         return {"crash": f"pytest exit code {exit_code}"}
 
