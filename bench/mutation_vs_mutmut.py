@@ -34,9 +34,9 @@ from assay.sandbox import Sandbox  # noqa: E402
 
 PROJECTS = [
     {"spec": "inflection==0.5.1", "target": "inflection/__init__.py", "tests": "test_inflection.py",
-     "mutmut_path": "inflection/"},
+     "mutmut_path": "inflection/", "also_copy": []},
     {"spec": "toolz==1.2.0", "target": "toolz/itertoolz.py", "tests": "toolz/tests/test_itertoolz.py",
-     "mutmut_path": "toolz/itertoolz.py"},
+     "mutmut_path": "toolz/itertoolz.py", "also_copy": ["tlz/", "toolz/"]},
 ]
 MUTMUT_KILLED = {1, 3}
 MUTMUT_TIMEOUT = {36, 24, -24, 152, 255}
@@ -71,7 +71,7 @@ def run_mutmut(root: Path, project: dict) -> dict:
     work = fresh_copy(root)
     (work / "pyproject.toml").open("a").write(
         f'\n[tool.mutmut]\npaths_to_mutate = ["{project["mutmut_path"]}"]\n'
-        f'tests_dir = ["{project["tests"]}"]\npytest_add_cli_args_test_selection = ["{project["tests"]}"]\n'
+        f'tests_dir = ["{project["tests"]}"]\nalso_copy = {json.dumps(project["also_copy"])}\n'
     )
     bindir = mutmut_python()
     start = time.monotonic()

@@ -11,8 +11,11 @@ Standalone (stdlib + pytest) because it runs under the interpreter of the user's
    at the first failure; a child past its deadline is killed (Timeout).
    - mutant inside a function: the child swaps `__code__` of the live function objects of the enclosing
      defs (decorated, nested, methods, closures alike) - no re-import;
-   - module-level mutant (or when the swap is impossible): the child drops the project's modules and
-     re-runs pytest in-process with a meta-path finder that serves the mutated module code.
+   - mutant whose line runs at import time (module code, decorators, calls made while importing): the
+     child re-runs the mutated module body in the live module and rebinds the globals of the project's
+     and tests' modules that held the old objects - no re-collection;
+   - otherwise (the swap is impossible): the child drops the project's modules and re-runs pytest
+     in-process with a meta-path finder that serves the mutated module code.
 
 Input: a JSON file (argv[1]). Output: JSON lines appended to `events` (never stdout, which pytest captures).
 """
@@ -37,6 +40,8 @@ import types
 
 import _assay_boot
 import pytest
+
+_IMMUTABLE = (int, float, complex, str, bytes, bool, tuple, frozenset, type(None))
 
 
 class Events:
@@ -353,9 +358,10 @@ class Server:
                 continue
             patches = None if at_import else self._patches(m, code, functions)
             timeout = cfg["timeout_factor"] * sum(duration[i] for i in ordered) + cfg["timeout_base"]
-            if patches is None:
+            mode = "rebind" if at_import else "patch" if patches is not None else "reimport"
+            if mode == "reimport":
                 timeout += 2 * self.collection_s
-            jobs.append((m, ordered, code, patches, timeout))
+            jobs.append((m, ordered, code, patches, timeout, mode))
         self._run_jobs(jobs, by_id)
         self.events.emit(event="done")
 
@@ -413,6 +419,32 @@ class Server:
                 f.__code__ = new
         return self._run_items(items)
 
+    def _child_rebind(self, m, code, items):
+        """Module-level mutant, fast way: re-run the mutated module body in the live module, then point the
+        project's and tests' module globals that held the old objects at the new ones; no re-collection."""
+        path = os.path.realpath(self.cfg["targets"][m["file"]])
+        module = next(mod for mod in list(sys.modules.values())
+                      if getattr(mod, "__file__", None) and os.path.realpath(mod.__file__) == path)
+        old = dict(module.__dict__)
+        exec(code, module.__dict__)
+        swaps = {}
+        for name, value in old.items():
+            new = module.__dict__.get(name, value)
+            if new is not value and not name.startswith("__"):
+                swaps[id(value)] = (name, value, new)
+        scratch = os.path.realpath(self.cfg["scratch_root"]) + os.sep
+        for mod in list(sys.modules.values()):
+            f = getattr(mod, "__file__", None)
+            if mod is module or not f or not os.path.realpath(f).startswith(scratch):
+                continue
+            space = mod.__dict__
+            for key, value in list(space.items()):
+                hit = swaps.get(id(value))
+                # immutable values may be shared by accident (small ints, interned strings): same name only
+                if hit and hit[1] is value and (key == hit[0] or not isinstance(value, _IMMUTABLE)):
+                    space[key] = hit[2]
+        return self._run_items(items)
+
     def _child_reimport(self, m, code, ordered):
         scratch = os.path.realpath(self.cfg["scratch_root"]) + os.sep
         for name, mod in list(sys.modules.items()):
@@ -453,10 +485,12 @@ class Server:
         running: dict[int, tuple] = {}
         while pending or running:
             while pending and len(running) < workers:
-                m, ordered, code, patches, timeout = job = pending.pop()
+                m, ordered, code, patches, timeout, mode = job = pending.pop()
                 items = [by_id[i] for i in ordered]
-                if patches is not None:
+                if mode == "patch":
                     pid, r = self._fork(lambda p=patches, it=items: self._child_patch(p, it))
+                elif mode == "rebind":
+                    pid, r = self._fork(lambda m=m, c=code, it=items: self._child_rebind(m, c, it))
                 else:
                     pid, r = self._fork(lambda m=m, c=code, o=ordered: self._child_reimport(m, c, o))
                 running[pid] = (job, r, time.monotonic())
