@@ -150,3 +150,26 @@ def test_nothing_outside_the_workspace_is_writable(project, tmp_path):
         """)
     assert f.rejected_at == "green" and "Read-only file system" in f.gates[-1].feedback
     assert not outside.exists()
+
+
+def test_without_unshare_the_report_says_so_and_limits_still_hold(project, tmp_path):
+    """Where namespaces are unavailable (here: `unshare` not on PATH) the run still works, and says what it lacks."""
+    import json
+    import sys
+
+    from tests.conftest import run_cli
+
+    root = project({**LIB, "tests/test_spin.py": "def test_spin():\n    while True:\n        pass\n"},
+                   "[tool.assay]\ngates = ['compile', 'green']\n[tool.assay.sandbox]\ntimeout_s = 3\n")
+    before = tree_digest(root)
+    bare = tmp_path / "bin"
+    bare.mkdir()
+    (bare / "python3").symlink_to(sys.executable)
+    proc = run_cli("verify", str(root / "tests"), "-f", "json", env={"PATH": str(bare), "HOME": str(tmp_path)})
+    assert proc.returncode == 1, proc.stderr
+    doc = json.loads(proc.stdout)
+    assert doc["sandbox"]["network"].startswith("not cut: unshare")
+    assert doc["sandbox"]["filesystem"].startswith("scratch copy only")
+    f = doc["files"][0]
+    assert f["rejected_at"] == "green" and "timed out after 3 s" in f["gates"][1]["feedback"]
+    assert tree_digest(root) == before
