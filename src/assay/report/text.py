@@ -46,9 +46,11 @@ def renderable(report: Report, feedback: bool = True) -> Group:
                 elif g.status is GateStatus.WARN:
                     parts.append(Text(f"{f.path} — {g.gate}: {_warning_summary(g)}", style="yellow"))
     s = report.summary()
+    cached = sum(f.cached for f in report.files)
     parts.append(Text(
         f"\n{s['files']} files: {s['accepted']} accepted, {s['rejected']} rejected, {s['flaky']} flaky, "
-        f"{s['low_value']} low value, {s['unvalidated']} unvalidated in {s['duration_s']:.1f} s", style="bold"))
+        f"{s['low_value']} low value, {s['unvalidated']} unvalidated in {s['duration_s']:.1f} s"
+        + (f" ({cached} answered from the cache; --no-cache to re-run)" if cached else ""), style="bold"))
     if report.sandbox:
         sb = report.sandbox
         parts.append(Text(f"sandbox: network {sb.network}; {sb.filesystem}; {sb.processes}", style="dim"))
