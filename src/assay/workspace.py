@@ -77,7 +77,7 @@ def sweep_stale(tmp_root: Path | None = None) -> int:
 class Workspace:
     """A scratch copy of `root`. Use as a context manager; `close()` deletes it."""
 
-    def __init__(self, root: Path, template: Path | None = None):
+    def __init__(self, root: Path):
         self.root = root.resolve()
         base = Path(tempfile.mkdtemp(prefix=f"{PREFIX}{os.getpid()}-"))
         if self.root == base or self.root in base.parents:
@@ -87,8 +87,7 @@ class Workspace:
         self.project = base / "project"
         self.run_dir = base / "run"
         self.run_dir.mkdir()
-        src = (template or self.root).resolve()
-        shutil.copytree(src, self.project, symlinks=True, ignore=_ignorer(src))
+        shutil.copytree(self.root, self.project, symlinks=True, ignore=_ignorer(self.root))
 
     def path(self, rel: str) -> Path:
         """The scratch counterpart of a project-relative path."""
