@@ -11,9 +11,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import Field, ValidationError
 
 from assay.mutation.config import MutationConfig
+from assay.section import Section
 from assay.smells.config import SmellsConfig
 
 if sys.version_info >= (3, 11):
@@ -26,11 +27,7 @@ class ConfigError(Exception):
     """A config file that cannot be used; the message is one line for the user."""
 
 
-class _Section(BaseModel):
-    model_config = ConfigDict(extra="forbid", validate_assignment=True)
-
-
-class SandboxConfig(_Section):
+class SandboxConfig(Section):
     timeout_s: float = Field(60.0, gt=0, description="wall timeout of one test run")
     memory_mb: int = Field(4096, ge=64, description="address-space limit of each sandboxed process")
     max_processes: int = Field(256, ge=8, description="pids.max of the run's cgroup, where cgroups allow it")
@@ -38,7 +35,7 @@ class SandboxConfig(_Section):
     network: bool = Field(False, description="allow network access (cut by default where possible)")
 
 
-class StabilityConfig(_Section):
+class StabilityConfig(Section):
     reruns: int = Field(3, ge=0, le=50)
     reruns_risky: int = Field(5, ge=0, le=50, description="reruns for integration/network/fs/subprocess tests")
     random_order: bool = True
@@ -46,12 +43,12 @@ class StabilityConfig(_Section):
     seed: int = 20260601
 
 
-class PythonConfig(_Section):
+class PythonConfig(Section):
     interpreter: str | None = Field(None, description="python that runs the tests; default: assay's own")
     pytest_args: list[str] = Field(default_factory=list, description="extra arguments for every pytest run")
 
 
-class Settings(_Section):
+class Settings(Section):
     gates: list[str] | None = Field(None, description="gates to run, in order; default: every available gate")
     cache: bool = True
     jobs: int = Field(0, ge=0, description="files verified at once; 0 = number of cores")

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import Field, field_validator
+
+from assay.section import Section
 
 
-class SmellsConfig(BaseModel):
-    """Own BaseModel (same policy as `assay.config._Section`): importing assay.config here would cycle."""
-
-    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+class SmellsConfig(Section):
 
     levels: dict[str, Literal["reject", "warn", "info", "off"]] = Field(
         default_factory=dict, description="per-rule level override, e.g. {AS016 = 'off'}")
