@@ -154,6 +154,7 @@ def main() -> None:
     parser.add_argument("--sample", type=int, default=30)
     parser.add_argument("--seed", type=int, default=20260601)
     parser.add_argument("--skip-mutmut", action="store_true")
+    parser.add_argument("--tag", default="", help="suffix of the per-project assay JSON saved under bench/.cache")
     args = parser.parse_args()
     cores = os.cpu_count() or 1
     results = []
@@ -161,6 +162,8 @@ def main() -> None:
         root = fetch(project["spec"])
         mutmut = None if args.skip_mutmut else run_mutmut(root, project)
         assay, data = run_assay(root, project)
+        name = project["spec"].replace("==", "-")
+        (CACHE / f"assay-{name}{args.tag}.json").write_text(json.dumps(data, indent=1))
         durations = test_durations(root, project["tests"])
         bound = lower_bound(data, durations, cores)
         agree = agreement(root, project, data, args.sample, args.seed)

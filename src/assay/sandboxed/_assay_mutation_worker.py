@@ -24,15 +24,18 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import dis
 import gc
 import hashlib
 import importlib.abc
 import importlib.machinery
 import json
 import os
+import re
 import select
 import signal
 import sys
+import sysconfig
 import threading
 import time
 import traceback
@@ -42,6 +45,254 @@ import _assay_boot
 import pytest
 
 _IMMUTABLE = (int, float, complex, str, bytes, bool, tuple, frozenset, type(None))
+
+
+# --- import-time mutants: what re-running the module body changed ----------------------------------
+_STATE_OPS = {"STORE_ATTR", "DELETE_ATTR", "STORE_SUBSCR", "DELETE_SUBSCR"}
+_PURE_C_MODULES = {"builtins", "math", "unicodedata", "_sre", "_operator", "_functools", "_string"}
+_IMPURE_BUILTINS = {"setattr", "delattr", "exec", "eval", "open", "print", "input", "breakpoint", "__import__",
+                    "next", "exit", "quit", "help"}
+_PURE_SELF = (str, bytes, int, float, complex, bool, tuple, frozenset, range, type(None), type(re.compile("")),
+              type(re.match("", "")))
+_READ_ONLY_METHODS = {"copy", "count", "index", "get", "keys", "values", "items", "union", "intersection",
+                      "difference", "symmetric_difference", "issubset", "issuperset", "isdisjoint", "__contains__",
+                      "__getitem__", "__len__", "__iter__", "__reversed__", "__sizeof__"}
+# stdlib Python code the body may call: it only builds the new objects handed to it
+_TRUSTED_PY = {"re": None, "enum": None, "dataclasses": None, "typing": None, "collections": {"namedtuple"},
+               "functools": {"wraps", "update_wrapper", "lru_cache", "cache", "decorating_function",
+                             "total_ordering", "__init__", "__set_name__"},
+               "abc": {"__new__"}}
+_DYNAMIC = {"getattr", "vars", "globals", "__dict__", "dir", "eval", "exec", "__getattribute__",
+            "attrgetter", "methodcaller", "inspect"}
+_DOTTED = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
+_STDLIB = os.path.realpath(sysconfig.get_paths()["stdlib"]) + os.sep
+
+
+def _code_tree(code: types.CodeType):
+    yield code
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            yield from _code_tree(const)
+
+
+def _names(code: types.CodeType, nested: bool = True) -> set[str]:
+    """Every name a code object (and its nested ones) may read: globals, attributes, and identifiers inside
+    string constants (`monkeypatch.setattr("pkg.mod.NAME", ...)`, `mock.patch(...)`)."""
+    names: set[str] = set()
+    for c in _code_tree(code) if nested else (code,):
+        names.update(c.co_names)
+        for const in c.co_consts:
+            if isinstance(const, str) and _DOTTED.fullmatch(const):
+                names.update(const.split("."))
+    return names
+
+
+def _dynamic(code: types.CodeType, nested: bool = True) -> bool:
+    """Whether the code may read names it does not spell (`getattr(mod, name)`, `vars(mod)`, ...)."""
+    return any(_DYNAMIC.intersection(c.co_names) for c in (_code_tree(code) if nested else (code,)))
+
+
+def _lines(code: types.CodeType) -> set[int]:
+    return {line for c in _code_tree(code) for _, _, line in c.co_lines() if line}
+
+
+def _is_function_code(code: types.CodeType) -> bool:
+    """Function bodies run when called; module and class bodies ran at import (CO_NEWLOCALS marks functions)."""
+    return bool(code.co_flags & 0x2)
+
+
+class BodyWatch:
+    """Profile hook for re-running a module body: notes any effect outside the module's own namespace.
+
+    Allowed: calls into the module's own code; pure builtins and methods of immutable values; mutating
+    methods only on containers the re-run itself bound as module globals (`PLURALS.insert(...)`); a few
+    stdlib builders (re, enum, dataclasses, typing, namedtuple, functools.wraps). Anything else - a call
+    into another module, `setattr`, `x.attr = ...`, `x[k] = ...`, augmented assignment (may mutate in
+    place) - makes the mutant unclassifiable (`unsafe` says why) and the caller runs every test.
+    """
+
+    def __init__(self, path: str, module: types.ModuleType, old: dict):
+        self.path = path
+        self.module = module
+        self.old_ids = {id(v) for v in old.values()}
+        self.executed: dict[int, types.CodeType] = {}
+        self.unsafe: str | None = None
+        self.real: dict[str, str] = {}
+
+    def _file(self, code: types.CodeType) -> str:
+        f = code.co_filename
+        r = self.real.get(f)
+        if r is None:
+            r = self.real[f] = os.path.realpath(f)
+        return r
+
+    def __call__(self, frame, event, arg):
+        if self.unsafe is not None:
+            return
+        try:
+            if event == "call":
+                if self._file(frame.f_code) == self.path:
+                    self.executed[id(frame.f_code)] = frame.f_code
+                elif frame.f_back is not None and self._file(frame.f_back.f_code) == self.path:
+                    self._check_python(frame.f_code)
+            elif event == "c_call" and self._file(frame.f_code) == self.path:
+                self._check_c(arg)
+        except Exception as err:  # noqa: BLE001 - never break the run: just stop trusting the diff
+            self.unsafe = f"watch failed: {err!r}"
+
+    def _check_python(self, code: types.CodeType) -> None:
+        path = self._file(code)
+        if path.startswith(_STDLIB):
+            rel = path[len(_STDLIB):]
+            top = rel.split(os.sep)[0].removesuffix(".py")
+            if top in _TRUSTED_PY and (_TRUSTED_PY[top] is None or code.co_name in _TRUSTED_PY[top]):
+                return
+        self.unsafe = f"calls {code.co_name} in {path}"
+
+    def _check_c(self, fn) -> None:
+        owner = getattr(fn, "__self__", None)
+        name = getattr(fn, "__name__", "?")
+        if isinstance(owner, types.ModuleType):
+            if owner.__name__ in _PURE_C_MODULES and not (owner.__name__ == "builtins" and name in _IMPURE_BUILTINS):
+                return
+        elif type(owner) in _PURE_SELF or name in _READ_ONLY_METHODS or owner is self.module.__dict__:
+            return
+        elif type(owner) in (list, dict, set) and id(owner) not in self.old_ids and any(
+                v is owner for v in self.module.__dict__.values()):
+            return  # a fresh module-level table being filled
+        self.unsafe = f"calls {name} on {type(owner).__name__}"
+
+    def finish(self) -> None:
+        """Statements that write into objects (`a.b = `, `a[k] = `, `a += `) may reach other modules' state."""
+        if self.unsafe is not None:
+            return
+        for code in self.executed.values():
+            for ins in dis.get_instructions(code):
+                if ins.opname in _STATE_OPS or ins.opname.startswith("INPLACE_") or (
+                        ins.opname == "BINARY_OP" and ins.argrepr.endswith("=")):
+                    self.unsafe = f"`{ins.opname}` at line {ins.positions.lineno if ins.positions else '?'}"
+                    return
+
+
+class Same:
+    """Structural equality of two object graphs, old and re-built: functions by code, defaults and closure,
+    classes by their own attributes, data by `==`; aliasing must match too (a bijection of mutable objects)."""
+
+    MAX_DEPTH = 12
+
+    def __init__(self):
+        self.fwd: dict[int, int] = {}
+        self.bwd: dict[int, int] = {}
+        self.keep: list = []  # keeps compared objects alive: ids stay unique
+
+    def __call__(self, a, b, depth: int = 0) -> bool:
+        ta, tb = type(a), type(b)
+        if ta in _IMMUTABLE_LEAVES:
+            return ta is tb and (a is b or a == b)
+        if ta is frozenset:  # immutable: identity carries no meaning, compare contents only
+            return ta is tb and a == b
+        if ta is tuple:
+            return ta is tb and len(a) == len(b) and all(
+                self(x, y, depth + 1) for x, y in zip(a, b))  # noqa: B905 - lengths checked
+        seen = self.fwd.get(id(a))
+        if seen is not None or id(b) in self.bwd:
+            return seen == id(b) and self.bwd.get(id(b)) == id(a)
+        if a is b:
+            self._pair(a, b)
+            return True
+        if depth > self.MAX_DEPTH or isinstance(a, types.ModuleType):
+            return False
+        if ta is not tb and not (ta.__module__ == tb.__module__ and ta.__qualname__ == tb.__qualname__
+                                 and self(ta, tb, depth + 1)):
+            return False  # instances of a re-built class: same when the classes are
+        self._pair(a, b)
+        d = depth + 1
+        try:
+            if ta is types.FunctionType:
+                return (a.__code__ == b.__code__ and a.__globals__ is b.__globals__
+                        and (a.__name__, a.__qualname__, a.__module__) == (b.__name__, b.__qualname__, b.__module__)
+                        and self(a.__defaults__, b.__defaults__, d) and self(a.__kwdefaults__, b.__kwdefaults__, d)
+                        and self(_cells(a), _cells(b), d) and self(a.__dict__, b.__dict__, d))
+            if isinstance(a, type):
+                return (a.__qualname__ == b.__qualname__ and self(a.__bases__, b.__bases__, d)
+                        and self(_own(a), _own(b), d))
+            if ta is list:
+                return len(a) == len(b) and all(self(x, y, d) for x, y in zip(a, b))  # noqa: B905 - lengths checked
+            if ta is dict:
+                return list(a) == list(b) and all(self(a[k], b[k], d) for k in a)
+            if ta is set or ta is _PATTERN:
+                return a == b
+            if ta in (staticmethod, classmethod):
+                return self(a.__func__, b.__func__, d)
+            if ta is property:
+                return self((a.fget, a.fset, a.fdel, a.__doc__), (b.fget, b.fset, b.fdel, b.__doc__), d)
+            if ta.__eq__ is not object.__eq__:
+                return (a == b) is True
+            state_a, state_b = _state(a), _state(b)
+            return state_a is not None and state_b is not None and self(state_a, state_b, d)
+        except Exception:  # noqa: BLE001 - cannot tell: count it as changed
+            return False
+
+    def _pair(self, a, b) -> None:
+        self.fwd[id(a)] = id(b)
+        self.bwd[id(b)] = id(a)
+        self.keep.append((a, b))
+
+
+_IMMUTABLE_LEAVES = {int, float, complex, str, bytes, bool, type(None), range}
+_PATTERN = type(re.compile(""))
+
+
+def _cells(f) -> tuple:
+    out = []
+    for cell in f.__closure__ or ():
+        try:
+            out.append(cell.cell_contents)
+        except ValueError:
+            out.append(_EMPTY)
+    return tuple(out)
+
+
+_EMPTY = object()
+
+
+def _own(cls: type) -> dict:
+    """A class's own attributes, without the per-class `__dict__`/`__weakref__` descriptors."""
+    return {k: v for k, v in vars(cls).items() if k not in ("__dict__", "__weakref__")}
+
+
+def _state(obj) -> dict | None:
+    """Instance state (`__dict__` and slots) of an object compared by identity; None when it has none."""
+    state = dict(getattr(obj, "__dict__", {}))
+    for klass in type(obj).__mro__:
+        for slot in getattr(klass, "__slots__", ()):
+            if isinstance(slot, str) and hasattr(obj, slot):
+                state[f"slot:{slot}"] = getattr(obj, slot)
+    return state or None
+
+
+def _code_lines_of(value, depth: int = 0) -> set[int]:
+    """Lines of every function reachable from a changed value (methods, wrapped, closures, tables of them):
+    the tests that executed any of them in the baseline may behave differently."""
+    if depth > 6:
+        return set()
+    if isinstance(value, types.FunctionType):
+        lines = _lines(value.__code__)
+        for cell in _cells(value):
+            lines |= _code_lines_of(cell, depth + 1)
+        return lines | _code_lines_of(getattr(value, "__wrapped__", None), depth + 1)
+    if isinstance(value, (staticmethod, classmethod)):
+        return _code_lines_of(value.__func__, depth + 1)
+    if isinstance(value, property):
+        return set().union(*(_code_lines_of(f, depth + 1) for f in (value.fget, value.fset, value.fdel)))
+    if isinstance(value, type):
+        return set().union(set(), *(_code_lines_of(v, depth + 1) for v in vars(value).values()))
+    if isinstance(value, (list, tuple)):
+        return set().union(set(), *(_code_lines_of(v, depth + 1) for v in value))
+    if isinstance(value, dict):
+        return set().union(set(), *(_code_lines_of(v, depth + 1) for v in value.values()))
+    wrapped = getattr(value, "__wrapped__", None) if not isinstance(value, types.ModuleType) else None
+    return _code_lines_of(wrapped, depth + 1) if wrapped is not None else set()
 
 
 class Events:
@@ -234,7 +485,12 @@ class Server:
         return b"".join(chunks)
 
     def _run_items(self, items) -> dict:
+        """Run tests in a forked child until the first failure."""
+        from _pytest.nodes import Node
         from _pytest.runner import runtestprotocol
+
+        # only pass/fail matters here: formatting a failure's traceback costs more than a fast test
+        Node._repr_failure_py = lambda self, excinfo, style=None: "failed"
 
         done = 0
         for i, item in enumerate(items):
@@ -362,8 +618,85 @@ class Server:
             if mode == "reimport":
                 timeout += 2 * self.collection_s
             jobs.append((m, ordered, code, patches, timeout, mode))
+        self.covering = covering
+        if any(job[5] == "rebind" for job in jobs):
+            self.index = self._read_index(original_code, covering, session.items)
+            scratch = os.path.realpath(self.cfg["scratch_root"]) + os.sep
+            self.project_modules = [(mod, real) for mod in list(sys.modules.values())
+                                    if getattr(mod, "__file__", None)
+                                    and (real := os.path.realpath(mod.__file__)).startswith(scratch)]
         self._run_jobs(jobs, by_id)
         self.events.emit(event="done")
+
+    def _read_index(self, original_code, covering, items) -> dict:
+        """Which tests may read each name (built once, before forking), for import-time mutants.
+
+        A function of a target module that names N (global, attribute, or an identifier in a string
+        constant) reads N in the tests that executed it in the baseline; a test function that names N
+        reads it. Any other code of the project (fixtures, helpers, other modules) cannot be tied to tests:
+        its names are `untracked` and a mutant changing one of them runs every test. Code that can read
+        names dynamically (`getattr`, `vars`, `__dict__`, ...) reads every name.
+        """
+        readers: dict[str, set[str]] = {}
+        always: set[str] = set()
+        for rel, code in original_code.items():
+            for c in _code_tree(code):
+                if not _is_function_code(c):
+                    continue
+                names = _names(c, nested=False)
+                ids = {i for _, _, line in c.co_lines() for i in covering.get((rel, line), ())}
+                if _dynamic(c, nested=False):
+                    always |= ids
+                for name in names:
+                    readers.setdefault(name, set()).update(ids)
+        tests_of: dict[types.CodeType, list[str]] = {}
+        for item in items:
+            obj = getattr(item, "obj", None)
+            code = getattr(getattr(obj, "__func__", obj), "__code__", None)
+            if code is not None:
+                tests_of.setdefault(code, []).append(item.nodeid)
+        scratch = os.path.realpath(self.cfg["scratch_root"]) + os.sep
+        targets = {os.path.realpath(p) for p in self.cfg["targets"].values()}
+        untracked: set[str] = set()
+        dynamic = False
+        real: dict[str, str] = {}
+        for obj in gc.get_objects():
+            if type(obj) is not types.FunctionType:
+                continue
+            c = obj.__code__
+            if not os.path.isabs(c.co_filename):  # "<frozen site>", "<string>": not project code
+                continue
+            path = real.get(c.co_filename) or real.setdefault(c.co_filename, os.path.realpath(c.co_filename))
+            if not path.startswith(scratch) or path in targets:
+                continue
+            names = _names(c)
+            ids = tests_of.get(c)
+            if ids is None:
+                untracked |= names
+                dynamic = dynamic or _dynamic(c)
+                continue
+            if _dynamic(c):
+                always.update(ids)
+            for name in names:
+                readers.setdefault(name, set()).update(ids)
+        return {"readers": readers, "always": always, "untracked": untracked, "dynamic": dynamic}
+
+    def _select(self, m: dict, names: set[str], old: dict) -> tuple[set[str], bool]:
+        """Tests that may observe a change of `names` in the module namespace, and whether that set is
+        complete: readers of the names, tests that executed the old functions/classes/tables they held,
+        tests covering the mutated lines."""
+        ix, rel = self.index, m["file"]
+        selected = set(ix["always"])
+        for line in {*range(m["line"], m["end_line"] + 1), m["stmt_line"]}:
+            selected.update(self.covering.get((rel, line), ()))
+        complete = not ix["dynamic"]
+        for name in names:
+            selected |= ix["readers"].get(name, set())
+            complete = complete and name not in ix["untracked"]
+            if name in old:
+                for line in _code_lines_of(old[name]):
+                    selected.update(self.covering.get((rel, line), ()))
+        return selected, complete
 
     def _scope(self, tests) -> dict[str, set[str]]:
         """Functions the tests execute in their call phase: the innermost def around each line."""
@@ -423,19 +756,29 @@ class Server:
         """Module-level mutant, fast way: re-run the mutated module body in the live module, then point the
         project's and tests' module globals that held the old objects at the new ones; no re-collection."""
         path = os.path.realpath(self.cfg["targets"][m["file"]])
-        module = next(mod for mod in list(sys.modules.values())
-                      if getattr(mod, "__file__", None) and os.path.realpath(mod.__file__) == path)
+        module = next(mod for mod, real in self.project_modules if real == path)
         old = dict(module.__dict__)
-        exec(code, module.__dict__)
+        watch = BodyWatch(path, module, old)
+        sys.setprofile(watch)
+        try:
+            exec(code, module.__dict__)
+        finally:
+            sys.setprofile(None)
+        watch.finish()
+        same = Same()
+        new = module.__dict__
+        changed = {k for k in sorted(old.keys() | new.keys())
+                   if k not in old or k not in new or not same(old[k], new[k])}
+        if not changed and watch.unsafe is None:
+            return {"equivalent": "equivalent: re-running the module body leaves its namespace unchanged"}
         swaps = {}
         for name, value in old.items():
             new = module.__dict__.get(name, value)
             if new is not value and not name.startswith("__"):
                 swaps[id(value)] = (name, value, new)
-        scratch = os.path.realpath(self.cfg["scratch_root"]) + os.sep
-        for mod in list(sys.modules.values()):
-            f = getattr(mod, "__file__", None)
-            if mod is module or not f or not os.path.realpath(f).startswith(scratch):
+        aliases: set[str] = set()
+        for mod, _ in self.project_modules:
+            if mod is module:
                 continue
             space = mod.__dict__
             for key, value in list(space.items()):
@@ -443,7 +786,14 @@ class Server:
                 # immutable values may be shared by accident (small ints, interned strings): same name only
                 if hit and hit[1] is value and (key == hit[0] or not isinstance(value, _IMMUTABLE)):
                     space[key] = hit[2]
-        return self._run_items(items)
+                    if hit[0] in changed:
+                        aliases.add(key)
+        selected, complete = self._select(m, changed | aliases, old)
+        if complete and watch.unsafe is None:
+            run = [item for item in items if item.nodeid in selected]
+            return {**self._run_items(run), "selected": [item.nodeid for item in run]}
+        # cannot bound who observes it: every test, the likely killers first
+        return self._run_items(sorted(items, key=lambda item: item.nodeid not in selected))
 
     def _child_reimport(self, m, code, ordered):
         scratch = os.path.realpath(self.cfg["scratch_root"]) + os.sep
@@ -479,14 +829,22 @@ class Server:
             return {"killed_by": collector.killed_by or ["<collection>"], "tests_completed": collector.completed}
         return {"crash": f"pytest exit code {exit_code}"}
 
+    def _likely_killers_first(self, m: dict, ordered: list[str]) -> list[str]:
+        """Tests that killed a mutant on the same line first, then those that killed most mutants so far,
+        then the fastest: a killed mutant stops at its first failing test, so this only saves time."""
+        same_line = self.line_killers.get((m["file"], m["line"]), ())
+        return sorted(ordered, key=lambda i: (i not in same_line, -self.kills.get(i, 0)))
+
     def _run_jobs(self, jobs, by_id) -> None:
+        self.kills: dict[str, int] = {}
+        self.line_killers: dict[tuple[str, int], set[str]] = {}
         workers = max(1, self.cfg["workers"])
         pending = list(reversed(jobs))
         running: dict[int, tuple] = {}
         while pending or running:
             while pending and len(running) < workers:
                 m, ordered, code, patches, timeout, mode = job = pending.pop()
-                items = [by_id[i] for i in ordered]
+                items = [by_id[i] for i in self._likely_killers_first(m, ordered)]
                 if mode == "patch":
                     pid, r = self._fork(lambda p=patches, it=items: self._child_patch(p, it))
                 elif mode == "rebind":
@@ -531,10 +889,15 @@ class Server:
             took = time.monotonic() - start
             if "crash" in result:
                 self._result(m, "RuntimeError", ordered, duration=took, reason=result["crash"])
-            elif result["killed_by"]:
-                self._result(m, "Killed", ordered, result["killed_by"], result["tests_completed"], took)
+            elif "equivalent" in result:
+                self._result(m, "Ignored", [], duration=took, reason=result["equivalent"])
             else:
-                self._result(m, "Survived", ordered, (), result["tests_completed"], took)
+                covered = result.get("selected", ordered)
+                status = "Killed" if result["killed_by"] else "Survived"
+                for killer in result["killed_by"][:1]:
+                    self.kills[killer] = self.kills.get(killer, 0) + 1
+                    self.line_killers.setdefault((m["file"], m["line"]), set()).add(killer)
+                self._result(m, status, covered, result["killed_by"], result["tests_completed"], took)
 
 
 def main() -> int:
