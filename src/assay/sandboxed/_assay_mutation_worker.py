@@ -625,6 +625,7 @@ class Server:
             self.project_modules = [(mod, real) for mod in list(sys.modules.values())
                                     if getattr(mod, "__file__", None)
                                     and (real := os.path.realpath(mod.__file__)).startswith(scratch)]
+            self.original_unsafe = self._probe_originals(original_code)
         self._run_jobs(jobs, by_id)
         self.events.emit(event="done")
 
@@ -680,6 +681,35 @@ class Server:
             for name in names:
                 readers.setdefault(name, set()).update(ids)
         return {"readers": readers, "always": always, "untracked": untracked, "dynamic": dynamic}
+
+    def _probe_originals(self, original_code) -> dict[str, str | None]:
+        """Re-run each original module body under the watch, in a throwaway child: when the original has
+        effects outside its namespace (registers itself somewhere), a mutant that drops or changes them
+        leaves the live state as the original made it, so no namespace diff can bound who observes it."""
+        out = {}
+        for rel, code in original_code.items():
+            path = os.path.realpath(self.cfg["targets"][rel])
+            module = next((mod for mod, real in self.project_modules if real == path), None)
+            if module is None:
+                out[rel] = "not imported"
+                continue
+            pid, r = self._fork(lambda c=code, p=path, mod=module: self._watch_body(c, p, mod)[0].unsafe)
+            state, result, _ = self._wait(pid, r, self.cfg["baseline_timeout"])
+            out[rel] = "probe failed" if state == "timeout" or isinstance(result, dict) else result
+        return out
+
+    @staticmethod
+    def _watch_body(code, path: str, module: types.ModuleType) -> tuple[BodyWatch, dict]:
+        """Re-run a module body in the live module under the watch; returns the watch and the old namespace."""
+        old = dict(module.__dict__)
+        watch = BodyWatch(path, module, old)
+        sys.setprofile(watch)
+        try:
+            exec(code, module.__dict__)
+        finally:
+            sys.setprofile(None)
+        watch.finish()
+        return watch, old
 
     def _select(self, m: dict, names: set[str], old: dict) -> tuple[set[str], bool]:
         """Tests that may observe a change of `names` in the module namespace, and whether that set is
@@ -757,19 +787,13 @@ class Server:
         project's and tests' module globals that held the old objects at the new ones; no re-collection."""
         path = os.path.realpath(self.cfg["targets"][m["file"]])
         module = next(mod for mod, real in self.project_modules if real == path)
-        old = dict(module.__dict__)
-        watch = BodyWatch(path, module, old)
-        sys.setprofile(watch)
-        try:
-            exec(code, module.__dict__)
-        finally:
-            sys.setprofile(None)
-        watch.finish()
+        watch, old = self._watch_body(code, path, module)
+        unsafe = watch.unsafe or self.original_unsafe[m["file"]]
         same = Same()
         new = module.__dict__
         changed = {k for k in sorted(old.keys() | new.keys())
                    if k not in old or k not in new or not same(old[k], new[k])}
-        if not changed and watch.unsafe is None:
+        if not changed and unsafe is None:
             return {"equivalent": "equivalent: re-running the module body leaves its namespace unchanged"}
         swaps = {}
         for name, value in old.items():
@@ -789,7 +813,7 @@ class Server:
                     if hit[0] in changed:
                         aliases.add(key)
         selected, complete = self._select(m, changed | aliases, old)
-        if complete and watch.unsafe is None:
+        if complete and unsafe is None:
             run = [item for item in items if item.nodeid in selected]
             return {**self._run_items(run), "selected": [item.nodeid for item in run]}
         # cannot bound who observes it: every test, the likely killers first
