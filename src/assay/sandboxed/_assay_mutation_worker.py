@@ -13,7 +13,9 @@ Standalone (stdlib + pytest) because it runs under the interpreter of the user's
      defs (decorated, nested, methods, closures alike) - no re-import;
    - mutant whose line runs at import time (module code, decorators, calls made while importing): the
      child re-runs the mutated module body in the live module and rebinds the globals of the project's
-     and tests' modules that held the old objects - no re-collection;
+     and tests' modules that held the old objects - no re-collection - then diffs the namespace against
+     the live one: unchanged is Ignored, else only the tests that may read a changed name run, or every
+     test when the effect cannot be bounded (BodyWatch, Server._read_index);
    - otherwise (the swap is impossible): the child drops the project's modules and re-runs pytest
      in-process with a meta-path finder that serves the mutated module code.
 
