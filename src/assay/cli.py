@@ -72,6 +72,9 @@ def _run_verify(paths: list[Path], root: Path | None, targets: list[Path], use_c
                 config: Path | None, jobs: int | None, timeout: float | None):
     from assay.pipeline import verify as verify_api
 
+    missing = [p for p in paths if not p.exists()]
+    if missing:
+        raise InputError(f"no such file or directory: {missing[0]}")
     root = (root or find_root(paths[0])).resolve() if paths else root
     if root is None:
         raise InputError("no paths given")
@@ -186,8 +189,26 @@ def demo_surprises(report, expected_file: Path) -> list[str]:
 def main() -> None:
     for name in COMMAND_MODULES:
         importlib.import_module(name)
+    usage, abort = _click_exceptions("UsageError"), (KeyboardInterrupt, *_click_exceptions("Abort"))
     try:
-        app()
-    except KeyboardInterrupt:
+        code = app(standalone_mode=False)
+    except usage as err:  # wrong options or arguments: one line, like every other input error
+        command = err.ctx.command_path if getattr(err, "ctx", None) else "assay"
+        if err.format_message():  # empty when the help was shown for a bare command
+            typer.echo(f"assay: error: {err.format_message()} (see '{command} --help')", err=True)
+        sys.exit(2)
+    except abort:
         typer.echo("assay: interrupted", err=True)
         sys.exit(130)
+    sys.exit(code if isinstance(code, int) else 0)
+
+
+def _click_exceptions(name: str) -> tuple[type[BaseException], ...]:
+    """Click's exception class `name`: vendored inside newer Typer releases, the `click` package in older ones."""
+    found = []
+    for module in ("typer._click.exceptions", "click.exceptions"):
+        try:
+            found.append(getattr(importlib.import_module(module), name))
+        except (ImportError, AttributeError):
+            continue
+    return tuple(found)

@@ -75,8 +75,8 @@ def _render(findings: list[Finding], fmt: str, files: int, config) -> str:
 @app.command("smells")
 def smells(
     paths: list[Path] = typer.Argument(..., help="test files or directories"),
-    fmt: str = typer.Option("text", "--format", help="text | json | sarif"),
-    output: Path | None = typer.Option(None, "--output", help="write the report here instead of stdout"),
+    fmt: str = typer.Option("text", "--format", "-f", help="text | json | sarif"),
+    output: Path | None = typer.Option(None, "--output", "-o", help="write the report here instead of stdout"),
     root: Path | None = typer.Option(None, "--root", help="project root (default: found from the first path)"),
     config: Path | None = typer.Option(None, "--config", help="assay.toml or pyproject.toml to read"),
 ) -> None:

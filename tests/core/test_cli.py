@@ -153,3 +153,13 @@ def test_assay_toml_is_read(project):
     proc = run_cli("verify", str(root / "tests/test_fail.py"), "-f", "json")
     assert proc.returncode == 0
     assert [g["gate"] for g in json.loads(proc.stdout)["files"][0]["gates"]] == ["compile"]
+
+
+@pytest.mark.parametrize(("args", "frag"), [
+    (["verify", "--jobs", "abc", "x"], "Invalid value for '--jobs'"),
+    (["verify"], "Missing argument"),
+    (["smells", ".", "--bogus"], "No such option: --bogus"),
+    (["frobnicate"], "No such command 'frobnicate'"),
+])
+def test_usage_errors_are_one_line_and_exit_2(args, frag):
+    one_line_error(run_cli(*args), frag)
