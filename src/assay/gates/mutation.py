@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 
 from assay.gates.base import GateContext
-from assay.model import Candidate, GateResult, GateStatus
+from assay.model import Candidate, GateResult, GateStatus, Verdict
 from assay.mutation.codeclass import classify
 from assay.mutation.engine import Engine, MutationError
 from assay.mutation.summary import details, feedback, passes
@@ -39,9 +39,11 @@ class MutationGate:
             engine = Engine(ctx.workspace, ctx.sandbox, ctx.python, ctx.source_roots, conf,
                             ctx.settings.python.pytest_args, store)
             run = engine.run(list(candidate.targets), tests, scoped=True)
-        except MutationError as err:
-            return GateResult(self.name, GateStatus.WARN, time.monotonic() - start,
-                              details={"reason": f"mutation run failed: {str(err)[:500]}"})
+        except MutationError as err:  # no evidence either way: the file cannot be validated, never "passed"
+            reason = f"mutation run failed: {str(err)[:500]}"
+            return GateResult(self.name, GateStatus.SKIP, time.monotonic() - start,
+                              f"SKIP: Gate 4 — MUTATION NOT MEASURED\n{reason}", verdict=Verdict.UNVALIDATED,
+                              details={"reason": reason})
         finally:
             if store:
                 store.close()

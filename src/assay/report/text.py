@@ -45,6 +45,8 @@ def renderable(report: Report, feedback: bool = True) -> Group:
                     parts.append(Text(g.feedback))
                 elif g.status is GateStatus.WARN:
                     parts.append(Text(f"{f.path} — {g.gate}: {_warning_summary(g)}", style="yellow"))
+                elif g.status is GateStatus.SKIP and g.feedback:
+                    parts.append(Text(f"{f.path} — {g.gate} skipped: {g.feedback.splitlines()[-1]}", style="blue"))
     s = report.summary()
     cached = sum(f.cached for f in report.files)
     parts.append(Text(
