@@ -90,8 +90,13 @@ def cache_key(project: Project, candidate: Candidate, settings: Settings, python
     return h.hexdigest()
 
 
-def assemble(candidate: Candidate, results: list[GateResult], collected: list[str], duration: float) -> FileReport:
-    """The file's verdict and per-test verdicts from the gates that ran."""
+def assemble(candidate: Candidate, results: list[GateResult], collected: list[str], duration: float,
+             gates_run_all: bool) -> FileReport:
+    """The file's verdict and per-test verdicts from the gates that ran.
+
+    A test no gate singled out is `accepted` when the file is, and also when every gate ran and the last one
+    rejected other tests by name (the test passed all gates); otherwise it was not fully judged: `unvalidated`.
+    """
     decided: dict[str, TestOutcome] = {}
     for result in results:
         for outcome in result.tests:
@@ -102,11 +107,12 @@ def assemble(candidate: Candidate, results: list[GateResult], collected: list[st
     else:
         verdict = next((r.verdict for r in results if r.verdict), Verdict.ACCEPTED)
         rejected_at = None
+    passed_all = verdict is Verdict.ACCEPTED or (gates_run_all and stop is results[-1] and bool(stop.tests))
     tests = []
     for nodeid in dict.fromkeys([*collected, *decided]):
         if nodeid in decided:
             tests.append(decided[nodeid])
-        elif verdict is Verdict.ACCEPTED:
+        elif passed_all:
             tests.append(TestOutcome(nodeid, Verdict.ACCEPTED, None, ""))
         else:
             tests.append(TestOutcome(nodeid, Verdict.UNVALIDATED, None, f"not judged: file stopped at {rejected_at}"))
@@ -153,7 +159,8 @@ class Verifier:
                 ctx.results[gate.name] = result
                 if result.status is GateStatus.REJECT:
                     break
-        report = assemble(candidate, results, ctx.state.get("collected", []), time.monotonic() - start)
+        report = assemble(candidate, results, ctx.state.get("collected", []), time.monotonic() - start,
+                          gates_run_all=len(results) == len(self.gates))
         self.store.put("verify", key, report.to_json())
         self.emit("done", candidate.rel, report.verdict.value)
         return report

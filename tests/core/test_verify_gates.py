@@ -153,3 +153,24 @@ def test_verdicts_and_files_are_reported_for_a_directory(project):
     assert sorted(f.path for f in report.files) == ["tests/sub/test_b.py", "tests/test_a.py"]
     assert report.exit_code == 0
     assert report.summary()["accepted"] == 2
+
+
+def test_tests_that_passed_every_gate_stay_accepted_when_the_last_gate_rejects_others(project):
+    root = project({**LIB, "tests/test_two.py": """
+        from calc.ops import add
+
+        def test_add():
+            assert add(2, 3) == 5
+
+        def test_add_runs():
+            add(2, 3)
+        """})
+    s = fast()
+    s.gates = ["compile", "green", "smells"]
+    f = one(verify([root / "tests/test_two.py"], s))
+    assert (f.verdict, f.rejected_at) == (Verdict.REJECTED, "smells")
+    verdicts = {t.id.split("::")[1]: t.verdict for t in f.tests}
+    assert verdicts == {"test_add": Verdict.ACCEPTED, "test_add_runs": Verdict.REJECTED}
+    s.gates = ["compile", "green", "smells", "stability"]
+    f = one(verify([root / "tests/test_two.py"], s))
+    assert {t.id.split("::")[1]: t.verdict for t in f.tests}["test_add"] is Verdict.UNVALIDATED
