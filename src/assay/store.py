@@ -34,17 +34,29 @@ CREATE TABLE IF NOT EXISTS runs (
 
 class Store:
     def __init__(self, root: Path):
+        """Open `<root>/.assay/assay.db`; where the project cannot be written (a read-only checkout), an
+        in-memory store serves the run instead and `problem` says why nothing persists."""
         self.dir = root / ".assay"
-        self.dir.mkdir(exist_ok=True)
-        gitignore = self.dir / ".gitignore"
-        if not gitignore.exists():
-            gitignore.write_text("*\n")
         self.path = self.dir / "assay.db"
+        self.problem: str | None = None
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(self.path, timeout=30, check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.executescript(_SCHEMA)
+        try:
+            self.dir.mkdir(exist_ok=True)
+            gitignore = self.dir / ".gitignore"
+            if not gitignore.exists():
+                gitignore.write_text("*\n")
+            self._db = self._connect(str(self.path))
+        except (OSError, sqlite3.Error) as err:
+            self.problem = f"cache not kept: cannot write {self.path}: {err}"
+            self._db = self._connect(":memory:")
+
+    @staticmethod
+    def _connect(target: str) -> sqlite3.Connection:
+        db = sqlite3.connect(target, timeout=30, check_same_thread=False, isolation_level=None)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=NORMAL")
+        db.executescript(_SCHEMA)
+        return db
 
     def get(self, namespace: str, key: str) -> Any | None:
         with self._lock:

@@ -79,3 +79,22 @@ def test_store_survives_kill_during_writes(tmp_path):
         assert store.get("verify", "k0") == {"i": 0, "pad": "x" * 5000}
         store.put("verify", "after", [1])
         assert store.get("verify", "after") == [1]
+
+
+
+def test_unwritable_store_location_still_verifies_without_keeping_a_cache(project):
+    """`.assay` cannot be created (here: a file is in the way, as on a read-only checkout): no cache, no failure."""
+    from tests.conftest import run_cli
+
+    root = project({"src/m/__init__.py": "", "tests/test_m.py": "def test_m():\n    assert 2 + 2 == 4\n"},
+                   "[tool.assay]\ngates = ['compile', 'green']\n")
+    (root / ".assay").write_text("not a directory")
+    with Store(root) as store:
+        assert store.problem and "cache not kept" in store.problem
+        store.put("verify", "k", 1)
+        assert store.get("verify", "k") == 1
+    for _ in range(2):
+        proc = run_cli("verify", str(root / "tests"), "-f", "json")
+        assert proc.returncode == 0, proc.stderr
+        assert '"cached": false' in proc.stdout
+    assert (root / ".assay").read_text() == "not a directory"
