@@ -155,6 +155,7 @@ class Report:
     files: list[FileReport]
     sandbox: SandboxInfo | None
     duration_s: float
+    notes: list[str] = field(default_factory=list)  # things the user should know about this run (no cache kept)
 
     SCHEMA = "assay.verify/1"
 
@@ -175,4 +176,5 @@ class Report:
             "files": [f.to_json() for f in self.files],
             "summary": self.summary(),
             "sandbox": self.sandbox.to_json() if self.sandbox else None,
+            "notes": self.notes,
         }

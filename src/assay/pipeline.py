@@ -219,7 +219,8 @@ def verify(
             reports = list(pool.map(verifier.verify_file, candidates))
     finally:
         verifier.store.close()
-    report = Report(str(root), reports, verifier.sandbox.info, time.monotonic() - start)
+    notes = [verifier.store.problem] if verifier.store.problem else []
+    report = Report(str(root), reports, verifier.sandbox.info, time.monotonic() - start, notes)
     with Store(root) as store:
         store.record_run("verify", time.time(), report.duration_s, report.summary())
     return report

@@ -53,6 +53,7 @@ def renderable(report: Report, feedback: bool = True) -> Group:
         f"\n{s['files']} files: {s['accepted']} accepted, {s['rejected']} rejected, {s['flaky']} flaky, "
         f"{s['low_value']} low value, {s['unvalidated']} unvalidated in {s['duration_s']:.1f} s"
         + (f" ({cached} answered from the cache; --no-cache to re-run)" if cached else ""), style="bold"))
+    parts.extend(Text(note, style="yellow") for note in report.notes)
     if report.sandbox:
         sb = report.sandbox
         parts.append(Text(f"sandbox: network {sb.network}; {sb.filesystem}; {sb.processes}", style="dim"))
