@@ -1,0 +1,79 @@
+"""Reading compiled code: nested code objects, the names and lines they hold, bytecode fingerprints.
+
+Standalone (stdlib only), like the worker. Mutants are compared, located and classified by their
+compiled code, never by source text: the code is what runs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import types
+
+# names through which code may read a namespace without spelling the name it reads
+_DYNAMIC = {"getattr", "vars", "globals", "__dict__", "dir", "eval", "exec", "__getattribute__",
+            "attrgetter", "methodcaller", "inspect"}
+_DOTTED = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
+
+
+def code_tree(code: types.CodeType):
+    yield code
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            yield from code_tree(const)
+
+
+def names_read(code: types.CodeType, nested: bool = True) -> set[str]:
+    """Every name a code object (and its nested ones) may read: globals, attributes, and identifiers inside
+    string constants (`monkeypatch.setattr("pkg.mod.NAME", ...)`, `mock.patch(...)`)."""
+    found: set[str] = set()
+    for c in code_tree(code) if nested else (code,):
+        found.update(c.co_names)
+        for const in c.co_consts:
+            if isinstance(const, str) and _DOTTED.fullmatch(const):
+                found.update(const.split("."))
+    return found
+
+
+def reads_dynamically(code: types.CodeType, nested: bool = True) -> bool:
+    """Whether the code may read names it does not spell (`getattr(mod, name)`, `vars(mod)`, ...)."""
+    return any(_DYNAMIC.intersection(c.co_names) for c in (code_tree(code) if nested else (code,)))
+
+
+def code_lines(code: types.CodeType) -> set[int]:
+    return {line for c in code_tree(code) for _, _, line in c.co_lines() if line}
+
+
+def is_function_code(code: types.CodeType) -> bool:
+    """Function bodies run when called; module and class bodies ran at import (CO_NEWLOCALS marks functions)."""
+    return bool(code.co_flags & 0x2)
+
+
+def fingerprint(code: types.CodeType) -> str:
+    """Bytecode identity, line numbers left out: equal fingerprints behave identically."""
+    h = hashlib.sha256()
+
+    def walk(c: types.CodeType) -> None:
+        h.update(c.co_code)
+        h.update(repr((c.co_name, c.co_names, c.co_varnames, c.co_freevars, c.co_cellvars, c.co_flags,
+                       c.co_argcount, c.co_kwonlyargcount, c.co_posonlyargcount)).encode())
+        for const in c.co_consts:
+            if isinstance(const, types.CodeType):
+                walk(const)
+            else:
+                h.update(f"{type(const).__name__}:{const!r}".encode())
+
+    walk(code)
+    return h.hexdigest()
+
+
+def find_code(code: types.CodeType, name: str, first: int) -> types.CodeType | None:
+    """The nested code object of the def `name` starting at line `first`."""
+    if code.co_name == name and code.co_firstlineno == first:
+        return code
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            found = find_code(const, name, first)
+            if found is not None:
+                return found
+    return None

@@ -1,0 +1,70 @@
+"""Mutants inside a function: swap `__code__` of the live function objects, then run the tests in place.
+
+No import and no collection: the enclosing defs (decorated, nested, methods, closures alike) keep their
+identity, so every reference the tests hold sees the mutant.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import types
+
+from _assay_mutation_code import find_code
+
+
+def function_index(cfg: dict) -> dict[tuple[str, str, int], list]:
+    """Live function objects of the target files, by (real path, name, first line)."""
+    paths = {os.path.realpath(p) for p in cfg["targets"].values()}
+    index: dict[tuple[str, str, int], list] = {}
+    real: dict[str, str] = {}
+    for obj in gc.get_objects():
+        if type(obj) is types.FunctionType:
+            c = obj.__code__
+            path = real.get(c.co_filename) or real.setdefault(c.co_filename, os.path.realpath(c.co_filename))
+            if path in paths:
+                index.setdefault((path, c.co_name, c.co_firstlineno), []).append(obj)
+    return index
+
+
+def patches(cfg: dict, m: dict, code, functions) -> list | None:
+    """(function objects, mutated code) pairs for the enclosing defs, or None: re-import instead."""
+    if not m["chain"]:
+        return None
+    path = os.path.realpath(cfg["targets"][m["file"]])
+    pairs = []
+    for name, first in m["chain"]:
+        new = find_code(code, name, first)
+        if new is None:
+            return None
+        funcs = functions.get((path, name, first), [])
+        if any(len(new.co_freevars) != len(f.__closure__ or ()) for f in funcs):
+            return None
+        if funcs:
+            pairs.append((funcs, new))
+    return pairs or None
+
+
+def run_patched(pairs, items) -> dict:
+    for funcs, new in pairs:
+        for f in funcs:
+            f.__code__ = new
+    return run_items(items)
+
+
+def run_items(items) -> dict:
+    """Run tests in a forked child until the first failure."""
+    from _pytest.nodes import Node
+    from _pytest.runner import runtestprotocol
+
+    # only pass/fail matters here: formatting a failure's traceback costs more than a fast test
+    Node._repr_failure_py = lambda self, excinfo, style=None: "failed"
+
+    done = 0
+    for i, item in enumerate(items):
+        nxt = items[i + 1] if i + 1 < len(items) else None
+        reports = runtestprotocol(item, nextitem=nxt, log=False)
+        done += 1
+        if any(r.failed for r in reports):
+            return {"killed_by": [item.nodeid], "tests_completed": done}
+    return {"killed_by": [], "tests_completed": done}

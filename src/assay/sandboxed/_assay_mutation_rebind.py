@@ -1,0 +1,80 @@
+"""Mutants whose line runs at import time: re-run the mutated module body in the live module and point
+other modules' globals at the new objects - no re-import, no re-collection - then run only the tests
+that may observe what changed (every test, likely killers first, when that cannot be bounded).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from _assay_mutation_fork import fork, wait
+from _assay_mutation_patch import run_items
+from _assay_mutation_same import changed_names
+from _assay_mutation_select import Readers
+from _assay_mutation_watch import watch_body
+
+_IMMUTABLE = (int, float, complex, str, bytes, bool, tuple, frozenset, type(None))
+
+
+class ImportTime:
+    """What import-time mutants need, built once in the worker before forking their children."""
+
+    def __init__(self, cfg: dict, original_code: dict, covering: dict, items):
+        self.cfg = cfg
+        self.readers = Readers(cfg, original_code, covering, items)
+        scratch = os.path.realpath(cfg["scratch_root"]) + os.sep
+        self.project_modules = [(mod, real) for mod in list(sys.modules.values())
+                                if getattr(mod, "__file__", None)
+                                and (real := os.path.realpath(mod.__file__)).startswith(scratch)]
+        self.original_unsafe = self._probe_originals(original_code)
+
+    def _probe_originals(self, original_code) -> dict[str, str | None]:
+        """Re-run each original module body under the watch, in a throwaway child: when the original has
+        effects outside its namespace (registers itself somewhere), a mutant that drops or changes them
+        leaves the live state as the original made it, so no namespace diff can bound who observes it."""
+        out = {}
+        for rel, code in original_code.items():
+            path = os.path.realpath(self.cfg["targets"][rel])
+            module = next((mod for mod, real in self.project_modules if real == path), None)
+            if module is None:
+                out[rel] = "not imported"
+                continue
+            pid, r = fork(lambda c=code, p=path, mod=module: watch_body(c, p, mod)[0].unsafe)
+            state, result, _ = wait(pid, r, self.cfg["baseline_timeout"])
+            out[rel] = "probe failed" if state == "timeout" or isinstance(result, dict) else result
+        return out
+
+    def run(self, m: dict, code, items) -> dict:
+        """In the child: re-run the mutated body, rebind the project's and tests' module globals that held
+        the old objects, run the tests that may observe the change."""
+        path = os.path.realpath(self.cfg["targets"][m["file"]])
+        module = next(mod for mod, real in self.project_modules if real == path)
+        watch, old = watch_body(code, path, module)
+        unsafe = watch.unsafe or self.original_unsafe[m["file"]]
+        changed = changed_names(old, module.__dict__)
+        if not changed and unsafe is None:
+            return {"equivalent": "equivalent: re-running the module body leaves its namespace unchanged"}
+        swaps = {}
+        for name, value in old.items():
+            new = module.__dict__.get(name, value)
+            if new is not value and not name.startswith("__"):
+                swaps[id(value)] = (name, value, new)
+        aliases: set[str] = set()
+        for mod, _ in self.project_modules:
+            if mod is module:
+                continue
+            space = mod.__dict__
+            for key, value in list(space.items()):
+                hit = swaps.get(id(value))
+                # immutable values may be shared by accident (small ints, interned strings): same name only
+                if hit and hit[1] is value and (key == hit[0] or not isinstance(value, _IMMUTABLE)):
+                    space[key] = hit[2]
+                    if hit[0] in changed:
+                        aliases.add(key)
+        selected, complete = self.readers.select(m, changed | aliases, old)
+        if complete and unsafe is None:
+            run = [item for item in items if item.nodeid in selected]
+            return {**run_items(run), "selected": [item.nodeid for item in run]}
+        # cannot bound who observes it: every test, the likely killers first
+        return run_items(sorted(items, key=lambda item: item.nodeid not in selected))

@@ -1,0 +1,74 @@
+"""Mutants no live object can take (no enclosing def to patch): drop the project's modules and re-run
+pytest in the child, with an import hook serving the mutated module code.
+
+The slow way (a fresh import and collection per mutant), and the only one that needs no live state.
+"""
+
+from __future__ import annotations
+
+import importlib.abc
+import importlib.machinery
+import os
+import sys
+import types
+
+import pytest
+
+
+class MutantFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Serves the mutated code object for one file; everything else imports as usual."""
+
+    def __init__(self, path: str, code: types.CodeType):
+        self.path = path
+        self.code = code
+
+    def find_spec(self, fullname, path, target=None):
+        spec = importlib.machinery.PathFinder.find_spec(fullname, path)
+        if spec is None or not spec.origin or os.path.realpath(spec.origin) != self.path:
+            return None
+        spec.loader = self
+        return spec
+
+    def create_module(self, spec):
+        return None
+
+    def exec_module(self, module):
+        exec(self.code, module.__dict__)
+
+
+class _Collector:
+    """pytest plugin: the first failing test (or collection error) and how many tests completed."""
+
+    def __init__(self):
+        self.killed_by: list[str] = []
+        self.completed = 0
+
+    def pytest_runtest_logreport(self, report):
+        if report.failed and not self.killed_by:
+            self.killed_by.append(report.nodeid)
+        if report.when == "teardown":
+            self.completed += 1
+
+    def pytest_collectreport(self, report):
+        if report.failed and not self.killed_by:
+            self.killed_by.append(report.nodeid or "<collection>")
+
+
+def run_reimported(cfg: dict, m: dict, code, ordered: list[str]) -> dict:
+    scratch = os.path.realpath(cfg["scratch_root"]) + os.sep
+    for name, mod in list(sys.modules.items()):
+        f = getattr(mod, "__file__", None)
+        if f and os.path.realpath(f).startswith(scratch):
+            del sys.modules[name]
+    sys.meta_path.insert(0, MutantFinder(os.path.realpath(cfg["targets"][m["file"]]), code))
+
+    collector = _Collector()
+    # parametrize ids may be built from the mutated module: name the test functions, not their ids
+    functions = list(dict.fromkeys(nodeid.split("[")[0] for nodeid in ordered))
+    args = [*functions, "-x", "-q", "-p", "no:cacheprovider", "-p", "no:randomly", *cfg["pytest_args"]]
+    exit_code = int(pytest.main(args, plugins=[collector]))
+    if exit_code == 0:
+        return {"killed_by": [], "tests_completed": collector.completed}
+    if exit_code in (1, 2) or collector.killed_by:  # failed, or the mutated module does not import
+        return {"killed_by": collector.killed_by or ["<collection>"], "tests_completed": collector.completed}
+    return {"crash": f"pytest exit code {exit_code}"}
