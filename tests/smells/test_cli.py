@@ -8,23 +8,10 @@ import pytest
 
 from assay.smells import RULES
 from tests.conftest import REPO, run_cli
+from tests.smells.shop_lib import SHOP_LIB
 
 FILES = {
-    "src/shop/__init__.py": "",
-    "src/shop/model.py": """\
-        class Item:
-            def __init__(self, name, price):
-                self.name = name
-                self.price = price
-
-            def label(self):
-                return self.name
-
-            def total(self, n):
-                if n < 0:
-                    raise ValueError("negative")
-                return self.price * n
-        """,
+    **SHOP_LIB,
     "tests/test_good.py": """\
         import pytest
         from shop.model import Item

@@ -5,24 +5,7 @@ from __future__ import annotations
 from assay.config import Settings
 from assay.model import GateStatus, Verdict
 from assay.pipeline import verify
-
-LIB = {
-    "src/shop/__init__.py": "",
-    "src/shop/model.py": """
-        class Item:
-            def __init__(self, name, price):
-                self.name = name
-                self.price = price
-
-            def label(self):
-                return self.name
-
-            def total(self, n):
-                if n < 0:
-                    raise ValueError("negative")
-                return self.price * n
-        """,
-}
+from tests.smells.shop_lib import SHOP_LIB
 
 
 def settings(**smells) -> Settings:
@@ -39,7 +22,7 @@ def gate5(report):
 
 
 def test_reject_findings_reject_the_file_with_feedback_and_per_test_outcomes(project):
-    root = project({**LIB, "tests/test_cart.py": """
+    root = project({**SHOP_LIB, "tests/test_cart.py": """
         import pytest
         from shop.model import Item
 
@@ -78,7 +61,7 @@ def test_reject_findings_reject_the_file_with_feedback_and_per_test_outcomes(pro
 
 
 def test_low_value_verdict_rejects_or_warns_by_setting(project):
-    root = project({**LIB, "tests/test_label.py": """
+    root = project({**SHOP_LIB, "tests/test_label.py": """
         from shop.model import Item
 
         def test_label():
@@ -99,7 +82,7 @@ def test_low_value_verdict_rejects_or_warns_by_setting(project):
 
 
 def test_clean_file_passes_and_warnings_do_not_reject(project):
-    root = project({**LIB, "tests/test_good.py": """
+    root = project({**SHOP_LIB, "tests/test_good.py": """
         import time
         from shop.model import Item
 
@@ -120,7 +103,7 @@ def test_clean_file_passes_and_warnings_do_not_reject(project):
 
 def test_feedback_stays_within_50_lines(project):
     body = "".join(f"def test_{i}():\n    total({i})\n\n" for i in range(80))
-    root = project({**LIB, "tests/test_many.py": body})
+    root = project({**SHOP_LIB, "tests/test_many.py": body})
     f, g = gate5(verify([root / "tests/test_many.py"], settings()))
     lines = g.feedback.splitlines()
     assert len(lines) <= 50 and lines[-2].startswith("... (")
