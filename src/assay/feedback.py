@@ -43,6 +43,12 @@ def failure_summary(message: str, max_lines: int = 8) -> str:
     return "\n".join([head, *("  " + ln for ln in body)])
 
 
+def collection_summary(message: str, max_lines: int = 6) -> str:
+    """A collection error cut to pytest's `E` lines (the exception), else the tail of the message."""
+    errors = [ln.strip()[1:].strip() for ln in message.splitlines() if ln.startswith("E ")]
+    return "\n".join(errors[-max_lines:]) if errors else trim(message, max_lines)
+
+
 def compose(header: str, body: list[str], hint: str) -> str:
     """Header, body lines, hint; the body is cut so that the whole stays within MAX_LINES."""
     lines = [ln for chunk in body for ln in chunk.splitlines()]

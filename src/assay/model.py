@@ -77,6 +77,8 @@ class GateResult:
             "duration_s": round(self.duration_s, 3),
             "feedback": self.feedback,
         }
+        if self.verdict is not None:
+            out["verdict"] = self.verdict.value
         out.update(self.details)
         return out
 
@@ -110,13 +112,14 @@ class FileReport:
     def from_json(cls, data: dict[str, Any]) -> FileReport:
         gates = []
         for g in data["gates"]:
-            extra = {k: v for k, v in g.items() if k not in ("gate", "status", "duration_s", "feedback")}
+            extra = {k: v for k, v in g.items() if k not in ("gate", "status", "duration_s", "feedback", "verdict")}
             gates.append(
                 GateResult(
                     gate=g["gate"],
                     status=GateStatus(g["status"]),
                     duration_s=g["duration_s"],
                     feedback=g["feedback"],
+                    verdict=Verdict(g["verdict"]) if g.get("verdict") else None,
                     details=extra,
                 )
             )

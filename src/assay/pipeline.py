@@ -90,6 +90,11 @@ def cache_key(project: Project, candidate: Candidate, settings: Settings, python
     return h.hexdigest()
 
 
+def stops(result: GateResult) -> bool:
+    """A reject ends a file's run; so does a skip that leaves the file unvalidated (later gates need it)."""
+    return result.status is GateStatus.REJECT or (result.status is GateStatus.SKIP and result.verdict is not None)
+
+
 def assemble(candidate: Candidate, results: list[GateResult], collected: list[str], duration: float,
              gates_run_all: bool) -> FileReport:
     """The file's verdict and per-test verdicts from the gates that ran.
@@ -101,7 +106,7 @@ def assemble(candidate: Candidate, results: list[GateResult], collected: list[st
     for result in results:
         for outcome in result.tests:
             decided[outcome.id] = outcome
-    stop = next((r for r in results if r.status is GateStatus.REJECT), None)
+    stop = next((r for r in results if stops(r)), None)
     if stop is not None:
         verdict, rejected_at = stop.verdict or Verdict.REJECTED, stop.gate
     else:
@@ -150,14 +155,13 @@ class Verifier:
                               None, [skip], [], duration_s=time.monotonic() - start)
         results: list[GateResult] = []
         with Workspace(self.project.root) as ws:
-            ctx = GateContext(self.project.root, self.settings, ws, self.sandbox, self.python,
-                              self.project.source_roots)
+            ctx = GateContext(self.project, self.settings, ws, self.sandbox, self.python)
             for gate in self.gates:
                 self.emit("gate", candidate.rel, gate.name)
                 result = gate.run(candidate, ctx)
                 results.append(result)
                 ctx.results[gate.name] = result
-                if result.status is GateStatus.REJECT:
+                if stops(result):
                     break
         report = assemble(candidate, results, ctx.state.get("collected", []), time.monotonic() - start,
                           gates_run_all=len(results) == len(self.gates))

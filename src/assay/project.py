@@ -5,8 +5,10 @@ from __future__ import annotations
 import ast
 import os
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
+from assay.dependencies import Dependencies
 from assay.workspace import SKIP_DIRS
 
 ROOT_MARKERS = ("pyproject.toml", "setup.cfg", "setup.py", ".git")
@@ -75,6 +77,10 @@ class Project:
                 if parts and all(p.isidentifier() for p in parts):
                     proj.modules.setdefault(".".join(parts), path.relative_to(root).as_posix())
         return proj
+
+    @cached_property
+    def dependencies(self) -> Dependencies:
+        return Dependencies(self.root, list(self.modules.values()), {m.split(".")[0] for m in self.modules})
 
     def rel(self, path: Path) -> str:
         """Project-relative posix path; InputError when `path` lies outside the project."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib.util
+
 from assay.config import Settings
 from assay.model import GateStatus, Verdict
 from assay.pipeline import verify
@@ -174,3 +176,23 @@ def test_tests_that_passed_every_gate_stay_accepted_when_the_last_gate_rejects_o
     s.gates = ["compile", "green", "smells", "stability"]
     f = one(verify([root / "tests/test_two.py"], s))
     assert {t.id.split("::")[1]: t.verdict for t in f.tests}["test_add"] is Verdict.UNVALIDATED
+
+
+def test_missing_declared_dependency_is_unvalidated_but_unknown_module_is_rejected(project):
+    root = project({**LIB,
+                    "tests/test_dep.py": "import freezegun_not_installed\n\ndef test_a():\n    assert 1 + 1 == 2\n",
+                    "tests/test_made_up.py": "import shoplib_helpers\n\ndef test_b():\n    assert 1 + 1 == 2\n",
+                    "tests/test_plugin.py": "def test_c(httpx_mock):\n    assert httpx_mock\n"},
+                   '[project.optional-dependencies]\ntests = ["freezegun-not-installed>=1", "pytest-httpx"]\n')
+    report = verify([root / "tests"], fast())
+    by = {f.path: f for f in report.files}
+    dep, made_up, plugin = by["tests/test_dep.py"], by["tests/test_made_up.py"], by["tests/test_plugin.py"]
+    assert (dep.verdict, dep.rejected_at) == (Verdict.UNVALIDATED, "compile")
+    assert [g.gate for g in dep.gates] == ["compile"]
+    assert dep.gates[0].feedback.startswith("UNVALIDATED: Gate 1 — MISSING DEPENDENCY")
+    assert "module 'freezegun_not_installed' is not installed" in dep.gates[0].feedback
+    if importlib.util.find_spec("pytest_httpx") is None:  # where the plugin is installed the fixture exists
+        assert (plugin.verdict, plugin.rejected_at) == (Verdict.UNVALIDATED, "compile")
+        assert "pytest plugin 'pytest_httpx'" in plugin.gates[0].feedback
+    assert (made_up.verdict, made_up.rejected_at) == (Verdict.REJECTED, "compile")
+    assert "No module named 'shoplib_helpers'" in made_up.gates[0].feedback

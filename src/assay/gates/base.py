@@ -8,6 +8,7 @@ from typing import Any, Protocol
 
 from assay.config import Settings
 from assay.model import Candidate, GateResult
+from assay.project import Project
 from assay.sandbox import Sandbox
 from assay.workspace import Workspace
 
@@ -20,14 +21,22 @@ class GateContext:
     from the green run); `results` holds the earlier gates' results for this file.
     """
 
-    root: Path
+    project: Project  # the user's project (read-only): root, source roots, module index, dependencies
     settings: Settings
     workspace: Workspace
     sandbox: Sandbox
     python: str
-    source_roots: list[str]  # project-relative dirs that hold importable code ("." or "src")
     results: dict[str, GateResult] = field(default_factory=dict)
     state: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def root(self) -> Path:
+        return self.project.root
+
+    @property
+    def source_roots(self) -> list[str]:
+        """Project-relative dirs that hold importable code ("." or "src")."""
+        return self.project.source_roots
 
 
 class Gate(Protocol):

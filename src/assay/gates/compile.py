@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import time
 
-from assay.feedback import compose, relativize, trim
+from assay.feedback import collection_summary, compose, relativize, trim
 from assay.gates.base import GateContext
 from assay.languages.python import run_pytest
-from assay.model import Candidate, GateResult, GateStatus
+from assay.model import Candidate, GateResult, GateStatus, Verdict
 
 HEADER = "REJECT: Gate 1 — COMPILE ERROR"
 HINT = "Fix the compile errors: check imports, types, API compatibility."
+MISSING_HEADER = "UNVALIDATED: Gate 1 — MISSING DEPENDENCY"
+MISSING_HINT = ("Install the project's test dependencies for {python}, or set [tool.assay.python] interpreter to "
+                "a Python that has them.")
 
 
 class CompileGate:
@@ -37,7 +40,19 @@ class CompileGate:
         if run.crash:
             return reject([f"{candidate.rel}: collection did not finish: {trim(relativize(run.crash, *roots))}"])
         if run.errors:
-            body = [f"{e['nodeid'] or candidate.rel}: {trim(relativize(e['message'], *roots))}" for e in run.errors]
+            where = [e["nodeid"] or candidate.rel for e in run.errors]
+            causes = [ctx.project.dependencies.explain(e["message"]) for e in run.errors]
+            if all(causes):  # the environment lacks something the project itself needs: no verdict on the test
+                tests_per_cause: dict[str, int] = {}
+                for cause in causes:
+                    tests_per_cause[cause] = tests_per_cause.get(cause, 0) + 1
+                body = [f"{candidate.rel}: {cause}" + (f" ({n} tests)" if n > 1 else "")
+                        for cause, n in tests_per_cause.items()]
+                return GateResult(self.name, GateStatus.SKIP, time.monotonic() - start,
+                                  compose(MISSING_HEADER, body, MISSING_HINT.format(python=ctx.python)),
+                                  verdict=Verdict.UNVALIDATED, details={"missing_dependencies": len(body)})
+            body = [f"{w}: {collection_summary(relativize(e['message'], *roots))}" for w, e in zip(where, run.errors,
+                                                                                                 strict=True)]
             return reject(body, collection_errors=len(run.errors))
         if not run.collected:
             return reject([f"{candidate.rel}: no tests collected (no test_* functions or Test* classes)"])

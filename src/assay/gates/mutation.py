@@ -14,7 +14,6 @@ from assay.model import Candidate, GateResult, GateStatus, Verdict
 from assay.mutation.codeclass import classify
 from assay.mutation.engine import Engine, MutationError
 from assay.mutation.summary import details, feedback, passes
-from assay.project import Project
 from assay.store import Store
 
 
@@ -29,7 +28,7 @@ class MutationGate:
                               details={"reason": "no target: the file imports no module of the project "
                                                  "(pass --target)"})
         tests = list(ctx.state.get("passing_tests") or [candidate.rel])
-        packages = {name.split(".")[0] for name in Project.load(ctx.root).modules}
+        packages = {name.split(".")[0] for name in ctx.project.modules}
         classes = [classify(rel, ctx.workspace.path(rel).read_text(encoding="utf-8", errors="replace"), conf,
                             packages) for rel in candidate.targets]
         code_class = max(classes, key=lambda c: conf.thresholds[c])

@@ -40,12 +40,12 @@ def renderable(report: Report, feedback: bool = True) -> Group:
     if feedback:
         for f in report.files:
             for g in f.gates:
-                if g.status is GateStatus.REJECT and g.feedback:
+                if g.status is GateStatus.REJECT and g.feedback or g.status is GateStatus.SKIP and g.verdict:
                     parts.append(Text(f"\n{f.path} — {g.gate}", style="bold"))
                     parts.append(Text(g.feedback))
                 elif g.status is GateStatus.WARN:
                     parts.append(Text(f"{f.path} — {g.gate}: {_warning_summary(g)}", style="yellow"))
-                elif g.status is GateStatus.SKIP and g.feedback:
+                elif g.status is GateStatus.SKIP and g.feedback:  # skipped without a verdict: one line
                     parts.append(Text(f"{f.path} — {g.gate} skipped: {g.feedback.splitlines()[-1]}", style="blue"))
     s = report.summary()
     cached = sum(f.cached for f in report.files)
