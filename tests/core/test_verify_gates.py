@@ -196,3 +196,15 @@ def test_missing_declared_dependency_is_unvalidated_but_unknown_module_is_reject
         assert "pytest plugin 'pytest_httpx'" in plugin.gates[0].feedback
     assert (made_up.verdict, made_up.rejected_at) == (Verdict.REJECTED, "compile")
     assert "No module named 'shoplib_helpers'" in made_up.gates[0].feedback
+
+
+def test_runtime_import_of_a_dependency_the_project_uses_is_unvalidated(project):
+    root = project({"src/calc/__init__.py": "", "src/calc/fmt.py": "import tabulate_missing_dep\n",
+                    "tests/test_lazy.py": """
+                        def test_lazy():
+                            import tabulate_missing_dep
+                            assert tabulate_missing_dep
+                        """})
+    f = one(verify([root / "tests/test_lazy.py"], fast()))
+    assert (f.verdict, f.rejected_at) == (Verdict.UNVALIDATED, "green")
+    assert f.tests[0].verdict is Verdict.UNVALIDATED and "tabulate_missing_dep" in f.tests[0].reason

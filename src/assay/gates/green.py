@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 
+from assay.dependencies import Dependencies
 from assay.feedback import compose, failure_summary, relativize, trim
 from assay.gates.base import GateContext
 from assay.languages.python import PytestRun, run_pytest
@@ -14,12 +15,18 @@ HINT = "Fix expected values or setup. Do not fit the test to the code: check the
 FAILING = {"failed", "error", "xpassed", "timeout"}
 
 
-def judge_run(run: PytestRun, gate: str, roots: tuple[str, ...]) -> tuple[list[TestOutcome], list[str]]:
-    """Per-test outcomes of a run that must be all green, and feedback lines for the failures."""
+def judge_run(run: PytestRun, gate: str, roots: tuple[str, ...],
+              deps: Dependencies) -> tuple[list[TestOutcome], list[str]]:
+    """Per-test outcomes of a run that must be all green, and feedback lines for the failures.
+
+    A test failing only because a module the project itself uses is not installed is `unvalidated`."""
     outcomes: list[TestOutcome] = []
     body: list[str] = []
     for nodeid, rec in run.tests.items():
-        if rec.outcome in FAILING:
+        if rec.outcome in ("failed", "error") and (module := deps.missing_module(rec.message)):
+            outcomes.append(TestOutcome(nodeid, Verdict.UNVALIDATED, gate,
+                                        f"module '{module}' is not installed for the test interpreter"))
+        elif rec.outcome in FAILING:
             msg = ("marked xfail but passes" if rec.outcome == "xpassed"
                    else failure_summary(relativize(rec.message, *roots)))
             outcomes.append(TestOutcome(nodeid, Verdict.REJECTED, gate, msg.splitlines()[0] if msg else rec.outcome))
@@ -53,21 +60,20 @@ class GreenGate:
         before = ctx.workspace.snapshot()
         run = run_pytest(ctx, candidate.rel, mode="run")
         roots = (str(ctx.workspace.project), str(ctx.root))
-        outcomes, body = judge_run(run, self.name, roots)
+        outcomes, body = judge_run(run, self.name, roots, ctx.project.dependencies)
         body += damage_lines(candidate.rel, *ctx.workspace.damage(before))
         passed = {k: r.duration for k, r in run.tests.items() if r.outcome == "passed"}
         details = {"passed": len(passed), "failed": len(body), "leaked_imports": run.leaked}
         ctx.state["passing_tests"] = list(passed)
         ctx.state["test_durations"] = passed
-        ctx.state.setdefault("observations", {})
-        for nodeid, rec in run.tests.items():
-            ctx.state["observations"].setdefault(nodeid, []).append(("green", rec.outcome, rec.message))
         elapsed = time.monotonic() - start
         if body:
             return GateResult(self.name, GateStatus.REJECT, elapsed, compose(HEADER, body, HINT),
                               tests=outcomes, details=details)
         if not passed:
-            return GateResult(self.name, GateStatus.REJECT, elapsed,
-                              f"{candidate.rel}: no test ran to completion (all skipped or xfail)",
+            reasons = [f"{t.id}: {t.reason}" for t in outcomes]
+            return GateResult(self.name, GateStatus.SKIP, elapsed,
+                              compose("UNVALIDATED: Gate 2 — NO TEST PASSED", reasons,
+                                      "Every test was skipped, xfail, or lacks an installed dependency."),
                               verdict=Verdict.UNVALIDATED, tests=outcomes, details=details)
         return GateResult(self.name, GateStatus.PASS, elapsed, tests=outcomes, details=details)
