@@ -43,11 +43,11 @@ class CompileGate:
             where = [e["nodeid"] or candidate.rel for e in run.errors]
             causes = [ctx.project.dependencies.explain(e["message"]) for e in run.errors]
             if all(causes):  # the environment lacks something the project itself needs: no verdict on the test
-                tests_per_cause: dict[str, int] = {}
-                for cause in causes:
-                    tests_per_cause[cause] = tests_per_cause.get(cause, 0) + 1
-                body = [f"{candidate.rel}: {cause}" + (f" ({n} tests)" if n > 1 else "")
-                        for cause, n in tests_per_cause.items()]
+                tests_per_cause: dict[str, set[str]] = {}
+                for w, cause in zip(where, causes, strict=True):
+                    tests_per_cause.setdefault(cause, set()).add(w)
+                body = [f"{candidate.rel}: {cause}" + (f" ({len(ws)} tests)" if len(ws) > 1 else "")
+                        for cause, ws in tests_per_cause.items()]
                 return GateResult(self.name, GateStatus.SKIP, time.monotonic() - start,
                                   compose(MISSING_HEADER, body, MISSING_HINT.format(python=ctx.python)),
                                   verdict=Verdict.UNVALIDATED, details={"missing_dependencies": len(body)})
