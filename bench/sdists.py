@@ -12,8 +12,8 @@ from pathlib import Path
 CACHE = Path(__file__).resolve().parent / ".cache"
 
 
-def _archives(downloads: Path, name: str) -> list[Path]:
-    pattern = re.compile(re.escape(name) + r"_\d")
+def _archives(downloads: Path, name: str, version: str | None) -> list[Path]:
+    pattern = re.compile(re.escape(name) + "_" + (re.escape(version) + r"\.(tar|zip)" if version else r"\d"))
     return [p for p in downloads.iterdir() if pattern.match(p.name.lower().replace("-", "_"))]
 
 
@@ -22,11 +22,12 @@ def fetch(spec: str) -> Path:
     downloads = CACHE / "sdists"
     downloads.mkdir(parents=True, exist_ok=True)
     name = spec.split("==")[0].lower().replace("-", "_")
-    archives = _archives(downloads, name)
+    version = spec.split("==")[1] if "==" in spec else None
+    archives = _archives(downloads, name, version)
     if not archives:
         subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--no-binary", ":all:",
                         "-d", str(downloads), spec], check=True)
-        archives = _archives(downloads, name)
+        archives = _archives(downloads, name, version)
     archive = sorted(archives)[-1]
     dest = CACHE / "projects"
     stem = archive.name.removesuffix(".tar.gz").removesuffix(".zip")

@@ -15,8 +15,8 @@ from pathlib import Path
 
 from sdists import CACHE, fetch
 
-DEFAULT = ["inflection==0.5.1", "toolz==1.0.0"]
-TESTS_DIR = {"inflection": "test_inflection.py", "toolz": "toolz/tests"}
+DEFAULT = ["inflection==0.5.1", "toolz==1.2.0", "humanize==4.17.0"]
+TESTS_DIR = {"inflection": "test_inflection.py", "toolz": "toolz/tests", "humanize": "tests"}
 
 
 def run(root: Path, target: str, *extra: str) -> tuple[dict, float]:

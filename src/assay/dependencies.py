@@ -37,6 +37,8 @@ PLUGIN_FIXTURES = {
 _REQUIREMENT = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
 _MISSING_MODULE = re.compile(r"No module named '([\w.]+)'")
 _MISSING_FIXTURE = re.compile(r"fixture '(\w+)' not found")
+_MISSING_METADATA = re.compile(r"No package metadata was found for ([\w.-]+)")
+_SETUP_NAME = re.compile(r"""name\s*=\s*["']([\w.-]+)["']""")
 
 
 def normalize(name: str) -> str:
@@ -82,6 +84,20 @@ def _from_setup_cfg(text: str) -> set[str]:
     return _requirement_names(lines)
 
 
+def own_names(root: Path, own_packages: set[str]) -> set[str]:
+    """Normalized names the project itself is known by: its distribution name and its top-level packages."""
+    names = {normalize(p) for p in own_packages}
+    pyproject = root / "pyproject.toml"
+    with contextlib.suppress(OSError, tomllib.TOMLDecodeError, UnicodeDecodeError, AttributeError):
+        if name := tomllib.loads(pyproject.read_text(encoding="utf-8")).get("project", {}).get("name"):
+            names.add(normalize(name))
+    for legacy in ("setup.cfg", "setup.py"):
+        with contextlib.suppress(OSError):
+            if m := _SETUP_NAME.search((root / legacy).read_text(encoding="utf-8", errors="replace")):
+                names.add(normalize(m.group(1)))
+    return names
+
+
 def declared(root: Path) -> set[str]:
     """Normalized distribution names the project declares (pyproject, setup.cfg, requirements files)."""
     names: set[str] = set()
@@ -121,6 +137,7 @@ class Dependencies:
         conftests = [p.relative_to(root).as_posix() for p in root.rglob("conftest.py")
                      if not any(part.startswith(".") or part in ("node_modules", "venv") for part in p.parts)]
         self.dists = dists
+        self.own = own_names(root, own_packages)
         self.modules = {normalize(m) for m in imported(root, module_files + conftests, own_packages)}
         self.modules |= {normalize(MODULE_OF.get(d, d.removeprefix("python_"))) for d in dists}
 
@@ -138,9 +155,12 @@ class Dependencies:
         return plugin if plugin and plugin in self.dists else None
 
     def explain(self, message: str) -> str | None:
-        """Why a collection error is the environment's fault, in words, or None when it is the test's."""
+        """Why an error is the test environment's fault, in words, or None when it is the test's."""
         if module := self.missing_module(message):
             return f"module '{module}' is not installed for the test interpreter (the project uses it)"
+        m = _MISSING_METADATA.search(message)
+        if m and normalize(m.group(1)) in self.own | self.dists:
+            return f"package '{m.group(1)}' is not installed for the test interpreter (no package metadata)"
         if plugin := self.missing_plugin(message):
             return f"pytest plugin '{plugin}' is not installed for the test interpreter (the project declares it)"
         return None

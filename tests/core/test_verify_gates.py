@@ -208,3 +208,22 @@ def test_runtime_import_of_a_dependency_the_project_uses_is_unvalidated(project)
     f = one(verify([root / "tests/test_lazy.py"], fast()))
     assert (f.verdict, f.rejected_at) == (Verdict.UNVALIDATED, "green")
     assert f.tests[0].verdict is Verdict.UNVALIDATED and "tabulate_missing_dep" in f.tests[0].reason
+
+
+def test_own_package_metadata_missing_is_unvalidated_but_other_metadata_is_rejected(project):
+    root = project({**LIB, "tests/test_meta.py": """
+        from importlib.metadata import version
+
+        def test_own_version():
+            assert version("proj-not-installed-here")
+
+        def test_other_version():
+            assert version("some-unrelated-dist-xyz")
+        """}, name="proj-not-installed-here")
+    (root / "pyproject.toml").write_text('[project]\nname = "proj-not-installed-here"\nversion = "0"\n')
+    f = one(verify([root / "tests/test_meta.py"], fast()))
+    verdicts = {t.id.split("::")[1]: t for t in f.tests}
+    assert verdicts["test_own_version"].verdict is Verdict.UNVALIDATED
+    assert "no package metadata" in verdicts["test_own_version"].reason
+    assert verdicts["test_other_version"].verdict is Verdict.REJECTED
+    assert (f.verdict, f.rejected_at) == (Verdict.REJECTED, "green")

@@ -19,13 +19,13 @@ def judge_run(run: PytestRun, gate: str, roots: tuple[str, ...],
               deps: Dependencies) -> tuple[list[TestOutcome], list[str]]:
     """Per-test outcomes of a run that must be all green, and feedback lines for the failures.
 
-    A test failing only because a module the project itself uses is not installed is `unvalidated`."""
+    A test failing only because the environment lacks what the project needs (a module it uses, a plugin it
+    declares, the project's own package metadata) is `unvalidated`."""
     outcomes: list[TestOutcome] = []
     body: list[str] = []
     for nodeid, rec in run.tests.items():
-        if rec.outcome in ("failed", "error") and (module := deps.missing_module(rec.message)):
-            outcomes.append(TestOutcome(nodeid, Verdict.UNVALIDATED, gate,
-                                        f"module '{module}' is not installed for the test interpreter"))
+        if rec.outcome in ("failed", "error") and (gap := deps.explain(rec.message)):
+            outcomes.append(TestOutcome(nodeid, Verdict.UNVALIDATED, gate, gap))
         elif rec.outcome in FAILING:
             msg = ("marked xfail but passes" if rec.outcome == "xpassed"
                    else failure_summary(relativize(rec.message, *roots)))
