@@ -7,6 +7,7 @@ that killed most so far, run first: a killed mutant stops at its first failing t
 from __future__ import annotations
 
 import contextlib
+import gc
 import json
 import os
 import select
@@ -27,6 +28,9 @@ class Pool:
         self.line_killers: dict[tuple[str, int], set[str]] = {}
 
     def run(self, jobs, by_id) -> None:
+        # Everything alive now is shared with every child: keep the collector from walking (and so copying)
+        # those pages in each child.
+        gc.freeze()
         workers = max(1, self.cfg["workers"])
         pending = list(reversed(jobs))
         running: dict[int, tuple] = {}
