@@ -65,6 +65,8 @@ def test_exit_1_and_all_formats(proj, tmp_path):
     assert len(cases) == 2
     failed = [c for c in cases if c.find("failure") is not None]
     assert len(failed) == 1 and failed[0].get("file") == "tests/test_fail.py"
+    verdicts = {c.get("file"): c.find("properties/property[@name='assay.verdict']").get("value") for c in cases}
+    assert verdicts == {"tests/test_fail.py": "rejected", "tests/test_ok.py": "accepted"}
     md = out_md.read_text()
     assert "| `tests/test_fail.py` |" in md and "**rejected**" in md
 

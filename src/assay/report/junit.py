@@ -27,6 +27,8 @@ def render(report: Report) -> str:
         for t in f.tests:
             classname, name = _case_name(t.id)
             case = ET.SubElement(suite, "testcase", classname=classname, name=name, file=f.path)
+            case_props = ET.SubElement(case, "properties")
+            ET.SubElement(case_props, "property", name="assay.verdict", value=t.verdict.value)
             if t.verdict is Verdict.UNVALIDATED:
                 ET.SubElement(case, "skipped", message=t.reason)
             elif t.verdict is not Verdict.ACCEPTED:
