@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 Level = Literal["reject", "warn", "info"]
-LEVELS: tuple[str, ...] = ("reject", "warn", "info")
 
 
 @dataclass(frozen=True)
