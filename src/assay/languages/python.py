@@ -7,10 +7,9 @@ import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from assay._assay_sandbox import launch
+from assay._assay_sandbox.protocol import PytestJob
 from assay.gates.base import GateContext
-
-RUNNER_DIR = Path(__file__).resolve().parent.parent / "sandboxed"
-RUNNER = RUNNER_DIR / "_assay_pytest_runner.py"
 
 
 @dataclass
@@ -53,20 +52,15 @@ def run_pytest(
     """Run pytest on one test file (or the given ids, in isolation) inside the sandbox."""
     run_dir = ctx.workspace.run_dir
     out = run_dir / f"result-{uuid.uuid4().hex[:10]}.json"
-    argv = [
-        ctx.python, str(RUNNER), "--mode", mode, "--out", str(out),
-        "--user-root", str(ctx.root), "--scratch-root", str(ctx.workspace.project),
-        "--order", order, "--seed", str(seed), "--test-timeout", str(ctx.settings.sandbox.timeout_s),
-    ]
-    for sr in ctx.source_roots:
-        argv += ["--source-root", sr]
     timeout = ctx.settings.sandbox.timeout_s
+    job = PytestJob(mode=mode, out=str(out), user_root=str(ctx.root), scratch_root=str(ctx.workspace.project),
+                    paths=[test_rel], source_roots=ctx.source_roots, order=order, seed=seed, ids=list(ids or []),
+                    test_timeout=timeout, pytest_args=list(ctx.settings.python.pytest_args))
     if mode == "isolate":
-        ids_file = out.with_suffix(".ids")
-        ids_file.write_text("\n".join(ids or []))
-        argv += ["--ids-file", str(ids_file)]
         timeout = timeout * max(1, len(ids or [])) + 30
-    argv += ["--", *ctx.settings.python.pytest_args, test_rel]
+    job_path = out.with_suffix(".job.json")
+    job_path.write_text(job.to_json())
+    argv = launch.argv(ctx.python, "pytest", str(job_path))
     env = ctx.sandbox.env_for(run_dir / "home")
     result = ctx.sandbox.run(argv, cwd=ctx.workspace.project, env=env, timeout=timeout)
     run = PytestRun(duration_s=result.duration_s)

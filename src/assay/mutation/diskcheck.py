@@ -8,17 +8,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from assay._assay_sandbox import launch
 from assay.mutation.generate import apply
 from assay.mutation.model import Mutant, Status
 from assay.sandbox import Sandbox
 from assay.workspace import Workspace
-
-_BOOT = Path(__file__).resolve().parent.parent / "sandboxed"
-_RUN = (
-    "import sys; sys.path.insert(0, sys.argv[1]); import _assay_boot; "
-    "_assay_boot.isolate_imports(sys.argv[2], sys.argv[3], sys.argv[4].split(',')); "
-    "import pytest; sys.exit(pytest.main(sys.argv[5:]))"
-)
 
 
 def detected(status: Status) -> bool:
@@ -31,8 +25,8 @@ def rerun_from_disk(root: Path, mutant: Mutant, text: str, tests: list[str], pyt
     """Killed, Survived or Timeout for `mutant` applied to `text` in a new scratch copy of `root`."""
     with Workspace(root) as ws:
         ws.path(mutant.file).write_text(apply(text, mutant), encoding="utf-8")
-        argv = [python, "-c", _RUN, str(_BOOT), str(ws.root), str(ws.project), ",".join(source_roots),
-                "-x", "-q", "-p", "no:cacheprovider", "-p", "no:randomly", *tests]
+        argv = launch.argv(python, "pytest-main", str(ws.root), str(ws.project), ",".join(source_roots),
+                           "-x", "-q", "-p", "no:cacheprovider", "-p", "no:randomly", *tests)
         result = sandbox.run(argv, cwd=ws.project, env=sandbox.env_for(ws.run_dir / "home"), timeout=timeout)
     if result.timed_out:
         return Status.TIMEOUT

@@ -1,6 +1,6 @@
 """Run mutants of target files against tests: generation and caching here, execution in the sandboxed worker.
 
-The worker (`sandboxed/_assay_mutation_worker.py`) never writes a mutant to disk: it compiles each one in
+The worker (`_assay_sandbox/mutation/`) never writes a mutant to disk: it compiles each one in
 memory inside the scratch workspace, so neither the user's tree nor the scratch sources change.
 Verdicts are cached by (enclosing function's source, tests, mutant, assay version): after an edit to one
 function only that function's mutants run again.
@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from assay import __version__
+from assay._assay_sandbox import launch
+from assay._assay_sandbox.protocol import MutantSpec, MutationJob
 from assay.mutation.config import MutationConfig
 from assay.mutation.generate import function_hash, function_spans, generate
 from assay.mutation.model import Mutant, MutantResult, Status, counts, score
@@ -26,7 +28,6 @@ from assay.sandbox import Sandbox
 from assay.store import Store
 from assay.workspace import Workspace
 
-WORKER = Path(__file__).resolve().parent.parent / "sandboxed" / "_assay_mutation_worker.py"
 CACHED = {Status.KILLED, Status.SURVIVED, Status.NO_COVERAGE, Status.IGNORED, Status.COMPILE_ERROR}
 NAMESPACE = "mutation"
 
@@ -185,35 +186,32 @@ class Engine:
         events_path.touch()
         workers = self.config.workers or os.cpu_count() or 1
         timeout = self.sandbox.config.timeout_s
-        cfg = {
-            "user_root": str(self.ws.root),
-            "scratch_root": str(self.ws.project),
-            "source_roots": self.source_roots,
-            "tests": tests,
-            "pytest_args": self.pytest_args,
-            "targets": {rel: str(self.ws.path(rel)) for rel in targets},
-            "mutants": [
-                {"id": m.id, "file": m.file, "start": m.start, "end": m.end, "replacement": m.replacement,
-                 "line": m.line, "end_line": m.end_line, "stmt_line": m.stmt_line, "chain": [list(c) for c in m.chain],
-                 "function": m.function}
-                for m in mutants
-            ],
-            "functions": None if spans is None else {
+        cfg = MutationJob(
+            user_root=str(self.ws.root),
+            scratch_root=str(self.ws.project),
+            source_roots=self.source_roots,
+            tests=tests,
+            pytest_args=self.pytest_args,
+            targets={rel: str(self.ws.path(rel)) for rel in targets},
+            mutants=[MutantSpec(id=m.id, file=m.file, start=m.start, end=m.end, replacement=m.replacement,
+                                line=m.line, end_line=m.end_line, stmt_line=m.stmt_line,
+                                chain=[list(c) for c in m.chain], function=m.function) for m in mutants],
+            functions=None if spans is None else {
                 rel: [[name, first, last] for name, (first, last) in s.items()] for rel, s in spans.items()
             },
-            "workers": workers,
-            "timeout_factor": self.config.timeout_factor,
-            "timeout_base": self.config.timeout_base_s,
-            "baseline_timeout": timeout * 3,
-            "events": str(events_path),
-        }
+            workers=workers,
+            timeout_factor=self.config.timeout_factor,
+            timeout_base=self.config.timeout_base_s,
+            baseline_timeout=timeout * 3,
+            events=str(events_path),
+        )
         cfg_path = run_dir / f"mutation-{tag}.json"
-        cfg_path.write_text(json.dumps(cfg), encoding="utf-8")
+        cfg_path.write_text(cfg.to_json(), encoding="utf-8")
         idle_limit = timeout * (self.config.timeout_factor + 3)
         events: list[dict[str, Any]] = []
         with open(run_dir / f"mutation-{tag}.log", "wb") as log, open(events_path, encoding="utf-8") as feed:
             proc = self.sandbox.popen(
-                [self.python, str(WORKER), str(cfg_path)], cwd=self.ws.project,
+                launch.argv(self.python, "mutation", str(cfg_path)), cwd=self.ws.project,
                 env=self.sandbox.env_for(run_dir / "home"), timeout=idle_limit * 10, stdout=log, stderr=log,
             )
             try:

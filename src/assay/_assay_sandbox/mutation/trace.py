@@ -20,7 +20,7 @@ class Events:
 
     def mutant(self, m, status, covered, killed_by=(), completed=0, duration=0.0, reason="") -> None:
         """One mutant's verdict."""
-        self.emit(event="mutant", id=m["id"], status=status, covered_by=covered, killed_by=list(killed_by),
+        self.emit(event="mutant", id=m.id, status=status, covered_by=covered, killed_by=list(killed_by),
                   tests_completed=completed, duration_s=round(duration, 4), reason=reason)
 
 

@@ -14,9 +14,9 @@ import select
 import signal
 import time
 
-from _assay_mutation_fork import fork, read_all
-from _assay_mutation_patch import run_patched
-from _assay_mutation_reimport import run_reimported
+from ..fork import fork, read_all
+from .patch import run_patched
+from .reimport import run_reimported
 
 
 class Pool:
@@ -31,7 +31,7 @@ class Pool:
         # Everything alive now is shared with every child: keep the collector from walking (and so copying)
         # those pages in each child.
         gc.freeze()
-        workers = max(1, self.cfg["workers"])
+        workers = max(1, self.cfg.workers)
         pending = list(reversed(jobs))
         running: dict[int, tuple] = {}
         while pending or running:
@@ -51,7 +51,7 @@ class Pool:
     def _likely_killers_first(self, m: dict, ordered: list[str]) -> list[str]:
         """Tests that killed a mutant on the same line first, then those that killed most mutants so far,
         then the fastest: a killed mutant stops at its first failing test, so this only saves time."""
-        same_line = self.line_killers.get((m["file"], m["line"]), ())
+        same_line = self.line_killers.get((m.file, m.line), ())
         return sorted(ordered, key=lambda i: (i not in same_line, -self.kills.get(i, 0)))
 
     def _reap_one(self, running: dict[int, tuple]) -> None:
@@ -96,5 +96,5 @@ class Pool:
                 status = "Killed" if result["killed_by"] else "Survived"
                 for killer in result["killed_by"][:1]:
                     self.kills[killer] = self.kills.get(killer, 0) + 1
-                    self.line_killers.setdefault((m["file"], m["line"]), set()).add(killer)
+                    self.line_killers.setdefault((m.file, m.line), set()).add(killer)
                 self.events.mutant(m, status, covered, result["killed_by"], result["tests_completed"], took)

@@ -10,11 +10,12 @@ import time
 import traceback
 
 import pytest
-from _assay_mutation_baseline import Baseline, traced_run
-from _assay_mutation_fork import fork, wait
-from _assay_mutation_plan import plan
-from _assay_mutation_pool import Pool
-from _assay_mutation_rebind import ImportTime
+
+from ..fork import fork, wait
+from .baseline import Baseline, traced_run
+from .plan import plan
+from .pool import Pool
+from .rebind import ImportTime
 
 
 class Server:
@@ -64,11 +65,11 @@ class Server:
         by_id = {item.nodeid: item for item in session.items}
 
         pid, r = fork(lambda: traced_run(self.tracer, list(session.items)))
-        state, result, took = wait(pid, r, cfg["baseline_timeout"])
+        state, result, took = wait(pid, r, cfg.baseline_timeout)
         if state == "timeout" or "crash" in result:
             self.events.emit(event="error", message=f"baseline run failed: {result.get('crash', 'timed out')}")
             return
-        baseline = Baseline(result, cfg.get("functions"))
+        baseline = Baseline(result, cfg.functions)
         self.events.emit(**baseline.event(took))
 
         jobs, original_code = plan(cfg, baseline, self.import_lines, self.collection_s, self.events)

@@ -55,17 +55,17 @@ class _Collector:
 
 
 def run_reimported(cfg: dict, m: dict, code, ordered: list[str]) -> dict:
-    scratch = os.path.realpath(cfg["scratch_root"]) + os.sep
+    scratch = os.path.realpath(cfg.scratch_root) + os.sep
     for name, mod in list(sys.modules.items()):
         f = getattr(mod, "__file__", None)
         if f and os.path.realpath(f).startswith(scratch):
             del sys.modules[name]
-    sys.meta_path.insert(0, MutantFinder(os.path.realpath(cfg["targets"][m["file"]]), code))
+    sys.meta_path.insert(0, MutantFinder(os.path.realpath(cfg.targets[m.file]), code))
 
     collector = _Collector()
     # parametrize ids may be built from the mutated module: name the test functions, not their ids
     functions = list(dict.fromkeys(nodeid.split("[")[0] for nodeid in ordered))
-    args = [*functions, "-x", "-q", "-p", "no:cacheprovider", "-p", "no:randomly", *cfg["pytest_args"]]
+    args = [*functions, "-x", "-q", "-p", "no:cacheprovider", "-p", "no:randomly", *cfg.pytest_args]
     exit_code = int(pytest.main(args, plugins=[collector]))
     if exit_code == 0:
         return {"killed_by": [], "tests_completed": collector.completed}

@@ -9,8 +9,8 @@ import gc
 import os
 import types
 
-from _assay_mutation_code import code_lines, code_tree, is_function_code, names_read, reads_dynamically
-from _assay_mutation_same import cells
+from .code import code_lines, code_tree, is_function_code, names_read, reads_dynamically
+from .same import cells
 
 
 class Readers:
@@ -42,8 +42,8 @@ class Readers:
             code = getattr(getattr(obj, "__func__", obj), "__code__", None)
             if code is not None:
                 tests_of.setdefault(code, []).append(item.nodeid)
-        scratch = os.path.realpath(cfg["scratch_root"]) + os.sep
-        targets = {os.path.realpath(p) for p in cfg["targets"].values()}
+        scratch = os.path.realpath(cfg.scratch_root) + os.sep
+        targets = {os.path.realpath(p) for p in cfg.targets.values()}
         self.untracked: set[str] = set()
         self.dynamic = False  # project code no test maps to reads names dynamically
         real: dict[str, str] = {}
@@ -71,9 +71,9 @@ class Readers:
         """Tests that may observe a change of `names` in the module namespace, and whether that set is
         complete: readers of the names, tests that executed the old functions/classes/tables they held,
         tests covering the mutated lines."""
-        rel = m["file"]
+        rel = m.file
         selected = set(self.always)
-        for line in {*range(m["line"], m["end_line"] + 1), m["stmt_line"]}:
+        for line in {*range(m.line, m.end_line + 1), m.stmt_line}:
             selected.update(self.covering.get((rel, line), ()))
         complete = not self.dynamic
         for name in names:

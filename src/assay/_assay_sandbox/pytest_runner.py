@@ -13,15 +13,14 @@ memory) the caller can name the test that was running.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import random
 import signal
-import sys
 import time
 
-import _assay_boot
+from . import boot
+from .protocol import PytestJob
 
 MAX_MESSAGE = 2000
 
@@ -133,7 +132,7 @@ class Recorder:
             "collected": self.collected,
             "errors": self.errors,
             "tests": self.tests,
-            "leaked": _assay_boot.leaked_modules(self.args.user_root),
+            "leaked": boot.leaked_modules(self.args.user_root),
         }
 
 
@@ -154,31 +153,8 @@ def _run_once(args, extra: list[str], out: str) -> int:
     return int(code)
 
 
-def main(argv: list[str]) -> int:
-    if "--" in argv:
-        split = argv.index("--")
-        own, extra = argv[:split], argv[split + 1:]
-    else:
-        own, extra = argv, []
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--mode", choices=("collect", "run", "isolate"), required=True)
-    parser.add_argument("--out", required=True)
-    parser.add_argument("--user-root", required=True)
-    parser.add_argument("--scratch-root", required=True)
-    parser.add_argument("--source-root", action="append", default=[])
-    parser.add_argument("--order", choices=("file", "random", "reverse"), default="file")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--ids-file")
-    parser.add_argument("--test-timeout", type=float, default=60.0)
-    args = parser.parse_args(own)
-    _assay_boot.isolate_imports(args.user_root, args.scratch_root, args.source_root)
-    os.chdir(args.scratch_root)
-    args.ids = []
-    if args.ids_file:
-        with open(args.ids_file) as fh:
-            args.ids = [line.strip() for line in fh if line.strip()]
-    return _run_once(args, extra, args.out)
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+def main(job_path: str) -> int:
+    job = PytestJob.read(job_path)
+    boot.isolate_imports(job.user_root, job.scratch_root, job.source_roots)
+    os.chdir(job.scratch_root)
+    return _run_once(job, [*job.pytest_args, *job.paths], job.out)

@@ -10,12 +10,12 @@ import gc
 import os
 import types
 
-from _assay_mutation_code import find_code
+from .code import find_code
 
 
 def function_index(cfg: dict) -> dict[tuple[str, str, int], list]:
     """Live function objects of the target files, by (real path, name, first line)."""
-    paths = {os.path.realpath(p) for p in cfg["targets"].values()}
+    paths = {os.path.realpath(p) for p in cfg.targets.values()}
     index: dict[tuple[str, str, int], list] = {}
     real: dict[str, str] = {}
     for obj in gc.get_objects():
@@ -29,11 +29,11 @@ def function_index(cfg: dict) -> dict[tuple[str, str, int], list]:
 
 def patches(cfg: dict, m: dict, code, functions) -> list | None:
     """(function objects, mutated code) pairs for the enclosing defs, or None: re-import instead."""
-    if not m["chain"]:
+    if not m.chain:
         return None
-    path = os.path.realpath(cfg["targets"][m["file"]])
+    path = os.path.realpath(cfg.targets[m.file])
     pairs = []
-    for name, first in m["chain"]:
+    for name, first in m.chain:
         new = find_code(code, name, first)
         if new is None:
             return None

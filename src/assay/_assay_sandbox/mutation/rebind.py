@@ -8,11 +8,11 @@ from __future__ import annotations
 import os
 import sys
 
-from _assay_mutation_fork import fork, wait
-from _assay_mutation_patch import run_items
-from _assay_mutation_same import changed_names
-from _assay_mutation_select import Readers
-from _assay_mutation_watch import watch_body
+from ..fork import fork, wait
+from .patch import run_items
+from .same import changed_names
+from .select import Readers
+from .watch import watch_body
 
 _IMMUTABLE = (int, float, complex, str, bytes, bool, tuple, frozenset, type(None))
 
@@ -23,7 +23,7 @@ class ImportTime:
     def __init__(self, cfg: dict, original_code: dict, covering: dict, items):
         self.cfg = cfg
         self.readers = Readers(cfg, original_code, covering, items)
-        scratch = os.path.realpath(cfg["scratch_root"]) + os.sep
+        scratch = os.path.realpath(cfg.scratch_root) + os.sep
         self.project_modules = [(mod, real) for mod in list(sys.modules.values())
                                 if getattr(mod, "__file__", None)
                                 and (real := os.path.realpath(mod.__file__)).startswith(scratch)]
@@ -35,23 +35,23 @@ class ImportTime:
         leaves the live state as the original made it, so no namespace diff can bound who observes it."""
         out = {}
         for rel, code in original_code.items():
-            path = os.path.realpath(self.cfg["targets"][rel])
+            path = os.path.realpath(self.cfg.targets[rel])
             module = next((mod for mod, real in self.project_modules if real == path), None)
             if module is None:
                 out[rel] = "not imported"
                 continue
             pid, r = fork(lambda c=code, p=path, mod=module: watch_body(c, p, mod)[0].unsafe)
-            state, result, _ = wait(pid, r, self.cfg["baseline_timeout"])
+            state, result, _ = wait(pid, r, self.cfg.baseline_timeout)
             out[rel] = "probe failed" if state == "timeout" or isinstance(result, dict) else result
         return out
 
     def run(self, m: dict, code, items) -> dict:
         """In the child: re-run the mutated body, rebind the project's and tests' module globals that held
         the old objects, run the tests that may observe the change."""
-        path = os.path.realpath(self.cfg["targets"][m["file"]])
+        path = os.path.realpath(self.cfg.targets[m.file])
         module = next(mod for mod, real in self.project_modules if real == path)
         watch, old = watch_body(code, path, module)
-        unsafe = watch.unsafe or self.original_unsafe[m["file"]]
+        unsafe = watch.unsafe or self.original_unsafe[m.file]
         changed = changed_names(old, module.__dict__)
         if not changed and unsafe is None:
             return {"equivalent": "equivalent: re-running the module body leaves its namespace unchanged"}

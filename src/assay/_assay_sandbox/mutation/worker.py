@@ -30,25 +30,24 @@ Input: a JSON file (argv[1]). Output: JSON lines appended to `events` (never std
 
 from __future__ import annotations
 
-import json
 import os
-import sys
 
-import _assay_boot
 import pytest
-from _assay_mutation_server import Server
-from _assay_mutation_trace import Events, LineTracer
+
+from .. import boot
+from ..protocol import MutationJob
+from .server import Server
+from .trace import Events, LineTracer
 
 
-def main() -> int:
-    with open(sys.argv[1], encoding="utf-8") as fh:
-        cfg = json.load(fh)
-    _assay_boot.isolate_imports(cfg["user_root"], cfg["scratch_root"], cfg["source_roots"])
-    os.chdir(cfg["scratch_root"])
-    events = Events(cfg["events"])
-    tracer = LineTracer({os.path.realpath(p): rel for rel, p in cfg["targets"].items()})
+def main(job_path: str) -> int:
+    cfg = MutationJob.read(job_path)
+    boot.isolate_imports(cfg.user_root, cfg.scratch_root, cfg.source_roots)
+    os.chdir(cfg.scratch_root)
+    events = Events(cfg.events)
+    tracer = LineTracer({os.path.realpath(p): rel for rel, p in cfg.targets.items()})
     server = Server(cfg, events, tracer)
-    args = [*cfg["tests"], "-q", "-p", "no:cacheprovider", "-p", "no:randomly", *cfg["pytest_args"]]
+    args = [*cfg.tests, "-q", "-p", "no:cacheprovider", "-p", "no:randomly", *cfg.pytest_args]
     tracer.start()
     code = pytest.main(args, plugins=[server])
     tracer.stop()
@@ -56,7 +55,3 @@ def main() -> int:
         events.emit(event="error", message=f"pytest stopped before running (exit code {int(code)}): "
                     + ("\n".join(server.collect_errors) or "no tests collected")[-3000:])
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,0 +1,86 @@
+"""The typed messages between assay and this package: job configs written as JSON by the parent, read here.
+
+Stdlib only: assay imports this module as `assay._assay_sandbox.protocol` to write a job, and the sandboxed
+process imports it as `_assay_sandbox.protocol` to read it, so both sides share one definition.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any
+
+
+class _Json:
+    """JSON round trip of a flat dataclass; nested job types convert themselves in `_from`."""
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self))  # type: ignore[call-overload]
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]):
+        names = {f.name for f in fields(cls)}  # type: ignore[arg-type]
+        return cls(**{k: v for k, v in data.items() if k in names})
+
+    @classmethod
+    def read(cls, path: str):
+        with open(path, encoding="utf-8") as fh:
+            return cls.from_dict(json.load(fh))
+
+
+@dataclass
+class PytestJob(_Json):
+    """One pytest run: collect, run (in file, random or reverse order) or isolate (each id alone)."""
+
+    mode: str  # collect | run | isolate
+    out: str  # where the result JSON goes; `<out>.progress` names each test as it starts
+    user_root: str
+    scratch_root: str
+    paths: list[str]  # test files or node ids, relative to scratch_root
+    source_roots: list[str] = field(default_factory=list)
+    order: str = "file"  # file | random | reverse
+    seed: int = 0
+    ids: list[str] = field(default_factory=list)  # isolate: the node ids to run alone
+    test_timeout: float = 60.0  # isolate: the wall limit of one test
+    pytest_args: list[str] = field(default_factory=list)
+
+
+@dataclass
+class MutantSpec(_Json):
+    """One mutant as the worker needs it: a text edit of a target file and where it sits."""
+
+    id: str
+    file: str
+    start: int
+    end: int
+    replacement: str
+    line: int
+    end_line: int
+    stmt_line: int
+    function: str
+    chain: list[list] = field(default_factory=list)  # enclosing defs, innermost first: [name, first line]
+
+
+@dataclass
+class MutationJob(_Json):
+    """A mutation worker's whole job: the tests, the targets and the mutants to run against them."""
+
+    user_root: str
+    scratch_root: str
+    events: str  # JSON-lines file the worker appends its events to
+    tests: list[str]
+    targets: dict[str, str]  # project-relative path -> absolute path in the scratch copy
+    mutants: list[MutantSpec]
+    source_roots: list[str] = field(default_factory=list)
+    pytest_args: list[str] = field(default_factory=list)
+    functions: dict[str, list[list]] | None = None  # rel -> [name, first, last]: scope the run (verify gate)
+    workers: int = 1
+    timeout_factor: float = 10.0
+    timeout_base: float = 1.0
+    baseline_timeout: float = 180.0
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> MutationJob:
+        job = super().from_dict(data)
+        job.mutants = [MutantSpec.from_dict(m) if isinstance(m, dict) else m for m in job.mutants]
+        return job
