@@ -1,20 +1,26 @@
 """assay: decide, with evidence, whether a unit test is worth keeping.
 
-Library API: `assay.verify(paths, settings=None, ...) -> Report` (see assay.pipeline).
+Library API, one function per command (see `assay.api`): `verify(paths) -> Report`, `mutate(paths, tests) ->
+MutateReport`, `lint(paths) -> LintReport`. Errors are `assay.errors.AssayError`s.
 """
 
 from __future__ import annotations
 
+from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
-__version__ = "0.1.0"
-__all__ = ["__version__", "verify"]
+try:
+    __version__ = version("assay")
+except PackageNotFoundError:  # pragma: no cover - running from a source tree that was never installed
+    __version__ = "0.0.0"
+
+__all__ = ["__version__", "lint", "mutate", "verify"]
 
 
 def __getattr__(name: str) -> Any:
     # Lazy, so that `import assay` stays cheap and free of import cycles with the gates.
-    if name == "verify":
-        from assay.pipeline import verify
+    if name in ("verify", "mutate", "lint"):
+        from assay import api
 
-        return verify
+        return getattr(api, name)
     raise AttributeError(name)

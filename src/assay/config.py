@@ -13,6 +13,7 @@ from typing import Any
 
 from pydantic import Field, ValidationError
 
+from assay.errors import ConfigError
 from assay.mutation.config import MutationConfig
 from assay.section import Section
 from assay.smells.config import SmellsConfig
@@ -21,10 +22,6 @@ if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover
     import tomli as tomllib
-
-
-class ConfigError(Exception):
-    """A config file that cannot be used; the message is one line for the user."""
 
 
 class SandboxConfig(Section):
@@ -97,3 +94,20 @@ def load_settings(root: Path, config_file: Path | None = None) -> Settings:
             return settings_from_dict(data, f"{path.name} [tool.assay]")
         return settings_from_dict(data.get("tool", {}).get("assay", data), path.name)
     return Settings()
+
+
+def apply_overrides(settings: Settings, overrides: dict[str, Any] | None) -> Settings:
+    """Set dotted keys (`jobs`, `sandbox.timeout_s`, `mutation.workers`) on loaded settings, validated like the
+    config file (a bad value is a ConfigError); None values are left alone."""
+    for dotted, value in (overrides or {}).items():
+        if value is None:
+            continue
+        *path, name = dotted.split(".")
+        section: Any = settings
+        for part in path:
+            section = getattr(section, part)
+        try:
+            setattr(section, name, value)
+        except ValidationError as err:
+            raise ConfigError(_describe(err, "command line").replace(f"'{name}'", f"'{dotted}'")) from None
+    return settings

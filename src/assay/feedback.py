@@ -56,3 +56,20 @@ def compose(header: str, body: list[str], hint: str) -> str:
     if len(lines) > room:
         lines = lines[: room - 1] + [f"... ({len(lines) - room + 1} more lines)"]
     return "\n".join([header, *lines, hint])
+
+
+CAUSES_HEADER = "REJECT: Gate 5 — TEST SMELLS (static check, reported first)"
+CAUSES_HINT = "Fix these first: they are the likely cause of the reject below."
+
+
+def with_causes(causes: list[str], feedback: str, max_causes: int = 10) -> str:
+    """A gate's feedback with cheap static causes (reject-level smells) first; the whole stays within MAX_LINES."""
+    if not causes:
+        return feedback
+    shown = causes[:max_causes] + ([f"... ({len(causes) - max_causes} more)"] if len(causes) > max_causes else [])
+    head = [CAUSES_HEADER, *shown, CAUSES_HINT]
+    lines = feedback.splitlines()
+    room = MAX_LINES - len(head)
+    if len(lines) > room:  # keep the gate's header and hint, cut its body
+        lines = [lines[0], *lines[1: room - 2], f"... ({len(lines) - room + 1} more lines)", lines[-1]]
+    return "\n".join([*head, *lines])

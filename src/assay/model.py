@@ -181,3 +181,16 @@ class Report:
             "sandbox": self.sandbox.to_json() if self.sandbox else None,
             "notes": self.notes,
         }
+
+
+@dataclass
+class LintReport:
+    """What `assay smells` found: every finding (`assay.smells.Finding`) of every file, and how many files."""
+
+    findings: list[Any]
+    files: int
+    config: Any = None  # the SmellsConfig the files were linted with (levels shown in SARIF)
+
+    @property
+    def exit_code(self) -> int:
+        return 1 if any(f.level == "reject" for f in self.findings) else 0

@@ -1,63 +1,47 @@
 """`verify`: each candidate file through the gates in order, stopping at the first reject.
 
-Data flows one way: candidate -> scratch workspace -> gates -> verdict -> Report. Results are cached by
-a hash of everything that can change them; nothing here prints.
+Data flows one way: candidate -> workspace overlay -> runner -> gates -> verdict -> FileReport. A candidate may
+be a file of the user's tree or text that exists only in memory (a writer's attempt); either way it is written
+over a scratch copy, which is reset and reused for the next candidate. Results are cached by a hash of
+everything that can change them; nothing here prints.
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
-import os
-import subprocess
-import sys
+import threading
 import time
-from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from assay import __version__
-from assay.config import Settings, load_settings
+from assay.config import Settings
+from assay.errors import InputError
+from assay.execution.runner import Runner
+from assay.execution.sandbox import Profile, Sandbox
+from assay.execution.workspace import Workspace
+from assay.feedback import with_causes
 from assay.gates import REGISTRY
-from assay.gates.base import Gate, GateContext
-from assay.model import (
-    GATE_ORDER,
-    Candidate,
-    FileReport,
-    GateResult,
-    GateStatus,
-    Report,
-    TestOutcome,
-    Verdict,
-)
-from assay.project import InputError, Project, discover, find_root, read_source
-from assay.sandbox import Sandbox
+from assay.gates.base import BaseGate, GateContext, precondition
+from assay.languages import LANGUAGES, Language
+from assay.model import GATE_ORDER, Candidate, FileReport, GateResult, GateStatus, TestOutcome, Verdict
+from assay.project import Project
 from assay.store import Store
-from assay.workspace import Workspace, sweep_stale
 
 EventSink = Callable[[str, str, str], None]  # (event, file, detail): "start"/"gate"/"done"
 CONFIG_FILES = ("pyproject.toml", "setup.cfg", "pytest.ini", "tox.ini", "assay.toml")
 
 
-def build_gates(names: Sequence[str] | None) -> list[Gate]:
-    """The configured gates, or every registered gate in the canonical order."""
+def build_gates(settings: Settings) -> list[BaseGate]:
+    """The configured gates, or every registered gate in the canonical order, constructed with the settings."""
+    names = settings.gates
     if names is None:
         names = [g for g in GATE_ORDER if g in REGISTRY] + [g for g in REGISTRY if g not in GATE_ORDER]
     unknown = [n for n in names if n not in REGISTRY]
     if unknown:
         raise InputError(f"unknown gate '{unknown[0]}' (available: {', '.join(REGISTRY)})")
-    return [REGISTRY[n]() for n in names]
-
-
-def _interpreter_problem(python: str) -> str | None:
-    """Why `python` cannot run pytest here, or None."""
-    try:
-        proc = subprocess.run([python, "-c", "import pytest"], capture_output=True, timeout=60, text=True)
-    except (OSError, subprocess.SubprocessError) as err:
-        return f"cannot run {python}: {err}"
-    if proc.returncode:
-        return f"pytest is not importable by {python}"
-    return None
+    return [REGISTRY[n](settings) for n in names]
 
 
 def _closure(project: Project, targets: list[str]) -> list[str]:
@@ -74,10 +58,10 @@ def _closure(project: Project, targets: list[str]) -> list[str]:
     return sorted(seen)
 
 
-def cache_key(project: Project, candidate: Candidate, settings: Settings, python: str) -> str:
+def cache_key(project: Project, candidate: Candidate, settings: Settings, toolchain: str) -> str:
     """Hash of the test file, its targets (transitively), conftests, test config, settings and versions."""
     h = hashlib.sha256()
-    h.update(f"{__version__}\0{settings.fingerprint()}\0{python}\0{candidate.rel}\0".encode())
+    h.update(f"{__version__}\0{settings.fingerprint()}\0{toolchain}\0{candidate.rel}\0".encode())
     h.update(candidate.source.encode())
     extra = [Path(candidate.rel).parent / "conftest.py"]
     extra += [p / "conftest.py" for p in Path(candidate.rel).parents]
@@ -125,106 +109,120 @@ def assemble(candidate: Candidate, results: list[GateResult], collected: list[st
                       results, tests, duration_s=duration)
 
 
-class Verifier:
-    """Holds what one `verify` call shares across files: project, settings, sandbox, gates, store."""
+class WorkspacePool:
+    """Scratch copies of one project, reused: a candidate leases one, and it is reset to the pristine copy before
+    the next lease, so N candidates on J threads cost J copies, not N."""
 
-    def __init__(self, project: Project, settings: Settings, use_cache: bool, on_event: EventSink | None):
+    def __init__(self, root: Path):
+        self.root = root
+        self._free: dict[str, list[Workspace]] = {}
+        self._all: list[Workspace] = []
+        self._lock = threading.Lock()
+
+    @contextlib.contextmanager
+    def lease(self, profile: Profile) -> Iterator[Workspace]:
+        with self._lock:
+            free = self._free.setdefault(profile.name, [])
+            ws = free.pop() if free else None
+        if ws is None:
+            ws = Workspace(self.root, links=profile.links, keep=profile.keep)
+            with self._lock:
+                self._all.append(ws)
+        try:
+            yield ws
+        finally:
+            ws.reset()
+            with self._lock:
+                self._free[profile.name].append(ws)
+
+    def close(self) -> None:
+        with self._lock:
+            for ws in self._all:
+                ws.close()
+            self._all.clear()
+            self._free.clear()
+
+
+class Verifier:
+    """What one `verify` run shares across files: project, settings, sandbox, gates, store, workspaces.
+
+    `gates` may be given to inject gates of the caller's own (constructed with their settings)."""
+
+    def __init__(self, project: Project, settings: Settings, use_cache: bool = True,
+                 on_event: EventSink | None = None, gates: Sequence[BaseGate] | None = None):
         self.project = project
         self.settings = settings
-        self.python = settings.python.interpreter or sys.executable
         self.sandbox = Sandbox(settings.sandbox, protect=project.root)
-        self.gates = build_gates(settings.gates)
+        self.gates = list(gates) if gates is not None else build_gates(settings)
         self.use_cache = use_cache and settings.cache
-        self.store = Store(project.root)
+        self.store = Store(project.root if settings.cache else None)
+        self.pool = WorkspacePool(project.root)
         self.emit = on_event or (lambda *_: None)
-        self.toolchain_problem = _interpreter_problem(self.python)
+        self._lock = threading.Lock()
+        self._toolchains: dict[str, tuple[str, str | None]] = {}
+        self._runners: dict[str, Runner] = {}
+
+    def language(self, candidate: Candidate) -> Language:
+        language = LANGUAGES.get(candidate.language)
+        if language is None:
+            raise InputError(f"{candidate.rel}: no language '{candidate.language}' (known: {', '.join(LANGUAGES)})")
+        return language
+
+    def toolchain(self, language: Language) -> tuple[str, str | None]:
+        """(identity for the cache key, the missing-toolchain problem or None), checked once per language."""
+        with self._lock:
+            if language.name not in self._toolchains:
+                ident = getattr(language, "python", None)
+                self._toolchains[language.name] = (ident(self.settings) if ident else language.name,
+                                                   language.toolchain_problem(self.settings))
+                self._runners[language.name] = language.runner(self.sandbox, self.project, self.settings)
+            return self._toolchains[language.name]
 
     def verify_file(self, candidate: Candidate) -> FileReport:
         start = time.monotonic()
-        key = cache_key(self.project, candidate, self.settings, self.python)
+        language = self.language(candidate)
+        ident, problem = self.toolchain(language)
+        key = cache_key(self.project, candidate, self.settings, ident)
         if self.use_cache and (hit := self.store.get("verify", key)):
             report = FileReport.from_json(hit)
             report.cached = True
             report.duration_s = time.monotonic() - start
             self.emit("done", candidate.rel, "cached")
             return report
-        if self.toolchain_problem:
-            skip = GateResult(self.gates[0].name, GateStatus.SKIP, 0.0, self.toolchain_problem,
-                              verdict=Verdict.UNVALIDATED)
+        if problem:
+            skip = GateResult(self.gates[0].name, GateStatus.SKIP, 0.0, problem, verdict=Verdict.UNVALIDATED)
             return FileReport(candidate.rel, candidate.language, candidate.targets, Verdict.UNVALIDATED,
                               None, [skip], [], duration_s=time.monotonic() - start)
         results: list[GateResult] = []
-        with Workspace(self.project.root) as ws:
-            ctx = GateContext(self.project, self.settings, ws, self.sandbox, self.python)
+        with self.pool.lease(language.profile) as ws:
+            if candidate.read_error is None:
+                ws.apply({candidate.rel: candidate.source})
+            ctx = GateContext(self.project, self.settings, ws, self.sandbox, language, self._runners[language.name])
             for gate in self.gates:
                 self.emit("gate", candidate.rel, gate.name)
-                result = gate.run(candidate, ctx)
+                result = precondition(gate, candidate, ctx.facts) or gate.run(candidate, ctx)
                 results.append(result)
                 ctx.results[gate.name] = result
                 if stops(result):
+                    if result.status is GateStatus.REJECT:
+                        self._causes_first(candidate, ctx, result)
                     break
-        report = assemble(candidate, results, ctx.state.get("collected", []), time.monotonic() - start,
+        report = assemble(candidate, results, ctx.facts.collected or [], time.monotonic() - start,
                           gates_run_all=len(results) == len(self.gates))
         self.store.put("verify", key, report.to_json())
         self.emit("done", candidate.rel, report.verdict.value)
         return report
 
+    def _causes_first(self, candidate: Candidate, ctx: GateContext, stop: GateResult) -> None:
+        """Cheap static causes found by gates that did not get to run (reject-level smells) go before the
+        feedback of the gate that stopped the file; its verdict and `rejected_at` stay as they are."""
+        causes: list[str] = []
+        for gate in self.gates:
+            finder = getattr(gate, "causes", None)
+            if gate.name != stop.gate and gate.name not in ctx.results and finder is not None:
+                causes += finder(candidate, ctx)
+        stop.feedback = with_causes(causes, stop.feedback)
 
-def load_candidates(project: Project, files: list[Path], explicit: set[Path], targets: list[str] | None):
-    """Read each file; unreadable explicit files are input errors, unreadable discovered ones are rejected."""
-    out = []
-    for path in files:
-        rel = project.rel(path)
-        try:
-            source, error = read_source(path), None
-        except InputError as err:
-            if path in explicit:
-                raise
-            source, error = "", str(err).replace(str(path), rel)
-        out.append(Candidate(path=path, rel=rel, source=source, read_error=error,
-                             targets=targets if targets is not None else project.targets_of(source, rel)))
-    return out
-
-
-def verify(
-    paths: Sequence[Path | str],
-    settings: Settings | None = None,
-    *,
-    root: Path | None = None,
-    targets: Sequence[Path | str] | None = None,
-    use_cache: bool = True,
-    on_event: EventSink | None = None,
-) -> Report:
-    """Verify candidate test files. Raises InputError / ConfigError for bad input."""
-    start = time.monotonic()
-    if not paths:
-        raise InputError("no paths given")
-    path_list = [Path(p) for p in paths]
-    root = (root or find_root(path_list[0])).resolve()
-    if not root.is_dir():
-        raise InputError(f"project root {root} is not a directory")
-    settings = settings or load_settings(root)
-    project = Project.load(root)
-    files = discover(path_list, root)
-    target_rels = None
-    if targets:
-        missing = [t for t in targets if not Path(t).is_file()]
-        if missing:
-            raise InputError(f"no such target file: {missing[0]}")
-        target_rels = [project.rel(Path(t)) for t in targets]
-    explicit = {p.resolve() for p in path_list if p.is_file()}
-    candidates = load_candidates(project, files, explicit, target_rels)
-    sweep_stale()
-    verifier = Verifier(project, settings, use_cache, on_event)
-    verifier.emit("start", str(len(candidates)), "")
-    jobs = settings.jobs or os.cpu_count() or 1
-    try:
-        with ThreadPoolExecutor(max_workers=min(jobs, len(candidates))) as pool:
-            reports = list(pool.map(verifier.verify_file, candidates))
-    finally:
-        verifier.store.close()
-    notes = [verifier.store.problem] if verifier.store.problem else []
-    report = Report(str(root), reports, verifier.sandbox.info, time.monotonic() - start, notes)
-    with Store(root) as store:
-        store.record_run("verify", time.time(), report.duration_s, report.summary())
-    return report
+    def close(self) -> None:
+        self.pool.close()
+        self.store.close()

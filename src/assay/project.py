@@ -4,19 +4,21 @@ from __future__ import annotations
 
 import ast
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from assay.dependencies import Dependencies
-from assay.workspace import SKIP_DIRS
+from assay.errors import InputError
+from assay.execution.workspace import SKIP_DIRS
+
+if TYPE_CHECKING:
+    from assay.languages.base import Language
 
 ROOT_MARKERS = ("pyproject.toml", "setup.cfg", "setup.py", ".git")
 MAX_TEST_FILE_BYTES = 2 * 1024 * 1024
-
-
-class InputError(Exception):
-    """Bad input from the user: reported as one line, exit code 2."""
 
 
 def find_root(start: Path) -> Path:
@@ -33,7 +35,8 @@ def is_test_file(name: str) -> bool:
     return name.endswith(".py") and (name.startswith("test_") or name.endswith("_test.py"))
 
 
-def _walk_py(base: Path):
+def _walk(base: Path, extensions: set[str]):
+    """Files with one of `extensions` below `base`, outside build, VCS and virtualenv directories."""
     for dirpath, dirnames, filenames in os.walk(base):
         dirnames[:] = [
             d for d in dirnames
@@ -41,7 +44,7 @@ def _walk_py(base: Path):
             and not os.path.exists(os.path.join(dirpath, d, "pyvenv.cfg"))
         ]
         for name in filenames:
-            if name.endswith(".py"):
+            if os.path.splitext(name)[1] in extensions:
                 yield Path(dirpath) / name
 
 
@@ -65,7 +68,7 @@ class Project:
         proj = cls(root=root, source_roots=roots)
         for sr in roots:
             base = root / sr
-            for path in _walk_py(base):
+            for path in _walk(base, {".py"}):
                 rel_to_sr = path.relative_to(base)
                 if sr == "." and rel_to_sr.parts[0] == "src" and "src" in roots:
                     continue
@@ -77,6 +80,11 @@ class Project:
                 if parts and all(p.isidentifier() for p in parts):
                     proj.modules.setdefault(".".join(parts), path.relative_to(root).as_posix())
         return proj
+
+    @cached_property
+    def packages(self) -> set[str]:
+        """Top-level names of the project's own packages and modules."""
+        return {name.split(".")[0] for name in self.modules}
 
     @cached_property
     def dependencies(self) -> Dependencies:
@@ -152,8 +160,12 @@ class Project:
         return found
 
 
-def discover(paths: list[Path], root: Path) -> list[Path]:
-    """Candidate test files under `paths`; InputError for anything that is not usable input."""
+def discover(paths: list[Path], root: Path, languages: Iterable[Language] | None = None) -> list[Path]:
+    """Candidate test files under `paths` (of the given languages, default every known one); InputError for
+    anything that is not usable input."""
+    from assay.languages import LANGUAGES
+
+    langs = list(languages or LANGUAGES.values())
     files: list[Path] = []
     for p in paths:
         if not p.exists():
@@ -162,12 +174,16 @@ def discover(paths: list[Path], root: Path) -> list[Path]:
         if rp != root and root not in rp.parents:
             raise InputError(f"{p} is outside the project root {root}")
         if p.is_dir():
-            found = sorted(f for f in _walk_py(rp) if is_test_file(f.name))
+            found = sorted(f for f in _walk(rp, {e for lang in langs for e in lang.extensions})
+                           if any(lang.is_test_file(f.relative_to(root).as_posix()) for lang in langs))
             if not found:
-                raise InputError(f"no test files (test_*.py, *_test.py) under {p}")
+                globs = ", ".join(g for lang in langs for g in lang.test_globs)
+                raise InputError(f"no test files ({globs}) under {p}")
             files.extend(found)
-        elif p.suffix != ".py":
-            raise InputError(f"{p} is not a Python test file (.py)")
+        elif not any(lang.owns(p.name) for lang in langs):
+            names = " or ".join(lang.title for lang in langs)
+            exts = ", ".join(e for lang in langs for e in lang.extensions)
+            raise InputError(f"{p} is not a {names} test file ({exts})")
         else:
             size = p.stat().st_size
             if size > MAX_TEST_FILE_BYTES:

@@ -33,13 +33,17 @@ CREATE TABLE IF NOT EXISTS runs (
 
 
 class Store:
-    def __init__(self, root: Path):
+    def __init__(self, root: Path | None):
         """Open `<root>/.assay/assay.db`; where the project cannot be written (a read-only checkout), an
-        in-memory store serves the run instead and `problem` says why nothing persists."""
-        self.dir = root / ".assay"
-        self.path = self.dir / "assay.db"
+        in-memory store serves the run instead and `problem` says why nothing persists. `root=None`: in memory
+        on purpose (the cache is off), and nothing is written to the project."""
         self.problem: str | None = None
         self._lock = threading.Lock()
+        if root is None:
+            self._db = self._connect(":memory:")
+            return
+        self.dir = root / ".assay"
+        self.path = self.dir / "assay.db"
         try:
             self.dir.mkdir(exist_ok=True)
             gitignore = self.dir / ".gitignore"

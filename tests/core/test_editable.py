@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from assay.api import verify
 from assay.config import Settings
 from assay.model import Verdict
-from assay.pipeline import verify
 from tests.conftest import tree_digest, write_project
 
 PYPROJECT_HEAD = '[build-system]\nrequires = ["hatchling"]\nbuild-backend = "hatchling.build"\n'

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from assay.execution.workspace import PREFIX, sweep_stale
 from assay.store import Store
-from assay.workspace import PREFIX, sweep_stale
 from tests.conftest import tree_digest
 
 

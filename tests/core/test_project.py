@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from assay.project import InputError, Project, find_root
+from assay.errors import InputError
+from assay.project import Project, find_root
 
 
 def test_find_root_walks_up_to_a_marker(project):

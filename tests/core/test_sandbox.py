@@ -6,10 +6,10 @@ import os
 
 import pytest
 
+from assay.api import verify
 from assay.config import SandboxConfig, Settings
+from assay.execution.sandbox import Sandbox, scrubbed_env
 from assay.model import Verdict
-from assay.pipeline import verify
-from assay.sandbox import Sandbox, scrubbed_env
 from tests.conftest import tree_digest
 
 LIB = {"src/victim/__init__.py": "VALUE = 1\n", "src/victim/core.py": "def answer():\n    return 42\n"}

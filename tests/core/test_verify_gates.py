@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import importlib.util
 
+from assay.api import verify
 from assay.config import Settings
 from assay.model import GateStatus, Verdict
-from assay.pipeline import verify
 
 LIB = {"src/calc/__init__.py": "", "src/calc/ops.py": """
     def add(a, b):

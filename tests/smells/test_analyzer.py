@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from assay.config import ConfigError, settings_from_dict
+from assay.config import settings_from_dict
+from assay.errors import ConfigError
 from assay.smells import SmellsConfig, analyze, analyze_bytes
 
 NO_ASSERT = "def test_total():\n    total([1])\n"

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from assay.api import verify
 from assay.config import Settings
 from assay.model import GateStatus, Verdict
-from assay.pipeline import verify
 from tests.smells.shop_lib import SHOP_LIB
 
 

@@ -63,7 +63,8 @@ class Recorder:
                 continue
             missing = [n for n in info.names_closure if n != "request" and n not in info.name2fixturedefs]
             if missing:
-                self.errors.append({"nodeid": item.nodeid, "message": f"fixture '{missing[0]}' not found"})
+                self.errors.append({"nodeid": item.nodeid, "message": f"fixture '{missing[0]}' not found",
+                                    "fixture": True})
 
     def pytest_collection_finish(self, session):
         self.collected = [item.nodeid for item in session.items]

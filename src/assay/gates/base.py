@@ -1,45 +1,108 @@
-"""The gate protocol: what every gate receives and returns."""
+"""The gate protocol: what every gate declares, receives and returns.
+
+A gate is constructed with the settings (and, for later gates, an LLM client), so a caller may inject its own.
+It declares the facts it needs from earlier gates and the facts it provides as typed fields of `Facts` (never
+dict keys), and the languages it supports. The pipeline skips a gate whose needs no earlier gate met - the file
+is then `unvalidated`, never `accepted` on that basis - and a gate that does not support the candidate's language
+(the skip is visible in every report, the file can still be accepted on the other gates).
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any, Protocol
+from typing import ClassVar, Literal, Protocol, runtime_checkable
 
 from assay.config import Settings
-from assay.model import Candidate, GateResult
+from assay.execution.runner import Runner
+from assay.execution.sandbox import Sandbox
+from assay.execution.workspace import Workspace
+from assay.languages.base import Language
+from assay.model import GATE_ORDER, Candidate, GateResult, GateStatus, Verdict
 from assay.project import Project
-from assay.sandbox import Sandbox
-from assay.workspace import Workspace
+
+Fact = Literal["collected", "passing_tests", "test_durations"]
+
+
+@dataclass
+class Facts:
+    """What earlier gates learned about the candidate file; None until a gate provides it."""
+
+    collected: list[str] | None = None  # test ids, as the runner names them (compile)
+    passing_tests: list[str] | None = None  # tests that passed the green run, in run order (green)
+    test_durations: dict[str, float] | None = None  # untraced seconds of each passing test (green)
+
+    def missing(self, needs: tuple[Fact, ...]) -> list[Fact]:
+        return [n for n in needs if getattr(self, n) is None]
+
+
+FACT_NAMES = {f.name for f in fields(Facts)}
 
 
 @dataclass
 class GateContext:
-    """Everything a gate may use for one candidate file.
-
-    `state` carries facts one gate learns for later gates (e.g. `passing_tests`, `test_durations`
-    from the green run); `results` holds the earlier gates' results for this file.
-    """
+    """Everything a gate may use for one candidate file."""
 
     project: Project  # the user's project (read-only): root, source roots, module index, dependencies
     settings: Settings
-    workspace: Workspace
+    workspace: Workspace  # the scratch copy with the candidate written over it
     sandbox: Sandbox
-    python: str
-    results: dict[str, GateResult] = field(default_factory=dict)
-    state: dict[str, Any] = field(default_factory=dict)
+    language: Language
+    runner: Runner  # the candidate's language's runner
+    facts: Facts = field(default_factory=Facts)
+    results: dict[str, GateResult] = field(default_factory=dict)  # earlier gates' results for this file
 
     @property
     def root(self) -> Path:
         return self.project.root
 
-    @property
-    def source_roots(self) -> list[str]:
-        """Project-relative dirs that hold importable code ("." or "src")."""
-        return self.project.source_roots
 
-
+@runtime_checkable
 class Gate(Protocol):
-    name: str
+    name: ClassVar[str]
+    needs: ClassVar[tuple[Fact, ...]]
+    provides: ClassVar[tuple[Fact, ...]]
+    languages: ClassVar[frozenset[str] | None]  # None: every language
 
     def run(self, candidate: Candidate, ctx: GateContext) -> GateResult: ...
+
+
+class BaseGate:
+    """Defaults for the declarations; checks at class creation that declared facts exist."""
+
+    name: ClassVar[str] = ""
+    needs: ClassVar[tuple[Fact, ...]] = ()
+    provides: ClassVar[tuple[Fact, ...]] = ()
+    languages: ClassVar[frozenset[str] | None] = None
+
+    def __init__(self, settings: Settings):
+        self.settings = settings
+
+    def __init_subclass__(cls, **kw) -> None:
+        super().__init_subclass__(**kw)
+        unknown = (set(cls.needs) | set(cls.provides)) - FACT_NAMES
+        if unknown:
+            raise TypeError(f"gate {cls.__name__} declares unknown facts {sorted(unknown)}")
+
+
+def number(gate: str) -> int:
+    """The gate's number in feedback headers (DESIGN.md): compile 1 ... review 6."""
+    return GATE_ORDER.index(gate) + 1 if gate in GATE_ORDER else 0
+
+
+def skipped(gate: Gate, reason: str, verdict: Verdict | None = None, duration: float = 0.0) -> GateResult:
+    """A skip with its reason in the feedback; with a verdict, the file stops there (`unvalidated`)."""
+    title = f"SKIP: Gate {number(gate.name)} — {gate.name.upper()} NOT MEASURED"
+    return GateResult(gate.name, GateStatus.SKIP, duration, f"{title}\n{reason}", verdict=verdict,
+                      details={"reason": reason})
+
+
+def precondition(gate: Gate, candidate: Candidate, facts: Facts) -> GateResult | None:
+    """The skip the pipeline records instead of running `gate`, or None when it can run."""
+    if gate.languages is not None and candidate.language not in gate.languages:
+        return skipped(gate, f"not available for {candidate.language} yet")
+    missing = facts.missing(gate.needs)
+    if missing:
+        return skipped(gate, f"needs {', '.join(missing)}, which no earlier gate provided: configure the gates "
+                             "that provide it before this one", Verdict.UNVALIDATED)
+    return None

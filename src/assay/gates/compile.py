@@ -1,12 +1,11 @@
-"""Gate 1: the file parses, and pytest can import it and collect its tests in the sandbox."""
+"""Gate 1: the file compiles (for Python: parses, and pytest can import it and collect its tests)."""
 
 from __future__ import annotations
 
 import time
 
-from assay.feedback import collection_summary, compose, relativize, trim
-from assay.gates.base import GateContext
-from assay.languages.python import run_pytest
+from assay.feedback import collection_summary, compose, trim
+from assay.gates.base import BaseGate, GateContext
 from assay.model import Candidate, GateResult, GateStatus, Verdict
 
 HEADER = "REJECT: Gate 1 — COMPILE ERROR"
@@ -16,8 +15,9 @@ MISSING_HINT = ("Install the project's test dependencies for {python}, or set [t
                 "a Python that has them.")
 
 
-class CompileGate:
+class CompileGate(BaseGate):
     name = "compile"
+    provides = ("collected",)
 
     def run(self, candidate: Candidate, ctx: GateContext) -> GateResult:
         start = time.monotonic()
@@ -28,34 +28,29 @@ class CompileGate:
 
         if candidate.read_error:
             return reject([f"{candidate.rel}: {candidate.read_error}"])
-        try:
-            compile(candidate.source, candidate.rel, "exec", dont_inherit=True)
-        except SyntaxError as err:
-            return reject([f"{candidate.rel}:{err.lineno}: SyntaxError: {err.msg}"])
-        except ValueError as err:  # e.g. null bytes
-            return reject([f"{candidate.rel}: {err}"])
-
-        run = run_pytest(ctx, candidate.rel, mode="collect")
-        roots = (str(ctx.workspace.project), str(ctx.root))
-        if run.crash:
-            return reject([f"{candidate.rel}: collection did not finish: {trim(relativize(run.crash, *roots))}"])
-        if run.errors:
-            where = [e["nodeid"] or candidate.rel for e in run.errors]
-            causes = [ctx.project.dependencies.explain(e["message"]) for e in run.errors]
+        result = ctx.runner.compile(ctx.workspace, [candidate.rel])
+        syntax = [e for e in result.errors if e.kind == "syntax"]
+        if syntax:
+            return reject([f"{e.where}:{e.line}: {e.message}" if e.line else f"{e.where}: {e.message}"
+                           for e in syntax])
+        if result.crash:
+            return reject([f"{candidate.rel}: collection did not finish: {trim(result.crash)}"])
+        if result.errors:
+            causes = [ctx.project.dependencies.explain(e.message) for e in result.errors]
             if all(causes):  # the environment lacks something the project itself needs: no verdict on the test
                 tests_per_cause: dict[str, set[str]] = {}
-                for w, cause in zip(where, causes, strict=True):
-                    tests_per_cause.setdefault(cause, set()).add(w)
+                for e, cause in zip(result.errors, causes, strict=True):
+                    tests_per_cause.setdefault(str(cause), set()).add(e.where)
                 body = [f"{candidate.rel}: {cause}" + (f" ({len(ws)} tests)" if len(ws) > 1 else "")
                         for cause, ws in tests_per_cause.items()]
+                python = getattr(ctx.runner, "python", "the test interpreter")
                 return GateResult(self.name, GateStatus.SKIP, time.monotonic() - start,
-                                  compose(MISSING_HEADER, body, MISSING_HINT.format(python=ctx.python)),
+                                  compose(MISSING_HEADER, body, MISSING_HINT.format(python=python)),
                                   verdict=Verdict.UNVALIDATED, details={"missing_dependencies": len(body)})
-            body = [f"{w}: {collection_summary(relativize(e['message'], *roots))}" for w, e in zip(where, run.errors,
-                                                                                                 strict=True)]
-            return reject(body, collection_errors=len(run.errors))
-        if not run.collected:
+            return reject([f"{e.where}: {collection_summary(e.message)}" for e in result.errors],
+                          collection_errors=len(result.errors))
+        if not result.collected:
             return reject([f"{candidate.rel}: no tests collected (no test_* functions or Test* classes)"])
-        ctx.state["collected"] = run.collected
+        ctx.facts.collected = result.collected
         return GateResult(self.name, GateStatus.PASS, time.monotonic() - start,
-                          details={"collected": len(run.collected)})
+                          details={"collected": len(result.collected)})

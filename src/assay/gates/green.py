@@ -5,18 +5,17 @@ from __future__ import annotations
 import time
 
 from assay.dependencies import Dependencies
-from assay.feedback import compose, failure_summary, relativize, trim
-from assay.gates.base import GateContext
-from assay.languages.python import PytestRun, run_pytest
+from assay.execution.runner import Outcome, TestRun
+from assay.feedback import compose, failure_summary, trim
+from assay.gates.base import BaseGate, GateContext
 from assay.model import Candidate, GateResult, GateStatus, TestOutcome, Verdict
 
 HEADER = "REJECT: Gate 2 — TEST FAILURE"
 HINT = "Fix expected values or setup. Do not fit the test to the code: check the real contract."
-FAILING = {"failed", "error", "xpassed", "timeout"}
+FAILING = {Outcome.FAILED, Outcome.ERROR, Outcome.XPASSED, Outcome.TIMEOUT}
 
 
-def judge_run(run: PytestRun, gate: str, roots: tuple[str, ...],
-              deps: Dependencies) -> tuple[list[TestOutcome], list[str]]:
+def judge_run(run: TestRun, gate: str, deps: Dependencies) -> tuple[list[TestOutcome], list[str]]:
     """Per-test outcomes of a run that must be all green, and feedback lines for the failures.
 
     A test failing only because the environment lacks what the project needs (a module it uses, a plugin it
@@ -24,18 +23,19 @@ def judge_run(run: PytestRun, gate: str, roots: tuple[str, ...],
     outcomes: list[TestOutcome] = []
     body: list[str] = []
     for nodeid, rec in run.tests.items():
-        if rec.outcome in ("failed", "error") and (gap := deps.explain(rec.message)):
+        if rec.outcome in (Outcome.FAILED, Outcome.ERROR) and (gap := deps.explain(rec.message)):
             outcomes.append(TestOutcome(nodeid, Verdict.UNVALIDATED, gate, gap))
         elif rec.outcome in FAILING:
-            msg = ("marked xfail but passes" if rec.outcome == "xpassed"
-                   else failure_summary(relativize(rec.message, *roots)))
-            outcomes.append(TestOutcome(nodeid, Verdict.REJECTED, gate, msg.splitlines()[0] if msg else rec.outcome))
+            msg = "marked xfail but passes" if rec.outcome is Outcome.XPASSED else failure_summary(rec.message)
+            outcomes.append(TestOutcome(nodeid, Verdict.REJECTED, gate,
+                                        msg.splitlines()[0] if msg else rec.outcome.value))
             body.append(f"{nodeid}: {msg}")
-        elif rec.outcome in ("skipped", "xfailed"):
-            outcomes.append(TestOutcome(nodeid, Verdict.UNVALIDATED, gate, f"{rec.outcome}: {rec.message}".strip()))
+        elif rec.outcome in (Outcome.SKIPPED, Outcome.XFAILED):
+            outcomes.append(TestOutcome(nodeid, Verdict.UNVALIDATED, gate,
+                                        f"{rec.outcome.value}: {rec.message}".strip()))
     if run.crash:
         who = run.running or "the test run"
-        reason = trim(relativize(run.crash, *roots))
+        reason = trim(run.crash)
         outcomes.append(TestOutcome(who, Verdict.REJECTED, gate, reason.splitlines()[0]))
         body.append(f"{who}: {reason}")
     return outcomes, body
@@ -52,20 +52,20 @@ def damage_lines(rel: str, deleted: list[str], changed: list[str]) -> list[str]:
     return lines
 
 
-class GreenGate:
+class GreenGate(BaseGate):
     name = "green"
+    provides = ("passing_tests", "test_durations")
 
     def run(self, candidate: Candidate, ctx: GateContext) -> GateResult:
         start = time.monotonic()
         before = ctx.workspace.snapshot()
-        run = run_pytest(ctx, candidate.rel, mode="run")
-        roots = (str(ctx.workspace.project), str(ctx.root))
-        outcomes, body = judge_run(run, self.name, roots, ctx.project.dependencies)
+        run = ctx.runner.run(ctx.workspace, [candidate.rel])
+        outcomes, body = judge_run(run, self.name, ctx.project.dependencies)
         body += damage_lines(candidate.rel, *ctx.workspace.damage(before))
-        passed = {k: r.duration for k, r in run.tests.items() if r.outcome == "passed"}
+        passed = run.passed()
         details = {"passed": len(passed), "failed": len(body), "leaked_imports": run.leaked}
-        ctx.state["passing_tests"] = list(passed)
-        ctx.state["test_durations"] = passed
+        ctx.facts.passing_tests = list(passed)
+        ctx.facts.test_durations = passed
         elapsed = time.monotonic() - start
         if body:
             return GateResult(self.name, GateStatus.REJECT, elapsed, compose(HEADER, body, HINT),

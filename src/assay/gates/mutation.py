@@ -9,16 +9,20 @@ from __future__ import annotations
 
 import time
 
-from assay.gates.base import GateContext
+from assay.errors import RunFailed
+from assay.gates.base import BaseGate, GateContext
+from assay.languages.python import PYTHON
 from assay.model import Candidate, GateResult, GateStatus, Verdict
-from assay.mutation.codeclass import classify
-from assay.mutation.engine import Engine, MutationError
+from assay.mutation.codeclass import threshold_for
+from assay.mutation.engine import Engine
 from assay.mutation.summary import details, feedback, passes
 from assay.store import Store
 
 
-class MutationGate:
+class MutationGate(BaseGate):
     name = "mutation"
+    needs = ("passing_tests",)
+    languages = frozenset({"python"})
 
     def run(self, candidate: Candidate, ctx: GateContext) -> GateResult:
         start = time.monotonic()
@@ -27,18 +31,16 @@ class MutationGate:
             return GateResult(self.name, GateStatus.SKIP, time.monotonic() - start,
                               details={"reason": "no target: the file imports no module of the project "
                                                  "(pass --target)"})
-        tests = list(ctx.state.get("passing_tests") or [candidate.rel])
-        packages = {name.split(".")[0] for name in ctx.project.modules}
-        classes = [classify(rel, ctx.workspace.path(rel).read_text(encoding="utf-8", errors="replace"), conf,
-                            packages) for rel in candidate.targets]
-        code_class = max(classes, key=lambda c: conf.thresholds[c])
-        threshold = conf.thresholds[code_class]
+        tests = list(ctx.facts.passing_tests or [candidate.rel])
+        sources = {rel: ctx.workspace.path(rel).read_text(encoding="utf-8", errors="replace")
+                   for rel in candidate.targets}
+        code_class, threshold = threshold_for(sources, conf, ctx.project.packages)
         store = Store(ctx.root) if ctx.settings.cache else None
         try:
-            engine = Engine(ctx.workspace, ctx.sandbox, ctx.python, ctx.source_roots, conf,
+            engine = Engine(ctx.workspace, ctx.sandbox, PYTHON.python(ctx.settings), ctx.project.source_roots, conf,
                             ctx.settings.python.pytest_args, store)
             run = engine.run(list(candidate.targets), tests, scoped=True)
-        except MutationError as err:  # no evidence either way: the file cannot be validated, never "passed"
+        except RunFailed as err:  # no evidence either way: the file cannot be validated, never "passed"
             reason = f"mutation run failed: {str(err)[:500]}"
             return GateResult(self.name, GateStatus.SKIP, time.monotonic() - start,
                               f"SKIP: Gate 4 — MUTATION NOT MEASURED\n{reason}", verdict=Verdict.UNVALIDATED,

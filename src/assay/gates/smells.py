@@ -6,7 +6,7 @@ import re
 import time
 
 from assay.feedback import compose
-from assay.gates.base import GateContext
+from assay.gates.base import BaseGate, GateContext
 from assay.model import Candidate, GateResult, GateStatus, TestOutcome, Verdict
 from assay.smells import Finding, analyze, read_targets
 
@@ -38,13 +38,23 @@ def _outcomes(candidate: Candidate, findings: list[Finding], collected: list[str
     return out
 
 
-class SmellsGate:
+class SmellsGate(BaseGate):
     name = "smells"
+    languages = frozenset({"python"})
+
+    def _findings(self, candidate: Candidate, ctx: GateContext) -> list[Finding]:
+        return analyze(candidate.source, candidate.rel, read_targets(ctx.root, candidate.targets), ctx.settings.smells)
+
+    def causes(self, candidate: Candidate, ctx: GateContext) -> list[str]:
+        """Reject-level findings (no assertion, tautology, mocked code under test ...): milliseconds to find, and
+        often the root cause of a later gate's reject, so they are reported first with it."""
+        if candidate.language not in (self.languages or {candidate.language}) or candidate.read_error:
+            return []
+        return [_line(f) for f in self._findings(candidate, ctx) if f.level == "reject" and f.rule != "AS000"]
 
     def run(self, candidate: Candidate, ctx: GateContext) -> GateResult:
         start = time.monotonic()
-        findings = analyze(candidate.source, candidate.rel, read_targets(ctx.root, candidate.targets),
-                           ctx.settings.smells)
+        findings = self._findings(candidate, ctx)
         shown = [f for f in findings if f.level in ("reject", "warn")]
         smells = [f for f in shown if f.level == "reject" and not f.low_value]
         low = [f for f in shown if f.low_value]
@@ -64,7 +74,7 @@ class SmellsGate:
         feedback = compose(header, [_line(f) for f in ordered], _hint(smells or low or shown)) if shown else ""
         return GateResult(
             self.name, status, time.monotonic() - start, feedback, verdict=verdict,
-            tests=_outcomes(candidate, findings, ctx.state.get("collected", [])),
+            tests=_outcomes(candidate, findings, ctx.facts.collected or []),
             details={"findings": [{"rule": f.rule, "level": f.level, "line": f.line, "col": f.col,
                                    "message": f.message, "test": f.test} for f in findings]},
         )

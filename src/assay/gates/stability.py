@@ -8,9 +8,9 @@ from __future__ import annotations
 import ast
 import time
 
-from assay.feedback import compose, relativize, trim
-from assay.gates.base import GateContext
-from assay.languages.python import run_pytest
+from assay.execution.runner import Order
+from assay.feedback import compose, trim
+from assay.gates.base import BaseGate, GateContext
 from assay.model import Candidate, GateResult, GateStatus, TestOutcome, Verdict
 
 HEADER = "REJECT: Gate 3 — FLAKY TESTS"
@@ -44,29 +44,29 @@ def risk_of(source: str) -> str | None:
     return None
 
 
-class StabilityGate:
+class StabilityGate(BaseGate):
     name = "stability"
+    needs = ("passing_tests",)
 
     def run(self, candidate: Candidate, ctx: GateContext) -> GateResult:
         start = time.monotonic()
         cfg = ctx.settings.stability
-        passing = list(ctx.state.get("passing_tests", []))
+        passing = list(ctx.facts.passing_tests or [])
         observations: dict[str, list[tuple[str, str, str]]] = {t: [] for t in passing}
         risk = risk_of(candidate.source)
         reruns = cfg.reruns_risky if risk else cfg.reruns
-        plan = [(f"rerun {i + 1}", "run", "file") for i in range(reruns)]
+        plan: list[tuple[str, Order, bool]] = [(f"rerun {i + 1}", Order.FILE, False) for i in range(reruns)]
         if cfg.random_order:
-            plan.append((f"random order (seed {cfg.seed})", "run", "random"))
+            plan.append((f"random order (seed {cfg.seed})", Order.RANDOM, False))
         if cfg.isolation and passing:
-            plan.append(("alone", "isolate", "file"))
-        roots = (str(ctx.workspace.project), str(ctx.root))
-        for label, mode, order in plan:
-            run = run_pytest(ctx, candidate.rel, mode=mode, order=order, seed=cfg.seed,
-                             ids=passing if mode == "isolate" else None)
+            plan.append(("alone", Order.FILE, True))
+        for label, order, isolate in plan:
+            run = ctx.runner.run(ctx.workspace, [candidate.rel], ids=passing if isolate else None, order=order,
+                                 seed=cfg.seed, isolate=isolate)
             for nodeid in passing:
                 rec = run.tests.get(nodeid)
                 if rec is not None:
-                    observations[nodeid].append((label, rec.outcome, rec.message))
+                    observations[nodeid].append((label, rec.outcome.value, rec.message))
                 elif run.crash and nodeid == run.running:
                     observations[nodeid].append((label, "crashed", run.crash))
         details = {"runs": 1 + len(plan), "risk": risk, "seed": cfg.seed, "plan": [p[0] for p in plan]}
@@ -77,7 +77,7 @@ class StabilityGate:
             if not bad:
                 continue
             total = len(obs) + 1  # + the green run, which passed
-            first = trim(relativize(bad[0][2], *roots), 4)
+            first = trim(bad[0][2], 4)
             reason = f"passed {total - len(bad)} of {total} runs; {bad[0][1]} when {bad[0][0]}"
             flaky.append(TestOutcome(nodeid, Verdict.FLAKY, self.name, reason))
             body.append(f"{nodeid}: {reason}" + (f"\n  {first.splitlines()[-1]}" if first else ""))

@@ -1,36 +1,36 @@
-"""Python adapter: runs pytest in the sandbox through the standalone runner and reads its JSON."""
+"""Python: pytest run in the sandbox by `_assay_sandbox.pytest_runner`, results read from the JSON it writes."""
 
 from __future__ import annotations
 
 import json
+import subprocess
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from assay._assay_sandbox import launch
 from assay._assay_sandbox.protocol import PytestJob
-from assay.gates.base import GateContext
+from assay.execution.runner import CompileResult, Order, Outcome, Problem, TestResult, TestRun
+from assay.execution.sandbox import Sandbox
+from assay.execution.workspace import Workspace
+from assay.feedback import relativize
+from assay.languages.base import Language
+
+if TYPE_CHECKING:
+    from assay.config import Settings
+    from assay.project import Project
 
 
-@dataclass
-class TestRecord:
-    outcome: str  # passed failed error skipped xfailed xpassed timeout
-    duration: float
-    message: str
-
-
-@dataclass
-class PytestRun:
-    """Structured outcome of one sandboxed pytest run."""
-
-    collected: list[str] = field(default_factory=list)
-    errors: list[dict] = field(default_factory=list)
-    tests: dict[str, TestRecord] = field(default_factory=dict)
-    exitstatus: int | None = None
-    leaked: list[str] = field(default_factory=list)
-    crash: str | None = None  # why the run itself ended abnormally (timeout, killed, no result)
-    running: str | None = None  # the test that was running when the run was killed
-    duration_s: float = 0.0
+def interpreter_problem(python: str) -> str | None:
+    """Why `python` cannot run pytest here, or None."""
+    try:
+        proc = subprocess.run([python, "-c", "import pytest"], capture_output=True, timeout=60, text=True)
+    except (OSError, subprocess.SubprocessError) as err:
+        return f"cannot run {python}: {err}"
+    if proc.returncode:
+        return f"pytest is not importable by {python}"
+    return None
 
 
 def _last_started(progress: Path) -> str | None:
@@ -41,44 +41,95 @@ def _last_started(progress: Path) -> str | None:
     return lines[-1] if lines else None
 
 
-def run_pytest(
-    ctx: GateContext,
-    test_rel: str,
-    mode: str = "run",
-    order: str = "file",
-    seed: int = 0,
-    ids: list[str] | None = None,
-) -> PytestRun:
-    """Run pytest on one test file (or the given ids, in isolation) inside the sandbox."""
-    run_dir = ctx.workspace.run_dir
-    out = run_dir / f"result-{uuid.uuid4().hex[:10]}.json"
-    timeout = ctx.settings.sandbox.timeout_s
-    job = PytestJob(mode=mode, out=str(out), user_root=str(ctx.root), scratch_root=str(ctx.workspace.project),
-                    paths=[test_rel], source_roots=ctx.source_roots, order=order, seed=seed, ids=list(ids or []),
-                    test_timeout=timeout, pytest_args=list(ctx.settings.python.pytest_args))
-    if mode == "isolate":
-        timeout = timeout * max(1, len(ids or [])) + 30
-    job_path = out.with_suffix(".job.json")
-    job_path.write_text(job.to_json())
-    argv = launch.argv(ctx.python, "pytest", str(job_path))
-    env = ctx.sandbox.env_for(run_dir / "home")
-    result = ctx.sandbox.run(argv, cwd=ctx.workspace.project, env=env, timeout=timeout)
-    run = PytestRun(duration_s=result.duration_s)
-    try:
-        data = json.loads(out.read_text())
-    except (OSError, ValueError):
-        data = None
-    if data is None:
-        why = result.limit_hit or f"pytest exited with status {result.returncode} and wrote no result"
-        if result.timed_out:
-            why = f"timed out after {timeout:g} s"
-        tail = "\n".join((result.stderr or result.stdout).strip().splitlines()[-15:])
-        run.crash = why + (f"\n{tail}" if tail and not result.timed_out else "")
-        run.running = _last_started(Path(str(out) + ".progress"))
+class PythonPytestRunner:
+    """Runs pytest on test files inside a workspace, one sandboxed process per call."""
+
+    language = "python"
+
+    def __init__(self, sandbox: Sandbox, python: str, source_roots: list[str], timeout_s: float,
+                 pytest_args: list[str] | None = None):
+        self.sandbox = sandbox
+        self.python = python
+        self.source_roots = source_roots
+        self.timeout_s = timeout_s
+        self.pytest_args = list(pytest_args or [])
+
+    def compile(self, ws: Workspace, files: list[str]) -> CompileResult:
+        """Each file must parse; then pytest must import the files and collect their tests (a test asking for a
+        fixture that nobody defines counts here, not at run time)."""
+        errors = []
+        for rel in files:
+            try:
+                compile(ws.path(rel).read_text(encoding="utf-8-sig"), rel, "exec", dont_inherit=True)
+            except SyntaxError as err:
+                errors.append(Problem(rel, f"SyntaxError: {err.msg}", err.lineno, "syntax"))
+            except (ValueError, UnicodeDecodeError) as err:  # null bytes, not UTF-8
+                errors.append(Problem(rel, str(err), None, "syntax"))
+        if errors:
+            return CompileResult(errors=errors)
+        run = self._pytest(ws, "collect", files)
+        return CompileResult(errors=run.errors, collected=run.collected, crash=run.crash, duration_s=run.duration_s)
+
+    def run(self, ws: Workspace, files: list[str], ids: list[str] | None = None, order: Order = Order.FILE,
+            seed: int = 0, isolate: bool = False) -> TestRun:
+        if isolate:
+            return self._pytest(ws, "isolate", files, order=order, seed=seed, ids=ids)
+        return self._pytest(ws, "run", list(ids) if ids else files, order=order, seed=seed)
+
+    def _pytest(self, ws: Workspace, mode: str, paths: list[str], order: Order = Order.FILE, seed: int = 0,
+                ids: list[str] | None = None) -> TestRun:
+        out = ws.run_dir / f"result-{uuid.uuid4().hex[:10]}.json"
+        job = PytestJob(mode=mode, out=str(out), user_root=str(ws.root), scratch_root=str(ws.project),
+                        paths=paths, source_roots=self.source_roots, order=order.value, seed=seed,
+                        ids=list(ids or []), test_timeout=self.timeout_s, pytest_args=self.pytest_args)
+        timeout = self.timeout_s * max(1, len(ids or [])) + 30 if mode == "isolate" else self.timeout_s
+        job_path = out.with_suffix(".job.json")
+        job_path.write_text(job.to_json())
+        env = self.sandbox.env_for(ws.run_dir / "home", cache=ws.cache_dir)
+        result = self.sandbox.run(launch.argv(self.python, "pytest", str(job_path)), cwd=ws.project, env=env,
+                                  timeout=timeout)
+        roots = (str(ws.project), str(ws.root))
+        run = TestRun(duration_s=result.duration_s)
+        try:
+            data: dict[str, Any] | None = json.loads(out.read_text())
+        except (OSError, ValueError):
+            data = None
+        if data is None:
+            why = result.limit_hit or f"pytest exited with status {result.returncode} and wrote no result"
+            if result.timed_out:
+                why = f"timed out after {timeout:g} s"
+            tail = "\n".join((result.stderr or result.stdout).strip().splitlines()[-15:])
+            run.crash = relativize(why + (f"\n{tail}" if tail and not result.timed_out else ""), *roots)
+            run.running = _last_started(Path(str(out) + ".progress"))
+            return run
+        run.collected = data["collected"]
+        run.errors = [Problem(e["nodeid"] or paths[0], relativize(e["message"], *roots),
+                              kind="fixture" if e.get("fixture") else "collection") for e in data["errors"]]
+        run.exit_status = data["exitstatus"]
+        run.leaked = data["leaked"]
+        run.tests = {k: TestResult(k, Outcome(v["outcome"]), v["duration"], relativize(v["message"], *roots))
+                     for k, v in data["tests"].items()}
         return run
-    run.collected = data["collected"]
-    run.errors = data["errors"]
-    run.exitstatus = data["exitstatus"]
-    run.leaked = data["leaked"]
-    run.tests = {k: TestRecord(v["outcome"], v["duration"], v["message"]) for k, v in data["tests"].items()}
-    return run
+
+
+@dataclass(frozen=True)
+class PythonLanguage(Language):
+    def toolchain_problem(self, settings: Settings) -> str | None:
+        return interpreter_problem(self.python(settings))
+
+    @staticmethod
+    def python(settings: Settings) -> str:
+        import sys
+
+        return settings.python.interpreter or sys.executable
+
+    def runner(self, sandbox: Sandbox, project: Project, settings: Settings) -> PythonPytestRunner:
+        return PythonPytestRunner(sandbox, self.python(settings), project.source_roots, settings.sandbox.timeout_s,
+                                  settings.python.pytest_args)
+
+    def targets_of(self, project: Project, source: str, rel: str) -> list[str]:
+        return project.targets_of(source, rel)
+
+
+PYTHON = PythonLanguage(name="python", title="Python", extensions=(".py",),
+                        build_files=("pyproject.toml", "setup.cfg", "setup.py"), test_globs=("test_*.py", "*_test.py"))

@@ -58,3 +58,11 @@ def classify(rel: str, text: str, config: MutationConfig, project_modules: set[s
         if fnmatch.fnmatch(rel, pattern):
             return code_class
     return detect(text, project_modules)
+
+
+def threshold_for(sources: dict[str, str], config: MutationConfig,
+                  project_modules: set[str]) -> tuple[CodeClass, float]:
+    """The code class of a set of targets (`rel -> source`) and its threshold: the strictest class among them."""
+    classes = [classify(rel, text, config, project_modules) for rel, text in sources.items()]
+    code_class = max(classes, key=lambda c: config.thresholds[c]) if classes else "pure"
+    return code_class, config.thresholds[code_class]

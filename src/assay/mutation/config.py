@@ -1,17 +1,17 @@
-"""`[tool.assay.mutation]` settings. Own BaseModel (not `assay.config._Section`): assay.config imports this."""
+"""`[tool.assay.mutation]` settings."""
 
 from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import Field, field_validator
+
+from assay.section import Section
 
 CodeClass = Literal["pure", "service", "io"]
 
 
-class MutationConfig(BaseModel):
-    model_config = ConfigDict(extra="forbid", validate_assignment=True)
-
+class MutationConfig(Section):
     thresholds: dict[CodeClass, float] = Field(
         default_factory=lambda: {"pure": 50.0, "service": 40.0, "io": 30.0},
         description="least mutation score (percent) by code class",
@@ -24,6 +24,16 @@ class MutationConfig(BaseModel):
     workers: int = Field(0, ge=0, description="mutants run at once; 0 = number of cores")
     max_survivors: int = Field(10, ge=1, le=50, description="survivors listed in gate feedback")
     skip_operators: list[str] = Field(default_factory=list, description="operator names never applied")
+
+    @field_validator("skip_operators")
+    @classmethod
+    def _known_operators(cls, value: list[str]) -> list[str]:
+        from assay.mutation.operators import OPERATORS
+
+        unknown = sorted(set(value) - set(OPERATORS))
+        if unknown:
+            raise ValueError(f"unknown operator {unknown[0]!r} (known: {', '.join(OPERATORS)})")
+        return value
 
     @field_validator("thresholds")
     @classmethod

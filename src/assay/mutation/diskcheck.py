@@ -9,10 +9,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from assay._assay_sandbox import launch
+from assay.execution.sandbox import Sandbox
+from assay.execution.workspace import Workspace
 from assay.mutation.generate import apply
 from assay.mutation.model import Mutant, Status
-from assay.sandbox import Sandbox
-from assay.workspace import Workspace
 
 
 def detected(status: Status) -> bool:

@@ -2,10 +2,31 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from assay.mutation.engine import MutationRun
 from assay.mutation.model import Mutant
+
+
+@dataclass
+class MutateReport:
+    """What `assay mutate` comes to: the run, the threshold it is held to and why, and the verdict."""
+
+    run: MutationRun
+    threshold: float
+    code_class: str
+
+    @property
+    def passed(self) -> bool:
+        return passes(self.run, self.threshold)
+
+    @property
+    def exit_code(self) -> int:
+        return 0 if self.passed else 1
+
+    def details(self, max_survivors: int = 10) -> dict[str, Any]:
+        return details(self.run, self.threshold, self.code_class, max_survivors)
 
 
 def survivor_json(m: Mutant) -> dict[str, Any]:

@@ -1,15 +1,39 @@
-"""Reporters: one module per format. A reporter formats a finished result; it never computes one."""
+"""Reporters: one module per format and command. A reporter formats a finished report; it never computes one.
+Adding a format = one module + one line in the command's table."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
-from assay.model import Report
-from assay.report import junit, markdown, text, verify_json
+from assay.report import (
+    junit,
+    markdown,
+    mutation_elements,
+    mutation_html,
+    mutation_json,
+    mutation_text,
+    sarif,
+    smells_json,
+    smells_text,
+    text,
+    verify_json,
+)
 
-VERIFY_FORMATS: dict[str, Callable[[Report], str]] = {
+VERIFY_FORMATS: dict[str, Callable[[Any], str]] = {
     "text": text.render,
     "json": verify_json.render,
     "junit": junit.render,
     "markdown": markdown.render,
+}
+MUTATE_FORMATS: dict[str, Callable[[Any], str]] = {
+    "text": mutation_text.render,
+    "json": mutation_json.render,
+    "mutation-testing-elements": lambda report: mutation_elements.render(report.run),
+    "html": lambda report: mutation_html.render(report.run),
+}
+SMELLS_FORMATS: dict[str, Callable[[Any], str]] = {
+    "text": smells_text.render,
+    "json": smells_json.render,
+    "sarif": sarif.render,
 }

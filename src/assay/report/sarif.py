@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
+from assay import __version__
+from assay.model import LintReport
 from assay.smells import RULES, Finding, SmellsConfig, level_of
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -54,3 +57,7 @@ def to_sarif(findings: list[Finding], version: str, config: SmellsConfig | None 
             } for f in findings],
         }],
     }
+
+
+def render(report: LintReport) -> str:
+    return json.dumps(to_sarif(report.findings, __version__, report.config), indent=2)

@@ -3,11 +3,16 @@
 Layers, each applied only where this machine allows it and reported as such (`SandboxInfo`):
 - wall timeout; the whole process tree is killed on expiry (pid namespace, else process group);
 - rlimits: address space, CPU seconds, file size, no core dumps;
-- a pids cgroup caps the number of processes (fork bombs);
+- a pids cgroup caps the number of processes (fork bombs); where a memory cgroup can be made, a profile may
+  limit memory there instead of by address space (a JVM or Node reserves far more address space than it uses);
 - `unshare`: new user+mount+pid namespaces, network namespace without interfaces, and the user's project
   bind-mounted read-only so that even absolute paths into it cannot be written;
 - an environment without anything that looks like a secret, with HOME and TMPDIR in scratch space.
 If assay itself dies (even SIGKILL), PR_SET_PDEATHSIG takes the sandboxed tree down with it.
+
+A `Profile` says what one toolchain needs beyond that, without weakening the rest: environment variables that
+point it at its build caches (read-only, like every path outside the workspace), a build cache of its own in the
+workspace's `cache/`, the memory limit it can start under, directories the workspace keeps or links.
 """
 
 from __future__ import annotations
@@ -24,12 +29,14 @@ import subprocess
 import tempfile
 import time
 import uuid
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 
 from assay.config import SandboxConfig
+from assay.execution.workspace import PREFIX as WORKSPACE_PREFIX
 from assay.model import SandboxInfo
-from assay.workspace import PREFIX as WORKSPACE_PREFIX
 
 SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL", re.IGNORECASE)
 # $1 = the user's project (read-only, or fail), $2 = the scratch workspace (stays writable); then every other
@@ -44,7 +51,28 @@ done
 shift 2
 exec "$@"
 """
-_CGROUP_ROOTS = (Path("/sys/fs/cgroup/pids"), Path("/sys/fs/cgroup/unified"), Path("/sys/fs/cgroup"))
+_CGROUP_ROOTS = {
+    "pids": (Path("/sys/fs/cgroup/pids"), Path("/sys/fs/cgroup/unified"), Path("/sys/fs/cgroup")),
+    "memory": (Path("/sys/fs/cgroup/memory"), Path("/sys/fs/cgroup/unified"), Path("/sys/fs/cgroup")),
+}
+_LIMIT_FILES = {"pids": ("pids.max",), "memory": ("memory.max", "memory.limit_in_bytes")}
+
+
+@dataclass(frozen=True)
+class Profile:
+    """What one toolchain needs from the sandbox. `env` values may name `{cache}` (the workspace's build cache,
+    writable, kept across resets), `{home}` (the run's HOME) and `{user_home}` (the real home, read-only: where
+    `~/.m2`, `~/.cargo/registry` and the Go module cache live)."""
+
+    name: str = "python"
+    env: Mapping[str, str] = field(default_factory=dict)
+    memory: Literal["address_space", "cgroup"] = "address_space"
+    max_processes: int | None = None  # pids.max for this toolchain (threads count): None = the config's
+    keep: tuple[str, ...] = ()  # project-relative build output dirs the workspace keeps across resets
+    links: tuple[str, ...] = ()  # project-relative dirs served read-only from the user's tree (node_modules)
+
+
+PYTHON = Profile()
 
 
 @dataclass
@@ -102,31 +130,36 @@ def _unshare_ok() -> bool:
         shutil.rmtree(probe_dir, ignore_errors=True)
 
 
-@functools.lru_cache(maxsize=1)
-def _cgroup_base() -> Path | None:
-    """A writable cgroup directory with the pids controller, or None."""
-    for root in _CGROUP_ROOTS:
+@functools.lru_cache(maxsize=2)
+def _cgroup_base(controller: str) -> Path | None:
+    """A writable cgroup directory with `controller` (pids, memory) whose children get a limit file, or None."""
+    for root in _CGROUP_ROOTS[controller]:
         controllers = root / "cgroup.controllers"
-        has_pids = (root / "pids.max").exists() or root.name == "pids" or (
-            controllers.exists() and "pids" in controllers.read_text()
+        has = any((root / f).exists() for f in _LIMIT_FILES[controller]) or root.name == controller or (
+            controllers.exists() and controller in controllers.read_text().split()
         )
-        if not has_pids or not root.is_dir():
+        if not has or not root.is_dir():
             continue
         base = root / "assay"
         try:
             base.mkdir(exist_ok=True)
             if controllers.exists():  # cgroup v2: children need the controller enabled
-                (root / "cgroup.subtree_control").write_text("+pids")
-                (base / "cgroup.subtree_control").write_text("+pids")
+                (root / "cgroup.subtree_control").write_text(f"+{controller}")
+                (base / "cgroup.subtree_control").write_text(f"+{controller}")
             probe = base / f"probe-{os.getpid()}"
             probe.mkdir(exist_ok=True)
-            ok = (probe / "pids.max").exists()
+            ok = any((probe / f).exists() for f in _LIMIT_FILES[controller])
             probe.rmdir()
             if ok:
                 return base
         except OSError:
             continue
     return None
+
+
+def _limit_file(cgroup: Path, controller: str) -> Path:
+    return next((cgroup / f for f in _LIMIT_FILES[controller] if (cgroup / f).exists()),
+                cgroup / _LIMIT_FILES[controller][0])
 
 
 def _set_pdeathsig() -> None:
@@ -144,11 +177,11 @@ class Sandbox:
         self.config = config
         self.protect = protect.resolve()
         self.use_unshare = _unshare_ok()
-        self.cgroup = _cgroup_base()
+        self.cgroups = {c: base for c in ("pids", "memory") if (base := _cgroup_base(c)) is not None}
         self.env, self.removed = scrubbed_env()
 
-    @property
-    def info(self) -> SandboxInfo:
+    def info_for(self, profile: Profile = PYTHON) -> SandboxInfo:
+        """What isolation applies to runs under `profile` on this machine, in words."""
         if self.use_unshare:
             network = "allowed by config" if self.config.network else "cut (empty network namespace)"
             fs = "project and (where possible) every other mount read-only; tests write only in a scratch copy"
@@ -158,20 +191,26 @@ class Sandbox:
             network = "allowed by config" if self.config.network else f"not cut: {why}"
             fs = f"scratch copy only, project not mounted read-only: {why}"
             procs = "process group (killed on timeout)"
-        limit = f"pids.max={self.config.max_processes}" if self.cgroup else "no process-count limit (no pids cgroup)"
-        procs += f", {limit}"
-        return SandboxInfo(
-            network=network,
-            filesystem=fs,
-            processes=procs,
-            rlimits={
-                "address_space_mb": self.config.memory_mb,
-                "file_size_mb": self.config.file_size_mb,
-                "cpu_s": self._cpu_limit(self.config.timeout_s),
-            },
-            env_removed=self.removed,
-            timeout_s=self.config.timeout_s,
-        )
+        pids = profile.max_processes or self.config.max_processes
+        procs += f", pids.max={pids}" if "pids" in self.cgroups else ", no process-count limit (no pids cgroup)"
+        rlimits: dict[str, object] = {"file_size_mb": self.config.file_size_mb,
+                                      "cpu_s": self._cpu_limit(self.config.timeout_s)}
+        if self._memory_by_cgroup(profile):
+            rlimits["memory_cgroup_mb"] = self.config.memory_mb
+        elif profile.memory == "cgroup":
+            rlimits["memory"] = "not limited: no memory cgroup here, and this toolchain cannot start under an " \
+                                "address-space limit"
+        else:
+            rlimits["address_space_mb"] = self.config.memory_mb
+        return SandboxInfo(network=network, filesystem=fs, processes=procs, rlimits=rlimits,
+                           env_removed=self.removed, timeout_s=self.config.timeout_s)
+
+    @property
+    def info(self) -> SandboxInfo:
+        return self.info_for(PYTHON)
+
+    def _memory_by_cgroup(self, profile: Profile) -> bool:
+        return profile.memory == "cgroup" and "memory" in self.cgroups
 
     @staticmethod
     def _cpu_limit(timeout: float) -> int:
@@ -191,60 +230,76 @@ class Sandbox:
             ns.append("--net")
         return [*ns, "sh", "-c", _MOUNT_RO, "sh", str(self.protect), str(writable), *argv]
 
-    def _preexec(self, timeout: float, cgroup: Path | None):
+    def _preexec(self, timeout: float, cgroups: list[Path], address_space: bool):
         mem = self.config.memory_mb * 1024 * 1024
         fsize = self.config.file_size_mb * 1024 * 1024
         cpu = self._cpu_limit(timeout)
 
         def apply() -> None:
             _set_pdeathsig()
-            if cgroup is not None:
+            for cgroup in cgroups:
                 fd = os.open(str(cgroup / "cgroup.procs"), os.O_WRONLY)
                 os.write(fd, str(os.getpid()).encode())
                 os.close(fd)
-            resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
+            if address_space:
+                resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
             resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 5))
             resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
             resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
         return apply
 
-    def _make_cgroup(self) -> Path | None:
-        if self.cgroup is None:
-            return None
-        path = self.cgroup / uuid.uuid4().hex[:12]
-        try:
-            path.mkdir()
-            (path / "pids.max").write_text(str(self.config.max_processes))
-            return path
-        except OSError:
-            return None
+    def _make_cgroups(self, profile: Profile) -> list[Path]:
+        """A fresh cgroup per controller in use, its limit written; unique names so runs never share one."""
+        limits = {"pids": profile.max_processes or self.config.max_processes}
+        if self._memory_by_cgroup(profile):
+            limits["memory"] = self.config.memory_mb * 1024 * 1024
+        made = []
+        for controller, limit in limits.items():
+            base = self.cgroups.get(controller)
+            if base is None:
+                continue
+            path = base / uuid.uuid4().hex[:12]
+            try:
+                path.mkdir()
+                _limit_file(path, controller).write_text(str(limit))
+                made.append(path)
+            except OSError:
+                self._drop_cgroups([path])
+        return made
 
     @staticmethod
-    def _drop_cgroup(path: Path | None) -> None:
-        if path is None:
-            return
-        for _ in range(50):
-            try:
-                path.rmdir()
-                return
-            except OSError:
-                time.sleep(0.02)
+    def _drop_cgroups(paths: list[Path]) -> None:
+        for path in paths:
+            for _ in range(50):
+                try:
+                    path.rmdir()
+                    break
+                except FileNotFoundError:
+                    break
+                except OSError:
+                    time.sleep(0.02)
 
-    def env_for(self, home: Path, extra: dict[str, str] | None = None) -> dict[str, str]:
-        """The scrubbed environment with HOME/TMPDIR under `home` (created) plus `extra`."""
+    def env_for(self, home: Path, extra: dict[str, str] | None = None, profile: Profile = PYTHON,
+                cache: Path | None = None) -> dict[str, str]:
+        """The scrubbed environment with HOME/TMPDIR under `home` (created), the profile's variables (`{cache}`:
+        the workspace's build cache), `extra`."""
         tmp = home / "tmp"
         tmp.mkdir(parents=True, exist_ok=True)
         env = dict(self.env)
         for k in ("PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "PYTEST_ADDOPTS", "PYTEST_PLUGINS", "COV_CORE_SOURCE"):
             env.pop(k, None)
+        user_home = os.path.expanduser("~")
+        cache = cache or home / "cache"
         env.update({"HOME": str(home), "TMPDIR": str(tmp), "PYTHONDONTWRITEBYTECODE": "1"})
+        env.update({k: v.format(cache=cache, home=home, user_home=user_home) for k, v in profile.env.items()})
         env.update(extra or {})
         return env
 
-    def popen(self, argv: list[str], cwd: Path, env: dict[str, str], timeout: float, stdout, stderr, **kw):
+    def popen(self, argv: list[str], cwd: Path, env: dict[str, str], timeout: float, stdout, stderr,
+              profile: Profile = PYTHON, **kw):
         """Start a sandboxed process; the caller owns it and must call `reap()` when done."""
-        cgroup = self._make_cgroup()
+        cgroups = self._make_cgroups(profile)
         proc = subprocess.Popen(
             self._wrap(argv, self._writable_for(cwd)),
             cwd=cwd,
@@ -253,18 +308,18 @@ class Sandbox:
             stdout=stdout,
             stderr=stderr,
             start_new_session=True,
-            preexec_fn=self._preexec(timeout, cgroup),
+            preexec_fn=self._preexec(timeout, cgroups, address_space=profile.memory == "address_space"),
             **kw,
         )
-        proc._assay_cgroup = cgroup  # type: ignore[attr-defined]
+        proc._assay_cgroups = cgroups  # type: ignore[attr-defined]
         return proc
 
     def reap(self, proc: subprocess.Popen) -> None:
-        """Kill what is left of a sandboxed process tree and free its cgroup."""
+        """Kill what is left of a sandboxed process tree and free its cgroups."""
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
-        self._drop_cgroup(getattr(proc, "_assay_cgroup", None))
+        self._drop_cgroups(getattr(proc, "_assay_cgroups", []))
 
     def run(
         self,
@@ -272,12 +327,13 @@ class Sandbox:
         cwd: Path,
         env: dict[str, str],
         timeout: float | None = None,
+        profile: Profile = PYTHON,
     ) -> RunResult:
         """Run to completion or timeout. Output goes through files, never pipes a grandchild could hold open."""
         timeout = timeout or self.config.timeout_s
         with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
             start = time.monotonic()
-            proc = self.popen(argv, cwd, env, timeout, out, err)
+            proc = self.popen(argv, cwd, env, timeout, out, err, profile=profile)
             timed_out = False
             try:
                 proc.wait(timeout=timeout)

@@ -1,0 +1,210 @@
+"""The library API: one function per command, each returning a report object; the CLI only parses arguments,
+calls one of these and hands the report to a `report/` module. Errors are `assay.errors.AssayError`s."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from assay.config import Settings, apply_overrides, load_settings
+from assay.errors import InputError, RunFailed
+from assay.execution.workspace import Workspace, sweep_stale
+from assay.gates.base import BaseGate
+from assay.languages import LANGUAGES, language_of
+from assay.model import Candidate, LintReport, Report
+from assay.mutation.summary import MutateReport
+from assay.pipeline import EventSink, Verifier
+from assay.project import Project, discover, find_root, is_test_file, read_source
+from assay.store import Store
+
+__all__ = ["candidate", "lint", "mutate", "verify"]
+
+
+def _root(paths: Sequence[Path | str], root: Path | str | None) -> Path:
+    if root is None and not paths:
+        raise InputError("no paths given")
+    missing = [p for p in paths if not Path(p).exists()]
+    if missing:
+        raise InputError(f"no such file or directory: {missing[0]}")
+    found = Path(root).resolve() if root is not None else find_root(Path(paths[0]))
+    if not found.is_dir():
+        raise InputError(f"project root {found} is not a directory")
+    return found
+
+
+def candidate(project: Project, rel: str, source: str, language: str | None = None,
+              targets: Sequence[str] | None = None) -> Candidate:
+    """A candidate test file that exists only in memory (a writer's attempt), as `verify(candidates=...)` takes it.
+
+    Language from the file name unless given; targets from its imports unless given."""
+    lang = LANGUAGES[language] if language else language_of(rel, project.root)
+    if lang is None:
+        raise InputError(f"{rel}: no known language for this file name")
+    found = list(targets) if targets is not None else lang.targets_of(project, source, rel)
+    return Candidate(path=None, rel=rel, source=source, language=lang.name, targets=found)
+
+
+def _load_candidates(project: Project, files: list[Path], explicit: set[Path],
+                     targets: list[str] | None) -> list[Candidate]:
+    """Read each file; unreadable explicit files are input errors, unreadable discovered ones are rejected."""
+    out = []
+    for path in files:
+        rel = project.rel(path)
+        lang = language_of(path, project.root)
+        assert lang is not None  # discover() keeps only files of known languages
+        try:
+            source, error = read_source(path), None
+        except InputError as err:
+            if path in explicit:
+                raise
+            source, error = "", str(err).replace(str(path), rel)
+        found = targets if targets is not None else lang.targets_of(project, source, rel)
+        out.append(Candidate(path=path, rel=rel, source=source, read_error=error, language=lang.name,
+                             targets=found))
+    return out
+
+
+def verify(
+    paths: Sequence[Path | str] = (),
+    settings: Settings | None = None,
+    *,
+    root: Path | str | None = None,
+    targets: Sequence[Path | str] | None = None,
+    use_cache: bool = True,
+    on_event: EventSink | None = None,
+    candidates: Sequence[Candidate] = (),
+    gates: Sequence[BaseGate] | None = None,
+    config: Path | None = None,
+    overrides: dict[str, Any] | None = None,
+) -> Report:
+    """Verify test files (`paths`: files or directories) and in-memory `candidates` through the gates.
+
+    `settings` default to the project's config (`config` names another file); `overrides` set dotted keys on
+    them (`{"sandbox.timeout_s": 10}`)."""
+    start = time.monotonic()
+    if not paths and not candidates:
+        raise InputError("no paths given")
+    root = _root(paths, root)
+    settings = apply_overrides(settings or load_settings(root, config), overrides)
+    project = Project.load(root)
+    path_list = [Path(p) for p in paths]
+    files = discover(path_list, root) if path_list else []
+    target_rels = None
+    if targets:
+        missing = [t for t in targets if not Path(t).is_file()]
+        if missing:
+            raise InputError(f"no such target file: {missing[0]}")
+        target_rels = [project.rel(Path(t)) for t in targets]
+    explicit = {p.resolve() for p in path_list if p.is_file()}
+    todo = _load_candidates(project, files, explicit, target_rels) + list(candidates)
+    sweep_stale()
+    verifier = Verifier(project, settings, use_cache, on_event, gates)
+    verifier.emit("start", str(len(todo)), "")
+    jobs = settings.jobs or os.cpu_count() or 1
+    try:
+        with ThreadPoolExecutor(max_workers=max(1, min(jobs, len(todo)))) as pool:
+            reports = list(pool.map(verifier.verify_file, todo))
+    finally:
+        verifier.close()
+    notes = [verifier.store.problem] if verifier.store.problem else []
+    report = Report(str(root), reports, verifier.sandbox.info, time.monotonic() - start, notes)
+    if settings.cache:
+        with Store(root) as store:
+            store.record_run("verify", time.time(), report.duration_s, report.summary())
+    return report
+
+
+def _mutation_targets(project: Project, paths: Sequence[Path]) -> list[str]:
+    found: list[str] = []
+    for p in paths:
+        if not p.exists():
+            raise InputError(f"no such file or directory: {p}")
+        rel = project.rel(p)
+        if p.is_dir():
+            found += sorted(path for path in project.modules.values()
+                            if rel == "." or path == rel or path.startswith(rel.rstrip("/") + "/"))
+        elif p.suffix != ".py":
+            raise InputError(f"{p} is not a Python source file (.py)")
+        elif is_test_file(p.name):
+            raise InputError(f"{p} is a test file; pass it with --tests")
+        else:
+            found.append(rel)
+    found = list(dict.fromkeys(found))
+    if not found:
+        raise InputError("no Python source files to mutate under the given paths")
+    for rel in found:
+        try:
+            (project.root / rel).read_text(encoding="utf-8")
+        except UnicodeDecodeError as err:
+            raise InputError(f"{rel} is not UTF-8 text (byte {err.start})") from None
+    return found
+
+
+def _mutation_tests(project: Project, paths: Sequence[Path]) -> list[str]:
+    if not paths:
+        raise InputError("no tests given: pass --tests tests/test_x.py (or a directory)")
+    rels = []
+    for p in paths:
+        file = Path(str(p).split("::")[0])
+        if not file.exists():
+            raise InputError(f"no such test file or directory: {file}")
+        rels.append(project.rel(file) + str(p)[len(str(file)):])
+    return rels
+
+
+def mutate(
+    paths: Sequence[Path | str],
+    tests: Sequence[Path | str],
+    settings: Settings | None = None,
+    *,
+    root: Path | str | None = None,
+    threshold: float | None = None,
+    use_cache: bool = True,
+    progress: Callable[[dict[str, Any]], None] | None = None,
+    config: Path | None = None,
+    overrides: dict[str, Any] | None = None,
+) -> MutateReport:
+    """Mutate source files (or every module under directories) in memory and run `tests` against the mutants.
+    Raises RunFailed when the run cannot give verdicts (the baseline fails, collection fails)."""
+    from assay.execution.sandbox import Sandbox
+    from assay.languages.python import PYTHON
+    from assay.mutation.codeclass import threshold_for
+    from assay.mutation.engine import Engine, MutationError
+
+    if threshold is not None and not 0 <= threshold <= 100:
+        raise InputError("the threshold is a percentage between 0 and 100")
+    root = _root(paths, root)
+    settings = apply_overrides(settings or load_settings(root, config), overrides)
+    project = Project.load(root)
+    targets = _mutation_targets(project, [Path(p) for p in paths])
+    test_args = _mutation_tests(project, [Path(t) for t in tests])
+    conf = settings.mutation
+    sources = {rel: (root / rel).read_text(encoding="utf-8") for rel in targets}
+    code_class, limit = threshold_for(sources, conf, project.packages)
+    store = Store(root) if settings.cache and use_cache else None
+    try:
+        with Workspace(root) as ws:
+            engine = Engine(ws, Sandbox(settings.sandbox, protect=root), PYTHON.python(settings),
+                            project.source_roots, conf, settings.python.pytest_args, store)
+            run = engine.run(targets, test_args, progress=progress)
+    except MutationError as err:
+        raise RunFailed(f"mutation run failed: {err}") from None
+    finally:
+        if store:
+            store.close()
+    return MutateReport(run, threshold if threshold is not None else limit, code_class)
+
+
+def lint(paths: Sequence[Path | str], settings: Settings | None = None, *, root: Path | str | None = None,
+         config: Path | None = None) -> LintReport:
+    """Static smell and value findings of test files; runs nothing."""
+    from assay.smells.files import lint_files
+
+    root = _root(paths, root)
+    settings = settings or load_settings(root, config)
+    files = discover([Path(p) for p in paths], root, [LANGUAGES["python"]])
+    return LintReport(lint_files(files, Project.load(root), settings.smells), len(files), settings.smells)

@@ -1,0 +1,75 @@
+"""`assay mutate`: mutation score of source files against tests, with survivors and reports."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from assay import api
+from assay.cli.app import app, call, shown, usage_error, write
+from assay.report import MUTATE_FORMATS
+from assay.report.mutation_text import print_report
+
+
+def _progress(console: Console):
+    progress = Progress(TextColumn("[bold]mutating"), BarColumn(), MofNCompleteColumn(),
+                        TextColumn("killed {task.fields[killed]} survived {task.fields[survived]}"),
+                        TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), console=console, transient=True)
+    task = progress.add_task("mutating", total=None, killed=0, survived=0, rate="")
+    tally = {"killed": 0, "survived": 0, "done": 0}
+
+    def on_event(ev: dict[str, Any]) -> None:
+        if ev["event"] == "plan":
+            progress.update(task, total=ev["total"], completed=ev["cached"])
+        elif ev["event"] == "mutant":
+            tally["done"] += 1
+            if ev["status"] in ("Killed", "Timeout"):
+                tally["killed"] += 1
+            elif ev["status"] in ("Survived", "NoCoverage"):
+                tally["survived"] += 1
+            elapsed = progress.tasks[0].elapsed or 0.0
+            rate = f"{tally['done'] / elapsed:.0f}/s" if elapsed > 0 else ""
+            progress.update(task, advance=1, killed=tally["killed"], survived=tally["survived"], rate=rate)
+
+    return progress, on_event
+
+
+@app.command("mutate")
+def mutate(
+    paths: Annotated[list[Path], typer.Argument(help="source files or directories to mutate")],
+    tests: Annotated[list[Path] | None, typer.Option("--tests", "-t", help="test files/dirs (repeatable)")] = None,
+    root: Annotated[Path | None, typer.Option(help="project root (default: found from the first path)")] = None,
+    format: Annotated[str, typer.Option("--format", "-f", help=" | ".join(MUTATE_FORMATS))] = "text",
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="write the report here")] = None,
+    threshold: Annotated[float | None, typer.Option(help="least score in percent (default: by code class)")] = None,
+    workers: Annotated[int | None, typer.Option(help="mutants run at once (default: cores)")] = None,
+    no_cache: Annotated[bool, typer.Option("--no-cache", help="ignore cached verdicts")] = False,
+    config: Annotated[Path | None, typer.Option(help="config file (default: assay.toml / pyproject.toml)")] = None,
+) -> None:
+    """Mutate source files in memory and report which mutants the tests kill."""
+    if format not in MUTATE_FORMATS:
+        usage_error(f"unknown format '{format}' (one of: {', '.join(MUTATE_FORMATS)})")
+    if threshold is not None and not 0 <= threshold <= 100:
+        usage_error("--threshold is a percentage between 0 and 100")
+    if workers is not None and workers < 1:
+        usage_error("--workers must be at least 1")
+    console = Console(stderr=True)
+    progress, on_event = _progress(console)
+
+    def run():
+        with shown(progress):
+            return api.mutate(paths, tests or [], root=root, threshold=threshold, use_cache=not no_cache,
+                              progress=on_event, config=config, overrides={"mutation.workers": workers})
+
+    report = call(run)
+    if format == "text" or output is not None:
+        print_report(Console(), report)
+    if format != "text" or output is not None:
+        write(MUTATE_FORMATS[format](report), output)
+        if output is not None:
+            console.print(f"[dim]{format} report written to {output}[/dim]")
+    raise typer.Exit(report.exit_code)

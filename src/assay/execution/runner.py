@@ -1,0 +1,99 @@
+"""The Runner protocol: how every language compiles and runs tests, and the typed outcomes it returns.
+
+A runner only runs and reports; judging (which failure is the test's fault, what feedback to give) belongs to
+the gates. Runners read results from a structured source (JSON from an in-process pytest plugin, JUnit XML,
+`go test -json`, TRX), never from console text, and give paths relative to the project.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Protocol
+
+from assay.execution.workspace import Workspace
+
+
+class Outcome(str, Enum):
+    PASSED = "passed"
+    FAILED = "failed"
+    ERROR = "error"  # failed outside the test body (setup, teardown)
+    SKIPPED = "skipped"
+    XFAILED = "xfailed"
+    XPASSED = "xpassed"
+    TIMEOUT = "timeout"
+
+
+class Order(str, Enum):
+    FILE = "file"
+    RANDOM = "random"
+    REVERSE = "reverse"
+
+
+@dataclass(frozen=True)
+class TestResult:
+    """One test case's outcome in one run."""
+
+    id: str
+    outcome: Outcome
+    duration_s: float = 0.0
+    message: str = ""
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A compile or collection error: where (a project-relative file or a test id, empty when unknown), the line
+    when known, and the toolchain's own words."""
+
+    where: str
+    message: str
+    line: int | None = None
+    kind: str = "error"  # syntax | import | collection | fixture | compile | crash
+
+
+@dataclass
+class CompileResult:
+    """What gate 1 learns: compile or collection errors, or the test ids found."""
+
+    errors: list[Problem] = field(default_factory=list)
+    collected: list[str] = field(default_factory=list)
+    crash: str | None = None  # the toolchain itself ended abnormally (timeout, killed, no result)
+    duration_s: float = 0.0
+    raw_lines: int = 0  # lines the toolchain printed (the feedback sends far fewer)
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors and self.crash is None
+
+
+@dataclass
+class TestRun:
+    """One run of some tests: per-test outcomes, collection errors, and why the run ended early if it did."""
+
+    tests: dict[str, TestResult] = field(default_factory=dict)
+    collected: list[str] = field(default_factory=list)
+    errors: list[Problem] = field(default_factory=list)
+    exit_status: int | None = None
+    crash: str | None = None  # why the run itself ended abnormally (timeout, killed, no result)
+    running: str | None = None  # the test that was running when the run was killed
+    leaked: list[str] = field(default_factory=list)  # files of the user's tree the run loaded (should be none)
+    duration_s: float = 0.0
+
+    def passed(self) -> dict[str, float]:
+        """Passing test ids with their durations, in run order."""
+        return {k: r.duration_s for k, r in self.tests.items() if r.outcome is Outcome.PASSED}
+
+
+class Runner(Protocol):
+    """Compiles and runs the tests of one language inside a workspace, through the sandbox."""
+
+    language: str
+
+    def compile(self, ws: Workspace, files: list[str]) -> CompileResult:
+        """Compile (or parse and collect) the given project-relative test files."""
+        ...
+
+    def run(self, ws: Workspace, files: list[str], ids: list[str] | None = None, order: Order = Order.FILE,
+            seed: int = 0, isolate: bool = False) -> TestRun:
+        """Run the tests of `files` (or only `ids`), in `order`; `isolate`: each test alone."""
+        ...

@@ -1,0 +1,31 @@
+"""The languages assay knows, by name. Adding a language = one module defining a `Language` + one line here."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from assay.languages.base import Language, Toolchain
+from assay.languages.python import PYTHON
+
+LANGUAGES: dict[str, Language] = {
+    "python": PYTHON,
+}
+
+__all__ = ["LANGUAGES", "Language", "Toolchain", "language_of"]
+
+
+def language_of(path: Path | str, root: Path | None = None) -> Language | None:
+    """The language of a file from its extension; where several claim it, the one whose build file is nearest
+    above it (below `root`)."""
+    rel = str(path)
+    owners = [lang for lang in LANGUAGES.values() if lang.owns(rel)]
+    if len(owners) <= 1 or root is None:
+        return owners[0] if owners else None
+    here = Path(path).resolve().parent
+    for d in (here, *here.parents):
+        for lang in owners:
+            if any((d / b).exists() for b in lang.build_files):
+                return lang
+        if d == root:
+            break
+    return owners[0]

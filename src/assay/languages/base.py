@@ -1,0 +1,58 @@
+"""What assay knows about one language: how to recognise its files, which toolchain it needs, how to run its
+tests (a Runner), and what a test file tests. One subclass per language module, one line in the registry."""
+
+from __future__ import annotations
+
+import fnmatch
+import shutil
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+from typing import TYPE_CHECKING
+
+from assay.execution.runner import Runner
+from assay.execution.sandbox import PYTHON, Profile, Sandbox
+
+if TYPE_CHECKING:
+    from assay.config import Settings
+    from assay.project import Project
+
+
+@dataclass(frozen=True)
+class Toolchain:
+    """A command the language needs on PATH, and how a user gets it (said in the one-line `unvalidated`)."""
+
+    command: str
+    install: str
+
+
+@dataclass(frozen=True)
+class Language:
+    name: str
+    title: str  # as users write it: "Python", "Go"
+    extensions: tuple[str, ...]  # of source and test files, with the dot
+    build_files: tuple[str, ...] = ()  # file names that mark a project of this language (pom.xml, go.mod ...)
+    test_globs: tuple[str, ...] = ()  # fnmatch patterns on the project-relative path of test files
+    toolchain: tuple[Toolchain, ...] = ()
+    profile: Profile = PYTHON
+
+    def owns(self, rel: str) -> bool:
+        """Whether a file of this extension belongs to this language."""
+        return PurePosixPath(rel).suffix in self.extensions
+
+    def is_test_file(self, rel: str) -> bool:
+        name = PurePosixPath(rel).name
+        return self.owns(rel) and any(fnmatch.fnmatch(rel, g) or fnmatch.fnmatch(name, g) for g in self.test_globs)
+
+    def toolchain_problem(self, settings: Settings) -> str | None:
+        """One line naming the first missing command and how to get it, or None when all are there."""
+        for tool in self.toolchain:
+            if shutil.which(tool.command) is None:
+                return f"`{tool.command}` not found on PATH: {tool.install}"
+        return None
+
+    def runner(self, sandbox: Sandbox, project: Project, settings: Settings) -> Runner:
+        raise NotImplementedError(f"no runner for {self.name} yet")
+
+    def targets_of(self, project: Project, source: str, rel: str) -> list[str]:
+        """Project-relative source files a test file tests (its imports of the project's own code)."""
+        return []

@@ -1,0 +1,15 @@
+"""`assay mutate -f json`: every mutant with its verdict, plus the numbers (schema `assay.mutate/1`)."""
+
+from __future__ import annotations
+
+import json
+
+from assay.mutation.summary import MutateReport
+
+
+def render(report: MutateReport) -> str:
+    run = report.run
+    data = {"schema": "assay.mutate/1", "passed": report.passed, **report.details(max_survivors=10_000),
+            "duration_s": round(run.duration_s, 3),
+            "mutants": [{**m.to_json(), **run.results[m.id].to_json()} for m, _ in run.scored]}
+    return json.dumps(data, indent=2) + "\n"
