@@ -29,10 +29,11 @@ class CompileGate(BaseGate):
         if candidate.read_error:
             return reject([f"{candidate.rel}: {candidate.read_error}"])
         result = ctx.runner.compile(ctx.workspace, [candidate.rel])
-        syntax = [e for e in result.errors if e.kind == "syntax"]
-        if syntax:
+        located = [e for e in result.errors if e.kind in ("syntax", "compile")]
+        if located:  # the compiler's own errors, at their lines
+            details = {"compile_errors": len(located), "raw_lines": result.raw_lines} if result.raw_lines else {}
             return reject([f"{e.where}:{e.line}: {e.message}" if e.line else f"{e.where}: {e.message}"
-                           for e in syntax])
+                           for e in located], **details)
         if result.crash:
             return reject([f"{candidate.rel}: collection did not finish: {trim(result.crash)}"])
         if result.errors:
