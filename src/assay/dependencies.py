@@ -13,6 +13,8 @@ import re
 import sys
 from pathlib import Path
 
+from packaging.requirements import InvalidRequirement, Requirement
+
 from assay.config import tomllib
 
 # distribution name (normalized) -> the module it installs, where the two differ
@@ -34,7 +36,6 @@ PLUGIN_FIXTURES = {
     "xprocess": "pytest_xprocess", "subtests": "pytest_subtests", "respx_mock": "respx",
     "loop": "pytest_aiohttp", "aiohttp_client": "pytest_aiohttp", "celery_app": "celery",
 }
-_REQUIREMENT = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
 _MISSING_MODULE = re.compile(r"No module named '([\w.]+)'")
 _MISSING_FIXTURE = re.compile(r"fixture '(\w+)' not found")
 _MISSING_METADATA = re.compile(r"No package metadata was found for ([\w.-]+)")
@@ -46,10 +47,19 @@ def normalize(name: str) -> str:
 
 
 def _requirement_names(lines) -> set[str]:
+    """Distribution names of PEP 508 requirement lines; comments, options (`-r`, `-e`) and lines that are not
+    requirements (URLs, paths) are left out."""
     names = set()
     for line in lines:
-        if isinstance(line, str) and not line.lstrip().startswith(("#", "-")) and (m := _REQUIREMENT.match(line)):
-            names.add(normalize(m.group(1)))
+        if not isinstance(line, str):
+            continue
+        text = line.split(" #", 1)[0].strip()
+        if not text or text.startswith(("#", "-")):
+            continue
+        try:
+            names.add(normalize(Requirement(text).name))
+        except InvalidRequirement:
+            continue
     return names
 
 

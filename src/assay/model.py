@@ -30,9 +30,9 @@ GATE_ORDER = ("compile", "green", "stability", "mutation", "smells", "review")
 
 @dataclass
 class Candidate:
-    """One candidate test file, as found in the user's tree (never written)."""
+    """One candidate test file: a file of the user's tree (never written) or text that exists only in memory."""
 
-    path: Path  # absolute path in the user's tree
+    path: Path | None  # absolute path in the user's tree; None for an in-memory candidate
     rel: str  # posix path relative to the project root
     source: str
     language: str = "python"

@@ -135,6 +135,11 @@ class WorkspacePool:
             with self._lock:
                 self._free[profile.name].append(ws)
 
+    @property
+    def workspaces(self) -> tuple[Workspace, ...]:
+        """Every workspace made so far (one per candidate in flight at once)."""
+        return tuple(self._all)
+
     def close(self) -> None:
         with self._lock:
             for ws in self._all:

@@ -45,3 +45,22 @@ def test_flat_layout_modules(project):
     proj = Project.load(root)
     assert proj.source_roots == ["."]
     assert proj.targets_of("from calc import f\n", "tests/test_c.py") == ["calc.py"]
+
+
+def test_declared_dependencies_are_read_as_pep_508_requirements(tmp_path):
+    from assay.dependencies import declared
+
+    (tmp_path / "requirements-dev.txt").write_text(
+        "# tools\n"
+        "Requests[socks]>=2.0 ; python_version >= '3.8'  # http\n"
+        "python-dateutil==2.9.0\n"
+        "-r other.txt\n"
+        "-e git+https://example.invalid/x.git#egg=x\n"
+        "zope.interface~=6.0\n"
+        "./local/path\n"
+        "pytest_mock\n"
+    )
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "p"\ndependencies = ["PyYAML (>=6)", "attrs"]\n'
+                                             '[dependency-groups]\ntest = ["hypothesis>=6", {include-group = "x"}]\n')
+    assert declared(tmp_path) == {"requests", "python_dateutil", "zope_interface", "pytest_mock", "pyyaml",
+                                  "attrs", "hypothesis"}

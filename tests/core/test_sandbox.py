@@ -173,3 +173,39 @@ def test_without_unshare_the_report_says_so_and_limits_still_hold(project, tmp_p
     f = doc["files"][0]
     assert f["rejected_at"] == "green" and "timed out after 3 s" in f["gates"][1]["feedback"]
     assert tree_digest(root) == before
+
+
+def test_a_profile_limits_memory_by_cgroup_where_address_space_would_stop_a_jvm(tmp_path):
+    """JVMs and Node reserve far more address space than they use: their profiles limit memory by cgroup."""
+    from assay.execution.sandbox import Profile
+
+    sandbox = Sandbox(SandboxConfig(memory_mb=256, timeout_s=30), protect=tmp_path)
+    jvm_like = Profile(name="jvm-like", memory="cgroup")
+    if "memory" not in sandbox.cgroups:
+        info = sandbox.info_for(jvm_like).rlimits
+        assert "not limited" in info["memory"]
+        pytest.skip("no writable memory cgroup on this machine: the limit is reported as not applied")
+    assert sandbox.info_for(jvm_like).rlimits["memory_cgroup_mb"] == 256
+    reserve = "import mmap; m = mmap.mmap(-1, 2 << 30); print('reserved')"  # 2 GiB of address space, untouched
+    eat = "b = bytearray(600 << 20); b[::4096] = b'x' * len(b[::4096]); print('ate')"
+    env = sandbox.env_for(tmp_path / "home", profile=jvm_like)
+    import sys
+
+    by_cgroup = [sandbox.run([sys.executable, "-c", code], cwd=tmp_path, env=env, profile=jvm_like)
+                 for code in (reserve, eat)]
+    assert by_cgroup[0].returncode == 0 and "reserved" in by_cgroup[0].stdout  # reserving is fine
+    assert by_cgroup[1].returncode != 0 and "ate" not in by_cgroup[1].stdout  # using is not
+    by_rlimit = sandbox.run([sys.executable, "-c", reserve], cwd=tmp_path, env=sandbox.env_for(tmp_path / "h2"))
+    assert by_rlimit.returncode != 0  # the default profile's address-space limit refuses the reservation
+
+
+def test_profile_environment_names_caches_and_never_secrets(tmp_path, monkeypatch):
+    from assay.execution.sandbox import Profile
+
+    monkeypatch.setenv("MY_API_TOKEN", "s3cret")
+    sandbox = Sandbox(SandboxConfig(), protect=tmp_path)
+    go = Profile(name="go", env={"GOCACHE": "{cache}/go-build", "GOMODCACHE": "{user_home}/go/pkg/mod"})
+    env = sandbox.env_for(tmp_path / "run" / "home", profile=go, cache=tmp_path / "cache")
+    assert env["GOCACHE"] == f"{tmp_path}/cache/go-build"
+    assert env["GOMODCACHE"] == os.path.expanduser("~/go/pkg/mod")
+    assert "MY_API_TOKEN" not in env and env["HOME"] == str(tmp_path / "run" / "home")

@@ -80,7 +80,8 @@ def write(text: str, output: Path | None) -> None:
 
 
 def main() -> None:
-    usage, abort = _click_exceptions("UsageError"), (KeyboardInterrupt, *_click_exceptions("Abort"))
+    usage = _click_exceptions("UsageError")
+    abort: tuple[type[BaseException], ...] = (KeyboardInterrupt, *_click_exceptions("Abort"))
     try:
         code = app(standalone_mode=False)
     except usage as err:  # wrong options or arguments: one line, like every other input error

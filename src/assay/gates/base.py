@@ -78,6 +78,9 @@ class BaseGate:
     def __init__(self, settings: Settings):
         self.settings = settings
 
+    def run(self, candidate: Candidate, ctx: GateContext) -> GateResult:
+        raise NotImplementedError
+
     def __init_subclass__(cls, **kw) -> None:
         super().__init_subclass__(**kw)
         unknown = (set(cls.needs) | set(cls.provides)) - FACT_NAMES

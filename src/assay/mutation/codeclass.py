@@ -23,7 +23,7 @@ IO_METHODS = {"read_text", "write_text", "read_bytes", "write_bytes", "execute",
 
 
 def _imports(tree: ast.Module) -> set[str]:
-    names = set()
+    names: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             names.update(a.name.split(".")[0] for a in node.names)

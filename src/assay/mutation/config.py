@@ -13,7 +13,7 @@ CodeClass = Literal["pure", "service", "io"]
 
 class MutationConfig(Section):
     thresholds: dict[CodeClass, float] = Field(
-        default_factory=lambda: {"pure": 50.0, "service": 40.0, "io": 30.0},
+        default_factory=lambda: {"pure": 50.0, "service": 40.0, "io": 30.0},  # type: ignore[arg-type]
         description="least mutation score (percent) by code class",
     )
     code_classes: dict[str, CodeClass] = Field(

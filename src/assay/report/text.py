@@ -25,14 +25,14 @@ def renderable(report: Report, feedback: bool = True) -> Group:
     gates = [g for g in GATE_ORDER if any(r.gate == g for f in report.files for r in f.gates)]
     table = Table(title=f"assay verify — {report.root}", title_justify="left")
     table.add_column("file", no_wrap=True, overflow="fold")
-    for g in gates:
-        table.add_column(g, justify="center")
+    for name in gates:
+        table.add_column(name, justify="center")
     table.add_column("verdict")
     table.add_column("tests", justify="right")
     for f in report.files:
         by_name = {g.gate: g for g in f.gates}
-        cells = [Text(STATUS_MARK[by_name[g].status], style=STATUS_STYLE[by_name[g].status]) if g in by_name
-                 else Text("") for g in gates]
+        cells = [Text(STATUS_MARK[by_name[n].status], style=STATUS_STYLE[by_name[n].status]) if n in by_name
+                 else Text("") for n in gates]
         ok = sum(t.verdict is Verdict.ACCEPTED for t in f.tests)
         label = verdict_label(f.verdict) + (" (cached)" if f.cached else "")
         table.add_row(f.path, *cells, Text(label, style=VERDICT_STYLE[f.verdict]), f"{ok}/{len(f.tests)}")

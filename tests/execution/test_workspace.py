@@ -1,0 +1,98 @@
+"""Workspaces: overlays, and a reset that leaves nothing of one candidate for the next."""
+
+from __future__ import annotations
+
+import os
+import time
+
+import pytest
+
+from assay.errors import InputError
+from assay.execution.workspace import Workspace
+from tests.conftest import tree_digest
+
+FILES = {
+    "src/calc/__init__.py": "",
+    "src/calc/ops.py": "def add(a, b):\n    return a + b\n",
+    "tests/test_ops.py": "from calc.ops import add\n\ndef test_add():\n    assert add(1, 2) == 3\n",
+    "data/table.csv": "a,b\n1,2\n",
+}
+
+
+def test_overlays_write_over_the_copy_and_reset_undoes_everything(project):
+    root = project(FILES)
+    user = tree_digest(root)
+    with Workspace(root) as ws:
+        pristine = tree_digest(ws.project)
+        ws.apply({"tests/test_new.py": "def test_x():\n    assert True\n", "src/calc/ops.py": "BROKEN = 1\n",
+                  "data/table.csv": None})
+        assert (ws.project / "tests/test_new.py").is_file() and not (ws.project / "data/table.csv").exists()
+        # what a hostile or careless run can leave behind
+        (ws.project / "src/calc/__pycache__").mkdir()
+        (ws.project / "src/calc/__pycache__/ops.cpython-311.pyc").write_bytes(b"\0" * 10)
+        (ws.project / "new_dir/deep").mkdir(parents=True)
+        (ws.project / "new_dir/deep/f.txt").write_text("x")
+        (ws.project / "tests/test_ops.py").chmod(0o600)
+        os.symlink("/etc/passwd", ws.project / "link")
+        (ws.run_dir / "leftover.json").write_text("{}")
+        (ws.cache_dir / "build.o").write_text("kept")
+        ws.reset()
+        assert tree_digest(ws.project) == pristine
+        assert list(ws.run_dir.iterdir()) == []
+        assert (ws.cache_dir / "build.o").read_text() == "kept"  # a toolchain's build cache survives
+        assert ws.resets == 1
+    assert tree_digest(root) == user  # the user's tree is only ever read
+
+
+def test_a_rewrite_that_restores_size_and_mtime_is_still_undone(project):
+    root = project(FILES)
+    with Workspace(root) as ws:
+        target = ws.project / "src/calc/ops.py"
+        st = target.stat()
+        original = target.read_text()
+        time.sleep(0.01)
+        target.write_text(original.replace("a + b", "a - b"))  # same size
+        os.utime(target, ns=(st.st_atime_ns, st.st_mtime_ns))  # mtime put back; ctime cannot be
+        ws.reset()
+        assert target.read_text() == original
+
+
+def test_reset_copies_afresh_when_the_user_changed_a_file_meanwhile(project):
+    root = project(FILES)
+    with Workspace(root) as ws:
+        (ws.project / "src/calc/ops.py").write_text("changed by a test\n")
+        (root / "src/calc/ops.py").write_text("def add(a, b):\n    return b + a  # edited by the user\n")
+        ws.reset()
+        assert "edited by the user" in (ws.project / "src/calc/ops.py").read_text()
+
+
+def test_reset_gets_through_a_directory_a_test_locked(project):
+    root = project(FILES)
+    with Workspace(root) as ws:
+        locked = ws.project / "locked"
+        locked.mkdir()
+        (locked / "f").write_text("x")
+        locked.chmod(0)
+        ws.reset()
+        assert not locked.exists()
+
+
+@pytest.mark.parametrize("bad", ["../outside.py", "/etc/passwd", "tests/../../x.py", ""])
+def test_overlay_paths_stay_inside_the_project(project, bad):
+    root = project(FILES)
+    with Workspace(root) as ws, pytest.raises(InputError):
+        ws.apply({bad: "x"})
+
+
+def test_links_are_served_from_the_user_tree_and_kept_dirs_survive_reset(project):
+    root = project({**FILES, "node_modules/lib/index.js": "module.exports = 1\n"})
+    with Workspace(root, links=["node_modules"], keep=["target"]) as ws:
+        assert (ws.project / "node_modules").is_symlink()
+        assert (ws.project / "node_modules/lib/index.js").read_text() == "module.exports = 1\n"
+        (ws.project / "target/classes").mkdir(parents=True)
+        (ws.project / "target/classes/A.class").write_bytes(b"\xca\xfe")
+        with pytest.raises(InputError):
+            ws.apply({"node_modules/lib/index.js": "hacked"})
+        ws.reset()
+        assert (ws.project / "target/classes/A.class").exists()
+        assert (ws.project / "node_modules").is_symlink()
