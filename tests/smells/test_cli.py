@@ -48,16 +48,18 @@ def test_text_lines_and_exit_1_on_reject(proj):
     proc = run_cli("smells", "tests", cwd=proj)
     assert proc.returncode == 1, proc.stderr
     assert proc.stdout.splitlines() == [
-        "tests/test_bad.py:3:1 AS001 test_runs: no assertion",
-        "tests/test_bad.py:6:1 AS020 test_label: low value: Item.label has no logic "
+        "tests/test_bad.py:3:1 AS001 [reject] test_runs: no assertion",
+        "tests/test_bad.py:6:1 AS020 [reject] test_label: low value: Item.label has no logic "
         "(getter, conversion or literal mapping)",
-        "tests/test_bad.py:10:5 AS015 test_prints: print in a test",
+        "tests/test_bad.py:10:5 AS015 [warn] test_prints: print in a test",
+        "3 findings in 2 files (2 reject, 1 warn); exit 1: reject-level findings",
     ]
 
 
 def test_exit_0_without_reject_findings(proj):
     proc = run_cli("smells", "tests/test_good.py", cwd=proj)
-    assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, "no findings in 1 file; exit 0: no reject-level "
+                                                              "finding\n", "")
 
 
 def test_config_levels_apply(proj):
@@ -100,8 +102,10 @@ def test_unparsable_file_is_a_finding_not_a_crash(proj):
     (proj / "tests/test_latin.py").write_bytes(b"# -*- coding: latin-1 -*-\ndef test_\xe9():\n    assert 1\n")
     proc = run_cli("smells", "tests/test_broken.py", "tests/test_latin.py", cwd=proj)
     assert proc.returncode == 1 and "Traceback" not in proc.stderr
-    assert proc.stdout.splitlines() == ["tests/test_broken.py:1:12 AS000 cannot parse: invalid syntax",
-                                        "tests/test_latin.py:3:5 AS006 test_é: tautology: `assert 1` always passes"]
+    assert proc.stdout.splitlines() == ["tests/test_broken.py:1:12 AS000 [reject] cannot parse: invalid syntax",
+                                        "tests/test_latin.py:3:5 AS006 [reject] test_é: tautology: `assert 1` "
+                                        "always passes",
+                                        "2 findings in 2 files (2 reject); exit 1: reject-level findings"]
 
 
 @pytest.mark.parametrize("args, fragment", [

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import os
 import sys
 import tempfile
 import traceback
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import NoReturn, TypeVar
 
@@ -17,9 +19,34 @@ from rich.progress import Progress
 
 from assay.errors import AssayError
 
-app = typer.Typer(add_completion=False, no_args_is_help=True,
+
+def _hide_argument_types() -> None:
+    """Newer Typer prints an argument's Python type (`<list[Path]>`) beside its metavar; the metavar says it."""
+    argument = getattr(getattr(typer, "core", None), "TyperArgument", None)
+    if argument is not None and hasattr(argument, "display_type_rich"):
+        argument.display_type_rich = lambda self, ctx: None
+
+
+_hide_argument_types()
+app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
                   help="Decide, with evidence, whether a test is worth keeping.")
 T = TypeVar("T")
+
+
+def _version(value: bool) -> None:
+    if value:
+        from assay import __version__
+
+        typer.echo(f"assay {__version__}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                 help="print assay's version and exit"),
+) -> None:
+    """Decide, with evidence, whether a test is worth keeping."""
 
 
 def usage_error(message: str) -> NoReturn:
@@ -62,10 +89,51 @@ def shown(progress: Progress) -> Iterator[None]:
         yield
 
 
+@dataclass
+class Outputs:
+    """Where each requested format goes: files, at most one format on stdout, and whether the text view is
+    printed to the terminal (it is, unless stdout carries another format)."""
+
+    files: list[tuple[str, Path]]
+    stdout: str | None
+    terminal: bool
+
+
+def plan_outputs(formats: list[str], outputs: list[Path], known: Iterable[str]) -> Outputs:
+    """`-f FORMAT[=FILE]` (repeatable) and `-o FILE`: as many `-o` as formats without a file pair up in order; a
+    single `-o` goes to the one format that is not the text view (text stays on the terminal). Usage errors
+    for anything ambiguous."""
+    known = list(known)
+    pairs: list[tuple[str, Path | None]] = []
+    for spec in formats or ["text"]:
+        name, _, file = spec.partition("=")
+        if name not in known:
+            usage_error(f"unknown format '{name}' (choose from {', '.join(known)})")
+        pairs.append((name, Path(file) if file else None))
+    open_ = [i for i, (_, file) in enumerate(pairs) if file is None]
+    if outputs and len(outputs) == len(open_):  # -f a -o A -f b -o B: in order
+        for i, out in zip(open_, outputs, strict=True):
+            pairs[i] = (pairs[i][0], out)
+    elif len(outputs) == 1:  # -f text -f junit -o junit.xml: the one format that is not the terminal view
+        data = [i for i in open_ if pairs[i][0] != "text"]
+        if len(data) != 1:
+            usage_error("--output goes with one --format; with several, give each its file: -f junit=junit.xml")
+        pairs[data[0]] = (pairs[data[0]][0], outputs[0])
+    elif outputs:
+        usage_error("more --output than formats to write; give each format its own file with -f FORMAT=FILE")
+    to_stdout = [name for name, file in pairs if file is None and name != "text"]
+    if len(to_stdout) > 1:
+        usage_error(f"only one format can go to stdout; give the others a file: -f {to_stdout[1]}=FILE")
+    files = [(name, file) for name, file in pairs if file is not None]
+    return Outputs(files, to_stdout[0] if to_stdout else None, terminal=not to_stdout)
+
+
 def terminal() -> Console:
-    """Stdout console; at least 120 columns wide when not a terminal, so piped tables do not fold."""
+    """Stdout console; when not a terminal, 120 columns (so piped tables do not fold) unless COLUMNS says."""
     console = Console()
-    return console if console.is_terminal else Console(width=max(console.width, 120))
+    if console.is_terminal or os.environ.get("COLUMNS", "").isdigit():
+        return console
+    return Console(width=max(console.width, 120))
 
 
 def write(text: str, output: Path | None) -> None:

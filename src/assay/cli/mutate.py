@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from assay import api
-from assay.cli.app import app, call, shown, usage_error, write
+from assay.cli.app import app, call, plan_outputs, shown, usage_error, write
 from assay.report import MUTATE_FORMATS
 from assay.report.mutation_text import print_report
 
@@ -40,19 +40,27 @@ def _progress(console: Console):
 
 @app.command("mutate")
 def mutate(
-    paths: Annotated[list[Path], typer.Argument(help="source files or directories to mutate")],
-    tests: Annotated[list[Path] | None, typer.Option("--tests", "-t", help="test files/dirs (repeatable)")] = None,
-    root: Annotated[Path | None, typer.Option(help="project root (default: found from the first path)")] = None,
-    format: Annotated[str, typer.Option("--format", "-f", help=" | ".join(MUTATE_FORMATS))] = "text",
-    output: Annotated[Path | None, typer.Option("--output", "-o", help="write the report here")] = None,
-    threshold: Annotated[float | None, typer.Option(help="least score in percent (default: by code class)")] = None,
-    workers: Annotated[int | None, typer.Option(help="mutants run at once (default: cores)")] = None,
+    paths: Annotated[list[Path], typer.Argument(metavar="PATH", help="source files or directories to mutate")],
+    tests: Annotated[list[Path] | None, typer.Option("--tests", "-t", metavar="PATH",
+                                                     help="test files/dirs (repeatable)")] = None,
+    root: Annotated[Path | None, typer.Option(metavar="DIR",
+                                              help="project root (default: found from the first path)")] = None,
+    format: Annotated[list[str] | None, typer.Option(
+        "--format", "-f", metavar="FORMAT[=FILE]",
+        help=f"{', '.join(MUTATE_FORMATS)}; repeatable, each to its own FILE (else the terminal)")] = None,
+    output: Annotated[list[Path] | None, typer.Option("--output", "-o", metavar="FILE",
+                                                      help="file for the one --format given without a file")] = None,
+    threshold: Annotated[float | None, typer.Option(metavar="PERCENT",
+                                                    help="least score (default: by code class)")] = None,
+    workers: Annotated[int | None, typer.Option(metavar="N", help="mutants run at once (default: cores)")] = None,
+    timeout: Annotated[float | None, typer.Option(metavar="SECONDS",
+                                                  help="wall timeout of the worker's start and baseline")] = None,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="ignore cached verdicts")] = False,
-    config: Annotated[Path | None, typer.Option(help="config file (default: assay.toml / pyproject.toml)")] = None,
+    config: Annotated[Path | None, typer.Option(metavar="FILE",
+                                                help="config file (default: assay.toml / pyproject.toml)")] = None,
 ) -> None:
     """Mutate source files in memory and report which mutants the tests kill."""
-    if format not in MUTATE_FORMATS:
-        usage_error(f"unknown format '{format}' (one of: {', '.join(MUTATE_FORMATS)})")
+    plan = plan_outputs(format or ["text"], output or [], MUTATE_FORMATS)
     if threshold is not None and not 0 <= threshold <= 100:
         usage_error("--threshold is a percentage between 0 and 100")
     if workers is not None and workers < 1:
@@ -63,13 +71,15 @@ def mutate(
     def run():
         with shown(progress):
             return api.mutate(paths, tests or [], root=root, threshold=threshold, use_cache=not no_cache,
-                              progress=on_event, config=config, overrides={"mutation.workers": workers})
+                              progress=on_event, config=config,
+                              overrides={"mutation.workers": workers, "sandbox.timeout_s": timeout})
 
     report = call(run)
-    if format == "text" or output is not None:
+    if plan.terminal:
         print_report(Console(), report)
-    if format != "text" or output is not None:
-        write(MUTATE_FORMATS[format](report), output)
-        if output is not None:
-            console.print(f"[dim]{format} report written to {output}[/dim]")
+    for fmt, file in plan.files:
+        write(MUTATE_FORMATS[fmt](report), file)
+        console.print(f"[dim]{fmt} report written to {file}[/dim]")
+    if plan.stdout:
+        write(MUTATE_FORMATS[plan.stdout](report), None)
     raise typer.Exit(report.exit_code)

@@ -7,21 +7,28 @@ from pathlib import Path
 import typer
 
 from assay import api
-from assay.cli.app import app, call, usage_error, write
+from assay.cli.app import app, call, plan_outputs, write
 from assay.report import SMELLS_FORMATS
 
 
 @app.command("smells")
 def smells(
-    paths: list[Path] = typer.Argument(..., help="test files or directories"),
-    fmt: str = typer.Option("text", "--format", "-f", help="text | json | sarif"),
-    output: Path | None = typer.Option(None, "--output", "-o", help="write the report here instead of stdout"),
-    root: Path | None = typer.Option(None, "--root", help="project root (default: found from the first path)"),
-    config: Path | None = typer.Option(None, "--config", help="assay.toml or pyproject.toml to read"),
+    paths: list[Path] = typer.Argument(..., metavar="PATH", help="test files or directories"),
+    fmt: list[str] | None = typer.Option(None, "--format", "-f", metavar="FORMAT[=FILE]",
+                                         help="text, json, sarif; repeatable, each to its own FILE (else stdout)"),
+    output: list[Path] | None = typer.Option(None, "--output", "-o", metavar="FILE",
+                                             help="file for the one --format given without a file"),
+    root: Path | None = typer.Option(None, "--root", metavar="DIR",
+                                     help="project root (default: found from the first path)"),
+    config: Path | None = typer.Option(None, "--config", metavar="FILE", help="assay.toml or pyproject.toml to read"),
 ) -> None:
     """Report test smells and low-value tests: `path:line:col RULE-ID message`. Exit 1 on any reject."""
-    if fmt not in SMELLS_FORMATS:
-        usage_error(f"unknown format '{fmt}' (choose from {', '.join(SMELLS_FORMATS)})")
+    plan = plan_outputs(fmt or ["text"], output or [], SMELLS_FORMATS)
     report = call(lambda: api.lint(paths, root=root, config=config))
-    write(SMELLS_FORMATS[fmt](report), output)
+    if plan.terminal and (not plan.files or (fmt or ["text"]).count("text")):
+        write(SMELLS_FORMATS["text"](report), None)
+    for name, file in plan.files:
+        write(SMELLS_FORMATS[name](report), file)
+    if plan.stdout:
+        write(SMELLS_FORMATS[plan.stdout](report), None)
     raise typer.Exit(report.exit_code)

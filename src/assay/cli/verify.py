@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from assay import api
-from assay.cli.app import app, call, shown, terminal, usage_error
+from assay.cli.app import Outputs, app, call, plan_outputs, shown, terminal, write
 from assay.model import Report
 from assay.report import VERIFY_FORMATS
 from assay.report.text import print_report
@@ -35,48 +35,47 @@ def progress_display() -> tuple[Progress, api.EventSink]:
     return progress, on_event
 
 
-def write_outputs(report: Report, formats: list[str], outputs: list[Path]) -> None:
-    """The i-th format goes to the i-th output; formats without an output go to the terminal."""
+def write_outputs(report: Report, plan: Outputs) -> None:
     console = terminal()
-    if not any(f != "text" or i < len(outputs) for i, f in enumerate(formats)) or len(outputs) >= len(formats):
+    if plan.terminal:
         print_report(console, report)
-    for i, fmt in enumerate(formats):
-        if i < len(outputs):
-            outputs[i].write_text(VERIFY_FORMATS[fmt](report), encoding="utf-8")
-            console.print(f"[dim]{fmt} report written to {outputs[i]}[/dim]")
-        elif fmt != "text":
-            sys.stdout.write(VERIFY_FORMATS[fmt](report))
+    for fmt, file in plan.files:
+        write(VERIFY_FORMATS[fmt](report), file)
+        console.print(f"[dim]{fmt} report written to {file}[/dim]")
+    if plan.stdout:
+        sys.stdout.write(VERIFY_FORMATS[plan.stdout](report))
 
 
 @app.command()
 def verify(
-    paths: Annotated[list[Path], typer.Argument(help="test files or directories")],
-    root: Annotated[Path | None, typer.Option(help="project root (default: found from the first path)")] = None,
-    target: Annotated[list[Path] | None, typer.Option(help="source file under test (repeatable)")] = None,
-    format: Annotated[list[str] | None, typer.Option("--format", "-f",
-                                                     help="text, json, junit, markdown (repeatable)")] = None,
-    output: Annotated[list[Path] | None, typer.Option("--output", "-o",
-                                                      help="file for the matching --format")] = None,
+    paths: Annotated[list[Path], typer.Argument(metavar="PATH", help="test files or directories")],
+    root: Annotated[Path | None, typer.Option(metavar="DIR",
+                                              help="project root (default: found from the first path)")] = None,
+    target: Annotated[list[Path] | None, typer.Option(metavar="FILE",
+                                                      help="source file under test (repeatable)")] = None,
+    format: Annotated[list[str] | None, typer.Option(
+        "--format", "-f", metavar="FORMAT[=FILE]",
+        help="text, json, junit, markdown; repeatable, each to its own FILE (else the terminal)")] = None,
+    output: Annotated[list[Path] | None, typer.Option("--output", "-o", metavar="FILE",
+                                                      help="file for the one --format given without a file")] = None,
+    junit_xml: Annotated[Path | None, typer.Option("--junit-xml", metavar="FILE",
+                                                   help="also write JUnit XML here (like pytest's option)")] = None,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="ignore cached verdicts")] = False,
-    config: Annotated[Path | None, typer.Option(help="assay.toml or pyproject.toml to use")] = None,
-    jobs: Annotated[int | None, typer.Option(help="files verified at once")] = None,
-    timeout: Annotated[float | None, typer.Option(help="wall timeout of one test run, seconds")] = None,
+    config: Annotated[Path | None, typer.Option(metavar="FILE", help="assay.toml or pyproject.toml to use")] = None,
+    jobs: Annotated[int | None, typer.Option(metavar="N", help="files verified at once")] = None,
+    timeout: Annotated[float | None, typer.Option(metavar="SECONDS",
+                                                  help="wall timeout of one test run")] = None,
 ) -> None:
     """Put test files through the gates and give a verdict per file and per test."""
-    formats = format or ["text"]
-    outputs = output or []
-    bad = [f for f in formats if f not in VERIFY_FORMATS]
-    if bad:
-        usage_error(f"unknown format '{bad[0]}' (choose from {', '.join(VERIFY_FORMATS)})")
-    if len(outputs) > len(formats):
-        usage_error("more --output than --format options")
+    formats = (format or ["text"]) + ([f"junit={junit_xml}"] if junit_xml else [])
+    plan = plan_outputs(formats, output or [], VERIFY_FORMATS)
     progress, on_event = progress_display()
 
     def run() -> Report:
         with shown(progress):
             report = api.verify(paths, root=root, targets=target or None, use_cache=not no_cache, config=config,
                                 on_event=on_event, overrides={"jobs": jobs, "sandbox.timeout_s": timeout})
-        write_outputs(report, formats, outputs)
+        write_outputs(report, plan)
         return report
 
     raise typer.Exit(call(run).exit_code)

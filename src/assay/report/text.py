@@ -15,20 +15,26 @@ from assay.report.symbols import STATUS_MARK, VERDICT_STYLE, verdict_label
 STATUS_STYLE = {GateStatus.PASS: "green", GateStatus.REJECT: "red", GateStatus.WARN: "yellow", GateStatus.SKIP: "dim"}
 
 
+SHORT = {"compile": "cmp", "green": "grn", "stability": "stab", "mutation": "mut", "smells": "smell",
+         "review": "rev"}
+
+
 def print_report(console: Console, report: Report) -> None:
     """The table, then feedback verbatim: soft-wrapped so that paths and code lines are never cut."""
-    for part in renderable(report).renderables:
+    for part in renderable(report, short=console.width < 110).renderables:
         console.print(part, soft_wrap=isinstance(part, Text))
 
 
-def renderable(report: Report, feedback: bool = True) -> Group:
+def renderable(report: Report, feedback: bool = True, short: bool = False) -> Group:
+    """On narrow terminals gate headers are abbreviated and file names wrap: a verdict is never cut."""
     gates = [g for g in GATE_ORDER if any(r.gate == g for f in report.files for r in f.gates)]
     table = Table(title=f"assay verify — {report.root}", title_justify="left")
-    table.add_column("file", no_wrap=True, overflow="fold")
+    table.add_column("file", overflow="fold", ratio=1)
     for name in gates:
-        table.add_column(name, justify="center")
-    table.add_column("verdict")
-    table.add_column("tests", justify="right")
+        table.add_column(SHORT.get(name, name) if short else name, justify="center", no_wrap=True)
+    labels = [verdict_label(f.verdict) + (" (cached)" if f.cached else "") for f in report.files]
+    table.add_column("verdict", no_wrap=True, min_width=max(map(len, labels), default=7))
+    table.add_column("tests", justify="right", no_wrap=True)
     for f in report.files:
         by_name = {g.gate: g for g in f.gates}
         cells = [Text(STATUS_MARK[by_name[n].status], style=STATUS_STYLE[by_name[n].status]) if n in by_name
@@ -70,6 +76,7 @@ def _warning_summary(gate) -> str:
 
 
 def render(report: Report, width: int = 120) -> str:
+    """Plain text at `width` columns (files, CI logs)."""
     console = Console(width=width, record=True, file=io.StringIO(), color_system=None)
     print_report(console, report)
     return console.export_text()

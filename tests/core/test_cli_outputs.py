@@ -1,0 +1,81 @@
+"""The CLI as a user meets it: the README's commands as written, output destinations, help, version, width."""
+
+from __future__ import annotations
+
+import re
+import shlex
+import shutil
+
+import pytest
+
+from tests.conftest import REPO, run_cli
+
+
+def readme_tour() -> list[list[str]]:
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    block = text.split("## A short tour", 1)[1].split("```", 2)[1]
+    return [shlex.split(line.split("#", 1)[0])[1:] for line in block.splitlines() if line.startswith("assay ")]
+
+
+@pytest.fixture(scope="module")
+def shop(tmp_path_factory):
+    dest = tmp_path_factory.mktemp("readme") / "shop"
+    shutil.copytree(REPO / "examples" / "shop", dest, ignore=shutil.ignore_patterns("__pycache__", ".assay"))
+    return dest
+
+
+def test_the_readme_tour_runs_as_written(shop):
+    commands = readme_tour()
+    assert len(commands) >= 9
+    for args in commands:
+        proc = run_cli(*args, cwd=shop)
+        assert proc.returncode in (0, 1), (args, proc.stderr)
+        assert "error" not in proc.stderr and "Traceback" not in proc.stderr, (args, proc.stderr)
+        for spec in [a for a in args if "=" in a] + [args[i + 1] for i, a in enumerate(args) if a == "--junit-xml"]:
+            fmt, _, file = spec.rpartition("=")
+            written = (shop / file).read_text(encoding="utf-8")
+            assert written.strip(), (args, file)
+            if fmt == "junit" or file.endswith(".xml"):
+                assert written.startswith("<?xml"), (args, written[:100])
+            if fmt in ("json", "sarif", "mutation-testing-elements"):
+                assert written.lstrip().startswith("{"), (args, written[:100])
+        if args[0] == "verify" and not any(a.startswith("-f") for a in args):
+            assert "verdict" in proc.stdout  # the table went to the terminal
+
+
+def test_one_output_goes_to_the_one_data_format_and_ambiguity_is_one_line(shop):
+    junit = shop / "only.xml"
+    proc = run_cli("verify", "tests/test_pricing.py", "-f", "text", "-f", "junit", "-o", str(junit), cwd=shop)
+    assert proc.returncode == 0 and junit.read_text().startswith("<?xml") and "verdict" in proc.stdout
+    for args in (["-f", "json", "-f", "junit"], ["-f", "json", "-f", "junit", "-o", "x"], ["-f", "yaml"]):
+        bad = run_cli("verify", "tests/test_pricing.py", *args, cwd=shop)
+        assert bad.returncode == 2 and bad.stderr.startswith("assay: error:") and len(bad.stderr.splitlines()) == 1
+
+
+def test_version_and_help_without_type_labels():
+    version = run_cli("--version")
+    assert version.returncode == 0 and re.fullmatch(r"assay \S+\n", version.stdout)
+    for command in ("verify", "mutate", "smells", "demo"):
+        text = run_cli(command, "--help").stdout
+        assert "<bool>" not in text and "<list[" not in text and "Usage:" in text
+
+
+def test_smells_text_shows_level_class_and_a_summary(project):
+    root = project({"src/pkg/__init__.py": "", "src/pkg/core.py": "def f(x):\n    return x * 2\n",
+                    "tests/test_cls.py": "import unittest\nfrom pkg.core import f\n\n"
+                                         "class TestF(unittest.TestCase):\n    def test_runs(self):\n        f(2)\n"})
+    proc = run_cli("smells", "tests", cwd=root)
+    assert proc.returncode == 1
+    lines = proc.stdout.splitlines()
+    assert lines[0].startswith("tests/test_cls.py:5:5 AS001 [reject] TestF::test_runs: ")
+    assert lines[-1] == "1 finding in 1 file (1 reject); exit 1: reject-level findings"
+
+
+def test_at_80_columns_no_verdict_is_cut(shop):
+    proc = run_cli("verify", "tests", env={**__import__("os").environ, "COLUMNS": "80"}, cwd=shop)
+    table = [line for line in proc.stdout.splitlines() if line.startswith("│")]
+    assert table and all(len(line) <= 80 for line in table)
+    verdicts = {"accepted", "rejected", "flaky", "low value", "unvalidated"}
+    shown = {v for line in table for v in verdicts if v in line}
+    assert shown == {"accepted", "rejected", "flaky", "low value"}
+    assert not any("…" in line for line in table)
