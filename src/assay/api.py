@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +15,7 @@ from assay.errors import InputError, RunFailed
 from assay.execution.workspace import Workspace, sweep_stale
 from assay.gates.base import BaseGate
 from assay.languages import LANGUAGES, language_of
-from assay.model import Candidate, LintReport, Report
+from assay.model import Candidate, FileReport, LintReport, Report
 from assay.mutation.summary import MutateReport
 from assay.pipeline import EventSink, Verifier
 from assay.project import Project, discover, find_root, is_test_file, read_source
@@ -83,6 +83,9 @@ def verify(
 ) -> Report:
     """Verify test files (`paths`: files or directories) and in-memory `candidates` through the gates.
 
+    On KeyboardInterrupt (Ctrl-C, or SIGTERM turned into one by the CLI) the files in flight are stopped, their
+    workspaces removed, and the report holds the files that finished (`interrupted` set).
+
     `settings` default to the project's config (`config` names another file); `overrides` set dotted keys on
     them (`{"sandbox.timeout_s": 10}`)."""
     start = time.monotonic()
@@ -105,13 +108,29 @@ def verify(
     verifier = Verifier(project, settings, use_cache, on_event, gates)
     verifier.emit("start", str(len(todo)), "")
     jobs = settings.jobs or os.cpu_count() or 1
+    done: dict[int, FileReport] = {}
+    interrupted = False
+    pool = ThreadPoolExecutor(max_workers=max(1, min(jobs, len(todo))))
+    futures: dict = {}
     try:
-        with ThreadPoolExecutor(max_workers=max(1, min(jobs, len(todo)))) as pool:
-            reports = list(pool.map(verifier.verify_file, todo))
+        futures = {pool.submit(verifier.verify_file, c): i for i, c in enumerate(todo)}
+        for future in as_completed(futures):
+            if (result := future.result()) is not None:
+                done[futures[future]] = result
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM: stop the files in flight, keep what finished
+        interrupted = True
+        verifier.cancel()
+        for future, i in futures.items():
+            if future.done() and not future.cancelled() and future.exception() is None and future.result():
+                done[i] = future.result()
     finally:
+        pool.shutdown(wait=True, cancel_futures=True)
         verifier.close()
     notes = [verifier.store.problem] if verifier.store.problem else []
-    report = Report(str(root), reports, verifier.sandbox.info, time.monotonic() - start, notes)
+    if interrupted:
+        notes.append(f"interrupted: {len(done)} of {len(todo)} files finished")
+    report = Report(str(root), [done[i] for i in sorted(done)], verifier.sandbox.info, time.monotonic() - start,
+                    notes, interrupted=interrupted)
     if settings.cache:
         with Store(root) as store:
             store.record_run("verify", time.time(), report.duration_s, report.summary())

@@ -159,11 +159,14 @@ class Report:
     sandbox: SandboxInfo | None
     duration_s: float
     notes: list[str] = field(default_factory=list)  # things the user should know about this run (no cache kept)
+    interrupted: bool = False  # stopped by Ctrl-C / SIGTERM: `files` holds those that finished
 
     SCHEMA = "assay.verify/1"
 
     @property
     def exit_code(self) -> int:
+        if self.interrupted:
+            return 130
         return 0 if self.files and all(f.verdict is Verdict.ACCEPTED for f in self.files) else 1
 
     def summary(self) -> dict[str, Any]:

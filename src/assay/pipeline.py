@@ -19,7 +19,7 @@ from assay import __version__
 from assay.config import Settings
 from assay.errors import InputError
 from assay.execution.runner import Runner
-from assay.execution.sandbox import Profile, Sandbox
+from assay.execution.sandbox import Cancelled, Profile, Sandbox
 from assay.execution.workspace import Workspace
 from assay.feedback import with_causes
 from assay.gates import REGISTRY
@@ -183,7 +183,18 @@ class Verifier:
                 self._runners[language.name] = language.runner(self.sandbox, self.project, self.settings)
             return self._toolchains[language.name]
 
-    def verify_file(self, candidate: Candidate) -> FileReport:
+    def verify_file(self, candidate: Candidate) -> FileReport | None:
+        """The candidate's report; None when the run was cancelled before it finished."""
+        try:
+            return self._verify(candidate)
+        except Cancelled:
+            return None
+
+    def cancel(self) -> None:
+        """Stop every file in flight (their processes are killed) and start no new one."""
+        self.sandbox.cancel()
+
+    def _verify(self, candidate: Candidate) -> FileReport:
         start = time.monotonic()
         language = self.language(candidate)
         ident, problem = self.toolchain(language)
@@ -204,6 +215,8 @@ class Verifier:
                 ws.apply({candidate.rel: candidate.source})
             ctx = GateContext(self.project, self.settings, ws, self.sandbox, language, self._runners[language.name])
             for gate in self.gates:
+                if self.sandbox.cancelled:
+                    raise Cancelled(candidate.rel)
                 self.emit("gate", candidate.rel, gate.name)
                 result = precondition(gate, candidate, ctx.facts) or gate.run(candidate, ctx)
                 results.append(result)
@@ -212,10 +225,13 @@ class Verifier:
                     if result.status is GateStatus.REJECT:
                         self._causes_first(candidate, ctx, result)
                     break
+        if self.sandbox.cancelled:  # its last gate saw killed processes: no verdict
+            raise Cancelled(candidate.rel)
         report = assemble(candidate, results, ctx.facts.collected or [], time.monotonic() - start,
                           gates_run_all=len(results) == len(self.gates))
         self.store.put("verify", key, report.to_json())
-        self.emit("done", candidate.rel, report.verdict.value)
+        where = f" at {report.rejected_at}" if report.rejected_at else ""
+        self.emit("done", candidate.rel, f"{report.verdict.value}{where} ({report.duration_s:.1f} s)")
         return report
 
     def _causes_first(self, candidate: Candidate, ctx: GateContext, stop: GateResult) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -98,3 +99,45 @@ def test_unwritable_store_location_still_verifies_without_keeping_a_cache(projec
         assert proc.returncode == 0, proc.stderr
         assert '"cached": false' in proc.stdout and "cache not kept" in proc.stdout
     assert (root / ".assay").read_text() == "not a directory"
+
+
+SLOW_FILES = {
+    "src/slow/__init__.py": "",
+    "tests/test_fast.py": "def test_fast():\n    assert 1 + 1 == 2\n",
+    "tests/test_slow.py": "import time\n\ndef test_slow():\n    time.sleep(60)\n    assert True\n",
+}
+
+
+@pytest.mark.parametrize("sig, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_interrupt_prints_what_finished_and_removes_workspaces(project, sig, code):
+    root = project(SLOW_FILES, "[tool.assay]\ngates = ['compile', 'green']\njobs = 2\n")
+    before = tree_digest(root)
+    proc = subprocess.Popen([sys.executable, "-m", "assay", "verify", str(root / "tests"), "--timeout", "120"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    marker = f"{PREFIX}{proc.pid}-"
+    seen = _stderr_until(proc, "tests/test_fast.py: accepted", timeout=90)  # the non-terminal progress line
+    assert "[1/2] tests/test_fast.py: accepted" in seen
+    proc.send_signal(sig)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == code, seen + err
+    table = out.split("files:")[0]
+    assert "tests/test_fast.py" in table and "accepted" in table and "tests/test_slow.py" not in table
+    assert "interrupted: 1 of 2 files finished" in err
+    assert not list(Path(os.environ.get("TMPDIR", "/tmp")).glob(f"{marker}*")), "workspaces left behind"
+    assert _processes_mentioning(marker) == []
+    assert tree_digest(root) == before
+
+
+def _stderr_until(proc: subprocess.Popen, text: str, timeout: float) -> str:
+    """stderr of a running process up to the line that contains `text` (or until the deadline)."""
+    assert proc.stderr is not None
+    seen = ""
+    deadline = time.monotonic() + timeout
+    while text not in seen and time.monotonic() < deadline:
+        ready, _, _ = select.select([proc.stderr], [], [], 0.5)
+        if ready:
+            line = proc.stderr.readline()
+            if not line:
+                break
+            seen += line
+    return seen

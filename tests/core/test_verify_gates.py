@@ -227,3 +227,14 @@ def test_own_package_metadata_missing_is_unvalidated_but_other_metadata_is_rejec
     assert "no package metadata" in verdicts["test_own_version"].reason
     assert verdicts["test_other_version"].verdict is Verdict.REJECTED
     assert (f.verdict, f.rejected_at) == (Verdict.REJECTED, "green")
+
+
+def test_with_the_cache_off_nothing_is_written_to_the_project(project):
+    root = project({**LIB, "tests/test_ops.py": "from calc.ops import add, div\n\ndef test_add():\n"
+                                                "    assert add(2, 3) == 5\n    assert div(6, 3) == 2\n"},
+                   "[tool.assay]\ncache = false\n[tool.assay.stability]\nreruns = 1\n")
+    from assay.config import load_settings
+
+    report = verify([root / "tests/test_ops.py"], load_settings(root))
+    assert [g.gate for g in report.files[0].gates] == ["compile", "green", "stability", "mutation", "smells"]
+    assert not (root / ".assay").exists()

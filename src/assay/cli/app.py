@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import os
+import signal
 import sys
 import tempfile
 import traceback
@@ -147,7 +148,26 @@ def write(text: str, output: Path | None) -> None:
         usage_error(f"cannot write {output}: {err.strerror}")
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised in the main thread like Ctrl-C so that workspaces are removed before assay exits."""
+
+
+_terminated = False
+
+
+def _on_sigterm(signum, frame) -> None:
+    global _terminated
+    _terminated = True
+    raise Terminated()
+
+
+def interrupted_code() -> int:
+    """130 after Ctrl-C, 143 after SIGTERM (128 + the signal), as shells report them."""
+    return 143 if _terminated else 130
+
+
 def main() -> None:
+    signal.signal(signal.SIGTERM, _on_sigterm)
     usage = _click_exceptions("UsageError")
     abort: tuple[type[BaseException], ...] = (KeyboardInterrupt, *_click_exceptions("Abort"))
     try:
@@ -161,7 +181,7 @@ def main() -> None:
         sys.exit(2)
     except abort:
         typer.echo("assay: interrupted", err=True)
-        sys.exit(130)
+        sys.exit(interrupted_code())
     sys.exit(code if isinstance(code, int) else 0)
 
 

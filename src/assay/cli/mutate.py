@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+import time
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -15,25 +17,47 @@ from assay.report import MUTATE_FORMATS
 from assay.report.mutation_text import print_report
 
 
-def _progress(console: Console):
+def _progress(console: Console, quiet: bool):
+    """A live bar on a terminal; elsewhere a line for each step and every 10% of mutants, unless quiet."""
     progress = Progress(TextColumn("[bold]mutating"), BarColumn(), MofNCompleteColumn(),
                         TextColumn("killed {task.fields[killed]} survived {task.fields[survived]}"),
                         TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), console=console, transient=True)
     task = progress.add_task("mutating", total=None, killed=0, survived=0, rate="")
-    tally = {"killed": 0, "survived": 0, "done": 0}
+    tally = {"killed": 0, "survived": 0, "timeout": 0, "done": 0, "total": 0, "step": 0}
+    started = time.monotonic()
+
+    def say(text: str) -> None:
+        if not console.is_terminal and not quiet:
+            print(f"mutate: {text}", file=sys.stderr, flush=True)
 
     def on_event(ev: dict[str, Any]) -> None:
-        if ev["event"] == "plan":
+        kind = ev.get("event")
+        if kind == "plan":
+            tally["total"], tally["done"] = ev["total"], ev["cached"]
             progress.update(task, total=ev["total"], completed=ev["cached"])
-        elif ev["event"] == "mutant":
+            say(f"{ev['total']} mutants, {ev['cached']} from the cache; collecting the tests")
+        elif kind == "collected":
+            say(f"collected {ev.get('tests', '?')} tests; running the baseline")
+        elif kind == "baseline":
+            say(f"baseline done in {ev.get('duration_s', 0):.1f} s; running mutants")
+        elif kind == "mutant":
             tally["done"] += 1
-            if ev["status"] in ("Killed", "Timeout"):
+            status = ev["status"]
+            if status in ("Killed", "Timeout"):
                 tally["killed"] += 1
-            elif ev["status"] in ("Survived", "NoCoverage"):
+                tally["timeout"] += status == "Timeout"
+            elif status in ("Survived", "NoCoverage"):
                 tally["survived"] += 1
-            elapsed = progress.tasks[0].elapsed or 0.0
+            elapsed = time.monotonic() - started
             rate = f"{tally['done'] / elapsed:.0f}/s" if elapsed > 0 else ""
             progress.update(task, advance=1, killed=tally["killed"], survived=tally["survived"], rate=rate)
+            total = max(tally["total"], 1)
+            step = tally["done"] * 10 // total
+            if step > tally["step"]:
+                tally["step"] = step
+                left = elapsed / max(tally["done"], 1) * (total - tally["done"])
+                say(f"{tally['done']}/{total} ({step * 10}%): killed {tally['killed']} (timeouts "
+                    f"{tally['timeout']}), survived {tally['survived']}; about {left:.0f} s left")
 
     return progress, on_event
 
@@ -58,6 +82,7 @@ def mutate(
     no_cache: Annotated[bool, typer.Option("--no-cache", help="ignore cached verdicts")] = False,
     config: Annotated[Path | None, typer.Option(metavar="FILE",
                                                 help="config file (default: assay.toml / pyproject.toml)")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress lines on stderr")] = False,
 ) -> None:
     """Mutate source files in memory and report which mutants the tests kill."""
     plan = plan_outputs(format or ["text"], output or [], MUTATE_FORMATS)
@@ -66,7 +91,7 @@ def mutate(
     if workers is not None and workers < 1:
         usage_error("--workers must be at least 1")
     console = Console(stderr=True)
-    progress, on_event = _progress(console)
+    progress, on_event = _progress(console, quiet)
 
     def run():
         with shown(progress):

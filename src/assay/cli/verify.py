@@ -11,26 +11,32 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from assay import api
-from assay.cli.app import Outputs, app, call, plan_outputs, shown, terminal, write
+from assay.cli.app import Outputs, app, call, interrupted_code, plan_outputs, shown, terminal, write
 from assay.model import Report
 from assay.report import VERIFY_FORMATS
 from assay.report.text import print_report
 
 
-def progress_display() -> tuple[Progress, api.EventSink]:
-    """A transient progress bar on stderr and the event sink that drives it."""
+def progress_display(quiet: bool = False) -> tuple[Progress, api.EventSink]:
+    """A transient progress bar on a terminal; elsewhere (CI logs) one line per finished file on stderr, unless
+    quiet."""
+    console = Console(stderr=True)
     progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                        TextColumn("{task.fields[current]}"), TimeElapsedColumn(),
-                        console=Console(stderr=True), transient=True)
+                        TextColumn("{task.fields[current]}"), TimeElapsedColumn(), console=console, transient=True)
     task = progress.add_task("verifying", total=None, current="")
+    count = {"done": 0, "total": 0}
 
     def on_event(event: str, file: str, detail: str) -> None:
         if event == "start":
+            count["total"] = int(file)
             progress.update(task, total=int(file))
         elif event == "gate":
             progress.update(task, current=f"{file}: {detail}")
         elif event == "done":
+            count["done"] += 1
             progress.advance(task)
+            if not console.is_terminal and not quiet:
+                print(f"[{count['done']}/{count['total']}] {file}: {detail}", file=sys.stderr, flush=True)
 
     return progress, on_event
 
@@ -65,11 +71,12 @@ def verify(
     jobs: Annotated[int | None, typer.Option(metavar="N", help="files verified at once")] = None,
     timeout: Annotated[float | None, typer.Option(metavar="SECONDS",
                                                   help="wall timeout of one test run")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress lines on stderr")] = False,
 ) -> None:
     """Put test files through the gates and give a verdict per file and per test."""
     formats = (format or ["text"]) + ([f"junit={junit_xml}"] if junit_xml else [])
     plan = plan_outputs(formats, output or [], VERIFY_FORMATS)
-    progress, on_event = progress_display()
+    progress, on_event = progress_display(quiet)
 
     def run() -> Report:
         with shown(progress):
@@ -78,4 +85,8 @@ def verify(
         write_outputs(report, plan)
         return report
 
-    raise typer.Exit(call(run).exit_code)
+    report = call(run)
+    if report.interrupted:
+        typer.echo(f"assay: {report.notes[-1]}", err=True)
+        raise typer.Exit(interrupted_code())
+    raise typer.Exit(report.exit_code)

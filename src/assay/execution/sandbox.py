@@ -27,6 +27,7 @@ import shutil
 import signal
 import subprocess
 import tempfile
+import threading
 import time
 import uuid
 from collections.abc import Mapping
@@ -73,6 +74,10 @@ class Profile:
 
 
 PYTHON = Profile()
+
+
+class Cancelled(Exception):
+    """The sandbox was cancelled: no new process starts."""
 
 
 @dataclass
@@ -179,6 +184,18 @@ class Sandbox:
         self.use_unshare = _unshare_ok()
         self.cgroups = {c: base for c in ("pids", "memory") if (base := _cgroup_base(c)) is not None}
         self.env, self.removed = scrubbed_env()
+        self._live: set[subprocess.Popen] = set()
+        self._lock = threading.Lock()
+        self.cancelled = False
+
+    def cancel(self) -> None:
+        """Stop: kill every sandboxed process tree now running, and refuse to start new ones (Ctrl-C, SIGTERM)."""
+        with self._lock:
+            self.cancelled = True
+            live = list(self._live)
+        for proc in live:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(proc.pid, signal.SIGKILL)
 
     def info_for(self, profile: Profile = PYTHON) -> SandboxInfo:
         """What isolation applies to runs under `profile` on this machine, in words."""
@@ -299,6 +316,8 @@ class Sandbox:
     def popen(self, argv: list[str], cwd: Path, env: dict[str, str], timeout: float, stdout, stderr,
               profile: Profile = PYTHON, **kw):
         """Start a sandboxed process; the caller owns it and must call `reap()` when done."""
+        if self.cancelled:
+            raise Cancelled("the run was cancelled")
         cgroups = self._make_cgroups(profile)
         proc = subprocess.Popen(
             self._wrap(argv, self._writable_for(cwd)),
@@ -312,6 +331,11 @@ class Sandbox:
             **kw,
         )
         proc._assay_cgroups = cgroups  # type: ignore[attr-defined]
+        with self._lock:
+            self._live.add(proc)
+        if self.cancelled:  # cancelled while it started: it must not outlive the cancel
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(proc.pid, signal.SIGKILL)
         return proc
 
     def reap(self, proc: subprocess.Popen) -> None:
@@ -319,6 +343,8 @@ class Sandbox:
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
+        with self._lock:
+            self._live.discard(proc)
         self._drop_cgroups(getattr(proc, "_assay_cgroups", []))
 
     def run(

@@ -25,6 +25,9 @@ def print_report(console: Console, report: MutateReport) -> None:
     more = d["survived"] + d["no_coverage"] - len(d["survivors"])
     if more > 0:
         console.print(f"… and {more} more (--format json or html lists them all)")
+    cached = sum(1 for _, r in run.scored if r.cached)
+    if cached:
+        console.print(f"{cached} of {len(run.results)} mutants from the cache (--no-cache to run them again)")
 
 
 def render(report: MutateReport, width: int = 120) -> str:
