@@ -101,3 +101,14 @@ def test_target_with_logic_is_not_low_value():
     target = {"src/shop/model.py": TARGET["src/shop/model.py"].replace("return self.name",
                                                                          "return self.name.title() or '?'")}
     assert analyze(LOW, "t.py", target) == []
+
+
+def test_AS005_judges_patched_names_by_the_project_modules_when_known():
+    source = ("import pricing\nfrom unittest.mock import patch\n\n@patch('pricing.total', return_value=6)\n"
+              "def test_t(_):\n    assert pricing.total([1]) == 6\n")
+    project = {"pricing.py": "def total(xs):\n    return sum(x * 2 for x in xs)\n"}
+    assert "AS005" in rules(analyze(source, "t.py", targets=project))
+    assert "AS005" not in rules(analyze(source, "t.py", targets={}))  # pricing is a dependency here
+    assert "AS005" in rules(analyze(source, "t.py"))  # project unknown: only builtins and stdlib are excluded
+    builtin = source.replace("'pricing.total'", "'builtins.sum'").replace("pricing.total([1])", "sum([1])")
+    assert "AS005" not in rules(analyze(builtin, "t.py"))
