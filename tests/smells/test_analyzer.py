@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import textwrap
+
 import pytest
 
 from assay.config import ConfigError, settings_from_dict
-from assay.smells import SmellsConfig, analyze, analyze_bytes
+from assay.smells import RULES, SmellsConfig, analyze, analyze_bytes
 
 NO_ASSERT = "def test_total():\n    total([1])\n"
 
@@ -112,3 +114,26 @@ def test_AS005_judges_patched_names_by_the_project_modules_when_known():
     assert "AS005" in rules(analyze(source, "t.py"))  # project unknown: only builtins and stdlib are excluded
     builtin = source.replace("'pricing.total'", "'builtins.sum'").replace("pricing.total([1])", "sum([1])")
     assert "AS005" not in rules(analyze(builtin, "t.py"))
+
+
+def _examples(doc: str) -> dict[str, str]:
+    """The `Bad:` and `Good:` blocks of a rule's docstring, as docs/smells.md shows them."""
+    lines, out, i = doc.splitlines(), {}, 0
+    while i < len(lines):
+        if lines[i].strip() in ("Bad:", "Good:"):
+            key, block, i = lines[i].strip()[:-1], [], i + 1
+            while i < len(lines) and (not lines[i].strip() or lines[i].startswith(" ")):
+                block.append(lines[i])
+                i += 1
+            out[key] = textwrap.dedent("\n".join(block))
+            continue
+        i += 1
+    return out
+
+
+# AS020/AS021 need the target's source (their examples show it in comments); AS022's are placeholders.
+@pytest.mark.parametrize("rule", [r for r in RULES if r not in ("AS020", "AS021", "AS022")])
+def test_each_rule_docs_bad_example_is_found_and_good_example_is_not(rule):
+    examples = _examples(RULES[rule].doc)
+    found = {k: rule in rules(analyze(src, "tests/test_doc.py")) for k, src in examples.items()}
+    assert found == {"Bad": True, "Good": False}

@@ -3,11 +3,13 @@ the `assay_generated` mark."""
 
 from __future__ import annotations
 
+import re
 import textwrap
+from pathlib import Path
 
 import pytest
 
-from assay.config import ConfigError, settings_from_dict
+from assay.config import ConfigError, settings_from_dict, tomllib
 from assay.smells import RULES, SmellsConfig, analyze, level_of
 from assay.smells.docs import render
 
@@ -89,3 +91,10 @@ def test_level_of_without_a_test_is_the_level_of_an_unmarked_test():
 
 def test_docs_state_both_levels_of_AS003():
     assert "| assertion-roulette | reject (generated) / warn (suite) |" in render()
+
+
+def test_the_smells_example_in_the_configuration_docs_is_valid():
+    doc = (Path(__file__).parents[2] / "docs/configuration.md").read_text()
+    block = re.search(r"## Smells.*?```toml\n(.*?)```", doc, re.S).group(1)
+    smells = settings_from_dict(tomllib.loads(block)["tool"]["assay"]).smells
+    assert (smells.profile, smells.levels) == ("auto", {"AS016": "off"})

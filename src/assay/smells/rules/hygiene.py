@@ -130,13 +130,16 @@ def external_resource(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
 
     Bad:
         def test_save():
-            save_report("/tmp/report.txt")
+            with open("/tmp/report.txt", "w") as f:
+                save_report(f)
             assert open("/tmp/report.txt").read() == "ok"
 
     Good:
         def test_save(tmp_path):
-            save_report(tmp_path / "report.txt")
-            assert (tmp_path / "report.txt").read_text() == "ok"
+            out = tmp_path / "report.txt"
+            with open(out, "w") as f:
+                save_report(f)
+            assert out.read_text() == "ok"
     """
     for call, name in test.calls:
         if not name or _faked(test, name):

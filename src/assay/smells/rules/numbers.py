@@ -98,9 +98,9 @@ def magic_number(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
     `!=`, `is`, `in`, `assertEqual`, `assertIn` ...) is the operand that states a value rather than
     computes one: literals, names, containers and arithmetic of them, and calls that only build a value
     (`date(2001, 2, 3)`, `timedelta(434)`, `Decimal(...)`, `approx(...)`, any capitalised class); so
-    `assert parse("P3Y") == 434` and `assertEqual(parse(s), date(2001, 2, 3))` are fine. Nor are the
+    `assert parse("P3Y") == 434` and `assertEqual(parse(s), date(2001, 2, 3))` are fine. So are the
     arguments of a call (the inputs of the case: `nth_prime(688_381)`), subscripts, keyword tolerances
-    (`rel=1e-9`, `places=3`), and small numbers (-1 to 10, and 100).
+    (`rel=1e-9`, `places=3`) and small numbers (-1 to 10, and 100) anywhere.
 
     Bad:
         def test_cache_is_bounded():
