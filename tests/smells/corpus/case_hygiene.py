@@ -82,6 +82,20 @@ def test_network():
     assert total([r.json()["x"]]) == 1
 
 
+def test_network_through_a_session():
+    session = requests.Session()
+    r = session.get("https://example.com/rates")  # expect[AS013]
+    with requests.Session() as s:
+        s.post("https://example.com/orders", json={})  # expect[AS013]
+    assert total([r.json()["x"]]) == 1
+
+
+def test_building_a_client_is_fine():
+    session = requests.Session()
+    session.headers["X-Test"] = "1"
+    assert parse(session.headers["X-Test"]) == 1
+
+
 def test_writes_real_file():
     with open("/tmp/out.txt", "w") as f:  # expect[AS013]
         f.write("x")

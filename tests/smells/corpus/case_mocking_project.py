@@ -36,3 +36,17 @@ def test_patched_dependency_is_fine(fake_get):
 def test_patched_stdlib_is_fine(_):
     assert json.loads("{}") == {"rate": "3"}
     assert Invoice(["abc"]).total() == 3.0
+
+
+def test_method_patched_on_a_local_object():
+    invoice = Invoice(["ab"])
+    with mock.patch.object(invoice, "total", return_value=1.0):
+        assert invoice.total() == 1.0  # expect[AS005]
+
+
+def test_patched_method_of_a_dependency_object_is_fine():
+    session = requests.Session()
+    with mock.patch.object(session, "get") as fake_get:
+        session.get("https://rates.example/USD")
+        fake_get.assert_called_once()
+    assert fetch_rate("EUR") == 1.0

@@ -7,12 +7,14 @@ import re
 from collections.abc import Iterator
 
 from assay.smells.config import SmellsConfig
-from assay.smells.context import TestFunc, last_name
+from assay.smells.context import TestFunc, dotted, last_name
 from assay.smells.model import Hit, rule
 from assay.smells.rules.mocking import patched_paths, same_path
 
-NETWORK = ("requests.", "httpx.", "urllib.request.urlopen", "urllib.urlopen", "http.client.", "socket.socket",
-           "socket.create_connection", "aiohttp.ClientSession", "smtplib.", "ftplib.")
+HTTP_VERBS = {"get", "post", "put", "patch", "delete", "head", "options", "request", "stream", "send"}
+HTTP_CLIENTS = {"requests.Session", "requests.session", "httpx.Client", "httpx.AsyncClient", "aiohttp.ClientSession"}
+NETWORK = (*(f"{lib}.{verb}" for lib in ("requests", "httpx") for verb in HTTP_VERBS), "urllib.request.urlopen",
+           "urllib.urlopen", "http.client.", "socket.socket", "socket.create_connection", "smtplib.", "ftplib.")
 FS_WRITES = {"os.remove", "os.unlink", "os.rmdir", "os.removedirs", "os.mkdir", "os.makedirs", "os.rename",
              "os.replace", "shutil.rmtree", "shutil.move", "shutil.copy", "shutil.copy2", "shutil.copyfile",
              "shutil.copytree"}
@@ -112,6 +114,24 @@ def _mentions_tmp(test: TestFunc, node: ast.AST, depth: int = 0) -> bool:
     return False
 
 
+def _client_call(test: TestFunc, call: ast.Call) -> bool:
+    """A request sent through an HTTP client object: `requests.Session().get(u)`, `s.post(u)` after
+    `s = httpx.Client()` or `with requests.Session() as s`. Building the client sends nothing."""
+    func = call.func
+    if not (isinstance(func, ast.Attribute) and func.attr in HTTP_VERBS):
+        return False
+    receiver = func.value
+    if isinstance(receiver, ast.Name):
+        values = test.assigned.get(receiver.id, [])
+        if len(values) != 1:
+            return False
+        receiver = values[0]
+        if isinstance(receiver, ast.With):
+            receiver = next((i.context_expr for i in receiver.items if isinstance(i.optional_vars, ast.Name)
+                             and i.optional_vars.id == func.value.id), None)  # type: ignore[attr-defined]
+    return isinstance(receiver, ast.Call) and dotted(receiver.func, test.module.aliases) in HTTP_CLIENTS
+
+
 def _writes_file(call: ast.Call, name: str) -> bool:
     if name == "open":
         mode = call.args[1] if len(call.args) > 1 else next((k.value for k in call.keywords if k.arg == "mode"), None)
@@ -124,7 +144,9 @@ def _writes_file(call: ast.Call, name: str) -> bool:
       "Use tmp_path for files and a local fake (or a recorded response) for the network.")
 def external_resource(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
     """Tests that talk to the network or write outside a temporary directory are slow,
-    flaky, and can damage the machine they run on. A call the test has patched (`patch("requests.get")`)
+    flaky, and can damage the machine they run on. Network access is a request (`requests.get`, a
+    `Session`'s `.post`, `urlopen`, an SMTP/FTP connection), not building a client or reading an
+    exception class. A call the test has patched (`patch("requests.get")`)
     reaches the fake, and a path built from `tmp_path` (or a `tempfile` directory), even in steps through
     local names, is temporary: neither is flagged.
 
@@ -144,8 +166,8 @@ def external_resource(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
     for call, name in test.calls:
         if not name or _faked(test, name):
             continue
-        if name.startswith(NETWORK) and "()" not in name:  # `requests.get(u).json()`: reported at `get`
-            yield Hit.at(call, f"network access: `{name}()`")
+        if (name in NETWORK or name.startswith(NETWORK)) and "()" not in name or _client_call(test, call):
+            yield Hit.at(call, f"network access: `{name}()`")  # `requests.get(u).json()`: reported at `get`
         elif _writes_file(call, name) and not _mentions_tmp(test, call):
             yield Hit.at(call, f"writes to the real filesystem: `{name}()` outside tmp_path")
 

@@ -110,6 +110,12 @@ def _class_of(test: TestFunc, receiver: ast.AST, instances: dict[str, str]) -> s
     return None
 
 
+def _owner_class(path: str) -> str:
+    """`pkg.Class.parse` (a factory) -> `pkg.Class`; other paths unchanged."""
+    base, _, last = path.rpartition(".")
+    return base if base and last_name(base)[:1].isupper() and not last[:1].isupper() else path
+
+
 def _built_from(cls: str | None, owner: str) -> bool:
     if not cls:
         return False
@@ -140,15 +146,17 @@ def mocked_sut(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
             assert pricing.total([1, 2, 3], "EUR") == 6
     """
     aliases = test.module.aliases
-    patched = [(p, t) for p in _patches(test) if (t := _target(p, test)) and _project_code(test, *t)]
-    if not patched:
-        return
     instances: dict[str, str] = {}  # local name -> class (or class factory) it was built from
     for name, values in test.assigned.items():
         if len(values) == 1 and isinstance(values[0], ast.Call):
             cls = dotted(values[0].func, aliases)
             if cls:
                 instances[name] = cls
+    # `patch.object(cart, "price")` on a local object: judged by the class the object was built from
+    patched = [(p, t) for p in _patches(test) if (t := _target(p, test))
+               and _project_code(test, _owner_class(instances.get(t[0], t[0])), t[1])]
+    if not patched:
+        return
     patch_ids = {id(p) for p, _ in patched}
     for call, name in test.calls:
         if id(call) in patch_ids or not name:
