@@ -154,7 +154,7 @@ def mocked_sut(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
                 instances[name] = cls
     # `patch.object(cart, "price")` on a local object: judged by the class the object was built from
     patched = [(p, t) for p in _patches(test) if (t := _target(p, test))
-               and _project_code(test, _owner_class(instances.get(t[0], t[0])), t[1])]
+               and _project_code(test, _owner_class(instances[t[0]]) if t[0] in instances else t[0], t[1])]
     if not patched:
         return
     patch_ids = {id(p) for p, _ in patched}
