@@ -2,8 +2,10 @@
 
     python bench/smells_real.py [--sample 20]
 
-Downloads the sdists of four small, well-tested projects with pip (cached in bench/.cache), runs the real
-`assay smells` CLI over each project's tests, and prints a seeded sample of reject findings to hand-check.
+Fetches the pinned sdists of five small, well-tested projects (`bench/sdists.py`, cached in bench/.cache),
+runs the real `assay smells` CLI over each project's tests with the default profile ("auto": their tests are
+unmarked, so "suite"), and prints a seeded sample of reject findings to hand-check. Per-profile figures and
+every finding: `bench/smells_precision.py`.
 """
 
 from __future__ import annotations
@@ -17,31 +19,17 @@ import resource
 import shutil
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
 from collections import Counter
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-CACHE = HERE / ".cache"
-PROJECTS = ("inflection", "toolz", "more-itertools", "humanize")
+from sdists import fetch as fetch_sdist
+from smells_precision import PROJECTS  # pinned versions shared by the smell benches
 
 
 def fetch() -> list[Path]:
-    sdists = CACHE / "sdists"
-    if not sdists.is_dir() or len(list(sdists.glob("*.tar.gz"))) < len(PROJECTS):
-        subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:", "-d",
-                        str(sdists), *PROJECTS], check=True, capture_output=True)
-    roots = []
-    for archive in sorted(sdists.glob("*.tar.gz")):
-        dest = CACHE / "smells_src"
-        root = dest / archive.name.removesuffix(".tar.gz")
-        if not root.is_dir():
-            with tarfile.open(archive) as tar:
-                tar.extractall(dest, filter="data")
-        roots.append(root)
-    return roots
+    return [fetch_sdist(spec) for spec in PROJECTS]
 
 
 def count_tests(root: Path) -> tuple[int, int]:

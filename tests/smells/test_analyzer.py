@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import textwrap
+
 import pytest
 
 from assay.config import settings_from_dict
 from assay.errors import ConfigError
-from assay.smells import SmellsConfig, analyze, analyze_bytes
+from assay.smells import RULES, SmellsConfig, analyze, analyze_bytes
 
 NO_ASSERT = "def test_total():\n    total([1])\n"
 
@@ -102,3 +104,37 @@ def test_target_with_logic_is_not_low_value():
     target = {"src/shop/model.py": TARGET["src/shop/model.py"].replace("return self.name",
                                                                          "return self.name.title() or '?'")}
     assert analyze(LOW, "t.py", target) == []
+
+
+def test_AS005_judges_patched_names_by_the_project_modules_when_known():
+    source = ("import pricing\nfrom unittest.mock import patch\n\n@patch('pricing.total', return_value=6)\n"
+              "def test_t(_):\n    assert pricing.total([1]) == 6\n")
+    project = {"pricing.py": "def total(xs):\n    return sum(x * 2 for x in xs)\n"}
+    assert "AS005" in rules(analyze(source, "t.py", targets=project))
+    assert "AS005" not in rules(analyze(source, "t.py", targets={}))  # pricing is a dependency here
+    assert "AS005" in rules(analyze(source, "t.py"))  # project unknown: only builtins and stdlib are excluded
+    builtin = source.replace("'pricing.total'", "'builtins.sum'").replace("pricing.total([1])", "sum([1])")
+    assert "AS005" not in rules(analyze(builtin, "t.py"))
+
+
+def _examples(doc: str) -> dict[str, str]:
+    """The `Bad:` and `Good:` blocks of a rule's docstring, as docs/smells.md shows them."""
+    lines, out, i = doc.splitlines(), {}, 0
+    while i < len(lines):
+        if lines[i].strip() in ("Bad:", "Good:"):
+            key, block, i = lines[i].strip()[:-1], [], i + 1
+            while i < len(lines) and (not lines[i].strip() or lines[i].startswith(" ")):
+                block.append(lines[i])
+                i += 1
+            out[key] = textwrap.dedent("\n".join(block))
+            continue
+        i += 1
+    return out
+
+
+# AS020/AS021 need the target's source (their examples show it in comments); AS022's are placeholders.
+@pytest.mark.parametrize("rule", [r for r in RULES if r not in ("AS020", "AS021", "AS022")])
+def test_each_rule_docs_bad_example_is_found_and_good_example_is_not(rule):
+    examples = _examples(RULES[rule].doc)
+    found = {k: rule in rules(analyze(src, "tests/test_doc.py")) for k, src in examples.items()}
+    assert found == {"Bad": True, "Good": False}

@@ -19,23 +19,35 @@ from assay.smells.model import Finding, Hit, Rule
 from assay.smells.rules import RULES
 from assay.smells.value import TargetIndex
 
-__all__ = ["RULES", "Finding", "Rule", "SmellsConfig", "analyze", "analyze_bytes", "decode", "level_of"]
+__all__ = ["RULES", "Finding", "Rule", "SmellsConfig", "analyze", "analyze_bytes", "decode", "level_of", "profile_of"]
 
 MAX_SOURCE_CHARS = 4 * 1024 * 1024
 
 
-def level_of(rule: Rule, config: SmellsConfig) -> str:
-    """The level a rule reports at under `config` ("off" when disabled)."""
+def profile_of(config: SmellsConfig, generated: bool = False) -> str:
+    """The profile a test is judged under: the configured one, or under "auto" `generated` for tests
+    marked `assay_generated` and `suite` for the others."""
+    if config.profile != "auto":
+        return config.profile
+    return "generated" if generated else "suite"
+
+
+def level_of(rule: Rule, config: SmellsConfig, generated: bool = False) -> str:
+    """The level a rule reports at under `config` ("off" when disabled), for a test that is marked
+    `assay_generated` or not (that matters only under the "auto" profile)."""
     if rule.id in config.levels:
         return config.levels[rule.id]
     if rule.low_value and not config.fail_on_low_value:
         return "warn"
+    if rule.profiles:
+        return rule.profiles[profile_of(config, generated)]  # type: ignore[index]
     return rule.level
 
 
-def _finding(rule: Rule, hit: Hit, path: str, config: SmellsConfig, test: str | None = None) -> Finding:
-    return Finding(rule.id, level_of(rule, config), path, hit.line, hit.col, hit.message or rule.message, test,
-                   rule.hint, rule.low_value)
+def _finding(rule: Rule, hit: Hit, path: str, config: SmellsConfig, test: str | None = None,
+             generated: bool = False) -> Finding:
+    return Finding(rule.id, level_of(rule, config, generated), path, hit.line, hit.col, hit.message or rule.message,
+                   test, rule.hint, rule.low_value)
 
 
 def _unparsable(path: str, error: Exception, config: SmellsConfig) -> list[Finding]:
@@ -48,9 +60,11 @@ Targets = dict[str, str] | Callable[[str], dict[str, str]] | None
 
 def analyze(source: str, path: str, targets: Targets = None, config: SmellsConfig | None = None) -> list[Finding]:
     """Findings for one test file, sorted by position. `targets` maps project-relative paths of the
-    code under test to their source (needed for the low-value rules), or is a function that gets the
-    file's import statements (as source: cheap to parse again) and returns that map. Never raises on
-    bad input: unparsable files give an AS000 finding."""
+    code under test (the project's own modules the file imports) to their source, or is a function that
+    gets the file's import statements (as source: cheap to parse again) and returns that map. The
+    low-value rules need it, and AS005 uses it to tell project code from builtins and dependencies;
+    None means "not known" (an empty map: the file imports no project module). Never raises on bad
+    input: unparsable files give an AS000 finding."""
     config = config or SmellsConfig()
     if len(source) > MAX_SOURCE_CHARS:
         return _unparsable(path, ValueError(f"file too large ({len(source) // 1024} KiB)"), config)
@@ -59,7 +73,7 @@ def analyze(source: str, path: str, targets: Targets = None, config: SmellsConfi
         module = Module(ast.parse(source, filename=path), path, source.splitlines())
         if callable(targets):
             targets = targets(module.imports_source())
-        module.targets = TargetIndex.build(targets) if targets else None
+        module.targets = TargetIndex.build(targets) if targets is not None else None
         return _run_rules(module, config)
     except (SyntaxError, ValueError) as err:
         return _unparsable(path, err, config)
@@ -70,16 +84,19 @@ def analyze(source: str, path: str, targets: Targets = None, config: SmellsConfi
 def _run_rules(module: Module, config: SmellsConfig) -> list[Finding]:
     findings: list[Finding] = []
     for rule in RULES.values():
-        if rule.scope == "parse" or level_of(rule, config) == "off":
+        if rule.scope == "parse":
             continue
         if rule.scope == "file":
-            findings += [_finding(rule, h, module.path, config) for h in rule.check(module, config)
-                         if not module.suppressed(h.line, rule.id)]
+            if level_of(rule, config, module.generated) != "off":
+                findings += [_finding(rule, h, module.path, config, generated=module.generated)
+                             for h in rule.check(module, config) if not module.suppressed(h.line, rule.id)]
             continue
         for test in module.tests:
+            if level_of(rule, config, test.generated) == "off":
+                continue
             for hit in rule.check(test, config):
                 if not (module.suppressed(hit.line, rule.id) or module.suppressed(test.node.lineno, rule.id)):
-                    findings.append(_finding(rule, hit, module.path, config, test.name))
+                    findings.append(_finding(rule, hit, module.path, config, test.name, test.generated))
     return sorted(findings, key=lambda f: (f.line, f.col, f.rule))
 
 

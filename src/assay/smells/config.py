@@ -11,6 +11,9 @@ from assay.section import Section
 
 class SmellsConfig(Section):
 
+    profile: Literal["auto", "generated", "suite"] = Field(
+        "auto", description="whose tests: 'generated' (strict), 'suite' (a project's own tests), or 'auto': "
+                            "'generated' for tests marked assay_generated, else 'suite'")
     levels: dict[str, Literal["reject", "warn", "info", "off"]] = Field(
         default_factory=dict, description="per-rule level override, e.g. {AS016 = 'off'}")
     max_unexplained_asserts: int = Field(5, ge=1, description="AS003: assertions without message per test")

@@ -92,6 +92,18 @@ class TestFunc:
             body = body[1:]
         return body
 
+    @cached_property
+    def generated(self) -> bool:
+        """Marked `@pytest.mark.assay_generated` (the test, its class, or the module's `pytestmark`)."""
+        m = self.module
+        if m.generated:
+            return True
+        owners = [self.node, *([self.cls] if self.cls else [])]
+        marks = [d for o in owners for d in o.decorator_list]
+        if self.cls:
+            marks += [s.value for s in self.cls.body if isinstance(s, ast.Assign) and _names(s) == ["pytestmark"]]
+        return any(m.marks_generated(e) for e in marks)
+
     @property
     def params(self) -> list[str]:
         a = self.node.args
@@ -137,6 +149,10 @@ class TestFunc:
         return out
 
 
+def _names(assign: ast.Assign) -> list[str]:
+    return [t.id for t in assign.targets if isinstance(t, ast.Name)]
+
+
 def _statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
     """Every statement, nested ones included, without descending into expressions (cheap)."""
     stack = list(body)
@@ -175,7 +191,24 @@ class Module:
                 self.functions[node.name] = node
             elif isinstance(node, ast.ClassDef):
                 self.classes[node.name] = node
+        self.constants: dict[str, ast.expr] = {}  # module-level NAME = value, assigned once
+        assigned: set[str] = set()
+        for node in tree.body:
+            if isinstance(node, ast.Assign):
+                for name in _names(node):
+                    if name in assigned:
+                        self.constants.pop(name, None)
+                    elif len(node.targets) == 1:
+                        self.constants[name] = node.value
+                    assigned.add(name)
+        mark = self.constants.get("pytestmark")
+        self.generated = mark is not None and self.marks_generated(mark)
         self.tests = [self._prepare(fn, cls) for fn, cls in self._find_tests()]
+
+    def marks_generated(self, expr: ast.AST) -> bool:
+        """A decorator or `pytestmark` value that includes the `assay_generated` mark."""
+        return any(isinstance(n, (ast.Attribute, ast.Name)) and last_name(dotted(n, self.aliases)) == "assay_generated"
+                   for n in ast.walk(expr))
 
     def _is_test_class(self, cls: ast.ClassDef, seen: frozenset[str] = frozenset()) -> bool:
         if cls.name.startswith("Test"):

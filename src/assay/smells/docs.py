@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import textwrap
 
+from assay.smells.model import Rule
 from assay.smells.rules import RULES
 
 HEADER = """\
@@ -15,11 +16,17 @@ Levels: `reject` findings reject the file at gate 5 (and make `assay smells` exi
 in feedback only, `info` findings only in `assay smells`. Low-value rules reject while `fail_on_low_value`
 is true (the default) and give the file the verdict `low_value`.
 
+Profiles: `profile = "generated"` judges tests as machine-written ones (strict), `profile = "suite"` as a
+project's own hand-written tests; only rules with a per-profile level (AS003) differ. The default, `"auto"`,
+judges tests marked `@pytest.mark.assay_generated` (on the test, its class, or in the module's `pytestmark`)
+as generated and every other test as suite. `assay generate` always uses `generated`.
+
 Suppress a finding with `# assay: ignore[AS001]` (or a bare `# assay: ignore`) on its line or on the
 test's `def` line. Configure in `[tool.assay.smells]`:
 
 ```toml
 [tool.assay.smells]
+profile = "auto"                                 # auto | generated | suite
 levels = { AS016 = "off", AS011 = "reject" }   # per-rule level: reject | warn | info | off
 max_unexplained_asserts = 5                      # AS003
 max_mocks = 6                                    # AS004
@@ -49,11 +56,16 @@ def _section(doc: str) -> str:
     return "\n".join(out).strip()
 
 
+def _level(r: Rule, code: str = "") -> str:
+    if r.profiles:
+        return " / ".join(f"{code}{level}{code} ({profile})" for profile, level in r.profiles.items())
+    return f"{code}{r.level}{code}{' (low value)' if r.low_value else ''}"
+
+
 def render() -> str:
     rows = ["| id | name | level | message |", "|---|---|---|---|"]
-    rows += [f"| [{r.id}](#{r.id.lower()}-{r.name}) | {r.name} | "
-             f"{'reject (low value)' if r.low_value else r.level} | {r.message} |" for r in RULES.values()]
-    sections = [f"## {r.id} {r.name}\n\nLevel: `{r.level}`{' (low value)' if r.low_value else ''}. "
+    rows += [f"| [{r.id}](#{r.id.lower()}-{r.name}) | {r.name} | {_level(r)} | {r.message} |" for r in RULES.values()]
+    sections = [f"## {r.id} {r.name}\n\nLevel: {_level(r, '`')}. "
                 f"Message: *{r.message}*.\n\n{_section(r.doc)}\n\nFix: {r.hint}\n" for r in RULES.values()]
     return "\n".join([HEADER, *rows, "", *sections])
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 Level = Literal["reject", "warn", "info"]
+Profile = Literal["generated", "suite"]
 
 
 @dataclass(frozen=True)
@@ -62,19 +63,23 @@ class Rule:
     check: Callable[..., Iterator[Hit]]
     scope: Literal["test", "file", "parse"] = "test"
     low_value: bool = False
+    profiles: dict[Profile, Level] | None = None  # level per profile, when the profile decides it
 
 
 RULES: dict[str, Rule] = {}
 
 
 def rule(id: str, name: str, level: Level, message: str, hint: str, *, scope: Literal["test", "file", "parse"] = "test",
-         low_value: bool = False) -> Callable[[Callable[..., Iterator[Hit]]], Callable[..., Iterator[Hit]]]:
-    """Register a check function as a rule; the registry is ordered by id when read."""
+         low_value: bool = False, profiles: dict[Profile, Level] | None = None,
+         ) -> Callable[[Callable[..., Iterator[Hit]]], Callable[..., Iterator[Hit]]]:
+    """Register a check function as a rule; the registry is ordered by id when read. `profiles`, when given,
+    sets the level per profile (generated or suite tests) in place of `level`."""
 
     def register(fn: Callable[..., Iterator[Hit]]) -> Callable[..., Iterator[Hit]]:
         if id in RULES:
             raise ValueError(f"duplicate rule id {id}")
-        RULES[id] = Rule(id, name, level, message, hint, inspect.cleandoc(fn.__doc__ or ""), fn, scope, low_value)
+        RULES[id] = Rule(id, name, level, message, hint, inspect.cleandoc(fn.__doc__ or ""), fn, scope, low_value,
+                         profiles)
         return fn
 
     return register

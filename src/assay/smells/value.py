@@ -56,6 +56,11 @@ class TargetIndex:
         prefix = prefix.lstrip(".")
         return not prefix or prefix in self.modules or any(m.startswith(prefix + ".") for m in self.modules)
 
+    def owns(self, name: str) -> bool:
+        """`name` (a dotted path, as `mock.patch` takes it) is a target module or something defined in one."""
+        owner = name.rpartition(".")[0].strip(".")
+        return self.resolve(name) is not None or (bool(owner) and self._module_like(owner))
+
     def resolve(self, name: str) -> tuple[ast.AST, list[str]] | None:
         """`pkg.mod.Color.RED` -> (ClassDef Color, ["RED"]) when Color is defined in a target module."""
         parts = name.lstrip(".").split(".")

@@ -1,7 +1,11 @@
 # ruff: noqa
 import datetime
+import io
 import os
+import pprint
 import random
+import shutil
+import sys
 import time
 from pathlib import Path
 
@@ -57,6 +61,16 @@ def test_now():
     assert parse(stamp.isoformat()) == stamp
 
 
+def test_unseeded_draws_are_one_finding():
+    point = complex(random.random(), random.random())  # expect[AS012]
+    size = random.randrange(5)
+    assert abs(parse(str(point) * size)) <= 2
+
+
+def test_benchmark_with_todays_date_is_fine(benchmark):
+    benchmark(parse, datetime.date.today().isoformat())
+
+
 def test_seeded_generator_is_fine():
     rng = random.Random(42)
     items = [rng.randint(0, 9) for _ in range(3)]
@@ -66,6 +80,20 @@ def test_seeded_generator_is_fine():
 def test_network():
     r = requests.get("https://example.com/rates")  # expect[AS013]
     assert total([r.json()["x"]]) == 1
+
+
+def test_network_through_a_session():
+    session = requests.Session()
+    r = session.get("https://example.com/rates")  # expect[AS013]
+    with requests.Session() as s:
+        s.post("https://example.com/orders", json={})  # expect[AS013]
+    assert total([r.json()["x"]]) == 1
+
+
+def test_building_a_client_is_fine():
+    session = requests.Session()
+    session.headers["X-Test"] = "1"
+    assert parse(session.headers["X-Test"]) == 1
 
 
 def test_writes_real_file():
@@ -80,6 +108,20 @@ def test_writes_into_tmp_path_is_fine(tmp_path):
     with open(out, "w") as f:
         f.write("y")
     assert parse(str(out)) == "y"
+
+
+def test_path_built_from_tmp_path_in_steps_is_fine(tmp_path):
+    folder = tmp_path / "out"
+    target = folder / "report.txt"
+    shutil.copy2(Path(__file__), target)
+    assert parse(target.read_text()) == "x"
+
+
+def test_path_named_like_tmp_but_written_literally():
+    target = "/tmp/report.txt"
+    with open(target, "w") as f:  # expect[AS013]
+        f.write("x")
+    assert parse(target) == "x"
 
 
 def test_reading_a_fixture_file_is_fine():
@@ -99,7 +141,23 @@ def test_private_function():
 
 def test_reflection():
     cart = Cart()
-    assert getattr(cart, "size") == 0  # expect[AS014]
+    assert getattr(cart, "_size") == 0  # expect[AS014]
+
+
+def test_reflection_on_a_public_name_is_fine():
+    cart = Cart()
+    with pytest.raises(AttributeError):
+        setattr(cart, "size", 3)
+
+
+def test_private_chain_is_one_finding():
+    cart = Cart()
+    assert cart._store._items == []  # expect[AS014]
+
+
+class TestOwnHelpers:
+    def test_own_private_helper_is_fine(self):
+        assert total(self._items()) == 1
 
 
 def test_dunder_dict():
@@ -115,8 +173,25 @@ def test_prints():
     assert total([1]) == 1
 
 
+def test_prints_to_stderr():
+    print(total([1]), file=sys.stderr)  # expect[AS015]
+    assert total([1]) == 1
+
+
+def test_print_into_a_buffer_is_fine():
+    buf = io.StringIO()
+    for line in parse("a\nb"):
+        print(line, file=buf)
+    pprint.pprint(total([1]), stream=buf)
+    assert buf.getvalue() == "a\nb\n1\n"
+
+
 def test_magic_number():
-    assert total([4000, 213]) == 4213  # expect[AS016]
+    assert len(parse("x" * 5000)) <= 4096  # expect[AS016]
+
+
+def test_inputs_and_expected_value_are_fine():
+    assert total([4000, 213]) == 4213
 
 
 def test_small_numbers_are_fine():
@@ -129,6 +204,15 @@ def test_small_numbers_are_fine():
 def test_duplicate_assert():
     assert add(-5, 0) == -5
     assert add(-5, 0) == -5  # expect[AS017]
+
+
+def test_repeated_call_of_a_test_object_is_fine():
+    memo = Cart().memoized_total
+    it = iter([1, 1])
+    assert memo([1]) == 1
+    assert memo([1]) == 1
+    assert next(it) == 1
+    assert next(it) == 1
 
 
 def test_same_assert_after_action_is_fine():

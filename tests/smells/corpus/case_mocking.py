@@ -1,4 +1,6 @@
 # ruff: noqa
+import os
+
 import pricing
 from unittest import mock
 from unittest.mock import MagicMock, patch
@@ -64,3 +66,31 @@ def test_patching_env_is_fine(monkeypatch):
     monkeypatch.setenv("CURRENCY", "EUR")
     with patch.dict("os.environ", {"A": "1"}):
         assert total([1]) == 1
+
+
+@mock.patch("pricing.Cart.price", return_value=3)
+def test_method_patched_through_its_class_path(_):
+    assert pricing.Cart.parse("1 x A").price() == 3  # expect[AS005]
+
+
+@mock.patch("pricing.Cart.price", return_value=3)
+def test_method_patched_through_its_class_path_on_a_built_object(_):
+    cart = Cart.from_lines(["1 x A"])
+    assert cart.price() == 3  # expect[AS005]
+
+
+@mock.patch("pricing.Cart.price", return_value=3)
+def test_patched_method_used_by_another_method_is_fine(_):
+    assert Cart.parse("1 x A").total() == 3
+
+
+@mock.patch("builtins.open", mock.mock_open(read_data="1 x A"))
+def test_patched_builtin_is_fine():
+    with open("cart.txt") as f:
+        assert pricing.load(f).size == 1
+
+
+@mock.patch("os.path.exists", return_value=True)
+def test_patched_stdlib_is_fine(_):
+    assert os.path.exists("cart.db")
+    assert pricing.load_cart("cart.db").size == 0

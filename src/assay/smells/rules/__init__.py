@@ -4,6 +4,6 @@ from __future__ import annotations
 
 from assay.smells.model import RULES as _REGISTRY
 from assay.smells.model import Rule
-from assay.smells.rules import assertions, hygiene, mocking, parse, value  # noqa: F401  (registration)
+from assay.smells.rules import assertions, conditional, hygiene, mocking, numbers, parse, upkeep, value  # noqa: F401  (registration)
 
 RULES: dict[str, Rule] = dict(sorted(_REGISTRY.items()))

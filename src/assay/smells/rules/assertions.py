@@ -59,11 +59,17 @@ def empty_test(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
 
 
 @rule("AS003", "assertion-roulette", "reject", "assertion roulette",
-      "Split the test by behaviour, or give each assertion a message saying what it checks.")
+      "Split the test by behaviour, or give each assertion a message saying what it checks.",
+      profiles={"generated": "reject", "suite": "warn"})
 def assertion_roulette(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
     """Many unexplained assertions in one test: a failure does not say which behaviour broke.
 
     The threshold is `max_unexplained_asserts` (default 5); assertions with a message do not count.
+    The level depends on the profile: `reject` for generated tests (`profile = "generated"`, and under
+    the default `"auto"` for tests marked `@pytest.mark.assay_generated`), `warn` for a project's own
+    suite (`profile = "suite"`, and under `"auto"` for unmarked tests). A generated test has no reason
+    to check six things at once; a hand-written one may walk one object through its states step by
+    step, where the failing line (which pytest and unittest both report) says enough.
 
     Bad:
         def test_user():

@@ -1,4 +1,4 @@
-"""Warn- and info-level rules: habits that make tests slow, flaky or hard to read, but not worthless."""
+"""Warn-level rules about what a test touches: the clock, randomness, the network and disk, and internals."""
 
 from __future__ import annotations
 
@@ -7,11 +7,14 @@ import re
 from collections.abc import Iterator
 
 from assay.smells.config import SmellsConfig
-from assay.smells.context import Module, TestFunc, dotted, last_name
+from assay.smells.context import TestFunc, dotted, last_name
 from assay.smells.model import Hit, rule
+from assay.smells.rules.mocking import patched_paths, same_path
 
-NETWORK = ("requests.", "httpx.", "urllib.request.urlopen", "urllib.urlopen", "http.client.", "socket.socket",
-           "socket.create_connection", "aiohttp.ClientSession", "smtplib.", "ftplib.")
+HTTP_VERBS = {"get", "post", "put", "patch", "delete", "head", "options", "request", "stream", "send"}
+HTTP_CLIENTS = {"requests.Session", "requests.session", "httpx.Client", "httpx.AsyncClient", "aiohttp.ClientSession"}
+NETWORK = (*(f"{lib}.{verb}" for lib in ("requests", "httpx") for verb in HTTP_VERBS), "urllib.request.urlopen",
+           "urllib.urlopen", "http.client.", "socket.socket", "socket.create_connection", "smtplib.", "ftplib.")
 FS_WRITES = {"os.remove", "os.unlink", "os.rmdir", "os.removedirs", "os.mkdir", "os.makedirs", "os.rename",
              "os.replace", "shutil.rmtree", "shutil.move", "shutil.copy", "shutil.copy2", "shutil.copyfile",
              "shutil.copytree"}
@@ -46,40 +49,9 @@ def sleep(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
             yield Hit.at(call)
 
 
-def _in_subtest_loop(node: ast.AST) -> bool:
-    return any(isinstance(n, ast.Call) and last_name(dotted(n.func, {})) == "subTest" for n in ast.walk(node))
-
-
-@rule("AS011", "conditional-assertion", "warn", "assertion under conditional logic",
-      "Make each case its own test (pytest.mark.parametrize / subTest); avoid `if` around checks.")
-def conditional_assertion(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
-    """Assertions under `if` may never run; assertions in loops hide which case failed.
-    A loop that only builds data is fine, and so is a loop using `self.subTest`.
-
-    Bad:
-        def test_discounts():
-            for amount, expected in CASES:
-                if amount > 0:
-                    assert discount(amount) == expected
-
-    Good:
-        @pytest.mark.parametrize("amount, expected", CASES)
-        def test_discount(amount, expected):
-            assert discount(amount) == expected
-    """
-    seen: set[int] = set()
-    for a in test.assertions:
-        if a.kind == "raise":
-            continue
-        for anc in test.ancestors(a.node):
-            if isinstance(anc, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-                break
-            if isinstance(anc, (ast.If, ast.For, ast.AsyncFor, ast.While)) and id(anc) not in seen:
-                seen.add(id(anc))
-                if isinstance(anc, ast.If):
-                    yield Hit.at(anc, "assertion under `if`: it may never run")
-                elif not _in_subtest_loop(anc):
-                    yield Hit.at(anc, "assertion inside a loop: one failure hides the other cases")
+def _faked(test: TestFunc, name: str) -> bool:
+    """The test patches what it calls (`patch("requests.get")`): the call reaches the fake."""
+    return any(same_path(name, p) for p in patched_paths(test))
 
 
 def _unseeded_random(call: ast.Call, name: str) -> bool:
@@ -94,7 +66,10 @@ def _unseeded_random(call: ast.Call, name: str) -> bool:
 @rule("AS012", "nondeterminism", "warn", "unseeded randomness or wall-clock time",
       "Seed the generator (random.Random(42)) and pass times in explicitly (or freeze them).")
 def nondeterminism(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
-    """Unseeded random values and the current time make a test's input differ on every run.
+    """Unseeded random values and the current time make a test's input differ on every run, so a
+    failure may not come back. A test that checks nothing (a benchmark) has no outcome to change, and a
+    patched clock or generator (`monkeypatch.setattr(time, "time", ...)`) is not flagged. One finding per
+    test and source (random, clock, uuid), at its first use: one seed or frozen clock fixes them all.
 
     Bad:
         def test_shuffle_keeps_items():
@@ -107,22 +82,54 @@ def nondeterminism(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
             items = [rng.randint(0, 100) for _ in range(5)]
             assert sorted(shuffled(items)) == sorted(items)
     """
-    if test.module.seeded:
-        return
+    if test.module.seeded or not test.assertions:
+        return  # a test that checks nothing (a benchmark) has no outcome to change
+    found: dict[str, list[tuple[ast.Call, str]]] = {}  # kind -> its calls: one seed (or frozen clock) fixes all
     for call, name in test.calls:
-        if name and (name in CLOCK or name in ("uuid.uuid1", "uuid.uuid4") or _unseeded_random(call, name)):
-            yield Hit.at(call, f"nondeterministic input: `{name}()`")
+        if not name or _faked(test, name):
+            continue
+        kind = "clock" if name in CLOCK else "uuid" if name in ("uuid.uuid1", "uuid.uuid4") else \
+            "random" if _unseeded_random(call, name) else None
+        if kind:
+            found.setdefault(kind, []).append((call, name))
+    for calls in found.values():
+        call, name = calls[0]
+        more = f" (and {len(calls) - 1} more)" if len(calls) > 1 else ""
+        yield Hit.at(call, f"nondeterministic input: `{name}()`{more}")
 
 
-def _mentions_tmp(test: TestFunc, node: ast.AST) -> bool:
+def _mentions_tmp(test: TestFunc, node: ast.AST, depth: int = 0) -> bool:
+    """The expression names a temporary directory, directly or through the local names it is built from
+    (`catalog = messages / "x.po"`, `messages = tmp_path / "locale"`)."""
     for n in ast.walk(node):
         if isinstance(n, ast.Name):
-            if TMP.search(n.id) or any(TMP.search(ast.dump(v)) for v in test.assigned.get(n.id, [])
-                                       if isinstance(v, (ast.expr, ast.With))):
+            if TMP.search(n.id):
                 return True
+            for v in test.assigned.get(n.id, []) if depth < 5 else []:
+                sources = [i.context_expr for i in v.items] if isinstance(v, ast.With) else [v]
+                if any(isinstance(e, ast.expr) and _mentions_tmp(test, e, depth + 1) for e in sources):
+                    return True
         elif isinstance(n, ast.Attribute) and TMP.search(n.attr):
             return True
     return False
+
+
+def _client_call(test: TestFunc, call: ast.Call) -> bool:
+    """A request sent through an HTTP client object: `requests.Session().get(u)`, `s.post(u)` after
+    `s = httpx.Client()` or `with requests.Session() as s`. Building the client sends nothing."""
+    func = call.func
+    if not (isinstance(func, ast.Attribute) and func.attr in HTTP_VERBS):
+        return False
+    receiver = func.value
+    if isinstance(receiver, ast.Name):
+        values = test.assigned.get(receiver.id, [])
+        if len(values) != 1:
+            return False
+        receiver = values[0]
+        if isinstance(receiver, ast.With):
+            receiver = next((i.context_expr for i in receiver.items if isinstance(i.optional_vars, ast.Name)
+                             and i.optional_vars.id == func.value.id), None)  # type: ignore[attr-defined]
+    return isinstance(receiver, ast.Call) and dotted(receiver.func, test.module.aliases) in HTTP_CLIENTS
 
 
 def _writes_file(call: ast.Call, name: str) -> bool:
@@ -137,23 +144,30 @@ def _writes_file(call: ast.Call, name: str) -> bool:
       "Use tmp_path for files and a local fake (or a recorded response) for the network.")
 def external_resource(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
     """Tests that talk to the network or write outside a temporary directory are slow,
-    flaky, and can damage the machine they run on.
+    flaky, and can damage the machine they run on. Network access is a request (`requests.get`, a
+    `Session`'s `.post`, `urlopen`, an SMTP/FTP connection), not building a client or reading an
+    exception class. A call the test has patched (`patch("requests.get")`)
+    reaches the fake, and a path built from `tmp_path` (or a `tempfile` directory), even in steps through
+    local names, is temporary: neither is flagged.
 
     Bad:
         def test_save():
-            save_report("/tmp/report.txt")
+            with open("/tmp/report.txt", "w") as f:
+                save_report(f)
             assert open("/tmp/report.txt").read() == "ok"
 
     Good:
         def test_save(tmp_path):
-            save_report(tmp_path / "report.txt")
-            assert (tmp_path / "report.txt").read_text() == "ok"
+            out = tmp_path / "report.txt"
+            with open(out, "w") as f:
+                save_report(f)
+            assert out.read_text() == "ok"
     """
     for call, name in test.calls:
-        if not name:
+        if not name or _faked(test, name):
             continue
-        if name.startswith(NETWORK):
-            yield Hit.at(call, f"network access: `{name}()`")
+        if (name in NETWORK or name.startswith(NETWORK)) and "()" not in name or _client_call(test, call):
+            yield Hit.at(call, f"network access: `{name}()`")  # `requests.get(u).json()`: reported at `get`
         elif _writes_file(call, name) and not _mentions_tmp(test, call):
             yield Hit.at(call, f"writes to the real filesystem: `{name}()` outside tmp_path")
 
@@ -161,7 +175,10 @@ def external_resource(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
 @rule("AS014", "private-access", "warn", "private member access or reflection",
       "Test through the public interface; private names change without notice.")
 def private_access(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
-    """Reading `_private` members, `__dict__`, or attributes by string ties the test to internals.
+    """Reading `_private` members or `__dict__` (directly, or by name through `getattr`/`setattr`) ties
+    the test to internals. Reflection on a public name (`setattr(f, "args", x)` in a check that the
+    attribute is read-only) is no more internal than `f.args` and is not flagged; a chain of private
+    names (`it._executor._shutdown`) is one finding.
 
     Bad:
         def test_cache():
@@ -176,236 +193,41 @@ def private_access(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
             assert c.get("k") == 1
     """
     reported: set[str] = set()
+    inner: set[int] = set()  # nodes inside a chain already reported
     aliases = test.module.aliases
     for node in test.of(ast.Attribute):
-        attr = node.attr
-        private = attr.startswith("_") and not attr.endswith("__") and attr not in PUBLIC_UNDERSCORE
-        if (private or attr == "__dict__") and not (isinstance(node.value, ast.Name)
-                                                    and node.value.id in ("self", "cls")) and attr not in reported:
-            reported.add(attr)
-            yield Hit.at(node, f"private access: `.{attr}`")
+        if id(node) in inner:
+            continue
+        private = [n.attr for n in _chain(node) if isinstance(n, ast.Attribute) and _private_name(n.attr)
+                   and not (isinstance(n.value, ast.Name) and n.value.id in ("self", "cls"))]  # the test's own
+        if private:
+            inner.update(id(n) for n in ast.walk(node))
+            if private[0] not in reported:
+                reported.add(private[0])
+                yield Hit.at(node, f"private access: `.{private[0]}`")
     for node in test.of(ast.Name):
-        if node.id.startswith("_") and not node.id.startswith("__") and node.id in aliases \
-                and node.id not in reported:
+        if id(node) not in inner and _private_import(node, aliases) and node.id not in reported:
             reported.add(node.id)
             yield Hit.at(node, f"private access: `{node.id}` imported from its module")
     for call, name in test.calls:
-        if name in ("getattr", "setattr") and len(call.args) >= 2 and isinstance(call.args[1], ast.Constant):
-            yield Hit.at(call, f"reflection: `{name}(..., {call.args[1].value!r})`")
+        attr = call.args[1] if name in ("getattr", "setattr", "delattr") and len(call.args) >= 2 else None
+        if isinstance(attr, ast.Constant) and isinstance(attr.value, str) and _private_name(attr.value):
+            yield Hit.at(call, f"reflection: `{name}(..., {attr.value!r})`")
 
 
-@rule("AS015", "print", "warn", "print in a test",
-      "Remove the print; put what matters into an assertion (its message) instead.")
-def print_call(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
-    """Output from a passing test is noise nobody reads; a failing test should say why in its assertion.
-
-    Bad:
-        def test_total():
-            print(total([1, 2]))
-            assert total([1, 2]) == 3
-
-    Good:
-        def test_total():
-            assert total([1, 2]) == 3
-    """
-    for call, name in test.calls:
-        if name in ("print", "pprint", "pprint.pprint"):
-            yield Hit.at(call)
+def _private_name(attr: str) -> bool:
+    return (attr.startswith("_") and not attr.endswith("__") and attr not in PUBLIC_UNDERSCORE) or attr == "__dict__"
 
 
-def _magic(node: ast.AST) -> ast.Constant | None:
-    tolerances: set[int] = set()
-    for n in ast.walk(node):
-        if isinstance(n, ast.keyword):  # approx(x, rel=1e-9), places=3: tolerances, not expectations
-            tolerances.update(id(c) for c in ast.walk(n.value))
-        elif isinstance(n, ast.Constant) and type(n.value) in (int, float) and id(n) not in tolerances \
-                and not (-1 <= n.value <= 10 or n.value == 100):
-            return n
-    return None
+def _private_import(node: ast.AST, aliases: dict[str, str]) -> bool:
+    return isinstance(node, ast.Name) and node.id.startswith("_") and not node.id.startswith("__") \
+        and node.id in aliases
 
 
-@rule("AS016", "magic-number", "warn", "magic number in assertion",
-      "Name the number (a constant or a variable saying what it is), or derive it from the input.")
-def magic_number(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
-    """An unexplained number in an assertion does not say where it comes from. Small numbers
-    (-10 to 10) and 100 are exempt.
-
-    Bad:
-        def test_price():
-            assert price(order) == 4213
-
-    Good:
-        def test_price():
-            base, shipping = 4000, 213
-            assert price(order) == base + shipping
-    """
-    for a in test.assertions:
-        if a.kind in ("assert", "method"):
-            const = _magic(a.node.test if isinstance(a.node, ast.Assert) else ast.Tuple(elts=list(a.node.args)))
-            if const is not None:
-                yield Hit.at(const, f"magic number {const.value!r} in assertion")
-
-
-def _statement_lists(test: TestFunc) -> Iterator[list[ast.stmt]]:
-    yield test.node.body
-    for node in test.nodes:
-        for name in ("body", "orelse", "finalbody"):
-            block = getattr(node, name, None)
-            if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
-                yield block
-
-
-@rule("AS017", "duplicate-assert", "warn", "duplicate assertion",
-      "Remove the repeated assertion, or change it to check what was meant.")
-def duplicate_assert(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
-    """The same assertion twice, with nothing in between that could change its outcome, is a
-    copy-paste slip: usually a different value was meant.
-
-    Bad:
-        def test_bounds():
-            assert clamp(-5) == 0
-            assert clamp(-5) == 0
-
-    Good:
-        def test_bounds():
-            assert clamp(-5) == 0
-            assert clamp(15) == 10
-    """
-    for block in _statement_lists(test):
-        seen: set[str] = set()
-        for stmt in block:
-            if not isinstance(stmt, ast.Assert):
-                seen.clear()
-                continue
-            key = ast.dump(stmt)
-            if key in seen:
-                yield Hit.at(stmt)
-            seen.add(key)
-
-
-@rule("AS018", "broad-raises", "warn", "pytest.raises on a broad exception without match=",
-      "Expect the specific exception type, and pass match= for its message.")
-def broad_raises(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
-    """`pytest.raises(Exception)` passes on any error, including a typo in the test itself.
-
-    Bad:
-        def test_parse_rejects_garbage():
-            with pytest.raises(Exception):
-                parse("garbage")
-
-    Good:
-        def test_parse_rejects_garbage():
-            with pytest.raises(ValueError, match="unexpected 'g'"):
-                parse("garbage")
-    """
-    bound: dict[int, str] = {}
-    for w in test.of(ast.With, ast.AsyncWith):
-        for item in w.items:
-            if isinstance(item.optional_vars, ast.Name):
-                bound[id(item.context_expr)] = item.optional_vars.id
-    for call, name in test.calls:
-        if last_name(name) not in ("raises", "assertRaises") or not call.args:
-            continue
-        types = call.args[0].elts if isinstance(call.args[0], ast.Tuple) else [call.args[0]]
-        broad = any(last_name(dotted(t, {})) in ("Exception", "BaseException") for t in types)
-        used = id(call) in bound and sum(1 for n in test.of(ast.Name) if n.id == bound[id(call)]) > 1
-        if broad and not any(k.arg == "match" for k in call.keywords) and not used:
-            yield Hit.at(call)
-
-
-def _skip_without_reason(d: ast.AST, aliases: dict[str, str]) -> str | None:
-    call = d if isinstance(d, ast.Call) else None
-    name = dotted(call.func if call else d, aliases) or ""
-    if not name.endswith(("mark.skip", "mark.skipif", "unittest.skip")):
-        return None
-    if call is None:
-        return name
-    if any(k.arg == "reason" for k in call.keywords):
-        return None
-    positional_reason = 0 if name.endswith("skip") else 1
-    return name if len(call.args) <= positional_reason else None
-
-
-@rule("AS019", "skip-without-reason", "warn", "skipped test without a reason",
-      "Give the skip a reason (`reason=\"...\"`) saying when it can be re-enabled.")
-def skip_without_reason(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
-    """A skip without a reason is forgotten; nobody knows when the test may run again.
-
-    Bad:
-        @pytest.mark.skip
-        def test_export():
-            assert export(doc) == b"%PDF"
-
-    Good:
-        @pytest.mark.skip(reason="needs the PDF backend, see #42")
-        def test_export():
-            assert export(doc) == b"%PDF"
-    """
-    for owner in (test.cls, test.node):
-        for d in owner.decorator_list if owner is not None else []:
-            name = _skip_without_reason(d, test.module.aliases)
-            if name:
-                yield Hit.at(d, f"`@{name.rsplit('.', 2)[-2]}.{last_name(name)}` without a reason")
-    for call, name in test.calls:
-        if name in ("pytest.skip", "self.skipTest") and not call.args and not call.keywords:
-            yield Hit.at(call, f"`{name}()` without a reason")
-
-
-@rule("AS008", "duplicate-test", "reject", "duplicate test",
-      "Delete the copy, or change it to check the case it was meant for.")
-def duplicate_test(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
-    """Two tests with the same body (and the same decorators and parameters), names aside,
-    check the same thing twice: one of them was meant to check something else.
-
-    Bad:
-        def test_add():
-            assert add(2, 3) == 5
-
-        def test_add_negative():
-            assert add(2, 3) == 5
-
-    Good:
-        def test_add():
-            assert add(2, 3) == 5
-
-        def test_add_negative():
-            assert add(-2, -3) == -5
-    """
-    first = test.module.duplicates.get(id(test.node))
-    if first is not None:
-        yield Hit.at(test.node, f"duplicate test: same body as {first}")
-
-
-@rule("AS022", "long-test", "info", "long test",
-      "Split the test by behaviour; long tests check many things at once and are hard to fix.")
-def long_test(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
-    """A test longer than `max_test_lines` (default 60) lines usually checks several behaviours.
-
-    Bad:
-        def test_everything():
-            ...  # 80 lines of setup, calls and checks
-
-    Good:
-        def test_refund_restores_stock():
-            ...  # setup, one call, the checks of one behaviour
-    """
-    lines = (test.node.end_lineno or test.node.lineno) - test.node.lineno + 1
-    if lines > cfg.max_test_lines:
-        yield Hit.at(test.node, f"long test: {lines} lines (max {cfg.max_test_lines})")
-
-
-@rule("AS023", "no-tests", "info", "file defines no tests",
-      "Name test functions test_* (in Test* classes or unittest.TestCase subclasses).", scope="file")
-def no_tests(module: Module, cfg: SmellsConfig) -> Iterator[Hit]:
-    """A test file that defines no test function runs nothing.
-
-    Bad:
-        def check_total():
-            assert total([1]) == 1
-
-    Good:
-        def test_total():
-            assert total([1]) == 1
-    """
-    if not module.tests:
-        yield Hit(1, 1)
+def _chain(node: ast.AST) -> list[ast.AST]:
+    """`a._b.c._d` -> [a, a._b, a._b.c, a._b.c._d]: the attribute chain from its root, outermost last."""
+    out = [node]
+    while isinstance(node, ast.Attribute):
+        node = node.value
+        out.append(node)
+    return out[::-1]

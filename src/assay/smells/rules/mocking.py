@@ -4,6 +4,7 @@ replaced by one."""
 from __future__ import annotations
 
 import ast
+import sys
 from collections.abc import Iterator
 
 from assay.smells.config import SmellsConfig
@@ -30,6 +31,14 @@ def _patches(test: TestFunc) -> list[ast.Call | ast.AST]:
                 found.append(d)
     found += [c for c, name in test.calls if _is_patch(name)]
     return found
+
+
+def patched_paths(test: TestFunc) -> list[str]:
+    """Dotted paths the test replaces: `patch("requests.get")`, `monkeypatch.setattr(time, "time", f)`."""
+    key = ("patched", id(test.node))
+    if key not in test.module.memo:
+        test.module.memo[key] = [f"{t[0]}.{t[1]}" for p in _patches(test) if (t := _target(p, test))]
+    return test.module.memo[key]  # type: ignore[return-value]
 
 
 @rule("AS004", "excessive-mocking", "reject", "excessive mocking",
@@ -75,15 +84,56 @@ def _target(call: ast.AST, test: TestFunc) -> tuple[str, str] | None:
     return None
 
 
-def _same_path(a: str, b: str) -> bool:
+def same_path(a: str, b: str) -> bool:
     a, b = a.lstrip("."), b.lstrip(".")
     return a == b or a.endswith("." + b) or b.endswith("." + a)
+
+
+def _project_code(test: TestFunc, owner: str, attr: str) -> bool:
+    """The patched name is the project's own code, never a builtin, the standard library or a dependency.
+    With the project's modules known (the analyser's targets): a name in one of them. Without: anything
+    but builtins and the standard library."""
+    index = test.module.targets
+    if index is not None:
+        return index.owns(f"{owner}.{attr}")
+    root = owner.lstrip(".").split(".")[0]
+    return root not in sys.stdlib_module_names and root not in ("builtins", "__builtin__")
+
+
+def _class_of(test: TestFunc, receiver: ast.AST, instances: dict[str, str]) -> str | None:
+    """The class path an object was built from: `cart` after `cart = Cart()`, `Cart()`, or a factory
+    of the class (`Duration.parse(s)` -> the class path followed by the factory's name)."""
+    if isinstance(receiver, ast.Name):
+        return instances.get(receiver.id)
+    if isinstance(receiver, ast.Call):
+        return dotted(receiver.func, test.module.aliases)
+    return None
+
+
+def _owner_class(path: str) -> str:
+    """`pkg.Class.parse` (a factory) -> `pkg.Class`; other paths unchanged."""
+    base, _, last = path.rpartition(".")
+    return base if base and last_name(base)[:1].isupper() and not last[:1].isupper() else path
+
+
+def _built_from(cls: str | None, owner: str) -> bool:
+    if not cls:
+        return False
+    if same_path(cls, owner):
+        return True
+    base = cls.rpartition(".")[0]  # Class.parse(...): a factory of Class
+    return bool(base) and last_name(owner)[:1].isupper() and same_path(base, owner)
 
 
 @rule("AS005", "mocked-sut", "reject", "the code under test is mocked",
       "Mock only collaborators of the code under test, never the function the test calls and checks.")
 def mocked_sut(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
-    """A test that patches the very function (or method) it then calls checks the mock's return value.
+    """A test that patches the very function (or method) of the project it then calls checks the mock's
+    return value. Caught: `patch("pkg.mod.f")` then `pkg.mod.f(...)` or an imported `f(...)`;
+    `patch("pkg.Class.method")` or `patch.object(Class, "method")` then `.method()` on an object built
+    from `Class` (`Class(...)`, or one of its factories like `Class.parse(...)`). Patched builtins,
+    standard-library and third-party functions (`builtins.print`, `time.time`, `requests.get`) are
+    collaborators, never the code under test: the project's own modules are.
 
     Bad:
         @patch("pricing.total", return_value=6)
@@ -96,24 +146,26 @@ def mocked_sut(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
             assert pricing.total([1, 2, 3], "EUR") == 6
     """
     aliases = test.module.aliases
-    patched = [(p, t) for p in _patches(test) if (t := _target(p, test))]
-    if not patched:
-        return
-    instances: dict[str, str] = {}  # local name -> class it was built from
+    instances: dict[str, str] = {}  # local name -> class (or class factory) it was built from
     for name, values in test.assigned.items():
         if len(values) == 1 and isinstance(values[0], ast.Call):
             cls = dotted(values[0].func, aliases)
             if cls:
                 instances[name] = cls
+    # `patch.object(cart, "price")` on a local object: judged by the class the object was built from
+    patched = [(p, t) for p in _patches(test) if (t := _target(p, test))
+               and _project_code(test, _owner_class(instances[t[0]]) if t[0] in instances else t[0], t[1])]
+    if not patched:
+        return
     patch_ids = {id(p) for p, _ in patched}
     for call, name in test.calls:
         if id(call) in patch_ids or not name:
             continue
         func = call.func
         for _, (owner, attr) in patched:
-            direct = last_name(name) == attr and _same_path(name, f"{owner}.{attr}")
-            method = isinstance(func, ast.Attribute) and func.attr == attr and isinstance(func.value, ast.Name) \
-                and _same_path(instances.get(func.value.id, "\0"), owner)
+            direct = last_name(name) == attr and same_path(name, f"{owner}.{attr}")
+            method = isinstance(func, ast.Attribute) and func.attr == attr \
+                and _built_from(_class_of(test, func.value, instances), owner)
             if direct or method:
                 yield Hit.at(call, f"`{attr}` is patched and then called: the test checks its mock")
                 return
