@@ -219,11 +219,11 @@ def mutate(
 
 
 def lint(paths: Sequence[Path | str], settings: Settings | None = None, *, root: Path | str | None = None,
-         config: Path | None = None) -> LintReport:
+         config: Path | None = None, overrides: dict[str, Any] | None = None) -> LintReport:
     """Static smell and value findings of test files; runs nothing."""
     from assay.smells.files import lint_files
 
     root = _root(paths, root)
-    settings = settings or load_settings(root, config)
+    settings = apply_overrides(settings or load_settings(root, config), overrides)
     files = discover([Path(p) for p in paths], root, [LANGUAGES["python"]])
     return LintReport(lint_files(files, Project.load(root), settings.smells), len(files), settings.smells)

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from assay.config import ConfigError, settings_from_dict, tomllib
+from assay.config import settings_from_dict, tomllib
+from assay.errors import ConfigError
 from assay.smells import RULES, SmellsConfig, analyze, level_of
 from assay.smells.docs import render
 

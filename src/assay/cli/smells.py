@@ -21,10 +21,12 @@ def smells(
     root: Path | None = typer.Option(None, "--root", metavar="DIR",
                                      help="project root (default: found from the first path)"),
     config: Path | None = typer.Option(None, "--config", metavar="FILE", help="assay.toml or pyproject.toml to read"),
+    profile: str | None = typer.Option(None, "--profile", metavar="auto|generated|suite",
+                                       help="generated: strict, for written tests; suite: a project's own tests"),
 ) -> None:
     """Report test smells and low-value tests: `path:line:col RULE-ID message`. Exit 1 on any reject."""
     plan = plan_outputs(fmt or ["text"], output or [], SMELLS_FORMATS)
-    report = call(lambda: api.lint(paths, root=root, config=config))
+    report = call(lambda: api.lint(paths, root=root, config=config, overrides={"smells.profile": profile}))
     if plan.terminal and (not plan.files or (fmt or ["text"]).count("text")):
         write(SMELLS_FORMATS["text"](report), None)
     for name, file in plan.files:

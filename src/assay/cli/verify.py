@@ -72,6 +72,9 @@ def verify(
     timeout: Annotated[float | None, typer.Option(metavar="SECONDS",
                                                   help="wall timeout of one test run")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress lines on stderr")] = False,
+    profile: Annotated[str | None, typer.Option(
+        metavar="auto|generated|suite", help="smells profile: generated is strict (written tests), suite is for a "
+        "project's own tests; auto picks by the assay_generated marker")] = None,
 ) -> None:
     """Put test files through the gates and give a verdict per file and per test."""
     formats = (format or ["text"]) + ([f"junit={junit_xml}"] if junit_xml else [])
@@ -81,7 +84,8 @@ def verify(
     def run() -> Report:
         with shown(progress):
             report = api.verify(paths, root=root, targets=target or None, use_cache=not no_cache, config=config,
-                                on_event=on_event, overrides={"jobs": jobs, "sandbox.timeout_s": timeout})
+                                on_event=on_event, overrides={"jobs": jobs, "sandbox.timeout_s": timeout,
+                                                                   "smells.profile": profile})
         write_outputs(report, plan)
         return report
 
