@@ -177,8 +177,7 @@ class Verifier:
         """(identity for the cache key, the missing-toolchain problem or None), checked once per language."""
         with self._lock:
             if language.name not in self._toolchains:
-                ident = getattr(language, "python", None)
-                self._toolchains[language.name] = (ident(self.settings) if ident else language.name,
+                self._toolchains[language.name] = (language.toolchain_id(self.settings),
                                                    language.toolchain_problem(self.settings))
                 self._runners[language.name] = language.runner(self.sandbox, self.project, self.settings)
             return self._toolchains[language.name]

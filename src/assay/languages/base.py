@@ -50,6 +50,10 @@ class Language:
                 return f"`{tool.command}` not found on PATH: {tool.install}"
         return None
 
+    def toolchain_id(self, settings: Settings) -> str:
+        """What identifies the toolchain in cache keys: a verdict made with another compiler is not reused."""
+        return ";".join([self.name, *(shutil.which(t.command) or "-" for t in self.toolchain)])
+
     def runner(self, sandbox: Sandbox, project: Project, settings: Settings) -> Runner:
         raise NotImplementedError(f"no runner for {self.name} yet")
 

@@ -117,6 +117,9 @@ class PythonLanguage(Language):
     def toolchain_problem(self, settings: Settings) -> str | None:
         return interpreter_problem(self.python(settings))
 
+    def toolchain_id(self, settings: Settings) -> str:
+        return self.python(settings)
+
     @staticmethod
     def python(settings: Settings) -> str:
         import sys
