@@ -9,10 +9,10 @@ from __future__ import annotations
 import ast
 import re
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 if TYPE_CHECKING:
     from assay.smells.value import TargetIndex
@@ -24,6 +24,9 @@ RAISES_CALLS = {"pytest.raises", "pytest.warns", "pytest.deprecated_call", "rais
 UNARY_ASSERTS = {"assertTrue", "assertFalse", "assertIsNone", "assertIsNotNone", "assert_", "failUnless",
                  "failIf"}
 TEST_CLASS_BASES = re.compile(r"(TestCase|Test|Tests)$")
+
+_N = TypeVar("_N", bound=ast.AST)
+_M = TypeVar("_M", bound=ast.AST)
 
 
 def dotted(node: ast.AST, aliases: dict[str, str]) -> str | None:
@@ -109,7 +112,17 @@ class TestFunc:
         a = self.node.args
         return [x.arg for x in (*a.posonlyargs, *a.args, *a.kwonlyargs)]
 
-    def of(self, *types: type) -> list[ast.AST]:
+    @overload
+    def of(self, t: type[_N], /) -> list[_N]: ...
+
+    @overload
+    def of(self, t1: type[_N], t2: type[_M], /) -> list[_N | _M]: ...
+
+    @overload
+    def of(self, *types: type[ast.AST]) -> list[ast.AST]: ...
+
+    def of(self, *types: type[ast.AST]) -> list[Any]:
+        """The test's nodes of the given types (each list in source order for a single type)."""
         if len(types) == 1:
             return self.by_type.get(types[0], [])
         return [n for t in types for n in self.by_type.get(t, [])]
@@ -127,10 +140,13 @@ class TestFunc:
         ] + [Assertion(n, "raise") for n in self.of(ast.Raise)]
 
     @cached_property
-    def assigned(self) -> dict[str, list[ast.AST]]:
-        """Local name -> the values assigned to it in the test (for following `expected = f(x)`)."""
-        out: dict[str, list[ast.AST]] = defaultdict(list)
+    def assigned(self) -> dict[str, list[ast.AST | None]]:
+        """Local name -> the values assigned to it in the test (for following `expected = f(x)`); None for a
+        bare annotation (`x: int`)."""
+        out: dict[str, list[ast.AST | None]] = defaultdict(list)
         for node in self.of(ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.With, ast.NamedExpr):
+            targets: Sequence[ast.expr]
+            value: ast.AST | None
             if isinstance(node, ast.Assign):
                 targets, value = node.targets, node.value
             elif isinstance(node, (ast.AnnAssign, ast.AugAssign, ast.NamedExpr)):
@@ -139,9 +155,11 @@ class TestFunc:
                     value = node  # a changed value: never a plain copy
             elif isinstance(node, ast.For):
                 targets, value = [node.target], node  # loop variables are not plain copies
-            else:
+            elif isinstance(node, ast.With):
                 targets = [i.optional_vars for i in node.items if i.optional_vars is not None]
                 value = node
+            else:  # not reached: `of` returns only the types asked for
+                continue
             for t in targets:
                 for n in ast.walk(t):
                     if isinstance(n, ast.Name):
@@ -278,7 +296,7 @@ class Module:
                 first[key] = t.node.name
         return found
 
-    def _code(self, first: ast.AST, last: ast.AST, skip: int) -> str:
+    def _code(self, first: ast.expr | ast.stmt, last: ast.stmt, skip: int) -> str:
         """The source lines from `first` to `last`, blank and comment lines dropped, indentation and the
         `def` line's name left out: equal for two tests that differ only in name, comments or layout."""
         out = []

@@ -61,7 +61,7 @@ class TargetIndex:
         owner = name.rpartition(".")[0].strip(".")
         return self.resolve(name) is not None or (bool(owner) and self._module_like(owner))
 
-    def resolve(self, name: str) -> tuple[ast.AST, list[str]] | None:
+    def resolve(self, name: str) -> tuple[Def | ast.ClassDef, list[str]] | None:
         """`pkg.mod.Color.RED` -> (ClassDef Color, ["RED"]) when Color is defined in a target module."""
         parts = name.lstrip(".").split(".")
         for i, part in enumerate(parts):
@@ -199,7 +199,7 @@ def trivial(fn: Def) -> bool:
     return fn.name in ("__init__", "__post_init__") and all(_field_assign(s) for s in body)
 
 
-def _is_property(fn: ast.AST) -> bool:
+def _is_property(fn: ast.AST | None) -> bool:
     return isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
         last_name(dotted(d, {})) in ("property", "cached_property", "getter") for d in fn.decorator_list)
 

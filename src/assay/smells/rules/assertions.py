@@ -113,7 +113,7 @@ def _acts(test: TestFunc, stmt: ast.AST) -> bool:
     return not (isinstance(stmt, ast.Expr) and any(a.node is stmt.value for a in test.assertions))
 
 
-def _follow(test: TestFunc, node: ast.AST, at: ast.AST) -> ast.AST:
+def _follow(test: TestFunc, node: ast.expr, at: ast.AST) -> ast.expr:
     """A local name assigned once is replaced by its value (`expected = f(x)` → `f(x)`), unless
     something that may change state runs between that assignment and `at`."""
     if isinstance(node, ast.Name):
@@ -229,7 +229,7 @@ def swallowed_assertion(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
                 parse("garbage")
     """
     checks = {id(a.node) for a in test.assertions if a.kind != "raise"}
-    for node in test.of(ast.Try, *([ast.TryStar] if hasattr(ast, "TryStar") else [])):
+    for node in test.of(ast.Try, ast.TryStar) if hasattr(ast, "TryStar") else test.of(ast.Try):
         guarded = bool(node.body) and _fails(node.body[-1], test) or any(_fails(s, test) for s in node.orelse)
         for h in node.handlers:
             if not guarded and _contains(h.body, checks):

@@ -79,9 +79,9 @@ def _table(test: TestFunc, node: ast.AST, depth: int = 0) -> bool:
         return const is not None and _table(test, const, depth + 1)
     if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in ("self", "cls") \
             and test.cls is not None:
-        values = [s.value for s in test.cls.body if isinstance(s, ast.Assign)
-                  and any(isinstance(t, ast.Name) and t.id == node.attr for t in s.targets)]
-        return len(values) == 1 and _table(test, values[0], depth + 1)
+        class_values = [s.value for s in test.cls.body if isinstance(s, ast.Assign)
+                        and any(isinstance(t, ast.Name) and t.id == node.attr for t in s.targets)]
+        return len(class_values) == 1 and _table(test, class_values[0], depth + 1)
     if isinstance(node, ast.Call):
         func = node.func
         if isinstance(func, ast.Attribute) and func.attr in TABLE_VIEWS and not node.args:

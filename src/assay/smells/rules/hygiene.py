@@ -120,15 +120,16 @@ def _client_call(test: TestFunc, call: ast.Call) -> bool:
     func = call.func
     if not (isinstance(func, ast.Attribute) and func.attr in HTTP_VERBS):
         return False
-    receiver = func.value
+    receiver: ast.AST | None = func.value
     if isinstance(receiver, ast.Name):
-        values = test.assigned.get(receiver.id, [])
+        local = receiver.id
+        values = test.assigned.get(local, [])
         if len(values) != 1:
             return False
         receiver = values[0]
         if isinstance(receiver, ast.With):
             receiver = next((i.context_expr for i in receiver.items if isinstance(i.optional_vars, ast.Name)
-                             and i.optional_vars.id == func.value.id), None)  # type: ignore[attr-defined]
+                             and i.optional_vars.id == local), None)
     return isinstance(receiver, ast.Call) and dotted(receiver.func, test.module.aliases) in HTTP_CLIENTS
 
 
@@ -205,10 +206,10 @@ def private_access(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
             if private[0] not in reported:
                 reported.add(private[0])
                 yield Hit.at(node, f"private access: `.{private[0]}`")
-    for node in test.of(ast.Name):
-        if id(node) not in inner and _private_import(node, aliases) and node.id not in reported:
-            reported.add(node.id)
-            yield Hit.at(node, f"private access: `{node.id}` imported from its module")
+    for name_node in test.of(ast.Name):
+        if id(name_node) not in inner and _private_import(name_node, aliases) and name_node.id not in reported:
+            reported.add(name_node.id)
+            yield Hit.at(name_node, f"private access: `{name_node.id}` imported from its module")
     for call, name in test.calls:
         attr = call.args[1] if name in ("getattr", "setattr", "delattr") and len(call.args) >= 2 else None
         if isinstance(attr, ast.Constant) and isinstance(attr.value, str) and _private_name(attr.value):

@@ -79,8 +79,8 @@ def _target(call: ast.AST, test: TestFunc) -> tuple[str, str] | None:
         owner, _, attr = first.value.rpartition(".")
         return owner, attr
     if len(call.args) >= 2 and isinstance(call.args[1], ast.Constant) and isinstance(call.args[1].value, str):
-        owner = dotted(first, test.module.aliases)
-        return (owner, call.args[1].value) if owner else None
+        named = dotted(first, test.module.aliases)
+        return (named, call.args[1].value) if named else None
     return None
 
 
@@ -147,11 +147,11 @@ def mocked_sut(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
     """
     aliases = test.module.aliases
     instances: dict[str, str] = {}  # local name -> class (or class factory) it was built from
-    for name, values in test.assigned.items():
+    for local, values in test.assigned.items():
         if len(values) == 1 and isinstance(values[0], ast.Call):
             cls = dotted(values[0].func, aliases)
             if cls:
-                instances[name] = cls
+                instances[local] = cls
     # `patch.object(cart, "price")` on a local object: judged by the class the object was built from
     patched = [(p, t) for p in _patches(test) if (t := _target(p, test))
                and _project_code(test, _owner_class(instances[t[0]]) if t[0] in instances else t[0], t[1])]

@@ -4,7 +4,7 @@ expected value (where literals belong)."""
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from assay.smells.config import SmellsConfig
 from assay.smells.context import Assertion, TestFunc, dotted, last_name
@@ -58,7 +58,7 @@ def _loose(node: ast.AST, test: TestFunc) -> Iterator[ast.Constant]:
         yield from _check(node, test)
 
 
-def _compared(operands: list[ast.AST], equality: bool, test: TestFunc) -> Iterator[ast.Constant]:
+def _compared(operands: Sequence[ast.AST], equality: bool, test: TestFunc) -> Iterator[ast.Constant]:
     for operand in operands:
         if not (equality and _stated(operand, test)):  # the expected side of an equality is exempt
             yield from _loose(operand, test)
