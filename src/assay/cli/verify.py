@@ -61,6 +61,7 @@ def verify(
     config: Annotated[Path | None, typer.Option(help="assay.toml or pyproject.toml to use")] = None,
     jobs: Annotated[int | None, typer.Option(help="files verified at once")] = None,
     timeout: Annotated[float | None, typer.Option(help="wall timeout of one test run, seconds")] = None,
+    review: Annotated[str | None, typer.Option(help="gate 6: review by provider:model")] = None,
 ) -> None:
     """Put test files through the gates and give a verdict per file and per test."""
     formats = format or ["text"]
@@ -75,7 +76,8 @@ def verify(
     def run() -> Report:
         with shown(progress):
             report = api.verify(paths, root=root, targets=target or None, use_cache=not no_cache, config=config,
-                                on_event=on_event, overrides={"jobs": jobs, "sandbox.timeout_s": timeout})
+                                on_event=on_event, overrides={"jobs": jobs, "sandbox.timeout_s": timeout},
+                                review=review)
         write_outputs(report, formats, outputs)
         return report
 
