@@ -38,7 +38,7 @@ class AnthropicProvider:
         start = time.monotonic()
         try:
             extra = {"temperature": params.temperature} if self._temperature else {}
-            resp = self._client.messages.create(
+            resp = self._client.messages.create(  # type: ignore[call-overload]
                 model=self.model, max_tokens=params.max_tokens, system=prompt.system,
                 messages=[{"role": "user", "content": prompt.user}], timeout=params.timeout_s, **extra)
         except sdk.APITimeoutError:

@@ -53,8 +53,9 @@ class Generator:
         self.budget, self.output, self.prompts = budget, output, prompts
         self.emit = on_event or (lambda *_: None)
         # Gates 1-5 do not depend on who writes or reviews: those sections stay out of the verify cache key.
-        vsettings = settings.model_copy(deep=True, update={"generate": GenerateConfig(), "review": ReviewConfig(),
-                                                           "llm": LLMConfig()})
+        vsettings = settings.model_copy(deep=True, update={"generate": GenerateConfig.model_validate({}),
+                                                           "review": ReviewConfig.model_validate({}),
+                                                           "llm": LLMConfig.model_validate({})})
         self.full = Verifier(project, vsettings, use_cache, gates=build_gates(vsettings))
         quick = vsettings.model_copy(deep=True)
         quick.gates = ["compile", "green"]  # also keeps its cache entries apart from full runs

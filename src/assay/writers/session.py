@@ -78,10 +78,11 @@ def run_generate(project: Project, settings: Settings, specs: list[str], *, sinc
     budget = Budget(conf.max_tokens, conf.max_cost)
     recorder = Recorder(record) if record is not None else None
     gsettings = generate_settings(settings)
+    writer: Writer | None = None
+    reviewer: ReviewGate | None = None
     try:
         writer = make_writer(conf.writer, gsettings, store=store, use_cache=use_cache, budget=budget,
                              recorder=recorder, prompts=prompts, root=root)
-        reviewer = None
         if settings.review.reviewer:
             client = make_client(settings.review.reviewer, settings.llm, role="reviewer", store=store,
                                  use_cache=use_cache, budget=budget, recorder=recorder, root=root)
@@ -97,6 +98,9 @@ def run_generate(project: Project, settings: Settings, specs: list[str], *, sinc
         results = gen.run(targets, conf.jobs or os.cpu_count() or 1)
         bug_files = output.write_bugs(conf.bugs_file, [b for r in results for b in r.suspected_bugs])
     finally:
+        for owner in (writer, reviewer):
+            if (opened := getattr(owner, "client", None)) is not None:
+                opened.close()
         store.close()
     return GenerateReport(str(root), conf.writer, settings.review.reviewer, results, budget.usage.to_json(),
                           time.monotonic() - start, dry_run, gen.stopped, notes, bug_files, gen.fatal)
