@@ -21,7 +21,7 @@ from assay.pipeline import EventSink, Verifier
 from assay.project import Project, discover, find_root, is_test_file, read_source
 from assay.store import Store
 
-__all__ = ["candidate", "lint", "mutate", "verify"]
+__all__ = ["candidate", "generate", "lint", "mutate", "targets", "verify"]
 
 
 def _root(paths: Sequence[Path | str], root: Path | str | None) -> Path:
@@ -80,6 +80,7 @@ def verify(
     gates: Sequence[BaseGate] | None = None,
     config: Path | None = None,
     overrides: dict[str, Any] | None = None,
+    review: str | None = None,
 ) -> Report:
     """Verify test files (`paths`: files or directories) and in-memory `candidates` through the gates.
 
@@ -87,12 +88,18 @@ def verify(
     workspaces removed, and the report holds the files that finished (`interrupted` set).
 
     `settings` default to the project's config (`config` names another file); `overrides` set dotted keys on
-    them (`{"sandbox.timeout_s": 10}`)."""
+    them (`{"sandbox.timeout_s": 10}`); `review` (`provider:model`) adds gate 6."""
     start = time.monotonic()
     if not paths and not candidates:
         raise InputError("no paths given")
     root = _root(paths, root)
     settings = apply_overrides(settings or load_settings(root, config), overrides)
+    if review is not None:
+        from assay.pipeline import build_gates
+
+        settings = apply_overrides(settings, {"review.reviewer": review})
+        if gates is None and "review" not in (names := settings.gates or [g.name for g in build_gates(settings)]):
+            settings.gates = [*names, "review"]
     project = Project.load(root)
     path_list = [Path(p) for p in paths]
     files = discover(path_list, root) if path_list else []
@@ -227,3 +234,48 @@ def lint(paths: Sequence[Path | str], settings: Settings | None = None, *, root:
     settings = apply_overrides(settings or load_settings(root, config), overrides)
     files = discover([Path(p) for p in paths], root, [LANGUAGES["python"]])
     return LintReport(lint_files(files, Project.load(root), settings.smells), len(files), settings.smells)
+
+
+# --- generate and targets (issue 10) ------------------------------------------------------------------------------
+
+
+def targets(paths: Sequence[Path | str] = (), settings: Settings | None = None, *, root: Path | str | None = None,
+            since: str | None = None, use_cache: bool = True, config: Path | None = None,
+            limit: int | None = None) -> Any:
+    """Functions worth testing next (`assay targets`): uncovered lines and branches per function from one
+    instrumented run of the project's tests, ranked; with `since`, the functions changed since that revision."""
+    from assay.targets import TargetsReport, function_targets, rank, source_modules
+    from assay.targets.changes import changed_lines
+    from assay.targets.coverage import measure
+
+    root = _root(paths, root) if paths or root else find_root(Path.cwd())
+    settings = settings or load_settings(root, config)
+    project = Project.load(root)
+    modules = source_modules(project, [Path(p) for p in paths] or None)
+    cov = measure(project, settings, use_cache)
+    rows = [(m, f) for m in modules for f in function_targets(project, m, cov)]
+    if since:
+        changed = changed_lines(root, since)
+        rows = [(m, f) for m, f in rows if any(f.line <= n <= f.end_line for n in changed.get(m, ()))]
+    else:
+        from assay.targets import needs_tests
+
+        rows = [(m, f) for m, f in rows if needs_tests(f)]
+    ranked = rank(rows)
+    return TargetsReport(str(root), ranked[:limit] if limit else ranked, cov.problem, since)
+
+
+def generate(specs: Sequence[str] = (), settings: Settings | None = None, *, root: Path | str | None = None,
+             since: str | None = None, task: str | None = None, use_cache: bool = True, dry_run: bool = False,
+             record: Path | None = None, config: Path | None = None, overrides: dict[str, Any] | None = None,
+             on_event: Callable[[str, str, str], None] | None = None) -> Any:
+    """Write tests for `specs` (module paths, `mod.py::func`, targets JSON files) and/or the functions changed
+    since `since`, through the repair loop; accepted tests are written unless `dry_run`. Returns a
+    `writers.report.GenerateReport`. Settings of note: `generate.writer`, `review.reviewer`, `generate.*`."""
+    from assay.writers.session import run_generate
+
+    paths = [s.split("::")[0] for s in specs]
+    root = _root(paths, root) if paths or root else find_root(Path.cwd())
+    settings = apply_overrides(settings or load_settings(root, config), overrides)
+    return run_generate(Project.load(root), settings, list(specs), since=since, task=task, use_cache=use_cache,
+                        dry_run=dry_run, record=record, on_event=on_event)

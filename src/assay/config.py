@@ -14,9 +14,11 @@ from typing import Any
 from pydantic import Field, ValidationError
 
 from assay.errors import ConfigError
+from assay.llm.config import LLMConfig
 from assay.mutation.config import MutationConfig
 from assay.section import Section
 from assay.smells.config import SmellsConfig
+from assay.writers.config import GenerateConfig, ReviewConfig
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -54,6 +56,9 @@ class Settings(Section):
     python: PythonConfig = Field(default_factory=PythonConfig)
     mutation: MutationConfig = Field(default_factory=MutationConfig)
     smells: SmellsConfig = Field(default_factory=SmellsConfig)
+    review: ReviewConfig = Field(default_factory=ReviewConfig)
+    generate: GenerateConfig = Field(default_factory=GenerateConfig)
+    llm: LLMConfig = Field(default_factory=LLMConfig)
 
     def fingerprint(self) -> str:
         """Hash of everything that can change a verdict (part of the cache key)."""

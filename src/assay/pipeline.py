@@ -34,10 +34,12 @@ CONFIG_FILES = ("pyproject.toml", "setup.cfg", "pytest.ini", "tox.ini", "assay.t
 
 
 def build_gates(settings: Settings) -> list[BaseGate]:
-    """The configured gates, or every registered gate in the canonical order, constructed with the settings."""
+    """The configured gates, or every registered gate in the canonical order, constructed with the settings.
+    Opt-in gates (`opt_in = True`: the review gate, which needs a model) run only when named."""
     names = settings.gates
     if names is None:
         names = [g for g in GATE_ORDER if g in REGISTRY] + [g for g in REGISTRY if g not in GATE_ORDER]
+        names = [g for g in names if not getattr(REGISTRY[g], "opt_in", False)]
     unknown = [n for n in names if n not in REGISTRY]
     if unknown:
         raise InputError(f"unknown gate '{unknown[0]}' (available: {', '.join(REGISTRY)})")

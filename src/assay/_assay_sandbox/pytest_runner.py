@@ -43,6 +43,10 @@ class Recorder:
         self.errors: list[dict] = []
         self.tests: dict[str, dict] = {}
 
+    def pytest_configure(self, config):
+        # assay's own pytest plugin is kept out of the sandbox (-p no:assay); its marker is registered here
+        config.addinivalue_line("markers", "assay_generated(task=None): test written by assay generate")
+
     def pytest_collectreport(self, report):
         if report.failed:
             self.errors.append({"nodeid": report.nodeid, "message": report.longreprtext[-MAX_MESSAGE:]})
@@ -138,7 +142,7 @@ class Recorder:
 
 
 def _pytest_args(args, extra: list[str]) -> list[str]:
-    base = ["-p", "no:cacheprovider", "-p", "no:randomly", "-q", "--rootdir", args.scratch_root]
+    base = ["-p", "no:cacheprovider", "-p", "no:randomly", "-p", "no:assay", "-q", "--rootdir", args.scratch_root]
     if args.mode == "collect":
         base.append("--collect-only")
     return base + extra

@@ -75,6 +75,8 @@ def verify(
     profile: Annotated[str | None, typer.Option(
         metavar="auto|generated|suite", help="smells profile: generated is strict (written tests), suite is for a "
         "project's own tests; auto picks by the assay_generated marker")] = None,
+    review: Annotated[str | None, typer.Option(metavar="PROVIDER:MODEL",
+                                               help="gate 6: review by a model")] = None,
 ) -> None:
     """Put test files through the gates and give a verdict per file and per test."""
     formats = (format or ["text"]) + ([f"junit={junit_xml}"] if junit_xml else [])
@@ -85,7 +87,7 @@ def verify(
         with shown(progress):
             report = api.verify(paths, root=root, targets=target or None, use_cache=not no_cache, config=config,
                                 on_event=on_event, overrides={"jobs": jobs, "sandbox.timeout_s": timeout,
-                                                                   "smells.profile": profile})
+                                                                   "smells.profile": profile}, review=review)
         write_outputs(report, plan)
         return report
 

@@ -7,6 +7,7 @@ from assay.gates.base import BaseGate, Facts, Gate, GateContext
 from assay.gates.compile import CompileGate
 from assay.gates.green import GreenGate
 from assay.gates.mutation import MutationGate
+from assay.gates.review import ReviewGate
 from assay.gates.smells import SmellsGate
 from assay.gates.stability import StabilityGate
 
@@ -16,6 +17,7 @@ REGISTRY: dict[str, type[BaseGate]] = {
     "stability": StabilityGate,
     "mutation": MutationGate,
     "smells": SmellsGate,
+    "review": ReviewGate,
 }
 
 __all__ = ["REGISTRY", "BaseGate", "Facts", "Gate", "GateContext"]

@@ -7,6 +7,10 @@ from collections.abc import Callable
 from typing import Any
 
 from assay.report import (
+    generate_json,
+    generate_markdown,
+    generate_targets,
+    generate_text,
     junit,
     markdown,
     mutation_elements,
@@ -36,4 +40,13 @@ SMELLS_FORMATS: dict[str, Callable[[Any], str]] = {
     "text": smells_text.render,
     "json": smells_json.render,
     "sarif": sarif.render,
+}
+GENERATE_FORMATS: dict[str, Callable[[Any], str]] = {
+    "text": generate_text.render,
+    "json": generate_json.render,
+    "markdown": generate_markdown.render,
+}
+TARGETS_FORMATS: dict[str, Callable[[Any], str]] = {
+    "text": generate_targets.render_text,
+    "json": generate_targets.render_json,
 }

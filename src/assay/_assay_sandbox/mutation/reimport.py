@@ -65,7 +65,7 @@ def run_reimported(cfg: dict, m: dict, code, ordered: list[str]) -> dict:
     collector = _Collector()
     # parametrize ids may be built from the mutated module: name the test functions, not their ids
     functions = list(dict.fromkeys(nodeid.split("[")[0] for nodeid in ordered))
-    args = [*functions, "-x", "-q", "-p", "no:cacheprovider", "-p", "no:randomly", *cfg.pytest_args]
+    args = [*functions, "-x", "-q", "-p", "no:cacheprovider", "-p", "no:randomly", "-p", "no:assay", *cfg.pytest_args]
     exit_code = int(pytest.main(args, plugins=[collector]))
     if exit_code == 0:
         return {"killed_by": [], "tests_completed": collector.completed}

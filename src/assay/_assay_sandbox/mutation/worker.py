@@ -47,7 +47,7 @@ def main(job_path: str) -> int:
     events = Events(cfg.events)
     tracer = LineTracer({os.path.realpath(p): rel for rel, p in cfg.targets.items()})
     server = Server(cfg, events, tracer)
-    args = [*cfg.tests, "-q", "-p", "no:cacheprovider", "-p", "no:randomly", *cfg.pytest_args]
+    args = [*cfg.tests, "-q", "-p", "no:cacheprovider", "-p", "no:randomly", "-p", "no:assay", *cfg.pytest_args]
     tracer.start()
     code = pytest.main(args, plugins=[server])
     tracer.stop()

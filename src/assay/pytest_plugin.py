@@ -1,0 +1,8 @@
+"""pytest plugin (entry point `pytest11`): registers the `assay_generated` marker that `assay generate` puts on
+the tests it writes, so that projects running with the marker see no warning (nor an error under
+`--strict-markers`). Imports nothing from assay: it loads in every pytest run of an environment with assay."""
+
+
+def pytest_configure(config) -> None:
+    config.addinivalue_line("markers", "assay_generated(task=None): test written by `assay generate` and accepted "
+                                       "by its gates; task: the task id it was written for")

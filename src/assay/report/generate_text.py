@@ -1,0 +1,55 @@
+"""`assay generate -f text`: one line per target, what was kept and where, why the rest was not, the totals."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+STYLE = {"accepted": "green", "partial": "yellow", "rejected": "red", "flaky": "magenta", "budget": "blue",
+         "error": "red"}
+
+
+def print_report(console: Console, report: Any) -> None:
+    title = f"assay generate — {report.root} (writer {report.writer}" + \
+        (f", reviewer {report.reviewer})" if report.reviewer else ")") + (" — dry run" if report.dry_run else "")
+    table = Table(title=title, title_justify="left")
+    for col, just in (("target", "left"), ("outcome", "left"), ("tests", "right"), ("answers", "right"),
+                      ("tokens", "right"), ("file", "left")):
+        table.add_column(col, justify=just, overflow="fold")  # type: ignore[arg-type]
+    for t in report.targets:
+        table.add_row(t.target.id, Text(t.outcome, style=STYLE.get(t.outcome, "")), str(len(t.kept_tests)),
+                      str(t.writer_attempts), f"{t.tokens:,}", (t.output or "") if t.kept_tests or t.source else "")
+    console.print(table)
+    for t in report.targets:
+        if t.note:
+            console.print(Text(f"{t.target.id}: {t.note}", style="dim"), soft_wrap=True)
+        for d in t.dropped:
+            console.print(Text(f"  dropped {d.test} ({d.verdict} at {d.gate}): {d.reason}", style="dim"),
+                          soft_wrap=True)
+        for b in t.suspected_bugs:
+            console.print(Text(f"  suspected bug: {b.test}: {b.reason}", style="yellow"), soft_wrap=True)
+    s = report.summary()
+    cost = f", ${s['cost']:.4f}" if s["cost"] is not None else ""
+    per = f" ({s['tokens_per_kept_test']:,} per kept test)" if s["tokens_per_kept_test"] else ""
+    console.print(Text(
+        f"\n{s['targets']} targets: {s['accepted']} accepted, {s['partial']} partial, {s['rejected']} rejected, "
+        f"{s['flaky']} flaky, {s['budget']} stopped by budget, {s['error']} errors; {s['tests_kept']} tests kept "
+        f"from {s['writer_attempts']} answers; {s['tokens']:,} tokens{per}{cost}; {s['duration_s']:.1f} s",
+        style="bold"))
+    if s["suspected_bugs"]:
+        where = f" (see {', '.join(report.bugs_files)})" if report.bugs_files else ""
+        console.print(Text(f"{s['suspected_bugs']} suspected bugs{where}", style="yellow"))
+    if report.stopped:
+        console.print(Text(f"run stopped: {report.stopped}", style="yellow"), soft_wrap=True)
+    for note in report.notes:
+        console.print(Text(note, style="yellow"), soft_wrap=True)
+
+
+def render(report: Any, width: int = 120) -> str:
+    console = Console(width=width, record=True, file=io.StringIO(), color_system=None)
+    print_report(console, report)
+    return console.export_text()

@@ -1,0 +1,106 @@
+"""Coverage-driven targets: one instrumented run of the project's tests (coverage.py, branch mode) in a scratch
+copy inside the sandbox, read back as missing lines and branches per function.
+
+The user's own coverage settings are ignored (an empty rcfile): `fail_under` or a narrow `source` must not change
+what assay measures. The run is cached by a hash of every Python file and config file of the project."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from assay.config import Settings
+from assay.execution.sandbox import Sandbox
+from assay.execution.workspace import Workspace
+from assay.project import Project, _walk
+from assay.store import Store
+
+NAMESPACE = "coverage"
+CONFIG_FILES = ("pyproject.toml", "setup.cfg", "pytest.ini", "tox.ini", "conftest.py")
+
+
+@dataclass
+class FileCoverage:
+    missing_lines: list[int] = field(default_factory=list)
+    missing_branches: list[tuple[int, int]] = field(default_factory=list)
+    executed_lines: list[int] = field(default_factory=list)
+
+
+@dataclass
+class CoverageData:
+    files: dict[str, FileCoverage]  # project-relative path -> coverage
+    problem: str | None = None  # why nothing (or not everything) was measured
+    duration_s: float = 0.0
+
+
+def project_hash(project: Project, settings: Settings) -> str:
+    h = hashlib.sha256(f"{settings.python.interpreter}\0{settings.python.pytest_args}".encode())
+    for path in sorted(_walk(project.root, {".py", ".toml", ".cfg", ".ini"})):
+        h.update(str(path.relative_to(project.root)).encode() + b"\0")
+        h.update(path.read_bytes())
+    return h.hexdigest()
+
+
+def measure(project: Project, settings: Settings, use_cache: bool = True) -> CoverageData:
+    """Missing lines and branches of every measured source file, from one run of the project's tests."""
+    from assay.languages.python import PYTHON
+
+    store = Store(project.root if settings.cache else None)
+    try:
+        key = project_hash(project, settings)
+        if use_cache and (hit := store.get(NAMESPACE, key)):
+            return CoverageData({rel: FileCoverage(f["missing_lines"], [tuple(b) for b in f["missing_branches"]],
+                                                   f["executed_lines"]) for rel, f in hit.items()})
+        data = _run(project, settings, PYTHON.python(settings))
+        if data.problem is None:
+            store.put(NAMESPACE, key, {rel: {"missing_lines": f.missing_lines, "executed_lines": f.executed_lines,
+                                             "missing_branches": [list(b) for b in f.missing_branches]}
+                                       for rel, f in data.files.items()})
+        return data
+    finally:
+        store.close()
+
+
+def _run(project: Project, settings: Settings, python: str) -> CoverageData:
+    sandbox = Sandbox(settings.sandbox, protect=project.root)
+    with Workspace(project.root) as ws:
+        rc = ws.run_dir / "coveragerc"
+        rc.write_text("[run]\nbranch = True\n")
+        data_file = ws.run_dir / "coverage.data"
+        out = ws.run_dir / "coverage.json"
+        roots = [str(ws.project / r) for r in project.source_roots]
+        env = sandbox.env_for(ws.run_dir / "home", extra={"PYTHONPATH": os.pathsep.join(roots)}, cache=ws.cache_dir)
+        source = ",".join(roots)
+        timeout = max(settings.sandbox.timeout_s * 5, 120.0)
+        run = sandbox.run([python, "-m", "coverage", "run", f"--rcfile={rc}", f"--data-file={data_file}",
+                           f"--source={source}", "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly",
+                           "--continue-on-collection-errors", *settings.python.pytest_args],
+                          cwd=ws.project, env=env, timeout=timeout)
+        if "No module named coverage" in run.stderr:
+            return CoverageData({}, f"coverage.py is not installed for {python}: pip install coverage")
+        if run.timed_out:
+            return CoverageData({}, f"the project's tests did not finish within {timeout:g} s", run.duration_s)
+        report = sandbox.run([python, "-m", "coverage", "json", f"--rcfile={rc}", f"--data-file={data_file}",
+                              "-o", str(out), "-q"], cwd=ws.project, env=env, timeout=120)
+        try:
+            raw = json.loads(out.read_text())
+        except (OSError, ValueError):
+            tail = " ".join((report.stderr or run.stderr or run.stdout).strip().splitlines()[-2:])[:300]
+            return CoverageData({}, f"coverage measured nothing ({tail or 'no data'})", run.duration_s)
+        files = {}
+        for name, f in raw.get("files", {}).items():
+            path = Path(name) if os.path.isabs(name) else ws.project / name
+            try:
+                rel = path.resolve().relative_to(ws.project.resolve()).as_posix()
+            except ValueError:
+                continue
+            files[rel] = FileCoverage(sorted(f.get("missing_lines", [])),
+                                      sorted(tuple(b) for b in f.get("missing_branches", [])),
+                                      sorted(f.get("executed_lines", [])))
+        problem = None
+        if run.returncode not in (0, 1):  # 1: some tests failed, which still measures the rest
+            problem = f"the project's tests ended with status {run.returncode}; coverage may be partial"
+        return CoverageData(files, problem, run.duration_s)

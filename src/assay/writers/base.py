@@ -1,0 +1,78 @@
+"""The writer protocol: what every writer of tests gets and returns.
+
+Three kinds are meant to fit: LLM writers (`writers/llm.py`), an offline search-based writer (it gets a target
+and returns a test file; it does not repair, so it sets `revises = False` and the loop asks it to `write` again
+only where another input could kill the same mutants) and agent CLIs behind the `command` provider. A writer
+never runs the gates itself; the repair loop (`writers/loop.py`) verifies every attempt in memory and sends the
+gates' own feedback back through `revise`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, runtime_checkable
+
+from assay.config import Settings
+from assay.llm.base import Call
+from assay.model import FileReport
+from assay.project import Project
+from assay.targets.model import Target
+
+if TYPE_CHECKING:
+    from assay.pipeline import Verifier
+
+AttemptKind = Literal["write", "revise", "review-revise", "rewrite"]
+
+
+@dataclass
+class WriteContext:
+    """Everything about a target that is not the target itself, computed once per target by the loop."""
+
+    project: Project
+    settings: Settings
+    test_path: str  # project-relative path the file will be verified (and written) at
+    excerpt: str  # the code under test as the writer should see it (targets.functions.excerpt)
+    existing_tests: str  # the project's tests of this module, summarised (style, fixtures, what exists)
+    rules: str  # what the gates enforce, one paragraph
+    language: str = "python"
+    verifier: Verifier | None = None  # sandbox and workspaces, for writers that run code (the offline writer)
+
+
+@dataclass
+class Feedback:
+    """Why an attempt was not accepted, as the writer gets it. `text` is what an LLM reads (<= 50 lines, cheap
+    causes first); the rest is typed for writers that act on structure (failing tests, surviving mutants)."""
+
+    text: str
+    gate: str | None = None  # compile | green | stability | mutation | smells | review | None (answer format)
+    failing_tests: list[str] = field(default_factory=list)
+    survivors: list[dict[str, Any]] = field(default_factory=list)  # gate 4's surviving mutants
+    report: FileReport | None = None  # the whole verification of the attempt, when there was one
+    dropped: list[str] = field(default_factory=list)  # tests taken out for good (flaky, suspected bugs)
+
+
+@dataclass
+class Attempt:
+    """One test file a writer produced (or the reason it produced none)."""
+
+    target: Target
+    context: WriteContext
+    source: str | None  # the complete test file; None when the answer held none (then `problem` says why)
+    kind: AttemptKind = "write"
+    rationale: str = ""  # the writer's own words on what the tests cover (shown to the reviewer)
+    problem: str | None = None  # answer-format reject: no code block, truncated, wrong language
+    calls: list[Call] = field(default_factory=list)  # model calls made for this attempt (none for offline)
+    parent: Attempt | None = None
+
+
+@runtime_checkable
+class Writer(Protocol):
+    """`write` starts a file for a target; `revise` answers feedback on an attempt with a new attempt. Both may
+    raise `assay.llm.LLMError` (BudgetExhausted, PermanentError, TransientError after retries)."""
+
+    name: str
+    revises: ClassVar[bool]  # False: the loop calls `write` again instead of `revise`
+
+    def write(self, target: Target, context: WriteContext) -> Attempt: ...
+
+    def revise(self, attempt: Attempt, feedback: Feedback) -> Attempt: ...

@@ -1,0 +1,46 @@
+"""The LLM writer: a prompt from templates, one model call, the test file out of the answer. Revisions send the
+target excerpt, the current file and the gate's feedback - not the conversation so far - so a revision costs
+about as much as the first attempt, however many came before."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from assay.llm import LLMClient, Prompt
+from assay.llm.extract import extract
+from assay.llm.prompts import Prompts
+from assay.targets.model import Target
+from assay.writers.base import Attempt, AttemptKind, Feedback, WriteContext
+
+
+class LLMWriter:
+    revises: ClassVar[bool] = True
+
+    def __init__(self, client: LLMClient, prompts: Prompts):
+        self.client = client
+        self.prompts = prompts
+        self.name = client.spec
+
+    def _system(self, context: WriteContext) -> str:
+        return self.prompts.render("writer_system", language=context.language.capitalize(), framework="pytest")
+
+    def _ask(self, prompt: Prompt, target: Target, context: WriteContext, kind: AttemptKind,
+             parent: Attempt | None) -> Attempt:
+        completion = self.client.complete(prompt)
+        call = self.client.record(prompt, completion)
+        found = extract(completion.text, completion.finish, context.language)
+        return Attempt(target, context, found.code, kind, found.rationale, found.problem, [call], parent)
+
+    def write(self, target: Target, context: WriteContext) -> Attempt:
+        user = self.prompts.render("write", test_path=context.test_path, task=target.task, excerpt=context.excerpt,
+                                   existing_tests=context.existing_tests, rules=context.rules)
+        return self._ask(Prompt(self._system(context), user, "write"), target, context, "write", None)
+
+    def revise(self, attempt: Attempt, feedback: Feedback) -> Attempt:
+        context = attempt.context
+        source = attempt.source or "(no usable file in your last answer)\n"
+        kind: AttemptKind = "review-revise" if feedback.gate == "review" else "revise"
+        user = self.prompts.render("revise", test_path=context.test_path, task=attempt.target.task,
+                                   excerpt=context.excerpt, source=source, feedback=feedback.text,
+                                   dropped=feedback.dropped, rules=context.rules)
+        return self._ask(Prompt(self._system(context), user, kind), attempt.target, context, kind, attempt)
