@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import difflib
 import re
+from typing import TypeGuard
 
 _PARAMS = re.compile(r"\[.*\]$")
 
@@ -16,11 +17,11 @@ def test_key(nodeid: str) -> tuple[str, ...]:
     return tuple(parts[1:]) if len(parts) > 1 else (parts[0],)
 
 
-def _is_test(node: ast.stmt) -> bool:
+def _is_test(node: ast.stmt) -> TypeGuard[ast.FunctionDef | ast.AsyncFunctionDef]:
     return isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name.startswith("test")
 
 
-def _is_test_class(node: ast.stmt) -> bool:
+def _is_test_class(node: ast.stmt) -> TypeGuard[ast.ClassDef]:
     return isinstance(node, ast.ClassDef) and node.name.startswith("Test")
 
 
@@ -115,15 +116,15 @@ def mark(source: str, marker: str, xfail: dict[str, str] | None = None) -> str:
             start, _ = _span(node)
             indent = " " * node.col_offset
             deco = [f"{indent}@{marker}\n"]
-            if xfail and node.name in xfail:  # type: ignore[attr-defined]
-                deco.append(f"{indent}@pytest.mark.xfail(strict=True, reason={xfail[node.name]!r})\n")  # type: ignore[attr-defined]
+            if xfail and node.name in xfail:
+                deco.append(f"{indent}@pytest.mark.xfail(strict=True, reason={xfail[node.name]!r})\n")
             inserts.append((start, "".join(deco)))
         if _is_test_class(node) and xfail:
-            for m in node.body:  # type: ignore[attr-defined]
-                if _is_test(m) and m.name in xfail:  # type: ignore[attr-defined]
+            for m in node.body:
+                if _is_test(m) and m.name in xfail:
                     start, _ = _span(m)
                     inserts.append((start, " " * m.col_offset +
-                                    f"@pytest.mark.xfail(strict=True, reason={xfail[m.name]!r})\n"))  # type: ignore[attr-defined]
+                                    f"@pytest.mark.xfail(strict=True, reason={xfail[m.name]!r})\n"))
     for start, text in sorted(inserts, reverse=True):
         lines.insert(start - 1, text)
     return "".join(lines)

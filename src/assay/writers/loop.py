@@ -121,6 +121,8 @@ class TargetRun:
     def verify(self, source: str, quick: bool = False) -> FileReport:
         verifier = self.gen.quick if quick else self.gen.full
         report = verifier.verify_file(api.candidate(self.gen.project, self.rel, source))
+        if report is None:  # the run was cancelled (Ctrl-C): nothing more to judge
+            raise KeyboardInterrupt
         self.verified.append((source, report))
         return report
 

@@ -29,11 +29,9 @@ NO_WRITER = ("no writer configured: pass --writer provider:model (openai:MODEL w
 
 
 def generate_settings(settings: Settings) -> Settings:
-    """The settings candidates are verified with: the smells profile for generated tests where this version
-    has profiles (`[tool.assay.smells] profile`)."""
+    """The settings candidates are verified with: the smells profile for generated tests (AS003 rejects)."""
     out = settings.model_copy(deep=True)
-    if "profile" in type(out.smells).model_fields:
-        out.smells.profile = "generated"  # type: ignore[attr-defined]
+    out.smells.profile = "generated"
     return out
 
 
