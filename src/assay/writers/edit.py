@@ -57,13 +57,13 @@ def remove_tests(source: str, nodeids: list[str]) -> str | None:
     kept = 0
     for node in tree.body:
         if _is_test(node):
-            if (node.name,) in drop:  # type: ignore[attr-defined]
+            if (node.name,) in drop:
                 cut.append(_span(node))
             else:
                 kept += 1
         elif _is_test_class(node):
-            methods = [m for m in node.body if _is_test(m)]  # type: ignore[attr-defined]
-            gone = [m for m in methods if (node.name, m.name) in drop]  # type: ignore[attr-defined]
+            methods = [m for m in node.body if _is_test(m)]
+            gone = [m for m in methods if (node.name, m.name) in drop]
             if methods and len(gone) == len(methods):
                 cut.append(_span(node))
             else:
