@@ -39,9 +39,9 @@ def tests_in(source: str) -> list[tuple[str, ...]]:
     out: list[tuple[str, ...]] = []
     for node in tree.body:
         if _is_test(node):
-            out.append((node.name,))  # type: ignore[attr-defined]
+            out.append((node.name,))
         elif _is_test_class(node):
-            out += [(node.name, m.name) for m in node.body if _is_test(m)]  # type: ignore[attr-defined]
+            out += [(node.name, m.name) for m in node.body if _is_test(m)]
     return out
 
 
