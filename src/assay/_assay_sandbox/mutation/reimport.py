@@ -39,9 +39,18 @@ class MutantFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 class _Collector:
     """pytest plugin: the first failing test (or collection error) and how many tests completed."""
 
-    def __init__(self):
+    def __init__(self, finder: MutantFinder):
+        self.finder = finder
         self.killed_by: list[str] = []
         self.completed = 0
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_configure(self, config):
+        """pytest has just put its assertion-rewriting import hook first; a module it claims (one a plugin's
+        distribution or `register_assert_rewrite` marked) would be imported unmutated: the mutant goes first."""
+        if self.finder in sys.meta_path:
+            sys.meta_path.remove(self.finder)
+        sys.meta_path.insert(0, self.finder)
 
     def pytest_runtest_logreport(self, report):
         if report.failed and not self.killed_by:
@@ -60,9 +69,10 @@ def run_reimported(cfg: dict, m: dict, code, ordered: list[str]) -> dict:
         f = getattr(mod, "__file__", None)
         if f and os.path.realpath(f).startswith(scratch):
             del sys.modules[name]
-    sys.meta_path.insert(0, MutantFinder(os.path.realpath(cfg.targets[m.file]), code))
+    finder = MutantFinder(os.path.realpath(cfg.targets[m.file]), code)
+    sys.meta_path.insert(0, finder)
 
-    collector = _Collector()
+    collector = _Collector(finder)
     # parametrize ids may be built from the mutated module: name the test functions, not their ids
     functions = list(dict.fromkeys(nodeid.split("[")[0] for nodeid in ordered))
     args = [*functions, "-x", "-q", "-p", "no:cacheprovider", "-p", "no:randomly", "-p", "no:assay", *cfg.pytest_args]
