@@ -21,7 +21,7 @@ from assay.pipeline import EventSink, Verifier
 from assay.project import Project, discover, find_root, is_test_file, read_source
 from assay.store import Store
 
-__all__ = ["candidate", "lint", "mutate", "verify"]
+__all__ = ["candidate", "lint", "mutate", "prism_build", "prism_check", "prism_run", "verify"]
 
 
 def _root(paths: Sequence[Path | str], root: Path | str | None) -> Path:
@@ -208,3 +208,7 @@ def lint(paths: Sequence[Path | str], settings: Settings | None = None, *, root:
     settings = settings or load_settings(root, config)
     files = discover([Path(p) for p in paths], root, [LANGUAGES["python"]])
     return LintReport(lint_files(files, Project.load(root), settings.smells), len(files), settings.smells)
+
+
+# --- assay prism (issue 12): judge suites against panels; the functions live in assay.prism.api ---------------
+from assay.prism.api import prism_build, prism_check, prism_run  # noqa: E402

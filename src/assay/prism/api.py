@@ -35,7 +35,8 @@ def _tasks(path: Path) -> list[Task]:
     dirs = task_dirs(path)
     if not dirs:
         raise InputError(f"{path} holds no tasks (a task is a directory with a task.toml)")
-    tasks, seen = [], {}
+    tasks: list[Task] = []
+    seen: dict[str, Path] = {}
     for d in dirs:
         task = load_task(d)
         if task.problem is None and task.id in seen:
@@ -48,7 +49,12 @@ def _tasks(path: Path) -> list[Task]:
 def _store(settings: Settings, state: Path | str | None, use_cache: bool) -> Store | None:
     if not (use_cache and settings.cache):
         return None
-    return Store(Path(state).resolve() if state is not None else Path.cwd())
+    root = Path(state).resolve() if state is not None else Path.cwd()
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise InputError(f"cannot create the state directory {root}: {err.strerror}") from None
+    return Store(root)
 
 
 def prism_run(path: Path | str, suites: Path | str | None = None, *, suite: Path | str | None = None,

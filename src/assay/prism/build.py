@@ -3,9 +3,10 @@
 Mutants come from gate 4's engine for Python (`mutation.generate`) and from a minimal text operator set
 otherwise, on the lines the reference adds (or, when it only deletes, inside the functions it changes). A
 spread sample of them (different lines and operators first) runs against the validator; only mutants it
-kills are kept, and the N written are chosen diverse first: one per distinct set of failing validator tests,
-then more from the commonest sets. Each is written as `faulty/mutant-<k>.patch` against original/ (a full tree
-when the reference changes binary files) and read back through the task loader, so it is known to apply.
+kills are kept, and the N written are chosen diverse first: one per distinct set of failing validator tests
+(sets that fewer tests fail come first), then a second one per set, and so on. Each is written as
+`faulty/mutant-<k>.patch` against original/ (a full tree when the reference changes binary files) and the task
+is loaded again afterwards, so the new members are known to apply.
 """
 
 from __future__ import annotations
@@ -89,11 +90,12 @@ def candidates(task: Task, limit: int) -> list[Candidate]:
 
 
 def diverse(killed: Sequence[tuple[Candidate, frozenset[str]]], n: int) -> list[tuple[Candidate, frozenset[str]]]:
-    """N of the killed, one per distinct failing-test set first (in order of first appearance)."""
+    """N of the killed, one per distinct failing-test set first; sets failed by fewer tests first (the subtle
+    mutants, which tell a thorough suite from a thin one), then in order of appearance."""
     groups: dict[frozenset[str], list[tuple[Candidate, frozenset[str]]]] = {}
     for item in killed:
         groups.setdefault(item[1], []).append(item)
-    ordered = sorted(groups.values(), key=lambda g: -len(g))
+    ordered = sorted(groups.values(), key=lambda g: len(g[0][1]))
     picked: list[tuple[Candidate, frozenset[str]]] = []
     depth = 0
     while len(picked) < n and any(len(g) > depth for g in ordered):

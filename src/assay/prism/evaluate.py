@@ -94,10 +94,11 @@ def prepare(task: Task, suite_dir: Path, settings: Settings, seen: dict[str, str
 
 
 def _member(unit: Unit, record: dict[str, Any]) -> MemberResult:
+    worker = f"{record.get('host', '?')}:{record.get('pid', '?')}"
     return MemberResult(name=unit.member.label, role=unit.member.role, accepted=bool(record.get("accepted")),
                         reason=record.get("reason", ""), ran=record.get("ran"), tests=record.get("tests", {}),
                         messages=record.get("messages", {}), duration_s=record.get("duration_s", 0.0),
-                        cached=record.get("cached", False))
+                        cached=record.get("cached", False), worker=worker)
 
 
 def assemble(prepared: Prepared, records: dict[str, dict[str, Any]]) -> TaskResult:

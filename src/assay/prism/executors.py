@@ -1,8 +1,9 @@
 """Where (task, member) runs execute: local processes by default, or a Dask distributed cluster.
 
 Both are `concurrent.futures.Executor`s (Dask's through `Client.get_executor`), so the matrix has one loop for
-all of them; a library caller may also pass any Executor of its own. Local workers come from a forkserver that
-has already imported the worker module: no fork of a threaded parent, and no interpreter start per worker.
+all of them; a library caller may also pass any Executor of its own, or use `threads` (a script without an
+`if __name__ == "__main__"` guard cannot start process pools). Local workers come from a forkserver that has
+already imported the worker module: no fork of a threaded parent, no interpreter start per worker.
 """
 
 from __future__ import annotations
@@ -10,13 +11,15 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import os
+import socket
 from collections.abc import Iterator
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
+from urllib.parse import urlsplit
 
 from assay.errors import InputError, ToolchainError
 
-KINDS = ("local", "dask")
+KINDS = ("local", "threads", "dask")
 
 
 def _context():
@@ -39,6 +42,17 @@ def _local(workers: int | None) -> Iterator[tuple[Executor, dict[str, Any]]]:
     pool.shutdown(wait=True)
 
 
+def _reachable(scheduler: str) -> None:
+    """Fail fast, in one line, when nothing listens at a tcp:// address (Dask would retry for its timeout)."""
+    parsed = urlsplit(scheduler)
+    if parsed.scheme != "tcp" or not parsed.hostname or not parsed.port:
+        return
+    try:
+        socket.create_connection((parsed.hostname, parsed.port), timeout=5).close()
+    except OSError as err:
+        raise InputError(f"cannot reach the Dask scheduler at {scheduler}: {err.strerror or err}") from None
+
+
 @contextlib.contextmanager
 def _dask(scheduler: str | None) -> Iterator[tuple[Executor, dict[str, Any]]]:
     if not scheduler:
@@ -47,6 +61,7 @@ def _dask(scheduler: str | None) -> Iterator[tuple[Executor, dict[str, Any]]]:
         from distributed import Client
     except ImportError:
         raise ToolchainError("the Dask executor needs the dask extra: pip install 'assay[dask]'") from None
+    _reachable(scheduler)
     try:
         client = Client(scheduler, timeout=10, set_as_default=False)
     except (OSError, TimeoutError, ValueError) as err:
@@ -72,6 +87,10 @@ def open_executor(kind: str | Executor = "local", workers: int | None = None,
     if kind == "local":
         with _local(workers) as found:
             yield found
+    elif kind == "threads":  # runs are subprocesses anyway; threads share one pool of scratch copies
+        n = workers or os.cpu_count() or 1
+        with ThreadPoolExecutor(max_workers=n) as threads:
+            yield threads, {"kind": "threads", "workers": n}
     elif kind == "dask":
         with _dask(scheduler) as found:
             yield found

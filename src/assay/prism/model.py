@@ -25,10 +25,12 @@ class MemberResult:
     duration_s: float = 0.0
     cached: bool = False
     runs: list[bool] = field(default_factory=list)  # reference: acceptance of each run
+    worker: str = ""  # host:pid of the process that ran it
 
     def to_json(self) -> dict[str, Any]:
         out = {"name": self.name, "role": self.role, "accepted": self.accepted, "reason": self.reason,
-               "tests_ran": self.ran, "duration_s": round(self.duration_s, 3), "cached": self.cached}
+               "tests_ran": self.ran, "duration_s": round(self.duration_s, 3), "cached": self.cached,
+               "worker": self.worker}
         if self.runs:
             out["runs"] = self.runs
         return out

@@ -158,7 +158,7 @@ def apply(text: str, read: Mapping[str, str | None] | None = None, reader=None) 
     result: dict[str, str | None] = {}
     for fp in parse(text):
         old_rel = fp.old_path or fp.new_path or ""
-        current = result[old_rel] if old_rel in result else get(old_rel) if fp.old_path else None
+        current = result[old_rel] if old_rel in result else get(old_rel)
         new = apply_file(current, fp)
         if fp.old_path and fp.new_path and fp.old_path != fp.new_path:  # a rename
             result[fp.old_path] = None

@@ -85,41 +85,36 @@ class Entry:
     qualname: str
 
 
-def defs(text: str) -> dict[str, ast.AST]:
-    """Qualname -> def or class node (first definition wins)."""
-    found: dict[str, ast.AST] = {}
+Def = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
 
-    def walk(body: list[ast.stmt], prefix: str) -> None:
-        for node in body:
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                found.setdefault(prefix + node.name, node)
-                inner = ".<locals>." if not isinstance(node, ast.ClassDef) else "."
-                walk(node.body, f"{prefix}{node.name}{inner}")
+
+def defs(text: str) -> dict[str, Def]:
+    """Qualname -> def or class node (first definition wins), at any depth."""
+    found: dict[str, Def] = {}
+
+    def walk(node: ast.AST, prefix: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                found.setdefault(prefix + child.name, child)
+                walk(child, f"{prefix}{child.name}{'.' if isinstance(child, ast.ClassDef) else '.<locals>.'}")
             else:
-                for attr in ("body", "orelse", "finalbody", "handlers"):
-                    walk([n for n in getattr(node, attr, []) if isinstance(n, (ast.stmt, ast.excepthandler))],
-                         prefix)
-                if isinstance(node, ast.ExceptHandler):
-                    walk(node.body, prefix)
+                walk(child, prefix)
 
     try:
-        walk(ast.parse(text).body, "")
+        walk(ast.parse(text), "")
     except SyntaxError:
         return {}
     return found
 
 
-def body_lines(node: ast.AST) -> set[int]:
+def body_lines(node: Def) -> set[int]:
     """Lines that run only when the function (or a method of the class) is called."""
     if isinstance(node, ast.ClassDef):
         return set().union(*(body_lines(n) for n in node.body if isinstance(n, (ast.FunctionDef,
                                                                              ast.AsyncFunctionDef))))
-    body = getattr(node, "body", [])
-    if not body:
-        return set()
-    first = body[0]
-    if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and len(body) > 1:
-        first = body[1]  # a docstring never shows as executed
+    first = node.body[0]
+    if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and len(node.body) > 1:
+        first = node.body[1]  # a docstring never shows as executed
     return set(range(first.lineno, (node.end_lineno or first.lineno) + 1))
 
 
@@ -158,7 +153,7 @@ def entries(task: Task) -> list[Entry]:
     return out
 
 
-def innermost(nodes: dict[str, ast.AST], lines: set[int]) -> set[str]:
+def innermost(nodes: dict[str, Def], lines: set[int]) -> set[str]:
     """Qualnames of the innermost functions holding the given lines."""
     functions = {q: (n.lineno, n.end_lineno or n.lineno) for q, n in nodes.items()
                  if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
@@ -200,7 +195,9 @@ def entry_coverage(task: Task, found: list[Entry], on_reference: dict | None) ->
     """Share of entry points the suite calls at least once on the reference."""
     if on_reference is None or not found:
         return None
-    called, missed = [], []
+    assert task.reference is not None
+    called: list[str] = []
+    missed: list[str] = []
     for entry in found:
         node = defs(task.text_of(task.reference, entry.rel) or "").get(entry.qualname)
         executed = set((on_reference.get(entry.rel) or {}).get("executed", []))

@@ -165,7 +165,8 @@ def _first_line(text: str) -> str:
 
 def _by_runner(ws: Workspace, job: RunJob, sandbox: Sandbox, config: SandboxConfig, extra: list[str]) -> dict:
     lang = LANGUAGES[job.language]
-    settings = Settings(cache=False, sandbox=config)
+    settings = Settings.model_validate({"cache": False})
+    settings.sandbox = config
     settings.python.interpreter = job.python
     settings.python.pytest_args = [*job.pytest_args, *job.plan.pytest_args, *extra]
     project = Project(root=ws.root, source_roots=list(job.source_roots))
