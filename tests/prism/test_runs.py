@@ -70,9 +70,12 @@ def test_an_interrupted_run_resumes_without_repeating_finished_runs(tmp_path):
     assert data["tasks"][0]["jsf"] == 1
 
 
-def test_the_dask_executor_on_a_local_cluster(tmp_path):
+def test_the_dask_executor_on_a_local_cluster_with_a_shell_command(tmp_path):
+    """A test command the Python runner does not take runs as given; per-test outcomes come from JUnit XML."""
     distributed = pytest.importorskip("distributed")
     task = copy_task("slugify-unicode", tmp_path, SMALL)
+    toml = task / "task.toml"
+    toml.write_text(toml.read_text().replace("{suite}", "--junitxml={junit} {suite}"))
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
                                   dashboard_address=None) as cluster:
         report = prism_run(task, suite=SUITES / "weak" / "slugify-unicode", executor="dask",
@@ -83,6 +86,8 @@ def test_the_dask_executor_on_a_local_cluster(tmp_path):
     assert (m.fails_original, m.rar, m.var, m.irr, m.jsf) == (True, 1, 1.0, 0.0, 0)  # no-collapse slips through
     workers = {member.worker for member in result.members}
     assert not any(w.endswith(f":{os.getpid()}") for w in workers) and len(workers) == 2
+    assert result.matrix()["test_slugify::test_accent"]["faulty/no-collapse"] == "passed"
+    assert result.change_coverage is None  # measured on the Python runner's path only
 
 
 def test_check_names_the_member_whose_label_the_validator_contradicts(tmp_path, state_dir):
@@ -115,3 +120,21 @@ def test_build_adds_diverse_faulty_members_the_validator_kills(tmp_path, state_d
     reloaded = load_task(task)
     assert reloaded.problem is None
     assert [m.name for m in reloaded.faulty] == ["mutant-1", "mutant-2", "no-ninety", "upper-4000", "zero-ok"]
+
+
+def test_a_missing_toolchain_makes_tasks_unvalidated_and_an_unknown_language_invalid(tmp_path):
+    from assay.config import Settings
+
+    bench = tmp_path / "bench"
+    copy_task("slugify-unicode", bench)
+    other = copy_task("roman-numerals", bench)
+    toml = other / "task.toml"
+    toml.write_text(toml.read_text().replace('language = "python"', 'language = "cobol"'))
+    settings = Settings.model_validate({"python": {"interpreter": str(tmp_path / "no-python")}})
+    report = prism_run(bench, SUITES / "strong", settings=settings, use_cache=False)
+    by_id = {t.id: t for t in report.tasks}
+    assert by_id["slugify-unicode"].status == "unvalidated"
+    assert "no-python" in by_id["slugify-unicode"].reason
+    assert by_id["roman-numerals"].status == "invalid"
+    assert by_id["roman-numerals"].reason.startswith("unknown language 'cobol' (known: ")
+    assert report.runs["total"] == 0 and report.exit_code == 2
