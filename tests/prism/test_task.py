@@ -43,7 +43,8 @@ def broken(tmp_path, edit) -> str | None:
     (lambda t: (t / "task.toml").write_text("id = 'x'\ntimeout = 3\n"), "task.toml: unknown key 'timeout'"),
     (lambda t: (t / "task.toml").write_text("id = 'x\n"), "task.toml is not valid TOML"),
     (lambda t: (t / "task.toml").write_text("timeout_s = -1\n"), "'timeout_s' must be a positive number"),
-    (lambda t: (t / "task.toml").write_text("suite_dest = '../out'\n"), "suite_dest '../out' must lie inside"),
+    (lambda t: (t / "task.toml").write_text("suite_dest = '../out'\n"), "suite_dest '../out' must be a directory"),
+    (lambda t: (t / "task.toml").write_text("suite_dest = '.'\n"), "suite_dest '.' must be a directory inside"),
     (lambda t: (t / "task.toml").write_text("entry_points = ['nocolon']\n"), "'entry_points' must be a list"),
     (lambda t: (t / "faulty" / "no-collapse.patch").write_text(
         "--- a/slugify/core.py\n+++ b/slugify/core.py\n@@ -1,2 +1,2 @@\n-nope\n+x\n context\n"),

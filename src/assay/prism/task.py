@@ -13,7 +13,7 @@ import os
 import re
 import sys
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from assay.execution.workspace import MAX_FILE_BYTES, SKIP_DIRS
@@ -140,10 +140,11 @@ def _settings(task: Task, data: dict[str, Any]) -> None:
     task.language = data.get("language", task.language)
     task.category = data.get("category", task.category)
     task.test_command = data.get("test_command")
-    task.suite_dest = data.get("suite_dest", DEFAULT_SUITE_DEST).strip("/")
-    dest = Path(task.suite_dest)
-    if dest.is_absolute() or ".." in dest.parts:
-        raise TaskProblem(f"task.toml: suite_dest '{task.suite_dest}' must lie inside the tree")
+    raw_dest = data.get("suite_dest", DEFAULT_SUITE_DEST)
+    dest = PurePosixPath(raw_dest)
+    if dest.is_absolute() or ".." in dest.parts or not dest.parts:
+        raise TaskProblem(f"task.toml: suite_dest '{raw_dest}' must be a directory inside the tree")
+    task.suite_dest = dest.as_posix()
     timeout = data.get("timeout_s", DEFAULT_TIMEOUT_S)
     if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout <= 0:
         raise TaskProblem("task.toml: 'timeout_s' must be a positive number of seconds")
