@@ -49,7 +49,13 @@ def run_benchmark(**kw) -> tuple[float, int, dict]:
     return time.monotonic() - start, runs, jsf
 
 
+def _cpu() -> float:
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
 def bench_executors(only: set[str] | None) -> None:
+    cpu_note = ""
     print("| configuration | runs | wall s | s per run | load before | load after |")
     print("|---|---:|---:|---:|---|---|")
     for name, kw in CONFIGS.items():
@@ -66,9 +72,14 @@ def bench_executors(only: set[str] | None) -> None:
                 wall, runs, jsf = run_benchmark(executor="dask", scheduler=cluster.scheduler_address)
             name += f" (+{started:.1f} s cluster start)"
         else:
+            cpu = _cpu()
             wall, runs, jsf = run_benchmark(**kw)
+            if name.startswith("threads"):  # the sandboxed runs are this process's children: all CPU is counted
+                cpu_note = f"{name}: {_cpu() - cpu:.1f} CPU-s for {runs} runs, assay and sandboxed pytest together"
         print(f"| {name} | {runs} | {wall:.1f} | {wall / runs:.2f} | {before} | {load()} |", flush=True)
         assert jsf == {"strong": 1.0, "overfit": 0.0, "weak": 0.0}, jsf
+    if cpu_note:
+        print(f"\n{cpu_note} (independent of the load)")
 
 
 def tree_costs() -> None:
