@@ -21,7 +21,8 @@ from assay.pipeline import EventSink, Verifier
 from assay.project import Project, discover, find_root, is_test_file, read_source
 from assay.store import Store
 
-__all__ = ["candidate", "generate", "lint", "mutate", "targets", "verify"]
+__all__ = ["candidate", "generate", "lint", "mutate", "prism_build", "prism_check", "prism_run", "targets",
+           "verify"]
 
 
 def _root(paths: Sequence[Path | str], root: Path | str | None) -> Path:
@@ -279,3 +280,7 @@ def generate(specs: Sequence[str] = (), settings: Settings | None = None, *, roo
     settings = apply_overrides(settings or load_settings(root, config), overrides)
     return run_generate(Project.load(root), settings, list(specs), since=since, task=task, use_cache=use_cache,
                         dry_run=dry_run, record=record, on_event=on_event)
+
+
+# --- assay prism (issue 12): judge suites against panels; the functions live in assay.prism.api ---------------
+from assay.prism.api import prism_build, prism_check, prism_run  # noqa: E402

@@ -17,6 +17,10 @@ from assay.report import (
     mutation_html,
     mutation_json,
     mutation_text,
+    prism_html,
+    prism_json,
+    prism_markdown,
+    prism_text,
     sarif,
     smells_json,
     smells_text,
@@ -50,3 +54,13 @@ TARGETS_FORMATS: dict[str, Callable[[Any], str]] = {
     "text": generate_targets.render_text,
     "json": generate_targets.render_json,
 }
+
+# assay prism (issue 12): run reports, and the check and build commands' reports
+PRISM_FORMATS: dict[str, Callable[[Any], str]] = {
+    "text": prism_text.render,
+    "json": prism_json.render,
+    "markdown": prism_markdown.render,
+    "html": prism_html.render,
+}
+PRISM_CHECK_FORMATS: dict[str, Callable[[Any], str]] = {"text": prism_text.render_check, "json": prism_json.render}
+PRISM_BUILD_FORMATS: dict[str, Callable[[Any], str]] = {"text": prism_text.render_build, "json": prism_json.render}

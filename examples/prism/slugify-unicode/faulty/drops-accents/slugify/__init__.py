@@ -1,0 +1,3 @@
+from slugify.core import slugify
+
+__all__ = ["slugify"]

@@ -1,0 +1,6 @@
+"""URL slugs."""
+
+
+def slugify(text):
+    """Lower-case `text` and join its words with hyphens."""
+    return "-".join(text.lower().split(" "))
