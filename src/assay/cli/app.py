@@ -152,22 +152,23 @@ class Terminated(KeyboardInterrupt):
     """SIGTERM, raised in the main thread like Ctrl-C so that workspaces are removed before assay exits."""
 
 
-_terminated = False
+_stopped_by: int | None = None  # the signal that stopped the command, if one did
 
 
-def _on_sigterm(signum, frame) -> None:
-    global _terminated
-    _terminated = True
-    raise Terminated()
+def _on_signal(signum, frame) -> None:
+    global _stopped_by
+    _stopped_by = signum
+    raise Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()
 
 
 def interrupted_code() -> int:
     """130 after Ctrl-C, 143 after SIGTERM (128 + the signal), as shells report them."""
-    return 143 if _terminated else 130
+    return 143 if _stopped_by == signal.SIGTERM else 130
 
 
 def main() -> None:
-    signal.signal(signal.SIGTERM, _on_sigterm)
+    signal.signal(signal.SIGTERM, _on_signal)
+    signal.signal(signal.SIGINT, _on_signal)
     usage = _click_exceptions("UsageError")
     abort: tuple[type[BaseException], ...] = (KeyboardInterrupt, *_click_exceptions("Abort"))
     try:
@@ -180,7 +181,10 @@ def main() -> None:
             typer.echo(f"assay: error: {message} (see '{command} --help')", err=True)
         sys.exit(2)
     except abort:
-        typer.echo("assay: interrupted", err=True)
+        code = 130
+    if _stopped_by is not None:  # Typer turns KeyboardInterrupt into exit code 130 without a word
+        if code in (130, 143):
+            typer.echo("assay: interrupted", err=True)
         sys.exit(interrupted_code())
     sys.exit(code if isinstance(code, int) else 0)
 
