@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from assay.config import Settings, apply_overrides, load_settings
-from assay.errors import InputError, RunFailed
+from assay.errors import InputError, RunFailed, ToolchainError
 from assay.execution.workspace import Workspace, sweep_stale
 from assay.gates.base import BaseGate
 from assay.languages import LANGUAGES, language_of
@@ -80,11 +80,13 @@ def verify(
     gates: Sequence[BaseGate] | None = None,
     config: Path | None = None,
     overrides: dict[str, Any] | None = None,
+    languages: Sequence[str] | None = None,
 ) -> Report:
     """Verify test files (`paths`: files or directories) and in-memory `candidates` through the gates.
 
     `settings` default to the project's config (`config` names another file); `overrides` set dotted keys on
-    them (`{"sandbox.timeout_s": 10}`)."""
+    them (`{"sandbox.timeout_s": 10}`). `languages`: only test files of these languages (a mixed repository).
+    With `require_toolchain` set, a missing toolchain raises ToolchainError instead of `unvalidated` files."""
     start = time.monotonic()
     if not paths and not candidates:
         raise InputError("no paths given")
@@ -92,7 +94,7 @@ def verify(
     settings = apply_overrides(settings or load_settings(root, config), overrides)
     project = Project.load(root)
     path_list = [Path(p) for p in paths]
-    files = discover(path_list, root) if path_list else []
+    files = discover(path_list, root, _languages(languages)) if path_list else []
     target_rels = None
     if targets:
         missing = [t for t in targets if not Path(t).is_file()]
@@ -101,6 +103,10 @@ def verify(
         target_rels = [project.rel(Path(t)) for t in targets]
     explicit = {p.resolve() for p in path_list if p.is_file()}
     todo = _load_candidates(project, files, explicit, target_rels) + list(candidates)
+    if settings.require_toolchain:
+        for name in dict.fromkeys(c.language for c in todo):
+            if name in LANGUAGES and (problem := LANGUAGES[name].toolchain_problem(settings)):
+                raise ToolchainError(f"{LANGUAGES[name].title} toolchain missing: {problem}")
     sweep_stale()
     verifier = Verifier(project, settings, use_cache, on_event, gates)
     verifier.emit("start", str(len(todo)), "")
@@ -116,6 +122,16 @@ def verify(
         with Store(root) as store:
             store.record_run("verify", time.time(), report.duration_s, report.summary())
     return report
+
+
+def _languages(names: Sequence[str] | None):
+    """The languages named (`--language`), or None for every known one."""
+    if not names:
+        return None
+    unknown = [n for n in names if n not in LANGUAGES]
+    if unknown:
+        raise InputError(f"unknown language '{unknown[0]}' (known: {', '.join(LANGUAGES)})")
+    return [LANGUAGES[n] for n in names]
 
 
 def _mutation_targets(project: Project, paths: Sequence[Path]) -> list[str]:

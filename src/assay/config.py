@@ -9,7 +9,7 @@ import hashlib
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import Field, ValidationError
 
@@ -45,6 +45,17 @@ class PythonConfig(Section):
     pytest_args: list[str] = Field(default_factory=list, description="extra arguments for every pytest run")
 
 
+class ToolConfig(Section):
+    """`[tool.assay.<language>]`: overrides of the commands assay runs for one language (docs/languages.md)."""
+
+    runner: Literal["maven", "gradle", "javac", "vitest", "jest", "node"] | None = Field(
+        None, description="build tool or test runner to use; default: found from the project's build files")
+    compile_command: list[str] | None = Field(
+        None, description="argv run in the module's directory for gate 1 instead of the default "
+                          "(e.g. [\"gradle\", \"-q\", \"--offline\", \"compileTestJava\"]); its errors are read the same way")
+    test_args: list[str] = Field(default_factory=list, description="extra arguments for every test run")
+
+
 class Settings(Section):
     gates: list[str] | None = Field(None, description="gates to run, in order; default: every available gate")
     cache: bool = True
@@ -54,6 +65,17 @@ class Settings(Section):
     python: PythonConfig = Field(default_factory=PythonConfig)
     mutation: MutationConfig = Field(default_factory=MutationConfig)
     smells: SmellsConfig = Field(default_factory=SmellsConfig)
+    # Compiled and JavaScript languages (docs/languages.md)
+    compile_validation: bool = Field(True, description="gate 1 runs the compiler; off: the compile happens with "
+                                                       "the run at gate 2 (dynamic languages are always checked)")
+    max_compile_retries: int = Field(3, ge=0, le=10, description="repair attempts after a compile reject (generate)")
+    require_toolchain: bool = Field(False, description="a missing toolchain is an error (exit 2), not unvalidated")
+    java: ToolConfig = Field(default_factory=ToolConfig)
+    go: ToolConfig = Field(default_factory=ToolConfig)
+    rust: ToolConfig = Field(default_factory=ToolConfig)
+    typescript: ToolConfig = Field(default_factory=ToolConfig)
+    javascript: ToolConfig = Field(default_factory=ToolConfig)
+    csharp: ToolConfig = Field(default_factory=ToolConfig)
 
     def fingerprint(self) -> str:
         """Hash of everything that can change a verdict (part of the cache key)."""

@@ -61,6 +61,11 @@ def verify(
     config: Annotated[Path | None, typer.Option(help="assay.toml or pyproject.toml to use")] = None,
     jobs: Annotated[int | None, typer.Option(help="files verified at once")] = None,
     timeout: Annotated[float | None, typer.Option(help="wall timeout of one test run, seconds")] = None,
+    language: Annotated[list[str] | None, typer.Option(
+        "--language", "-l", help="only test files of this language (repeatable): python, java, go, rust, "
+                                 "typescript, javascript, csharp")] = None,
+    require_toolchain: Annotated[bool, typer.Option(
+        "--require-toolchain", help="a missing compiler or runner is an error (exit 2), not 'unvalidated'")] = False,
 ) -> None:
     """Put test files through the gates and give a verdict per file and per test."""
     formats = format or ["text"]
@@ -75,7 +80,9 @@ def verify(
     def run() -> Report:
         with shown(progress):
             report = api.verify(paths, root=root, targets=target or None, use_cache=not no_cache, config=config,
-                                on_event=on_event, overrides={"jobs": jobs, "sandbox.timeout_s": timeout})
+                                on_event=on_event, languages=language,
+                                overrides={"jobs": jobs, "sandbox.timeout_s": timeout,
+                                           "require_toolchain": require_toolchain or None})
         write_outputs(report, formats, outputs)
         return report
 

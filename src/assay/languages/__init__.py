@@ -5,10 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from assay.languages.base import Language, Toolchain
+from assay.languages.go import GO
 from assay.languages.python import PYTHON
 
 LANGUAGES: dict[str, Language] = {
     "python": PYTHON,
+    "go": GO,
 }
 
 __all__ = ["LANGUAGES", "Language", "Toolchain", "language_of"]
