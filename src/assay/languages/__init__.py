@@ -7,10 +7,12 @@ from pathlib import Path
 from assay.languages.base import Language, Toolchain
 from assay.languages.go import GO
 from assay.languages.python import PYTHON
+from assay.languages.rust import RUST
 
 LANGUAGES: dict[str, Language] = {
     "python": PYTHON,
     "go": GO,
+    "rust": RUST,
 }
 
 __all__ = ["LANGUAGES", "Language", "Toolchain", "language_of"]
