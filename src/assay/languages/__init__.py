@@ -6,11 +6,13 @@ from pathlib import Path
 
 from assay.languages.base import Language, Toolchain
 from assay.languages.go import GO
+from assay.languages.java import JAVA
 from assay.languages.python import PYTHON
 from assay.languages.rust import RUST
 
 LANGUAGES: dict[str, Language] = {
     "python": PYTHON,
+    "java": JAVA,
     "go": GO,
     "rust": RUST,
 }

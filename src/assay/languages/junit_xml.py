@@ -10,6 +10,8 @@ from pathlib import Path
 from assay.execution.runner import Outcome, TestResult
 
 MAX_MESSAGE_LINES = 12
+_RUNNER_FRAMES = ("at org.junit.", "at java.base/", "at jdk.internal.", "at node:", "at async ", "at TestContext",
+                  "at Test.", "at Suite.", "at process.")
 
 
 def _message(node: ET.Element) -> str:
@@ -18,8 +20,8 @@ def _message(node: ET.Element) -> str:
     body = [ln.rstrip() for ln in (node.text or "").strip().splitlines() if ln.strip()]
     if head and body and head in body[0]:
         body = body[1:]
-    body = [ln for ln in body if not ln.lstrip().startswith(("at org.junit.", "at java.base/", "at jdk.internal.",
-                                                              "at node:", "at async Promise", "at TestContext"))]
+    frames = [ln for ln in body if ln.lstrip().startswith("at ") and not ln.lstrip().startswith(_RUNNER_FRAMES)]
+    body = [ln for ln in body if not ln.lstrip().startswith("at ")] + frames[:1]  # where, in the test's own code
     return "\n".join([head, *body][:MAX_MESSAGE_LINES]).strip()
 
 
