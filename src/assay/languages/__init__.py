@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from assay.languages.base import Language, Toolchain
+from assay.languages.csharp import CSHARP
 from assay.languages.go import GO
 from assay.languages.java import JAVA
 from assay.languages.javascript import JAVASCRIPT
@@ -19,6 +20,7 @@ LANGUAGES: dict[str, Language] = {
     "rust": RUST,
     "typescript": TYPESCRIPT,
     "javascript": JAVASCRIPT,
+    "csharp": CSHARP,
 }
 
 __all__ = ["LANGUAGES", "Language", "Toolchain", "language_of"]
