@@ -218,9 +218,17 @@ def mutate(
 def lint(paths: Sequence[Path | str], settings: Settings | None = None, *, root: Path | str | None = None,
          config: Path | None = None) -> LintReport:
     """Static smell and value findings of test files; runs nothing."""
+    from assay.smells import polyglot
     from assay.smells.files import lint_files
 
     root = _root(paths, root)
     settings = settings or load_settings(root, config)
-    files = discover([Path(p) for p in paths], root, [LANGUAGES["python"]])
-    return LintReport(lint_files(files, Project.load(root), settings.smells), len(files), settings.smells)
+    files = discover([Path(p) for p in paths], root)
+    project = Project.load(root)
+    python = [f for f in files if f.suffix == ".py"]
+    findings = lint_files(python, project, settings.smells) if python else []
+    for path in files:  # other languages: tree-sitter rules (AP000-AP006)
+        lang = language_of(path, root)
+        if lang is not None and lang.name in polyglot.LANGUAGES:
+            findings += polyglot.analyze(read_source(path), project.rel(path), lang.name, settings.smells)
+    return LintReport(findings, len(files), settings.smells)

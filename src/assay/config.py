@@ -51,8 +51,8 @@ class ToolConfig(Section):
     runner: Literal["maven", "gradle", "javac", "vitest", "jest", "node"] | None = Field(
         None, description="build tool or test runner to use; default: found from the project's build files")
     compile_command: list[str] | None = Field(
-        None, description="argv run in the module's directory for gate 1 instead of the default "
-                          "(e.g. [\"gradle\", \"-q\", \"--offline\", \"compileTestJava\"]); its errors are read the same way")
+        None, description="argv run in the module's directory for gate 1 instead of the default (e.g. "
+                          "[\"gradle\", \"-q\", \"--offline\", \"compileTestJava\"]); its errors are read the same way")
     test_args: list[str] = Field(default_factory=list, description="extra arguments for every test run")
 
 

@@ -22,7 +22,7 @@ from assay.execution.sandbox import Profile, Sandbox
 from assay.execution.workspace import Workspace
 from assay.feedback import relativize
 from assay.languages.base import Language, Toolchain
-from assay.languages.compiler_output import cap, go_errors
+from assay.languages.compiler_output import go_errors
 from assay.languages.tooling import TEST_ID_SEP, ToolRunner, module_files, nearest, outside_errors, under
 
 if TYPE_CHECKING:
