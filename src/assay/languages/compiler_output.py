@@ -59,6 +59,8 @@ def _by_pattern(text: str, pattern: re.Pattern, roots: Iterable[str], base: str,
         msg = m["msg"].strip()
         extra = []
         for follow in lines[i + 1: i + 1 + 4]:
+            if pattern.match(follow.rstrip()):
+                break  # the next error: its details are its own
             d = detail.match(follow) if detail else None
             if d:
                 extra.append(f"{d.group(1)}: {d['rest'].strip()}")

@@ -250,5 +250,5 @@ def file_mocks(family: str, root: Any) -> int:
     if family == "java":
         return len(re.findall(r"@(Mock|Spy|MockBean|SpyBean)\b", source))
     if family == "js":
-        return len(re.findall(r"^\s*(jest|vi)\.(mock|doMock)\(", source, re.M))
+        return len(re.findall(r"\b(jest|vi)\.(mock|doMock)\(", source))
     return 0

@@ -24,7 +24,7 @@ GRAMMARS = {  # language -> (module, function)
 }
 CALLS = {"java": ("method_invocation",), "go": ("call_expression",), "rust": ("macro_invocation", "call_expression"),
          "typescript": ("call_expression",), "tsx": ("call_expression",), "javascript": ("call_expression",),
-         "csharp": ("invocation_expression",)}
+         "csharp": ("invocation_expression", "object_creation_expression")}
 JAVA_TESTS = {"Test", "ParameterizedTest", "RepeatedTest", "TestFactory", "TestTemplate"}
 CSHARP_TESTS = {"Fact", "Theory", "Test", "TestCase", "TestMethod", "DataTestMethod"}
 JS_TEST_CALLS = {"it", "test", "xit", "xtest", "fit"}
