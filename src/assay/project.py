@@ -200,9 +200,10 @@ def discover(paths: list[Path], root: Path, languages: Iterable[Language] | None
                 raise InputError(f"no test files ({globs}) under {p}")
             files.extend(found)
         elif not any(lang.owns(p.name) for lang in langs):
-            names = " or ".join(lang.title for lang in langs)
-            exts = ", ".join(e for lang in langs for e in lang.extensions)
-            raise InputError(f"{p} is not a {names} test file ({exts})")
+            first, *others = langs
+            exts = ", ".join(first.extensions)
+            more = f", nor {', '.join(lang.title for lang in others)}" if others else ""
+            raise InputError(f"{p} is not a {first.title} test file ({exts}){more}")
         else:
             size = p.stat().st_size
             if size > MAX_TEST_FILE_BYTES:
