@@ -7,7 +7,6 @@ from assay.languages.typescript import NODE_INSTALL, NODE_PROFILE, NodeLanguage
 
 JAVASCRIPT = NodeLanguage(
     name="javascript", title="JavaScript", extensions=(".js", ".mjs", ".cjs", ".jsx"), build_files=("package.json",),
-    test_globs=("*.test.js", "*.spec.js", "*.test.mjs", "*.spec.mjs", "*.test.cjs", "*.spec.cjs", "*.test.jsx",
-                "test/*.js", "tests/*.js", "test/*.mjs", "tests/*.mjs"),
+    test_globs=("*.test.js", "*.spec.js", "*.test.mjs", "*.spec.mjs", "*.test.cjs", "*.spec.cjs", "*.test.jsx"),
     toolchain=(Toolchain("node", NODE_INSTALL),), profile=NODE_PROFILE,
 )

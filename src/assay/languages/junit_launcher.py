@@ -69,11 +69,17 @@ def fetch(version: str | None) -> Path | None:
     return find(version or DEFAULT_VERSION)
 
 
+_fetched: dict[str | None, Path | None] = {}
+
+
 def launcher(classpath: list[str]) -> Path | None:
+    """The launcher for a project's class path; fetched at most once per version and process."""
     version = platform_version(classpath)
     jar = find(version)
-    if jar is None or (version and version not in jar.name and os.environ.get("ASSAY_OFFLINE") != "1"):
-        jar = fetch(version) or jar
+    if jar is None or (version and version not in jar.name):
+        if version not in _fetched:
+            _fetched[version] = fetch(version)
+        jar = _fetched[version] or jar
     return jar
 
 
