@@ -96,8 +96,8 @@ class JavaRunner(ToolRunner):
         if conf.compile_command:
             argv = list(conf.compile_command)
         elif tool == "maven":
-            argv = ["mvn", "-B", "-o", "-q", "test-compile", "dependency:build-classpath",
-                    f"-Dmdep.outputFile={cp_file}", "-Dmdep.includeScope=test"]
+            argv = ["mvn", "-B", "-o", "-q", "dependency:build-classpath", f"-Dmdep.outputFile={cp_file}",
+                    "-Dmdep.includeScope=test", "test-compile"]  # the class path even when the file fails
         else:
             argv = ["./gradlew" if ws.path(module).joinpath("gradlew").exists() else "gradle", "--offline", "-q",
                     "testClasses"]
@@ -106,15 +106,16 @@ class JavaRunner(ToolRunner):
                                     + (MAVEN_INSTALL if tool == "maven" else "install Gradle (https://gradle.org)"))
         ran = self.exec(ws, argv, cwd=module, timeout=max(self.timeout_s, 600))
         raw, duration = ran.raw_lines, ran.result.duration_s
-        if ran.result.returncode != 0:
-            return self._failed(ran, rel, module, tool, raw, duration)
         classes = ["target/test-classes", "target/classes"] if tool == "maven" else [
             "build/classes/java/test", "build/classes/java/main", "build/resources/test", "build/resources/main"]
-        deps: list[str] = []
         cp_path = ws.path(module) / cp_file
-        if tool == "maven" and cp_path.is_file():
+        if tool == "maven" and cp_path.is_file() and ws.path(f"{module}/target/classes").is_dir():
             deps = [e for e in cp_path.read_text().strip().split(os.pathsep) if e]
-        self._classpath[(str(ws.base), module)] = [str(ws.path(module) / c) for c in classes] + deps
+            self._classpath[(str(ws.base), module)] = [str(ws.path(module) / c) for c in classes] + deps
+        if ran.result.returncode != 0:
+            return self._failed(ran, rel, module, tool, raw, duration)
+        if tool != "maven":
+            self._classpath[(str(ws.base), module)] = [str(ws.path(module) / c) for c in classes]
         return self._collected(ws, rel, raw, duration)
 
     def _javac_one(self, ws: Workspace, rel: str, module: str, classpath: list[str]) -> CompileResult | None:
@@ -122,7 +123,11 @@ class JavaRunner(ToolRunner):
         classes, test classes and dependencies): a repaired file costs a second, not a Maven start. The release
         and flags come from the pom; None (use Maven) when javac fails outside the candidate."""
         pom = ws.path(f"{module}/pom.xml").read_text(encoding="utf-8", errors="replace")
-        args = ["javac", "-d", classpath[0], "-encoding", "UTF-8", "-cp", os.pathsep.join(classpath)]
+        Path(classpath[0]).mkdir(parents=True, exist_ok=True)
+        sources = [str(ws.path(f"{module}/{d}")) for d in ("src/test/java", "src/main/java")
+                   if ws.path(f"{module}/{d}").is_dir()]  # helpers not compiled yet are compiled from source
+        args = ["javac", "-d", classpath[0], "-encoding", "UTF-8", "-cp", os.pathsep.join(classpath),
+                "-sourcepath", os.pathsep.join(sources)]
         release = _RELEASE.search(pom)
         if release and release.group(1).isdigit():
             args += ["--release", release.group(1)]
