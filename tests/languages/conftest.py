@@ -66,3 +66,11 @@ def examples(tmp_path_factory) -> Examples:
     ex = Examples(tmp_path_factory.mktemp("language-examples"))
     yield ex
     ex.pool.shutdown(wait=True)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _examples_in_background(examples) -> None:
+    """Start the examples with the first test of this directory; `test_verdicts.py` comes last and reads them,
+    so the other tests here run meanwhile."""
+    if not examples.runs:
+        examples.start()
