@@ -9,7 +9,7 @@ import hashlib
 import json
 import sys
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, ValidationError
 
@@ -48,12 +48,16 @@ class PythonConfig(Section):
 class ToolConfig(Section):
     """`[tool.assay.<language>]`: overrides of the commands assay runs for one language (docs/languages.md)."""
 
-    runner: Literal["maven", "gradle", "javac", "vitest", "jest", "node"] | None = Field(
-        None, description="build tool or test runner to use; default: found from the project's build files")
-    compile_command: list[str] | None = Field(
-        None, description="argv run in the module's directory for gate 1 instead of the default (e.g. "
-                          "[\"gradle\", \"-q\", \"--offline\", \"compileTestJava\"]); its errors are read the same way")
-    test_args: list[str] = Field(default_factory=list, description="extra arguments for every test run")
+    runner: Annotated[Literal["maven", "gradle", "javac", "vitest", "jest", "node"] | None, Field(
+        description="build tool or test runner to use; default: found from the project's build files")] = None
+    compile_command: Annotated[list[str] | None, Field(
+        description="argv run in the module's directory for gate 1 instead of the default (e.g. [\"gradle\", "
+                    "\"-q\", \"--offline\", \"compileTestJava\"]); its errors are read the same way")] = None
+    test_args: Annotated[list[str], Field(description="extra arguments for every test run")] = []
+
+
+def _tool() -> ToolConfig:
+    return ToolConfig()
 
 
 class Settings(Section):
@@ -66,16 +70,18 @@ class Settings(Section):
     mutation: MutationConfig = Field(default_factory=MutationConfig)
     smells: SmellsConfig = Field(default_factory=SmellsConfig)
     # Compiled and JavaScript languages (docs/languages.md)
-    compile_validation: bool = Field(True, description="gate 1 runs the compiler; off: the compile happens with "
-                                                       "the run at gate 2 (dynamic languages are always checked)")
-    max_compile_retries: int = Field(3, ge=0, le=10, description="repair attempts after a compile reject (generate)")
-    require_toolchain: bool = Field(False, description="a missing toolchain is an error (exit 2), not unvalidated")
-    java: ToolConfig = Field(default_factory=ToolConfig)
-    go: ToolConfig = Field(default_factory=ToolConfig)
-    rust: ToolConfig = Field(default_factory=ToolConfig)
-    typescript: ToolConfig = Field(default_factory=ToolConfig)
-    javascript: ToolConfig = Field(default_factory=ToolConfig)
-    csharp: ToolConfig = Field(default_factory=ToolConfig)
+    compile_validation: Annotated[bool, Field(description="gate 1 runs the compiler; off: compiled languages "
+                                                          "compile with the run at gate 2")] = True
+    max_compile_retries: Annotated[int, Field(ge=0, le=10, description="repair attempts after a compile reject "
+                                                                       "(the generate loop)")] = 3
+    require_toolchain: Annotated[bool, Field(description="a missing toolchain is an error (exit 2), not "
+                                                         "unvalidated")] = False
+    java: ToolConfig = Field(default_factory=_tool)
+    go: ToolConfig = Field(default_factory=_tool)
+    rust: ToolConfig = Field(default_factory=_tool)
+    typescript: ToolConfig = Field(default_factory=_tool)
+    javascript: ToolConfig = Field(default_factory=_tool)
+    csharp: ToolConfig = Field(default_factory=_tool)
 
     def fingerprint(self) -> str:
         """Hash of everything that can change a verdict (part of the cache key)."""
