@@ -96,8 +96,9 @@ class JavaRunner(ToolRunner):
         if conf.compile_command:
             argv = list(conf.compile_command)
         elif tool == "maven":
-            argv = ["mvn", "-B", "-o", "-q", "dependency:build-classpath", f"-Dmdep.outputFile={cp_file}",
-                    "-Dmdep.includeScope=test", "test-compile"]  # the class path even when the file fails
+            argv = ["mvn", "-B", "-o", "-q", "-Dstyle.color=never", "dependency:build-classpath",
+                    f"-Dmdep.outputFile={cp_file}", "-Dmdep.includeScope=test",
+                    "test-compile"]  # the class path first: known even when the file fails
         else:
             argv = ["./gradlew" if ws.path(module).joinpath("gradlew").exists() else "gradle", "--offline", "-q",
                     "testClasses"]
