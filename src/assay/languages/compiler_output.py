@@ -34,9 +34,9 @@ def rel_path(path: str, roots: Iterable[str], base: str = "") -> str:
     for root in sorted((r.rstrip("/") for r in roots if r), key=len, reverse=True):
         if path.startswith(root + "/"):
             return path[len(root) + 1:]
-    if os.path.isabs(path) or not base or base == ".":
+    if os.path.isabs(path):
         return path
-    return os.path.normpath(os.path.join(base, path))
+    return os.path.normpath(os.path.join(base or ".", path))
 
 
 def cap(problems: Iterable[Problem]) -> list[Problem]:

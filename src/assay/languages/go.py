@@ -30,7 +30,8 @@ if TYPE_CHECKING:
     from assay.project import Project
 
 TEST_FUNC = re.compile(r"^func\s+(Test[A-Z_0-9]\w*)\s*\(\s*\w+\s+\*testing\.T\s*\)", re.M)
-_MISSING_MODULE = re.compile(r"GOPROXY=off|module lookup disabled|missing go\.sum entry|updates to go\.mod needed")
+# a module go.mod requires is not downloaded (an import no required module provides is the test's own error)
+_MISSING_MODULE = re.compile(r"GOPROXY=off|missing go\.sum entry|updates to go\.mod needed")
 _RUN_NOISE = re.compile(r"^\s*(=== (RUN|PAUSE|CONT|NAME)|--- (FAIL|PASS|SKIP):)")
 
 
@@ -78,10 +79,11 @@ class GoRunner(ToolRunner):
                 duration += ran.result.duration_s
                 if ran.result.returncode == 0:
                     break
-                if _MISSING_MODULE.search(ran.text) and "providing package" not in ran.text:
-                    return self.environment(f"a module that {module}/go.mod requires is not in the module cache and "
-                                            f"the sandbox has no network: run `go mod download` in {module}",
-                                            raw, duration)
+                if _MISSING_MODULE.search(ran.text) and "cannot find module providing" not in ran.text:
+                    gomod = "go.mod" if module == "." else f"{module}/go.mod"
+                    return self.environment(f"a module that {gomod} requires is not in the module cache "
+                                            "(or go.sum lacks it) and the sandbox has no network: run `go mod "
+                                            f"download` in {module}", raw, duration)
                 problems = go_errors(ran.text, ran.roots, module)
                 if not problems:
                     return CompileResult(crash=ran.why(" ".join(step[:2])), raw_lines=raw, duration_s=duration)
@@ -111,6 +113,15 @@ class GoRunner(ToolRunner):
             ws.path(rel).read_text(encoding="utf-8", errors="replace"))
         if not names:
             return TestRun(crash="no Test functions in the file")
+        if not isolate:
+            run = self._go_test(ws, rel, names, order, seed)
+            if run.tests or not run.crash:
+                return run
+            built = self.compile(ws, files)  # the build failed: take out broken siblings, or say what failed
+            if not built.ok:
+                problems = "\n".join(f"{p.where}:{p.line}: {p.message}" for p in built.errors[:10])
+                return TestRun(crash=problems or built.crash, duration_s=run.duration_s + built.duration_s)
+            return self._go_test(ws, rel, names, order, seed)
         if isolate:
             total = TestRun()
             for name in names:
