@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from assay.config import Settings, apply_overrides, load_settings
-from assay.errors import InputError, RunFailed
+from assay.errors import InputError, RunFailed, ToolchainError
 from assay.execution.workspace import Workspace, sweep_stale
 from assay.gates.base import BaseGate
 from assay.languages import LANGUAGES, language_of
@@ -82,6 +82,7 @@ def verify(
     config: Path | None = None,
     overrides: dict[str, Any] | None = None,
     review: str | None = None,
+    languages: Sequence[str] | None = None,
 ) -> Report:
     """Verify test files (`paths`: files or directories) and in-memory `candidates` through the gates.
 
@@ -89,7 +90,9 @@ def verify(
     workspaces removed, and the report holds the files that finished (`interrupted` set).
 
     `settings` default to the project's config (`config` names another file); `overrides` set dotted keys on
-    them (`{"sandbox.timeout_s": 10}`); `review` (`provider:model`) adds gate 6."""
+    them (`{"sandbox.timeout_s": 10}`); `review` (`provider:model`) adds gate 6. `languages`: only test files of
+    these languages (a mixed repository). With `require_toolchain` set, a missing toolchain raises ToolchainError
+    instead of `unvalidated` files."""
     start = time.monotonic()
     if not paths and not candidates:
         raise InputError("no paths given")
@@ -103,7 +106,7 @@ def verify(
             settings.gates = [*names, "review"]
     project = Project.load(root)
     path_list = [Path(p) for p in paths]
-    files = discover(path_list, root) if path_list else []
+    files = discover(path_list, root, _languages(languages)) if path_list else []
     target_rels = None
     if targets:
         missing = [t for t in targets if not Path(t).is_file()]
@@ -112,6 +115,10 @@ def verify(
         target_rels = [project.rel(Path(t)) for t in targets]
     explicit = {p.resolve() for p in path_list if p.is_file()}
     todo = _load_candidates(project, files, explicit, target_rels) + list(candidates)
+    if settings.require_toolchain:
+        for name in dict.fromkeys(c.language for c in todo):
+            if name in LANGUAGES and (problem := LANGUAGES[name].toolchain_problem(settings)):
+                raise ToolchainError(f"{LANGUAGES[name].title} toolchain missing: {problem}")
     sweep_stale()
     verifier = Verifier(project, settings, use_cache, on_event, gates)
     verifier.emit("start", str(len(todo)), "")
@@ -143,6 +150,16 @@ def verify(
         with Store(root) as store:
             store.record_run("verify", time.time(), report.duration_s, report.summary())
     return report
+
+
+def _languages(names: Sequence[str] | None):
+    """The languages named (`--language`), or None for every known one."""
+    if not names:
+        return None
+    unknown = [n for n in names if n not in LANGUAGES]
+    if unknown:
+        raise InputError(f"unknown language '{unknown[0]}' (known: {', '.join(LANGUAGES)})")
+    return [LANGUAGES[n] for n in names]
 
 
 def _mutation_targets(project: Project, paths: Sequence[Path]) -> list[str]:
@@ -229,12 +246,20 @@ def mutate(
 def lint(paths: Sequence[Path | str], settings: Settings | None = None, *, root: Path | str | None = None,
          config: Path | None = None, overrides: dict[str, Any] | None = None) -> LintReport:
     """Static smell and value findings of test files; runs nothing."""
+    from assay.smells import polyglot
     from assay.smells.files import lint_files
 
     root = _root(paths, root)
     settings = apply_overrides(settings or load_settings(root, config), overrides)
-    files = discover([Path(p) for p in paths], root, [LANGUAGES["python"]])
-    return LintReport(lint_files(files, Project.load(root), settings.smells), len(files), settings.smells)
+    files = discover([Path(p) for p in paths], root)
+    project = Project.load(root)
+    python = [f for f in files if f.suffix == ".py"]
+    findings = lint_files(python, project, settings.smells) if python else []
+    for path in files:  # other languages: tree-sitter rules (AP000-AP006)
+        lang = language_of(path, root)
+        if lang is not None and lang.name in polyglot.LANGUAGES:
+            findings += polyglot.analyze(read_source(path), project.rel(path), lang.name, settings.smells)
+    return LintReport(findings, len(files), settings.smells)
 
 
 # --- generate and targets (issue 10) ------------------------------------------------------------------------------

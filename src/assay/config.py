@@ -9,7 +9,7 @@ import hashlib
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, ValidationError
 
@@ -47,6 +47,21 @@ class PythonConfig(Section):
     pytest_args: list[str] = Field(default_factory=list, description="extra arguments for every pytest run")
 
 
+class ToolConfig(Section):
+    """`[tool.assay.<language>]`: overrides of the commands assay runs for one language (docs/languages.md)."""
+
+    runner: Annotated[Literal["maven", "gradle", "javac", "vitest", "jest", "node"] | None, Field(
+        description="build tool or test runner to use; default: found from the project's build files")] = None
+    compile_command: Annotated[list[str] | None, Field(
+        description="argv run in the module's directory for gate 1 instead of the default (e.g. [\"gradle\", "
+                    "\"-q\", \"--offline\", \"compileTestJava\"]); its errors are read the same way")] = None
+    test_args: Annotated[list[str], Field(description="extra arguments for every test run")] = []
+
+
+def _tool() -> ToolConfig:
+    return ToolConfig()
+
+
 class Settings(Section):
     gates: list[str] | None = Field(None, description="gates to run, in order; default: every available gate")
     cache: bool = True
@@ -59,6 +74,19 @@ class Settings(Section):
     review: ReviewConfig = Field(default_factory=ReviewConfig)
     generate: GenerateConfig = Field(default_factory=GenerateConfig)
     llm: LLMConfig = Field(default_factory=LLMConfig)
+    # Compiled and JavaScript languages (docs/languages.md)
+    compile_validation: Annotated[bool, Field(description="gate 1 runs the compiler; off: compiled languages "
+                                                          "compile with the run at gate 2")] = True
+    max_compile_retries: Annotated[int, Field(ge=0, le=10, description="repair attempts after a compile reject "
+                                                                       "(the generate loop)")] = 3
+    require_toolchain: Annotated[bool, Field(description="a missing toolchain is an error (exit 2), not "
+                                                         "unvalidated")] = False
+    java: ToolConfig = Field(default_factory=_tool)
+    go: ToolConfig = Field(default_factory=_tool)
+    rust: ToolConfig = Field(default_factory=_tool)
+    typescript: ToolConfig = Field(default_factory=_tool)
+    javascript: ToolConfig = Field(default_factory=_tool)
+    csharp: ToolConfig = Field(default_factory=_tool)
 
     def fingerprint(self) -> str:
         """Hash of everything that can change a verdict (part of the cache key)."""

@@ -43,13 +43,27 @@ def surprises(report: Report, expected_file: Path) -> list[str]:
     return out
 
 
+EXAMPLES = {"python": "shop", "java": "java", "go": "go", "rust": "rust", "typescript": "ts"}
+_NOT_COPIED = ("__pycache__", ".assay", ".pytest_cache", "node_modules", "target")
+
+
+def example_for(language: str) -> str:
+    """The bundled example project of a language (`assay demo --language go`)."""
+    if language not in EXAMPLES:
+        raise InputError(f"no example project for '{language}' (examples: {', '.join(EXAMPLES)})")
+    return EXAMPLES[language]
+
+
 def run_demo(keep: bool = False, on_event: EventSink | None = None, name: str = "shop") -> DemoRun:
     source = example_project(name)
     tmp = Path(tempfile.mkdtemp(prefix="assay-demo-"))
     project = tmp / source.name
-    shutil.copytree(source, project, ignore=shutil.ignore_patterns("__pycache__", ".assay", ".pytest_cache"))
+    shutil.copytree(source, project, ignore=shutil.ignore_patterns(*_NOT_COPIED))
+    if (source / "node_modules").is_dir():  # installed by `npm ci`: served read-only, never copied
+        (project / "node_modules").symlink_to(source / "node_modules")
     try:
-        report = api.verify([project / "tests"], root=project, on_event=on_event)
+        tests = project / "tests" if name == "shop" else project
+        report = api.verify([tests], root=project, on_event=on_event)
         return DemoRun(report, surprises(report, project / "assay-expected.toml"), project)
     finally:
         if not keep:

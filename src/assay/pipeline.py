@@ -60,14 +60,18 @@ def _closure(project: Project, targets: list[str]) -> list[str]:
     return sorted(seen)
 
 
-def cache_key(project: Project, candidate: Candidate, settings: Settings, toolchain: str) -> str:
-    """Hash of the test file, its targets (transitively), conftests, test config, settings and versions."""
+def cache_key(project: Project, candidate: Candidate, settings: Settings, toolchain: str,
+              language: Language | None = None) -> str:
+    """Hash of the test file, its targets (transitively), conftests, test config, settings and versions, and
+    what the language says the verdict depends on (a module's sources and build files)."""
     h = hashlib.sha256()
     h.update(f"{__version__}\0{settings.fingerprint()}\0{toolchain}\0{candidate.rel}\0".encode())
     h.update(candidate.source.encode())
     extra = [Path(candidate.rel).parent / "conftest.py"]
     extra += [p / "conftest.py" for p in Path(candidate.rel).parents]
     files = _closure(project, candidate.targets) + [p.as_posix() for p in extra] + list(CONFIG_FILES)
+    if language is not None:
+        files += [f for f in language.cache_inputs(project, candidate.rel) if f != candidate.rel]
     for rel in dict.fromkeys(files):
         path = project.root / rel
         if path.is_file():
@@ -199,7 +203,7 @@ class Verifier:
         start = time.monotonic()
         language = self.language(candidate)
         ident, problem = self.toolchain(language)
-        key = cache_key(self.project, candidate, self.settings, ident)
+        key = cache_key(self.project, candidate, self.settings, ident, language)
         if self.use_cache and (hit := self.store.get("verify", key)):
             report = FileReport.from_json(hit)
             report.cached = True
@@ -211,7 +215,7 @@ class Verifier:
             return FileReport(candidate.rel, candidate.language, candidate.targets, Verdict.UNVALIDATED,
                               None, [skip], [], duration_s=time.monotonic() - start)
         results: list[GateResult] = []
-        with self.pool.lease(language.profile) as ws:
+        with self.pool.lease(language.profile_for(self.project)) as ws:
             if candidate.read_error is None:
                 ws.apply({candidate.rel: candidate.source})
             ctx = GateContext(self.project, self.settings, ws, self.sandbox, language, self._runners[language.name])

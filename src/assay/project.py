@@ -18,17 +18,36 @@ if TYPE_CHECKING:
     from assay.languages.base import Language
 
 ROOT_MARKERS = ("pyproject.toml", "setup.cfg", "setup.py", ".git")
+# Build files of other languages: the nearest one marks a module; the outermost directory above it (inside the
+# repository) with a build file of the same name is the project (a Maven parent, a Cargo or npm workspace).
+BUILD_MARKERS = ("assay.toml", "go.mod", "go.work", "Cargo.toml", "pom.xml", "build.gradle", "build.gradle.kts",
+                 "settings.gradle", "settings.gradle.kts", "package.json", "*.csproj", "*.sln")
 MAX_TEST_FILE_BYTES = 2 * 1024 * 1024
 
 
+def _has(d: Path, marker: str) -> bool:
+    return any(d.glob(marker)) if "*" in marker else (d / marker).exists()
+
+
 def find_root(start: Path) -> Path:
-    """Walk up from `start` to the nearest directory holding a project marker."""
+    """Walk up from `start` to the nearest directory holding a project marker; for another language's build
+    file, on to the outermost directory of the repository that holds the same kind of build file."""
     start = start.resolve()
     here = start if start.is_dir() else start.parent
     for d in (here, *here.parents):
         if any((d / m).exists() for m in ROOT_MARKERS):
             return d
-    raise InputError(f"no project root above {start} (none of {', '.join(ROOT_MARKERS)}); pass --root")
+        found = [m for m in BUILD_MARKERS if _has(d, m)]
+        if found:
+            root = d
+            for up in d.parents:
+                if any(_has(up, m) for m in found) or _has(up, "assay.toml"):
+                    root = up
+                if (up / ".git").exists():
+                    break
+            return root
+    markers = ", ".join((*ROOT_MARKERS, *BUILD_MARKERS))
+    raise InputError(f"no project root above {start} (none of {markers}); pass --root")
 
 
 def is_test_file(name: str) -> bool:
@@ -181,9 +200,10 @@ def discover(paths: list[Path], root: Path, languages: Iterable[Language] | None
                 raise InputError(f"no test files ({globs}) under {p}")
             files.extend(found)
         elif not any(lang.owns(p.name) for lang in langs):
-            names = " or ".join(lang.title for lang in langs)
-            exts = ", ".join(e for lang in langs for e in lang.extensions)
-            raise InputError(f"{p} is not a {names} test file ({exts})")
+            first, *others = langs
+            exts = ", ".join(first.extensions)
+            more = f", nor {', '.join(lang.title for lang in others)}" if others else ""
+            raise InputError(f"{p} is not a {first.title} test file ({exts}){more}")
         else:
             size = p.stat().st_size
             if size > MAX_TEST_FILE_BYTES:
@@ -199,7 +219,7 @@ def read_source(path: Path) -> str:
     if not data.strip():
         raise InputError(f"{path} is empty")
     if b"\0" in data:
-        raise InputError(f"{path} is a binary file, not Python source")
+        raise InputError(f"{path} is a binary file, not source code")
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as err:

@@ -8,20 +8,22 @@ import typer
 
 from assay.cli.app import app, call, shown, terminal
 from assay.cli.verify import progress_display
-from assay.demo import run_demo
+from assay.demo import example_for, run_demo
 from assay.report.text import print_report
 
 
 @app.command()
 def demo(
     keep: Annotated[bool, typer.Option(help="keep the temp copy and print its path")] = False,
+    language: Annotated[str, typer.Option("--language", "-l", help="python (default), java, go, rust, "
+                                                                       "typescript")] = "python",
 ) -> None:
     """Verify the bundled example project (a copy in a temp dir) and print the verdict table."""
     progress, on_event = progress_display()
 
     def run():
         with shown(progress):
-            return run_demo(keep, on_event)
+            return run_demo(keep, on_event, example_for(language))
 
     result = call(run)
     console = terminal()

@@ -77,6 +77,11 @@ def verify(
         "project's own tests; auto picks by the assay_generated marker")] = None,
     review: Annotated[str | None, typer.Option(metavar="PROVIDER:MODEL",
                                                help="gate 6: review by a model")] = None,
+    language: Annotated[list[str] | None, typer.Option(
+        "--language", "-l", metavar="NAME", help="only test files of this language (repeatable): python, java, go, "
+                                                  "rust, typescript, javascript, csharp")] = None,
+    require_toolchain: Annotated[bool, typer.Option(
+        "--require-toolchain", help="a missing compiler or runner is an error (exit 2), not 'unvalidated'")] = False,
 ) -> None:
     """Put test files through the gates and give a verdict per file and per test."""
     formats = (format or ["text"]) + ([f"junit={junit_xml}"] if junit_xml else [])
@@ -86,8 +91,9 @@ def verify(
     def run() -> Report:
         with shown(progress):
             report = api.verify(paths, root=root, targets=target or None, use_cache=not no_cache, config=config,
-                                on_event=on_event, overrides={"jobs": jobs, "sandbox.timeout_s": timeout,
-                                                                   "smells.profile": profile}, review=review)
+                                on_event=on_event, languages=language, review=review,
+                                overrides={"jobs": jobs, "sandbox.timeout_s": timeout, "smells.profile": profile,
+                                           "require_toolchain": require_toolchain or None})
         write_outputs(report, plan)
         return report
 

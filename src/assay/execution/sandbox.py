@@ -40,16 +40,29 @@ from assay.execution.workspace import PREFIX as WORKSPACE_PREFIX
 from assay.model import SandboxInfo
 
 SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL", re.IGNORECASE)
-# $1 = the user's project (read-only, or fail), $2 = the scratch workspace (stays writable); then every other
-# mount is made read-only where the kernel allows, so a test cannot write outside its workspace.
+# $1 = the user's project (read-only, or fail), then the directories that stay writable (the scratch workspace and
+# any shared build cache of assay's own) up to "--"; then every other mount is made read-only where the kernel
+# allows, so a test cannot write outside them.
 _MOUNT_RO = r"""
 mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" || exit 97
-mount --bind "$2" "$2" || exit 97
-for m in $(awk '{print $5}' /proc/self/mountinfo | sort -u); do
-  case "$m" in /proc|/proc/*|/sys|/sys/*|/dev|/dev/*|"$1"|"$2"|"$2"/*) continue;; esac
-  mount -o remount,bind,ro "$m" 2>/dev/null
+p="$1"; shift
+keep=""
+while [ "$1" != "--" ]; do
+  mount --bind "$1" "$1" || exit 97
+  keep="$keep$1
+"
+  shift
 done
-shift 2
+shift
+IFS='
+'
+for m in $(awk '{print $5}' /proc/self/mountinfo | sort -u); do
+  case "$m" in /proc|/proc/*|/sys|/sys/*|/dev|/dev/*|"$p") continue;; esac
+  skip=""
+  for w in $keep; do case "$m" in "$w"|"$w"/*) skip=1;; esac; done
+  [ -n "$skip" ] || mount -o remount,bind,ro "$m" 2>/dev/null
+done
+unset IFS
 exec "$@"
 """
 _CGROUP_ROOTS = {
@@ -71,6 +84,19 @@ class Profile:
     max_processes: int | None = None  # pids.max for this toolchain (threads count): None = the config's
     keep: tuple[str, ...] = ()  # project-relative build output dirs the workspace keeps across resets
     links: tuple[str, ...] = ()  # project-relative dirs served read-only from the user's tree (node_modules)
+    # Directories outside the workspace that stay writable, for a build cache of assay's own shared across runs
+    # (`{assay_cache}/go-build`: Go rebuilds its standard library into an empty cache, a minute per run).
+    shared: tuple[str, ...] = ()
+
+
+def assay_cache() -> Path:
+    """assay's own cache directory (build caches shared by sandboxed runs, downloaded test launchers)."""
+    return Path(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")) / "assay"
+
+
+def expand(value: str, cache: Path, home: Path) -> str:
+    """A profile value with `{cache}`, `{home}`, `{user_home}` and `{assay_cache}` filled in."""
+    return value.format(cache=cache, home=home, user_home=os.path.expanduser("~"), assay_cache=assay_cache())
 
 
 PYTHON = Profile()
@@ -128,7 +154,8 @@ def _unshare_ok() -> bool:
         writable = tempfile.mkdtemp(prefix="assay-probe-w-")
         try:
             check = f"! touch {probe_dir}/x && touch {writable}/x"
-            return _probe([*base, "sh", "-c", _MOUNT_RO, "sh", probe_dir, writable, "sh", "-c", check])
+            return _probe([*base, "sh", "-c", _MOUNT_RO, "sh", probe_dir, writable, "--", "sh", "-c",
+                           check])
         finally:
             shutil.rmtree(writable, ignore_errors=True)
     finally:
@@ -239,13 +266,26 @@ class Sandbox:
         cwd = cwd.resolve()
         return next((p for p in (cwd, *cwd.parents) if p.name.startswith(WORKSPACE_PREFIX)), cwd)
 
-    def _wrap(self, argv: list[str], writable: Path) -> list[str]:
+    def _wrap(self, argv: list[str], writable: Path, shared: tuple[str, ...] = ()) -> list[str]:
         if not self.use_unshare:
             return argv
         ns = ["unshare", "--user", "--map-root-user", "--mount", "--pid", "--fork", "--kill-child"]
         if not self.config.network:
             ns.append("--net")
-        return [*ns, "sh", "-c", _MOUNT_RO, "sh", str(self.protect), str(writable), *argv]
+        return [*ns, "sh", "-c", _MOUNT_RO, "sh", str(self.protect), str(writable), *shared, "--", *argv]
+
+    @staticmethod
+    def _shared_dirs(profile: Profile, cwd: Path) -> tuple[str, ...]:
+        """The profile's shared writable directories, created; one that cannot be created is left out."""
+        out = []
+        for value in profile.shared:
+            path = Path(expand(value, cwd, cwd))
+            try:
+                path.mkdir(parents=True, exist_ok=True)
+            except OSError:
+                continue
+            out.append(str(path.resolve()))
+        return tuple(out)
 
     def _preexec(self, timeout: float, cgroups: list[Path], address_space: bool):
         mem = self.config.memory_mb * 1024 * 1024
@@ -306,10 +346,9 @@ class Sandbox:
         env = dict(self.env)
         for k in ("PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "PYTEST_ADDOPTS", "PYTEST_PLUGINS", "COV_CORE_SOURCE"):
             env.pop(k, None)
-        user_home = os.path.expanduser("~")
         cache = cache or home / "cache"
         env.update({"HOME": str(home), "TMPDIR": str(tmp), "PYTHONDONTWRITEBYTECODE": "1"})
-        env.update({k: v.format(cache=cache, home=home, user_home=user_home) for k, v in profile.env.items()})
+        env.update({k: expand(v, cache, home) for k, v in profile.env.items()})
         env.update(extra or {})
         return env
 
@@ -320,7 +359,7 @@ class Sandbox:
             raise Cancelled("the run was cancelled")
         cgroups = self._make_cgroups(profile)
         proc = subprocess.Popen(
-            self._wrap(argv, self._writable_for(cwd)),
+            self._wrap(argv, self._writable_for(cwd), self._shared_dirs(profile, cwd)),
             cwd=cwd,
             env=env,
             stdin=subprocess.DEVNULL,

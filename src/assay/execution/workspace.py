@@ -196,9 +196,10 @@ class Workspace:
         return snap
 
     def damage(self, before: dict[str, tuple[int, int]]) -> tuple[list[str], list[str]]:
-        """Project files deleted and changed since `before` (new files are not damage)."""
+        """Project files deleted and changed since `before` (new files are not damage, nor files assay itself took
+        out of the copy, such as a broken sibling test)."""
         after = self.snapshot()
-        deleted = sorted(p for p in before if p not in after)
+        deleted = sorted(p for p in before if p not in after and p not in self._overlaid)
         changed = sorted(p for p in before if p in after and after[p] != before[p])
         return deleted, changed
 

@@ -28,7 +28,17 @@ class CompileGate(BaseGate):
 
         if candidate.read_error:
             return reject([f"{candidate.rel}: {candidate.read_error}"])
+        if not ctx.settings.compile_validation and ctx.language.compiled:  # dynamic languages always fail closed
+            return GateResult(self.name, GateStatus.SKIP, 0.0, "SKIP: Gate 1 — COMPILE NOT RUN ON ITS OWN\n"
+                              "compile_validation is off: the compiler runs with the tests at gate 2",
+                              details={"reason": "compile_validation = false"})
         result = ctx.runner.compile(ctx.workspace, [candidate.rel])
+        environment = [e for e in result.errors if e.kind == "environment"]
+        if environment:  # the machine lacks what the project needs (dependencies not in the cache): no verdict
+            return GateResult(self.name, GateStatus.SKIP, time.monotonic() - start,
+                              compose("UNVALIDATED: Gate 1 — BUILD ENVIRONMENT", [e.message for e in environment],
+                                      "Fetch the project's dependencies once (the sandbox has no network)."),
+                              verdict=Verdict.UNVALIDATED, details={"environment": environment[0].message})
         located = [e for e in result.errors if e.kind in ("syntax", "compile")]
         if located:  # the compiler's own errors, at their lines
             details = {"compile_errors": len(located), "raw_lines": result.raw_lines} if result.raw_lines else {}
@@ -51,7 +61,8 @@ class CompileGate(BaseGate):
             return reject([f"{e.where}: {collection_summary(e.message)}" for e in result.errors],
                           collection_errors=len(result.errors))
         if not result.collected:
-            return reject([f"{candidate.rel}: no tests collected (no test_* functions or Test* classes)"])
+            what = "no test_* functions or Test* classes" if candidate.language == "python" else "no test found"
+            return reject([f"{candidate.rel}: no tests collected ({what})"])
         ctx.facts.collected = result.collected
         return GateResult(self.name, GateStatus.PASS, time.monotonic() - start,
                           details={"collected": len(result.collected)})

@@ -15,7 +15,17 @@ HINT = "Fix expected values or setup. Do not fit the test to the code: check the
 FAILING = {Outcome.FAILED, Outcome.ERROR, Outcome.XPASSED, Outcome.TIMEOUT}
 
 
-def judge_run(run: TestRun, gate: str, deps: Dependencies) -> tuple[list[TestOutcome], list[str]]:
+def _summary(message: str, language: str) -> str:
+    """pytest's failure cut to its `E` lines; other runners' messages (already the failure's own words, read from
+    JUnit XML or JSON) to their first lines."""
+    if language == "python":
+        return failure_summary(message)
+    lines = [ln.rstrip() for ln in message.strip().splitlines() if ln.strip()]
+    return "\n".join(lines[:1] + ["  " + ln.strip() for ln in lines[1:8]])
+
+
+def judge_run(run: TestRun, gate: str, deps: Dependencies,
+              language: str = "python") -> tuple[list[TestOutcome], list[str]]:
     """Per-test outcomes of a run that must be all green, and feedback lines for the failures.
 
     A test failing only because the environment lacks what the project needs (a module it uses, a plugin it
@@ -26,7 +36,7 @@ def judge_run(run: TestRun, gate: str, deps: Dependencies) -> tuple[list[TestOut
         if rec.outcome in (Outcome.FAILED, Outcome.ERROR) and (gap := deps.explain(rec.message)):
             outcomes.append(TestOutcome(nodeid, Verdict.UNVALIDATED, gate, gap))
         elif rec.outcome in FAILING:
-            msg = "marked xfail but passes" if rec.outcome is Outcome.XPASSED else failure_summary(rec.message)
+            msg = "marked xfail but passes" if rec.outcome is Outcome.XPASSED else _summary(rec.message, language)
             outcomes.append(TestOutcome(nodeid, Verdict.REJECTED, gate,
                                         msg.splitlines()[0] if msg else rec.outcome.value))
             body.append(f"{nodeid}: {msg}")
@@ -60,7 +70,7 @@ class GreenGate(BaseGate):
         start = time.monotonic()
         before = ctx.workspace.snapshot()
         run = ctx.runner.run(ctx.workspace, [candidate.rel])
-        outcomes, body = judge_run(run, self.name, ctx.project.dependencies)
+        outcomes, body = judge_run(run, self.name, ctx.project.dependencies, candidate.language)
         body += damage_lines(candidate.rel, *ctx.workspace.damage(before))
         passed = run.passed()
         details = {"passed": len(passed), "failed": len(body), "leaked_imports": run.leaked}

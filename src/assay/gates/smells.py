@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import re
 import time
+from typing import ClassVar
 
 from assay.feedback import compose
-from assay.gates.base import BaseGate, GateContext
+from assay.gates.base import BaseGate, GateContext, skipped
 from assay.model import Candidate, GateResult, GateStatus, TestOutcome, Verdict
-from assay.smells import Finding, analyze, read_targets
+from assay.smells import Finding, analyze, polyglot, read_targets
 
 _PARAMS = re.compile(r"\[.*\]$")
 
@@ -40,9 +41,11 @@ def _outcomes(candidate: Candidate, findings: list[Finding], collected: list[str
 
 class SmellsGate(BaseGate):
     name = "smells"
-    languages = frozenset({"python"})
+    languages: ClassVar[frozenset[str] | None] = frozenset({"python"}) | polyglot.LANGUAGES
 
     def _findings(self, candidate: Candidate, ctx: GateContext) -> list[Finding]:
+        if candidate.language != "python":  # tree-sitter rules AP000-AP006 (docs/smells-polyglot.md)
+            return polyglot.analyze(candidate.source, candidate.rel, candidate.language, ctx.settings.smells)
         return analyze(candidate.source, candidate.rel, read_targets(ctx.root, candidate.targets), ctx.settings.smells)
 
     def causes(self, candidate: Candidate, ctx: GateContext) -> list[str]:
@@ -54,6 +57,9 @@ class SmellsGate(BaseGate):
 
     def run(self, candidate: Candidate, ctx: GateContext) -> GateResult:
         start = time.monotonic()
+        if candidate.language != "python" and not polyglot.available(candidate.language, candidate.rel):
+            return skipped(self, f"the tree-sitter grammar for {candidate.language} is not installed "
+                                 "(pip install the tree-sitter grammar wheels: see docs/languages.md)")
         findings = self._findings(candidate, ctx)
         shown = [f for f in findings if f.level in ("reject", "warn")]
         smells = [f for f in shown if f.level == "reject" and not f.low_value]

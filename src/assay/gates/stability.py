@@ -80,7 +80,8 @@ class StabilityGate(BaseGate):
             first = trim(bad[0][2], 4)
             reason = f"passed {total - len(bad)} of {total} runs; {bad[0][1]} when {bad[0][0]}"
             flaky.append(TestOutcome(nodeid, Verdict.FLAKY, self.name, reason))
-            body.append(f"{nodeid}: {reason}" + (f"\n  {first.splitlines()[-1]}" if first else ""))
+            shown = first.splitlines()[-1 if candidate.language == "python" else 0] if first else ""
+            body.append(f"{nodeid}: {reason}" + (f"\n  {shown}" if shown else ""))
         elapsed = time.monotonic() - start
         if flaky:
             details["flaky"] = [t.id for t in flaky]

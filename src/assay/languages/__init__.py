@@ -5,10 +5,22 @@ from __future__ import annotations
 from pathlib import Path
 
 from assay.languages.base import Language, Toolchain
+from assay.languages.csharp import CSHARP
+from assay.languages.go import GO
+from assay.languages.java import JAVA
+from assay.languages.javascript import JAVASCRIPT
 from assay.languages.python import PYTHON
+from assay.languages.rust import RUST
+from assay.languages.typescript import TYPESCRIPT
 
 LANGUAGES: dict[str, Language] = {
     "python": PYTHON,
+    "java": JAVA,
+    "go": GO,
+    "rust": RUST,
+    "typescript": TYPESCRIPT,
+    "javascript": JAVASCRIPT,
+    "csharp": CSHARP,
 }
 
 __all__ = ["LANGUAGES", "Language", "Toolchain", "language_of"]

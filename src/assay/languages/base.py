@@ -34,6 +34,7 @@ class Language:
     test_globs: tuple[str, ...] = ()  # fnmatch patterns on the project-relative path of test files
     toolchain: tuple[Toolchain, ...] = ()
     profile: Profile = PYTHON
+    compiled: bool = False  # statically compiled: `compile_validation = false` may leave gate 1 to the run
 
     def owns(self, rel: str) -> bool:
         """Whether a file of this extension belongs to this language."""
@@ -60,3 +61,12 @@ class Language:
     def targets_of(self, project: Project, source: str, rel: str) -> list[str]:
         """Project-relative source files a test file tests (its imports of the project's own code)."""
         return []
+
+    def cache_inputs(self, project: Project, rel: str) -> list[str]:
+        """Project-relative files besides the test file whose change can change its verdict (the module's
+        sources and build files), hashed into the cache key."""
+        return []
+
+    def profile_for(self, project: Project) -> Profile:
+        """The sandbox profile for this project (a Node project links its own `node_modules` directories)."""
+        return self.profile

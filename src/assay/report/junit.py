@@ -24,6 +24,9 @@ def render(report: Report) -> str:
         props = ET.SubElement(suite, "properties")
         ET.SubElement(props, "property", name="assay.verdict", value=f.verdict.value)
         ET.SubElement(props, "property", name="assay.rejected_at", value=f.rejected_at or "")
+        for g in f.gates:  # a gate that did not measure this file says why (mutation for another language)
+            if g.status.value == "skip" and g.details.get("reason"):
+                ET.SubElement(props, "property", name=f"assay.skipped.{g.gate}", value=str(g.details["reason"]))
         for t in f.tests:
             classname, name = _case_name(t.id)
             case = ET.SubElement(suite, "testcase", classname=classname, name=name, file=f.path)

@@ -21,6 +21,10 @@ def render(report: Report) -> str:
     for f in report.files:
         cells = gate_cells(f, gates)
         lines.append(f"| `{f.path}` | " + " | ".join(cells) + f" | **{verdict_label(f.verdict)}** |")
+    skips = [f"- `{f.path}`: {g.gate} skipped: {g.details['reason']}" for f in report.files for g in f.gates
+             if g.status.value == "skip" and g.verdict is None and g.details.get("reason")]
+    if skips:  # gates that did not measure a file, and why (mutation for another language)
+        lines += ["", *skips]
     rejected = [f for f in report.files if f.rejected_at]
     if rejected:
         lines += ["", "<details><summary>Feedback</summary>", ""]

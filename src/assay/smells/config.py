@@ -24,9 +24,10 @@ class SmellsConfig(Section):
     @field_validator("levels")
     @classmethod
     def _known_rules(cls, levels: dict[str, str]) -> dict[str, str]:
+        from assay.smells.polyglot.rules import RULES as POLYGLOT  # AP000-AP006: other languages' rules
         from assay.smells.rules import RULES  # rules import nothing from assay.config
 
-        unknown = sorted(set(levels) - set(RULES))
+        unknown = sorted(set(levels) - set(RULES) - set(POLYGLOT) - {"AP000"})
         if unknown:
             raise ValueError(f"unknown rule id {unknown[0]}")
         return levels

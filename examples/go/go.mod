@@ -1,0 +1,3 @@
+module example.com/price
+
+go 1.22

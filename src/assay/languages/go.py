@@ -1,0 +1,198 @@
+"""Go: `go vet` and a test build of the package for gate 1, `go test -json` for runs, in the module of the nearest
+`go.mod`.
+
+Dependencies come from the real module cache, read-only, with the proxy off (the sandbox has no network): a
+module the cache lacks makes the file `unvalidated` with the command that fetches it. The build cache is assay's
+own (`~/.cache/assay/go-build`), shared across runs and writable in the sandbox, because an empty one rebuilds
+the standard library for a minute on every run.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+import shutil
+import subprocess
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from assay.execution.runner import CompileResult, Order, Outcome, TestResult, TestRun
+from assay.execution.sandbox import Profile, Sandbox
+from assay.execution.workspace import Workspace
+from assay.feedback import relativize
+from assay.languages.base import Language, Toolchain
+from assay.languages.compiler_output import go_errors
+from assay.languages.tooling import TEST_ID_SEP, ToolRunner, module_files, nearest, outside_errors, under
+
+if TYPE_CHECKING:
+    from assay.config import Settings
+    from assay.project import Project
+
+TEST_FUNC = re.compile(r"^func\s+(Test[A-Z_0-9]\w*)\s*\(\s*\w+\s+\*testing\.T\s*\)", re.M)
+# a module go.mod requires is not downloaded (an import no required module provides is the test's own error)
+_MISSING_MODULE = re.compile(r"GOPROXY=off|missing go\.sum entry|updates to go\.mod needed")
+_RUN_NOISE = re.compile(r"^\s*(=== (RUN|PAUSE|CONT|NAME)|--- (FAIL|PASS|SKIP):)")
+
+
+@functools.lru_cache(maxsize=1)
+def module_cache() -> str | None:
+    """The real GOMODCACHE (asked once, outside the sandbox: `go env` runs no project code)."""
+    go = shutil.which("go")
+    if go is None:
+        return None
+    try:
+        out = subprocess.run([go, "env", "GOMODCACHE"], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() or None
+
+
+def test_names(source: str) -> list[str]:
+    return list(dict.fromkeys(TEST_FUNC.findall(source)))
+
+
+class GoRunner(ToolRunner):
+    language = "go"
+
+    def env_extra(self, ws: Workspace) -> dict[str, str]:
+        cache = module_cache()
+        return {"GOMODCACHE": cache} if cache else {}
+
+    def _package(self, ws: Workspace, rel: str) -> tuple[str, str]:
+        """(module directory, package path as `go` takes it from there) of a test file."""
+        module = nearest(ws.project, rel, ("go.mod",)) or "."
+        pkg = under(module, rel).rsplit("/", 1)
+        return module, "./" + (pkg[0] if len(pkg) == 2 else ".")
+
+    def compile(self, ws: Workspace, files: list[str]) -> CompileResult:
+        """`go vet` on the package (type-checks the tests), then `go test -run XXX_NONE` (links the test binary).
+        Sibling test files of the package that do not build are taken out of the scratch copy and the build
+        tried again: the candidate is judged alone."""
+        rel = files[0]
+        module, pkg = self._package(ws, rel)
+        raw, duration = 0, 0.0
+        for step in (["go", "vet", pkg], ["go", "test", "-count=1", "-run", "XXX_NONE", pkg]):
+            for _attempt in range(4):
+                ran = self.exec(ws, step, cwd=module)
+                raw += ran.raw_lines
+                duration += ran.result.duration_s
+                if ran.result.returncode == 0:
+                    break
+                if _MISSING_MODULE.search(ran.text) and "cannot find module providing" not in ran.text:
+                    gomod = "go.mod" if module == "." else f"{module}/go.mod"
+                    return self.environment(f"a module that {gomod} requires is not in the module cache "
+                                            "(or go.sum lacks it) and the sandbox has no network: run `go mod "
+                                            f"download` in {module}", raw, duration)
+                problems = go_errors(ran.text, ran.roots, module)
+                if not problems:
+                    return CompileResult(crash=ran.why(" ".join(step[:2])), raw_lines=raw, duration_s=duration)
+                if not outside_errors(problems, rel):
+                    return CompileResult(errors=[p for p in problems if p.where == rel], raw_lines=raw,
+                                         duration_s=duration)
+                siblings = {p.where for p in problems if p.where.endswith("_test.go")}
+                if siblings:  # other tests of the package that do not build: judge the candidate alone
+                    ws.apply(dict.fromkeys(siblings))
+                    continue
+                if step[1] == "vet":  # vet findings in the project's own code: the build step decides
+                    break
+                return self.environment("the package does not build without this file: "
+                                        + "; ".join(f"{p.where}:{p.line}: {p.message}" for p in problems[:3]),
+                                        raw, duration)
+            else:
+                return CompileResult(crash="sibling test files kept failing the build", raw_lines=raw,
+                                     duration_s=duration)
+        names = test_names(ws.path(rel).read_text(encoding="utf-8", errors="replace"))
+        return CompileResult(collected=[f"{rel}{TEST_ID_SEP}{n}" for n in names], raw_lines=raw,
+                             duration_s=duration)
+
+    def run(self, ws: Workspace, files: list[str], ids: list[str] | None = None, order: Order = Order.FILE,
+            seed: int = 0, isolate: bool = False) -> TestRun:
+        rel = files[0]
+        names = [i.split(TEST_ID_SEP, 1)[1] for i in ids] if ids else test_names(
+            ws.path(rel).read_text(encoding="utf-8", errors="replace"))
+        if not names:
+            return TestRun(crash="no Test functions in the file")
+        if not isolate:
+            run = self._go_test(ws, rel, names, order, seed)
+            if run.tests or not run.crash:
+                return run
+            built = self.compile(ws, files)  # the build failed: take out broken siblings, or say what failed
+            if not built.ok:
+                problems = "\n".join(f"{p.where}:{p.line}: {p.message}" for p in built.errors[:10])
+                return TestRun(crash=problems or built.crash, duration_s=run.duration_s + built.duration_s)
+            return self._go_test(ws, rel, names, order, seed)
+        if isolate:
+            total = TestRun()
+            for name in names:
+                one = self._go_test(ws, rel, [name], order, seed)
+                total.tests.update(one.tests)
+                total.duration_s += one.duration_s
+                if one.crash and not one.tests:
+                    total.crash, total.running = one.crash, one.running or f"{rel}{TEST_ID_SEP}{name}"
+            return total
+        return self._go_test(ws, rel, names, order, seed)
+
+    def _go_test(self, ws: Workspace, rel: str, names: list[str], order: Order, seed: int) -> TestRun:
+        module, pkg = self._package(ws, rel)
+        argv = ["go", "test", "-json", "-count=1", f"-timeout={int(self.timeout_s)}s",
+                "-run", "^(" + "|".join(re.escape(n) for n in names) + ")$"]
+        if order is Order.RANDOM:
+            argv.append(f"-shuffle={seed}")
+        ran = self.exec(ws, [*argv, pkg], cwd=module, timeout=self.timeout_s + 30)
+        run = TestRun(exit_status=ran.result.returncode, duration_s=ran.result.duration_s)
+        output: dict[str, list[str]] = {}
+        started: list[str] = []
+        for line in ran.result.stdout.splitlines():
+            try:
+                event = json.loads(line)
+            except ValueError:
+                continue
+            test = event.get("Test")
+            if not test:
+                continue
+            top = test.split("/", 1)[0]
+            action = event.get("Action")
+            if action == "output":
+                text = event.get("Output", "")
+                if not _RUN_NOISE.match(text):
+                    output.setdefault(top, []).append(text.rstrip("\n"))
+            elif action == "run" and test == top:
+                started.append(top)
+            elif action in ("pass", "fail", "skip") and test == top:
+                outcome = {"pass": Outcome.PASSED, "fail": Outcome.FAILED, "skip": Outcome.SKIPPED}[action]
+                msg = relativize("\n".join(ln for ln in output.get(top, []) if ln.strip()), *ran.roots)
+                run.tests[f"{rel}{TEST_ID_SEP}{top}"] = TestResult(f"{rel}{TEST_ID_SEP}{top}", outcome,
+                                                                  float(event.get("Elapsed") or 0), msg.strip())
+        unfinished = [t for t in started if f"{rel}{TEST_ID_SEP}{t}" not in run.tests]
+        if unfinished or (ran.result.returncode != 0 and not any(
+                r.outcome is Outcome.FAILED for r in run.tests.values())):
+            run.crash = ran.why("go test")
+            if unfinished:
+                run.running = f"{rel}{TEST_ID_SEP}{unfinished[-1]}"
+                panic = "\n".join(output.get(unfinished[-1], [])[-10:])
+                run.crash = relativize(panic, *ran.roots) or run.crash
+        return run
+
+
+@dataclass(frozen=True)
+class GoLanguage(Language):
+    def runner(self, sandbox: Sandbox, project: Project, settings: Settings) -> GoRunner:
+        return GoRunner(sandbox, project, settings, self.profile)
+
+    def cache_inputs(self, project: Project, rel: str) -> list[str]:
+        return module_files(project.root, nearest(project.root, rel, ("go.mod",)) or ".", (".go",),
+                            ("go.mod", "go.sum", "go.work"))
+
+
+GO = GoLanguage(
+    name="go", title="Go", extensions=(".go",), build_files=("go.mod", "go.work"), test_globs=("*_test.go",),
+    compiled=True,
+    toolchain=(Toolchain("go", "install Go from https://go.dev/dl/ (or your package manager: apt install golang)"),),
+    profile=Profile(
+        name="go", memory="cgroup",
+        env={"GOCACHE": "{assay_cache}/go-build", "GOPROXY": "off", "GOFLAGS": "-mod=readonly", "GOTOOLCHAIN": "local",
+             "GOTELEMETRY": "off", "GOENV": "off", "GONOSUMDB": "*", "GOSUMDB": "off", "GOPATH": "{home}/go"},
+        shared=("{assay_cache}/go-build",),
+    ),
+)

@@ -1,0 +1,12 @@
+"""JavaScript: `node --check` for gate 1, then the project's vitest, jest or `node --test` (see `node.py`)."""
+
+from __future__ import annotations
+
+from assay.languages.base import Toolchain
+from assay.languages.typescript import NODE_INSTALL, NODE_PROFILE, NodeLanguage
+
+JAVASCRIPT = NodeLanguage(
+    name="javascript", title="JavaScript", extensions=(".js", ".mjs", ".cjs", ".jsx"), build_files=("package.json",),
+    test_globs=("*.test.js", "*.spec.js", "*.test.mjs", "*.spec.mjs", "*.test.cjs", "*.spec.cjs", "*.test.jsx"),
+    toolchain=(Toolchain("node", NODE_INSTALL),), profile=NODE_PROFILE,
+)

@@ -1,0 +1,234 @@
+"""Rust: `cargo test --no-run` for gate 1 (rustc's errors read from cargo's JSON messages), then the test binary
+cargo built, run directly with libtest's JSON output, one thread (`--test-threads=1`).
+
+An integration test `tests/NAME.rs` builds alone (`--test NAME`); a file under `src/` is judged by the unit tests
+of its own module in the library's test binary. Dependencies come from the real `~/.cargo/registry`, read-only,
+with `--offline` (the sandbox has no network); build output lives in the workspace's cache for the session, so a
+repaired file recompiles in seconds. libtest's JSON format and shuffling are unstable options, enabled for the
+test binary alone with RUSTC_BOOTSTRAP=1 (the build itself is untouched).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
+
+from assay.execution.runner import CompileResult, Order, Outcome, Problem, TestResult, TestRun
+from assay.execution.sandbox import Profile, Sandbox
+from assay.execution.workspace import Workspace
+from assay.feedback import relativize
+from assay.languages.base import Language, Toolchain
+from assay.languages.compiler_output import cap, rel_path
+from assay.languages.tooling import TEST_ID_SEP, ToolRunner, module_files, nearest, under
+
+if TYPE_CHECKING:
+    from assay.config import Settings
+    from assay.project import Project
+
+_OFFLINE = re.compile(r"--offline|no matching package named|failed to (download|load source)|"
+                      r"attempting to make an HTTP request|failed to get `[^`]+` as a dependency")
+_MOD_DECL = re.compile(r"^\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+(\w+)\s*;", re.M)
+_BACKTRACE = re.compile(r"^(stack backtrace:|\s+\d+: |\s+at /rustc/|note: (Some details are omitted|run with))")
+_THREAD = re.compile(r"^thread '[^']*' (\(\d+\) )?")
+
+
+def _target(crate: str, rel: str) -> tuple[list[str], str]:
+    """(cargo's target selection, module path prefix of the file's tests) of a test file."""
+    inner = PurePosixPath(under(crate, rel))
+    if inner.parts[0] == "tests" and len(inner.parts) == 2:
+        return ["--test", inner.stem], ""
+    if inner.parts[0] == "src":
+        parts = list(inner.with_suffix("").parts[1:])
+        if parts and parts[-1] in ("lib", "main", "mod"):
+            parts.pop()
+        if inner.parts[1:2] == ("bin",) or inner.name == "main.rs":
+            return ["--bins"], "::".join(parts[1:] if parts[:1] == ["bin"] else parts)
+        return ["--lib"], "::".join(parts)
+    return ["--tests"], ""
+
+
+def _diagnostic(msg: dict, crate: str, roots: tuple[str, ...], root: Path) -> Problem | None:
+    """One rustc error from cargo's JSON, at its primary span, with the span's label."""
+    if msg.get("level") not in ("error", "error: internal compiler error"):
+        return None
+    spans = [s for s in msg.get("spans") or [] if s.get("is_primary")]
+    code = (msg.get("code") or {}).get("code")
+    text = (f"error[{code}]: " if code else "error: ") + msg.get("message", "")
+    if not spans:
+        return Problem("", text, None, "compile")
+    span = spans[0]
+    if span.get("label"):
+        text += f": {span['label']}"
+    where = rel_path(span.get("file_name", ""), roots, crate)
+    if not (root / where).exists():  # cargo names files relative to the workspace root
+        where = rel_path(span.get("file_name", ""), roots, "")
+    return Problem(where, text, span.get("line_start"), "compile")
+
+
+class RustRunner(ToolRunner):
+    language = "rust"
+
+    def __init__(self, *args, **kw):
+        super().__init__(*args, **kw)
+        self._binaries: dict[tuple[str, str], str] = {}  # (workspace, test file) -> test executable
+
+    def env_extra(self, ws: Workspace) -> dict[str, str]:
+        env = {}
+        for name, default in (("CARGO_HOME", "~/.cargo"), ("RUSTUP_HOME", "~/.rustup")):
+            value = os.environ.get(name) or os.path.expanduser(default)
+            if os.path.isdir(value):
+                env[name] = value
+        return env
+
+    def compile(self, ws: Workspace, files: list[str]) -> CompileResult:
+        rel = files[0]
+        crate = nearest(ws.project, rel, ("Cargo.toml",)) or "."
+        select, module = _target(crate, rel)
+        conf = self.settings.rust
+        argv = conf.compile_command or ["cargo", "test", "--offline", "--no-run", "--message-format=json", *select]
+        ran = self.exec(ws, argv, cwd=crate, timeout=max(self.timeout_s, 300))
+        raw = ran.raw_lines
+        problems: list[Problem] = []
+        for line in ran.result.stdout.splitlines():
+            try:
+                data = json.loads(line)
+            except ValueError:
+                continue
+            if data.get("reason") == "compiler-message":
+                found = _diagnostic(data.get("message") or {}, crate, ran.roots, ws.project)
+                if found is not None:
+                    problems.append(found)
+            elif data.get("reason") == "compiler-artifact" and data.get("executable") and (
+                    data.get("profile") or {}).get("test"):
+                self._binaries[(str(ws.base), rel)] = data["executable"]
+        if ran.result.returncode != 0:
+            if not problems and _OFFLINE.search(ran.result.stderr):
+                return self.environment(f"a crate that {crate}/Cargo.toml needs is not in the cargo registry cache "
+                                        f"and the sandbox has no network: run `cargo fetch` in {crate}",
+                                        raw, ran.result.duration_s)
+            mine = [p for p in problems if p.where == rel or (p.where == "" and select[0] == "--test")]
+            if mine:
+                return CompileResult(errors=cap(mine), raw_lines=raw, duration_s=ran.result.duration_s)
+            if problems:
+                return self.environment("the crate does not build without this file: " + "; ".join(
+                    f"{p.where}:{p.line}: {p.message}" for p in problems[:3]), raw, ran.result.duration_s)
+            return CompileResult(crash=ran.why("cargo test --no-run"), raw_lines=raw,
+                                 duration_s=ran.result.duration_s)
+        exe = self._binaries.get((str(ws.base), rel))
+        if exe is None:
+            return CompileResult(crash="cargo built no test binary for this file", raw_lines=raw,
+                                 duration_s=ran.result.duration_s)
+        listed = self._exec_tests(ws, crate, exe, ["--list", "--format", "terse"])
+        names = [ln[: -len(": test")] for ln in listed.result.stdout.splitlines() if ln.endswith(": test")]
+        names = self._own(ws, rel, names, module)
+        return CompileResult(collected=[f"{rel}{TEST_ID_SEP}{n}" for n in names], raw_lines=raw,
+                             duration_s=ran.result.duration_s + listed.result.duration_s)
+
+    @staticmethod
+    def _own(ws: Workspace, rel: str, names: list[str], module: str) -> list[str]:
+        """The tests defined in this file: all of an integration test's; a source file's own module's only."""
+        if not module and not rel.endswith(("lib.rs", "main.rs")):
+            return names
+        source = ws.path(rel).read_text(encoding="utf-8", errors="replace")
+        others = set(_MOD_DECL.findall(source))  # tests of `mod x;` live in other files
+        prefix = f"{module}::" if module else ""
+        return [n for n in names if n.startswith(prefix) and n[len(prefix):].split("::")[0] not in others]
+
+    def _exec_tests(self, ws: Workspace, crate: str, exe: str, args: list[str]):
+        env = {"RUSTC_BOOTSTRAP": "1", "RUST_BACKTRACE": "0", "CARGO_MANIFEST_DIR": str(ws.path(crate))}
+        return self.exec(ws, [exe, *args], cwd=crate, env=env)
+
+    def run(self, ws: Workspace, files: list[str], ids: list[str] | None = None, order: Order = Order.FILE,
+            seed: int = 0, isolate: bool = False) -> TestRun:
+        rel = files[0]
+        crate = nearest(ws.project, rel, ("Cargo.toml",)) or "."
+        exe = self._binaries.get((str(ws.base), rel))
+        if exe is None or not Path(exe).exists():
+            built = self.compile(ws, files)
+            exe = self._binaries.get((str(ws.base), rel))
+            if not built.ok or exe is None:
+                return TestRun(crash=built.crash or "; ".join(p.message for p in built.errors[:3]) or "no test binary")
+            ids = ids or built.collected
+        names = [i.split(TEST_ID_SEP, 1)[1] for i in ids] if ids else None
+        if names is None:
+            listed = self._exec_tests(ws, crate, exe, ["--list", "--format", "terse"])
+            _, module = _target(crate, rel)
+            all_names = [ln[:-6] for ln in listed.result.stdout.splitlines() if ln.endswith(": test")]
+            names = self._own(ws, rel, all_names, module)
+        if isolate:
+            total = TestRun()
+            for name in names:
+                one = self._libtest(ws, crate, exe, rel, [name], order, seed)
+                total.tests.update(one.tests)
+                total.duration_s += one.duration_s
+                if one.crash and not one.tests:
+                    total.crash, total.running = one.crash, f"{rel}{TEST_ID_SEP}{name}"
+            return total
+        return self._libtest(ws, crate, exe, rel, names, order, seed)
+
+    def _libtest(self, ws: Workspace, crate: str, exe: str, rel: str, names: list[str], order: Order,
+                 seed: int) -> TestRun:
+        args = ["-Z", "unstable-options", "--format", "json", "--report-time", "--test-threads=1", "--exact",
+                *self.settings.rust.test_args, *names]
+        if order is Order.RANDOM:
+            args[2:2] = ["--shuffle-seed", str(seed)]
+        ran = self._exec_tests(ws, crate, exe, args)
+        run = TestRun(exit_status=ran.result.returncode, duration_s=ran.result.duration_s)
+        started: list[str] = []
+        for line in ran.result.stdout.splitlines():
+            try:
+                event = json.loads(line)
+            except ValueError:
+                continue
+            if event.get("type") != "test":
+                continue
+            name, kind = event.get("name", ""), event.get("event")
+            if kind == "started":
+                started.append(name)
+                continue
+            outcome = {"ok": Outcome.PASSED, "failed": Outcome.FAILED, "ignored": Outcome.SKIPPED,
+                       "timeout": Outcome.TIMEOUT}.get(kind or "")
+            if outcome is None:
+                continue
+            text = event.get("stdout") or event.get("message") or ""
+            msg = "\n".join(_THREAD.sub("", ln) for ln in text.strip().splitlines()
+                            if ln.strip() and not _BACKTRACE.match(ln))
+            test_id = f"{rel}{TEST_ID_SEP}{name}"
+            run.tests[test_id] = TestResult(test_id, outcome, float(event.get("exec_time") or 0),
+                                            relativize(msg, *ran.roots))
+        unfinished = [n for n in started if f"{rel}{TEST_ID_SEP}{n}" not in run.tests]
+        if unfinished or (ran.result.returncode not in (0, 101) and not run.tests):
+            run.crash = ran.why("the test binary")
+            run.running = f"{rel}{TEST_ID_SEP}{unfinished[-1]}" if unfinished else None
+        return run
+
+
+@dataclass(frozen=True)
+class RustLanguage(Language):
+    def runner(self, sandbox: Sandbox, project: Project, settings: Settings) -> RustRunner:
+        return RustRunner(sandbox, project, settings, self.profile)
+
+    def is_test_file(self, rel: str) -> bool:
+        """Integration tests (`tests/*.rs`); a source file counts when it holds a `#[cfg(test)]` module, which only
+        an explicit path finds."""
+        parts = PurePosixPath(rel).parts
+        return self.owns(rel) and len(parts) >= 2 and parts[-2] == "tests"
+
+    def cache_inputs(self, project: Project, rel: str) -> list[str]:
+        crate = nearest(project.root, rel, ("Cargo.toml",)) or "."
+        return module_files(project.root, crate, (".rs",), ("Cargo.toml", "Cargo.lock", "build.rs"))
+
+
+RUST = RustLanguage(
+    name="rust", title="Rust", extensions=(".rs",), build_files=("Cargo.toml",), test_globs=("tests/*.rs",),
+    compiled=True,
+    toolchain=(Toolchain("cargo", "install Rust with rustup (https://rustup.rs) or your package manager "
+                                  "(apt install cargo)"),),
+    profile=Profile(name="rust", memory="cgroup",
+                    env={"CARGO_TARGET_DIR": "{cache}/cargo-target", "CARGO_TERM_COLOR": "never",
+                         "CARGO_NET_OFFLINE": "true", "RUST_BACKTRACE": "0"}),
+)

@@ -1,0 +1,124 @@
+"""What the runners of compiled and JavaScript languages share: running a toolchain command in the workspace
+through the sandbox, finding the build file that owns a test file, and saying why a run gave no result."""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
+
+from assay.execution.runner import CompileResult, Problem, TestRun
+from assay.execution.sandbox import Profile, RunResult, Sandbox
+from assay.execution.workspace import Workspace
+from assay.feedback import relativize
+from assay.languages.compiler_output import count_lines, error_tail
+
+if TYPE_CHECKING:
+    from assay.config import Settings
+    from assay.project import Project
+
+TEST_ID_SEP = "::"
+
+
+def nearest(root: Path, rel: str, names: tuple[str, ...]) -> str | None:
+    """The project-relative directory nearest above `rel` holding one of `names` (`.` for the root), or None."""
+    here = PurePosixPath(rel).parent
+    for d in (here, *here.parents):
+        if any((root / d / n).exists() for n in names) or any(
+                n.startswith("*") and any((root / d).glob(n)) for n in names):
+            return d.as_posix()
+    return None
+
+
+def module_files(root: Path, module: str, extensions: tuple[str, ...], build_files: tuple[str, ...],
+                 limit: int = 5000) -> list[str]:
+    """Project-relative source and build files of one module (what a compiled test's verdict depends on), for the
+    cache key; build output, VCS and dependency directories left out."""
+    from assay.execution.workspace import SKIP_DIRS
+
+    base = root / module
+    out = [f"{module}/{b}" if module != "." else b for b in build_files]
+    for dirpath, dirnames, filenames in os.walk(base):
+        dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and not d.startswith("."))
+        for name in sorted(filenames):
+            if name.endswith(extensions):
+                out.append(Path(dirpath, name).relative_to(root).as_posix())
+                if len(out) >= limit:
+                    return out
+    return out
+
+
+def under(base: str, rel: str) -> str:
+    """`rel` (project-relative) as seen from the project-relative directory `base`."""
+    return rel if base in ("", ".") else os.path.relpath(rel, base)
+
+
+def slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", text)[-80:]
+
+
+@dataclass
+class Ran:
+    """One toolchain command's result, with everything needed to explain it."""
+
+    result: RunResult
+    roots: tuple[str, str]
+
+    @property
+    def text(self) -> str:
+        return (self.result.stdout or "") + "\n" + (self.result.stderr or "")
+
+    @property
+    def raw_lines(self) -> int:
+        return count_lines(self.result.stdout, self.result.stderr)
+
+    def why(self, what: str) -> str:
+        """Why the command gave no result, in one short message without progress noise."""
+        if self.result.timed_out:
+            return f"{what} timed out after {self.result.duration_s:.0f} s"
+        limit = self.result.limit_hit
+        tail = relativize(error_tail(self.text), *self.roots)
+        head = limit or f"{what} exited with status {self.result.returncode}"
+        return head + (f"\n{tail}" if tail else "")
+
+
+class ToolRunner:
+    """Runs one language's toolchain commands inside a workspace, under that language's sandbox profile."""
+
+    language = ""
+
+    def __init__(self, sandbox: Sandbox, project: Project, settings: Settings, profile: Profile):
+        self.sandbox = sandbox
+        self.project = project
+        self.settings = settings
+        self.profile = profile
+        self.timeout_s = settings.sandbox.timeout_s
+
+    def env_extra(self, ws: Workspace) -> dict[str, str]:
+        """Environment variables computed at run time (the real module cache's path ...)."""
+        return {}
+
+    def exec(self, ws: Workspace, argv: list[str], cwd: str = ".", timeout: float | None = None,
+             env: dict[str, str] | None = None) -> Ran:
+        environ = self.sandbox.env_for(ws.run_dir / "home", extra={**self.env_extra(ws), **(env or {})},
+                                       profile=self.profile, cache=ws.cache_dir)
+        result = self.sandbox.run(argv, cwd=ws.path(cwd) if cwd not in ("", ".") else ws.project, env=environ,
+                                  timeout=timeout or self.timeout_s, profile=self.profile)
+        return Ran(result, (str(ws.project), str(ws.root)))
+
+    @staticmethod
+    def environment(message: str, raw_lines: int = 0, duration: float = 0.0) -> CompileResult:
+        """Gate 1 could not judge the file because the machine lacks something (dependencies not in the cache)."""
+        return CompileResult(errors=[Problem("", message, None, "environment")], raw_lines=raw_lines,
+                             duration_s=duration)
+
+    @staticmethod
+    def crashed(ran: Ran, what: str) -> TestRun:
+        return TestRun(crash=ran.why(what), exit_status=ran.result.returncode, duration_s=ran.result.duration_s)
+
+
+def outside_errors(problems: list[Problem], rel: str) -> bool:
+    """Errors only in other files than the candidate (the project itself, or a sibling test, does not build)."""
+    return bool(problems) and not any(p.where == rel for p in problems)

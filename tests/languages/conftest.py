@@ -1,0 +1,76 @@
+"""The language examples (`examples/<lang>`), each verified once per session in a temp copy, all four at once:
+their toolchains mostly wait on process start-up, so overlapping them keeps the suite within its time."""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from assay import api
+from assay.model import Report
+from tests.conftest import REPO
+
+EXAMPLES = {"java": "java", "go": "go", "rust": "rust", "typescript": "ts"}
+
+
+def copy_example(name: str, dest: Path) -> Path:
+    """A temp copy of an example project; its `node_modules` (from `npm ci`) linked, never copied."""
+    source = REPO / "examples" / name
+    project = dest / name
+    shutil.copytree(source, project, ignore=shutil.ignore_patterns("node_modules", "target", ".assay"))
+    if (source / "node_modules").is_dir():
+        (project / "node_modules").symlink_to(source / "node_modules")
+    return project
+
+
+def digest(root: Path) -> dict[str, str]:
+    """Every file of a project (its linked node_modules and assay's .assay left out) with its content hash."""
+    out = {}
+    for path in sorted(root.rglob("*")):
+        rel = path.relative_to(root)
+        if rel.parts[0] in ("node_modules", ".assay") or not path.is_file():
+            continue
+        out[rel.as_posix()] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return out
+
+
+class Examples:
+    """Futures of each example's report, started together on first use."""
+
+    def __init__(self, base: Path):
+        self.base = base
+        self.pool = ThreadPoolExecutor(max_workers=len(EXAMPLES))
+        self.runs: dict[str, tuple[Path, Future[Report]]] = {}
+        self.before: dict[str, dict[str, str]] = {}  # each copy's files before its run
+
+    def start(self) -> None:
+        for lang, name in EXAMPLES.items():
+            project = copy_example(name, self.base)
+            self.before[lang] = digest(project)
+            self.runs[lang] = (project, self.pool.submit(api.verify, [project], root=project, use_cache=False,
+                                                         overrides={"jobs": 2}))
+
+    def report(self, lang: str) -> tuple[Path, Report]:
+        if not self.runs:
+            self.start()
+        project, future = self.runs[lang]
+        return project, future.result(timeout=280)
+
+
+@pytest.fixture(scope="session")
+def examples(tmp_path_factory) -> Examples:
+    ex = Examples(tmp_path_factory.mktemp("language-examples"))
+    yield ex
+    ex.pool.shutdown(wait=True)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _examples_in_background(examples) -> None:
+    """Start the examples with the first test of this directory; `test_verdicts.py` comes last and reads them,
+    so the other tests here run meanwhile."""
+    if not examples.runs:
+        examples.start()

@@ -1,0 +1,60 @@
+"""Compiler output to feedback: errors only, at the test file's lines, first lines each, deduplicated, capped."""
+
+from __future__ import annotations
+
+from assay.languages.compiler_output import MAX_PROBLEMS, error_tail, go_errors, javac_errors, tsc_errors
+
+MAVEN = """\
+[INFO] Scanning for projects...
+Downloading from central: https://example.invalid/maven2/org/x/1.0/x-1.0.pom
+Progress (1): 2.1/4.5 kB
+[WARNING] Using platform encoding (UTF-8 actually) to copy filtered resources
+[ERROR] COMPILATION ERROR :
+[ERROR] /tmp/ws/project/src/test/java/com/acme/PriceTest.java:[5,21] package com.acme.pricing does not exist
+[ERROR] /tmp/ws/project/src/test/java/com/acme/PriceTest.java:[11,33] cannot find symbol
+[ERROR]   symbol:   method totl(int,int)
+[ERROR]   location: class com.acme.Price
+[ERROR] Failed to execute goal org.apache.maven.plugins:maven-compiler-plugin:3.13.0:testCompile
+[ERROR] /tmp/ws/project/src/test/java/com/acme/PriceTest.java:[5,21] package com.acme.pricing does not exist
+[ERROR] -> [Help 1]
+"""
+GO = """\
+# example.com/price/price
+vet: price/typo_test.go:10:19: undefined: pricing
+price/typo_test.go:12:2: declared and not used: x
+price/typo_test.go:12:2: declared and not used: x
+"""
+TSC = """\
+test/a.test.ts(2,21): error TS2307: Cannot find module '../src/pricing' or its corresponding type declarations.
+test/a.test.ts(6,9): error TS2322: Type 'number' is not assignable to type 'string'.
+src/other.ts(1,1): error TS1005: ';' expected.
+"""
+
+
+def test_maven_errors_keep_javac_details_and_drop_the_noise():
+    problems = javac_errors(MAVEN, ["/tmp/ws/project"])
+    assert [(p.where, p.line) for p in problems] == [("src/test/java/com/acme/PriceTest.java", 5),
+                                                     ("src/test/java/com/acme/PriceTest.java", 11)]
+    assert problems[1].message == ("cannot find symbol (symbol: method totl(int,int); "
+                                   "location: class com.acme.Price)")
+    assert all(p.kind == "compile" for p in problems)
+
+
+def test_go_errors_relative_to_the_module_and_deduplicated():
+    problems = go_errors(GO, ["/tmp/ws/project"], "sub")
+    assert [(p.where, p.line, p.message) for p in problems] == [
+        ("sub/price/typo_test.go", 10, "undefined: pricing"),
+        ("sub/price/typo_test.go", 12, "declared and not used: x")]
+
+
+def test_tsc_errors_name_the_file_line_and_code():
+    problems = tsc_errors(TSC, [], ".")
+    assert [p.where for p in problems] == ["test/a.test.ts", "test/a.test.ts", "src/other.ts"]
+    assert problems[1].message.startswith("TS2322: Type 'number'")
+
+
+def test_at_most_fifty_errors_and_no_progress_in_a_crash_message():
+    many = "\n".join(f"a_test.go:{i}:1: undefined: x{i}" for i in range(200))
+    assert len(go_errors(many, [])) == MAX_PROBLEMS == 50
+    assert error_tail(MAVEN).splitlines()[0].startswith("[ERROR] COMPILATION ERROR")
+    assert "Downloading" not in error_tail(MAVEN) and "[WARNING]" not in error_tail(MAVEN)

@@ -1,0 +1,39 @@
+"""JavaScript with `node --test` (no npm install needed): syntax proven by `node --check`, execution by the run;
+JUnit XML from Node's reporter."""
+
+from __future__ import annotations
+
+from assay import api
+
+GOOD = """\
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { total } from "../src/price.mjs";
+
+test("adds prices", () => {
+  assert.equal(total(100, 250), 350);
+});
+"""
+BROKEN = "import { test } from 'node:test';\ntest('x', () => {\n  const = 1;\n});\n"
+FAILING = GOOD.replace("350", "351")
+
+
+def test_node_test_project(tmp_path):
+    root = tmp_path / "js"
+    (root / "src").mkdir(parents=True)
+    (root / "test").mkdir()
+    (root / "package.json").write_text('{"name": "js", "type": "module"}\n')
+    (root / "src/price.mjs").write_text("export function total(...c) { return c.reduce((a, b) => a + b, 0); }\n")
+    (root / "test/good.test.mjs").write_text(GOOD)
+    (root / "test/broken.test.mjs").write_text(BROKEN)
+    (root / "test/failing.test.mjs").write_text(FAILING)
+    report = api.verify([root / "test"], root=root, use_cache=False, overrides={"stability.reruns": 1})
+    files = {f.path: f for f in report.files}
+    good = files["test/good.test.mjs"]
+    assert good.verdict.value == "accepted", [g.feedback for g in good.gates]
+    assert [t.id for t in good.tests] == ["test/good.test.mjs::adds prices"]
+    broken = files["test/broken.test.mjs"]
+    assert broken.rejected_at == "compile"
+    assert "\ntest/broken.test.mjs:3: SyntaxError: Unexpected token" in broken.gates[0].feedback
+    failing = files["test/failing.test.mjs"]
+    assert failing.rejected_at == "green" and "351" in failing.gates[-1].feedback

@@ -1,0 +1,72 @@
+"""Each language's example project through every gate with its real toolchain: a good, a non-compiling, a failing
+and a flaky test, with the verdicts the example expects (`assay-expected.toml`, as `assay demo --language` checks),
+compact compiler feedback at the test file's lines, and the mutation skip visible in every report format."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from assay.demo import surprises
+from assay.report import junit, markdown, text
+from tests.languages.conftest import EXAMPLES, digest
+
+pytestmark = pytest.mark.slow
+LANGS = list(EXAMPLES)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_example_verdicts_are_as_expected(examples, lang):
+    project, report = examples.report(lang)
+    assert surprises(report, project / "assay-expected.toml") == []
+    assert {f.language for f in report.files} == {lang}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_compile_feedback_is_compact_and_at_the_test_files_lines(examples, lang):
+    _, report = examples.report(lang)
+    bad = next(f for f in report.files if f.rejected_at == "compile")
+    gate = bad.gates[0]
+    lines = gate.feedback.splitlines()
+    assert lines[0] == "REJECT: Gate 1 — COMPILE ERROR"
+    body = lines[1:-1]
+    assert body and all(ln.startswith(f"{bad.path}:") for ln in body), gate.feedback
+    assert any(w in gate.feedback.lower() for w in ("pricing", "package", "import")), gate.feedback
+    assert len(lines) <= 50
+    assert gate.details["raw_lines"] >= len(body) and gate.details["compile_errors"] == len(body)
+    noise = ("[INFO]", "Downloading", "warning:", "Compiling ", "npm warn")
+    assert not any(n in gate.feedback for n in noise)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_failing_and_flaky_tests_are_named_with_the_runners_own_words(examples, lang):
+    _, report = examples.report(lang)
+    wrong = next(f for f in report.files if f.rejected_at == "green")
+    feedback = next(g for g in wrong.gates if g.gate == "green").feedback
+    assert "67" in feedback and "66" in feedback, feedback  # expected and actual, from the structured result
+    rejected = [t for t in wrong.tests if t.verdict.value == "rejected"]
+    assert len(rejected) == 1 and rejected[0].id.startswith(wrong.path + "::")
+    flaky = next(f for f in report.files if f.verdict.value == "flaky")
+    assert [t.verdict.value for t in flaky.tests].count("flaky") == 1
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_good_file_is_accepted_with_the_mutation_skip_in_every_format(examples, lang):
+    _, report = examples.report(lang)
+    good = next(f for f in report.files if f.verdict.value == "accepted")
+    assert len(good.tests) == 3 and all(t.verdict.value == "accepted" for t in good.tests)
+    gates = {g.gate: g for g in good.gates}
+    assert gates["smells"].status.value == "pass"
+    reason = f"not available for {lang} yet"
+    assert gates["mutation"].status.value == "skip" and reason in gates["mutation"].details["reason"]
+    assert f"mutation skipped: {reason}" in text.render(report)
+    assert reason in json.dumps(report.to_json())
+    assert reason in junit.render(report)
+    assert reason in markdown.render(report)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_user_tree_is_left_as_it_was(examples, lang):
+    project, _ = examples.report(lang)
+    assert digest(project) == examples.before[lang]
