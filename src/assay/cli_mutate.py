@@ -67,6 +67,10 @@ def _text(run, threshold: float, code_class: str, ok: bool, console: Console) ->
     more = d["survived"] + d["no_coverage"] - len(d["survivors"])
     if more > 0:
         console.print(f"… and {more} more (--format json or html lists them all)")
+    for m, r in [(m, r) for m, r in run.scored if r.status.value in ("RuntimeError", "Timeout")][:10]:
+        why = (r.reason.splitlines() or ["?"])[-1]
+        console.print(f"{r.status.value} {m.file}:{m.line} `{m.before}` → `{m.after}`: {why}",
+                      highlight=False, markup=False, soft_wrap=True)
 
 
 def _render(fmt: str, run, threshold: float, code_class: str, ok: bool) -> str:
@@ -74,7 +78,8 @@ def _render(fmt: str, run, threshold: float, code_class: str, ok: bool) -> str:
         from assay.mutation.summary import details
 
         data = {"schema": "assay.mutate/1", "passed": ok, **details(run, threshold, code_class, 10_000),
-                "duration_s": round(run.duration_s, 3),
+                "duration_s": round(run.duration_s, 3), "baseline": run.baseline, "slowest": run.slowest,
+                "longest_mutant": run.longest_mutant, "deselected": run.deselected,
                 "mutants": [{**m.to_json(), **run.results[m.id].to_json()} for m, _ in run.scored]}
         return json.dumps(data, indent=2) + "\n"
     if fmt == "mutation-testing-elements":

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gc
 import os
+import time
 import types
 
 from .code import find_code
@@ -45,15 +46,16 @@ def patches(cfg: dict, m: dict, code, functions) -> list | None:
     return pairs or None
 
 
-def run_patched(pairs, items) -> dict:
+def run_patched(pairs, items, report) -> dict:
     for funcs, new in pairs:
         for f in funcs:
             f.__code__ = new
-    return run_items(items)
+    return run_items(items, report)
 
 
-def run_items(items) -> dict:
-    """Run tests in a forked child until the first failure."""
+def run_items(items, report) -> dict:
+    """Run tests in a forked child until the first failure, telling the parent when each starts and ends
+    (it holds the per-test deadline)."""
     from _pytest.nodes import Node
     from _pytest.runner import runtestprotocol
 
@@ -62,8 +64,10 @@ def run_items(items) -> dict:
 
     done = 0
     for i, item in enumerate(items):
-        nxt = items[i + 1] if i + 1 < len(items) else None
-        reports = runtestprotocol(item, nextitem=nxt, log=False)
+        report({"next": item.nodeid})
+        start = time.perf_counter()
+        reports = runtestprotocol(item, nextitem=items[i + 1] if i + 1 < len(items) else None, log=False)
+        report({"done": item.nodeid, "s": time.perf_counter() - start})
         done += 1
         if any(r.failed for r in reports):
             return {"killed_by": [item.nodeid], "tests_completed": done}

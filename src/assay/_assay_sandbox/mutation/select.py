@@ -67,6 +67,13 @@ class Readers:
             for name in names:
                 self.readers.setdefault(name, set()).update(ids)
 
+    def readers_of(self, key: str, name: str) -> set[str] | None:
+        """Tests that may read global `name` of module `key` (a target's rel or `module:<name>`); None
+        when code no test maps to reads it (or reads names dynamically): anyone may."""
+        if self.dynamic or name in self.untracked:
+            return None
+        return self.readers.get(name, set()) | self.always
+
     def select(self, m: dict, names: set[str], old: dict) -> tuple[set[str], bool]:
         """Tests that may observe a change of `names` in the module namespace, and whether that set is
         complete: readers of the names, tests that executed the old functions/classes/tables they held,
