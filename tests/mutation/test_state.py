@@ -68,8 +68,8 @@ def test_a_function_called_while_collecting_is_judged_in_a_fresh_import(runs, ro
 
 
 def test_verdicts_match_a_fresh_process_from_disk(runs, root, box):
-    sample = [(m, r) for m, r in runs[0].scored
-              if m.file in ("src/state/dates.py", "src/state/table.py") and r.status in (Status.KILLED, Status.SURVIVED)]
+    sample = [(m, r) for m, r in runs[0].scored if m.file in ("src/state/dates.py", "src/state/table.py")
+              and r.status in (Status.KILLED, Status.SURVIVED)]
     assert any(r.status is Status.SURVIVED for _, r in sample)
     texts = {m.file: (root / m.file).read_text() for m, _ in sample}
     for m, r in sample:
