@@ -186,6 +186,18 @@ def determinism(a: dict, b: dict) -> dict:
             "differences": [f"{k}: {first.get(k)} / {second.get(k)}" for k in differ][:20]}
 
 
+def unchanged(before: dict, spec: str, data: dict) -> dict | None:
+    """Per-mutant statuses against a `bench/behaviour.py` snapshot taken with an earlier assay (None: not in it)."""
+    old = before.get("mutate", {}).get(spec)
+    if old is None:
+        return None
+    now = {m["id"]: m["status"] for m in data["mutants"]}
+    differ = sorted(k for k in old["mutants"].keys() | now.keys()
+                    if old["mutants"].get(k, {}).get("status") != now.get(k))
+    return {"compared": len(old["mutants"]), "same": not differ,
+            "differences": [f"{k}: {old['mutants'].get(k, {}).get('status')} -> {now.get(k)}" for k in differ][:30]}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sample", type=int, default=60)
@@ -196,6 +208,7 @@ def main() -> None:
     parser.add_argument("--reuse-mutmut", action="store_true",
                         help="take mutmut's figures from an earlier --mutmut-only run instead of running it")
     parser.add_argument("--project", action="append", help="only these specs (default: all)")
+    parser.add_argument("--before", type=Path, help="a bench/behaviour.py snapshot: compare per-mutant statuses")
     parser.add_argument("--tag", default="", help="suffix of the per-project assay JSON saved under bench/.cache")
     args = parser.parse_args()
     cores = os.cpu_count() or 1
@@ -230,7 +243,9 @@ def main() -> None:
                "lower_bound_s": round(bound, 2),
                "ratio_to_lower_bound": round(assay["wall_s"] / bound, 1) if bound else None,
                "speedup_vs_mutmut": round(mutmut["wall_s"] / assay["wall_s"], 1) if mutmut else None,
-               "disk_agreement": agree, "determinism": determinism(data, data2)}
+               "disk_agreement": agree, "determinism": determinism(data, data2),
+               "vs_before": None if not args.before else unchanged(json.loads(args.before.read_text()),
+                                                                   project["spec"], data)}
         results.append(row)
         print(json.dumps(row, indent=2), flush=True)
     if not args.mutmut_only:

@@ -20,9 +20,10 @@ from assay.mutation.model import Status
 from assay.sandbox import Sandbox
 from tests.mutation._mutation_support import FIXTURES, run_engine
 
-TARGETS = ["src/state/dates.py", "src/state/table.py", "src/state/hang.py", "src/state/broken.py"]
+TARGETS = ["src/state/dates.py", "src/state/table.py", "src/state/hang.py", "src/state/broken.py",
+           "src/state/words.py"]
 TESTS = ["tests/test_dates.py", "tests/test_table.py", "tests/test_hang.py", "tests/test_broken.py",
-         "tests/test_slow.py"]
+         "tests/test_slow.py", "tests/test_words.py"]
 
 
 @pytest.fixture(scope="module")
@@ -67,10 +68,19 @@ def test_a_function_called_while_collecting_is_judged_in_a_fresh_import(runs, ro
     assert rerun_from_disk(root, m, text, ["tests/test_table.py"], sys.executable, box, ["src"]) is Status.KILLED
 
 
+def test_a_table_read_while_collecting_is_judged_after_a_fresh_collection(runs, root, box):
+    m, r = _pick(runs[0], "words.py", '"sheep"', "string")  # test_short's parameters come from the table
+    assert r.status is Status.KILLED
+    assert r.killed_by == ["tests/test_words.py::test_short[XXsheepXX]"]
+    text = (root / m.file).read_text()
+    assert rerun_from_disk(root, m, text, ["tests/test_words.py"], sys.executable, box, ["src"]) is Status.KILLED
+
+
 def test_verdicts_match_a_fresh_process_from_disk(runs, root, box):
-    sample = [(m, r) for m, r in runs[0].scored if m.file in ("src/state/dates.py", "src/state/table.py")
-              and r.status in (Status.KILLED, Status.SURVIVED)]
-    assert any(r.status is Status.SURVIVED for _, r in sample)
+    scored = [(m, r) for m, r in runs[0].scored if m.file in ("src/state/dates.py", "src/state/table.py")]
+    survivors = [(m, r) for m, r in scored if r.status is Status.SURVIVED]
+    sample = survivors + [(m, r) for m, r in scored if r.status is Status.KILLED][:3]
+    assert survivors
     texts = {m.file: (root / m.file).read_text() for m, _ in sample}
     for m, r in sample:
         disk = rerun_from_disk(root, m, texts[m.file], TESTS[:2], sys.executable, box, ["src"])

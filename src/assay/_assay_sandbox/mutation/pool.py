@@ -58,7 +58,7 @@ class Pool:
                 else:
                     child = fork(lambda report, j=job, o=ordered: run_reimported(self.cfg, j.m, j.code, o, report))
                 setup = self.cfg.timeout_s + (0 if job.mode == "patch" else
-                                              self.collection_s * (2 if job.mode == "reimport" else 1))
+                                              self.collection_s * 2)
                 running[child.pid] = {"job": job, "child": child, "ordered": ordered, "test": None,
                                       "deadline": child.started + setup, "budget": setup, "since": child.started}
             self._step(running)

@@ -5,23 +5,29 @@ that may observe what changed (every test, likely killers first, when that canno
 
 from __future__ import annotations
 
+import dis
 import os
 import sys
 
 from ..fork import run_one
+from .code import import_error
 from .patch import run_items
+from .reimport import run_reimported
 from .same import changed_names
 from .watch import watch_body
 
+_LOADS = {"LOAD_NAME", "LOAD_GLOBAL", "LOAD_ATTR", "LOAD_METHOD", "LOAD_FROM_DICT_OR_GLOBALS", "LOAD_DEREF"}
 _IMMUTABLE = (int, float, complex, str, bytes, bool, tuple, frozenset, type(None))
 
 
 class ImportTime:
     """What import-time mutants need, built once in the worker before forking their children."""
 
-    def __init__(self, cfg, original_code: dict, readers):
+    def __init__(self, cfg, original_code: dict, readers, collected_codes=(), all_ids=()):
         self.cfg = cfg
         self.readers = readers
+        self.all_ids = list(all_ids)
+        self.collection_uses = _uses(collected_codes)  # realpath -> names its code read while collecting
         scratch = os.path.realpath(cfg.scratch_root) + os.sep
         self.project_modules = [(mod, real) for mod in list(sys.modules.values())
                                 if getattr(mod, "__file__", None)
@@ -74,6 +80,9 @@ class ImportTime:
                     space[key] = hit[2]
                     if hit[0] in changed:
                         aliases.add(key)
+        baked = {n for real, names in self.collection_uses.items() if real != path for n in names}
+        if baked & (changed | aliases):  # read while collecting (a parametrize table): only a re-collection sees it
+            return run_reimported(self.cfg, m, code, self.all_ids, report)
         selected, complete = self.readers.select(m, changed | aliases, old)
         if complete and unsafe is None:
             run = [item for item in items if item.nodeid in selected]
@@ -82,13 +91,13 @@ class ImportTime:
         return run_items(items if in_order else sorted(items, key=lambda item: item.nodeid not in selected), report)
 
 
-def import_error(err: BaseException, path: str) -> str:
-    """`ValueError: bad (line 12)`: the exception and the line of the module that raised it."""
-    line = None
-    tb = err.__traceback__
-    while tb is not None:
-        if os.path.realpath(tb.tb_frame.f_code.co_filename) == path:
-            line = tb.tb_lineno
-        tb = tb.tb_next
-    text = f"{type(err).__name__}: {err}"[:500]
-    return f"{text} (line {line})" if line else text
+def _uses(codes) -> dict[str, set[str]]:
+    """Names each file's code loaded (globals, attributes) while pytest collected: values computed from them
+    then (parametrize tables, module constants) were computed once, from the original module."""
+    out: dict[str, set[str]] = {}
+    for code in codes:
+        names = out.setdefault(os.path.realpath(code.co_filename), set())
+        for ins in dis.get_instructions(code):
+            if ins.opname in _LOADS and isinstance(ins.argval, str):
+                names.add(ins.argval)
+    return out

@@ -15,7 +15,7 @@ import types
 
 import pytest
 
-from .rebind import import_error
+from .code import import_error
 
 
 class MutantFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):

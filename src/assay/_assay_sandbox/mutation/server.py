@@ -81,7 +81,8 @@ class Server:
         self.events.emit(event="jobs", total=len(jobs), modes={mode: sum(j.mode == mode for j in jobs)
                                                                for mode in ("patch", "rebind", "reimport")},
                          in_order=sum(j.in_order for j in jobs), dirty={k: sorted(v) for k, v in dirty.items()})
-        import_time = ImportTime(cfg, original_code, readers) if any(j.mode == "rebind" for j in jobs) else None
+        import_time = (ImportTime(cfg, original_code, readers, self.tracer.codes, baseline.tests)
+                       if any(j.mode == "rebind" for j in jobs) else None)
         pool = Pool(cfg, self.events, import_time, baseline, self.collection_s)
         start = time.monotonic()
         pool.run(jobs, {item.nodeid: item for item in items})

@@ -184,8 +184,11 @@ class CollectTracer(_Files):
     call that did not come from the target's own module body (a test module calling it at import): what
     those lines computed may sit anywhere, so re-running the module body cannot redo it."""
 
-    def __init__(self, targets: dict[str, str]):
+    def __init__(self, targets: dict[str, str], scratch_root: str = ""):
         super().__init__(targets)
+        self.scratch = os.path.realpath(scratch_root) + os.sep if scratch_root else None
+        self.inside: dict[str, bool] = {}
+        self.codes: set = set()  # code objects of the project and its tests that ran while collecting
         self.lines: set = set()
         self.foreign: set = set()
         self.bodies: dict[str, dict] = {}  # rel -> fingerprint of the module's globals when its body returned
@@ -199,7 +202,14 @@ class CollectTracer(_Files):
         return False
 
     def _global(self, frame, event, arg):
-        rel = self.rel(frame.f_code.co_filename)
+        filename = frame.f_code.co_filename
+        if self.scratch is not None:
+            inside = self.inside.get(filename)
+            if inside is None:
+                inside = self.inside[filename] = os.path.realpath(filename).startswith(self.scratch)
+            if inside:
+                self.codes.add(frame.f_code)
+        rel = self.rel(filename)
         if rel is None:
             return None
         body = frame.f_code.co_name == "<module>"

@@ -40,7 +40,7 @@ def main(job_path: str) -> int:
     boot.isolate_imports(cfg.user_root, cfg.scratch_root, cfg.source_roots)
     os.chdir(cfg.scratch_root)
     events = Events(cfg.events)
-    tracer = CollectTracer({os.path.realpath(p): rel for rel, p in cfg.targets.items()})
+    tracer = CollectTracer({os.path.realpath(p): rel for rel, p in cfg.targets.items()}, cfg.scratch_root)
     server = Server(cfg, events, tracer)
     files = list(dict.fromkeys(t.split("::")[0] for t in cfg.tests))
     args = [*files, "-q", "-p", "no:cacheprovider", "-p", "no:randomly", *cfg.pytest_args]
