@@ -64,6 +64,7 @@ class Baseline:
                       for nodeid in self.ids],
             "unstable": self.unstable,
             "state_writers": sorted(self.writes),
+            "state_names": sorted({f"{key}:{name}" for names in self.writes.values() for key, name in names}),
             "line_tests": line_tests,
             "scope": {rel: sorted(names) for rel, names in self.scope.items()} if self.scope is not None else None,
         }

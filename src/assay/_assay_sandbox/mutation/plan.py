@@ -9,8 +9,9 @@ The rest become jobs, with the tests to run:
   module-level line of a target whose namespace collection changed after its import (re-running the body
   would drop those changes), or a function no live object can take.
 Module state: when a test that runs the mutated line wrote module globals in the baseline (a cache, a
-registry), every test that may read them runs too, in collection order, with the earlier writers they read
-from: the cache holds what the mutant computed for all of them, as in a fresh process.
+registry), every test that may read them runs too, with the earlier writers they read from; the writers
+run first, in collection order: the cache holds what the mutant computed for all of them, as in a fresh
+process (children fork from the state before the baseline).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ class Job(NamedTuple):
     code: types.CodeType  # the mutated module
     patches: list | None
     mode: str  # patch | rebind | reimport
-    in_order: bool  # run `ordered` as given (collection order): the tests share module state
+    first: int  # the first `first` tests of `ordered` write module state: they run first, in collection order
 
 
 def plan(cfg, baseline, collect, dirty: dict[str, set[str]], readers, events, functions) -> tuple[list[Job], dict]:
@@ -54,7 +55,9 @@ def plan(cfg, baseline, collect, dirty: dict[str, set[str]], readers, events, fu
         foreign = any((rel, line) in collect.foreign for line in span)
         ids = set(all_ids) if at_import or foreign else set(direct)
         ids, in_order = with_state(ids, direct, baseline, readers)
-        ordered = sorted(ids, key=baseline.position.get) if in_order else sorted(ids, key=lambda i: duration[i])
+        writers = sorted((i for i in ids if i in baseline.writes), key=baseline.position.get) if in_order else []
+        ordered = writers + sorted((i for i in ids if i not in baseline.writes or not in_order),
+                                   key=lambda i: duration[i])
         text = sources[rel]
         mutated = text[: m.start] + m.replacement + text[m.end:]
         try:
@@ -79,7 +82,7 @@ def plan(cfg, baseline, collect, dirty: dict[str, set[str]], readers, events, fu
         else:
             found = patches(cfg, m, code, functions)
             mode = "patch" if found is not None else "reimport"
-        jobs.append(Job(m, ordered, code, found, mode, in_order))
+        jobs.append(Job(m, ordered, code, found, mode, len(writers)))
     return jobs, original_code
 
 

@@ -7,7 +7,8 @@ deadline is killed (Timeout, naming the test that hung), wherever it is stuck, C
 Order of the tests of one mutant: it stops at its first failing test, so the expected cost is least when
 tests run by duration / probability of killing (Smith's rule): a test that killed a mutant on the same
 line is likely to kill again, one that ran often and never killed is not; a slow test runs last unless it
-is by far the likeliest killer. Mutants whose tests share module state run in collection order instead.
+is by far the likeliest killer. Tests that wrote module state in the baseline run before the others, in
+collection order (see `plan`).
 """
 
 from __future__ import annotations
@@ -48,13 +49,13 @@ class Pool:
         while pending or running:
             while pending and len(running) < workers:
                 job = pending.pop()
-                ordered = job.ordered if job.in_order else self.order(job.m, job.ordered)
+                ordered = job.ordered[:job.first] + self.order(job.m, job.ordered[job.first:])
                 items = [by_id[i] for i in ordered]
                 if job.mode == "patch":
                     child = fork(lambda report, p=job.patches, it=items: run_patched(p, it, report))
                 elif job.mode == "rebind":
                     child = fork(lambda report, j=job, it=items: self.import_time.run(j.m, j.code, it, report,
-                                                                                    j.in_order))
+                                                                                    j.first > 0))
                 else:
                     child = fork(lambda report, j=job, o=ordered: run_reimported(self.cfg, j.m, j.code, o, report))
                 setup = self.cfg.timeout_s + (0 if job.mode == "patch" else

@@ -80,7 +80,7 @@ class Server:
         jobs, original_code = plan(cfg, baseline, self.tracer, dirty, readers, self.events, functions)
         self.events.emit(event="jobs", total=len(jobs), modes={mode: sum(j.mode == mode for j in jobs)
                                                                for mode in ("patch", "rebind", "reimport")},
-                         in_order=sum(j.in_order for j in jobs), dirty={k: sorted(v) for k, v in dirty.items()})
+                         with_state=sum(j.first > 0 for j in jobs), dirty={k: sorted(v) for k, v in dirty.items()})
         import_time = (ImportTime(cfg, original_code, readers, self.tracer.codes, baseline.tests)
                        if any(j.mode == "rebind" for j in jobs) else None)
         pool = Pool(cfg, self.events, import_time, baseline, self.collection_s)

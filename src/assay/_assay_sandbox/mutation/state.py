@@ -38,6 +38,8 @@ def _shallow(value) -> tuple:
             return (id(value), len(value), _ids(value))
         if t in (set, frozenset):
             return (id(value), len(value))
+        if isinstance(value, type) and _is_testcase(value):  # unittest's own bookkeeping (tearDown_exceptions)
+            return (id(value),)
         info = getattr(value, "cache_info", None)
         if callable(info) and not isinstance(value, type):
             return (id(value), info().currsize)
@@ -52,6 +54,11 @@ def _shallow(value) -> tuple:
     except Exception:  # noqa: BLE001 - an odd object: its identity is all we can tell
         pass
     return (id(value),)
+
+
+def _is_testcase(cls: type) -> bool:
+    unittest = sys.modules.get("unittest")
+    return unittest is not None and issubclass(cls, unittest.TestCase)
 
 
 def fingerprint(namespace: dict) -> dict[str, tuple]:
