@@ -35,6 +35,7 @@ class Pool:
         self.cost: dict[str, float] = {}  # seconds spent in each test over all mutants
         self.line_killers: dict[tuple[str, int], set[str]] = {}
         self.longest = (0.0, "")
+        self.beat = 0.0
 
     def budget(self, nodeid: str) -> float:
         return self.cfg.timeout_factor * self.duration.get(nodeid, 0.0) + self.cfg.timeout_s
@@ -77,6 +78,9 @@ class Pool:
 
     def _on_line(self, state: dict, msg: dict) -> None:
         now = time.monotonic()
+        if now - self.beat > 5:  # the engine's idle watchdog: tests are finishing, slow as they may be
+            self.beat = now
+            self.events.emit(event="heartbeat")
         if "next" in msg:
             state["test"] = msg["next"]
             state["budget"] = self.budget(msg["next"])
