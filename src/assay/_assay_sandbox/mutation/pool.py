@@ -13,6 +13,7 @@ collection order (see `plan`).
 
 from __future__ import annotations
 
+import collections
 import gc
 import time
 
@@ -36,9 +37,17 @@ class Pool:
         self.line_killers: dict[tuple[str, int], set[str]] = {}
         self.longest = (0.0, "")
         self.beat = 0.0
+        self.ratios: collections.deque = collections.deque(maxlen=64)  # child seconds / baseline seconds
+
+    def slowdown(self) -> float:
+        """How much slower tests run now than in the baseline (median of the last 64 tests of 5 ms or more,
+        1 to 10): a machine that got busier must not turn slow tests into false timeouts."""
+        if len(self.ratios) < 8:
+            return 1.0
+        return min(10.0, max(1.0, sorted(self.ratios)[len(self.ratios) // 2]))
 
     def budget(self, nodeid: str) -> float:
-        return self.cfg.timeout_factor * self.duration.get(nodeid, 0.0) + self.cfg.timeout_s
+        return self.cfg.timeout_factor * self.duration.get(nodeid, 0.0) * self.slowdown() + self.cfg.timeout_s
 
     def run(self, jobs, by_id) -> None:
         # Everything alive now is shared with every child: keep the collector from walking (and so copying)
@@ -86,6 +95,8 @@ class Pool:
             state["budget"] = self.budget(msg["next"])
         else:
             nodeid = msg["done"]
+            if self.duration.get(nodeid, 0.0) >= 0.005:
+                self.ratios.append(msg["s"] / self.duration[nodeid])
             self.cost[nodeid] = self.cost.get(nodeid, 0.0) + msg["s"]
             self.runs[nodeid] = self.runs.get(nodeid, 0) + 1
             state["test"] = None
@@ -114,8 +125,10 @@ class Pool:
                 killers = []
             else:
                 self.cost[hung] = self.cost.get(hung, 0.0) + time.monotonic() - state["since"]
+                slow = self.slowdown()
                 reason = (f"{hung} did not finish within {state['budget']:.1f}s ({self.cfg.timeout_factor:g} x "
-                          f"{self.duration.get(hung, 0.0):.3f}s + {self.cfg.timeout_s:g}s)")
+                          f"{self.duration.get(hung, 0.0):.3f}s{f' x {slow:.1f} (load)' if slow > 1 else ''}"
+                          f" + {self.cfg.timeout_s:g}s)")
                 killers = [hung]
             self.events.mutant(m, "Timeout", ordered, killers, duration=took, reason=reason)
             return
