@@ -246,7 +246,8 @@ def main() -> None:
         durations = test_durations(root, project["tests"])
         bound = lower_bound(data, durations, cores)
         agree = agreement(root, project, data, args.sample, args.seed, args.survivors)
-        row = {"project": project.get("name") or project["spec"], "target": project["target"], "tests": project["tests"], "cores": cores,
+        row = {"project": project.get("name") or project["spec"], "target": project["target"],
+               "tests": project["tests"], "cores": cores,
                "assay": assay, "assay_second_run_wall_s": again["wall_s"], "mutmut": mutmut,
                "lower_bound_s": round(bound, 2),
                "ratio_to_lower_bound": round(assay["wall_s"] / bound, 1) if bound else None,
