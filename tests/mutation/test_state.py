@@ -23,7 +23,7 @@ from tests.mutation._mutation_support import FIXTURES, run_engine
 TARGETS = ["src/state/dates.py", "src/state/table.py", "src/state/hang.py", "src/state/broken.py",
            "src/state/words.py"]
 TESTS = ["tests/test_dates.py", "tests/test_table.py", "tests/test_hang.py", "tests/test_broken.py",
-         "tests/test_slow.py", "tests/test_words.py"]
+         "tests/test_slow.py", "tests/test_words.py", "tests/test_sub.py"]
 
 
 @pytest.fixture(scope="module")
@@ -74,6 +74,12 @@ def test_a_table_read_while_collecting_is_judged_after_a_fresh_collection(runs, 
     assert r.killed_by == ["tests/test_words.py::test_short[XXsheepXX]"]
     text = (root / m.file).read_text()
     assert rerun_from_disk(root, m, text, ["tests/test_words.py"], sys.executable, box, ["src"]) is Status.KILLED
+
+
+def test_a_failing_unittest_subtest_kills(runs):
+    _, r = _pick(runs[0], "words.py", "-", "unary_minus_removal")  # word[:-1] -> word[:1]
+    assert r.status is Status.KILLED
+    assert r.killed_by == ["tests/test_sub.py::SingularTests::test_singular"]
 
 
 def test_verdicts_match_a_fresh_process_from_disk(runs, root, box):

@@ -16,6 +16,7 @@ import time
 import pytest
 
 from ..fork import fork, watch
+from .patch import FailureWatch
 from .state import ProjectState
 from .trace import make_tracer
 
@@ -51,15 +52,17 @@ def run_tests(items, report, traced: bool, cfg=None, functions: dict | None = No
         tracer.start()
     setup_s = time.perf_counter() - setup_start
     out = []
+    failures = FailureWatch.on(items)
     for i, item in enumerate(items):
         report({"next": i})
+        failures.failed = False
         if tracer:
             phases.index = i
             tracer.switch((i, False))
         start = time.perf_counter()
         reports = runtestprotocol(item, nextitem=items[i + 1] if i + 1 < len(items) else None, log=False)
         elapsed = time.perf_counter() - start
-        outcome = ("failed" if any(r.failed for r in reports) else
+        outcome = ("failed" if failures.failed or any(r.failed for r in reports) else
                    "skipped" if any(r.skipped for r in reports) else "passed")
         writes_start = time.perf_counter()
         out.append({"outcome": outcome, "duration": elapsed, "writes": state.writes() if state else []})
