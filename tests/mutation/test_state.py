@@ -76,6 +76,12 @@ def test_a_table_read_while_collecting_is_judged_after_a_fresh_collection(runs, 
     assert rerun_from_disk(root, m, text, ["tests/test_words.py"], sys.executable, box, ["src"]) is Status.KILLED
 
 
+def test_a_default_value_runs_only_the_tests_that_call_its_function(runs):
+    _, r = _pick(runs[0], "words.py", '"s"', "default_argument")
+    assert r.status is Status.KILLED
+    assert r.covered_by == r.killed_by == ["tests/test_words.py::test_plural"]
+
+
 def test_a_failing_unittest_subtest_kills(runs):
     _, r = _pick(runs[0], "words.py", "-", "unary_minus_removal")  # word[:-1] -> word[:1]
     assert r.status is Status.KILLED

@@ -59,6 +59,7 @@ class MutantSpec(_Json):
     stmt_line: int
     function: str
     chain: list[list] = field(default_factory=list)  # enclosing defs, innermost first: [name, first line]
+    operator: str = ""
 
 
 @dataclass

@@ -216,7 +216,8 @@ class Engine:
             targets={rel: str(self.ws.path(rel)) for rel in targets},
             mutants=[MutantSpec(id=m.id, file=m.file, start=m.start, end=m.end, replacement=m.replacement,
                                 line=m.line, end_line=m.end_line, stmt_line=m.stmt_line,
-                                chain=[list(c) for c in m.chain], function=m.function) for m in mutants],
+                                chain=[list(c) for c in m.chain], function=m.function, operator=m.operator)
+                     for m in mutants],
             functions=None if spans is None else {
                 rel: [[name, first, last] for name, (first, last) in s.items()] for rel, s in spans.items()
             },

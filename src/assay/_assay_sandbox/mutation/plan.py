@@ -3,6 +3,7 @@
 Settled here: CompileError, Ignored (same bytecode as the original or an earlier mutant), NoCoverage.
 The rest become jobs, with the tests to run:
 - `patch` (swap `__code__`): a line inside a function that only tests run;
+- `defaults` (set `__defaults__`): a literal default value of a function (see `defaults`);
 - `rebind` (re-run the module body): a line run by the module's own import;
 - `reimport` (a fresh import and collection in the child): a line that ran during collection on behalf of
   another module (a test module calling it at import: what it computed sits in that module), a
@@ -21,6 +22,7 @@ import types
 from typing import NamedTuple
 
 from .code import fingerprint
+from .defaults import defaults_patch
 from .patch import patches
 
 
@@ -53,13 +55,20 @@ def plan(cfg, baseline, collect, dirty: dict[str, set[str]], readers, events, fu
         direct = {i for line in span for i in covering.get((rel, line), ())}
         at_import = any((rel, line) in collect.lines for line in span)
         foreign = any((rel, line) in collect.foreign for line in span)
-        ids = set(all_ids) if at_import or foreign else set(direct)
+        text = sources[rel]
+        mutated = text[: m.start] + m.replacement + text[m.end:]
+        defaulted = None
+        if m.operator == "default_argument" and not foreign and rel not in dirty:
+            defaulted = defaults_patch(cfg, m, text, mutated, functions, collect)
+        if defaulted is not None:  # only calls of the function see it: the tests that ran its body
+            ids = {i for line in defaulted[1] for i in covering.get((rel, line), ())}
+            direct = set(ids)
+        else:
+            ids = set(all_ids) if at_import or foreign else set(direct)
         ids, in_order = with_state(ids, direct, baseline, readers)
         writers = sorted((i for i in ids if i in baseline.writes), key=baseline.position.get) if in_order else []
         ordered = writers + sorted((i for i in ids if i not in baseline.writes or not in_order),
                                    key=lambda i: duration[i])
-        text = sources[rel]
-        mutated = text[: m.start] + m.replacement + text[m.end:]
         try:
             code = compile(mutated, os.path.realpath(cfg.targets[rel]), "exec", dont_inherit=True)
         except (SyntaxError, ValueError) as err:
@@ -75,7 +84,9 @@ def plan(cfg, baseline, collect, dirty: dict[str, set[str]], readers, events, fu
         if not ordered:
             events.mutant(m, "NoCoverage", [])
             continue
-        if foreign or (at_import and rel in dirty):
+        if defaulted is not None:
+            found, mode = defaulted[0], "defaults"
+        elif foreign or (at_import and rel in dirty):
             found, mode = None, "reimport"
         elif at_import:
             found, mode = None, "rebind"

@@ -18,6 +18,7 @@ import gc
 import time
 
 from ..fork import fork, watch
+from .defaults import run_defaulted
 from .patch import run_patched
 from .reimport import run_reimported
 
@@ -63,12 +64,14 @@ class Pool:
                 items = [by_id[i] for i in ordered]
                 if job.mode == "patch":
                     child = fork(lambda report, p=job.patches, it=items: run_patched(p, it, report))
+                elif job.mode == "defaults":
+                    child = fork(lambda report, p=job.patches, it=items: run_defaulted(p, it, report))
                 elif job.mode == "rebind":
                     child = fork(lambda report, j=job, it=items: self.import_time.run(j.m, j.code, it, report,
                                                                                     j.first > 0))
                 else:
                     child = fork(lambda report, j=job, o=ordered: run_reimported(self.cfg, j.m, j.code, o, report))
-                setup = self.cfg.timeout_s + (0 if job.mode == "patch" else
+                setup = self.cfg.timeout_s + (0 if job.mode in ("patch", "defaults") else
                                               self.collection_s * 2)
                 running[child.pid] = {"job": job, "child": child, "ordered": ordered, "test": None,
                                       "deadline": child.started + setup, "budget": setup, "since": child.started}
@@ -120,7 +123,7 @@ class Pool:
         if how == "timeout":
             hung = state["test"]
             if hung is None:
-                what = "the mutant's module body re-run" if job.mode != "patch" else "the tests' setup"
+                what = "the tests' setup" if job.mode in ("patch", "defaults") else "the mutant's module body re-run"
                 reason = f"{what} did not finish within {state['budget']:.1f}s"
                 killers = []
             else:

@@ -79,7 +79,7 @@ class Server:
         readers = Readers(cfg, _original_code(cfg), baseline.covering, items)
         jobs, original_code = plan(cfg, baseline, self.tracer, dirty, readers, self.events, functions)
         self.events.emit(event="jobs", total=len(jobs), modes={mode: sum(j.mode == mode for j in jobs)
-                                                               for mode in ("patch", "rebind", "reimport")},
+                                                               for mode in ("patch", "defaults", "rebind", "reimport")},
                          with_state=sum(j.first > 0 for j in jobs), dirty={k: sorted(v) for k, v in dirty.items()})
         import_time = (ImportTime(cfg, original_code, readers, self.tracer.codes, baseline.tests)
                        if any(j.mode == "rebind" for j in jobs) else None)
