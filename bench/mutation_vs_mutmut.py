@@ -37,6 +37,21 @@ PROJECTS = [
      "mutmut_path": "inflection/", "also_copy": []},
     {"spec": "toolz==1.2.0", "target": "toolz/itertoolz.py", "tests": "toolz/tests/test_itertoolz.py",
      "mutmut_path": "toolz/itertoolz.py", "also_copy": ["tlz/", "toolz/"]},
+    # a slow suite: one test (test_primes) takes 10-20 s untraced, the whole file 12-25 s
+    {"spec": "more-itertools==11.2.1", "target": "more_itertools/recipes.py", "tests": "tests/test_recipes.py",
+     "mutmut_path": "more_itertools/recipes.py", "also_copy": ["more_itertools/"],
+     # the disk check leaves test_primes out for a mutant it does not cover (it runs for those it covers)
+     "disk_skip_unless_covering": ["tests/test_recipes.py::PrimeFunctionTests::test_primes"]},
+    # module state: DATE_REGEX_CACHE filled by the first test of each kind; parameters from a set
+    {"spec": "isodate==0.7.2", "target": "src/isodate/isodates.py", "tests": "tests/test_date.py",
+     "mutmut_path": "src/isodate/isodates.py", "also_copy": ["src/isodate/"]},
+    # the same project, another module: more survivors for the disk check (isodates.py has 13 in all)
+    {"spec": "isodate==0.7.2", "name": "isodate-0.7.2-duration", "target": "src/isodate/isoduration.py",
+     "tests": "tests/test_duration.py", "mutmut_path": "src/isodate/isoduration.py", "also_copy": ["src/isodate/"]},
+    # tests that sleep and a 2 s statistical test; one test needs typeguard (not installed): deselected
+    {"spec": "tenacity==9.0.0", "target": "tenacity/wait.py", "tests": "tests/test_tenacity.py",
+     "mutmut_path": "tenacity/wait.py", "also_copy": ["tenacity/"],
+     "deselect": ["tests/test_tenacity.py::TestRetryTyping::test_retry_type_annotations"]},
 ]
 MUTMUT_KILLED = {1, 3}
 MUTMUT_TIMEOUT = {36, 24, -24, 152, 255}
@@ -69,9 +84,11 @@ def fresh_copy(root: Path) -> Path:
 
 def run_mutmut(root: Path, project: dict) -> dict:
     work = fresh_copy(root)
+    deselect = [arg for d in project.get("deselect", []) for arg in ("--deselect", d)]
     (work / "pyproject.toml").open("a").write(
         f'\n[tool.mutmut]\npaths_to_mutate = ["{project["mutmut_path"]}"]\n'
         f'tests_dir = ["{project["tests"]}"]\nalso_copy = {json.dumps(project["also_copy"])}\n'
+        f'pytest_add_cli_args = {json.dumps(deselect)}\n'
     )
     bindir = mutmut_python()
     start = time.monotonic()
@@ -94,6 +111,9 @@ def run_mutmut(root: Path, project: dict) -> dict:
 
 def run_assay(root: Path, project: dict) -> tuple[dict, dict]:
     work = fresh_copy(root)
+    if project.get("deselect"):
+        (work / "pyproject.toml").open("a").write(
+            f'\n[tool.assay.mutation]\ndeselect = {json.dumps(project["deselect"])}\n')
     out = work.parent / "assay.json"
     start = time.monotonic()
     proc = subprocess.run([sys.executable, "-m", "assay", "mutate", project["target"], "--tests", project["tests"],
@@ -104,9 +124,15 @@ def run_assay(root: Path, project: dict) -> tuple[dict, dict]:
         raise SystemExit(f"assay failed on {project['spec']}: {proc.stderr[-2000:]}")
     data = json.loads(out.read_text())
     shutil.rmtree(work.parent, ignore_errors=True)
+    base = data.get("baseline") or {}
+    ratio = (round(base["traced_s"] / base["untraced_s"], 2)
+             if base.get("traced_s") and base.get("untraced_s") else None)
     return {"wall_s": round(wall, 2), "mutants": len(data["mutants"]) - data["ignored"],
             "ignored": data["ignored"], "killed": data["killed"] + data["timeout"], "survived": data["survived"],
-            "no_coverage": data["no_coverage"], "timeout": data["timeout"], "score": data["score"]}, data
+            "no_coverage": data["no_coverage"], "timeout": data["timeout"], "runtime_error": data["runtime_error"],
+            "score": data["score"], "tracer": base.get("tracer"), "traced_s": base.get("traced_s"),
+            "untraced_s": base.get("untraced_s"), "traced_untraced": ratio,
+            "longest_mutant": data.get("longest_mutant"), "slowest": data.get("slowest", [])[:5]}, data
 
 
 def test_durations(root: Path, tests: str) -> dict[str, float]:
@@ -132,49 +158,107 @@ def lower_bound(data: dict, durations: dict[str, float], cores: int) -> float:
     return total / cores
 
 
-def agreement(root: Path, project: dict, data: dict, sample: int, seed: int) -> dict:
+def agreement(root: Path, project: dict, data: dict, sample: int, seed: int, survivors: int) -> dict:
+    """A fresh-process rerun from disk of `sample` mutants, `survivors` of them survivors (or all there are)."""
     text = (root / project["target"]).read_text(encoding="utf-8")
     by_id = {m.id: m for m in generate(project["target"], text)}
     pool = [m for m in data["mutants"] if m["status"] not in ("Ignored", "CompileError", "RuntimeError")]
-    chosen = random.Random(seed).sample(pool, min(sample, len(pool)))
-    sandbox = Sandbox(SandboxConfig(timeout_s=60), protect=root)
+    rng = random.Random(seed)
+    alive = [m for m in pool if m["status"] == "Survived"]
+    chosen = rng.sample(alive, min(survivors, len(alive)))
+    rest = [m for m in pool if m not in chosen]
+    chosen += rng.sample(rest, max(0, min(sample - len(chosen), len(rest))))
+    sandbox = Sandbox(SandboxConfig(timeout_s=120), protect=root)
+    tests = [project["tests"], *(arg for d in project.get("deselect", []) for arg in ("--deselect", d))]
+    roots = ["src"] if (root / "src").is_dir() else ["."]
     agree, mismatches = 0, []
     for m in chosen:
-        disk = rerun_from_disk(root, by_id[m["id"]], text, [project["tests"]], sys.executable, sandbox, ["."],
-                               timeout=30)
+        skip = [arg for t in project.get("disk_skip_unless_covering", []) if t not in m["covered_by"]
+                for arg in ("--deselect", t)]
+        disk = rerun_from_disk(root, by_id[m["id"]], text, tests + skip, sys.executable, sandbox, roots,
+                               timeout=600)
         if detected(disk) == detected(Status(m["status"])):
             agree += 1
         else:
             mismatches.append(f"{m['id']} {m['operator']} line {m['line']}: assay {m['status']}, disk {disk.value}")
-    return {"sampled": len(chosen), "agree": agree, "mismatches": mismatches}
+    return {"sampled": len(chosen), "survivors": sum(m["status"] == "Survived" for m in chosen), "agree": agree,
+            "mismatches": mismatches}
+
+
+def determinism(a: dict, b: dict) -> dict:
+    """Per-mutant statuses of two --no-cache runs compared."""
+    first = {m["id"]: m["status"] for m in a["mutants"]}
+    second = {m["id"]: m["status"] for m in b["mutants"]}
+    differ = sorted(k for k in first.keys() | second.keys() if first.get(k) != second.get(k))
+    return {"mutants": len(first), "identical": not differ,
+            "differences": [f"{k}: {first.get(k)} / {second.get(k)}" for k in differ][:20]}
+
+
+def unchanged(before: dict, spec: str, data: dict) -> dict | None:
+    """Per-mutant statuses against a `bench/behaviour.py` snapshot taken with an earlier assay (None: not in it)."""
+    old = before.get("mutate", {}).get(spec)
+    if old is None:
+        return None
+    now = {m["id"]: m["status"] for m in data["mutants"]}
+    differ = sorted(k for k in old["mutants"].keys() | now.keys()
+                    if old["mutants"].get(k, {}).get("status") != now.get(k))
+    return {"compared": len(old["mutants"]), "same": not differ,
+            "differences": [f"{k}: {old['mutants'].get(k, {}).get('status')} -> {now.get(k)}" for k in differ][:30]}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sample", type=int, default=30)
+    parser.add_argument("--sample", type=int, default=60)
+    parser.add_argument("--survivors", type=int, default=25, help="survivors among the sampled mutants (at most)")
     parser.add_argument("--seed", type=int, default=20260601)
     parser.add_argument("--skip-mutmut", action="store_true")
+    parser.add_argument("--mutmut-only", action="store_true", help="run mutmut alone, keep its figures")
+    parser.add_argument("--reuse-mutmut", action="store_true",
+                        help="take mutmut's figures from an earlier --mutmut-only run instead of running it")
+    parser.add_argument("--project", action="append", help="only these specs (default: all)")
+    parser.add_argument("--before", type=Path, help="a bench/behaviour.py snapshot: compare per-mutant statuses")
     parser.add_argument("--tag", default="", help="suffix of the per-project assay JSON saved under bench/.cache")
     args = parser.parse_args()
     cores = os.cpu_count() or 1
     results = []
     for project in PROJECTS:
+        if args.project and project["spec"] not in args.project and project.get("name") not in args.project:
+            continue
         root = fetch(project["spec"])
-        mutmut = None if args.skip_mutmut else run_mutmut(root, project)
+        name = project.get("name") or project["spec"].replace("==", "-")
+        saved = CACHE / f"mutmut-{name}.json"
+        if args.mutmut_only:
+            load = os.getloadavg()[0]
+            mutmut = {**run_mutmut(root, project), "load_before": round(load, 2)}
+            saved.write_text(json.dumps(mutmut, indent=1))
+            print(json.dumps({"project": project["spec"], "mutmut": mutmut}), flush=True)
+            continue
+        load = os.getloadavg()[0]
+        if args.reuse_mutmut and saved.exists():
+            mutmut = {**json.loads(saved.read_text()), "reused": True}
+        else:
+            mutmut = None if args.skip_mutmut else {**run_mutmut(root, project), "load_before": round(load, 2)}
+        load = os.getloadavg()[0]
         assay, data = run_assay(root, project)
-        name = project["spec"].replace("==", "-")
+        assay["load_before"] = round(load, 2)
+        again, data2 = run_assay(root, project)
         (CACHE / f"assay-{name}{args.tag}.json").write_text(json.dumps(data, indent=1))
         durations = test_durations(root, project["tests"])
         bound = lower_bound(data, durations, cores)
-        agree = agreement(root, project, data, args.sample, args.seed)
-        row = {"project": project["spec"], "target": project["target"], "tests": project["tests"], "cores": cores,
-               "assay": assay, "mutmut": mutmut, "lower_bound_s": round(bound, 2),
+        agree = agreement(root, project, data, args.sample, args.seed, args.survivors)
+        row = {"project": project.get("name") or project["spec"], "target": project["target"],
+               "tests": project["tests"], "cores": cores,
+               "assay": assay, "assay_second_run_wall_s": again["wall_s"], "mutmut": mutmut,
+               "lower_bound_s": round(bound, 2),
                "ratio_to_lower_bound": round(assay["wall_s"] / bound, 1) if bound else None,
                "speedup_vs_mutmut": round(mutmut["wall_s"] / assay["wall_s"], 1) if mutmut else None,
-               "disk_agreement": agree}
+               "disk_agreement": agree, "determinism": determinism(data, data2),
+               "vs_before": None if not args.before else unchanged(json.loads(args.before.read_text()),
+                                                                   project["spec"], data)}
         results.append(row)
         print(json.dumps(row, indent=2), flush=True)
-    (CACHE / "mutation_vs_mutmut.json").write_text(json.dumps(results, indent=2))
+    if not args.mutmut_only:
+        (CACHE / f"mutation_vs_mutmut{args.tag}.json").write_text(json.dumps(results, indent=2))
 
 
 if __name__ == "__main__":

@@ -59,6 +59,7 @@ class MutantSpec(_Json):
     stmt_line: int
     function: str
     chain: list[list] = field(default_factory=list)  # enclosing defs, innermost first: [name, first line]
+    operator: str = ""
 
 
 @dataclass
@@ -68,16 +69,18 @@ class MutationJob(_Json):
     user_root: str
     scratch_root: str
     events: str  # JSON-lines file the worker appends its events to
-    tests: list[str]
+    tests: list[str]  # files (collected whole) or node ids / `file::function` prefixes, picked after collection
     targets: dict[str, str]  # project-relative path -> absolute path in the scratch copy
     mutants: list[MutantSpec]
     source_roots: list[str] = field(default_factory=list)
     pytest_args: list[str] = field(default_factory=list)
     functions: dict[str, list[list]] | None = None  # rel -> [name, first, last]: scope the run (verify gate)
     workers: int = 1
-    timeout_factor: float = 10.0
-    timeout_base: float = 1.0
-    baseline_timeout: float = 180.0
+    timeout_factor: float = 1.5  # a test's deadline: factor x its untraced duration + timeout_s
+    timeout_s: float = 5.0
+    baseline_timeout: float = 180.0  # the deadline of one test in the baseline runs
+    deselect: list[str] = field(default_factory=list)  # node ids, prefixes or globs left out of the run
+    durations: dict[str, float] | None = None  # untraced seconds per node id (the green gate's run), if known
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> MutationJob:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field, field_validator
+from pydantic import AliasChoices, ConfigDict, Field, field_validator
 
 from assay.section import Section
 
@@ -12,6 +12,8 @@ CodeClass = Literal["pure", "service", "io"]
 
 
 class MutationConfig(Section):
+    model_config = ConfigDict(extra="forbid", validate_assignment=True, populate_by_name=True)
+
     thresholds: dict[CodeClass, float] = Field(
         default_factory=lambda: {"pure": 50.0, "service": 40.0, "io": 30.0},  # type: ignore[arg-type]
         description="least mutation score (percent) by code class",
@@ -19,8 +21,12 @@ class MutationConfig(Section):
     code_classes: dict[str, CodeClass] = Field(
         default_factory=dict, description="glob of project-relative paths -> code class, overriding detection"
     )
-    timeout_factor: float = Field(10.0, gt=0, description="mutant timeout = factor x covering tests' time + base")
-    timeout_base_s: float = Field(1.0, ge=0)
+    timeout_factor: float = Field(
+        1.5, gt=0, description="each test a mutant runs gets factor x its untraced baseline duration + timeout_s")
+    timeout_s: float = Field(5.0, ge=0, validation_alias=AliasChoices("timeout_s", "timeout_base_s"),
+                             description="seconds added to each test's deadline (timeout_base_s: old name)")
+    deselect: list[str] = Field(default_factory=list,
+                                description="tests left out of mutation runs: node ids, `file::function` or globs")
     workers: int = Field(0, ge=0, description="mutants run at once; 0 = number of cores")
     max_survivors: int = Field(10, ge=1, le=50, description="survivors listed in gate feedback")
     skip_operators: list[str] = Field(default_factory=list, description="operator names never applied")

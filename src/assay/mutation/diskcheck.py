@@ -11,6 +11,7 @@ from pathlib import Path
 from assay._assay_sandbox import launch
 from assay.execution.sandbox import Sandbox
 from assay.execution.workspace import Workspace
+from assay.mutation.engine import HASH_SEED
 from assay.mutation.generate import apply
 from assay.mutation.model import Mutant, Status
 
@@ -27,7 +28,8 @@ def rerun_from_disk(root: Path, mutant: Mutant, text: str, tests: list[str], pyt
         ws.path(mutant.file).write_text(apply(text, mutant), encoding="utf-8")
         argv = launch.argv(python, "pytest-main", str(ws.root), str(ws.project), ",".join(source_roots),
                            "-x", "-q", "-p", "no:cacheprovider", "-p", "no:randomly", *tests)
-        result = sandbox.run(argv, cwd=ws.project, env=sandbox.env_for(ws.run_dir / "home"), timeout=timeout)
+        env = {**sandbox.env_for(ws.run_dir / "home"), "PYTHONHASHSEED": HASH_SEED}  # the worker's seed
+        result = sandbox.run(argv, cwd=ws.project, env=env, timeout=timeout)
     if result.timed_out:
         return Status.TIMEOUT
     return Status.SURVIVED if result.returncode == 0 else Status.KILLED

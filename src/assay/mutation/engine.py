@@ -27,8 +27,10 @@ from assay.execution.workspace import Workspace
 from assay.mutation.config import MutationConfig
 from assay.mutation.generate import function_hash, function_spans, generate
 from assay.mutation.model import Mutant, MutantResult, Status, counts, score
+from assay.mutation.progress import Tally
 from assay.store import Store
 
+HASH_SEED = "0"
 CACHED = {Status.KILLED, Status.SURVIVED, Status.NO_COVERAGE, Status.IGNORED, Status.COMPILE_ERROR}
 NAMESPACE = "mutation"
 
@@ -47,6 +49,10 @@ class MutationRun:
     scope: dict[str, list[str]] | None = None  # rel -> functions the tests execute (verify gate only)
     duration_s: float = 0.0
     worker_ran: bool = True
+    baseline: dict[str, Any] = field(default_factory=dict)  # tracer, traced_s, untraced_s, unstable, ...
+    slowest: list[dict[str, Any]] = field(default_factory=list)  # the 5 tests that cost most: id, seconds, share
+    longest_mutant: dict[str, Any] = field(default_factory=dict)  # id, seconds
+    deselected: int = 0
 
     @property
     def scored(self) -> list[tuple[Mutant, MutantResult]]:
@@ -103,18 +109,25 @@ class Engine:
         self.store = store
 
     def run(self, targets: list[str], tests: list[str], scoped: bool = False,
-            progress: Callable[[dict[str, Any]], None] | None = None) -> MutationRun:
-        """Mutate `targets` (project-relative files) and run `tests` (paths or node ids) against them.
+            progress: Callable[[dict[str, Any]], None] | None = None,
+            durations: dict[str, float] | None = None, deselect: list[str] | None = None) -> MutationRun:
+        """Mutate `targets` (project-relative files) and run `tests` against them.
 
-        `scoped`: keep only mutants inside functions that the tests execute in their call phase.
+        `tests`: files (collected whole), or node ids / `file::function` prefixes, picked after collection
+        (an id that is not found again is an error naming why). `scoped`: keep only mutants inside functions
+        that the tests execute in their call phase. `durations`: untraced seconds per node id when the caller
+        has them (the green gate), which spares the untraced baseline run. `deselect`: node ids, prefixes or
+        globs left out (added to the config's). `progress` receives every worker event and, after each
+        change, a `progress` event: phase, done, total, killed, survived, timeouts, eta_s.
         """
+        deselect = [*self.config.deselect, *(deselect or [])]
         start = time.monotonic()
         sources = {rel: self.ws.path(rel).read_text(encoding="utf-8") for rel in targets}
         mutants = [m for rel in targets for m in generate(rel, sources[rel])
                    if m.operator not in self.config.skip_operators]
         spans = {rel: function_spans(sources[rel]) for rel in targets}
-        options = [__version__, str(self.config.timeout_factor), str(self.config.timeout_base_s),
-                   *self.pytest_args]
+        options = [__version__, str(self.config.timeout_factor), str(self.config.timeout_s),
+                   *self.pytest_args, "deselect", *deselect]
         tests_hash = tests_fingerprint(self.ws.project, tests, options)
         keys = {m.id: self._key(m, sources[m.file], spans[m.file], tests_hash) for m in mutants}
         base_key = _sha("baseline", tests_hash, str(scoped), *(sources[rel] for rel in targets))
@@ -135,13 +148,20 @@ class Engine:
             progress({"event": "plan", "total": len(in_scope), "cached": len(in_scope) - len(todo)})
 
         if todo or not baseline:
-            events = self._worker(todo, targets, tests, spans if scoped else None, progress)
+            events = self._worker(todo, targets, tests, spans if scoped else None, progress, durations, deselect)
             for ev in events:
                 if ev["event"] == "baseline":
                     baseline = {k: ev[k] for k in ("tests", "line_tests", "scope")}
                     self._apply_baseline(run, baseline)
+                    run.baseline = {k: ev.get(k) for k in ("tracer", "traced_s", "untraced_s", "unstable",
+                                                           "state_writers")}
                     if self.store:
                         self.store.put(NAMESPACE, base_key, baseline)
+                elif ev["event"] == "collected":
+                    run.deselected = ev.get("deselected", 0)
+                elif ev["event"] == "cost":
+                    run.slowest = ev["slowest"]
+                    run.longest_mutant = ev["longest_mutant"]
                 elif ev["event"] == "mutant":
                     result = MutantResult.from_json(ev)
                     run.results[ev["id"]] = result
@@ -180,7 +200,8 @@ class Engine:
 
     def _worker(self, mutants: list[Mutant], targets: list[str], tests: list[str],
                 spans: dict[str, dict[str, tuple[int, int]]] | None,
-                progress: Callable[[dict[str, Any]], None] | None) -> list[dict[str, Any]]:
+                progress: Callable[[dict[str, Any]], None] | None,
+                durations: dict[str, float] | None, deselect: list[str]) -> list[dict[str, Any]]:
         tag = uuid.uuid4().hex[:8]
         run_dir = self.ws.run_dir
         events_path = run_dir / f"mutation-{tag}.events"
@@ -196,24 +217,30 @@ class Engine:
             targets={rel: str(self.ws.path(rel)) for rel in targets},
             mutants=[MutantSpec(id=m.id, file=m.file, start=m.start, end=m.end, replacement=m.replacement,
                                 line=m.line, end_line=m.end_line, stmt_line=m.stmt_line,
-                                chain=[list(c) for c in m.chain], function=m.function) for m in mutants],
+                                chain=[list(c) for c in m.chain], function=m.function, operator=m.operator)
+                     for m in mutants],
             functions=None if spans is None else {
                 rel: [[name, first, last] for name, (first, last) in s.items()] for rel, s in spans.items()
             },
             workers=workers,
             timeout_factor=self.config.timeout_factor,
-            timeout_base=self.config.timeout_base_s,
+            timeout_s=self.config.timeout_s,
             baseline_timeout=timeout * 3,
             events=str(events_path),
+            deselect=deselect,
+            durations=durations,
         )
         cfg_path = run_dir / f"mutation-{tag}.json"
         cfg_path.write_text(cfg.to_json(), encoding="utf-8")
-        idle_limit = timeout * (self.config.timeout_factor + 3)
+        idle_limit = timeout * 4
         events: list[dict[str, Any]] = []
+        tally = Tally()
+        # one hash seed for the worker and all its children: tests parametrized over a set keep their ids
+        env = {**self.sandbox.env_for(run_dir / "home"), "PYTHONHASHSEED": HASH_SEED}
         with open(run_dir / f"mutation-{tag}.log", "wb") as log, open(events_path, encoding="utf-8") as feed:
             proc = self.sandbox.popen(
                 launch.argv(self.python, "mutation", str(cfg_path)), cwd=self.ws.project,
-                env=self.sandbox.env_for(run_dir / "home"), timeout=idle_limit * 10, stdout=log, stderr=log,
+                env=env, timeout=idle_limit * 10, stdout=log, stderr=log,
             )
             try:
                 last = time.monotonic()
@@ -228,6 +255,9 @@ class Engine:
                         last = time.monotonic()
                         if progress:
                             progress(ev)
+                            shown = tally.feed(ev)
+                            if shown:
+                                progress(shown)
                     if exited:
                         break
                     if time.monotonic() - last > idle_limit:
@@ -237,7 +267,11 @@ class Engine:
                 self.sandbox.reap(proc)
         errors = [ev["message"] for ev in events if ev["event"] == "error"]
         if errors:
-            raise MutationError(errors[0])
+            message = errors[0]
+            if message.startswith("pytest stopped"):  # pytest's own words on why: the last lines of its output
+                log = (run_dir / f"mutation-{tag}.log").read_text(errors="replace").strip().splitlines()
+                message += "".join(f"\n  {line}" for line in log[-4:])
+            raise MutationError(message)
         if not any(ev["event"] == "done" for ev in events):
             tail = (run_dir / f"mutation-{tag}.log").read_text(errors="replace")[-2000:]
             raise MutationError(f"mutation worker ended early (exit code {proc.returncode}):\n{tail}")

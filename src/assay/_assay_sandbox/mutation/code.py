@@ -7,6 +7,7 @@ compiled code, never by source text: the code is what runs.
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import types
 
@@ -77,3 +78,15 @@ def find_code(code: types.CodeType, name: str, first: int) -> types.CodeType | N
             if found is not None:
                 return found
     return None
+
+
+def import_error(err: BaseException, path: str) -> str:
+    """`ValueError: bad (line 12)`: the exception and the line of the module that raised it."""
+    line = None
+    tb = err.__traceback__
+    while tb is not None:
+        if os.path.realpath(tb.tb_frame.f_code.co_filename) == path:
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    text = f"{type(err).__name__}: {err}"[:500]
+    return f"{text} (line {line})" if line else text

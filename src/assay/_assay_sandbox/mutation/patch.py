@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gc
 import os
+import time
 import types
 
 from .code import find_code
@@ -45,15 +46,35 @@ def patches(cfg: dict, m: dict, code, functions) -> list | None:
     return pairs or None
 
 
-def run_patched(pairs, items) -> dict:
+def run_patched(pairs, items, report) -> dict:
     for funcs, new in pairs:
         for f in funcs:
             f.__code__ = new
-    return run_items(items)
+    return run_items(items, report)
 
 
-def run_items(items) -> dict:
-    """Run tests in a forked child until the first failure."""
+class FailureWatch:
+    """pytest plugin: a failure reported outside the reports `runtestprotocol` returns - a failing
+    `unittest` subTest (pytest 9 logs each subtest report itself) fails its test."""
+
+    def __init__(self):
+        self.failed = False
+
+    def pytest_runtest_logreport(self, report):
+        if report.failed:
+            self.failed = True
+
+    @classmethod
+    def on(cls, items) -> FailureWatch:
+        watch = cls()
+        if items:
+            items[0].config.pluginmanager.register(watch, "assay-failure-watch")
+        return watch
+
+
+def run_items(items, report) -> dict:
+    """Run tests in a forked child until the first failure, telling the parent when each starts and ends
+    (it holds the per-test deadline)."""
     from _pytest.nodes import Node
     from _pytest.runner import runtestprotocol
 
@@ -61,10 +82,14 @@ def run_items(items) -> dict:
     Node._repr_failure_py = lambda self, excinfo, style=None: "failed"
 
     done = 0
+    failures = FailureWatch.on(items)
     for i, item in enumerate(items):
-        nxt = items[i + 1] if i + 1 < len(items) else None
-        reports = runtestprotocol(item, nextitem=nxt, log=False)
+        report({"next": item.nodeid})
+        start = time.perf_counter()
+        failures.failed = False
+        reports = runtestprotocol(item, nextitem=items[i + 1] if i + 1 < len(items) else None, log=False)
+        report({"done": item.nodeid, "s": time.perf_counter() - start})
         done += 1
-        if any(r.failed for r in reports):
+        if failures.failed or any(r.failed for r in reports):
             return {"killed_by": [item.nodeid], "tests_completed": done}
     return {"killed_by": [], "tests_completed": done}

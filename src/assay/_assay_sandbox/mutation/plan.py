@@ -1,8 +1,18 @@
 """From mutants to jobs: compile each one in memory, settle what needs no run, pick how the rest runs.
 
 Settled here: CompileError, Ignored (same bytecode as the original or an earlier mutant), NoCoverage.
-The rest become jobs: `patch` (swap `__code__`), `rebind` (its line runs at import time) or `reimport`
-(neither is possible), with the covering tests fastest first and a timeout from their baseline time.
+The rest become jobs, with the tests to run:
+- `patch` (swap `__code__`): a line inside a function that only tests run;
+- `defaults` (set `__defaults__`): a literal default value of a function (see `defaults`);
+- `rebind` (re-run the module body): a line run by the module's own import;
+- `reimport` (a fresh import and collection in the child): a line that ran during collection on behalf of
+  another module (a test module calling it at import: what it computed sits in that module), a
+  module-level line of a target whose namespace collection changed after its import (re-running the body
+  would drop those changes), or a function no live object can take.
+Module state: when a test that runs the mutated line wrote module globals in the baseline (a cache, a
+registry), every test that may read them runs too, with the earlier writers they read from; the writers
+run first, in collection order: the cache holds what the mutant computed for all of them, as in a fresh
+process (children fork from the state before the baseline).
 """
 
 from __future__ import annotations
@@ -12,31 +22,29 @@ import types
 from typing import NamedTuple
 
 from .code import fingerprint
-from .patch import function_index, patches
+from .defaults import defaults_patch
+from .patch import patches
 
 
 class Job(NamedTuple):
-    m: dict
-    ordered: list[str]  # covering tests, fastest first
+    m: object  # MutantSpec
+    ordered: list[str]  # tests to run
     code: types.CodeType  # the mutated module
     patches: list | None
-    timeout: float
     mode: str  # patch | rebind | reimport
+    first: int  # the first `first` tests of `ordered` write module state: they run first, in collection order
 
 
-def plan(cfg: dict, baseline, import_lines: set, collection_s: float, events) -> tuple[list[Job], dict]:
+def plan(cfg, baseline, collect, dirty: dict[str, set[str]], readers, events, functions) -> tuple[list[Job], dict]:
     """Jobs for the mutants that need a run (others get their verdict now), and the original module code."""
-    covering, duration = baseline.covering, baseline.duration
-    scope = baseline.scope
-    all_ids = [t["id"] for t in baseline.tests]
-
+    covering, duration, scope = baseline.covering, baseline.duration, baseline.scope
+    all_ids = baseline.tests
     sources, original_code, originals = {}, {}, {}
     for rel, path in cfg.targets.items():
         with open(path, encoding="utf-8") as fh:
             sources[rel] = fh.read()
         original_code[rel] = compile(sources[rel], os.path.realpath(path), "exec", dont_inherit=True)
         originals[fingerprint(original_code[rel])] = None
-    functions = function_index(cfg)
 
     jobs = []
     for m in cfg.mutants:
@@ -44,13 +52,23 @@ def plan(cfg: dict, baseline, import_lines: set, collection_s: float, events) ->
         if scope is not None and m.function not in scope.get(rel, ()):
             continue
         span = {*range(m.line, m.end_line + 1), m.stmt_line}
-        ids = {i for line in span for i in covering.get((rel, line), ())}
-        at_import = any((rel, line) in import_lines for line in span)
-        if at_import:  # its effect is made at import time (module code, decorators): every test
-            ids = set(all_ids)
-        ordered = sorted(ids, key=lambda i: duration[i])
+        direct = {i for line in span for i in covering.get((rel, line), ())}
+        at_import = any((rel, line) in collect.lines for line in span)
+        foreign = any((rel, line) in collect.foreign for line in span)
         text = sources[rel]
         mutated = text[: m.start] + m.replacement + text[m.end:]
+        defaulted = None
+        if m.operator == "default_argument" and not foreign and rel not in dirty:
+            defaulted = defaults_patch(cfg, m, text, mutated, functions, collect)
+        if defaulted is not None:  # only calls of the function see it: the tests that ran its body
+            ids = {i for line in defaulted[1] for i in covering.get((rel, line), ())}
+            direct = set(ids)
+        else:
+            ids = set(all_ids) if at_import or foreign else set(direct)
+        ids, in_order = with_state(ids, direct, baseline, readers)
+        writers = sorted((i for i in ids if i in baseline.writes), key=baseline.position.get) if in_order else []
+        ordered = writers + sorted((i for i in ids if i not in baseline.writes or not in_order),
+                                   key=lambda i: duration[i])
         try:
             code = compile(mutated, os.path.realpath(cfg.targets[rel]), "exec", dont_inherit=True)
         except (SyntaxError, ValueError) as err:
@@ -66,10 +84,43 @@ def plan(cfg: dict, baseline, import_lines: set, collection_s: float, events) ->
         if not ordered:
             events.mutant(m, "NoCoverage", [])
             continue
-        found = None if at_import else patches(cfg, m, code, functions)
-        timeout = cfg.timeout_factor * sum(duration[i] for i in ordered) + cfg.timeout_base
-        mode = "rebind" if at_import else "patch" if found is not None else "reimport"
-        if mode == "reimport":
-            timeout += 2 * collection_s
-        jobs.append(Job(m, ordered, code, found, timeout, mode))
+        if defaulted is not None:
+            found, mode = defaulted[0], "defaults"
+        elif foreign or (at_import and rel in dirty):
+            found, mode = None, "reimport"
+        elif at_import:
+            found, mode = None, "rebind"
+        else:
+            found = patches(cfg, m, code, functions)
+            mode = "patch" if found is not None else "reimport"
+        jobs.append(Job(m, ordered, code, found, mode, len(writers)))
     return jobs, original_code
+
+
+def with_state(ids: set[str], direct: set[str], baseline, readers) -> tuple[set[str], bool]:
+    """Add the tests that may read module state written by a test running the mutated line, and the earlier
+    writers of state the selected tests read. Returns (tests, whether they must run in collection order)."""
+    if not baseline.writes:
+        return ids, False
+    position = baseline.position
+    written = {w for t in direct for w in baseline.writes.get(t, ())}
+    out = set(ids)
+    for key, name in written:
+        first = min(position[t] for t in direct if (key, name) in baseline.writes.get(t, ()))
+        if readers is None or readers.readers_of(key, name) is None:  # anyone may read it: every later test
+            out.update(t for t in baseline.tests if position[t] > first)
+        else:
+            out.update(readers.readers_of(key, name))
+    if readers is not None:
+        added = True
+        while added:  # earlier tests whose writes the selected tests may read (they ran first in the baseline)
+            added = False
+            for writer, names in baseline.writes.items():
+                if writer in out:
+                    continue
+                for key, name in names:
+                    if any(position[t] > position[writer] for t in (readers.readers_of(key, name) or set()) & out):
+                        out.add(writer)
+                        added = True
+                        break
+    return out, bool(written) or out != ids

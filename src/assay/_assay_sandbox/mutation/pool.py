@@ -1,31 +1,54 @@
 """Running jobs in forked children, `workers` at a time, and turning each child's end into a verdict.
 
-A child past its deadline is killed (Timeout). Tests that killed a mutant on the same line, then those
-that killed most so far, run first: a killed mutant stops at its first failing test.
+Deadlines are per test and held here, in the parent: a child says which test it starts and when it ends,
+and each test gets `timeout_factor` x its untraced baseline duration + `timeout_s`. A child past its
+deadline is killed (Timeout, naming the test that hung), wherever it is stuck, C code included.
+
+Order of the tests of one mutant: it stops at its first failing test, so the expected cost is least when
+tests run by duration / probability of killing (Smith's rule): a test that killed a mutant on the same
+line is likely to kill again, one that ran often and never killed is not; a slow test runs last unless it
+is by far the likeliest killer. Tests that wrote module state in the baseline run before the others, in
+collection order (see `plan`).
 """
 
 from __future__ import annotations
 
-import contextlib
+import collections
 import gc
-import json
-import os
-import select
-import signal
 import time
 
-from ..fork import fork, read_all
+from ..fork import fork, watch
+from .defaults import run_defaulted
 from .patch import run_patched
 from .reimport import run_reimported
 
+SAME_LINE_P = 0.9  # chance that a test that killed a mutant on this line kills the next one
+
 
 class Pool:
-    def __init__(self, cfg: dict, events, import_time):
+    def __init__(self, cfg, events, import_time, baseline, collection_s: float):
         self.cfg = cfg
         self.events = events
         self.import_time = import_time  # ImportTime, or None when no job is a rebind
+        self.duration = baseline.duration
+        self.collection_s = collection_s
         self.kills: dict[str, int] = {}
+        self.runs: dict[str, int] = {}
+        self.cost: dict[str, float] = {}  # seconds spent in each test over all mutants
         self.line_killers: dict[tuple[str, int], set[str]] = {}
+        self.longest = (0.0, "")
+        self.beat = 0.0
+        self.ratios: collections.deque = collections.deque(maxlen=64)  # child seconds / baseline seconds
+
+    def slowdown(self) -> float:
+        """How much slower tests run now than in the baseline (median of the last 64 tests of 5 ms or more,
+        1 to 10): a machine that got busier must not turn slow tests into false timeouts."""
+        if len(self.ratios) < 8:
+            return 1.0
+        return min(10.0, max(1.0, sorted(self.ratios)[len(self.ratios) // 2]))
+
+    def budget(self, nodeid: str) -> float:
+        return self.cfg.timeout_factor * self.duration.get(nodeid, 0.0) * self.slowdown() + self.cfg.timeout_s
 
     def run(self, jobs, by_id) -> None:
         # Everything alive now is shared with every child: keep the collector from walking (and so copying)
@@ -33,68 +56,108 @@ class Pool:
         gc.freeze()
         workers = max(1, self.cfg.workers)
         pending = list(reversed(jobs))
-        running: dict[int, tuple] = {}
+        running: dict[int, dict] = {}
         while pending or running:
             while pending and len(running) < workers:
                 job = pending.pop()
-                m, ordered, code = job.m, job.ordered, job.code
-                items = [by_id[i] for i in self._likely_killers_first(m, ordered)]
+                ordered = job.ordered[:job.first] + self.order(job.m, job.ordered[job.first:])
+                items = [by_id[i] for i in ordered]
                 if job.mode == "patch":
-                    pid, r = fork(lambda p=job.patches, it=items: run_patched(p, it))
+                    child = fork(lambda report, p=job.patches, it=items: run_patched(p, it, report))
+                elif job.mode == "defaults":
+                    child = fork(lambda report, p=job.patches, it=items: run_defaulted(p, it, report))
                 elif job.mode == "rebind":
-                    pid, r = fork(lambda m=m, c=code, it=items: self.import_time.run(m, c, it))
+                    child = fork(lambda report, j=job, it=items: self.import_time.run(j.m, j.code, it, report,
+                                                                                    j.first > 0))
                 else:
-                    pid, r = fork(lambda m=m, c=code, o=ordered: run_reimported(self.cfg, m, c, o))
-                running[pid] = (job, r, time.monotonic())
-            self._reap_one(running)
+                    child = fork(lambda report, j=job, o=ordered: run_reimported(self.cfg, j.m, j.code, o, report))
+                setup = self.cfg.timeout_s + (0 if job.mode in ("patch", "defaults") else
+                                              self.collection_s * 2)
+                running[child.pid] = {"job": job, "child": child, "ordered": ordered, "test": None,
+                                      "deadline": child.started + setup, "budget": setup, "since": child.started}
+            self._step(running)
 
-    def _likely_killers_first(self, m: dict, ordered: list[str]) -> list[str]:
-        """Tests that killed a mutant on the same line first, then those that killed most mutants so far,
-        then the fastest: a killed mutant stops at its first failing test, so this only saves time."""
+    def order(self, m, ordered: list[str]) -> list[str]:
+        """Cheapest expected cost first: duration / chance of killing."""
         same_line = self.line_killers.get((m.file, m.line), ())
-        return sorted(ordered, key=lambda i: (i not in same_line, -self.kills.get(i, 0)))
 
-    def _reap_one(self, running: dict[int, tuple]) -> None:
-        """Wait until one child exits or passes its deadline; record its verdict."""
+        def key(nodeid: str) -> tuple[float, str]:
+            p = SAME_LINE_P if nodeid in same_line else (self.kills.get(nodeid, 0) + 0.5) / (
+                self.runs.get(nodeid, 0) + 1)
+            return (self.duration.get(nodeid, 0.0) + 1e-4) / p, nodeid
+
+        return sorted(ordered, key=key)
+
+    def _on_line(self, state: dict, msg: dict) -> None:
         now = time.monotonic()
-        nearest = min(start + job.timeout for job, _, start in running.values())
-        fds = {}
-        for pid in running:
-            with contextlib.suppress(AttributeError, OSError):
-                fds[os.pidfd_open(pid)] = pid
-        try:
-            if fds and len(fds) == len(running):
-                select.select(list(fds), [], [], max(0.0, nearest - now))
+        if now - self.beat > 5:  # the engine's idle watchdog: tests are finishing, slow as they may be
+            self.beat = now
+            self.events.emit(event="heartbeat")
+        if "next" in msg:
+            state["test"] = msg["next"]
+            state["budget"] = self.budget(msg["next"])
+        else:
+            nodeid = msg["done"]
+            if self.duration.get(nodeid, 0.0) >= 0.005:
+                self.ratios.append(msg["s"] / self.duration[nodeid])
+            self.cost[nodeid] = self.cost.get(nodeid, 0.0) + msg["s"]
+            self.runs[nodeid] = self.runs.get(nodeid, 0) + 1
+            state["test"] = None
+            state["budget"] = self.cfg.timeout_s
+        state["since"] = now
+        state["deadline"] = now + state["budget"]
+
+    def _step(self, running: dict[int, dict]) -> None:
+        """Wait until at least one child ends or passes its deadline (freed slots fill at once); verdicts."""
+        ended = watch([s["child"] for s in running.values()], lambda c: running[c.pid]["deadline"],
+                      lambda c, msg: self._on_line(running[c.pid], msg), first_only=True)
+        for pid, (how, result) in ended.items():
+            self._verdict(running.pop(pid), how, result)
+
+    def _verdict(self, state: dict, how: str, result: dict) -> None:
+        job, child = state["job"], state["child"]
+        m, ordered = job.m, state["ordered"]
+        took = time.monotonic() - child.started
+        if took > self.longest[0]:
+            self.longest = (took, m.id)
+        if how == "timeout":
+            hung = state["test"]
+            if hung is None:
+                what = "the tests' setup" if job.mode in ("patch", "defaults") else "the mutant's module body re-run"
+                reason = f"{what} did not finish within {state['budget']:.1f}s"
+                killers = []
             else:
-                time.sleep(0.002)
-        finally:
-            for fd in fds:
-                os.close(fd)
-        now = time.monotonic()
-        for pid, (job, r, start) in list(running.items()):
-            m, ordered = job.m, job.ordered
-            done, status = os.waitpid(pid, os.WNOHANG)
-            if not done:
-                if now >= start + job.timeout:
-                    os.kill(pid, signal.SIGKILL)
-                    os.waitpid(pid, 0)
-                    os.close(r)
-                    del running[pid]
-                    self.events.mutant(m, "Timeout", ordered, duration=now - start,
-                                       reason=f"no verdict within {job.timeout:.1f}s")
-                continue
-            del running[pid]
-            raw = read_all(r)
-            result = json.loads(raw) if raw else {"crash": f"child died (status {status})"}
-            took = time.monotonic() - start
-            if "crash" in result:
-                self.events.mutant(m, "RuntimeError", ordered, duration=took, reason=result["crash"])
-            elif "equivalent" in result:
-                self.events.mutant(m, "Ignored", [], duration=took, reason=result["equivalent"])
-            else:
-                covered = result.get("selected", ordered)
-                status = "Killed" if result["killed_by"] else "Survived"
-                for killer in result["killed_by"][:1]:
-                    self.kills[killer] = self.kills.get(killer, 0) + 1
-                    self.line_killers.setdefault((m.file, m.line), set()).add(killer)
-                self.events.mutant(m, status, covered, result["killed_by"], result["tests_completed"], took)
+                self.cost[hung] = self.cost.get(hung, 0.0) + time.monotonic() - state["since"]
+                slow = self.slowdown()
+                reason = (f"{hung} did not finish within {state['budget']:.1f}s ({self.cfg.timeout_factor:g} x "
+                          f"{self.duration.get(hung, 0.0):.3f}s{f' x {slow:.1f} (load)' if slow > 1 else ''}"
+                          f" + {self.cfg.timeout_s:g}s)")
+                killers = [hung]
+            self.events.mutant(m, "Timeout", ordered, killers, duration=took, reason=reason)
+            return
+        if "crash" in result:
+            self.events.mutant(m, "RuntimeError", ordered, duration=took, reason=result["crash"])
+            return
+        result = result["result"]
+        if "import_error" in result:
+            self.events.mutant(m, "RuntimeError", ordered, duration=took,
+                               reason=f"the module body raises at import: {result['import_error']}")
+        elif "equivalent" in result:
+            self.events.mutant(m, "Ignored", [], duration=took, reason=result["equivalent"])
+        else:
+            covered = result.get("selected", ordered)
+            status = "Killed" if result["killed_by"] else "Survived"
+            for killer in result["killed_by"][:1]:
+                self.kills[killer] = self.kills.get(killer, 0) + 1
+                self.line_killers.setdefault((m.file, m.line), set()).add(killer)
+            self.events.mutant(m, status, covered, result["killed_by"], result["tests_completed"], took)
+
+    def summary(self, total_s: float) -> dict:
+        """The `cost` event: the five tests that cost the most over all mutants, and the longest mutant."""
+        spent = sum(self.cost.values()) or 1.0
+        top = sorted(self.cost.items(), key=lambda kv: -kv[1])[:5]
+        return {"event": "cost", "tests_s": round(sum(self.cost.values()), 3), "mutants_s": round(total_s, 3),
+                "slowest": [{"id": nodeid, "duration": round(self.duration.get(nodeid, 0.0), 4),
+                             "runs": self.runs.get(nodeid, 0), "seconds": round(s, 3), "share": round(s / spent, 4)}
+                            for nodeid, s in top],
+                "longest_mutant": {"id": self.longest[1], "seconds": round(self.longest[0], 3)}}

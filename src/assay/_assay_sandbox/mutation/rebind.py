@@ -5,24 +5,29 @@ that may observe what changed (every test, likely killers first, when that canno
 
 from __future__ import annotations
 
+import dis
 import os
 import sys
 
-from ..fork import fork, wait
+from ..fork import run_one
+from .code import import_error
 from .patch import run_items
+from .reimport import run_reimported
 from .same import changed_names
-from .select import Readers
 from .watch import watch_body
 
+_LOADS = {"LOAD_NAME", "LOAD_GLOBAL", "LOAD_ATTR", "LOAD_METHOD", "LOAD_FROM_DICT_OR_GLOBALS", "LOAD_DEREF"}
 _IMMUTABLE = (int, float, complex, str, bytes, bool, tuple, frozenset, type(None))
 
 
 class ImportTime:
     """What import-time mutants need, built once in the worker before forking their children."""
 
-    def __init__(self, cfg: dict, original_code: dict, covering: dict, items):
+    def __init__(self, cfg, original_code: dict, readers, collected_codes=(), all_ids=()):
         self.cfg = cfg
-        self.readers = Readers(cfg, original_code, covering, items)
+        self.readers = readers
+        self.all_ids = list(all_ids)
+        self.collection_uses = _uses(collected_codes)  # realpath -> names its code read while collecting
         scratch = os.path.realpath(cfg.scratch_root) + os.sep
         self.project_modules = [(mod, real) for mod in list(sys.modules.values())
                                 if getattr(mod, "__file__", None)
@@ -40,17 +45,20 @@ class ImportTime:
             if module is None:
                 out[rel] = "not imported"
                 continue
-            pid, r = fork(lambda c=code, p=path, mod=module: watch_body(c, p, mod)[0].unsafe)
-            state, result, _ = wait(pid, r, self.cfg.baseline_timeout)
-            out[rel] = "probe failed" if state == "timeout" or isinstance(result, dict) else result
+            state, result, _ = run_one(lambda c=code, p=path, mod=module: watch_body(c, p, mod)[0].unsafe,
+                                       self.cfg.baseline_timeout)
+            out[rel] = "probe failed" if state == "timeout" or "crash" in result else result["result"]
         return out
 
-    def run(self, m: dict, code, items) -> dict:
+    def run(self, m: dict, code, items, report, in_order: bool = False) -> dict:
         """In the child: re-run the mutated body, rebind the project's and tests' module globals that held
-        the old objects, run the tests that may observe the change."""
+        the old objects, run the tests that may observe the change (`in_order`: in the order given)."""
         path = os.path.realpath(self.cfg.targets[m.file])
         module = next(mod for mod, real in self.project_modules if real == path)
-        watch, old = watch_body(code, path, module)
+        try:
+            watch, old = watch_body(code, path, module)
+        except Exception as err:  # noqa: BLE001 - the mutant breaks the import: say so, with the exception
+            return {"import_error": import_error(err, path)}
         unsafe = watch.unsafe or self.original_unsafe[m.file]
         changed = changed_names(old, module.__dict__)
         if not changed and unsafe is None:
@@ -72,9 +80,24 @@ class ImportTime:
                     space[key] = hit[2]
                     if hit[0] in changed:
                         aliases.add(key)
+        baked = {n for real, names in self.collection_uses.items() if real != path for n in names}
+        if baked & (changed | aliases):  # read while collecting (a parametrize table): only a re-collection sees it
+            return run_reimported(self.cfg, m, code, self.all_ids, report)
         selected, complete = self.readers.select(m, changed | aliases, old)
         if complete and unsafe is None:
             run = [item for item in items if item.nodeid in selected]
-            return {**run_items(run), "selected": [item.nodeid for item in run]}
+            return {**run_items(run, report), "selected": [item.nodeid for item in run]}
         # cannot bound who observes it: every test, the likely killers first
-        return run_items(sorted(items, key=lambda item: item.nodeid not in selected))
+        return run_items(items if in_order else sorted(items, key=lambda item: item.nodeid not in selected), report)
+
+
+def _uses(codes) -> dict[str, set[str]]:
+    """Names each file's code loaded (globals, attributes) while pytest collected: values computed from them
+    then (parametrize tables, module constants) were computed once, from the original module."""
+    out: dict[str, set[str]] = {}
+    for code in codes:
+        names = out.setdefault(os.path.realpath(code.co_filename), set())
+        for ins in dis.get_instructions(code):
+            if ins.opname in _LOADS and isinstance(ins.argval, str):
+                names.add(ins.argval)
+    return out

@@ -10,9 +10,12 @@ import importlib.abc
 import importlib.machinery
 import os
 import sys
+import time
 import types
 
 import pytest
+
+from .code import import_error
 
 
 class MutantFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
@@ -21,6 +24,7 @@ class MutantFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     def __init__(self, path: str, code: types.CodeType):
         self.path = path
         self.code = code
+        self.error: str | None = None
 
     def find_spec(self, fullname, path, target=None):
         spec = importlib.machinery.PathFinder.find_spec(fullname, path)
@@ -33,16 +37,29 @@ class MutantFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         return None
 
     def exec_module(self, module):
-        exec(self.code, module.__dict__)
+        try:
+            exec(self.code, module.__dict__)
+        except Exception as err:
+            self.error = import_error(err, self.path)
+            raise
 
 
 class _Collector:
     """pytest plugin: the first failing test (or collection error) and how many tests completed."""
 
-    def __init__(self, finder: MutantFinder):
+    def __init__(self, finder: MutantFinder, report):
         self.finder = finder
         self.killed_by: list[str] = []
         self.completed = 0
+        self.report = report
+        self.started = 0.0
+
+    def pytest_runtest_logstart(self, nodeid, location):
+        self.report({"next": nodeid})
+        self.started = time.perf_counter()
+
+    def pytest_runtest_logfinish(self, nodeid, location):
+        self.report({"done": nodeid, "s": time.perf_counter() - self.started})
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_configure(self, config):
@@ -63,7 +80,7 @@ class _Collector:
             self.killed_by.append(report.nodeid or "<collection>")
 
 
-def run_reimported(cfg: dict, m: dict, code, ordered: list[str]) -> dict:
+def run_reimported(cfg, m, code, ordered: list[str], report) -> dict:
     scratch = os.path.realpath(cfg.scratch_root) + os.sep
     for name, mod in list(sys.modules.items()):
         f = getattr(mod, "__file__", None)
@@ -72,11 +89,13 @@ def run_reimported(cfg: dict, m: dict, code, ordered: list[str]) -> dict:
     finder = MutantFinder(os.path.realpath(cfg.targets[m.file]), code)
     sys.meta_path.insert(0, finder)
 
-    collector = _Collector(finder)
+    collector = _Collector(finder, report)
     # parametrize ids may be built from the mutated module: name the test functions, not their ids
     functions = list(dict.fromkeys(nodeid.split("[")[0] for nodeid in ordered))
     args = [*functions, "-x", "-q", "-p", "no:cacheprovider", "-p", "no:randomly", "-p", "no:assay", *cfg.pytest_args]
     exit_code = int(pytest.main(args, plugins=[collector]))
+    if finder.error is not None:
+        return {"import_error": finder.error}
     if exit_code == 0:
         return {"killed_by": [], "tests_completed": collector.completed}
     if exit_code in (1, 2) or collector.killed_by:  # failed, or the mutated module does not import

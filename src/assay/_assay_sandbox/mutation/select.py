@@ -12,6 +12,8 @@ import types
 from .code import code_lines, code_tree, is_function_code, names_read, reads_dynamically
 from .same import cells
 
+_MODULE_REACH = {"modules", "import_module", "__import__", "globals", "__globals__", "reload", "getmodule"}
+
 
 class Readers:
     """Which tests may read each name.
@@ -20,7 +22,8 @@ class Readers:
     constant) reads N in the tests that executed it in the baseline; a test function that names N
     reads it. Any other code of the project (fixtures, helpers, other modules) cannot be tied to tests:
     its names are `untracked` and a mutant changing one of them runs every test. Code that can read
-    names dynamically (`getattr`, `vars`, `__dict__`, ...) reads every name.
+    names dynamically (`getattr`, `vars`, `__dict__`, ...) reads every name - when it can reach a target
+    module at all (names it, or `sys.modules` / importlib / `globals()`).
     """
 
     def __init__(self, cfg: dict, original_code: dict, covering: dict, items):
@@ -44,8 +47,12 @@ class Readers:
                 tests_of.setdefault(code, []).append(item.nodeid)
         scratch = os.path.realpath(cfg.scratch_root) + os.sep
         targets = {os.path.realpath(p) for p in cfg.targets.values()}
+        # to read a target's globals by a computed name, code needs the module object: it names the module
+        # (`import pkg.mod`, `mod.__dict__`) or reaches it through sys.modules, importlib or globals()
+        reach = _MODULE_REACH | {os.path.splitext(os.path.basename(p))[0] for p in targets} | {
+            os.path.basename(os.path.dirname(p)) for p in targets if p.endswith("__init__.py")}
         self.untracked: set[str] = set()
-        self.dynamic = False  # project code no test maps to reads names dynamically
+        self.dynamic = False  # project code no test maps to may read a target's globals by computed names
         real: dict[str, str] = {}
         for obj in gc.get_objects():
             if type(obj) is not types.FunctionType:
@@ -60,12 +67,19 @@ class Readers:
             ids = tests_of.get(c)
             if ids is None:
                 self.untracked |= names
-                self.dynamic = self.dynamic or reads_dynamically(c)
+                self.dynamic = self.dynamic or (reads_dynamically(c) and bool(names & reach))
                 continue
             if reads_dynamically(c):
                 self.always.update(ids)
             for name in names:
                 self.readers.setdefault(name, set()).update(ids)
+
+    def readers_of(self, key: str, name: str) -> set[str] | None:
+        """Tests that may read global `name` of module `key` (a target's rel or `module:<name>`); None
+        when code no test maps to reads it (or reads names dynamically): anyone may."""
+        if self.dynamic or name in self.untracked:
+            return None
+        return self.readers.get(name, set()) | self.always
 
     def select(self, m: dict, names: set[str], old: dict) -> tuple[set[str], bool]:
         """Tests that may observe a change of `names` in the module namespace, and whether that set is

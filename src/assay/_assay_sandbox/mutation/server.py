@@ -1,27 +1,32 @@
 """The pytest plugin that turns one collected session into a mutant server.
 
-pytest imports the project and collects once (under the line tracer: lines run at import time); then,
-instead of pytest's run loop: the baseline in a child, the plan, the jobs in children.
+pytest imports the project and collects once (under the collection tracer: lines run at import time, and
+which of them ran for another module); then, instead of pytest's run loop: the tests picked by stable
+identity, the baseline in two children, the plan, the jobs in children.
 """
 
 from __future__ import annotations
 
+import os
+import sys
 import time
 import traceback
 
-import pytest
-
-from ..fork import fork, wait
-from .baseline import Baseline, traced_run
+from .baseline import BaselineFailed, run_baseline
+from .facts import Baseline
+from .identity import pick
+from .patch import function_index
 from .plan import plan
 from .pool import Pool
 from .rebind import ImportTime
+from .select import Readers
+from .state import changed, fingerprint
 
 
 class Server:
     """pytest plugin: takes over the run loop once collection is done."""
 
-    def __init__(self, cfg: dict, events, tracer):
+    def __init__(self, cfg, events, tracer):
         self.cfg = cfg
         self.events = events
         self.tracer = tracer
@@ -36,16 +41,7 @@ class Server:
 
     def pytest_collection_finish(self, session):
         self.tracer.stop()
-        self.import_lines, _ = self.tracer.take()
         self.collection_s = time.monotonic() - self.started
-
-    @pytest.hookimpl(tryfirst=True)
-    def pytest_runtest_call(self, item):
-        self.tracer.in_call = True
-
-    @pytest.hookimpl(tryfirst=True)
-    def pytest_runtest_teardown(self, item):
-        self.tracer.in_call = False
 
     def pytest_runtestloop(self, session):
         self.served = True
@@ -61,20 +57,58 @@ class Server:
     # --- the work --------------------------------------------------------------------------------
     def serve(self, session) -> None:
         cfg = self.cfg
-        self.events.emit(event="collected", tests=len(session.items), collection_s=round(self.collection_s, 3))
-        by_id = {item.nodeid: item for item in session.items}
-
-        pid, r = fork(lambda: traced_run(self.tracer, list(session.items)))
-        state, result, took = wait(pid, r, cfg.baseline_timeout)
-        if state == "timeout" or "crash" in result:
-            self.events.emit(event="error", message=f"baseline run failed: {result.get('crash', 'timed out')}")
+        items, problem, deselected = pick(session.items, cfg.tests, cfg.deselect)
+        if problem:
+            self.events.emit(event="error", message=problem)
             return
-        baseline = Baseline(result, cfg.functions)
-        self.events.emit(**baseline.event(took))
-
-        jobs, original_code = plan(cfg, baseline, self.import_lines, self.collection_s, self.events)
-        import_time = None
-        if any(job.mode == "rebind" for job in jobs):
-            import_time = ImportTime(cfg, original_code, baseline.covering, session.items)
-        Pool(cfg, self.events, import_time).run(jobs, by_id)
+        self.events.emit(event="collected", tests=len(items), deselected=deselected,
+                         collection_s=round(self.collection_s, 3))
+        if not items:
+            self.events.emit(event="error", message="no tests left to run"
+                             + (f" ({deselected} deselected)" if deselected else ""))
+            return
+        functions = function_index(cfg)
+        try:
+            runs, seconds = run_baseline(cfg, items, self.events, cfg.durations, functions)
+        except BaselineFailed as err:
+            self.events.emit(event="error", message=f"baseline run failed: {err}")
+            return
+        baseline = Baseline(items, runs, cfg.durations, cfg.functions)
+        self.events.emit(**baseline.event(seconds))
+        dirty = self.dirty_targets()
+        readers = Readers(cfg, _original_code(cfg), baseline.covering, items)
+        jobs, original_code = plan(cfg, baseline, self.tracer, dirty, readers, self.events, functions)
+        self.events.emit(event="jobs", total=len(jobs), modes={mode: sum(j.mode == mode for j in jobs)
+                                                               for mode in ("patch", "defaults", "rebind", "reimport")},
+                         with_state=sum(j.first > 0 for j in jobs), dirty={k: sorted(v) for k, v in dirty.items()})
+        import_time = (ImportTime(cfg, original_code, readers, self.tracer.codes, baseline.tests)
+                       if any(j.mode == "rebind" for j in jobs) else None)
+        pool = Pool(cfg, self.events, import_time, baseline, self.collection_s)
+        start = time.monotonic()
+        pool.run(jobs, {item.nodeid: item for item in items})
+        self.events.emit(**pool.summary(time.monotonic() - start))
         self.events.emit(event="done")
+
+    def dirty_targets(self) -> dict[str, set[str]]:
+        """Globals of each target that changed after its body ran (collection wrote them): re-running the
+        body in place would drop those writes, so its import-time mutants need a fresh import."""
+        out = {}
+        by_path = {os.path.realpath(p): rel for rel, p in self.cfg.targets.items()}
+        for mod in list(sys.modules.values()):
+            rel = by_path.get(os.path.realpath(getattr(mod, "__file__", None) or "/nonexistent"))
+            if rel is None or rel not in self.tracer.bodies:
+                continue
+            names = {name for name in changed(self.tracer.bodies[rel], fingerprint(mod.__dict__))
+                     if not (name not in self.tracer.bodies[rel] and isinstance(mod.__dict__.get(name), type(sys)))}
+            if names:
+                out[rel] = names
+        return out
+
+
+def _original_code(cfg) -> dict:
+    out = {}
+    for rel, path in cfg.targets.items():
+        with open(path, encoding="utf-8") as fh:
+            out[rel] = compile(fh.read(), os.path.realpath(path), "exec", dont_inherit=True)
+    return out
+

@@ -1,62 +1,81 @@
-"""What the worker records: the lines of target files that run, and the JSON-lines events it reports.
+"""Which lines of the target files run: while collecting (`CollectTracer`) and per test (`make_tracer`).
 
-Events go to a file, never stdout: pytest captures stdout, and children write theirs to /dev/null.
+Per-test coverage is the baseline's main cost, so it uses the fastest recorder the interpreter has (measured
+in `bench/mutation_tracers.py`): `sys.monitoring` on 3.12+ (each line reported once per phase of a test, all
+other code disabled after its first call), coverage.py's C tracer on 3.10-3.11 when the interpreter has
+coverage, else a `sys.settrace` tracer. `ASSAY_MUTATION_TRACER=monitoring|coverage|settrace` picks one.
+
+Every recorder has the same shape: `start()`, `switch(key)` at each phase of each test (lines recorded
+until the next switch belong to `key`), `stop()`, then `collect()` -> {key: {(rel, line)}}.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 import threading
 
-
-class Events:
-    def __init__(self, path: str):
-        self.fh = open(path, "a", buffering=1, encoding="utf-8")  # noqa: SIM115 - lives as long as the worker
-
-    def emit(self, **data) -> None:
-        self.fh.write(json.dumps(data) + "\n")
-
-    def mutant(self, m, status, covered, killed_by=(), completed=0, duration=0.0, reason="") -> None:
-        """One mutant's verdict."""
-        self.emit(event="mutant", id=m.id, status=status, covered_by=covered, killed_by=list(killed_by),
-                  tests_completed=completed, duration_s=round(duration, 4), reason=reason)
+from .probes import ProbeRecorder
+from .state import fingerprint
 
 
-class LineTracer:
-    """Records (target file, line) pairs executed; other files cost one dict lookup per call."""
+def make_tracer(targets: dict[str, str], functions: dict | None = None):
+    """The fastest available recorder for `targets` (realpath -> project-relative path). Call it in the
+    child that runs the baseline: the probe recorder rewrites the live functions."""
+    wanted = os.environ.get("ASSAY_MUTATION_TRACER", "")
+    if wanted in ("", "probes"):
+        probes = ProbeRecorder(targets)
+        if probes.instrument(functions):
+            return probes
+        if wanted:
+            raise RuntimeError("a live function of the targets cannot take probed code")
+    if wanted in ("", "monitoring") and hasattr(sys, "monitoring"):
+        return MonitorTracer(targets)
+    if wanted in ("", "coverage"):
+        try:
+            return CoverageTracer(targets)
+        except Exception:  # noqa: BLE001 - no coverage (or no C tracer) in the user's interpreter
+            if wanted:
+                raise
+    return SetTracer(targets)
 
+
+class _Files:
     def __init__(self, targets: dict[str, str]):
-        self.targets = targets  # realpath -> project-relative path
+        self.targets = targets
         self.names: dict[str, str | None] = {}
-        self.lines: set = set()
-        self.call_lines: set = set()
-        self.in_call = False  # set by the pytest hooks: lines run in a test's call phase go to call_lines too
 
-    def _rel(self, filename: str) -> str | None:
+    def rel(self, filename: str) -> str | None:
         rel = self.names.get(filename, 0)
         if rel == 0:
             rel = self.names[filename] = self.targets.get(os.path.realpath(filename))
         return rel
 
+
+class SetTracer(_Files):
+    """`sys.settrace`: a Python call per function call anywhere, per line in the targets (slowest)."""
+
+    name = "settrace"
+
+    def __init__(self, targets: dict[str, str]):
+        super().__init__(targets)
+        self.data: dict = {}
+        self.lines: set = set()
+
     def _global(self, frame, event, arg):
-        rel = self._rel(frame.f_code.co_filename)
+        rel = self.rel(frame.f_code.co_filename)
         if rel is None:
             return None
-        local = self._local_for(rel)
-        return local(frame, event, arg)
 
-    def _local_for(self, rel: str):
         def local(frame, event, arg):
             if event == "line":
-                key = (rel, frame.f_lineno)
-                self.lines.add(key)
-                if self.in_call:
-                    self.call_lines.add(key)
+                self.lines.add((rel, frame.f_lineno))
             return local
 
-        return local
+        return local(frame, event, arg)
+
+    def switch(self, key) -> None:
+        self.lines = self.data.setdefault(key, set())
 
     def start(self) -> None:
         threading.settrace(self._global)
@@ -66,8 +85,149 @@ class LineTracer:
         sys.settrace(None)
         threading.settrace(None)
 
-    def take(self) -> tuple[set, set]:
-        """Lines recorded since the last take (all, call phase only); starts afresh."""
-        lines, call = self.lines, self.call_lines
-        self.lines, self.call_lines = set(), set()
-        return lines, call
+    def collect(self) -> dict:
+        return self.data
+
+
+class MonitorTracer(_Files):
+    """`sys.monitoring` (3.12+): code outside the targets is disabled at its first start; a target line
+    reports once, then is disabled until the next `switch` re-arms every event."""
+
+    name = "monitoring"
+
+    def __init__(self, targets: dict[str, str]):
+        super().__init__(targets)
+        mon = sys.monitoring
+        self.tool = next(i for i in range(6) if i != mon.COVERAGE_ID and mon.get_tool(i) is None)
+        self.data: dict = {}
+        self.lines: set = set()
+        self.armed: set = set()
+
+    def _start(self, code, offset):
+        mon = sys.monitoring
+        rel = self.rel(code.co_filename)
+        if rel is None:
+            return mon.DISABLE
+        if code not in self.armed:
+            self.armed.add(code)
+            mon.set_local_events(self.tool, code, mon.events.LINE)
+        return mon.DISABLE  # its lines stay armed; starts of this code need no callback until re-armed
+
+    def _line(self, code, line):
+        self.lines.add((self.names[code.co_filename], line))
+        return sys.monitoring.DISABLE
+
+    def switch(self, key) -> None:
+        self.lines = self.data.setdefault(key, set())
+        sys.monitoring.restart_events()
+
+    def start(self) -> None:
+        mon = sys.monitoring
+        mon.use_tool_id(self.tool, "assay-mutation")
+        mon.register_callback(self.tool, mon.events.PY_START, self._start)
+        mon.register_callback(self.tool, mon.events.PY_RESUME, self._start)
+        mon.register_callback(self.tool, mon.events.LINE, self._line)
+        mon.set_events(self.tool, mon.events.PY_START | mon.events.PY_RESUME)
+
+    def stop(self) -> None:
+        mon = sys.monitoring
+        mon.set_events(self.tool, 0)
+        for code in self.armed:
+            mon.set_local_events(self.tool, code, 0)
+        mon.free_tool_id(self.tool)
+
+    def collect(self) -> dict:
+        return self.data
+
+
+class CoverageTracer:
+    """coverage.py's C tracer with one dynamic context per phase of each test."""
+
+    name = "coverage"
+
+    def __init__(self, targets: dict[str, str]):
+        import coverage
+        from coverage.tracer import CTracer  # noqa: F401 - only the C tracer is fast enough to be worth it
+
+        self.targets = targets
+        self.cov = coverage.Coverage(data_file=None, include=list(targets), config_file=False, branch=False)
+        self.keys: dict[str, object] = {}
+
+    def switch(self, key) -> None:
+        name = str(len(self.keys))
+        self.keys[name] = key
+        self.cov.switch_context(name)
+
+    def start(self) -> None:
+        self.cov.start()
+
+    def stop(self) -> None:
+        self.cov.stop()
+
+    def collect(self) -> dict:
+        data = self.cov.get_data()
+        out: dict = {key: set() for key in self.keys.values()}
+        for path in data.measured_files():
+            rel = self.targets.get(os.path.realpath(path))
+            if rel is None:
+                continue
+            for line, contexts in data.contexts_by_lineno(path).items():
+                for context in contexts:
+                    key = self.keys.get(context)
+                    if key is not None:
+                        out[key].add((rel, line))
+        return out
+
+
+class CollectTracer(_Files):
+    """`sys.settrace` while pytest imports and collects: lines of the targets that run, and those run by a
+    call that did not come from the target's own module body (a test module calling it at import): what
+    those lines computed may sit anywhere, so re-running the module body cannot redo it."""
+
+    def __init__(self, targets: dict[str, str], scratch_root: str = ""):
+        super().__init__(targets)
+        self.scratch = os.path.realpath(scratch_root) + os.sep if scratch_root else None
+        self.inside: dict[str, bool] = {}
+        self.codes: set = set()  # code objects of the project and its tests that ran while collecting
+        self.lines: set = set()
+        self.foreign: set = set()
+        self.bodies: dict[str, dict] = {}  # rel -> fingerprint of the module's globals when its body returned
+
+    def _own(self, frame, rel: str) -> bool:
+        f = frame
+        while f is not None:
+            if f.f_code.co_name == "<module>" and self.rel(f.f_code.co_filename) == rel:
+                return True
+            f = f.f_back
+        return False
+
+    def _global(self, frame, event, arg):
+        filename = frame.f_code.co_filename
+        if self.scratch is not None:
+            inside = self.inside.get(filename)
+            if inside is None:
+                inside = self.inside[filename] = os.path.realpath(filename).startswith(self.scratch)
+            if inside:
+                self.codes.add(frame.f_code)
+        rel = self.rel(filename)
+        if rel is None:
+            return None
+        body = frame.f_code.co_name == "<module>"
+        sink = self.lines if body or self._own(frame, rel) else self.foreign
+
+        def local(frame, event, arg):
+            if event == "line":
+                sink.add((rel, frame.f_lineno))
+            elif event == "return" and body:
+                self.bodies[rel] = fingerprint(frame.f_globals)
+            return local
+
+        return local(frame, event, arg)
+
+    def start(self) -> None:
+        threading.settrace(self._global)
+        sys.settrace(self._global)
+
+    def stop(self) -> None:
+        sys.settrace(None)
+        threading.settrace(None)

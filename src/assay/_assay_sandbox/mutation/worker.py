@@ -1,29 +1,20 @@
 """Mutation worker: imports pytest and the project once, then serves mutants from forked children.
 
-Standalone (stdlib + pytest), like its sibling `_assay_mutation_*` modules, because it runs under the
-interpreter of the user's tests; started by path, so this directory is sys.path[0].
+Standalone (stdlib + pytest), like the rest of `_assay_sandbox`, because it runs under the interpreter of
+the user's tests.
 
-1. Collection runs under a line tracer: lines of the target files executed at import time.
-2. A forked child runs every test once under the tracer: per test, the target lines it executes (call
-   phase apart, for the verify gate's scope) and its duration.
-3. Each mutant is compiled in memory (never written): equivalent and duplicate mutants (same bytecode as
-   the original or an earlier mutant) are Ignored; uncovered ones are NoCoverage without running.
-4. The others run in forked children, `workers` at a time, only the covering tests, fastest first, stopping
-   at the first failure; a child past its deadline is killed (Timeout).
-   - mutant inside a function: the child swaps `__code__` of the live function objects of the enclosing
-     defs (decorated, nested, methods, closures alike) - no re-import;
-   - mutant whose line runs at import time (module code, decorators, calls made while importing): the
-     child re-runs the mutated module body in the live module and rebinds the globals of the project's
-     and tests' modules that held the old objects - no re-collection - then diffs the namespace against
-     the live one: unchanged is Ignored, else only the tests that may read a changed name run, or every
-     test when the effect cannot be bounded;
-   - otherwise (the swap is impossible): the child drops the project's modules and re-runs pytest
-     in-process with a meta-path finder that serves the mutated module code.
-
-Modules: trace (line tracer, events), fork (children and their results), baseline (step 2), plan (step 3),
-pool (step 4), patch / rebind / reimport (the three ways a child applies a mutant), and for rebind: watch
-(effects of the re-run), same (namespace diff), select (tests that may read a changed name), code
-(reading code objects); server is the pytest plugin that drives them.
+1. Collection runs under a line tracer: lines of the target files run at import time, apart from those run
+   for another module (a test module calling the target while it is imported).
+2. The tests asked for are picked from what was collected (`identity`), minus the deselected ones.
+3. Two forked children run every test once, one under the fastest per-test line recorder the interpreter
+   has (coverage, module globals each test writes), one untraced (durations) - `baseline`, `facts`.
+4. Each mutant is compiled in memory (never written): equivalent and duplicate mutants (same bytecode as
+   the original or an earlier mutant) are Ignored; uncovered ones are NoCoverage without running (`plan`).
+5. The others run in forked children, `workers` at a time, stopping at the first failure; the worker holds
+   a deadline per test and kills a child past it (Timeout, naming the test) - `pool`. A child applies its
+   mutant one of three ways: `patch` (swap `__code__` of the live functions), `rebind` (re-run the module
+   body in the live module, then `watch` / `same` / `select` bound who can observe it), `reimport` (a fresh
+   import and collection in the child, for state collection built).
 
 Input: a JSON file (argv[1]). Output: JSON lines appended to `events` (never stdout, which pytest captures).
 """
@@ -36,8 +27,12 @@ import pytest
 
 from .. import boot
 from ..protocol import MutationJob
+from .events import Events
 from .server import Server
-from .trace import Events, LineTracer
+from .trace import CollectTracer
+
+EXIT_CODES = {1: "tests failed", 2: "interrupted (collection errors?)", 3: "internal error",
+              4: "usage error (bad path or pytest option)", 5: "no tests collected"}
 
 
 def main(job_path: str) -> int:
@@ -45,13 +40,14 @@ def main(job_path: str) -> int:
     boot.isolate_imports(cfg.user_root, cfg.scratch_root, cfg.source_roots)
     os.chdir(cfg.scratch_root)
     events = Events(cfg.events)
-    tracer = LineTracer({os.path.realpath(p): rel for rel, p in cfg.targets.items()})
+    tracer = CollectTracer({os.path.realpath(p): rel for rel, p in cfg.targets.items()}, cfg.scratch_root)
     server = Server(cfg, events, tracer)
-    args = [*cfg.tests, "-q", "-p", "no:cacheprovider", "-p", "no:randomly", "-p", "no:assay", *cfg.pytest_args]
+    files = list(dict.fromkeys(t.split("::")[0] for t in cfg.tests))
+    args = [*files, "-q", "-p", "no:cacheprovider", "-p", "no:randomly", "-p", "no:assay", *cfg.pytest_args]
     tracer.start()
-    code = pytest.main(args, plugins=[server])
+    code = int(pytest.main(args, plugins=[server]))
     tracer.stop()
     if not server.served:
-        events.emit(event="error", message=f"pytest stopped before running (exit code {int(code)}): "
-                    + ("\n".join(server.collect_errors) or "no tests collected")[-3000:])
+        reason = "\n".join(server.collect_errors) or EXIT_CODES.get(code, "see the worker log")
+        events.emit(event="error", message=f"pytest stopped before running (exit code {code}): {reason[-3000:]}")
     return 0

@@ -1,0 +1,84 @@
+"""What the baseline established, per test: outcome, duration, covered lines, module state written."""
+
+from __future__ import annotations
+
+
+class Baseline:
+    """The passing tests and what each covers, reads and writes.
+
+    A test counts as passing when it passed in the traced run and in the untraced one (a test whose outcome
+    depends on tracing is left out and listed). Durations are untraced: the job's own (the green gate's run)
+    when given, else the untraced run's; the traced duration only where neither has the test.
+    """
+
+    def __init__(self, items, runs: dict[str, dict], durations: dict[str, float] | None, functions: dict | None):
+        traced = runs["traced"]["tests"]
+        untraced = runs["untraced"]["tests"] if "untraced" in runs else None
+        self.tracer = runs["traced"]["tracer"]
+        self.ids = [item.nodeid for item in items]
+        self.position = {nodeid: i for i, nodeid in enumerate(self.ids)}
+        self.outcome = {nodeid: t["outcome"] for nodeid, t in zip(self.ids, traced, strict=True)}
+        self.unstable: list[str] = []
+        if untraced is not None:
+            for nodeid, t in zip(self.ids, untraced, strict=True):
+                if t["outcome"] != self.outcome[nodeid]:
+                    self.unstable.append(nodeid)
+                    self.outcome[nodeid] = f"{self.outcome[nodeid]} traced, {t['outcome']} untraced"
+        given = durations or {}
+        self.traced_duration = {nodeid: t["duration"] for nodeid, t in zip(self.ids, traced, strict=True)}
+        self.duration = {}
+        for i, nodeid in enumerate(self.ids):
+            if nodeid in given:
+                self.duration[nodeid] = float(given[nodeid])
+            elif untraced is not None:
+                self.duration[nodeid] = untraced[i]["duration"]
+            else:
+                self.duration[nodeid] = traced[i]["duration"]
+        passing = [i for i, nodeid in enumerate(self.ids) if self.outcome[nodeid] == "passed"]
+        self.tests = sorted((self.ids[i] for i in passing), key=lambda nodeid: self.duration[nodeid])
+        self.covering: dict[tuple[str, int], list[str]] = {}  # (rel, line) -> ids, fastest first
+        self.call_lines: dict[str, list] = {}
+        self.writes: dict[str, set[tuple[str, str]]] = {}  # id -> (module key, name) it changed
+        for nodeid in self.tests:
+            t = traced[self.position[nodeid]]
+            for rel, line in t["lines"]:
+                self.covering.setdefault((rel, line), []).append(nodeid)
+            self.call_lines[nodeid] = t["call"]
+            if t["writes"]:
+                self.writes[nodeid] = {(key, name) for key, name in t["writes"]}
+        self.scope = _scope(self.call_lines, functions) if functions is not None else None
+
+    def event(self, seconds: dict[str, float]) -> dict:
+        """The `baseline` event: outcomes and durations, covering tests per line, scope, run times."""
+        line_tests: dict[str, dict[int, int]] = {}
+        for (rel, line), ids in self.covering.items():
+            line_tests.setdefault(rel, {})[line] = len(ids)
+        traced_s, untraced_s = seconds.get("traced", 0.0), seconds.get("untraced")
+        return {
+            "event": "baseline",
+            "duration_s": round(max(seconds.values()), 3),
+            "tracer": self.tracer,
+            "traced_s": round(traced_s, 3),
+            "untraced_s": None if untraced_s is None else round(untraced_s, 3),
+            "tests": [{"id": nodeid, "outcome": self.outcome[nodeid], "duration": round(self.duration[nodeid], 5)}
+                      for nodeid in self.ids],
+            "unstable": self.unstable,
+            "state_writers": sorted(self.writes),
+            "state_names": sorted({f"{key}:{name}" for names in self.writes.values() for key, name in names}),
+            "line_tests": line_tests,
+            "scope": {rel: sorted(names) for rel, names in self.scope.items()} if self.scope is not None else None,
+        }
+
+
+def _scope(call_lines: dict[str, list], spans: dict) -> dict[str, set[str]]:
+    """Functions the tests execute in their call phase: the innermost def around each line."""
+    scope: dict[str, set[str]] = {}
+    for lines in call_lines.values():
+        for rel, line in lines:
+            best = None
+            for name, first, last in spans.get(rel, ()):
+                if first <= line <= last and (best is None or first >= best[1]):
+                    best = (name, first)
+            if best:
+                scope.setdefault(rel, set()).add(best[0])
+    return scope

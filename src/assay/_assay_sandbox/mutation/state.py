@@ -1,0 +1,92 @@
+"""Module state that tests (or collection) leave behind: caches, registries, counters.
+
+A test that fills a module-level cache makes the tests after it read what the cache holds instead of
+running the code that filled it, so per-test coverage no longer says who depends on that code (isodate's
+`DATE_REGEX_CACHE`: only the first test of each kind runs the regex builder). A cheap fingerprint of every
+project module's globals before and after each test of the baseline names the globals each test wrote.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import types
+
+_CAP = 256  # elements of one container whose identities enter the fingerprint (its length always does)
+_ATOMS = (int, float, complex, str, bytes, bool, type(None))
+
+
+def _ids(items) -> int:
+    out = []
+    for i, x in enumerate(items):
+        if i >= _CAP:
+            break
+        out.append(id(x))
+    return hash(tuple(out))
+
+
+def _shallow(value) -> tuple:
+    """Identity, size and the identities of the first elements: `d[k] = v`, `append`, `cache_clear()`,
+    `obj.attr = v` all change it; equal fingerprints may still hide deeper writes (documented limit)."""
+    t = type(value)
+    if t in _ATOMS:
+        return (id(value),)
+    try:
+        if t is dict:
+            return (id(value), len(value), _ids(value), _ids(value.values()))
+        if t in (list, tuple):
+            return (id(value), len(value), _ids(value))
+        if t in (set, frozenset):
+            return (id(value), len(value))
+        if isinstance(value, type) and _is_testcase(value):  # unittest's own bookkeeping (tearDown_exceptions)
+            return (id(value),)
+        info = getattr(value, "cache_info", None)
+        if callable(info) and not isinstance(value, type):
+            return (id(value), info().currsize)
+        if isinstance(value, (types.FunctionType, types.ModuleType)):
+            return (id(value), id(getattr(value, "__code__", None)), id(getattr(value, "__defaults__", None)))
+        space = getattr(value, "__dict__", None)
+        if isinstance(space, (dict, types.MappingProxyType)):
+            return (id(value), len(space), _ids(space.values()),
+                    *(_shallow(v)[1:3] for v in list(space.values())[:32] if type(v) in (dict, list, set)))
+        if hasattr(value, "__len__") and hasattr(value, "__iter__"):
+            return (id(value), len(value))
+    except Exception:  # noqa: BLE001 - an odd object: its identity is all we can tell
+        pass
+    return (id(value),)
+
+
+def _is_testcase(cls: type) -> bool:
+    unittest = sys.modules.get("unittest")
+    return unittest is not None and issubclass(cls, unittest.TestCase)
+
+
+def fingerprint(namespace: dict) -> dict[str, tuple]:
+    return {k: _shallow(v) for k, v in list(namespace.items()) if not (k.startswith("__") and k.endswith("__"))}
+
+
+def changed(before: dict[str, tuple], after: dict[str, tuple]) -> set[str]:
+    return {k for k in before.keys() | after.keys() if before.get(k) != after.get(k)}
+
+
+class ProjectState:
+    """Fingerprints of the globals of every module loaded from the scratch copy (project and tests)."""
+
+    def __init__(self, scratch_root: str, targets: dict[str, str]):
+        scratch = os.path.realpath(scratch_root) + os.sep
+        self.modules: dict[str, types.ModuleType] = {}
+        for mod in list(sys.modules.values()):
+            path = getattr(mod, "__file__", None)
+            if path and (real := os.path.realpath(path)).startswith(scratch):
+                self.modules[targets.get(real) or "module:" + mod.__name__] = mod
+        self.last = self.take()
+
+    def take(self) -> dict[str, dict[str, tuple]]:
+        return {key: fingerprint(mod.__dict__) for key, mod in self.modules.items()}
+
+    def writes(self) -> list[list[str]]:
+        """[module key, name] of the globals changed since the last call (a target's key is its rel path)."""
+        now = self.take()
+        out = [[key, name] for key in now for name in sorted(changed(self.last.get(key, {}), now[key]))]
+        self.last = now
+        return out

@@ -1,0 +1,66 @@
+"""What a progress display shows while mutants run: done / total, killed, survived, timeouts and an ETA.
+
+The engine feeds every worker event through `Tally` and hands the caller one `progress` event per change,
+so a display (the CLI's Rich bar, a gate's log) only renders numbers, never counts them.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+
+class Tally:
+    def __init__(self) -> None:
+        self.total = 0
+        self.done = 0
+        self.killed = 0
+        self.survived = 0
+        self.timeouts = 0
+        self.other = 0
+        self.phase = "starting"
+        self.first_mutant: float | None = None
+        self.run_done = 0  # mutants that ran in this process (cached ones are not a rate)
+
+    def feed(self, ev: dict[str, Any]) -> dict[str, Any] | None:
+        """The `progress` event after `ev`, or None when `ev` changes nothing shown."""
+        kind = ev.get("event")
+        if kind == "plan":
+            self.total, self.done = ev["total"], ev["cached"]
+        elif kind == "collected":
+            self.phase = "baseline"
+        elif kind == "baseline_progress":
+            self.phase = f"baseline {ev['done']}/{ev['total']} tests"
+        elif kind == "baseline":
+            self.phase = "mutants"
+        elif kind == "mutant":
+            self.done += 1
+            if ev.get("duration_s", 0) > 0:  # ran in a child (settled-at-plan verdicts come at once)
+                if self.first_mutant is None:
+                    self.first_mutant = time.monotonic()
+                self.run_done += 1
+            status = ev["status"]
+            if status == "Killed":
+                self.killed += 1
+            elif status == "Timeout":
+                self.timeouts += 1
+            elif status in ("Survived", "NoCoverage"):
+                self.survived += 1
+            else:
+                self.other += 1
+        else:
+            return None
+        return self.event()
+
+    def eta_s(self) -> float | None:
+        """Remaining mutants at the rate seen since the first verdict of this run."""
+        if self.first_mutant is None or self.run_done < 3 or not self.total:
+            return None
+        rate = self.run_done / max(time.monotonic() - self.first_mutant, 1e-6)
+        return max(0.0, (self.total - self.done) / rate)
+
+    def event(self) -> dict[str, Any]:
+        eta = self.eta_s()
+        return {"event": "progress", "phase": self.phase, "done": self.done, "total": self.total,
+                "killed": self.killed, "survived": self.survived, "timeouts": self.timeouts, "other": self.other,
+                "eta_s": None if eta is None else round(eta, 1)}

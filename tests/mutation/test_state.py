@@ -1,0 +1,162 @@
+"""Real projects' troubles, reproduced small (fixtures/state): module state filled before a mutant runs, test
+ids that change between processes, a hang in C code, a module body that raises, slow tests."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+from assay.execution.sandbox import Sandbox
+from rich.console import Console
+
+from assay.config import SandboxConfig
+from assay.mutation.diskcheck import detected, rerun_from_disk
+from assay.mutation.engine import MutationError
+from assay.mutation.model import Status
+from tests.mutation._mutation_support import FIXTURES, run_engine
+
+TARGETS = ["src/state/dates.py", "src/state/table.py", "src/state/hang.py", "src/state/broken.py",
+           "src/state/words.py"]
+TESTS = ["tests/test_dates.py", "tests/test_table.py", "tests/test_hang.py", "tests/test_broken.py",
+         "tests/test_slow.py", "tests/test_words.py", "tests/test_sub.py"]
+
+
+@pytest.fixture(scope="module")
+def root(tmp_path_factory):
+    dest = tmp_path_factory.mktemp("state") / "state"
+    shutil.copytree(FIXTURES / "state", dest)
+    return dest
+
+
+@pytest.fixture(scope="module")
+def box(root):
+    return Sandbox(SandboxConfig(timeout_s=30), protect=root)
+
+
+@pytest.fixture(scope="module")
+def runs(root, box):
+    """Two runs without cache: the second one checks determinism."""
+    return [run_engine(root, box, TARGETS, TESTS, timeout_s=0.5) for _ in range(2)]
+
+
+def _pick(run, file, original, operator, replacement=None, line=None):
+    found = [(m, r) for m, r in run.scored
+             if m.file == f"src/state/{file}" and m.original == original and m.operator == operator
+             and replacement in (None, m.replacement) and line in (None, m.line)]
+    assert len(found) == 1, found
+    return found[0]
+
+
+def test_a_cache_filled_by_an_earlier_test_does_not_hide_a_mutant(runs, root, box):
+    # only the first test runs `add("-long")`: the second one reads the cache - and fails in a fresh process
+    m, r = _pick(runs[0], "dates.py", 'add(kind + "-long")', "call_removal")
+    assert r.status is Status.KILLED
+    assert r.killed_by == ["tests/test_dates.py::test_known[a-long]"]
+    text = (root / m.file).read_text()
+    assert rerun_from_disk(root, m, text, ["tests/test_dates.py"], sys.executable, box, ["src"]) is Status.KILLED
+
+
+def test_a_function_called_while_collecting_is_judged_in_a_fresh_import(runs, root, box):
+    m, r = _pick(runs[0], "table.py", "2", "number")  # build() ran only while test_table.py was imported
+    assert r.status is Status.KILLED
+    text = (root / m.file).read_text()
+    assert rerun_from_disk(root, m, text, ["tests/test_table.py"], sys.executable, box, ["src"]) is Status.KILLED
+
+
+def test_a_table_read_while_collecting_is_judged_after_a_fresh_collection(runs, root, box):
+    m, r = _pick(runs[0], "words.py", '"sheep"', "string")  # test_short's parameters come from the table
+    assert r.status is Status.KILLED
+    assert r.killed_by == ["tests/test_words.py::test_short[XXsheepXX]"]
+    text = (root / m.file).read_text()
+    assert rerun_from_disk(root, m, text, ["tests/test_words.py"], sys.executable, box, ["src"]) is Status.KILLED
+
+
+def test_a_default_value_runs_only_the_tests_that_call_its_function(runs):
+    _, r = _pick(runs[0], "words.py", '"s"', "default_argument")
+    assert r.status is Status.KILLED
+    assert r.covered_by == r.killed_by == ["tests/test_words.py::test_plural"]
+
+
+def test_a_failing_unittest_subtest_kills(runs):
+    _, r = _pick(runs[0], "words.py", "-", "unary_minus_removal")  # word[:-1] -> word[:1]
+    assert r.status is Status.KILLED
+    assert r.killed_by == ["tests/test_sub.py::SingularTests::test_singular"]
+
+
+def test_verdicts_match_a_fresh_process_from_disk(runs, root, box):
+    scored = [(m, r) for m, r in runs[0].scored if m.file in ("src/state/dates.py", "src/state/table.py")]
+    survivors = [(m, r) for m, r in scored if r.status is Status.SURVIVED]
+    sample = survivors + [(m, r) for m, r in scored if r.status is Status.KILLED][:3]
+    assert survivors
+    texts = {m.file: (root / m.file).read_text() for m, _ in sample}
+    for m, r in sample:
+        disk = rerun_from_disk(root, m, texts[m.file], TESTS[:2], sys.executable, box, ["src"])
+        assert detected(disk) == detected(r.status), (m.line, m.original, m.replacement, r.status, disk)
+
+
+def test_two_runs_give_the_same_verdicts(runs):
+    first, second = ({k: v.status for k, v in run.results.items()} for run in runs)
+    assert first == second
+
+
+def test_a_mutant_stuck_in_c_code_is_killed_by_the_parent_and_names_the_test(runs):
+    _, r = _pick(runs[0], "hang.py", "n >= 0", "condition", "False")
+    assert r.status is Status.TIMEOUT
+    assert r.killed_by == ["tests/test_hang.py::test_first"]
+    assert r.reason.startswith("tests/test_hang.py::test_first did not finish within")
+    assert r.duration_s < 10
+
+
+def test_a_module_body_that_raises_is_reported_with_its_exception_in_every_format(runs):
+    from assay.cli_mutate import _render, _text
+
+    run = runs[0]
+    m, r = _pick(run, "broken.py", '"a"', "string", line=3)
+    assert r.status is Status.RUNTIME_ERROR
+    assert r.reason == "the module body raises at import: KeyError: 'a' (line 4)"
+    data = json.loads(_render("json", run, 0, "pure", True))
+    assert next(x for x in data["mutants"] if x["id"] == m.id)["reason"] == r.reason
+    elements = json.loads(_render("mutation-testing-elements", run, 0, "pure", True))
+    entry = next(x for x in elements["files"]["src/state/broken.py"]["mutants"] if x["id"] == m.id)
+    assert (entry["status"], entry["statusReason"]) == ("RuntimeError", r.reason)
+    assert "KeyError: &#39;a&#39; (line 4)" in _render("html", run, 0, "pure", True)
+    out = io.StringIO()
+    _text(run, 0, "pure", True, Console(file=out, width=200))
+    assert f"RuntimeError src/state/broken.py:3 `{m.before}`" in out.getvalue()
+    assert "KeyError: 'a' (line 4)" in out.getvalue()
+
+
+def test_the_run_lists_the_slowest_tests_and_deselect_leaves_them_out(runs, root, box):
+    slowest = runs[0].slowest
+    assert slowest[0]["id"] == "tests/test_slow.py::test_slow_known"
+    assert slowest[0]["duration"] >= 0.3 and 0 < slowest[0]["share"] <= 1
+    assert runs[0].longest_mutant["seconds"] > 0
+    assert runs[0].baseline["untraced_s"] > 0 and runs[0].baseline["tracer"]
+    run = run_engine(root, box, ["src/state/dates.py"], TESTS, deselect=["tests/test_slow.py"])
+    assert run.deselected == 1
+    assert all("test_slow" not in t for r in run.results.values() for t in r.covered_by)
+
+
+def _ids_under_seed(root, seed: str) -> list[str]:
+    env = {**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": str(root / "src")}
+    out = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
+                          "tests/test_ids.py"], cwd=root, env=env, capture_output=True, text=True, check=True)
+    return [line for line in out.stdout.splitlines() if line.startswith("tests/")]
+
+
+def test_ids_from_another_hash_seed_name_the_cause_or_map_back(root, box):
+    ours = _ids_under_seed(root, "0")
+    theirs = next(ids for seed in map(str, range(1, 40)) if set(ids := _ids_under_seed(root, seed)) != set(ours))
+    missing = [i for i in theirs if i not in ours]
+    with pytest.raises(MutationError) as err:
+        run_engine(root, box, ["src/state/dates.py"], [missing[0]])
+    message = str(err.value)
+    assert "parameter ids differ between processes" in message and "PYTHONHASHSEED" in message
+    assert "no tests collected" not in message
+    run = run_engine(root, box, ["src/state/dates.py"], theirs)  # every parameter asked for: the same tests
+    assert len(run.tests) == 5
