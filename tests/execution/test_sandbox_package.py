@@ -9,7 +9,7 @@ import sys
 import time
 
 from assay._assay_sandbox import launch
-from assay._assay_sandbox.fork import fork, wait
+from assay._assay_sandbox.fork import fork, run_one, watch
 from assay._assay_sandbox.protocol import MutantSpec, MutationJob, PytestJob
 
 
@@ -40,13 +40,18 @@ def test_the_launcher_never_lets_assay_modules_shadow_the_users(tmp_path):
     assert unknown.returncode == 2 and "unknown command" in unknown.stderr
 
 
-def test_forked_children_report_json_or_are_killed_at_the_deadline():
-    pid, r = fork(lambda: {"answer": 42})
-    assert wait(pid, r, 10)[:2] == ("exited", {"answer": 42})
-    pid, r = fork(lambda: 1 / 0)
-    state, result, _ = wait(pid, r, 10)
+def test_forked_children_report_progress_and_json_or_are_killed_at_the_deadline():
+    assert run_one(lambda: {"answer": 42}, 10)[:2] == ("exited", {"result": {"answer": 42}})
+    state, result, _ = run_one(lambda: 1 / 0, 10)
     assert state == "exited" and "ZeroDivisionError" in result["crash"]
+    lines = []
+
+    def body(report):
+        report({"started": "t1"})
+        time.sleep(60)
+
     start = time.monotonic()
-    pid, r = fork(lambda: time.sleep(60))
-    state, _, took = wait(pid, r, 0.5)
-    assert state == "timeout" and took < 30 and time.monotonic() - start < 30  # not the 60 s it asked for
+    child = fork(body)
+    ended = watch([child], lambda c: c.started + 2.0, lambda c, msg: lines.append(msg))
+    assert ended[child.pid] == ("timeout", {}) and lines == [{"started": "t1"}]
+    assert time.monotonic() - start < 30  # killed at its deadline, not after the 60 s it asked for

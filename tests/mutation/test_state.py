@@ -11,10 +11,10 @@ import subprocess
 import sys
 
 import pytest
-from assay.execution.sandbox import Sandbox
 from rich.console import Console
 
 from assay.config import SandboxConfig
+from assay.execution.sandbox import Sandbox
 from assay.mutation.diskcheck import detected, rerun_from_disk
 from assay.mutation.engine import MutationError
 from assay.mutation.model import Status
@@ -113,20 +113,23 @@ def test_a_mutant_stuck_in_c_code_is_killed_by_the_parent_and_names_the_test(run
 
 
 def test_a_module_body_that_raises_is_reported_with_its_exception_in_every_format(runs):
-    from assay.cli_mutate import _render, _text
+    from assay.mutation.summary import MutateReport
+    from assay.report import MUTATE_FORMATS
+    from assay.report.mutation_text import print_report
 
     run = runs[0]
+    report = MutateReport(run, 0, "pure")
     m, r = _pick(run, "broken.py", '"a"', "string", line=3)
     assert r.status is Status.RUNTIME_ERROR
     assert r.reason == "the module body raises at import: KeyError: 'a' (line 4)"
-    data = json.loads(_render("json", run, 0, "pure", True))
+    data = json.loads(MUTATE_FORMATS["json"](report))
     assert next(x for x in data["mutants"] if x["id"] == m.id)["reason"] == r.reason
-    elements = json.loads(_render("mutation-testing-elements", run, 0, "pure", True))
+    elements = json.loads(MUTATE_FORMATS["mutation-testing-elements"](report))
     entry = next(x for x in elements["files"]["src/state/broken.py"]["mutants"] if x["id"] == m.id)
     assert (entry["status"], entry["statusReason"]) == ("RuntimeError", r.reason)
-    assert "KeyError: &#39;a&#39; (line 4)" in _render("html", run, 0, "pure", True)
+    assert "KeyError: &#39;a&#39; (line 4)" in MUTATE_FORMATS["html"](report)
     out = io.StringIO()
-    _text(run, 0, "pure", True, Console(file=out, width=200))
+    print_report(Console(file=out, width=200), report)
     assert f"RuntimeError src/state/broken.py:3 `{m.before}`" in out.getvalue()
     assert "KeyError: 'a' (line 4)" in out.getvalue()
 

@@ -10,6 +10,8 @@ import json
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
+HASH_SEED = "0"  # PYTHONHASHSEED of every sandboxed pytest process: test ids built from sets match across them
+
 
 class _Json:
     """JSON round trip of a flat dataclass; nested job types convert themselves in `_from`."""

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-import time
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -18,46 +17,33 @@ from assay.report.mutation_text import print_report
 
 
 def _progress(console: Console, quiet: bool):
-    """A live bar on a terminal; elsewhere a line for each step and every 10% of mutants, unless quiet."""
-    progress = Progress(TextColumn("[bold]mutating"), BarColumn(), MofNCompleteColumn(),
-                        TextColumn("killed {task.fields[killed]} survived {task.fields[survived]}"),
-                        TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), console=console, transient=True)
-    task = progress.add_task("mutating", total=None, killed=0, survived=0, rate="")
-    tally = {"killed": 0, "survived": 0, "timeout": 0, "done": 0, "total": 0, "step": 0}
-    started = time.monotonic()
+    """The engine's `progress` events as a live bar on a terminal; elsewhere a line per phase and every 10% of
+    mutants, unless quiet."""
+    progress = Progress(TextColumn("[bold]{task.fields[phase]}"), BarColumn(), MofNCompleteColumn(),
+                        TextColumn("killed {task.fields[killed]} survived {task.fields[survived]} "
+                                   "timeouts {task.fields[timeouts]}"),
+                        TextColumn("{task.fields[eta]}"), TimeElapsedColumn(), console=console, transient=True)
+    task = progress.add_task("mutating", total=None, phase="starting", killed=0, survived=0, timeouts=0, eta="")
+    said = {"phase": "", "step": -1}
 
     def say(text: str) -> None:
         if not console.is_terminal and not quiet:
             print(f"mutate: {text}", file=sys.stderr, flush=True)
 
     def on_event(ev: dict[str, Any]) -> None:
-        kind = ev.get("event")
-        if kind == "plan":
-            tally["total"], tally["done"] = ev["total"], ev["cached"]
-            progress.update(task, total=ev["total"], completed=ev["cached"])
-            say(f"{ev['total']} mutants, {ev['cached']} from the cache; collecting the tests")
-        elif kind == "collected":
-            say(f"collected {ev.get('tests', '?')} tests; running the baseline")
-        elif kind == "baseline":
-            say(f"baseline done in {ev.get('duration_s', 0):.1f} s; running mutants")
-        elif kind == "mutant":
-            tally["done"] += 1
-            status = ev["status"]
-            if status in ("Killed", "Timeout"):
-                tally["killed"] += 1
-                tally["timeout"] += status == "Timeout"
-            elif status in ("Survived", "NoCoverage"):
-                tally["survived"] += 1
-            elapsed = time.monotonic() - started
-            rate = f"{tally['done'] / elapsed:.0f}/s" if elapsed > 0 else ""
-            progress.update(task, advance=1, killed=tally["killed"], survived=tally["survived"], rate=rate)
-            total = max(tally["total"], 1)
-            step = tally["done"] * 10 // total
-            if step > tally["step"]:
-                tally["step"] = step
-                left = elapsed / max(tally["done"], 1) * (total - tally["done"])
-                say(f"{tally['done']}/{total} ({step * 10}%): killed {tally['killed']} (timeouts "
-                    f"{tally['timeout']}), survived {tally['survived']}; about {left:.0f} s left")
+        if ev.get("event") != "progress":
+            return
+        eta = "" if ev["eta_s"] is None else f"about {ev['eta_s']:.0f} s left"
+        progress.update(task, total=ev["total"] or None, completed=ev["done"], phase=ev["phase"],
+                        killed=ev["killed"], survived=ev["survived"], timeouts=ev["timeouts"], eta=eta)
+        if ev["phase"] != said["phase"] and not ev["phase"].startswith("baseline "):
+            said["phase"] = ev["phase"]
+            say(f"{ev['phase']}: {ev['done']}/{ev['total']} mutants done")
+        step = ev["done"] * 10 // max(ev["total"], 1)
+        if ev["phase"] == "mutants" and step > said["step"]:
+            said["step"] = step
+            say(f"{ev['done']}/{ev['total']} ({step * 10}%): killed {ev['killed']}, timeouts {ev['timeouts']}, "
+                f"survived {ev['survived']}" + (f"; {eta}" if eta else ""))
 
     return progress, on_event
 
@@ -79,6 +65,12 @@ def mutate(
     workers: Annotated[int | None, typer.Option(metavar="N", help="mutants run at once (default: cores)")] = None,
     timeout: Annotated[float | None, typer.Option(metavar="SECONDS",
                                                   help="wall timeout of the worker's start and baseline")] = None,
+    test_timeout: Annotated[float | None, typer.Option(
+        metavar="SECONDS", help="added to each test's deadline under a mutant (default 5)")] = None,
+    timeout_factor: Annotated[float | None, typer.Option(
+        metavar="X", help="a test's deadline under a mutant: X times its time without mutants (default 1.5)")] = None,
+    deselect: Annotated[list[str] | None, typer.Option(
+        metavar="ID", help="leave a test out (node id, file::function or glob; repeatable)")] = None,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="ignore cached verdicts")] = False,
     config: Annotated[Path | None, typer.Option(metavar="FILE",
                                                 help="config file (default: assay.toml / pyproject.toml)")] = None,
@@ -97,7 +89,9 @@ def mutate(
         with shown(progress):
             return api.mutate(paths, tests or [], root=root, threshold=threshold, use_cache=not no_cache,
                               progress=on_event, config=config,
-                              overrides={"mutation.workers": workers, "sandbox.timeout_s": timeout})
+                              overrides={"mutation.workers": workers, "sandbox.timeout_s": timeout,
+                                         "mutation.timeout_s": test_timeout, "mutation.timeout_factor": timeout_factor,
+                                         "mutation.deselect": deselect})
 
     report = call(run)
     if plan.terminal:

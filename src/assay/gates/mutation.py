@@ -31,7 +31,9 @@ class MutationGate(BaseGate):
             return GateResult(self.name, GateStatus.SKIP, time.monotonic() - start,
                               details={"reason": "no target: the file imports no module of the project "
                                                  "(pass --target)"})
-        tests = list(ctx.facts.passing_tests or [candidate.rel])
+        # the file, not node ids: the worker finds its tests again itself (ids of tests parametrized over a set
+        # differ between processes); the green run's untraced durations spare the worker its own timing run
+        tests = [candidate.rel]
         sources = {rel: ctx.workspace.path(rel).read_text(encoding="utf-8", errors="replace")
                    for rel in candidate.targets}
         code_class, threshold = threshold_for(sources, conf, ctx.project.packages)
@@ -39,7 +41,7 @@ class MutationGate(BaseGate):
         try:
             engine = Engine(ctx.workspace, ctx.sandbox, PYTHON.python(ctx.settings), ctx.project.source_roots, conf,
                             ctx.settings.python.pytest_args, store)
-            run = engine.run(list(candidate.targets), tests, scoped=True)
+            run = engine.run(list(candidate.targets), tests, scoped=True, durations=ctx.facts.test_durations)
         except RunFailed as err:  # no evidence either way: the file cannot be validated, never "passed"
             reason = f"mutation run failed: {str(err)[:500]}"
             return GateResult(self.name, GateStatus.SKIP, time.monotonic() - start,

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from assay._assay_sandbox import launch
-from assay._assay_sandbox.protocol import PytestJob
+from assay._assay_sandbox.protocol import HASH_SEED, PytestJob
 from assay.execution.runner import CompileResult, Order, Outcome, Problem, TestResult, TestRun
 from assay.execution.sandbox import Sandbox
 from assay.execution.workspace import Workspace
@@ -85,7 +85,8 @@ class PythonPytestRunner:
         timeout = self.timeout_s * max(1, len(ids or [])) + 30 if mode == "isolate" else self.timeout_s
         job_path = out.with_suffix(".job.json")
         job_path.write_text(job.to_json())
-        env = self.sandbox.env_for(ws.run_dir / "home", cache=ws.cache_dir)
+        # one hash seed for every run, as in the mutation worker: tests parametrized over a set keep their ids
+        env = {**self.sandbox.env_for(ws.run_dir / "home", cache=ws.cache_dir), "PYTHONHASHSEED": HASH_SEED}
         result = self.sandbox.run(launch.argv(self.python, "pytest", str(job_path)), cwd=ws.project, env=env,
                                   timeout=timeout)
         roots = (str(ws.project), str(ws.root))

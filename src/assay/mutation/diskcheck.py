@@ -9,9 +9,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from assay._assay_sandbox import launch
+from assay._assay_sandbox.protocol import HASH_SEED
 from assay.execution.sandbox import Sandbox
 from assay.execution.workspace import Workspace
-from assay.mutation.engine import HASH_SEED
 from assay.mutation.generate import apply
 from assay.mutation.model import Mutant, Status
 

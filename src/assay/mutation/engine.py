@@ -20,7 +20,7 @@ from typing import Any
 
 from assay import __version__
 from assay._assay_sandbox import launch
-from assay._assay_sandbox.protocol import MutantSpec, MutationJob
+from assay._assay_sandbox.protocol import HASH_SEED, MutantSpec, MutationJob
 from assay.errors import RunFailed
 from assay.execution.sandbox import Sandbox
 from assay.execution.workspace import Workspace
@@ -30,7 +30,6 @@ from assay.mutation.model import Mutant, MutantResult, Status, counts, score
 from assay.mutation.progress import Tally
 from assay.store import Store
 
-HASH_SEED = "0"
 CACHED = {Status.KILLED, Status.SURVIVED, Status.NO_COVERAGE, Status.IGNORED, Status.COMPILE_ERROR}
 NAMESPACE = "mutation"
 
@@ -103,6 +102,7 @@ class Engine:
         self.ws = workspace
         self.sandbox = sandbox
         self.python = python
+        self._tally = Tally()
         self.source_roots = source_roots
         self.config = config
         self.pytest_args = list(pytest_args or [])
@@ -144,8 +144,11 @@ class Engine:
                 run.results[m.id] = MutantResult.from_json(hit, cached=True)
             else:
                 todo.append(m)
+        self._tally = Tally()
         if progress:
-            progress({"event": "plan", "total": len(in_scope), "cached": len(in_scope) - len(todo)})
+            plan = {"event": "plan", "total": len(in_scope), "cached": len(in_scope) - len(todo)}
+            progress(plan)
+            progress(self._tally.feed(plan) or {})
 
         if todo or not baseline:
             events = self._worker(todo, targets, tests, spans if scoped else None, progress, durations, deselect)
@@ -234,7 +237,7 @@ class Engine:
         cfg_path.write_text(cfg.to_json(), encoding="utf-8")
         idle_limit = timeout * 4
         events: list[dict[str, Any]] = []
-        tally = Tally()
+        tally = self._tally
         # one hash seed for the worker and all its children: tests parametrized over a set keep their ids
         env = {**self.sandbox.env_for(run_dir / "home"), "PYTHONHASHSEED": HASH_SEED}
         with open(run_dir / f"mutation-{tag}.log", "wb") as log, open(events_path, encoding="utf-8") as feed:

@@ -10,6 +10,7 @@ from assay.mutation.summary import MutateReport
 def render(report: MutateReport) -> str:
     run = report.run
     data = {"schema": "assay.mutate/1", "passed": report.passed, **report.details(max_survivors=10_000),
-            "duration_s": round(run.duration_s, 3),
+            "duration_s": round(run.duration_s, 3), "baseline": run.baseline, "slowest": run.slowest,
+            "longest_mutant": run.longest_mutant, "deselected": run.deselected,
             "mutants": [{**m.to_json(), **run.results[m.id].to_json()} for m, _ in run.scored]}
     return json.dumps(data, indent=2) + "\n"
