@@ -272,8 +272,8 @@ class Engine:
         if errors:
             message = errors[0]
             if message.startswith("pytest stopped"):  # pytest's own words on why: the last lines of its output
-                log = (run_dir / f"mutation-{tag}.log").read_text(errors="replace").strip().splitlines()
-                message += "".join(f"\n  {line}" for line in log[-4:])
+                output = (run_dir / f"mutation-{tag}.log").read_text(errors="replace").strip().splitlines()
+                message += "".join(f"\n  {line}" for line in output[-4:])
             raise MutationError(message)
         if not any(ev["event"] == "done" for ev in events):
             tail = (run_dir / f"mutation-{tag}.log").read_text(errors="replace")[-2000:]

@@ -102,7 +102,7 @@ def function_spans(text: str) -> dict[str, tuple[int, int]]:
                 for child in ast.iter_child_nodes(node):
                     if isinstance(child, ast.stmt):
                         walk([child], qual)
-                    elif isinstance(child, ast.excepthandler):
+                    elif isinstance(child, ast.ExceptHandler):
                         walk(child.body, qual)
 
     try:

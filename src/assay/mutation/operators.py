@@ -58,11 +58,11 @@ class _Positions:
         raw = self.lines[line - 1].encode("utf-8")[:col_bytes]
         return self.starts[line - 1] + len(raw.decode("utf-8", "replace"))
 
-    def start(self, node: ast.AST) -> int:
+    def start(self, node: ast.expr | ast.stmt) -> int:
         return self.offset(node.lineno, node.col_offset)
 
-    def end(self, node: ast.AST) -> int:
-        return self.offset(node.end_lineno, node.end_col_offset)
+    def end(self, node: ast.expr | ast.stmt) -> int:
+        return self.offset(node.end_lineno or node.lineno, node.end_col_offset or node.col_offset)
 
 
 def _dotted(node: ast.AST) -> str:
@@ -128,7 +128,8 @@ class Finder:
     # --- helpers -------------------------------------------------------------------------------
     def _token(self, lo: int, hi: int, pattern: str) -> tuple[int, int] | None:
         """Span of the operator `pattern` (regex) at the first token after `lo`, before `hi`."""
-        at = _SKIP.match(self.text, lo, hi).end()
+        skipped = _SKIP.match(self.text, lo, hi)  # matches the empty string at least
+        at = skipped.end() if skipped else lo
         m = re.compile(pattern).match(self.text, at, hi)
         return (m.start(), m.end()) if m else None
 
@@ -182,14 +183,14 @@ class Finder:
                 yield Edit("augmented_assignment", *span, swapped, chain)
                 yield Edit("augmented_assignment", *span, "=", chain)
         elif isinstance(node, (ast.Break, ast.Continue)):
-            other = "continue" if isinstance(node, ast.Break) else "break"
-            yield Edit("break_continue", self.pos.start(node), self.pos.end(node), other, chain)
+            swapped = "continue" if isinstance(node, ast.Break) else "break"
+            yield Edit("break_continue", self.pos.start(node), self.pos.end(node), swapped, chain)
         elif isinstance(node, (ast.If, ast.While)) and not _is_type_checking(node.test):
             test = node.test
             forced = ("False",) if isinstance(node, ast.While) else ("True", "False")
             if not isinstance(test, ast.Constant):
-                for value in forced:
-                    yield Edit("condition", self.pos.start(test), self.pos.end(test), value, chain)
+                for forced_value in forced:
+                    yield Edit("condition", self.pos.start(test), self.pos.end(test), forced_value, chain)
         yield from self._children(node, chain, qual)
 
     def _children(self, node: ast.AST, chain, qual: str) -> Iterator[Edit]:

@@ -56,7 +56,7 @@ def run_tests(items, report, traced: bool, cfg=None, functions: dict | None = No
     for i, item in enumerate(items):
         report({"next": i})
         failures.failed = False
-        if tracer:
+        if tracer and phases is not None:
             phases.index = i
             tracer.switch((i, False))
         start = time.perf_counter()

@@ -11,10 +11,11 @@ import os
 import time
 import types
 
+from ..protocol import MutantSpec, MutationJob
 from .code import find_code
 
 
-def function_index(cfg: dict) -> dict[tuple[str, str, int], list]:
+def function_index(cfg: MutationJob) -> dict[tuple[str, str, int], list]:
     """Live function objects of the target files, by (real path, name, first line)."""
     paths = {os.path.realpath(p) for p in cfg.targets.values()}
     index: dict[tuple[str, str, int], list] = {}
@@ -28,7 +29,7 @@ def function_index(cfg: dict) -> dict[tuple[str, str, int], list]:
     return index
 
 
-def patches(cfg: dict, m: dict, code, functions) -> list | None:
+def patches(cfg: MutationJob, m: MutantSpec, code, functions) -> list | None:
     """(function objects, mutated code) pairs for the enclosing defs, or None: re-import instead."""
     if not m.chain:
         return None
@@ -79,7 +80,7 @@ def run_items(items, report) -> dict:
     from _pytest.runner import runtestprotocol
 
     # only pass/fail matters here: formatting a failure's traceback costs more than a fast test
-    Node._repr_failure_py = lambda self, excinfo, style=None: "failed"
+    setattr(Node, "_repr_failure_py", lambda self, excinfo, style=None: "failed")  # noqa: B010 - typed as fixed
 
     done = 0
     failures = FailureWatch.on(items)

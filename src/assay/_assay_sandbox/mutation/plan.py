@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import os
 import types
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .code import fingerprint
 from .defaults import defaults_patch
@@ -39,7 +39,9 @@ def plan(cfg, baseline, collect, dirty: dict[str, set[str]], readers, events, fu
     """Jobs for the mutants that need a run (others get their verdict now), and the original module code."""
     covering, duration, scope = baseline.covering, baseline.duration, baseline.scope
     all_ids = baseline.tests
-    sources, original_code, originals = {}, {}, {}
+    sources: dict[str, str] = {}
+    original_code: dict[str, types.CodeType] = {}
+    originals: dict[str, str | None] = {}  # bytecode fingerprint -> the first mutant with it (None: original)
     for rel, path in cfg.targets.items():
         with open(path, encoding="utf-8") as fh:
             sources[rel] = fh.read()
@@ -84,6 +86,7 @@ def plan(cfg, baseline, collect, dirty: dict[str, set[str]], readers, events, fu
         if not ordered:
             events.mutant(m, "NoCoverage", [])
             continue
+        found: Any
         if defaulted is not None:
             found, mode = defaulted[0], "defaults"
         elif foreign or (at_import and rel in dirty):

@@ -33,8 +33,9 @@ class _Probes(ast.NodeTransformer):
     def _probe(self, stmt: ast.stmt) -> ast.stmt:
         call = ast.Expr(ast.Call(ast.Name(PROBE, ast.Load()), [ast.Constant(self.base + stmt.lineno)], []))
         for node in ast.walk(call):
-            node.lineno, node.col_offset = stmt.lineno, stmt.col_offset
-            node.end_lineno, node.end_col_offset = stmt.lineno, stmt.col_offset
+            if isinstance(node, ast.expr | ast.stmt):
+                node.lineno, node.col_offset = stmt.lineno, stmt.col_offset
+                node.end_lineno, node.end_col_offset = stmt.lineno, stmt.col_offset
         return call
 
     def _fill(self, node, docstring: bool) -> None:
@@ -44,8 +45,8 @@ class _Probes(ast.NodeTransformer):
                 continue
             out = []
             for i, stmt in enumerate(stmts):
-                keep_doc = docstring and name == "body" and i == 0 and isinstance(stmt, ast.Expr) and isinstance(
-                    getattr(stmt, "value", None), ast.Constant) and isinstance(stmt.value.value, str)
+                keep_doc = (docstring and name == "body" and i == 0 and isinstance(stmt, ast.Expr)
+                            and isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str))
                 out += [stmt] if keep_doc else [self._probe(stmt), stmt]
             setattr(node, name, out)
 

@@ -10,6 +10,7 @@ import os
 import sys
 
 from ..fork import run_one
+from ..protocol import MutantSpec, MutationJob
 from .code import import_error
 from .patch import run_items
 from .reimport import run_reimported
@@ -23,22 +24,22 @@ _IMMUTABLE = (int, float, complex, str, bytes, bool, tuple, frozenset, type(None
 class ImportTime:
     """What import-time mutants need, built once in the worker before forking their children."""
 
-    def __init__(self, cfg, original_code: dict, readers, collected_codes=(), all_ids=()):
+    def __init__(self, cfg: MutationJob, original_code: dict, readers, collected_codes=(), all_ids=()):
         self.cfg = cfg
         self.readers = readers
         self.all_ids = list(all_ids)
         self.collection_uses = _uses(collected_codes)  # realpath -> names its code read while collecting
         scratch = os.path.realpath(cfg.scratch_root) + os.sep
         self.project_modules = [(mod, real) for mod in list(sys.modules.values())
-                                if getattr(mod, "__file__", None)
-                                and (real := os.path.realpath(mod.__file__)).startswith(scratch)]
+                                if (file := getattr(mod, "__file__", None))
+                                and (real := os.path.realpath(file)).startswith(scratch)]
         self.original_unsafe = self._probe_originals(original_code)
 
     def _probe_originals(self, original_code) -> dict[str, str | None]:
         """Re-run each original module body under the watch, in a throwaway child: when the original has
         effects outside its namespace (registers itself somewhere), a mutant that drops or changes them
         leaves the live state as the original made it, so no namespace diff can bound who observes it."""
-        out = {}
+        out: dict[str, str | None] = {}
         for rel, code in original_code.items():
             path = os.path.realpath(self.cfg.targets[rel])
             module = next((mod for mod, real in self.project_modules if real == path), None)
@@ -50,7 +51,7 @@ class ImportTime:
             out[rel] = "probe failed" if state == "timeout" or "crash" in result else result["result"]
         return out
 
-    def run(self, m: dict, code, items, report, in_order: bool = False) -> dict:
+    def run(self, m: MutantSpec, code, items, report, in_order: bool = False) -> dict:
         """In the child: re-run the mutated body, rebind the project's and tests' module globals that held
         the old objects, run the tests that may observe the change (`in_order`: in the order given)."""
         path = os.path.realpath(self.cfg.targets[m.file])

@@ -9,6 +9,7 @@ import gc
 import os
 import types
 
+from ..protocol import MutantSpec, MutationJob
 from .code import code_lines, code_tree, is_function_code, names_read, reads_dynamically
 from .same import cells
 
@@ -26,7 +27,7 @@ class Readers:
     module at all (names it, or `sys.modules` / importlib / `globals()`).
     """
 
-    def __init__(self, cfg: dict, original_code: dict, covering: dict, items):
+    def __init__(self, cfg: MutationJob, original_code: dict, covering: dict, items):
         self.covering = covering  # (rel, line) -> ids of the tests that executed it
         self.readers: dict[str, set[str]] = {}
         self.always: set[str] = set()  # tests that read names dynamically
@@ -64,15 +65,15 @@ class Readers:
             if not path.startswith(scratch) or path in targets:
                 continue
             names = names_read(c)
-            ids = tests_of.get(c)
-            if ids is None:
+            test_ids = tests_of.get(c)
+            if test_ids is None:
                 self.untracked |= names
                 self.dynamic = self.dynamic or (reads_dynamically(c) and bool(names & reach))
                 continue
             if reads_dynamically(c):
-                self.always.update(ids)
+                self.always.update(test_ids)
             for name in names:
-                self.readers.setdefault(name, set()).update(ids)
+                self.readers.setdefault(name, set()).update(test_ids)
 
     def readers_of(self, key: str, name: str) -> set[str] | None:
         """Tests that may read global `name` of module `key` (a target's rel or `module:<name>`); None
@@ -81,7 +82,7 @@ class Readers:
             return None
         return self.readers.get(name, set()) | self.always
 
-    def select(self, m: dict, names: set[str], old: dict) -> tuple[set[str], bool]:
+    def select(self, m: MutantSpec, names: set[str], old: dict) -> tuple[set[str], bool]:
         """Tests that may observe a change of `names` in the module namespace, and whether that set is
         complete: readers of the names, tests that executed the old functions/classes/tables they held,
         tests covering the mutated lines."""

@@ -1,7 +1,7 @@
 """Which lines of the target files run: while collecting (`CollectTracer`) and per test (`make_tracer`).
 
 Per-test coverage is the baseline's main cost, so it uses the fastest recorder the interpreter has (measured
-in `bench/mutation_tracers.py`): `sys.monitoring` on 3.12+ (each line reported once per phase of a test, all
+in `bench/mutation_tracers.py`): `_MONITORING` on 3.12+ (each line reported once per phase of a test, all
 other code disabled after its first call), coverage.py's C tracer on 3.10-3.11 when the interpreter has
 coverage, else a `sys.settrace` tracer. `ASSAY_MUTATION_TRACER=monitoring|coverage|settrace` picks one.
 
@@ -14,9 +14,13 @@ from __future__ import annotations
 import os
 import sys
 import threading
+from typing import Any
 
 from .probes import ProbeRecorder
 from .state import fingerprint
+
+# Python 3.12+ only (SetTracer is used only where it exists)
+_MONITORING: Any = getattr(sys, "monitoring", None)  # noqa: B009
 
 
 def make_tracer(targets: dict[str, str], functions: dict | None = None):
@@ -46,9 +50,9 @@ class _Files:
         self.names: dict[str, str | None] = {}
 
     def rel(self, filename: str) -> str | None:
-        rel = self.names.get(filename, 0)
-        if rel == 0:
-            rel = self.names[filename] = self.targets.get(os.path.realpath(filename))
+        if filename in self.names:
+            return self.names[filename]
+        rel = self.names[filename] = self.targets.get(os.path.realpath(filename))
         return rel
 
 
@@ -90,21 +94,21 @@ class SetTracer(_Files):
 
 
 class MonitorTracer(_Files):
-    """`sys.monitoring` (3.12+): code outside the targets is disabled at its first start; a target line
+    """`_MONITORING` (3.12+): code outside the targets is disabled at its first start; a target line
     reports once, then is disabled until the next `switch` re-arms every event."""
 
     name = "monitoring"
 
     def __init__(self, targets: dict[str, str]):
         super().__init__(targets)
-        mon = sys.monitoring
+        mon = _MONITORING
         self.tool = next(i for i in range(6) if i != mon.COVERAGE_ID and mon.get_tool(i) is None)
         self.data: dict = {}
         self.lines: set = set()
         self.armed: set = set()
 
     def _start(self, code, offset):
-        mon = sys.monitoring
+        mon = _MONITORING
         rel = self.rel(code.co_filename)
         if rel is None:
             return mon.DISABLE
@@ -115,14 +119,14 @@ class MonitorTracer(_Files):
 
     def _line(self, code, line):
         self.lines.add((self.names[code.co_filename], line))
-        return sys.monitoring.DISABLE
+        return _MONITORING.DISABLE
 
     def switch(self, key) -> None:
         self.lines = self.data.setdefault(key, set())
-        sys.monitoring.restart_events()
+        _MONITORING.restart_events()
 
     def start(self) -> None:
-        mon = sys.monitoring
+        mon = _MONITORING
         mon.use_tool_id(self.tool, "assay-mutation")
         mon.register_callback(self.tool, mon.events.PY_START, self._start)
         mon.register_callback(self.tool, mon.events.PY_RESUME, self._start)
@@ -130,7 +134,7 @@ class MonitorTracer(_Files):
         mon.set_events(self.tool, mon.events.PY_START | mon.events.PY_RESUME)
 
     def stop(self) -> None:
-        mon = sys.monitoring
+        mon = _MONITORING
         mon.set_events(self.tool, 0)
         for code in self.armed:
             mon.set_local_events(self.tool, code, 0)

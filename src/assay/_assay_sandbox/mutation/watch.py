@@ -74,8 +74,10 @@ class BodyWatch:
         if path.startswith(_STDLIB):
             rel = path[len(_STDLIB):]
             top = rel.split(os.sep)[0].removesuffix(".py")
-            if top in _TRUSTED_PY and (_TRUSTED_PY[top] is None or code.co_name in _TRUSTED_PY[top]):
-                return
+            if top in _TRUSTED_PY:
+                names = _TRUSTED_PY[top]
+                if names is None or code.co_name in names:
+                    return
         self.unsafe = f"calls {code.co_name} in {path}"
 
     def _check_c(self, fn) -> None:
