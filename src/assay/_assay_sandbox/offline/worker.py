@@ -1,0 +1,209 @@
+"""The offline writer's probe of one module (`offline JOB`): inputs, oracle, mutants, within a time budget.
+
+1. Import the module once (the worker never calls its functions itself: every call runs in a forked child).
+2. Per function, in a child: candidate inputs (`inputs.candidates`).
+3. The oracle, in a child per function: every input in order under a line tracer, each call bounded by a
+   timer and an address-space limit; then again in reverse order in another child. An input is kept when both
+   runs agree and its outcome can be asserted. A child that dies or overruns is bisected down to the input
+   that did it, which is recorded as hanging or crashing.
+4. The mutants (`mutants.run`): for each, the kept inputs that execute its lines, in a child.
+Output: JSON at `job.out`, read by `assay.offline.probe`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import json
+import os
+import time
+import traceback
+
+from .. import boot
+from ..fork import fork, wait
+from ..protocol import OfflineJob
+from . import mutants
+from .calls import CallTimeout, LineTrace, Namespaces, child_setup, prepare, record, run_call, timer
+from .inputs import candidates
+from .values import Imports, Unwritable, to_source
+
+ASSERTABLE = {"return", "iter", "raise"}
+EXPLORE_SHARE = 0.55  # of the budget, for inputs and oracle; the rest for the mutants
+
+
+def _observe(module, fn: dict, inputs: list[dict], lines: list[str], timeout: float, path: str, trace: bool,
+             memory_mb: int) -> list[dict]:
+    """In a child: each input's outcome (with the lines it ran and its time when tracing)."""
+    child_setup(memory_mb)
+    spaces = Namespaces(lines)
+    out = []
+    for inp in inputs:
+        extra = tuple(inp.get("imports", []))
+        ns = spaces.get(extra)
+        try:
+            receiver, call = prepare(module, fn, inp, ns)
+        except BaseException as err:  # noqa: BLE001 - an input that does not evaluate is dropped
+            out.append({"k": "bad_input", "why": f"{type(err).__name__}: {err}"[:200]})
+            continue
+        before = None
+        if receiver is not None:
+            with contextlib.suppress(Unwritable, Exception):
+                before = to_source(receiver, Imports())
+        tracer = LineTrace(path)
+        with tracer if trace else contextlib.nullcontext():
+            value, exc, seconds = run_call(call, timeout)
+        try:
+            with timer(timeout):
+                rec = record(value, exc, receiver, before, [*lines, *extra])
+        except CallTimeout:
+            rec = {"k": "unwritable", "why": "writing the value back took too long"}
+        except Exception as err:  # noqa: BLE001 - a repr or __eq__ that raises
+            rec = {"k": "unwritable", "why": f"{type(err).__name__} while writing the value back"}
+        rec["s"] = seconds
+        if trace:
+            rec["lines"] = sorted(tracer.lines)
+        out.append(rec)
+    return out
+
+
+def _bisected(run_child, inputs: list[dict], timeout: float, deadline: float) -> list[dict]:
+    """Outcomes of `inputs` in as few children as possible; a child that dies or overruns is split."""
+    if not inputs:
+        return []
+    left = deadline - time.monotonic()
+    if left <= 0:
+        return [{"k": "not_run"} for _ in inputs]
+    limit = min(len(inputs) * timeout * 2 + 2.0, left)
+    pid, r = fork(lambda: run_child(inputs))
+    state, result, _ = wait(pid, r, limit)
+    if state == "exited" and isinstance(result, list):
+        return result
+    if len(inputs) == 1:
+        if state == "timeout":
+            return [{"k": "timeout"}]
+        crash = str(result.get("crash", ""))[-300:] if isinstance(result, dict) else ""
+        return [{"k": "memory" if "MemoryError" in crash else "crash", "why": crash}]
+    half = len(inputs) // 2
+    return (_bisected(run_child, inputs[:half], timeout, deadline)
+            + _bisected(run_child, inputs[half:], timeout, deadline))
+
+
+def _same(a: dict, b: dict) -> bool:
+    keys = ("k", "expr", "type", "match", "state")
+    return all(a.get(k) == b.get(k) for k in keys)
+
+
+def explore(job: OfflineJob, module, fn, path: str, deadline: float) -> dict:
+    """One function: candidate inputs, then the oracle twice; what is kept and why the rest is not."""
+    spec = {"name": fn.name, "kind": fn.kind, "inputs": fn.inputs, "receivers": fn.receivers}
+    gen_limit = max(1.0, (deadline - time.monotonic()) * 0.3)
+    pid, r = fork(lambda: candidates(module, spec, job.literals, job.max_inputs, job.hypothesis_examples, job.seed))
+    state, made, _ = wait(pid, r, gen_limit)
+    if state == "timeout":
+        return {"error": f"building inputs took more than {gen_limit:.1f} s"}
+    if "crash" in made:
+        return {"error": "building inputs failed: " + made["crash"].strip().splitlines()[-1][:200]}
+    inputs = made["inputs"]
+
+    def forward(batch):
+        return _observe(module, spec, batch, job.imports, job.call_timeout, path, True, job.memory_mb)
+
+    def backward(batch):
+        return list(reversed(_observe(module, spec, list(reversed(batch)), job.imports, job.call_timeout, path,
+                                      False, job.memory_mb)))
+
+    first = _bisected(forward, inputs, job.call_timeout, deadline)
+    second = _bisected(backward, inputs, job.call_timeout, deadline)
+    kept: list[dict] = []
+    dropped: dict[str, int] = {}
+    for inp, a, b in zip(inputs, first, second):  # noqa: B905 - one outcome per input
+        why = _why_dropped(inp, a, b)
+        if why:
+            dropped[why] = dropped.get(why, 0) + 1
+            continue
+        kept.append({"input": inp, "outcome": {k: v for k, v in a.items() if k not in ("lines", "s")},
+                     "lines": a.get("lines", []), "s": a.get("s", 0.0)})
+    tried: dict[str, int] = {}
+    for inp in inputs:
+        tried[inp.get("origin", "tests")] = tried.get(inp.get("origin", "tests"), 0) + 1
+    hung = sum(1 for a in first if a["k"] == "timeout")
+    memory = sum(1 for a in first if a["k"] == "memory")
+    return {"params": made["params"], "tried": tried, "kept": kept, "dropped": dropped,
+            "hung": hung, "memory": memory, "inputs": len(inputs)}
+
+
+def _why_dropped(inp: dict, a: dict, b: dict) -> str | None:
+    if a["k"] not in ASSERTABLE:
+        return {"bad_input": "does not evaluate", "timeout": "hangs", "memory": "eats memory",
+                "recursion": "recursion limit", "crash": "crashes the process", "not_run": "out of time",
+                "unwritable": "outcome cannot be written back"}.get(a["k"], a["k"])
+    if not _same(a, b):
+        return "not deterministic"
+    if inp.get("origin") not in ("tests", "doctest") and a["k"] == "raise" and a["type"] in (
+            "TypeError", "AttributeError", "NotImplementedError"):
+        return "wrong type of argument"
+    return None
+
+
+def main(job_path: str) -> int:
+    job = OfflineJob.read(job_path)
+    start = time.monotonic()
+    deadline = start + job.budget_s
+    result: dict = {"functions": {}, "mutants": {}, "status": {}}
+    try:
+        boot.isolate_imports(job.user_root, job.scratch_root, job.source_roots)
+        os.chdir(job.scratch_root)
+        try:
+            module = importlib.import_module(job.module)
+        except BaseException as err:  # noqa: BLE001 - the module itself cannot be imported
+            result["error"] = f"importing {job.module} failed: {type(err).__name__}: {err}"[:500]
+            return _write(job, result, start)
+        path = str(getattr(module.__spec__, "origin", None) or module.__file__)
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+        if job.hypothesis_examples:
+            with contextlib.suppress(ImportError):
+                import hypothesis  # noqa: F401 - imported once here, shared by every forked child
+        explore_end = start + job.budget_s * EXPLORE_SHARE
+        for i, fn in enumerate(job.functions):
+            share = (explore_end - time.monotonic()) / (len(job.functions) - i)
+            result["functions"][fn.name] = explore(job, module, fn, path, time.monotonic() + max(share, 0.5))
+        result["explore_s"] = time.monotonic() - start
+        cases = _cases(job, result["functions"])
+        todo, settled = mutants.plan(job, text, path)
+        result["status"].update(settled)
+
+        def cases_for(m):
+            span = {*range(m.line, m.end_line + 1), m.stmt_line}
+            chosen = [c for c in cases if not m.chain or span & c[5]]
+            return [c[:5] for c in chosen]
+
+        kills, status = mutants.run(todo, cases_for, module, path, job.imports, job.workers, job.memory_mb,
+                                    deadline - 0.3)
+        result["mutants"] = kills
+        result["status"].update(status)
+    except Exception:  # noqa: BLE001 - report, never hang the caller
+        result["error"] = traceback.format_exc()[-1500:]
+    return _write(job, result, start)
+
+
+def _cases(job: OfflineJob, functions: dict) -> list[tuple]:
+    """(input id, function spec, input, expected outcome, call timeout, lines) of every kept input."""
+    out = []
+    for fn in job.functions:
+        found = functions.get(fn.name, {})
+        spec = {"name": fn.name, "kind": fn.kind}
+        for i, k in enumerate(found.get("kept", [])):
+            k["id"] = f"{fn.name}#{i}"
+            timeout = min(job.call_timeout, max(0.1, 10 * k["s"] + 0.05))
+            out.append((k["id"], spec, k["input"], k["outcome"], timeout, set(k["lines"])))
+    return out
+
+
+def _write(job: OfflineJob, result: dict, start: float) -> int:
+    result["duration_s"] = time.monotonic() - start
+    tmp = job.out + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as fh:
+        json.dump(result, fh)
+    os.replace(tmp, job.out)
+    return 0
