@@ -25,7 +25,7 @@ from assay.project import is_test_file
 
 MAX_ARG = 200  # characters of one argument's source
 MAX_ROWS = 60  # parametrize rows expanded per test
-MAX_PER_FUNCTION = 80
+MAX_PER_FUNCTION = 150
 _BUILTINS = set(dir(builtins))
 
 

@@ -66,10 +66,13 @@ class _Imports:
             if line not in self.lines:
                 self.lines.append(line)
 
-    def header(self, first_party: set[str]) -> str:
+    def header(self, first_party: set[str], used: set[str]) -> str:
+        """The import block (stdlib, third party, first party), without names the tests do not use."""
         froms: dict[str, list[str]] = {}
         plain: list[str] = []
         for line in self.lines:
+            if not set(_bound(line)) & used:
+                continue
             node = ast.parse(line).body[0]
             if isinstance(node, ast.ImportFrom):
                 froms.setdefault(node.module or "", []).extend(
@@ -252,7 +255,8 @@ def render(dotted: str, chosen: list[Kept], kinds: dict[str, str], params: dict[
     doc = (f'"""Characterization tests of {dotted}, written by assay\'s offline writer.\n\n'
            "They pin what the code does today, not what it should do: review them before relying on them as a\n"
            'specification. Each case kills mutants of the code that the other cases here do not."""')
-    out.text = "\n\n\n".join([doc + "\n\n" + w.imports.header(first_party), *blocks]) + "\n"
+    used = {n.id for n in ast.walk(ast.parse("\n\n".join(blocks))) if isinstance(n, ast.Name)}
+    out.text = "\n\n\n".join([doc + "\n\n" + w.imports.header(first_party, used), *blocks]) + "\n"
     return out
 
 

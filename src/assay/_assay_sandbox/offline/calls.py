@@ -8,6 +8,7 @@ items of a returned iterator, the receiver's state after a method call, or the e
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import itertools
 import os
@@ -89,14 +90,35 @@ def resolve(module, name: str):
     return obj
 
 
-def prepare(module, fn: dict, inp: dict, ns: dict):
-    """(receiver or None, a zero-argument callable doing the call); raises when the input does not evaluate."""
+def prepare(module, fn: dict, inp: dict, ns: dict, literal: dict | None = None):
+    """(receiver or None, a zero-argument callable doing the call); raises when the input does not evaluate.
+
+    `literal`, when given, receives a plain literal source for each argument whose value has one (`args`,
+    `kwargs`): a mined `'fix'.capitalize()` is written `'Fix'`."""
     receiver = eval(inp["receiver"], ns) if inp.get("receiver") else None  # noqa: S307 - in the sandbox
     args = [eval(a, ns) for a in inp.get("args", [])]  # noqa: S307
     kwargs = {k: eval(v, ns) for k, v in inp.get("kwargs", {}).items()}  # noqa: S307
+    if literal is not None:
+        literal["args"] = [_literal(v, src) for v, src in zip(args, inp.get("args", []))]  # noqa: B905
+        literal["kwargs"] = {k: _literal(v, inp["kwargs"][k]) for k, v in kwargs.items()}
     method = fn["kind"] == "method"
     bound = getattr(receiver, fn["name"].rsplit(".", 1)[1]) if method else resolve(module, fn["name"])
     return receiver, lambda: bound(*args, **kwargs)
+
+
+def _literal(value, source: str) -> str:
+    """`source`, or a plain literal for its value when it is not one already and one exists."""
+    try:
+        ast.literal_eval(source)
+        return source
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        pass
+    try:
+        text = to_source(value, Imports())
+        ast.literal_eval(text)
+        return text if type(ast.literal_eval(text)) is type(value) else source
+    except Exception:  # noqa: BLE001 - no literal form: keep what the test wrote
+        return source
 
 
 def _is_iterator(value) -> bool:

@@ -9,6 +9,7 @@ executes the mutant's lines (every input, for module-level code), evaluated afre
 
 from __future__ import annotations
 
+import ast
 import os
 import select
 import signal
@@ -16,7 +17,7 @@ import time
 import types
 
 from ..fork import fork
-from ..mutation.code import find_code, fingerprint
+from ..mutation.code import code_lines, code_tree, find_code, fingerprint, is_function_code, names_read
 from ..mutation.patch import function_index
 from .calls import Namespaces, child_setup, differs, prepare, run_call
 
@@ -41,9 +42,77 @@ def plan(job, text: str, path: str) -> tuple[list[tuple], dict[str, str]]:
     return todo, settled
 
 
-def apply(m, code: types.CodeType, module, path: str) -> None:
-    """Put the mutant in place in this (child) process."""
-    if m.chain:
+class Observers:
+    """Which lines a call must run to observe a change of code that runs at import time: the statement itself
+    (a def's defaults, a class body) and every function that reads a module-level name the statement binds or
+    - through a function of the module it calls, such as a registry filled at import - changes."""
+
+    def __init__(self, text: str, path: str):
+        self.statements: list[ast.stmt] = []
+        self.functions: list[tuple[set[str], set[int]]] = []
+        self.changes: dict[str, set[str]] = {}  # top-level def -> module-level names it reads (and may change)
+        try:
+            tree = ast.parse(text)
+        except SyntaxError:
+            return
+        for node in tree.body:
+            self.statements.append(node)
+            if isinstance(node, ast.ClassDef):
+                self.statements += node.body
+        module_names = set().union(*(_bound(s) for s in tree.body)) if tree.body else set()
+        code = compile(text, path, "exec", dont_inherit=True)
+        tops = {c.co_name: c for c in code.co_consts if isinstance(c, types.CodeType)}
+        self.changes = {name: names_read(c) & module_names for name, c in tops.items()}
+        self.functions = [(names_read(c, nested=False), code_lines(c)) for c in code_tree(code)
+                          if is_function_code(c)]
+
+    def lines(self, line: int) -> set[int] | None:
+        """None when the statement cannot be found (then every input may observe it)."""
+        around = [s for s in self.statements if s.lineno <= line <= (s.end_lineno or s.lineno)]
+        if not around:
+            return None
+        node = max(around, key=lambda s: s.lineno)
+        names = set(_bound(node))
+        for name in list(names) + [c.func.id for c in ast.walk(node)
+                                   if isinstance(c, ast.Call) and isinstance(c.func, ast.Name)]:
+            names |= self.changes.get(name, set())
+        out = set(range(node.lineno, (node.end_lineno or node.lineno) + 1))
+        for read, lines in self.functions:
+            if names & read:
+                out |= lines
+        return out
+
+
+def _bound(node: ast.stmt) -> set[str]:
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return {node.name}
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        return {(a.asname or a.name).split(".")[0] for a in node.names}
+    targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
+    return {n.id if isinstance(n, ast.Name) else n.attr for t in targets if t is not None for n in ast.walk(t)
+            if isinstance(n, (ast.Name, ast.Attribute))}
+
+
+def spread(cases: list[tuple], limit: int) -> list[tuple]:
+    """At most `limit` cases, taken in turn from each function (each function's own order kept)."""
+    by_fn: dict[str, list[tuple]] = {}
+    for c in cases:
+        by_fn.setdefault(c[1]["name"], []).append(c)
+    out: list[tuple] = []
+    queues = list(by_fn.values())
+    while queues and len(out) < limit:
+        for q in list(queues):
+            if q and len(out) < limit:
+                out.append(q.pop(0))
+            if not q:
+                queues.remove(q)
+    return [c[:5] for c in out]
+
+
+def apply(m, code: types.CodeType, module, path: str, reexec: bool) -> None:
+    """Put the mutant in place in this (child) process: swap the code of its defs, or (`reexec`) run the
+    mutated module body again in the live module."""
+    if m.chain and not reexec:
         index = function_index(types.SimpleNamespace(targets={m.file: path}))  # type: ignore[arg-type]
         real = os.path.realpath(path)
         pairs: list[tuple[list, types.CodeType]] = []
@@ -63,11 +132,12 @@ def apply(m, code: types.CodeType, module, path: str) -> None:
     exec(code, module.__dict__)  # noqa: S102 - module-level code (or no live def to patch): re-run the body
 
 
-def _child(m, code, module, path: str, cases: list[tuple], imports: list[str], memory_mb: int) -> dict:
+def _child(m, code, module, path: str, cases: list[tuple], reexec: bool, imports: list[str],
+           memory_mb: int) -> dict:
     """In the child: apply the mutant, then each case (input id, function, input, expected, seconds)."""
     child_setup(memory_mb)
     try:
-        apply(m, code, module, path)
+        apply(m, code, module, path, reexec)
     except BaseException:  # noqa: BLE001 - the mutated module does not even load: every test of it fails
         return {"killed": [c[0] for c in cases]}
     spaces = Namespaces(imports)
@@ -89,7 +159,8 @@ def run(todo: list[tuple], cases_for, module, path: str, imports: list[str], wor
         deadline: float) -> tuple[dict[str, list[str]], dict[str, str]]:
     """Run mutants in forked children, `workers` at a time, until done or the deadline.
 
-    `cases_for(m)` gives the cases a mutant may change (with their call timeouts). Returns ({mutant id: killing
+    `cases_for(m)` gives the cases a mutant may change (with their call timeouts) and whether the module body
+    must run again. Returns ({mutant id: killing
     input ids}, {mutant id: status}) where status is run | timeout | crash | not_run | no_coverage."""
     kills: dict[str, list[str]] = {}
     status: dict[str, str] = {}
@@ -98,12 +169,13 @@ def run(todo: list[tuple], cases_for, module, path: str, imports: list[str], wor
     while pending or running:
         while pending and len(running) < max(1, workers) and time.monotonic() < deadline:
             m, code = pending.pop()
-            cases = cases_for(m)
+            cases, reexec = cases_for(m)
             if not cases:
                 status[m.id] = "no_coverage"
                 continue
             limit = min(sum(c[4] for c in cases) + 1.0, max(0.5, deadline - time.monotonic()))
-            pid, r = fork(lambda m=m, c=code, cs=cases: _child(m, c, module, path, cs, imports, memory_mb))
+            pid, r = fork(lambda m=m, c=code, cs=cases, x=reexec: _child(m, c, module, path, cs, x, imports,
+                                                                          memory_mb))
             running[pid] = (m, r, time.monotonic() + limit, bytearray())
         if not running:
             break

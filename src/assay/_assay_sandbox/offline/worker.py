@@ -29,6 +29,7 @@ from .values import Imports, Unwritable, to_source
 
 ASSERTABLE = {"return", "iter", "raise"}
 EXPLORE_SHARE = 0.55  # of the budget, for inputs and oracle; the rest for the mutants
+MAX_CASES = 250  # inputs run against one mutant
 
 
 def _observe(module, fn: dict, inputs: list[dict], lines: list[str], timeout: float, path: str, trace: bool,
@@ -40,8 +41,9 @@ def _observe(module, fn: dict, inputs: list[dict], lines: list[str], timeout: fl
     for inp in inputs:
         extra = tuple(inp.get("imports", []))
         ns = spaces.get(extra)
+        literal: dict = {}
         try:
-            receiver, call = prepare(module, fn, inp, ns)
+            receiver, call = prepare(module, fn, inp, ns, literal if trace else None)
         except BaseException as err:  # noqa: BLE001 - an input that does not evaluate is dropped
             out.append({"k": "bad_input", "why": f"{type(err).__name__}: {err}"[:200]})
             continue
@@ -62,6 +64,8 @@ def _observe(module, fn: dict, inputs: list[dict], lines: list[str], timeout: fl
         rec["s"] = seconds
         if trace:
             rec["lines"] = sorted(tracer.lines)
+            if literal and (literal["args"] != inp.get("args", []) or literal["kwargs"] != inp.get("kwargs", {})):
+                rec["literal"] = literal
         out.append(rec)
     return out
 
@@ -121,7 +125,9 @@ def explore(job: OfflineJob, module, fn, path: str, deadline: float) -> dict:
         if why:
             dropped[why] = dropped.get(why, 0) + 1
             continue
-        kept.append({"input": inp, "outcome": {k: v for k, v in a.items() if k not in ("lines", "s")},
+        if "literal" in a:
+            inp = {**inp, **a["literal"]}
+        kept.append({"input": inp, "outcome": {k: v for k, v in a.items() if k not in ("lines", "s", "literal")},
                      "lines": a.get("lines", []), "s": a.get("s", 0.0)})
     tried: dict[str, int] = {}
     for inp in inputs:
@@ -172,12 +178,22 @@ def main(job_path: str) -> int:
         cases = _cases(job, result["functions"])
         todo, settled = mutants.plan(job, text, path)
         result["status"].update(settled)
+        observers = mutants.Observers(text, path)
 
-        def cases_for(m):
-            span = {*range(m.line, m.end_line + 1), m.stmt_line}
-            chosen = [c for c in cases if not m.chain or span & c[5]]
-            return [c[:5] for c in chosen]
+        def cases_for(m) -> tuple[list[tuple], bool]:
+            """(cases, whether the module body must run again): a def no call runs ran at import time."""
+            if m.chain:
+                span = {*range(m.line, m.end_line + 1), m.stmt_line}
+                chosen = [c for c in cases if span & c[5]]
+                if chosen:
+                    return mutants.spread(chosen, MAX_CASES), False
+                lines = observers.lines(m.chain[-1][1])
+                chosen = [c for c in cases if lines is None or lines & c[5]]
+                return mutants.spread(chosen or cases, MAX_CASES), True  # its effects cannot be bounded
+            lines = observers.lines(m.stmt_line)
+            return mutants.spread([c for c in cases if lines is None or lines & c[5]], MAX_CASES), True
 
+        todo.sort(key=lambda mc: (not mc[0].chain, len(cases_for(mc[0])[0])))
         kills, status = mutants.run(todo, cases_for, module, path, job.imports, job.workers, job.memory_mb,
                                     deadline - 0.3)
         result["mutants"] = kills
