@@ -75,6 +75,30 @@ class _Resolver:
                     self.origin[local] = f"{module}.{a.name}"
         self.constants = {t.id: n.value for n in tree.body if isinstance(n, ast.Assign) and len(n.targets) == 1
                           and isinstance(t := n.targets[0], ast.Name)}
+        self.helpers: dict[str, tuple[str, set[str]]] = {}  # name -> (source, import lines it needs)
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef) and not node.name.startswith("test") and not node.decorator_list:
+                found = self._helper(node)
+                if found is not None:
+                    self.helpers[node.name] = found
+
+    def _helper(self, node: ast.FunctionDef) -> tuple[str, set[str]] | None:
+        """A module-level function of a test file that can be copied into a new file: it uses only its own
+        names, builtins and imported names."""
+        own = {a.arg for a in ast.walk(node.args) if isinstance(a, ast.arg)}
+        own |= {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+        own |= _bound_inside(node)
+        lines = set()
+        for n in ast.walk(node):
+            if isinstance(n, (ast.Global, ast.Nonlocal, ast.Yield, ast.YieldFrom, ast.Await)):
+                return None
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id not in own:
+                if n.id in self.imports:
+                    lines.add(self.imports[n.id])
+                elif n.id not in _BUILTINS:
+                    return None
+        source = ast.unparse(node)
+        return (source, lines) if len(source) <= 600 else None
 
 
 def _bound_inside(expr: ast.AST) -> set[str]:
@@ -95,6 +119,7 @@ class _Portable(ast.NodeTransformer):
     def __init__(self, env: dict[str, ast.AST], resolver: _Resolver, depth: int = 0):
         self.env, self.resolver, self.depth = env, resolver, depth
         self.lines: set[str] = set()
+        self.helpers: set[str] = set()  # sources of the test file's functions the expression uses
         self.local: set[str] = set()
         self.ok = True
 
@@ -106,9 +131,14 @@ class _Portable(ast.NodeTransformer):
             value = inner.run(copy.deepcopy(self.env[node.id]))
             self.ok &= value is not None
             self.lines |= inner.lines
+            self.helpers |= inner.helpers
             return value if value is not None else node
         if node.id in self.resolver.imports:
             self.lines.add(self.resolver.imports[node.id])
+        elif node.id in self.resolver.helpers:
+            source, lines = self.resolver.helpers[node.id]
+            self.helpers.add(source)
+            self.lines |= lines
         elif node.id not in _BUILTINS or node.id in ("open", "input", "exec", "eval", "__import__", "exit", "quit"):
             self.ok = False
         return node
@@ -212,32 +242,37 @@ class _Miner:
         name = full[len(self.dotted) + 1:] if full.startswith(self.dotted + ".") else None
         return name if name in self.classes else None
 
-    def _portable(self, expr: ast.AST, env: dict[str, ast.AST], resolver: _Resolver) -> tuple[str, set[str]] | None:
+    def _portable(self, expr: ast.AST, env: dict[str, ast.AST],
+                  resolver: _Resolver) -> tuple[str, set[str], set[str]] | None:
+        """(source, import lines, helper sources) of an expression that can stand alone, or None."""
         p = _Portable(env, resolver)
         out = p.run(copy.deepcopy(expr))
         if out is None:
             return None
         text = ast.unparse(out)
-        return (text, p.lines) if len(text) <= MAX_ARG else None
+        return (text, p.lines, p.helpers) if len(text) <= MAX_ARG else None
 
     def _input(self, call: ast.Call, env, resolver, origin: str, receiver: str | None = None,
                receiver_lines: frozenset[str] | set[str] = frozenset()) -> dict | None:
         if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
             return None
-        args, kwargs, lines = [], {}, set(receiver_lines)
+        args, kwargs, lines, helpers = [], {}, set(receiver_lines), set()
         for a in call.args:
             got = self._portable(a, env, resolver)
             if got is None:
                 return None
             args.append(got[0])
             lines |= got[1]
+            helpers |= got[2]
         for k in call.keywords:
             got = self._portable(k.value, env, resolver)
             if got is None:
                 return None
             kwargs[k.arg] = got[0]
             lines |= got[1]
-        return {"args": args, "kwargs": kwargs, "receiver": receiver, "origin": origin, "imports": sorted(lines)}
+            helpers |= got[2]
+        return {"args": args, "kwargs": kwargs, "receiver": receiver, "origin": origin, "imports": sorted(lines),
+                "helpers": sorted(helpers)}
 
     def _add(self, name: str, inp: dict | None) -> None:
         if inp is None:
@@ -256,7 +291,7 @@ class _Miner:
                 if isinstance(sub, ast.Assign) and len(sub.targets) == 1 and isinstance(sub.targets[0], ast.Name) \
                         and isinstance(sub.value, ast.Call) and (cls := self._class(sub.value.func, resolver)):
                     got = self._portable(sub.value, env, resolver)
-                    if got is not None:
+                    if got is not None and not got[2]:
                         built[sub.targets[0].id] = (cls, got[0], got[1])
                         rec = self.mined.receivers.setdefault(cls, [])
                         if got[0] not in rec:

@@ -19,8 +19,6 @@ from assay.execution.sandbox import Sandbox
 from assay.execution.workspace import Workspace
 from assay.mutation.model import Mutant
 
-START_MARGIN_S = 15.0  # interpreter start and the module's import, beyond the probe's own budget
-
 
 @dataclass
 class Kept:
@@ -72,8 +70,9 @@ def run_probe(ws: Workspace, sandbox: Sandbox, python: str, source_roots: list[s
     job_path = ws.run_dir / f"offline-{tag}.job.json"
     job_path.write_text(job.to_json(), encoding="utf-8")
     env = sandbox.env_for(ws.run_dir / "home", cache=ws.cache_dir)
+    margin = min(10.0, max(2.0, budget_s * 0.05))  # the interpreter's start, beyond the probe's own clock
     result = sandbox.run(launch.argv(python, "offline", str(job_path)), cwd=ws.project, env=env,
-                         timeout=budget_s + START_MARGIN_S)
+                         timeout=budget_s + margin)
     try:
         data = json.loads(out.read_text(encoding="utf-8"))
     except (OSError, ValueError):

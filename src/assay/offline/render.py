@@ -44,8 +44,10 @@ def _pattern(p: str) -> str:
 
 
 def _bound(line: str) -> dict[str, str]:
-    """Names an import line binds -> what they stand for."""
+    """Names an import line (or a helper's def) binds -> what they stand for."""
     node = ast.parse(line).body[0]
+    if isinstance(node, ast.FunctionDef):
+        return {node.name: "def:" + line}
     if isinstance(node, ast.Import):
         return {(a.asname or a.name.split(".")[0]): (a.name if a.asname else a.name.split(".")[0]) for a in node.names}
     assert isinstance(node, ast.ImportFrom)
@@ -66,12 +68,16 @@ class _Imports:
             if line not in self.lines:
                 self.lines.append(line)
 
+    def helpers(self, used: set[str]) -> list[str]:
+        """The test files' helper functions the tests use, as they were written."""
+        return [line for line in self.lines if line.startswith("def ") and set(_bound(line)) & used]
+
     def header(self, first_party: set[str], used: set[str]) -> str:
         """The import block (stdlib, third party, first party), without names the tests do not use."""
         froms: dict[str, list[str]] = {}
         plain: list[str] = []
         for line in self.lines:
-            if not set(_bound(line)) & used:
+            if not set(_bound(line)) & used or line.startswith("def "):
                 continue
             node = ast.parse(line).body[0]
             if isinstance(node, ast.ImportFrom):
@@ -97,7 +103,7 @@ class _Imports:
 
 def _shape(k: Kept) -> tuple:
     o, i = k.outcome, k.input
-    kind = o["k"] if o["k"] != "raise" else f"raise:{o['type']}:{bool(o['match'])}"
+    kind = o["k"] if o["k"] != "raise" else f"raise:{o['type']}:{bool(o['match'])}:{bool(o.get('iterating'))}"
     return (k.function, kind, i.get("receiver") is not None, len(i.get("args", [])),
             tuple(sorted(i.get("kwargs", {}))), "state" in o, o.get("expr") == "None")
 
@@ -143,7 +149,8 @@ class _Writer:
         o = k.outcome
         if o["k"] == "raise":
             match = f", match={message}" if o["match"] else ""
-            return [f"with pytest.raises({o['type']}{match}):", f"    {call}"]
+            inside = f"list({call})" if o.get("iterating") else call
+            return [f"with pytest.raises({o['type']}{match}):", f"    {inside}"]
         lines = []
         if o["k"] == "iter":
             lines.append(f"assert list({call}) == {expected}")
@@ -236,7 +243,7 @@ def render(dotted: str, chosen: list[Kept], kinds: dict[str, str], params: dict[
     usable = []
     for k in chosen:
         own = [f"from {dotted} import {k.function.split('.')[0]}"]
-        lines = own + list(k.input.get("imports", [])) + list(k.outcome.get("imports", []))
+        lines = own + [*k.input.get("imports", []), *k.outcome.get("imports", []), *k.input.get("helpers", [])]
         if not w.imports.fits(lines):
             out.dropped.append((k, "its names clash with another test's imports"))
             continue
@@ -256,7 +263,9 @@ def render(dotted: str, chosen: list[Kept], kinds: dict[str, str], params: dict[
            "They pin what the code does today, not what it should do: review them before relying on them as a\n"
            'specification. Each case kills mutants of the code that the other cases here do not."""')
     used = {n.id for n in ast.walk(ast.parse("\n\n".join(blocks))) if isinstance(n, ast.Name)}
-    out.text = "\n\n\n".join([doc + "\n\n" + w.imports.header(first_party, used), *blocks]) + "\n"
+    helpers = w.imports.helpers(used)
+    used |= {n.id for h in helpers for n in ast.walk(ast.parse(h)) if isinstance(n, ast.Name)}
+    out.text = "\n\n\n".join([doc + "\n\n" + w.imports.header(first_party, used), *helpers, *blocks]) + "\n"
     return out
 
 

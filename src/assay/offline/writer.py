@@ -8,6 +8,7 @@ time budget: the probe gets a share of it, verification the rest.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -31,9 +32,11 @@ from assay.offline.probe import Kept, ProbeResult, default_workers, run_probe
 from assay.offline.render import Rendered, formatted, render
 from assay.offline.select import UNCOUNTED, cover, fit_threshold, foresee
 from assay.offline.targets import FunctionInfo, functions_of
+from assay.pipeline import Verifier
 from assay.project import Project
 
 PROBE_SHARE = 0.5  # of the module's budget; verification takes the rest
+SLACK = 0.08  # a verification still running this far past the budget is cancelled
 MARKERS_PLUGIN = "_assay_sandbox.offline.markers"
 BAD = {Verdict.REJECTED, Verdict.FLAKY, Verdict.LOW_VALUE}
 MAX_ROUNDS = 3
@@ -155,7 +158,7 @@ class OfflineWriter:
         rendered: Rendered | None = None
         report: FileReport | None = None
         last = 0.0
-        for _ in range(MAX_ROUNDS):
+        for round_ in range(1, MAX_ROUNDS + 1):
             if not chosen:
                 return None, None
             rendered = self._render(dotted, todo, probe, chosen)
@@ -168,9 +171,12 @@ class OfflineWriter:
                 return rendered, None
             self.say(f"{result.module}: verifying {len(rendered.tests)} tests (gates 1-5)")
             began = time.monotonic()
-            report = self._verify(result.test_path or "", rendered.text)
+            report = self._verify(result.test_path or "", rendered.text, deadline + self.budget_s * SLACK)
             last = time.monotonic() - began
-            if report is None or report.verdict is Verdict.ACCEPTED:
+            if report is None:
+                result.notes.append("the budget ran out while the gates ran: nothing written (raise --budget)")
+                return rendered, None
+            if report.verdict is Verdict.ACCEPTED:
                 return rendered, report
             bad = self._rejected(result.test_path or "", report, rendered)
             if bad:
@@ -179,9 +185,10 @@ class OfflineWriter:
                 for k in bad:
                     dropped.setdefault(k.function, f"a test was rejected at {report.rejected_at}")
                 chosen = [k for k in chosen if k.id not in banned]
-                covered = set().union(*(k.kills for k in chosen)) if chosen else set()
-                spare = [k for k in probe.kept if k.id not in banned and k not in chosen and k.kills & lost]
-                chosen += cover(spare, self.max_tests, covered, Counter(k.function for k in chosen))
+                if round_ < MAX_ROUNDS - 1:  # the last verification only takes tests out: it converges
+                    covered = set().union(*(k.kills for k in chosen)) if chosen else set()
+                    spare = [k for k in probe.kept if k.id not in banned and k not in chosen and k.kills & lost]
+                    chosen += cover(spare, self.max_tests, covered, Counter(k.function for k in chosen))
                 chosen, out = fit_threshold(chosen, mutants, probe.status, spans, threshold)
                 dropped.update({fn: f"its tests would pull gate 4's score under {threshold:g}%" for fn in out})
             elif report.rejected_at == "mutation" and len({k.function for k in chosen}) > 1:
@@ -201,12 +208,17 @@ class OfflineWriter:
             options.append((foresee(rest, mutants, probe.status, spans)[0] or 0.0, fn))
         return max(options)[1]
 
-    def _verify(self, rel: str, text: str) -> FileReport | None:
-        settings = verify_settings(self.settings)
-        candidate = api.candidate(self.project, rel, text)
-        report = api.verify(candidates=[candidate], settings=settings, root=self.project.root,
-                            use_cache=self.use_cache)
-        return report.files[0] if report.files else None
+    def _verify(self, rel: str, text: str, deadline: float) -> FileReport | None:
+        """Gates 1-5 on the text (in a scratch copy, like any in-memory candidate); None when the budget ran out
+        first (the run is then cancelled: its processes killed, its workspace removed)."""
+        verifier = Verifier(self.project, verify_settings(self.settings), self.use_cache)
+        stop = threading.Timer(max(0.0, deadline - time.monotonic()), verifier.cancel)
+        stop.start()
+        try:
+            return verifier.verify_file(api.candidate(self.project, rel, text))
+        finally:
+            stop.cancel()
+            verifier.close()
 
     @staticmethod
     def _rejected(rel: str, report: FileReport, rendered: Rendered) -> list[Kept]:

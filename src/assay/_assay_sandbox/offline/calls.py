@@ -18,6 +18,7 @@ import resource
 import signal
 import sys
 import time
+from typing import NamedTuple
 
 from .values import Imports, Unwritable, importable, round_trips, to_source
 
@@ -83,6 +84,11 @@ class Namespaces:
         return self._cache[key]
 
 
+def setup(inp: dict) -> tuple[str, ...]:
+    """What must run before an input evaluates: its import lines, then the helper functions it uses."""
+    return (*inp.get("imports", ()), *inp.get("helpers", ()))
+
+
 def resolve(module, name: str):
     obj = module
     for part in name.split("."):
@@ -142,25 +148,35 @@ def match_for(message: str) -> str:
     return "^" + escape(first[:MAX_MESSAGE]) + ("$" if whole else "")
 
 
-def run_call(call, timeout: float):
-    """(value, exception, seconds): the call, and a returned iterator's items (at most MAX_ITEMS + 1)."""
+class Ran(NamedTuple):
+    value: object
+    exc: BaseException | None
+    seconds: float
+    iterating: bool = False  # the exception came from iterating the returned iterator, not from the call
+
+
+def run_call(call, timeout: float) -> Ran:
+    """The call, and a returned iterator's items (at most MAX_ITEMS + 1)."""
     start = time.perf_counter()
+    iterating = False
     try:
         with timer(timeout):
             value = call()
             if _is_iterator(value):
+                iterating = True
                 value = _Items(itertools.islice(value, MAX_ITEMS + 1))
-        return value, None, time.perf_counter() - start
+        return Ran(value, None, time.perf_counter() - start)
     except BaseException as exc:  # noqa: BLE001 - what the call raised is its outcome
-        return None, exc, time.perf_counter() - start
+        return Ran(None, exc, time.perf_counter() - start, iterating)
 
 
 class _Items(list):
     """The items of an iterator the function returned (asserted as `list(f(x)) == [...]`)."""
 
 
-def record(value, exc, receiver, before: str | None, ns_lines: list[str]) -> dict:
+def record(ran: Ran, receiver, before: str | None, ns_lines: list[str]) -> dict:
     """The oracle's record of one outcome: what a test can assert about it, or why nothing can be."""
+    value, exc = ran.value, ran.exc
     if exc is not None:
         if isinstance(exc, CallTimeout):
             return {"k": "timeout"}
@@ -177,8 +193,10 @@ def record(value, exc, receiver, before: str | None, ns_lines: list[str]) -> dic
             message = str(exc)
         except Exception:  # noqa: BLE001 - a broken __str__: pin the type only
             message = ""
-        return {"k": "raise", "type": name, "match": match_for(message), "imports": sorted(set(imports.lines.values())),
-                "builtin": type(exc).__module__ == "builtins"}
+        out = {"k": "raise", "type": name, "match": match_for(message), "imports": sorted(set(imports.lines.values()))}
+        if ran.iterating:
+            out["iterating"] = True  # the test must iterate: `list(f(x))` inside `pytest.raises`
+        return out
     imports = Imports()
     kind = "iter" if isinstance(value, _Items) else "return"
     if kind == "iter" and len(value) > MAX_ITEMS:
@@ -202,11 +220,12 @@ def record(value, exc, receiver, before: str | None, ns_lines: list[str]) -> dic
     return out
 
 
-def differs(expected: dict, value, exc, receiver, ns: dict) -> bool:
+def differs(expected: dict, ran: Ran, receiver, ns: dict) -> bool:
     """Whether the test written from `expected` would fail on this outcome."""
+    value, exc = ran.value, ran.exc
     try:
         if expected["k"] == "raise":
-            if exc is None or isinstance(exc, CallTimeout):
+            if exc is None or isinstance(exc, CallTimeout) or (ran.iterating and not expected.get("iterating")):
                 return True
             etype = eval(expected["type"], ns)  # noqa: S307 - a name recorded by `record`
             return not isinstance(exc, etype) or (

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import inspect
 import random
+import time
 import typing
 import warnings
 
@@ -70,8 +71,10 @@ def _sources(values, imports: Imports, limit: int = MAX_CHOICES) -> list[str]:
     return out
 
 
-def candidates(module, fn: dict, pool: dict[str, list], max_inputs: int, examples: int, seed: int) -> dict:
-    """{"params": [...], "inputs": [...]}: the function's candidate inputs, mined ones first."""
+def candidates(module, fn: dict, pool: dict[str, list], max_inputs: int, examples: int, seed: int,
+               until: float) -> dict:
+    """{"params": [...], "inputs": [...]}: the function's candidate inputs, mined ones first; hypothesis draws
+    stop at `until` (monotonic clock)."""
     kind = fn["kind"]
     if kind == "method":
         cls_name, meth = fn["name"].rsplit(".", 1)
@@ -83,6 +86,9 @@ def candidates(module, fn: dict, pool: dict[str, list], max_inputs: int, example
         sig = Signature(obj, drop_first=False)
     imports = Imports()
     mined = [dict(i, origin=i.get("origin", "tests")) for i in fn["inputs"]]
+    # a variant may reuse any mined argument: it carries what every mined input needs
+    mined_imports = sorted({line for i in mined for line in i.get("imports", [])})
+    mined_helpers = sorted({h for i in mined for h in i.get("helpers", [])})
     defaults: dict[str, str] = {}
     choices: dict[str, list[str]] = {}
     for p in sig.params:
@@ -121,7 +127,8 @@ def candidates(module, fn: dict, pool: dict[str, list], max_inputs: int, example
         if key not in seen:
             seen.add(key)
             out.append({"args": args, "kwargs": kwargs, "receiver": receiver, "origin": origin,
-                        "imports": sorted(set(lines) | set(extra))})
+                        "imports": sorted(set(lines) | set(extra) | set(mined_imports)),
+                        "helpers": mined_helpers})
 
     for inp in mined:  # as mined, even when it does not bind (the call itself is then the outcome)
         key = repr((inp.get("receiver"), inp.get("args", []), sorted(inp.get("kwargs", {}).items())))
@@ -142,14 +149,18 @@ def candidates(module, fn: dict, pool: dict[str, list], max_inputs: int, example
     for _ in range(max(0, (max_inputs - len(out)) // 3)):
         named = {n: rng.choice(c) for n, c in choices.items() if c}
         add(named, rng.choice(receivers) if receivers else None, "combination")
-    for named, receiver, extra in _hypothesis(obj, cls, sig, pool, examples):
+    for named, receiver, extra in _hypothesis(obj, cls, sig, pool, examples, until):
         add(named, receiver, "hypothesis", tuple(extra))
     return {"params": [*sig.positional, *sig.keyword], "inputs": out}
 
 
-def _hypothesis(obj, cls, sig: Signature, pool: dict[str, list], examples: int):
+class _Enough(Exception):
+    """Time is up for drawing examples."""
+
+
+def _hypothesis(obj, cls, sig: Signature, pool: dict[str, list], examples: int, until: float):
     """(named sources, receiver source, imports) drawn by hypothesis from the type hints; none without it."""
-    if examples <= 0:
+    if examples <= 0 or time.monotonic() >= until:
         return []
     try:
         from hypothesis import HealthCheck, Phase, given, settings
@@ -177,12 +188,14 @@ def _hypothesis(obj, cls, sig: Signature, pool: dict[str, list], examples: int):
     @given(st.fixed_dictionaries(strategies))
     def collect(kw):
         drawn.append(kw)
+        if time.monotonic() >= until:
+            raise _Enough()
 
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             collect()
-    except Exception:  # noqa: BLE001 - a type hypothesis cannot build: whatever was drawn so far
+    except Exception:  # noqa: BLE001 - time is up, or a type hypothesis cannot build: what was drawn so far
         pass
     out = []
     for kw in drawn:

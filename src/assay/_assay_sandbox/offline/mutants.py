@@ -19,7 +19,7 @@ import types
 from ..fork import fork
 from ..mutation.code import code_lines, code_tree, find_code, fingerprint, is_function_code, names_read
 from ..mutation.patch import function_index
-from .calls import Namespaces, child_setup, differs, prepare, run_call
+from .calls import Namespaces, child_setup, differs, prepare, run_call, setup
 
 
 def plan(job, text: str, path: str) -> tuple[list[tuple], dict[str, str]]:
@@ -143,14 +143,13 @@ def _child(m, code, module, path: str, cases: list[tuple], reexec: bool, imports
     spaces = Namespaces(imports)
     killed = []
     for case_id, fn, inp, expected, timeout in cases:
-        ns = spaces.get(tuple(sorted(set(inp.get("imports", [])) | set(expected.get("imports", [])))))
+        ns = spaces.get((*setup(inp), *expected.get("imports", [])))
         try:
             receiver, call = prepare(module, fn, inp, ns)
         except BaseException:  # noqa: BLE001 - the input no longer builds under this mutant: the test fails
             killed.append(case_id)
             continue
-        value, exc, _ = run_call(call, timeout)
-        if differs(expected, value, exc, receiver, ns):
+        if differs(expected, run_call(call, timeout), receiver, ns):
             killed.append(case_id)
     return {"killed": killed}
 

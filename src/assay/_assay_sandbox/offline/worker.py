@@ -23,7 +23,7 @@ from .. import boot
 from ..fork import fork, wait
 from ..protocol import OfflineJob
 from . import mutants
-from .calls import CallTimeout, LineTrace, Namespaces, child_setup, prepare, record, run_call, timer
+from .calls import CallTimeout, LineTrace, Namespaces, child_setup, prepare, record, run_call, setup, timer
 from .inputs import candidates
 from .values import Imports, Unwritable, to_source
 
@@ -39,7 +39,7 @@ def _observe(module, fn: dict, inputs: list[dict], lines: list[str], timeout: fl
     spaces = Namespaces(lines)
     out = []
     for inp in inputs:
-        extra = tuple(inp.get("imports", []))
+        extra = setup(inp)
         ns = spaces.get(extra)
         literal: dict = {}
         try:
@@ -53,15 +53,15 @@ def _observe(module, fn: dict, inputs: list[dict], lines: list[str], timeout: fl
                 before = to_source(receiver, Imports())
         tracer = LineTrace(path)
         with tracer if trace else contextlib.nullcontext():
-            value, exc, seconds = run_call(call, timeout)
+            ran = run_call(call, timeout)
         try:
             with timer(timeout):
-                rec = record(value, exc, receiver, before, [*lines, *extra])
+                rec = record(ran, receiver, before, [*lines, *extra])
         except CallTimeout:
             rec = {"k": "unwritable", "why": "writing the value back took too long"}
         except Exception as err:  # noqa: BLE001 - a repr or __eq__ that raises
             rec = {"k": "unwritable", "why": f"{type(err).__name__} while writing the value back"}
-        rec["s"] = seconds
+        rec["s"] = ran.seconds
         if trace:
             rec["lines"] = sorted(tracer.lines)
             if literal and (literal["args"] != inp.get("args", []) or literal["kwargs"] != inp.get("kwargs", {})):
@@ -93,16 +93,23 @@ def _bisected(run_child, inputs: list[dict], timeout: float, deadline: float) ->
 
 
 def _same(a: dict, b: dict) -> bool:
-    keys = ("k", "expr", "type", "match", "state")
+    keys = ("k", "expr", "type", "match", "state", "iterating")
     return all(a.get(k) == b.get(k) for k in keys)
 
 
 def explore(job: OfflineJob, module, fn, path: str, deadline: float) -> dict:
     """One function: candidate inputs, then the oracle twice; what is kept and why the rest is not."""
     spec = {"name": fn.name, "kind": fn.kind, "inputs": fn.inputs, "receivers": fn.receivers}
-    gen_limit = max(1.0, (deadline - time.monotonic()) * 0.3)
-    pid, r = fork(lambda: candidates(module, spec, job.literals, job.max_inputs, job.hypothesis_examples, job.seed))
-    state, made, _ = wait(pid, r, gen_limit)
+    gen_limit = max(2.0, (deadline - time.monotonic()) * 0.4)
+
+    def build(examples: int, limit: float):
+        until = time.monotonic() + limit * 0.6
+        pid, r = fork(lambda: candidates(module, spec, job.literals, job.max_inputs, examples, job.seed, until))
+        return wait(pid, r, limit)
+
+    state, made, _ = build(job.hypothesis_examples, gen_limit)
+    if state == "timeout" and job.hypothesis_examples:  # building a strategy hangs: without hypothesis
+        state, made, _ = build(0, gen_limit)
     if state == "timeout":
         return {"error": f"building inputs took more than {gen_limit:.1f} s"}
     if "crash" in made:
