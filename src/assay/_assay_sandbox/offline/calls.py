@@ -18,7 +18,7 @@ import resource
 import signal
 import sys
 import time
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .values import Imports, Unwritable, importable, round_trips, to_source
 
@@ -149,7 +149,7 @@ def match_for(message: str) -> str:
 
 
 class Ran(NamedTuple):
-    value: object
+    value: Any
     exc: BaseException | None
     seconds: float
     iterating: bool = False  # the exception came from iterating the returned iterator, not from the call
@@ -193,7 +193,8 @@ def record(ran: Ran, receiver, before: str | None, ns_lines: list[str]) -> dict:
             message = str(exc)
         except Exception:  # noqa: BLE001 - a broken __str__: pin the type only
             message = ""
-        out = {"k": "raise", "type": name, "match": match_for(message), "imports": sorted(set(imports.lines.values()))}
+        out: dict[str, Any] = {"k": "raise", "type": name, "match": match_for(message),
+                               "imports": sorted(set(imports.lines.values()))}
         if ran.iterating:
             out["iterating"] = True  # the test must iterate: `list(f(x))` inside `pytest.raises`
         return out
