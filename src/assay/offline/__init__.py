@@ -22,7 +22,7 @@ from assay.offline.model import (
     OfflineTarget,
     PinnedTest,
 )
-from assay.offline.place import out_dir_rel, test_path_for, write_new
+from assay.offline.place import out_dir_rel, path_for, write_new
 from assay.offline.targets import changed_lines, functions_of
 from assay.offline.writer import OfflineWriter, dotted_of, targets_from
 from assay.project import Project, find_root
@@ -94,7 +94,7 @@ def generate_offline(
     directory = out_dir_rel(project, out_dir) if out_dir is not None else None
     for target in targets:
         dotted = target.dotted or dotted_of(project, target.module)
-        where = test_path_for(project, target.module, dotted, directory)
+        where = path_for(project, target.module, dotted, directory)
         result = writer.write(target, where)
         if result.text is not None and not dry_run:
             write_new(project.root, where, result.text)

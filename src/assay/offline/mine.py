@@ -39,7 +39,7 @@ class Mined:
     files: int = 0
 
 
-def test_files(root: Path) -> list[Path]:
+def project_test_files(root: Path) -> list[Path]:
     out = []
     for path in sorted(root.rglob("*.py")):
         rel = path.relative_to(root)
@@ -341,7 +341,7 @@ def mine(root: Path, dotted: str, module_text: str, functions: dict[str, str]) -
     miner = _Miner(dotted, functions, mined)
     counts: dict[str, Counter] = {"int": Counter(), "float": Counter(), "str": Counter()}
     trees = []
-    for path in test_files(root):
+    for path in project_test_files(root):
         try:
             tree = ast.parse(path.read_text(encoding="utf-8"))
         except (SyntaxError, UnicodeDecodeError, ValueError, OSError):

@@ -12,14 +12,14 @@ from collections import Counter
 from pathlib import Path, PurePosixPath
 
 from assay.errors import InputError
-from assay.offline.mine import test_files
+from assay.offline.mine import project_test_files
 from assay.project import Project
 
 
-def test_dir(project: Project, rel: str) -> str:
+def tests_dir(project: Project, rel: str) -> str:
     """Project-relative directory of the module's tests."""
     counts: Counter[str] = Counter()
-    for path in test_files(project.root):
+    for path in project_test_files(project.root):
         try:
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
@@ -35,9 +35,9 @@ def test_dir(project: Project, rel: str) -> str:
     return "tests"
 
 
-def test_path_for(project: Project, rel: str, dotted: str, out_dir: str | None = None) -> str:
+def path_for(project: Project, rel: str, dotted: str, out_dir: str | None = None) -> str:
     """A free project-relative path for the module's characterization tests."""
-    directory = out_dir if out_dir is not None else test_dir(project, rel)
+    directory = out_dir if out_dir is not None else tests_dir(project, rel)
     stem = dotted.split(".")[-1] or PurePosixPath(rel).stem
     base = f"test_{stem}_characterization"
     n = 1

@@ -38,9 +38,13 @@ def slug(source: str) -> str:
 
 
 def _pattern(p: str) -> str:
-    if "\\" in p and '"' not in p and not p.endswith("\\"):
-        return f'r"{p}"'
-    return repr(p)
+    """A `match=` pattern as a string literal: raw when it holds backslashes, double-quoted where it can be."""
+    if '"' in p or "\n" in p or not p.isprintable():
+        return repr(p)
+    if "\\" in p:
+        return f'r"{p}"' if not p.endswith("\\") else repr(p)
+    return f'"{p}"'
+
 
 
 def _bound(line: str) -> dict[str, str]:
@@ -251,7 +255,9 @@ def render(dotted: str, chosen: list[Kept], kinds: dict[str, str], params: dict[
         usable.append(k)
     groups: dict[tuple, list[Kept]] = {}
     rank = {name: n for n, name in enumerate(order)}
-    for k in sorted(usable, key=lambda k: (rank.get(k.function, len(rank)), _shape(k)[1], -len(k.kills), k.size)):
+    kinds = ("return", "iter", "raise")
+    for k in sorted(usable, key=lambda k: (rank.get(k.function, len(rank)), kinds.index(k.outcome["k"]),
+                                           _shape(k)[1], -len(k.kills), k.size)):
         groups.setdefault(_shape(k), []).append(k)
     blocks = []
     for group in groups.values():

@@ -27,7 +27,7 @@ from assay.mutation.codeclass import threshold_for
 from assay.mutation.generate import function_spans, generate
 from assay.offline.mine import mine
 from assay.offline.model import FunctionReport, ModuleResult, OfflineTarget
-from assay.offline.place import test_path_for
+from assay.offline.place import path_for
 from assay.offline.probe import Kept, ProbeResult, default_workers, run_probe
 from assay.offline.render import Rendered, formatted, render
 from assay.offline.select import UNCOUNTED, cover, fit_threshold, foresee
@@ -87,7 +87,7 @@ class OfflineWriter:
         except (OSError, UnicodeDecodeError) as err:
             raise InputError(f"cannot read {rel}: {err}") from None
         dotted = getattr(target, "dotted", "") or dotted_of(self.project, rel)
-        result = ModuleResult(rel, test_path or test_path_for(self.project, rel, dotted))
+        result = ModuleResult(rel, test_path or path_for(self.project, rel, dotted))
         infos = self._functions(target, text)
         result.functions = [FunctionReport(i.name, "skipped", i.skip) for i in infos if i.skip]
         todo = [i for i in infos if not i.skip]
@@ -298,9 +298,9 @@ def _no_input(found: dict[str, Any]) -> str:
     if not n:
         return "no input could be built for it (no mined call, no type hints)"
     if found.get("hung") == n:
-        return "hangs on every input: skipped"
+        return "hangs on every input it was given"
     if found.get("memory") == n:
-        return "eats memory on every input: skipped"
+        return "runs out of memory on every input it was given"
     why = ", ".join(f"{v} {k}" for k, v in sorted(found.get("dropped", {}).items(), key=lambda kv: -kv[1]))
     return f"none of its {n} inputs gave an outcome a test can pin ({why})"
 

@@ -30,6 +30,7 @@ from .values import Imports, Unwritable, to_source
 ASSERTABLE = {"return", "iter", "raise"}
 EXPLORE_SHARE = 0.55  # of the budget, for inputs and oracle; the rest for the mutants
 MAX_CASES = 250  # inputs run against one mutant
+GIVE_UP = 2  # inputs of one function that hang or exhaust memory before its other inputs are not run
 
 
 def _observe(module, fn: dict, inputs: list[dict], lines: list[str], timeout: float, path: str, trace: bool,
@@ -37,8 +38,12 @@ def _observe(module, fn: dict, inputs: list[dict], lines: list[str], timeout: fl
     """In a child: each input's outcome (with the lines it ran and its time when tracing)."""
     child_setup(memory_mb)
     spaces = Namespaces(lines)
-    out = []
+    out: list[dict] = []
     for inp in inputs:
+        bounded = [r["k"] for r in out if r["k"] in ("timeout", "memory")]
+        if len(bounded) >= GIVE_UP:  # it hangs or eats memory: the other inputs would only cost time
+            out.append({"k": bounded[-1], "why": "not run: earlier inputs hit the same limit"})
+            continue
         extra = setup(inp)
         ns = spaces.get(extra)
         literal: dict = {}
@@ -124,7 +129,10 @@ def explore(job: OfflineJob, module, fn, path: str, deadline: float) -> dict:
                                       False, job.memory_mb)))
 
     first = _bisected(forward, inputs, job.call_timeout, deadline)
-    second = _bisected(backward, inputs, job.call_timeout, deadline)
+    again = [i for i, a in enumerate(first) if a["k"] in ASSERTABLE]  # only those can be kept
+    second = [{"k": "not_run"} for _ in inputs]
+    for i, b in zip(again, _bisected(backward, [inputs[i] for i in again], job.call_timeout, deadline)):  # noqa: B905
+        second[i] = b
     kept: list[dict] = []
     dropped: dict[str, int] = {}
     for inp, a, b in zip(inputs, first, second):  # noqa: B905 - one outcome per input
