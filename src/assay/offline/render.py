@@ -255,8 +255,8 @@ def render(dotted: str, chosen: list[Kept], kinds: dict[str, str], params: dict[
         usable.append(k)
     groups: dict[tuple, list[Kept]] = {}
     rank = {name: n for n, name in enumerate(order)}
-    kinds = ("return", "iter", "raise")
-    for k in sorted(usable, key=lambda k: (rank.get(k.function, len(rank)), kinds.index(k.outcome["k"]),
+    outcomes = ("return", "iter", "raise")
+    for k in sorted(usable, key=lambda k: (rank.get(k.function, len(rank)), outcomes.index(k.outcome["k"]),
                                            _shape(k)[1], -len(k.kills), k.size)):
         groups.setdefault(_shape(k), []).append(k)
     blocks = []
