@@ -25,6 +25,7 @@ from assay.languages.python import PYTHON
 from assay.model import FileReport, Verdict
 from assay.mutation.codeclass import threshold_for
 from assay.mutation.generate import function_spans, generate
+from assay.offline import crosshair
 from assay.offline.mine import mine
 from assay.offline.model import FunctionReport, ModuleResult, OfflineTarget
 from assay.offline.place import path_for
@@ -36,6 +37,7 @@ from assay.pipeline import Verifier
 from assay.project import Project
 
 PROBE_SHARE = 0.5  # of the module's budget; verification takes the rest
+CROSSHAIR_SHARE = 0.2  # of the probe's time, for `crosshair cover` when it is installed
 SLACK = 0.08  # a verification still running this far past the budget is cancelled
 MARKERS_PLUGIN = "_assay_sandbox.offline.markers"
 BAD = {Verdict.REJECTED, Verdict.FLAKY, Verdict.LOW_VALUE}
@@ -66,7 +68,8 @@ class OfflineWriter:
 
     def __init__(self, project: Project, settings: Settings, *, budget_s: float = 60.0,
                  max_tests_per_function: int = 8, call_timeout: float = 1.0, use_cache: bool = True,
-                 progress: Callable[[str], None] | None = None, hypothesis_examples: int = 40):
+                 progress: Callable[[str], None] | None = None, hypothesis_examples: int = 40,
+                 crosshair: bool | None = None):
         self.project = project
         self.settings = settings
         self.budget_s = budget_s
@@ -75,6 +78,7 @@ class OfflineWriter:
         self.use_cache = use_cache
         self.say = progress or (lambda _: None)
         self.hypothesis_examples = hypothesis_examples
+        self.crosshair = crosshair  # None: use it when the project's interpreter has it
 
     # --- the steps ---------------------------------------------------------------------------------------
     def write(self, target: Any, test_path: str | None = None) -> ModuleResult:
@@ -109,6 +113,9 @@ class OfflineWriter:
         dropped: dict[str, str] = {fn: f"its tests would pull gate 4's score under {threshold:g}%" for fn in left_out}
         rendered, report = self._verify_loop(result, dotted, todo, probe, chosen, mutants, spans, threshold,
                                              dropped, deadline)
+        if getattr(target, "functions", None):  # asked for some functions: count their mutants only
+            names = {i.name for i in infos}
+            mutants = [m for m in mutants if m.function.split(".<locals>.")[0] in names]
         self._finish(result, todo, probe, mutants, rendered, report, dropped)
         result.timings["verify"] = time.monotonic() - start - result.timings["probe"]
         result.timings["total"] = time.monotonic() - start
@@ -131,13 +138,20 @@ class OfflineWriter:
                                      mined.receivers.get(i.name.split(".")[0], []) if i.kind == "method" else [])
                      for i in todo]
         imports = sorted({f"from {dotted} import {i.name.split('.')[0]}" for i in todo})
-        budget = max(2.0, until - time.monotonic())
         mined_n = sum(len(f.inputs) for f in functions)
-        self.say(f"{rel}: probing {len(todo)} functions against {len(mutants)} mutants "
-                 f"({mined_n} inputs mined from {mined.files} test files; {budget:.0f} s)")
         sandbox = Sandbox(self.settings.sandbox, protect=self.project.root)
+        python = PYTHON.python(self.settings)
         with Workspace(self.project.root) as ws:
-            return run_probe(ws, sandbox, PYTHON.python(self.settings), self.project.source_roots, rel=rel,
+            if self.crosshair is not False and crosshair.available(python):
+                share = (until - time.monotonic()) * CROSSHAIR_SHARE
+                self.say(f"{rel}: crosshair cover on {len(todo)} functions ({share:.0f} s)")
+                found = crosshair.cover(ws, sandbox, python, self.project.source_roots, dotted, text, todo, share)
+                for f in functions:
+                    f.inputs += found.get(f.name, [])
+            budget = max(2.0, until - time.monotonic())
+            self.say(f"{rel}: probing {len(todo)} functions against {len(mutants)} mutants "
+                     f"({mined_n} inputs mined from {mined.files} test files; {budget:.0f} s)")
+            return run_probe(ws, sandbox, python, self.project.source_roots, rel=rel,
                              dotted=dotted, imports=imports, functions=functions, mutants=mutants,
                              literals=mined.literals, budget_s=budget, call_timeout=self.call_timeout,
                              workers=self.settings.mutation.workers or default_workers(),
