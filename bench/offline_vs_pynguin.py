@@ -52,7 +52,12 @@ def pynguin_exe(python: str | None) -> Path:
     venv = CACHE / "pynguin-venv"
     exe = venv / "bin" / "pynguin"
     if not exe.exists():
-        py = python or shutil.which("python3.10") or "/root/.pyenv/versions/3.10.13/bin/python"
+        found = [python, *sorted(map(str, Path.home().glob(".pyenv/versions/3.10*/bin/python"))),
+                 shutil.which("python3.10")]
+        py = next((p for p in found if p and subprocess.run([p, "--version"], capture_output=True).returncode == 0),
+                  None)
+        if py is None:
+            sys.exit("Pynguin 0.48 needs Python 3.10: pass --pynguin-python")
         subprocess.run([py, "-m", "venv", str(venv)], check=True)
         subprocess.run([str(venv / "bin" / "pip"), "install", "-q", "pynguin==0.48.0"], check=True)
     return exe
@@ -148,11 +153,8 @@ def run_assay(name: str, module: str, budget: float) -> dict:
     [result] = report.modules
     if not result.written or not result.test_path:
         return {"produced": 0, "kept": 0, "score": 0.0, "lines": 0, "wall_s": round(wall, 1),
-                "note": result.verdict or ""}
-    produced = cases((root / result.test_path).read_text())
-    text, verdict = keep_through_gates(root, result.test_path)
-    return {"produced": produced, "kept": cases(text) if text else 0, "score": score(root, module, result.test_path),
-            "lines": code_lines(text), "wall_s": round(wall, 1), "note": verdict}
+                "note": result.verdict or "", "score_produced": 0.0, "produced_lines": 0}
+    return judge(root, module, result.test_path, wall, "")
 
 
 def run_pynguin(name: str, module: str, budget: float, exe: Path, seed: int) -> dict:
@@ -173,27 +175,41 @@ def run_pynguin(name: str, module: str, budget: float, exe: Path, seed: int) -> 
     written = sorted(out.glob("test_*.py")) if out.exists() else []
     if not written:
         return {"produced": 0, "kept": 0, "score": 0.0, "lines": 0, "wall_s": round(wall, 1),
-                "note": note or "no file"}
+                "note": note or "no file", "score_produced": 0.0, "produced_lines": 0}
     tests_dir = root / ("tests" if (root / "tests").is_dir() else "")
     rel = (tests_dir / f"test_{Path(module).stem}_pynguin.py").relative_to(root).as_posix()
     shutil.copy(written[0], root / rel)
     shutil.rmtree(out)
-    produced = cases((root / rel).read_text())
-    text, verdict = keep_through_gates(root, rel)
-    return {"produced": produced, "kept": cases(text) if text else 0, "score": score(root, module, rel),
-            "lines": code_lines(text), "wall_s": round(wall, 1), "note": (note + " " + verdict).strip()}
+    return judge(root, module, rel, wall, note)
+
+
+def judge(root: Path, module: str, rel: str, wall: float, note: str) -> dict:
+    """A tool's file: its own figures, then the gates' kept suite and its figures (the file as produced is kept
+    beside it, as `<name>.produced.txt`)."""
+    text = (root / rel).read_text()
+    (root / rel).with_suffix(".produced.txt").write_text(text)
+    raw = score(root, module, rel)
+    kept, verdict = keep_through_gates(root, rel)
+    return {"produced": cases(text), "produced_lines": code_lines(text), "score_produced": raw,
+            "kept": cases(kept) if kept else 0, "score": score(root, module, rel), "lines": code_lines(kept),
+            "wall_s": round(wall, 1), "note": (note + " " + verdict).strip()}
 
 
 def table(rows: list[dict]) -> str:
-    head = ("| project | module | tool | tests produced | pass gates 1-5 | mutation score (kept) | lines (kept) "
-            "| wall s | note |\n|---|---|---|---:|---:|---:|---:|---:|---|")
+    head = ("| project | module | tool | tests produced | pass gates 1-5 | mutation score, kept suite "
+            "| (whole suite as produced) | lines kept (produced) | wall s | note |\n"
+            "|---|---|---|---:|---:|---:|---:|---:|---:|---|")
     body = []
+
+    def pct(v: float | None) -> str:
+        return "n/a" if v is None else f"{v:g}%"
+
     for r in rows:
         for tool in ("assay", "pynguin"):
             t = r[tool]
-            s = "n/a" if t["score"] is None else f"{t['score']:g}%"
-            body.append(f"| {r['project']} | `{r['module']}` | {tool} | {t['produced']} | {t['kept']} | {s} | "
-                        f"{t['lines']} | {t['wall_s']} | {t['note']} |")
+            body.append(f"| {r['project']} | `{r['module']}` | {tool} | {t['produced']} | {t['kept']} | "
+                        f"{pct(t['score'])} | ({pct(t.get('score_produced'))}) | {t['lines']} "
+                        f"({t.get('produced_lines', 0)}) | {t['wall_s']} | {t['note']} |")
     return head + "\n" + "\n".join(body)
 
 

@@ -100,5 +100,19 @@ def generate_offline(
             write_new(project.root, where, result.text)
             result.written = True
         report.modules.append(result)
+    if report.tests and not _registers_markers(project.root):
+        report.notes.append('pytest warns about the unknown marks until your configuration registers them: '
+                            'markers = ["assay_generated: written by assay", "characterization: pins current '
+                            'behaviour"] under [tool.pytest.ini_options]')
     report.duration_s = time.monotonic() - start
     return report
+
+
+def _registers_markers(root: Path) -> bool:
+    for name in ("pyproject.toml", "pytest.ini", "setup.cfg", "tox.ini"):
+        try:
+            if "characterization" in (root / name).read_text(encoding="utf-8"):
+                return True
+        except (OSError, UnicodeDecodeError):
+            continue
+    return False
