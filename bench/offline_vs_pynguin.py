@@ -19,10 +19,12 @@ from __future__ import annotations
 
 import argparse
 import ast
+import contextlib
 import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -163,15 +165,18 @@ def run_pynguin(name: str, module: str, budget: float, exe: Path, seed: int) -> 
     out = root / "pynguin_out"
     env = {**os.environ, "PYNGUIN_DANGER_AWARE": "1"}
     start = time.monotonic()
+    argv = [str(exe), "--project-path", str(root / spec["source"]), "--module-name", dotted(module, spec["source"]),
+            "--output-path", str(out), "--maximum-search-time", str(int(budget)), "--seed", str(seed)]
+    proc = subprocess.Popen(argv, cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)  # its worker processes too are killed below
     try:
-        proc = subprocess.run([str(exe), "--project-path", str(root / spec["source"]),
-                               "--module-name", dotted(module, spec["source"]), "--output-path", str(out),
-                               "--maximum-search-time", str(int(budget)), "--seed", str(seed)],
-                              cwd=root, env=env, capture_output=True, text=True, timeout=budget * 4 + 120)
-        note = "" if proc.returncode == 0 else f"exit {proc.returncode}"
+        note = "" if proc.wait(timeout=budget * 4 + 120) == 0 else f"exit {proc.returncode}"
     except subprocess.TimeoutExpired:
         note = "timed out"
     wall = time.monotonic() - start
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
     written = sorted(out.glob("test_*.py")) if out.exists() else []
     if not written:
         return {"produced": 0, "kept": 0, "score": 0.0, "lines": 0, "wall_s": round(wall, 1),

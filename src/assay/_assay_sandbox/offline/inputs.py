@@ -71,19 +71,34 @@ def _sources(values, imports: Imports, limit: int = MAX_CHOICES) -> list[str]:
     return out
 
 
-def candidates(module, fn: dict, pool: dict[str, list], max_inputs: int, examples: int, seed: int,
-               until: float) -> dict:
-    """{"params": [...], "inputs": [...]}: the function's candidate inputs, mined ones first; hypothesis draws
-    stop at `until` (monotonic clock)."""
-    kind = fn["kind"]
-    if kind == "method":
+def _target(module, fn: dict):
+    """(class or None, function object, Signature) of a function spec."""
+    if fn["kind"] == "method":
         cls_name, meth = fn["name"].rsplit(".", 1)
         cls = resolve(module, cls_name)
         obj = inspect.getattr_static(cls, meth)
-        sig = Signature(obj, drop_first=True)
-    else:
-        cls, obj = None, resolve(module, fn["name"])
-        sig = Signature(obj, drop_first=False)
+        return cls, obj, Signature(obj, drop_first=True)
+    obj = resolve(module, fn["name"])
+    return None, obj, Signature(obj, drop_first=False)
+
+
+def drawn(module, fn: dict, pool: dict[str, list], examples: int, until: float) -> list[dict]:
+    """Inputs drawn by hypothesis (`st.from_type`, `st.builds` for a receiver) until `until`; none without it."""
+    cls, obj, sig = _target(module, fn)
+    out = []
+    for named, receiver, extra in _hypothesis(obj, cls, sig, pool, examples, until):
+        try:
+            args, kwargs = sig.build(named, {})
+        except Unwritable:
+            continue
+        out.append({"args": args, "kwargs": kwargs, "receiver": receiver, "origin": "hypothesis",
+                    "imports": sorted(extra), "helpers": []})
+    return out
+
+
+def candidates(module, fn: dict, pool: dict[str, list], max_inputs: int, seed: int) -> dict:
+    """{"params": [...], "inputs": [...]}: the function's candidate inputs, mined ones first."""
+    cls, obj, sig = _target(module, fn)
     imports = Imports()
     mined = [dict(i, origin=i.get("origin", "tests")) for i in fn["inputs"]]
     # a variant may reuse any mined argument: it carries what every mined input needs
@@ -116,7 +131,7 @@ def candidates(module, fn: dict, pool: dict[str, list], max_inputs: int, example
     out: list[dict] = []
     seen: set[str] = set()
 
-    def add(named: dict[str, str], receiver: str | None, origin: str, extra: tuple[str, ...] = ()) -> None:
+    def add(named: dict[str, str], receiver: str | None, origin: str) -> None:
         if len(out) >= max_inputs or (cls is not None and receiver is None):
             return
         try:
@@ -127,7 +142,7 @@ def candidates(module, fn: dict, pool: dict[str, list], max_inputs: int, example
         if key not in seen:
             seen.add(key)
             out.append({"args": args, "kwargs": kwargs, "receiver": receiver, "origin": origin,
-                        "imports": sorted(set(lines) | set(extra) | set(mined_imports)),
+                        "imports": sorted(set(lines) | set(mined_imports)),
                         "helpers": mined_helpers})
 
     for inp in mined:  # as mined, even when it does not bind (the call itself is then the outcome)
@@ -149,8 +164,6 @@ def candidates(module, fn: dict, pool: dict[str, list], max_inputs: int, example
     for _ in range(max(0, (max_inputs - len(out)) // 3)):
         named = {n: rng.choice(c) for n, c in choices.items() if c}
         add(named, rng.choice(receivers) if receivers else None, "combination")
-    for named, receiver, extra in _hypothesis(obj, cls, sig, pool, examples, until):
-        add(named, receiver, "hypothesis", tuple(extra))
     return {"params": [*sig.positional, *sig.keyword], "inputs": out}
 
 

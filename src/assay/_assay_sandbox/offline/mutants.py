@@ -21,6 +21,8 @@ from ..mutation.code import code_lines, code_tree, find_code, fingerprint, is_fu
 from ..mutation.patch import function_index
 from .calls import Namespaces, child_setup, differs, prepare, run_call, setup
 
+MAX_KILLERS = 12  # killing inputs sought per mutant: enough for the set cover to choose among
+
 
 def plan(job, text: str, path: str) -> tuple[list[tuple], dict[str, str]]:
     """([(mutant, code)] to run, {mutant id: status}) for the settled ones: compile_error, equivalent, duplicate."""
@@ -151,6 +153,8 @@ def _child(m, code, module, path: str, cases: list[tuple], reexec: bool, imports
             continue
         if differs(expected, run_call(call, timeout), receiver, ns):
             killed.append(case_id)
+            if len(killed) >= MAX_KILLERS:
+                break
     return {"killed": killed}
 
 

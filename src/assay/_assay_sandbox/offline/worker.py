@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import importlib.util
 import json
 import os
 import time
@@ -24,7 +25,7 @@ from ..fork import fork, wait
 from ..protocol import OfflineJob
 from . import mutants
 from .calls import CallTimeout, LineTrace, Namespaces, child_setup, prepare, record, run_call, setup, timer
-from .inputs import candidates
+from .inputs import candidates, drawn
 from .values import Imports, Unwritable, to_source
 
 ASSERTABLE = {"return", "iter", "raise"}
@@ -102,24 +103,36 @@ def _same(a: dict, b: dict) -> bool:
     return all(a.get(k) == b.get(k) for k in keys)
 
 
-def explore(job: OfflineJob, module, fn, path: str, deadline: float) -> dict:
+def _warm_hypothesis() -> bool:
+    """Import hypothesis once in the worker (every forked child shares it); False when it is not installed."""
+    try:
+        from hypothesis import given, settings, strategies  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def explore(job: OfflineJob, module, fn, path: str, deadline: float, hypothesis: bool) -> dict:
     """One function: candidate inputs, then the oracle twice; what is kept and why the rest is not."""
     spec = {"name": fn.name, "kind": fn.kind, "inputs": fn.inputs, "receivers": fn.receivers}
-    gen_limit = max(2.0, (deadline - time.monotonic()) * 0.4)
-
-    def build(examples: int, limit: float):
-        until = time.monotonic() + limit * 0.6
-        pid, r = fork(lambda: candidates(module, spec, job.literals, job.max_inputs, examples, job.seed, until))
-        return wait(pid, r, limit)
-
-    state, made, _ = build(job.hypothesis_examples, gen_limit)
-    if state == "timeout" and job.hypothesis_examples:  # building a strategy hangs: without hypothesis
-        state, made, _ = build(0, gen_limit)
+    share = deadline - time.monotonic()
+    gen_limit = max(2.0, share * 0.3)
+    pid, r = fork(lambda: candidates(module, spec, job.literals, job.max_inputs, job.seed))
+    state, made, _ = wait(pid, r, gen_limit)
     if state == "timeout":
         return {"error": f"building inputs took more than {gen_limit:.1f} s"}
     if "crash" in made:
         return {"error": "building inputs failed: " + made["crash"].strip().splitlines()[-1][:200]}
     inputs = made["inputs"]
+    if hypothesis and len(inputs) < job.max_inputs:  # in its own child, bounded
+        limit = min(share * 0.2, 4.0)
+        until = time.monotonic() + limit * 0.7
+        pid, r = fork(lambda: drawn(module, spec, job.literals, job.hypothesis_examples, until))
+        state, more, _ = wait(pid, r, limit)
+        if state == "exited" and isinstance(more, list):
+            seen = {repr((i.get("receiver"), i["args"], sorted(i["kwargs"].items()))) for i in inputs}
+            fresh = [i for i in more if repr((i.get("receiver"), i["args"], sorted(i["kwargs"].items()))) not in seen]
+            inputs += fresh[: job.max_inputs - len(inputs)]
 
     def forward(batch):
         return _observe(module, spec, batch, job.imports, job.call_timeout, path, True, job.memory_mb)
@@ -175,20 +188,22 @@ def main(job_path: str) -> int:
         boot.isolate_imports(job.user_root, job.scratch_root, job.source_roots)
         os.chdir(job.scratch_root)
         try:
-            module = importlib.import_module(job.module)
+            spec = importlib.util.find_spec(job.module)
+            at_import = LineTrace(str(getattr(spec, "origin", None) or job.path))
+            with at_import:  # the lines that run at import time: a def called there is observed through its effects
+                module = importlib.import_module(job.module)
         except BaseException as err:  # noqa: BLE001 - the module itself cannot be imported
             result["error"] = f"importing {job.module} failed: {type(err).__name__}: {err}"[:500]
             return _write(job, result, start)
         path = str(getattr(module.__spec__, "origin", None) or module.__file__)
         with open(path, encoding="utf-8") as fh:
             text = fh.read()
-        if job.hypothesis_examples:
-            with contextlib.suppress(ImportError):
-                import hypothesis  # noqa: F401 - imported once here, shared by every forked child
+        hypothesis = bool(job.hypothesis_examples) and _warm_hypothesis()
         explore_end = start + job.budget_s * EXPLORE_SHARE
         for i, fn in enumerate(job.functions):
             share = (explore_end - time.monotonic()) / (len(job.functions) - i)
-            result["functions"][fn.name] = explore(job, module, fn, path, time.monotonic() + max(share, 0.5))
+            result["functions"][fn.name] = explore(job, module, fn, path, time.monotonic() + max(share, 0.5),
+                                                   hypothesis)
         result["explore_s"] = time.monotonic() - start
         cases = _cases(job, result["functions"])
         todo, settled = mutants.plan(job, text, path)
@@ -200,7 +215,7 @@ def main(job_path: str) -> int:
             if m.chain:
                 span = {*range(m.line, m.end_line + 1), m.stmt_line}
                 chosen = [c for c in cases if span & c[5]]
-                if chosen:
+                if chosen or not span & at_import.lines:
                     return mutants.spread(chosen, MAX_CASES), False
                 lines = observers.lines(m.chain[-1][1])
                 chosen = [c for c in cases if lines is None or lines & c[5]]
