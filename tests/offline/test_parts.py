@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import ast
 import enum
+import os
 import re
+import subprocess
 import textwrap
 from dataclasses import dataclass
 from decimal import Decimal
@@ -15,6 +17,7 @@ import pytest
 from assay._assay_sandbox.offline.calls import match_for
 from assay._assay_sandbox.offline.values import Imports, Unwritable, round_trips, to_source
 from assay.cli.generate_offline import parse_budget
+from assay.offline import _since
 from assay.offline.mine import mine
 from assay.offline.place import path_for, write_new
 from assay.offline.probe import Kept
@@ -186,3 +189,21 @@ def test_a_file_is_never_overwritten(tmp_path):
 
 def test_budgets_read_as_a_person_writes_them():
     assert [parse_budget(t) for t in ("60s", "2m", "90", "1.5min")] == [60, 120, 90, 90]
+
+
+def test_since_picks_the_functions_a_diff_touches(tmp_path):
+    def git(*args):
+        subprocess.run(["git", *args], cwd=tmp_path, check=True, capture_output=True,
+                       env={**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
+                            "GIT_COMMITTER_EMAIL": "t@t"})
+
+    (tmp_path / "pyproject.toml").write_text("[project]\nname='p'\nversion='0'\n")
+    body = "def a(x):\n    return x + 1 if x else 0\n\n\ndef b(x):\n    return x * 2 if x else 1\n"
+    (tmp_path / "mod.py").write_text(body)
+    git("init", "-q")
+    git("add", ".")
+    git("commit", "-qm", "one")
+    (tmp_path / "mod.py").write_text(body.replace("x * 2", "x * 3"))
+    targets = _since(Project.load(tmp_path), "HEAD")
+    assert [(t.module, t.functions) for t in targets] == [("mod.py", ["b"])]
+    assert targets[0].reason == "changed since HEAD"
