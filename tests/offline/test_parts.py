@@ -18,6 +18,7 @@ from assay._assay_sandbox.offline.calls import match_for
 from assay._assay_sandbox.offline.values import Imports, Unwritable, round_trips, to_source
 from assay.cli.generate_offline import parse_budget
 from assay.offline import _since
+from assay.offline.markers import marker_problem
 from assay.offline.mine import mine
 from assay.offline.place import path_for, write_new
 from assay.offline.probe import Kept
@@ -207,3 +208,17 @@ def test_since_picks_the_functions_a_diff_touches(tmp_path):
     targets = _since(Project.load(tmp_path), "HEAD")
     assert [(t.module, t.functions) for t in targets] == [("mod.py", ["b"])]
     assert targets[0].reason == "changed since HEAD"
+
+
+def test_a_project_that_fails_on_unknown_marks_is_told_what_to_register(tmp_path):
+    (tmp_path / "pyproject.toml").write_text('[tool.pytest.ini_options]\naddopts = ["--strict-markers", "-ra"]\n')
+    message, blocking = marker_problem(tmp_path)
+    assert blocking and "--strict-markers" in message and "assay_generated, characterization" in message
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "setup.cfg").write_text("[tool:pytest]\nfilterwarnings =\n    error\n")
+    assert marker_problem(tmp_path)[1] is True
+    (tmp_path / "setup.cfg").write_text("[tool:pytest]\nmarkers =\n    assay_generated: x\n    characterization: y\n"
+                                        "filterwarnings =\n    error\n")
+    assert marker_problem(tmp_path) is None
+    (tmp_path / "setup.cfg").unlink()
+    assert marker_problem(tmp_path)[1] is False  # unknown marks only warn here

@@ -35,7 +35,8 @@ def summary(report: OfflineReport) -> str:
     lines = []
     for m in report.modules:
         where = m.test_path if m.text is not None else "no file"
-        state = "written" if m.written else "dry run" if m.text is not None and report.dry_run else m.verdict
+        state = "written" if m.written else "dry run" if m.text is not None and report.dry_run else \
+            "not written" if m.text is not None else m.verdict
         score = f", gate 4 {m.gate_score:g}%" if m.gate_score is not None else ""
         lines.append(f"{m.module} -> {where}: {_n(len(m.tests) if m.text is not None else 0, 'test')}, kill "
                      f"{m.killed}/{m.mutants} mutants{score}, {m.duration_s:.1f} s ({state})")
@@ -54,7 +55,7 @@ def summary(report: OfflineReport) -> str:
     lines += report.notes
     if report.tests:
         lines.append(CHARACTERIZATION_NOTE)
-    files = sum(m.text is not None for m in report.modules)
+    files = sum(m.written or (report.dry_run and m.text is not None) for m in report.modules)
     lines.append(f"{_n(report.tests, 'test')} in {_n(files, 'file')}, "
                  f"{report.duration_s:.1f} s")
     return "\n".join(lines) + "\n"

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from assay.config import Settings, apply_overrides, load_settings
 from assay.errors import InputError
+from assay.offline.markers import marker_problem
 from assay.offline.model import (
     CHARACTERIZATION_NOTE,
     FunctionReport,
@@ -92,27 +93,19 @@ def generate_offline(
     writer = OfflineWriter(project, settings, budget_s=budget_s, max_tests_per_function=max_tests_per_function,
                            use_cache=use_cache, progress=progress)
     directory = out_dir_rel(project, out_dir) if out_dir is not None else None
+    problem = marker_problem(project.root)
     for target in targets:
         dotted = target.dotted or dotted_of(project, target.module)
         where = path_for(project, target.module, dotted, directory)
         result = writer.write(target, where)
         if result.text is not None and not dry_run:
-            write_new(project.root, where, result.text)
-            result.written = True
+            if problem and problem[1]:  # the project's own pytest run would fail to collect the file
+                result.notes.append(problem[0])
+            else:
+                write_new(project.root, where, result.text)
+                result.written = True
         report.modules.append(result)
-    if report.tests and not _registers_markers(project.root):
-        report.notes.append('pytest warns about the unknown marks until your configuration registers them: '
-                            'markers = ["assay_generated: written by assay", "characterization: pins current '
-                            'behaviour"] under [tool.pytest.ini_options]')
+    if problem and not problem[1] and report.tests:
+        report.notes.append(problem[0])
     report.duration_s = time.monotonic() - start
     return report
-
-
-def _registers_markers(root: Path) -> bool:
-    for name in ("pyproject.toml", "pytest.ini", "setup.cfg", "tox.ini"):
-        try:
-            if "characterization" in (root / name).read_text(encoding="utf-8"):
-                return True
-        except (OSError, UnicodeDecodeError):
-            continue
-    return False

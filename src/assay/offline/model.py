@@ -93,11 +93,12 @@ class OfflineReport:
 
     @property
     def tests(self) -> int:
-        return sum(len(m.tests) for m in self.modules if m.text is not None)
+        """Tests written (with --dry-run: that would have been written)."""
+        return sum(len(m.tests) for m in self.modules if m.written or (self.dry_run and m.text is not None))
 
     @property
     def exit_code(self) -> int:
-        """0 when at least one test was kept (written, or printed with --dry-run), else 1."""
+        """0 when at least one test was written (or printed with --dry-run), else 1."""
         return 0 if self.tests else 1
 
     def to_json(self) -> dict[str, Any]:
