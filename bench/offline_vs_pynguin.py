@@ -39,6 +39,7 @@ from assay import api  # noqa: E402
 from assay.config import load_settings  # noqa: E402
 from assay.model import Verdict  # noqa: E402
 from assay.offline import generate_offline  # noqa: E402
+from assay.offline.markers import marker_problem  # noqa: E402
 from assay.offline.writer import verify_settings  # noqa: E402
 
 PROJECTS = {
@@ -74,6 +75,17 @@ def fresh_copy(name: str, tool: str) -> Path:
     dest.parent.mkdir(parents=True, exist_ok=True)
     shutil.copytree(src, dest, ignore=shutil.ignore_patterns(".assay", "__pycache__", "*.egg-info"))
     return dest
+
+
+def register_markers(root: Path) -> None:
+    """What the writer asks of a project whose pytest configuration fails on unregistered marks (toolz:
+    --strict-markers), done in the bench's copy: the two lines under [tool.pytest.ini_options]."""
+    problem = marker_problem(root)
+    pyproject = root / "pyproject.toml"
+    if problem and problem[1] and pyproject.is_file():
+        text = pyproject.read_text()
+        line = 'markers = ["assay_generated: written by assay", "characterization: pins current behaviour"]\n'
+        pyproject.write_text(text.replace("[tool.pytest.ini_options]\n", "[tool.pytest.ini_options]\n" + line, 1))
 
 
 def dotted(rel: str, source: str) -> str:
@@ -149,6 +161,7 @@ def score(root: Path, module: str, rel: str) -> float | None:
 
 def run_assay(name: str, module: str, budget: float) -> dict:
     root = fresh_copy(name, "assay")
+    register_markers(root)
     start = time.monotonic()
     report = generate_offline([root / module], budget_s=budget, root=root)
     wall = time.monotonic() - start
@@ -195,13 +208,16 @@ def judge(root: Path, module: str, rel: str, wall: float, note: str) -> dict:
     (root / rel).with_suffix(".produced.txt").write_text(text)
     raw = score(root, module, rel)
     kept, verdict = keep_through_gates(root, rel)
-    return {"produced": cases(text), "produced_lines": code_lines(text), "score_produced": raw,
-            "kept": cases(kept) if kept else 0, "score": score(root, module, rel), "lines": code_lines(kept),
+    return {"produced": cases(text), "produced_functions": len(tests_in(text)), "produced_lines": code_lines(text),
+            "score_produced": raw, "kept": cases(kept) if kept else 0,
+            "kept_functions": len(tests_in(kept)) if kept else 0, "score": score(root, module, rel),
+            "lines": code_lines(kept),
             "wall_s": round(wall, 1), "note": (note + " " + verdict).strip()}
 
 
 def table(rows: list[dict]) -> str:
-    head = ("| project | module | tool | tests produced | pass gates 1-5 | mutation score, kept suite "
+    head = ("| project | module | tool | tests produced (functions) | pass gates 1-5 (functions) "
+            "| mutation score, kept suite "
             "| (whole suite as produced) | lines kept (produced) | wall s | note |\n"
             "|---|---|---|---:|---:|---:|---:|---:|---:|---|")
     body = []
@@ -212,7 +228,8 @@ def table(rows: list[dict]) -> str:
     for r in rows:
         for tool in ("assay", "pynguin"):
             t = r[tool]
-            body.append(f"| {r['project']} | `{r['module']}` | {tool} | {t['produced']} | {t['kept']} | "
+            body.append(f"| {r['project']} | `{r['module']}` | {tool} | {t['produced']} "
+                        f"({t.get('produced_functions', 0)}) | {t['kept']} ({t.get('kept_functions', 0)}) | "
                         f"{pct(t['score'])} | ({pct(t.get('score_produced'))}) | {t['lines']} "
                         f"({t.get('produced_lines', 0)}) | {t['wall_s']} | {t['note']} |")
     return head + "\n" + "\n".join(body)

@@ -115,7 +115,7 @@ class OfflineJob(_Json):
     call_timeout: float = 1.0  # one call of the function under test (the original)
     memory_mb: int = 1024  # address space a call may add to the worker's
     workers: int = 1
-    max_inputs: int = 150  # per function
+    max_inputs: int = 250  # per function
     hypothesis_examples: int = 40  # per function, when hypothesis is importable
     seed: int = 0
 

@@ -69,7 +69,7 @@ def generate_offline_command(
     dry_run: Annotated[bool, typer.Option("--dry-run", help="print the test files instead of writing them")] = False,
     since: Annotated[str | None, typer.Option(metavar="REV",
                                               help="only the functions changed since this git revision")] = None,
-    max_tests: Annotated[int, typer.Option(metavar="N", help="at most N tests per function")] = 8,
+    max_tests: Annotated[int, typer.Option(metavar="N", help="at most N tests per function")] = 20,
     out_dir: Annotated[Path | None, typer.Option(metavar="DIR",
                                                  help="write here (default: next to the module's tests)")] = None,
     root: Annotated[Path | None, typer.Option(metavar="DIR", help="project root (default: found from PATH)")] = None,

@@ -51,7 +51,7 @@ def generate_offline(
     settings: Settings | None = None,
     *,
     budget_s: float = 60.0,
-    max_tests_per_function: int = 8,
+    max_tests_per_function: int = 20,
     dry_run: bool = False,
     out_dir: Path | str | None = None,
     since: str | None = None,

@@ -21,11 +21,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from assay.execution.workspace import SKIP_DIRS
+from assay.offline.regex import samples
 from assay.project import is_test_file
 
 MAX_ARG = 200  # characters of one argument's source
 MAX_ROWS = 60  # parametrize rows expanded per test
-MAX_PER_FUNCTION = 150
+MAX_PER_FUNCTION = 250
 _BUILTINS = set(dir(builtins))
 
 
@@ -361,6 +362,8 @@ def mine(root: Path, dotted: str, module_text: str, functions: dict[str, str]) -
         trees.append(module_tree)
     _literals(trees, counts)
     mined.literals = {k: [v for v, _ in c.most_common(16)] for k, c in counts.items()}
+    if module_tree is not None:
+        mined.literals["regex"] = samples(module_tree)
     return mined
 
 

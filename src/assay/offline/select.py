@@ -40,7 +40,7 @@ def cover(candidates: Iterable[Kept], per_function: int, covered: set[str] | Non
 
 def _origin_rank(k: Kept) -> int:
     """Among equals, an input a person wrote (a test, a doctest) reads best."""
-    return {"tests": 3, "doctest": 2, "variant": 1}.get(k.input.get("origin", ""), 0)
+    return {"tests": 3, "doctest": 2, "variant": 1, "regex": 1}.get(k.input.get("origin", ""), 0)
 
 
 def innermost(spans: dict[str, tuple[int, int]], line: int) -> str | None:

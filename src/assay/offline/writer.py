@@ -67,7 +67,7 @@ class OfflineWriter:
     name = "offline"
 
     def __init__(self, project: Project, settings: Settings, *, budget_s: float = 60.0,
-                 max_tests_per_function: int = 8, call_timeout: float = 1.0, use_cache: bool = True,
+                 max_tests_per_function: int = 20, call_timeout: float = 1.0, use_cache: bool = True,
                  progress: Callable[[str], None] | None = None, hypothesis_examples: int = 40,
                  crosshair: bool | None = None):
         self.project = project

@@ -9,6 +9,7 @@ forked child: building a receiver or a hypothesis strategy may run the user's co
 
 from __future__ import annotations
 
+import ast
 import inspect
 import random
 import time
@@ -160,11 +161,28 @@ def candidates(module, fn: dict, pool: dict[str, list], max_inputs: int, seed: i
                 add({**named, name: src}, receiver, "variant")
         for r in receivers:
             add(named, r, "variant")
+    regex = pool.get("regex", [])
+    for named, receiver in bases[:1]:  # strings that match the module's patterns, where a string goes
+        for name in names:
+            if regex and _stringy(choices[name]):
+                for text in regex:
+                    add({**named, name: repr(text)}, receiver, "regex")
     rng = random.Random(seed)
     for _ in range(max(0, (max_inputs - len(out)) // 3)):
         named = {n: rng.choice(c) for n, c in choices.items() if c}
         add(named, rng.choice(receivers) if receivers else None, "combination")
     return {"params": [*sig.positional, *sig.keyword], "inputs": out}
+
+
+def _stringy(sources: list[str]) -> bool:
+    """Whether a parameter takes strings: one of its candidate sources is a string literal."""
+    for src in sources:
+        try:
+            if isinstance(ast.literal_eval(src), str):
+                return True
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            continue
+    return False
 
 
 class _Enough(Exception):
