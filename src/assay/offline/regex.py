@@ -12,7 +12,7 @@ import ast
 import re
 
 try:
-    from re import _parser as sre  # type: ignore[attr-defined]
+    from re import _parser as sre
 except ImportError:  # pragma: no cover - Python 3.10
     import sre_parse as sre  # type: ignore[no-redef]
 
