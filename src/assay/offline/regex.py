@@ -9,12 +9,11 @@ starred parts: left out; `+`: once), read from the parsed pattern - nothing is r
 from __future__ import annotations
 
 import ast
+import importlib
 import re
+import sys
 
-try:
-    from re import _parser as sre
-except ImportError:  # pragma: no cover - Python 3.10
-    import sre_parse as sre  # type: ignore[no-redef]
+sre = importlib.import_module("re._parser" if sys.version_info >= (3, 11) else "sre_parse")
 
 SPECIAL = re.compile(r"[\\^$*+?{}\[\]|()]")
 MAX_SAMPLES = 120
