@@ -2,8 +2,10 @@
 
 Entry points: `generate_offline(...)` (what `assay generate-offline` calls) and `OfflineWriter(project,
 settings).write(target)` (one module, returns the file text and the report; writes nothing). Modules: `targets`
-(functions and skips, `--since`), `mine` (inputs from tests and doctests), `probe` (the sandboxed run),
-`select` (set cover, gate 4 foreseen), `render` (the pytest file), `place` (where it goes), `writer`.
+(functions and skips, `--since`), `mine` (inputs from tests and doctests), `regex` (strings that reach the
+module's data), `crosshair` (path-covering inputs, optional), `probe` (the sandboxed run), `select` (set cover,
+gate 4 foreseen), `render` (the pytest file), `place` (where it goes), `markers` (does the project accept the
+marks), `writer` (the steps, within the budget).
 """
 
 from __future__ import annotations
