@@ -49,6 +49,7 @@ PROJECTS = {
     "toolz": {"spec": "toolz==1.2.0", "source": ".", "modules": ["toolz/dicttoolz.py", "toolz/itertoolz.py"]},
 }
 RUNS = CACHE / "offline_vs_pynguin"
+NOTHING = {"produced": 0, "kept": 0, "score": None, "lines": 0, "wall_s": 0, "note": "not run"}
 
 
 def pynguin_exe(python: str | None) -> Path:
@@ -159,11 +160,11 @@ def score(root: Path, module: str, rel: str) -> float | None:
     return None if s is None else round(100 * s, 1)
 
 
-def run_assay(name: str, module: str, budget: float) -> dict:
+def run_assay(name: str, module: str, budget: float, max_tests: int) -> dict:
     root = fresh_copy(name, "assay")
     register_markers(root)
     start = time.monotonic()
-    report = generate_offline([root / module], budget_s=budget, root=root)
+    report = generate_offline([root / module], budget_s=budget, root=root, max_tests_per_function=max_tests)
     wall = time.monotonic() - start
     [result] = report.modules
     if not result.written or not result.test_path:
@@ -183,7 +184,7 @@ def run_pynguin(name: str, module: str, budget: float, exe: Path, seed: int) -> 
     proc = subprocess.Popen(argv, cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             start_new_session=True)  # its worker processes too are killed below
     try:
-        note = "" if proc.wait(timeout=budget * 4 + 120) == 0 else f"exit {proc.returncode}"
+        note = "" if proc.wait(timeout=max(budget * 10, 600)) == 0 else f"exit {proc.returncode}"
     except subprocess.TimeoutExpired:
         note = "timed out"
     wall = time.monotonic() - start
@@ -240,22 +241,26 @@ def main() -> int:
     parser.add_argument("--budget", type=float, default=60.0, help="seconds per module for each tool")
     parser.add_argument("--only", choices=sorted(PROJECTS), action="append")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--max-tests", type=int, default=20, help="assay's tests per function")
+    parser.add_argument("--skip-pynguin", action="store_true", help="assay only (Pynguin's figures left empty)")
     parser.add_argument("--pynguin-python", help="a Python 3.10 for Pynguin's venv")
     args = parser.parse_args()
-    exe = pynguin_exe(args.pynguin_python)
+    exe = Path() if args.skip_pynguin else pynguin_exe(args.pynguin_python)
     rows = []
     for name in args.only or list(PROJECTS):
         for module in PROJECTS[name]["modules"]:
             print(f"{name} {module}: assay ...", file=sys.stderr, flush=True)
-            mine = run_assay(name, module, args.budget)
+            mine = run_assay(name, module, args.budget, args.max_tests)
             print(f"{name} {module}: pynguin ...", file=sys.stderr, flush=True)
-            theirs = run_pynguin(name, module, args.budget, exe, args.seed)
+            theirs = NOTHING if args.skip_pynguin else run_pynguin(name, module, args.budget, exe, args.seed)
             rows.append({"project": name, "module": module, "assay": mine, "pynguin": theirs})
             print(json.dumps(rows[-1]), file=sys.stderr, flush=True)
     uptime = re.sub(r"\s+", " ", subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip())
     print(table(rows))
-    print(f"\nbudget {args.budget:g} s per module and tool; machine: {os.cpu_count()} cores, {uptime}")
-    (RUNS / "results.json").write_text(json.dumps({"budget": args.budget, "rows": rows}, indent=2))
+    print(f"\nbudget {args.budget:g} s per module and tool, assay --max-tests {args.max_tests}; machine: "
+          f"{os.cpu_count()} cores, {uptime}")
+    out = RUNS / f"results-{'-'.join(args.only or ['all'])}-max{args.max_tests}.json"
+    out.write_text(json.dumps({"budget": args.budget, "max_tests": args.max_tests, "rows": rows}, indent=2))
     return 0
 
 

@@ -155,18 +155,18 @@ def candidates(module, fn: dict, pool: dict[str, list], max_inputs: int, seed: i
     bases = [(n, i.get("receiver")) for i in mined if (n := sig.named(i)) is not None][:3]
     if not bases:
         bases = [({n: c[0] for n, c in choices.items() if c}, receivers[0] if receivers else None)]
+    regex = pool.get("regex", [])
+    for named, receiver in bases[:1]:  # strings that reach the module's data, where a string goes
+        for name in names:
+            if regex and _stringy(choices[name]):
+                for text in regex:
+                    add({**named, name: repr(text)}, receiver, "regex")
     for named, receiver in bases:  # one factor at a time around each base
         for name in names:
             for src in choices[name]:
                 add({**named, name: src}, receiver, "variant")
         for r in receivers:
             add(named, r, "variant")
-    regex = pool.get("regex", [])
-    for named, receiver in bases[:1]:  # strings that match the module's patterns, where a string goes
-        for name in names:
-            if regex and _stringy(choices[name]):
-                for text in regex:
-                    add({**named, name: repr(text)}, receiver, "regex")
     rng = random.Random(seed)
     for _ in range(max(0, (max_inputs - len(out)) // 3)):
         named = {n: rng.choice(c) for n, c in choices.items() if c}

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 import select
 import signal
 import time
@@ -95,9 +96,12 @@ def _bound(node: ast.stmt) -> set[str]:
             if isinstance(n, (ast.Name, ast.Attribute))}
 
 
-def spread(cases: list[tuple], limit: int) -> list[tuple]:
-    """At most `limit` cases, taken in turn from each function (each function's own order kept)."""
+def spread(cases: list[tuple], limit: int, words: set[str] | frozenset[str] = frozenset()) -> list[tuple]:
+    """At most `limit` cases, taken in turn from each function; within a function, the inputs that mention a word
+    of the mutated line first (a table row is reached by the input that names it), else in their own order."""
     by_fn: dict[str, list[tuple]] = {}
+    if words:
+        cases = sorted(cases, key=lambda c: not any(w in repr(c[2].get("args")) for w in words))
     for c in cases:
         by_fn.setdefault(c[1]["name"], []).append(c)
     out: list[tuple] = []
@@ -109,6 +113,12 @@ def spread(cases: list[tuple], limit: int) -> list[tuple]:
             if not q:
                 queues.remove(q)
     return [c[:5] for c in out]
+
+
+def words_of(text: str) -> set[str]:
+    """The words (three letters or more) of a line of code: what an input that reaches it may contain."""
+    return {w.lower() for w in re.findall(r"[A-Za-z]{3,}", text)} - {"lambda", "return", "self", "none", "true",
+                                                                      "false", "not", "and"}
 
 
 def apply(m, code: types.CodeType, module, path: str, reexec: bool) -> None:

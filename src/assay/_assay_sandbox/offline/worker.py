@@ -209,6 +209,7 @@ def main(job_path: str) -> int:
         todo, settled = mutants.plan(job, text, path)
         result["status"].update(settled)
         observers = mutants.Observers(text, path)
+        source_lines = text.split("\n")
 
         def cases_for(m) -> tuple[list[tuple], bool]:
             """(cases, whether the module body must run again): a def no call runs ran at import time."""
@@ -221,7 +222,8 @@ def main(job_path: str) -> int:
                 chosen = [c for c in cases if lines is None or lines & c[5]]
                 return mutants.spread(chosen or cases, MAX_CASES), True  # its effects cannot be bounded
             lines = observers.lines(m.stmt_line)
-            return mutants.spread([c for c in cases if lines is None or lines & c[5]], MAX_CASES), True
+            words = mutants.words_of("\n".join(source_lines[m.line - 1:m.end_line]))
+            return mutants.spread([c for c in cases if lines is None or lines & c[5]], MAX_CASES, words), True
 
         todo.sort(key=lambda mc: (not mc[0].chain, len(cases_for(mc[0])[0])))
         kills, status = mutants.run(todo, cases_for, module, path, job.imports, job.workers, job.memory_mb,
