@@ -17,10 +17,11 @@ import pytest
 from assay._assay_sandbox.offline.calls import match_for
 from assay._assay_sandbox.offline.values import Imports, Unwritable, round_trips, to_source
 from assay.cli.generate_offline import parse_budget
+from assay.errors import InputError
 from assay.offline import _since
 from assay.offline.markers import marker_problem
 from assay.offline.mine import mine
-from assay.offline.place import path_for, write_new
+from assay.offline.place import out_dir_rel, path_for, write_new
 from assay.offline.probe import Kept
 from assay.offline.render import render
 from assay.offline.select import cover
@@ -222,3 +223,16 @@ def test_a_project_that_fails_on_unknown_marks_is_told_what_to_register(tmp_path
     assert marker_problem(tmp_path) is None
     (tmp_path / "setup.cfg").unlink()
     assert marker_problem(tmp_path)[1] is False  # unknown marks only warn here
+
+
+def test_out_dir_must_be_a_test_directory_inside_the_project(tmp_path):
+    (tmp_path / "proj").mkdir()
+    root = tmp_path / "proj"
+    (root / "pyproject.toml").write_text("[project]\nname='p'\nversion='0'\n")
+    (root / "pkg").mkdir()
+    (root / "pkg" / "__init__.py").write_text("")
+    project = Project.load(root)
+    assert out_dir_rel(project, root / "checks") == "checks"
+    for bad in (root / "pkg", tmp_path / "elsewhere"):
+        with pytest.raises(InputError):
+            out_dir_rel(project, bad)
