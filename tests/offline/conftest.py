@@ -14,7 +14,7 @@ from assay.offline import OfflineReport, generate_offline
 from tests.conftest import tree_digest
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
-BUDGET_S = 90.0  # generous: the probe ends when done, and the gates take what they take on a busy machine
+BUDGET_S = 60.0  # generous: the probe ends when done, and the gates take what they take on a busy machine
 collect_ignore_glob = ["fixtures/*"]
 
 
@@ -37,5 +37,5 @@ def ledger_run(tmp_path_factory) -> LedgerRun:
     root = ledger_copy(tmp_path_factory)
     before = tree_digest(root)
     start = time.monotonic()
-    report = generate_offline([root / "src" / "ledger" / "rules.py"], budget_s=BUDGET_S)
+    report = generate_offline([root / "src" / "ledger" / "rules.py"], budget_s=BUDGET_S, crosshair=False)
     return LedgerRun(root, before, report, time.monotonic() - start)

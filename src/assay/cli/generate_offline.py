@@ -76,6 +76,8 @@ def generate_offline_command(
     format: Annotated[str, typer.Option("--format", "-f", metavar="FORMAT", help="text or json")] = "text",
     config: Annotated[Path | None, typer.Option(metavar="FILE", help="config file")] = None,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="ignore cached verdicts")] = False,
+    no_crosshair: Annotated[bool, typer.Option("--no-crosshair",
+                                               help="skip CrossHair even when it is installed")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress lines on stderr")] = False,
 ) -> None:
     """Write mutant-killing characterization tests with no LLM: inputs from your tests, doctests and type hints,
@@ -92,7 +94,8 @@ def generate_offline_command(
 
     report = call(lambda: generate_offline(paths or [], budget_s=seconds, max_tests_per_function=max_tests,
                                            dry_run=dry_run, out_dir=out_dir, since=since, root=root,
-                                           config=config, use_cache=not no_cache, progress=progress))
+                                           config=config, use_cache=not no_cache, progress=progress,
+                                           crosshair=False if no_crosshair else None))
     if format == "json":
         sys.stdout.write(json.dumps(report.to_json(), indent=2) + "\n")
     elif dry_run:

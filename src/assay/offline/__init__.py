@@ -61,9 +61,11 @@ def generate_offline(
     config: Path | None = None,
     use_cache: bool = True,
     progress: Callable[[str], None] | None = None,
+    crosshair: bool | None = None,
 ) -> OfflineReport:
     """Characterization tests for modules (files, directories, `file.py::function` or targets) and/or the
-    functions changed since git revision `since`, each module within `budget_s`.
+    functions changed since git revision `since`, each module within `budget_s`. `crosshair`: None uses CrossHair
+    when the project's interpreter has it, False never.
 
     Accepted files are written next to the module's tests (or in `out_dir`), never over an existing file;
     with `dry_run` nothing is written (the report holds the text)."""
@@ -93,7 +95,7 @@ def generate_offline(
     if not targets:
         report.notes.append(f"no function changed since {since}" if since else "nothing to do")
     writer = OfflineWriter(project, settings, budget_s=budget_s, max_tests_per_function=max_tests_per_function,
-                           use_cache=use_cache, progress=progress)
+                           use_cache=use_cache, progress=progress, crosshair=crosshair)
     directory = out_dir_rel(project, out_dir) if out_dir is not None else None
     problem = marker_problem(project.root)
     for target in targets:

@@ -38,7 +38,7 @@ from assay.project import Project
 
 PROBE_SHARE = 0.5  # of the module's budget; verification takes the rest
 CROSSHAIR_SHARE = 0.2  # of the probe's time, for `crosshair cover` when it is installed
-SLACK = 0.08  # a verification still running this far past the budget is cancelled
+MARGIN_S = 1.0  # of the 10% the budget may run over, what is kept for stopping the gates and cleaning up
 MARKERS_PLUGIN = "_assay_sandbox.offline.markers"
 BAD = {Verdict.REJECTED, Verdict.FLAKY, Verdict.LOW_VALUE}
 MAX_ROUNDS = 3
@@ -185,7 +185,8 @@ class OfflineWriter:
                 return rendered, None
             self.say(f"{result.module}: verifying {len(rendered.tests)} tests (gates 1-5)")
             began = time.monotonic()
-            report = self._verify(result.test_path or "", rendered.text, deadline + self.budget_s * SLACK)
+            stop = deadline + max(0.0, self.budget_s * 0.1 - MARGIN_S)  # the gates still running then are cancelled
+            report = self._verify(result.test_path or "", rendered.text, stop)
             last = time.monotonic() - began
             if report is None:
                 result.notes.append("the budget ran out while the gates ran: nothing written (raise --budget)")
