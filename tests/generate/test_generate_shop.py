@@ -23,7 +23,7 @@ def test_the_loop_repairs_reviews_and_keeps_only_what_passes(shop_run):
     assert first["feedback"].startswith("REJECT: Gate 2 — TEST FAILURE")
     assert "assert 850 == 800" in first["feedback"]
     assert pricing["attempts"][1]["gates"] == {"compile": "pass", "green": "pass", "stability": "pass",
-                                               "mutation": "pass", "smells": "warn"}
+                                               "mutation": "pass", "smells": "pass"}
     review = pricing["attempts"][2]
     assert review["rejected_at"] == "review" and review["feedback"].startswith("REJECT: Gate 6 — REVIEW (REVISE)")
     # a small revision after the review re-runs gates 1-2 only

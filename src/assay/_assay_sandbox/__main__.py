@@ -2,6 +2,7 @@
 
 - `pytest JOB`: one pytest run described by a `protocol.PytestJob`;
 - `mutation JOB`: the mutation worker for a `protocol.MutationJob`;
+- `offline JOB`: the offline writer's probe of one module for a `protocol.OfflineJob`;
 - `pytest-main USER_ROOT SCRATCH_ROOT SOURCE_ROOTS ARGS...`: plain pytest with imports from the scratch copy
   (the fresh-process check of mutants).
 """
@@ -21,6 +22,10 @@ def main(argv: list[str]) -> int:
         from .mutation.worker import main as work
 
         return work(args[0])
+    if command == "offline":
+        from .offline.worker import main as probe
+
+        return probe(args[0])
     if command == "pytest-main":
         import pytest
 

@@ -89,3 +89,44 @@ class MutationJob(_Json):
         job = super().from_dict(data)
         job.mutants = [MutantSpec.from_dict(m) if isinstance(m, dict) else m for m in job.mutants]
         return job
+
+
+@dataclass
+class OfflineFunction(_Json):
+    """One function the offline writer characterizes, with the inputs mined for it on assay's side."""
+
+    name: str  # `f`, or `Class.method` (a method is called on a receiver built by an input's `receiver`)
+    kind: str = "function"  # function | method | static (a staticmethod or classmethod, called on the class)
+    inputs: list[dict] = field(default_factory=list)  # {"args": [src], "kwargs": {name: src}, "receiver": src|None,
+    # "origin": "tests" | "doctest" | "variant" | ...}: Python source, evaluated with `imports`
+    receivers: list[str] = field(default_factory=list)  # mined constructor calls for a method's receiver
+
+
+@dataclass
+class OfflineJob(_Json):
+    """The offline writer's probe of one module: generate inputs, run them (the oracle), run them against mutants."""
+
+    user_root: str
+    scratch_root: str
+    out: str  # where the result JSON goes
+    module: str  # dotted import name of the module under test
+    path: str  # its file in the scratch copy
+    imports: list[str]  # import lines that make the inputs' names resolvable (the generated file's header)
+    functions: list[OfflineFunction]
+    mutants: list[MutantSpec]
+    source_roots: list[str] = field(default_factory=list)
+    literals: dict[str, list] = field(default_factory=dict)  # type name -> values mined from tests and the code
+    budget_s: float = 30.0  # the whole probe, import included
+    call_timeout: float = 1.0  # one call of the function under test (the original)
+    memory_mb: int = 1024  # address space a call may add to the worker's
+    workers: int = 1
+    max_inputs: int = 250  # per function
+    hypothesis_examples: int = 40  # per function, when hypothesis is importable
+    seed: int = 0
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> OfflineJob:
+        job = super().from_dict(data)
+        job.functions = [OfflineFunction.from_dict(f) if isinstance(f, dict) else f for f in job.functions]
+        job.mutants = [MutantSpec.from_dict(m) if isinstance(m, dict) else m for m in job.mutants]
+        return job

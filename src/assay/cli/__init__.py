@@ -1,7 +1,16 @@
 """The `assay` command: a thin Typer shell over `assay.api`. Each sub-command lives in its own module and
 registers itself on `app` when imported; importing this package registers them all."""
 
-from assay.cli import demo, generate, mutate, prism, smells, targets, verify  # noqa: F401 - registration
+from assay.cli import (  # noqa: F401 - registration
+    demo,
+    generate,
+    generate_offline,
+    mutate,
+    prism,
+    smells,
+    targets,
+    verify,
+)
 from assay.cli.app import app, main
 
 __all__ = ["app", "main"]

@@ -1,0 +1,81 @@
+"""Which kept inputs become tests: a greedy set cover of the mutants they kill, and gate 4 foreseen.
+
+Greedy: take the input that kills the most mutants no chosen input kills yet (ties to the shortest call), at
+most `per_function` per function, until no input adds a kill. An input that kills nothing new is never a test.
+
+Gate 4 scores a file on the mutants of the functions its tests execute; the probe knows which lines each input
+runs and which mutants it kills, so the score can be foreseen and functions that would pull it under the
+threshold left out before the file is verified.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+
+from assay.mutation.model import Mutant
+from assay.offline.probe import Kept
+
+UNCOUNTED = {"equivalent", "duplicate", "compile_error"}
+
+
+def cover(candidates: Iterable[Kept], per_function: int, covered: set[str] | None = None,
+          taken: Counter | None = None) -> list[Kept]:
+    """Greedy set cover of mutants by inputs, starting from `covered` (kills of tests already kept) and
+    `taken` (tests already kept per function)."""
+    covered = set(covered or ())
+    taken = Counter(taken or {})
+    pool = [k for k in candidates if k.kills - covered]
+    chosen: list[Kept] = []
+    while pool:
+        best = max(pool, key=lambda k: (len(k.kills - covered), -k.size, -_origin_rank(k)))
+        if not best.kills - covered:
+            break
+        chosen.append(best)
+        covered |= best.kills
+        taken[best.function] += 1
+        pool = [k for k in pool if k is not best and k.kills - covered and taken[k.function] < per_function]
+    return chosen
+
+
+def _origin_rank(k: Kept) -> int:
+    """Among equals, an input a person wrote (a test, a doctest) reads best."""
+    return {"tests": 3, "doctest": 2, "variant": 1, "regex": 1}.get(k.input.get("origin", ""), 0)
+
+
+def innermost(spans: dict[str, tuple[int, int]], line: int) -> str | None:
+    """The def around a line, the innermost one (as gate 4 scopes its run)."""
+    best = None
+    for name, (first, last) in spans.items():
+        if first <= line <= last and (best is None or first >= spans[best][0]):
+            best = name
+    return best
+
+
+def foresee(chosen: list[Kept], mutants: list[Mutant], status: dict[str, str],
+            spans: dict[str, tuple[int, int]]) -> tuple[float | None, set[str]]:
+    """(gate 4's score in percent as the probe sees it, the functions in its scope)."""
+    scope = {name for k in chosen for line in k.lines if (name := innermost(spans, line))}
+    counted = [m for m in mutants if m.function in scope and status.get(m.id) not in UNCOUNTED]
+    if not counted:
+        return None, scope
+    killed = set().union(*(k.kills for k in chosen)) if chosen else set()
+    return 100.0 * sum(m.id in killed for m in counted) / len(counted), scope
+
+
+def fit_threshold(chosen: list[Kept], mutants: list[Mutant], status: dict[str, str],
+                  spans: dict[str, tuple[int, int]], threshold: float) -> tuple[list[Kept], list[str]]:
+    """Leave out, one function at a time, the tests whose removal raises the foreseen score the most, until it
+    reaches the threshold; returns (tests kept, functions left out)."""
+    left_out: list[str] = []
+    while chosen:
+        score, _ = foresee(chosen, mutants, status, spans)
+        if score is None or score >= threshold:
+            break
+        options = []
+        for fn in dict.fromkeys(k.function for k in chosen):
+            rest = [k for k in chosen if k.function != fn]
+            options.append((foresee(rest, mutants, status, spans)[0] or 0.0, fn, rest))
+        _, fn, chosen = max(options, key=lambda o: o[0])
+        left_out.append(fn)
+    return chosen, left_out

@@ -1,0 +1,50 @@
+"""`assay generate-offline` as a user runs it: --dry-run prints and writes nothing; bad input is one line and
+exit 2."""
+
+from __future__ import annotations
+
+import time
+
+from assay.offline import generate_offline
+from tests.conftest import run_cli, tree_digest
+from tests.offline.conftest import ledger_copy
+
+
+def test_dry_run_prints_the_file_and_writes_nothing(tmp_path_factory):
+    root = ledger_copy(tmp_path_factory)
+    before = tree_digest(root)
+    proc = run_cli("generate-offline", "src/ledger/rules.py::grade", "--budget", "60s", "--dry-run", "-q",
+                   "--no-crosshair", cwd=root)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("# --- tests/test_rules_characterization.py (not written: --dry-run) ---")
+    assert "def test_grade" in proc.stdout and "fee(" not in proc.stdout
+    assert "characterization tests" in proc.stderr and "grade" in proc.stderr
+    assert tree_digest(root) == before
+
+
+def test_bad_input_is_one_line_and_exit_2(tmp_path_factory):
+    root = ledger_copy(tmp_path_factory)
+    cases = [
+        (["src/ledger/nothing.py"], "no such file or directory"),
+        (["src/ledger/rules.py::nope"], "no public function or method 'nope'"),
+        (["src/ledger/rules.py", "--budget", "soon"], "--budget"),
+        (["tests/test_rules.py"], "is a test file"),
+        (["--since", "no-such-revision"], "--since"),
+    ]
+    for args, message in cases:
+        proc = run_cli("generate-offline", *args, cwd=root)
+        assert proc.returncode == 2, (args, proc.stderr)
+        assert message in proc.stderr and "Traceback" not in proc.stderr, (args, proc.stderr)
+        assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+
+
+def test_a_tight_budget_is_kept_and_the_report_says_what_it_cost(tmp_path_factory):
+    root = ledger_copy(tmp_path_factory)
+    before = tree_digest(root)
+    start = time.monotonic()
+    report = generate_offline([root / "src" / "ledger" / "rules.py"], budget_s=10, dry_run=True, crosshair=False)
+    took = time.monotonic() - start
+    [module] = report.modules
+    assert module.duration_s <= 10 * 1.1 and took <= 10 * 1.1 + 3
+    assert module.verdict == "accepted" or any("budget" in n for n in module.notes), module
+    assert tree_digest(root) == before

@@ -1,0 +1,238 @@
+"""The offline writer's parts on their own, with no process started: values written back as source, inputs
+mined from tests, the set cover, the rendered file, skip reasons, file placement."""
+
+from __future__ import annotations
+
+import ast
+import enum
+import os
+import re
+import subprocess
+import textwrap
+from dataclasses import dataclass
+from decimal import Decimal
+
+import pytest
+
+from assay._assay_sandbox.offline.calls import match_for
+from assay._assay_sandbox.offline.values import Imports, Unwritable, round_trips, to_source
+from assay.cli.generate_offline import parse_budget
+from assay.errors import InputError
+from assay.offline import _since
+from assay.offline.markers import marker_problem
+from assay.offline.mine import mine
+from assay.offline.place import out_dir_rel, path_for, write_new
+from assay.offline.probe import Kept
+from assay.offline.render import render
+from assay.offline.select import cover
+from assay.offline.targets import functions_of
+from assay.project import Project
+
+
+class Colour(enum.Enum):
+    RED = 1
+
+
+@dataclass
+class Point:
+    x: int
+    y: Decimal
+
+
+class Opaque:
+    pass
+
+
+def _written(value):
+    imports = Imports()
+    src = to_source(value, imports)
+    assert round_trips(src, value, imports.namespace() | {"Point": Point, "Colour": Colour})
+    return src, sorted(imports.lines.values())
+
+
+def test_values_are_written_back_as_source_that_compares_equal():
+    assert _written({"b": [1, 2.5], "a": (None,)}) == ("{'b': [1, 2.5], 'a': (None,)}", [])
+    assert _written({3, 1, 2})[0] == "{1, 2, 3}"  # sets in a stable order
+    assert _written(Decimal("1.50")) == ("Decimal('1.50')", ["from decimal import Decimal"])
+    src, lines = _written(Point(1, Decimal("2")))
+    assert src == "Point(x=1, y=Decimal('2'))" and f"from {__name__} import Point" in lines
+    assert _written(Colour.RED)[0] == "Colour.RED"
+    for value in (float("nan"), Opaque(), lambda: 1, "x" * 1000):
+        with pytest.raises(Unwritable):
+            to_source(value, Imports())
+
+
+def test_exception_messages_are_matched_exactly_and_readably():
+    assert match_for("quantity must be positive") == "^quantity must be positive$"
+    assert match_for("not a line: 'x (1)'") == r"^not a line: 'x \(1\)'$"
+    first_line_only = match_for("bad\nmore")
+    assert first_line_only == "^bad" and re.search(first_line_only, "bad\nmore")
+    assert match_for("<object at 0x7f00deadbeef> broke") == "^<object at "
+    assert match_for("") == ""
+
+
+def test_inputs_are_mined_from_parametrize_rows_locals_constants_helpers_and_doctests(tmp_path):
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    module = textwrap.dedent('''
+        def scale(x, factor=2):
+            """>>> scale(4)
+            8
+            """
+            return x * factor
+    ''')
+    (tmp_path / "pkg" / "calc.py").write_text(module)
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_calc.py").write_text(textwrap.dedent('''
+        import pytest
+        from decimal import Decimal
+        from pkg.calc import scale
+
+        CASES = [(1, 2), (3, 6)]
+
+        def double(v):
+            return v * 2
+
+        @pytest.mark.parametrize(("x", "expected"), CASES)
+        def test_rows(x, expected):
+            assert scale(x) == expected
+
+        def test_local_and_import():
+            amount = Decimal("1.5")
+            assert scale(amount, factor=double(1)) == 3
+
+        def test_not_portable(tmp_path):
+            assert scale(tmp_path) is not None
+    '''))
+    mined = mine(tmp_path, "pkg.calc", module, {"scale": "function"})
+    inputs = mined.inputs["scale"]
+    calls = [(i["args"], i["kwargs"], i["origin"]) for i in inputs]
+    assert (["1"], {}, "tests") in calls and (["3"], {}, "tests") in calls
+    local = next(i for i in inputs if i["kwargs"])
+    assert local["args"] == ["Decimal('1.5')"] and local["kwargs"] == {"factor": "double(1)"}
+    assert "from decimal import Decimal" in local["imports"]
+    assert any(h.startswith("def double(v):") for h in local["helpers"])
+    assert (["4"], {}, "doctest") in calls
+    assert not any("tmp_path" in a for i in inputs for a in i["args"])
+    assert 1 in mined.literals["int"] and "1.5" in mined.literals["str"]
+
+
+def _kept(id_, function, kills, args=("1",), outcome=None):
+    return Kept(id_, function, {"args": list(args), "kwargs": {}, "receiver": None, "origin": "variant"},
+                outcome or {"k": "return", "expr": "1", "imports": []}, set(), set(kills))
+
+
+def test_set_cover_takes_the_biggest_new_kill_ties_to_the_shortest_and_caps_per_function():
+    a = _kept("a", "f", {"m1", "m2"}, args=("1000",))
+    b = _kept("b", "f", {"m1", "m2"}, args=("1",))
+    c = _kept("c", "f", {"m3"})
+    d = _kept("d", "f", {"m1"})
+    e = _kept("e", "g", set())
+    assert [k.id for k in cover([a, b, c, d, e], per_function=5)] == ["b", "c"]
+    assert [k.id for k in cover([a, b, c, d], per_function=1)] == ["b"]
+    assert cover([d], per_function=5, covered={"m1"}) == []
+
+
+def test_the_file_is_parametrized_where_the_shape_repeats_and_imports_only_what_it_uses():
+    ret = [_kept(f"r{i}", "fee", {f"m{i}"}, args=(str(i),), outcome={"k": "return", "expr": str(i * 2), "imports": []})
+           for i in range(3)]
+    raised = _kept("x", "fee", {"m9"}, args=("0",), outcome={"k": "raise", "type": "ValueError",
+                                                             "match": "^bad$", "imports": []})
+    out = render("pkg.calc", [*ret, raised], {"fee": "function"}, {"fee": ["amount"]}, {"pkg"}, ["fee"])
+    tree = ast.parse(out.text)
+    names = [n.name for n in tree.body if isinstance(n, ast.FunctionDef)]
+    assert names == ["test_fee_return_values", "test_fee_of_0_raises_value_error"]
+    assert '("amount", "expected")' in out.text and "(1, 2)," in out.text
+    assert 'with pytest.raises(ValueError, match="^bad$"):' in out.text
+    assert "from pkg.calc import fee" in out.text and "Decimal" not in out.text
+    assert [t.test for t in out.tests][:2] == ["test_fee_return_values[0]", "test_fee_return_values[1]"]
+    assert out.rows["test_fee_return_values"] == ret
+
+
+def test_functions_that_touch_the_world_are_skipped_even_through_a_helper():
+    found = {f.name: f.skip for f in functions_of(textwrap.dedent('''
+        import subprocess
+        from datetime import datetime
+
+        def run(cmd):
+            return subprocess.run(cmd).returncode
+
+        def twice(cmd):
+            return run(cmd) * 2
+
+        def today():
+            return datetime.now().day
+
+        async def fetch():
+            return 1
+
+        def _private(x):
+            return x + 1
+
+        def pure(x):
+            return x + 1 if x else 0
+    '''))}
+    assert "subprocess" in found["run"] and "calls run" in found["twice"]
+    assert "clock" in found["today"] and "async" in found["fetch"]
+    assert found["pure"] is None and "_private" not in found
+
+
+def test_a_file_is_never_overwritten(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("[project]\nname='p'\nversion='0'\n")
+    (tmp_path / "mod.py").write_text("def f(x):\n    return x + 1 if x else 0\n")
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_mod_characterization.py").write_text("# mine\n")
+    project = Project.load(tmp_path)
+    assert path_for(project, "mod.py", "mod") == "tests/test_mod_characterization_2.py"
+    with pytest.raises(FileExistsError):
+        write_new(tmp_path, "tests/test_mod_characterization.py", "x")
+    assert (tmp_path / "tests" / "test_mod_characterization.py").read_text() == "# mine\n"
+
+
+def test_budgets_read_as_a_person_writes_them():
+    assert [parse_budget(t) for t in ("60s", "2m", "90", "1.5min")] == [60, 120, 90, 90]
+
+
+def test_since_picks_the_functions_a_diff_touches(tmp_path):
+    def git(*args):
+        subprocess.run(["git", *args], cwd=tmp_path, check=True, capture_output=True,
+                       env={**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
+                            "GIT_COMMITTER_EMAIL": "t@t"})
+
+    (tmp_path / "pyproject.toml").write_text("[project]\nname='p'\nversion='0'\n")
+    body = "def a(x):\n    return x + 1 if x else 0\n\n\ndef b(x):\n    return x * 2 if x else 1\n"
+    (tmp_path / "mod.py").write_text(body)
+    git("init", "-q")
+    git("add", ".")
+    git("commit", "-qm", "one")
+    (tmp_path / "mod.py").write_text(body.replace("x * 2", "x * 3"))
+    targets = _since(Project.load(tmp_path), "HEAD")
+    assert [(t.module, t.functions) for t in targets] == [("mod.py", ["b"])]
+    assert targets[0].reason == "changed since HEAD"
+
+
+def test_a_project_that_fails_on_unknown_marks_is_told_what_to_register(tmp_path):
+    (tmp_path / "pyproject.toml").write_text('[tool.pytest.ini_options]\naddopts = ["--strict-markers", "-ra"]\n')
+    message, blocking = marker_problem(tmp_path)
+    assert blocking and "--strict-markers" in message and "assay_generated, characterization" in message
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "setup.cfg").write_text("[tool:pytest]\nfilterwarnings =\n    error\n")
+    assert marker_problem(tmp_path)[1] is True
+    (tmp_path / "setup.cfg").write_text("[tool:pytest]\nmarkers =\n    assay_generated: x\n    characterization: y\n"
+                                        "filterwarnings =\n    error\n")
+    assert marker_problem(tmp_path) is None
+    (tmp_path / "setup.cfg").unlink()
+    assert marker_problem(tmp_path)[1] is False  # unknown marks only warn here
+
+
+def test_out_dir_must_be_a_test_directory_inside_the_project(tmp_path):
+    (tmp_path / "proj").mkdir()
+    root = tmp_path / "proj"
+    (root / "pyproject.toml").write_text("[project]\nname='p'\nversion='0'\n")
+    (root / "pkg").mkdir()
+    (root / "pkg" / "__init__.py").write_text("")
+    project = Project.load(root)
+    assert out_dir_rel(project, root / "checks") == "checks"
+    for bad in (root / "pkg", tmp_path / "elsewhere"):
+        with pytest.raises(InputError):
+            out_dir_rel(project, bad)
