@@ -6,3 +6,5 @@ the tests it writes, so that projects running with the marker see no warning (no
 def pytest_configure(config) -> None:
     config.addinivalue_line("markers", "assay_generated(task=None): test written by `assay generate` and accepted "
                                        "by its gates; task: the task id it was written for")
+    config.addinivalue_line("markers", "characterization: pins what the code does today (the offline writer of "
+                                       "`assay generate`); review before relying on it as a specification")

@@ -57,11 +57,16 @@ def test_the_token_budget_stops_the_run_and_keeps_accepted_work(calc):
     assert proc.returncode == 0
 
 
-def test_without_a_writer_generate_says_how_to_configure_one(calc):
-    proc = run_cli("generate", "src/calc/ranges.py", cwd=calc, env=llm_env())
-    assert proc.returncode == 2
-    lines = proc.stderr.strip().splitlines()
-    assert len(lines) == 1 and "no writer configured" in lines[0] and "--writer" in lines[0]
+def test_without_a_writer_generate_runs_the_offline_writer(calc):
+    before = sorted(p.name for p in (calc / "tests").iterdir())
+    proc = run_cli("generate", "src/calc/ranges.py", "--dry-run", "--budget", "20s", "--no-crosshair", "-q",
+                   "-f", "json", cwd=calc, env=llm_env())
+    assert proc.returncode in (0, 1), proc.stderr
+    report = json.loads(proc.stdout)
+    assert report["dry_run"] is True and report["modules"][0]["module"] == "src/calc/ranges.py"
+    assert sorted(p.name for p in (calc / "tests").iterdir()) == before  # --dry-run writes nothing
+    with_task = run_cli("generate", "src/calc/ranges.py", "--task", "X-1: y", cwd=calc, env=llm_env())
+    assert with_task.returncode == 2 and "needs a model writer" in with_task.stderr
 
 
 @pytest.mark.parametrize(("args", "message"), [

@@ -1,5 +1,5 @@
-"""`assay generate-offline` as a user runs it: --dry-run prints and writes nothing; bad input is one line and
-exit 2."""
+"""`assay generate` with the offline writer (the default with no model) as a user runs it: --dry-run prints and
+writes nothing; bad input is one line and exit 2."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from tests.offline.conftest import ledger_copy
 def test_dry_run_prints_the_file_and_writes_nothing(tmp_path_factory):
     root = ledger_copy(tmp_path_factory)
     before = tree_digest(root)
-    proc = run_cli("generate-offline", "src/ledger/rules.py::grade", "--budget", "60s", "--dry-run", "-q",
-                   "--no-crosshair", cwd=root)
+    proc = run_cli("generate", "src/ledger/rules.py::grade", "--writer", "offline", "--budget", "60s", "--dry-run",
+                   "-q", "--no-crosshair", cwd=root)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.startswith("# --- tests/test_rules_characterization.py (not written: --dry-run) ---")
     assert "def test_grade" in proc.stdout and "fee(" not in proc.stdout
@@ -32,7 +32,7 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path_factory):
         (["--since", "no-such-revision"], "--since"),
     ]
     for args, message in cases:
-        proc = run_cli("generate-offline", *args, cwd=root)
+        proc = run_cli("generate", *args, cwd=root)
         assert proc.returncode == 2, (args, proc.stderr)
         assert message in proc.stderr and "Traceback" not in proc.stderr, (args, proc.stderr)
         assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr

@@ -16,7 +16,7 @@ import pytest
 
 from assay._assay_sandbox.offline.calls import match_for
 from assay._assay_sandbox.offline.values import Imports, Unwritable, round_trips, to_source
-from assay.cli.generate_offline import parse_budget
+from assay.cli.generate import parse_budget
 from assay.errors import InputError
 from assay.offline import _since
 from assay.offline.markers import marker_problem

@@ -4,7 +4,6 @@ registers itself on `app` when imported; importing this package registers them a
 from assay.cli import (  # noqa: F401 - registration
     demo,
     generate,
-    generate_offline,
     mutate,
     prism,
     smells,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -11,11 +13,23 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from assay import api
 from assay.cli.app import app, call, shown, terminal, usage_error, write
-from assay.report import GENERATE_FORMATS
+from assay.offline import OfflineReport
+from assay.report import GENERATE_FORMATS, OFFLINE_FORMATS
 from assay.report.generate_text import print_report
 
+_BUDGET = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(s|sec|m|min|h)?\s*$")
 
-def _progress() -> tuple[Progress, api.EventSink]:
+
+def parse_budget(text: str) -> float:
+    """`60s`, `2m`, `90` (seconds), `1h` -> seconds; a usage error otherwise."""
+    m = _BUDGET.match(text)
+    if not m or float(m.group(1)) <= 0:
+        usage_error(f"--budget: expected a positive time such as 60s or 2m, got {text!r}")
+    unit = {"m": 60, "min": 60, "h": 3600}.get(m.group(2) or "s", 1)
+    return float(m.group(1)) * unit
+
+
+def _progress(quiet: bool) -> tuple[Progress, api.EventSink]:
     progress = Progress(TextColumn("[bold]generating"), BarColumn(), MofNCompleteColumn(),
                         TextColumn("accepted {task.fields[kept]} tests · {task.fields[tokens]} tokens"),
                         TimeElapsedColumn(), console=Console(stderr=True), transient=True)
@@ -23,7 +37,10 @@ def _progress() -> tuple[Progress, api.EventSink]:
     kept = [0]
 
     def on_event(event: str, target: str, detail: str) -> None:
-        if event == "start":
+        if event == "note":  # the offline writer's steps
+            if not quiet:
+                print(f"generate: {detail}", file=sys.stderr, flush=True)
+        elif event == "start":
             progress.update(task, total=int(target))
         elif event == "done":  # detail: "<outcome> <tests kept> <tokens so far>"
             _, n, tokens = detail.split()
@@ -41,7 +58,13 @@ def generate(
     task: Annotated[str | None, typer.Option(help="what the tests are for, e.g. 'SHOP-123: ...'")] = None,
     task_file: Annotated[Path | None, typer.Option(help="read the task from this file")] = None,
     writer: Annotated[str | None, typer.Option(help="provider:model that writes (openai, anthropic, command, "
-                                                     "replay)")] = None,
+                                                     "replay), or offline (the default: no model)")] = None,
+    budget: Annotated[str | None, typer.Option(metavar="TIME",
+                                               help="offline writer: time per module (60s, 2m)")] = None,
+    max_tests: Annotated[int | None, typer.Option(metavar="N", help="offline writer: tests per function")] = None,
+    no_crosshair: Annotated[bool, typer.Option("--no-crosshair",
+                                               help="offline writer: no CrossHair even when installed")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress lines on stderr")] = False,
     reviewer: Annotated[str | None, typer.Option(help="provider:model of gate 6 (review)")] = None,
     max_attempts: Annotated[int | None, typer.Option(help="writer answers per target (default 3)")] = None,
     max_tokens: Annotated[int | None, typer.Option(help="stop after this many tokens")] = None,
@@ -53,13 +76,15 @@ def generate(
     no_cache: Annotated[bool, typer.Option("--no-cache", help="ask the model again; re-run the gates")] = False,
     record: Annotated[Path | None, typer.Option(help="write every model answer to this JSONL file "
                                                      "(for replay:FILE)")] = None,
-    format: Annotated[str, typer.Option("--format", "-f", help=" | ".join(GENERATE_FORMATS))] = "text",
+    format: Annotated[str, typer.Option("--format", "-f", help=" | ".join(GENERATE_FORMATS) + " (offline: text, "
+                                                                "json)")] = "text",
     output: Annotated[Path | None, typer.Option("--output", "-o", help="write the report here")] = None,
     root: Annotated[Path | None, typer.Option(help="project root (default: found from the first target)")] = None,
     config: Annotated[Path | None, typer.Option(help="assay.toml or pyproject.toml to use")] = None,
     timeout: Annotated[float | None, typer.Option(help="wall timeout of one test run, seconds")] = None,
 ) -> None:
-    """Write tests with a model; keep only those that pass every gate, and say why for the rest."""
+    """Write tests - with a model, or with no model by the offline writer (the default: mutant-killing
+    characterization tests); keep only those that pass every gate, and say why for the rest."""
     if format not in GENERATE_FORMATS:
         usage_error(f"unknown format '{format}' (one of: {', '.join(GENERATE_FORMATS)})")
     if task is not None and task_file is not None:
@@ -69,8 +94,10 @@ def generate(
             task = task_file.read_text(encoding="utf-8").strip()
         except (OSError, UnicodeDecodeError) as err:
             usage_error(f"cannot read --task-file {task_file}: {err}")
-    progress, on_event = _progress()
-    overrides = {"generate.writer": writer, "review.reviewer": reviewer, "generate.max_attempts": max_attempts,
+    progress, on_event = _progress(quiet)
+    overrides = {"generate.writer": writer, "generate.budget_s": parse_budget(budget) if budget else None,
+                 "generate.max_tests_per_function": max_tests, "review.reviewer": reviewer,
+                 "generate.max_attempts": max_attempts,
                  "generate.max_tokens": max_tokens, "generate.max_cost": max_cost, "generate.jobs": jobs,
                  "generate.output_dir": str(output_dir) if output_dir else None, "sandbox.timeout_s": timeout}
 
@@ -78,9 +105,20 @@ def generate(
         with shown(progress):
             return api.generate(targets or [], root=root, since=since, task=task, use_cache=not no_cache,
                                 dry_run=dry_run, record=record, config=config, overrides=overrides,
-                                on_event=on_event)
+                                on_event=on_event, crosshair=False if no_crosshair else None)
 
     report = call(run)
+    if isinstance(report, OfflineReport):  # no model: the offline writer's own report
+        if format not in OFFLINE_FORMATS:
+            usage_error(f"the offline writer reports as {' or '.join(OFFLINE_FORMATS)}, not {format}")
+        if dry_run and format == "text" and output is None:  # the files on stdout, the report on stderr
+            for m in report.modules:
+                if m.text is not None:
+                    sys.stdout.write(f"# --- {m.test_path} (not written: --dry-run) ---\n{m.text}\n")
+            sys.stderr.write(OFFLINE_FORMATS["text"](report))
+        else:
+            write(OFFLINE_FORMATS[format](report), output)
+        raise typer.Exit(report.exit_code)
     if format == "text" or output is not None:
         print_report(terminal(), report)
     if format != "text" or output is not None:

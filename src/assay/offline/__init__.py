@@ -1,12 +1,11 @@
 """The offline writer: mutant-killing characterization tests with no LLM and no key.
 
-Entry points: `generate_offline(...)` (what `assay generate-offline` calls) and `OfflineWriter(project,
-settings).write(target)` (one module, returns the file text and the report; writes nothing). Modules: `targets`
-(functions and skips, `--since`), `mine` (inputs from tests and doctests), `regex` (strings that reach the
-module's data), `crosshair` (path-covering inputs, optional), `probe` (the sandboxed run), `select` (set cover,
-gate 4 foreseen), `render` (the pytest file), `place` (where it goes), `markers` (does the project accept the
-marks), `writer` (the steps, within the budget).
-"""
+Entry points: `generate_offline(...)` (what `assay generate` calls when no model writer is configured) and
+`OfflineWriter(project, settings).write(target)` (one module, returns the file text and the report; writes nothing).
+Modules: `targets` (functions and skips, `--since`), `mine` (inputs from tests and doctests), `regex` (strings that
+reach the module's data), `crosshair` (path-covering inputs, optional), `probe` (the sandboxed run), `select` (set
+cover, gate 4 foreseen), `render` (the pytest file), `place` (where it goes), `markers` (does the project accept the
+marks), `writer` (the steps, within the budget)."""
 
 from __future__ import annotations
 

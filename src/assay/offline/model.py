@@ -82,7 +82,7 @@ class ModuleResult:
 
 @dataclass
 class OfflineReport:
-    """Every module of one `generate-offline` run."""
+    """Every module of one run of the offline writer."""
 
     modules: list[ModuleResult]
     duration_s: float = 0.0

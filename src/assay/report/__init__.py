@@ -17,6 +17,8 @@ from assay.report import (
     mutation_html,
     mutation_json,
     mutation_text,
+    offline_json,
+    offline_text,
     prism_html,
     prism_json,
     prism_markdown,
@@ -64,3 +66,4 @@ PRISM_FORMATS: dict[str, Callable[[Any], str]] = {
 }
 PRISM_CHECK_FORMATS: dict[str, Callable[[Any], str]] = {"text": prism_text.render_check, "json": prism_json.render}
 PRISM_BUILD_FORMATS: dict[str, Callable[[Any], str]] = {"text": prism_text.render_build, "json": prism_json.render}
+OFFLINE_FORMATS: dict[str, Callable[[Any], str]] = {"text": offline_text.render, "json": offline_json.render}

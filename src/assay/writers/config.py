@@ -8,8 +8,8 @@ from assay.section import Section
 
 
 def _spec(value: str | None) -> str | None:
-    if value is not None and ":" not in value:
-        raise ValueError(f"{value!r} is not provider:model")
+    if value is not None and ":" not in value and value != "offline":
+        raise ValueError(f"{value!r} is not provider:model (or offline)")
     return value
 
 
@@ -23,7 +23,10 @@ class ReviewConfig(Section):
 
 
 class GenerateConfig(Section):
-    writer: str | None = Field(None, description="provider:model that writes the tests")
+    writer: str | None = Field(None, description="provider:model that writes the tests; unset or `offline`: the "
+                                                 "offline writer (no model, characterization tests)")
+    budget_s: float = Field(60.0, gt=0, description="offline writer: time budget per module")
+    max_tests_per_function: int = Field(20, ge=1, le=200, description="offline writer: tests per function at most")
     max_attempts: int = Field(3, ge=1, le=10, description="writer answers per target before giving up")
     output_dir: str | None = Field(None, description="where accepted tests go; default: next to the module's "
                                                      "existing tests, else tests/")

@@ -24,9 +24,6 @@ from assay.writers.loop import GenerateSink, Generator
 from assay.writers.output import Output
 from assay.writers.report import GenerateReport
 
-NO_WRITER = ("no writer configured: pass --writer provider:model (openai:MODEL with OPENAI_BASE_URL/OPENAI_API_KEY, "
-             "anthropic:MODEL, command:'PROGRAM ARGS' or replay:FILE) or set [tool.assay.generate] writer")
-
 
 def generate_settings(settings: Settings) -> Settings:
     """The settings candidates are verified with: the smells profile for generated tests (AS003 rejects)."""
@@ -54,8 +51,7 @@ def run_generate(project: Project, settings: Settings, specs: list[str], *, sinc
                  on_event: GenerateSink | None = None) -> GenerateReport:
     start = time.monotonic()
     conf = settings.generate
-    if not conf.writer:
-        raise InputError(NO_WRITER)
+    assert conf.writer, "api.generate sends a run without a model writer to the offline writer"
     if not specs and not since:
         raise InputError("nothing to generate for: name a module (src/pkg/mod.py), a function (mod.py::func), a "
                          "targets JSON file, or --since REV")
