@@ -25,6 +25,9 @@ from .reimport import run_reimported
 SAME_LINE_P = 0.9  # chance that a test that killed a mutant on this line kills the next one
 
 
+FRESH_SESSION_S = 2.0  # what a new pytest session in a child costs beyond the worker's own collection
+
+
 class Pool:
     def __init__(self, cfg, events, import_time, baseline, collection_s: float):
         self.cfg = cfg
@@ -71,8 +74,9 @@ class Pool:
                                                                                     j.first > 0))
                 else:
                     child = fork(lambda report, j=job, o=ordered: run_reimported(self.cfg, j.m, j.code, o, report))
+                # a fresh import and collection in the child also pays pytest's start-up (plugins, entry points)
                 setup = self.cfg.timeout_s + (0 if job.mode in ("patch", "defaults") else
-                                              self.collection_s * 2)
+                                              self.collection_s * 2 + FRESH_SESSION_S)
                 running[child.pid] = {"job": job, "child": child, "ordered": ordered, "test": None,
                                       "deadline": child.started + setup, "budget": setup, "since": child.started}
             self._step(running)
@@ -103,7 +107,9 @@ class Pool:
             self.cost[nodeid] = self.cost.get(nodeid, 0.0) + msg["s"]
             self.runs[nodeid] = self.runs.get(nodeid, 0) + 1
             state["test"] = None
-            state["budget"] = self.cfg.timeout_s
+            # between tests, or after the last: a fresh pytest session (re-import) also reports and tears down
+            fresh = state["job"].mode not in ("patch", "defaults")
+            state["budget"] = self.cfg.timeout_s + (FRESH_SESSION_S if fresh else 0.0)
         state["since"] = now
         state["deadline"] = now + state["budget"]
 
