@@ -215,7 +215,7 @@ def mutate(
     """Mutate source files (or every module under directories) in memory and run `tests` against the mutants.
     Raises RunFailed when the run cannot give verdicts (the baseline fails, collection fails)."""
     from assay.execution.sandbox import Sandbox
-    from assay.languages.python import PYTHON
+    from assay.languages.python import PYTHON, pytest_args
     from assay.mutation.codeclass import threshold_for
     from assay.mutation.engine import Engine, MutationError
 
@@ -233,7 +233,7 @@ def mutate(
     try:
         with Workspace(root) as ws:
             engine = Engine(ws, Sandbox(settings.sandbox, protect=root), PYTHON.python(settings),
-                            project.source_roots, conf, settings.python.pytest_args, store)
+                            project.source_roots, conf, pytest_args(project, settings), store)
             run = engine.run(targets, test_args, progress=progress)
     except MutationError as err:
         raise RunFailed(f"mutation run failed: {err}") from None

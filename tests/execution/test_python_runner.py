@@ -96,3 +96,58 @@ def test_a_run_killed_at_its_timeout_names_the_running_test(project):
         run = runner.run(ws, ["tests/test_hang.py"])
     assert run.crash is not None and run.crash.startswith("timed out after 10 s")
     assert run.running == "tests/test_hang.py::test_hang" and run.tests == {}
+
+
+def test_a_plan_runs_every_step_in_one_session_and_names_a_hung_test(project):
+    root = project({**LIB, "tests/test_state.py": """
+        SEEN = []
+
+        def test_a():
+            SEEN.append("a")
+
+        def test_b():
+            assert SEEN == ["a"], SEEN  # order-dependent
+
+        def test_slow():
+            assert sum(range(1000)) == 499500
+        """})
+    sandbox = Sandbox(SandboxConfig(timeout_s=10), protect=root)
+    runner = PythonPytestRunner(sandbox, sys.executable, ["src", "."], 10)
+    from assay.execution.runner import RunStep
+
+    ids = [f"tests/test_state.py::test_{n}" for n in ("a", "b", "slow")]
+    steps = [RunStep(), RunStep(), RunStep(Order.REVERSE), RunStep(isolate=True)]
+    with Workspace(root) as ws:
+        runs = runner.run_plan(ws, ["tests/test_state.py"], steps, ids)
+    outcome = [{k.split("::")[1]: r.outcome.value for k, r in run.tests.items()} for run in runs]
+    # each rerun starts from the state after collection (a fork), as a fresh process would
+    assert outcome[0] == outcome[1] == {"test_a": "passed", "test_b": "passed", "test_slow": "passed"}
+    assert outcome[2]["test_b"] == "failed" and list(runs[2].tests)[0].endswith("test_slow")
+    assert outcome[3] == {"test_a": "passed", "test_b": "failed", "test_slow": "passed"}
+
+
+def test_a_step_that_hangs_is_cut_at_its_deadline_and_the_next_step_still_runs(project):
+    root = project({**LIB, "tests/test_hang.py": "import random\n\ndef test_ok():\n    pass\n\n"
+                                                  "def test_sometimes():\n    while random.random() < 2:\n"
+                                                  "        pass\n"})
+    sandbox = Sandbox(SandboxConfig(timeout_s=3), protect=root)
+    runner = PythonPytestRunner(sandbox, sys.executable, ["src", "."], 3)
+    from assay.execution.runner import RunStep
+
+    with Workspace(root) as ws:
+        runs = runner.run_plan(ws, ["tests/test_hang.py"], [RunStep(), RunStep(Order.REVERSE)])
+    assert [r.crash for r in runs] == ["timed out after 3 s"] * 2
+    assert runs[0].running == runs[1].running == "tests/test_hang.py::test_sometimes"
+
+
+def test_heavy_plugins_load_only_for_projects_that_use_their_library(project):
+    from assay.config import Settings
+    from assay.languages.python import pytest_args
+    from assay.project import Project
+
+    plain = Project.load(project({**LIB}, name="plain"))
+    uses = Project.load(project({**LIB}, '[project.optional-dependencies]\ntest = ["hypothesis>=6"]\n', name="uses"))
+    settings = Settings()
+    settings.python.pytest_args = ["-x"]
+    assert pytest_args(plain, settings) == ["-x", "-p", "no:hypothesispytest", "-p", "no:anyio"]
+    assert pytest_args(uses, settings) == ["-x", "-p", "no:anyio"]

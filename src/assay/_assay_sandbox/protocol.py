@@ -34,7 +34,7 @@ class _Json:
 class PytestJob(_Json):
     """One pytest run: collect, run (in file, random or reverse order) or isolate (each id alone)."""
 
-    mode: str  # collect | run | isolate
+    mode: str  # collect | run | isolate | plan
     out: str  # where the result JSON goes; `<out>.progress` names each test as it starts
     user_root: str
     scratch_root: str
@@ -45,6 +45,7 @@ class PytestJob(_Json):
     ids: list[str] = field(default_factory=list)  # isolate: the node ids to run alone
     test_timeout: float = 60.0  # isolate: the wall limit of one test
     pytest_args: list[str] = field(default_factory=list)
+    steps: list[dict] = field(default_factory=list)  # plan: [{"order", "seed", "isolate"}], each a forked run
 
 
 @dataclass

@@ -6,6 +6,8 @@ Modes:
   collect  - collection only; reports collection errors and tests whose fixtures do not exist
   run      - run the tests (order: file, random with a seed, or reverse)
   isolate  - run each given test id alone, in a fork of the collected session
+  plan     - several runs of one collected session, each in a fork (reruns, random order, each test alone):
+             the state a fresh process has after collection, without paying for start-up and collection again
 
 Progress (`<out>.progress`): one line per started test, so that when the run is killed (timeout,
 memory) the caller can name the test that was running.
@@ -42,6 +44,7 @@ class Recorder:
         self.collected: list[str] = []
         self.errors: list[dict] = []
         self.tests: dict[str, dict] = {}
+        self.steps: list[dict] = []  # plan mode: one result per step
 
     def pytest_configure(self, config):
         # assay's own pytest plugin is kept out of the sandbox (-p no:assay); its marker is registered here
@@ -76,13 +79,52 @@ class Recorder:
     def pytest_runtestloop(self, session):
         """In isolate mode each wanted test runs in a fork of the freshly collected session: the state a
         new process has after importing the test module, without paying for interpreter start and collection."""
-        if self.args.mode != "isolate" or session.config.option.collectonly:
+        if self.args.mode not in ("isolate", "plan") or session.config.option.collectonly:
             return None
+        if self.args.mode == "plan":
+            self.steps = [self._step(list(session.items), i, step) for i, step in enumerate(self.args.steps)]
+            return True
         wanted = set(self.args.ids)
         for item in session.items:
             if item.nodeid in wanted:
                 self.tests[item.nodeid] = self._forked(item)
         return True
+
+    def _step(self, items, index: int, step: dict) -> dict:
+        """One run of a plan: every test (in the step's order) in one forked child, or each wanted test alone."""
+        if step.get("isolate"):
+            wanted = set(self.args.ids)
+            return {"tests": {i.nodeid: self._forked(i) for i in items if i.nodeid in wanted}}
+        if step.get("order") == "random":
+            random.Random(step.get("seed", 0)).shuffle(items)
+        elif step.get("order") == "reverse":
+            items.reverse()
+        part, progress = f"{self.args.out}.step{index}", f"{self.args.out}.step{index}.progress"
+        pid = os.fork()
+        if pid == 0:
+            try:
+                self.tests = {}
+                self.progress = open(progress, "w", buffering=1)  # noqa: SIM115 - the child's own, until _exit
+                for i, item in enumerate(items):
+                    item.ihook.pytest_runtest_protocol(item=item, nextitem=items[i + 1] if i + 1 < len(items) else None)
+                with open(part, "w") as fh:
+                    json.dump(self.tests, fh)
+            finally:
+                os._exit(0)
+        status = _wait(pid, self.args.test_timeout)
+        try:
+            with open(part) as fh:
+                return {"tests": json.load(fh)}
+        except (OSError, ValueError):
+            pass
+        try:
+            with open(progress) as fh:
+                started = [line.strip() for line in fh if line.strip()]
+        except OSError:
+            started = []
+        why = (f"timed out after {self.args.test_timeout:g} s" if status is None
+               else f"the run ended abnormally (wait status {status})")
+        return {"tests": {}, "crash": why, "running": started[-1] if started else None}
 
     def _forked(self, item) -> dict:
         part = f"{self.args.out}.part"
@@ -95,15 +137,8 @@ class Recorder:
                     json.dump(self.tests.get(item.nodeid), fh)
             finally:
                 os._exit(0)
-        deadline = time.monotonic() + self.args.test_timeout
-        while time.monotonic() < deadline:
-            done, status = os.waitpid(pid, os.WNOHANG)
-            if done:
-                break
-            time.sleep(0.002)
-        else:
-            os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
+        status = _wait(pid, self.args.test_timeout)
+        if status is None:
             return {"outcome": "timeout", "duration": self.args.test_timeout,
                     "message": f"timed out after {self.args.test_timeout:g} s when run alone"}
         try:
@@ -133,12 +168,26 @@ class Recorder:
 
     def result(self, exitstatus: int) -> dict:
         return {
+            "steps": self.steps,
             "exitstatus": int(exitstatus),
             "collected": self.collected,
             "errors": self.errors,
             "tests": self.tests,
             "leaked": boot.leaked_modules(self.args.user_root),
         }
+
+
+def _wait(pid: int, timeout: float) -> int | None:
+    """A forked child's wait status, or None when it outlived `timeout` (then it is killed)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return status
+        time.sleep(0.002)
+    os.kill(pid, signal.SIGKILL)
+    os.waitpid(pid, 0)
+    return None
 
 
 def _pytest_args(args, extra: list[str]) -> list[str]:

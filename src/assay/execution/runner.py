@@ -78,10 +78,20 @@ class TestRun:
     running: str | None = None  # the test that was running when the run was killed
     leaked: list[str] = field(default_factory=list)  # files of the user's tree the run loaded (should be none)
     duration_s: float = 0.0
+    steps: list[TestRun] = field(default_factory=list)  # a plan's runs, one per step (Runner.run_plan)
 
     def passed(self) -> dict[str, float]:
         """Passing test ids with their durations, in run order."""
         return {k: r.duration_s for k, r in self.tests.items() if r.outcome is Outcome.PASSED}
+
+
+@dataclass(frozen=True)
+class RunStep:
+    """One run of a plan: the file's tests in an order, or each of them alone."""
+
+    order: Order = Order.FILE
+    seed: int = 0
+    isolate: bool = False
 
 
 class Runner(Protocol):
@@ -97,3 +107,14 @@ class Runner(Protocol):
             seed: int = 0, isolate: bool = False) -> TestRun:
         """Run the tests of `files` (or only `ids`), in `order`; `isolate`: each test alone."""
         ...
+
+
+def run_plan(runner: Runner, ws: Workspace, files: list[str], steps: list[RunStep],
+             ids: list[str] | None = None) -> list[TestRun]:
+    """Several runs of the same tests (reruns, another order, each alone): in one go where the runner can
+    (`runner.run_plan`), else one `run` per step. `ids` are the tests an isolated step runs."""
+    own = getattr(runner, "run_plan", None)
+    if own is not None:
+        return own(ws, files, steps, ids)
+    return [runner.run(ws, files, ids=ids if s.isolate else None, order=s.order, seed=s.seed, isolate=s.isolate)
+            for s in steps]

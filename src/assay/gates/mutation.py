@@ -11,7 +11,7 @@ import time
 
 from assay.errors import RunFailed
 from assay.gates.base import BaseGate, GateContext
-from assay.languages.python import PYTHON
+from assay.languages.python import PYTHON, pytest_args
 from assay.model import Candidate, GateResult, GateStatus, Verdict
 from assay.mutation.codeclass import threshold_for
 from assay.mutation.engine import Engine
@@ -40,7 +40,7 @@ class MutationGate(BaseGate):
         store = Store(ctx.root) if ctx.settings.cache else None
         try:
             engine = Engine(ctx.workspace, ctx.sandbox, PYTHON.python(ctx.settings), ctx.project.source_roots, conf,
-                            ctx.settings.python.pytest_args, store)
+                            pytest_args(ctx.project, ctx.settings), store)
             run = engine.run(list(candidate.targets), tests, scoped=True, durations=ctx.facts.test_durations)
         except RunFailed as err:  # no evidence either way: the file cannot be validated, never "passed"
             reason = f"mutation run failed: {str(err)[:500]}"

@@ -1,6 +1,8 @@
 """Gate 3: the same tests, run again, alone and in another order, must give the same outcomes.
 
-A test whose outcome changes is `flaky`. Flaky tests are reported, never repaired by reruns.
+A test whose outcome changes is `flaky`. Flaky tests are reported, never repaired by reruns. Where the runner can
+(`run_plan`), all runs share one collected session and each runs in a fork of it: the state a fresh process has
+after collection, without paying for start-up and collection again.
 """
 
 from __future__ import annotations
@@ -8,7 +10,7 @@ from __future__ import annotations
 import ast
 import time
 
-from assay.execution.runner import Order
+from assay.execution.runner import Order, RunStep, run_plan
 from assay.feedback import compose, trim
 from assay.gates.base import BaseGate, GateContext
 from assay.model import Candidate, GateResult, GateStatus, TestOutcome, Verdict
@@ -55,14 +57,13 @@ class StabilityGate(BaseGate):
         observations: dict[str, list[tuple[str, str, str]]] = {t: [] for t in passing}
         risk = risk_of(candidate.source)
         reruns = cfg.reruns_risky if risk else cfg.reruns
-        plan: list[tuple[str, Order, bool]] = [(f"rerun {i + 1}", Order.FILE, False) for i in range(reruns)]
+        plan: list[tuple[str, RunStep]] = [(f"rerun {i + 1}", RunStep()) for i in range(reruns)]
         if cfg.random_order:
-            plan.append((f"random order (seed {cfg.seed})", Order.RANDOM, False))
+            plan.append((f"random order (seed {cfg.seed})", RunStep(Order.RANDOM, cfg.seed)))
         if cfg.isolation and passing:
-            plan.append(("alone", Order.FILE, True))
-        for label, order, isolate in plan:
-            run = ctx.runner.run(ctx.workspace, [candidate.rel], ids=passing if isolate else None, order=order,
-                                 seed=cfg.seed, isolate=isolate)
+            plan.append(("alone", RunStep(isolate=True)))
+        runs = run_plan(ctx.runner, ctx.workspace, [candidate.rel], [step for _, step in plan], passing)
+        for (label, _), run in zip(plan, runs, strict=True):
             for nodeid in passing:
                 rec = run.tests.get(nodeid)
                 if rec is not None:

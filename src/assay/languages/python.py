@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 from assay._assay_sandbox import launch
 from assay._assay_sandbox.protocol import HASH_SEED, PytestJob
-from assay.execution.runner import CompileResult, Order, Outcome, Problem, TestResult, TestRun
+from assay.dependencies import normalize
+from assay.execution.runner import CompileResult, Order, Outcome, Problem, RunStep, TestResult, TestRun
 from assay.execution.sandbox import Sandbox
 from assay.execution.workspace import Workspace
 from assay.feedback import relativize
@@ -31,6 +32,19 @@ def interpreter_problem(python: str) -> str | None:
     if proc.returncode:
         return f"pytest is not importable by {python}"
     return None
+
+
+# pytest plugins installed beside assay (its own venv runs tests by default) that import a large library at every
+# start-up (hypothesis: 0.75 s, anyio: 0.2 s) yet matter only to tests that use that library
+HEAVY_PLUGINS = {"hypothesispytest": "hypothesis", "anyio": "anyio"}
+
+
+def pytest_args(project: Project, settings: Settings) -> list[str]:
+    """The configured pytest arguments, plus `-p no:PLUGIN` for each heavy plugin whose library the project neither
+    declares nor imports: such a plugin changes no outcome of its tests, and loading it would dominate every run."""
+    used = project.dependencies.modules | project.dependencies.dists
+    off = [arg for plugin, lib in HEAVY_PLUGINS.items() if normalize(lib) not in used for arg in ("-p", f"no:{plugin}")]
+    return [*settings.python.pytest_args, *off]
 
 
 def _last_started(progress: Path) -> str | None:
@@ -76,13 +90,29 @@ class PythonPytestRunner:
             return self._pytest(ws, "isolate", files, order=order, seed=seed, ids=ids)
         return self._pytest(ws, "run", list(ids) if ids else files, order=order, seed=seed)
 
+    def run_plan(self, ws: Workspace, files: list[str], steps: list[RunStep],
+                 ids: list[str] | None = None) -> list[TestRun]:
+        """Every step in one sandboxed pytest process: collected once, each step in a fork of that session."""
+        plan = [{"order": s.order.value, "seed": s.seed, "isolate": s.isolate} for s in steps]
+        whole = self._pytest(ws, "plan", files, ids=ids, steps=plan)
+        if whole.crash is not None or whole.errors:  # the session itself failed: every step saw it
+            return [whole for _ in steps]
+        return whole.steps
+
     def _pytest(self, ws: Workspace, mode: str, paths: list[str], order: Order = Order.FILE, seed: int = 0,
-                ids: list[str] | None = None) -> TestRun:
+                ids: list[str] | None = None, steps: list[dict] | None = None) -> TestRun:
         out = ws.run_dir / f"result-{uuid.uuid4().hex[:10]}.json"
         job = PytestJob(mode=mode, out=str(out), user_root=str(ws.root), scratch_root=str(ws.project),
                         paths=paths, source_roots=self.source_roots, order=order.value, seed=seed,
-                        ids=list(ids or []), test_timeout=self.timeout_s, pytest_args=self.pytest_args)
-        timeout = self.timeout_s * max(1, len(ids or [])) + 30 if mode == "isolate" else self.timeout_s
+                        ids=list(ids or []), test_timeout=self.timeout_s, pytest_args=self.pytest_args,
+                        steps=list(steps or []))
+        if mode == "plan":  # each step and each isolated test has its own deadline inside
+            runs = sum(len(ids or []) if s.get("isolate") else 1 for s in steps or [])
+            timeout = self.timeout_s * max(1, runs) + 30
+        elif mode == "isolate":
+            timeout = self.timeout_s * max(1, len(ids or [])) + 30
+        else:
+            timeout = self.timeout_s
         job_path = out.with_suffix(".job.json")
         job_path.write_text(job.to_json())
         # one hash seed for every run, as in the mutation worker: tests parametrized over a set keep their ids
@@ -108,9 +138,17 @@ class PythonPytestRunner:
                               kind="fixture" if e.get("fixture") else "collection") for e in data["errors"]]
         run.exit_status = data["exitstatus"]
         run.leaked = data["leaked"]
-        run.tests = {k: TestResult(k, Outcome(v["outcome"]), v["duration"], relativize(v["message"], *roots))
-                     for k, v in data["tests"].items()}
+        run.tests = _results(data["tests"], roots)
+        for step in data.get("steps", []):
+            run.steps.append(TestRun(tests=_results(step["tests"], roots), collected=run.collected,
+                                     crash=relativize(step["crash"], *roots) if step.get("crash") else None,
+                                     running=step.get("running"), duration_s=run.duration_s))
         return run
+
+
+def _results(tests: dict[str, dict], roots: tuple[str, ...]) -> dict[str, TestResult]:
+    return {k: TestResult(k, Outcome(v["outcome"]), v["duration"], relativize(v["message"], *roots))
+            for k, v in tests.items()}
 
 
 @dataclass(frozen=True)
@@ -129,7 +167,7 @@ class PythonLanguage(Language):
 
     def runner(self, sandbox: Sandbox, project: Project, settings: Settings) -> PythonPytestRunner:
         return PythonPytestRunner(sandbox, self.python(settings), project.source_roots, settings.sandbox.timeout_s,
-                                  settings.python.pytest_args)
+                                  pytest_args(project, settings))
 
     def targets_of(self, project: Project, source: str, rel: str) -> list[str]:
         return project.targets_of(source, rel)
