@@ -3,6 +3,7 @@ every other run shares its state directory, so copies of the bundled tasks come 
 
 from __future__ import annotations
 
+import fcntl
 import shutil
 from pathlib import Path
 
@@ -18,14 +19,20 @@ KINDS = ("strong", "overfit", "weak")
 
 @pytest.fixture(scope="session")
 def state_dir(tmp_path_factory) -> Path:
-    return tmp_path_factory.mktemp("prism-state")
+    """One state directory for the whole test run, shared by pytest-xdist's workers (their temp dirs share a
+    parent): the bundled benchmark runs once, every other worker reads its results from the store."""
+    shared = tmp_path_factory.getbasetemp().parent / "prism-state"
+    shared.mkdir(exist_ok=True)
+    return shared
 
 
 @pytest.fixture(scope="session")
 def bench_runs(state_dir):
     """{suite kind: PrismReport} plus the benchmark's digest before and after the runs."""
     before = tree_digest(BENCH)
-    reports = {kind: prism_run(BENCH, SUITES / kind, workers=2, state=state_dir) for kind in KINDS}
+    with open(state_dir / "lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # the first worker runs; the others wait, then answer from the store
+        reports = {kind: prism_run(BENCH, SUITES / kind, workers=2, state=state_dir) for kind in KINDS}
     return reports, before, tree_digest(BENCH)
 
 
