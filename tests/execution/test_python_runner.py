@@ -90,11 +90,11 @@ def test_ids_order_and_isolation(runner_ws):
 def test_a_run_killed_at_its_timeout_names_the_running_test(project):
     root = project({**LIB, "tests/test_hang.py": "def test_ok():\n    pass\n\ndef test_hang():\n"
                                                   "    while True:\n        pass\n"})
-    sandbox = Sandbox(SandboxConfig(timeout_s=10), protect=root)  # time enough to start pytest on a busy machine
-    runner = PythonPytestRunner(sandbox, sys.executable, ["src", "."], 10)
+    sandbox = Sandbox(SandboxConfig(timeout_s=5), protect=root)  # time enough to start pytest on a busy machine
+    runner = PythonPytestRunner(sandbox, sys.executable, ["src", "."], 5)
     with Workspace(root) as ws:
         run = runner.run(ws, ["tests/test_hang.py"])
-    assert run.crash is not None and run.crash.startswith("timed out after 10 s")
+    assert run.crash is not None and run.crash.startswith("timed out after 5 s")
     assert run.running == "tests/test_hang.py::test_hang" and run.tests == {}
 
 
