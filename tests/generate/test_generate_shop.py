@@ -23,7 +23,7 @@ def test_the_loop_repairs_reviews_and_keeps_only_what_passes(shop_run):
     assert first["feedback"].startswith("REJECT: Gate 2 — TEST FAILURE")
     assert "assert 850 == 800" in first["feedback"]
     assert pricing["attempts"][1]["gates"] == {"compile": "pass", "green": "pass", "stability": "pass",
-                                               "mutation": "pass", "smells": "pass"}
+                                               "mutation": "warn", "smells": "pass"}
     review = pricing["attempts"][2]
     assert review["rejected_at"] == "review" and review["feedback"].startswith("REJECT: Gate 6 — REVIEW (REVISE)")
     # a small revision after the review re-runs gates 1-2 only
@@ -32,13 +32,17 @@ def test_the_loop_repairs_reviews_and_keeps_only_what_passes(shop_run):
     assert any(k.endswith("test_with_tax_given_rate") for k in pricing["kept_tests"])
 
     assert inventory["outcome"] == "partial"
-    assert [d["test"].split("::")[-1] for d in inventory["dropped"]] == ["test_runs_after_first"]
-    assert inventory["dropped"][0]["verdict"] == "flaky"
+    dropped = {d["test"].split("::")[-1]: d["verdict"] for d in inventory["dropped"]}
+    # the order-dependent test is flaky; the test that only sets up its state, and one that catches nothing
+    # another test does not, add nothing at gate 4
+    assert dropped == {"test_runs_after_first": "flaky", "test_marks_first": "low_value",
+                       "test_add_then_available": "low_value"}
     assert [a["kind"] for a in inventory["attempts"]][:2] == ["write", "split"]
     assert inventory["writer_attempts"] == 1  # flaky tests are dropped, never sent back for repair
 
     assert parser["attempts"][0]["problem"].startswith("REJECT: ANSWER — NO CODE BLOCK")
-    assert parser["outcome"] == "accepted"
+    assert parser["outcome"] == "partial"  # one test catches nothing the others do not: dropped as low value
+    assert [d["verdict"] for d in parser["dropped"]] == ["low_value"]
     assert parser["review"]["file_verdict"] == "ACCEPT"  # a MEDIUM LOW_VALUE does not count
 
 
@@ -48,7 +52,7 @@ def test_accepted_tests_are_new_marked_files_and_nothing_else_changed(shop_run):
                    "tests/test_parser_generated.py"}
     assert all(shop_run.after[p] == h for p, h in shop_run.before.items())
     text = (shop_run.root / "tests/test_inventory_generated.py").read_text()
-    assert "test_runs_after_first" not in text and "def test_marks_first" in text
+    assert "test_runs_after_first" not in text and "def test_marks_first" not in text and "def test_" in text
     assert text.count("@pytest.mark.assay_generated\n") == text.count("\ndef test_")
     # the marker is registered by assay's pytest plugin: no warning under --strict-markers
     proc = run_cli("verify", "tests/test_parser_generated.py", "--no-cache", cwd=shop_run.root)
@@ -66,7 +70,7 @@ def test_faults_are_retried_and_tokens_are_counted(shop_run):
     assert usage["tokens"] == usage["prompt_tokens"] + usage["completion_tokens"] > 0
     assert usage["tokens"] == sum(t["tokens"] for t in shop_run.report["targets"])
     s = shop_run.report["summary"]
-    assert s["tests_kept"] == 24 and s["tokens_per_kept_test"] > 0
+    assert s["tests_kept"] == 21 and s["tokens_per_kept_test"] > 0
     assert s["rejected_at"]["green"] == 1 and s["rejected_at"]["answer"] == 1
     assert 0 < s["largest_feedback"]["lines"] <= 50
 

@@ -1,8 +1,11 @@
 """Gate 4: the candidate's tests must kill enough mutants of the code they exercise.
 
 Scope: mutants inside the functions and methods the candidate's tests execute in their call phase, so a
-focused test of one function is not charged for the rest of a large module. The threshold depends on the
-code class of the targets (pure / service / io, see `assay.mutation.codeclass`).
+focused test of one function is not charged for the rest of a large module. Each target module is held to the
+threshold of its own code class (pure / service / io, see `assay.mutation.codeclass`). Each test gets its own
+outcome: one that catches no mutant another test of the file does not catch is `low_value`
+(`assay.mutation.attribution`); when the score fails, the feedback names the surviving mutants and the tests
+closest to each.
 """
 
 from __future__ import annotations
@@ -10,13 +13,19 @@ from __future__ import annotations
 import time
 
 from assay.errors import RunFailed
+from assay.feedback import compose
 from assay.gates.base import BaseGate, GateContext
 from assay.languages.python import PYTHON, pytest_args
-from assay.model import Candidate, GateResult, GateStatus, Verdict
+from assay.model import Candidate, GateResult, GateStatus, TestOutcome, Verdict
+from assay.mutation.attribution import module_limits, module_scores, redundant_tests
 from assay.mutation.codeclass import threshold_for
 from assay.mutation.engine import Engine
-from assay.mutation.summary import details, feedback, passes
+from assay.mutation.summary import details, feedback
 from assay.store import Store
+
+WARN_HEADER = "WARN: Gate 4 — TESTS THAT CATCH NOTHING NEW"
+WARN_HINT = ("Each of these passes, but no mutant fails it that another test of the file does not already fail: "
+             "test another behaviour, or drop it.")
 
 
 class MutationGate(BaseGate):
@@ -37,11 +46,13 @@ class MutationGate(BaseGate):
         sources = {rel: ctx.workspace.path(rel).read_text(encoding="utf-8", errors="replace")
                    for rel in candidate.targets}
         code_class, threshold = threshold_for(sources, conf, ctx.project.packages)
+        limits = module_limits(sources, conf, ctx.project.packages)
         store = Store(ctx.root) if ctx.settings.cache else None
         try:
             engine = Engine(ctx.workspace, ctx.sandbox, PYTHON.python(ctx.settings), ctx.project.source_roots, conf,
                             pytest_args(ctx.project, ctx.settings), store)
-            run = engine.run(list(candidate.targets), tests, scoped=True, durations=ctx.facts.test_durations)
+            run = engine.run(list(candidate.targets), tests, scoped=True, durations=ctx.facts.test_durations,
+                             killers=2)
         except RunFailed as err:  # no evidence either way: the file cannot be validated, never "passed"
             reason = f"mutation run failed: {str(err)[:500]}"
             return GateResult(self.name, GateStatus.SKIP, time.monotonic() - start,
@@ -51,7 +62,18 @@ class MutationGate(BaseGate):
             if store:
                 store.close()
         info = details(run, threshold, code_class, conf.max_survivors)
-        if passes(run, threshold):
-            return GateResult(self.name, GateStatus.PASS, time.monotonic() - start, details=info)
+        modules = module_scores(run, limits)
+        if len(modules) > 1:
+            info["modules"] = modules
+        redundant = redundant_tests(run, list(ctx.facts.passing_tests or []))
+        outcomes = [TestOutcome(t, Verdict.LOW_VALUE, self.name, why) for t, why in redundant.items()]
+        if redundant:
+            info["low_value_tests"] = len(redundant)
+        if all(m["passed"] for m in modules):
+            if not redundant:
+                return GateResult(self.name, GateStatus.PASS, time.monotonic() - start, details=info)
+            body = [f"{t}: {why}" for t, why in redundant.items()]
+            return GateResult(self.name, GateStatus.WARN, time.monotonic() - start,
+                              compose(WARN_HEADER, body, WARN_HINT), tests=outcomes, details=info)
         return GateResult(self.name, GateStatus.REJECT, time.monotonic() - start,
-                          feedback(run, threshold, conf.max_survivors), details=info)
+                          feedback(run, threshold, conf.max_survivors, modules), tests=outcomes, details=info)

@@ -110,14 +110,16 @@ class Engine:
 
     def run(self, targets: list[str], tests: list[str], scoped: bool = False,
             progress: Callable[[dict[str, Any]], None] | None = None,
-            durations: dict[str, float] | None = None, deselect: list[str] | None = None) -> MutationRun:
+            durations: dict[str, float] | None = None, deselect: list[str] | None = None,
+            killers: int = 1) -> MutationRun:
         """Mutate `targets` (project-relative files) and run `tests` against them.
 
         `tests`: files (collected whole), or node ids / `file::function` prefixes, picked after collection
         (an id that is not found again is an error naming why). `scoped`: keep only mutants inside functions
         that the tests execute in their call phase. `durations`: untraced seconds per node id when the caller
         has them (the green gate), which spares the untraced baseline run. `deselect`: node ids, prefixes or
-        globs left out (added to the config's). `progress` receives every worker event and, after each
+        globs left out (added to the config's). `killers`: failing tests to find per mutant (1: stop at the first;
+        2: enough to tell a mutant only one test kills). `progress` receives every worker event and, after each
         change, a `progress` event: phase, done, total, killed, survived, timeouts, eta_s.
         """
         deselect = [*self.config.deselect, *(deselect or [])]
@@ -127,7 +129,7 @@ class Engine:
                    if m.operator not in self.config.skip_operators]
         spans = {rel: function_spans(sources[rel]) for rel in targets}
         options = [__version__, str(self.config.timeout_factor), str(self.config.timeout_s),
-                   *self.pytest_args, "deselect", *deselect]
+                   *self.pytest_args, "deselect", *deselect, "killers", str(killers)]
         tests_hash = tests_fingerprint(self.ws.project, tests, options)
         keys = {m.id: self._key(m, sources[m.file], spans[m.file], tests_hash) for m in mutants}
         base_key = _sha("baseline", tests_hash, str(scoped), *(sources[rel] for rel in targets))
@@ -151,7 +153,8 @@ class Engine:
             progress(self._tally.feed(plan) or {})
 
         if todo or not baseline:
-            events = self._worker(todo, targets, tests, spans if scoped else None, progress, durations, deselect)
+            events = self._worker(todo, targets, tests, spans if scoped else None, progress, durations, deselect,
+                                  killers)
             for ev in events:
                 if ev["event"] == "baseline":
                     baseline = {k: ev[k] for k in ("tests", "line_tests", "scope")}
@@ -204,7 +207,7 @@ class Engine:
     def _worker(self, mutants: list[Mutant], targets: list[str], tests: list[str],
                 spans: dict[str, dict[str, tuple[int, int]]] | None,
                 progress: Callable[[dict[str, Any]], None] | None,
-                durations: dict[str, float] | None, deselect: list[str]) -> list[dict[str, Any]]:
+                durations: dict[str, float] | None, deselect: list[str], killers: int = 1) -> list[dict[str, Any]]:
         tag = uuid.uuid4().hex[:8]
         run_dir = self.ws.run_dir
         events_path = run_dir / f"mutation-{tag}.events"
@@ -232,6 +235,7 @@ class Engine:
             events=str(events_path),
             deselect=deselect,
             durations=durations,
+            killers=killers,
         )
         cfg_path = run_dir / f"mutation-{tag}.json"
         cfg_path.write_text(cfg.to_json(), encoding="utf-8")

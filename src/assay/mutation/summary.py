@@ -63,13 +63,25 @@ def passes(run: MutationRun, threshold: float) -> bool:
     return run.score is None or run.score * 100 + 1e-9 >= threshold
 
 
-def feedback(run: MutationRun, threshold: float, max_survivors: int = 10) -> str:
-    """DESIGN.md's Gate 4 feedback: the surviving mutants on the most-executed lines first."""
-    pct = round((run.score or 0) * 100)
-    lines = [f"REJECT: Gate 4 — LOW MUTATION SCORE ({pct}% < {threshold:g}%)"]
-    for i, (m, r) in enumerate(run.survivors()[:max_survivors], 1):
+def feedback(run: MutationRun, threshold: float, max_survivors: int = 10,
+             modules: list[dict[str, Any]] | None = None) -> str:
+    """DESIGN.md's Gate 4 feedback: the surviving mutants on the most-executed lines first, each with the tests
+    closest to it (they run its line): the tests to extend. With `modules`, the failing modules' own scores."""
+    failing = [m for m in modules or [] if not m["passed"]]
+    if len(failing) == 1 and len(modules or []) == 1 or not failing:
+        pct = round((run.score or 0) * 100)
+        lines = [f"REJECT: Gate 4 — LOW MUTATION SCORE ({pct}% < {threshold:g}%)"]
+    else:
+        scores = ", ".join(f"{m['file']} {m['score']:g}% < {m['threshold']:g}% ({m['code_class']})" for m in failing)
+        lines = [f"REJECT: Gate 4 — LOW MUTATION SCORE ({scores})"]
+    shown = {m["file"] for m in failing} or None
+    survivors = [(m, r) for m, r in run.survivors() if shown is None or m.file in shown]
+    for i, (m, r) in enumerate(survivors[:max_survivors], 1):
         note = " (no test runs this line)" if r.status.value == "NoCoverage" else ""
         lines.append(f"{i}. File: {m.file}, line {m.line}{note}")
         lines.append(f"   Mutation: `{m.before}` → `{m.after}` ({m.operator})")
+        if r.covered_by:
+            near = list(dict.fromkeys(r.covered_by))[:2]
+            lines.append(f"   Closest tests: {', '.join(near)}")
     lines.append("Add test cases that fail under these mutations.")
     return "\n".join(lines)

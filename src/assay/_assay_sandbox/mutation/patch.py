@@ -73,9 +73,12 @@ class FailureWatch:
         return watch
 
 
+KILLERS = [1]  # failing tests to find before a child stops: set once in the worker from the job, before forking
+
+
 def run_items(items, report) -> dict:
-    """Run tests in a forked child until the first failure, telling the parent when each starts and ends
-    (it holds the per-test deadline)."""
+    """Run tests in a forked child until the first failure (or the first `KILLERS[0]`), telling the parent when
+    each starts and ends (it holds the per-test deadline)."""
     from _pytest.nodes import Node
     from _pytest.runner import runtestprotocol
 
@@ -83,6 +86,7 @@ def run_items(items, report) -> dict:
     setattr(Node, "_repr_failure_py", lambda self, excinfo, style=None: "failed")  # noqa: B010 - typed as fixed
 
     done = 0
+    killed_by: list[str] = []
     failures = FailureWatch.on(items)
     for i, item in enumerate(items):
         report({"next": item.nodeid})
@@ -92,5 +96,7 @@ def run_items(items, report) -> dict:
         report({"done": item.nodeid, "s": time.perf_counter() - start})
         done += 1
         if failures.failed or any(r.failed for r in reports):
-            return {"killed_by": [item.nodeid], "tests_completed": done}
-    return {"killed_by": [], "tests_completed": done}
+            killed_by.append(item.nodeid)
+            if len(killed_by) >= KILLERS[0]:
+                break
+    return {"killed_by": killed_by, "tests_completed": done}

@@ -19,7 +19,7 @@ import time
 
 from ..fork import fork, watch
 from .defaults import run_defaulted
-from .patch import run_patched
+from .patch import KILLERS, run_patched
 from .reimport import run_reimported
 
 SAME_LINE_P = 0.9  # chance that a test that killed a mutant on this line kills the next one
@@ -60,10 +60,15 @@ class Pool:
         workers = max(1, self.cfg.workers)
         pending = list(reversed(jobs))
         running: dict[int, dict] = {}
+        position = {nodeid: i for i, nodeid in enumerate(by_id)}
         while pending or running:
             while pending and len(running) < workers:
                 job = pending.pop()
-                ordered = job.ordered[:job.first] + self.order(job.m, job.ordered[job.first:])
+                rest = job.ordered[job.first:]
+                # looking for more than one killer (which test kills what, gate 4): file order, so that the same
+                # killers are found in every run; else the cheapest expected kill first
+                rest = sorted(rest, key=position.__getitem__) if KILLERS[0] > 1 else self.order(job.m, rest)
+                ordered = job.ordered[:job.first] + rest
                 items = [by_id[i] for i in ordered]
                 if job.mode == "patch":
                     child = fork(lambda report, p=job.patches, it=items: run_patched(p, it, report))

@@ -16,6 +16,7 @@ import types
 import pytest
 
 from .code import import_error
+from .patch import KILLERS
 
 
 class MutantFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
@@ -70,7 +71,7 @@ class _Collector:
         sys.meta_path.insert(0, self.finder)
 
     def pytest_runtest_logreport(self, report):
-        if report.failed and not self.killed_by:
+        if report.failed and report.nodeid not in self.killed_by:
             self.killed_by.append(report.nodeid)
         if report.when == "teardown":
             self.completed += 1
@@ -92,7 +93,8 @@ def run_reimported(cfg, m, code, ordered: list[str], report) -> dict:
     collector = _Collector(finder, report)
     # parametrize ids may be built from the mutated module: name the test functions, not their ids
     functions = list(dict.fromkeys(nodeid.split("[")[0] for nodeid in ordered))
-    args = [*functions, "-x", "-q", "-p", "no:cacheprovider", "-p", "no:randomly", "-p", "no:assay", *cfg.pytest_args]
+    args = [*functions, f"--maxfail={KILLERS[0]}", "-q", "-p", "no:cacheprovider", "-p", "no:randomly", "-p",
+            "no:assay", *cfg.pytest_args]
     exit_code = int(pytest.main(args, plugins=[collector]))
     if finder.error is not None:
         return {"import_error": finder.error}

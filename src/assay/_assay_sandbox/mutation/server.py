@@ -15,7 +15,7 @@ import traceback
 from .baseline import BaselineFailed, run_baseline
 from .facts import Baseline
 from .identity import pick
-from .patch import function_index
+from .patch import KILLERS, function_index
 from .plan import plan
 from .pool import Pool
 from .rebind import ImportTime
@@ -57,6 +57,7 @@ class Server:
     # --- the work --------------------------------------------------------------------------------
     def serve(self, session) -> None:
         cfg = self.cfg
+        KILLERS[0] = max(1, cfg.killers)
         items, problem, deselected = pick(session.items, cfg.tests, cfg.deselect)
         if problem:
             self.events.emit(event="error", message=problem)
