@@ -135,12 +135,13 @@ def verify(
     except KeyboardInterrupt:  # Ctrl-C or SIGTERM: stop the files in flight, keep what finished
         interrupted = True
         verifier.cancel()
-        for future, i in futures.items():
-            if future.done() and not future.cancelled() and future.exception() is None and future.result():
-                done[i] = future.result()
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
         verifier.close()
+    if interrupted:  # after the shutdown: a file that said "done" just before the signal has its result set now
+        for future, i in futures.items():
+            if not future.cancelled() and future.exception() is None and future.result():
+                done[i] = future.result()
     notes = [verifier.store.problem] if verifier.store.problem else []
     if interrupted:
         notes.append(f"interrupted: {len(done)} of {len(todo)} files finished")

@@ -244,9 +244,8 @@ def test_clamp_inside_range_keeps_value_and_sees_no_keys():
     assert clamp(5, 0, 10) == 5
 
 
-def test_clamp_bounds_are_inside():
-    assert clamp(0, 0, 10) == 0, "low bound"
-    assert clamp(10, 0, 10) == 10, "high bound"
+def test_percent_of_nothing_is_zero():
+    assert percent_of(3, 0) == 0.0
 
 
 def test_percent_of_quarter_is_25():
