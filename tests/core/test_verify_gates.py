@@ -42,9 +42,9 @@ def test_good_file_is_accepted_with_every_test(project):
         def test_div_by_zero():
             with pytest.raises(ZeroDivisionError):
                 div(1, 0)
-        """})
+        """}, '[tool.pytest.ini_options]\nfilterwarnings = ["error"]\n')  # a warning of assay's own is an error
     f = one(verify([root / "tests/test_ops.py"], fast()))
-    assert f.verdict is Verdict.ACCEPTED
+    assert f.verdict is Verdict.ACCEPTED, f.gates[-1].feedback
     assert [g.gate for g in f.gates] == ["compile", "green", "stability"]
     assert all(g.status is GateStatus.PASS for g in f.gates)
     assert sorted(t.id for t in f.tests) == ["tests/test_ops.py::test_add", "tests/test_ops.py::test_div_by_zero"]

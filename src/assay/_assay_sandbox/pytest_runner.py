@@ -104,6 +104,9 @@ class Recorder:
         if pid == 0:
             try:
                 self.tests = {}
+                # close the parent's handle, not drop it: a file freed by the GC warns (ResourceWarning), which a
+                # project with `filterwarnings = error` sees as an error in whichever test is running
+                self.progress.close()
                 self.progress = open(progress, "w", buffering=1)  # noqa: SIM115 - the child's own, until _exit
                 for i, item in enumerate(items):
                     item.ihook.pytest_runtest_protocol(item=item, nextitem=items[i + 1] if i + 1 < len(items) else None)
