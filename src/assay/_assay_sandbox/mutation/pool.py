@@ -26,6 +26,7 @@ SAME_LINE_P = 0.9  # chance that a test that killed a mutant on this line kills 
 
 
 FRESH_SESSION_S = 2.0  # what a new pytest session in a child costs beyond the worker's own collection
+RETRY_FACTOR = 4.0  # a child that timed out outside any test runs once more with this much more time
 
 
 class Pool:
@@ -42,6 +43,8 @@ class Pool:
         self.longest = (0.0, "")
         self.beat = 0.0
         self.ratios: collections.deque = collections.deque(maxlen=64)  # child seconds / baseline seconds
+        self.pending: list = []
+        self.retried: set[str] = set()  # mutants whose set-up timed out once: a busy machine, or a real hang
 
     def slowdown(self) -> float:
         """How much slower tests run now than in the baseline (median of the last 64 tests of 5 ms or more,
@@ -58,7 +61,7 @@ class Pool:
         # those pages in each child.
         gc.freeze()
         workers = max(1, self.cfg.workers)
-        pending = list(reversed(jobs))
+        self.pending = pending = list(reversed(jobs))
         running: dict[int, dict] = {}
         position = {nodeid: i for i, nodeid in enumerate(by_id)}
         while pending or running:
@@ -82,6 +85,7 @@ class Pool:
                 # a fresh import and collection in the child also pays pytest's start-up (plugins, entry points)
                 setup = self.cfg.timeout_s + (0 if job.mode in ("patch", "defaults") else
                                               self.collection_s * 2 + FRESH_SESSION_S)
+                setup *= RETRY_FACTOR if job.m.id in self.retried else 1.0
                 running[child.pid] = {"job": job, "child": child, "ordered": ordered, "test": None,
                                       "deadline": child.started + setup, "budget": setup, "since": child.started}
             self._step(running)
@@ -115,6 +119,7 @@ class Pool:
             # between tests, or after the last: a fresh pytest session (re-import) also reports and tears down
             fresh = state["job"].mode not in ("patch", "defaults")
             state["budget"] = self.cfg.timeout_s + (FRESH_SESSION_S if fresh else 0.0)
+            state["budget"] *= RETRY_FACTOR if state["job"].m.id in self.retried else 1.0
         state["since"] = now
         state["deadline"] = now + state["budget"]
 
@@ -133,6 +138,10 @@ class Pool:
             self.longest = (took, m.id)
         if how == "timeout":
             hung = state["test"]
+            if hung is None and m.id not in self.retried:  # no test to blame: first try again, with more time
+                self.retried.add(m.id)
+                self.pending.append(job)
+                return
             if hung is None:
                 what = "the tests' setup" if job.mode in ("patch", "defaults") else "the mutant's module body re-run"
                 reason = f"{what} did not finish within {state['budget']:.1f}s"

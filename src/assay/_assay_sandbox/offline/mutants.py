@@ -176,7 +176,8 @@ def run(todo: list[tuple], cases_for, module, path: str, imports: list[str], wor
     kills: dict[str, list[str]] = {}
     status: dict[str, str] = {}
     pending = list(reversed(todo))
-    running: dict[int, tuple] = {}  # pid -> (mutant, child, deadline)
+    running: dict[int, tuple] = {}  # pid -> (mutant, child, deadline, mutated code)
+    retried: set[str] = set()  # timed out once: a busy machine, or a real hang; the second try has 4x the time
     while pending or running:
         while pending and len(running) < max(1, workers) and time.monotonic() < deadline:
             m, code = pending.pop()
@@ -184,17 +185,21 @@ def run(todo: list[tuple], cases_for, module, path: str, imports: list[str], wor
             if not cases:
                 status[m.id] = "no_coverage"
                 continue
-            limit = min(sum(c[4] for c in cases) + 1.0, max(0.5, deadline - time.monotonic()))
+            limit = (sum(c[4] for c in cases) + 1.0) * (4.0 if m.id in retried else 1.0)
+            limit = min(limit, max(0.5, deadline - time.monotonic()))
             child = fork(lambda report, m=m, c=code, cs=cases, x=reexec: _child(m, c, module, path, cs, x, imports,
                                                                                 memory_mb))
-            running[child.pid] = (m, child, time.monotonic() + limit)
+            running[child.pid] = (m, child, time.monotonic() + limit, code)
         if not running:
             break
-        ended = watch([c for _, c, _ in running.values()], lambda c: running[c.pid][2], lambda c, msg: None,
+        ended = watch([v[1] for v in running.values()], lambda c: running[c.pid][2], lambda c, msg: None,
                       first_only=True)
         for pid, (state, result) in ended.items():
-            m = running.pop(pid)[0]
-            if state == "timeout":
+            m, _, _, code = running.pop(pid)
+            if state == "timeout" and m.id not in retried and time.monotonic() < deadline:
+                retried.add(m.id)
+                pending.append((m, code))
+            elif state == "timeout":
                 status[m.id] = "timeout"
             elif "crash" in result:
                 status[m.id] = "crash"
