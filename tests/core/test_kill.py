@@ -141,3 +141,25 @@ def _stderr_until(proc: subprocess.Popen, text: str, timeout: float) -> str:
                 break
             seen += line
     return seen
+
+
+def test_interrupted_mutate_says_what_finished_and_removes_workspaces(project):
+    body = "\n".join(f"def f{i}(x):\n    return x + {i}\n" for i in range(20))
+    tests = "\n".join(f"def test_f{i}():\n    time.sleep(0.05)\n    assert f{i}(1) == {i + 1}\n" for i in range(20))
+    root = project({"src/many/__init__.py": "", "src/many/ops.py": body,
+                    "tests/test_ops.py": "import time\n\nfrom many.ops import *  # noqa: F403\n\n" + tests})
+    before = tree_digest(root)
+    proc = subprocess.Popen([sys.executable, "-m", "assay", "mutate", str(root / "src/many/ops.py"), "--tests",
+                             str(root / "tests"), "--no-cache", "--workers", "1"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    seen = _stderr_until(proc, "(10%)", timeout=120)
+    assert "(10%)" in seen, seen
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, seen + err
+    assert "interrupted: " in err and " mutants finished: killed " in err, err
+    assert err.rstrip().endswith("assay: interrupted") and "Traceback" not in err
+    marker = f"{PREFIX}{proc.pid}-"
+    assert not list(Path(os.environ.get("TMPDIR", "/tmp")).glob(f"{marker}*")), "workspaces left behind"
+    assert _processes_mentioning(marker) == []
+    assert tree_digest(root) == before

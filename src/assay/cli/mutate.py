@@ -24,7 +24,7 @@ def _progress(console: Console, quiet: bool):
                                    "timeouts {task.fields[timeouts]}"),
                         TextColumn("{task.fields[eta]}"), TimeElapsedColumn(), console=console, transient=True)
     task = progress.add_task("mutating", total=None, phase="starting", killed=0, survived=0, timeouts=0, eta="")
-    said = {"phase": "", "step": -1}
+    said: dict[str, Any] = {"phase": "", "step": -1, "last": None}
 
     def say(text: str) -> None:
         if not console.is_terminal and not quiet:
@@ -33,6 +33,7 @@ def _progress(console: Console, quiet: bool):
     def on_event(ev: dict[str, Any]) -> None:
         if ev.get("event") != "progress":
             return
+        said["last"] = ev
         eta = "" if ev["eta_s"] is None else f"about {ev['eta_s']:.0f} s left"
         progress.update(task, total=ev["total"] or None, completed=ev["done"], phase=ev["phase"],
                         killed=ev["killed"], survived=ev["survived"], timeouts=ev["timeouts"], eta=eta)
@@ -45,7 +46,15 @@ def _progress(console: Console, quiet: bool):
             say(f"{ev['done']}/{ev['total']} ({step * 10}%): killed {ev['killed']}, timeouts {ev['timeouts']}, "
                 f"survived {ev['survived']}" + (f"; {eta}" if eta else ""))
 
-    return progress, on_event
+    def partial() -> str:
+        """What finished before an interrupt (a partial run has no score: the survivors are not all known)."""
+        ev = said["last"]
+        if ev is None or ev["phase"] != "mutants":
+            return f"interrupted during {ev['phase'] if ev else 'start-up'}: no mutant finished"
+        return (f"interrupted: {ev['done']} of {ev['total']} mutants finished: killed {ev['killed']}, "
+                f"timeouts {ev['timeouts']}, survived {ev['survived']} (no score for a partial run)")
+
+    return progress, on_event, partial
 
 
 @app.command("mutate")
@@ -83,7 +92,7 @@ def mutate(
     if workers is not None and workers < 1:
         usage_error("--workers must be at least 1")
     console = Console(stderr=True)
-    progress, on_event = _progress(console, quiet)
+    progress, on_event, partial = _progress(console, quiet)
 
     def run():
         with shown(progress):
@@ -93,7 +102,11 @@ def mutate(
                                          "mutation.timeout_s": test_timeout, "mutation.timeout_factor": timeout_factor,
                                          "mutation.deselect": deselect})
 
-    report = call(run)
+    try:
+        report = call(run)
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM: say what finished; main() exits with the signal's code
+        print(partial(), file=sys.stderr, flush=True)
+        raise
     if plan.terminal:
         print_report(Console(), report)
     for fmt, file in plan.files:
