@@ -69,19 +69,21 @@ def run(
     scheduler: Scheduler = None,
     state: State = None,
     no_cache: NoCache = False,
-    writer: Annotated[str | None, typer.Option(help="provider:model that writes the suites (not yet)")] = None,
+    writer: Annotated[str | None, typer.Option(
+        metavar="PROVIDER:MODEL", help="write each task's suite from its instruction and original/ first")] = None,
+    out: Annotated[Path | None, typer.Option(metavar="DIR", help="where --writer keeps the suites it wrote")] = None,
 ) -> None:
     """Run each task's suite on every panel member and report RAR, VAR, IRR, JSF, H and coverage."""
     _check_options(format, PRISM_FORMATS, workers, executor, scheduler)
-    if writer is not None:
-        usage_error("--writer is not available yet: LLM writers arrive with `assay generate` (issue 10); "
-                    "evaluate written suites with --suites DIR")
+    if writer is not None and (suites is not None or suite is not None):
+        usage_error("--writer writes the suites: give --out DIR, not --suites/--suite")
     progress, on_event = _progress()
 
     def go():
         with shown(progress):
             return api.prism_run(path, suites, suite=suite, executor=executor, workers=workers,
-                                 scheduler=scheduler, state=state, use_cache=not no_cache, on_event=on_event)
+                                 scheduler=scheduler, state=state, use_cache=not no_cache, on_event=on_event,
+                                 writer=writer, out=out)
 
     report = call(go)
     if format == "text" and output is None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from concurrent.futures import Executor
 from pathlib import Path
+from typing import Any
 
 from assay.config import Settings, load_settings
 from assay.errors import InputError
@@ -21,6 +22,7 @@ from assay.prism.executors import open_executor
 from assay.prism.matrix import EventSink
 from assay.prism.model import BuildReport, CheckReport, PrismReport
 from assay.prism.task import Task, is_task, load_task, task_dirs
+from assay.prism.writer import write_suites
 from assay.store import Store
 
 __all__ = ["prism_build", "prism_check", "prism_run"]
@@ -60,11 +62,16 @@ def _store(settings: Settings, state: Path | str | None, use_cache: bool) -> Sto
 def prism_run(path: Path | str, suites: Path | str | None = None, *, suite: Path | str | None = None,
               settings: Settings | None = None, executor: str | Executor = "local", workers: int | None = None,
               scheduler: str | None = None, state: Path | str | None = None, use_cache: bool = True,
-              reuse: bool = True, on_event: EventSink | None = None) -> PrismReport:
+              reuse: bool = True, on_event: EventSink | None = None, writer: str | None = None,
+              out: Path | str | None = None) -> PrismReport:
     """Judge suites against the panels: `path` a benchmark with `suites` (SUITES/<task-id>/ per task), or one
-    task with `suite` (a directory of test files)."""
+    task with `suite` (a directory of test files). With `writer` (`provider:model`) the suites are written first,
+    into `out`, from each task's instruction and original tree, and the report says what each cost."""
     start = time.monotonic()
     path = Path(path).resolve()
+    if writer is not None:
+        return _written_run(path, writer, out, settings=settings, executor=executor, workers=workers,
+                            scheduler=scheduler, state=state, use_cache=use_cache, reuse=reuse, on_event=on_event)
     single = path.is_dir() and is_task(path)
     if single and suite is None:
         raise InputError(f"{path} is a task: give its suite with --suite DIR")
@@ -88,6 +95,43 @@ def prism_run(path: Path | str, suites: Path | str | None = None, *, suite: Path
             store.close()
     notes = [store.problem] if store is not None and store.problem else []
     report = PrismReport(str(path), str(suites_path), results, described, stats, time.monotonic() - start, notes)
+    return report
+
+
+def _written_run(path: Path, writer: str, out: Path | str | None, *, settings: Settings | None,
+                 **run: Any) -> PrismReport:
+    """`prism_run` with suites written by `writer` into `out` (which must not hold suites already: a writer's
+    suites are never mixed with others)."""
+    start = time.monotonic()
+    if out is None:
+        raise InputError("--writer needs --out DIR: where the written suites are kept")
+    out = Path(out).resolve()
+    if out.exists() and any(out.iterdir()):
+        raise InputError(f"{out} is not empty: give the written suites a directory of their own")
+    tasks = _tasks(path)
+    settings = settings or load_settings(path)
+    store = _store(settings, run.get("state"), bool(run.get("use_cache", True)))
+    try:
+        written = write_suites(tasks, writer, out, settings, store, bool(run.get("use_cache", True)))
+    finally:
+        if store is not None:
+            store.close()
+    out.mkdir(parents=True, exist_ok=True)
+    single = is_task(path)
+    only = out / tasks[0].id if single else None
+    if only is not None:
+        only.mkdir(exist_ok=True)
+    report = prism_run(path, None if single else out, suite=only, settings=settings, **run)
+    for t in report.tasks:
+        if (w := written.get(t.id)) is not None:
+            t.writer = w.to_json()
+            if w.problem and not t.evaluated:
+                t.reason = f"writer: {w.problem}"
+    used = [w for w in written.values()]
+    total = sum(w.tokens for w in used)
+    report.notes.append(f"suites written by {writer} into {out}: {sum(w.suite is not None for w in used)} of "
+                        f"{len(used)} tasks, {total:,} tokens ({total / max(len(used), 1):,.0f} per task)")
+    report.duration_s = time.monotonic() - start
     return report
 
 

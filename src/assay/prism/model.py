@@ -51,6 +51,7 @@ class TaskResult:
     change_coverage: dict[str, Any] | None = None
     entry_coverage: dict[str, Any] | None = None
     members: list[MemberResult] = field(default_factory=list)
+    writer: dict[str, Any] | None = None  # who wrote the suite and what it cost (prism run --writer)
 
     @property
     def evaluated(self) -> bool:
@@ -95,6 +96,7 @@ class TaskResult:
             "overfitting_tests": self.overfitting_tests(),
             "uncaught_faulty": self.uncaught_faulty(),
             "caught_by": self.caught_by(),
+            "writer": self.writer,
         }
 
 

@@ -28,4 +28,5 @@ def render(report: PrismReport) -> str:
         lines += ["", "## Findings", ""] + [f"- {_cell(f)}" for f in found]
     lines += ["", f"{report.runs.get('total', 0)} runs ({report.runs.get('cached', 0)} from the cache) in "
                   f"{report.duration_s:.1f}s."]
+    lines += [f"Note: {_cell(note)}" for note in report.notes]
     return "\n".join(lines) + "\n"

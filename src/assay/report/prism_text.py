@@ -49,6 +49,10 @@ def findings(report: PrismReport) -> list[str]:
     """One line per thing a reader should act on."""
     lines = []
     for t in report.tasks:
+        if t.writer is not None:
+            w = t.writer
+            lines.append(f"{t.id}: suite by {w['writer']}: {w['calls']} call(s), {w['tokens']:,} tokens"
+                         + (" (estimated)" if w["estimated"] else ""))
         if not t.evaluated:
             lines.append(f"{t.id}: {t.status}: {t.reason}")
             continue
