@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from assay import api
 from assay.errors import InputError
 from assay.languages import LANGUAGES
 from assay.llm.extract import extract
@@ -61,6 +62,8 @@ def test_targets_name_symbols_or_are_refused_in_one_line(project):
                           (f"{root}/cs/A.cs", "does not write C# tests yet")):
         with pytest.raises(InputError, match=message):
             resolve(proj, [spec], None)
+    with pytest.raises(InputError, match="the offline writer writes Python tests only"):
+        api.generate([f"{root}/internal/price/price.go"], root=root)  # no model writer: the offline one
 
 
 def test_the_writer_sees_the_file_capped_a_style_example_and_the_header_once(project):
