@@ -122,22 +122,28 @@ def changes(before: dict[str, str], after: dict[str, str]) -> list[str]:
                   and not k.startswith((".assay/", "node_modules")))
 
 
-def generate(lang: str, base: Path) -> Run:
+def generate(lang: str, base: Path, name: str | None = None, settings: str = "") -> Run:
+    """One `assay generate` run; with `settings`, a run whose writer never gets it to compile (no check after)."""
     case = CASES[lang]
-    root = copy(case, base / lang)
+    root = copy(case, base / (name or lang))
+    if settings:
+        (root / "assay.toml").write_text(settings + SETTINGS)
     before = tree_digest(root)
 
     def script(req: Request) -> Reply:
-        answer = case.second if "was not accepted" in req.user else case.first
+        answer = case.second if "was not accepted" in req.user and not settings else case.first
         return Reply(f"```{'ts' if lang == 'typescript' else lang}\n{answer}```\n\nRationale: halves a price\n")
 
     with FakeServer("openai", script) as server:
         start = time.monotonic()
-        proc = run_cli("generate", case.source, "--writer", "openai:m", "-f", "json", "-o", str(base / f"{lang}.json"),
-                       "-q", cwd=root, env=llm_env(server.url))
+        out = base / f"{name or lang}.json"
+        proc = run_cli("generate", case.source, "--writer", "openai:m", "-f", "json", "-o", str(out), "-q", cwd=root,
+                       env=llm_env(server.url))
         seconds = time.monotonic() - start
-    report = json.loads((base / f"{lang}.json").read_text()) if proc.returncode in (0, 1) else {}
+    report = json.loads(out.read_text()) if proc.returncode in (0, 1) else {}
     changed = changes(before, tree_digest(root))
+    if settings:
+        return Run(root, proc, report, server.requests, seconds, None, changed)
     env = {**os.environ, "CARGO_TARGET_DIR": str(base / "cargo-target")}
     check = java_check(root) if lang == "java" else subprocess.run(list(case.check), cwd=root, capture_output=True,
                                                                    text=True, env=env)
@@ -162,6 +168,7 @@ def runs(tmp_path_factory) -> dict[str, Run]:
     with ThreadPoolExecutor(max_workers=len(CASES) + 1) as pool:
         futures = {lang: pool.submit(generate, lang, base) for lang in CASES}
         futures["no-go"] = pool.submit(without_toolchain, base)
+        futures["bounded"] = pool.submit(generate, "rust", base, "bounded", "max_compile_retries = 1\n")
         return {lang: f.result(timeout=280) for lang, f in futures.items()}
 
 
@@ -192,3 +199,14 @@ def test_missing_toolchain_is_one_line_and_costs_no_tokens(runs):
     assert target["outcome"] == "unvalidated" and not run.requests and not target["attempts"]
     assert target["note"].startswith("Go toolchain missing: `go` not found on PATH: install Go"), target["note"]
     assert "\n" not in target["note"] and not (run.root / "price/price_assay_test.go").exists()
+
+
+def test_compile_retries_are_bounded_by_max_compile_retries(runs):
+    """A writer that never gets the types right: one retry after the compile reject, then the target ends,
+    although `max_attempts` (3) would allow another answer; nothing is written."""
+    run = runs["bounded"]
+    target = run.report["targets"][0]
+    assert run.proc.returncode == 1 and len(run.requests) == 2
+    assert [(a["kind"], a["rejected_at"]) for a in target["attempts"]] == [("write", "compile"), ("revise", "compile")]
+    assert (target["outcome"], target["note"]) == ("rejected", "nothing kept after 2 answers; last rejected at compile")
+    assert run.changed == []
