@@ -310,6 +310,10 @@ def generate(specs: Sequence[str] = (), settings: Settings | None = None, *, roo
         from assay.offline import generate_offline
 
         conf = settings.generate
+        other = next((s for s in paths if Path(s).suffix not in (".py", ".json", "") and Path(s).is_file()), None)
+        if other is not None:
+            raise InputError(f"{other}: the offline writer writes Python tests only; for other languages give a model "
+                             "writer (--writer provider:model, docs/languages.md)")
         if task:
             raise InputError("--task needs a model writer (--writer provider:model): the offline writer pins what "
                              "the code does, it does not read a task")

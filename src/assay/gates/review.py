@@ -18,8 +18,10 @@ from assay.config import Settings
 from assay.errors import ConfigError
 from assay.feedback import compose
 from assay.gates.base import BaseGate, GateContext
+from assay.languages import language_of
 from assay.llm import LLMClient, LLMError, Prompt, make_client
 from assay.llm.base import Call
+from assay.llm.extract import TAGS
 from assay.llm.prompts import Prompts
 from assay.llm.schemas import BugCheck, BugVerdict, Review, parse
 from assay.model import Candidate, GateResult, GateStatus, TestOutcome, Verdict
@@ -57,6 +59,12 @@ def node_ids(name: str, collected: list[str], rel: str) -> list[str]:
     bare = _PARAMS.sub("", name.split("::")[-1].strip())
     found = [c for c in collected if _PARAMS.sub("", c).split("::")[-1] == bare]
     return found or [f"{rel}::{bare}"]
+
+
+def fence_of(rel: str) -> str:
+    """The code block tag of a test file's language, for the prompts (`python`, `go`, `ts` ...)."""
+    lang = language_of(rel)
+    return TAGS.get(lang.name if lang else "python", TAGS["python"])[0]
 
 
 class ReviewGate(BaseGate):
@@ -109,7 +117,7 @@ class ReviewGate(BaseGate):
         system = self.prompts.render("review_system")
         user = self.prompts.render("review", task=brief.task, excerpt=brief.excerpt, rationale=brief.rationale,
                                    existing_tests=brief.existing_tests, mutation=_mutation_line(brief.mutation),
-                                   test_path=rel, source=source)
+                                   test_path=rel, source=source, fence=fence_of(rel))
         try:
             answer, problem = self._ask(Prompt(system, user, "review"), Review, brief)
         except LLMError as err:
@@ -164,7 +172,7 @@ class ReviewGate(BaseGate):
         system = self.prompts.render("bugcheck_system")
         text = "\n".join(f"{nodeid}:\n{message}" for nodeid, message in failures)
         user = self.prompts.render("bugcheck", task=brief.task, excerpt=brief.excerpt, test_path=rel,
-                                   source=source, failures=text)
+                                   source=source, failures=text, fence=fence_of(rel))
         try:
             answer, problem = self._ask(Prompt(system, user, "bugcheck"), BugCheck, brief)
         except LLMError as err:

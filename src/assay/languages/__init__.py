@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from assay.languages.base import Language, Toolchain
+from assay.languages.base import Language, Toolchain, WritePlan
 from assay.languages.csharp import CSHARP
 from assay.languages.go import GO
 from assay.languages.java import JAVA
@@ -23,7 +23,7 @@ LANGUAGES: dict[str, Language] = {
     "csharp": CSHARP,
 }
 
-__all__ = ["LANGUAGES", "Language", "Toolchain", "language_of"]
+__all__ = ["LANGUAGES", "Language", "Toolchain", "WritePlan", "language_of"]
 
 
 def language_of(path: Path | str, root: Path | None = None) -> Language | None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import fnmatch
 import shutil
 from dataclasses import dataclass
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
 from assay.execution.runner import Runner
@@ -23,6 +23,18 @@ class Toolchain:
 
     command: str
     install: str
+
+
+@dataclass(frozen=True)
+class WritePlan:
+    """Where `assay generate` puts a new test file for a source file of this language, and what the writer must be
+    told to write one that builds: the test framework, how the test reaches the code, the answer's code block tag."""
+
+    path: str  # project-relative; never an existing file (the caller tries n = 1, 2, ... until one is free)
+    framework: str  # "JUnit 5 (org.junit.jupiter.api)", "vitest", ...
+    imports: str  # how the test file reaches the code under test (package clause, crate path, relative import)
+    fence: str  # the code block tag the answer uses: java, go, rust, ts
+    comment: str = "//"  # line comment, for the header of the written file
 
 
 @dataclass(frozen=True)
@@ -70,3 +82,8 @@ class Language:
     def profile_for(self, project: Project) -> Profile:
         """The sandbox profile for this project (a Node project links its own `node_modules` directories)."""
         return self.profile
+
+    def plan_tests(self, root: Path, source_rel: str, n: int = 1) -> WritePlan | None:
+        """The n-th choice of a test file for `source_rel` (a source file of this language) and the writer's facts;
+        None when `assay generate` cannot write tests for this language."""
+        return None

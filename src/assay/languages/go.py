@@ -15,13 +15,14 @@ import re
 import shutil
 import subprocess
 from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
 from assay.execution.runner import CompileResult, Order, Outcome, TestResult, TestRun
 from assay.execution.sandbox import Profile, Sandbox
 from assay.execution.workspace import Workspace
 from assay.feedback import relativize
-from assay.languages.base import Language, Toolchain
+from assay.languages.base import Language, Toolchain, WritePlan
 from assay.languages.compiler_output import go_errors
 from assay.languages.tooling import TEST_ID_SEP, ToolRunner, module_files, nearest, outside_errors, under
 
@@ -32,6 +33,8 @@ if TYPE_CHECKING:
 TEST_FUNC = re.compile(r"^func\s+(Test[A-Z_0-9]\w*)\s*\(\s*\w+\s+\*testing\.T\s*\)", re.M)
 # a module go.mod requires is not downloaded (an import no required module provides is the test's own error)
 _MISSING_MODULE = re.compile(r"GOPROXY=off|missing go\.sum entry|updates to go\.mod needed")
+_PACKAGE = re.compile(r"^package\s+(\w+)", re.M)
+_MODULE = re.compile(r"^module\s+(\S+)", re.M)
 _RUN_NOISE = re.compile(r"^\s*(=== (RUN|PAUSE|CONT|NAME)|--- (FAIL|PASS|SKIP):)")
 
 
@@ -183,6 +186,28 @@ class GoLanguage(Language):
     def cache_inputs(self, project: Project, rel: str) -> list[str]:
         return module_files(project.root, nearest(project.root, rel, ("go.mod",)) or ".", (".go",),
                             ("go.mod", "go.sum", "go.work"))
+
+    def plan_tests(self, root: Path, source_rel: str, n: int = 1) -> WritePlan:
+        """`<dir>/<stem>_assay_test.go` in the source's own package: unexported names are in scope, and `go test`
+        builds it with the package, so no import path can be wrong."""
+        src = PurePosixPath(source_rel)
+        text = (root / source_rel).read_text(encoding="utf-8", errors="replace")
+        pkg = m.group(1) if (m := _PACKAGE.search(text)) else src.parent.name
+        module = nearest(root, source_rel, ("go.mod",)) or "."
+        gomod = (root / module / "go.mod").read_text(encoding="utf-8", errors="replace") \
+            if (root / module / "go.mod").is_file() else ""
+        path = m.group(1) if (m := _MODULE.search(gomod)) else ""
+        inner = under(module, src.parent.as_posix())
+        import_path = path + ("" if inner in ("", ".") else "/" + inner)
+        suffix = "" if n == 1 else str(n)
+        testify = "github.com/stretchr/testify" in gomod
+        return WritePlan(
+            (src.parent / f"{src.stem}_assay{suffix}_test.go").as_posix(),
+            "Go's testing package (func TestXxx(t *testing.T), table-driven where it fits"
+            + ("; testify is in go.mod)" if testify else "; only the standard library: go.mod requires no "
+               "assertion library)"),
+            f"same package: the file starts with `package {pkg}` (the package's unexported names are in scope, do "
+            f"not import it){f'; its import path is {import_path}' if import_path else ''}", "go")
 
 
 GO = GoLanguage(

@@ -22,7 +22,7 @@ from assay.execution.runner import CompileResult, Order, TestRun
 from assay.execution.sandbox import Profile, Sandbox
 from assay.execution.workspace import Workspace
 from assay.languages import junit_launcher, junit_xml
-from assay.languages.base import Language, Toolchain
+from assay.languages.base import Language, Toolchain, WritePlan
 from assay.languages.compiler_output import javac_errors
 from assay.languages.tooling import TEST_ID_SEP, ToolRunner, module_files, nearest, slug
 
@@ -259,6 +259,29 @@ class JavaLanguage(Language):
         _, module = build_tool(project.root, rel, _defaults())
         files = module_files(project.root, module, (".java",), ("pom.xml", "build.gradle", "build.gradle.kts"))
         return files + ["pom.xml", "settings.gradle", "settings.gradle.kts"]
+
+    def plan_tests(self, root: Path, source_rel: str, n: int = 1) -> WritePlan:
+        """`<Class>AssayTest` in the same package, under `src/test/java` mirroring `src/main/java` (Maven and
+        Gradle), else beside the source (a plain javac tree): package-private members stay visible."""
+        src = PurePosixPath(source_rel)
+        text = (root / source_rel).read_text(encoding="utf-8", errors="replace")
+        pkg = m.group(1) if (m := _PACKAGE.search(text)) else ""
+        parts = src.parts
+        at = next((i for i in range(len(parts) - 2) if parts[i:i + 3] == ("src", "main", "java")), None)
+        base = PurePosixPath(*parts[:at], "src", "test", "java", *parts[at + 3:-1]) if at is not None else src.parent
+        cls = f"{src.stem}Assay{'' if n == 1 else n}Test"
+        _, module = build_tool(root, source_rel, _defaults())
+        build = "".join((root / module / b).read_text(encoding="utf-8", errors="replace")
+                        for b in ("pom.xml", "build.gradle", "build.gradle.kts") if (root / module / b).is_file())
+        extras = [name for key, name in (("assertj", "AssertJ"), ("hamcrest", "Hamcrest"), ("mockito", "Mockito"))
+                  if key in build]
+        return WritePlan(
+            (base / f"{cls}.java").as_posix(),
+            "JUnit 5 (org.junit.jupiter.api: @Test, Assertions.assertEquals/assertThrows; @ParameterizedTest "
+            "where it fits)" + (f"; also on the test class path: {', '.join(extras)}" if extras else ""),
+            f"the class is `{cls}` in `package {pkg};` (the package of {src.stem}: no import of it needed, "
+            "package-private members are visible)" if pkg else f"the class is `{cls}` in the default package",
+            "java")
 
 
 def _defaults():

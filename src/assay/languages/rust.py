@@ -21,7 +21,7 @@ from assay.execution.runner import CompileResult, Order, Outcome, Problem, TestR
 from assay.execution.sandbox import Profile, Sandbox
 from assay.execution.workspace import Workspace
 from assay.feedback import relativize
-from assay.languages.base import Language, Toolchain
+from assay.languages.base import Language, Toolchain, WritePlan
 from assay.languages.compiler_output import cap, rel_path
 from assay.languages.tooling import TEST_ID_SEP, ToolRunner, module_files, nearest, under
 
@@ -33,6 +33,8 @@ _OFFLINE = re.compile(r"--offline|no matching package named|failed to (download|
                       r"attempting to make an HTTP request|failed to get `[^`]+` as a dependency")
 _MOD_DECL = re.compile(r"^\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+(\w+)\s*;", re.M)
 _BACKTRACE = re.compile(r"^(stack backtrace:|\s+\d+: |\s+at /rustc/|note: (Some details are omitted|run with))")
+_SECTION = re.compile(r"^\[(\w+)\]\s*$(.*?)(?=^\[|\Z)", re.M | re.S)
+_NAME = re.compile(r"^\s*name\s*=\s*[\"']([^\"']+)[\"']", re.M)
 _THREAD = re.compile(r"^thread '[^']*' (\(\d+\) )?")
 
 
@@ -221,6 +223,33 @@ class RustLanguage(Language):
     def cache_inputs(self, project: Project, rel: str) -> list[str]:
         crate = nearest(project.root, rel, ("Cargo.toml",)) or "."
         return module_files(project.root, crate, (".rs",), ("Cargo.toml", "Cargo.lock", "build.rs"))
+
+    def plan_tests(self, root: Path, source_rel: str, n: int = 1) -> WritePlan:
+        """An integration test, `tests/<stem>_assay.rs` of the crate: a new file there needs no `mod` line in the
+        user's code, and reaches the library by its crate name (only `pub` items, as any user of the crate)."""
+        crate = nearest(root, source_rel, ("Cargo.toml",)) or "."
+        try:
+            manifest = (root / crate / "Cargo.toml").read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            manifest = ""
+        sections = {m.group(1): m.group(2) for m in _SECTION.finditer(manifest)}
+        name = next((m.group(1) for key in ("lib", "package") if (m := _NAME.search(sections.get(key, "")))),
+                    "crate").replace("-", "_")
+        inner = PurePosixPath(under(crate, source_rel))
+        parts = list(inner.with_suffix("").parts[1:]) if inner.parts[:1] == ("src",) else []
+        if parts and parts[-1] in ("lib", "mod"):
+            parts.pop()
+        path = "::".join([name, *parts])
+        stem = inner.stem if inner.stem not in ("lib", "mod", "main") else (parts[-1] if parts else name)
+        suffix = "" if n == 1 else str(n)
+        has_lib = (root / crate / "src" / "lib.rs").is_file() or "lib" in sections
+        return WritePlan(
+            (PurePosixPath(crate) / "tests" / f"{stem}_assay{suffix}.rs").as_posix(),
+            "Rust's built-in test harness: #[test] functions in an integration test (assert!, assert_eq!, "
+            "#[should_panic(expected = \"...\")] for panics; no dev-dependencies beyond Cargo.toml's)",
+            f"an integration test of crate `{name}`: `use {path}::{{...}};` (only pub items are reachable)"
+            + ("" if has_lib else "; the crate has no library target (src/lib.rs), so tests/ cannot reach its code"),
+            "rust")
 
 
 RUST = RustLanguage(

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import os
+import re
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
 from assay.execution.sandbox import Profile, Sandbox
-from assay.languages.base import Language, Toolchain
-from assay.languages.node import NodeRunner, node_module_dirs
+from assay.languages.base import Language, Toolchain, WritePlan
+from assay.languages.node import NodeRunner, node_module_dirs, package_json
 from assay.languages.tooling import module_files, nearest
 
 if TYPE_CHECKING:
@@ -20,6 +22,13 @@ NODE_INSTALL = "install Node.js 20 or newer (https://nodejs.org, or apt install 
 NODE_PROFILE = Profile(name="node", memory="cgroup", max_processes=1024,
                        env={"CI": "1", "NO_COLOR": "1", "FORCE_COLOR": "0", "NODE_OPTIONS": "",
                             "npm_config_offline": "true", "npm_config_cache": "{cache}/npm"})
+TEST_DIRS = ("test", "tests", "__tests__")
+_NODE_ESM = re.compile(r'"(module|moduleResolution)"\s*:\s*"node(16|next)"', re.I)
+FRAMEWORKS = {
+    "vitest": 'vitest (`import { describe, it, expect } from "vitest";`)',
+    "jest": "jest (describe/it/expect are globals; expect(...).toThrow for errors)",
+    "node": 'node:test (`import { test } from "node:test"; import assert from "node:assert/strict";`)',
+}
 
 
 @lru_cache(maxsize=8)
@@ -42,6 +51,27 @@ class NodeLanguage(Language):
         return module_files(project.root, module, (".ts", ".tsx", ".mts", ".cts", ".js", ".mjs", ".cjs", ".jsx"),
                             ("package.json", "package-lock.json", "tsconfig.json", "vitest.config.ts",
                              "vitest.config.js", "jest.config.js", "jest.config.ts"))
+
+    def plan_tests(self, root: Path, source_rel: str, n: int = 1) -> WritePlan:
+        """`<stem>.assay.test.<ext>` in the package's test directory (`test/`, `tests/`, `__tests__/`), else beside
+        the source; the framework the package's own tests run with; a relative import (`.js` where Node's ESM
+        resolution wants one)."""
+        src = PurePosixPath(source_rel)
+        module = nearest(root, source_rel, ("package.json",)) or "."
+        where = next((PurePosixPath(module, d) for d in TEST_DIRS if (root / module / d).is_dir()), src.parent)
+        ext = src.suffix
+        stem = src.name[: -len(ext)]
+        path = where / f"{stem}.assay{'' if n == 1 else n}.test{ext}"
+        pkg = package_json(root, module)
+        deps = {**pkg.get("dependencies", {}), **pkg.get("devDependencies", {})}
+        runner = next((r for r in ("vitest", "jest") if r in deps), "node")
+        tsconfig = nearest(root, source_rel, ("tsconfig.json",))
+        config = (root / tsconfig / "tsconfig.json").read_text(errors="replace") if tsconfig is not None else ""
+        esm = bool(_NODE_ESM.search(config)) or (self.name == "javascript" and pkg.get("type") == "module")
+        spec = os.path.relpath(src.with_suffix("").as_posix(), where.as_posix())
+        spec = (spec if spec.startswith(".") else "./" + spec) + (".js" if esm else "")
+        return WritePlan(path.as_posix(), FRAMEWORKS[runner], f'import the code under test as "{spec}"',
+                         "ts" if self.name == "typescript" else "js")
 
 
 TYPESCRIPT = NodeLanguage(

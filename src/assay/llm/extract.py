@@ -8,6 +8,12 @@ from dataclasses import dataclass
 
 FENCE = re.compile(r"^[ \t]*(```+|~~~+)[ \t]*([\w+#.-]*)[^\n]*$", re.MULTILINE)
 PYTHON_TAGS = {"", "python", "py", "python3", "pytest"}
+# per language: the code block tags taken as that language (the first is the one asked for), and what a test is
+TAGS = {"python": ("python", PYTHON_TAGS), "java": ("java", {"", "java"}), "go": ("go", {"", "go", "golang"}),
+        "rust": ("rust", {"", "rust", "rs"}), "typescript": ("ts", {"", "ts", "typescript", "tsx"}),
+        "javascript": ("js", {"", "js", "javascript", "jsx", "mjs"})}
+TEST_MARK = {"python": r"^\s*(async\s+)?def test|^\s*class Test", "java": r"@Test\b", "go": r"^func Test",
+             "rust": r"#\[test\]", "typescript": r"\b(it|test)\s*\(", "javascript": r"\b(it|test)\s*\("}
 HEADER = "REJECT: ANSWER — {what}"
 
 
@@ -38,7 +44,11 @@ def _problem(what: str, body: str, hint: str) -> str:
 
 
 def extract(text: str, finish: str = "stop", language: str = "python") -> Extracted:
-    """The largest Python block (preferring one with tests) of an answer; the text around it is the rationale."""
+    """The largest block of the language (preferring one with tests) of an answer; the text around it is the
+    rationale."""
+    fence, tags = TAGS.get(language, TAGS["python"])
+    name = language if language == "python" else {"typescript": "TypeScript", "javascript": "JavaScript"}.get(
+        language, language.capitalize())
     blocks, left_open = _blocks(text)
     outside = FENCE.sub("", text)
     for _, body in blocks:
@@ -46,19 +56,21 @@ def extract(text: str, finish: str = "stop", language: str = "python") -> Extrac
     rationale = " ".join(outside.split())[:600]
     if not text.strip():
         return Extracted(None, "", _problem("EMPTY", "The answer was empty.",
-                                            "Answer with the complete test file in one ```python code block."))
-    python = [(tag, body) for tag, body in blocks if tag in PYTHON_TAGS]
+                                            f"Answer with the complete test file in one ```{fence} code block."))
+    matching = [(tag, body) for tag, body in blocks if tag in tags]
     if not blocks:
         return Extracted(None, rationale, _problem(
             "NO CODE BLOCK", "The answer has no fenced code block.",
-            "Answer with the complete test file in one ```python code block, then one line: Rationale: ..."))
-    if not python:
-        tags = ", ".join(sorted({tag for tag, _ in blocks}))
+            f"Answer with the complete test file in one ```{fence} code block, then one line: Rationale: ..."))
+    if not matching:
+        found = ", ".join(sorted({tag for tag, _ in blocks}))
         return Extracted(None, rationale, _problem(
-            "WRONG LANGUAGE", f"The code blocks are in {tags}, not {language}.",
-            f"Write the tests in {language} (pytest), in one ```python code block."))
-    with_tests = [b for b in python if re.search(r"^\s*(async\s+)?def test|^\s*class Test", b[1], re.MULTILINE)]
-    tag, code = max(with_tests or python, key=lambda b: len(b[1]))
+            "WRONG LANGUAGE", f"The code blocks are in {found}, not {name}.",
+            f"Write the tests in {name}" + (" (pytest)" if language == "python" else "")
+            + f", in one ```{fence} code block."))
+    mark = TEST_MARK.get(language, TEST_MARK["python"])
+    with_tests = [b for b in matching if re.search(mark, b[1], re.MULTILINE)]
+    tag, code = max(with_tests or matching, key=lambda b: len(b[1]))
     truncated = finish == "length" or (left_open and code == blocks[-1][1])
     if truncated:
         lines = code.count("\n") + 1

@@ -10,7 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 STYLE = {"accepted": "green", "partial": "yellow", "rejected": "red", "flaky": "magenta", "budget": "blue",
-         "error": "red"}
+         "unvalidated": "yellow", "error": "red"}
 
 
 def print_report(console: Console, report: Any) -> None:
@@ -37,7 +37,9 @@ def print_report(console: Console, report: Any) -> None:
     per = f" ({s['tokens_per_kept_test']:,} per kept test)" if s["tokens_per_kept_test"] else ""
     console.print(Text(
         f"\n{s['targets']} targets: {s['accepted']} accepted, {s['partial']} partial, {s['rejected']} rejected, "
-        f"{s['flaky']} flaky, {s['budget']} stopped by budget, {s['error']} errors; {s['tests_kept']} tests kept "
+        f"{s['flaky']} flaky, {s['budget']} stopped by budget, "
+        + (f"{s['unvalidated']} unvalidated, " if s["unvalidated"] else "")
+        + f"{s['error']} errors; {s['tests_kept']} tests kept "
         f"from {s['writer_attempts']} answers; {s['tokens']:,} tokens{per}{cost}; {s['duration_s']:.1f} s",
         style="bold"))
     if s["suspected_bugs"]:

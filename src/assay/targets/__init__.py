@@ -14,6 +14,7 @@ from assay.project import Project, is_test_file
 from assay.targets.coverage import CoverageData
 from assay.targets.functions import FunctionInfo, read_index
 from assay.targets.model import FunctionTarget, Target
+from assay.targets.polyglot import other_target
 
 __all__ = ["FunctionTarget", "Target", "TargetsReport", "function_targets", "rank", "resolve"]
 MAX_FUNCTIONS = 6  # per writer job: more makes prompts long and answers truncated
@@ -133,6 +134,9 @@ def resolve(project: Project, specs: list[str], cov: CoverageData | None, task: 
             targets += _from_json(project, Path(spec), task)
             continue
         path, _, names = spec.partition("::")
+        if Path(path).suffix != ".py":  # another language: the file (or named symbols), no AST, no coverage
+            targets.append(other_target(project, path, names, task))
+            continue
         rel = _module_rel(project, path)
         all_funcs = {f.name: f for f in function_targets(project, rel, cov)}
         index = read_index(project.root, rel)

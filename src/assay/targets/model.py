@@ -43,6 +43,7 @@ class Target:
     task: str | None = None
     reason: str = "requested"  # requested | coverage | changed since REV
     dotted: str = ""  # import name of the module (shop.pricing)
+    language: str = "python"  # of the source file (assay.languages.LANGUAGES); other languages have no AST facts
 
     @property
     def id(self) -> str:
@@ -60,9 +61,10 @@ class Target:
 
     def to_json(self) -> dict[str, Any]:
         return {"module": self.module, "dotted": self.dotted, "reason": self.reason, "task": self.task,
-                "functions": [f.to_json() for f in self.functions]}
+                "language": self.language, "functions": [f.to_json() for f in self.functions]}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Target:
         return cls(str(data["module"]), [FunctionTarget.from_json(f) for f in data.get("functions", [])],
-                   data.get("task"), data.get("reason", "requested"), data.get("dotted", ""))
+                   data.get("task"), data.get("reason", "requested"), data.get("dotted", ""),
+                   data.get("language", "python"))

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, runtime_checkable
 
 from assay.config import Settings
+from assay.languages.base import WritePlan
 from assay.llm.base import Call
 from assay.model import FileReport
 from assay.project import Project
@@ -32,10 +33,11 @@ class WriteContext:
     settings: Settings
     test_path: str  # project-relative path the file will be verified (and written) at
     excerpt: str  # the code under test as the writer should see it (targets.functions.excerpt)
-    existing_tests: str  # the project's tests of this module, summarised (style, fixtures, what exists)
+    existing_tests: str  # the project's tests of this module, summarised (another language: one as an example)
     rules: str  # what the gates enforce, one paragraph
     language: str = "python"
     verifier: Verifier | None = None  # sandbox and workspaces, for writers that run code (the offline writer)
+    plan: WritePlan | None = None  # another language than Python: its framework, imports and code block tag
 
 
 @dataclass

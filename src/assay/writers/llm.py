@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from assay.languages import LANGUAGES
 from assay.llm import LLMClient, Prompt
 from assay.llm.extract import extract
 from assay.llm.prompts import Prompts
@@ -22,7 +23,18 @@ class LLMWriter:
         self.name = client.spec
 
     def _system(self, context: WriteContext) -> str:
-        return self.prompts.render("writer_system", language=context.language.capitalize(), framework="pytest")
+        plan = context.plan
+        if plan is None:
+            return self.prompts.render("writer_system", language="Python", framework="pytest", fence="python")
+        return self.prompts.render("writer_system", language=LANGUAGES[context.language].title,
+                                   framework=plan.framework, fence=plan.fence)
+
+    def _facts(self, context: WriteContext) -> dict[str, str]:
+        """What the `_lang` templates add for another language than Python."""
+        plan = context.plan
+        assert plan is not None
+        return {"language": LANGUAGES[context.language].title, "framework": plan.framework, "imports": plan.imports,
+                "fence": plan.fence}
 
     def _ask(self, prompt: Prompt, target: Target, context: WriteContext, kind: AttemptKind,
              parent: Attempt | None) -> Attempt:
@@ -32,15 +44,18 @@ class LLMWriter:
         return Attempt(target, context, found.code, kind, found.rationale, found.problem, [call], parent)
 
     def write(self, target: Target, context: WriteContext) -> Attempt:
-        user = self.prompts.render("write", test_path=context.test_path, task=target.task, excerpt=context.excerpt,
-                                   existing_tests=context.existing_tests, rules=context.rules)
+        extra = self._facts(context) if context.plan else {}
+        user = self.prompts.render("write_lang" if extra else "write", test_path=context.test_path, task=target.task,
+                                   excerpt=context.excerpt, existing_tests=context.existing_tests, rules=context.rules,
+                                   **extra)
         return self._ask(Prompt(self._system(context), user, "write"), target, context, "write", None)
 
     def revise(self, attempt: Attempt, feedback: Feedback) -> Attempt:
         context = attempt.context
         source = attempt.source or "(no usable file in your last answer)\n"
         kind: AttemptKind = "review-revise" if feedback.gate == "review" else "revise"
-        user = self.prompts.render("revise", test_path=context.test_path, task=attempt.target.task,
-                                   excerpt=context.excerpt, source=source, feedback=feedback.text,
-                                   dropped=feedback.dropped, rules=context.rules)
+        extra = self._facts(context) if context.plan else {}
+        user = self.prompts.render("revise_lang" if extra else "revise", test_path=context.test_path,
+                                   task=attempt.target.task, excerpt=context.excerpt, source=source,
+                                   feedback=feedback.text, dropped=feedback.dropped, rules=context.rules, **extra)
         return self._ask(Prompt(self._system(context), user, kind), attempt.target, context, kind, attempt)

@@ -15,6 +15,7 @@ from dataclasses import replace
 from assay import api
 from assay.config import Settings
 from assay.gates.review import ReviewBrief, ReviewGate
+from assay.languages import LANGUAGES, WritePlan
 from assay.llm import Budget, BudgetExhausted, LLMConfig, LLMError, PermanentError
 from assay.llm.prompts import Prompts
 from assay.model import FileReport, GateStatus, Verdict
@@ -22,6 +23,7 @@ from assay.pipeline import Verifier, build_gates
 from assay.project import Project
 from assay.targets.functions import excerpt
 from assay.targets.model import Target
+from assay.writers import polyglot
 from assay.writers.base import Attempt, Feedback, WriteContext, Writer
 from assay.writers.config import GenerateConfig, ReviewConfig
 from assay.writers.context import existing_tests, rules
@@ -96,19 +98,32 @@ class TargetRun:
         self.gen, self.target = gen, target
         self.settings = gen.settings
         self.result = TargetResult(target)
-        self.rel = gen.output.plan(target)
+        self.plan: WritePlan | None = None  # another language than Python: judged and written as a whole file
+        if target.language == "python":
+            self.rel = gen.output.plan(target)
+            ex = excerpt(gen.project, target)
+            tests = existing_tests(gen.project, target.module, self.rel)
+            rule_text = rules(gen.prompts, gen.settings)
+        else:
+            self.plan = gen.output.plan_other(target)
+            self.rel = self.plan.path
+            ex, tests, rule_text = polyglot.context_facts(gen.project, gen.settings, gen.prompts, target, self.plan)
         self.result.output = self.rel
-        ex = excerpt(gen.project, target)
-        tests = existing_tests(gen.project, target.module, self.rel)
-        self.context = WriteContext(gen.project, gen.settings, self.rel, ex, tests, rules(gen.prompts, gen.settings),
-                                    verifier=gen.full)
+        self.context = WriteContext(gen.project, gen.settings, self.rel, ex, tests, rule_text, target.language,
+                                    verifier=gen.full, plan=self.plan)
         self.brief = ReviewBrief(task=target.task, excerpt=ex, existing_tests=tests)
         self.verified: list[tuple[str, FileReport]] = []  # every verified text, for the salvage
         self.dropped: list[str] = []  # node ids taken out for good (flaky, suspected bugs)
         self.bug_sources: list[tuple[str, str, str]] = []  # (test name, its file, reason)
         self.answers = 0
+        self.compile_rejects = 0  # answers of another language that did not compile: max_compile_retries bounds them
         self.review_answers = 0
         self.reviews = 0
+
+    @property
+    def spent(self) -> int:
+        """Answers counted against max_attempts (a compile reject of another language has its own bound)."""
+        return self.answers - self.compile_rejects
 
     # --- steps ----------------------------------------------------------------------------------------
     def record(self, kind: str, report: FileReport | None, attempt: Attempt | None = None) -> AttemptRecord:
@@ -120,7 +135,10 @@ class TargetRun:
 
     def verify(self, source: str, quick: bool = False) -> FileReport:
         verifier = self.gen.quick if quick else self.gen.full
-        report = verifier.verify_file(api.candidate(self.gen.project, self.rel, source))
+        other = self.plan is not None
+        report = verifier.verify_file(api.candidate(self.gen.project, self.rel, source,
+                                                    self.target.language if other else None,
+                                                    [self.target.module] if other else None))
         if report is None:  # the run was cancelled (Ctrl-C): nothing more to judge
             raise KeyboardInterrupt
         self.verified.append((source, report))
@@ -160,7 +178,7 @@ class TargetRun:
         re-verified, when anything left."""
         reviewer = self.gen.reviewer
         failing = [t for t in report.tests if t.verdict is Verdict.REJECTED and t.gate == "green"]
-        if reviewer is None or not failing:
+        if reviewer is None or not failing or self.plan is not None:  # no strict-xfail marking outside pytest
             return None
         green = next(g for g in report.gates if g.gate == "green")
         verdicts, _ = reviewer.bugcheck(self.rel, source, [(t.id, t.reason) for t in failing], self.brief)
@@ -210,6 +228,10 @@ class TargetRun:
         attempt: Attempt | None = None
         feedback: Feedback | None = None
         rewrite = False
+        lang = LANGUAGES[self.target.language]
+        if self.plan is not None and (problem := lang.toolchain_problem(self.settings)):  # no tokens spent on it
+            self.result.outcome, self.result.note = "unvalidated", f"{lang.title} toolchain missing: {problem}"
+            return self.result
         try:
             while True:
                 attempt = self.ask(attempt, feedback, rewrite)
@@ -219,13 +241,15 @@ class TargetRun:
                 if attempt.source is None:  # no usable answer: its own feedback, no gate ran
                     rec = self.record(attempt.kind, None, attempt)
                     feedback = Feedback(attempt.problem or "no test file in the answer")
-                    if self.answers >= max_attempts:
+                    if self.spent >= max_attempts:
                         break
                     rec.feedback = feedback.text
                     continue
                 source = remove_tests(attempt.source, self.dropped) if self.dropped else attempt.source
                 if source is None:
                     source = attempt.source
+                if self.plan is not None:  # verified with its header: the file written is the file judged
+                    source = polyglot.with_header(source, self.target, self.plan)
                 report = self.verify(source, quick=bool(small))
                 self.record(attempt.kind, report, attempt)
                 rest = self.drop_flaky(source, report) if report.verdict is Verdict.FLAKY else \
@@ -233,7 +257,7 @@ class TargetRun:
                 if rest is not None:
                     source, report = rest
                 if report.verdict is Verdict.UNVALIDATED and report.rejected_at is None:
-                    self.result.outcome, self.result.note = "error", report.gates[0].feedback.splitlines()[-1]
+                    self.result.outcome, self.result.note = "unvalidated", report.gates[0].feedback.splitlines()[-1]
                     return self.result
                 attempt = replace(attempt, source=source)
                 if report.verdict is Verdict.ACCEPTED:
@@ -241,7 +265,7 @@ class TargetRun:
                         return self.finish(source, report)
                     gate6 = report.gates[-1]
                     if gate6.details.get("file_verdict") == "REJECT":
-                        if self.answers >= max_attempts or self.reviews >= self.settings.review.rounds:
+                        if self.spent >= max_attempts or self.reviews >= self.settings.review.rounds:
                             break
                         rewrite, feedback = True, feedback_of(report)
                         self.result.attempts[-1].feedback = ""
@@ -250,7 +274,11 @@ class TargetRun:
                         break  # review rounds used up: the salvage keeps what the reviewer did not flag
                     feedback = feedback_of(report)
                     continue
-                if self.answers >= max_attempts:
+                if self.plan is not None and report.rejected_at == "compile":
+                    self.compile_rejects += 1
+                    if self.compile_rejects > self.settings.max_compile_retries:
+                        break
+                elif self.spent >= max_attempts:
                     break
                 feedback = feedback_of(report)
                 self.result.attempts[-1].feedback = feedback.text
@@ -294,6 +322,8 @@ class TargetRun:
     def finish(self, source: str | None, report: FileReport | None, partial: bool = False) -> TargetResult:
         """Mark the accepted tests (plus suspected bugs as strict xfails), check the final file on gates 1-2,
         and write it unless this is a dry run."""
+        if self.plan is not None:
+            return self.finish_whole(source, report)
         res = self.result
         if report is not None and source is not None:
             not_kept = [t for t in report.tests if t.verdict is not Verdict.ACCEPTED]
@@ -333,4 +363,28 @@ class TargetRun:
             res.outcome = "partial" if partial or res.dropped else "accepted"
         else:
             res.outcome, res.note = "rejected", res.note or "only suspected bugs were written"
+        return res
+
+
+    def finish_whole(self, source: str | None, report: FileReport | None) -> TargetResult:
+        """Another language: the accepted file is written as verified (header included, so no re-check), or not at
+        all when a test in it was judged of low value; gates that could not judge it are named in the note."""
+        res = self.result
+        not_kept = [t for t in report.tests if t.verdict is not Verdict.ACCEPTED] if report else []
+        if source is None or report is None or not_kept:
+            res.dropped += [Dropped(t.id, t.verdict.value, t.gate, t.reason) for t in not_kept]
+            res.outcome = "rejected"
+            res.note = res.note or f"{len(not_kept)} tests judged of low value; a {self.target.language} file is " \
+                                   "kept or dropped whole"
+            return res
+        try:
+            self.gen.output.write(self.rel, source)
+        except FileExistsError:
+            res.outcome, res.note = "error", f"{self.rel} appeared while generating; not overwritten"
+            return res
+        res.kept_tests, res.source, res.outcome = [t.id for t in report.tests], source, "accepted"
+        skipped = [f"{g.gate} ({g.details.get('reason', 'skipped')})" for g in report.gates
+                   if g.status is GateStatus.SKIP]
+        if skipped:
+            res.note = "not measured: " + "; ".join(skipped)
         return res

@@ -1,6 +1,7 @@
 """Where accepted tests go, and how: next to the module's existing tests (or `output_dir`), under a name no file
 has - a user's file is never overwritten - marked `@pytest.mark.assay_generated` (with the task id when there
-is one); suspected bugs as xfail(strict=True) tests plus `assay-suspected-bugs.md` / `.json`."""
+is one); suspected bugs as xfail(strict=True) tests plus `assay-suspected-bugs.md` / `.json`. Other languages
+choose their own place (`Language.plan_tests`) and carry a header comment instead of markers."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import threading
 from pathlib import PurePosixPath
 
 from assay.errors import InputError
+from assay.languages import LANGUAGES, WritePlan
 from assay.project import Project
 from assay.targets.model import Target
 from assay.writers.context import tests_of
@@ -57,6 +59,20 @@ class Output:
                     self._taken.add(rel)
                     return rel
         raise InputError(f"no free file name for tests of {target.module} in {directory}")
+
+    def plan_other(self, target: Target) -> WritePlan:
+        """For a target in another language: the language's own choice of file (its test layout, its naming),
+        the first one that neither exists nor is planned by another target of this run."""
+        lang = LANGUAGES[target.language]
+        with self._lock:
+            for n in range(1, 1000):
+                plan = lang.plan_tests(self.project.root, target.module, n)
+                if plan is None:
+                    raise InputError(f"assay generate does not write {lang.title} tests yet")
+                if plan.path not in self._taken and not (self.project.root / plan.path).exists():
+                    self._taken.add(plan.path)
+                    return plan
+        raise InputError(f"no free file name for tests of {target.module}")
 
     def write(self, rel: str, text: str) -> None:
         """Create the file; never replace one (a file that appeared since planning is an error, not a target)."""

@@ -10,7 +10,7 @@ from assay.llm.base import Call, estimate_tokens
 from assay.model import FileReport, Verdict
 from assay.targets.model import Target
 
-OUTCOMES = ("accepted", "partial", "rejected", "flaky", "budget", "error")
+OUTCOMES = ("accepted", "partial", "rejected", "flaky", "budget", "unvalidated", "error")
 
 
 @dataclass

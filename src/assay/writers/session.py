@@ -62,9 +62,11 @@ def run_generate(project: Project, settings: Settings, specs: list[str], *, sinc
     prompts = Prompts(templates if templates is None or templates.is_absolute() else root / templates)
     changed = changed_lines(root, since) if since else None
     notes: list[str] = []
-    cov = measure(project, settings, use_cache)
-    if cov.problem:
-        notes.append(f"coverage not measured: {cov.problem}")
+    cov = None  # another language's target has no coverage run: only Python's tests are measured
+    if since or any(Path(spec.split("::")[0]).suffix in (".py", ".json") for spec in specs):
+        cov = measure(project, settings, use_cache)
+        if cov.problem:
+            notes.append(f"coverage not measured: {cov.problem}")
     targets = resolve(project, specs, cov, task, changed, since)
     store = Store(root if settings.cache else None)
     if store.problem:
