@@ -263,6 +263,10 @@ class OfflineWriter:
         counted = [m for m in mutants if probe.status.get(m.id) not in UNCOUNTED]
         result.mutants, result.killed = len(counted), sum(m.id in killed for m in counted)
         result.survivors = [f"{m.line}: {m.before} -> {m.after}" for m in counted if m.id not in killed][:10]
+        unjudged = Counter(s for m in counted if (s := probe.status.get(m.id, "")) in UNJUDGED)
+        if unjudged:  # counted as survivors: say why, so that a user knows a larger budget may change them
+            result.notes.append("probe: " + ", ".join(f"{n} mutant{'s' * (n != 1)} {UNJUDGED[k]}"
+                                                      for k, n in sorted(unjudged.items())))
         if accepted and rendered is not None and report is not None:
             result.text, result.tests, result.verdict = rendered.text, rendered.tests, "accepted"
             gate = next((g for g in report.gates if g.gate == "mutation"), None)
@@ -274,6 +278,10 @@ class OfflineWriter:
             result.verdict = result.verdict or "no test"
         for info in todo:
             result.functions.append(_function_report(info, probe, counted, final, killed, dropped))
+
+
+UNJUDGED = {"not_run": "not run (the probe's share of the budget ran out)", "timeout": "timed out",
+            "crash": "crashed"}
 
 
 def _first_line(report: FileReport) -> str:
