@@ -131,7 +131,9 @@ def explore(job: OfflineJob, module, fn, path: str, deadline: float, hypothesis:
     if hypothesis and len(inputs) < job.max_inputs:  # in its own child, bounded
         limit = min(share * 0.2, 4.0)
         until = time.monotonic() + limit * 0.7
-        state, more, _ = _run(lambda: drawn(module, spec, job.literals, job.hypothesis_examples, until), limit)
+        # the draws stop at `until`; the kill comes later, so a slow start on a busy machine still returns them
+        state, more, _ = _run(lambda: drawn(module, spec, job.literals, job.hypothesis_examples, until),
+                              limit + max(2.0, limit))
         if state == "exited" and isinstance(more, list):
             seen = {repr((i.get("receiver"), i["args"], sorted(i["kwargs"].items()))) for i in inputs}
             fresh = [i for i in more if repr((i.get("receiver"), i["args"], sorted(i["kwargs"].items()))) not in seen]
