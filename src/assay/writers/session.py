@@ -62,12 +62,6 @@ def run_generate(project: Project, settings: Settings, specs: list[str], *, sinc
     prompts = Prompts(templates if templates is None or templates.is_absolute() else root / templates)
     changed = changed_lines(root, since) if since else None
     notes: list[str] = []
-    cov = None  # another language's target has no coverage run: only Python's tests are measured
-    if since or any(Path(spec.split("::")[0]).suffix in (".py", ".json") for spec in specs):
-        cov = measure(project, settings, use_cache)
-        if cov.problem:
-            notes.append(f"coverage not measured: {cov.problem}")
-    targets = resolve(project, specs, cov, task, changed, since)
     store = Store(root if settings.cache else None)
     if store.problem:
         notes.append(store.problem)
@@ -77,12 +71,21 @@ def run_generate(project: Project, settings: Settings, specs: list[str], *, sinc
     writer: Writer | None = None
     reviewer: ReviewGate | None = None
     try:
+        # bad input first, in a second: the writer, the reviewer and the targets are checked before the
+        # coverage run, which takes as long as the project's tests
         writer = make_writer(conf.writer, gsettings, store=store, use_cache=use_cache, budget=budget,
                              recorder=recorder, prompts=prompts, root=root)
         if settings.review.reviewer:
             client = make_client(settings.review.reviewer, settings.llm, role="reviewer", store=store,
                                  use_cache=use_cache, budget=budget, recorder=recorder, root=root)
             reviewer = ReviewGate(gsettings, client, prompts)
+        targets = resolve(project, specs, None, task, changed, since)
+        # another language's target has no coverage run: only Python's tests are measured
+        if since or any(Path(spec.split("::")[0]).suffix in (".py", ".json") for spec in specs):
+            cov = measure(project, settings, use_cache)
+            if cov.problem:
+                notes.append(f"coverage not measured: {cov.problem}")
+            targets = resolve(project, specs, cov, task, changed, since)
         if conf.max_cost and not settings.llm.prices:
             notes.append("--max-cost has no effect: no prices configured ([tool.assay.llm] prices)")
         if not targets:
