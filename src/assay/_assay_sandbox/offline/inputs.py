@@ -83,6 +83,26 @@ def _target(module, fn: dict):
     return None, obj, Signature(obj, drop_first=False)
 
 
+def own_literals(module, obj, pool: dict[str, list]) -> dict[str, list]:
+    """The pool with the function's own numbers and strings first: its literals and the module constants it
+    reads (`amount >= LIMIT`). Its boundaries are where its mutants are; the module-wide pool, cut to a few
+    values per parameter, may not reach them."""
+    try:
+        tree = ast.parse(inspect.getsource(getattr(obj, "__func__", obj)).strip())
+    except (OSError, TypeError, SyntaxError, IndentationError):
+        return pool
+    own: dict[str, list] = {"int": [], "float": [], "str": []}
+    for node in ast.walk(tree):
+        value = node.value if isinstance(node, ast.Constant) else \
+            getattr(module, node.id, None) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) else None
+        if isinstance(value, bool) or value is None:
+            continue
+        kind = {int: "int", float: "float", str: "str"}.get(type(value))
+        if kind is not None and (not isinstance(value, str) or 0 < len(value) <= 40):
+            own[kind].append(value)
+    return {k: list(dict.fromkeys([*own.get(k, []), *pool.get(k, [])])) for k in {*pool, *own}}
+
+
 def drawn(module, fn: dict, pool: dict[str, list], examples: int, until: float) -> list[dict]:
     """Inputs drawn by hypothesis (`st.from_type`, `st.builds` for a receiver) until `until`; none without it."""
     cls, obj, sig = _target(module, fn)
@@ -100,6 +120,7 @@ def drawn(module, fn: dict, pool: dict[str, list], examples: int, until: float) 
 def candidates(module, fn: dict, pool: dict[str, list], max_inputs: int, seed: int) -> dict:
     """{"params": [...], "inputs": [...]}: the function's candidate inputs, mined ones first."""
     cls, obj, sig = _target(module, fn)
+    pool = own_literals(module, obj, pool)
     imports = Imports()
     mined = [dict(i, origin=i.get("origin", "tests")) for i in fn["inputs"]]
     # a variant may reuse any mined argument: it carries what every mined input needs
