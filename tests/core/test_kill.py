@@ -29,7 +29,7 @@ def _processes_mentioning(fragment: str) -> list[int]:
     return found
 
 
-@pytest.mark.parametrize("delay", [0.4, 1.5, 3.0])
+@pytest.mark.parametrize("delay", [0.4, 3.0])  # during start-up, and mid-run
 def test_sigkill_mid_run_loses_nothing(project, delay):
     root = project({
         "src/slow/__init__.py": "",
