@@ -18,6 +18,9 @@ import signal
 import time
 import traceback
 
+RETRY_FACTOR = 4.0  # a child that timed out with nothing to blame runs once more with this much more time: a
+# busy machine slows every child, a real hang still times out
+
 
 def _die_with_parent() -> None:
     with contextlib.suppress(OSError, AttributeError):

@@ -21,7 +21,7 @@ from assay.gates.base import BaseGate, GateContext
 from assay.languages import language_of
 from assay.llm import LLMClient, LLMError, Prompt, make_client
 from assay.llm.base import Call
-from assay.llm.extract import TAGS
+from assay.llm.extract import fence_for
 from assay.llm.prompts import Prompts
 from assay.llm.schemas import BugCheck, BugVerdict, Review, parse
 from assay.model import Candidate, GateResult, GateStatus, TestOutcome, Verdict
@@ -64,7 +64,7 @@ def node_ids(name: str, collected: list[str], rel: str) -> list[str]:
 def fence_of(rel: str) -> str:
     """The code block tag of a test file's language, for the prompts (`python`, `go`, `ts` ...)."""
     lang = language_of(rel)
-    return TAGS.get(lang.name if lang else "python", TAGS["python"])[0]
+    return fence_for(lang.name if lang else "python")
 
 
 class ReviewGate(BaseGate):

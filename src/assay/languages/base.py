@@ -28,12 +28,11 @@ class Toolchain:
 @dataclass(frozen=True)
 class WritePlan:
     """Where `assay generate` puts a new test file for a source file of this language, and what the writer must be
-    told to write one that builds: the test framework, how the test reaches the code, the answer's code block tag."""
+    told to write one that builds: the test framework and how the test reaches the code."""
 
     path: str  # project-relative; never an existing file (the caller tries n = 1, 2, ... until one is free)
     framework: str  # "JUnit 5 (org.junit.jupiter.api)", "vitest", ...
     imports: str  # how the test file reaches the code under test (package clause, crate path, relative import)
-    fence: str  # the code block tag the answer uses: java, go, rust, ts
     comment: str = "//"  # line comment, for the header of the written file
 
 

@@ -207,7 +207,7 @@ class GoLanguage(Language):
             + ("; testify is in go.mod)" if testify else "; only the standard library: go.mod requires no "
                "assertion library)"),
             f"same package: the file starts with `package {pkg}` (the package's unexported names are in scope, do "
-            f"not import it){f'; its import path is {import_path}' if import_path else ''}", "go")
+            f"not import it){f'; its import path is {import_path}' if import_path else ''}")
 
 
 GO = GoLanguage(

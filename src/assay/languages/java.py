@@ -280,8 +280,7 @@ class JavaLanguage(Language):
             "JUnit 5 (org.junit.jupiter.api: @Test, Assertions.assertEquals/assertThrows; @ParameterizedTest "
             "where it fits)" + (f"; also on the test class path: {', '.join(extras)}" if extras else ""),
             f"the class is `{cls}` in `package {pkg};` (the package of {src.stem}: no import of it needed, "
-            "package-private members are visible)" if pkg else f"the class is `{cls}` in the default package",
-            "java")
+            "package-private members are visible)" if pkg else f"the class is `{cls}` in the default package")
 
 
 def _defaults():

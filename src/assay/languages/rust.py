@@ -248,8 +248,7 @@ class RustLanguage(Language):
             "Rust's built-in test harness: #[test] functions in an integration test (assert!, assert_eq!, "
             "#[should_panic(expected = \"...\")] for panics; no dev-dependencies beyond Cargo.toml's)",
             f"an integration test of crate `{name}`: `use {path}::{{...}};` (only pub items are reachable)"
-            + ("" if has_lib else "; the crate has no library target (src/lib.rs), so tests/ cannot reach its code"),
-            "rust")
+            + ("" if has_lib else "; the crate has no library target (src/lib.rs), so tests/ cannot reach its code"))
 
 
 RUST = RustLanguage(

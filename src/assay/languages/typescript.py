@@ -70,8 +70,7 @@ class NodeLanguage(Language):
         esm = bool(_NODE_ESM.search(config)) or (self.name == "javascript" and pkg.get("type") == "module")
         spec = os.path.relpath(src.with_suffix("").as_posix(), where.as_posix())
         spec = (spec if spec.startswith(".") else "./" + spec) + (".js" if esm else "")
-        return WritePlan(path.as_posix(), FRAMEWORKS[runner], f'import the code under test as "{spec}"',
-                         "ts" if self.name == "typescript" else "js")
+        return WritePlan(path.as_posix(), FRAMEWORKS[runner], f'import the code under test as "{spec}"')
 
 
 TYPESCRIPT = NodeLanguage(

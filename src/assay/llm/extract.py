@@ -14,6 +14,13 @@ TAGS = {"python": ("python", PYTHON_TAGS), "java": ("java", {"", "java"}), "go":
         "javascript": ("js", {"", "js", "javascript", "jsx", "mjs"})}
 TEST_MARK = {"python": r"^\s*(async\s+)?def test|^\s*class Test", "java": r"@Test\b", "go": r"^func Test",
              "rust": r"#\[test\]", "typescript": r"\b(it|test)\s*\(", "javascript": r"\b(it|test)\s*\("}
+
+
+def fence_for(language: str) -> str:
+    """The code block tag an answer in `language` is asked for (`python`, `go`, `ts` ...)."""
+    return TAGS.get(language, TAGS["python"])[0]
+
+
 HEADER = "REJECT: ANSWER — {what}"
 
 

@@ -320,10 +320,7 @@ class _Miner:
                     self.scope(node.body, {**module_env, **local, **row}, resolver, origin, tree.body)
 
 
-MODULE_WEIGHT = 3  # a literal of the code under test counts as three of the tests': its boundaries are the code's
-
-
-def _literals(trees: Sequence[ast.AST], counts: dict[str, Counter], weight: int = 1) -> None:
+def _literals(trees: Sequence[ast.AST], counts: dict[str, Counter]) -> None:
     for tree in trees:
         for node in ast.walk(tree):
             if isinstance(node, ast.Constant):
@@ -331,11 +328,11 @@ def _literals(trees: Sequence[ast.AST], counts: dict[str, Counter], weight: int 
                 if isinstance(v, bool) or v is None:
                     continue
                 if isinstance(v, int) and abs(v) < 10**9:
-                    counts["int"][v] += weight
+                    counts["int"][v] += 1
                 elif isinstance(v, float):
-                    counts["float"][v] += weight
+                    counts["float"][v] += 1
                 elif isinstance(v, str) and 0 < len(v) <= 40 and "\n" not in v:
-                    counts["str"][v] += weight
+                    counts["str"][v] += 1
 
 
 def mine(root: Path, dotted: str, module_text: str, functions: dict[str, str]) -> Mined:
@@ -360,10 +357,10 @@ def mine(root: Path, dotted: str, module_text: str, functions: dict[str, str]) -
         module_tree = ast.parse(module_text)
     except SyntaxError:
         module_tree = None
-    _literals(trees, counts)
     if module_tree is not None:
         _doctests(module_tree, dotted, miner)
-        _literals([module_tree], counts, MODULE_WEIGHT)
+        trees.append(module_tree)
+    _literals(trees, counts)
     mined.literals = {k: [v for v, _ in c.most_common(16)] for k, c in counts.items()}
     if module_tree is not None:
         mined.literals["regex"] = samples(module_tree)

@@ -127,10 +127,9 @@ def _written_run(path: Path, writer: str, out: Path | str | None, *, settings: S
             t.writer = w.to_json()
             if w.problem and not t.evaluated:
                 t.reason = f"writer: {w.problem}"
-    used = [w for w in written.values()]
-    total = sum(w.tokens for w in used)
-    report.notes.append(f"suites written by {writer} into {out}: {sum(w.suite is not None for w in used)} of "
-                        f"{len(used)} tasks, {total:,} tokens ({total / max(len(used), 1):,.0f} per task)")
+    total = sum(w.tokens for w in written.values())
+    report.notes.append(f"suites written by {writer} into {out}: {sum(w.suite is not None for w in written.values())}"
+                        f" of {len(written)} tasks, {total:,} tokens ({total / max(len(written), 1):,.0f} per task)")
     report.duration_s = time.monotonic() - start
     return report
 

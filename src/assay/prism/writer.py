@@ -46,13 +46,6 @@ class WrittenSuite:
                 "completion_tokens": self.completion_tokens, "tokens": self.tokens, "estimated": self.estimated,
                 "problem": self.problem, "rationale": self.rationale, "omitted": self.omitted}
 
-    def line(self) -> str:
-        cost = f"{self.calls} call{'s' * (self.calls != 1)}, {self.tokens:,} tokens" + \
-            (" (estimated)" if self.estimated else "")
-        if self.problem:
-            return f"{self.task}: no suite from {self.writer} ({cost}): {self.problem}"
-        return f"{self.task}: suite written by {self.writer} ({cost})"
-
 
 def context_files(task: Task) -> tuple[list[tuple[str, str]], list[str]]:
     """(path, text) of original/ for the prompt within CONTEXT_CHARS, and the paths left out. The suite's own

@@ -37,7 +37,7 @@ class WriteContext:
     rules: str  # what the gates enforce, one paragraph
     language: str = "python"
     verifier: Verifier | None = None  # sandbox and workspaces, for writers that run code (the offline writer)
-    plan: WritePlan | None = None  # another language than Python: its framework, imports and code block tag
+    plan: WritePlan | None = None  # another language than Python: its test file, framework and imports
 
 
 @dataclass

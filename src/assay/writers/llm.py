@@ -8,7 +8,7 @@ from typing import ClassVar
 
 from assay.languages import LANGUAGES
 from assay.llm import LLMClient, Prompt
-from assay.llm.extract import extract
+from assay.llm.extract import extract, fence_for
 from assay.llm.prompts import Prompts
 from assay.targets.model import Target
 from assay.writers.base import Attempt, AttemptKind, Feedback, WriteContext
@@ -27,14 +27,14 @@ class LLMWriter:
         if plan is None:
             return self.prompts.render("writer_system", language="Python", framework="pytest", fence="python")
         return self.prompts.render("writer_system", language=LANGUAGES[context.language].title,
-                                   framework=plan.framework, fence=plan.fence)
+                                   framework=plan.framework, fence=fence_for(context.language))
 
     def _facts(self, context: WriteContext) -> dict[str, str]:
         """What the `_lang` templates add for another language than Python."""
         plan = context.plan
         assert plan is not None
         return {"language": LANGUAGES[context.language].title, "framework": plan.framework, "imports": plan.imports,
-                "fence": plan.fence}
+                "fence": fence_for(context.language)}
 
     def _ask(self, prompt: Prompt, target: Target, context: WriteContext, kind: AttemptKind,
              parent: Attempt | None) -> Attempt:

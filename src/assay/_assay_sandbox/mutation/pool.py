@@ -17,7 +17,7 @@ import collections
 import gc
 import time
 
-from ..fork import fork, watch
+from ..fork import RETRY_FACTOR, fork, watch
 from .defaults import run_defaulted
 from .patch import KILLERS, run_patched
 from .reimport import run_reimported
@@ -26,7 +26,6 @@ SAME_LINE_P = 0.9  # chance that a test that killed a mutant on this line kills 
 
 
 FRESH_SESSION_S = 2.0  # what a new pytest session in a child costs beyond the worker's own collection
-RETRY_FACTOR = 4.0  # a child that timed out outside any test runs once more with this much more time
 
 
 class Pool:
@@ -61,12 +60,12 @@ class Pool:
         # those pages in each child.
         gc.freeze()
         workers = max(1, self.cfg.workers)
-        self.pending = pending = list(reversed(jobs))
+        self.pending = list(reversed(jobs))
         running: dict[int, dict] = {}
         position = {nodeid: i for i, nodeid in enumerate(by_id)}
-        while pending or running:
-            while pending and len(running) < workers:
-                job = pending.pop()
+        while self.pending or running:
+            while self.pending and len(running) < workers:
+                job = self.pending.pop()
                 rest = job.ordered[job.first:]
                 # looking for more than one killer (which test kills what, gate 4): file order, so that the same
                 # killers are found in every run; else the cheapest expected kill first

@@ -15,7 +15,7 @@ import re
 import time
 import types
 
-from ..fork import fork, watch
+from ..fork import RETRY_FACTOR, fork, watch
 from ..mutation.code import code_lines, code_tree, find_code, fingerprint, is_function_code, names_read
 from ..mutation.patch import function_index
 from .calls import Namespaces, child_setup, differs, prepare, run_call, setup
@@ -177,7 +177,7 @@ def run(todo: list[tuple], cases_for, module, path: str, imports: list[str], wor
     status: dict[str, str] = {}
     pending = list(reversed(todo))
     running: dict[int, tuple] = {}  # pid -> (mutant, child, deadline, mutated code)
-    retried: set[str] = set()  # timed out once: a busy machine, or a real hang; the second try has 4x the time
+    retried: set[str] = set()  # timed out once: a busy machine, or a real hang (the second try has more time)
     while pending or running:
         while pending and len(running) < max(1, workers) and time.monotonic() < deadline:
             m, code = pending.pop()
@@ -185,7 +185,7 @@ def run(todo: list[tuple], cases_for, module, path: str, imports: list[str], wor
             if not cases:
                 status[m.id] = "no_coverage"
                 continue
-            limit = (sum(c[4] for c in cases) + 1.0) * (4.0 if m.id in retried else 1.0)
+            limit = (sum(c[4] for c in cases) + 1.0) * (RETRY_FACTOR if m.id in retried else 1.0)
             limit = min(limit, max(0.5, deadline - time.monotonic()))
             child = fork(lambda report, m=m, c=code, cs=cases, x=reexec: _child(m, c, module, path, cs, x, imports,
                                                                                 memory_mb))
