@@ -21,9 +21,9 @@ from assay.mutation.model import Status
 from tests.mutation._mutation_support import FIXTURES, run_engine
 
 TARGETS = ["src/state/dates.py", "src/state/table.py", "src/state/hang.py", "src/state/broken.py",
-           "src/state/words.py"]
+           "src/state/words.py", "src/state/memo.py"]
 TESTS = ["tests/test_dates.py", "tests/test_table.py", "tests/test_hang.py", "tests/test_broken.py",
-         "tests/test_slow.py", "tests/test_words.py", "tests/test_sub.py"]
+         "tests/test_slow.py", "tests/test_words.py", "tests/test_sub.py", "tests/test_memo.py"]
 
 
 @pytest.fixture(scope="module")
@@ -59,6 +59,14 @@ def test_a_cache_filled_by_an_earlier_test_does_not_hide_a_mutant(runs, root, bo
     assert r.killed_by == ["tests/test_dates.py::test_known[a-long]"]
     text = (root / m.file).read_text()
     assert rerun_from_disk(root, m, text, ["tests/test_dates.py"], sys.executable, box, ["src"]) is Status.KILLED
+
+
+def test_a_memo_cache_of_code_the_mutant_cannot_reach_adds_no_readers(runs):
+    # test_split fills halves' cache; a mutant of split cannot change what the cache holds for a key
+    _, r = _pick(runs[0], "memo.py", "+", "arithmetic")
+    assert r.status is Status.KILLED and r.covered_by == ["tests/test_memo.py::test_split"]
+    _, r = _pick(runs[0], "memo.py", "//", "arithmetic")  # in the cached function: its readers run
+    assert sorted(r.covered_by) == ["tests/test_memo.py::test_pair", "tests/test_memo.py::test_split"]
 
 
 def test_a_function_called_while_collecting_is_judged_in_a_fresh_import(runs, root, box):

@@ -35,7 +35,8 @@ class Job(NamedTuple):
     first: int  # the first `first` tests of `ordered` write module state: they run first, in collection order
 
 
-def plan(cfg, baseline, collect, dirty: dict[str, set[str]], readers, events, functions) -> tuple[list[Job], dict]:
+def plan(cfg, baseline, collect, dirty: dict[str, set[str]], readers, events, functions,
+         memos=None) -> tuple[list[Job], dict]:
     """Jobs for the mutants that need a run (others get their verdict now), and the original module code."""
     covering, duration, scope = baseline.covering, baseline.duration, baseline.scope
     all_ids = baseline.tests
@@ -67,7 +68,9 @@ def plan(cfg, baseline, collect, dirty: dict[str, set[str]], readers, events, fu
             direct = set(ids)
         else:
             ids = set(all_ids) if at_import or foreign else set(direct)
-        ids, in_order = with_state(ids, direct, baseline, readers)
+        path = os.path.realpath(cfg.targets[rel])
+        inert = None if memos is None else (lambda key, name, m=m, path=path: memos.inert(key, name, path, m))
+        ids, in_order = with_state(ids, direct, baseline, readers, inert)
         writers = sorted((i for i in ids if i in baseline.writes), key=baseline.position.get) if in_order else []
         ordered = writers + sorted((i for i in ids if i not in baseline.writes or not in_order),
                                    key=lambda i: duration[i])
@@ -100,13 +103,14 @@ def plan(cfg, baseline, collect, dirty: dict[str, set[str]], readers, events, fu
     return jobs, original_code
 
 
-def with_state(ids: set[str], direct: set[str], baseline, readers) -> tuple[set[str], bool]:
+def with_state(ids: set[str], direct: set[str], baseline, readers, inert=None) -> tuple[set[str], bool]:
     """Add the tests that may read module state written by a test running the mutated line, and the earlier
-    writers of state the selected tests read. Returns (tests, whether they must run in collection order)."""
+    writers of state the selected tests read. Returns (tests, whether they must run in collection order).
+    `inert(key, name)`: a write the mutant cannot shape (a memo cache of code it cannot reach)."""
     if not baseline.writes:
         return ids, False
     position = baseline.position
-    written = {w for t in direct for w in baseline.writes.get(t, ())}
+    written = {w for t in direct for w in baseline.writes.get(t, ()) if inert is None or not inert(*w)}
     out = set(ids)
     for key, name in written:
         first = min(position[t] for t in direct if (key, name) in baseline.writes.get(t, ()))
@@ -122,6 +126,8 @@ def with_state(ids: set[str], direct: set[str], baseline, readers) -> tuple[set[
                 if writer in out:
                     continue
                 for key, name in names:
+                    if inert is not None and inert(key, name):
+                        continue
                     if any(position[t] > position[writer] for t in (readers.readers_of(key, name) or set()) & out):
                         out.add(writer)
                         added = True

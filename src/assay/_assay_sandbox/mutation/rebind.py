@@ -12,6 +12,7 @@ import sys
 from ..fork import run_one
 from ..protocol import MutantSpec, MutationJob
 from .code import import_error
+from .flow import Body
 from .patch import run_items
 from .reimport import run_reimported
 from .same import changed_names
@@ -28,6 +29,10 @@ class ImportTime:
         self.cfg = cfg
         self.readers = readers
         self.all_ids = list(all_ids)
+        self.bodies = {}
+        for rel, path in cfg.targets.items():
+            with open(path, encoding="utf-8") as fh:
+                self.bodies[rel] = Body(fh.read())
         self.collection_uses = _uses(collected_codes)  # realpath -> names its code read while collecting
         scratch = os.path.realpath(cfg.scratch_root) + os.sep
         self.project_modules = [(mod, real) for mod in list(sys.modules.values())
@@ -46,7 +51,8 @@ class ImportTime:
             if module is None:
                 out[rel] = "not imported"
                 continue
-            state, result, _ = run_one(lambda c=code, p=path, mod=module: watch_body(c, p, mod)[0].unsafe,
+            state, result, _ = run_one(lambda c=code, p=path, mod=module, b=self.bodies[rel]:
+                                       watch_body(c, p, mod, b)[0].unsafe,
                                        self.cfg.baseline_timeout)
             out[rel] = "probe failed" if state == "timeout" or "crash" in result else result["result"]
         return out
@@ -57,11 +63,12 @@ class ImportTime:
         path = os.path.realpath(self.cfg.targets[m.file])
         module = next(mod for mod, real in self.project_modules if real == path)
         try:
-            watch, old = watch_body(code, path, module)
+            watch, old = watch_body(code, path, module, self.bodies[m.file])
         except Exception as err:  # noqa: BLE001 - the mutant breaks the import: say so, with the exception
             return {"import_error": import_error(err, path)}
         unsafe = watch.unsafe or self.original_unsafe[m.file]
-        changed = changed_names(old, module.__dict__)
+        # names whose statements cannot depend on the mutated one changed as any re-run changes them
+        changed = self.bodies[m.file].mutant_changed(changed_names(old, module.__dict__), m.line)
         if not changed and unsafe is None:
             return {"equivalent": "equivalent: re-running the module body leaves its namespace unchanged"}
         swaps = {}

@@ -15,12 +15,13 @@ import traceback
 from .baseline import BaselineFailed, run_baseline
 from .facts import Baseline
 from .identity import pick
+from .memo import Memos
 from .patch import KILLERS, function_index
 from .plan import plan
 from .pool import Pool
 from .rebind import ImportTime
 from .select import Readers
-from .state import changed, fingerprint
+from .state import ProjectState, changed, fingerprint
 
 
 class Server:
@@ -78,7 +79,9 @@ class Server:
         self.events.emit(**baseline.event(seconds))
         dirty = self.dirty_targets()
         readers = Readers(cfg, _original_code(cfg), baseline.covering, items)
-        jobs, original_code = plan(cfg, baseline, self.tracer, dirty, readers, self.events, functions)
+        targets = {os.path.realpath(p): rel for rel, p in cfg.targets.items()}
+        memos = Memos(ProjectState(cfg.scratch_root, targets).modules, baseline.writes, cfg.scratch_root)
+        jobs, original_code = plan(cfg, baseline, self.tracer, dirty, readers, self.events, functions, memos)
         self.events.emit(event="jobs", total=len(jobs), modes={mode: sum(j.mode == mode for j in jobs)
                                                                for mode in ("patch", "defaults", "rebind", "reimport")},
                          with_state=sum(j.first > 0 for j in jobs), dirty={k: sorted(v) for k, v in dirty.items()})

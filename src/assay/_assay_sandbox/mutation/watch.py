@@ -13,6 +13,9 @@ import sys
 import sysconfig
 import types
 
+from .code import is_function_code
+from .flow import Body
+
 _STATE_OPS = {"STORE_ATTR", "DELETE_ATTR", "STORE_SUBSCR", "DELETE_SUBSCR"}
 _PURE_C_MODULES = {"builtins", "math", "unicodedata", "_sre", "_operator", "_functools", "_string"}
 _IMPURE_BUILTINS = {"setattr", "delattr", "exec", "eval", "open", "print", "input", "breakpoint", "__import__",
@@ -27,6 +30,8 @@ _TRUSTED_PY = {"re": None, "enum": None, "dataclasses": None, "typing": None, "c
                "functools": {"wraps", "update_wrapper", "lru_cache", "cache", "decorating_function",
                              "total_ordering", "__init__", "__set_name__"},
                "abc": {"__new__"}}
+# stdlib classes whose methods only touch the instance the body made (`with suppress(KeyError): ...`)
+_TRUSTED_SELF = {"contextlib": {"suppress", "nullcontext"}, "random": {"Random", "SystemRandom"}}
 _STDLIB = os.path.realpath(sysconfig.get_paths()["stdlib"]) + os.sep
 
 
@@ -40,8 +45,9 @@ class BodyWatch:
     place) - makes the mutant unclassifiable (`unsafe` says why) and the caller runs every test.
     """
 
-    def __init__(self, path: str, module: types.ModuleType, old: dict):
+    def __init__(self, path: str, module: types.ModuleType, old: dict, body: Body | None = None):
         self.path = path
+        self.body = body
         self.module = module
         self.old_ids = {id(v) for v in old.values()}
         self.executed: dict[int, types.CodeType] = {}
@@ -63,13 +69,20 @@ class BodyWatch:
                 if self._file(frame.f_code) == self.path:
                     self.executed[id(frame.f_code)] = frame.f_code
                 elif frame.f_back is not None and self._file(frame.f_back.f_code) == self.path:
-                    self._check_python(frame.f_code)
+                    self._check_python(frame)
             elif event == "c_call" and self._file(frame.f_code) == self.path:
                 self._check_c(arg)
         except Exception as err:  # noqa: BLE001 - never break the run: just stop trusting the diff
             self.unsafe = f"watch failed: {err!r}"
 
-    def _check_python(self, code: types.CodeType) -> None:
+    def _check_python(self, frame) -> None:
+        code = frame.f_code
+        if code.co_name == "_handle_fromlist" and code.co_filename.startswith("<frozen importlib"):
+            # `from package import a, b`: getattr on a module already imported, unless a name is a submodule
+            # not imported yet (a real import: an effect outside the namespace)
+            module, fromlist = frame.f_locals.get("module"), frame.f_locals.get("fromlist") or ()
+            if module is not None and all(x == "*" or hasattr(module, x) for x in fromlist):
+                return
         path = self._file(code)
         if path.startswith(_STDLIB):
             rel = path[len(_STDLIB):]
@@ -78,6 +91,8 @@ class BodyWatch:
                 names = _TRUSTED_PY[top]
                 if names is None or code.co_name in names:
                     return
+            if type(frame.f_locals.get("self")).__name__ in _TRUSTED_SELF.get(top, ()):
+                return
         self.unsafe = f"calls {code.co_name} in {path}"
 
     def _check_c(self, fn) -> None:
@@ -101,14 +116,18 @@ class BodyWatch:
             for ins in dis.get_instructions(code):
                 if ins.opname in _STATE_OPS or ins.opname.startswith("INPLACE_") or (
                         ins.opname == "BINARY_OP" and ins.argrepr.endswith("=")):
-                    self.unsafe = f"`{ins.opname}` at line {ins.positions.lineno if ins.positions else '?'}"
+                    line = getattr(getattr(ins, "positions", None), "lineno", None)
+                    body = self.body
+                    if line and body is not None and body.safe_store(is_function_code(code), code.co_firstlineno, line):
+                        continue  # into an object this run built
+                    self.unsafe = f"`{ins.opname}` at line {line or '?'}"
                     return
 
 
-def watch_body(code, path: str, module: types.ModuleType) -> tuple[BodyWatch, dict]:
+def watch_body(code, path: str, module: types.ModuleType, body: Body | None = None) -> tuple[BodyWatch, dict]:
     """Re-run a module body in the live module under the watch; returns the watch and the old namespace."""
     old = dict(module.__dict__)
-    watch = BodyWatch(path, module, old)
+    watch = BodyWatch(path, module, old, body)
     sys.setprofile(watch)
     try:
         exec(code, module.__dict__)
