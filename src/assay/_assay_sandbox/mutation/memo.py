@@ -36,11 +36,13 @@ class Memos:
         self.reach: dict[tuple[str, str], set[tuple[str, int]] | None] = {}
         project_names = self._project_names(modules)
         for key, name in {w for names in writes.values() for w in names}:
-            value = getattr(modules.get(key), name, None)
-            wrapped = getattr(value, "__wrapped__", None)
-            if not callable(getattr(value, "cache_info", None)) or type(wrapped) is not types.FunctionType:
-                continue
-            self.reach[(key, name)] = self._closure(wrapped, project_names)
+            try:
+                value = getattr(modules.get(key), name, None)
+                wrapped = getattr(value, "__wrapped__", None)
+                if callable(getattr(value, "cache_info", None)) and type(wrapped) is types.FunctionType:
+                    self.reach[(key, name)] = self._closure(wrapped, project_names)
+            except Exception:  # noqa: BLE001 - an odd object: opaque, its readers run
+                self.reach[(key, name)] = None
 
     def _project_names(self, modules) -> set[str]:
         names: set[str] = set()
