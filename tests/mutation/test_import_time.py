@@ -11,7 +11,7 @@ from assay.execution.sandbox import Sandbox
 from assay.mutation.model import Status
 from tests.mutation._mutation_support import FIXTURES, run_engine, tree_digest
 
-TESTS = ["test_scale", "test_first_word", "test_limit", "test_limit2_through_a_helper", "test_registry"]
+TESTS = ["test_scale", "test_first_word", "test_limit", "test_limit2_through_a_helper", "test_registry", "test_suffix"]
 
 
 @pytest.fixture(scope="module")
@@ -70,3 +70,11 @@ def test_what_any_re_run_changes_is_not_the_mutants_doing(tables_run):
     # MASK is built by a function writing into its own bytearray: safe, and read by no test
     result = _one(tables_run, "rules.py", "7")
     assert result.status is Status.SURVIVED and _tests(result) == []
+
+
+def test_a_call_at_import_changing_a_table_in_place_runs_its_readers(tables_run):
+    # inflection's `_irregular(...)` calls insert into PLURALS, a name another statement binds
+    result = _one(tables_run, "rules.py", '"es"')
+    assert result.status is Status.KILLED and "test_suffix" in _tests(result)
+    result = _one(tables_run, "rules.py", "SUFFIXES.insert(0, text)")
+    assert result.status is Status.KILLED and "test_suffix" in _tests(result)

@@ -53,25 +53,46 @@ class Body:
         self._function_safe: dict[int, set[int]] = {}
 
     def influenced(self, line: int) -> set[str] | None:
-        """Names whose value may depend on the top-level statement holding `line` (None: not found)."""
+        """Names whose value may depend on the top-level statement holding `line` (None: any name may).
+
+        A statement that depends on it may also change, in place, whatever it reads and whatever the
+        functions it calls read (`_irregular(...)` at import inserting into `PLURALS`): those names count too.
+        """
         k = next((i for i, s in enumerate(self.statements) if s.first <= line <= s.last), None)
         if k is None:
             return None
-        hot = set(self.statements[k].binds)
-        carriers: set[str] = set()  # defs and classes whose code reads a hot name: calling them may too
+        mutated = self.statements[k]
+        hot = set(mutated.binds) | self._reach(mutated.reads)  # it may change in place what it reads
         grew = True
         while grew:
             grew = False
             for i, s in enumerate(self.statements):
-                if i == k or not (s.dynamic or s.reads & (hot | carriers)):
+                if i == k or not (s.dynamic or s.reads & hot):
                     continue
-                if s.callable and not s.binds <= carriers:
-                    carriers |= s.binds
-                    grew = True
-                if (i > k or s.callable) and not s.binds <= hot:
-                    hot |= s.binds
+                if s.callable:  # a def or class reading a hot name: calling it may depend on the mutant
+                    add = s.binds
+                elif i < k:
+                    continue
+                elif s.dynamic:
+                    return None
+                else:
+                    add = s.binds | self._reach(s.reads)
+                if not add <= hot:
+                    hot |= add
                     grew = True
         return hot
+
+    def _reach(self, names: set[str]) -> set[str]:
+        """`names` and every name read by the module's functions and classes they name, transitively."""
+        out = set(names)
+        grew = True
+        while grew:
+            grew = False
+            for s in self.statements:
+                if s.callable and s.binds & out and not s.reads <= out:
+                    out |= s.reads
+                    grew = True
+        return out
 
     def mutant_changed(self, changed: set[str], line: int) -> set[str]:
         """Of the names a re-run changed, those the mutated statement may have changed: names bound by
