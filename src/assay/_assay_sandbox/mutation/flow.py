@@ -15,14 +15,15 @@ from __future__ import annotations
 
 import ast
 
+from .code import _DYNAMIC as DYNAMIC_NAMES
+
 # calls that build a new object (unless the name is rebound by the module)
 _BUILDERS = {"list", "dict", "set", "bytearray", "frozenset", "tuple", "bytes", "object", "deque", "defaultdict",
              "OrderedDict", "Counter", "array"}
 _DISPLAYS = (ast.List, ast.Dict, ast.Set, ast.ListComp, ast.DictComp, ast.SetComp, ast.Tuple, ast.Constant,
              ast.JoinedStr)
 # reading a namespace without spelling the names read
-_DYNAMIC = {"getattr", "vars", "globals", "locals", "eval", "exec", "__dict__", "setattr", "__import__",
-            "import_module", "modules", "reload"}
+_DYNAMIC = DYNAMIC_NAMES | {"locals", "setattr", "__import__", "import_module", "modules", "reload"}
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda, ast.ListComp, ast.SetComp,
            ast.DictComp, ast.GeneratorExp)
 
@@ -49,7 +50,7 @@ class Body:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
                 self.functions.setdefault(first, node)
-        self.module_safe = _safe_lines(tree.body, _fresh_module_names(tree.body), scope=None)
+        self.module_safe = _safe_lines(tree.body, _fresh_names(_assignments(tree.body)), scope=None)
         self._function_safe: dict[int, set[int]] = {}
 
     def influenced(self, line: int) -> set[str] | None:
@@ -201,10 +202,6 @@ def _fresh_names(pairs) -> set[str]:
                 fresh.add(name)
                 grew = True
     return fresh
-
-
-def _fresh_module_names(body: list[ast.stmt]) -> set[str]:
-    return _fresh_names(_assignments(body))
 
 
 def _fresh_locals(node) -> set[str]:
