@@ -9,6 +9,10 @@ tests run by duration / probability of killing (Smith's rule): a test that kille
 line is likely to kill again, one that ran often and never killed is not; a slow test runs last unless it
 is by far the likeliest killer. Tests that wrote module state in the baseline run before the others, in
 collection order (see `plan`).
+
+That order is learned while the run goes, so it differs between runs; the verdict must not. A mutant whose
+test hangs runs again without it (and without the tests that already passed): Killed when any covering test
+fails, Timeout only when none fails and one hangs - whichever test happened to come first.
 """
 
 from __future__ import annotations
@@ -44,6 +48,7 @@ class Pool:
         self.ratios: collections.deque = collections.deque(maxlen=64)  # child seconds / baseline seconds
         self.pending: list = []
         self.retried: set[str] = set()  # mutants whose set-up timed out once: a busy machine, or a real hang
+        self.hung: dict[str, dict] = {}  # mutant id -> its first hang (test, reason, tests, seconds so far)
 
     def slowdown(self) -> float:
         """How much slower tests run now than in the baseline (median of the last 64 tests of 5 ms or more,
@@ -152,12 +157,26 @@ class Pool:
                           f"{self.duration.get(hung, 0.0):.3f}s{f' x {slow:.1f} (load)' if slow > 1 else ''}"
                           f" + {self.cfg.timeout_s:g}s)")
                 killers = [hung]
-            self.events.mutant(m, "Timeout", ordered, killers, duration=took, reason=reason)
+                rest = ordered[ordered.index(hung) + 1:]  # the tests before it passed
+                if ordered.index(hung) >= job.first and rest:  # not a state writer the rest depend on
+                    first = self.hung.setdefault(m.id, {"killers": killers, "reason": reason, "ordered": ordered,
+                                                        "took": 0.0})
+                    first["took"] += took
+                    self.pending.append(job._replace(ordered=job.ordered[:job.first] + rest))
+                    return
+            self._timeout(m, ordered, killers, took, reason)
             return
         if "crash" in result:
+            self.hung.pop(m.id, None)
             self.events.mutant(m, "RuntimeError", ordered, duration=took, reason=result["crash"])
             return
         result = result["result"]
+        first = self.hung.pop(m.id, None)
+        if first is not None and not result.get("killed_by"):  # nothing else fails: the hang is the verdict
+            self._timeout(m, first["ordered"], first["killers"], first["took"] + took, first["reason"])
+            return
+        if first is not None:
+            took += first["took"]
         if "import_error" in result:
             self.events.mutant(m, "RuntimeError", ordered, duration=took,
                                reason=f"the module body raises at import: {result['import_error']}")
@@ -170,6 +189,12 @@ class Pool:
                 self.kills[killer] = self.kills.get(killer, 0) + 1
                 self.line_killers.setdefault((m.file, m.line), set()).add(killer)
             self.events.mutant(m, status, covered, result["killed_by"], result["tests_completed"], took)
+
+    def _timeout(self, m, ordered, killers, took, reason) -> None:
+        first = self.hung.pop(m.id, None)
+        if first is not None:  # a later run hung too: the first hang is the one reported
+            ordered, killers, took, reason = first["ordered"], first["killers"], first["took"] + took, first["reason"]
+        self.events.mutant(m, "Timeout", ordered, killers, duration=took, reason=reason)
 
     def summary(self, total_s: float) -> dict:
         """The `cost` event: the five tests that cost the most over all mutants, and the longest mutant."""
