@@ -48,7 +48,7 @@ class Pool:
         self.ratios: collections.deque = collections.deque(maxlen=64)  # child seconds / baseline seconds
         self.pending: list = []
         self.retried: set[str] = set()  # mutants whose set-up timed out once: a busy machine, or a real hang
-        self.hung: dict[str, dict] = {}  # mutant id -> its first hang (test, reason, tests, seconds so far)
+        self.hung: dict[str, dict | None] = {}  # mutant id -> its first hang (test, reason, tests, seconds so far)
 
     def slowdown(self) -> float:
         """How much slower tests run now than in the baseline (median of the last 64 tests of 5 ms or more,
