@@ -48,7 +48,7 @@ class Pool:
         self.ratios: collections.deque = collections.deque(maxlen=64)  # child seconds / baseline seconds
         self.pending: list = []
         self.retried: set[str] = set()  # mutants whose set-up timed out once: a busy machine, or a real hang
-        self.hung: dict[str, dict | None] = {}  # mutant id -> its first hang (test, reason, tests, seconds so far)
+        self.hung: dict[str, dict] = {}  # mutant id -> its first hang (test, reason, tests, seconds so far)
 
     def slowdown(self) -> float:
         """How much slower tests run now than in the baseline (median of the last 64 tests of 5 ms or more,
@@ -171,7 +171,7 @@ class Pool:
             self.events.mutant(m, "RuntimeError", ordered, duration=took, reason=result["crash"])
             return
         result = result["result"]
-        first = self.hung.pop(m.id, None)
+        first = self.hung.pop(m.id) if m.id in self.hung else None
         if first is not None and not result.get("killed_by"):  # nothing else fails: the hang is the verdict
             self._timeout(m, first["ordered"], first["killers"], first["took"] + took, first["reason"])
             return
@@ -191,7 +191,7 @@ class Pool:
             self.events.mutant(m, status, covered, result["killed_by"], result["tests_completed"], took)
 
     def _timeout(self, m, ordered, killers, took, reason) -> None:
-        first = self.hung.pop(m.id, None)
+        first = self.hung.pop(m.id) if m.id in self.hung else None
         if first is not None:  # a later run hung too: the first hang is the one reported
             ordered, killers, took, reason = first["ordered"], first["killers"], first["took"] + took, first["reason"]
         self.events.mutant(m, "Timeout", ordered, killers, duration=took, reason=reason)
