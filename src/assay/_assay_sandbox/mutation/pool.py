@@ -159,9 +159,9 @@ class Pool:
                 killers = [hung]
                 rest = ordered[ordered.index(hung) + 1:]  # the tests before it passed
                 if ordered.index(hung) >= job.first and rest:  # not a state writer the rest depend on
-                    first = self.hung.setdefault(m.id, {"killers": killers, "reason": reason, "ordered": ordered,
-                                                        "took": 0.0})
-                    first["took"] += took
+                    hang = self.hung.setdefault(m.id, {"killers": killers, "reason": reason, "ordered": ordered,
+                                                       "took": 0.0})
+                    hang["took"] += took
                     self.pending.append(job._replace(ordered=job.ordered[:job.first] + rest))
                     return
             self._timeout(m, ordered, killers, took, reason)
