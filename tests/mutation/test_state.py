@@ -84,6 +84,16 @@ def test_a_table_read_while_collecting_is_judged_after_a_fresh_collection(runs, 
     assert rerun_from_disk(root, m, text, ["tests/test_words.py"], sys.executable, box, ["src"]) is Status.KILLED
 
 
+def test_a_function_a_test_module_calls_at_import_is_judged_after_that_module_is_collected_again(runs, root, box):
+    # STEMS in test_words.py holds what `stem` returned at import: patching the function alone would miss it
+    assert runs[0].modes["recollect"] >= 1
+    m, r = _pick(runs[0], "words.py", "-", "unary_minus_removal", line=16)
+    assert r.status is Status.KILLED
+    assert r.killed_by[0].startswith("tests/test_words.py::test_stem_drops_one_letter[")
+    text = (root / m.file).read_text()
+    assert rerun_from_disk(root, m, text, ["tests/test_words.py"], sys.executable, box, ["src"]) is Status.KILLED
+
+
 def test_a_default_value_runs_only_the_tests_that_call_its_function(runs):
     _, r = _pick(runs[0], "words.py", '"s"', "default_argument")
     assert r.status is Status.KILLED
@@ -91,7 +101,7 @@ def test_a_default_value_runs_only_the_tests_that_call_its_function(runs):
 
 
 def test_a_failing_unittest_subtest_kills(runs):
-    _, r = _pick(runs[0], "words.py", "-", "unary_minus_removal")  # word[:-1] -> word[:1]
+    _, r = _pick(runs[0], "words.py", "-", "unary_minus_removal", line=11)  # word[:-1] -> word[:1]
     assert r.status is Status.KILLED
     assert r.killed_by == ["tests/test_sub.py::SingularTests::test_singular"]
 

@@ -51,6 +51,7 @@ class MutationRun:
     baseline: dict[str, Any] = field(default_factory=dict)  # tracer, traced_s, untraced_s, unstable, ...
     slowest: list[dict[str, Any]] = field(default_factory=list)  # the 5 tests that cost most: id, seconds, share
     longest_mutant: dict[str, Any] = field(default_factory=dict)  # id, seconds
+    modes: dict[str, int] = field(default_factory=dict)  # how the run mutants were applied: patch, reimport, ...
     deselected: int = 0
 
     @property
@@ -165,6 +166,8 @@ class Engine:
                         self.store.put(NAMESPACE, base_key, baseline)
                 elif ev["event"] == "collected":
                     run.deselected = ev.get("deselected", 0)
+                elif ev["event"] == "jobs":
+                    run.modes = ev["modes"]
                 elif ev["event"] == "cost":
                     run.slowest = ev["slowest"]
                     run.longest_mutant = ev["longest_mutant"]

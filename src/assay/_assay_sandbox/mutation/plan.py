@@ -5,10 +5,12 @@ The rest become jobs, with the tests to run:
 - `patch` (swap `__code__`): a line inside a function that only tests run;
 - `defaults` (set `__defaults__`): a literal default value of a function (see `defaults`);
 - `rebind` (re-run the module body): a line run by the module's own import;
-- `reimport` (a fresh import and collection in the child): a line that ran during collection on behalf of
-  another module (a test module calling it at import: what it computed sits in that module), a
-  module-level line of a target whose namespace collection changed after its import (re-running the body
-  would drop those changes), or a function no live object can take.
+- `recollect` (patch, then import and collect again the test modules that called it while imported): a
+  function line that ran during collection for test modules only, when what it computed can only sit in
+  those modules (see `recollect`);
+- `reimport` (a fresh import and collection in the child): other lines that ran during collection on
+  behalf of another module, a module-level line of a target whose namespace collection changed after its
+  import (re-running the body would drop those changes), or a function no live object can take.
 Module state: when a test that runs the mutated line wrote module globals in the baseline (a cache, a
 registry), every test that may read them runs too, with the earlier writers they read from; the writers
 run first, in collection order: the cache holds what the mutant computed for all of them, as in a fresh
@@ -31,12 +33,13 @@ class Job(NamedTuple):
     ordered: list[str]  # tests to run
     code: types.CodeType  # the mutated module
     patches: list | None
-    mode: str  # patch | rebind | reimport
+    mode: str  # patch | defaults | recollect | rebind | reimport
     first: int  # the first `first` tests of `ordered` write module state: they run first, in collection order
+    files: tuple = ()  # recollect: the test modules to import and collect again
 
 
 def plan(cfg, baseline, collect, dirty: dict[str, set[str]], readers, events, functions,
-         memos=None) -> tuple[list[Job], dict]:
+         memos=None, recollect: dict | None = None) -> tuple[list[Job], dict]:
     """Jobs for the mutants that need a run (others get their verdict now), and the original module code."""
     covering, duration, scope = baseline.covering, baseline.duration, baseline.scope
     all_ids = baseline.tests
@@ -90,8 +93,12 @@ def plan(cfg, baseline, collect, dirty: dict[str, set[str]], readers, events, fu
             events.mutant(m, "NoCoverage", [])
             continue
         found: Any
+        files: tuple = ()
         if defaulted is not None:
             found, mode = defaulted[0], "defaults"
+        elif (foreign and not at_import and rel in (recollect or {})
+              and (found := patches(cfg, m, code, functions)) is not None):
+            mode, files = "recollect", tuple((recollect or {})[rel])
         elif foreign or (at_import and rel in dirty):
             found, mode = None, "reimport"
         elif at_import:
@@ -99,7 +106,7 @@ def plan(cfg, baseline, collect, dirty: dict[str, set[str]], readers, events, fu
         else:
             found = patches(cfg, m, code, functions)
             mode = "patch" if found is not None else "reimport"
-        jobs.append(Job(m, ordered, code, found, mode, len(writers)))
+        jobs.append(Job(m, ordered, code, found, mode, len(writers), files))
     return jobs, original_code
 
 

@@ -24,6 +24,7 @@ import time
 from ..fork import RETRY_FACTOR, fork, watch
 from .defaults import run_defaulted
 from .patch import KILLERS, run_patched
+from .recollect import run_recollected
 from .reimport import run_reimported
 
 SAME_LINE_P = 0.9  # chance that a test that killed a mutant on this line kills the next one
@@ -81,14 +82,16 @@ class Pool:
                     child = fork(lambda report, p=job.patches, it=items: run_patched(p, it, report))
                 elif job.mode == "defaults":
                     child = fork(lambda report, p=job.patches, it=items: run_defaulted(p, it, report))
+                elif job.mode == "recollect":
+                    child = fork(lambda report, j=job, it=items: run_recollected(j.patches, it, j.files, report))
                 elif job.mode == "rebind":
                     child = fork(lambda report, j=job, it=items: self.import_time.run(j.m, j.code, it, report,
                                                                                     j.first > 0))
                 else:
                     child = fork(lambda report, j=job, o=ordered: run_reimported(self.cfg, j.m, j.code, o, report))
                 # a fresh import and collection in the child also pays pytest's start-up (plugins, entry points)
-                setup = self.cfg.timeout_s + (0 if job.mode in ("patch", "defaults") else
-                                              self.collection_s * 2 + FRESH_SESSION_S)
+                setup = self.cfg.timeout_s + (0 if job.mode in ("patch", "defaults") else self.collection_s * 2
+                                              + (0 if job.mode == "recollect" else FRESH_SESSION_S))
                 setup *= RETRY_FACTOR if job.m.id in self.retried else 1.0
                 running[child.pid] = {"job": job, "child": child, "ordered": ordered, "test": None,
                                       "deadline": child.started + setup, "budget": setup, "since": child.started}
@@ -121,7 +124,7 @@ class Pool:
             self.runs[nodeid] = self.runs.get(nodeid, 0) + 1
             state["test"] = None
             # between tests, or after the last: a fresh pytest session (re-import) also reports and tears down
-            fresh = state["job"].mode not in ("patch", "defaults")
+            fresh = state["job"].mode not in ("patch", "defaults", "recollect")
             state["budget"] = self.cfg.timeout_s + (FRESH_SESSION_S if fresh else 0.0)
             state["budget"] *= RETRY_FACTOR if state["job"].m.id in self.retried else 1.0
         state["since"] = now

@@ -20,6 +20,7 @@ from .patch import KILLERS, function_index
 from .plan import plan
 from .pool import Pool
 from .rebind import ImportTime
+from .recollect import recollectable
 from .select import Readers
 from .state import ProjectState, changed, fingerprint
 
@@ -81,9 +82,10 @@ class Server:
         readers = Readers(cfg, _original_code(cfg), baseline.covering, items)
         targets = {os.path.realpath(p): rel for rel, p in cfg.targets.items()}
         memos = Memos(ProjectState(cfg.scratch_root, targets).modules, baseline.writes, cfg.scratch_root)
-        jobs, original_code = plan(cfg, baseline, self.tracer, dirty, readers, self.events, functions, memos)
-        self.events.emit(event="jobs", total=len(jobs), modes={mode: sum(j.mode == mode for j in jobs)
-                                                               for mode in ("patch", "defaults", "rebind", "reimport")},
+        jobs, original_code = plan(cfg, baseline, self.tracer, dirty, readers, self.events, functions, memos,
+                                   recollectable(self.tracer, dirty, items))
+        modes = ("patch", "defaults", "recollect", "rebind", "reimport")
+        self.events.emit(event="jobs", total=len(jobs), modes={m: sum(j.mode == m for j in jobs) for m in modes},
                          with_state=sum(j.first > 0 for j in jobs), dirty={k: sorted(v) for k, v in dirty.items()})
         import_time = (ImportTime(cfg, original_code, readers, self.tracer.codes, baseline.tests)
                        if any(j.mode == "rebind" for j in jobs) else None)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import sys
 import threading
+import types
 from typing import Any
 
 from .probes import ProbeRecorder
@@ -196,6 +197,18 @@ class CollectTracer(_Files):
         self.lines: set = set()
         self.foreign: set = set()
         self.bodies: dict[str, dict] = {}  # rel -> fingerprint of the module's globals when its body returned
+        self.others: dict[str, dict] = {}  # the same for the other modules of the scratch copy, by real path
+        self.callers: dict[str, set] = {}  # rel -> real paths of the modules whose import called it (None: unknown)
+        self.module_codes: dict[str, types.CodeType] = {}  # real path -> its body as it ran (asserts rewritten)
+
+    def _caller(self, frame) -> str | None:
+        """The module whose body (being imported) made this call, or None (a hook, a fixture, a thread)."""
+        f = frame.f_back
+        while f is not None:
+            if f.f_code.co_name == "<module>":
+                return os.path.realpath(f.f_code.co_filename)
+            f = f.f_back
+        return None
 
     def _own(self, frame, rel: str) -> bool:
         f = frame
@@ -213,11 +226,23 @@ class CollectTracer(_Files):
                 inside = self.inside[filename] = os.path.realpath(filename).startswith(self.scratch)
             if inside:
                 self.codes.add(frame.f_code)
+            if inside and frame.f_code.co_name == "<module>" and self.rel(filename) is None:
+                frame.f_trace_lines = False  # only its return matters
+                self.module_codes[os.path.realpath(filename)] = frame.f_code
+
+                def returned(frame, event, arg):
+                    if event == "return":
+                        self.others[os.path.realpath(filename)] = fingerprint(frame.f_globals)
+                    return returned
+
+                return returned
         rel = self.rel(filename)
         if rel is None:
             return None
         body = frame.f_code.co_name == "<module>"
         sink = self.lines if body or self._own(frame, rel) else self.foreign
+        if sink is self.foreign:
+            self.callers.setdefault(rel, set()).add(self._caller(frame))
 
         def local(frame, event, arg):
             if event == "line":
