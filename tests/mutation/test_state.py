@@ -87,7 +87,7 @@ def test_a_table_read_while_collecting_is_judged_after_a_fresh_collection(runs, 
 def test_a_function_a_test_module_calls_at_import_is_judged_after_that_module_is_collected_again(runs, root, box):
     # STEMS in test_words.py holds what `stem` returned at import: patching the function alone would miss it
     assert runs[0].modes["recollect"] >= 1
-    m, r = _pick(runs[0], "words.py", "-", "unary_minus_removal", line=16)
+    m, r = _pick(runs[0], "words.py", "-", "unary_minus_removal", line=17)
     assert r.status is Status.KILLED
     assert r.killed_by[0].startswith("tests/test_words.py::test_stem_drops_one_letter[")
     text = (root / m.file).read_text()
@@ -100,8 +100,14 @@ def test_a_default_value_runs_only_the_tests_that_call_its_function(runs):
     assert r.covered_by == r.killed_by == ["tests/test_words.py::test_plural"]
 
 
+def test_a_literal_default_next_to_one_that_is_not_runs_only_the_tests_that_call_its_function(runs):
+    _, r = _pick(runs[0], "words.py", "3", "default_argument")  # `limit=3` beside `sep=SEPARATOR`
+    assert r.status is Status.KILLED
+    assert r.covered_by == r.killed_by == ["tests/test_words.py::test_join"]
+
+
 def test_a_failing_unittest_subtest_kills(runs):
-    _, r = _pick(runs[0], "words.py", "-", "unary_minus_removal", line=11)  # word[:-1] -> word[:1]
+    _, r = _pick(runs[0], "words.py", "-", "unary_minus_removal", line=12)  # word[:-1] -> word[:1]
     assert r.status is Status.KILLED
     assert r.killed_by == ["tests/test_sub.py::SingularTests::test_singular"]
 

@@ -4,8 +4,9 @@ live function objects instead of re-running the module body.
 The `def` runs at import, so such a mutant would otherwise count as import-time code, whose effect can
 rarely be bounded (every test runs). A default is only read when the function is called without that
 argument, so the tests that ran the function's body are the ones that can observe it. Taken only when
-every default of that `def` is a literal, the live functions hold exactly the original values, and the
-body never ran while pytest collected (an object built at import would keep the old default).
+the mutant changes one literal default (the others may be any expression: they keep their live values),
+the live functions hold the original value there, and the body never ran while pytest collected (an
+object built at import would keep the old default).
 Limit: a test that reads a default without calling the function (`inspect.signature`) is not selected.
 """
 
@@ -16,6 +17,8 @@ import os
 
 from .code import code_lines
 
+_MISSING = object()
+
 
 def _def_at(tree: ast.AST, line: int):
     for node in ast.walk(tree):
@@ -24,26 +27,52 @@ def _def_at(tree: ast.AST, line: int):
     return None
 
 
-def _literals(fn) -> tuple[tuple, dict | None]:
-    args = fn.args
-    positional = tuple(ast.literal_eval(d) for d in args.defaults)
-    keywords = {a.arg: ast.literal_eval(d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True)
-                if d is not None}
-    return positional, keywords or None
+def _changed_default(old_fn, new_fn) -> tuple[int | str, object, object] | None:
+    """The one default the mutant changed: (position, or name for a keyword-only one; old value; new value),
+    both literals; None when anything else differs. The other defaults may be any expression: the mutant
+    leaves them as they are, so the live values stay right."""
+    a, b = old_fn.args, new_fn.args
+    if len(a.defaults) != len(b.defaults) or len(a.kw_defaults) != len(b.kw_defaults):
+        return None
+    pairs = [(i, x, y) for i, (x, y) in enumerate(zip(a.defaults, b.defaults, strict=True))]
+    pairs += [(arg.arg, x, y) for arg, x, y in zip(a.kwonlyargs, a.kw_defaults, b.kw_defaults, strict=True)
+              if x is not None and y is not None]
+    differ = [(key, x, y) for key, x, y in pairs if ast.dump(x) != ast.dump(y)]
+    if len(differ) != 1:
+        return None
+    key, x, y = differ[0]
+    return key, ast.literal_eval(x), ast.literal_eval(y)
 
 
-def defaults_patch(cfg, m, text: str, mutated: str, functions: dict, collect) -> tuple[tuple, set[int]] | None:
-    """((live functions, new __defaults__, new __kwdefaults__), lines of their body), or None."""
+def defaults_patch(cfg, m, text: str, mutated: str, functions: dict, collect) -> tuple[list, set[int]] | None:
+    """([(live function, new __defaults__, new __kwdefaults__)], lines of their body), or None."""
     try:
         old_fn, new_fn = _def_at(ast.parse(text), m.stmt_line), _def_at(ast.parse(mutated), m.stmt_line)
         if old_fn is None or new_fn is None:
             return None
-        old, new = _literals(old_fn), _literals(new_fn)
+        change = _changed_default(old_fn, new_fn)
     except (ValueError, SyntaxError, TypeError):
         return None
+    if change is None:
+        return None
+    key, before, after = change
     first = min([old_fn.lineno, *(d.lineno for d in old_fn.decorator_list)])
     funcs = functions.get((os.path.realpath(cfg.targets[m.file]), old_fn.name, first), [])
-    if not funcs or any((f.__defaults__ or ()) != old[0] or f.__kwdefaults__ != old[1] for f in funcs):
+    patches = []
+    for f in funcs:
+        positional, keywords = list(f.__defaults__ or ()), dict(f.__kwdefaults__ or {})
+        if isinstance(key, str):
+            live = keywords.get(key, _MISSING)
+        else:  # __defaults__ holds the values of `args.defaults`, in order
+            live = positional[key] if len(positional) == len(old_fn.args.defaults) else _MISSING
+        if type(live) is not type(before) or live != before:  # not the function this def made, or rebound
+            return None
+        if isinstance(key, str):
+            keywords[key] = after
+        else:
+            positional[key] = after
+        patches.append((f, tuple(positional) or None, keywords or None))
+    if not patches:
         return None
     body = set()
     for f in funcs:
@@ -51,14 +80,13 @@ def defaults_patch(cfg, m, text: str, mutated: str, functions: dict, collect) ->
     body -= {first, old_fn.lineno, m.stmt_line, *range(m.line, m.end_line + 1)}
     if any((m.file, line) in collect.lines or (m.file, line) in collect.foreign for line in body):
         return None
-    return (funcs, new[0] or None, new[1]), body
+    return patches, body
 
 
-def run_defaulted(patch: tuple, items, report) -> dict:
+def run_defaulted(patches: list, items, report) -> dict:
     from .patch import run_items
 
-    funcs, positional, keywords = patch
-    for f in funcs:
+    for f, positional, keywords in patches:
         f.__defaults__ = positional
         f.__kwdefaults__ = keywords
     return run_items(items, report)
