@@ -84,6 +84,14 @@ def test_skips_docstrings_annotations_all_logging_and_pragma_lines():
     assert ("condition", "x <= -1", "True") not in pairs  # a while forced true only loops forever
 
 
+def test_type_expressions_outside_annotations_are_not_mutated_but_literal_values_are():
+    text = ('import typing\nfrom typing import Literal, Optional\n'
+            'WaitT = typing.Union[int, typing.Callable[["State"], float]]\n'
+            'Node = Optional["Tree"]\nMode = Literal["r", "w"]\nLIMIT = ["cap"]\n')
+    originals = {m.original for m in generate("m.py", text)}
+    assert originals == {'"r"', '"w"', '"cap"'}
+
+
 def test_replacements_are_exact_text_edits_that_compile():
     for m in _mutants():
         assert SOURCE[m.start:m.end] == m.original

@@ -4,8 +4,10 @@ Each finding is an exact text edit (character span + replacement) so that the re
 reproduces the mutant on disk. Operator tokens (`+`, `and`, `+=`) have no AST position, so they are found
 in the text between the operands, skipping blanks, parentheses and comments.
 
-Never mutated: docstrings, annotations, `__all__`, logging calls, f-strings, `if __name__ == "__main__"`
-blocks, `if TYPE_CHECKING` tests, and lines marked `# pragma: no mutate` / `# assay: no mutate`.
+Never mutated: docstrings, annotations and type expressions outside them (`typing.Callable[["State"], int]`
+in a type alias; `Literal[...]` and `Annotated[...]` are values at run time and are mutated), `__all__`,
+logging calls, f-strings, `if __name__ == "__main__"` blocks, `if TYPE_CHECKING` tests, and lines marked
+`# pragma: no mutate` / `# assay: no mutate`.
 """
 
 from __future__ import annotations
@@ -94,6 +96,22 @@ def _targets_all(stmt: ast.stmt) -> bool:
 def _is_main_guard(test: ast.expr) -> bool:
     return (isinstance(test, ast.Compare) and isinstance(test.left, ast.Name) and test.left.id == "__name__"
             and any(isinstance(c, ast.Constant) and c.value == "__main__" for c in test.comparators))
+
+
+_TYPE_FORMS = {"Union", "Optional", "Callable", "List", "Dict", "Set", "FrozenSet", "Tuple", "Type", "ClassVar",
+               "Final", "Iterable", "Iterator", "Sequence", "Mapping", "MutableMapping", "MutableSequence",
+               "Generator", "AsyncGenerator", "AsyncIterator", "AsyncIterable", "Awaitable", "Coroutine",
+               "Collection", "Container", "DefaultDict", "OrderedDict", "Counter", "Deque", "TypeGuard",
+               "Required", "NotRequired", "Concatenate", "Unpack"}
+
+
+def _is_type_expression(node: ast.expr) -> bool:
+    """`typing.Union[...]`, `Optional["Node"]`: what it holds only matters to type checkers."""
+    if not isinstance(node, ast.Subscript):
+        return False
+    name = _dotted(node.value)
+    module, _, form = name.rpartition(".")
+    return form in _TYPE_FORMS and module in ("", "typing", "typing_extensions", "t", "tp", "collections.abc")
 
 
 def _is_type_checking(test: ast.expr) -> bool:
@@ -211,7 +229,7 @@ class Finder:
 
     # --- expressions ---------------------------------------------------------------------------
     def _expr(self, node: ast.expr, chain, default_arg: bool = False) -> Iterator[Edit]:
-        if isinstance(node, ast.JoinedStr) or _is_logging_call(node):
+        if isinstance(node, ast.JoinedStr) or _is_logging_call(node) or _is_type_expression(node):
             return
         pos = self.pos
         if isinstance(node, ast.BinOp) and type(node.op) in ARITHMETIC:
