@@ -158,8 +158,11 @@ def lower_bound(data: dict, durations: dict[str, float], cores: int) -> float:
     return total / cores
 
 
-def agreement(root: Path, project: dict, data: dict, sample: int, seed: int, survivors: int) -> dict:
-    """A fresh-process rerun from disk of `sample` mutants, `survivors` of them survivors (or all there are)."""
+def agreement(root: Path, project: dict, data: dict, sample: int, seed: int, survivors: int,
+              file_s: float = 60.0) -> dict:
+    """A fresh-process rerun from disk of `sample` mutants, `survivors` of them survivors (or all there are).
+    A rerun gets 10 x the test file's untraced time (at least 60 s): a mutant that hangs on disk costs that,
+    not a fixed 10 minutes."""
     text = (root / project["target"]).read_text(encoding="utf-8")
     by_id = {m.id: m for m in generate(project["target"], text)}
     pool = [m for m in data["mutants"] if m["status"] not in ("Ignored", "CompileError", "RuntimeError")]
@@ -176,7 +179,7 @@ def agreement(root: Path, project: dict, data: dict, sample: int, seed: int, sur
         skip = [arg for t in project.get("disk_skip_unless_covering", []) if t not in m["covered_by"]
                 for arg in ("--deselect", t)]
         disk = rerun_from_disk(root, by_id[m["id"]], text, tests + skip, sys.executable, sandbox, roots,
-                               timeout=600)
+                               timeout=max(60.0, 10 * file_s))
         if detected(disk) == detected(Status(m["status"])):
             agree += 1
         else:
@@ -245,7 +248,7 @@ def main() -> None:
         (CACHE / f"assay-{name}{args.tag}.json").write_text(json.dumps(data, indent=1))
         durations = test_durations(root, project["tests"])
         bound = lower_bound(data, durations, cores)
-        agree = agreement(root, project, data, args.sample, args.seed, args.survivors)
+        agree = agreement(root, project, data, args.sample, args.seed, args.survivors, sum(durations.values()))
         row = {"project": project.get("name") or project["spec"], "target": project["target"],
                "tests": project["tests"], "cores": cores,
                "assay": assay, "assay_second_run_wall_s": again["wall_s"], "mutmut": mutmut,
