@@ -80,7 +80,7 @@ class MutationJob(_Json):
     functions: dict[str, list[list]] | None = None  # rel -> [name, first, last]: scope the run (verify gate)
     workers: int = 1
     killers: int = 1  # failing tests to find per mutant before stopping (2: tells a unique kill from a shared one)
-    timeout_factor: float = 1.5  # a test's deadline: factor x its untraced duration + timeout_s
+    timeout_factor: float = 10.0  # a test's deadline: factor x its untraced duration + timeout_s
     timeout_s: float = 5.0
     baseline_timeout: float = 180.0  # the deadline of one test in the baseline runs
     deselect: list[str] = field(default_factory=list)  # node ids, prefixes or globs left out of the run

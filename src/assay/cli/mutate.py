@@ -77,7 +77,7 @@ def mutate(
     test_timeout: Annotated[float | None, typer.Option(
         metavar="SECONDS", help="added to each test's deadline under a mutant (default 5)")] = None,
     timeout_factor: Annotated[float | None, typer.Option(
-        metavar="X", help="a test's deadline under a mutant: X times its time without mutants (default 1.5)")] = None,
+        metavar="X", help="a test's deadline under a mutant: X times its time without mutants (default 10)")] = None,
     deselect: Annotated[list[str] | None, typer.Option(
         metavar="ID", help="leave a test out (node id, file::function or glob; repeatable)")] = None,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="ignore cached verdicts")] = False,

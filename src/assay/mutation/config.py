@@ -22,7 +22,7 @@ class MutationConfig(Section):
         default_factory=dict, description="glob of project-relative paths -> code class, overriding detection"
     )
     timeout_factor: float = Field(
-        1.5, gt=0, description="each test a mutant runs gets factor x its untraced baseline duration + timeout_s")
+        10.0, gt=0, description="each test a mutant runs gets factor x its untraced baseline duration + timeout_s")
     timeout_s: float = Field(5.0, ge=0, validation_alias=AliasChoices("timeout_s", "timeout_base_s"),
                              description="seconds added to each test's deadline (timeout_base_s: old name)")
     deselect: list[str] = Field(default_factory=list,
