@@ -11,8 +11,9 @@ is by far the likeliest killer. Tests that wrote module state in the baseline ru
 collection order (see `plan`).
 
 That order is learned while the run goes, so it differs between runs; the verdict must not. A mutant whose
-test hangs runs again without it (and without the tests that already passed): Killed when any covering test
-fails, Timeout only when none fails and one hangs - whichever test happened to come first.
+test hangs runs again without it (and without the tests that already passed): Killed when another covering
+test fails, Timeout when none does or a second test hangs too (the verdict then still depends on the order
+when a third test would fail: bounded cost, two hangs at most).
 """
 
 from __future__ import annotations
@@ -161,7 +162,8 @@ class Pool:
                           f" + {self.cfg.timeout_s:g}s)")
                 killers = [hung]
                 rest = ordered[ordered.index(hung) + 1:]  # the tests before it passed
-                if ordered.index(hung) >= job.first and rest:  # not a state writer the rest depend on
+                # once: not a state writer the rest depend on; a second hang ends it (a hang costs timeout_s)
+                if ordered.index(hung) >= job.first and rest and m.id not in self.hung:
                     hang = self.hung.setdefault(m.id, {"killers": killers, "reason": reason, "ordered": ordered,
                                                        "took": 0.0})
                     hang["took"] += took
