@@ -43,6 +43,7 @@ def plan(cfg, baseline, collect, dirty: dict[str, set[str]], readers, events, fu
     """Jobs for the mutants that need a run (others get their verdict now), and the original module code."""
     covering, duration, scope = baseline.covering, baseline.duration, baseline.scope
     all_ids = baseline.tests
+    recollect = recollect or {}
     sources: dict[str, str] = {}
     original_code: dict[str, types.CodeType] = {}
     originals: dict[str, str | None] = {}  # bytecode fingerprint -> the first mutant with it (None: original)
@@ -96,9 +97,9 @@ def plan(cfg, baseline, collect, dirty: dict[str, set[str]], readers, events, fu
         files: tuple = ()
         if defaulted is not None:
             found, mode = defaulted[0], "defaults"
-        elif (foreign and not at_import and rel in (recollect or {})
+        elif (foreign and not at_import and rel in recollect
               and (found := patches(cfg, m, code, functions)) is not None):
-            mode, files = "recollect", tuple((recollect or {})[rel])
+            mode, files = "recollect", tuple(recollect[rel])
         elif foreign or (at_import and rel in dirty):
             found, mode = None, "reimport"
         elif at_import:

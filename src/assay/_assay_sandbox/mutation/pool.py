@@ -50,7 +50,7 @@ class Pool:
         self.ratios: collections.deque = collections.deque(maxlen=64)  # child seconds / baseline seconds
         self.pending: list = []
         self.retried: set[str] = set()  # mutants whose set-up timed out once: a busy machine, or a real hang
-        self.hung: dict[str, dict] = {}  # mutant id -> its first hang (test, reason, tests, seconds so far)
+        self.hung: dict[str, dict] = {}  # mutant id -> its first hang (test, reason, tests, seconds), run again
 
     def slowdown(self) -> float:
         """How much slower tests run now than in the baseline (median of the last 64 tests of 5 ms or more,
@@ -164,9 +164,7 @@ class Pool:
                 rest = ordered[ordered.index(hung) + 1:]  # the tests before it passed
                 # once: not a state writer the rest depend on; a second hang ends it (a hang costs timeout_s)
                 if ordered.index(hung) >= job.first and rest and m.id not in self.hung:
-                    hang = self.hung.setdefault(m.id, {"killers": killers, "reason": reason, "ordered": ordered,
-                                                       "took": 0.0})
-                    hang["took"] += took
+                    self.hung[m.id] = {"killers": killers, "reason": reason, "ordered": ordered, "took": took}
                     self.pending.append(job._replace(ordered=job.ordered[:job.first] + rest))
                     return
             self._timeout(m, ordered, killers, took, reason)
@@ -177,11 +175,12 @@ class Pool:
             return
         result = result["result"]
         first = self.hung.pop(m.id) if m.id in self.hung else None
-        if first is not None and not result.get("killed_by"):  # nothing else fails: the hang is the verdict
-            self._timeout(m, first["ordered"], first["killers"], first["took"] + took, first["reason"])
-            return
         if first is not None:
             took += first["took"]
+            if not result.get("killed_by"):  # nothing else fails: the hang is the verdict
+                self.events.mutant(m, "Timeout", first["ordered"], first["killers"], duration=took,
+                                   reason=first["reason"])
+                return
         if "import_error" in result:
             self.events.mutant(m, "RuntimeError", ordered, duration=took,
                                reason=f"the module body raises at import: {result['import_error']}")

@@ -15,20 +15,19 @@ import sys
 import types
 
 from .patch import run_items
-from .state import changed, fingerprint
+from .state import changed_since_body
 
 
 def recollectable(tracer, dirty: dict, items) -> dict[str, list[tuple[str, types.CodeType | None]]]:
     """rel -> (file, module body code) of the test modules to re-collect for a foreign mutant of that target
     (absent: re-import). The code is the one that ran, asserts rewritten: no rewrite per mutant."""
     tests = {os.path.realpath(str(item.path)) for item in items if _module_node(item) is not None}
-    stirred = set()
+    stirred = set()  # modules changed after their body ran
     for mod in list(sys.modules.values()):
         real = os.path.realpath(getattr(mod, "__file__", None) or "/nonexistent")
         before = tracer.others.get(real)
-        if before is not None and any(not (name not in before and isinstance(mod.__dict__.get(name), type(sys)))
-                                      for name in changed(before, fingerprint(mod.__dict__))):
-            stirred.add(real)  # changed after its body ran (new submodule attributes aside)
+        if before is not None and changed_since_body(before, mod):
+            stirred.add(real)
     out = {}
     for rel, callers in tracer.callers.items():
         if rel not in dirty and None not in callers and callers <= tests and stirred <= callers:

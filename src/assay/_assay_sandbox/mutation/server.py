@@ -22,7 +22,7 @@ from .pool import Pool
 from .rebind import ImportTime
 from .recollect import recollectable
 from .select import Readers
-from .state import ProjectState, changed, fingerprint
+from .state import ProjectState, changed_since_body
 
 
 class Server:
@@ -104,8 +104,7 @@ class Server:
             rel = by_path.get(os.path.realpath(getattr(mod, "__file__", None) or "/nonexistent"))
             if rel is None or rel not in self.tracer.bodies:
                 continue
-            names = {name for name in changed(self.tracer.bodies[rel], fingerprint(mod.__dict__))
-                     if not (name not in self.tracer.bodies[rel] and isinstance(mod.__dict__.get(name), type(sys)))}
+            names = changed_since_body(self.tracer.bodies[rel], mod)
             if names:
                 out[rel] = names
         return out

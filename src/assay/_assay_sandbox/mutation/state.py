@@ -69,6 +69,14 @@ def changed(before: dict[str, tuple], after: dict[str, tuple]) -> set[str]:
     return {k for k in before.keys() | after.keys() if before.get(k) != after.get(k)}
 
 
+def changed_since_body(before: dict[str, tuple], module: types.ModuleType) -> set[str]:
+    """Globals of `module` changed since its body returned (`before`), apart from submodules that imports
+    of the package's children bound later."""
+    space = module.__dict__
+    return {name for name in changed(before, fingerprint(space))
+            if not (name not in before and isinstance(space.get(name), types.ModuleType))}
+
+
 class ProjectState:
     """Fingerprints of the globals of every module loaded from the scratch copy (project and tests)."""
 
