@@ -61,6 +61,13 @@ def test_a_cache_filled_by_an_earlier_test_does_not_hide_a_mutant(runs, root, bo
     assert rerun_from_disk(root, m, text, ["tests/test_dates.py"], sys.executable, box, ["src"]) is Status.KILLED
 
 
+def test_a_pattern_the_worker_compiled_before_forking_does_not_hide_a_mutant_of_it(runs):
+    # the worker compiles the baseline's patterns once (warm.py): a mutated pattern is another cache key
+    _, r = _pick(runs[0], "words.py", 'r"[^a-z]+"', "string")
+    assert r.status is Status.KILLED
+    assert r.killed_by == ["tests/test_words.py::test_slug"]
+
+
 def test_a_memo_cache_of_code_the_mutant_cannot_reach_adds_no_readers(runs):
     # test_split fills halves' cache; a mutant of split cannot change what the cache holds for a key
     _, r = _pick(runs[0], "memo.py", "+", "arithmetic")

@@ -19,6 +19,7 @@ from ..fork import fork, watch
 from .patch import FailureWatch
 from .state import ProjectState
 from .trace import make_tracer
+from .warm import patterns
 
 
 class _Phases:
@@ -79,7 +80,7 @@ def run_tests(items, report, traced: bool, cfg=None, functions: dict | None = No
         for i, t in enumerate(out):
             t["lines"] = sorted(lines.get(i, ()))
             t["call"] = sorted(call.get(i, ()))
-    return {"tests": out, "tracer": tracer.name if tracer else None,
+    return {"tests": out, "tracer": tracer.name if tracer else None, "patterns": patterns(),
             "overhead": {"setup_s": round(setup_s, 3), "state_s": round(state_s, 3)}}
 
 

@@ -67,9 +67,15 @@ class FailureWatch:
 
     @classmethod
     def on(cls, items) -> FailureWatch:
-        watch = cls()
-        if items:
-            items[0].config.pluginmanager.register(watch, "assay-failure-watch")
+        """The session's watch, registered on first use: registering a plugin costs pluggy ~2 ms, so the
+        worker registers it once before forking and every child finds it."""
+        if not items:
+            return cls()
+        manager = items[0].config.pluginmanager
+        watch = manager.get_plugin("assay-failure-watch")
+        if watch is None:
+            watch = cls()
+            manager.register(watch, "assay-failure-watch")
         return watch
 
 

@@ -23,6 +23,7 @@ from .rebind import ImportTime
 from .recollect import recollectable
 from .select import Readers
 from .state import ProjectState, changed_since_body
+from .warm import warm
 
 
 class Server:
@@ -89,6 +90,7 @@ class Server:
                          with_state=sum(j.first > 0 for j in jobs), dirty={k: sorted(v) for k, v in dirty.items()})
         import_time = (ImportTime(cfg, original_code, readers, self.tracer.codes, baseline.tests)
                        if any(j.mode == "rebind" for j in jobs) else None)
+        warm(items, [p for run in runs.values() for p in run.get("patterns", [])])
         pool = Pool(cfg, self.events, import_time, baseline, self.collection_s)
         start = time.monotonic()
         pool.run(jobs, {item.nodeid: item for item in items})
