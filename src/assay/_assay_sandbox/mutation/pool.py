@@ -6,9 +6,9 @@ deadline is killed (Timeout, naming the test that hung), wherever it is stuck, C
 
 Order of the tests of one mutant: it stops at its first failing test, so the expected cost is least when
 tests run by duration / probability of killing (Smith's rule): a test that killed a mutant on the same
-line is likely to kill again, one that ran often and never killed is not; a slow test runs last unless it
-is by far the likeliest killer. Tests that wrote module state in the baseline run before the others, in
-collection order (see `plan`).
+line is likely to kill again, one whose name holds the words of the mutated line may (`hint`), one that
+ran often and never killed is not; a slow test runs last unless it is by far the likeliest killer. Tests
+that wrote module state in the baseline run before the others, in collection order (see `plan`).
 
 That order is learned while the run goes, so it differs between runs; the verdict must not. A mutant whose
 test hangs runs again without it (and without the tests that already passed): Killed when another covering
@@ -24,6 +24,7 @@ import time
 
 from ..fork import RETRY_FACTOR, fork, watch
 from .defaults import run_defaulted
+from .hint import Hints
 from .patch import KILLERS, run_patched
 from .recollect import run_recollected
 from .reimport import run_reimported
@@ -51,6 +52,7 @@ class Pool:
         self.pending: list = []
         self.retried: set[str] = set()  # mutants whose set-up timed out once: a busy machine, or a real hang
         self.hung: dict[str, dict] = {}  # mutant id -> its first hang (test, reason, tests, seconds), run again
+        self.hints = Hints(cfg.targets)
 
     def slowdown(self) -> float:
         """How much slower tests run now than in the baseline (median of the last 64 tests of 5 ms or more,
@@ -99,12 +101,13 @@ class Pool:
             self._step(running)
 
     def order(self, m, ordered: list[str]) -> list[str]:
-        """Cheapest expected cost first: duration / chance of killing."""
+        """Cheapest expected cost first: duration / chance of killing (learned, or hinted by the test's name)."""
         same_line = self.line_killers.get((m.file, m.line), ())
+        hinted = self.hints.chances(m, ordered)
 
         def key(nodeid: str) -> tuple[float, str]:
-            p = SAME_LINE_P if nodeid in same_line else (self.kills.get(nodeid, 0) + 0.5) / (
-                self.runs.get(nodeid, 0) + 1)
+            p = SAME_LINE_P if nodeid in same_line else max(hinted.get(nodeid, 0.0), (
+                self.kills.get(nodeid, 0) + 0.5) / (self.runs.get(nodeid, 0) + 1))
             return (self.duration.get(nodeid, 0.0) + 1e-4) / p, nodeid
 
         return sorted(ordered, key=key)
