@@ -87,6 +87,7 @@ def test_a_table_read_while_collecting_is_judged_after_a_fresh_collection(runs, 
     m, r = _pick(runs[0], "words.py", '"sheep"', "string")  # test_short's parameters come from the table
     assert r.status is Status.KILLED
     assert r.killed_by == ["tests/test_words.py::test_short[XXsheepXX]"]
+    assert r.tests_completed == 1  # an id the worker never collected runs first: that is where the mutant shows
     text = (root / m.file).read_text()
     assert rerun_from_disk(root, m, text, ["tests/test_words.py"], sys.executable, box, ["src"]) is Status.KILLED
 

@@ -6,9 +6,10 @@ deadline is killed (Timeout, naming the test that hung), wherever it is stuck, C
 
 Order of the tests of one mutant: it stops at its first failing test, so the expected cost is least when
 tests run by duration / probability of killing (Smith's rule): a test that killed a mutant on the same
-line is likely to kill again, one whose name holds the words of the mutated line may (`hint`), one that
-ran often and never killed is not; a slow test runs last unless it is by far the likeliest killer. Tests
-that wrote module state in the baseline run before the others, in collection order (see `plan`).
+line is likely to kill again, one that killed in the same function less so, one whose name holds the
+words of the mutated line may (`hint`), one that ran often and never killed is not; a slow test runs last
+unless it is by far the likeliest killer. Tests that wrote module state in the baseline run before the
+others, in collection order (see `plan`).
 
 That order is learned while the run goes, so it differs between runs; the verdict must not. A mutant whose
 test hangs runs again without it (and without the tests that already passed): Killed when another covering
@@ -30,6 +31,7 @@ from .recollect import run_recollected
 from .reimport import run_reimported
 
 SAME_LINE_P = 0.9  # chance that a test that killed a mutant on this line kills the next one
+SAME_FUNCTION_P = 0.6  # ... one that killed a mutant elsewhere in the same function (or module body)
 
 
 FRESH_SESSION_S = 2.0  # what a new pytest session in a child costs beyond the worker's own collection
@@ -46,6 +48,7 @@ class Pool:
         self.runs: dict[str, int] = {}
         self.cost: dict[str, float] = {}  # seconds spent in each test over all mutants
         self.line_killers: dict[tuple[str, int], set[str]] = {}
+        self.function_killers: dict[tuple[str, str], set[str]] = {}
         self.longest = (0.0, "")
         self.beat = 0.0
         self.ratios: collections.deque = collections.deque(maxlen=64)  # child seconds / baseline seconds
@@ -53,6 +56,7 @@ class Pool:
         self.retried: set[str] = set()  # mutants whose set-up timed out once: a busy machine, or a real hang
         self.hung: dict[str, dict] = {}  # mutant id -> its first hang (test, reason, tests, seconds), run again
         self.hints = Hints(cfg.targets)
+        self.known: set[str] = set()  # every test id the worker collected: one a child finds anew is a mutant's
 
     def slowdown(self) -> float:
         """How much slower tests run now than in the baseline (median of the last 64 tests of 5 ms or more,
@@ -72,6 +76,7 @@ class Pool:
         self.pending = list(reversed(jobs))
         running: dict[int, dict] = {}
         position = {nodeid: i for i, nodeid in enumerate(by_id)}
+        self.known = set(by_id)
         while self.pending or running:
             while self.pending and len(running) < workers:
                 job = self.pending.pop()
@@ -86,12 +91,14 @@ class Pool:
                 elif job.mode == "defaults":
                     child = fork(lambda report, p=job.patches, it=items: run_defaulted(p, it, report))
                 elif job.mode == "recollect":
-                    child = fork(lambda report, j=job, it=items: run_recollected(j.patches, it, j.files, report))
+                    child = fork(lambda report, j=job, it=items: run_recollected(j.patches, it, j.files, report,
+                                                                                j.first))
                 elif job.mode == "rebind":
                     child = fork(lambda report, j=job, it=items: self.import_time.run(j.m, j.code, it, report,
                                                                                     j.first > 0))
                 else:
-                    child = fork(lambda report, j=job, o=ordered: run_reimported(self.cfg, j.m, j.code, o, report))
+                    child = fork(lambda report, j=job, o=ordered: run_reimported(self.cfg, j.m, j.code, o, report,
+                                                                                  j.first, self.known))
                 # a fresh import and collection in the child also pays pytest's start-up (plugins, entry points)
                 setup = self.cfg.timeout_s + (0 if job.mode in ("patch", "defaults") else self.collection_s * 2
                                               + (0 if job.mode == "recollect" else FRESH_SESSION_S))
@@ -103,11 +110,13 @@ class Pool:
     def order(self, m, ordered: list[str]) -> list[str]:
         """Cheapest expected cost first: duration / chance of killing (learned, or hinted by the test's name)."""
         same_line = self.line_killers.get((m.file, m.line), ())
+        same_function = self.function_killers.get((m.file, m.function), ())
         hinted = self.hints.chances(m, ordered)
 
         def key(nodeid: str) -> tuple[float, str]:
-            p = SAME_LINE_P if nodeid in same_line else max(hinted.get(nodeid, 0.0), (
-                self.kills.get(nodeid, 0) + 0.5) / (self.runs.get(nodeid, 0) + 1))
+            p = SAME_LINE_P if nodeid in same_line else max(
+                SAME_FUNCTION_P if nodeid in same_function else 0.0, hinted.get(nodeid, 0.0),
+                (self.kills.get(nodeid, 0) + 0.5) / (self.runs.get(nodeid, 0) + 1))
             return (self.duration.get(nodeid, 0.0) + 1e-4) / p, nodeid
 
         return sorted(ordered, key=key)
@@ -195,6 +204,7 @@ class Pool:
             for killer in result["killed_by"][:1]:
                 self.kills[killer] = self.kills.get(killer, 0) + 1
                 self.line_killers.setdefault((m.file, m.line), set()).add(killer)
+                self.function_killers.setdefault((m.file, m.function), set()).add(killer)
             self.events.mutant(m, status, covered, result["killed_by"], result["tests_completed"], took)
 
     def _timeout(self, m, ordered, killers, took, reason) -> None:

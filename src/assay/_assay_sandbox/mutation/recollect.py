@@ -41,9 +41,10 @@ def _module_node(item):
     return item.getparent(pytest.Module)
 
 
-def run_recollected(pairs, items, files: list[tuple[str, types.CodeType | None]], report) -> dict:
+def run_recollected(pairs, items, files: list[tuple[str, types.CodeType | None]], report, first: int = 0) -> dict:
     """In the child: the mutant in place, the calling test modules imported and collected again, then
-    the tests (those of the re-collected modules as they are now: their parameter ids may have changed)."""
+    the tests (those of the re-collected modules as they are now: their parameter ids may have changed;
+    new ids right after the `first` state writers: where the mutant shows)."""
     from _pytest.nodes import Item
     from _pytest.runner import collect_one_node
 
@@ -79,4 +80,5 @@ def run_recollected(pairs, items, files: list[tuple[str, types.CodeType | None]]
         fresh[real] = found
     by_id = {x.nodeid: x for found in fresh.values() for x in found}
     ordered = [by_id.pop(item.nodeid, None) if os.path.realpath(str(item.path)) in fresh else item for item in items]
-    return run_items([x for x in ordered if x is not None] + list(by_id.values()), report)
+    kept = [x for x in ordered if x is not None]
+    return run_items(kept[:first] + list(by_id.values()) + kept[first:], report)

@@ -48,12 +48,30 @@ class MutantFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 class _Collector:
     """pytest plugin: the first failing test (or collection error) and how many tests completed."""
 
-    def __init__(self, finder: MutantFinder, report):
+    def __init__(self, finder: MutantFinder, report, ordered: list[str], first: int = 0,
+                 known: set[str] | None = None):
         self.finder = finder
         self.killed_by: list[str] = []
         self.completed = 0
         self.report = report
         self.started = 0.0
+        self.ordered = ordered
+        self.first = first
+        self.known = set(ordered) if known is None else known
+
+    def pytest_collection_modifyitems(self, items):
+        """The tests in the order asked for, and first (after the `first` state writers) those whose ids the
+        worker never saw: a parameter id that changed under the mutant (`test_x[XXmoneyXX]`) is where the
+        mutant shows. Other tests of the same functions go last."""
+        rank = {nodeid: i for i, nodeid in enumerate(self.ordered)}
+
+        def key(item) -> tuple[int, int]:
+            i = rank.get(item.nodeid)
+            if i is not None:
+                return (0 if i < self.first else 2, i)
+            return (1, 0) if item.nodeid not in self.known else (3, 0)
+
+        items.sort(key=key)
 
     def pytest_runtest_logstart(self, nodeid, location):
         self.report({"next": nodeid})
@@ -81,7 +99,9 @@ class _Collector:
             self.killed_by.append(report.nodeid or "<collection>")
 
 
-def run_reimported(cfg, m, code, ordered: list[str], report) -> dict:
+def run_reimported(cfg, m, code, ordered: list[str], report, first: int = 0, known: set[str] | None = None) -> dict:
+    """In the child: drop the project's modules, run pytest again with the mutant served at import; the tests
+    `ordered` (the first `first` of them state writers, kept first), new parameter ids next (`_Collector`)."""
     scratch = os.path.realpath(cfg.scratch_root) + os.sep
     for name, mod in list(sys.modules.items()):
         f = getattr(mod, "__file__", None)
@@ -90,7 +110,7 @@ def run_reimported(cfg, m, code, ordered: list[str], report) -> dict:
     finder = MutantFinder(os.path.realpath(cfg.targets[m.file]), code)
     sys.meta_path.insert(0, finder)
 
-    collector = _Collector(finder, report)
+    collector = _Collector(finder, report, ordered, first, known)
     # parametrize ids may be built from the mutated module: name the test functions, not their ids
     functions = list(dict.fromkeys(nodeid.split("[")[0] for nodeid in ordered))
     args = [*functions, f"--maxfail={KILLERS[0]}", "-q", "-p", "no:cacheprovider", "-p", "no:randomly", "-p",

@@ -88,7 +88,8 @@ class Server:
         modes = ("patch", "defaults", "recollect", "rebind", "reimport")
         self.events.emit(event="jobs", total=len(jobs), modes={m: sum(j.mode == m for j in jobs) for m in modes},
                          with_state=sum(j.first > 0 for j in jobs), dirty={k: sorted(v) for k, v in dirty.items()})
-        import_time = (ImportTime(cfg, original_code, readers, self.tracer.codes, baseline.tests)
+        import_time = (ImportTime(cfg, original_code, readers, self.tracer.codes, baseline.tests,
+                                  [item.nodeid for item in items])
                        if any(j.mode == "rebind" for j in jobs) else None)
         warm(items, [p for run in runs.values() for p in run.get("patterns", [])])
         pool = Pool(cfg, self.events, import_time, baseline, self.collection_s)
