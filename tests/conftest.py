@@ -12,20 +12,6 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
-ONE_UNIT = ("tests/languages/",)  # directories whose files one xdist worker runs together
-
-
-@pytest.hookimpl(optionalhook=True)
-def pytest_xdist_make_scheduler(config, log):
-    """`--dist loadfile`, except that each of `ONE_UNIT` goes to one worker: tests/languages' session fixture
-    verifies the four language examples (about a minute of CPU); split over two workers it ran on both."""
-    from xdist.scheduler import LoadFileScheduling
-
-    class Scheduling(LoadFileScheduling):
-        def _split_scope(self, nodeid: str) -> str:
-            return next((d for d in ONE_UNIT if nodeid.startswith(d)), None) or super()._split_scope(nodeid)
-
-    return Scheduling(config, log)
 
 
 def write_project(root: Path, files: dict[str, str], pyproject: str = "") -> Path:

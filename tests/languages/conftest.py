@@ -1,5 +1,7 @@
-"""The language examples (`examples/<lang>`), each verified once per session in a temp copy, all four at once:
-their toolchains mostly wait on process start-up, so overlapping them keeps the suite within its time."""
+"""The language examples (`examples/<lang>`), each verified once per session in a temp copy, all four at once
+(their toolchains mostly wait on process start-up), when `test_verdicts.py` first asks: started with the
+directory's first test instead, they ran on every pytest-xdist worker that ran a test here, a minute of CPU
+each, read by one."""
 
 from __future__ import annotations
 
@@ -66,11 +68,3 @@ def examples(tmp_path_factory) -> Examples:
     ex = Examples(tmp_path_factory.mktemp("language-examples"))
     yield ex
     ex.pool.shutdown(wait=True)
-
-
-@pytest.fixture(scope="session", autouse=True)
-def _examples_in_background(examples) -> None:
-    """Start the examples with the first test of this directory; `test_verdicts.py` comes last and reads them,
-    so the other tests here run meanwhile."""
-    if not examples.runs:
-        examples.start()
