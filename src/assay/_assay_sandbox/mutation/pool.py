@@ -98,7 +98,7 @@ class Pool:
                                                                                     j.first > 0))
                 else:
                     child = fork(lambda report, j=job, o=ordered: run_reimported(self.cfg, j.m, j.code, o, report,
-                                                                                  j.first, self.known))
+                                                                                  self.known, j.first))
                 # a fresh import and collection in the child also pays pytest's start-up (plugins, entry points)
                 setup = self.cfg.timeout_s + (0 if job.mode in ("patch", "defaults") else self.collection_s * 2
                                               + (0 if job.mode == "recollect" else FRESH_SESSION_S))

@@ -25,11 +25,11 @@ _IMMUTABLE = (int, float, complex, str, bytes, bool, tuple, frozenset, type(None
 class ImportTime:
     """What import-time mutants need, built once in the worker before forking their children."""
 
-    def __init__(self, cfg: MutationJob, original_code: dict, readers, collected_codes=(), all_ids=(), known=()):
+    def __init__(self, cfg: MutationJob, original_code: dict, readers, collected_codes, all_ids, known):
         self.cfg = cfg
         self.readers = readers
         self.all_ids = list(all_ids)
-        self.known = set(known) or set(self.all_ids)  # every id collected (a new one is where a mutant shows)
+        self.known = set(known)  # every id collected (one a child finds anew is where a mutant shows)
         self.bodies = {}
         for rel, path in cfg.targets.items():
             with open(path, encoding="utf-8") as fh:
@@ -94,7 +94,7 @@ class ImportTime:
             asked = [item.nodeid for item in items]  # likely killers first, then every other test
             seen = set(asked)
             return run_reimported(self.cfg, m, code, asked + [t for t in self.all_ids if t not in seen], report,
-                                  known=self.known)
+                                  self.known)
         selected, complete = self.readers.select(m, changed | aliases, old)
         if complete and unsafe is None:
             run = [item for item in items if item.nodeid in selected]

@@ -48,8 +48,7 @@ class MutantFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 class _Collector:
     """pytest plugin: the first failing test (or collection error) and how many tests completed."""
 
-    def __init__(self, finder: MutantFinder, report, ordered: list[str], first: int = 0,
-                 known: set[str] | None = None):
+    def __init__(self, finder: MutantFinder, report, ordered: list[str], known: set[str], first: int):
         self.finder = finder
         self.killed_by: list[str] = []
         self.completed = 0
@@ -57,7 +56,7 @@ class _Collector:
         self.started = 0.0
         self.ordered = ordered
         self.first = first
-        self.known = set(ordered) if known is None else known
+        self.known = known
 
     def pytest_collection_modifyitems(self, items):
         """The tests in the order asked for, and first (after the `first` state writers) those whose ids the
@@ -99,9 +98,10 @@ class _Collector:
             self.killed_by.append(report.nodeid or "<collection>")
 
 
-def run_reimported(cfg, m, code, ordered: list[str], report, first: int = 0, known: set[str] | None = None) -> dict:
+def run_reimported(cfg, m, code, ordered: list[str], report, known: set[str], first: int = 0) -> dict:
     """In the child: drop the project's modules, run pytest again with the mutant served at import; the tests
-    `ordered` (the first `first` of them state writers, kept first), new parameter ids next (`_Collector`)."""
+    `ordered` (the first `first` of them state writers, kept first), then ids not in `known` (every id the
+    worker collected), then the rest (`_Collector`)."""
     scratch = os.path.realpath(cfg.scratch_root) + os.sep
     for name, mod in list(sys.modules.items()):
         f = getattr(mod, "__file__", None)
@@ -110,7 +110,7 @@ def run_reimported(cfg, m, code, ordered: list[str], report, first: int = 0, kno
     finder = MutantFinder(os.path.realpath(cfg.targets[m.file]), code)
     sys.meta_path.insert(0, finder)
 
-    collector = _Collector(finder, report, ordered, first, known)
+    collector = _Collector(finder, report, ordered, known, first)
     # parametrize ids may be built from the mutated module: name the test functions, not their ids
     functions = list(dict.fromkeys(nodeid.split("[")[0] for nodeid in ordered))
     args = [*functions, f"--maxfail={KILLERS[0]}", "-q", "-p", "no:cacheprovider", "-p", "no:randomly", "-p",

@@ -2,7 +2,7 @@
 
 The baseline runs in children, so the worker itself never ran a test: its `re` cache is empty and no
 item knows its `location` (a cached path computation pytest makes for each test it runs). Each mutant
-child computed both again (inflection, 40 tests in a child: 62 ms cold, 28 ms warm). A compiled pattern
+child computed both again (inflection, 40 tests in a child: 62-86 ms cold, 29 ms warm). A compiled pattern
 depends only on (pattern, flags), a location only on the item's path: filling them in the parent changes
 nothing a test can observe but speed. Caches of the project's own (`lru_cache`, registries) are never
 warmed: their contents are what a mutant may change (`state`).
