@@ -160,7 +160,8 @@ class Engine:
                 if ev["event"] == "baseline":
                     baseline = {k: ev[k] for k in ("tests", "line_tests", "scope")}
                     self._apply_baseline(run, baseline)
-                    run.baseline = {k: ev.get(k) for k in ("tracer", "traced_s", "untraced_s", "unstable",
+                    run.baseline = {k: ev.get(k) for k in ("tracer", "traced_s", "untraced_s", "tests_traced_s",
+                                                           "tests_untraced_s", "overhead", "unstable",
                                                            "state_writers")}
                     if self.store:
                         self.store.put(NAMESPACE, base_key, baseline)

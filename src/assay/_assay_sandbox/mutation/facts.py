@@ -26,6 +26,9 @@ class Baseline:
                     self.outcome[nodeid] = f"{self.outcome[nodeid]} traced, {t['outcome']} untraced"
         given = durations or {}
         self.traced_duration = {nodeid: t["duration"] for nodeid, t in zip(self.ids, traced, strict=True)}
+        # the traced child's own costs beside its tests: probing the targets, fingerprinting module state
+        self.overhead = runs["traced"].get("overhead", {})
+        self.untraced_s = None if untraced is None else sum(t["duration"] for t in untraced)
         self.duration = {}
         for i, nodeid in enumerate(self.ids):
             if nodeid in given:
@@ -60,6 +63,10 @@ class Baseline:
             "tracer": self.tracer,
             "traced_s": round(traced_s, 3),
             "untraced_s": None if untraced_s is None else round(untraced_s, 3),
+            # the same, counting only the tests' own time (what tracing costs them, set-up apart)
+            "tests_traced_s": round(sum(self.traced_duration.values()), 3),
+            "tests_untraced_s": None if self.untraced_s is None else round(self.untraced_s, 3),
+            "overhead": self.overhead,
             "tests": [{"id": nodeid, "outcome": self.outcome[nodeid], "duration": round(self.duration[nodeid], 5)}
                       for nodeid in self.ids],
             "unstable": self.unstable,

@@ -99,9 +99,10 @@ def run_items(items, report) -> dict:
         start = time.perf_counter()
         failures.failed = False
         reports = runtestprotocol(item, nextitem=items[i + 1] if i + 1 < len(items) else None, log=False)
-        report({"done": item.nodeid, "s": time.perf_counter() - start})
+        failed = failures.failed or any(r.failed for r in reports)
+        report({"done": item.nodeid, "s": time.perf_counter() - start, "failed": failed})
         done += 1
-        if failures.failed or any(r.failed for r in reports):
+        if failed:
             killed_by.append(item.nodeid)
             if len(killed_by) >= KILLERS[0]:
                 break

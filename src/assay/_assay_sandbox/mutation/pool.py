@@ -9,7 +9,8 @@ tests run by duration / probability of killing (Smith's rule): a test that kille
 line is likely to kill again, one that killed in the same function less so, one whose name holds the
 words of the mutated line may (`hint`), one that ran often and never killed is not; a slow test runs last
 unless it is by far the likeliest killer. Tests that wrote module state in the baseline run before the
-others, in collection order (see `plan`).
+others, in collection order (see `plan`). Two mutants of one line do not run side by side while other
+jobs wait: the later one starts with the earlier one's killer.
 
 That order is learned while the run goes, so it differs between runs; the verdict must not. A mutant whose
 test hangs runs again without it (and without the tests that already passed): Killed when another covering
@@ -32,9 +33,23 @@ from .reimport import run_reimported
 
 SAME_LINE_P = 0.9  # chance that a test that killed a mutant on this line kills the next one
 SAME_FUNCTION_P = 0.6  # ... one that killed a mutant elsewhere in the same function (or module body)
+LOOKAHEAD = 8  # pending jobs looked through for one whose line no running child is judging
 
 
 FRESH_SESSION_S = 2.0  # what a new pytest session in a child costs beyond the worker's own collection
+PACE_RANGE = (1 / 3, 10.0)  # how far the deadlines follow the pace of the tests now against the baseline
+
+
+def pace(ratios) -> float:
+    """How much slower tests pass now than in the baseline: the median of `ratios` (a test's time in a child
+    over its baseline time), within `PACE_RANGE`; 1 until there are 8. Above 1 the machine got busier, and
+    slow tests must not turn into false timeouts; below 1 the baseline ran on a busier machine, and its
+    inflated durations must not make every hang cost ten times that much (more-itertools' `test_primes`:
+    71 s in a baseline taken beside another run, 24 s alone)."""
+    if len(ratios) < 8:
+        return 1.0
+    low, high = PACE_RANGE
+    return min(high, max(low, sorted(ratios)[len(ratios) // 2]))
 
 
 class Pool:
@@ -51,22 +66,15 @@ class Pool:
         self.function_killers: dict[tuple[str, str], set[str]] = {}
         self.longest = (0.0, "")
         self.beat = 0.0
-        self.ratios: collections.deque = collections.deque(maxlen=64)  # child seconds / baseline seconds
+        self.ratios: collections.deque = collections.deque(maxlen=64)  # child / baseline seconds, passed tests
         self.pending: list = []
         self.retried: set[str] = set()  # mutants whose set-up timed out once: a busy machine, or a real hang
         self.hung: dict[str, dict] = {}  # mutant id -> its first hang (test, reason, tests, seconds), run again
         self.hints = Hints(cfg.targets)
         self.known: set[str] = set()  # every test id the worker collected: one a child finds anew is a mutant's
 
-    def slowdown(self) -> float:
-        """How much slower tests run now than in the baseline (median of the last 64 tests of 5 ms or more,
-        1 to 10): a machine that got busier must not turn slow tests into false timeouts."""
-        if len(self.ratios) < 8:
-            return 1.0
-        return min(10.0, max(1.0, sorted(self.ratios)[len(self.ratios) // 2]))
-
     def budget(self, nodeid: str) -> float:
-        return self.cfg.timeout_factor * self.duration.get(nodeid, 0.0) * self.slowdown() + self.cfg.timeout_s
+        return self.cfg.timeout_factor * self.duration.get(nodeid, 0.0) * pace(self.ratios) + self.cfg.timeout_s
 
     def run(self, jobs, by_id) -> None:
         # Everything alive now is shared with every child: keep the collector from walking (and so copying)
@@ -79,7 +87,7 @@ class Pool:
         self.known = set(by_id)
         while self.pending or running:
             while self.pending and len(running) < workers:
-                job = self.pending.pop()
+                job = self._next(running)
                 rest = job.ordered[job.first:]
                 # looking for more than one killer (which test kills what, gate 4): file order, so that the same
                 # killers are found in every run; else the cheapest expected kill first
@@ -107,6 +115,15 @@ class Pool:
                                       "deadline": child.started + setup, "budget": setup, "since": child.started}
             self._step(running)
 
+    def _next(self, running: dict[int, dict]):
+        """The next pending job, passing over (a few) on a line being judged now: mutants of one line sit side
+        by side, and the one that waits starts with the killer the other finds."""
+        busy = {(s["job"].m.file, s["job"].m.line) for s in running.values()}
+        for k in range(len(self.pending) - 1, max(-1, len(self.pending) - 1 - LOOKAHEAD), -1):
+            if (self.pending[k].m.file, self.pending[k].m.line) not in busy:
+                return self.pending.pop(k)
+        return self.pending.pop()
+
     def order(self, m, ordered: list[str]) -> list[str]:
         """Cheapest expected cost first: duration / chance of killing (learned, or hinted by the test's name)."""
         same_line = self.line_killers.get((m.file, m.line), ())
@@ -131,7 +148,8 @@ class Pool:
             state["budget"] = self.budget(msg["next"])
         else:
             nodeid = msg["done"]
-            if self.duration.get(nodeid, 0.0) >= 0.005:
+            # a failing test may stop early: only passing ones (of 5 ms or more) tell the pace
+            if self.duration.get(nodeid, 0.0) >= 0.005 and not msg.get("failed"):
                 self.ratios.append(msg["s"] / self.duration[nodeid])
             self.cost[nodeid] = self.cost.get(nodeid, 0.0) + msg["s"]
             self.runs[nodeid] = self.runs.get(nodeid, 0) + 1
@@ -168,9 +186,9 @@ class Pool:
                 killers = []
             else:
                 self.cost[hung] = self.cost.get(hung, 0.0) + time.monotonic() - state["since"]
-                slow = self.slowdown()
+                now = pace(self.ratios)
                 reason = (f"{hung} did not finish within {state['budget']:.1f}s ({self.cfg.timeout_factor:g} x "
-                          f"{self.duration.get(hung, 0.0):.3f}s{f' x {slow:.1f} (load)' if slow > 1 else ''}"
+                          f"{self.duration.get(hung, 0.0):.3f}s{f' x {now:.2f} (pace)' if now != 1 else ''}"
                           f" + {self.cfg.timeout_s:g}s)")
                 killers = [hung]
                 rest = ordered[ordered.index(hung) + 1:]  # the tests before it passed

@@ -77,7 +77,7 @@ class _Collector:
         self.started = time.perf_counter()
 
     def pytest_runtest_logfinish(self, nodeid, location):
-        self.report({"done": nodeid, "s": time.perf_counter() - self.started})
+        self.report({"done": nodeid, "s": time.perf_counter() - self.started, "failed": nodeid in self.killed_by})
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_configure(self, config):
