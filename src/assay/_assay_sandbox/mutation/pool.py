@@ -9,8 +9,7 @@ tests run by duration / probability of killing (Smith's rule): a test that kille
 line is likely to kill again, one that killed in the same function less so, one whose name holds the
 words of the mutated line may (`hint`), one that ran often and never killed is not; a slow test runs last
 unless it is by far the likeliest killer. Tests that wrote module state in the baseline run before the
-others, in collection order (see `plan`). Two mutants of one line do not run side by side while other
-jobs wait: the later one starts with the earlier one's killer.
+others, in collection order (see `plan`).
 
 That order is learned while the run goes, so it differs between runs; the verdict must not. A mutant whose
 test hangs runs again without it (and without the tests that already passed): Killed when another covering
@@ -33,7 +32,6 @@ from .reimport import run_reimported
 
 SAME_LINE_P = 0.9  # chance that a test that killed a mutant on this line kills the next one
 SAME_FUNCTION_P = 0.6  # ... one that killed a mutant elsewhere in the same function (or module body)
-LOOKAHEAD = 8  # pending jobs looked through for one whose line no running child is judging
 
 
 FRESH_SESSION_S = 2.0  # what a new pytest session in a child costs beyond the worker's own collection
@@ -87,7 +85,7 @@ class Pool:
         self.known = set(by_id)
         while self.pending or running:
             while self.pending and len(running) < workers:
-                job = self._next(running)
+                job = self.pending.pop()
                 rest = job.ordered[job.first:]
                 # looking for more than one killer (which test kills what, gate 4): file order, so that the same
                 # killers are found in every run; else the cheapest expected kill first
@@ -114,15 +112,6 @@ class Pool:
                 running[child.pid] = {"job": job, "child": child, "ordered": ordered, "test": None,
                                       "deadline": child.started + setup, "budget": setup, "since": child.started}
             self._step(running)
-
-    def _next(self, running: dict[int, dict]):
-        """The next pending job, passing over (a few) on a line being judged now: mutants of one line sit side
-        by side, and the one that waits starts with the killer the other finds."""
-        busy = {(s["job"].m.file, s["job"].m.line) for s in running.values()}
-        for k in range(len(self.pending) - 1, max(-1, len(self.pending) - 1 - LOOKAHEAD), -1):
-            if (self.pending[k].m.file, self.pending[k].m.line) not in busy:
-                return self.pending.pop(k)
-        return self.pending.pop()
 
     def order(self, m, ordered: list[str]) -> list[str]:
         """Cheapest expected cost first: duration / chance of killing (learned, or hinted by the test's name)."""
