@@ -28,7 +28,8 @@ class Baseline:
         self.traced_duration = {nodeid: t["duration"] for nodeid, t in zip(self.ids, traced, strict=True)}
         # the traced child's own costs beside its tests: probing the targets, fingerprinting module state
         self.overhead = runs["traced"].get("overhead", {})
-        self.untraced_s = None if untraced is None else sum(t["duration"] for t in untraced)
+        self.tests_s = {"traced": sum(t["duration"] for t in traced),
+                        "untraced": None if untraced is None else sum(t["duration"] for t in untraced)}
         self.duration = {}
         for i, nodeid in enumerate(self.ids):
             if nodeid in given:
@@ -64,8 +65,8 @@ class Baseline:
             "traced_s": round(traced_s, 3),
             "untraced_s": None if untraced_s is None else round(untraced_s, 3),
             # the same, counting only the tests' own time (what tracing costs them, set-up apart)
-            "tests_traced_s": round(sum(self.traced_duration.values()), 3),
-            "tests_untraced_s": None if self.untraced_s is None else round(self.untraced_s, 3),
+            "tests_traced_s": round(self.tests_s["traced"], 3),
+            "tests_untraced_s": None if self.tests_s["untraced"] is None else round(self.tests_s["untraced"], 3),
             "overhead": self.overhead,
             "tests": [{"id": nodeid, "outcome": self.outcome[nodeid], "duration": round(self.duration[nodeid], 5)}
                       for nodeid in self.ids],

@@ -65,9 +65,12 @@ def fingerprint(namespace: dict, seen: dict[int, tuple] | None = None) -> dict[s
     seen = {} if seen is None else seen
     out = {}
     for k, v in list(namespace.items()):
-        if not (k.startswith("__") and k.endswith("__")):
-            found = seen.get(id(v))
-            out[k] = found if found is not None else seen.setdefault(id(v), _shallow(v))
+        if k.startswith("__") and k.endswith("__"):
+            continue
+        fp = seen.get(id(v))
+        if fp is None:
+            fp = seen[id(v)] = _shallow(v)
+        out[k] = fp
     return out
 
 
