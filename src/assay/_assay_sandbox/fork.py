@@ -18,6 +18,8 @@ import signal
 import time
 import traceback
 
+IDLE_SHARE = 0.25  # a child that used less CPU than this share of a core is waiting (sleep, I/O), not working
+_TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 RETRY_FACTOR = 4.0  # a child that timed out with nothing to blame runs once more with this much more time: a
 # busy machine slows every child, a real hang still times out
 
@@ -103,14 +105,15 @@ def fork(body) -> Child:
     return Child(pid, r)
 
 
-def watch(children: list[Child], deadline_of, on_line, first_only: bool = False) -> dict[int, tuple[str, dict]]:
-    """Run children to their end (`first_only`: until one ends): `on_line(child, msg)` for each progress
-    line; a child past `deadline_of(child)` (monotonic seconds) is killed.
+def watch(children: list[Child], deadline_of, on_line, first_only: bool = False,
+          wake: float | None = None) -> dict[int, tuple[str, dict]]:
+    """Run children to their end (`first_only`: until one ends, or until `wake`, monotonic seconds, has
+    passed): `on_line(child, msg)` for each progress line; a child past `deadline_of(child)` is killed.
     Returns pid -> ("exited", result) | ("timeout", {}) for the children that ended."""
     out: dict[int, tuple[str, dict]] = {}
     running = {c.fd: c for c in children}
-    while running and not (first_only and out):
-        nearest = min(deadline_of(c) for c in running.values())
+    while running:
+        nearest = min([deadline_of(c) for c in running.values()] + ([wake] if first_only and wake else []))
         ready, _, _ = select.select(list(running), [], [], max(0.0, nearest - time.monotonic()))
         for fd in ready:
             child = running[fd]
@@ -126,6 +129,8 @@ def watch(children: list[Child], deadline_of, on_line, first_only: bool = False)
                 del running[fd]
                 child.kill()
                 out[child.pid] = ("timeout", {})
+        if first_only and (out or (wake is not None and now >= wake)):
+            break
     return out
 
 
@@ -134,3 +139,22 @@ def run_one(body, timeout: float) -> tuple[str, dict, float]:
     child = fork(lambda report: body())
     state, result = watch([child], lambda c: c.started + timeout, lambda c, m: None)[child.pid]
     return state, result, time.monotonic() - child.started
+
+
+def cpu_ticks(pid: int) -> int | None:
+    """CPU time (user + system, clock ticks) a child of this process has used; None where /proc can not say
+    (a pid namespace without its own /proc shows other processes under the child's pid: the parent differs)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            fields = fh.read().rsplit(b")", 1)[1].split()
+        return int(fields[11]) + int(fields[12]) if int(fields[1]) == os.getpid() else None
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def idle(ticks: int | None, since_ticks: int | None, elapsed_s: float) -> bool:
+    """Whether a process that used `since_ticks` of CPU `elapsed_s` ago, and `ticks` now, used under
+    `IDLE_SHARE` of a core meanwhile (a tick is 10 ms: one may fall in a short window)."""
+    if ticks is None or since_ticks is None or elapsed_s <= 0:
+        return False
+    return ticks - since_ticks <= max(1.0, IDLE_SHARE * elapsed_s * _TICK)

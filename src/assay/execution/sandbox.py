@@ -144,18 +144,25 @@ def _probe(argv: list[str]) -> bool:
         return False
 
 
+_NAMESPACES = ("--user", "--map-root-user", "--mount", "--pid", "--fork", "--kill-child")
+
+
 @functools.lru_cache(maxsize=1)
-def _unshare_ok() -> bool:
+def _unshare_flags() -> tuple[str, ...] | None:
+    """unshare's flags that work here: with a /proc of the new pid namespace's own where the kernel lets us
+    mount one (the worker reads its children's CPU use there), else without; None when unshare fails."""
     if not shutil.which("unshare"):
-        return False
+        return None
     probe_dir = tempfile.mkdtemp(prefix="assay-probe-")
     try:
-        base = ["unshare", "--user", "--map-root-user", "--mount", "--pid", "--fork", "--kill-child", "--net"]
         writable = tempfile.mkdtemp(prefix="assay-probe-w-")
         try:
-            check = f"! touch {probe_dir}/x && touch {writable}/x"
-            return _probe([*base, "sh", "-c", _MOUNT_RO, "sh", probe_dir, writable, "--", "sh", "-c",
-                           check])
+            check = f"! touch {probe_dir}/x && touch {writable}/x && test -r /proc/1/stat"
+            for extra in (("--mount-proc",), ()):
+                if _probe(["unshare", *_NAMESPACES, *extra, "--net", "sh", "-c", _MOUNT_RO, "sh", probe_dir,
+                           writable, "--", "sh", "-c", check]):
+                    return (*_NAMESPACES, *extra)
+            return None
         finally:
             shutil.rmtree(writable, ignore_errors=True)
     finally:
@@ -208,7 +215,8 @@ class Sandbox:
     def __init__(self, config: SandboxConfig, protect: Path):
         self.config = config
         self.protect = protect.resolve()
-        self.use_unshare = _unshare_ok()
+        self.unshare = _unshare_flags()
+        self.use_unshare = self.unshare is not None
         self.cgroups = {c: base for c in ("pids", "memory") if (base := _cgroup_base(c)) is not None}
         self.env, self.removed = scrubbed_env()
         self._live: set[subprocess.Popen] = set()
@@ -267,9 +275,9 @@ class Sandbox:
         return next((p for p in (cwd, *cwd.parents) if p.name.startswith(WORKSPACE_PREFIX)), cwd)
 
     def _wrap(self, argv: list[str], writable: Path, shared: tuple[str, ...] = ()) -> list[str]:
-        if not self.use_unshare:
+        if self.unshare is None:
             return argv
-        ns = ["unshare", "--user", "--map-root-user", "--mount", "--pid", "--fork", "--kill-child"]
+        ns = ["unshare", *self.unshare]
         if not self.config.network:
             ns.append("--net")
         return [*ns, "sh", "-c", _MOUNT_RO, "sh", str(self.protect), str(writable), *shared, "--", *argv]

@@ -51,6 +51,7 @@ class MutationRun:
     baseline: dict[str, Any] = field(default_factory=dict)  # tracer, traced_s, untraced_s, unstable, ...
     slowest: list[dict[str, Any]] = field(default_factory=list)  # the 5 tests that cost most: id, seconds, share
     longest_mutant: dict[str, Any] = field(default_factory=dict)  # id, seconds
+    split_mutants: int = 0  # mutants whose tests ran in more than one child (a slow test set apart)
     modes: dict[str, int] = field(default_factory=dict)  # how the run mutants were applied: patch, reimport, ...
     deselected: int = 0
 
@@ -161,7 +162,7 @@ class Engine:
                     baseline = {k: ev[k] for k in ("tests", "line_tests", "scope")}
                     self._apply_baseline(run, baseline)
                     run.baseline = {k: ev.get(k) for k in ("tracer", "traced_s", "untraced_s", "tests_traced_s",
-                                                           "tests_untraced_s", "overhead", "unstable",
+                                                           "tests_untraced_s", "overhead", "children", "unstable",
                                                            "state_writers")}
                     if self.store:
                         self.store.put(NAMESPACE, base_key, baseline)
@@ -172,6 +173,7 @@ class Engine:
                 elif ev["event"] == "cost":
                     run.slowest = ev["slowest"]
                     run.longest_mutant = ev["longest_mutant"]
+                    run.split_mutants = ev.get("split_mutants", 0)
                 elif ev["event"] == "mutant":
                     result = MutantResult.from_json(ev)
                     run.results[ev["id"]] = result

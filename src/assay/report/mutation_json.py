@@ -11,6 +11,7 @@ def render(report: MutateReport) -> str:
     run = report.run
     data = {"schema": "assay.mutate/1", "passed": report.passed, **report.details(max_survivors=10_000),
             "duration_s": round(run.duration_s, 3), "baseline": run.baseline, "slowest": run.slowest,
-            "longest_mutant": run.longest_mutant, "modes": run.modes, "deselected": run.deselected,
+            "longest_mutant": run.longest_mutant, "split_mutants": run.split_mutants, "modes": run.modes,
+            "deselected": run.deselected,
             "mutants": [{**m.to_json(), **run.results[m.id].to_json()} for m, _ in run.scored]}
     return json.dumps(data, indent=2) + "\n"

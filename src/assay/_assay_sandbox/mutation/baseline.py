@@ -6,16 +6,24 @@ It tells which tests cover each line (only those run for a mutant there), how lo
 first; the per-test timeout), which module state each test leaves behind (who may read what a covered
 line computed), and which functions the tests execute in their call phase (the verify gate's scope).
 A test that hangs stops the run with its name: no mutant can be judged against it.
+
+A suite that mostly waits (tests that sleep, retry, time out) leaves its core idle. Then a second child
+takes the tail of the run, from the same state the first started in, and the first stops where the tail
+begins - if no test before that point wrote module state. If one did, the tail saw a state the sequential
+run would not have, so the first child runs on and the second is dropped.
 """
 
 from __future__ import annotations
 
+import math
+import mmap
 import os
+import struct
 import time
 
 import pytest
 
-from ..fork import fork, watch
+from ..fork import cpu_ticks, fork, idle, watch
 from .patch import FailureWatch
 from .state import ProjectState
 from .trace import make_tracer
@@ -38,37 +46,57 @@ class _Phases:
         self.tracer.switch((self.index, False))
 
 
-def run_tests(items, report, traced: bool, cfg=None, functions: dict | None = None) -> dict:
-    """In a child: every test once in collection order, `next` / `done` reported for each."""
+SHARD_CHECK_S = 0.25  # how often the parent looks whether a baseline child waits rather than computes
+SHARD_MIN_LEFT = 8  # tests left to a child before a second one is worth its start
+SHARD_MAX = 4  # children per run at once
+
+
+def run_tests(items, report, traced: bool, cfg=None, functions: dict | None = None, start: int = 0,
+              stop: mmap.mmap | None = None) -> dict:
+    """In a child: tests `start`.. once in collection order, `next` / `done` reported for each. `stop`: where
+    the parent may write the index a tail child starts at; this child stops there unless a test before it
+    wrote module state."""
     from _pytest.runner import runtestprotocol
 
-    tracer = state = phases = None
+    tracer = phases = None
     setup_start = time.perf_counter()
     state_s = 0.0
+    targets = {os.path.realpath(p): rel for rel, p in cfg.targets.items()}
     if traced:
-        tracer = make_tracer({os.path.realpath(p): rel for rel, p in cfg.targets.items()}, functions)
-        state = ProjectState(cfg.scratch_root, {os.path.realpath(p): rel for rel, p in cfg.targets.items()})
+        tracer = make_tracer(targets, functions)
         phases = _Phases(tracer)
         items[0].config.pluginmanager.register(phases, "assay-phases")
         tracer.start()
+    # after the probes went in: a function's new code is not a write
+    state = ProjectState(cfg.scratch_root, targets) if traced or stop is not None else None
     setup_s = time.perf_counter() - setup_start
     out = []
+    wrote = False
+    stopped = None
     failures = FailureWatch.on(items)
-    for i, item in enumerate(items):
+    for i in range(start, len(items)):
+        if stop is not None:
+            struct.pack_into("q", stop, 8, i)  # where this child is, for the parent choosing a stop
+            if not wrote and i == struct.unpack_from("q", stop)[0]:
+                stopped = i
+                break
+        item = items[i]
         report({"next": i})
         failures.failed = False
         if tracer and phases is not None:
             phases.index = i
             tracer.switch((i, False))
-        start = time.perf_counter()
+        begin = time.perf_counter()
         reports = runtestprotocol(item, nextitem=items[i + 1] if i + 1 < len(items) else None, log=False)
-        elapsed = time.perf_counter() - start
+        elapsed = time.perf_counter() - begin
         outcome = ("failed" if failures.failed or any(r.failed for r in reports) else
                    "skipped" if any(r.skipped for r in reports) else "passed")
         writes_start = time.perf_counter()
-        out.append({"outcome": outcome, "duration": elapsed, "writes": state.writes() if state else []})
+        writes = state.writes() if state else []
+        out.append({"outcome": outcome, "duration": elapsed, "writes": writes if traced else []})
         state_s += time.perf_counter() - writes_start
-        report({"done": i, "s": elapsed})
+        report({"done": i, "s": elapsed, **({"wrote": True} if writes and not wrote else {})})
+        wrote = wrote or bool(writes)
     if tracer:
         tracer.stop()
         lines: dict[int, set] = {}
@@ -77,10 +105,10 @@ def run_tests(items, report, traced: bool, cfg=None, functions: dict | None = No
             lines.setdefault(i, set()).update(found)
             if in_call:
                 call.setdefault(i, set()).update(found)
-        for i, t in enumerate(out):
+        for i, t in enumerate(out, start):
             t["lines"] = sorted(lines.get(i, ()))
             t["call"] = sorted(call.get(i, ()))
-    return {"tests": out, "tracer": tracer.name if tracer else None, "patterns": patterns(),
+    return {"tests": out, "stopped": stopped, "tracer": tracer.name if tracer else None, "patterns": patterns(),
             "overhead": {"setup_s": round(setup_s, 3), "state_s": round(state_s, 3)}}
 
 
@@ -99,37 +127,135 @@ def run_baseline(cfg, items, events, durations: dict[str, float] | None,
     results: dict[str, dict] = {}
     seconds: dict[str, float] = {}
     for batch in batches:
-        children = {name: fork(lambda report, traced=(name == "traced"): run_tests(items, report, traced, cfg,
-                                                                                   functions))
-                    for name in batch}
-        _finish(children, items, events, cfg.baseline_timeout, results, seconds)
+        runs = [_Run(name, items, cfg, functions) for name in batch]
+        _finish(runs, items, events, cfg.baseline_timeout)
+        for run in runs:
+            results[run.name], seconds[run.name] = run.merged()
     return results, seconds
 
 
-def _finish(children: dict, items, events, per_test: float, results: dict, seconds: dict) -> None:
-    current = {c.pid: (None, c.started) for c in children.values()}
-    done = {c.pid: 0 for c in children.values()}
+class _Segment:
+    """A child running the tests from `start` on, until the next segment's start if it wrote no module state."""
+
+    def __init__(self, run: _Run, start: int):
+        self.start = start
+        # shared with the child: where the next segment starts (-1 while none), and the test the child is at
+        self.stop = mmap.mmap(-1, 16)
+        struct.pack_into("qq", self.stop, 0, -1, start)
+        traced = run.name == "traced"
+        self.child = fork(lambda report: run_tests(run.items, report, traced, run.cfg, run.functions, start,
+                                                   self.stop))
+        self.at: int | None = None  # the test it runs now
+        self.since = self.child.started
+        self.done = 0
+        self.wrote = False
+        self.ticks = cpu_ticks(self.child.pid)
+        self.result: dict | None = None
+
+
+class _Run:
+    """One baseline run: its first child, and the children that took over the tail of a child that waited."""
+
+    def __init__(self, name: str, items, cfg, functions):
+        self.name, self.items, self.cfg, self.functions = name, items, cfg, functions
+        self.segments = [_Segment(self, 0)]
+        self.next_check = time.monotonic() + SHARD_CHECK_S
+
+    def live(self) -> list[_Segment]:
+        return [s for s in self.segments if s.result is None]
+
+    def end_of(self, segment: _Segment) -> int:
+        later = self.segments.index(segment) + 1
+        return self.segments[later].start if later < len(self.segments) else len(self.items)
+
+    def passed(self, segment: _Segment, index: int) -> list[_Segment]:
+        """`segment` starts test `index`: if that is past its end (it wrote module state and runs on), the
+        segments after it are dropped; returned, to be killed."""
+        if segment not in self.segments:  # dropped already, its last lines still coming
+            return []
+        later = self.segments.index(segment) + 1
+        if later == len(self.segments) or index < self.segments[later].start:
+            return []
+        dropped, self.segments = self.segments[later:], self.segments[:later]
+        return dropped
+
+    def split(self, now: float) -> None:
+        """Each child that used under a quarter of a core since the last look, wrote no module state and has
+        `SHARD_MIN_LEFT` tests left shares them with new children (up to `SHARD_MAX`), keeping the first part."""
+        if now < self.next_check:
+            return
+        elapsed = now - self.next_check + SHARD_CHECK_S
+        self.next_check = now + SHARD_CHECK_S
+        for segment in list(self.segments):
+            ticks, segment.ticks = segment.ticks, cpu_ticks(segment.child.pid)
+            # one test on from where the child is (read now, not from its pipe): it may start that one meanwhile
+            position = struct.unpack_from("q", segment.stop, 8)[0] + 1
+            left = self.end_of(segment) - position
+            if (segment.result is None and not segment.wrote and left >= SHARD_MIN_LEFT
+                    and len(self.live()) < SHARD_MAX and idle(segment.ticks, ticks, elapsed)):
+                parts = min(SHARD_MAX - len(self.live()) + 1, left // (SHARD_MIN_LEFT // 2))
+                starts = [position + left * k // parts for k in range(1, parts)]
+                struct.pack_into("q", segment.stop, 0, starts[0])
+                at = self.segments.index(segment) + 1
+                self.segments[at:at] = [_Segment(self, start) for start in starts]
+
+    def merged(self) -> tuple[dict, float]:
+        """The segments' results end to end (a segment that ran on to the end is the last one)."""
+        first = self.segments[0]
+        out: dict = {}
+        for segment in self.segments:
+            result = segment.result or {}
+            if not out:
+                out = {**result, "children": 1}
+            else:
+                out["children"] += 1
+                out["tests"] = out["tests"] + result["tests"]
+                out["patterns"] = out["patterns"] + result["patterns"]
+                out["overhead"] = {k: round(out["overhead"][k] + result["overhead"][k], 3) for k in out["overhead"]}
+            if result["stopped"] is None:
+                break
+        return out, max(s.child.ended for s in self.segments) - first.child.started
+
+
+def _finish(runs: list[_Run], items, events, per_test: float) -> None:
+    owner: dict[int, tuple[_Run, _Segment]] = {}
     last_event = [0.0]
 
     def on_line(child, msg):
         now = time.monotonic()
+        run, segment = owner[child.pid]
         if "next" in msg:
-            current[child.pid] = (msg["next"], now)
+            segment.at, segment.since = msg["next"], now
+            for dropped in run.passed(segment, msg["next"]):
+                dropped.since = -math.inf  # past its deadline: `watch` kills it
         else:
-            done[child.pid] = msg["done"] + 1
-            current[child.pid] = (None, now)
+            segment.at, segment.since = None, now
+            segment.done += 1
+            segment.wrote = segment.wrote or bool(msg.get("wrote"))
         if now - last_event[0] > 0.5:
             last_event[0] = now
-            events.emit(event="baseline_progress", done=min(done.values()), total=len(items))
+            events.emit(event="baseline_progress", total=len(items),
+                        done=min(sum(s.done for s in r.segments) for r in runs))
 
-    ended = watch(list(children.values()), lambda c: current[c.pid][1] + per_test, on_line)
-    for name, child in children.items():
-        state, result = ended[child.pid]
-        if state == "timeout":
-            index = current[child.pid][0]
-            which = items[index].nodeid if index is not None else "a test's teardown or the next setup"
-            raise BaselineFailed(f"{which} did not finish within {per_test:.0f}s in the {name} baseline run")
-        if "crash" in result:
-            raise BaselineFailed(f"the {name} baseline run crashed: {result['crash']}")
-        results[name] = result["result"]
-        seconds[name] = child.ended - child.started
+    while any(run.live() for run in runs):
+        for run in runs:
+            for segment in run.live():
+                owner[segment.child.pid] = (run, segment)
+        live = [s.child for run in runs for s in run.live()]
+        ended = watch(live, lambda c: owner[c.pid][1].since + per_test, on_line, first_only=True,
+                      wake=min(run.next_check for run in runs))
+        for pid, (state, result) in ended.items():
+            run, segment = owner[pid]
+            if segment.since == -math.inf:
+                segment.result = {"dropped": True}
+                continue
+            if state == "timeout":
+                which = (items[segment.at].nodeid if segment.at is not None
+                         else "a test's teardown or the next setup")
+                raise BaselineFailed(f"{which} did not finish within {per_test:.0f}s in the {run.name} baseline run")
+            if "crash" in result:
+                raise BaselineFailed(f"the {run.name} baseline run crashed: {result['crash']}")
+            segment.result = result["result"]
+        now = time.monotonic()
+        for run in runs:
+            run.split(now)

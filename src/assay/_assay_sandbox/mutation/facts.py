@@ -28,6 +28,8 @@ class Baseline:
         self.traced_duration = {nodeid: t["duration"] for nodeid, t in zip(self.ids, traced, strict=True)}
         # the traced child's own costs beside its tests: probing the targets, fingerprinting module state
         self.overhead = runs["traced"].get("overhead", {})
+        # children each run took: more than one where a child waited and others took over its tail
+        self.children = {name: run.get("children", 1) for name, run in runs.items()}
         self.tests_s = {"traced": sum(t["duration"] for t in traced),
                         "untraced": None if untraced is None else sum(t["duration"] for t in untraced)}
         self.duration = {}
@@ -68,6 +70,7 @@ class Baseline:
             "tests_traced_s": round(self.tests_s["traced"], 3),
             "tests_untraced_s": None if self.tests_s["untraced"] is None else round(self.tests_s["untraced"], 3),
             "overhead": self.overhead,
+            "children": self.children,
             "tests": [{"id": nodeid, "outcome": self.outcome[nodeid], "duration": round(self.duration[nodeid], 5)}
                       for nodeid in self.ids],
             "unstable": self.unstable,

@@ -15,6 +15,11 @@ That order is learned while the run goes, so it differs between runs; the verdic
 test hangs runs again without it (and without the tests that already passed): Killed when another covering
 test fails, Timeout when none does or a second test hangs too (the verdict then still depends on the order
 when a third test would fail: bounded cost, two hangs at most).
+
+A test far slower under a mutant than in the baseline (a retry loop now sleeping, see `split`) does not
+hold the mutant up: its child keeps running that test alone while a new child runs the tests after it.
+Killed when any of them fails, Timeout when one hangs and none fails; which child finds it first does not
+change the verdict.
 """
 
 from __future__ import annotations
@@ -23,12 +28,13 @@ import collections
 import gc
 import time
 
-from ..fork import RETRY_FACTOR, fork, watch
+from ..fork import RETRY_FACTOR, cpu_ticks, fork, idle, watch
 from .defaults import run_defaulted
 from .hint import Hints
 from .patch import KILLERS, run_patched
 from .recollect import run_recollected
 from .reimport import run_reimported
+from .split import IDLE_WINDOW_S, MAX_CHILDREN, MAX_SPLITS, Group, split_after
 
 SAME_LINE_P = 0.9  # chance that a test that killed a mutant on this line kills the next one
 SAME_FUNCTION_P = 0.6  # ... one that killed a mutant elsewhere in the same function (or module body)
@@ -70,6 +76,10 @@ class Pool:
         self.hung: dict[str, dict] = {}  # mutant id -> its first hang (test, reason, tests, seconds), run again
         self.hints = Hints(cfg.targets)
         self.known: set[str] = set()  # every test id the worker collected: one a child finds anew is a mutant's
+        self.setup_s: dict[str, float] = {}  # job mode -> seconds from fork to the first test, last seen
+        self.by_id: dict = {}
+        self.workers = max(1, cfg.workers)
+        self.split_mutants = 0  # mutants whose tests ran in more than one child, a slow test apart
 
     def budget(self, nodeid: str) -> float:
         return self.cfg.timeout_factor * self.duration.get(nodeid, 0.0) * pace(self.ratios) + self.cfg.timeout_s
@@ -78,40 +88,48 @@ class Pool:
         # Everything alive now is shared with every child: keep the collector from walking (and so copying)
         # those pages in each child.
         gc.freeze()
-        workers = max(1, self.cfg.workers)
         self.pending = list(reversed(jobs))
         running: dict[int, dict] = {}
         position = {nodeid: i for i, nodeid in enumerate(by_id)}
+        self.by_id = by_id
         self.known = set(by_id)
         while self.pending or running:
-            while self.pending and len(running) < workers:
+            while self.pending and self._busy(running) < self.workers and len(running) < MAX_CHILDREN * self.workers:
                 job = self.pending.pop()
                 rest = job.ordered[job.first:]
                 # looking for more than one killer (which test kills what, gate 4): file order, so that the same
                 # killers are found in every run; else the cheapest expected kill first
                 rest = sorted(rest, key=position.__getitem__) if KILLERS[0] > 1 else self.order(job.m, rest)
                 ordered = job.ordered[:job.first] + rest
-                items = [by_id[i] for i in ordered]
-                if job.mode == "patch":
-                    child = fork(lambda report, p=job.patches, it=items: run_patched(p, it, report))
-                elif job.mode == "defaults":
-                    child = fork(lambda report, p=job.patches, it=items: run_defaulted(p, it, report))
-                elif job.mode == "recollect":
-                    child = fork(lambda report, j=job, it=items: run_recollected(j.patches, it, j.files, report,
-                                                                                j.first))
-                elif job.mode == "rebind":
-                    child = fork(lambda report, j=job, it=items: self.import_time.run(j.m, j.code, it, report,
-                                                                                    j.first > 0))
-                else:
-                    child = fork(lambda report, j=job, o=ordered: run_reimported(self.cfg, j.m, j.code, o, report,
-                                                                                  self.known, j.first))
-                # a fresh import and collection in the child also pays pytest's start-up (plugins, entry points)
-                setup = self.cfg.timeout_s + (0 if job.mode in ("patch", "defaults") else self.collection_s * 2
-                                              + (0 if job.mode == "recollect" else FRESH_SESSION_S))
-                setup *= RETRY_FACTOR if job.m.id in self.retried else 1.0
-                running[child.pid] = {"job": job, "child": child, "ordered": ordered, "test": None,
-                                      "deadline": child.started + setup, "budget": setup, "since": child.started}
+                self._start(running, job, ordered, Group(job, ordered, time.monotonic()))
             self._step(running)
+
+    def _start(self, running: dict[int, dict], job, ordered: list[str], group: Group) -> None:
+        items = [self.by_id[i] for i in ordered]
+        if job.mode == "patch":
+            child = fork(lambda report, p=job.patches, it=items: run_patched(p, it, report))
+        elif job.mode == "defaults":
+            child = fork(lambda report, p=job.patches, it=items: run_defaulted(p, it, report))
+        elif job.mode == "recollect":
+            child = fork(lambda report, j=job, it=items: run_recollected(j.patches, it, j.files, report, j.first))
+        elif job.mode == "rebind":
+            child = fork(lambda report, j=job, it=items: self.import_time.run(j.m, j.code, it, report, j.first > 0))
+        else:
+            child = fork(lambda report, j=job, o=ordered: run_reimported(self.cfg, j.m, j.code, o, report,
+                                                                          self.known, j.first))
+        # a fresh import and collection in the child also pays pytest's start-up (plugins, entry points)
+        setup = self.cfg.timeout_s + (0 if job.mode in ("patch", "defaults") else self.collection_s * 2
+                                      + (0 if job.mode == "recollect" else FRESH_SESSION_S))
+        setup *= RETRY_FACTOR if job.m.id in self.retried else 1.0
+        running[child.pid] = {"job": job, "child": child, "ordered": ordered, "test": None, "group": group,
+                              "deadline": child.started + setup, "budget": setup, "since": child.started,
+                              "solo": None, "idle": False, "check": None, "cpu": None, "begun": False}
+        group.live.add(child.pid)
+
+    @staticmethod
+    def _busy(running: dict[int, dict]) -> int:
+        """Children holding a core: one left alone with a test that sleeps does not."""
+        return sum(not s["idle"] for s in running.values())
 
     def order(self, m, ordered: list[str]) -> list[str]:
         """Cheapest expected cost first: duration / chance of killing (learned, or hinted by the test's name)."""
@@ -128,6 +146,8 @@ class Pool:
         return sorted(ordered, key=key)
 
     def _on_line(self, state: dict, msg: dict) -> None:
+        if state.get("stopped"):
+            return
         now = time.monotonic()
         if now - self.beat > 5:  # the engine's idle watchdog: tests are finishing, slow as they may be
             self.beat = now
@@ -135,6 +155,13 @@ class Pool:
         if "next" in msg:
             state["test"] = msg["next"]
             state["budget"] = self.budget(msg["next"])
+            if not state["begun"]:
+                state["begun"] = True
+                self.setup_s[state["job"].mode] = now - state["child"].started
+            if state["solo"] is None and KILLERS[0] == 1 and state["group"].splits < MAX_SPLITS:
+                state["check"] = now + split_after(self.duration.get(msg["next"], 0.0) * pace(self.ratios),
+                                                   self.setup_s.get(state["job"].mode, 0.0), state["group"].splits)
+                state["cpu"] = None
         else:
             nodeid = msg["done"]
             # a failing test may stop early: only passing ones (of 5 ms or more) tell the pace
@@ -147,15 +174,135 @@ class Pool:
             fresh = state["job"].mode not in ("patch", "defaults", "recollect")
             state["budget"] = self.cfg.timeout_s + (FRESH_SESSION_S if fresh else 0.0)
             state["budget"] *= RETRY_FACTOR if state["job"].m.id in self.retried else 1.0
+            state["check"] = None
+            state["group"].done += 1
         state["since"] = now
         state["deadline"] = now + state["budget"]
+        if "done" in msg and state["solo"] == msg["done"] and not msg.get("failed"):
+            state["stopped"] = True  # its one test passed: the tests after it are another child's
+            state["deadline"] = now
 
     def _step(self, running: dict[int, dict]) -> None:
         """Wait until at least one child ends or passes its deadline (freed slots fill at once); verdicts."""
+        checks = [s["check"] for s in running.values() if s["check"] is not None]
         ended = watch([s["child"] for s in running.values()], lambda c: running[c.pid]["deadline"],
-                      lambda c, msg: self._on_line(running[c.pid], msg), first_only=True)
+                      lambda c, msg: self._on_line(running[c.pid], msg), first_only=True,
+                      wake=min(checks) if checks else None)
+        states = {pid: running.pop(pid) for pid in ended}
         for pid, (how, result) in ended.items():
-            self._verdict(running.pop(pid), how, result)
+            group = states[pid]["group"]
+            group.live.discard(pid)
+            if group.over:
+                continue
+            if group.splits:
+                self._group_verdict(states[pid], how, result, running)
+            else:
+                self._verdict(states[pid], how, result)
+        self._split_slow(running)
+
+    def _split_slow(self, running: dict[int, dict]) -> None:
+        """A child whose test runs far past its baseline time keeps that test alone; a new child runs the
+        tests after it (writers first). Only when a core is free, or the slow test leaves its core idle."""
+        now = time.monotonic()
+        for state in list(running.values()):
+            if state["check"] is None or state["check"] > now or state["group"].over:
+                continue
+            state["check"] = None
+            job, ordered, test = state["job"], state["ordered"], state["test"]
+            index = ordered.index(test) if test in ordered else -1
+            if index < job.first or index + 1 == len(ordered):
+                continue
+            ticks = cpu_ticks(state["child"].pid)
+            if state["cpu"] is None and ticks is not None:  # /proc is read for slow tests only: first look
+                state["cpu"], state["check"] = (ticks, now), now + IDLE_WINDOW_S
+                continue
+            sleeping = state["cpu"] is not None and idle(ticks, state["cpu"][0], now - state["cpu"][1])
+            if len(running) >= MAX_CHILDREN * self.workers or (not sleeping and self._busy(running) >= self.workers):
+                state["cpu"], state["check"] = (ticks, now) if ticks is not None else None, now + 0.25  # no core yet
+                continue
+            state["solo"], state["idle"] = test, sleeping
+            rest = self._rest(state["group"], test, ordered[index + 1:])
+            # a second test of this mutant sleeping: the tests after it go to two children, side by side
+            halves = ([rest[:len(rest) // 2], rest[len(rest) // 2:]]
+                      if sleeping and state["group"].splits and len(rest) > 1
+                      and len(running) + 2 <= MAX_CHILDREN * self.workers else [rest])
+            for half in halves:
+                self._split(running, state["group"], job, ordered[:job.first] + half)
+
+    @staticmethod
+    def _rest(group: Group, slow: str, rest: list[str]) -> list[str]:
+        """The tests after a slow one, those of its class (or module) last: they share its set-up and its
+        calls, so the mutant likely slows them too."""
+        group.slow.add(slow.rpartition("::")[0])
+        return sorted(rest, key=lambda nodeid: nodeid.rpartition("::")[0] in group.slow)
+
+    def _split(self, running: dict[int, dict], group: Group, job, ordered: list[str]) -> None:
+        if job.m.id in self.hung:  # the mutant's first hang, from an earlier run of it, is the group's
+            group.hang = self.hung.pop(job.m.id)
+            group.prior_s = group.hang["took"]
+        self.split_mutants += not group.splits
+        group.splits += 1
+        self._start(running, job, ordered, group)
+
+    def _group_verdict(self, state: dict, how: str, result: dict, running: dict[int, dict]) -> None:
+        """One child of a split mutant ended: Killed (or a broken module) ends the mutant at once; else the
+        verdict waits for the others: Timeout if a test hung (the tests after it go on in a new child), else
+        Survived."""
+        group, job = state["group"], state["job"]
+        m, took = job.m, time.monotonic() - group.started + group.prior_s
+        verdict: tuple[str, list[str], list[str], int, str] | None = None
+        if how == "timeout" and state.get("stopped"):
+            pass
+        elif how == "timeout":
+            hung = state["test"]
+            reason = self._hang_reason(hung, state, job)
+            if hung is not None:
+                self.cost[hung] = self.cost.get(hung, 0.0) + time.monotonic() - state["since"]
+            if group.hang is None:
+                group.hang = {"killers": [hung] if hung else [], "reason": reason, "ordered": group.ordered}
+            ordered = state["ordered"]
+            index = ordered.index(hung) if hung in ordered else -1
+            if (state["solo"] is None and group.splits < MAX_SPLITS and index >= job.first
+                    and index + 1 < len(ordered)):
+                self._split(running, group, job, ordered[:job.first] + self._rest(group, hung, ordered[index + 1:]))
+        elif "crash" in result:
+            verdict = ("RuntimeError", state["ordered"], [], 0, result["crash"])
+        elif "import_error" in result["result"]:
+            verdict = ("RuntimeError", state["ordered"], [], 0,
+                       f"the module body raises at import: {result['result']['import_error']}")
+        elif "equivalent" in result["result"]:
+            verdict = ("Ignored", [], [], 0, result["result"]["equivalent"])
+        elif result["result"]["killed_by"]:
+            killed_by = result["result"]["killed_by"]
+            self._learn(m, killed_by[0])
+            verdict = ("Killed", group.ordered, killed_by, group.done, "")
+        if verdict is None and not group.live:
+            verdict = (("Timeout", group.ordered, group.hang["killers"], group.done, group.hang["reason"])
+                       if group.hang else ("Survived", group.ordered, [], group.done, ""))
+        if verdict is None:
+            return
+        group.over = True
+        for pid in list(group.live):
+            if pid in running:
+                running.pop(pid)["child"].kill()
+        if took > self.longest[0]:
+            self.longest = (took, m.id)
+        status, covered, killers, completed, reason = verdict
+        self.events.mutant(m, status, covered, killers, completed, took, reason)
+
+    def _hang_reason(self, hung, state: dict, job) -> str:
+        if hung is None:
+            what = "the tests' setup" if job.mode in ("patch", "defaults") else "the mutant's module body re-run"
+            return f"{what} did not finish within {state['budget']:.1f}s"
+        now = pace(self.ratios)
+        return (f"{hung} did not finish within {state['budget']:.1f}s ({self.cfg.timeout_factor:g} x "
+                f"{self.duration.get(hung, 0.0):.3f}s{f' x {now:.2f} (pace)' if now != 1 else ''}"
+                f" + {self.cfg.timeout_s:g}s)")
+
+    def _learn(self, m, killer: str) -> None:
+        self.kills[killer] = self.kills.get(killer, 0) + 1
+        self.line_killers.setdefault((m.file, m.line), set()).add(killer)
+        self.function_killers.setdefault((m.file, m.function), set()).add(killer)
 
     def _verdict(self, state: dict, how: str, result: dict) -> None:
         job, child = state["job"], state["child"]
@@ -169,17 +316,10 @@ class Pool:
                 self.retried.add(m.id)
                 self.pending.append(job)
                 return
-            if hung is None:
-                what = "the tests' setup" if job.mode in ("patch", "defaults") else "the mutant's module body re-run"
-                reason = f"{what} did not finish within {state['budget']:.1f}s"
-                killers = []
-            else:
+            reason = self._hang_reason(hung, state, job)
+            killers = [hung] if hung is not None else []
+            if hung is not None:
                 self.cost[hung] = self.cost.get(hung, 0.0) + time.monotonic() - state["since"]
-                now = pace(self.ratios)
-                reason = (f"{hung} did not finish within {state['budget']:.1f}s ({self.cfg.timeout_factor:g} x "
-                          f"{self.duration.get(hung, 0.0):.3f}s{f' x {now:.2f} (pace)' if now != 1 else ''}"
-                          f" + {self.cfg.timeout_s:g}s)")
-                killers = [hung]
                 rest = ordered[ordered.index(hung) + 1:]  # the tests before it passed
                 # once: not a state writer the rest depend on; a second hang ends it (a hang costs timeout_s)
                 if ordered.index(hung) >= job.first and rest and m.id not in self.hung:
@@ -209,9 +349,7 @@ class Pool:
             covered = result.get("selected", ordered)
             status = "Killed" if result["killed_by"] else "Survived"
             for killer in result["killed_by"][:1]:
-                self.kills[killer] = self.kills.get(killer, 0) + 1
-                self.line_killers.setdefault((m.file, m.line), set()).add(killer)
-                self.function_killers.setdefault((m.file, m.function), set()).add(killer)
+                self._learn(m, killer)
             self.events.mutant(m, status, covered, result["killed_by"], result["tests_completed"], took)
 
     def _timeout(self, m, ordered, killers, took, reason) -> None:
@@ -228,4 +366,5 @@ class Pool:
                 "slowest": [{"id": nodeid, "duration": round(self.duration.get(nodeid, 0.0), 4),
                              "runs": self.runs.get(nodeid, 0), "seconds": round(s, 3), "share": round(s / spent, 4)}
                             for nodeid, s in top],
-                "longest_mutant": {"id": self.longest[1], "seconds": round(self.longest[0], 3)}}
+                "longest_mutant": {"id": self.longest[1], "seconds": round(self.longest[0], 3)},
+                "split_mutants": self.split_mutants}

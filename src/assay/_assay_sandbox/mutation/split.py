@@ -1,0 +1,45 @@
+"""When a mutant's test is slow, and how a split mutant's children add up to one verdict.
+
+A mutant can make a test far slower than in the baseline without making it fail or hang: tenacity's
+`wait_none` turned into a one-second wait makes every retrying test sleep, 1 to 20 s each, while the test
+that kills it takes a millisecond. Run one after the other, the killer waits behind the sleepers. So a
+test past `SPLIT_FACTOR` x its baseline time (and past what a new child costs to start) keeps its child to
+itself, and a new child runs the tests after it. The child left behind holds no core while it sleeps, so
+it does not count against the workers; one that computes splits only when a core is free.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+SPLIT_FACTOR = 4.0  # a test past this many times its baseline time (x pace) is slow under this mutant
+SPLIT_MIN_S = 0.1  # ... and past this long: a split costs a fork, and a fresh import in some modes
+SPLIT_AGAIN_S = 0.05  # ... or this long, once the mutant has slowed a test down
+IDLE_WINDOW_S = 0.05  # how long a slow test's child is watched to tell waiting from computing
+MAX_SPLITS = 32  # children a mutant may add beside its first: bounds what one mutant takes from the others
+MAX_CHILDREN = 4  # children alive at once, per worker: most of them sleep, but each holds memory
+
+
+@dataclass
+class Group:
+    """The children one mutant runs in, and what they found so far."""
+
+    job: object
+    ordered: list[str]  # the tests, in the order the first child got them
+    started: float
+    live: set[int] = field(default_factory=set)
+    splits: int = 0
+    done: int = 0  # tests completed, over all children
+    slow: set[str] = field(default_factory=set)  # classes (or modules) of its tests that ran slow
+    hang: dict | None = None  # the first test that hung: killers, reason, ordered
+    prior_s: float = 0.0  # time spent on the mutant before this group (a run that hung)
+    over: bool = False
+
+
+def split_after(baseline_s: float, setup_s: float, splits: int) -> float:
+    """Seconds a test may run before the rest of its mutant's tests go to a new child: `baseline_s` is its
+    baseline time at the current pace, `setup_s` what the new child takes to reach its first test. Once
+    the mutant has split (`splits`), it is known to slow tests down: the next one goes sooner."""
+    if splits:
+        return max(SPLIT_FACTOR * baseline_s, SPLIT_AGAIN_S)
+    return max(SPLIT_FACTOR * baseline_s, SPLIT_MIN_S, setup_s)

@@ -1,0 +1,67 @@
+"""Tests that wait (fixtures/slow): a mutant that makes tests sleep does not hold its killer up, and a baseline
+child that waits hands the tests after it to others - the facts and verdicts stay those of one sequential run."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from assay.config import SandboxConfig
+from assay.execution.sandbox import Sandbox
+from assay.mutation.model import Status
+from tests.mutation._mutation_support import FIXTURES, run_engine
+
+RETRIES = ["tests/test_retry.py::test_retries[1]", "tests/test_retry.py::test_retries[2]",
+           "tests/test_retry.py::test_retries[3]", "tests/test_retry.py::test_gives_up"]
+SETTLES = [f"tests/test_retry.py::test_settles[{n}]" for n in (1, 2, 3)]
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    root = tmp_path_factory.mktemp("slow") / "slow"
+    shutil.copytree(FIXTURES / "slow", root)
+    box = Sandbox(SandboxConfig(timeout_s=120), protect=root)
+    return run_engine(root, box, ["src/slow/retry.py"], ["tests/test_retry.py", "tests/test_wait.py"])
+
+
+def _pick(run, line, original, replacement):
+    found = [r for m, r in run.scored if (m.line, m.original, m.replacement) == (line, original, replacement)]
+    assert len(found) == 1
+    return found[0]
+
+
+def test_a_mutant_that_makes_tests_sleep_is_killed_by_the_test_behind_them(run):
+    # backoff() returns the attempt: each retrying test sleeps 1-6 s, and all four run before test_flat_pause
+    # (cheaper in the baseline); set apart one by one, they do not hold it up
+    r = _pick(run, 7, "0", "1")
+    assert r.status is Status.KILLED
+    assert r.killed_by == ["tests/test_retry.py::test_flat_pause"]
+    assert sorted(r.covered_by) == sorted([*RETRIES, "tests/test_retry.py::test_flat_pause"])
+    assert run.split_mutants >= 1
+
+
+def test_a_mutant_that_only_slows_tests_survives_once_every_test_passed(run):
+    # settle() sleeps a second: no test fails, and the verdict waits for the tests that were set apart
+    r = _pick(run, 11, "0", "1")
+    assert r.status is Status.SURVIVED
+    assert sorted(r.covered_by) == SETTLES
+    assert r.tests_completed == len(SETTLES)
+
+
+def test_a_baseline_child_that_waits_hands_its_tail_to_another(run):
+    # test_waits_first sleeps with 12 tests behind it: both runs end in more than one child
+    assert run.baseline["children"]["traced"] > 1
+    assert run.baseline["children"]["untraced"] > 1
+    assert run.baseline["state_writers"] == []
+    # every test's facts arrived, in collection order: coverage of each line is the sequential run's
+    assert run.baseline["unstable"] == []
+    r = _pick(run, 12, "True", "False")
+    assert r.status is Status.KILLED and sorted(r.covered_by) == SETTLES
+
+
+def test_the_other_verdicts_are_those_of_one_sequential_run(run):
+    statuses = {(m.line, m.original, m.replacement): r.status for m, r in run.scored}
+    assert statuses[(7, "*", "/")] is Status.SURVIVED  # 0 / attempt is still 0
+    assert statuses[(18, "fn()", "None")] is Status.KILLED
+    assert statuses[(20, "time.sleep(backoff(attempt))", "None")] is Status.SURVIVED
