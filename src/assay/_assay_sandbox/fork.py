@@ -106,14 +106,16 @@ def fork(body) -> Child:
 
 
 def watch(children: list[Child], deadline_of, on_line, first_only: bool = False,
-          wake: float | None = None) -> dict[int, tuple[str, dict]]:
-    """Run children to their end (`first_only`: until one ends, or until `wake`, monotonic seconds, has
-    passed): `on_line(child, msg)` for each progress line; a child past `deadline_of(child)` is killed.
+          wake=lambda: None) -> dict[int, tuple[str, dict]]:
+    """Run children to their end (`first_only`: until one ends, or until `wake()`, monotonic seconds or
+    None, has passed; asked again after each line, which may move it): `on_line(child, msg)` for each
+    progress line; a child past `deadline_of(child)` is killed.
     Returns pid -> ("exited", result) | ("timeout", {}) for the children that ended."""
     out: dict[int, tuple[str, dict]] = {}
     running = {c.fd: c for c in children}
     while running:
-        nearest = min([deadline_of(c) for c in running.values()] + ([wake] if first_only and wake else []))
+        woken = wake() if first_only else None
+        nearest = min([deadline_of(c) for c in running.values()] + ([woken] if woken is not None else []))
         ready, _, _ = select.select(list(running), [], [], max(0.0, nearest - time.monotonic()))
         for fd in ready:
             child = running[fd]
@@ -129,7 +131,8 @@ def watch(children: list[Child], deadline_of, on_line, first_only: bool = False,
                 del running[fd]
                 child.kill()
                 out[child.pid] = ("timeout", {})
-        if first_only and (out or (wake is not None and now >= wake)):
+        woken = wake() if first_only else None
+        if first_only and (out or (woken is not None and now >= woken)):
             break
     return out
 

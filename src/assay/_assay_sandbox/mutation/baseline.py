@@ -7,10 +7,10 @@ first; the per-test timeout), which module state each test leaves behind (who ma
 line computed), and which functions the tests execute in their call phase (the verify gate's scope).
 A test that hangs stops the run with its name: no mutant can be judged against it.
 
-A suite that mostly waits (tests that sleep, retry, time out) leaves its core idle. Then a second child
-takes the tail of the run, from the same state the first started in, and the first stops where the tail
-begins - if no test before that point wrote module state. If one did, the tail saw a state the sequential
-run would not have, so the first child runs on and the second is dropped.
+A test that waits (sleeps, retries, times out) leaves its child's core idle. Then new children take the
+tests after it, in shares, each from the same state the first started in, and the first stops once its
+test is done - if no test before that point wrote module state. If one did, the others saw a state the
+sequential run would not have: the first child runs on and they are dropped.
 """
 
 from __future__ import annotations
@@ -47,8 +47,8 @@ class _Phases:
 
 
 SHARD_CHECK_S = 0.25  # how often the parent looks whether a baseline child waits rather than computes
-SHARD_MIN_LEFT = 8  # tests left to a child before a second one is worth its start
-SHARD_MAX = 4  # children per run at once
+SHARD_MIN_LEFT = 4  # tests left to a child before a second one is worth its start
+SHARD_MAX = 6  # children per run at once (those that wait hold no core)
 
 
 def run_tests(items, report, traced: bool, cfg=None, functions: dict | None = None, start: int = 0,
@@ -77,9 +77,12 @@ def run_tests(items, report, traced: bool, cfg=None, functions: dict | None = No
     for i in range(start, len(items)):
         if stop is not None:
             struct.pack_into("q", stop, 8, i)  # where this child is, for the parent choosing a stop
-            if not wrote and i == struct.unpack_from("q", stop)[0]:
-                stopped = i
-                break
+            if i == struct.unpack_from("q", stop)[0]:
+                # untraced, the state is compared once, here, with the state the child started in
+                wrote = wrote or (not traced and state is not None and bool(state.writes()))
+                if not wrote:
+                    stopped = i
+                    break
         item = items[i]
         report({"next": i})
         failures.failed = False
@@ -92,7 +95,7 @@ def run_tests(items, report, traced: bool, cfg=None, functions: dict | None = No
         outcome = ("failed" if failures.failed or any(r.failed for r in reports) else
                    "skipped" if any(r.skipped for r in reports) else "passed")
         writes_start = time.perf_counter()
-        writes = state.writes() if state else []
+        writes = state.writes() if traced and state else []
         out.append({"outcome": outcome, "duration": elapsed, "writes": writes if traced else []})
         state_s += time.perf_counter() - writes_start
         report({"done": i, "s": elapsed, **({"wrote": True} if writes and not wrote else {})})
@@ -137,11 +140,11 @@ def run_baseline(cfg, items, events, durations: dict[str, float] | None,
 class _Segment:
     """A child running the tests from `start` on, until the next segment's start if it wrote no module state."""
 
-    def __init__(self, run: _Run, start: int):
+    def __init__(self, run: _Run, start: int, end: int = -1):
         self.start = start
         # shared with the child: where the next segment starts (-1 while none), and the test the child is at
         self.stop = mmap.mmap(-1, 16)
-        struct.pack_into("qq", self.stop, 0, -1, start)
+        struct.pack_into("qq", self.stop, 0, end, start)
         traced = run.name == "traced"
         self.child = fork(lambda report: run_tests(run.items, report, traced, run.cfg, run.functions, start,
                                                    self.stop))
@@ -181,7 +184,8 @@ class _Run:
 
     def split(self, now: float) -> None:
         """Each child that used under a quarter of a core since the last look, wrote no module state and has
-        `SHARD_MIN_LEFT` tests left shares them with new children (up to `SHARD_MAX`), keeping the first part."""
+        `SHARD_MIN_LEFT` tests left after the one it waits in hands them to new children (up to `SHARD_MAX`),
+        in equal shares, and stops once that test is done."""
         if now < self.next_check:
             return
         elapsed = now - self.next_check + SHARD_CHECK_S
@@ -193,11 +197,13 @@ class _Run:
             left = self.end_of(segment) - position
             if (segment.result is None and not segment.wrote and left >= SHARD_MIN_LEFT
                     and len(self.live()) < SHARD_MAX and idle(segment.ticks, ticks, elapsed)):
-                parts = min(SHARD_MAX - len(self.live()) + 1, left // (SHARD_MIN_LEFT // 2))
-                starts = [position + left * k // parts for k in range(1, parts)]
+                parts = min(SHARD_MAX - len(self.live()), left // (SHARD_MIN_LEFT // 2))
+                starts = [position + left * k // parts for k in range(parts)]
+                end = self.end_of(segment)
                 struct.pack_into("q", segment.stop, 0, starts[0])
                 at = self.segments.index(segment) + 1
-                self.segments[at:at] = [_Segment(self, start) for start in starts]
+                ends = [*starts[1:], end if end < len(self.items) else -1]
+                self.segments[at:at] = [_Segment(self, start, stop) for start, stop in zip(starts, ends, strict=True)]
 
     def merged(self) -> tuple[dict, float]:
         """The segments' results end to end (a segment that ran on to the end is the last one)."""
@@ -243,7 +249,7 @@ def _finish(runs: list[_Run], items, events, per_test: float) -> None:
                 owner[segment.child.pid] = (run, segment)
         live = [s.child for run in runs for s in run.live()]
         ended = watch(live, lambda c: owner[c.pid][1].since + per_test, on_line, first_only=True,
-                      wake=min(run.next_check for run in runs))
+                      wake=lambda: min(run.next_check for run in runs))
         for pid, (state, result) in ended.items():
             run, segment = owner[pid]
             if segment.since == -math.inf:

@@ -184,10 +184,11 @@ class Pool:
 
     def _step(self, running: dict[int, dict]) -> None:
         """Wait until at least one child ends or passes its deadline (freed slots fill at once); verdicts."""
-        checks = [s["check"] for s in running.values() if s["check"] is not None]
+        def wake() -> float | None:  # a test that started meanwhile may be due for a look before the others
+            return min((s["check"] for s in running.values() if s["check"] is not None), default=None)
+
         ended = watch([s["child"] for s in running.values()], lambda c: running[c.pid]["deadline"],
-                      lambda c, msg: self._on_line(running[c.pid], msg), first_only=True,
-                      wake=min(checks) if checks else None)
+                      lambda c, msg: self._on_line(running[c.pid], msg), first_only=True, wake=wake)
         states = {pid: running.pop(pid) for pid in ended}
         for pid, (how, result) in ended.items():
             group = states[pid]["group"]
