@@ -157,7 +157,7 @@ def _unshare_flags() -> tuple[str, ...] | None:
     try:
         writable = tempfile.mkdtemp(prefix="assay-probe-w-")
         try:
-            check = f"! touch {probe_dir}/x && touch {writable}/x && test -r /proc/1/stat"
+            check = f"! touch {probe_dir}/x && touch {writable}/x"
             for extra in (("--mount-proc",), ()):
                 if _probe(["unshare", *_NAMESPACES, *extra, "--net", "sh", "-c", _MOUNT_RO, "sh", probe_dir,
                            writable, "--", "sh", "-c", check]):
@@ -216,7 +216,6 @@ class Sandbox:
         self.config = config
         self.protect = protect.resolve()
         self.unshare = _unshare_flags()
-        self.use_unshare = self.unshare is not None
         self.cgroups = {c: base for c in ("pids", "memory") if (base := _cgroup_base(c)) is not None}
         self.env, self.removed = scrubbed_env()
         self._live: set[subprocess.Popen] = set()
@@ -273,6 +272,10 @@ class Sandbox:
         """The scratch workspace that holds `cwd` (its run dir must stay writable too), else cwd itself."""
         cwd = cwd.resolve()
         return next((p for p in (cwd, *cwd.parents) if p.name.startswith(WORKSPACE_PREFIX)), cwd)
+
+    @property
+    def use_unshare(self) -> bool:
+        return self.unshare is not None
 
     def _wrap(self, argv: list[str], writable: Path, shared: tuple[str, ...] = ()) -> list[str]:
         if self.unshare is None:

@@ -96,7 +96,7 @@ def run_tests(items, report, traced: bool, cfg=None, functions: dict | None = No
                    "skipped" if any(r.skipped for r in reports) else "passed")
         writes_start = time.perf_counter()
         writes = state.writes() if traced and state else []
-        out.append({"outcome": outcome, "duration": elapsed, "writes": writes if traced else []})
+        out.append({"outcome": outcome, "duration": elapsed, "writes": writes})
         state_s += time.perf_counter() - writes_start
         report({"done": i, "s": elapsed, **({"wrote": True} if writes and not wrote else {})})
         wrote = wrote or bool(writes)
@@ -194,12 +194,12 @@ class _Run:
             ticks, segment.ticks = segment.ticks, cpu_ticks(segment.child.pid)
             # one test on from where the child is (read now, not from its pipe): it may start that one meanwhile
             position = struct.unpack_from("q", segment.stop, 8)[0] + 1
-            left = self.end_of(segment) - position
+            end = self.end_of(segment)
+            left = end - position
             if (segment.result is None and not segment.wrote and left >= SHARD_MIN_LEFT
                     and len(self.live()) < SHARD_MAX and idle(segment.ticks, ticks, elapsed)):
                 parts = min(SHARD_MAX - len(self.live()), left // (SHARD_MIN_LEFT // 2))
                 starts = [position + left * k // parts for k in range(parts)]
-                end = self.end_of(segment)
                 struct.pack_into("q", segment.stop, 0, starts[0])
                 at = self.segments.index(segment) + 1
                 ends = [*starts[1:], end if end < len(self.items) else -1]

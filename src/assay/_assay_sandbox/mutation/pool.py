@@ -101,7 +101,7 @@ class Pool:
                 # killers are found in every run; else the cheapest expected kill first
                 rest = sorted(rest, key=position.__getitem__) if KILLERS[0] > 1 else self.order(job.m, rest)
                 ordered = job.ordered[:job.first] + rest
-                self._start(running, job, ordered, Group(job, ordered, time.monotonic()))
+                self._start(running, job, ordered, Group(ordered, time.monotonic()))
             self._step(running)
 
     def _start(self, running: dict[int, dict], job, ordered: list[str], group: Group) -> None:

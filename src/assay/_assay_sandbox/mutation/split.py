@@ -1,4 +1,4 @@
-"""When a mutant's test is slow, and how a split mutant's children add up to one verdict.
+"""When a mutant's test is slow enough to set apart, and what the children of a split mutant share.
 
 A mutant can make a test far slower than in the baseline without making it fail or hang: tenacity's
 `wait_none` turned into a one-second wait makes every retrying test sleep, 1 to 20 s each, while the test
@@ -24,7 +24,6 @@ MAX_CHILDREN = 4  # children alive at once, per worker: most of them sleep, but 
 class Group:
     """The children one mutant runs in, and what they found so far."""
 
-    job: object
     ordered: list[str]  # the tests, in the order the first child got them
     started: float
     live: set[int] = field(default_factory=set)
