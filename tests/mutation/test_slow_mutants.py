@@ -87,3 +87,20 @@ def test_a_test_that_fails_beside_tests_that_hang_still_kills(short):
     r = _pick(short, 7, "0", "1")
     assert r.status is Status.KILLED
     assert r.killed_by == ["tests/test_retry.py::test_flat_pause"]
+
+
+def test_untraced_children_paused_on_a_known_write_are_resumed_when_the_write_was_undone(tmp_path):
+    # test_sets writes a global, test_restores sets it back, twelve waiting tests follow: the traced run
+    # reports the write and the untraced children after it pause; comparing once, the untraced run sees
+    # no write, so they go on - every test ran once, in order, and both writers are named
+    root = tmp_path / "slow"
+    shutil.copytree(FIXTURES / "slow", root)
+    box = Sandbox(SandboxConfig(timeout_s=120), protect=root)
+    run = run_engine(root, box, ["src/slow/retry.py"], ["tests/test_toggle.py"])
+    assert run.baseline["children"]["traced"] == 2  # the writer's child ran on; the others were dropped
+    assert run.baseline["resumed"]["untraced"] >= 1
+    assert run.baseline["state_writers"] == ["tests/test_toggle.py::test_restores", "tests/test_toggle.py::test_sets"]
+    assert run.baseline["unstable"] == []
+    assert [t["outcome"] for t in run.tests] == ["passed"] * 15
+    first = ["test_waits_first", "test_sets", "test_restores"]
+    assert [t["id"] for t in run.tests][:3] == [f"tests/test_toggle.py::{name}" for name in first]

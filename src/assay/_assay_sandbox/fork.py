@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import json
+import math
 import os
 import select
 import signal
@@ -116,7 +117,8 @@ def watch(children: list[Child], deadline_of, on_line, first_only: bool = False,
     while running:
         woken = wake() if first_only else None
         nearest = min([deadline_of(c) for c in running.values()] + ([woken] if woken is not None else []))
-        ready, _, _ = select.select(list(running), [], [], max(0.0, nearest - time.monotonic()))
+        wait = None if nearest == math.inf else max(0.0, nearest - time.monotonic())
+        ready, _, _ = select.select(list(running), [], [], wait)
         for fd in ready:
             child = running[fd]
             lines, end = child.feed()

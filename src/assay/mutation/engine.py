@@ -162,8 +162,8 @@ class Engine:
                     baseline = {k: ev[k] for k in ("tests", "line_tests", "scope")}
                     self._apply_baseline(run, baseline)
                     run.baseline = {k: ev.get(k) for k in ("tracer", "traced_s", "untraced_s", "tests_traced_s",
-                                                           "tests_untraced_s", "overhead", "children", "unstable",
-                                                           "state_writers")}
+                                                           "tests_untraced_s", "overhead", "children", "resumed",
+                                                           "unstable", "state_writers")}
                     if self.store:
                         self.store.put(NAMESPACE, base_key, baseline)
                 elif ev["event"] == "collected":

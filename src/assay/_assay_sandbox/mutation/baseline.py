@@ -10,7 +10,10 @@ A test that hangs stops the run with its name: no mutant can be judged against i
 A test that waits (sleeps, retries, times out) leaves its child's core idle. Then new children take the
 tests after it, in shares, each from the same state the first started in, and the first stops once its
 test is done - if no test before that point wrote module state. If one did, the others saw a state the
-sequential run would not have: the first child runs on and they are dropped.
+sequential run would not have: the first child runs on and they are dropped. A run still going after a
+quarter second hands the second half of its tests on at once: waits late in the suite then overlap the
+work early in it. Once the traced run reports a write, the untraced children after it pause (SIGSTOP):
+they hold no core while they are likely moot, and go on if the untraced run's own check says otherwise.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from __future__ import annotations
 import math
 import mmap
 import os
+import signal
 import struct
 import time
 
@@ -46,7 +50,9 @@ class _Phases:
         self.tracer.switch((self.index, False))
 
 
-SHARD_CHECK_S = 0.25  # how often the parent looks whether a baseline child waits rather than computes
+SHARD_IDLE_S = 0.05  # a test running this long is looked at: does its child wait rather than compute?
+SHARD_CHECK_S = 0.25  # then again this often, while the test runs on
+SHARD_AHEAD_S = 0.25  # a run still going after this long hands the second half of its tests on, once
 SHARD_MIN_LEFT = 4  # tests left to a child before a second one is worth its start
 SHARD_MAX = 6  # children per run at once (those that wait hold no core)
 
@@ -152,8 +158,28 @@ class _Segment:
         self.since = self.child.started
         self.done = 0
         self.wrote = False
-        self.ticks = cpu_ticks(self.child.pid)
         self.result: dict | None = None
+        self.paused = False
+        self.look_from(self.since, SHARD_CHECK_S)
+
+    def deadline(self, per_test: float) -> float:
+        """A dropped child's is past (`watch` kills it); a paused one has none."""
+        return self.since if self.since == -math.inf else math.inf if self.paused else self.since + per_test
+
+    def pause(self) -> None:
+        """Stopped (SIGSTOP) while the child before it likely runs on into its tests: it holds no core."""
+        os.kill(self.child.pid, signal.SIGSTOP)
+        self.paused, self.check_at = True, math.inf
+
+    def resume(self, now: float) -> None:
+        """Needed after all: the test it was in counts the pause in its duration (looser deadline only)."""
+        os.kill(self.child.pid, signal.SIGCONT)
+        self.paused, self.since = False, now
+        self.look_from(now, SHARD_CHECK_S)
+
+    def look_from(self, now: float, after: float) -> None:
+        """Measure the child's CPU from `now` on, and look at it `after` seconds later."""
+        self.ticks, self.ticks_at, self.check_at = cpu_ticks(self.child.pid), now, now + after
 
 
 class _Run:
@@ -162,7 +188,9 @@ class _Run:
     def __init__(self, name: str, items, cfg, functions):
         self.name, self.items, self.cfg, self.functions = name, items, cfg, functions
         self.segments = [_Segment(self, 0)]
-        self.next_check = time.monotonic() + SHARD_CHECK_S
+        self.ahead_at = self.segments[0].since + SHARD_AHEAD_S
+        self.written = math.inf  # the first test its children reported writing module state (traced only)
+        self.resumed = 0  # children paused, then needed after all
 
     def live(self) -> list[_Segment]:
         return [s for s in self.segments if s.result is None]
@@ -182,28 +210,53 @@ class _Run:
         dropped, self.segments = self.segments[later:], self.segments[:later]
         return dropped
 
-    def split(self, now: float) -> None:
-        """Each child that used under a quarter of a core since the last look, wrote no module state and has
-        `SHARD_MIN_LEFT` tests left after the one it waits in hands them to new children (up to `SHARD_MAX`),
-        in equal shares, and stops once that test is done."""
-        if now < self.next_check:
-            return
-        elapsed = now - self.next_check + SHARD_CHECK_S
-        self.next_check = now + SHARD_CHECK_S
+    def resume(self, now: float) -> None:
+        """A paused child whose predecessor stopped at its start is needed after all (one that ran on into
+        it has dropped it)."""
+        for before, segment in zip(self.segments, self.segments[1:], strict=False):
+            if segment.paused and before.result is not None:
+                segment.resume(now)
+                self.resumed += 1
+
+    def next_check(self) -> float:
+        return min([self.ahead_at, *(s.check_at for s in self.live())])
+
+    def split(self, now: float, written: float) -> None:
+        """Each child that used under a quarter of a core since its test began (looked at `SHARD_IDLE_S`
+        into the test, then every `SHARD_CHECK_S`), wrote no module state and has `SHARD_MIN_LEFT` tests
+        left after the one it waits in hands them to new children (up to `SHARD_MAX`), in equal shares, and
+        stops once that test is done. Once, `SHARD_AHEAD_S` into the run, the first child hands on the second
+        half of its tests without waiting: a wait late in the run then overlaps the work early in it.
+        No test is handed on past `written`, a test known to write module state (the new child would be
+        dropped)."""
+        ahead, self.ahead_at = now >= self.ahead_at, self.ahead_at if now < self.ahead_at else math.inf
         for segment in list(self.segments):
-            ticks, segment.ticks = segment.ticks, cpu_ticks(segment.child.pid)
+            if segment.result is not None or segment.paused or segment.wrote:
+                continue
             # one test on from where the child is (read now, not from its pipe): it may start that one meanwhile
             position = struct.unpack_from("q", segment.stop, 8)[0] + 1
             end = self.end_of(segment)
             left = end - position
-            if (segment.result is None and not segment.wrote and left >= SHARD_MIN_LEFT
-                    and len(self.live()) < SHARD_MAX and idle(segment.ticks, ticks, elapsed)):
+            if position > written:
+                continue
+            if ahead and left >= 2 * SHARD_MIN_LEFT:
+                ahead = False
+                self._hand_on(segment, [position + left // 2], end)
+                continue
+            if now < segment.check_at:
+                continue
+            ticks, elapsed = segment.ticks, now - segment.ticks_at
+            segment.look_from(now, SHARD_CHECK_S)
+            if left >= SHARD_MIN_LEFT and len(self.live()) < SHARD_MAX and idle(segment.ticks, ticks, elapsed):
                 parts = min(SHARD_MAX - len(self.live()), left // (SHARD_MIN_LEFT // 2))
-                starts = [position + left * k // parts for k in range(parts)]
-                struct.pack_into("q", segment.stop, 0, starts[0])
-                at = self.segments.index(segment) + 1
-                ends = [*starts[1:], end if end < len(self.items) else -1]
-                self.segments[at:at] = [_Segment(self, start, stop) for start, stop in zip(starts, ends, strict=True)]
+                self._hand_on(segment, [position + left * k // parts for k in range(parts)], end)
+
+    def _hand_on(self, segment: _Segment, starts: list[int], end: int) -> None:
+        """`segment` stops at `starts[0]`; new children run from each start to the next (the last to `end`)."""
+        struct.pack_into("q", segment.stop, 0, starts[0])
+        ends = [*starts[1:], end if end < len(self.items) else -1]
+        at = self.segments.index(segment) + 1
+        self.segments[at:at] = [_Segment(self, a, b) for a, b in zip(starts, ends, strict=True)]
 
     def merged(self) -> tuple[dict, float]:
         """The segments' results end to end (a segment that ran on to the end is the last one)."""
@@ -212,7 +265,7 @@ class _Run:
         for segment in self.segments:
             result = segment.result or {}
             if not out:
-                out = {**result, "children": 1}
+                out = {**result, "children": 1, "resumed": self.resumed}
             else:
                 out["children"] += 1
                 out["tests"] = out["tests"] + result["tests"]
@@ -232,12 +285,22 @@ def _finish(runs: list[_Run], items, events, per_test: float) -> None:
         run, segment = owner[child.pid]
         if "next" in msg:
             segment.at, segment.since = msg["next"], now
+            segment.look_from(now, SHARD_IDLE_S)
             for dropped in run.passed(segment, msg["next"]):
                 dropped.since = -math.inf  # past its deadline: `watch` kills it
         else:
             segment.at, segment.since = None, now
             segment.done += 1
-            segment.wrote = segment.wrote or bool(msg.get("wrote"))
+            if msg.get("wrote"):  # the traced child runs on to the end: the children after it are moot
+                segment.wrote = True
+                run.written = min(run.written, msg["done"])
+                for dropped in run.passed(segment, len(items)):
+                    dropped.since = -math.inf
+                # the untraced run's children after this test likely are too (its own check decides)
+                for other in runs:
+                    for later in other.live():
+                        if other is not run and later.start > msg["done"] and not later.paused:
+                            later.pause()
         if now - last_event[0] > 0.5:
             last_event[0] = now
             events.emit(event="baseline_progress", total=len(items),
@@ -248,8 +311,8 @@ def _finish(runs: list[_Run], items, events, per_test: float) -> None:
             for segment in run.live():
                 owner[segment.child.pid] = (run, segment)
         live = [s.child for run in runs for s in run.live()]
-        ended = watch(live, lambda c: owner[c.pid][1].since + per_test, on_line, first_only=True,
-                      wake=lambda: min(run.next_check for run in runs))
+        ended = watch(live, lambda c: owner[c.pid][1].deadline(per_test), on_line, first_only=True,
+                      wake=lambda: min(run.next_check() for run in runs))
         for pid, (state, result) in ended.items():
             run, segment = owner[pid]
             if segment.since == -math.inf:
@@ -263,5 +326,7 @@ def _finish(runs: list[_Run], items, events, per_test: float) -> None:
                 raise BaselineFailed(f"the {run.name} baseline run crashed: {result['crash']}")
             segment.result = result["result"]
         now = time.monotonic()
+        written = min(run.written for run in runs)
         for run in runs:
-            run.split(now)
+            run.resume(now)
+            run.split(now, written)

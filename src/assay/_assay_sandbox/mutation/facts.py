@@ -30,6 +30,7 @@ class Baseline:
         self.overhead = runs["traced"].get("overhead", {})
         # children each run took: more than one where a child waited and others took over its tail
         self.children = {name: run.get("children", 1) for name, run in runs.items()}
+        self.resumed = {name: run.get("resumed", 0) for name, run in runs.items()}  # children paused, then needed
         self.tests_s = {"traced": sum(t["duration"] for t in traced),
                         "untraced": None if untraced is None else sum(t["duration"] for t in untraced)}
         self.duration = {}
@@ -71,6 +72,7 @@ class Baseline:
             "tests_untraced_s": None if self.tests_s["untraced"] is None else round(self.tests_s["untraced"], 3),
             "overhead": self.overhead,
             "children": self.children,
+            "resumed": self.resumed,
             "tests": [{"id": nodeid, "outcome": self.outcome[nodeid], "duration": round(self.duration[nodeid], 5)}
                       for nodeid in self.ids],
             "unstable": self.unstable,
