@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 import types
+from collections.abc import Iterator
 from typing import Any, NamedTuple
 
 from .code import fingerprint
@@ -39,8 +40,10 @@ class Job(NamedTuple):
 
 
 def plan(cfg, baseline, collect, dirty: dict[str, set[str]], readers, events, functions,
-         memos=None, recollect: dict | None = None) -> tuple[list[Job], dict]:
-    """Jobs for the mutants that need a run (others get their verdict now), and the original module code."""
+         memos=None, recollect: dict | None = None) -> tuple[Iterator[Job], dict]:
+    """Jobs for the mutants that need a run (others get their verdict as the jobs are drawn), and the
+    original module code. The jobs come one at a time: compiling a mutant costs about as much as a fast
+    mutant's run, so the pool draws the next one while its children run."""
     covering, duration, scope = baseline.covering, baseline.duration, baseline.scope
     all_ids = baseline.tests
     recollect = recollect or {}
@@ -53,62 +56,62 @@ def plan(cfg, baseline, collect, dirty: dict[str, set[str]], readers, events, fu
         original_code[rel] = compile(sources[rel], os.path.realpath(path), "exec", dont_inherit=True)
         originals[fingerprint(original_code[rel])] = None
 
-    jobs = []
-    for m in cfg.mutants:
-        rel = m.file
-        if scope is not None and m.function not in scope.get(rel, ()):
-            continue
-        span = {*range(m.line, m.end_line + 1), m.stmt_line}
-        direct = {i for line in span for i in covering.get((rel, line), ())}
-        at_import = any((rel, line) in collect.lines for line in span)
-        foreign = any((rel, line) in collect.foreign for line in span)
-        text = sources[rel]
-        mutated = text[: m.start] + m.replacement + text[m.end:]
-        defaulted = None
-        if m.operator == "default_argument" and not foreign and rel not in dirty:
-            defaulted = defaults_patch(cfg, m, text, mutated, functions, collect)
-        if defaulted is not None:  # only calls of the function see it: the tests that ran its body
-            ids = {i for line in defaulted[1] for i in covering.get((rel, line), ())}
-            direct = set(ids)
-        else:
-            ids = set(all_ids) if at_import or foreign else set(direct)
-        path = os.path.realpath(cfg.targets[rel])
-        inert = None if memos is None else (lambda key, name, m=m, path=path: memos.inert(key, name, path, m))
-        ids, in_order = with_state(ids, direct, baseline, readers, inert)
-        writers = sorted((i for i in ids if i in baseline.writes), key=baseline.position.get) if in_order else []
-        ordered = writers + sorted((i for i in ids if i not in baseline.writes or not in_order),
-                                   key=lambda i: duration[i])
-        try:
-            code = compile(mutated, os.path.realpath(cfg.targets[rel]), "exec", dont_inherit=True)
-        except (SyntaxError, ValueError) as err:
-            events.mutant(m, "CompileError", ordered, reason=str(err))
-            continue
-        fp = fingerprint(code)
-        if fp in originals:
-            twin = originals[fp]
-            events.mutant(m, "Ignored", ordered,
-                          reason=f"duplicate of {twin}" if twin else "equivalent: same bytecode as the original")
-            continue
-        originals[fp] = m.id
-        if not ordered:
-            events.mutant(m, "NoCoverage", [])
-            continue
-        found: Any
-        files: tuple = ()
-        if defaulted is not None:
-            found, mode = defaulted[0], "defaults"
-        elif (foreign and not at_import and rel in recollect
-              and (found := patches(cfg, m, code, functions)) is not None):
-            mode, files = "recollect", tuple(recollect[rel])
-        elif foreign or (at_import and rel in dirty):
-            found, mode = None, "reimport"
-        elif at_import:
-            found, mode = None, "rebind"
-        else:
-            found = patches(cfg, m, code, functions)
-            mode = "patch" if found is not None else "reimport"
-        jobs.append(Job(m, ordered, code, found, mode, len(writers), files))
-    return jobs, original_code
+    def jobs() -> Iterator[Job]:
+        for m in cfg.mutants:
+            rel = m.file
+            if scope is not None and m.function not in scope.get(rel, ()):
+                continue
+            span = {*range(m.line, m.end_line + 1), m.stmt_line}
+            direct = {i for line in span for i in covering.get((rel, line), ())}
+            at_import = any((rel, line) in collect.lines for line in span)
+            foreign = any((rel, line) in collect.foreign for line in span)
+            text = sources[rel]
+            mutated = text[: m.start] + m.replacement + text[m.end:]
+            defaulted = None
+            if m.operator == "default_argument" and not foreign and rel not in dirty:
+                defaulted = defaults_patch(cfg, m, text, mutated, functions, collect)
+            if defaulted is not None:  # only calls of the function see it: the tests that ran its body
+                ids = {i for line in defaulted[1] for i in covering.get((rel, line), ())}
+                direct = set(ids)
+            else:
+                ids = set(all_ids) if at_import or foreign else set(direct)
+            path = os.path.realpath(cfg.targets[rel])
+            inert = None if memos is None else (lambda key, name, m=m, path=path: memos.inert(key, name, path, m))
+            ids, in_order = with_state(ids, direct, baseline, readers, inert)
+            writers = sorted((i for i in ids if i in baseline.writes), key=baseline.position.get) if in_order else []
+            ordered = writers + sorted((i for i in ids if i not in baseline.writes or not in_order),
+                                       key=lambda i: duration[i])
+            try:
+                code = compile(mutated, os.path.realpath(cfg.targets[rel]), "exec", dont_inherit=True)
+            except (SyntaxError, ValueError) as err:
+                events.mutant(m, "CompileError", ordered, reason=str(err))
+                continue
+            fp = fingerprint(code)
+            if fp in originals:
+                twin = originals[fp]
+                events.mutant(m, "Ignored", ordered,
+                              reason=f"duplicate of {twin}" if twin else "equivalent: same bytecode as the original")
+                continue
+            originals[fp] = m.id
+            if not ordered:
+                events.mutant(m, "NoCoverage", [])
+                continue
+            found: Any
+            files: tuple = ()
+            if defaulted is not None:
+                found, mode = defaulted[0], "defaults"
+            elif (foreign and not at_import and rel in recollect
+                  and (found := patches(cfg, m, code, functions)) is not None):
+                mode, files = "recollect", tuple(recollect[rel])
+            elif foreign or (at_import and rel in dirty):
+                found, mode = None, "reimport"
+            elif at_import:
+                found, mode = None, "rebind"
+            else:
+                found = patches(cfg, m, code, functions)
+                mode = "patch" if found is not None else "reimport"
+            yield Job(m, ordered, code, found, mode, len(writers), files)
+    return jobs(), original_code
 
 
 def with_state(ids: set[str], direct: set[str], baseline, readers, inert=None) -> tuple[set[str], bool]:

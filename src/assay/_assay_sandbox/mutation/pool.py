@@ -60,7 +60,8 @@ class Pool:
     def __init__(self, cfg, events, import_time, baseline, collection_s: float):
         self.cfg = cfg
         self.events = events
-        self.import_time = import_time  # ImportTime, or None when no job is a rebind
+        self._make_import_time = import_time  # builds the ImportTime, at the first rebind job
+        self._import_time = None
         self.duration = baseline.duration
         self.collection_s = collection_s
         self.kills: dict[str, int] = {}
@@ -80,29 +81,47 @@ class Pool:
         self.by_id: dict = {}
         self.workers = max(1, cfg.workers)
         self.split_mutants = 0  # mutants whose tests ran in more than one child, a slow test apart
+        self.modes: collections.Counter = collections.Counter()  # jobs drawn, by how the mutant is applied
+        self.with_state = 0  # jobs whose first tests write module state
 
     def budget(self, nodeid: str) -> float:
         return self.cfg.timeout_factor * self.duration.get(nodeid, 0.0) * pace(self.ratios) + self.cfg.timeout_s
 
+    @property
+    def import_time(self):
+        if self._import_time is None:
+            self._import_time = self._make_import_time()
+            gc.freeze()  # shared with every child from now on, as what `run` froze
+        return self._import_time
+
     def run(self, jobs, by_id) -> None:
+        """`jobs`: an iterator; the next one is drawn (compiled) while the children run."""
         # Everything alive now is shared with every child: keep the collector from walking (and so copying)
         # those pages in each child.
         gc.freeze()
-        self.pending = list(reversed(jobs))
+        fresh = iter(jobs)
+        ahead = next(fresh, None)  # drawn before a slot frees: its compile overlaps the children's runs
         running: dict[int, dict] = {}
         position = {nodeid: i for i, nodeid in enumerate(by_id)}
         self.by_id = by_id
         self.known = set(by_id)
-        while self.pending or running:
-            while self.pending and self._busy(running) < self.workers and len(running) < MAX_CHILDREN * self.workers:
-                job = self.pending.pop()
+        while self.pending or running or ahead is not None:
+            while ((self.pending or ahead is not None) and self._busy(running) < self.workers
+                   and len(running) < MAX_CHILDREN * self.workers):
+                if self.pending:
+                    job = self.pending.pop()
+                elif ahead is not None:
+                    job, ahead = ahead, next(fresh, None)
+                    self.modes[job.mode] += 1
+                    self.with_state += job.first > 0
                 rest = job.ordered[job.first:]
                 # looking for more than one killer (which test kills what, gate 4): file order, so that the same
                 # killers are found in every run; else the cheapest expected kill first
                 rest = sorted(rest, key=position.__getitem__) if KILLERS[0] > 1 else self.order(job.m, rest)
                 ordered = job.ordered[:job.first] + rest
                 self._start(running, job, ordered, Group(ordered, time.monotonic()))
-            self._step(running)
+            if running:
+                self._step(running)
 
     def _start(self, running: dict[int, dict], job, ordered: list[str], group: Group) -> None:
         items = [self.by_id[i] for i in ordered]
@@ -113,7 +132,8 @@ class Pool:
         elif job.mode == "recollect":
             child = fork(lambda report, j=job, it=items: run_recollected(j.patches, it, j.files, report, j.first))
         elif job.mode == "rebind":
-            child = fork(lambda report, j=job, it=items: self.import_time.run(j.m, j.code, it, report, j.first > 0))
+            import_time = self.import_time  # built here, in the parent, once: the child only uses it
+            child = fork(lambda report, j=job, it=items: import_time.run(j.m, j.code, it, report, j.first > 0))
         else:
             child = fork(lambda report, j=job, o=ordered: run_reimported(self.cfg, j.m, j.code, o, report,
                                                                           self.known, j.first))

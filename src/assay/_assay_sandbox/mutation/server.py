@@ -85,16 +85,15 @@ class Server:
         memos = Memos(ProjectState(cfg.scratch_root, targets).modules, baseline.writes, cfg.scratch_root)
         jobs, original_code = plan(cfg, baseline, self.tracer, dirty, readers, self.events, functions, memos,
                                    recollectable(self.tracer, dirty, items))
-        modes = ("patch", "defaults", "recollect", "rebind", "reimport")
-        self.events.emit(event="jobs", total=len(jobs), modes={m: sum(j.mode == m for j in jobs) for m in modes},
-                         with_state=sum(j.first > 0 for j in jobs), dirty={k: sorted(v) for k, v in dirty.items()})
-        import_time = (ImportTime(cfg, original_code, readers, self.tracer.codes, baseline.tests,
-                                  [item.nodeid for item in items])
-                       if any(j.mode == "rebind" for j in jobs) else None)
         warm(items, [p for run in runs.values() for p in run.get("patterns", [])])
-        pool = Pool(cfg, self.events, import_time, baseline, self.collection_s)
+        pool = Pool(cfg, self.events, lambda: ImportTime(cfg, original_code, readers, self.tracer.codes,
+                                                         baseline.tests, [item.nodeid for item in items]),
+                    baseline, self.collection_s)
         start = time.monotonic()
         pool.run(jobs, {item.nodeid: item for item in items})
+        modes = ("patch", "defaults", "recollect", "rebind", "reimport")
+        self.events.emit(event="jobs", total=sum(pool.modes.values()), modes={m: pool.modes[m] for m in modes},
+                         with_state=pool.with_state, dirty={k: sorted(v) for k, v in dirty.items()})
         self.events.emit(**pool.summary(time.monotonic() - start))
         self.events.emit(event="done")
 
