@@ -6,6 +6,10 @@ import pytest
 
 from assay._assay_sandbox.mutation.hint import HINT_P, Hints
 from assay._assay_sandbox.protocol import MutantSpec
+from assay.config import SandboxConfig
+from assay.execution.sandbox import Sandbox
+from assay.mutation.model import Status
+from tests.mutation._mutation_support import run_engine
 
 SOURCE = '''PLURALS = [
     (r"(?i)(octop|vir)i$", r"\\1us"),
@@ -32,3 +36,44 @@ def test_the_tests_named_after_a_table_row_come_first_and_the_rest_are_not_hinte
     # "plural" is in every name: no hint from it; a line without words gives none
     assert hints.chances(_mutant(4), TESTS) == {}
     assert Hints({"gone.py": str(tmp_path / "gone.py")}).chances(_mutant(2), TESTS) == {}
+
+
+RULES = '''RULES = {}
+
+
+def _irregular(singular, plural):
+    if singular[0] == plural[0]:
+        RULES[singular] = plural
+    else:
+        RULES[singular] = "" + plural
+
+
+_irregular("person", "people")
+_irregular("man", "men")
+_irregular("child", "children")
+_irregular("cow", "kine")
+
+
+def pluralize(word):
+    return RULES.get(word, word + "s")
+'''
+WORDS = ["ant", "bee", "cat", "dog", "eel", "fox", "gnu", "hen", "ibis", "jay", "koi", "lark", "mole", "newt",
+         "owl", "pig", "quail", "rat", "seal", "toad", "cow"]
+PAIRS = '\n'.join(f'    ("{w}", "{w}s"),' for w in WORDS[:-1])
+
+
+def test_a_branch_only_one_import_time_call_takes_is_tried_with_the_test_named_after_that_call(project):
+    # the mutated line runs at import for `_irregular("cow", "kine")` alone: its words name the killer
+    root = project({
+        "src/irr/__init__.py": "",
+        "src/irr/rules.py": RULES,
+        "tests/test_rules.py": "import pytest\nfrom irr.rules import pluralize\n\n\n"
+                               f"@pytest.mark.parametrize('word, plural', [\n{PAIRS}\n    ('cow', 'kine'),\n])\n"
+                               "def test_pluralize(word, plural):\n    assert pluralize(word) == plural\n",
+    })
+    run = run_engine(root, Sandbox(SandboxConfig(timeout_s=60), protect=root), ["src/irr/rules.py"],
+                     ["tests/test_rules.py"])
+    (m, r), = [(m, r) for m, r in run.scored if m.line == 8 and m.operator == "string"]
+    assert r.status is Status.KILLED
+    assert r.killed_by == ["tests/test_rules.py::test_pluralize[cow-kine]"]
+    assert r.tests_completed == 1  # tried first among the 21 tests that read the table

@@ -2,9 +2,11 @@
 
 Table-driven tests carry their data in their ids (`test_pluralize[ox-oxen]`), and a table row carries the
 same words (`(r"(?i)(ox)$", r"\\1en")`): the mutant of that row is killed by the test named after it, which
-line coverage cannot tell apart from the 170 other tests that read the table. A word weighs more the
-fewer covering tests name it (one in every name tells nothing). Only the order of the tests changes,
-never which tests run or the verdict: a wrong hint costs one test.
+line coverage cannot tell apart from the 170 other tests that read the table. A line of a function that
+the module body calls while it builds such a table (`_irregular('cow', 'kine')`) also carries the words
+of the calls that ran it: a branch only that call takes is killed by the test named after it. A word
+weighs more the fewer covering tests name it (one in every name tells nothing). Only the order of the
+tests changes, never which tests run or the verdict: a wrong hint costs one test.
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ HINT_P = 0.8  # chance of killing given to the best-named test (below a killer o
 
 
 class Hints:
-    def __init__(self, paths: dict[str, str]):
+    def __init__(self, paths: dict[str, str], sites: dict[tuple[str, int], set[int]] | None = None):
+        self.sites = sites or {}  # (rel, line) -> lines of the module body whose calls ran it at import
         self.lines: dict[str, list[str]] = {}
         for rel, path in paths.items():
             try:
@@ -28,7 +31,10 @@ class Hints:
 
     def chances(self, m, tests: list[str]) -> dict[str, float]:
         """Test -> chance of killing `m` from the words they share (only tests that share one)."""
-        words = set(_WORD.findall("\n".join(self.lines.get(m.file, [])[m.line - 1:m.end_line])))
+        lines = self.lines.get(m.file, [])
+        calls = {site for line in range(m.line, m.end_line + 1) for site in self.sites.get((m.file, line), ())}
+        words = set(_WORD.findall("\n".join(lines[m.line - 1:m.end_line] + [lines[c - 1] for c in calls
+                                                                             if 0 < c <= len(lines)])))
         if not words or not tests:
             return {}
         names = {t: t.rpartition("::")[2].lower() for t in tests}

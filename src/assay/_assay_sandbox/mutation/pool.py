@@ -57,7 +57,7 @@ def pace(ratios) -> float:
 
 
 class Pool:
-    def __init__(self, cfg, events, import_time, baseline, collection_s: float):
+    def __init__(self, cfg, events, import_time, baseline, collection_s: float, sites: dict | None = None):
         self.cfg = cfg
         self.events = events
         self._make_import_time = import_time  # builds the ImportTime, at the first rebind job
@@ -75,7 +75,7 @@ class Pool:
         self.pending: list = []
         self.retried: set[str] = set()  # mutants whose set-up timed out once: a busy machine, or a real hang
         self.hung: dict[str, dict] = {}  # mutant id -> its first hang (test, reason, tests, seconds), run again
-        self.hints = Hints(cfg.targets)
+        self.hints = Hints(cfg.targets, sites)
         self.known: set[str] = set()  # every test id the worker collected: one a child finds anew is a mutant's
         self.setup_s: dict[str, float] = {}  # job mode -> seconds from fork to the first test, last seen
         self.by_id: dict = {}

@@ -88,7 +88,7 @@ class Server:
         warm(items, [p for run in runs.values() for p in run.get("patterns", [])])
         pool = Pool(cfg, self.events, lambda: ImportTime(cfg, original_code, readers, self.tracer.codes,
                                                          baseline.tests, [item.nodeid for item in items]),
-                    baseline, self.collection_s)
+                    baseline, self.collection_s, self.tracer.sites)
         start = time.monotonic()
         pool.run(jobs, {item.nodeid: item for item in items})
         modes = ("patch", "defaults", "recollect", "rebind", "reimport")

@@ -200,6 +200,8 @@ class CollectTracer(_Files):
         self.others: dict[str, dict] = {}  # the same for the other modules of the scratch copy, by real path
         self.callers: dict[str, set] = {}  # rel -> real paths of the modules whose import called it (None: unknown)
         self.module_codes: dict[str, types.CodeType] = {}  # real path -> its body as it ran (asserts rewritten)
+        # (rel, line) of a function run by its module's own body -> the body's lines whose calls ran it
+        self.sites: dict[tuple[str, int], set[int]] = {}
 
     def _caller(self, frame) -> str | None:
         """The module whose body (being imported) made this call, or None (a hook, a fixture, a thread)."""
@@ -210,13 +212,14 @@ class CollectTracer(_Files):
             f = f.f_back
         return None
 
-    def _own(self, frame, rel: str) -> bool:
+    def _own(self, frame, rel: str):
+        """The frame of `rel`'s own module body that this call came from, if any."""
         f = frame
         while f is not None:
             if f.f_code.co_name == "<module>" and self.rel(f.f_code.co_filename) == rel:
-                return True
+                return f
             f = f.f_back
-        return False
+        return None
 
     def _global(self, frame, event, arg):
         filename = frame.f_code.co_filename
@@ -240,13 +243,17 @@ class CollectTracer(_Files):
         if rel is None:
             return None
         body = frame.f_code.co_name == "<module>"
-        sink = self.lines if body or self._own(frame, rel) else self.foreign
+        own = None if body else self._own(frame, rel)
+        sink = self.lines if body or own is not None else self.foreign
         if sink is self.foreign:
             self.callers.setdefault(rel, set()).add(self._caller(frame))
+        site = None if own is None else own.f_lineno  # the body's statement making this call
 
         def local(frame, event, arg):
             if event == "line":
                 sink.add((rel, frame.f_lineno))
+                if site is not None:
+                    self.sites.setdefault((rel, frame.f_lineno), set()).add(site)
             elif event == "return" and body:
                 self.bodies[rel] = fingerprint(frame.f_globals)
             return local
