@@ -237,6 +237,8 @@ def main() -> None:
                         help="take mutmut's figures from an earlier --mutmut-only run instead of running it")
     parser.add_argument("--mutmut-limit", type=float, metavar="SECONDS",
                         help="stop mutmut after this long (its figures and the speed-up become lower bounds)")
+    parser.add_argument("--once", action="store_true",
+                        help="one assay run per project: no second run, so no determinism check (long projects)")
     parser.add_argument("--project", action="append", help="only these specs (default: all)")
     parser.add_argument("--before", type=Path, help="a bench/behaviour.py snapshot: compare per-mutant statuses")
     parser.add_argument("--tag", default="", help="suffix of the per-project assay JSON saved under bench/.cache")
@@ -264,20 +266,20 @@ def main() -> None:
         load = os.getloadavg()[0]
         assay, data = run_assay(root, project)
         assay["load_before"] = round(load, 2)
-        again, data2 = run_assay(root, project)
+        again, data2 = (None, None) if args.once else run_assay(root, project)
         (CACHE / f"assay-{name}{args.tag}.json").write_text(json.dumps(data, indent=1))
         durations = test_durations(root, project["tests"])
         bound = lower_bound(data, durations, cores)
         agree = agreement(root, project, data, args.sample, args.seed, args.survivors, sum(durations.values()))
         row = {"project": project.get("name") or project["spec"], "target": project["target"],
                "tests": project["tests"], "cores": cores,
-               "assay": assay, "assay_second_run_wall_s": again["wall_s"], "mutmut": mutmut,
+               "assay": assay, "assay_second_run_wall_s": again["wall_s"] if again else None, "mutmut": mutmut,
                "lower_bound_s": round(bound, 2),
                "ratio_to_lower_bound": round(assay["wall_s"] / bound, 1) if bound else None,
                # mutmut stopped at --mutmut-limit: its time, and so the speed-up, is a lower bound
                "speedup_vs_mutmut": round(mutmut["wall_s"] / assay["wall_s"], 1) if mutmut else None,
                "speedup_is_lower_bound": bool(mutmut) and not mutmut.get("finished", True),
-               "disk_agreement": agree, "determinism": determinism(data, data2),
+               "disk_agreement": agree, "determinism": determinism(data, data2) if data2 else None,
                "vs_before": None if not args.before else unchanged(json.loads(args.before.read_text()),
                                                                    project["spec"], data)}
         results.append(row)
