@@ -227,8 +227,8 @@ class _Run:
         left after the one it waits in hands them to new children (up to `SHARD_MAX`), in equal shares, and
         stops once that test is done. Once, `SHARD_AHEAD_S` into the run, the first child hands on the second
         half of its tests without waiting: a wait late in the run then overlaps the work early in it.
-        No test is handed on past `written`, a test known to write module state (the new child would be
-        dropped)."""
+        A child whose tests include `written`, a test known to write module state, hands nothing on (the
+        new children would be dropped)."""
         ahead, self.ahead_at = now >= self.ahead_at, self.ahead_at if now < self.ahead_at else math.inf
         for segment in list(self.segments):
             if segment.result is not None or segment.paused or segment.wrote:
@@ -237,7 +237,7 @@ class _Run:
             position = struct.unpack_from("q", segment.stop, 8)[0] + 1
             end = self.end_of(segment)
             left = end - position
-            if position > written:
+            if written < end:  # a test it would hand on comes after a known writer: the new child would be moot
                 continue
             if ahead and left >= 2 * SHARD_MIN_LEFT:
                 ahead = False
