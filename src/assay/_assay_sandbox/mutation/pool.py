@@ -120,8 +120,7 @@ class Pool:
                 rest = sorted(rest, key=position.__getitem__) if KILLERS[0] > 1 else self.order(job.m, rest)
                 ordered = job.ordered[:job.first] + rest
                 self._start(running, job, ordered, Group(ordered, time.monotonic()))
-            if running:
-                self._step(running)
+            self._step(running)
 
     def _start(self, running: dict[int, dict], job, ordered: list[str], group: Group) -> None:
         items = [self.by_id[i] for i in ordered]
