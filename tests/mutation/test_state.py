@@ -145,7 +145,8 @@ def test_a_mutant_stuck_in_c_code_is_killed_by_the_parent_and_names_the_test(run
 
 
 def test_a_hang_does_not_hide_a_test_that_fails(runs):
-    # `step = 2` hangs test_settle_three, which runs first, and fails test_settle_zero: Killed, in every run
+    # `step = 2` hangs test_settle_three and test_settle_five, which run first, and fails test_settle_zero:
+    # Killed, in every run, past both hangs
     for run in runs:
         step = [r for m, r in run.scored if m.file == "src/state/hang.py" and m.original == "1"]
         assert step and all(r.status is Status.KILLED for r in step), step

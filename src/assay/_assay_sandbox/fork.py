@@ -107,10 +107,10 @@ def fork(body) -> Child:
 
 
 def watch(children: list[Child], deadline_of, on_line, first_only: bool = False,
-          wake=lambda: None) -> dict[int, tuple[str, dict]]:
+          wake=lambda: None, grace=lambda child: False) -> dict[int, tuple[str, dict]]:
     """Run children to their end (`first_only`: until one ends, or until `wake()`, monotonic seconds or
     None, has passed; asked again after each line, which may move it): `on_line(child, msg)` for each
-    progress line; a child past `deadline_of(child)` is killed.
+    progress line; a child past `deadline_of(child)` is killed, unless `grace(child)` moved its deadline.
     Returns pid -> ("exited", result) | ("timeout", {}) for the children that ended."""
     out: dict[int, tuple[str, dict]] = {}
     running = {c.fd: c for c in children}
@@ -129,7 +129,7 @@ def watch(children: list[Child], deadline_of, on_line, first_only: bool = False,
                 out[child.pid] = ("exited", child.reap())
         now = time.monotonic()
         for fd, child in list(running.items()):
-            if now >= deadline_of(child):
+            if now >= deadline_of(child) and not grace(child):
                 del running[fd]
                 child.kill()
                 out[child.pid] = ("timeout", {})
@@ -144,6 +144,42 @@ def run_one(body, timeout: float) -> tuple[str, dict, float]:
     child = fork(lambda report: body())
     state, result = watch([child], lambda c: c.started + timeout, lambda c, m: None)[child.pid]
     return state, result, time.monotonic() - child.started
+
+
+_SCHEDSTAT: dict[int, int] = {}  # pid -> this process's own /proc/self/schedstat, opened once (after a fork)
+
+
+def waited() -> float:
+    """Seconds this process's main thread has been ready to run but waiting for a core (the kernel's run
+    queue): time a busy machine took from it, not time it spent. 0.0 where /proc can not say."""
+    pid = os.getpid()
+    try:
+        fd = _SCHEDSTAT.get(pid)
+        if fd is None:
+            fd = _SCHEDSTAT[pid] = os.open("/proc/self/schedstat", os.O_RDONLY)
+        if fd < 0:
+            return 0.0
+        return int(os.pread(fd, 64, 0).split()[1]) / 1e9
+    except (OSError, IndexError, ValueError):
+        _SCHEDSTAT[pid] = -1
+        return 0.0
+
+
+def clock() -> float:
+    """`perf_counter` less `waited()`: a test's time as on an idle machine (sleeping and I/O still count), so
+    that a baseline taken on a busy machine does not inflate deadlines, nor a busy machine fake a hang."""
+    return time.perf_counter() - waited()
+
+
+def waited_of(pid: int) -> float | None:
+    """`waited()` of a child of this process, read from the parent; None where /proc can not say."""
+    if cpu_ticks(pid) is None:  # not our child's /proc entry
+        return None
+    try:
+        with open(f"/proc/{pid}/schedstat", "rb") as fh:
+            return int(fh.read().split()[1]) / 1e9
+    except (OSError, IndexError, ValueError):
+        return None
 
 
 def cpu_ticks(pid: int) -> int | None:

@@ -27,8 +27,9 @@ import time
 
 import pytest
 
-from ..fork import cpu_ticks, fork, idle, watch
+from ..fork import clock, cpu_ticks, fork, idle, watch
 from .patch import FailureWatch
+from .seed import reseed
 from .state import ProjectState
 from .trace import make_tracer
 from .warm import patterns
@@ -95,9 +96,10 @@ def run_tests(items, report, traced: bool, cfg=None, functions: dict | None = No
         if tracer and phases is not None:
             phases.index = i
             tracer.switch((i, False))
-        begin = time.perf_counter()
+        reseed(item.nodeid)
+        begin = clock()
         reports = runtestprotocol(item, nextitem=items[i + 1] if i + 1 < len(items) else None, log=False)
-        elapsed = time.perf_counter() - begin
+        elapsed = clock() - begin
         outcome = ("failed" if failures.failed or any(r.failed for r in reports) else
                    "skipped" if any(r.skipped for r in reports) else "passed")
         writes_start = time.perf_counter()

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import gc
 import os
-import time
 import types
 
+from ..fork import clock, waited
 from ..protocol import MutantSpec, MutationJob
 from .code import find_code
+from .seed import reseed
 
 
 def function_index(cfg: MutationJob) -> dict[tuple[str, str, int], list]:
@@ -95,12 +96,13 @@ def run_items(items, report) -> dict:
     killed_by: list[str] = []
     failures = FailureWatch.on(items)
     for i, item in enumerate(items):
-        report({"next": item.nodeid})
-        start = time.perf_counter()
+        report({"next": item.nodeid, "w": waited()})
+        reseed(item.nodeid)
+        start = clock()
         failures.failed = False
         reports = runtestprotocol(item, nextitem=items[i + 1] if i + 1 < len(items) else None, log=False)
         failed = failures.failed or any(r.failed for r in reports)
-        report({"done": item.nodeid, "s": time.perf_counter() - start, "failed": failed})
+        report({"done": item.nodeid, "s": clock() - start, "failed": failed, "w": waited()})
         done += 1
         if failed:
             killed_by.append(item.nodeid)

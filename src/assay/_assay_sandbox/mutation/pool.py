@@ -11,15 +11,15 @@ words of the mutated line may (`hint`), one that ran often and never killed is n
 unless it is by far the likeliest killer. Tests that wrote module state in the baseline run before the
 others, in collection order (see `plan`).
 
-That order is learned while the run goes, so it differs between runs; the verdict must not. A mutant whose
-test hangs runs again without it (and without the tests that already passed): Killed when another covering
-test fails, Timeout when none does or a second test hangs too (the verdict then still depends on the order
-when a third test would fail: bounded cost, two hangs at most).
+That order is learned while the run goes, so it differs between runs; the verdict must not. A test that
+hangs does not end its mutant: a new child runs the tests after it (those that passed before it are done),
+and so on past each hang, up to `MAX_SPLITS`. Killed when any covering test fails, Timeout when one hangs
+and none fails, whichever comes first in this run's order. Each hang costs its deadline; a mutant whose
+tests all hang pays them all.
 
 A test far slower under a mutant than in the baseline (a retry loop now sleeping, see `split`) does not
-hold the mutant up: its child keeps running that test alone while a new child runs the tests after it.
-Killed when any of them fails, Timeout when one hangs and none fails; which child finds it first does not
-change the verdict.
+hold the mutant up either: its child keeps running that test alone while a new child runs the tests after
+it, with the same verdict rule.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ import collections
 import gc
 import time
 
-from ..fork import RETRY_FACTOR, cpu_ticks, fork, idle, watch
+from ..fork import RETRY_FACTOR, cpu_ticks, fork, idle, waited_of, watch
 from .defaults import run_defaulted
 from .hint import Hints
 from .patch import KILLERS, run_patched
@@ -74,7 +74,6 @@ class Pool:
         self.ratios: collections.deque = collections.deque(maxlen=64)  # child / baseline seconds, passed tests
         self.pending: list = []
         self.retried: set[str] = set()  # mutants whose set-up timed out once: a busy machine, or a real hang
-        self.hung: dict[str, dict] = {}  # mutant id -> its first hang (test, reason, tests, seconds), run again
         self.hints = Hints(cfg.targets, sites)
         self.known: set[str] = set()  # every test id the worker collected: one a child finds anew is a mutant's
         self.setup_s: dict[str, float] = {}  # job mode -> seconds from fork to the first test, last seen
@@ -142,7 +141,8 @@ class Pool:
         setup *= RETRY_FACTOR if job.m.id in self.retried else 1.0
         running[child.pid] = {"job": job, "child": child, "ordered": ordered, "test": None, "group": group,
                               "deadline": child.started + setup, "budget": setup, "since": child.started,
-                              "solo": None, "idle": False, "check": None, "cpu": None, "begun": False}
+                              "solo": None, "idle": False, "check": None, "cpu": None, "begun": False,
+                              "waited": None, "granted": 0.0}
         group.live.add(child.pid)
 
     @staticmethod
@@ -197,6 +197,7 @@ class Pool:
             state["group"].done += 1
         state["since"] = now
         state["deadline"] = now + state["budget"]
+        state["waited"], state["granted"] = msg.get("w"), 0.0
         if "done" in msg and state["solo"] == msg["done"] and not msg.get("failed"):
             state["stopped"] = True  # its one test passed: the tests after it are another child's
             state["deadline"] = now
@@ -207,18 +208,33 @@ class Pool:
             return min((s["check"] for s in running.values() if s["check"] is not None), default=None)
 
         ended = watch([s["child"] for s in running.values()], lambda c: running[c.pid]["deadline"],
-                      lambda c, msg: self._on_line(running[c.pid], msg), first_only=True, wake=wake)
+                      lambda c, msg: self._on_line(running[c.pid], msg), first_only=True, wake=wake,
+                      grace=lambda c: self._grace(running[c.pid]))
         states = {pid: running.pop(pid) for pid in ended}
         for pid, (how, result) in ended.items():
             group = states[pid]["group"]
             group.live.discard(pid)
             if group.over:
                 continue
-            if group.splits:
+            if group.splits or (how == "timeout" and states[pid]["test"] is not None):
                 self._group_verdict(states[pid], how, result, running)
             else:
                 self._verdict(states[pid], how, result)
         self._split_slow(running)
+
+    @staticmethod
+    def _grace(state: dict) -> bool:
+        """A child at its deadline gets the time it spent waiting for a core since its test began (other
+        processes held them): on a busy machine a test is not a hang for that. True if it moved the deadline."""
+        if state["waited"] is None or state.get("stopped"):
+            return False
+        now = waited_of(state["child"].pid)
+        owed = 0.0 if now is None else now - state["waited"] - state["granted"]
+        if owed < 0.01:
+            return False
+        state["granted"] += owed
+        state["deadline"] += owed
+        return True
 
     def _split_slow(self, running: dict[int, dict]) -> None:
         """A child whose test runs far past its baseline time keeps that test alone; a new child runs the
@@ -257,9 +273,6 @@ class Pool:
         return sorted(rest, key=lambda nodeid: nodeid.rpartition("::")[0] in group.slow)
 
     def _split(self, running: dict[int, dict], group: Group, job, ordered: list[str]) -> None:
-        if job.m.id in self.hung:  # the mutant's first hang, from an earlier run of it, is the group's
-            group.hang = self.hung.pop(job.m.id)
-            group.prior_s = group.hang["took"]
         self.split_mutants += not group.splits
         group.splits += 1
         self._start(running, job, ordered, group)
@@ -269,7 +282,7 @@ class Pool:
         verdict waits for the others: Timeout if a test hung (the tests after it go on in a new child), else
         Survived."""
         group, job = state["group"], state["job"]
-        m, took = job.m, time.monotonic() - group.started + group.prior_s
+        m, took = job.m, time.monotonic() - group.started
         verdict: tuple[str, list[str], list[str], int, str] | None = None
         if how == "timeout" and state.get("stopped"):
             pass
@@ -315,9 +328,10 @@ class Pool:
             what = "the tests' setup" if job.mode in ("patch", "defaults") else "the mutant's module body re-run"
             return f"{what} did not finish within {state['budget']:.1f}s"
         now = pace(self.ratios)
+        waiting = f", and {state['granted']:.1f}s it waited for a core" if state["granted"] >= 0.05 else ""
         return (f"{hung} did not finish within {state['budget']:.1f}s ({self.cfg.timeout_factor:g} x "
                 f"{self.duration.get(hung, 0.0):.3f}s{f' x {now:.2f} (pace)' if now != 1 else ''}"
-                f" + {self.cfg.timeout_s:g}s)")
+                f" + {self.cfg.timeout_s:g}s{waiting})")
 
     def _learn(self, m, killer: str) -> None:
         self.kills[killer] = self.kills.get(killer, 0) + 1
@@ -336,30 +350,12 @@ class Pool:
                 self.retried.add(m.id)
                 self.pending.append(job)
                 return
-            reason = self._hang_reason(hung, state, job)
-            killers = [hung] if hung is not None else []
-            if hung is not None:
-                self.cost[hung] = self.cost.get(hung, 0.0) + time.monotonic() - state["since"]
-                rest = ordered[ordered.index(hung) + 1:]  # the tests before it passed
-                # once: not a state writer the rest depend on; a second hang ends it (a hang costs timeout_s)
-                if ordered.index(hung) >= job.first and rest and m.id not in self.hung:
-                    self.hung[m.id] = {"killers": killers, "reason": reason, "ordered": ordered, "took": took}
-                    self.pending.append(job._replace(ordered=job.ordered[:job.first] + rest))
-                    return
-            self._timeout(m, ordered, killers, took, reason)
+            self.events.mutant(m, "Timeout", ordered, [], duration=took, reason=self._hang_reason(hung, state, job))
             return
         if "crash" in result:
-            self.hung.pop(m.id, None)
             self.events.mutant(m, "RuntimeError", ordered, duration=took, reason=result["crash"])
             return
         result = result["result"]
-        first = self.hung.pop(m.id) if m.id in self.hung else None
-        if first is not None:
-            took += first["took"]
-            if not result.get("killed_by"):  # nothing else fails: the hang is the verdict
-                self.events.mutant(m, "Timeout", first["ordered"], first["killers"], duration=took,
-                                   reason=first["reason"])
-                return
         if "import_error" in result:
             self.events.mutant(m, "RuntimeError", ordered, duration=took,
                                reason=f"the module body raises at import: {result['import_error']}")
@@ -371,12 +367,6 @@ class Pool:
             for killer in result["killed_by"][:1]:
                 self._learn(m, killer)
             self.events.mutant(m, status, covered, result["killed_by"], result["tests_completed"], took)
-
-    def _timeout(self, m, ordered, killers, took, reason) -> None:
-        first = self.hung.pop(m.id) if m.id in self.hung else None
-        if first is not None:  # a later run hung too: the first hang is the one reported
-            ordered, killers, took, reason = first["ordered"], first["killers"], first["took"] + took, first["reason"]
-        self.events.mutant(m, "Timeout", ordered, killers, duration=took, reason=reason)
 
     def summary(self, total_s: float) -> dict:
         """The `cost` event: the five tests that cost the most over all mutants, and the longest mutant."""

@@ -10,13 +10,14 @@ import importlib.abc
 import importlib.machinery
 import os
 import sys
-import time
 import types
 
 import pytest
 
+from ..fork import clock, waited
 from .code import import_error
 from .patch import KILLERS
+from .seed import reseed
 
 
 class MutantFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
@@ -73,11 +74,13 @@ class _Collector:
         items.sort(key=key)
 
     def pytest_runtest_logstart(self, nodeid, location):
-        self.report({"next": nodeid})
-        self.started = time.perf_counter()
+        self.report({"next": nodeid, "w": waited()})
+        reseed(nodeid)
+        self.started = clock()
 
     def pytest_runtest_logfinish(self, nodeid, location):
-        self.report({"done": nodeid, "s": time.perf_counter() - self.started, "failed": nodeid in self.killed_by})
+        self.report({"done": nodeid, "s": clock() - self.started, "failed": nodeid in self.killed_by,
+                     "w": waited()})
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_configure(self, config):

@@ -31,7 +31,6 @@ class Group:
     done: int = 0  # tests completed, over all children
     slow: set[str] = field(default_factory=set)  # classes (or modules) of its tests that ran slow
     hang: dict | None = None  # the first test that hung: killers, reason, ordered
-    prior_s: float = 0.0  # time spent on the mutant before this group (a run that hung)
     over: bool = False
 
 
