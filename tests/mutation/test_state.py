@@ -21,9 +21,10 @@ from assay.mutation.model import Status
 from tests.mutation._mutation_support import FIXTURES, run_engine
 
 TARGETS = ["src/state/dates.py", "src/state/table.py", "src/state/hang.py", "src/state/broken.py",
-           "src/state/words.py", "src/state/memo.py"]
+           "src/state/words.py", "src/state/memo.py", "src/state/noise.py"]
 TESTS = ["tests/test_dates.py", "tests/test_table.py", "tests/test_hang.py", "tests/test_broken.py",
-         "tests/test_slow.py", "tests/test_words.py", "tests/test_sub.py", "tests/test_memo.py"]
+         "tests/test_slow.py", "tests/test_words.py", "tests/test_sub.py", "tests/test_memo.py",
+         "tests/test_noise.py"]
 
 
 @pytest.fixture(scope="module")
@@ -134,6 +135,22 @@ def test_verdicts_match_a_fresh_process_from_disk(runs, root, box):
 def test_two_runs_give_the_same_verdicts(runs):
     first, second = ({k: v.status for k, v in run.results.items()} for run in runs)
     assert first == second
+
+
+def test_a_test_that_draws_random_data_draws_the_same_in_every_run(runs):
+    # `if x < 0.5` made `if True` fails test_halfN when its draw is 0.5 or more, `if False` when it is less:
+    # eight coins per run, each seeded from the test's id - not from the worker's state, new in each run
+    def coins(run):
+        found = {(m.function, m.replacement): r.status for m, r in run.scored
+                 if m.file == "src/state/noise.py" and m.operator == "condition"}
+        assert len(found) == 16, found
+        return found
+
+    first, second = coins(runs[0]), coins(runs[1])
+    assert first == second
+    for k in range(8):  # the same draw under both mutants: exactly one of them is killed
+        assert {first[(f"half{k}", "True")], first[(f"half{k}", "False")]} == {Status.KILLED, Status.SURVIVED}
+    assert len({first[(f"half{k}", "True")] for k in range(8)}) == 2  # the draws differ between tests
 
 
 def test_a_mutant_stuck_in_c_code_is_killed_by_the_parent_and_names_the_test(runs):

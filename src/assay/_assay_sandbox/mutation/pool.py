@@ -142,7 +142,7 @@ class Pool:
         running[child.pid] = {"job": job, "child": child, "ordered": ordered, "test": None, "group": group,
                               "deadline": child.started + setup, "budget": setup, "since": child.started,
                               "solo": None, "idle": False, "check": None, "cpu": None, "begun": False,
-                              "waited": None, "granted": 0.0}
+                              "waited": 0.0, "granted": 0.0}  # a forked child starts with no wait
         group.live.add(child.pid)
 
     @staticmethod
