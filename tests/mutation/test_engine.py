@@ -8,6 +8,8 @@ import sys
 
 import pytest
 
+from assay.config import SandboxConfig
+from assay.execution.sandbox import Sandbox
 from assay.mutation.diskcheck import detected, rerun_from_disk
 from assay.mutation.model import Status
 from assay.store import Store
@@ -92,3 +94,30 @@ def test_verdicts_match_a_fresh_process_run_from_disk(shop_root, sandbox, shop_r
         disk = rerun_from_disk(shop_root, m, text, ["tests/test_pricing.py"], sys.executable, sandbox,
                                ["src", "."], timeout=10)
         assert detected(disk) == detected(r.status), (m, r.status, disk)
+
+
+FUTURE = {
+    "src/fut/__init__.py": "",
+    "src/fut/calc.py": (
+        "from __future__ import annotations\n\n\n"
+        "def outer(n):\n"
+        '    label = "outer"\n\n'
+        "    def inner(x: NotDefinedAnywhere) -> NotDefinedEither:  # noqa: F821\n"
+        "        return x + 2 ** 1\n"
+        "    return inner(n) * 3, label\n"),
+    "tests/test_calc.py": "from fut.calc import outer\n\n\ndef test_outer():\n    assert outer(1)[0] == 9\n",
+}
+
+
+def test_a_mutant_inside_a_def_compiles_with_that_def_alone_under_the_modules_future_flags(tmp_path):
+    # the def is compiled by itself: under `annotations` (the module's) the inner def's annotations stay
+    # strings, so the unchecked label survives; `2 ** 1` made `2 * 1` is the original's bytecode
+    for rel, text in FUTURE.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    run = run_engine(tmp_path, Sandbox(SandboxConfig(timeout_s=60), protect=tmp_path), ["src/fut/calc.py"],
+                     ["tests/test_calc.py"])
+    assert _status(run, 5, "string") is Status.SURVIVED
+    assert _status(run, 8, "arithmetic", "**") is Status.IGNORED
+    assert _status(run, 8, "arithmetic", "+") is Status.KILLED
+    assert _status(run, 9, "arithmetic") is Status.KILLED

@@ -6,6 +6,7 @@ compiled code, never by source text: the code is what runs.
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import os
 import re
@@ -66,6 +67,22 @@ def fingerprint(code: types.CodeType) -> str:
 
     walk(code)
     return h.hexdigest()
+
+
+def top_level_defs(text: str) -> list[tuple[int, int, int]]:
+    """(first char, end char, first line) of each top-level def or class, decorators and whole lines
+    included: a mutant inside one compiles with that statement alone."""
+    starts = [0]
+    for i, ch in enumerate(text):
+        if ch == "\n":
+            starts.append(i + 1)
+    starts.append(len(text))
+    spans = []
+    for node in ast.parse(text).body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.end_lineno:
+            first = min([node.lineno] + [d.lineno for d in node.decorator_list])
+            spans.append((starts[first - 1], starts[min(node.end_lineno, len(starts) - 1)], first))
+    return spans
 
 
 def find_code(code: types.CodeType, name: str, first: int) -> types.CodeType | None:
