@@ -61,11 +61,13 @@ def plan(cfg, baseline, collect, dirty: dict[str, set[str]], readers, events, fu
         original_code[rel] = compile(sources[rel], os.path.realpath(path), "exec", dont_inherit=True)
         originals[fingerprint(original_code[rel])] = None
     defs = {rel: [] if "\r" in text else top_level_defs(text) for rel, text in sources.items()}
+    spans_seen: set[str] = set()
 
-    def compiled(m, mutated: str, alone: bool) -> tuple[types.CodeType, str]:
-        """The mutant's code and a key for its fingerprint. `alone`: the top-level def or class holding it,
-        compiled by itself at its own lines (a 1000-line module takes 2-4 ms to compile, one def 0.05 ms;
-        the pool compiles the next mutant while the children run, on their cores), else the module."""
+    def compiled(m, mutated: str, alone: bool) -> tuple[types.CodeType, str, bool]:
+        """The mutant's code, a key for its fingerprint, and whether the code is the whole module. `alone`:
+        the top-level def or class holding it, compiled by itself at its own lines (a 1000-line module takes
+        2-4 ms to compile, one def 0.05 ms; the pool compiles the next mutant while the children run, on
+        their cores), else the module."""
         rel, path = m.file, os.path.realpath(cfg.targets[m.file])
         for start, end, first in defs[rel] if alone else ():
             if start <= m.start and m.end <= end:
@@ -76,11 +78,9 @@ def plan(cfg, baseline, collect, dirty: dict[str, set[str]], readers, events, fu
                     originals[key + fingerprint(before)] = None
                 stop = end + len(m.replacement) - (m.end - m.start)
                 code = compile(pad + mutated[start:stop], path, "exec", flags=flags, dont_inherit=True)
-                return code, key + fingerprint(code)
+                return code, key + fingerprint(code), False
         code = compile(mutated, path, "exec", dont_inherit=True)
-        return code, fingerprint(code)
-
-    spans_seen: set[str] = set()
+        return code, fingerprint(code), True
 
     def jobs() -> Iterator[Job]:
         for m in cfg.mutants:
@@ -111,7 +111,7 @@ def plan(cfg, baseline, collect, dirty: dict[str, set[str]], readers, events, fu
             # body or re-imports it needs the module
             alone = defaulted is None and not at_import and (not foreign or rel in recollect)
             try:
-                code, fp = compiled(m, mutated, alone)
+                code, fp, whole = compiled(m, mutated, alone)
             except (SyntaxError, ValueError) as err:
                 events.mutant(m, "CompileError", ordered, reason=str(err))
                 continue
@@ -138,7 +138,7 @@ def plan(cfg, baseline, collect, dirty: dict[str, set[str]], readers, events, fu
             else:
                 found = patches(cfg, m, code, functions)
                 mode = "patch" if found is not None else "reimport"
-            if mode in ("rebind", "reimport") and alone:
+            if mode in ("rebind", "reimport") and not whole:
                 code = compile(mutated, os.path.realpath(cfg.targets[rel]), "exec", dont_inherit=True)
             yield Job(m, ordered, code, found, mode, len(writers), files)
     return jobs(), original_code

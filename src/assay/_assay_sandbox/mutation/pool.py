@@ -216,6 +216,7 @@ class Pool:
             group.live.discard(pid)
             if group.over:
                 continue
+            # a test that hung goes the group's way (the tests after it run on); a hang in set-up is retried
             if group.splits or (how == "timeout" and states[pid]["test"] is not None):
                 self._group_verdict(states[pid], how, result, running)
             else:
@@ -344,13 +345,12 @@ class Pool:
         took = time.monotonic() - child.started
         if took > self.longest[0]:
             self.longest = (took, m.id)
-        if how == "timeout":
-            hung = state["test"]
-            if hung is None and m.id not in self.retried:  # no test to blame: first try again, with more time
+        if how == "timeout":  # in its set-up, before any test: no test to blame
+            if m.id not in self.retried:  # first try again, with more time
                 self.retried.add(m.id)
                 self.pending.append(job)
                 return
-            self.events.mutant(m, "Timeout", ordered, [], duration=took, reason=self._hang_reason(hung, state, job))
+            self.events.mutant(m, "Timeout", ordered, [], duration=took, reason=self._hang_reason(None, state, job))
             return
         if "crash" in result:
             self.events.mutant(m, "RuntimeError", ordered, duration=took, reason=result["crash"])
