@@ -12,10 +12,10 @@ from pathlib import Path
 
 from assay import api
 from assay.config import Settings
-from assay.execution.sandbox import Sandbox
 from assay.execution.workspace import Workspace
 from assay.languages import LANGUAGES
 from assay.project import Project
+from assay.sandbox import Sandbox
 
 REPO = Path(__file__).resolve().parent.parent
 GOOD = {"java": "src/test/java/com/acme/PriceTest.java", "go": "price/price_test.go", "rust": "tests/price.rs",

@@ -28,10 +28,10 @@ sys.path.insert(0, str(HERE))
 from sdists import CACHE, fetch  # noqa: E402
 
 from assay.config import SandboxConfig  # noqa: E402
-from assay.execution.sandbox import Sandbox  # noqa: E402
 from assay.mutation.diskcheck import detected, rerun_from_disk  # noqa: E402
 from assay.mutation.generate import generate  # noqa: E402
 from assay.mutation.model import Status  # noqa: E402
+from assay.sandbox import Sandbox  # noqa: E402
 
 PROJECTS = [
     {"spec": "inflection==0.5.1", "target": "inflection/__init__.py", "tests": "test_inflection.py",

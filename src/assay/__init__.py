@@ -6,13 +6,9 @@ MutateReport`, `lint(paths) -> LintReport`. Errors are `assay.errors.AssayError`
 
 from __future__ import annotations
 
-from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
-try:
-    __version__ = version("assay")
-except PackageNotFoundError:  # pragma: no cover - running from a source tree that was never installed
-    __version__ = "0.0.0"
+from assay.version import __version__
 
 __all__ = ["__version__", "lint", "mutate", "verify"]
 

@@ -215,10 +215,10 @@ def mutate(
 ) -> MutateReport:
     """Mutate source files (or every module under directories) in memory and run `tests` against the mutants.
     Raises RunFailed when the run cannot give verdicts (the baseline fails, collection fails)."""
-    from assay.execution.sandbox import Sandbox
     from assay.languages.python import PYTHON, pytest_args
     from assay.mutation.codeclass import threshold_for
     from assay.mutation.engine import Engine, MutationError
+    from assay.sandbox import Sandbox
 
     if threshold is not None and not 0 <= threshold <= 100:
         raise InputError("the threshold is a percentage between 0 and 100")

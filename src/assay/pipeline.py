@@ -15,11 +15,9 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
-from assay import __version__
 from assay.config import Settings
 from assay.errors import InputError
 from assay.execution.runner import Runner
-from assay.execution.sandbox import Cancelled, Profile, Sandbox
 from assay.execution.workspace import Workspace
 from assay.feedback import with_causes
 from assay.gates import REGISTRY
@@ -27,7 +25,9 @@ from assay.gates.base import BaseGate, GateContext, precondition
 from assay.languages import LANGUAGES, Language
 from assay.model import GATE_ORDER, Candidate, FileReport, GateResult, GateStatus, TestOutcome, Verdict
 from assay.project import Project
+from assay.sandbox import Cancelled, Profile, Sandbox
 from assay.store import Store
+from assay.version import __version__
 
 EventSink = Callable[[str, str, str], None]  # (event, file, detail): "start"/"gate"/"done"
 CONFIG_FILES = ("pyproject.toml", "setup.cfg", "pytest.ini", "tox.ini", "assay.toml")

@@ -8,14 +8,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from assay.dependencies import Dependencies
 from assay.errors import InputError
 from assay.execution.workspace import SKIP_DIRS
-
-if TYPE_CHECKING:
-    from assay.languages.base import Language
+from assay.languages import LANGUAGES, Language
 
 ROOT_MARKERS = ("pyproject.toml", "setup.cfg", "setup.py", ".git")
 # Build files of other languages: the nearest one marks a module; the outermost directory above it (inside the
@@ -182,7 +179,6 @@ class Project:
 def discover(paths: list[Path], root: Path, languages: Iterable[Language] | None = None) -> list[Path]:
     """Candidate test files under `paths` (of the given languages, default every known one); InputError for
     anything that is not usable input."""
-    from assay.languages import LANGUAGES
 
     langs = list(languages or LANGUAGES.values())
     files: list[Path] = []

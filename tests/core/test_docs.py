@@ -29,3 +29,33 @@ def test_every_cited_repository_path_exists():
             if not any((base / path).exists() for base in BASES):
                 missing.append(f"{doc.relative_to(REPO)}: {path}")
     assert missing == []
+
+
+def _layout_block() -> list[str]:
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    section = text.split("\n## Layout\n", 1)[1]
+    block = section.split("```", 2)[1]
+    return block.splitlines()
+
+
+def test_the_readme_layout_names_every_package_and_module_of_src_assay():
+    """One line per package (its name first, ending in `/`); top-level modules named; nothing that is gone."""
+    package = REPO / "src" / "assay"
+    lines = _layout_block()
+    start = next(i for i, line in enumerate(lines) if line.startswith("src/assay/"))
+    entries = [line for line in lines[start + 1:] if line.startswith("  ") and not line.startswith("   ")]
+    named = [tok for line in entries for tok in line.split() if tok.endswith(("/", ".py"))]
+    first = [line.split()[0] for line in entries]
+    packages = sorted(f"{p.name}/" for p in package.iterdir() if (p / "__init__.py").is_file())
+    modules = sorted(p.name for p in package.glob("*.py") if p.name != "__init__.py")
+    assert sorted(f for f in first if f.endswith("/")) == packages
+    assert [m for m in modules if m not in named] == []
+
+
+def test_no_module_of_assay_shadows_the_standard_library():
+    import sys
+
+    package = REPO / "src" / "assay"
+    shadowing = [str(p.relative_to(package)) for p in package.rglob("*.py")
+                 if p.stem in sys.stdlib_module_names and p.stem not in ("__init__", "__main__")]
+    assert shadowing == []

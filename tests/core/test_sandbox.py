@@ -8,8 +8,8 @@ import pytest
 
 from assay.api import verify
 from assay.config import SandboxConfig, Settings
-from assay.execution.sandbox import Sandbox, scrubbed_env
 from assay.model import Verdict
+from assay.sandbox import Sandbox, scrubbed_env
 from tests.conftest import tree_digest
 
 LIB = {"src/victim/__init__.py": "VALUE = 1\n", "src/victim/core.py": "def answer():\n    return 42\n"}
@@ -181,7 +181,7 @@ def test_without_unshare_the_report_says_so_and_limits_still_hold(project, tmp_p
 
 def test_a_profile_limits_memory_by_cgroup_where_address_space_would_stop_a_jvm(tmp_path):
     """JVMs and Node reserve far more address space than they use: their profiles limit memory by cgroup."""
-    from assay.execution.sandbox import Profile
+    from assay.sandbox import Profile
 
     sandbox = Sandbox(SandboxConfig(memory_mb=256, timeout_s=30), protect=tmp_path)
     jvm_like = Profile(name="jvm-like", memory="cgroup")
@@ -204,7 +204,7 @@ def test_a_profile_limits_memory_by_cgroup_where_address_space_would_stop_a_jvm(
 
 
 def test_profile_environment_names_caches_and_never_secrets(tmp_path, monkeypatch):
-    from assay.execution.sandbox import Profile
+    from assay.sandbox import Profile
 
     monkeypatch.setenv("MY_API_TOKEN", "s3cret")
     sandbox = Sandbox(SandboxConfig(), protect=tmp_path)

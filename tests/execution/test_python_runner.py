@@ -7,8 +7,9 @@ import sys
 import pytest
 
 from assay.config import SandboxConfig
-from assay.execution import Order, Outcome, Sandbox, Workspace
+from assay.execution import Order, Outcome, Workspace
 from assay.languages.python import PythonPytestRunner
+from assay.sandbox import Sandbox
 
 LIB = {"src/calc/__init__.py": "", "src/calc/ops.py": "def add(a, b):\n    return a + b\n"}
 TESTS = '''

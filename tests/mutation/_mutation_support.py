@@ -5,10 +5,10 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from assay.execution.sandbox import Sandbox
 from assay.execution.workspace import Workspace
 from assay.mutation.config import MutationConfig
 from assay.mutation.engine import Engine
+from assay.sandbox import Sandbox
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from assay.config import SandboxConfig
-from assay.execution.sandbox import Sandbox
+from assay.sandbox import Sandbox
 from tests.mutation._mutation_support import FIXTURES, run_engine, tree_digest
 
 collect_ignore_glob = ["fixtures/*"]

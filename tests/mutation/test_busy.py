@@ -14,8 +14,8 @@ import textwrap
 import pytest
 
 from assay.config import SandboxConfig
-from assay.execution.sandbox import Sandbox
 from assay.mutation.model import Status
+from assay.sandbox import Sandbox
 from tests.mutation._mutation_support import run_engine
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="no CPU affinity on this platform")

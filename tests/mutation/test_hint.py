@@ -7,8 +7,8 @@ import pytest
 from assay._assay_sandbox.mutation.hint import HINT_P, Hints
 from assay._assay_sandbox.protocol import MutantSpec
 from assay.config import SandboxConfig
-from assay.execution.sandbox import Sandbox
 from assay.mutation.model import Status
+from assay.sandbox import Sandbox
 from tests.mutation._mutation_support import run_engine
 
 SOURCE = '''PLURALS = [

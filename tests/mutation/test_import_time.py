@@ -7,8 +7,8 @@ import shutil
 import pytest
 
 from assay.config import SandboxConfig
-from assay.execution.sandbox import Sandbox
 from assay.mutation.model import Status
+from assay.sandbox import Sandbox
 from tests.mutation._mutation_support import FIXTURES, run_engine, tree_digest
 
 TESTS = ["test_scale", "test_first_word", "test_limit", "test_limit2_through_a_helper", "test_registry", "test_suffix"]

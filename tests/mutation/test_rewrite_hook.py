@@ -4,8 +4,8 @@ distribution) must still be imported mutated when a mutant needs a fresh import.
 from __future__ import annotations
 
 from assay.config import SandboxConfig
-from assay.execution.sandbox import Sandbox
 from assay.mutation.model import Status
+from assay.sandbox import Sandbox
 from tests.mutation._mutation_support import run_engine
 
 FILES = {

@@ -8,8 +8,8 @@ import shutil
 import pytest
 
 from assay.config import SandboxConfig
-from assay.execution.sandbox import Sandbox
 from assay.mutation.model import Status
+from assay.sandbox import Sandbox
 from tests.mutation._mutation_support import FIXTURES, run_engine
 
 RETRIES = ["tests/test_retry.py::test_retries[1]", "tests/test_retry.py::test_retries[2]",

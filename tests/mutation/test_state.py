@@ -14,10 +14,10 @@ import pytest
 from rich.console import Console
 
 from assay.config import SandboxConfig
-from assay.execution.sandbox import Sandbox
 from assay.mutation.diskcheck import detected, rerun_from_disk
 from assay.mutation.engine import MutationError
 from assay.mutation.model import Status
+from assay.sandbox import Sandbox
 from tests.mutation._mutation_support import FIXTURES, run_engine
 
 TARGETS = ["src/state/dates.py", "src/state/table.py", "src/state/hang.py", "src/state/broken.py",

@@ -36,7 +36,7 @@ T = TypeVar("T")
 
 def _version(value: bool) -> None:
     if value:
-        from assay import __version__
+        from assay.version import __version__
 
         typer.echo(f"assay {__version__}")
         raise typer.Exit(0)

@@ -25,8 +25,9 @@ from pathlib import Path, PurePosixPath
 from typing import NamedTuple
 
 from assay.errors import InputError
+from assay.sandbox.process import WORKSPACE_PREFIX
 
-PREFIX = "assay-ws-"
+PREFIX = WORKSPACE_PREFIX
 SKIP_DIRS = {
     ".git", ".hg", ".svn", ".assay", ".venv", "venv", ".tox", ".nox", "node_modules", "__pycache__",
     ".mypy_cache", ".pytest_cache", ".ruff_cache", ".hypothesis", "build", "dist", ".eggs", "target",

@@ -15,11 +15,11 @@ from typing import ClassVar, Literal, Protocol, runtime_checkable
 
 from assay.config import Settings
 from assay.execution.runner import Runner
-from assay.execution.sandbox import Sandbox
 from assay.execution.workspace import Workspace
 from assay.languages.base import Language
 from assay.model import GATE_ORDER, Candidate, GateResult, GateStatus, Verdict
 from assay.project import Project
+from assay.sandbox import Sandbox
 
 Fact = Literal["collected", "passing_tests", "test_durations"]
 

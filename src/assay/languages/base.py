@@ -10,7 +10,7 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
 from assay.execution.runner import Runner
-from assay.execution.sandbox import PYTHON, Profile, Sandbox
+from assay.sandbox import PYTHON, Profile, Sandbox
 
 if TYPE_CHECKING:
     from assay.config import Settings

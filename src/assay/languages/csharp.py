@@ -14,11 +14,11 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
 from assay.execution.runner import CompileResult, Order, Outcome, TestResult, TestRun
-from assay.execution.sandbox import Profile, Sandbox
 from assay.execution.workspace import Workspace
 from assay.languages.base import Language, Toolchain
 from assay.languages.compiler_output import csc_errors
 from assay.languages.tooling import TEST_ID_SEP, ToolRunner, module_files, nearest
+from assay.sandbox import Profile, Sandbox
 
 if TYPE_CHECKING:
     from assay.config import Settings

@@ -19,12 +19,12 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
 from assay.execution.runner import CompileResult, Order, TestRun
-from assay.execution.sandbox import Profile, Sandbox
 from assay.execution.workspace import Workspace
 from assay.languages import junit_launcher, junit_xml
 from assay.languages.base import Language, Toolchain, WritePlan
 from assay.languages.compiler_output import javac_errors
 from assay.languages.tooling import TEST_ID_SEP, ToolRunner, module_files, nearest, slug
+from assay.sandbox import Profile, Sandbox
 
 if TYPE_CHECKING:
     from assay.config import Settings

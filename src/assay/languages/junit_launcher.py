@@ -14,7 +14,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from assay.execution.sandbox import assay_cache
+from assay.sandbox import assay_cache
 
 ARTIFACT = "org.junit.platform:junit-platform-console-standalone"
 DEFAULT_VERSION = "1.14.1"

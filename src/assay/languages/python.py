@@ -13,10 +13,10 @@ from assay._assay_sandbox import launch
 from assay._assay_sandbox.protocol import HASH_SEED, PytestJob
 from assay.dependencies import normalize
 from assay.execution.runner import CompileResult, Order, Outcome, Problem, RunStep, TestResult, TestRun
-from assay.execution.sandbox import Sandbox
 from assay.execution.workspace import Workspace
 from assay.feedback import relativize
 from assay.languages.base import Language
+from assay.sandbox import Sandbox
 
 if TYPE_CHECKING:
     from assay.config import Settings

@@ -18,12 +18,12 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
 from assay.execution.runner import CompileResult, Order, Outcome, Problem, TestResult, TestRun
-from assay.execution.sandbox import Profile, Sandbox
 from assay.execution.workspace import Workspace
 from assay.feedback import relativize
 from assay.languages.base import Language, Toolchain, WritePlan
 from assay.languages.compiler_output import cap, rel_path
 from assay.languages.tooling import TEST_ID_SEP, ToolRunner, module_files, nearest, under
+from assay.sandbox import Profile, Sandbox
 
 if TYPE_CHECKING:
     from assay.config import Settings

@@ -10,10 +10,10 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
 from assay.execution.runner import CompileResult, Problem, TestRun
-from assay.execution.sandbox import Profile, RunResult, Sandbox
 from assay.execution.workspace import Workspace
 from assay.feedback import relativize
 from assay.languages.compiler_output import count_lines, error_tail
+from assay.sandbox import Profile, RunResult, Sandbox
 
 if TYPE_CHECKING:
     from assay.config import Settings

@@ -9,10 +9,10 @@ from functools import lru_cache
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
-from assay.execution.sandbox import Profile, Sandbox
 from assay.languages.base import Language, Toolchain, WritePlan
 from assay.languages.node import NodeRunner, node_module_dirs, package_json
 from assay.languages.tooling import module_files, nearest
+from assay.sandbox import Profile, Sandbox
 
 if TYPE_CHECKING:
     from assay.config import Settings

@@ -10,10 +10,10 @@ from pathlib import Path
 
 from assay._assay_sandbox import launch
 from assay._assay_sandbox.protocol import HASH_SEED
-from assay.execution.sandbox import Sandbox
 from assay.execution.workspace import Workspace
 from assay.mutation.generate import apply
 from assay.mutation.model import Mutant, Status
+from assay.sandbox import Sandbox
 
 
 def detected(status: Status) -> bool:

@@ -18,17 +18,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from assay import __version__
 from assay._assay_sandbox import launch
 from assay._assay_sandbox.protocol import HASH_SEED, MutantSpec, MutationJob
 from assay.errors import RunFailed
-from assay.execution.sandbox import Sandbox
 from assay.execution.workspace import Workspace
 from assay.mutation.config import MutationConfig
 from assay.mutation.generate import function_hash, function_spans, generate
 from assay.mutation.model import Mutant, MutantResult, Status, counts, score
 from assay.mutation.progress import Tally
+from assay.sandbox import Sandbox
 from assay.store import Store
+from assay.version import __version__
 
 CACHED = {Status.KILLED, Status.SURVIVED, Status.NO_COVERAGE, Status.IGNORED, Status.COMPILE_ERROR}
 NAMESPACE = "mutation"

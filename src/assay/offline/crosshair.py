@@ -10,9 +10,9 @@ import builtins
 import os
 import subprocess
 
-from assay.execution.sandbox import Sandbox
 from assay.execution.workspace import Workspace
 from assay.offline.targets import FunctionInfo
+from assay.sandbox import Sandbox
 
 _CHECK = "import importlib.util, sys; sys.exit(importlib.util.find_spec('crosshair') is None)"
 

@@ -15,9 +15,9 @@ from typing import Any
 
 from assay._assay_sandbox import launch
 from assay._assay_sandbox.protocol import MutantSpec, OfflineFunction, OfflineJob
-from assay.execution.sandbox import Sandbox
 from assay.execution.workspace import Workspace
 from assay.mutation.model import Mutant
+from assay.sandbox import Sandbox
 
 
 @dataclass

@@ -19,7 +19,6 @@ from assay import api
 from assay._assay_sandbox.protocol import OfflineFunction
 from assay.config import Settings
 from assay.errors import InputError
-from assay.execution.sandbox import Sandbox
 from assay.execution.workspace import Workspace
 from assay.languages.python import PYTHON
 from assay.model import FileReport, Verdict
@@ -35,6 +34,7 @@ from assay.offline.select import UNCOUNTED, cover, fit_threshold, foresee
 from assay.offline.targets import FunctionInfo, functions_of
 from assay.pipeline import Verifier
 from assay.project import Project
+from assay.sandbox import Sandbox
 
 PROBE_SHARE = 0.5  # of the module's budget; verification takes the rest
 CROSSHAIR_SHARE = 0.2  # of the probe's time, for `crosshair cover` when it is installed

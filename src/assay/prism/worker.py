@@ -22,13 +22,13 @@ from typing import Any
 from assay.config import SandboxConfig, Settings
 from assay.errors import AssayError
 from assay.execution.runner import Outcome, TestRun
-from assay.execution.sandbox import Profile, Sandbox
 from assay.execution.workspace import Workspace
 from assay.languages import LANGUAGES
 from assay.prism import pycov
 from assay.prism.command import CommandPlan, read_junit, shell_command
 from assay.prism.task import walk_files
 from assay.project import Project
+from assay.sandbox import Profile, Sandbox
 
 MAX_MESSAGE = 240
 KEEP_COPIES = 8  # pristine copies a worker keeps (least recently used go first)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from assay import __version__
 from assay.model import LintReport
 from assay.smells import RULES, Finding, SmellsConfig, level_of
+from assay.version import __version__
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 INFORMATION_URI = "https://pypi.org/project/assay/"

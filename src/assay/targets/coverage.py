@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from assay.config import Settings
-from assay.execution.sandbox import Sandbox
 from assay.execution.workspace import Workspace
 from assay.project import Project, _walk
+from assay.sandbox import Sandbox
 from assay.store import Store
 
 NAMESPACE = "coverage"

@@ -36,8 +36,11 @@ from pathlib import Path
 from typing import Literal
 
 from assay.config import SandboxConfig
-from assay.execution.workspace import PREFIX as WORKSPACE_PREFIX
 from assay.model import SandboxInfo
+
+# Scratch workspaces are directories with this prefix (execution.workspace makes them): a run inside one may
+# write that whole tree.
+WORKSPACE_PREFIX = "assay-ws-"
 
 SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL", re.IGNORECASE)
 # $1 = the user's project (read-only, or fail), then the directories that stay writable (the scratch workspace and
