@@ -16,6 +16,7 @@ from assay.cli.app import app, call, shown, terminal, usage_error, write
 from assay.offline import OfflineReport
 from assay.report import GENERATE_FORMATS, OFFLINE_FORMATS
 from assay.report.generate_text import print_report
+from assay.writers.report import GenerateReport
 
 _BUDGET = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(s|sec|m|min|h)?\s*$")
 
@@ -101,7 +102,7 @@ def generate(
                  "generate.max_tokens": max_tokens, "generate.max_cost": max_cost, "generate.jobs": jobs,
                  "generate.output_dir": str(output_dir) if output_dir else None, "sandbox.timeout_s": timeout}
 
-    def run():
+    def run() -> GenerateReport | OfflineReport:
         with shown(progress):
             return api.generate(targets or [], root=root, since=since, task=task, use_cache=not no_cache,
                                 dry_run=dry_run, record=record, config=config, overrides=overrides,
