@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
@@ -16,7 +16,9 @@ from assay.cli.app import app, call, shown, terminal, usage_error, write
 from assay.offline import OfflineReport
 from assay.report import GENERATE_FORMATS, OFFLINE_FORMATS
 from assay.report.generate_text import print_report
-from assay.writers.report import GenerateReport
+
+if TYPE_CHECKING:
+    from assay.writers.report import GenerateReport
 
 _BUDGET = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(s|sec|m|min|h)?\s*$")
 
