@@ -8,18 +8,22 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from assay.config import Settings, apply_overrides, load_settings
 from assay.errors import InputError, RunFailed, ToolchainError
 from assay.execution.workspace import Workspace, sweep_stale
 from assay.gates.base import BaseGate
-from assay.languages import LANGUAGES, language_of
+from assay.languages import LANGUAGES, Language, language_of
 from assay.model import Candidate, FileReport, LintReport, Report
 from assay.mutation.summary import MutateReport
 from assay.pipeline import EventSink, Verifier
 from assay.project import Project, discover, find_root, is_test_file, read_source
 from assay.store import Store
+
+if TYPE_CHECKING:
+    from assay.offline.model import OfflineReport
+    from assay.writers.report import GenerateReport
 
 __all__ = ["candidate", "generate", "lint", "mutate", "prism_build", "prism_check", "prism_run", "targets",
            "verify"]
@@ -153,7 +157,7 @@ def verify(
     return report
 
 
-def _languages(names: Sequence[str] | None):
+def _languages(names: Sequence[str] | None) -> list[Language] | None:
     """The languages named (`--language`), or None for every known one."""
     if not names:
         return None
@@ -295,7 +299,8 @@ def targets(paths: Sequence[Path | str] = (), settings: Settings | None = None, 
 def generate(specs: Sequence[str] = (), settings: Settings | None = None, *, root: Path | str | None = None,
              since: str | None = None, task: str | None = None, use_cache: bool = True, dry_run: bool = False,
              record: Path | None = None, config: Path | None = None, overrides: dict[str, Any] | None = None,
-             on_event: Callable[[str, str, str], None] | None = None, crosshair: bool | None = None) -> Any:
+             on_event: Callable[[str, str, str], None] | None = None,
+             crosshair: bool | None = None) -> GenerateReport | OfflineReport:
     """Write tests for `specs` (module paths, `mod.py::func`, targets JSON files) and/or the functions changed
     since `since`, through the repair loop; accepted tests are written unless `dry_run`. Returns a
     `writers.report.GenerateReport`. Settings of note: `generate.writer`, `review.reviewer`, `generate.*`.

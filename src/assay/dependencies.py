@@ -11,6 +11,7 @@ import ast
 import contextlib
 import re
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 from packaging.requirements import InvalidRequirement, Requirement
@@ -46,7 +47,7 @@ def normalize(name: str) -> str:
     return re.sub(r"[-_.]+", "_", name).lower()
 
 
-def _requirement_names(lines) -> set[str]:
+def _requirement_names(lines: Iterable[object]) -> set[str]:
     """Distribution names of PEP 508 requirement lines; comments, options (`-r`, `-e`) and lines that are not
     requirements (URLs, paths) are left out."""
     names = set()

@@ -4,7 +4,7 @@
 - `ConfigError`: a config file that cannot be used (exit 2);
 - `ToolchainError`: a required compiler, interpreter or runner is missing (exit 2, with `--require-toolchain`);
 - `RunFailed`: the work could not be done on valid input, e.g. a mutation baseline that fails (exit 1);
-- `InternalError`: assay's own bug (exit 3; the CLI writes the traceback to a log file).
+Anything else is assay's own bug: the CLI catches it as an `Exception` (exit 3, the traceback in a log file).
 """
 
 from __future__ import annotations
@@ -32,9 +32,3 @@ class RunFailed(AssayError):
     """Valid input, but the run could not produce a result (the message says why)."""
 
     exit_code = 1
-
-
-class InternalError(AssayError):
-    """A bug in assay."""
-
-    exit_code = 3

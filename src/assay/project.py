@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -51,7 +51,7 @@ def is_test_file(name: str) -> bool:
     return name.endswith(".py") and (name.startswith("test_") or name.endswith("_test.py"))
 
 
-def _walk(base: Path, extensions: set[str]):
+def _walk(base: Path, extensions: set[str]) -> Iterator[Path]:
     """Files with one of `extensions` below `base`, outside build, VCS and virtualenv directories."""
     for dirpath, dirnames, filenames in os.walk(base):
         dirnames[:] = [

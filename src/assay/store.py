@@ -90,5 +90,5 @@ class Store:
     def __enter__(self) -> Store:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()

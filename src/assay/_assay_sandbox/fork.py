@@ -18,6 +18,8 @@ import select
 import signal
 import time
 import traceback
+from collections.abc import Callable
+from typing import Any, Protocol
 
 IDLE_SHARE = 0.25  # a child that used less CPU than this share of a core is waiting (sleep, I/O), not working
 _TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
@@ -40,6 +42,19 @@ def _write(fd: int, data: dict) -> None:
     view = memoryview(json.dumps(data).encode() + b"\n")
     while view:
         view = view[os.write(fd, view):]
+
+
+class Body(Protocol):
+    """What a forked child runs: `body(report)`, its return value (JSON) the child's result. A protocol, not a
+    `Callable`: callers pass lambdas that bind loop variables as defaults (`lambda report, m=m: ...`)."""
+
+    def __call__(self, report: Callable[[dict], None], /) -> Any: ...
+
+
+class Task(Protocol):
+    """A body that reports nothing while it runs (`run_one`); a protocol for the same reason as `Body`."""
+
+    def __call__(self) -> Any: ...
 
 
 class Child:
@@ -84,7 +99,7 @@ class Child:
         os.close(self.fd)
 
 
-def fork(body) -> Child:
+def fork(body: Body) -> Child:
     """Fork a child that runs `body(report)`; its return value is the child's result."""
     r, w = os.pipe()
     pid = os.fork()
@@ -106,8 +121,9 @@ def fork(body) -> Child:
     return Child(pid, r)
 
 
-def watch(children: list[Child], deadline_of, on_line, first_only: bool = False,
-          wake=lambda: None, grace=lambda child: False) -> dict[int, tuple[str, dict]]:
+def watch(children: list[Child], deadline_of: Callable[[Child], float], on_line: Callable[[Child, dict], None],
+          first_only: bool = False, wake: Callable[[], float | None] = lambda: None,
+          grace: Callable[[Child], bool] = lambda child: False) -> dict[int, tuple[str, dict]]:
     """Run children to their end (`first_only`: until one ends, or until `wake()`, monotonic seconds or
     None, has passed; asked again after each line, which may move it): `on_line(child, msg)` for each
     progress line; a child past `deadline_of(child)` is killed, unless `grace(child)` moved its deadline.
@@ -139,7 +155,7 @@ def watch(children: list[Child], deadline_of, on_line, first_only: bool = False,
     return out
 
 
-def run_one(body, timeout: float) -> tuple[str, dict, float]:
+def run_one(body: Task, timeout: float) -> tuple[str, dict, float]:
     """One child to its end: ("exited", result, seconds) or ("timeout", {}, seconds) once killed."""
     child = fork(lambda report: body())
     state, result = watch([child], lambda c: c.started + timeout, lambda c, m: None)[child.pid]

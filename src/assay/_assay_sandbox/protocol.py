@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass, field, fields
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from typing import Self  # 3.11: only for the checker, the sandboxed interpreter may be 3.10
 
 HASH_SEED = "0"  # PYTHONHASHSEED of every sandboxed pytest process: test ids built from sets match across them
 
@@ -20,12 +23,12 @@ class _Json:
         return json.dumps(asdict(self))  # type: ignore[call-overload]
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]):
+    def from_dict(cls, data: dict[str, Any]) -> Self:
         names = {f.name for f in fields(cls)}  # type: ignore[arg-type]
         return cls(**{k: v for k, v in data.items() if k in names})
 
     @classmethod
-    def read(cls, path: str):
+    def read(cls, path: str) -> Self:
         with open(path, encoding="utf-8") as fh:
             return cls.from_dict(json.load(fh))
 

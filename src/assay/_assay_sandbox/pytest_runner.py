@@ -20,14 +20,18 @@ import os
 import random
 import signal
 import time
+from typing import TYPE_CHECKING
 
 from . import boot
 from .protocol import PytestJob
 
+if TYPE_CHECKING:
+    import pytest
+
 MAX_MESSAGE = 2000
 
 
-def _short(report) -> str:
+def _short(report: pytest.TestReport) -> str:
     crash = getattr(getattr(report, "longrepr", None), "reprcrash", None)
     text = report.longreprtext or ""
     if crash is not None and crash.message:
@@ -38,7 +42,7 @@ def _short(report) -> str:
 class Recorder:
     """pytest plugin that records collection and per-test outcomes."""
 
-    def __init__(self, args, progress_path: str):
+    def __init__(self, args: PytestJob, progress_path: str) -> None:
         self.args = args
         self.progress = open(progress_path, "a", buffering=1)  # noqa: SIM115 - lives as long as the run
         self.collected: list[str] = []
@@ -46,15 +50,16 @@ class Recorder:
         self.tests: dict[str, dict] = {}
         self.steps: list[dict] = []  # plan mode: one result per step
 
-    def pytest_configure(self, config):
+    def pytest_configure(self, config: pytest.Config) -> None:
         # assay's own pytest plugin is kept out of the sandbox (-p no:assay); its marker is registered here
         config.addinivalue_line("markers", "assay_generated(task=None): test written by assay generate")
 
-    def pytest_collectreport(self, report):
+    def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         if report.failed:
             self.errors.append({"nodeid": report.nodeid, "message": report.longreprtext[-MAX_MESSAGE:]})
 
-    def pytest_collection_modifyitems(self, session, config, items):
+    def pytest_collection_modifyitems(self, session: pytest.Session, config: pytest.Config,
+                                      items: list[pytest.Item]) -> None:
         if self.args.order == "random":
             random.Random(self.args.seed).shuffle(items)
         elif self.args.order == "reverse":
@@ -62,7 +67,7 @@ class Recorder:
         if self.args.mode == "collect":
             self._check_fixtures(items)
 
-    def _check_fixtures(self, items) -> None:
+    def _check_fixtures(self, items: list[pytest.Item]) -> None:
         """A test asking for a fixture nobody defines fails only at setup; report it at collection."""
         for item in items:
             info = getattr(item, "_fixtureinfo", None)
@@ -73,10 +78,10 @@ class Recorder:
                 self.errors.append({"nodeid": item.nodeid, "message": f"fixture '{missing[0]}' not found",
                                     "fixture": True})
 
-    def pytest_collection_finish(self, session):
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
         self.collected = [item.nodeid for item in session.items]
 
-    def pytest_runtestloop(self, session):
+    def pytest_runtestloop(self, session: pytest.Session) -> bool | None:
         """In isolate mode each wanted test runs in a fork of the freshly collected session: the state a
         new process has after importing the test module, without paying for interpreter start and collection."""
         if self.args.mode not in ("isolate", "plan") or session.config.option.collectonly:
@@ -90,7 +95,7 @@ class Recorder:
                 self.tests[item.nodeid] = self._forked(item)
         return True
 
-    def _step(self, items, index: int, step: dict) -> dict:
+    def _step(self, items: list[pytest.Item], index: int, step: dict) -> dict:
         """One run of a plan: every test (in the step's order) in one forked child, or each wanted test alone."""
         if step.get("isolate"):
             wanted = set(self.args.ids)
@@ -129,7 +134,7 @@ class Recorder:
                else f"the run ended abnormally (wait status {status})")
         return {"tests": {}, "crash": why, "running": started[-1] if started else None}
 
-    def _forked(self, item) -> dict:
+    def _forked(self, item: pytest.Item) -> dict:
         part = f"{self.args.out}.part"
         pid = os.fork()
         if pid == 0:
@@ -153,10 +158,10 @@ class Recorder:
         return result or {"outcome": "error", "duration": 0.0,
                           "message": f"crashed when run alone (wait status {status})"}
 
-    def pytest_runtest_logstart(self, nodeid, location):
+    def pytest_runtest_logstart(self, nodeid: str, location: tuple[str, int | None, str]) -> None:
         self.progress.write(nodeid + "\n")
 
-    def pytest_runtest_logreport(self, report):
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         entry = self.tests.setdefault(report.nodeid, {"outcome": "passed", "duration": 0.0, "message": ""})
         entry["duration"] += report.duration
         if report.when == "call" and hasattr(report, "wasxfail"):
@@ -193,14 +198,14 @@ def _wait(pid: int, timeout: float) -> int | None:
     return None
 
 
-def _pytest_args(args, extra: list[str]) -> list[str]:
+def _pytest_args(args: PytestJob, extra: list[str]) -> list[str]:
     base = ["-p", "no:cacheprovider", "-p", "no:randomly", "-p", "no:assay", "-q", "--rootdir", args.scratch_root]
     if args.mode == "collect":
         base.append("--collect-only")
     return base + extra
 
 
-def _run_once(args, extra: list[str], out: str) -> int:
+def _run_once(args: PytestJob, extra: list[str], out: str) -> int:
     import pytest
 
     rec = Recorder(args, out + ".progress")

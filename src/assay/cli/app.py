@@ -12,6 +12,7 @@ import traceback
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from types import FrameType
 from typing import NoReturn, TypeVar
 
 import typer
@@ -155,7 +156,7 @@ class Terminated(KeyboardInterrupt):
 _stopped_by: int | None = None  # the signal that stopped the command, if one did
 
 
-def _on_signal(signum, frame) -> None:
+def _on_signal(signum: int, frame: FrameType | None) -> NoReturn:
     global _stopped_by
     _stopped_by = signum
     raise Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()

@@ -8,7 +8,7 @@ import typer
 
 from assay.cli.app import app, call, shown, terminal
 from assay.cli.verify import progress_display
-from assay.demo import example_for, run_demo
+from assay.demo import DemoRun, example_for, run_demo
 from assay.report.text import print_report
 
 
@@ -21,7 +21,7 @@ def demo(
     """Verify the bundled example project (a copy in a temp dir) and print the verdict table."""
     progress, on_event = progress_display()
 
-    def run():
+    def run() -> DemoRun:
         with shown(progress):
             return run_demo(keep, on_event, example_for(language))
 

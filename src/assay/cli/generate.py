@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
@@ -16,6 +16,9 @@ from assay.cli.app import app, call, shown, terminal, usage_error, write
 from assay.offline import OfflineReport
 from assay.report import GENERATE_FORMATS, OFFLINE_FORMATS
 from assay.report.generate_text import print_report
+
+if TYPE_CHECKING:
+    from assay.writers.report import GenerateReport
 
 _BUDGET = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(s|sec|m|min|h)?\s*$")
 
@@ -101,7 +104,7 @@ def generate(
                  "generate.max_tokens": max_tokens, "generate.max_cost": max_cost, "generate.jobs": jobs,
                  "generate.output_dir": str(output_dir) if output_dir else None, "sandbox.timeout_s": timeout}
 
-    def run():
+    def run() -> GenerateReport | OfflineReport:
         with shown(progress):
             return api.generate(targets or [], root=root, since=since, task=task, use_cache=not no_cache,
                                 dry_run=dry_run, record=record, config=config, overrides=overrides,

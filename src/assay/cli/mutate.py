@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -12,11 +13,12 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from assay import api
 from assay.cli.app import app, call, plan_outputs, shown, usage_error, write
+from assay.mutation.summary import MutateReport
 from assay.report import MUTATE_FORMATS
 from assay.report.mutation_text import print_report
 
 
-def _progress(console: Console, quiet: bool):
+def _progress(console: Console, quiet: bool) -> tuple[Progress, Callable[[dict[str, Any]], None], Callable[[], str]]:
     """The engine's `progress` events as a live bar on a terminal; elsewhere a line per phase and every 10% of
     mutants, unless quiet."""
     progress = Progress(TextColumn("[bold]{task.fields[phase]}"), BarColumn(), MofNCompleteColumn(),
@@ -94,7 +96,7 @@ def mutate(
     console = Console(stderr=True)
     progress, on_event, partial = _progress(console, quiet)
 
-    def run():
+    def run() -> MutateReport:
         with shown(progress):
             return api.mutate(paths, tests or [], root=root, threshold=threshold, use_cache=not no_cache,
                               progress=on_event, config=config,

@@ -11,6 +11,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from assay import api
 from assay.cli.app import app, call, shown, terminal, usage_error, write
+from assay.prism.model import BuildReport, CheckReport, PrismReport
 from assay.report import PRISM_BUILD_FORMATS, PRISM_CHECK_FORMATS, PRISM_FORMATS
 
 prism_app = typer.Typer(no_args_is_help=True, help="Judge test suites against panels of correct and faulty "
@@ -79,7 +80,7 @@ def run(
         usage_error("--writer writes the suites: give --out DIR, not --suites/--suite")
     progress, on_event = _progress()
 
-    def go():
+    def go() -> PrismReport:
         with shown(progress):
             return api.prism_run(path, suites, suite=suite, executor=executor, workers=workers,
                                  scheduler=scheduler, state=state, use_cache=not no_cache, on_event=on_event,
@@ -113,7 +114,7 @@ def check(
     _check_options(format, PRISM_CHECK_FORMATS, workers, executor, scheduler)
     progress, on_event = _progress()
 
-    def go():
+    def go() -> CheckReport:
         with shown(progress):
             return api.prism_check(path, executor=executor, workers=workers, scheduler=scheduler, state=state,
                                    use_cache=not no_cache, on_event=on_event)
@@ -144,7 +145,7 @@ def build(
         usage_error("--limit must be at least 1")
     progress, on_event = _progress()
 
-    def go():
+    def go() -> BuildReport:
         with shown(progress):
             return api.prism_build(path, faulty_from_mutants, executor=executor, workers=workers,
                                    scheduler=scheduler, state=state, use_cache=not no_cache, limit=limit,

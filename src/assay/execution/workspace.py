@@ -20,7 +20,7 @@ import shutil
 import stat
 import sys
 import tempfile
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path, PurePosixPath
 from typing import NamedTuple
 
@@ -60,7 +60,7 @@ def _link_escapes(full: str, root: str) -> bool:
     return os.path.isabs(target) or not (resolved == root or resolved.startswith(root + os.sep))
 
 
-def _ignorer(root: Path):
+def _ignorer(root: Path) -> Callable[[str, list[str]], set[str]]:
     root_s = str(root)
 
     def ignore(directory: str, names: list[str]) -> set[str]:
@@ -105,7 +105,7 @@ def sweep_stale(tmp_root: Path | None = None) -> int:
 
 def _force_rmtree(path: Path) -> None:
     """rmtree that also gets through directories a test made unreadable or unwritable."""
-    def fix(func, failed, _exc) -> None:
+    def fix(func: Callable[[str], object], failed: str, _exc: object) -> None:
         with contextlib.suppress(OSError):
             os.chmod(os.path.dirname(failed), 0o700)
             os.chmod(failed, 0o700)
@@ -287,7 +287,7 @@ class Workspace:
     def __enter__(self) -> Workspace:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
 

@@ -81,7 +81,7 @@ class BaseGate:
     def run(self, candidate: Candidate, ctx: GateContext) -> GateResult:
         raise NotImplementedError
 
-    def __init_subclass__(cls, **kw) -> None:
+    def __init_subclass__(cls, **kw: object) -> None:
         super().__init_subclass__(**kw)
         unknown = (set(cls.needs) | set(cls.provides)) - FACT_NAMES
         if unknown:

@@ -22,7 +22,7 @@ class CompileGate(BaseGate):
     def run(self, candidate: Candidate, ctx: GateContext) -> GateResult:
         start = time.monotonic()
 
-        def reject(body: list[str], **details) -> GateResult:
+        def reject(body: list[str], **details: object) -> GateResult:
             return GateResult(self.name, GateStatus.REJECT, time.monotonic() - start,
                               compose(HEADER, body, HINT), details=details)
 

@@ -23,7 +23,7 @@ from assay.execution.workspace import Workspace
 from assay.languages import junit_launcher, junit_xml
 from assay.languages.base import Language, Toolchain, WritePlan
 from assay.languages.compiler_output import javac_errors
-from assay.languages.tooling import TEST_ID_SEP, ToolRunner, module_files, nearest, slug
+from assay.languages.tooling import TEST_ID_SEP, Ran, ToolRunner, module_files, nearest, slug
 from assay.sandbox import Profile, Sandbox
 
 if TYPE_CHECKING:
@@ -65,8 +65,8 @@ def build_tool(project_root: Path, rel: str, settings: Settings) -> tuple[str, s
 class JavaRunner(ToolRunner):
     language = "java"
 
-    def __init__(self, *args, **kw):
-        super().__init__(*args, **kw)
+    def __init__(self, sandbox: Sandbox, project: Project, settings: Settings, profile: Profile) -> None:
+        super().__init__(sandbox, project, settings, profile)
         self._classpath: dict[tuple[str, str], list[str]] = {}  # (workspace, module) -> class path
 
     def _drop_siblings(self, ws: Workspace, rel: str, module: str) -> None:
@@ -142,7 +142,7 @@ class JavaRunner(ToolRunner):
             return CompileResult(errors=mine, raw_lines=ran.raw_lines, duration_s=ran.result.duration_s)
         return None
 
-    def _failed(self, ran, rel: str, module: str, tool: str, raw: int, duration: float) -> CompileResult:
+    def _failed(self, ran: Ran, rel: str, module: str, tool: str, raw: int, duration: float) -> CompileResult:
         problems = javac_errors(ran.text, ran.roots, module)
         mine = [p for p in problems if p.where == rel]
         if mine:
@@ -283,7 +283,7 @@ class JavaLanguage(Language):
             "package-private members are visible)" if pkg else f"the class is `{cls}` in the default package")
 
 
-def _defaults():
+def _defaults() -> Settings:
     from assay.config import Settings
 
     return Settings()

@@ -15,12 +15,18 @@ import os
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
 
 from assay.execution.runner import CompileResult, Order, Outcome, Problem, TestResult, TestRun
 from assay.execution.workspace import SKIP_DIRS, Workspace
 from assay.feedback import relativize
 from assay.languages.compiler_output import tsc_errors
 from assay.languages.tooling import TEST_ID_SEP, ToolRunner, nearest, under
+
+if TYPE_CHECKING:
+    from assay.config import Settings
+    from assay.execution.sandbox import Profile, Sandbox
+    from assay.project import Project
 
 TITLE_SEP = " > "  # describe > it, as vitest names a test
 _NODE_CHECK = re.compile(r"^(?P<file>.+?):(?P<line>\d+)$")
@@ -62,8 +68,9 @@ def _message(text: str, roots: tuple[str, ...]) -> str:
 class NodeRunner(ToolRunner):
     """`language` is "typescript" or "javascript"; the two differ only in gate 1's check."""
 
-    def __init__(self, language: str, *args, **kw):
-        super().__init__(*args, **kw)
+    def __init__(self, language: str, sandbox: Sandbox, project: Project, settings: Settings,
+                 profile: Profile) -> None:
+        super().__init__(sandbox, project, settings, profile)
         self.language = language
         self.conf = getattr(self.settings, language)
 

@@ -22,7 +22,7 @@ from assay.execution.workspace import Workspace
 from assay.feedback import relativize
 from assay.languages.base import Language, Toolchain, WritePlan
 from assay.languages.compiler_output import cap, rel_path
-from assay.languages.tooling import TEST_ID_SEP, ToolRunner, module_files, nearest, under
+from assay.languages.tooling import TEST_ID_SEP, Ran, ToolRunner, module_files, nearest, under
 from assay.sandbox import Profile, Sandbox
 
 if TYPE_CHECKING:
@@ -74,8 +74,8 @@ def _diagnostic(msg: dict, crate: str, roots: tuple[str, ...], root: Path) -> Pr
 class RustRunner(ToolRunner):
     language = "rust"
 
-    def __init__(self, *args, **kw):
-        super().__init__(*args, **kw)
+    def __init__(self, sandbox: Sandbox, project: Project, settings: Settings, profile: Profile) -> None:
+        super().__init__(sandbox, project, settings, profile)
         self._binaries: dict[tuple[str, str], str] = {}  # (workspace, test file) -> test executable
 
     def env_extra(self, ws: Workspace) -> dict[str, str]:
@@ -140,7 +140,7 @@ class RustRunner(ToolRunner):
         prefix = f"{module}::" if module else ""
         return [n for n in names if n.startswith(prefix) and n[len(prefix):].split("::")[0] not in others]
 
-    def _exec_tests(self, ws: Workspace, crate: str, exe: str, args: list[str]):
+    def _exec_tests(self, ws: Workspace, crate: str, exe: str, args: list[str]) -> Ran:
         env = {"RUSTC_BOOTSTRAP": "1", "RUST_BACKTRACE": "0", "CARGO_MANIFEST_DIR": str(ws.path(crate))}
         return self.exec(ws, [exe, *args], cwd=crate, env=env)
 

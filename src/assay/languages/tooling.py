@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
-from assay.execution.runner import CompileResult, Problem, TestRun
+from assay.execution.runner import CompileResult, Problem
 from assay.execution.workspace import Workspace
 from assay.feedback import relativize
 from assay.languages.compiler_output import count_lines, error_tail
@@ -113,10 +113,6 @@ class ToolRunner:
         """Gate 1 could not judge the file because the machine lacks something (dependencies not in the cache)."""
         return CompileResult(errors=[Problem("", message, None, "environment")], raw_lines=raw_lines,
                              duration_s=duration)
-
-    @staticmethod
-    def crashed(ran: Ran, what: str) -> TestRun:
-        return TestRun(crash=ran.why(what), exit_status=ran.result.returncode, duration_s=ran.result.duration_s)
 
 
 def outside_errors(problems: list[Problem], rel: str) -> bool:

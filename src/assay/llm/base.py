@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import math
 from dataclasses import asdict, dataclass, field
-from typing import Any, ClassVar, Protocol
+from typing import Any, Protocol
 
 
 @dataclass(frozen=True)
@@ -77,9 +77,7 @@ def estimate_tokens(text: str) -> int:
 
 
 class LLMError(Exception):
-    """A call that did not produce an answer. `transient` errors are retried by the client."""
-
-    transient: ClassVar[bool] = False
+    """A call that did not produce an answer. A `TransientError` is retried by the client."""
 
     def __init__(self, message: str, retry_after: float | None = None):
         super().__init__(message)
@@ -88,8 +86,6 @@ class LLMError(Exception):
 
 class TransientError(LLMError):
     """429, 5xx, timeouts, dropped connections: worth another try after a pause."""
-
-    transient = True
 
 
 class PermanentError(LLMError):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Mapping
 
 from assay.errors import ConfigError
 from assay.llm.base import CallParams, Completion, PermanentError, Prompt, TransientError
@@ -14,7 +15,7 @@ from assay.llm.config import LLMConfig
 FINISH = {"stop": "stop", "length": "length"}
 
 
-def retry_after(headers) -> float | None:
+def retry_after(headers: Mapping[str, str] | None) -> float | None:
     """Seconds from a Retry-After header (numbers only; dates are rare on these APIs)."""
     try:
         value = headers.get("retry-after") if headers is not None else None

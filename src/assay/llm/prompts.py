@@ -11,8 +11,6 @@ import jinja2
 from assay.errors import ConfigError
 
 PACKAGE_DIR = Path(__file__).resolve().parent / "templates"
-NAMES = ("writer_system", "rules", "write", "revise", "rules_lang", "write_lang", "revise_lang", "review_system",
-         "review", "bugcheck_system", "bugcheck", "prism_writer_system", "prism_write")
 
 
 class Prompts:

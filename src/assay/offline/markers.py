@@ -23,7 +23,7 @@ REGISTER = ('markers = ["assay_generated: written by assay", "characterization: 
             "under [tool.pytest.ini_options]")
 
 
-def _lines(value) -> list[str]:
+def _lines(value: object) -> list[str]:
     if isinstance(value, list):
         return [str(v) for v in value]
     return [line for line in str(value or "").splitlines() if line.strip()]

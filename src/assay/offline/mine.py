@@ -124,7 +124,7 @@ class _Portable(ast.NodeTransformer):
         self.local: set[str] = set()
         self.ok = True
 
-    def visit_Name(self, node: ast.Name):
+    def visit_Name(self, node: ast.Name) -> ast.AST:
         if node.id in self.local:
             return node
         if node.id in self.env and self.depth < 3:
@@ -144,7 +144,7 @@ class _Portable(ast.NodeTransformer):
             self.ok = False
         return node
 
-    def generic_visit(self, node):
+    def generic_visit(self, node: ast.AST) -> ast.AST:
         if isinstance(node, (ast.Await, ast.Yield, ast.YieldFrom, ast.NamedExpr, ast.Starred)):
             self.ok = False
             return node
@@ -253,8 +253,8 @@ class _Miner:
         text = ast.unparse(out)
         return (text, p.lines, p.helpers) if len(text) <= MAX_ARG else None
 
-    def _input(self, call: ast.Call, env, resolver, origin: str, receiver: str | None = None,
-               receiver_lines: frozenset[str] | set[str] = frozenset()) -> dict | None:
+    def _input(self, call: ast.Call, env: dict[str, ast.AST], resolver: _Resolver, origin: str,
+               receiver: str | None = None, receiver_lines: frozenset[str] | set[str] = frozenset()) -> dict | None:
         if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
             return None
         args, kwargs, lines, helpers = [], {}, set(receiver_lines), set()

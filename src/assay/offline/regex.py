@@ -12,8 +12,11 @@ import ast
 import importlib
 import re
 import sys
+from collections.abc import Sequence
+from typing import Any
 
 sre = importlib.import_module("re._parser" if sys.version_info >= (3, 11) else "sre_parse")
+Op = tuple[Any, Any]  # an item of a parsed pattern: (opcode, argument); the argument's shape depends on the opcode
 
 SPECIAL = re.compile(r"[\\^$*+?{}\[\]|()]")
 MAX_SAMPLES = 120
@@ -25,7 +28,7 @@ class _Unsupported(Exception):
     pass
 
 
-def _in(items) -> str:
+def _in(items: Sequence[Op]) -> str:
     negate = any(str(op) == "NEGATE" for op, _ in items)
     if negate:
         banned = {chr(v) for op, v in items if str(op) == "LITERAL"}
@@ -41,7 +44,7 @@ def _in(items) -> str:
     raise _Unsupported(name)
 
 
-def _emit(parsed, groups: dict[int, str]) -> str:
+def _emit(parsed: Sequence[Op], groups: dict[int, str]) -> str:
     out = []
     for op, value in parsed:
         name = str(op)

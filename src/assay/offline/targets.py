@@ -93,7 +93,7 @@ def _decorators(node: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
     return {_dotted(d.func if isinstance(d, ast.Call) else d).split(".")[-1] for d in node.decorator_list}
 
 
-def _info(node, name: str, kind: str, aliases: dict[str, str]) -> FunctionInfo:
+def _info(node: ast.FunctionDef | ast.AsyncFunctionDef, name: str, kind: str, aliases: dict[str, str]) -> FunctionInfo:
     first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
     info = FunctionInfo(name, kind, first, node.end_lineno or node.lineno)
     info.calls = {_dotted(c.func) for c in ast.walk(node) if isinstance(c, ast.Call)} - {""}

@@ -24,6 +24,7 @@ from assay.languages.python import PYTHON
 from assay.model import FileReport, Verdict
 from assay.mutation.codeclass import threshold_for
 from assay.mutation.generate import function_spans, generate
+from assay.mutation.model import Mutant
 from assay.offline import crosshair
 from assay.offline.mine import mine
 from assay.offline.model import FunctionReport, ModuleResult, OfflineTarget
@@ -132,7 +133,8 @@ class OfflineWriter:
             raise InputError(f"{target.module}: no public function or method {missing[0]!r}")
         return [i for i in infos if i.name in wanted]
 
-    def _probe(self, rel: str, dotted: str, text: str, todo: list[FunctionInfo], mutants, until: float) -> ProbeResult:
+    def _probe(self, rel: str, dotted: str, text: str, todo: list[FunctionInfo], mutants: list[Mutant],
+               until: float) -> ProbeResult:
         mined = mine(self.project.root, dotted, text, {i.name: i.kind for i in todo})
         functions = [OfflineFunction(i.name, i.kind, mined.inputs.get(i.name, []),
                                      mined.receivers.get(i.name.split(".")[0], []) if i.kind == "method" else [])
@@ -164,9 +166,9 @@ class OfflineWriter:
         out.text = formatted(out.text, self.project.root)
         return out
 
-    def _verify_loop(self, result: ModuleResult, dotted: str, todo, probe: ProbeResult, chosen: list[Kept],
-                     mutants, spans, threshold: float, dropped: dict[str, str],
-                     deadline: float) -> tuple[Rendered | None, FileReport | None]:
+    def _verify_loop(self, result: ModuleResult, dotted: str, todo: list[FunctionInfo], probe: ProbeResult,
+                     chosen: list[Kept], mutants: list[Mutant], spans: dict[str, tuple[int, int]], threshold: float,
+                     dropped: dict[str, str], deadline: float) -> tuple[Rendered | None, FileReport | None]:
         """Verify, drop what a gate rejects, put in other inputs that kill the same mutants, verify again."""
         banned: set[str] = set()
         rendered: Rendered | None = None
@@ -216,7 +218,8 @@ class OfflineWriter:
                 return rendered, report
         return rendered, report
 
-    def _weakest(self, chosen: list[Kept], mutants, probe: ProbeResult, spans) -> str:
+    def _weakest(self, chosen: list[Kept], mutants: list[Mutant], probe: ProbeResult,
+                 spans: dict[str, tuple[int, int]]) -> str:
         options = []
         for fn in dict.fromkeys(k.function for k in chosen):
             rest = [k for k in chosen if k.function != fn]
@@ -255,7 +258,7 @@ class OfflineWriter:
                 bad += rows
         return list({k.id: k for k in bad}.values())
 
-    def _finish(self, result: ModuleResult, todo: list[FunctionInfo], probe: ProbeResult, mutants,
+    def _finish(self, result: ModuleResult, todo: list[FunctionInfo], probe: ProbeResult, mutants: list[Mutant],
                 rendered: Rendered | None, report: FileReport | None, dropped: dict[str, str]) -> None:
         accepted = report is not None and report.verdict is Verdict.ACCEPTED and rendered is not None
         final = [k for group in rendered.rows.values() for k in group] if accepted and rendered else []
@@ -290,7 +293,7 @@ def _first_line(report: FileReport) -> str:
     return lines[1][:200] if len(lines) > 1 else (lines[0][:200] if lines else "")
 
 
-def _function_report(info: FunctionInfo, probe: ProbeResult, counted, final: list[Kept], killed: set[str],
+def _function_report(info: FunctionInfo, probe: ProbeResult, counted: list[Mutant], final: list[Kept], killed: set[str],
                      dropped: dict[str, str]) -> FunctionReport:
     found = probe.functions.get(info.name, {})
     own = [m for m in counted if m.function == info.name]

@@ -31,12 +31,6 @@ class CommandPlan:
     command: str = ""  # shell: the command with its placeholders
     append_junit: bool = False  # shell: add `--junitxml={junit}` at the end
 
-    @property
-    def describe(self) -> str:
-        if self.kind == "runner":
-            return "the language's runner" + (f" with {' '.join(self.pytest_args)}" if self.pytest_args else "")
-        return f"sh -c {self.command!r}" + (" (+ --junitxml)" if self.append_junit else "")
-
 
 def _pytest_argv(argv: list[str]) -> list[str] | None:
     """The arguments after `pytest` / `python -m pytest`, or None when argv runs something else."""

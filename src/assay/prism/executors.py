@@ -14,6 +14,7 @@ import os
 import socket
 from collections.abc import Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from multiprocessing.context import BaseContext
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -22,7 +23,7 @@ from assay.errors import InputError, ToolchainError
 KINDS = ("local", "threads", "dask")
 
 
-def _context():
+def _context() -> BaseContext:
     if "forkserver" in multiprocessing.get_all_start_methods():
         ctx = multiprocessing.get_context("forkserver")
         ctx.set_forkserver_preload(["assay.prism.worker"])

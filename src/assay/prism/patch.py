@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
@@ -152,7 +152,8 @@ def apply_file(text: str | None, fp: FilePatch) -> str | None:
     return "".join(out)
 
 
-def apply(text: str, read: Mapping[str, str | None] | None = None, reader=None) -> dict[str, str | None]:
+def apply(text: str, read: Mapping[str, str | None] | None = None,
+          reader: Callable[[str], str | None] | None = None) -> dict[str, str | None]:
     """Apply a unified diff; `reader(rel)` gives a file's current text or None. Returns `{rel: new text or None}`."""
     get = reader or (lambda rel: (read or {}).get(rel))
     result: dict[str, str | None] = {}

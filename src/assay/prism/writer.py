@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from assay.config import Settings
-from assay.llm import Budget, BudgetExhausted, LLMError, Prompt, make_client
+from assay.llm import Budget, BudgetExhausted, LLMClient, LLMError, Prompt, make_client
 from assay.llm.extract import extract
 from assay.llm.prompts import Prompts
 from assay.prism.task import Task
@@ -100,7 +100,7 @@ def write_suites(tasks: list[Task], spec: str, out: Path, settings: Settings, st
     return written
 
 
-def _write_one(task: Task, ws: WrittenSuite, client, prompts: Prompts, out: Path) -> None:
+def _write_one(task: Task, ws: WrittenSuite, client: LLMClient, prompts: Prompts, out: Path) -> None:
     files, ws.omitted = context_files(task)
     try:
         instruction = (task.dir / "instruction.md").read_text(encoding="utf-8")

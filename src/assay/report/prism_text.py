@@ -4,11 +4,15 @@
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
+from typing import TypeVar
 
 from rich.console import Console
 from rich.table import Table
 
 from assay.prism.model import BuildReport, CheckReport, PrismReport, TaskResult
+
+R = TypeVar("R", PrismReport, CheckReport, BuildReport)
 
 COLUMNS = ("fails_original", "rar", "var", "irr", "jsf", "h", "change_coverage", "entry_coverage")
 
@@ -95,7 +99,7 @@ def print_report(console: Console, report: PrismReport) -> None:
         console.print(f"note: {note}", highlight=False, markup=False)
 
 
-def _render(fn, report, width: int = 140) -> str:
+def _render(fn: Callable[[Console, R], None], report: R, width: int = 140) -> str:
     console = Console(width=width, file=io.StringIO(), record=True, color_system=None)
     fn(console, report)
     return console.export_text()

@@ -9,7 +9,7 @@ from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
-from assay.model import GATE_ORDER, GateStatus, Report, Verdict
+from assay.model import GATE_ORDER, GateResult, GateStatus, Report, Verdict
 from assay.report.symbols import STATUS_MARK, VERDICT_STYLE, verdict_label
 
 STATUS_STYLE = {GateStatus.PASS: "green", GateStatus.REJECT: "red", GateStatus.WARN: "yellow", GateStatus.SKIP: "dim"}
@@ -66,7 +66,7 @@ def renderable(report: Report, feedback: bool = True, short: bool = False) -> Gr
     return Group(*parts)
 
 
-def _warning_summary(gate) -> str:
+def _warning_summary(gate: GateResult) -> str:
     findings = gate.details.get("findings") or []
     rules = Counter(f["rule"] for f in findings if f.get("level") == "warn")
     if not rules:

@@ -30,10 +30,10 @@ import tempfile
 import threading
 import time
 import uuid
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import IO, Any, Literal
 
 from assay.config import SandboxConfig
 from assay.model import SandboxInfo
@@ -301,7 +301,7 @@ class Sandbox:
             out.append(str(path.resolve()))
         return tuple(out)
 
-    def _preexec(self, timeout: float, cgroups: list[Path], address_space: bool):
+    def _preexec(self, timeout: float, cgroups: list[Path], address_space: bool) -> Callable[[], None]:
         mem = self.config.memory_mb * 1024 * 1024
         fsize = self.config.file_size_mb * 1024 * 1024
         cpu = self._cpu_limit(timeout)
@@ -366,8 +366,8 @@ class Sandbox:
         env.update(extra or {})
         return env
 
-    def popen(self, argv: list[str], cwd: Path, env: dict[str, str], timeout: float, stdout, stderr,
-              profile: Profile = PYTHON, **kw):
+    def popen(self, argv: list[str], cwd: Path, env: dict[str, str], timeout: float, stdout: IO[bytes],
+              stderr: IO[bytes], profile: Profile = PYTHON, **kw: Any) -> subprocess.Popen[bytes]:
         """Start a sandboxed process; the caller owns it and must call `reap()` when done."""
         if self.cancelled:
             raise Cancelled("the run was cancelled")

@@ -127,7 +127,7 @@ class TestFunc:
             return self.by_type.get(types[0], [])
         return [n for t in types for n in self.by_type.get(t, [])]
 
-    def ancestors(self, node: ast.AST):
+    def ancestors(self, node: ast.AST) -> Iterator[ast.AST]:
         p = self.parents.get(id(node))
         while p is not None and p is not self.node:
             yield p
@@ -239,7 +239,7 @@ class Module:
                 return True
         return False
 
-    def _find_tests(self):
+    def _find_tests(self) -> Iterator[tuple[ast.FunctionDef | ast.AsyncFunctionDef, ast.ClassDef | None]]:
         for node in self.tree.body:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test"):
                 yield node, None
@@ -310,7 +310,8 @@ class Module:
                 out.append(line)
         return "\n".join(out)
 
-    def method(self, cls: ast.ClassDef | None, name: str, seen: frozenset[str] = frozenset()):
+    def method(self, cls: ast.ClassDef | None, name: str,
+               seen: frozenset[str] = frozenset()) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
         """A method of a test class or of its bases defined in this file."""
         if cls is None:
             return None
@@ -325,7 +326,8 @@ class Module:
                     return found
         return None
 
-    def _helper(self, call: ast.Call, name: str | None, cls: ast.ClassDef | None):
+    def _helper(self, call: ast.Call, name: str | None,
+                cls: ast.ClassDef | None) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
         func = call.func
         if isinstance(func, ast.Name):
             return self.functions.get(func.id)

@@ -30,21 +30,6 @@ def _span(node: ast.stmt) -> tuple[int, int]:
     return start, node.end_lineno or node.lineno
 
 
-def tests_in(source: str) -> list[tuple[str, ...]]:
-    """Keys of the test functions and methods of a file, in order; [] when it does not parse."""
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError):
-        return []
-    out: list[tuple[str, ...]] = []
-    for node in tree.body:
-        if _is_test(node):
-            out.append((node.name,))
-        elif _is_test_class(node):
-            out += [(node.name, m.name) for m in node.body if _is_test(m)]
-    return out
-
-
 def remove_tests(source: str, nodeids: list[str]) -> str | None:
     """The file without the given tests (a class left without tests goes too); None when no test is left or the
     file does not parse."""

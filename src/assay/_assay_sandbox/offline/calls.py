@@ -18,9 +18,14 @@ import resource
 import signal
 import sys
 import time
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
 
 from .values import Imports, Unwritable, importable, round_trips, to_source
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+    from types import FrameType, ModuleType
+    from typing import Self
 
 MAX_ITEMS = 50  # a returned iterator is pinned by its items, when it has no more than this
 MAX_MESSAGE = 80  # a raised exception is pinned by the start of its message
@@ -31,12 +36,12 @@ class CallTimeout(BaseException):
     """The call ran past its time (raised by the interval timer inside the call)."""
 
 
-def _alarm(signum, frame):
+def _alarm(signum: int, frame: FrameType | None) -> NoReturn:
     raise CallTimeout()
 
 
 @contextlib.contextmanager
-def timer(seconds: float):
+def timer(seconds: float) -> Iterator[None]:
     old = signal.signal(signal.SIGALRM, _alarm)
     signal.setitimer(signal.ITIMER_REAL, max(seconds, 0.001))
     try:
@@ -89,14 +94,15 @@ def setup(inp: dict) -> tuple[str, ...]:
     return (*inp.get("imports", ()), *inp.get("helpers", ()))
 
 
-def resolve(module, name: str):
+def resolve(module: object, name: str) -> Any:
     obj = module
     for part in name.split("."):
         obj = getattr(obj, part)
     return obj
 
 
-def prepare(module, fn: dict, inp: dict, ns: dict, literal: dict | None = None):
+def prepare(module: ModuleType, fn: dict, inp: dict, ns: dict,
+            literal: dict | None = None) -> tuple[Any, Callable[[], Any]]:
     """(receiver or None, a zero-argument callable doing the call); raises when the input does not evaluate.
 
     `literal`, when given, receives a plain literal source for each argument whose value has one (`args`,
@@ -112,7 +118,7 @@ def prepare(module, fn: dict, inp: dict, ns: dict, literal: dict | None = None):
     return receiver, lambda: bound(*args, **kwargs)
 
 
-def _literal(value, source: str) -> str:
+def _literal(value: object, source: str) -> str:
     """`source`, or a plain literal for its value when it is not one already and one exists."""
     try:
         ast.literal_eval(source)
@@ -127,7 +133,7 @@ def _literal(value, source: str) -> str:
         return source
 
 
-def _is_iterator(value) -> bool:
+def _is_iterator(value: object) -> bool:
     return hasattr(value, "__next__") and hasattr(value, "__iter__") and not hasattr(value, "__len__")
 
 
@@ -155,7 +161,7 @@ class Ran(NamedTuple):
     iterating: bool = False  # the exception came from iterating the returned iterator, not from the call
 
 
-def run_call(call, timeout: float) -> Ran:
+def run_call(call: Callable[[], Any], timeout: float) -> Ran:
     """The call, and a returned iterator's items (at most MAX_ITEMS + 1)."""
     start = time.perf_counter()
     iterating = False
@@ -174,7 +180,7 @@ class _Items(list):
     """The items of an iterator the function returned (asserted as `list(f(x)) == [...]`)."""
 
 
-def record(ran: Ran, receiver, before: str | None, ns_lines: list[str]) -> dict:
+def record(ran: Ran, receiver: object, before: str | None, ns_lines: list[str]) -> dict:
     """The oracle's record of one outcome: what a test can assert about it, or why nothing can be."""
     value, exc = ran.value, ran.exc
     if exc is not None:
@@ -221,7 +227,7 @@ def record(ran: Ran, receiver, before: str | None, ns_lines: list[str]) -> dict:
     return out
 
 
-def differs(expected: dict, ran: Ran, receiver, ns: dict) -> bool:
+def differs(expected: dict, ran: Ran, receiver: object, ns: dict) -> bool:
     """Whether the test written from `expected` would fail on this outcome."""
     value, exc = ran.value, ran.exc
     try:
@@ -248,21 +254,21 @@ class LineTrace:
         self.path = path
         self.lines: set[int] = set()
 
-    def _global(self, frame, event, arg):
+    def _global(self, frame: FrameType, event: str, arg: object) -> Callable[[FrameType, str, Any], Any] | None:
         if frame.f_code.co_filename != self.path:
             return None
         self.lines.add(frame.f_lineno)
         return self._local
 
-    def _local(self, frame, event, arg):
+    def _local(self, frame: FrameType, event: str, arg: object) -> Callable[[FrameType, str, Any], Any]:
         if event == "line":
             self.lines.add(frame.f_lineno)
         return self._local
 
-    def __enter__(self):
+    def __enter__(self) -> Self:
         self.lines = set()
         sys.settrace(self._global)
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         sys.settrace(None)

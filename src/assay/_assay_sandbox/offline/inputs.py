@@ -15,9 +15,14 @@ import random
 import time
 import typing
 import warnings
+from typing import TYPE_CHECKING, Any
 
 from .calls import resolve
 from .values import UNTYPED, Imports, Unwritable, to_source, values_for
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+    from types import ModuleType
 
 MAX_CHOICES = 12
 
@@ -25,7 +30,7 @@ MAX_CHOICES = 12
 class Signature:
     """A function's parameters as the writer uses them: positional names, keyword-only names, defaults."""
 
-    def __init__(self, obj, drop_first: bool):
+    def __init__(self, obj: Callable[..., Any], drop_first: bool) -> None:
         sig = inspect.signature(obj)
         params = list(sig.parameters.values())[1 if drop_first else 0:]
         self.sig = sig.replace(parameters=params)
@@ -58,7 +63,7 @@ class Signature:
         return args, kwargs
 
 
-def _sources(values, imports: Imports, limit: int = MAX_CHOICES) -> list[str]:
+def _sources(values: Iterable[object], imports: Imports, limit: int = MAX_CHOICES) -> list[str]:
     out = []
     for v in values:
         try:
@@ -72,7 +77,7 @@ def _sources(values, imports: Imports, limit: int = MAX_CHOICES) -> list[str]:
     return out
 
 
-def _target(module, fn: dict):
+def _target(module: ModuleType, fn: dict) -> tuple[type | None, Any, Signature]:
     """(class or None, function object, Signature) of a function spec."""
     if fn["kind"] == "method":
         cls_name, meth = fn["name"].rsplit(".", 1)
@@ -83,7 +88,7 @@ def _target(module, fn: dict):
     return None, obj, Signature(obj, drop_first=False)
 
 
-def own_literals(module, obj, pool: dict[str, list]) -> dict[str, list]:
+def own_literals(module: ModuleType, obj: Callable[..., Any], pool: dict[str, list]) -> dict[str, list]:
     """The pool with the function's own numbers and strings first: its literals and the module constants it
     reads (`amount >= LIMIT`). Its boundaries are where its mutants are; the module-wide pool, cut to a few
     values per parameter, may not reach them."""
@@ -103,7 +108,7 @@ def own_literals(module, obj, pool: dict[str, list]) -> dict[str, list]:
     return {k: list(dict.fromkeys([*own.get(k, []), *pool.get(k, [])])) for k in {*pool, *own}}
 
 
-def drawn(module, fn: dict, pool: dict[str, list], examples: int, until: float) -> list[dict]:
+def drawn(module: ModuleType, fn: dict, pool: dict[str, list], examples: int, until: float) -> list[dict]:
     """Inputs drawn by hypothesis (`st.from_type`, `st.builds` for a receiver) until `until`; none without it."""
     cls, obj, sig = _target(module, fn)
     out = []
@@ -117,7 +122,7 @@ def drawn(module, fn: dict, pool: dict[str, list], examples: int, until: float) 
     return out
 
 
-def candidates(module, fn: dict, pool: dict[str, list], max_inputs: int, seed: int) -> dict:
+def candidates(module: ModuleType, fn: dict, pool: dict[str, list], max_inputs: int, seed: int) -> dict:
     """{"params": [...], "inputs": [...]}: the function's candidate inputs, mined ones first."""
     cls, obj, sig = _target(module, fn)
     pool = own_literals(module, obj, pool)
@@ -210,7 +215,8 @@ class _Enough(Exception):
     """Time is up for drawing examples."""
 
 
-def _hypothesis(obj, cls, sig: Signature, pool: dict[str, list], examples: int, until: float):
+def _hypothesis(obj: object, cls: type | None, sig: Signature, pool: dict[str, list], examples: int,
+                until: float) -> list[tuple[dict[str, str], str | None, list[str]]]:
     """(named sources, receiver source, imports) drawn by hypothesis from the type hints; none without it."""
     if examples <= 0 or time.monotonic() >= until:
         return []
@@ -238,7 +244,7 @@ def _hypothesis(obj, cls, sig: Signature, pool: dict[str, list], examples: int, 
     @settings(max_examples=examples, database=None, derandomize=True, phases=[Phase.generate], deadline=None,
               suppress_health_check=list(HealthCheck))
     @given(st.fixed_dictionaries(strategies))
-    def collect(kw):
+    def collect(kw: dict[str, Any]) -> None:
         drawn.append(kw)
         if time.monotonic() >= until:
             raise _Enough()

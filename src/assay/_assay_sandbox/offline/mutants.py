@@ -14,19 +14,25 @@ import os
 import re
 import time
 import types
+from typing import TYPE_CHECKING
 
 from ..fork import RETRY_FACTOR, fork, watch
 from ..mutation.code import code_lines, code_tree, find_code, fingerprint, is_function_code, names_read
 from ..mutation.patch import function_index
 from .calls import Namespaces, child_setup, differs, prepare, run_call, setup
 
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from ..protocol import MutantSpec, OfflineJob
+
 MAX_KILLERS = 12  # killing inputs sought per mutant: enough for the set cover to choose among
 
 
-def plan(job, text: str, path: str) -> tuple[list[tuple], dict[str, str]]:
+def plan(job: OfflineJob, text: str, path: str) -> tuple[list[tuple], dict[str, str]]:
     """([(mutant, code)] to run, {mutant id: status}) for the settled ones: compile_error, equivalent, duplicate."""
     original = compile(text, path, "exec", dont_inherit=True)
-    seen = {fingerprint(original): None}
+    seen: dict[str, str | None] = {fingerprint(original): None}  # fingerprint -> first mutant (None: original)
     todo, settled = [], {}
     for m in job.mutants:
         try:
@@ -119,7 +125,7 @@ def words_of(text: str) -> set[str]:
                                                                       "false", "not", "and"}
 
 
-def apply(m, code: types.CodeType, module, path: str, reexec: bool) -> None:
+def apply(m: MutantSpec, code: types.CodeType, module: types.ModuleType, path: str, reexec: bool) -> None:
     """Put the mutant in place in this (child) process: swap the code of its defs, or (`reexec`) run the
     mutated module body again in the live module."""
     if m.chain and not reexec:
@@ -142,8 +148,8 @@ def apply(m, code: types.CodeType, module, path: str, reexec: bool) -> None:
     exec(code, module.__dict__)  # noqa: S102 - module-level code (or no live def to patch): re-run the body
 
 
-def _child(m, code, module, path: str, cases: list[tuple], reexec: bool, imports: list[str],
-           memory_mb: int) -> dict:
+def _child(m: MutantSpec, code: types.CodeType, module: types.ModuleType, path: str, cases: list[tuple], reexec: bool,
+           imports: list[str], memory_mb: int) -> dict:
     """In the child: apply the mutant, then each case (input id, function, input, expected, seconds)."""
     child_setup(memory_mb)
     try:
@@ -166,7 +172,8 @@ def _child(m, code, module, path: str, cases: list[tuple], reexec: bool, imports
     return {"killed": killed}
 
 
-def run(todo: list[tuple], cases_for, module, path: str, imports: list[str], workers: int, memory_mb: int,
+def run(todo: list[tuple], cases_for: Callable[[MutantSpec], tuple[list[tuple], bool]], module: types.ModuleType,
+        path: str, imports: list[str], workers: int, memory_mb: int,
         deadline: float) -> tuple[dict[str, list[str]], dict[str, str]]:
     """Run mutants in forked children, `workers` at a time, until done or the deadline.
 

@@ -17,6 +17,10 @@ import sys
 import types
 from decimal import Decimal
 from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 MAX_SOURCE = 300
 MAX_DEPTH = 6
@@ -45,7 +49,7 @@ class Imports:
         return ns
 
 
-def importable(obj, imports: Imports) -> str:
+def importable(obj: object, imports: Imports) -> str:
     """Source naming a module-level class or function (`Name` or `Outer.Inner`), its import recorded."""
     module, qual = getattr(obj, "__module__", None), getattr(obj, "__qualname__", None)
     if not module or not qual or "<" in qual or module == "__main__":
@@ -64,7 +68,7 @@ def importable(obj, imports: Imports) -> str:
     return qual
 
 
-def to_source(value, imports: Imports, depth: int = 0) -> str:
+def to_source(value: object, imports: Imports, depth: int = 0) -> str:
     """Source of an expression equal to `value` (see the module docstring); raises Unwritable."""
     src = _source(value, imports, depth)
     if len(src) > MAX_SOURCE:
@@ -72,11 +76,11 @@ def to_source(value, imports: Imports, depth: int = 0) -> str:
     return src
 
 
-def _seq(items, imports, depth) -> list[str]:
+def _seq(items: Iterable[object], imports: Imports, depth: int) -> list[str]:
     return [_source(v, imports, depth + 1) for v in items]
 
 
-def _source(v, imports: Imports, depth: int) -> str:  # noqa: C901 - one case per kind of value
+def _source(v: Any, imports: Imports, depth: int) -> str:  # noqa: C901 - one case per kind of value
     if depth > MAX_DEPTH:
         raise Unwritable("nested too deeply")
     t = type(v)
@@ -128,7 +132,7 @@ def _source(v, imports: Imports, depth: int) -> str:  # noqa: C901 - one case pe
     return _from_repr(v, t, imports)
 
 
-def _from_repr(v, t, imports: Imports) -> str:
+def _from_repr(v: object, t: type, imports: Imports) -> str:
     """An object whose repr is an expression over builtins, its own class, its module's names and modules."""
     if t.__eq__ is object.__eq__:
         raise Unwritable(f"{t.__name__} compares by identity")
@@ -158,7 +162,7 @@ def _from_repr(v, t, imports: Imports) -> str:
     return text
 
 
-def round_trips(src: str, value, namespace: dict) -> bool:
+def round_trips(src: str, value: object, namespace: dict) -> bool:
     """Whether `src` evaluates to a value of the same type that compares equal to `value`."""
     try:
         back = eval(src, dict(namespace))  # noqa: S307 - source built by to_source, in the sandbox
@@ -192,7 +196,7 @@ def pooled(kind: type, pool: dict[str, list], limit: int = 14) -> list:
     return list(dict.fromkeys([*base[:3], *mined, *base[3:]]))[:limit]
 
 
-def values_for(hint, pool: dict[str, list], depth: int = 0) -> list:
+def values_for(hint: Any, pool: dict[str, list], depth: int = 0) -> list:
     """Candidate values for a parameter annotated `hint` (empty when nothing sensible is known)."""
     import typing
 
@@ -230,7 +234,7 @@ def values_for(hint, pool: dict[str, list], depth: int = 0) -> list:
     return []
 
 
-def _abc(origin, *names: str) -> bool:
+def _abc(origin: Any, *names: str) -> bool:
     return origin is not None and getattr(origin, "__module__", "") == "collections.abc" and origin.__name__ in names
 
 

@@ -19,10 +19,18 @@ import json
 import os
 import time
 import traceback
+from typing import TYPE_CHECKING, Any
 
 from .. import boot
 from ..fork import run_one
 from ..protocol import OfflineJob
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from types import ModuleType
+
+    from ..fork import Task
+    from ..protocol import MutantSpec, OfflineFunction
 from . import mutants
 from .calls import CallTimeout, LineTrace, Namespaces, child_setup, prepare, record, run_call, setup, timer
 from .inputs import candidates, drawn
@@ -34,7 +42,7 @@ MAX_CASES = 250  # inputs run against one mutant
 GIVE_UP = 2  # inputs of one function that hang or exhaust memory before its other inputs are not run
 
 
-def _observe(module, fn: dict, inputs: list[dict], lines: list[str], timeout: float, path: str, trace: bool,
+def _observe(module: ModuleType, fn: dict, inputs: list[dict], lines: list[str], timeout: float, path: str, trace: bool,
              memory_mb: int) -> list[dict]:
     """In a child: each input's outcome (with the lines it ran and its time when tracing)."""
     child_setup(memory_mb)
@@ -76,7 +84,8 @@ def _observe(module, fn: dict, inputs: list[dict], lines: list[str], timeout: fl
     return out
 
 
-def _bisected(run_child, inputs: list[dict], timeout: float, deadline: float) -> list[dict]:
+def _bisected(run_child: Callable[[list[dict]], list[dict]], inputs: list[dict], timeout: float,
+              deadline: float) -> list[dict]:
     """Outcomes of `inputs` in as few children as possible; a child that dies or overruns is split."""
     if not inputs:
         return []
@@ -97,7 +106,7 @@ def _bisected(run_child, inputs: list[dict], timeout: float, deadline: float) ->
             + _bisected(run_child, inputs[half:], timeout, deadline))
 
 
-def _run(body, timeout: float):
+def _run(body: Task, timeout: float) -> tuple[str, Any, float]:
     """`body()` in a forked child: ("exited", its value or {"crash": ...}) or ("timeout", {}), and seconds."""
     state, out, took = run_one(body, timeout)
     return state, out.get("result", out) if state == "exited" else out, took
@@ -117,7 +126,8 @@ def _warm_hypothesis() -> bool:
     return True
 
 
-def explore(job: OfflineJob, module, fn, path: str, deadline: float, hypothesis: bool) -> dict:
+def explore(job: OfflineJob, module: ModuleType, fn: OfflineFunction, path: str, deadline: float,
+            hypothesis: bool) -> dict:
     """One function: candidate inputs, then the oracle twice; what is kept and why the rest is not."""
     spec = {"name": fn.name, "kind": fn.kind, "inputs": fn.inputs, "receivers": fn.receivers}
     share = deadline - time.monotonic()
@@ -139,10 +149,10 @@ def explore(job: OfflineJob, module, fn, path: str, deadline: float, hypothesis:
             fresh = [i for i in more if repr((i.get("receiver"), i["args"], sorted(i["kwargs"].items()))) not in seen]
             inputs += fresh[: job.max_inputs - len(inputs)]
 
-    def forward(batch):
+    def forward(batch: list[dict]) -> list[dict]:
         return _observe(module, spec, batch, job.imports, job.call_timeout, path, True, job.memory_mb)
 
-    def backward(batch):
+    def backward(batch: list[dict]) -> list[dict]:
         return list(reversed(_observe(module, spec, list(reversed(batch)), job.imports, job.call_timeout, path,
                                       False, job.memory_mb)))
 
@@ -216,7 +226,7 @@ def main(job_path: str) -> int:
         observers = mutants.Observers(text, path)
         source_lines = text.split("\n")
 
-        def cases_for(m) -> tuple[list[tuple], bool]:
+        def cases_for(m: MutantSpec) -> tuple[list[tuple], bool]:
             """(cases, whether the module body must run again): a def no call runs ran at import time."""
             if m.chain:
                 span = {*range(m.line, m.end_line + 1), m.stmt_line}
