@@ -5,9 +5,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from assay.config.mutation import MutationConfig
 from assay.execution.sandbox import Sandbox
 from assay.execution.workspace import Workspace
-from assay.mutation.config import MutationConfig
 from assay.mutation.engine import Engine
 
 FIXTURES = Path(__file__).parent / "fixtures"

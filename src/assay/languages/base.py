@@ -46,6 +46,7 @@ class Language:
     toolchain: tuple[Toolchain, ...] = ()
     profile: Profile = PYTHON
     compiled: bool = False  # statically compiled: `compile_validation = false` may leave gate 1 to the run
+    tool_section: bool = True  # has a `[tool.assay.<name>]` section (config.ToolConfig); Python has its own
 
     def owns(self, rel: str) -> bool:
         """Whether a file of this extension belongs to this language."""

@@ -65,7 +65,7 @@ class NodeRunner(ToolRunner):
     def __init__(self, language: str, *args, **kw):
         super().__init__(*args, **kw)
         self.language = language
-        self.conf = getattr(self.settings, language)
+        self.conf = self.settings.tool(language)
 
     def _module(self, ws: Workspace, rel: str) -> str:
         return nearest(ws.project, rel, ("package.json",)) or "."

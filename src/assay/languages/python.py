@@ -174,4 +174,5 @@ class PythonLanguage(Language):
 
 
 PYTHON = PythonLanguage(name="python", title="Python", extensions=(".py",),
-                        build_files=("pyproject.toml", "setup.cfg", "setup.py"), test_globs=("test_*.py", "*_test.py"))
+                        build_files=("pyproject.toml", "setup.cfg", "setup.py"), test_globs=("test_*.py", "*_test.py"),
+                        tool_section=False)

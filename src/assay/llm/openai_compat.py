@@ -7,9 +7,9 @@ from __future__ import annotations
 import os
 import time
 
+from assay.config.llm import LLMConfig
 from assay.errors import ConfigError
 from assay.llm.base import CallParams, Completion, PermanentError, Prompt, TransientError
-from assay.llm.config import LLMConfig
 
 FINISH = {"stop": "stop", "length": "length"}
 

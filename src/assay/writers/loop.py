@@ -14,6 +14,7 @@ from dataclasses import replace
 
 from assay import api
 from assay.config import Settings
+from assay.config.generate import GenerateConfig, ReviewConfig
 from assay.gates.review import ReviewBrief, ReviewGate
 from assay.languages import LANGUAGES, WritePlan
 from assay.llm import Budget, BudgetExhausted, LLMConfig, LLMError, PermanentError
@@ -25,7 +26,6 @@ from assay.targets.functions import excerpt
 from assay.targets.model import Target
 from assay.writers import polyglot
 from assay.writers.base import Attempt, Feedback, WriteContext, Writer
-from assay.writers.config import GenerateConfig, ReviewConfig
 from assay.writers.context import existing_tests, rules
 from assay.writers.edit import changed_share, remove_tests, test_key
 from assay.writers.output import Output, compose_final

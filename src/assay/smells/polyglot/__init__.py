@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import PurePosixPath
 
-from assay.smells.config import SmellsConfig
+from assay.config.smells import SmellsConfig
 from assay.smells.model import Finding, Hit, Rule
 from assay.smells.polyglot.rules import RULES, Context, file_mocks
 from assay.smells.polyglot.syntax import calls, cases, parser

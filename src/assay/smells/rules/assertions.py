@@ -6,7 +6,7 @@ import ast
 import re
 from collections.abc import Iterator
 
-from assay.smells.config import SmellsConfig
+from assay.config.smells import SmellsConfig
 from assay.smells.context import Assertion, TestFunc, dotted, is_empty, last_name, same
 from assay.smells.model import Hit, rule
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from assay.smells.config import SmellsConfig
+from assay.config.smells import SmellsConfig
 from assay.smells.context import TestFunc, dotted, last_name
 from assay.smells.model import Hit, rule
 
