@@ -18,7 +18,7 @@ from assay.languages import LANGUAGES, language_of
 from assay.model import Candidate, FileReport, LintReport, Report
 from assay.mutation.summary import MutateReport
 from assay.pipeline import EventSink, Verifier
-from assay.project import Project, discover, find_root, is_test_file, read_source
+from assay.project import Project, candidate, discover, find_root, python_sources, read_source
 from assay.store import Store
 
 __all__ = ["candidate", "generate", "lint", "mutate", "prism_build", "prism_check", "prism_run", "targets",
@@ -35,18 +35,6 @@ def _root(paths: Sequence[Path | str], root: Path | str | None) -> Path:
     if not found.is_dir():
         raise InputError(f"project root {found} is not a directory")
     return found
-
-
-def candidate(project: Project, rel: str, source: str, language: str | None = None,
-              targets: Sequence[str] | None = None) -> Candidate:
-    """A candidate test file that exists only in memory (a writer's attempt), as `verify(candidates=...)` takes it.
-
-    Language from the file name unless given; targets from its imports unless given."""
-    lang = LANGUAGES[language] if language else language_of(rel, project.root)
-    if lang is None:
-        raise InputError(f"{rel}: no known language for this file name")
-    found = list(targets) if targets is not None else lang.targets_of(project, source, rel)
-    return Candidate(path=None, rel=rel, source=source, language=lang.name, targets=found)
 
 
 def _load_candidates(project: Project, files: list[Path], explicit: set[Path],
@@ -163,32 +151,6 @@ def _languages(names: Sequence[str] | None):
     return [LANGUAGES[n] for n in names]
 
 
-def _mutation_targets(project: Project, paths: Sequence[Path]) -> list[str]:
-    found: list[str] = []
-    for p in paths:
-        if not p.exists():
-            raise InputError(f"no such file or directory: {p}")
-        rel = project.rel(p)
-        if p.is_dir():
-            found += sorted(path for path in project.modules.values()
-                            if rel == "." or path == rel or path.startswith(rel.rstrip("/") + "/"))
-        elif p.suffix != ".py":
-            raise InputError(f"{p} is not a Python source file (.py)")
-        elif is_test_file(p.name):
-            raise InputError(f"{p} is a test file; pass it with --tests")
-        else:
-            found.append(rel)
-    found = list(dict.fromkeys(found))
-    if not found:
-        raise InputError("no Python source files to mutate under the given paths")
-    for rel in found:
-        try:
-            (project.root / rel).read_text(encoding="utf-8")
-        except UnicodeDecodeError as err:
-            raise InputError(f"{rel} is not UTF-8 text (byte {err.start})") from None
-    return found
-
-
 def _mutation_tests(project: Project, paths: Sequence[Path]) -> list[str]:
     if not paths:
         raise InputError("no tests given: pass --tests tests/test_x.py (or a directory)")
@@ -225,7 +187,7 @@ def mutate(
     root = _root(paths, root)
     settings = apply_overrides(settings or load_settings(root, config), overrides)
     project = Project.load(root)
-    targets = _mutation_targets(project, [Path(p) for p in paths])
+    targets = python_sources(project, [Path(p) for p in paths])
     test_args = _mutation_tests(project, [Path(t) for t in tests])
     conf = settings.mutation
     sources = {rel: (root / rel).read_text(encoding="utf-8") for rel in targets}

@@ -32,7 +32,7 @@ class WriteContext:
     project: Project
     settings: Settings
     test_path: str  # project-relative path the file will be verified (and written) at
-    excerpt: str  # the code under test as the writer should see it (targets.functions.excerpt)
+    excerpt: str  # the code under test as the writer should see it (llm.excerpt.excerpt)
     existing_tests: str  # the project's tests of this module, summarised (another language: one as an example)
     rules: str  # what the gates enforce, one paragraph
     language: str = "python"
