@@ -260,31 +260,20 @@ def generate(specs: Sequence[str] = (), settings: Settings | None = None, *, roo
              on_event: Callable[[str, str, str], None] | None = None, crosshair: bool | None = None) -> Any:
     """Write tests for `specs` (module paths, `mod.py::func`, targets JSON files) and/or the functions changed
     since `since`, through the repair loop; accepted tests are written unless `dry_run`. Returns a
-    `writers.report.GenerateReport`. Settings of note: `generate.writer`, `review.reviewer`, `generate.*`.
-    With no writer configured (or `offline`), the offline writer runs instead and an `offline.OfflineReport`
-    comes back (`crosshair=False` leaves CrossHair out even when it is installed)."""
-    from assay.writers.session import run_generate
+    report of the writer's kind (`writers.WRITERS`): a `writers.report.GenerateReport` from the repair loop, an
+    `writers.offline.OfflineReport` from the offline writer (the default: no model; `crosshair=False` leaves
+    CrossHair out even when it is installed). Settings of note: `generate.writer`, `review.reviewer`,
+    `generate.*`."""
+    from assay.writers import DEFAULT_WRITER, writer_kind
+    from assay.writers.base import GenerateRequest
 
     paths = [s.split("::")[0] for s in specs]
     root = _root(paths, root) if paths or root else find_root(Path.cwd())
     settings = apply_overrides(settings or load_settings(root, config), overrides)
-    if settings.generate.writer in (None, "offline"):  # no model configured: the offline writer
-        from assay.offline import generate_offline
-
-        conf = settings.generate
-        other = next((s for s in paths if Path(s).suffix not in (".py", ".json", "") and Path(s).is_file()), None)
-        if other is not None:
-            raise InputError(f"{other}: the offline writer writes Python tests only; for other languages give a model "
-                             "writer (--writer provider:model, docs/languages.md)")
-        if task:
-            raise InputError("--task needs a model writer (--writer provider:model): the offline writer pins what "
-                             "the code does, it does not read a task")
-        return generate_offline(list(specs), settings, budget_s=conf.budget_s, root=root,
-                                max_tests_per_function=conf.max_tests_per_function, dry_run=dry_run,
-                                out_dir=conf.output_dir, since=since, use_cache=use_cache, crosshair=crosshair,
-                                progress=(lambda line: on_event("note", "", line)) if on_event else None)
-    return run_generate(Project.load(root), settings, list(specs), since=since, task=task, use_cache=use_cache,
-                        dry_run=dry_run, record=record, on_event=on_event)
+    spec = settings.generate.writer or DEFAULT_WRITER
+    request = GenerateRequest(root, settings, list(specs), spec, since, task, use_cache, dry_run, record, on_event,
+                              crosshair)
+    return writer_kind(spec).generate(request)
 
 
 # --- assay prism (issue 12): judge suites against panels; the functions live in assay.prism.api ---------------

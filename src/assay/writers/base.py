@@ -9,7 +9,9 @@ gates' own feedback back through `revise`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, runtime_checkable
 
 from assay.config import Settings
@@ -78,3 +80,38 @@ class Writer(Protocol):
     def write(self, target: Target, context: WriteContext) -> Attempt: ...
 
     def revise(self, attempt: Attempt, feedback: Feedback) -> Attempt: ...
+
+
+@dataclass
+class GenerateRequest:
+    """One `assay generate` as `api.generate` received it: what a kind of writer in `WRITERS` runs."""
+
+    root: Path
+    settings: Settings
+    specs: list[str]  # modules, `mod.py::func`, targets JSON files
+    writer: str  # `name` or `name:arg` (`openai:gpt-4.1-mini`, `replay:answers.jsonl`, `offline`)
+    since: str | None = None
+    task: str | None = None
+    use_cache: bool = True
+    dry_run: bool = False
+    record: Path | None = None  # every model answer to this JSONL file
+    on_event: Callable[[str, str, str], None] | None = None  # (event, target, detail); "note" is one line
+    crosshair: bool | None = None  # None: where installed; False: never (writers that use it)
+
+
+class WriterReport(Protocol):
+    """What a generate run returns: `kind` names its reporters (`report.WRITER_FORMATS`)."""
+
+    kind: ClassVar[str]
+    written_by: ClassVar[str]  # for messages: "the offline writer"
+
+    @property
+    def exit_code(self) -> int: ...
+
+
+class WriterKind(Protocol):
+    """What a line of `writers.WRITERS` names: a class whose `generate` runs a whole `assay generate` with
+    writers of its kind (the repair loop's writers inherit it from `writers.session.LoopWriter`)."""
+
+    @classmethod
+    def generate(cls, request: GenerateRequest) -> WriterReport: ...

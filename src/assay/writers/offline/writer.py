@@ -24,16 +24,16 @@ from assay.languages.python import PYTHON
 from assay.model import FileReport, Verdict
 from assay.mutation.codeclass import threshold_for
 from assay.mutation.generate import function_spans, generate
-from assay.offline import crosshair
-from assay.offline.mine import mine
-from assay.offline.model import FunctionReport, ModuleResult, OfflineTarget
-from assay.offline.place import path_for
-from assay.offline.probe import Kept, ProbeResult, default_workers, run_probe
-from assay.offline.render import Rendered, formatted, render
-from assay.offline.select import UNCOUNTED, cover, fit_threshold, foresee
-from assay.offline.targets import FunctionInfo, functions_of
 from assay.pipeline import Verifier
 from assay.project import Project, candidate, python_sources
+from assay.writers.offline import crosshair
+from assay.writers.offline.cover import UNCOUNTED, cover, fit_threshold, foresee
+from assay.writers.offline.mine import mine
+from assay.writers.offline.model import FunctionReport, ModuleResult, OfflineTarget
+from assay.writers.offline.place import path_for
+from assay.writers.offline.probe import Kept, ProbeResult, default_workers, run_probe
+from assay.writers.offline.render import Rendered, formatted, render
+from assay.writers.offline.targets import FunctionInfo, functions_of
 
 PROBE_SHARE = 0.5  # of the module's budget; verification takes the rest
 CROSSHAIR_SHARE = 0.2  # of the probe's time, for `crosshair cover` when it is installed
