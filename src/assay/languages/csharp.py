@@ -126,4 +126,8 @@ CSHARP = CSharpLanguage(
     profile=Profile(name="csharp", memory="cgroup", max_processes=1024, keep=("bin", "obj"),
                     env={"DOTNET_CLI_TELEMETRY_OPTOUT": "1", "DOTNET_NOLOGO": "1",
                          "NUGET_PACKAGES": "{user_home}/.nuget/packages", "DOTNET_CLI_HOME": "{home}"}),
+    smells=Language.Smells(
+        "tree_sitter_c_sharp:language", ("invocation_expression", "object_creation_expression"), "csharp",
+        sleep=r"^(Thread\.Sleep|Task\.Delay|await Task\.Delay)$",
+        mocks=r"^(new Mock<.*>|Substitute\.For(<.*>)?|A\.Fake(<.*>)?|Mock\.Of(<.*>)?)$"),
 )

@@ -300,4 +300,9 @@ JAVA = JavaLanguage(
                     env={"MAVEN_OPTS": "-Dmaven.repo.local={user_home}/.m2/repository -Xshare:auto "
                                        "-XX:TieredStopAtLevel=1",
                          "GRADLE_USER_HOME": "{user_home}/.gradle"}),
+    fences=("java",), test_mark=r"@Test\b", example="java",
+    smells=Language.Smells(
+        "tree_sitter_java:language", ("method_invocation",), "java",
+        sleep=r"^(Thread\.sleep|TimeUnit\.\w+\.sleep|SECONDS\.sleep|MILLISECONDS\.sleep)$",
+        mocks=r"^(Mockito\.)?(mock|spy|mockStatic|mockConstruction)$"),
 )

@@ -259,4 +259,8 @@ RUST = RustLanguage(
     profile=Profile(name="rust", memory="cgroup",
                     env={"CARGO_TARGET_DIR": "{cache}/cargo-target", "CARGO_TERM_COLOR": "never",
                          "CARGO_NET_OFFLINE": "true", "RUST_BACKTRACE": "0"}),
+    fences=("rust", "rs"), test_mark=r"#\[test\]", example="rust",
+    smells=Language.Smells(
+        "tree_sitter_rust:language", ("macro_invocation", "call_expression"), "rust",
+        sleep=r"(^|::)thread::sleep$|^sleep$|tokio::time::sleep$", mocks=r"^Mock\w+::(new|default)$"),
 )
