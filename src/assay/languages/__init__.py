@@ -23,7 +23,7 @@ LANGUAGES: dict[str, Language] = {
     "javascript": JAVASCRIPT,
     "csharp": CSHARP,
 }
-names.register(names.TOOL_SECTION, [n for n, lang in LANGUAGES.items() if lang.tool_section])
+names.register(names.TOOL_SECTION, lambda: [n for n, lang in LANGUAGES.items() if lang.tool_section])
 
 __all__ = ["LANGUAGES", "Language", "Toolchain", "WritePlan", "language_of"]
 

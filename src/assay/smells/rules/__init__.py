@@ -10,4 +10,4 @@ from assay.smells.polyglot.rules import RULES as POLYGLOT
 from assay.smells.rules import assertions, conditional, hygiene, mocking, numbers, parse, upkeep, value  # noqa: F401  (registration)
 
 RULES: dict[str, Rule] = dict(sorted(_REGISTRY.items()))
-names.register(names.RULE, [*RULES, "AP000", *POLYGLOT])
+names.register(names.RULE, lambda: [*RULES, "AP000", *POLYGLOT])
