@@ -63,8 +63,7 @@ def run_demo(keep: bool = False, on_event: EventSink | None = None, name: str = 
     if (source / "node_modules").is_dir():  # installed by `npm ci`: served read-only, never copied
         (project / "node_modules").symlink_to(source / "node_modules")
     try:
-        where = next((lang.example_tests for lang in LANGUAGES.values() if lang.example == name), ".")
-        tests = project / where if where != "." else project
+        tests = project / next((lang.example_tests for lang in LANGUAGES.values() if lang.example == name), ".")
         report = api.verify([tests], root=project, on_event=on_event)
         return DemoRun(report, surprises(report, project / "assay-expected.toml"), project)
     finally:
