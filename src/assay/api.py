@@ -259,8 +259,8 @@ def generate(specs: Sequence[str] = (), settings: Settings | None = None, *, roo
              record: Path | None = None, config: Path | None = None, overrides: dict[str, Any] | None = None,
              on_event: Callable[[str, str, str], None] | None = None, crosshair: bool | None = None) -> Any:
     """Write tests for `specs` (module paths, `mod.py::func`, targets JSON files) and/or the functions changed
-    since `since`, through the repair loop; accepted tests are written unless `dry_run`. Returns a
-    report of the writer's kind (`writers.WRITERS`): a `writers.report.GenerateReport` from the repair loop, an
+    since `since`, with the writer `generate.writer` names; accepted tests are written unless `dry_run`. Returns
+    a report of the writer's kind (`writers.WRITERS`): a `writers.report.GenerateReport` from the repair loop, an
     `writers.offline.OfflineReport` from the offline writer (the default: no model; `crosshair=False` leaves
     CrossHair out even when it is installed). Settings of note: `generate.writer`, `review.reviewer`,
     `generate.*`."""

@@ -47,7 +47,7 @@ class CSharpRunner(ToolRunner):
         rel = files[0]
         proj = self._project(ws, rel)
         argv = self.settings.tool("csharp").compile_command or ["dotnet", "build", "--no-restore", "-nologo",
-                                                        "-clp:ErrorsOnly;NoSummary", "-v:q"]
+                                                                "-clp:ErrorsOnly;NoSummary", "-v:q"]
         ran = self.exec(ws, argv, cwd=proj, timeout=max(self.timeout_s, 600))
         if ran.result.returncode != 0:
             problems = csc_errors(ran.text, ran.roots, proj)
