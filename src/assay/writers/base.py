@@ -1,10 +1,10 @@
-"""The writer protocol: what every writer of tests gets and returns.
+"""The writer protocols: what every writer of tests gets and returns, and what `writers.WRITERS` names.
 
-Three kinds are meant to fit: LLM writers (`writers/llm.py`), an offline search-based writer (it gets a target
-and returns a test file; it does not repair, so it sets `revises = False` and the loop asks it to `write` again
-only where another input could kill the same mutants) and agent CLIs behind the `command` provider. A writer
-never runs the gates itself; the repair loop (`writers/loop.py`) verifies every attempt in memory and sends the
-gates' own feedback back through `revise`.
+Writers the repair loop drives (`Writer`: LLM writers, agent CLIs behind the `command` provider, any
+`session.LoopWriter`) never run the gates themselves; the loop (`writers/loop.py`) verifies every attempt in
+memory and sends the gates' own feedback back through `revise`. A writer that does not repair sets
+`revises = False`, and the loop asks it to `write` again. A kind of writer that runs the whole command its own
+way (the offline writer: search, not repair) implements `WriterKind.generate` and returns its own `WriterReport`.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ class WriteContext:
     existing_tests: str  # the project's tests of this module, summarised (another language: one as an example)
     rules: str  # what the gates enforce, one paragraph
     language: str = "python"
-    verifier: Verifier | None = None  # sandbox and workspaces, for writers that run code (the offline writer)
+    verifier: Verifier | None = None  # sandbox and workspaces, for writers that run code
     plan: WritePlan | None = None  # another language than Python: its test file, framework and imports
 
 
@@ -65,7 +65,7 @@ class Attempt:
     kind: AttemptKind = "write"
     rationale: str = ""  # the writer's own words on what the tests cover (shown to the reviewer)
     problem: str | None = None  # answer-format reject: no code block, truncated, wrong language
-    calls: list[Call] = field(default_factory=list)  # model calls made for this attempt (none for offline)
+    calls: list[Call] = field(default_factory=list)  # model calls made for this attempt (none without a model)
     parent: Attempt | None = None
 
 
