@@ -38,9 +38,9 @@ from sdists import CACHE, fetch  # noqa: E402
 from assay import api  # noqa: E402
 from assay.config import load_settings  # noqa: E402
 from assay.model import Verdict  # noqa: E402
-from assay.offline import generate_offline  # noqa: E402
-from assay.offline.markers import marker_problem  # noqa: E402
-from assay.offline.writer import verify_settings  # noqa: E402
+from assay.writers.offline import generate_offline  # noqa: E402
+from assay.writers.offline.markers import marker_problem  # noqa: E402
+from assay.writers.offline.writer import verify_settings  # noqa: E402
 
 PROJECTS = {
     "shop": {"root": REPO / "examples" / "shop", "source": "src",

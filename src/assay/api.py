@@ -18,12 +18,11 @@ from assay.languages import LANGUAGES, Language, language_of
 from assay.model import Candidate, FileReport, LintReport, Report
 from assay.mutation.summary import MutateReport
 from assay.pipeline import EventSink, Verifier
-from assay.project import Project, discover, find_root, is_test_file, read_source
+from assay.project import Project, candidate, discover, find_root, python_sources, read_source
 from assay.store import Store
 
 if TYPE_CHECKING:
-    from assay.offline.model import OfflineReport
-    from assay.writers.report import GenerateReport
+    from assay.writers.base import WriterReport
 
 __all__ = ["candidate", "generate", "lint", "mutate", "prism_build", "prism_check", "prism_run", "targets",
            "verify"]
@@ -39,18 +38,6 @@ def _root(paths: Sequence[Path | str], root: Path | str | None) -> Path:
     if not found.is_dir():
         raise InputError(f"project root {found} is not a directory")
     return found
-
-
-def candidate(project: Project, rel: str, source: str, language: str | None = None,
-              targets: Sequence[str] | None = None) -> Candidate:
-    """A candidate test file that exists only in memory (a writer's attempt), as `verify(candidates=...)` takes it.
-
-    Language from the file name unless given; targets from its imports unless given."""
-    lang = LANGUAGES[language] if language else language_of(rel, project.root)
-    if lang is None:
-        raise InputError(f"{rel}: no known language for this file name")
-    found = list(targets) if targets is not None else lang.targets_of(project, source, rel)
-    return Candidate(path=None, rel=rel, source=source, language=lang.name, targets=found)
 
 
 def _load_candidates(project: Project, files: list[Path], explicit: set[Path],
@@ -167,32 +154,6 @@ def _languages(names: Sequence[str] | None) -> list[Language] | None:
     return [LANGUAGES[n] for n in names]
 
 
-def _mutation_targets(project: Project, paths: Sequence[Path]) -> list[str]:
-    found: list[str] = []
-    for p in paths:
-        if not p.exists():
-            raise InputError(f"no such file or directory: {p}")
-        rel = project.rel(p)
-        if p.is_dir():
-            found += sorted(path for path in project.modules.values()
-                            if rel == "." or path == rel or path.startswith(rel.rstrip("/") + "/"))
-        elif p.suffix != ".py":
-            raise InputError(f"{p} is not a Python source file (.py)")
-        elif is_test_file(p.name):
-            raise InputError(f"{p} is a test file; pass it with --tests")
-        else:
-            found.append(rel)
-    found = list(dict.fromkeys(found))
-    if not found:
-        raise InputError("no Python source files to mutate under the given paths")
-    for rel in found:
-        try:
-            (project.root / rel).read_text(encoding="utf-8")
-        except UnicodeDecodeError as err:
-            raise InputError(f"{rel} is not UTF-8 text (byte {err.start})") from None
-    return found
-
-
 def _mutation_tests(project: Project, paths: Sequence[Path]) -> list[str]:
     if not paths:
         raise InputError("no tests given: pass --tests tests/test_x.py (or a directory)")
@@ -229,7 +190,7 @@ def mutate(
     root = _root(paths, root)
     settings = apply_overrides(settings or load_settings(root, config), overrides)
     project = Project.load(root)
-    targets = _mutation_targets(project, [Path(p) for p in paths])
+    targets = python_sources(project, [Path(p) for p in paths])
     test_args = _mutation_tests(project, [Path(t) for t in tests])
     conf = settings.mutation
     sources = {rel: (root / rel).read_text(encoding="utf-8") for rel in targets}
@@ -300,34 +261,23 @@ def generate(specs: Sequence[str] = (), settings: Settings | None = None, *, roo
              since: str | None = None, task: str | None = None, use_cache: bool = True, dry_run: bool = False,
              record: Path | None = None, config: Path | None = None, overrides: dict[str, Any] | None = None,
              on_event: Callable[[str, str, str], None] | None = None,
-             crosshair: bool | None = None) -> GenerateReport | OfflineReport:
+             crosshair: bool | None = None) -> WriterReport:
     """Write tests for `specs` (module paths, `mod.py::func`, targets JSON files) and/or the functions changed
-    since `since`, through the repair loop; accepted tests are written unless `dry_run`. Returns a
-    `writers.report.GenerateReport`. Settings of note: `generate.writer`, `review.reviewer`, `generate.*`.
-    With no writer configured (or `offline`), the offline writer runs instead and an `offline.OfflineReport`
-    comes back (`crosshair=False` leaves CrossHair out even when it is installed)."""
-    from assay.writers.session import run_generate
+    since `since`, with the writer `generate.writer` names; accepted tests are written unless `dry_run`. Returns
+    a report of the writer's kind (`writers.WRITERS`): a `writers.report.GenerateReport` from the repair loop, an
+    `writers.offline.OfflineReport` from the offline writer (the default: no model; `crosshair=False` leaves
+    CrossHair out even when it is installed). Settings of note: `generate.writer`, `review.reviewer`,
+    `generate.*`."""
+    from assay.writers import DEFAULT_WRITER, writer_kind
+    from assay.writers.base import GenerateRequest
 
     paths = [s.split("::")[0] for s in specs]
     root = _root(paths, root) if paths or root else find_root(Path.cwd())
     settings = apply_overrides(settings or load_settings(root, config), overrides)
-    if settings.generate.writer in (None, "offline"):  # no model configured: the offline writer
-        from assay.offline import generate_offline
-
-        conf = settings.generate
-        other = next((s for s in paths if Path(s).suffix not in (".py", ".json", "") and Path(s).is_file()), None)
-        if other is not None:
-            raise InputError(f"{other}: the offline writer writes Python tests only; for other languages give a model "
-                             "writer (--writer provider:model, docs/languages.md)")
-        if task:
-            raise InputError("--task needs a model writer (--writer provider:model): the offline writer pins what "
-                             "the code does, it does not read a task")
-        return generate_offline(list(specs), settings, budget_s=conf.budget_s, root=root,
-                                max_tests_per_function=conf.max_tests_per_function, dry_run=dry_run,
-                                out_dir=conf.output_dir, since=since, use_cache=use_cache, crosshair=crosshair,
-                                progress=(lambda line: on_event("note", "", line)) if on_event else None)
-    return run_generate(Project.load(root), settings, list(specs), since=since, task=task, use_cache=use_cache,
-                        dry_run=dry_run, record=record, on_event=on_event)
+    spec = settings.generate.writer or DEFAULT_WRITER
+    request = GenerateRequest(root, settings, list(specs), spec, since, task, use_cache, dry_run, record, on_event,
+                              crosshair)
+    return writer_kind(spec).generate(request)
 
 
 # --- assay prism (issue 12): judge suites against panels; the functions live in assay.prism.api ---------------

@@ -11,6 +11,7 @@ from pathlib import Path
 from assay import api
 from assay.config import tomllib
 from assay.errors import InputError
+from assay.languages import LANGUAGES
 from assay.model import Report
 from assay.pipeline import EventSink
 
@@ -43,7 +44,7 @@ def surprises(report: Report, expected_file: Path) -> list[str]:
     return out
 
 
-EXAMPLES = {"python": "shop", "java": "java", "go": "go", "rust": "rust", "typescript": "ts"}
+EXAMPLES = {name: lang.example for name, lang in LANGUAGES.items() if lang.example}  # language -> example
 _NOT_COPIED = ("__pycache__", ".assay", ".pytest_cache", "node_modules", "target")
 
 
@@ -62,7 +63,7 @@ def run_demo(keep: bool = False, on_event: EventSink | None = None, name: str = 
     if (source / "node_modules").is_dir():  # installed by `npm ci`: served read-only, never copied
         (project / "node_modules").symlink_to(source / "node_modules")
     try:
-        tests = project / "tests" if name == "shop" else project
+        tests = project / next((lang.example_tests for lang in LANGUAGES.values() if lang.example == name), ".")
         report = api.verify([tests], root=project, on_event=on_event)
         return DemoRun(report, surprises(report, project / "assay-expected.toml"), project)
     finally:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -12,7 +12,8 @@ from pathlib import Path
 from assay.dependencies import Dependencies
 from assay.errors import InputError
 from assay.execution.workspace import SKIP_DIRS
-from assay.languages import LANGUAGES, Language
+from assay.languages import LANGUAGES, Language, language_of
+from assay.model import Candidate
 
 ROOT_MARKERS = ("pyproject.toml", "setup.cfg", "setup.py", ".git")
 # Build files of other languages: the nearest one marks a module; the outermost directory above it (inside the
@@ -220,3 +221,43 @@ def read_source(path: Path) -> str:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
         raise InputError(f"{path} is not UTF-8 text (byte {err.start})") from None
+
+
+def candidate(project: Project, rel: str, source: str, language: str | None = None,
+              targets: Sequence[str] | None = None) -> Candidate:
+    """A candidate test file that exists only in memory (a writer's attempt), as `verify(candidates=...)` takes it.
+
+    Language from the file name unless given; targets from its imports unless given."""
+    lang = LANGUAGES[language] if language else language_of(rel, project.root)
+    if lang is None:
+        raise InputError(f"{rel}: no known language for this file name")
+    found = list(targets) if targets is not None else lang.targets_of(project, source, rel)
+    return Candidate(path=None, rel=rel, source=source, language=lang.name, targets=found)
+
+
+def python_sources(project: Project, paths: Sequence[Path]) -> list[str]:
+    """The project's Python source files (not tests) under `paths`, project-relative: what `mutate` mutates and
+    the offline writer writes tests for. InputError for anything else."""
+    found: list[str] = []
+    for p in paths:
+        if not p.exists():
+            raise InputError(f"no such file or directory: {p}")
+        rel = project.rel(p)
+        if p.is_dir():
+            found += sorted(path for path in project.modules.values()
+                            if rel == "." or path == rel or path.startswith(rel.rstrip("/") + "/"))
+        elif p.suffix != ".py":
+            raise InputError(f"{p} is not a Python source file (.py)")
+        elif is_test_file(p.name):
+            raise InputError(f"{p} is a test file; pass it with --tests")
+        else:
+            found.append(rel)
+    found = list(dict.fromkeys(found))
+    if not found:
+        raise InputError("no Python source files to mutate under the given paths")
+    for rel in found:
+        try:
+            (project.root / rel).read_text(encoding="utf-8")
+        except UnicodeDecodeError as err:
+            raise InputError(f"{rel} is not UTF-8 text (byte {err.start})") from None
+    return found

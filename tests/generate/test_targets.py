@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 import subprocess
 
+from assay.llm.excerpt import excerpt
 from assay.project import Project
 from assay.targets import resolve
 from assay.targets.coverage import measure
-from assay.targets.functions import excerpt
 from tests.conftest import run_cli
 from tests.generate.conftest import shop_copy
 

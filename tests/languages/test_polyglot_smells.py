@@ -121,7 +121,7 @@ def test_test_names_are_the_runners_ids():
 
 
 def test_levels_are_configurable_and_rules_are_documented():
-    from assay.smells.config import SmellsConfig
+    from assay.config.smells import SmellsConfig
 
     config = SmellsConfig.model_validate({"levels": {"AP003": "off"}})
     findings = analyze(SOURCES[("go", "price/price_test.go")], "p_test.go", "go", config)

@@ -88,7 +88,7 @@ def test_language_settings_are_read_from_assay_toml_of_a_non_python_repository(m
     settings = load_settings(mixed)
     assert settings.max_compile_retries == 2 and settings.compile_validation is True
     (mixed / "assay.toml").write_text('[java]\nrunner = "gradle"\ncompile_command = ["gradle", "testClasses"]\n')
-    assert load_settings(mixed).java.compile_command == ["gradle", "testClasses"]
+    assert load_settings(mixed).tool("java").compile_command == ["gradle", "testClasses"]
     (mixed / "assay.toml").write_text('[java]\nrunner = "ant"\n')
     proc = run_cli("verify", str(mixed / "go/x_test.go"), "--root", str(mixed))
     assert proc.returncode == 2 and "bad value for 'java.runner'" in proc.stderr

@@ -5,8 +5,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from assay.config.mutation import MutationConfig
 from assay.execution.workspace import Workspace
-from assay.mutation.config import MutationConfig
 from assay.mutation.engine import Engine
 from assay.sandbox import Sandbox
 

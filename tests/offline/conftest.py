@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from assay.offline import OfflineReport, generate_offline
+from assay.writers.offline import OfflineReport, generate_offline
 from tests.conftest import tree_digest
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 
-from assay.offline import generate_offline
+from assay.writers.offline import generate_offline
 from tests.conftest import run_cli, tree_digest
 from tests.offline.conftest import ledger_copy
 

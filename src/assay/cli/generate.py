@@ -13,12 +13,12 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from assay import api
 from assay.cli.app import app, call, shown, terminal, usage_error, write
-from assay.offline import OfflineReport
-from assay.report import GENERATE_FORMATS, OFFLINE_FORMATS
-from assay.report.generate_text import print_report
+from assay.report import WRITER_FORMATS, WRITER_PRESENTERS
+
+FORMATS = list(dict.fromkeys(f for formats in WRITER_FORMATS.values() for f in formats))  # every writer's
 
 if TYPE_CHECKING:
-    from assay.writers.report import GenerateReport
+    from assay.writers.base import WriterReport
 
 _BUDGET = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(s|sec|m|min|h)?\s*$")
 
@@ -40,7 +40,7 @@ def _progress(quiet: bool) -> tuple[Progress, api.EventSink]:
     kept = [0]
 
     def on_event(event: str, target: str, detail: str) -> None:
-        if event == "note":  # the offline writer's steps
+        if event == "note":  # a writer's step, in one line
             if not quiet:
                 print(f"generate: {detail}", file=sys.stderr, flush=True)
         elif event == "start":
@@ -79,8 +79,8 @@ def generate(
     no_cache: Annotated[bool, typer.Option("--no-cache", help="ask the model again; re-run the gates")] = False,
     record: Annotated[Path | None, typer.Option(help="write every model answer to this JSONL file "
                                                      "(for replay:FILE)")] = None,
-    format: Annotated[str, typer.Option("--format", "-f", help=" | ".join(GENERATE_FORMATS) + " (offline: text, "
-                                                                "json)")] = "text",
+    format: Annotated[str, typer.Option("--format", "-f",
+                                        help=" | ".join(FORMATS) + " (offline: text, json)")] = "text",
     output: Annotated[Path | None, typer.Option("--output", "-o", help="write the report here")] = None,
     root: Annotated[Path | None, typer.Option(help="project root (default: found from the first target)")] = None,
     config: Annotated[Path | None, typer.Option(help="assay.toml or pyproject.toml to use")] = None,
@@ -88,8 +88,8 @@ def generate(
 ) -> None:
     """Write tests - with a model, or with no model by the offline writer (the default: mutant-killing
     characterization tests); keep only those that pass every gate, and say why for the rest."""
-    if format not in GENERATE_FORMATS:
-        usage_error(f"unknown format '{format}' (one of: {', '.join(GENERATE_FORMATS)})")
+    if format not in FORMATS:
+        usage_error(f"unknown format '{format}' (one of: {', '.join(FORMATS)})")
     if task is not None and task_file is not None:
         usage_error("give --task or --task-file, not both")
     if task_file is not None:
@@ -104,28 +104,15 @@ def generate(
                  "generate.max_tokens": max_tokens, "generate.max_cost": max_cost, "generate.jobs": jobs,
                  "generate.output_dir": str(output_dir) if output_dir else None, "sandbox.timeout_s": timeout}
 
-    def run() -> GenerateReport | OfflineReport:
+    def run() -> WriterReport:
         with shown(progress):
             return api.generate(targets or [], root=root, since=since, task=task, use_cache=not no_cache,
                                 dry_run=dry_run, record=record, config=config, overrides=overrides,
                                 on_event=on_event, crosshair=False if no_crosshair else None)
 
     report = call(run)
-    if isinstance(report, OfflineReport):  # no model: the offline writer's own report
-        if format not in OFFLINE_FORMATS:
-            usage_error(f"the offline writer reports as {' or '.join(OFFLINE_FORMATS)}, not {format}")
-        if dry_run and format == "text" and output is None:  # the files on stdout, the report on stderr
-            for m in report.modules:
-                if m.text is not None:
-                    sys.stdout.write(f"# --- {m.test_path} (not written: --dry-run) ---\n{m.text}\n")
-            sys.stderr.write(OFFLINE_FORMATS["text"](report))
-        else:
-            write(OFFLINE_FORMATS[format](report), output)
-        raise typer.Exit(report.exit_code)
-    if format == "text" or output is not None:
-        print_report(terminal(), report)
-    if format != "text" or output is not None:
-        write(GENERATE_FORMATS[format](report), output)
-    if report.fatal:
-        typer.echo(f"assay: error: {report.stopped}", err=True)
+    formats = WRITER_FORMATS[report.kind]
+    if format not in formats:
+        usage_error(f"{report.written_by} reports as {' or '.join(formats)}, not {format}")
+    WRITER_PRESENTERS[report.kind](report, format, output, write, terminal)
     raise typer.Exit(report.exit_code)

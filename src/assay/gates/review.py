@@ -21,6 +21,7 @@ from assay.gates.base import BaseGate, GateContext
 from assay.languages import language_of
 from assay.llm import LLMClient, LLMError, Prompt, make_client
 from assay.llm.base import Call
+from assay.llm.context import existing_tests, review_excerpt
 from assay.llm.extract import fence_for
 from assay.llm.prompts import Prompts
 from assay.llm.schemas import BugCheck, BugVerdict, Review, parse
@@ -85,8 +86,6 @@ class ReviewGate(BaseGate):
 
     # --- the gate, inside `verify` ----------------------------------------------------------------------
     def run(self, candidate: Candidate, ctx: GateContext) -> GateResult:
-        from assay.writers.context import existing_tests, review_excerpt
-
         with self._store_lock:
             if self.client.store is None and ctx.settings.cache:
                 self.client.store = Store(ctx.root)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from assay.config import names
 from assay.languages.base import Language, Toolchain, WritePlan
 from assay.languages.csharp import CSHARP
 from assay.languages.go import GO
@@ -22,6 +23,7 @@ LANGUAGES: dict[str, Language] = {
     "javascript": JAVASCRIPT,
     "csharp": CSHARP,
 }
+names.register(names.TOOL_SECTION, lambda: [n for n, lang in LANGUAGES.items() if lang.tool_section])
 
 __all__ = ["LANGUAGES", "Language", "Toolchain", "WritePlan", "language_of"]
 

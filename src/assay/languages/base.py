@@ -7,7 +7,7 @@ import fnmatch
 import shutil
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from assay.execution.runner import Runner
 from assay.sandbox import PYTHON, Profile, Sandbox
@@ -37,7 +37,24 @@ class WritePlan:
 
 
 @dataclass(frozen=True)
+class SmellsFacts:
+    """What the tree-sitter smells rules (AP000-AP006, `smells/polyglot/`) need of a language's test files."""
+
+    grammar: str  # "module:function" of its tree-sitter grammar wheel: "tree_sitter_java:language"
+    calls: tuple[str, ...]  # syntax node types of a call: ("method_invocation",)
+    rules: str  # module in smells/polyglot/ with its test cases and assertion style (`FAMILY`): "java", "js"
+    sleep: str  # regex of the callee of a fixed sleep (AP003)
+    mocks: str  # regex of the callee that makes a mock (AP005)
+    variants: tuple[tuple[str, str], ...] = ()  # (file suffix, grammar) where a suffix has its own: (".tsx", ...)
+
+    def grammar_for(self, path: str) -> str:
+        return next((g for suffix, g in self.variants if path.endswith(suffix)), self.grammar)
+
+
+@dataclass(frozen=True)
 class Language:
+    Smells: ClassVar[type[SmellsFacts]] = SmellsFacts  # so that a language module builds its facts from `Language`
+
     name: str
     title: str  # as users write it: "Python", "Go"
     extensions: tuple[str, ...]  # of source and test files, with the dot
@@ -46,6 +63,12 @@ class Language:
     toolchain: tuple[Toolchain, ...] = ()
     profile: Profile = PYTHON
     compiled: bool = False  # statically compiled: `compile_validation = false` may leave gate 1 to the run
+    tool_section: bool = True  # has a `[tool.assay.<name>]` section (config.ToolConfig); Python has its own
+    fences: tuple[str, ...] = ()  # code block tags taken as this language in a model's answer; the first is asked
+    test_mark: str = ""  # regex (multiline) of a test in a file: the block with tests wins over one without
+    smells: SmellsFacts | None = None  # None: gate 5 skips its files (no tree-sitter rules)
+    example: str = ""  # bundled example project (`examples/<name>`) that `assay demo --language` verifies
+    example_tests: str = "."  # where in the example its tests are
 
     def owns(self, rel: str) -> bool:
         """Whether a file of this extension belongs to this language."""

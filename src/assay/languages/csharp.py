@@ -46,8 +46,8 @@ class CSharpRunner(ToolRunner):
     def compile(self, ws: Workspace, files: list[str]) -> CompileResult:
         rel = files[0]
         proj = self._project(ws, rel)
-        argv = self.settings.csharp.compile_command or ["dotnet", "build", "--no-restore", "-nologo",
-                                                        "-clp:ErrorsOnly;NoSummary", "-v:q"]
+        argv = self.settings.tool("csharp").compile_command or ["dotnet", "build", "--no-restore", "-nologo",
+                                                                "-clp:ErrorsOnly;NoSummary", "-v:q"]
         ran = self.exec(ws, argv, cwd=proj, timeout=max(self.timeout_s, 600))
         if ran.result.returncode != 0:
             problems = csc_errors(ran.text, ran.roots, proj)
@@ -80,7 +80,7 @@ class CSharpRunner(ToolRunner):
             trx = ws.run_dir / f"trx-{len(list(ws.run_dir.glob('trx-*')))}"
             argv = ["dotnet", "test", "--no-restore", "--no-build", "-nologo", "--filter", filt,
                     "--logger", "trx;LogFileName=result.trx", "--results-directory", str(trx),
-                    *self.settings.csharp.test_args]
+                    *self.settings.tool("csharp").test_args]
             ran = self.exec(ws, argv, cwd=self._project(ws, rel))
             tests = read_trx(trx / "result.trx", rel)
             total.tests.update(tests)
@@ -126,4 +126,8 @@ CSHARP = CSharpLanguage(
     profile=Profile(name="csharp", memory="cgroup", max_processes=1024, keep=("bin", "obj"),
                     env={"DOTNET_CLI_TELEMETRY_OPTOUT": "1", "DOTNET_NOLOGO": "1",
                          "NUGET_PACKAGES": "{user_home}/.nuget/packages", "DOTNET_CLI_HOME": "{home}"}),
+    smells=Language.Smells(
+        "tree_sitter_c_sharp:language", ("invocation_expression", "object_creation_expression"), "csharp",
+        sleep=r"^(Thread\.Sleep|Task\.Delay|await Task\.Delay)$",
+        mocks=r"^(new Mock<.*>|Substitute\.For(<.*>)?|A\.Fake(<.*>)?|Mock\.Of(<.*>)?)$"),
 )

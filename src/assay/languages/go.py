@@ -220,4 +220,8 @@ GO = GoLanguage(
              "GOTELEMETRY": "off", "GOENV": "off", "GONOSUMDB": "*", "GOSUMDB": "off", "GOPATH": "{home}/go"},
         shared=("{assay_cache}/go-build",),
     ),
+    fences=("go", "golang"), test_mark=r"^func Test", example="go",
+    smells=Language.Smells(
+        "tree_sitter_go:language", ("call_expression",), "go", sleep=r"^time\.Sleep$",
+        mocks=r"^(gomock\.NewController|(\w+\.)?NewMock\w*|mock\.Mock)$"),
 )

@@ -54,7 +54,7 @@ def test_methods(source: str) -> list[str]:
 def build_tool(project_root: Path, rel: str, settings: Settings) -> tuple[str, str]:
     """(maven | gradle | javac, the module directory) for a test file."""
     module = nearest(project_root, rel, ("pom.xml", "build.gradle", "build.gradle.kts"))
-    chosen = settings.java.runner
+    chosen = settings.tool("java").runner
     if module is None:
         return chosen or "javac", "."
     if chosen:
@@ -86,7 +86,7 @@ class JavaRunner(ToolRunner):
         self._drop_siblings(ws, rel, module)
         if tool == "javac":
             return self._javac(ws, rel, module)
-        conf = self.settings.java
+        conf = self.settings.tool("java")
         known = self._classpath.get((str(ws.base), module))
         if tool == "maven" and known and not conf.compile_command:  # warm: the module is built, javac the file
             fast = self._javac_one(ws, rel, module, known)
@@ -227,7 +227,7 @@ class JavaRunner(ToolRunner):
         reports = ws.run_dir / f"junit-{len(list(ws.run_dir.glob('junit-*')))}"
         selectors = [f"--select-method={fqcn}#{n}" for n in names] if names else [f"--select-class={fqcn}"]
         argv = junit_launcher.argv(jar, junit_launcher.without_bundled(classpath), selectors, reports,
-                                   seed if order is Order.RANDOM else None, self.settings.java.test_args)
+                                   seed if order is Order.RANDOM else None, self.settings.tool("java").test_args)
         ran = self.exec(ws, argv, cwd=module)
         stem = fqcn.rsplit(".", 1)[-1]
 
@@ -300,4 +300,9 @@ JAVA = JavaLanguage(
                     env={"MAVEN_OPTS": "-Dmaven.repo.local={user_home}/.m2/repository -Xshare:auto "
                                        "-XX:TieredStopAtLevel=1",
                          "GRADLE_USER_HOME": "{user_home}/.gradle"}),
+    fences=("java",), test_mark=r"@Test\b", example="java",
+    smells=Language.Smells(
+        "tree_sitter_java:language", ("method_invocation",), "java",
+        sleep=r"^(Thread\.sleep|TimeUnit\.\w+\.sleep|SECONDS\.sleep|MILLISECONDS\.sleep)$",
+        mocks=r"^(Mockito\.)?(mock|spy|mockStatic|mockConstruction)$"),
 )

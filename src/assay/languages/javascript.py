@@ -9,4 +9,8 @@ JAVASCRIPT = NodeLanguage(
     name="javascript", title="JavaScript", extensions=(".js", ".mjs", ".cjs", ".jsx"), build_files=("package.json",),
     test_globs=("*.test.js", "*.spec.js", "*.test.mjs", "*.spec.mjs", "*.test.cjs", "*.spec.cjs", "*.test.jsx"),
     toolchain=(Toolchain("node", NODE_INSTALL),), profile=NODE_PROFILE,
+    fences=("js", "javascript", "jsx", "mjs"), test_mark=r"\b(it|test)\s*\(",
+    smells=NodeLanguage.Smells(
+        "tree_sitter_javascript:language", ("call_expression",), "js", sleep=NodeLanguage.SLEEP,
+        mocks=NodeLanguage.MOCKS),
 )

@@ -25,8 +25,8 @@ from assay.languages.tooling import TEST_ID_SEP, ToolRunner, nearest, under
 
 if TYPE_CHECKING:
     from assay.config import Settings
-    from assay.execution.sandbox import Profile, Sandbox
     from assay.project import Project
+    from assay.sandbox import Profile, Sandbox
 
 TITLE_SEP = " > "  # describe > it, as vitest names a test
 _NODE_CHECK = re.compile(r"^(?P<file>.+?):(?P<line>\d+)$")
@@ -72,7 +72,7 @@ class NodeRunner(ToolRunner):
                  profile: Profile) -> None:
         super().__init__(sandbox, project, settings, profile)
         self.language = language
-        self.conf = getattr(self.settings, language)
+        self.conf = self.settings.tool(language)
 
     def _module(self, ws: Workspace, rel: str) -> str:
         return nearest(ws.project, rel, ("package.json",)) or "."

@@ -174,4 +174,6 @@ class PythonLanguage(Language):
 
 
 PYTHON = PythonLanguage(name="python", title="Python", extensions=(".py",),
-                        build_files=("pyproject.toml", "setup.cfg", "setup.py"), test_globs=("test_*.py", "*_test.py"))
+                        build_files=("pyproject.toml", "setup.cfg", "setup.py"), test_globs=("test_*.py", "*_test.py"),
+                        tool_section=False, fences=("python", "py", "python3", "pytest"),
+                        test_mark=r"^\s*(async\s+)?def test|^\s*class Test", example="shop", example_tests="tests")

@@ -90,7 +90,7 @@ class RustRunner(ToolRunner):
         rel = files[0]
         crate = nearest(ws.project, rel, ("Cargo.toml",)) or "."
         select, module = _target(crate, rel)
-        conf = self.settings.rust
+        conf = self.settings.tool("rust")
         argv = conf.compile_command or ["cargo", "test", "--offline", "--no-run", "--message-format=json", *select]
         ran = self.exec(ws, argv, cwd=crate, timeout=max(self.timeout_s, 300))
         raw = ran.raw_lines
@@ -175,7 +175,7 @@ class RustRunner(ToolRunner):
     def _libtest(self, ws: Workspace, crate: str, exe: str, rel: str, names: list[str], order: Order,
                  seed: int) -> TestRun:
         args = ["-Z", "unstable-options", "--format", "json", "--report-time", "--test-threads=1", "--exact",
-                *self.settings.rust.test_args, *names]
+                *self.settings.tool("rust").test_args, *names]
         if order is Order.RANDOM:
             args[2:2] = ["--shuffle-seed", str(seed)]
         ran = self._exec_tests(ws, crate, exe, args)
@@ -259,4 +259,8 @@ RUST = RustLanguage(
     profile=Profile(name="rust", memory="cgroup",
                     env={"CARGO_TARGET_DIR": "{cache}/cargo-target", "CARGO_TERM_COLOR": "never",
                          "CARGO_NET_OFFLINE": "true", "RUST_BACKTRACE": "0"}),
+    fences=("rust", "rs"), test_mark=r"#\[test\]", example="rust",
+    smells=Language.Smells(
+        "tree_sitter_rust:language", ("macro_invocation", "call_expression"), "rust",
+        sleep=r"(^|::)thread::sleep$|^sleep$|tokio::time::sleep$", mocks=r"^Mock\w+::(new|default)$"),
 )

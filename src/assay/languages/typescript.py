@@ -40,6 +40,11 @@ def _profile(root: Path) -> Profile:
 class NodeLanguage(Language):
     """A language run by Node: its runner and a profile that links the project's `node_modules` read-only."""
 
+    # the smells rules' sleeps and mocks in JavaScript and TypeScript tests (AP003, AP005)
+    SLEEP = r"^(setTimeout|sleep|delay|(\w+\.)?wait(ForTimeout)?)$"
+    MOCKS = (r"^(jest|vi)\.(mock|fn|spyOn|doMock)$|^sinon\.(stub|spy|mock|fake)$|"
+             r"^(td\.)?(func|object)$")
+
     def runner(self, sandbox: Sandbox, project: Project, settings: Settings) -> NodeRunner:
         return NodeRunner(self.name, sandbox, project, settings, self.profile_for(project))
 
@@ -78,4 +83,8 @@ TYPESCRIPT = NodeLanguage(
     build_files=("tsconfig.json", "package.json"),
     test_globs=("*.test.ts", "*.spec.ts", "*.test.tsx", "*.spec.tsx", "*.test.mts", "*.spec.mts"),
     toolchain=(Toolchain("node", NODE_INSTALL),), profile=NODE_PROFILE,
+    fences=("ts", "typescript", "tsx"), test_mark=r"\b(it|test)\s*\(", example="ts",
+    smells=NodeLanguage.Smells(
+        "tree_sitter_typescript:language_typescript", ("call_expression",), "js", sleep=NodeLanguage.SLEEP,
+        mocks=NodeLanguage.MOCKS, variants=((".tsx", "tree_sitter_typescript:language_tsx"),)),
 )

@@ -8,10 +8,10 @@ from __future__ import annotations
 import importlib
 from pathlib import Path
 
+from assay.config.llm import LLMConfig
 from assay.errors import ConfigError
 from assay.llm.base import BudgetExhausted, Completion, LLMError, PermanentError, Prompt, TransientError, Usage
 from assay.llm.client import Budget, LLMClient
-from assay.llm.config import LLMConfig
 from assay.llm.replay import Recorder
 from assay.store import Store
 

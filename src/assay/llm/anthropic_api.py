@@ -6,9 +6,9 @@ import inspect
 import os
 import time
 
+from assay.config.llm import LLMConfig
 from assay.errors import ConfigError
 from assay.llm.base import CallParams, Completion, PermanentError, Prompt, TransientError
-from assay.llm.config import LLMConfig
 from assay.llm.openai_compat import _short, retry_after
 
 FINISH = {"end_turn": "stop", "stop_sequence": "stop", "max_tokens": "length"}

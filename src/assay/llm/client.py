@@ -9,6 +9,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from assay.config.llm import LLMConfig, Price
 from assay.llm.base import (
     BudgetExhausted,
     Call,
@@ -20,7 +21,6 @@ from assay.llm.base import (
     TransientError,
     Usage,
 )
-from assay.llm.config import LLMConfig, Price
 from assay.llm.replay import Recorder
 from assay.store import Store
 

@@ -11,9 +11,9 @@ import signal
 import subprocess
 import time
 
+from assay.config.llm import LLMConfig
 from assay.errors import ConfigError
 from assay.llm.base import CallParams, Completion, Prompt, TransientError, estimate_tokens
-from assay.llm.config import LLMConfig
 
 SEPARATOR = "\n\n---\n\n"
 

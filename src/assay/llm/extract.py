@@ -1,24 +1,26 @@
 """The test file in a model's answer, or why there is none: no code block, a truncated one, the wrong language.
-Each problem is a reject with feedback the writer can act on, never a crash."""
+Each problem is a reject with feedback the writer can act on, never a crash. What a language's code block and
+tests look like are its own facts (`Language.fences`, `Language.test_mark`)."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
 
+from assay.languages import LANGUAGES, Language
+
 FENCE = re.compile(r"^[ \t]*(```+|~~~+)[ \t]*([\w+#.-]*)[^\n]*$", re.MULTILINE)
-PYTHON_TAGS = {"", "python", "py", "python3", "pytest"}
-# per language: the code block tags taken as that language (the first is the one asked for), and what a test is
-TAGS = {"python": ("python", PYTHON_TAGS), "java": ("java", {"", "java"}), "go": ("go", {"", "go", "golang"}),
-        "rust": ("rust", {"", "rust", "rs"}), "typescript": ("ts", {"", "ts", "typescript", "tsx"}),
-        "javascript": ("js", {"", "js", "javascript", "jsx", "mjs"})}
-TEST_MARK = {"python": r"^\s*(async\s+)?def test|^\s*class Test", "java": r"@Test\b", "go": r"^func Test",
-             "rust": r"#\[test\]", "typescript": r"\b(it|test)\s*\(", "javascript": r"\b(it|test)\s*\("}
+FALLBACK = "python"  # the language of an answer whose language has no fences of its own
+
+
+def _language(name: str) -> Language:
+    lang = LANGUAGES.get(name)
+    return lang if lang is not None and lang.fences else LANGUAGES[FALLBACK]
 
 
 def fence_for(language: str) -> str:
     """The code block tag an answer in `language` is asked for (`python`, `go`, `ts` ...)."""
-    return TAGS.get(language, TAGS["python"])[0]
+    return _language(language).fences[0]
 
 
 HEADER = "REJECT: ANSWER — {what}"
@@ -53,9 +55,10 @@ def _problem(what: str, body: str, hint: str) -> str:
 def extract(text: str, finish: str = "stop", language: str = "python") -> Extracted:
     """The largest block of the language (preferring one with tests) of an answer; the text around it is the
     rationale."""
-    fence, tags = TAGS.get(language, TAGS["python"])
-    name = language if language == "python" else {"typescript": "TypeScript", "javascript": "JavaScript"}.get(
-        language, language.capitalize())
+    lang = _language(language)
+    fence, tags = lang.fences[0], {"", *lang.fences}
+    name = language if language == FALLBACK else LANGUAGES[language].title if language in LANGUAGES else \
+        language.capitalize()
     blocks, left_open = _blocks(text)
     outside = FENCE.sub("", text)
     for _, body in blocks:
@@ -75,8 +78,7 @@ def extract(text: str, finish: str = "stop", language: str = "python") -> Extrac
             "WRONG LANGUAGE", f"The code blocks are in {found}, not {name}.",
             f"Write the tests in {name}" + (" (pytest)" if language == "python" else "")
             + f", in one ```{fence} code block."))
-    mark = TEST_MARK.get(language, TEST_MARK["python"])
-    with_tests = [b for b in matching if re.search(mark, b[1], re.MULTILINE)]
+    with_tests = [b for b in matching if re.search(lang.test_mark, b[1], re.MULTILINE)]
     tag, code = max(with_tests or matching, key=lambda b: len(b[1]))
     truncated = finish == "length" or (left_open and code == blocks[-1][1])
     if truncated:

@@ -8,9 +8,9 @@ import os
 import time
 from collections.abc import Mapping
 
+from assay.config.llm import LLMConfig
 from assay.errors import ConfigError
 from assay.llm.base import CallParams, Completion, PermanentError, Prompt, TransientError
-from assay.llm.config import LLMConfig
 
 FINISH = {"stop": "stop", "length": "length"}
 

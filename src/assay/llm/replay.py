@@ -9,9 +9,9 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from assay.config.llm import LLMConfig
 from assay.errors import ConfigError
 from assay.llm.base import CallParams, Completion, PermanentError, Prompt, estimate_tokens
-from assay.llm.config import LLMConfig
 
 
 def load_records(path: Path) -> dict[str, dict[str, Any]]:

@@ -9,8 +9,8 @@ single test is known as such (its other covering tests all ran and passed).
 
 from __future__ import annotations
 
+from assay.config.mutation import CodeClass, MutationConfig
 from assay.mutation.codeclass import classify
-from assay.mutation.config import CodeClass, MutationConfig
 from assay.mutation.engine import MutationRun
 from assay.mutation.model import DETECTED
 

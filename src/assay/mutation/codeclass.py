@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 import fnmatch
 
-from assay.mutation.config import CodeClass, MutationConfig
+from assay.config.mutation import CodeClass, MutationConfig
 
 IO_MODULES = {
     "requests", "httpx", "aiohttp", "urllib", "urllib3", "http", "socket", "ssl", "ftplib", "smtplib",

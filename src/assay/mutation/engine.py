@@ -20,9 +20,9 @@ from typing import Any
 
 from assay._assay_sandbox import launch
 from assay._assay_sandbox.protocol import HASH_SEED, MutantSpec, MutationJob
+from assay.config.mutation import MutationConfig
 from assay.errors import RunFailed
 from assay.execution.workspace import Workspace
-from assay.mutation.config import MutationConfig
 from assay.mutation.generate import function_hash, function_spans, generate
 from assay.mutation.model import Mutant, MutantResult, Status, counts, score
 from assay.mutation.progress import Tally

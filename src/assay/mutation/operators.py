@@ -17,6 +17,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from assay.config import names
+
 ARITHMETIC = {
     ast.Add: ("+", "-"), ast.Sub: ("-", "+"), ast.Mult: ("*", "/"), ast.Div: ("/", "*"),
     ast.FloorDiv: ("//", "/"), ast.Mod: ("%", "/"), ast.Pow: ("**", "*"),
@@ -31,6 +33,7 @@ AUGMENTED = {ast.Add: ("+=", "-="), ast.Sub: ("-=", "+="), ast.Mult: ("*=", "/="
 OPERATORS = ("arithmetic", "comparison_boundary", "comparison_negation", "boolean_operator", "not_removal",
              "unary_minus_removal", "boolean_literal", "number", "string", "default_argument", "return_value",
              "call_removal", "augmented_assignment", "break_continue", "condition")  # the names in reports
+names.register(names.OPERATOR, lambda: OPERATORS)  # what `[tool.assay.mutation] skip_operators` may name
 LOG_METHODS = {"debug", "info", "warning", "warn", "error", "exception", "critical", "log"}
 NO_MUTATE = re.compile(r"#\s*(pragma|assay):\s*no\s+mutate")
 _SKIP = re.compile(r"(?:\s|[()]|\\\n|#[^\n]*)*")

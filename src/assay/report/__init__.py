@@ -67,3 +67,10 @@ PRISM_FORMATS: dict[str, Callable[[Any], str]] = {
 PRISM_CHECK_FORMATS: dict[str, Callable[[Any], str]] = {"text": prism_text.render_check, "json": prism_json.render}
 PRISM_BUILD_FORMATS: dict[str, Callable[[Any], str]] = {"text": prism_text.render_build, "json": prism_json.render}
 OFFLINE_FORMATS: dict[str, Callable[[Any], str]] = {"text": offline_text.render, "json": offline_json.render}
+
+# assay generate: per kind of writer report (`report.kind`, writers.base.WriterReport), its formats and how the
+# CLI shows it (`present(report, format, output, write, console)`)
+WRITER_FORMATS: dict[str, dict[str, Callable[[Any], str]]] = {"generate": GENERATE_FORMATS,
+                                                              "offline": OFFLINE_FORMATS}
+WRITER_PRESENTERS: dict[str, Callable[..., None]] = {"generate": generate_text.present,
+                                                     "offline": offline_text.present}

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import io
+import sys
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
@@ -55,3 +58,17 @@ def render(report: Any, width: int = 120) -> str:
     console = Console(width=width, record=True, file=io.StringIO(), color_system=None)
     print_report(console, report)
     return console.export_text()
+
+
+def present(report: Any, format: str, output: Path | None, write: Callable[[str, Path | None], None],
+            console: Callable[[], Console]) -> None:
+    """The table on the terminal (in text, or beside a file written in another format), the report in `format`
+    to `output` or stdout, and a fatal stop in one line on stderr."""
+    from assay.report import GENERATE_FORMATS
+
+    if format == "text" or output is not None:
+        print_report(console(), report)
+    if format != "text" or output is not None:
+        write(GENERATE_FORMATS[format](report), output)
+    if report.fatal:
+        print(f"assay: error: {report.stopped}", file=sys.stderr)

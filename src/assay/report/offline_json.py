@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from assay.offline import OfflineReport
+from assay.writers.offline import OfflineReport
 
 
 def render(report: OfflineReport) -> str:

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from assay.offline import CHARACTERIZATION_NOTE, OfflineReport
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from assay.writers.offline import CHARACTERIZATION_NOTE, OfflineReport
 
 
 def _n(count: int, word: str) -> str:
@@ -38,3 +43,18 @@ def render(report: OfflineReport) -> str:
     lines.append(f"{_n(report.tests, 'test')} in {_n(files, 'file')}, "
                  f"{report.duration_s:.1f} s")
     return "\n".join(lines) + "\n"
+
+
+def present(report: OfflineReport, format: str, output: Path | None, write: Callable[[str, Path | None], None],
+            console: Callable[[], Any]) -> None:
+    """With --dry-run in text to stdout: the files on stdout and the report on stderr; else the report in
+    `format` to `output` or stdout."""
+    from assay.report import OFFLINE_FORMATS
+
+    if report.dry_run and format == "text" and output is None:
+        for m in report.modules:
+            if m.text is not None:
+                sys.stdout.write(f"# --- {m.test_path} (not written: --dry-run) ---\n{m.text}\n")
+        sys.stderr.write(render(report))
+    else:
+        write(OFFLINE_FORMATS[format](report), output)

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 
-from assay.smells.config import SmellsConfig
+from assay.config.smells import SmellsConfig
 from assay.smells.context import Module
 from assay.smells.model import Finding, Hit, Rule
 from assay.smells.rules import RULES

@@ -14,8 +14,10 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
+from assay.smells.names import dotted, last_name
+
 if TYPE_CHECKING:
-    from assay.smells.value import TargetIndex
+    from assay.smells.index import TargetIndex
 
 # Calls that assert by name: unittest's assert*, mock's assert_called*, numpy.testing, assertpy,
 # pytest.fail/self.fail, and the common names of project helpers we cannot see (check_*, verify_* ...).
@@ -27,28 +29,6 @@ TEST_CLASS_BASES = re.compile(r"(TestCase|Test|Tests)$")
 
 _N = TypeVar("_N", bound=ast.AST)
 _M = TypeVar("_M", bound=ast.AST)
-
-
-def dotted(node: ast.AST, aliases: dict[str, str]) -> str | None:
-    """`np.random.rand` -> `numpy.random.rand` using the module's imports; None for non-name chains."""
-    parts: list[str] = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if isinstance(node, ast.Call):  # Path(x).write_text -> Path().write_text
-        inner = dotted(node.func, aliases)
-        if inner is None:
-            return None
-        parts.append(inner + "()")
-        return ".".join(reversed(parts))
-    if not isinstance(node, ast.Name):
-        return None
-    parts.append(aliases.get(node.id, node.id))
-    return ".".join(reversed(parts))
-
-
-def last_name(name: str | None) -> str:
-    return name.rsplit(".", 1)[-1] if name else ""
 
 
 def is_empty(body: list[ast.stmt]) -> bool:

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import textwrap
-
-from assay.smells.model import Rule
+from assay.smells.model import Rule, doc_section
 from assay.smells.rules import RULES
 
 HEADER = """\
@@ -36,26 +34,6 @@ fail_on_low_value = true                         # AS020, AS021
 """
 
 
-def _section(doc: str) -> str:
-    """Prose stays prose; the indented block after `Bad:` / `Good:` becomes a Python code block."""
-    out: list[str] = []
-    lines = doc.splitlines()
-    i = 0
-    while i < len(lines):
-        line = lines[i]
-        if line.strip() in ("Bad:", "Good:"):
-            block = []
-            i += 1
-            while i < len(lines) and (not lines[i].strip() or lines[i].startswith(" ")):
-                block.append(lines[i])
-                i += 1
-            out += [f"**{line.strip()[:-1]}**", "", "```python", textwrap.dedent("\n".join(block)).strip(), "```", ""]
-            continue
-        out.append(line)
-        i += 1
-    return "\n".join(out).strip()
-
-
 def _level(r: Rule, code: str = "") -> str:
     if r.profiles:
         return " / ".join(f"{code}{level}{code} ({profile})" for profile, level in r.profiles.items())
@@ -66,7 +44,7 @@ def render() -> str:
     rows = ["| id | name | level | message |", "|---|---|---|---|"]
     rows += [f"| [{r.id}](#{r.id.lower()}-{r.name}) | {r.name} | {_level(r)} | {r.message} |" for r in RULES.values()]
     sections = [f"## {r.id} {r.name}\n\nLevel: {_level(r, '`')}. "
-                f"Message: *{r.message}*.\n\n{_section(r.doc)}\n\nFix: {r.hint}\n" for r in RULES.values()]
+                f"Message: *{r.message}*.\n\n{doc_section(r.doc)}\n\nFix: {r.hint}\n" for r in RULES.values()]
     return "\n".join([HEADER, *rows, "", *sections])
 
 

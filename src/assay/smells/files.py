@@ -8,10 +8,10 @@ import os
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+from assay.config.smells import SmellsConfig
 from assay.errors import InputError
 from assay.project import Project
 from assay.smells import Finding, analyze_bytes, read_targets
-from assay.smells.config import SmellsConfig
 
 PARALLEL_FROM = 16  # files per worker below which forking costs more than it saves
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import textwrap
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -83,3 +84,24 @@ def rule(id: str, name: str, level: Level, message: str, hint: str, *, scope: Li
         return fn
 
     return register
+
+
+def doc_section(doc: str) -> str:
+    """A rule's docstring as markdown (docs/smells*.md): prose stays prose; the indented block after
+    `Bad:` / `Good:` becomes a Python code block."""
+    out: list[str] = []
+    lines = doc.splitlines()
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if line.strip() in ("Bad:", "Good:"):
+            block = []
+            i += 1
+            while i < len(lines) and (not lines[i].strip() or lines[i].startswith(" ")):
+                block.append(lines[i])
+                i += 1
+            out += [f"**{line.strip()[:-1]}**", "", "```python", textwrap.dedent("\n".join(block)).strip(), "```", ""]
+            continue
+        out.append(line)
+        i += 1
+    return "\n".join(out).strip()

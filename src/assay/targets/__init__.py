@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from assay.errors import InputError
+from assay.llm.excerpt import FunctionInfo, read_index
 from assay.project import Project, is_test_file
 from assay.targets.coverage import CoverageData
-from assay.targets.functions import FunctionInfo, read_index
 from assay.targets.model import FunctionTarget, Target
 from assay.targets.polyglot import other_target
 

@@ -1,15 +1,17 @@
-"""The writer protocol: what every writer of tests gets and returns.
+"""The writer protocols: what every writer of tests gets and returns, and what `writers.WRITERS` names.
 
-Three kinds are meant to fit: LLM writers (`writers/llm.py`), an offline search-based writer (it gets a target
-and returns a test file; it does not repair, so it sets `revises = False` and the loop asks it to `write` again
-only where another input could kill the same mutants) and agent CLIs behind the `command` provider. A writer
-never runs the gates itself; the repair loop (`writers/loop.py`) verifies every attempt in memory and sends the
-gates' own feedback back through `revise`.
+Writers the repair loop drives (`Writer`: LLM writers, agent CLIs behind the `command` provider, any
+`session.LoopWriter`) never run the gates themselves; the loop (`writers/loop.py`) verifies every attempt in
+memory and sends the gates' own feedback back through `revise`. A writer that does not repair sets
+`revises = False`, and the loop asks it to `write` again. A kind of writer that runs the whole command its own
+way (the offline writer: search, not repair) implements `WriterKind.generate` and returns its own `WriterReport`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, runtime_checkable
 
 from assay.config import Settings
@@ -32,11 +34,11 @@ class WriteContext:
     project: Project
     settings: Settings
     test_path: str  # project-relative path the file will be verified (and written) at
-    excerpt: str  # the code under test as the writer should see it (targets.functions.excerpt)
+    excerpt: str  # the code under test as the writer should see it (llm.excerpt.excerpt)
     existing_tests: str  # the project's tests of this module, summarised (another language: one as an example)
     rules: str  # what the gates enforce, one paragraph
     language: str = "python"
-    verifier: Verifier | None = None  # sandbox and workspaces, for writers that run code (the offline writer)
+    verifier: Verifier | None = None  # sandbox and workspaces, for writers that run code
     plan: WritePlan | None = None  # another language than Python: its test file, framework and imports
 
 
@@ -63,7 +65,7 @@ class Attempt:
     kind: AttemptKind = "write"
     rationale: str = ""  # the writer's own words on what the tests cover (shown to the reviewer)
     problem: str | None = None  # answer-format reject: no code block, truncated, wrong language
-    calls: list[Call] = field(default_factory=list)  # model calls made for this attempt (none for offline)
+    calls: list[Call] = field(default_factory=list)  # model calls made for this attempt (none without a model)
     parent: Attempt | None = None
 
 
@@ -78,3 +80,38 @@ class Writer(Protocol):
     def write(self, target: Target, context: WriteContext) -> Attempt: ...
 
     def revise(self, attempt: Attempt, feedback: Feedback) -> Attempt: ...
+
+
+@dataclass
+class GenerateRequest:
+    """One `assay generate` as `api.generate` received it: what a kind of writer in `WRITERS` runs."""
+
+    root: Path
+    settings: Settings
+    specs: list[str]  # modules, `mod.py::func`, targets JSON files
+    writer: str  # `name` or `name:arg` (`openai:gpt-4.1-mini`, `replay:answers.jsonl`, `offline`)
+    since: str | None = None
+    task: str | None = None
+    use_cache: bool = True
+    dry_run: bool = False
+    record: Path | None = None  # every model answer to this JSONL file
+    on_event: Callable[[str, str, str], None] | None = None  # (event, target, detail); "note" is one line
+    crosshair: bool | None = None  # None: where installed; False: never (writers that use it)
+
+
+class WriterReport(Protocol):
+    """What a generate run returns: `kind` names its reporters (`report.WRITER_FORMATS`)."""
+
+    kind: ClassVar[str]
+    written_by: ClassVar[str]  # for messages: "the offline writer"
+
+    @property
+    def exit_code(self) -> int: ...
+
+
+class WriterKind(Protocol):
+    """What a line of `writers.WRITERS` names: a class whose `generate` runs a whole `assay generate` with
+    writers of its kind (the repair loop's writers inherit it from `writers.session.LoopWriter`)."""
+
+    @classmethod
+    def generate(cls, request: GenerateRequest) -> WriterReport: ...

@@ -6,21 +6,32 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from assay.config import Settings
 from assay.languages import LANGUAGES
-from assay.llm import LLMClient, Prompt
+from assay.llm import LLMClient, Prompt, make_client, parse_spec
 from assay.llm.extract import extract, fence_for
 from assay.llm.prompts import Prompts
 from assay.targets.model import Target
-from assay.writers.base import Attempt, AttemptKind, Feedback, WriteContext
+from assay.writers.base import Attempt, AttemptKind, Feedback, WriteContext, Writer
+from assay.writers.session import LoopWriter, Resources
 
 
-class LLMWriter:
+class LLMWriter(LoopWriter):
+    """The writer of every LLM provider (`openai:MODEL`, `anthropic:MODEL`, `command:CMD`, `replay:FILE`)."""
+
     revises: ClassVar[bool] = True
 
     def __init__(self, client: LLMClient, prompts: Prompts):
         self.client = client
         self.prompts = prompts
         self.name = client.spec
+
+    @classmethod
+    def create(cls, spec: str, settings: Settings, resources: Resources) -> Writer:
+        parse_spec(spec, "writer")
+        client = make_client(spec, settings.llm, role="writer", store=resources.store, use_cache=resources.use_cache,
+                             budget=resources.budget, recorder=resources.recorder, root=resources.root)
+        return cls(client, resources.prompts)
 
     def _system(self, context: WriteContext) -> str:
         plan = context.plan

@@ -12,21 +12,20 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
-from assay import api
 from assay.config import Settings
+from assay.config.generate import GenerateConfig, ReviewConfig
 from assay.gates.review import ReviewBrief, ReviewGate
 from assay.languages import LANGUAGES, WritePlan
 from assay.llm import Budget, BudgetExhausted, LLMConfig, LLMError, PermanentError
+from assay.llm.context import existing_tests, rules
+from assay.llm.excerpt import excerpt
 from assay.llm.prompts import Prompts
 from assay.model import FileReport, GateStatus, Verdict
 from assay.pipeline import Verifier, build_gates
-from assay.project import Project
-from assay.targets.functions import excerpt
+from assay.project import Project, candidate
 from assay.targets.model import Target
 from assay.writers import polyglot
 from assay.writers.base import Attempt, Feedback, WriteContext, Writer
-from assay.writers.config import GenerateConfig, ReviewConfig
-from assay.writers.context import existing_tests, rules
 from assay.writers.edit import changed_share, remove_tests, test_key
 from assay.writers.output import Output, compose_final
 from assay.writers.report import AttemptRecord, Dropped, SuspectedBug, TargetResult
@@ -136,7 +135,7 @@ class TargetRun:
     def verify(self, source: str, quick: bool = False) -> FileReport:
         verifier = self.gen.quick if quick else self.gen.full
         other = self.plan is not None
-        report = verifier.verify_file(api.candidate(self.gen.project, self.rel, source,
+        report = verifier.verify_file(candidate(self.gen.project, self.rel, source,
                                                     self.target.language if other else None,
                                                     [self.target.module] if other else None))
         if report is None:  # the run was cancelled (Ctrl-C): nothing more to judge

@@ -12,9 +12,9 @@ from pathlib import PurePosixPath
 
 from assay.errors import InputError
 from assay.languages import LANGUAGES, WritePlan
+from assay.llm.context import tests_of
 from assay.project import Project
 from assay.targets.model import Target
-from assay.writers.context import tests_of
 from assay.writers.edit import mark
 from assay.writers.report import SuspectedBug
 

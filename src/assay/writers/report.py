@@ -4,7 +4,7 @@ outcome; suspected bugs; totals. Plain data; reporters in `report/generate_*.py`
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from assay.llm.base import Call, estimate_tokens
 from assay.model import FileReport, Verdict
@@ -126,6 +126,8 @@ class GenerateReport:
     fatal: bool = False  # stopped by an error every further call would hit (bad key, missing replay answer)
 
     SCHEMA = "assay.generate/1"
+    kind: ClassVar[str] = "generate"  # its reporters: `report.WRITER_FORMATS["generate"]`
+    written_by: ClassVar[str] = "the repair loop"
 
     @property
     def exit_code(self) -> int:

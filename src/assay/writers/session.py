@@ -1,26 +1,28 @@
-"""One `assay generate` run put together: settings, targets, writer, reviewer, budget, cache, recorder, output.
-Kept apart from the loop so that the loop only knows the protocol types."""
+"""One `assay generate` run of the repair loop put together: settings, targets, writer, reviewer, budget, cache,
+recorder, output. Kept apart from the loop so that the loop only knows the protocol types. `LoopWriter` is the
+base of the writers the loop drives: `WRITERS` names them, and their `generate` comes here."""
 
 from __future__ import annotations
 
-import importlib
 import os
 import time
+from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar
 
 from assay.config import Settings
 from assay.errors import InputError
 from assay.gates.review import ReviewGate
-from assay.llm import Budget, Recorder, make_client, parse_spec
+from assay.llm import Budget, Recorder, make_client
 from assay.llm.prompts import Prompts
 from assay.project import Project
 from assay.store import Store
 from assay.targets import resolve
 from assay.targets.changes import changed_lines
 from assay.targets.coverage import measure
-from assay.writers import WRITERS
-from assay.writers.base import Writer
-from assay.writers.loop import GenerateSink, Generator
+from assay.targets.model import Target
+from assay.writers.base import Attempt, Feedback, GenerateRequest, WriteContext, Writer
+from assay.writers.loop import Generator
 from assay.writers.output import Output
 from assay.writers.report import GenerateReport
 
@@ -32,26 +34,51 @@ def generate_settings(settings: Settings) -> Settings:
     return out
 
 
-def make_writer(spec: str, settings: Settings, *, store: Store, use_cache: bool, budget: Budget,
-                recorder: Recorder | None, prompts: Prompts, root: Path) -> Writer:
-    name, _, arg = spec.partition(":")
-    if name in WRITERS:
-        module, _, cls = WRITERS[name].partition(":")
-        return getattr(importlib.import_module(module), cls)(arg, settings)
-    from assay.writers.llm import LLMWriter
+@dataclass
+class Resources:
+    """What one run shares with the writer it builds: the cache, the budget, the recorder, the prompts."""
 
-    parse_spec(spec, "writer")
-    client = make_client(spec, settings.llm, role="writer", store=store, use_cache=use_cache, budget=budget,
-                         recorder=recorder, root=root)
-    return LLMWriter(client, prompts)
+    store: Store
+    use_cache: bool
+    budget: Budget
+    recorder: Recorder | None
+    prompts: Prompts
+    root: Path
 
 
-def run_generate(project: Project, settings: Settings, specs: list[str], *, since: str | None = None,
-                 task: str | None = None, use_cache: bool = True, dry_run: bool = False, record: Path | None = None,
-                 on_event: GenerateSink | None = None) -> GenerateReport:
+class LoopWriter:
+    """Base of the writers the repair loop drives. `create` builds one for a run (by default `cls(arg,
+    settings)`, `arg` being what follows `name:` in `--writer`); `generate` runs the loop with it."""
+
+    name: str = ""
+    revises: ClassVar[bool] = True  # False: the loop calls `write` again instead of `revise`
+
+    def __init__(self, arg: str = "", settings: Settings | None = None) -> None:
+        self.arg = arg
+        self.settings = settings
+
+    @classmethod
+    def create(cls, spec: str, settings: Settings, resources: Resources) -> Writer:
+        writer: Writer = cls(spec.partition(":")[2], settings)
+        return writer
+
+    @classmethod
+    def generate(cls, request: GenerateRequest) -> GenerateReport:
+        return run_generate(request, cls)
+
+    def write(self, target: Target, context: WriteContext) -> Attempt:
+        raise NotImplementedError
+
+    def revise(self, attempt: Attempt, feedback: Feedback) -> Attempt:
+        raise NotImplementedError
+
+
+def run_generate(request: GenerateRequest, kind: type[LoopWriter]) -> GenerateReport:
     start = time.monotonic()
+    project, settings, specs = Project.load(request.root), request.settings, request.specs
+    since, task, use_cache, dry_run = request.since, request.task, request.use_cache, request.dry_run
+    record, on_event, spec = request.record, request.on_event, request.writer
     conf = settings.generate
-    assert conf.writer, "api.generate sends a run without a model writer to the offline writer"
     if not specs and not since:
         raise InputError("nothing to generate for: name a module (src/pkg/mod.py), a function (mod.py::func), a "
                          "targets JSON file, or --since REV")
@@ -73,8 +100,7 @@ def run_generate(project: Project, settings: Settings, specs: list[str], *, sinc
     try:
         # bad input first, in a second: the writer, the reviewer and the targets are checked before the
         # coverage run, which takes as long as the project's tests
-        writer = make_writer(conf.writer, gsettings, store=store, use_cache=use_cache, budget=budget,
-                             recorder=recorder, prompts=prompts, root=root)
+        writer = kind.create(spec, gsettings, Resources(store, use_cache, budget, recorder, prompts, root))
         if settings.review.reviewer:
             client = make_client(settings.review.reviewer, settings.llm, role="reviewer", store=store,
                                  use_cache=use_cache, budget=budget, recorder=recorder, root=root)
@@ -90,7 +116,7 @@ def run_generate(project: Project, settings: Settings, specs: list[str], *, sinc
             notes.append("--max-cost has no effect: no prices configured ([tool.assay.llm] prices)")
         if not targets:
             notes.append(f"no functions changed since {since}" if since else "no targets")
-            return GenerateReport(str(root), conf.writer, settings.review.reviewer, [], budget.usage.to_json(),
+            return GenerateReport(str(root), spec, settings.review.reviewer, [], budget.usage.to_json(),
                                   time.monotonic() - start, dry_run, None, notes)
         output = Output(project, conf.output_dir, conf.file_name, dry_run)
         gen = Generator(project, gsettings, writer, reviewer, budget, output, prompts, use_cache, on_event)
@@ -101,5 +127,5 @@ def run_generate(project: Project, settings: Settings, specs: list[str], *, sinc
             if (opened := getattr(owner, "client", None)) is not None:
                 opened.close()
         store.close()
-    return GenerateReport(str(root), conf.writer, settings.review.reviewer, results, budget.usage.to_json(),
+    return GenerateReport(str(root), spec, settings.review.reviewer, results, budget.usage.to_json(),
                           time.monotonic() - start, dry_run, gen.stopped, notes, bug_files, gen.fatal)

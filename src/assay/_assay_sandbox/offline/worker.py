@@ -7,7 +7,7 @@
    runs agree and its outcome can be asserted. A child that dies or overruns is bisected down to the input
    that did it, which is recorded as hanging or crashing.
 4. The mutants (`mutants.run`): for each, the kept inputs that execute its lines, in a child.
-Output: JSON at `job.out`, read by `assay.offline.probe`.
+Output: JSON at `job.out`, read by `assay.writers.offline.probe`.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from assay.smells.docs import _section
+from assay.smells.model import doc_section
 from assay.smells.polyglot import UNPARSABLE
 from assay.smells.polyglot.rules import RULES
 
@@ -32,7 +32,7 @@ def render() -> str:
     rows = ["| id | name | level | message |", "|---|---|---|---|"]
     rows += [f"| [{r.id}](#{r.id.lower()}-{r.name}) | {r.name} | {r.level} | {r.message} |" for r in rules]
     sections = [f"## {r.id} {r.name}\n\nLevel: `{r.level}`. Message: *{r.message}*.\n\n"
-                f"{_section(r.doc).replace('```python', '```')}\n\nFix: {r.hint}\n" for r in rules]
+                f"{doc_section(r.doc).replace('```python', '```')}\n\nFix: {r.hint}\n" for r in rules]
     return "\n".join([HEADER, *rows, "", *sections])
 
 

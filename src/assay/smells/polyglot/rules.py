@@ -1,4 +1,5 @@
-"""The smell rules for Java, Go, Rust, TypeScript, JavaScript and C# (ids AP000-AP006), one function per rule.
+"""The smell rules of the languages other than Python (ids AP000-AP006), one function per rule; what differs by
+language (assertion style, sleeps, mocks) comes from the language (`Language.smells`, its `Family`).
 
 Each rule is a `Rule` like the Python ones (id, name, level, message, hint, a docstring with the why and a bad
 and a good example) and checks one test case: `check(case, ctx) -> Iterator[Hit]`. They have their own registry,
@@ -11,27 +12,12 @@ import inspect
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
 
 from assay.smells.model import Hit, Level, Rule
-from assay.smells.polyglot.syntax import Call, Case, norm, text
+from assay.smells.polyglot.syntax import Call, Case, Family, norm
 
 RULES: dict[str, Rule] = {}
 
-ASSERT_NAME = re.compile(r"^(assert|expect|verify|check|should|must|require|fail|ensure)", re.I)
-GO_FAIL = {"Error", "Errorf", "Fatal", "Fatalf", "Fail", "FailNow"}
-RUST_ASSERTS = re.compile(r"^(debug_)?assert(_eq|_ne|_matches)?!$|^(panic|unreachable|todo|unimplemented)!$")
-JS_MATCHER = re.compile(r"^to[A-Z]")
-SLEEP = {"java": re.compile(r"^(Thread\.sleep|TimeUnit\.\w+\.sleep|SECONDS\.sleep|MILLISECONDS\.sleep)$"),
-         "go": re.compile(r"^time\.Sleep$"),
-         "rust": re.compile(r"(^|::)thread::sleep$|^sleep$|tokio::time::sleep$"),
-         "csharp": re.compile(r"^(Thread\.Sleep|Task\.Delay|await Task\.Delay)$"),
-         "js": re.compile(r"^(setTimeout|sleep|delay|(\w+\.)?wait(ForTimeout)?)$")}
-MOCKS = {"java": re.compile(r"^(Mockito\.)?(mock|spy|mockStatic|mockConstruction)$"),
-         "go": re.compile(r"^(gomock\.NewController|(\w+\.)?NewMock\w*|mock\.Mock)$"),
-         "rust": re.compile(r"^Mock\w+::(new|default)$"),
-         "csharp": re.compile(r"^(new Mock<.*>|Substitute\.For(<.*>)?|A\.Fake(<.*>)?|Mock\.Of(<.*>)?)$"),
-         "js": re.compile(r"^(jest|vi)\.(mock|fn|spyOn|doMock)$|^sinon\.(stub|spy|mock|fake)$|^(td\.)?(func|object)$")}
 LITERAL = re.compile(r'^(-?\d[\d_.]*[a-zA-Z]*|"[^"]*"|\'[^\']*\'|`[^`$]*`|true|false|null|nil|None|undefined|'
                      r'True|False)$')
 TRUTHY = re.compile(r"^(true|True)$")
@@ -39,16 +25,15 @@ TRUTHY = re.compile(r"^(true|True)$")
 
 @dataclass
 class Context:
-    """What a rule sees besides the test case: its language family, every call in it, file-level facts."""
+    """What a rule sees besides the test case: its language's syntax and facts, every call in it, file-level
+    facts."""
 
-    language: str  # java go rust typescript javascript csharp
+    family: Family  # the language's rules module: its assertion style, its unexplained skips
     calls: list[Call]
     max_mocks: int
     file_mocks: int = 0  # mocks made for the whole file (`@Mock` fields, `jest.mock(...)` at the top level)
-
-    @property
-    def family(self) -> str:
-        return "js" if self.language in ("typescript", "tsx", "javascript") else self.language
+    sleep: str = "$^"  # regex of a fixed sleep's callee (`Language.smells.sleep`)
+    mocks: str = "$^"  # regex of a mock's callee (`Language.smells.mocks`)
 
 
 def rule(id: str, name: str, level: Level, message: str, hint: str) -> Callable:
@@ -60,15 +45,7 @@ def rule(id: str, name: str, level: Level, message: str, hint: str) -> Callable:
 
 
 def is_assertion(call: Call, ctx: Context) -> bool:
-    if ctx.family == "go":
-        return call.name in GO_FAIL or bool(ASSERT_NAME.match(call.name)) or call.callee.split(".")[0] in (
-            "assert", "require") or "t" in call.args
-    if ctx.family == "rust":
-        return bool(RUST_ASSERTS.match(call.name)) or bool(ASSERT_NAME.match(call.name))
-    if ctx.family == "js":
-        return call.callee.startswith(("expect", "assert", "t.", "should")) or bool(
-            call.receiver_args and JS_MATCHER.match(call.name)) or bool(ASSERT_NAME.match(call.name))
-    return bool(ASSERT_NAME.match(call.name)) or call.callee.startswith(("Assert.", "assert", "Assertions."))
+    return ctx.family.is_assertion(call)
 
 
 def _body_empty(case: Case) -> bool:
@@ -147,9 +124,8 @@ def sleep(case: Case, ctx: Context) -> Iterator[Hit]:
             assert!(c.get("k").is_none());
         }
     """
-    pattern = SLEEP[ctx.family]
     for call in ctx.calls:
-        if pattern.search(call.callee):
+        if re.search(ctx.sleep, call.callee):
             yield Hit(call.line, call.col, f"{call.callee}(...) in a unit test")
 
 
@@ -172,7 +148,7 @@ def skip_without_reason(case: Case, ctx: Context) -> Iterator[Hit]:
     if case.skip == "":
         yield Hit(case.line, case.col)
     for call in ctx.calls:
-        if ctx.family == "go" and call.callee.endswith((".Skip", ".SkipNow", ".Skipf")) and not call.args:
+        if ctx.family.unexplained_skip(call):
             yield Hit(call.line, call.col)
 
 
@@ -195,8 +171,7 @@ def excessive_mocking(case: Case, ctx: Context) -> Iterator[Hit]:
           expect(db.find(user.id)).toEqual(user);
         });
     """
-    pattern = MOCKS[ctx.family]
-    n = ctx.file_mocks + sum(1 for c in ctx.calls if pattern.search(c.callee))
+    n = ctx.file_mocks + sum(1 for c in ctx.calls if re.search(ctx.mocks, c.callee))
     if n > ctx.max_mocks:
         yield Hit(case.line, case.col, f"excessive mocking: {n} mocks (at most {ctx.max_mocks})")
 
@@ -242,13 +217,3 @@ def tautology(case: Case, ctx: Context) -> Iterator[Hit]:
         if pair and _same(*pair):
             yield Hit(call.line, call.col, f"tautology: compares {pair[0].strip()[:40]} with "
                                            f"{pair[1].strip()[:40]}")
-
-
-def file_mocks(family: str, root: Any) -> int:
-    """Mocks made for every test of the file: `@Mock`/`@Spy`/`@MockBean` fields, top-level `jest.mock(...)`."""
-    source = text(root)
-    if family == "java":
-        return len(re.findall(r"@(Mock|Spy|MockBean|SpyBean)\b", source))
-    if family == "js":
-        return len(re.findall(r"\b(jest|vi)\.(mock|doMock)\(", source))
-    return 0

@@ -1,5 +1,7 @@
-"""Test files of Java, Go, Rust, TypeScript, JavaScript and C# as tree-sitter sees them: the test cases (named
-as the runners name them), and every call in a test with its callee and arguments as text.
+"""Test files of other languages than Python as tree-sitter sees them: every call in a test with its callee and
+arguments as text, and the shapes shared by every language's rules module (`Case`, `Call`, `Family`). Each
+language's test cases are found by its own module here (`java`, `go`, `rust`, `csharp`, `js`), named by its
+`Language.smells.rules`.
 
 One grammar wheel per language (`tree-sitter-java`, ...): the all-in-one language pack downloads its grammars at
 run time, which a machine without general network access cannot do.
@@ -9,36 +11,23 @@ from __future__ import annotations
 
 import importlib
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-GRAMMARS = {  # language -> (module, function)
-    "java": ("tree_sitter_java", "language"),
-    "go": ("tree_sitter_go", "language"),
-    "rust": ("tree_sitter_rust", "language"),
-    "typescript": ("tree_sitter_typescript", "language_typescript"),
-    "tsx": ("tree_sitter_typescript", "language_tsx"),
-    "javascript": ("tree_sitter_javascript", "language"),
-    "csharp": ("tree_sitter_c_sharp", "language"),
-}
-CALLS = {"java": ("method_invocation",), "go": ("call_expression",), "rust": ("macro_invocation", "call_expression"),
-         "typescript": ("call_expression",), "tsx": ("call_expression",), "javascript": ("call_expression",),
-         "csharp": ("invocation_expression", "object_creation_expression")}
-JAVA_TESTS = {"Test", "ParameterizedTest", "RepeatedTest", "TestFactory", "TestTemplate"}
-CSHARP_TESTS = {"Fact", "Theory", "Test", "TestCase", "TestMethod", "DataTestMethod"}
-JS_TEST_CALLS = {"it", "test", "xit", "xtest", "fit"}
-JS_SKIPS = {"skip", "todo"}
+ASSERT_NAME = re.compile(r"^(assert|expect|verify|check|should|must|require|fail|ensure)", re.I)
 _SPACE = re.compile(r"\s+")
 
 
 @cache
-def parser(language: str) -> Any | None:
-    """A tree-sitter parser for `language`, or None when its grammar package is not installed."""
+def parser(grammar: str) -> Any | None:
+    """A tree-sitter parser for `grammar` ("module:function" of a grammar wheel), or None when it is not
+    installed."""
     try:
         from tree_sitter import Language, Parser
 
-        module, fn = GRAMMARS[language]
+        module, _, fn = grammar.partition(":")
         return Parser(Language(getattr(importlib.import_module(module), fn)()))
     except (ImportError, AttributeError, KeyError, ValueError, TypeError):
         return None
@@ -93,20 +82,20 @@ def _split_tokens(node: Any) -> list[str]:
     return out
 
 
-def calls(language: str, body: Any) -> list[Call]:
-    """Every call under `body`, in source order."""
-    kinds = CALLS[language]
+def calls(kinds: tuple[str, ...], body: Any, named_args: bool = False) -> list[Call]:
+    """Every call under `body` (nodes of `kinds`), in source order; `named_args`: `name: value` arguments are
+    taken by their value."""
     out: list[Call] = []
     stack = [body]
     while stack:
         node = stack.pop()
         if node.type in kinds:
-            out.append(_call(language, node))
+            out.append(_call(node, named_args))
         stack.extend(reversed(node.named_children))
     return out
 
 
-def _call(language: str, node: Any) -> Call:
+def _call(node: Any, named_args: bool) -> Call:
     if node.type == "macro_invocation":
         name = text(node.child_by_field_name("macro") or node.named_children[0]) + "!"
         tree = next((c for c in node.named_children if c.type == "token_tree"), None)
@@ -118,7 +107,7 @@ def _call(language: str, node: Any) -> Call:
     end = args_node.start_byte if args_node is not None else node.end_byte
     callee = node.text[: end - node.start_byte].decode("utf-8", "replace").strip()
     args = [text(a) for a in args_node.named_children if a.type != "comment"] if args_node is not None else []
-    if language == "csharp":
+    if named_args:
         args = [re.sub(r"^\w+\s*:\s*", "", a) for a in args]
     name = re.split(r"[.:]+", re.sub(r"<[^<>]*>$", "", callee))[-1].strip()
     receiver: list[str] = []
@@ -126,145 +115,30 @@ def _call(language: str, node: Any) -> Call:
     if obj is not None and obj.type == "member_expression":
         inner = obj.child_by_field_name("object")
         if inner is not None and inner.type == "call_expression":  # expect(x).toBe(y), expect(x).not.toBe(y)
-            receiver = _call(language, inner).args
+            receiver = _call(inner, named_args).args
     return Call(name, callee, args, node.start_point[0] + 1, node.start_point[1] + 1, receiver)
 
 
-def _annotations(modifiers: Any) -> dict[str, list[str]]:
-    found: dict[str, list[str]] = {}
-    for a in modifiers.named_children if modifiers is not None else []:
-        if a.type in ("marker_annotation", "annotation"):
-            name = text(a.child_by_field_name("name")).split(".")[-1]
-            args = a.child_by_field_name("arguments")
-            found[name] = [text(x) for x in args.named_children] if args is not None else []
-    return found
+def _no_file_mocks(source: str) -> int:
+    return 0
 
 
-def cases(language: str, root: Any, module: str = "") -> list[Case]:
-    """The test cases of a parsed file (`module`: a Rust source file's module path, as libtest names tests)."""
-    if language == "java":
-        return _java(root, [])
-    if language == "go":
-        return _go(root)
-    if language == "rust":
-        return _rust(root, [module] if module else [])
-    if language == "csharp":
-        return _csharp(root)
-    return _js(root, [])
+def _no_skip(call: Call) -> bool:
+    return False
 
 
-def _java(node: Any, outer: list[str]) -> list[Case]:
-    out = []
-    for child in node.named_children:
-        if child.type == "class_declaration":
-            name = text(child.child_by_field_name("name"))
-            body = child.child_by_field_name("body")
-            out += _java(body, [*outer, name]) if body is not None else []
-        elif child.type == "method_declaration":
-            modifiers = next((c for c in child.named_children if c.type == "modifiers"), None)
-            notes = _annotations(modifiers)
-            if not JAVA_TESTS & set(notes):
-                continue
-            skip = None
-            if "Disabled" in notes:
-                skip = notes["Disabled"][0].strip('"') if notes["Disabled"] else ""
-            name = ".".join([*outer[1:], text(child.child_by_field_name("name"))])
-            out.append(Case(name, child.start_point[0] + 1, child.start_point[1] + 1,
-                            child.child_by_field_name("body"), skip, set(notes)))
-        elif child.type in ("program", "class_body"):
-            out += _java(child, outer)
-    return out
+def default_assertion(call: Call) -> bool:
+    """An assertion by name (assertEquals, Assert.Equal, assertThat ...): Java's and C#'s style."""
+    return bool(ASSERT_NAME.match(call.name)) or call.callee.startswith(("Assert.", "assert", "Assertions."))
 
 
-def _go(root: Any) -> list[Case]:
-    out = []
-    for child in root.named_children:
-        if child.type != "function_declaration":
-            continue
-        name = text(child.child_by_field_name("name"))
-        params = text(child.child_by_field_name("parameters"))
-        if re.match(r"Test[A-Z_0-9]?", name) and "*testing.T" in params:
-            out.append(Case(name, child.start_point[0] + 1, child.start_point[1] + 1,
-                            child.child_by_field_name("body")))
-    return out
+@dataclass(frozen=True)
+class Family:
+    """A language's test syntax as the rules see it (JavaScript and TypeScript share one): each rules module in
+    this package defines its `FAMILY`."""
 
-
-def _rust(node: Any, path: list[str]) -> list[Case]:
-    out = []
-    attrs: list[str] = []
-    for child in node.named_children:
-        if child.type == "attribute_item":
-            attrs.append(norm(text(child)))
-            continue
-        if child.type == "mod_item":
-            body = child.child_by_field_name("body")
-            if body is not None:
-                out += _rust(body, [*path, text(child.child_by_field_name("name"))])
-        elif child.type == "function_item" and any(re.match(r"#\[(\w+::)?test\b", a) for a in attrs):
-            skip = None
-            ignore = next((a for a in attrs if a.startswith("#[ignore")), None)
-            if ignore is not None:
-                m = re.search(r'"(.*)"', ignore)
-                skip = m.group(1) if m else ""
-            names = {re.sub(r"[\[\]#(=].*|#\[", "", a.removeprefix("#[")) for a in attrs}
-            out.append(Case("::".join([*path, text(child.child_by_field_name("name"))]),
-                            child.start_point[0] + 1, child.start_point[1] + 1, child.child_by_field_name("body"),
-                            skip, names))
-        attrs = []
-    return out
-
-
-def _csharp(root: Any) -> list[Case]:
-    out = []
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if node.type == "method_declaration":
-            attrs = {}
-            for lst in (c for c in node.named_children if c.type == "attribute_list"):
-                for a in (c for c in lst.named_children if c.type == "attribute"):
-                    attrs[text(a.child_by_field_name("name")).split(".")[-1]] = norm(text(a))
-            if CSHARP_TESTS & set(attrs):
-                skip = None
-                m = next((re.search(r'Skip="([^"]*)"', v) for v in attrs.values() if "Skip=" in v), None)
-                if m is not None:
-                    skip = m.group(1)
-                if "Ignore" in attrs:
-                    r = re.search(r'"([^"]*)"', attrs["Ignore"])
-                    skip = r.group(1) if r else ""
-                out.append(Case(text(node.child_by_field_name("name")), node.start_point[0] + 1,
-                                node.start_point[1] + 1, node.child_by_field_name("body"), skip, set(attrs)))
-            continue
-        stack.extend(reversed(node.named_children))
-    return out
-
-
-def _string(node: Any) -> str | None:
-    if node is not None and node.type in ("string", "template_string"):
-        return text(node)[1:-1]
-    return None
-
-
-def _js(node: Any, path: list[str], skipped: bool = False) -> list[Case]:
-    out = []
-    for child in node.named_children:
-        if child.type == "call_expression":
-            fn = text(child.child_by_field_name("function"))
-            head, _, tail = fn.partition(".")
-            args = child.child_by_field_name("arguments")
-            named = [a for a in args.named_children if a.type != "comment"] if args is not None else []
-            title = _string(named[0]) if named else None
-            callback = next((a for a in named[1:] if a.type in ("arrow_function", "function_expression",
-                                                               "function")), None)
-            is_skip = skipped or head in ("xit", "xtest", "xdescribe") or tail.split(".")[0] in JS_SKIPS
-            if title is not None and head in ("describe", "xdescribe", "suite", "context"):
-                if callback is not None:
-                    out += _js(callback.child_by_field_name("body") or callback, [*path, title], is_skip)
-                continue
-            if title is not None and head in JS_TEST_CALLS and tail not in ("each",):
-                body = callback.child_by_field_name("body") if callback is not None else None
-                out.append(Case(" > ".join([*path, title]), child.start_point[0] + 1, child.start_point[1] + 1,
-                                body, "" if is_skip else None))
-                continue
-        out += _js(child, path, skipped)
-    return out
+    cases: Callable[[Any, str], list[Case]]  # (parsed root, project-relative path) -> the file's test cases
+    is_assertion: Callable[[Call], bool] = default_assertion
+    file_mocks: Callable[[str], int] = _no_file_mocks  # mocks made for every test of the file, from its source
+    unexplained_skip: Callable[[Call], bool] = _no_skip  # a call that skips without a reason (Go's `t.Skip()`)
+    named_args: bool = False  # `name: value` arguments (C#): compared by their value

@@ -1,9 +1,13 @@
-"""The rule registry: importing the rule modules registers their rules (one function per rule)."""
+"""The rule registry: importing the rule modules registers their rules (one function per rule). The ids of these
+and of the other languages' rules (AP000-AP006) are what `[tool.assay.smells] levels` may name."""
 
 from __future__ import annotations
 
+from assay.config import names
 from assay.smells.model import RULES as _REGISTRY
 from assay.smells.model import Rule
+from assay.smells.polyglot.rules import RULES as POLYGLOT
 from assay.smells.rules import assertions, conditional, hygiene, mocking, numbers, parse, upkeep, value  # noqa: F401  (registration)
 
 RULES: dict[str, Rule] = dict(sorted(_REGISTRY.items()))
+names.register(names.RULE, lambda: [*RULES, "AP000", *POLYGLOT])

@@ -6,9 +6,10 @@ import ast
 import re
 from collections.abc import Iterator
 
-from assay.smells.config import SmellsConfig
-from assay.smells.context import Assertion, TestFunc, dotted, is_empty, last_name, same
+from assay.config.smells import SmellsConfig
+from assay.smells.context import Assertion, TestFunc, is_empty, same
 from assay.smells.model import Hit, rule
+from assay.smells.names import dotted, last_name
 
 PREDICATE = re.compile(r"^_*(is|has|can|should|contains|exists|matches|equals?|are|was|were|supports|allows|"
                        r"startswith|endswith|issubset|issuperset|isdisjoint|all|any|bool|match|fullmatch|search)",

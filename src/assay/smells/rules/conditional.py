@@ -6,9 +6,10 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from assay.smells.config import SmellsConfig
-from assay.smells.context import TestFunc, dotted, last_name
+from assay.config.smells import SmellsConfig
+from assay.smells.context import TestFunc
 from assay.smells.model import Hit, rule
+from assay.smells.names import dotted, last_name
 
 # Calls that pass a case table through unchanged: iterating them iterates the table.
 TABLE_WRAPPERS = {"enumerate", "zip", "sorted", "reversed", "list", "tuple", "set", "frozenset", "iter", "dict"}

@@ -6,9 +6,10 @@ import ast
 import re
 from collections.abc import Iterator
 
-from assay.smells.config import SmellsConfig
-from assay.smells.context import TestFunc, dotted, last_name
+from assay.config.smells import SmellsConfig
+from assay.smells.context import TestFunc
 from assay.smells.model import Hit, rule
+from assay.smells.names import dotted, last_name
 from assay.smells.rules.mocking import patched_paths, same_path
 
 HTTP_VERBS = {"get", "post", "put", "patch", "delete", "head", "options", "request", "stream", "send"}

@@ -7,9 +7,10 @@ import ast
 import sys
 from collections.abc import Iterator
 
-from assay.smells.config import SmellsConfig
-from assay.smells.context import TestFunc, dotted, last_name
+from assay.config.smells import SmellsConfig
+from assay.smells.context import TestFunc
 from assay.smells.model import Hit, rule
+from assay.smells.names import dotted, last_name
 
 MOCK_FACTORIES = {"Mock", "MagicMock", "AsyncMock", "NonCallableMock", "NonCallableMagicMock", "PropertyMock",
                   "create_autospec", "spy", "stub"}

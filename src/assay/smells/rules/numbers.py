@@ -6,9 +6,10 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator, Sequence
 
-from assay.smells.config import SmellsConfig
-from assay.smells.context import Assertion, TestFunc, dotted, last_name
+from assay.config.smells import SmellsConfig
+from assay.smells.context import Assertion, TestFunc
 from assay.smells.model import Hit, rule
+from assay.smells.names import dotted, last_name
 
 EQUALITY_OPS = (ast.Eq, ast.NotEq, ast.Is, ast.IsNot, ast.In, ast.NotIn)
 # unittest / numpy.testing checks of equality or membership: (actual, expected) in either order.

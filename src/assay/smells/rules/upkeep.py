@@ -5,9 +5,10 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from assay.smells.config import SmellsConfig
-from assay.smells.context import Module, TestFunc, dotted, last_name
+from assay.config.smells import SmellsConfig
+from assay.smells.context import Module, TestFunc
 from assay.smells.model import Hit, rule
+from assay.smells.names import dotted, last_name
 
 STD_STREAMS = {"sys.stdout", "sys.stderr", "sys.__stdout__", "sys.__stderr__"}
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from assay.smells.config import SmellsConfig
+from assay.config.smells import SmellsConfig
 from assay.smells.context import TestFunc
 from assay.smells.model import Hit, rule
 from assay.smells.value import low_value

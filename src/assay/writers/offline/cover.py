@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Iterable
 
 from assay.mutation.model import Mutant
-from assay.offline.probe import Kept
+from assay.writers.offline.probe import Kept
 
 UNCOUNTED = {"equivalent", "duplicate", "compile_error"}
 

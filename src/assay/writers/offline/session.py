@@ -1,11 +1,6 @@
-"""The offline writer: mutant-killing characterization tests with no LLM and no key.
+"""One run of the offline writer over many modules, and its line in `WRITERS`: `OfflineSession.generate` is what
+`assay generate` runs when no model writer is configured."""
 
-Entry points: `generate_offline(...)` (what `assay generate` calls when no model writer is configured) and
-`OfflineWriter(project, settings).write(target)` (one module, returns the file text and the report; writes nothing).
-Modules: `targets` (functions and skips, `--since`), `mine` (inputs from tests and doctests), `regex` (strings that
-reach the module's data), `crosshair` (path-covering inputs, optional), `probe` (the sandboxed run), `select` (set
-cover, gate 4 foreseen), `render` (the pytest file), `place` (where it goes), `markers` (does the project accept the
-marks), `writer` (the steps, within the budget)."""
 
 from __future__ import annotations
 
@@ -15,22 +10,13 @@ from pathlib import Path
 
 from assay.config import Settings, apply_overrides, load_settings
 from assay.errors import InputError
-from assay.offline.markers import marker_problem
-from assay.offline.model import (
-    CHARACTERIZATION_NOTE,
-    FunctionReport,
-    ModuleResult,
-    OfflineReport,
-    OfflineTarget,
-    PinnedTest,
-)
-from assay.offline.place import out_dir_rel, path_for, write_new
-from assay.offline.targets import changed_lines, functions_of
-from assay.offline.writer import OfflineWriter, dotted_of, targets_from
 from assay.project import Project, find_root
-
-__all__ = ["CHARACTERIZATION_NOTE", "FunctionReport", "ModuleResult", "OfflineReport", "OfflineTarget",
-           "OfflineWriter", "PinnedTest", "generate_offline"]
+from assay.writers.base import GenerateRequest
+from assay.writers.offline.markers import marker_problem
+from assay.writers.offline.model import OfflineReport, OfflineTarget
+from assay.writers.offline.place import out_dir_rel, path_for, write_new
+from assay.writers.offline.targets import changed_lines, functions_of
+from assay.writers.offline.writer import OfflineWriter, dotted_of, targets_from
 
 
 def _since(project: Project, rev: str) -> list[OfflineTarget]:
@@ -112,3 +98,25 @@ def generate_offline(
         report.notes.append(problem[0])
     report.duration_s = time.monotonic() - start
     return report
+
+
+class OfflineSession:
+    """The offline writer as `WRITERS` names it: Python modules only, no task (it pins what the code does)."""
+
+    @classmethod
+    def generate(cls, request: GenerateRequest) -> OfflineReport:
+        conf = request.settings.generate
+        paths = [s.split("::")[0] for s in request.specs]
+        other = next((s for s in paths if Path(s).suffix not in (".py", ".json", "") and Path(s).is_file()), None)
+        if other is not None:
+            raise InputError(f"{other}: the offline writer writes Python tests only; for other languages give a model "
+                             "writer (--writer provider:model, docs/languages.md)")
+        if request.task:
+            raise InputError("--task needs a model writer (--writer provider:model): the offline writer pins what "
+                             "the code does, it does not read a task")
+        on_event = request.on_event
+        return generate_offline(list(request.specs), request.settings, budget_s=conf.budget_s, root=request.root,
+                                max_tests_per_function=conf.max_tests_per_function, dry_run=request.dry_run,
+                                out_dir=conf.output_dir, since=request.since, use_cache=request.use_cache,
+                                crosshair=request.crosshair,
+                                progress=(lambda line: on_event("note", "", line)) if on_event else None)

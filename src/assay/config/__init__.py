@@ -1,6 +1,8 @@
 """Settings from `[tool.assay]` in pyproject.toml or from assay.toml, validated by pydantic.
 
-Unknown keys are errors: a typo in a gate setting must not silently fall back to a default.
+Unknown keys are errors: a typo in a gate setting must not silently fall back to a default. The base of the
+layers: one module per section here, importing nothing from the services that read them; names that services
+define (languages, rules, operators) are checked against `assay.config.names`.
 """
 
 from __future__ import annotations
@@ -9,57 +11,29 @@ import hashlib
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
-from pydantic import Field, ValidationError
+from pydantic import Field, ValidationError, model_validator
 
+from assay.config import names
+from assay.config.generate import GenerateConfig, ReviewConfig
+from assay.config.llm import LLMConfig, Price
+from assay.config.mutation import CodeClass, MutationConfig
+from assay.config.run import PythonConfig, SandboxConfig, StabilityConfig, ToolConfig
+from assay.config.smells import SmellsConfig
 from assay.errors import ConfigError
-from assay.llm.config import LLMConfig
-from assay.mutation.config import MutationConfig
 from assay.section import Section
-from assay.smells.config import SmellsConfig
-from assay.writers.config import GenerateConfig, ReviewConfig
 
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover
     import tomli as tomllib
 
+__all__ = ["CodeClass", "GenerateConfig", "LLMConfig", "MutationConfig", "Price", "PythonConfig", "ReviewConfig",
+           "SandboxConfig", "Settings", "SmellsConfig", "StabilityConfig", "ToolConfig", "apply_overrides",
+           "load_settings", "settings_from_dict", "tomllib"]
 
-class SandboxConfig(Section):
-    timeout_s: float = Field(60.0, gt=0, description="wall timeout of one test run")
-    memory_mb: int = Field(4096, ge=64, description="address-space limit of each sandboxed process")
-    max_processes: int = Field(256, ge=8, description="pids.max of the run's cgroup, where cgroups allow it")
-    file_size_mb: int = Field(512, ge=1, description="largest file a test may write")
-    network: bool = Field(False, description="allow network access (cut by default where possible)")
-
-
-class StabilityConfig(Section):
-    reruns: int = Field(3, ge=0, le=50)
-    reruns_risky: int = Field(5, ge=0, le=50, description="reruns for integration/network/fs/subprocess tests")
-    random_order: bool = True
-    isolation: bool = True
-    seed: int = 20260601
-
-
-class PythonConfig(Section):
-    interpreter: str | None = Field(None, description="python that runs the tests; default: assay's own")
-    pytest_args: list[str] = Field(default_factory=list, description="extra arguments for every pytest run")
-
-
-class ToolConfig(Section):
-    """`[tool.assay.<language>]`: overrides of the commands assay runs for one language (docs/languages.md)."""
-
-    runner: Annotated[Literal["maven", "gradle", "javac", "vitest", "jest", "node"] | None, Field(
-        description="build tool or test runner to use; default: found from the project's build files")] = None
-    compile_command: Annotated[list[str] | None, Field(
-        description="argv run in the module's directory for gate 1 instead of the default (e.g. [\"gradle\", "
-                    "\"-q\", \"--offline\", \"compileTestJava\"]); its errors are read the same way")] = None
-    test_args: Annotated[list[str], Field(description="extra arguments for every test run")] = []
-
-
-def _tool() -> ToolConfig:
-    return ToolConfig()
+TOOLS = "<tool sections>"  # the alias of `Settings.tools`: no TOML key can reach it by that name by accident
 
 
 class Settings(Section):
@@ -81,21 +55,40 @@ class Settings(Section):
                                                                        "(the generate loop)")] = 3
     require_toolchain: Annotated[bool, Field(description="a missing toolchain is an error (exit 2), not "
                                                          "unvalidated")] = False
-    java: ToolConfig = Field(default_factory=_tool)
-    go: ToolConfig = Field(default_factory=_tool)
-    rust: ToolConfig = Field(default_factory=_tool)
-    typescript: ToolConfig = Field(default_factory=_tool)
-    javascript: ToolConfig = Field(default_factory=_tool)
-    csharp: ToolConfig = Field(default_factory=_tool)
+    # `[tool.assay.java]`, `[tool.assay.go]` ...: one per language whose `Language.tool_section` is set
+    tools: dict[str, ToolConfig] = Field(default_factory=dict, alias=TOOLS)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _tool_sections(cls, data: Any) -> Any:
+        """Top-level keys named after a registered language with a tool section are its `ToolConfig`."""
+        sections = set(names.known(names.TOOL_SECTION) or ()) & set(data) if isinstance(data, dict) else set()
+        if not sections:
+            return data
+        rest = {k: v for k, v in data.items() if k not in sections}
+        rest[TOOLS] = {**rest.get(TOOLS, {}), **{k: data[k] for k in sections}}
+        return rest
+
+    def tool(self, language: str) -> ToolConfig:
+        """The `[tool.assay.<language>]` section (its defaults when the config has none)."""
+        return self.tools.get(language) or ToolConfig()
 
     def fingerprint(self) -> str:
         """Hash of everything that can change a verdict (part of the cache key)."""
         return hashlib.sha256(json.dumps(self.model_dump(mode="json"), sort_keys=True).encode()).hexdigest()
 
 
+def _where(loc: tuple[int | str, ...]) -> str:
+    """A pydantic error location as the user wrote it (a tool section sits at the top level)."""
+    parts = [str(p) for p in loc]
+    if parts[:1] == [TOOLS]:
+        parts = parts[1:]
+    return ".".join(parts) or "<root>"
+
+
 def _describe(err: ValidationError, source: str) -> str:
     first = err.errors()[0]
-    where = ".".join(str(p) for p in first["loc"]) or "<root>"
+    where = _where(first["loc"])
     if first["type"] == "extra_forbidden":
         return f"{source}: unknown setting '{where}'"
     return f"{source}: bad value for '{where}': {first['msg']}"
@@ -129,16 +122,32 @@ def load_settings(root: Path, config_file: Path | None = None) -> Settings:
     return Settings()
 
 
+def _field(settings: Settings, dotted: str) -> tuple[Section, str]:
+    """The section holding the field a dotted key names, and the field's name; a ConfigError when the key names
+    no field (a typo must not reach an AttributeError)."""
+    *path, name = dotted.split(".")
+    section: Section = settings
+    for part in path:
+        if section is settings and part in (names.known(names.TOOL_SECTION) or ()):
+            section = settings.tools.setdefault(part, ToolConfig())
+            continue
+        child = getattr(section, part) if part in type(section).model_fields else None
+        if not isinstance(child, Section):
+            raise ConfigError(f"command line: unknown setting '{dotted}'")
+        section = child
+    if name not in type(section).model_fields or isinstance(getattr(section, name), Section):
+        raise ConfigError(f"command line: unknown setting '{dotted}'")
+    return section, name
+
+
 def apply_overrides(settings: Settings, overrides: dict[str, Any] | None) -> Settings:
-    """Set dotted keys (`jobs`, `sandbox.timeout_s`, `mutation.workers`) on loaded settings, validated like the
-    config file (a bad value is a ConfigError); None values are left alone."""
+    """Set dotted keys (`jobs`, `sandbox.timeout_s`, `mutation.workers`, `java.runner`) on loaded settings, each a
+    field of a section, validated like the config file (an unknown key or a bad value is a ConfigError); None
+    values are left alone."""
     for dotted, value in (overrides or {}).items():
         if value is None:
             continue
-        *path, name = dotted.split(".")
-        section: Any = settings
-        for part in path:
-            section = getattr(section, part)
+        section, name = _field(settings, dotted)
         try:
             setattr(section, name, value)
         except ValidationError as err:

@@ -1,14 +1,16 @@
-"""Functions of a module as a writer needs them: where they are, how branchy they are, and an excerpt - the
-target functions' source plus only the signatures and docstrings of what they call, never whole files."""
+"""Functions of a module as a writer and the reviewer need them: where they are, how branchy they are, and an
+excerpt - the target functions' source plus only the signatures and docstrings of what they call, never whole
+files. Below the gates, so that gate 6 (review) and the writers read the code the same way."""
 
 from __future__ import annotations
 
 import ast
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 from assay.project import Project
-from assay.targets.model import Target
 
 BRANCHES = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.IfExp, ast.ExceptHandler, ast.With, ast.AsyncWith,
             ast.Assert, ast.comprehension, ast.match_case)
@@ -125,7 +127,51 @@ def _imported(tree: ast.Module, project: Project) -> dict[str, str]:
     return out
 
 
-def _describe_missing(target: Target, lines: list[str]) -> list[str]:
+class Wanted(Protocol):
+    """A function asked for (`targets.FunctionTarget` is one): its name and what of it no test runs yet."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def missing_lines(self) -> list[int]: ...
+
+    @property
+    def missing_branches(self) -> list[tuple[int, int]]: ...
+
+
+class Subject(Protocol):
+    """What an excerpt is of (`targets.Target` is one): a module, its import name, the functions asked for."""
+
+    @property
+    def module(self) -> str: ...
+
+    @property
+    def dotted(self) -> str: ...
+
+    @property
+    def functions(self) -> Sequence[Wanted]: ...
+
+
+@dataclass
+class Named:
+    """A function asked for by name alone (the reviewer's excerpt): nothing known of its coverage."""
+
+    name: str
+    missing_lines: list[int] = field(default_factory=list)
+    missing_branches: list[tuple[int, int]] = field(default_factory=list)
+
+
+@dataclass
+class Module:
+    """A module and some of its functions, for an excerpt (all public ones when `functions` is empty)."""
+
+    module: str
+    functions: list[Named] = field(default_factory=list)
+    dotted: str = ""
+
+
+def _describe_missing(target: Subject, lines: list[str]) -> list[str]:
     out = []
 
     def text(n: int) -> str:
@@ -140,7 +186,7 @@ def _describe_missing(target: Target, lines: list[str]) -> list[str]:
     return out
 
 
-def excerpt(project: Project, target: Target) -> str:
+def excerpt(project: Project, target: Subject) -> str:
     """What the writer and the reviewer see of the code under test (a few dozen lines for a typical target)."""
     path = project.root / target.module
     source = path.read_text(encoding="utf-8")

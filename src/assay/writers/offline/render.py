@@ -12,8 +12,8 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from assay.offline.model import PinnedTest
-from assay.offline.probe import Kept
+from assay.writers.offline.model import PinnedTest
+from assay.writers.offline.probe import Kept
 
 MARKS = ("@pytest.mark.assay_generated", "@pytest.mark.characterization")
 MAX_ARG_SLUG = 12  # an argument shows in a test's name only when this short

@@ -6,6 +6,7 @@ from typing import Literal
 
 from pydantic import AliasChoices, ConfigDict, Field, field_validator
 
+from assay.config import names
 from assay.section import Section
 
 CodeClass = Literal["pure", "service", "io"]
@@ -34,11 +35,10 @@ class MutationConfig(Section):
     @field_validator("skip_operators")
     @classmethod
     def _known_operators(cls, value: list[str]) -> list[str]:
-        from assay.mutation.operators import OPERATORS
-
-        unknown = sorted(set(value) - set(OPERATORS))
+        unknown = names.unknown(names.OPERATOR, value)
         if unknown:
-            raise ValueError(f"unknown operator {unknown[0]!r} (known: {', '.join(OPERATORS)})")
+            known = ", ".join(names.known(names.OPERATOR) or ())
+            raise ValueError(f"unknown operator {unknown[0]!r} (known: {known})")
         return value
 
     @field_validator("thresholds")

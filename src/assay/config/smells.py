@@ -6,6 +6,7 @@ from typing import Literal
 
 from pydantic import Field, field_validator
 
+from assay.config import names
 from assay.section import Section
 
 
@@ -24,10 +25,7 @@ class SmellsConfig(Section):
     @field_validator("levels")
     @classmethod
     def _known_rules(cls, levels: dict[str, str]) -> dict[str, str]:
-        from assay.smells.polyglot.rules import RULES as POLYGLOT  # AP000-AP006: other languages' rules
-        from assay.smells.rules import RULES  # rules import nothing from assay.config
-
-        unknown = sorted(set(levels) - set(RULES) - set(POLYGLOT) - {"AP000"})
+        unknown = names.unknown(names.RULE, levels)
         if unknown:
             raise ValueError(f"unknown rule id {unknown[0]}")
         return levels

@@ -12,8 +12,8 @@ from collections import Counter
 from pathlib import Path, PurePosixPath
 
 from assay.errors import InputError
-from assay.offline.mine import project_test_files
 from assay.project import Project
+from assay.writers.offline.mine import project_test_files
 
 
 def tests_dir(project: Project, rel: str) -> str:

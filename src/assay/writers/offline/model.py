@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 CHARACTERIZATION_NOTE = ("These are characterization tests: they pin what the code does today, not what it "
                          "should do - review them before relying on them as a specification.")
@@ -90,6 +90,8 @@ class OfflineReport:
     notes: list[str] = field(default_factory=list)
 
     SCHEMA = "assay.generate-offline/1"
+    kind: ClassVar[str] = "offline"  # its reporters: `report.WRITER_FORMATS["offline"]`
+    written_by: ClassVar[str] = "the offline writer"
 
     @property
     def tests(self) -> int:

@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from assay.execution.workspace import SKIP_DIRS
-from assay.offline.regex import samples
 from assay.project import is_test_file
+from assay.writers.offline.regex import samples
 
 MAX_ARG = 200  # characters of one argument's source
 MAX_ROWS = 60  # parametrize rows expanded per test

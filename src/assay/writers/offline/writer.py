@@ -15,7 +15,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from assay import api
 from assay._assay_sandbox.protocol import OfflineFunction
 from assay.config import Settings
 from assay.errors import InputError
@@ -25,17 +24,17 @@ from assay.model import FileReport, Verdict
 from assay.mutation.codeclass import threshold_for
 from assay.mutation.generate import function_spans, generate
 from assay.mutation.model import Mutant
-from assay.offline import crosshair
-from assay.offline.mine import mine
-from assay.offline.model import FunctionReport, ModuleResult, OfflineTarget
-from assay.offline.place import path_for
-from assay.offline.probe import Kept, ProbeResult, default_workers, run_probe
-from assay.offline.render import Rendered, formatted, render
-from assay.offline.select import UNCOUNTED, cover, fit_threshold, foresee
-from assay.offline.targets import FunctionInfo, functions_of
 from assay.pipeline import Verifier
-from assay.project import Project
+from assay.project import Project, candidate, python_sources
 from assay.sandbox import Sandbox
+from assay.writers.offline import crosshair
+from assay.writers.offline.cover import UNCOUNTED, cover, fit_threshold, foresee
+from assay.writers.offline.mine import mine
+from assay.writers.offline.model import FunctionReport, ModuleResult, OfflineTarget
+from assay.writers.offline.place import path_for
+from assay.writers.offline.probe import Kept, ProbeResult, default_workers, run_probe
+from assay.writers.offline.render import Rendered, formatted, render
+from assay.writers.offline.targets import FunctionInfo, functions_of
 
 PROBE_SHARE = 0.5  # of the module's budget; verification takes the rest
 CROSSHAIR_SHARE = 0.2  # of the probe's time, for `crosshair cover` when it is installed
@@ -233,7 +232,7 @@ class OfflineWriter:
         stop = threading.Timer(max(0.0, deadline - time.monotonic()), verifier.cancel)
         stop.start()
         try:
-            return verifier.verify_file(api.candidate(self.project, rel, text))
+            return verifier.verify_file(candidate(self.project, rel, text))
         finally:
             stop.cancel()
             verifier.close()
@@ -340,7 +339,7 @@ def targets_from(project: Project, items: list[str | Path | OfflineTarget]) -> l
             out[item.module].functions += [f if isinstance(f, str) else f.name for f in item.functions]
             continue
         path_s, _, name = str(item).partition("::")
-        rels = api._mutation_targets(project, [Path(path_s)])
+        rels = python_sources(project, [Path(path_s)])
         for rel in rels:
             target = out.setdefault(rel, OfflineTarget(rel))
             if name:

@@ -11,8 +11,8 @@ import os
 import subprocess
 
 from assay.execution.workspace import Workspace
-from assay.offline.targets import FunctionInfo
 from assay.sandbox import Sandbox
+from assay.writers.offline.targets import FunctionInfo
 
 _CHECK = "import importlib.util, sys; sys.exit(importlib.util.find_spec('crosshair') is None)"
 

@@ -1,5 +1,5 @@
-"""What a writer (and the reviewer) is told besides the code: the project's existing tests of the module, and the
-rules the gates enforce. Both are short by construction: token economy starts here."""
+"""What a writer and the reviewer (gate 6) are told besides the code: the project's existing tests of the
+module, and the rules the gates enforce. Both are short by construction: token economy starts here."""
 
 from __future__ import annotations
 
@@ -7,10 +7,9 @@ import ast
 from pathlib import Path
 
 from assay.config import Settings
+from assay.llm.excerpt import Module, Named, excerpt, read_index
 from assay.llm.prompts import Prompts
 from assay.project import Project, discover
-from assay.targets import FunctionTarget, Target
-from assay.targets.functions import excerpt, read_index
 
 MAX_TEST_NAMES = 30
 MAX_STYLE_LINES = 15
@@ -83,9 +82,8 @@ def review_excerpt(project: Project, targets: list[str], source: str) -> str:
     for rel in targets[:3]:
         idx = read_index(project.root, rel)
         names = [q for q in idx if q.rsplit(".", 1)[-1] in called or q.split(".")[0] in called]
-        funcs = [FunctionTarget(q, idx[q].line, idx[q].end_line) for q in names[:8]]
         try:
-            parts.append(excerpt(project, Target(rel, funcs)))
+            parts.append(excerpt(project, Module(rel, [Named(q) for q in names[:8]])))
         except (OSError, UnicodeDecodeError, SyntaxError):
             continue
     return "\n".join(parts)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from assay.errors import InputError
 from assay.mutation.codeclass import IO_CALLS, IO_METHODS, IO_MODULES
-from assay.smells.value import trivial
+from assay.smells.index import trivial
 
 CLOCK = {"time.time", "time.monotonic", "time.perf_counter", "time.sleep", "time.time_ns", "time.localtime",
          "time.gmtime", "time.strftime", "datetime.now", "datetime.utcnow", "datetime.today", "date.today",
