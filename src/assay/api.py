@@ -215,9 +215,11 @@ def mutate(
 ) -> MutateReport:
     """Mutate source files (or every module under directories) in memory and run `tests` against the mutants.
     Raises RunFailed when the run cannot give verdicts (the baseline fails, collection fails)."""
+    from assay.execution.executor import open_cluster
     from assay.execution.sandbox import Sandbox
     from assay.languages.python import PYTHON, pytest_args
     from assay.mutation.codeclass import threshold_for
+    from assay.mutation.distributed import DistributedEngine
     from assay.mutation.engine import Engine, MutationError
 
     if threshold is not None and not 0 <= threshold <= 100:
@@ -232,9 +234,11 @@ def mutate(
     code_class, limit = threshold_for(sources, conf, project.packages)
     store = Store(root) if settings.cache and use_cache else None
     try:
-        with Workspace(root) as ws:
+        with Workspace(root) as ws, open_cluster(settings.scheduler) as cluster:
             engine = Engine(ws, Sandbox(settings.sandbox, protect=root), PYTHON.python(settings),
                             project.source_roots, conf, pytest_args(project, settings), store)
+            if cluster is not None:  # the same run, its mutants in batches on the cluster's workers
+                engine = DistributedEngine.on(cluster, settings, engine)
             run = engine.run(targets, test_args, progress=progress)
     except MutationError as err:
         raise RunFailed(f"mutation run failed: {err}") from None
