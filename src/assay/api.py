@@ -6,18 +6,19 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from concurrent.futures import as_completed
 from pathlib import Path
 from typing import Any
 
 from assay.config import Settings, apply_overrides, load_settings
 from assay.errors import InputError, RunFailed, ToolchainError
+from assay.execution.executor import threads
 from assay.execution.workspace import Workspace, sweep_stale
 from assay.gates.base import BaseGate
 from assay.languages import LANGUAGES, language_of
 from assay.model import Candidate, FileReport, LintReport, Report
 from assay.mutation.summary import MutateReport
-from assay.pipeline import EventSink, Verifier
+from assay.pipeline import EventSink, ShippedVerifier, Verifier
 from assay.project import Project, discover, find_root, is_test_file, read_source
 from assay.store import Store
 
@@ -120,12 +121,12 @@ def verify(
             if name in LANGUAGES and (problem := LANGUAGES[name].toolchain_problem(settings)):
                 raise ToolchainError(f"{LANGUAGES[name].title} toolchain missing: {problem}")
     sweep_stale()
-    verifier = Verifier(project, settings, use_cache, on_event, gates)
+    verifier = (ShippedVerifier if settings.scheduler else Verifier)(project, settings, use_cache, on_event, gates)
     verifier.emit("start", str(len(todo)), "")
     jobs = settings.jobs or os.cpu_count() or 1
     done: dict[int, FileReport] = {}
     interrupted = False
-    pool = ThreadPoolExecutor(max_workers=max(1, min(jobs, len(todo))))
+    pool = threads(max(1, min(jobs, len(todo))))
     futures: dict = {}
     try:
         futures = {pool.submit(verifier.verify_file, c): i for i, c in enumerate(todo)}

@@ -77,6 +77,11 @@ class Pool(Executor):
             self._inner.shutdown(wait=wait)
 
 
+def threads(n: int) -> Pool:
+    """`n` threads of this process, for units that are subprocesses anyway; the caller shuts it down."""
+    return Pool(ThreadPoolExecutor(max_workers=n), ExecutorInfo("threads", n))
+
+
 def _context(preload: Sequence[str]) -> BaseContext:
     if "forkserver" in multiprocessing.get_all_start_methods():
         ctx = multiprocessing.get_context("forkserver")
@@ -87,8 +92,7 @@ def _context(preload: Sequence[str]) -> BaseContext:
 
 
 @contextlib.contextmanager
-def _pool(inner: Executor, info: ExecutorInfo) -> Iterator[Pool]:
-    pool = Pool(inner, info)
+def _shut(pool: Pool) -> Iterator[Pool]:
     try:
         yield pool
     except BaseException:
@@ -144,11 +148,11 @@ def open_executor(kind: str | Executor = "local", workers: int | None = None, sc
         raise InputError("--workers must be at least 1")
     n = workers or os.cpu_count() or 1
     if kind == "local":
-        with _pool(ProcessPoolExecutor(max_workers=n, mp_context=_context(preload)),
-                   ExecutorInfo("local", n)) as pool:
+        processes = ProcessPoolExecutor(max_workers=n, mp_context=_context(preload))
+        with _shut(Pool(processes, ExecutorInfo("local", n))) as pool:
             yield pool
     elif kind == "threads":
-        with _pool(ThreadPoolExecutor(max_workers=n), ExecutorInfo("threads", n)) as pool:
+        with _shut(threads(n)) as pool:
             yield pool
     elif kind == "dask":
         with _dask(scheduler) as pool:
