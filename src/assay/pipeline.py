@@ -281,9 +281,9 @@ class ShippedVerifier(Verifier):
 
     def __init__(self, project: Project, settings: Settings, use_cache: bool = True,
                  on_event: EventSink | None = None, gates: Sequence[BaseGate] | None = None):
-        if gates is not None:
-            raise InputError("gates of the caller's own cannot run on a cluster (they do not travel)")
-        super().__init__(project, settings, use_cache, on_event)
+        if gates is not None and [g.name for g in gates] != [g.name for g in build_gates(settings)]:
+            raise InputError("gates of the caller's own cannot run on a cluster (the workers build theirs)")
+        super().__init__(project, settings, use_cache, on_event, gates)
         self._cluster = contextlib.ExitStack()
         self.cluster = self._cluster.enter_context(open_cluster(settings.scheduler))
         self.tree = self.cluster.share(pack(project.root)) if self.cluster else None

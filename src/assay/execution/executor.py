@@ -92,11 +92,12 @@ def _context(preload: Sequence[str]) -> BaseContext:
 
 
 @contextlib.contextmanager
-def _shut(pool: Pool) -> Iterator[Pool]:
+def _shut(pool: Pool, cancel_on_error: bool) -> Iterator[Pool]:
+    """Shut down on exit; on an error, `cancel_on_error` drops the queued units and waits for none."""
     try:
         yield pool
     except BaseException:
-        pool.shutdown(wait=False, cancel_futures=True)
+        pool.shutdown(wait=not cancel_on_error, cancel_futures=cancel_on_error)
         raise
     pool.shutdown(wait=True)
 
@@ -149,10 +150,10 @@ def open_executor(kind: str | Executor = "local", workers: int | None = None, sc
     n = workers or os.cpu_count() or 1
     if kind == "local":
         processes = ProcessPoolExecutor(max_workers=n, mp_context=_context(preload))
-        with _shut(Pool(processes, ExecutorInfo("local", n))) as pool:
+        with _shut(Pool(processes, ExecutorInfo("local", n)), cancel_on_error=True) as pool:
             yield pool
     elif kind == "threads":
-        with _shut(threads(n)) as pool:
+        with _shut(threads(n), cancel_on_error=False) as pool:  # as a `with ThreadPoolExecutor()` block
             yield pool
     elif kind == "dask":
         with _dask(scheduler) as pool:
