@@ -29,6 +29,7 @@ from sdists import fetch  # noqa: E402
 from assay.config import Settings  # noqa: E402
 from assay.execution.executor import Pool, open_executor  # noqa: E402
 from assay.execution.sandbox import Sandbox  # noqa: E402
+from assay.execution.shipping import cache_root, pack  # noqa: E402
 from assay.execution.workspace import Workspace  # noqa: E402
 from assay.languages.python import PYTHON, pytest_args  # noqa: E402
 from assay.mutation.distributed import DistributedEngine  # noqa: E402
@@ -73,6 +74,7 @@ def main() -> None:
     shutil.copytree(source, work, ignore=shutil.ignore_patterns(".assay", "__pycache__", "*.egg-info"))
     local, local_s, _ = run(work, target, tests, args.cores, None)
     print(f"local: {local_s:.2f} s, {len(local.results)} mutants", file=sys.stderr)
+    shutil.rmtree(cache_root() / pack(work).digest, ignore_errors=True)  # the first cluster run unpacks it
     started = time.monotonic()
     with distributed.LocalCluster(n_workers=args.cores, threads_per_worker=1, processes=True, host="127.0.0.1",
                                   dashboard_address=None) as cluster:

@@ -128,11 +128,11 @@ def test_a_shipped_tree_is_unpacked_once_and_the_users_tree_is_untouched(cluster
     assert pack(calc).digest != tree.digest
 
 
-def test_batches_keep_functions_whole_and_balance_by_count():
-    mutants = generate("calc.py", CALC)
-    found = batches(mutants, 4)
-    assert sorted(m.id for b in found for m in b) == sorted(m.id for m in mutants)
-    owners = {m.function: i for i, b in enumerate(found) for m in b}
-    assert all(owners[m.function] == i for i, b in enumerate(found) for m in b)
-    assert len(found) == len({m.function for m in mutants}) == 3  # fewer functions than batches asked for
+def test_batches_are_balanced_and_keep_a_function_whole_when_it_fits():
+    mutants = generate("calc.py", CALC)  # sign 15 mutants, clamp 9, total 3
+    for count, sizes in ((1, [27]), (2, [14, 13]), (4, [7, 7, 7, 6])):
+        found = batches(mutants, count)
+        assert sorted(m.id for b in found for m in b) == sorted(m.id for m in mutants)
+        assert sorted((len(b) for b in found), reverse=True) == sizes
+        assert sum(any(m.function == "total" for m in b) for b in found) == 1
     assert batches([], 4) == [[]]  # nothing to run: one batch for the baseline

@@ -3,7 +3,7 @@
 The parent does what it does locally (generate the mutants, read the cache, write it, report); only the step
 that runs mutants changes. It packs the project tree once (`execution.shipping`), sends it to every worker
 once, and splits the mutants into batches by function (a function's mutants share a warm worker), balanced
-by count, at least two per worker so a slow batch does not idle the others. On the worker `run_batch`
+by count, two per worker so a slow batch does not idle the others. On the worker `run_batch`
 unpacks the tree (once per tree and machine), makes the usual scratch workspace and sandbox from it, and
 runs the engine for the batch's mutant ids with no store. Its events come back as they would from the local
 worker and go through the same loop, so verdicts, cache entries and reports are those of a local run.
@@ -101,13 +101,16 @@ def run_batch(tree: PackedTree, batch: MutantBatch) -> BatchResult:
 
 
 def batches(mutants: list[Mutant], count: int) -> list[list[Mutant]]:
-    """`mutants` in at most `count` batches: whole functions, the largest first into the smallest batch."""
+    """`mutants` in at most `count` batches balanced by count: a function's mutants stay together unless they
+    are more than a batch's share (a module's top-level tables), the largest pieces first into the smallest."""
     groups: dict[tuple[str, str], list[Mutant]] = {}
     for m in mutants:
         groups.setdefault((m.file, m.function), []).append(m)
-    bins: list[list[Mutant]] = [[] for _ in range(max(1, min(count, len(groups))))]
-    for group in sorted(groups.values(), key=len, reverse=True):
-        min(bins, key=len).extend(group)
+    share = max(1, -(-len(mutants) // max(1, count)))
+    pieces = [group[i:i + share] for group in groups.values() for i in range(0, len(group), share)]
+    bins: list[list[Mutant]] = [[] for _ in range(max(1, min(count, len(pieces))))]
+    for piece in sorted(pieces, key=len, reverse=True):
+        min(bins, key=len).extend(piece)
     return [b for b in bins if b] or [[]]
 
 
