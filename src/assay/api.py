@@ -6,18 +6,19 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from concurrent.futures import as_completed
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from assay.config import Settings, apply_overrides, load_settings
 from assay.errors import InputError, RunFailed, ToolchainError
+from assay.execution.executor import threads
 from assay.execution.workspace import Workspace, sweep_stale
 from assay.gates.base import BaseGate
 from assay.languages import LANGUAGES, Language, language_of
 from assay.model import Candidate, FileReport, LintReport, Report
 from assay.mutation.summary import MutateReport
-from assay.pipeline import EventSink, Verifier
+from assay.pipeline import EventSink, ShippedVerifier, Verifier
 from assay.project import Project, candidate, discover, find_root, python_sources, read_source
 from assay.store import Store
 
@@ -111,12 +112,12 @@ def verify(
             if name in LANGUAGES and (problem := LANGUAGES[name].toolchain_problem(settings)):
                 raise ToolchainError(f"{LANGUAGES[name].title} toolchain missing: {problem}")
     sweep_stale()
-    verifier = Verifier(project, settings, use_cache, on_event, gates)
+    verifier = (ShippedVerifier if settings.scheduler else Verifier)(project, settings, use_cache, on_event, gates)
     verifier.emit("start", str(len(todo)), "")
     jobs = settings.jobs or os.cpu_count() or 1
     done: dict[int, FileReport] = {}
     interrupted = False
-    pool = ThreadPoolExecutor(max_workers=max(1, min(jobs, len(todo))))
+    pool = threads(max(1, min(jobs, len(todo))))
     futures: dict = {}
     try:
         futures = {pool.submit(verifier.verify_file, c): i for i, c in enumerate(todo)}
@@ -180,8 +181,10 @@ def mutate(
 ) -> MutateReport:
     """Mutate source files (or every module under directories) in memory and run `tests` against the mutants.
     Raises RunFailed when the run cannot give verdicts (the baseline fails, collection fails)."""
+    from assay.execution.executor import open_cluster
     from assay.languages.python import PYTHON, pytest_args
     from assay.mutation.codeclass import threshold_for
+    from assay.mutation.distributed import DistributedEngine
     from assay.mutation.engine import Engine, MutationError
     from assay.sandbox import Sandbox
 
@@ -197,9 +200,11 @@ def mutate(
     code_class, limit = threshold_for(sources, conf, project.packages)
     store = Store(root) if settings.cache and use_cache else None
     try:
-        with Workspace(root) as ws:
+        with Workspace(root) as ws, open_cluster(settings.scheduler) as cluster:
             engine = Engine(ws, Sandbox(settings.sandbox, protect=root), PYTHON.python(settings),
                             project.source_roots, conf, pytest_args(project, settings), store)
+            if cluster is not None:  # the same run, its mutants in batches on the cluster's workers
+                engine = DistributedEngine.on(cluster, settings, engine)
             run = engine.run(targets, test_args, progress=progress)
     except MutationError as err:
         raise RunFailed(f"mutation run failed: {err}") from None

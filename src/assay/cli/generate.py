@@ -85,6 +85,9 @@ def generate(
     root: Annotated[Path | None, typer.Option(help="project root (default: found from the first target)")] = None,
     config: Annotated[Path | None, typer.Option(help="assay.toml or pyproject.toml to use")] = None,
     timeout: Annotated[float | None, typer.Option(help="wall timeout of one test run, seconds")] = None,
+    scheduler: Annotated[str | None, typer.Option(
+        metavar="tcp://HOST:PORT", help="model writers: verify each attempt on this Dask cluster's workers "
+                                        "(the offline writer runs here)")] = None,
 ) -> None:
     """Write tests - with a model, or with no model by the offline writer (the default: mutant-killing
     characterization tests); keep only those that pass every gate, and say why for the rest."""
@@ -102,7 +105,8 @@ def generate(
                  "generate.max_tests_per_function": max_tests, "review.reviewer": reviewer,
                  "generate.max_attempts": max_attempts,
                  "generate.max_tokens": max_tokens, "generate.max_cost": max_cost, "generate.jobs": jobs,
-                 "generate.output_dir": str(output_dir) if output_dir else None, "sandbox.timeout_s": timeout}
+                 "generate.output_dir": str(output_dir) if output_dir else None, "sandbox.timeout_s": timeout,
+                 "scheduler": scheduler}
 
     def run() -> WriterReport:
         with shown(progress):

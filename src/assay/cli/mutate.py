@@ -86,6 +86,8 @@ def mutate(
     config: Annotated[Path | None, typer.Option(metavar="FILE",
                                                 help="config file (default: assay.toml / pyproject.toml)")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress lines on stderr")] = False,
+    scheduler: Annotated[str | None, typer.Option(
+        metavar="tcp://HOST:PORT", help="run the mutants in batches on this Dask cluster's workers")] = None,
 ) -> None:
     """Mutate source files in memory and report which mutants the tests kill."""
     plan = plan_outputs(format or ["text"], output or [], MUTATE_FORMATS)
@@ -102,7 +104,7 @@ def mutate(
                               progress=on_event, config=config,
                               overrides={"mutation.workers": workers, "sandbox.timeout_s": timeout,
                                          "mutation.timeout_s": test_timeout, "mutation.timeout_factor": timeout_factor,
-                                         "mutation.deselect": deselect})
+                                         "mutation.deselect": deselect, "scheduler": scheduler})
 
     try:
         report = call(run)

@@ -82,6 +82,8 @@ def verify(
                                                   "rust, typescript, javascript, csharp")] = None,
     require_toolchain: Annotated[bool, typer.Option(
         "--require-toolchain", help="a missing compiler or runner is an error (exit 2), not 'unvalidated'")] = False,
+    scheduler: Annotated[str | None, typer.Option(
+        metavar="tcp://HOST:PORT", help="verify the files on this Dask cluster's workers")] = None,
 ) -> None:
     """Put test files through the gates and give a verdict per file and per test."""
     formats = (format or ["text"]) + ([f"junit={junit_xml}"] if junit_xml else [])
@@ -93,7 +95,8 @@ def verify(
             report = api.verify(paths, root=root, targets=target or None, use_cache=not no_cache, config=config,
                                 on_event=on_event, languages=language, review=review,
                                 overrides={"jobs": jobs, "sandbox.timeout_s": timeout, "smells.profile": profile,
-                                           "require_toolchain": require_toolchain or None})
+                                           "require_toolchain": require_toolchain or None,
+                                           "scheduler": scheduler})
         write_outputs(report, plan)
         return report
 

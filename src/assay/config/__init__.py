@@ -40,6 +40,7 @@ class Settings(Section):
     gates: list[str] | None = Field(None, description="gates to run, in order; default: every available gate")
     cache: bool = True
     jobs: int = Field(0, ge=0, description="files verified at once; 0 = number of cores")
+    scheduler: str | None = Field(None, description="Dask scheduler tcp://HOST:PORT: run on its workers")
     sandbox: SandboxConfig = Field(default_factory=SandboxConfig)
     stability: StabilityConfig = Field(default_factory=StabilityConfig)
     python: PythonConfig = Field(default_factory=PythonConfig)

@@ -13,7 +13,7 @@ import json
 import os
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -113,7 +113,7 @@ class Engine:
     def run(self, targets: list[str], tests: list[str], scoped: bool = False,
             progress: Callable[[dict[str, Any]], None] | None = None,
             durations: dict[str, float] | None = None, deselect: list[str] | None = None,
-            killers: int = 1) -> MutationRun:
+            killers: int = 1, only: Collection[str] | None = None) -> MutationRun:
         """Mutate `targets` (project-relative files) and run `tests` against them.
 
         `tests`: files (collected whole), or node ids / `file::function` prefixes, picked after collection
@@ -122,7 +122,8 @@ class Engine:
         has them (the green gate), which spares the untraced baseline run. `deselect`: node ids, prefixes or
         globs left out (added to the config's). `killers`: failing tests to find per mutant (1: stop at the first;
         2: enough to tell a mutant only one test kills). `progress` receives every worker event and, after each
-        change, a `progress` event: phase, done, total, killed, survived, timeouts, eta_s.
+        change, a `progress` event: phase, done, total, killed, survived, timeouts, eta_s. `only`: run just
+        these mutant ids (one batch of a distributed run; the baseline runs all the same).
         """
         deselect = [*self.config.deselect, *(deselect or [])]
         start = time.monotonic()
@@ -141,6 +142,8 @@ class Engine:
         if baseline:
             self._apply_baseline(run, baseline)
         in_scope = [m for m in mutants if self._in_scope(run, m)] if baseline and scoped else mutants
+        if only is not None:
+            in_scope = [m for m in in_scope if m.id in only]
         todo = []
         for m in in_scope:
             hit = self.store.get(NAMESPACE, keys[m.id]) if self.store else None

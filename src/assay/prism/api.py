@@ -14,11 +14,11 @@ from typing import Any
 
 from assay.config import Settings, load_settings
 from assay.errors import InputError
+from assay.execution.executor import open_executor
 from assay.execution.workspace import sweep_stale
 from assay.prism.build import build_faulty
 from assay.prism.check import check_tasks
 from assay.prism.evaluate import evaluate
-from assay.prism.executors import open_executor
 from assay.prism.matrix import EventSink
 from assay.prism.model import BuildReport, CheckReport, PrismReport
 from assay.prism.task import Task, is_task, load_task, task_dirs
@@ -26,6 +26,7 @@ from assay.prism.writer import write_suites
 from assay.store import Store
 
 __all__ = ["prism_build", "prism_check", "prism_run"]
+PRELOAD = ("assay.prism.worker",)  # the module of the unit (`run_job`), imported once by the local forkserver
 
 
 def _tasks(path: Path) -> list[Task]:
@@ -88,8 +89,9 @@ def prism_run(path: Path | str, suites: Path | str | None = None, *, suite: Path
     sweep_stale()
     store = _store(settings, state, use_cache)
     try:
-        with open_executor(executor, workers, scheduler) as (pool, described):
+        with open_executor(executor, workers, scheduler, preload=PRELOAD) as pool:
             results, stats = evaluate(pairs, settings, pool, store, on_event, reuse)
+        described = pool.info.to_json()
     finally:
         if store is not None:
             store.close()
@@ -145,7 +147,7 @@ def prism_check(path: Path | str, *, settings: Settings | None = None, executor:
     sweep_stale()
     store = _store(settings, state, use_cache)
     try:
-        with open_executor(executor, workers, scheduler) as (pool, _):
+        with open_executor(executor, workers, scheduler, preload=PRELOAD) as pool:
             checked, stats = check_tasks(tasks, settings, pool, store, on_event)
     finally:
         if store is not None:
@@ -169,7 +171,7 @@ def prism_build(path: Path | str, faulty_from_mutants: int, *, settings: Setting
     sweep_stale()
     store = _store(settings, state, use_cache)
     try:
-        with open_executor(executor, workers, scheduler) as (pool, _):
+        with open_executor(executor, workers, scheduler, preload=PRELOAD) as pool:
             report = build_faulty(task, faulty_from_mutants, settings, pool, store, on_event, limit=limit)
     finally:
         if store is not None:

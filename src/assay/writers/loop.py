@@ -9,11 +9,11 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
 from assay.config import Settings
 from assay.config.generate import GenerateConfig, ReviewConfig
+from assay.execution.executor import open_executor
 from assay.gates.review import ReviewBrief, ReviewGate
 from assay.languages import LANGUAGES, WritePlan
 from assay.llm import Budget, BudgetExhausted, LLMConfig, LLMError, PermanentError
@@ -21,7 +21,7 @@ from assay.llm.context import existing_tests, rules
 from assay.llm.excerpt import excerpt
 from assay.llm.prompts import Prompts
 from assay.model import FileReport, GateStatus, Verdict
-from assay.pipeline import Verifier, build_gates
+from assay.pipeline import ShippedVerifier, Verifier, build_gates
 from assay.project import Project, candidate
 from assay.targets.model import Target
 from assay.writers import polyglot
@@ -57,10 +57,11 @@ class Generator:
         vsettings = settings.model_copy(deep=True, update={"generate": GenerateConfig.model_validate({}),
                                                            "review": ReviewConfig.model_validate({}),
                                                            "llm": LLMConfig.model_validate({})})
-        self.full = Verifier(project, vsettings, use_cache, gates=build_gates(vsettings))
+        verifier = ShippedVerifier if settings.scheduler else Verifier  # a scheduler: attempts verify on its workers
+        self.full = verifier(project, vsettings, use_cache, gates=build_gates(vsettings))
         quick = vsettings.model_copy(deep=True)
         quick.gates = ["compile", "green"]  # also keeps its cache entries apart from full runs
-        self.quick = Verifier(project, quick, use_cache, gates=build_gates(quick))
+        self.quick = verifier(project, quick, use_cache, gates=build_gates(quick))
         self.stopped: str | None = None
         self.fatal = False
         self._lock = threading.Lock()
@@ -73,7 +74,7 @@ class Generator:
     def run(self, targets: list[Target], jobs: int) -> list[TargetResult]:
         self.emit("start", str(len(targets)), "")
         try:
-            with ThreadPoolExecutor(max_workers=max(1, min(jobs, len(targets)))) as pool:
+            with open_executor("threads", max(1, min(jobs, len(targets)))) as pool:
                 return list(pool.map(self.one, targets))
         finally:
             self.full.close()
