@@ -287,7 +287,7 @@ class ShippedVerifier(Verifier):
         self._cluster = contextlib.ExitStack()
         self.cluster = self._cluster.enter_context(open_cluster(settings.scheduler))
         self.tree = self.cluster.share(pack(project.root)) if self.cluster else None
-        self._plain = settings.model_dump(mode="json")
+        self._plain = settings.plain()
         self._keyed = settings.model_copy(update={"scheduler": None})
 
     def _verify(self, candidate: Candidate) -> FileReport:

@@ -65,3 +65,13 @@ def test_the_cli_says_a_bad_flag_value_in_one_line(project):
     assert proc.stderr.strip().splitlines() == [
         "assay: error: command line: bad value for 'sandbox.timeout_s': Input should be greater than 0"]
     assert "Traceback" not in proc.stderr
+
+
+def test_settings_travel_to_a_worker_and_back_with_their_tool_sections():
+    import assay.languages  # noqa: F401  (registers the languages' tool sections)
+    from assay.config import settings_from_dict
+
+    settings = settings_from_dict({"jobs": 3, "java": {"test_args": ["-Dx=1"]}, "sandbox": {"timeout_s": 7}})
+    again = settings_from_dict(settings.plain(), "the parent's settings")
+    assert again == settings
+    assert again.tool("java").test_args == ["-Dx=1"]

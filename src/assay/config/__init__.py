@@ -74,6 +74,10 @@ class Settings(Section):
         """The `[tool.assay.<language>]` section (its defaults when the config has none)."""
         return self.tools.get(language) or ToolConfig()
 
+    def plain(self) -> dict[str, Any]:
+        """JSON-ready data that `settings_from_dict` turns back into these settings (on a Dask worker)."""
+        return self.model_dump(mode="json", by_alias=True)
+
     def fingerprint(self) -> str:
         """Hash of everything that can change a verdict (part of the cache key)."""
         return hashlib.sha256(json.dumps(self.model_dump(mode="json"), sort_keys=True).encode()).hexdigest()

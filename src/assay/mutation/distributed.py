@@ -138,7 +138,7 @@ class DistributedEngine(Engine):
         self.tree = pack(self.ws.root)
         shared = self.pool.share(self.tree)
         workers = self.pool.info.workers or 1
-        plain = self.settings.model_dump(mode="json")
+        plain = self.settings.plain()
         submitted: dict[Future[BatchResult], tuple[int, float]] = {}
         for group in batches(mutants, 2 * workers):
             batch = MutantBatch(plain, self.source_roots, self.pytest_args, targets, tests, [m.id for m in group],
