@@ -44,7 +44,7 @@ def test_the_readme_layout_names_every_package_and_module_of_src_assay():
     lines = _layout_block()
     start = next(i for i, line in enumerate(lines) if line.startswith("src/assay/"))
     entries = [line for line in lines[start + 1:] if line.startswith("  ") and not line.startswith("   ")]
-    named = [tok for line in entries for tok in line.split() if tok.endswith(("/", ".py"))]
+    named = [tok for line in entries for tok in re.findall(r"[\w.]+\.py|\w+/", line)]
     first = [line.split()[0] for line in entries]
     packages = sorted(f"{p.name}/" for p in package.iterdir() if (p / "__init__.py").is_file())
     modules = sorted(p.name for p in package.glob("*.py") if p.name != "__init__.py")

@@ -7,7 +7,7 @@ from assay.config import names
 from assay.smells.model import RULES as _REGISTRY
 from assay.smells.model import Rule
 from assay.smells.polyglot.rules import RULES as POLYGLOT
-from assay.smells.rules import assertions, conditional, hygiene, mocking, numbers, parse, upkeep, value  # noqa: F401  (registration)
+from assay.smells.rules import assertions, conditional, hygiene, magic_numbers, mocking, parse, upkeep, value  # noqa: F401  (registration)
 
 RULES: dict[str, Rule] = dict(sorted(_REGISTRY.items()))
 names.register(names.RULE, lambda: [*RULES, "AP000", *POLYGLOT])
