@@ -20,13 +20,13 @@ from assay.cli.generate import parse_budget
 from assay.errors import InputError
 from assay.project import Project
 from assay.writers.offline.cover import cover
+from assay.writers.offline.functions import functions_of
 from assay.writers.offline.markers import marker_problem
 from assay.writers.offline.mine import mine
 from assay.writers.offline.place import out_dir_rel, path_for, write_new
 from assay.writers.offline.probe import Kept
 from assay.writers.offline.render import render
 from assay.writers.offline.session import _since
-from assay.writers.offline.targets import functions_of
 
 
 class Colour(enum.Enum):

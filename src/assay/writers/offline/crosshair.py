@@ -12,7 +12,7 @@ import subprocess
 
 from assay.execution.workspace import Workspace
 from assay.sandbox import Sandbox
-from assay.writers.offline.targets import FunctionInfo
+from assay.writers.offline.functions import FunctionInfo
 
 _CHECK = "import importlib.util, sys; sys.exit(importlib.util.find_spec('crosshair') is None)"
 

@@ -12,10 +12,10 @@ from assay.config import Settings, apply_overrides, load_settings
 from assay.errors import InputError
 from assay.project import Project, find_root
 from assay.writers.base import GenerateRequest
+from assay.writers.offline.functions import changed_lines, functions_of
 from assay.writers.offline.markers import marker_problem
 from assay.writers.offline.model import OfflineReport, OfflineTarget
 from assay.writers.offline.place import out_dir_rel, path_for, write_new
-from assay.writers.offline.targets import changed_lines, functions_of
 from assay.writers.offline.writer import OfflineWriter, dotted_of, targets_from
 
 

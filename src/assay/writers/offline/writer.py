@@ -29,12 +29,12 @@ from assay.project import Project, candidate, python_sources
 from assay.sandbox import Sandbox
 from assay.writers.offline import crosshair
 from assay.writers.offline.cover import UNCOUNTED, cover, fit_threshold, foresee
+from assay.writers.offline.functions import FunctionInfo, functions_of
 from assay.writers.offline.mine import mine
 from assay.writers.offline.model import FunctionReport, ModuleResult, OfflineTarget
 from assay.writers.offline.place import path_for
 from assay.writers.offline.probe import Kept, ProbeResult, default_workers, run_probe
 from assay.writers.offline.render import Rendered, formatted, render
-from assay.writers.offline.targets import FunctionInfo, functions_of
 
 PROBE_SHARE = 0.5  # of the module's budget; verification takes the rest
 CROSSHAIR_SHARE = 0.2  # of the probe's time, for `crosshair cover` when it is installed
