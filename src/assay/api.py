@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from assay.config import Settings, apply_overrides, load_settings
 from assay.errors import InputError, RunFailed, ToolchainError
@@ -20,6 +20,9 @@ from assay.mutation.summary import MutateReport
 from assay.pipeline import EventSink, Verifier
 from assay.project import Project, discover, find_root, is_test_file, read_source
 from assay.store import Store
+
+if TYPE_CHECKING:
+    from assay._assay_sandbox.mutation.protocol import Event as MutationEvent
 
 __all__ = ["candidate", "generate", "lint", "mutate", "prism_build", "prism_check", "prism_run", "targets",
            "verify"]
@@ -209,7 +212,7 @@ def mutate(
     root: Path | str | None = None,
     threshold: float | None = None,
     use_cache: bool = True,
-    progress: Callable[[dict[str, Any]], None] | None = None,
+    progress: Callable[[MutationEvent], None] | None = None,
     config: Path | None = None,
     overrides: dict[str, Any] | None = None,
 ) -> MutateReport:

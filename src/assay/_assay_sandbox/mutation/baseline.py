@@ -29,6 +29,7 @@ import pytest
 
 from ..fork import clock, cpu_ticks, fork, idle, watch
 from .patch import FailureWatch
+from .protocol import BaselineProgress
 from .seed import reseed
 from .state import ProjectState
 from .trace import make_tracer
@@ -305,8 +306,7 @@ def _finish(runs: list[_Run], items, events, per_test: float) -> None:
                             later.pause()
         if now - last_event[0] > 0.5:
             last_event[0] = now
-            events.emit(event="baseline_progress", total=len(items),
-                        done=min(sum(s.done for s in r.segments) for r in runs))
+            events.send(BaselineProgress(total=len(items), done=min(sum(s.done for s in r.segments) for r in runs)))
 
     while any(run.live() for run in runs):
         for run in runs:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import ast
 import os
 
-from .code import code_lines
+from .bytecode import code_lines
 
 _MISSING = object()
 
@@ -83,10 +83,10 @@ def defaults_patch(cfg, m, text: str, mutated: str, functions: dict, collect) ->
     return patches, body
 
 
-def run_defaulted(patches: list, items, report) -> dict:
+def run_defaulted(patches: list, items, report, killers: int) -> dict:
     from .patch import run_items
 
     for f, positional, keywords in patches:
         f.__defaults__ = positional
         f.__kwdefaults__ = keywords
-    return run_items(items, report)
+    return run_items(items, report, killers)

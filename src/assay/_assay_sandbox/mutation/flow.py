@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import ast
 
-from .code import _DYNAMIC as DYNAMIC_NAMES
+from .bytecode import _DYNAMIC as DYNAMIC_NAMES
 
 # calls that build a new object (unless the name is rebound by the module)
 _BUILDERS = {"list", "dict", "set", "bytearray", "frozenset", "tuple", "bytes", "object", "deque", "defaultdict",

@@ -22,7 +22,7 @@ import os
 import textwrap
 import types
 
-from .code import code_lines, reads_dynamically
+from .bytecode import code_lines, reads_dynamically
 
 _BUILTIN_METHODS = {name for t in (int, float, complex, str, bytes, bytearray, tuple, list, dict, set, frozenset,
                                    range, bool) for name in dir(t) if not name.startswith("_")}

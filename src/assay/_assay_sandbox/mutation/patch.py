@@ -12,7 +12,7 @@ import types
 
 from ..fork import clock, waited
 from ..protocol import MutantSpec, MutationJob
-from .code import find_code
+from .bytecode import find_code
 from .seed import reseed
 
 
@@ -48,11 +48,11 @@ def patches(cfg: MutationJob, m: MutantSpec, code, functions) -> list | None:
     return pairs or None
 
 
-def run_patched(pairs, items, report) -> dict:
+def run_patched(pairs, items, report, killers: int) -> dict:
     for funcs, new in pairs:
         for f in funcs:
             f.__code__ = new
-    return run_items(items, report)
+    return run_items(items, report, killers)
 
 
 class FailureWatch:
@@ -80,11 +80,8 @@ class FailureWatch:
         return watch
 
 
-KILLERS = [1]  # failing tests to find before a child stops: set once in the worker from the job, before forking
-
-
-def run_items(items, report) -> dict:
-    """Run tests in a forked child until the first failure (or the first `KILLERS[0]`), telling the parent when
+def run_items(items, report, killers: int) -> dict:
+    """Run tests in a forked child until the first failure (or the first `killers`), telling the parent when
     each starts and ends (it holds the per-test deadline)."""
     from _pytest.nodes import Node
     from _pytest.runner import runtestprotocol
@@ -106,6 +103,6 @@ def run_items(items, report) -> dict:
         done += 1
         if failed:
             killed_by.append(item.nodeid)
-            if len(killed_by) >= KILLERS[0]:
+            if len(killed_by) >= killers:
                 break
     return {"killed_by": killed_by, "tests_completed": done}

@@ -11,7 +11,7 @@ import sys
 
 from ..fork import run_one
 from ..protocol import MutantSpec, MutationJob
-from .code import import_error
+from .bytecode import import_error
 from .flow import Body
 from .patch import run_items
 from .reimport import run_reimported
@@ -98,9 +98,10 @@ class ImportTime:
         selected, complete = self.readers.select(m, changed | aliases, old)
         if complete and unsafe is None:
             run = [item for item in items if item.nodeid in selected]
-            return {**run_items(run, report), "selected": [item.nodeid for item in run]}
+            return {**run_items(run, report, self.cfg.killers), "selected": [item.nodeid for item in run]}
         # cannot bound who observes it: every test, the likely killers first
-        return run_items(items if in_order else sorted(items, key=lambda item: item.nodeid not in selected), report)
+        return run_items(items if in_order else sorted(items, key=lambda item: item.nodeid not in selected), report,
+                         self.cfg.killers)
 
 
 def _uses(codes) -> dict[str, set[str]]:

@@ -41,7 +41,8 @@ def _module_node(item):
     return item.getparent(pytest.Module)
 
 
-def run_recollected(pairs, items, files: list[tuple[str, types.CodeType | None]], report, first: int = 0) -> dict:
+def run_recollected(pairs, items, files: list[tuple[str, types.CodeType | None]], report, killers: int,
+                    first: int = 0) -> dict:
     """In the child: the mutant in place, the calling test modules imported and collected again, then
     the tests (those of the re-collected modules as they are now: their parameter ids may have changed;
     new ids right after the `first` state writers: where the mutant shows)."""
@@ -81,4 +82,4 @@ def run_recollected(pairs, items, files: list[tuple[str, types.CodeType | None]]
     by_id = {x.nodeid: x for found in fresh.values() for x in found}
     ordered = [by_id.pop(item.nodeid, None) if os.path.realpath(str(item.path)) in fresh else item for item in items]
     kept = [x for x in ordered if x is not None]
-    return run_items(kept[:first] + list(by_id.values()) + kept[first:], report)
+    return run_items(kept[:first] + list(by_id.values()) + kept[first:], report, killers)

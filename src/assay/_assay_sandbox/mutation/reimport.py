@@ -15,8 +15,7 @@ import types
 import pytest
 
 from ..fork import clock, waited
-from .code import import_error
-from .patch import KILLERS
+from .bytecode import import_error
 from .seed import reseed
 
 
@@ -116,7 +115,7 @@ def run_reimported(cfg, m, code, ordered: list[str], report, known: set[str], fi
     collector = _Collector(finder, report, ordered, known, first)
     # parametrize ids may be built from the mutated module: name the test functions, not their ids
     functions = list(dict.fromkeys(nodeid.split("[")[0] for nodeid in ordered))
-    args = [*functions, f"--maxfail={KILLERS[0]}", "-q", "-p", "no:cacheprovider", "-p", "no:randomly", "-p",
+    args = [*functions, f"--maxfail={cfg.killers}", "-q", "-p", "no:cacheprovider", "-p", "no:randomly", "-p",
             "no:assay", *cfg.pytest_args]
     exit_code = int(pytest.main(args, plugins=[collector]))
     if finder.error is not None:

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .protocol import Verdict
+
 SPLIT_FACTOR = 4.0  # a test past this many times its baseline time (x pace) is slow under this mutant
 SPLIT_MIN_S = 0.1  # ... and past this long: a split costs a fork, and a fresh import in some modes
 SPLIT_AGAIN_S = 0.05  # ... or this long, once the mutant has slowed a test down
@@ -30,7 +32,7 @@ class Group:
     splits: int = 0
     done: int = 0  # tests completed, over all children
     slow: set[str] = field(default_factory=set)  # classes (or modules) of its tests that ran slow
-    hang: dict | None = None  # the first test that hung: killers, reason, ordered
+    hang: Verdict | None = None  # the Timeout of the first test that hung, should no test fail
     over: bool = False
 
 

@@ -13,7 +13,7 @@ import sys
 import sysconfig
 import types
 
-from .code import is_function_code
+from .bytecode import is_function_code
 from .flow import Body
 
 _STATE_OPS = {"STORE_ATTR", "DELETE_ATTR", "STORE_SUBSCR", "DELETE_SUBSCR"}

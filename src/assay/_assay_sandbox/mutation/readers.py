@@ -10,7 +10,7 @@ import os
 import types
 
 from ..protocol import MutantSpec, MutationJob
-from .code import code_lines, code_tree, is_function_code, names_read, reads_dynamically
+from .bytecode import code_lines, code_tree, is_function_code, names_read, reads_dynamically
 from .same import cells
 
 _MODULE_REACH = {"modules", "import_module", "__import__", "globals", "__globals__", "reload", "getmodule"}
