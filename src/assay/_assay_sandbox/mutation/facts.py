@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .protocol import BaselineDone, BaselineSummary, BaselineTest
+
+if TYPE_CHECKING:
+    import pytest
 
 
 class Baseline:
@@ -13,7 +18,8 @@ class Baseline:
     when given, else the untraced run's; the traced duration only where neither has the test.
     """
 
-    def __init__(self, items, runs: dict[str, dict], durations: dict[str, float] | None, functions: dict | None):
+    def __init__(self, items: list[pytest.Item], runs: dict[str, dict], durations: dict[str, float] | None,
+                 functions: dict[str, list[list]] | None) -> None:
         traced = runs["traced"]["tests"]
         untraced = runs["untraced"]["tests"] if "untraced" in runs else None
         self.tracer = runs["traced"]["tracer"]

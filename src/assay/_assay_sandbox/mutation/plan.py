@@ -23,15 +23,22 @@ import __future__
 
 import os
 import types
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..protocol import MutantSpec
+from ..protocol import MutantSpec, MutationJob
 from .bytecode import fingerprint, top_level_defs
 from .defaults import defaults_patch
 from .patch import patches
 from .protocol import Mode, Status, Verdict
+from .shapes import Functions
+
+if TYPE_CHECKING:
+    from .facts import Baseline
+    from .memo import Memos
+    from .readers import Readers
+    from .trace import CollectTracer
 
 FUTURE_FLAGS = 0
 for _feature in __future__.all_feature_names:
@@ -69,8 +76,9 @@ class Plan:
     original_code: dict[str, types.CodeType]
 
 
-def plan(cfg, baseline, collect, dirty: dict[str, set[str]], readers, functions,
-         memos=None, recollect: dict | None = None) -> Plan:
+def plan(cfg: MutationJob, baseline: Baseline, collect: CollectTracer, dirty: dict[str, set[str]], readers: Readers,
+         functions: Functions, memos: Memos | None = None,
+         recollect: dict[str, list[tuple[str, types.CodeType | None]]] | None = None) -> Plan:
     """The plan of the job's mutants: which ones run, how and against which tests; the others' verdicts."""
     covering, duration, scope = baseline.covering, baseline.duration, baseline.scope
     all_ids = baseline.tests
@@ -86,7 +94,7 @@ def plan(cfg, baseline, collect, dirty: dict[str, set[str]], readers, functions,
     defs = {rel: [] if "\r" in text else top_level_defs(text) for rel, text in sources.items()}
     spans_seen: set[str] = set()
 
-    def compiled(m, mutated: str, alone: bool) -> tuple[types.CodeType, str, bool]:
+    def compiled(m: MutantSpec, mutated: str, alone: bool) -> tuple[types.CodeType, str, bool]:
         """The mutant's code, a key for its fingerprint, and whether the code is the whole module. `alone`:
         the top-level def or class holding it, compiled by itself at its own lines (a 1000-line module takes
         2-4 ms to compile, one def 0.05 ms; the pool compiles the next mutant while the children run, on
@@ -127,7 +135,8 @@ def plan(cfg, baseline, collect, dirty: dict[str, set[str]], readers, functions,
             path = os.path.realpath(cfg.targets[rel])
             inert = None if memos is None else (lambda key, name, m=m, path=path: memos.inert(key, name, path, m))
             ids, in_order = with_state(ids, direct, baseline, readers, inert)
-            writers = sorted((i for i in ids if i in baseline.writes), key=baseline.position.get) if in_order else []
+            writers = (sorted((i for i in ids if i in baseline.writes), key=baseline.position.__getitem__)
+                       if in_order else [])
             ordered = writers + sorted((i for i in ids if i not in baseline.writes or not in_order),
                                        key=lambda i: duration[i])
             # the statement alone serves a mutant that patches live functions; one that re-runs the module
@@ -167,7 +176,8 @@ def plan(cfg, baseline, collect, dirty: dict[str, set[str]], readers, functions,
     return Plan(steps(), original_code)
 
 
-def with_state(ids: set[str], direct: set[str], baseline, readers, inert=None) -> tuple[set[str], bool]:
+def with_state(ids: set[str], direct: set[str], baseline: Baseline, readers: Readers | None,
+               inert: Callable[[str, str], bool] | None = None) -> tuple[set[str], bool]:
     """Add the tests that may read module state written by a test running the mutated line, and the earlier
     writers of state the selected tests read. Returns (tests, whether they must run in collection order).
     `inert(key, name)`: a write the mutant cannot shape (a memo cache of code it cannot reach)."""
@@ -178,10 +188,11 @@ def with_state(ids: set[str], direct: set[str], baseline, readers, inert=None) -
     out = set(ids)
     for key, name in written:
         first = min(position[t] for t in direct if (key, name) in baseline.writes.get(t, ()))
-        if readers is None or readers.readers_of(key, name) is None:  # anyone may read it: every later test
+        known = None if readers is None else readers.readers_of(key, name)
+        if known is None:  # anyone may read it: every later test
             out.update(t for t in baseline.tests if position[t] > first)
         else:
-            out.update(readers.readers_of(key, name))
+            out.update(known)
     if readers is not None:
         added = True
         while added:  # earlier tests whose writes the selected tests may read (they ran first in the baseline)

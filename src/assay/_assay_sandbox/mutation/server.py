@@ -11,8 +11,13 @@ import os
 import sys
 import time
 import traceback
+import types
 
+import pytest
+
+from ..protocol import MutationJob
 from .baseline import BaselineFailed, run_baseline
+from .events import Events
 from .facts import Baseline
 from .identity import pick
 from .memo import Memos
@@ -24,13 +29,14 @@ from .readers import Readers
 from .rebind import ImportTime
 from .recollect import recollectable
 from .state import ProjectState, changed_since_body
+from .trace import CollectTracer
 from .warm import warm
 
 
 class Server:
     """pytest plugin: takes over the run loop once collection is done."""
 
-    def __init__(self, cfg, events, tracer):
+    def __init__(self, cfg: MutationJob, events: Events, tracer: CollectTracer) -> None:
         self.cfg = cfg
         self.events = events
         self.tracer = tracer
@@ -39,15 +45,15 @@ class Server:
         self.started = time.monotonic()
 
     # --- pytest hooks ----------------------------------------------------------------------------
-    def pytest_collectreport(self, report):
+    def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         if report.failed:
             self.collect_errors.append(f"{report.nodeid}: {report.longreprtext[-1500:]}")
 
-    def pytest_collection_finish(self, session):
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
         self.tracer.stop()
         self.collection_s = time.monotonic() - self.started
 
-    def pytest_runtestloop(self, session):
+    def pytest_runtestloop(self, session: pytest.Session) -> bool:
         self.served = True
         if self.collect_errors:
             self.events.send(WorkerError("collection failed:\n" + "\n".join(self.collect_errors)))
@@ -59,7 +65,7 @@ class Server:
         return True
 
     # --- the work --------------------------------------------------------------------------------
-    def serve(self, session) -> None:
+    def serve(self, session: pytest.Session) -> None:
         cfg = self.cfg
         items, problem, deselected = pick(session.items, cfg.tests, cfg.deselect)
         if problem:
@@ -110,7 +116,7 @@ class Server:
         return out
 
 
-def _original_code(cfg) -> dict:
+def _original_code(cfg: MutationJob) -> dict[str, types.CodeType]:
     out = {}
     for rel, path in cfg.targets.items():
         with open(path, encoding="utf-8") as fh:
