@@ -28,10 +28,9 @@ import collections
 import gc
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
 from typing import Any
 
-from ..fork import RETRY_FACTOR, Child, cpu_ticks, fork, idle, waited_of, watch
+from ..fork import RETRY_FACTOR, cpu_ticks, fork, idle, waited_of, watch
 from ..protocol import MutantSpec, MutationJob
 from .defaults import run_defaulted
 from .events import Events
@@ -43,7 +42,7 @@ from .protocol import Cost, Heartbeat, LongestMutant, Mode, MutantDone, Status, 
 from .rebind import ImportTime
 from .recollect import run_recollected
 from .reimport import run_reimported
-from .split import IDLE_WINDOW_S, MAX_CHILDREN, MAX_SPLITS, Group, split_after
+from .split import IDLE_WINDOW_S, MAX_CHILDREN, MAX_SPLITS, Group, Running, split_after
 
 SAME_LINE_P = 0.9  # chance that a test that killed a mutant on this line kills the next one
 SAME_FUNCTION_P = 0.6  # ... one that killed a mutant elsewhere in the same function (or module body)
@@ -63,28 +62,6 @@ def pace(ratios: Sequence[float]) -> float:
         return 1.0
     low, high = PACE_RANGE
     return min(high, max(low, sorted(ratios)[len(ratios) // 2]))
-
-
-@dataclass(eq=False)
-class Running:
-    """One child of a mutant, as the pool watches it: the test it is in, its deadline, its split state."""
-
-    job: Job
-    child: Child
-    ordered: list[str]  # the tests it runs, in order
-    group: Group  # the children of its mutant
-    deadline: float
-    budget: float  # seconds granted to the current step (set-up, a test, the gap after one)
-    since: float  # when the current step began
-    test: str | None = None  # the test it is in, None between tests
-    solo: str | None = None  # a slow test it keeps alone, the tests after it gone to a new child
-    idle: bool = False  # that slow test sleeps: the child holds no core
-    check: float | None = None  # when to look at the current test again (slow enough to split?)
-    cpu: tuple[int, float] | None = None  # CPU ticks of the child, and when read
-    begun: bool = False  # its first test started
-    waited: float | None = 0.0  # seconds it had waited for a core when its current step began (None: unknown)
-    granted: float = 0.0  # seconds added to its deadline for that waiting
-    stopped: bool = False  # its solo test passed: the tests after it are another child's
 
 
 class Pool:
