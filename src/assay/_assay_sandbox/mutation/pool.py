@@ -42,6 +42,7 @@ from .protocol import Cost, Heartbeat, LongestMutant, Mode, MutantDone, Status, 
 from .rebind import ImportTime
 from .recollect import run_recollected
 from .reimport import run_reimported
+from .shapes import Outcome
 from .split import IDLE_WINDOW_S, MAX_CHILDREN, MAX_SPLITS, Group, Running, split_after
 
 SAME_LINE_P = 0.9  # chance that a test that killed a mutant on this line kills the next one
@@ -318,17 +319,16 @@ class Pool:
             if (hung is not None and state.solo is None and group.splits < MAX_SPLITS and index >= job.first
                     and index + 1 < len(ordered)):
                 self._split(running, group, job, ordered[:job.first] + self._rest(group, hung, ordered[index + 1:]))
-        elif "crash" in result:
-            verdict = Verdict(Status.RUNTIME_ERROR, state.ordered, reason=result["crash"])
-        elif "import_error" in result["result"]:
+        elif (outcome := Outcome.of(result)).crash is not None:
+            verdict = Verdict(Status.RUNTIME_ERROR, state.ordered, reason=outcome.crash)
+        elif outcome.import_error is not None:
             verdict = Verdict(Status.RUNTIME_ERROR, state.ordered,
-                              reason=f"the module body raises at import: {result['result']['import_error']}")
-        elif "equivalent" in result["result"]:
-            verdict = Verdict(Status.IGNORED, reason=result["result"]["equivalent"])
-        elif result["result"]["killed_by"]:
-            killed_by = result["result"]["killed_by"]
-            self._learn(m, killed_by[0])
-            verdict = Verdict(Status.KILLED, group.ordered, killed_by, group.done)
+                              reason=f"the module body raises at import: {outcome.import_error}")
+        elif outcome.equivalent is not None:
+            verdict = Verdict(Status.IGNORED, reason=outcome.equivalent)
+        elif outcome.killed_by:
+            self._learn(m, outcome.killed_by[0])
+            verdict = Verdict(Status.KILLED, group.ordered, outcome.killed_by, group.done)
         if verdict is None and not group.live:
             verdict = (Verdict(Status.TIMEOUT, group.ordered, group.hang.killed_by, group.done, group.hang.reason)
                        if group.hang else Verdict(Status.SURVIVED, group.ordered, [], group.done))
@@ -369,19 +369,19 @@ class Pool:
                 self.pending.append(job)
                 return
             verdict = Verdict(Status.TIMEOUT, ordered, reason=self._hang_reason(None, state, job))
-        elif "crash" in result:
-            verdict = Verdict(Status.RUNTIME_ERROR, ordered, reason=result["crash"])
-        elif "import_error" in result["result"]:
+        elif (outcome := Outcome.of(result)).crash is not None:
+            verdict = Verdict(Status.RUNTIME_ERROR, ordered, reason=outcome.crash)
+        elif outcome.import_error is not None:
             verdict = Verdict(Status.RUNTIME_ERROR, ordered,
-                              reason=f"the module body raises at import: {result['result']['import_error']}")
-        elif "equivalent" in result["result"]:
-            verdict = Verdict(Status.IGNORED, reason=result["result"]["equivalent"])
+                              reason=f"the module body raises at import: {outcome.import_error}")
+        elif outcome.equivalent is not None:
+            verdict = Verdict(Status.IGNORED, reason=outcome.equivalent)
         else:
-            done = result["result"]
-            for killer in done["killed_by"][:1]:
+            for killer in outcome.killed_by[:1]:
                 self._learn(m, killer)
-            verdict = Verdict(Status.KILLED if done["killed_by"] else Status.SURVIVED, done.get("selected", ordered),
-                              done["killed_by"], done["tests_completed"])
+            verdict = Verdict(Status.KILLED if outcome.killed_by else Status.SURVIVED,
+                              ordered if outcome.selected is None else outcome.selected, outcome.killed_by,
+                              outcome.tests_completed)
         self.events.send(MutantDone(m.id, verdict, took))
 
     def summary(self, total_s: float) -> Cost:
