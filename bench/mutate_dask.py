@@ -32,7 +32,8 @@ from assay.execution.shipping import cache_root, pack  # noqa: E402
 from assay.execution.workspace import Workspace  # noqa: E402
 from assay.languages.python import PYTHON, pytest_args  # noqa: E402
 from assay.mutation.distributed import DistributedEngine  # noqa: E402
-from assay.mutation.engine import Engine, MutationRun  # noqa: E402
+from assay.mutation.engine import Engine  # noqa: E402
+from assay.mutation.model import MutationResult  # noqa: E402
 from assay.project import Project  # noqa: E402
 from assay.sandbox import Sandbox  # noqa: E402
 
@@ -46,7 +47,7 @@ def nothing() -> None:
     """A task that does no work: its round trip is the scheduler's overhead."""
 
 
-def run(root: Path, target: str, tests: str, workers: int, pool: Pool | None) -> tuple[MutationRun, float, Any]:
+def run(root: Path, target: str, tests: str, workers: int, pool: Pool | None) -> tuple[MutationResult, float, Any]:
     settings = Settings()
     settings.mutation.workers = workers
     project = Project.load(root)

@@ -25,10 +25,10 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+from diskcheck import detected, rerun_from_disk  # noqa: E402
 from sdists import CACHE, fetch  # noqa: E402
 
 from assay.config import SandboxConfig  # noqa: E402
-from assay.mutation.diskcheck import detected, rerun_from_disk  # noqa: E402
 from assay.mutation.generate import generate  # noqa: E402
 from assay.mutation.model import Status  # noqa: E402
 from assay.sandbox import Sandbox  # noqa: E402

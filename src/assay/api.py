@@ -23,6 +23,7 @@ from assay.project import Project, candidate, discover, find_root, python_source
 from assay.store import Store
 
 if TYPE_CHECKING:
+    from assay._assay_sandbox.mutation.protocol import Event as MutationEvent
     from assay.writers.base import WriterReport
 
 __all__ = ["candidate", "generate", "lint", "mutate", "prism_build", "prism_check", "prism_run", "targets",
@@ -175,7 +176,7 @@ def mutate(
     root: Path | str | None = None,
     threshold: float | None = None,
     use_cache: bool = True,
-    progress: Callable[[dict[str, Any]], None] | None = None,
+    progress: Callable[[MutationEvent], None] | None = None,
     config: Path | None = None,
     overrides: dict[str, Any] | None = None,
 ) -> MutateReport:

@@ -89,4 +89,4 @@ def test_a_test_slowed_by_a_busy_machine_is_not_a_hang(tmp_path):
     assert body[("7", "8")].status is Status.KILLED, body[("7", "8")].reason
     assert body[("+=", "-=")].status is Status.KILLED, body[("+=", "-=")].reason
     # the baseline's duration is the test's own time: a fraction of a mutant's wall time on the shared core
-    assert run.tests[0]["duration"] < 0.6 * min(r.duration_s for r in body.values()), run.tests
+    assert run.tests[0].duration < 0.6 * min(r.duration_s for r in body.values()), run.tests

@@ -9,10 +9,10 @@ import sys
 import pytest
 
 from assay.config import SandboxConfig
-from assay.mutation.diskcheck import detected, rerun_from_disk
 from assay.mutation.model import Status
 from assay.sandbox import Sandbox
 from assay.store import Store
+from bench.diskcheck import detected, rerun_from_disk
 from tests.mutation._mutation_support import run_engine
 
 

@@ -51,11 +51,11 @@ def test_a_mutant_that_only_slows_tests_survives_once_every_test_passed(run):
 
 def test_a_baseline_child_that_waits_hands_its_tail_to_another(run):
     # test_waits_first sleeps with 12 tests behind it: both runs end in more than one child
-    assert run.baseline["children"]["traced"] > 1
-    assert run.baseline["children"]["untraced"] > 1
-    assert run.baseline["state_writers"] == []
+    assert run.baseline.children["traced"] > 1
+    assert run.baseline.children["untraced"] > 1
+    assert run.baseline.state_writers == []
     # every test's facts arrived, in collection order: coverage of each line is the sequential run's
-    assert run.baseline["unstable"] == []
+    assert run.baseline.unstable == []
     r = _pick(run, 12, "True", "False")
     assert r.status is Status.KILLED and sorted(r.covered_by) == SETTLES
 
@@ -97,10 +97,10 @@ def test_untraced_children_paused_on_a_known_write_are_resumed_when_the_write_wa
     shutil.copytree(FIXTURES / "slow", root)
     box = Sandbox(SandboxConfig(timeout_s=120), protect=root)
     run = run_engine(root, box, ["src/slow/retry.py"], ["tests/test_toggle.py"])
-    assert run.baseline["children"]["traced"] == 2  # the writer's child ran on; the others were dropped
-    assert run.baseline["resumed"]["untraced"] >= 1
-    assert run.baseline["state_writers"] == ["tests/test_toggle.py::test_restores", "tests/test_toggle.py::test_sets"]
-    assert run.baseline["unstable"] == []
-    assert [t["outcome"] for t in run.tests] == ["passed"] * 15
+    assert run.baseline.children["traced"] == 2  # the writer's child ran on; the others were dropped
+    assert run.baseline.resumed["untraced"] >= 1
+    assert run.baseline.state_writers == ["tests/test_toggle.py::test_restores", "tests/test_toggle.py::test_sets"]
+    assert run.baseline.unstable == []
+    assert [t.outcome for t in run.tests] == ["passed"] * 15
     first = ["test_waits_first", "test_sets", "test_restores"]
-    assert [t["id"] for t in run.tests][:3] == [f"tests/test_toggle.py::{name}" for name in first]
+    assert [t.id for t in run.tests][:3] == [f"tests/test_toggle.py::{name}" for name in first]

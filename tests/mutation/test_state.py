@@ -14,10 +14,10 @@ import pytest
 from rich.console import Console
 
 from assay.config import SandboxConfig
-from assay.mutation.diskcheck import detected, rerun_from_disk
 from assay.mutation.engine import MutationError
 from assay.mutation.model import Status
 from assay.sandbox import Sandbox
+from bench.diskcheck import detected, rerun_from_disk
 from tests.mutation._mutation_support import FIXTURES, run_engine
 
 TARGETS = ["src/state/dates.py", "src/state/table.py", "src/state/hang.py", "src/state/broken.py",
@@ -193,10 +193,10 @@ def test_a_module_body_that_raises_is_reported_with_its_exception_in_every_forma
 
 
 def test_the_run_lists_the_slowest_tests_and_deselect_leaves_them_out(runs, root, box):
-    slow = next(t for t in runs[0].slowest if t["id"] == "tests/test_slow.py::test_slow_known")
-    assert slow["duration"] >= 0.3 and 0 < slow["share"] <= 1  # hung tests cost more: they are listed too
-    assert runs[0].longest_mutant["seconds"] > 0
-    assert runs[0].baseline["untraced_s"] > 0 and runs[0].baseline["tracer"]
+    slow = next(t for t in runs[0].slowest if t.id == "tests/test_slow.py::test_slow_known")
+    assert slow.duration >= 0.3 and 0 < slow.share <= 1  # hung tests cost more: they are listed too
+    assert runs[0].longest_mutant.seconds > 0
+    assert runs[0].baseline.untraced_s > 0 and runs[0].baseline.tracer
     run = run_engine(root, box, ["src/state/dates.py"], TESTS, deselect=["tests/test_slow.py"])
     assert run.deselected == 1
     assert all("test_slow" not in t for r in run.results.values() for t in r.covered_by)

@@ -4,59 +4,71 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
+from rich.progress import Progress as Progress_
 
 from assay import api
+from assay._assay_sandbox.mutation.protocol import Event, Progress
 from assay.cli.app import app, call, plan_outputs, shown, usage_error, write
 from assay.mutation.summary import MutateReport
 from assay.report import MUTATE_FORMATS
 from assay.report.mutation_text import print_report
 
 
-def _progress(console: Console, quiet: bool) -> tuple[Progress, Callable[[dict[str, Any]], None], Callable[[], str]]:
+def _progress(console: Console, quiet: bool) -> tuple[Progress_, Callable[[Event], None], Callable[[], str]]:
     """The engine's `progress` events as a live bar on a terminal; elsewhere a line per phase and every 10% of
     mutants, unless quiet."""
-    progress = Progress(TextColumn("[bold]{task.fields[phase]}"), BarColumn(), MofNCompleteColumn(),
+    progress = Progress_(TextColumn("[bold]{task.fields[phase]}"), BarColumn(), MofNCompleteColumn(),
                         TextColumn("killed {task.fields[killed]} survived {task.fields[survived]} "
                                    "timeouts {task.fields[timeouts]}"),
                         TextColumn("{task.fields[eta]}"), TimeElapsedColumn(), console=console, transient=True)
     task = progress.add_task("mutating", total=None, phase="starting", killed=0, survived=0, timeouts=0, eta="")
-    said: dict[str, Any] = {"phase": "", "step": -1, "last": None}
+    said = _Said()
 
     def say(text: str) -> None:
         if not console.is_terminal and not quiet:
             print(f"mutate: {text}", file=sys.stderr, flush=True)
 
-    def on_event(ev: dict[str, Any]) -> None:
-        if ev.get("event") != "progress":
+    def on_event(ev: Event) -> None:
+        if not isinstance(ev, Progress):
             return
-        said["last"] = ev
-        eta = "" if ev["eta_s"] is None else f"about {ev['eta_s']:.0f} s left"
-        progress.update(task, total=ev["total"] or None, completed=ev["done"], phase=ev["phase"],
-                        killed=ev["killed"], survived=ev["survived"], timeouts=ev["timeouts"], eta=eta)
-        if ev["phase"] != said["phase"] and not ev["phase"].startswith("baseline "):
-            said["phase"] = ev["phase"]
-            say(f"{ev['phase']}: {ev['done']}/{ev['total']} mutants done")
-        step = ev["done"] * 10 // max(ev["total"], 1)
-        if ev["phase"] == "mutants" and step > said["step"]:
-            said["step"] = step
-            say(f"{ev['done']}/{ev['total']} ({step * 10}%): killed {ev['killed']}, timeouts {ev['timeouts']}, "
-                f"survived {ev['survived']}" + (f"; {eta}" if eta else ""))
+        said.last = ev
+        eta = "" if ev.eta_s is None else f"about {ev.eta_s:.0f} s left"
+        progress.update(task, total=ev.total or None, completed=ev.done, phase=ev.phase,
+                        killed=ev.killed, survived=ev.survived, timeouts=ev.timeouts, eta=eta)
+        if ev.phase != said.phase and not ev.phase.startswith("baseline "):
+            said.phase = ev.phase
+            say(f"{ev.phase}: {ev.done}/{ev.total} mutants done")
+        step = ev.done * 10 // max(ev.total, 1)
+        if ev.phase == "mutants" and step > said.step:
+            said.step = step
+            say(f"{ev.done}/{ev.total} ({step * 10}%): killed {ev.killed}, timeouts {ev.timeouts}, "
+                f"survived {ev.survived}" + (f"; {eta}" if eta else ""))
 
     def partial() -> str:
         """What finished before an interrupt (a partial run has no score: the survivors are not all known)."""
-        ev = said["last"]
-        if ev is None or ev["phase"] != "mutants":
-            return f"interrupted during {ev['phase'] if ev else 'start-up'}: no mutant finished"
-        return (f"interrupted: {ev['done']} of {ev['total']} mutants finished: killed {ev['killed']}, "
-                f"timeouts {ev['timeouts']}, survived {ev['survived']} (no score for a partial run)")
+        ev = said.last
+        if ev is None or ev.phase != "mutants":
+            return f"interrupted during {ev.phase if ev else 'start-up'}: no mutant finished"
+        return (f"interrupted: {ev.done} of {ev.total} mutants finished: killed {ev.killed}, "
+                f"timeouts {ev.timeouts}, survived {ev.survived} (no score for a partial run)")
 
     return progress, on_event, partial
+
+
+@dataclass
+class _Said:
+    """What the non-terminal lines said last."""
+
+    phase: str = ""
+    step: int = -1
+    last: Progress | None = None
 
 
 @app.command("mutate")

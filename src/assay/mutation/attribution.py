@@ -11,15 +11,14 @@ from __future__ import annotations
 
 from assay.config.mutation import CodeClass, MutationConfig
 from assay.mutation.codeclass import classify
-from assay.mutation.engine import MutationRun
-from assay.mutation.model import DETECTED
+from assay.mutation.model import COUNTED, DETECTED, MutationResult
 
 
 def function_of(nodeid: str) -> str:
     return nodeid.split("[", 1)[0]
 
 
-def redundant_tests(run: MutationRun, tests: list[str]) -> dict[str, str]:
+def redundant_tests(run: MutationResult, tests: list[str]) -> dict[str, str]:
     """Node id -> why it adds nothing, for the tests of `tests` whose function earns no place."""
     kills: dict[str, list[set[str]]] = {}  # function -> the known killer functions of each mutant it kills
     for _, r in run.scored:
@@ -54,12 +53,12 @@ def module_limits(sources: dict[str, str], config: MutationConfig,
     return out
 
 
-def module_scores(run: MutationRun, limits: dict[str, tuple[CodeClass, float]]) -> list[dict]:
+def module_scores(run: MutationResult, limits: dict[str, tuple[CodeClass, float]]) -> list[dict]:
     """Per target module: its score (percent, None when no mutant counts), code class, threshold, verdict."""
     rows = []
     for rel, (code_class, threshold) in limits.items():
         results = [r for m, r in run.scored if m.file == rel]
-        counted = [r for r in results if r.status.value in ("Killed", "Timeout", "Survived", "NoCoverage")]
+        counted = [r for r in results if r.status in COUNTED]
         score = None if not counted else 100 * sum(r.status in DETECTED for r in counted) / len(counted)
         rows.append({"file": rel, "code_class": code_class, "threshold": threshold,
                      "score": None if score is None else round(score, 1), "mutants": len(counted),

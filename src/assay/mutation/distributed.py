@@ -22,6 +22,21 @@ from concurrent.futures import Future, as_completed
 from dataclasses import dataclass, field
 from typing import Any
 
+from assay._assay_sandbox.mutation.protocol import (
+    BaselineProgress,
+    Cost,
+    Done,
+    Event,
+    Heartbeat,
+    Jobs,
+    LongestMutant,
+    MutantDone,
+    Plan,
+    Progress,
+    TestCost,
+    WorkerError,
+    event_of,
+)
 from assay.config import Settings, settings_from_dict
 from assay.execution.executor import Pool
 from assay.execution.shipping import PackedTree, materialize, pack
@@ -32,7 +47,7 @@ from assay.mutation.model import Mutant
 from assay.sandbox import Sandbox
 from assay.store import Store
 
-Events = list[dict[str, Any]]
+Events = list[Event]
 
 
 @dataclass(frozen=True)
@@ -64,12 +79,12 @@ class BatchResult:
 
     @classmethod
     def of(cls, events: Events, wall_s: float, unpacked: bool) -> BatchResult:
-        return cls(zlib.compress(json.dumps(events).encode(), 6), wall_s, unpacked, socket.gethostname())
+        plain = json.dumps([ev.to_dict() for ev in events]).encode()
+        return cls(zlib.compress(plain, 6), wall_s, unpacked, socket.gethostname())
 
     @property
     def events(self) -> Events:
-        events: Events = json.loads(zlib.decompress(self.packed))
-        return events
+        return [event_of(data) for data in json.loads(zlib.decompress(self.packed))]
 
 
 @dataclass
@@ -96,7 +111,7 @@ def run_batch(tree: PackedTree, batch: MutantBatch) -> BatchResult:
                         batch.source_roots, conf, batch.pytest_args)
         engine.run(batch.targets, batch.tests, scoped=batch.scoped, progress=events.append,
                    durations=batch.durations, deselect=batch.deselect, killers=batch.killers, only=batch.ids)
-    kept = [ev for ev in events if ev.get("event") not in ("plan", "progress", "heartbeat", "baseline_progress")]
+    kept = [ev for ev in events if not isinstance(ev, (Plan, Progress, Heartbeat, BaselineProgress))]
     return BatchResult.of(kept, time.monotonic() - start, not shipped.reused)
 
 
@@ -133,7 +148,7 @@ class DistributedEngine(Engine):
 
     def _worker(self, mutants: list[Mutant], targets: list[str], tests: list[str],
                 spans: dict[str, dict[str, tuple[int, int]]] | None,
-                progress: Callable[[dict[str, Any]], None] | None,
+                progress: Callable[[Event], None] | None,
                 durations: dict[str, float] | None, deselect: list[str], killers: int = 1) -> Events:
         self.tree = pack(self.ws.root)
         shared = self.pool.share(self.tree)
@@ -161,56 +176,68 @@ class DistributedEngine(Engine):
 @dataclass
 class _Merge:
     """The events of all batches as one worker's: the first batch's run-wide events, every batch's mutants,
-    and the cost events summed."""
+    and the jobs and cost events summed."""
 
     run: Events = field(default_factory=list)
-    mutants: Events = field(default_factory=list)
-    modes: dict[str, int] = field(default_factory=dict)
-    costs: Events = field(default_factory=list)
+    mutants: list[MutantDone] = field(default_factory=list)
+    jobs: list[Jobs] = field(default_factory=list)
+    costs: list[Cost] = field(default_factory=list)
     first: bool = True
 
     def add(self, events: Events) -> Events:
         """Take one batch's events; returns those to show now."""
-        errors = [ev for ev in events if ev["event"] == "error"]
+        errors = [ev for ev in events if isinstance(ev, WorkerError)]
         if errors:
-            raise MutationError(errors[0]["message"])
-        shown = []
+            raise MutationError(errors[0].message)
+        shown: Events = []
         for ev in events:
-            kind = ev["event"]
-            if kind == "mutant":
+            if isinstance(ev, MutantDone):
                 self.mutants.append(ev)
                 shown.append(ev)
-            elif kind == "jobs":
-                for mode, n in ev["modes"].items():
-                    self.modes[mode] = self.modes.get(mode, 0) + n
-            elif kind == "cost":
+            elif isinstance(ev, Jobs):
+                self.jobs.append(ev)
+            elif isinstance(ev, Cost):
                 self.costs.append(ev)
-            elif self.first and kind != "done":
+            elif self.first and not isinstance(ev, Done):
                 self.run.append(ev)
                 shown.append(ev)
         self.first = False
         return shown
 
     def events(self) -> Events:
-        out = [*self.run, *self.mutants]
-        if self.modes:
-            out.append({"event": "jobs", "modes": self.modes})
+        out: Events = [*self.run, *self.mutants]
+        if self.jobs:
+            out.append(_jobs(self.jobs))
         if self.costs:
             out.append(_cost(self.costs))
-        return [*out, {"event": "done"}]
+        return [*out, Done()]
 
 
-def _cost(events: Events) -> dict[str, Any]:
+def _jobs(events: list[Jobs]) -> Jobs:
+    """One `jobs` event from each batch's: counts summed, the dirty globals of every batch."""
+    modes: dict[str, int] = {}
+    dirty: dict[str, list[str]] = {}
+    for ev in events:
+        for mode, n in ev.modes.items():
+            modes[mode] = modes.get(mode, 0) + n
+        for target, names in ev.dirty.items():
+            dirty[target] = sorted({*dirty.get(target, []), *names})
+    return Jobs(sum(ev.total for ev in events), modes, sum(ev.with_state for ev in events), dirty)
+
+
+def _cost(events: list[Cost]) -> Cost:
     """One `cost` event from each batch's: test seconds summed over batches, the longest mutant of all."""
     seconds: dict[str, float] = {}
-    info: dict[str, dict[str, Any]] = {}
+    runs: dict[str, int] = {}
+    info: dict[str, TestCost] = {}
     for ev in events:
-        for t in ev["slowest"]:
-            seconds[t["id"]] = seconds.get(t["id"], 0.0) + t["seconds"]
-            info.setdefault(t["id"], t)
-    spent = sum(ev["tests_s"] for ev in events) or 1.0
+        for t in ev.slowest:
+            seconds[t.id] = seconds.get(t.id, 0.0) + t.seconds
+            runs[t.id] = runs.get(t.id, 0) + t.runs
+            info.setdefault(t.id, t)
+    spent = sum(ev.tests_s for ev in events) or 1.0
     top = sorted(seconds.items(), key=lambda kv: -kv[1])[:5]
-    longest = max((ev["longest_mutant"] for ev in events), key=lambda m: m["seconds"])
-    return {"event": "cost", "tests_s": round(spent, 3),
-            "slowest": [{**info[i], "seconds": round(s, 3), "share": round(s / spent, 4)} for i, s in top],
-            "longest_mutant": longest, "split_mutants": sum(ev.get("split_mutants", 0) for ev in events)}
+    longest: LongestMutant = max((ev.longest_mutant for ev in events), key=lambda m: m.seconds)
+    slowest = [TestCost(i, info[i].duration, runs[i], round(s, 3), round(s / spent, 4)) for i, s in top]
+    return Cost(round(spent, 3), round(sum(ev.mutants_s for ev in events), 3), slowest, longest,
+                sum(ev.split_mutants for ev in events))

@@ -9,22 +9,33 @@ function only that function's mutants run again.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import time
 import uuid
 from collections.abc import Callable, Collection
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from assay._assay_sandbox import launch
+from assay._assay_sandbox.mutation.protocol import (
+    BaselineDone,
+    BaselineTest,
+    Collected,
+    Cost,
+    Done,
+    Event,
+    Jobs,
+    MutantDone,
+    Plan,
+    WorkerError,
+    parse_event,
+)
 from assay._assay_sandbox.protocol import HASH_SEED, MutantSpec, MutationJob
 from assay.config.mutation import MutationConfig
 from assay.errors import RunFailed
 from assay.execution.workspace import Workspace
 from assay.mutation.generate import function_hash, function_spans, generate
-from assay.mutation.model import Mutant, MutantResult, Status, counts, score
+from assay.mutation.model import Mutant, MutantResult, MutationResult, Status
 from assay.mutation.progress import Tally
 from assay.sandbox import Sandbox
 from assay.store import Store
@@ -36,42 +47,6 @@ NAMESPACE = "mutation"
 
 class MutationError(RunFailed):
     """The mutation run could not produce verdicts (collection failed, tests fail without mutants, ...)."""
-
-
-@dataclass
-class MutationRun:
-    mutants: list[Mutant]  # every generated mutant, in scope or not
-    results: dict[str, MutantResult]  # mutant id -> verdict, for the mutants in scope
-    sources: dict[str, str]  # target rel -> text
-    tests: list[dict[str, Any]] = field(default_factory=list)  # baseline: id, outcome, duration
-    line_tests: dict[str, dict[int, int]] = field(default_factory=dict)  # rel -> line -> covering tests
-    scope: dict[str, list[str]] | None = None  # rel -> functions the tests execute (verify gate only)
-    duration_s: float = 0.0
-    worker_ran: bool = True
-    baseline: dict[str, Any] = field(default_factory=dict)  # tracer, traced_s, untraced_s, unstable, ...
-    slowest: list[dict[str, Any]] = field(default_factory=list)  # the 5 tests that cost most: id, seconds, share
-    longest_mutant: dict[str, Any] = field(default_factory=dict)  # id, seconds
-    split_mutants: int = 0  # mutants whose tests ran in more than one child (a slow test set apart)
-    modes: dict[str, int] = field(default_factory=dict)  # how the run mutants were applied: patch, reimport, ...
-    deselected: int = 0
-
-    @property
-    def scored(self) -> list[tuple[Mutant, MutantResult]]:
-        return [(m, self.results[m.id]) for m in self.mutants if m.id in self.results]
-
-    @property
-    def score(self) -> float | None:
-        return score([r for _, r in self.scored])
-
-    @property
-    def counts(self) -> dict[str, int]:
-        return counts([r for _, r in self.scored])
-
-    def survivors(self) -> list[tuple[Mutant, MutantResult]]:
-        """Survived and uncovered mutants, those on the most-executed lines first."""
-        left = [(m, r) for m, r in self.scored if r.status in (Status.SURVIVED, Status.NO_COVERAGE)]
-        return sorted(left, key=lambda mr: (-self.line_tests.get(mr[0].file, {}).get(mr[0].line, 0),
-                                            mr[0].file, mr[0].line))
 
 
 def _sha(*parts: str) -> str:
@@ -111,9 +86,9 @@ class Engine:
         self.store = store
 
     def run(self, targets: list[str], tests: list[str], scoped: bool = False,
-            progress: Callable[[dict[str, Any]], None] | None = None,
+            progress: Callable[[Event], None] | None = None,
             durations: dict[str, float] | None = None, deselect: list[str] | None = None,
-            killers: int = 1, only: Collection[str] | None = None) -> MutationRun:
+            killers: int = 1, only: Collection[str] | None = None) -> MutationResult:
         """Mutate `targets` (project-relative files) and run `tests` against them.
 
         `tests`: files (collected whole), or node ids / `file::function` prefixes, picked after collection
@@ -121,9 +96,10 @@ class Engine:
         that the tests execute in their call phase. `durations`: untraced seconds per node id when the caller
         has them (the green gate), which spares the untraced baseline run. `deselect`: node ids, prefixes or
         globs left out (added to the config's). `killers`: failing tests to find per mutant (1: stop at the first;
-        2: enough to tell a mutant only one test kills). `progress` receives every worker event and, after each
-        change, a `progress` event: phase, done, total, killed, survived, timeouts, eta_s. `only`: run just
-        these mutant ids (one batch of a distributed run; the baseline runs all the same).
+        2: enough to tell a mutant only one test kills). `progress` receives every worker event (typed, see
+        `assay._assay_sandbox.mutation.protocol`) and, after each change, a `Progress` event: the numbers a
+        display shows. `only`: run just these mutant ids (one batch of a distributed run; the baseline runs
+        all the same).
         """
         deselect = [*self.config.deselect, *(deselect or [])]
         start = time.monotonic()
@@ -137,7 +113,7 @@ class Engine:
         keys = {m.id: self._key(m, sources[m.file], spans[m.file], tests_hash) for m in mutants}
         base_key = _sha("baseline", tests_hash, str(scoped), *(sources[rel] for rel in targets))
 
-        run = MutationRun(mutants=mutants, results={}, sources=sources)
+        run = MutationResult(mutants=mutants, results={}, sources=sources)
         baseline = self.store.get(NAMESPACE, base_key) if self.store else None
         if baseline:
             self._apply_baseline(run, baseline)
@@ -153,35 +129,35 @@ class Engine:
                 todo.append(m)
         self._tally = Tally()
         if progress:
-            plan = {"event": "plan", "total": len(in_scope), "cached": len(in_scope) - len(todo)}
+            plan = Plan(total=len(in_scope), cached=len(in_scope) - len(todo))
             progress(plan)
-            progress(self._tally.feed(plan) or {})
+            progress(self._tally.feed(plan) or self._tally.event())
 
         if todo or not baseline:
             events = self._worker(todo, targets, tests, spans if scoped else None, progress, durations, deselect,
                                   killers)
             for ev in events:
-                if ev["event"] == "baseline":
-                    baseline = {k: ev[k] for k in ("tests", "line_tests", "scope")}
+                if isinstance(ev, BaselineDone):
+                    baseline = {"tests": [{"id": t.id, "outcome": t.outcome, "duration": t.duration}
+                                          for t in ev.tests],
+                                "line_tests": ev.line_tests, "scope": ev.scope}
                     self._apply_baseline(run, baseline)
-                    run.baseline = {k: ev.get(k) for k in ("tracer", "traced_s", "untraced_s", "tests_traced_s",
-                                                           "tests_untraced_s", "overhead", "children", "resumed",
-                                                           "unstable", "state_writers")}
+                    run.baseline = ev.summary
                     if self.store:
                         self.store.put(NAMESPACE, base_key, baseline)
-                elif ev["event"] == "collected":
-                    run.deselected = ev.get("deselected", 0)
-                elif ev["event"] == "jobs":
-                    run.modes = ev["modes"]
-                elif ev["event"] == "cost":
-                    run.slowest = ev["slowest"]
-                    run.longest_mutant = ev["longest_mutant"]
-                    run.split_mutants = ev.get("split_mutants", 0)
-                elif ev["event"] == "mutant":
-                    result = MutantResult.from_json(ev)
-                    run.results[ev["id"]] = result
+                elif isinstance(ev, Collected):
+                    run.deselected = ev.deselected
+                elif isinstance(ev, Jobs):
+                    run.modes = ev.modes
+                elif isinstance(ev, Cost):
+                    run.slowest = ev.slowest
+                    run.longest_mutant = ev.longest_mutant
+                    run.split_mutants = ev.split_mutants
+                elif isinstance(ev, MutantDone):
+                    result = MutantResult.of(ev.verdict, ev.duration_s)
+                    run.results[ev.id] = result
                     if self.store and result.status in CACHED:
-                        self.store.put(NAMESPACE, keys[ev["id"]], result.to_json())
+                        self.store.put(NAMESPACE, keys[ev.id], result.to_json())
         else:
             run.worker_ran = False
         if scoped:
@@ -190,17 +166,18 @@ class Engine:
         return run
 
     @staticmethod
-    def _by_id(run: MutationRun, mutant_id: str) -> Mutant:
+    def _by_id(run: MutationResult, mutant_id: str) -> Mutant:
         return next(m for m in run.mutants if m.id == mutant_id)
 
     @staticmethod
-    def _apply_baseline(run: MutationRun, baseline: dict[str, Any]) -> None:
-        run.tests = baseline["tests"]
+    def _apply_baseline(run: MutationResult, baseline: dict[str, Any]) -> None:
+        """`baseline`: as the store holds it (JSON)."""
+        run.tests = [BaselineTest(t["id"], t["outcome"], t["duration"]) for t in baseline["tests"]]
         run.line_tests = {rel: {int(k): v for k, v in lines.items()} for rel, lines in baseline["line_tests"].items()}
         run.scope = baseline["scope"]
 
     @staticmethod
-    def _in_scope(run: MutationRun, m: Mutant) -> bool:
+    def _in_scope(run: MutationResult, m: Mutant) -> bool:
         return run.scope is None or m.function in run.scope.get(m.file, [])
 
     @staticmethod
@@ -215,8 +192,8 @@ class Engine:
 
     def _worker(self, mutants: list[Mutant], targets: list[str], tests: list[str],
                 spans: dict[str, dict[str, tuple[int, int]]] | None,
-                progress: Callable[[dict[str, Any]], None] | None,
-                durations: dict[str, float] | None, deselect: list[str], killers: int = 1) -> list[dict[str, Any]]:
+                progress: Callable[[Event], None] | None,
+                durations: dict[str, float] | None, deselect: list[str], killers: int = 1) -> list[Event]:
         tag = uuid.uuid4().hex[:8]
         run_dir = self.ws.run_dir
         events_path = run_dir / f"mutation-{tag}.events"
@@ -249,7 +226,7 @@ class Engine:
         cfg_path = run_dir / f"mutation-{tag}.json"
         cfg_path.write_text(cfg.to_json(), encoding="utf-8")
         idle_limit = timeout * 4
-        events: list[dict[str, Any]] = []
+        events: list[Event] = []
         tally = self._tally
         # one hash seed for the worker and all its children: tests parametrized over a set keep their ids
         env = {**self.sandbox.env_for(run_dir / "home"), "PYTHONHASHSEED": HASH_SEED}
@@ -266,7 +243,7 @@ class Engine:
                     buffer += feed.read()
                     *lines, buffer = buffer.split("\n")
                     for line in lines:
-                        ev = json.loads(line)
+                        ev = parse_event(line)
                         events.append(ev)
                         last = time.monotonic()
                         if progress:
@@ -281,14 +258,14 @@ class Engine:
                     time.sleep(0.05)
             finally:
                 self.sandbox.reap(proc)
-        errors = [ev["message"] for ev in events if ev["event"] == "error"]
+        errors = [ev.message for ev in events if isinstance(ev, WorkerError)]
         if errors:
             message = errors[0]
             if message.startswith("pytest stopped"):  # pytest's own words on why: the last lines of its output
                 output = (run_dir / f"mutation-{tag}.log").read_text(errors="replace").strip().splitlines()
                 message += "".join(f"\n  {line}" for line in output[-4:])
             raise MutationError(message)
-        if not any(ev["event"] == "done" for ev in events):
+        if not any(isinstance(ev, Done) for ev in events):
             tail = (run_dir / f"mutation-{tag}.log").read_text(errors="replace")[-2000:]
             raise MutationError(f"mutation worker ended early (exit code {proc.returncode}):\n{tail}")
         return events

@@ -3,20 +3,18 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from enum import Enum
 from typing import Any
 
+from assay._assay_sandbox.mutation.protocol import (
+    BaselineSummary,
+    BaselineTest,
+    LongestMutant,
+    Status,
+    TestCost,
+    Verdict,
+)
 
-class Status(str, Enum):
-    """Mutant statuses of Stryker's mutation-testing-elements schema."""
-
-    KILLED = "Killed"
-    SURVIVED = "Survived"
-    NO_COVERAGE = "NoCoverage"
-    TIMEOUT = "Timeout"
-    RUNTIME_ERROR = "RuntimeError"
-    COMPILE_ERROR = "CompileError"
-    IGNORED = "Ignored"
+__all__ = ["COUNTED", "DETECTED", "Mutant", "MutantResult", "MutationResult", "Status", "counts", "score"]
 
 
 @dataclass(frozen=True)
@@ -71,6 +69,11 @@ class MutantResult:
         }
 
     @classmethod
+    def of(cls, verdict: Verdict, duration_s: float) -> MutantResult:
+        return cls(verdict.status, list(verdict.covered_by), list(verdict.killed_by), verdict.tests_completed,
+                   duration_s, verdict.reason)
+
+    @classmethod
     def from_json(cls, data: dict[str, Any], cached: bool = False) -> MutantResult:
         return cls(
             status=Status(data["status"]),
@@ -100,3 +103,41 @@ def counts(results: list[MutantResult]) -> dict[str, int]:
     for r in results:
         out[r.status.value] += 1
     return out
+
+
+@dataclass
+class MutationResult:
+    """A mutation run, as the reports, the gate and the summary read it."""
+
+    mutants: list[Mutant]  # every generated mutant, in scope or not
+    results: dict[str, MutantResult]  # mutant id -> verdict, for the mutants in scope
+    sources: dict[str, str]  # target rel -> text
+    tests: list[BaselineTest] = field(default_factory=list)  # the baseline's tests: outcome, duration
+    line_tests: dict[str, dict[int, int]] = field(default_factory=dict)  # rel -> line -> covering tests
+    scope: dict[str, list[str]] | None = None  # rel -> functions the tests execute (verify gate only)
+    duration_s: float = 0.0
+    worker_ran: bool = True
+    baseline: BaselineSummary | None = None  # None: every verdict came from the cache
+    slowest: list[TestCost] = field(default_factory=list)  # the 5 tests that cost most
+    longest_mutant: LongestMutant | None = None
+    split_mutants: int = 0  # mutants whose tests ran in more than one child (a slow test set apart)
+    modes: dict[str, int] = field(default_factory=dict)  # how the run mutants were applied: patch, reimport, ...
+    deselected: int = 0
+
+    @property
+    def scored(self) -> list[tuple[Mutant, MutantResult]]:
+        return [(m, self.results[m.id]) for m in self.mutants if m.id in self.results]
+
+    @property
+    def score(self) -> float | None:
+        return score([r for _, r in self.scored])
+
+    @property
+    def counts(self) -> dict[str, int]:
+        return counts([r for _, r in self.scored])
+
+    def survivors(self) -> list[tuple[Mutant, MutantResult]]:
+        """Survived and uncovered mutants, those on the most-executed lines first."""
+        left = [(m, r) for m, r in self.scored if r.status in (Status.SURVIVED, Status.NO_COVERAGE)]
+        return sorted(left, key=lambda mr: (-self.line_tests.get(mr[0].file, {}).get(mr[0].line, 0),
+                                            mr[0].file, mr[0].line))

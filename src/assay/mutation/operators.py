@@ -136,6 +136,9 @@ def constant_replacement(value: object) -> str | None:
     return None
 
 
+Chain = tuple[tuple[str, int, str], ...]  # enclosing defs, innermost first: (name, first line, qualname)
+
+
 class Finder:
     """Walks a module and yields `Edit`s; `chain` tracks the enclosing function definitions."""
 
@@ -155,13 +158,13 @@ class Finder:
         return (m.start(), m.end()) if m else None
 
     # --- statements ----------------------------------------------------------------------------
-    def _body(self, body: list[ast.stmt], chain, qual: str) -> Iterator[Edit]:
+    def _body(self, body: list[ast.stmt], chain: Chain, qual: str) -> Iterator[Edit]:
         for i, stmt in enumerate(body):
             if i == 0 and _is_docstring(stmt):
                 continue
             yield from self._stmt(stmt, chain, qual)
 
-    def _def(self, node, chain, qual: str) -> Iterator[Edit]:
+    def _def(self, node: ast.FunctionDef | ast.AsyncFunctionDef, chain: Chain, qual: str) -> Iterator[Edit]:
         for dec in node.decorator_list:
             yield from self._expr(dec, chain)
         args = node.args
@@ -172,7 +175,7 @@ class Finder:
         inner = ((node.name, first, name), *chain)
         yield from self._body(node.body, inner, f"{name}.<locals>.")
 
-    def _stmt(self, node: ast.stmt, chain, qual: str) -> Iterator[Edit]:
+    def _stmt(self, node: ast.stmt, chain: Chain, qual: str) -> Iterator[Edit]:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             yield from self._def(node, chain, qual)
             return
@@ -214,7 +217,7 @@ class Finder:
                     yield Edit("condition", self.pos.start(test), self.pos.end(test), forced_value, chain)
         yield from self._children(node, chain, qual)
 
-    def _children(self, node: ast.AST, chain, qual: str) -> Iterator[Edit]:
+    def _children(self, node: ast.AST, chain: Chain, qual: str) -> Iterator[Edit]:
         for fname, value in ast.iter_fields(node):
             if fname in ("annotation", "returns", "type_comment"):
                 continue
@@ -231,7 +234,7 @@ class Finder:
                     yield from self._children(item, chain, qual)
 
     # --- expressions ---------------------------------------------------------------------------
-    def _expr(self, node: ast.expr, chain, default_arg: bool = False) -> Iterator[Edit]:
+    def _expr(self, node: ast.expr, chain: Chain, default_arg: bool = False) -> Iterator[Edit]:
         if isinstance(node, ast.JoinedStr) or _is_logging_call(node) or _is_type_expression(node):
             return
         pos = self.pos

@@ -1,13 +1,23 @@
 """What a progress display shows while mutants run: done / total, killed, survived, timeouts and an ETA.
 
-The engine feeds every worker event through `Tally` and hands the caller one `progress` event per change,
+The engine feeds every worker event through `Tally` and hands the caller one `Progress` event per change,
 so a display (the CLI's Rich bar, a gate's log) only renders numbers, never counts them.
 """
 
 from __future__ import annotations
 
 import time
-from typing import Any
+
+from assay._assay_sandbox.mutation.protocol import (
+    BaselineDone,
+    BaselineProgress,
+    Collected,
+    Event,
+    MutantDone,
+    Plan,
+    Progress,
+    Status,
+)
 
 
 class Tally:
@@ -22,29 +32,28 @@ class Tally:
         self.first_mutant: float | None = None
         self.run_done = 0  # mutants that ran in this process (cached ones are not a rate)
 
-    def feed(self, ev: dict[str, Any]) -> dict[str, Any] | None:
-        """The `progress` event after `ev`, or None when `ev` changes nothing shown."""
-        kind = ev.get("event")
-        if kind == "plan":
-            self.total, self.done = ev["total"], ev["cached"]
-        elif kind == "collected":
+    def feed(self, ev: Event) -> Progress | None:
+        """The `Progress` event after `ev`, or None when `ev` changes nothing shown."""
+        if isinstance(ev, Plan):
+            self.total, self.done = ev.total, ev.cached
+        elif isinstance(ev, Collected):
             self.phase = "baseline"
-        elif kind == "baseline_progress":
-            self.phase = f"baseline {ev['done']}/{ev['total']} tests"
-        elif kind == "baseline":
+        elif isinstance(ev, BaselineProgress):
+            self.phase = f"baseline {ev.done}/{ev.total} tests"
+        elif isinstance(ev, BaselineDone):
             self.phase = "mutants"
-        elif kind == "mutant":
+        elif isinstance(ev, MutantDone):
             self.done += 1
-            if ev.get("duration_s", 0) > 0:  # ran in a child (settled-at-plan verdicts come at once)
+            if ev.duration_s > 0:  # ran in a child (settled-at-plan verdicts come at once)
                 if self.first_mutant is None:
                     self.first_mutant = time.monotonic()
                 self.run_done += 1
-            status = ev["status"]
-            if status == "Killed":
+            status = ev.verdict.status
+            if status is Status.KILLED:
                 self.killed += 1
-            elif status == "Timeout":
+            elif status is Status.TIMEOUT:
                 self.timeouts += 1
-            elif status in ("Survived", "NoCoverage"):
+            elif status in (Status.SURVIVED, Status.NO_COVERAGE):
                 self.survived += 1
             else:
                 self.other += 1
@@ -59,8 +68,8 @@ class Tally:
         rate = self.run_done / max(time.monotonic() - self.first_mutant, 1e-6)
         return max(0.0, (self.total - self.done) / rate)
 
-    def event(self) -> dict[str, Any]:
+    def event(self) -> Progress:
         eta = self.eta_s()
-        return {"event": "progress", "phase": self.phase, "done": self.done, "total": self.total,
-                "killed": self.killed, "survived": self.survived, "timeouts": self.timeouts, "other": self.other,
-                "eta_s": None if eta is None else round(eta, 1)}
+        return Progress(phase=self.phase, done=self.done, total=self.total, killed=self.killed,
+                        survived=self.survived, timeouts=self.timeouts, other=self.other,
+                        eta_s=None if eta is None else round(eta, 1))

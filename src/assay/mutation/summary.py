@@ -5,15 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from assay.mutation.engine import MutationRun
-from assay.mutation.model import Mutant
+from assay.mutation.model import Mutant, MutationResult, Status
 
 
 @dataclass
 class MutateReport:
     """What `assay mutate` comes to: the run, the threshold it is held to and why, and the verdict."""
 
-    run: MutationRun
+    run: MutationResult
     threshold: float
     code_class: str
 
@@ -33,7 +32,7 @@ def survivor_json(m: Mutant) -> dict[str, Any]:
     return {"file": m.file, "line": m.line, "original": m.before, "mutated": m.after, "operator": m.operator}
 
 
-def details(run: MutationRun, threshold: float, code_class: str, max_survivors: int = 10) -> dict[str, Any]:
+def details(run: MutationResult, threshold: float, code_class: str, max_survivors: int = 10) -> dict[str, Any]:
     """The gate's / JSON report's numbers; `score` and `threshold` in percent."""
     c = run.counts
     score = run.score
@@ -58,12 +57,12 @@ def details(run: MutationRun, threshold: float, code_class: str, max_survivors: 
     }
 
 
-def passes(run: MutationRun, threshold: float) -> bool:
+def passes(run: MutationResult, threshold: float) -> bool:
     """No scored mutant at all passes: there is nothing a test could be charged for."""
     return run.score is None or run.score * 100 + 1e-9 >= threshold
 
 
-def feedback(run: MutationRun, threshold: float, max_survivors: int = 10,
+def feedback(run: MutationResult, threshold: float, max_survivors: int = 10,
              modules: list[dict[str, Any]] | None = None) -> str:
     """DESIGN.md's Gate 4 feedback: the surviving mutants on the most-executed lines first, each with the tests
     closest to it (they run its line): the tests to extend. With `modules`, the failing modules' own scores."""
@@ -77,7 +76,7 @@ def feedback(run: MutationRun, threshold: float, max_survivors: int = 10,
     shown = {m["file"] for m in failing} or None
     survivors = [(m, r) for m, r in run.survivors() if shown is None or m.file in shown]
     for i, (m, r) in enumerate(survivors[:max_survivors], 1):
-        note = " (no test runs this line)" if r.status.value == "NoCoverage" else ""
+        note = " (no test runs this line)" if r.status is Status.NO_COVERAGE else ""
         lines.append(f"{i}. File: {m.file}, line {m.line}{note}")
         lines.append(f"   Mutation: `{m.before}` → `{m.after}` ({m.operator})")
         if r.covered_by:

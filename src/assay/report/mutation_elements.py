@@ -9,12 +9,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from assay.mutation.engine import MutationRun
+from assay.mutation.model import MutationResult
 
 SCHEMA = "https://git.io/mutation-testing-schema"
 
 
-def elements(run: MutationRun, thresholds: tuple[float, float] = (80, 60)) -> dict[str, Any]:
+def elements(run: MutationResult, thresholds: tuple[float, float] = (80, 60)) -> dict[str, Any]:
     files: dict[str, Any] = {rel: {"language": "python", "source": text, "mutants": []}
                              for rel, text in run.sources.items()}
     for m, r in run.scored:
@@ -36,8 +36,8 @@ def elements(run: MutationRun, thresholds: tuple[float, float] = (80, 60)) -> di
         files[m.file]["mutants"].append(mutant)
     test_files: dict[str, Any] = {}
     for t in run.tests:
-        path, _, name = t["id"].partition("::")
-        test_files.setdefault(path, {"tests": []})["tests"].append({"id": t["id"], "name": name or t["id"]})
+        path, _, name = t.id.partition("::")
+        test_files.setdefault(path, {"tests": []})["tests"].append({"id": t.id, "name": name or t.id})
     return {
         "$schema": SCHEMA,
         "schemaVersion": "2",
@@ -49,5 +49,5 @@ def elements(run: MutationRun, thresholds: tuple[float, float] = (80, 60)) -> di
     }
 
 
-def render(run: MutationRun) -> str:
+def render(run: MutationResult) -> str:
     return json.dumps(elements(run), indent=2) + "\n"

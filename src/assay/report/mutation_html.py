@@ -9,8 +9,7 @@ from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from assay.mutation.engine import MutationRun
-from assay.mutation.model import Status, score
+from assay.mutation.model import MutationResult, Status, score
 
 WORST = [Status.SURVIVED, Status.NO_COVERAGE, Status.TIMEOUT, Status.KILLED]
 
@@ -19,7 +18,7 @@ def _pct(value: float | None) -> str:
     return "n/a" if value is None else f"{value * 100:.1f}%"
 
 
-def render(run: MutationRun) -> str:
+def render(run: MutationResult) -> str:
     env = Environment(loader=FileSystemLoader(Path(__file__).parent / "templates"),
                       autoescape=select_autoescape(["html", "j2"]))
     files = []

@@ -6,6 +6,7 @@ import io
 
 from rich.console import Console
 
+from assay.mutation.model import Status
 from assay.mutation.summary import MutateReport
 
 
@@ -25,19 +26,19 @@ def print_report(console: Console, report: MutateReport) -> None:
     more = d["survived"] + d["no_coverage"] - len(d["survivors"])
     if more > 0:
         console.print(f"… and {more} more (--format json or html lists them all)")
-    for m, r in [(m, r) for m, r in run.scored if r.status.value in ("RuntimeError", "Timeout")][:10]:
+    for m, r in [(m, r) for m, r in run.scored if r.status in (Status.RUNTIME_ERROR, Status.TIMEOUT)][:10]:
         why = (r.reason.splitlines() or ["?"])[-1]
         console.print(f"{r.status.value} {m.file}:{m.line} `{m.before}` → `{m.after}`: {why}",
                       highlight=False, markup=False, soft_wrap=True)
     if run.slowest:
-        costly = ", ".join(f"{t['id']} {t['seconds']:.1f}s ({t['share'] * 100:.0f}%)" for t in run.slowest[:5])
+        costly = ", ".join(f"{t.id} {t.seconds:.1f}s ({t.share * 100:.0f}%)" for t in run.slowest[:5])
         console.print(f"slowest tests (share of the run): {costly}; leave one out with --deselect ID",
                       highlight=False, markup=False, soft_wrap=True)
-    if run.baseline.get("untraced_s") is not None:
-        b = run.baseline
-        console.print(f"baseline: {b.get('untraced_s', 0):.1f}s untraced, {b.get('traced_s') or 0:.1f}s with "
-                      f"coverage ({b.get('tracer')})" + (f"; longest mutant {run.longest_mutant['seconds']:.1f}s"
-                                                          if run.longest_mutant else ""), highlight=False)
+    b = run.baseline
+    if b is not None and b.untraced_s is not None:
+        console.print(f"baseline: {b.untraced_s:.1f}s untraced, {b.traced_s or 0:.1f}s with "
+                      f"coverage ({b.tracer})" + (f"; longest mutant {run.longest_mutant.seconds:.1f}s"
+                                                  if run.longest_mutant else ""), highlight=False)
     cached = sum(1 for _, r in run.scored if r.cached)
     if cached:
         console.print(f"{cached} of {len(run.results)} mutants from the cache (--no-cache to run them again)")

@@ -24,30 +24,35 @@ import os
 import signal
 import struct
 import time
+from typing import Any
 
 import pytest
 
-from ..fork import clock, cpu_ticks, fork, idle, watch
+from ..fork import Child, clock, cpu_ticks, fork, idle, watch
+from ..protocol import MutationJob
+from .events import Events
 from .patch import FailureWatch
+from .protocol import BaselineProgress
 from .seed import reseed
+from .shapes import Functions, Report
 from .state import ProjectState
-from .trace import make_tracer
+from .trace import Recorder, make_tracer
 from .warm import patterns
 
 
 class _Phases:
     """pytest plugin in the traced child: lines of a test's call phase are recorded apart."""
 
-    def __init__(self, tracer):
+    def __init__(self, tracer: Recorder) -> None:
         self.tracer = tracer
         self.index = 0
 
     @pytest.hookimpl(tryfirst=True)
-    def pytest_runtest_call(self, item):
+    def pytest_runtest_call(self, item: pytest.Item) -> None:
         self.tracer.switch((self.index, True))
 
     @pytest.hookimpl(tryfirst=True)
-    def pytest_runtest_teardown(self, item):
+    def pytest_runtest_teardown(self, item: pytest.Item) -> None:
         self.tracer.switch((self.index, False))
 
 
@@ -58,8 +63,8 @@ SHARD_MIN_LEFT = 4  # tests left to a child before a second one is worth its sta
 SHARD_MAX = 6  # children per run at once (those that wait hold no core)
 
 
-def run_tests(items, report, traced: bool, cfg=None, functions: dict | None = None, start: int = 0,
-              stop: mmap.mmap | None = None) -> dict:
+def run_tests(items: list[pytest.Item], report: Report, traced: bool, cfg: MutationJob,
+              functions: Functions | None = None, start: int = 0, stop: mmap.mmap | None = None) -> dict:
     """In a child: tests `start`.. once in collection order, `next` / `done` reported for each. `stop`: where
     the parent may write the index a tail child starts at; this child stops there unless a test before it
     wrote module state."""
@@ -127,8 +132,8 @@ class BaselineFailed(Exception):
     pass
 
 
-def run_baseline(cfg, items, events, durations: dict[str, float] | None,
-                 functions: dict | None = None) -> tuple[dict, dict[str, float]]:
+def run_baseline(cfg: MutationJob, items: list[pytest.Item], events: Events, durations: dict[str, float] | None,
+                 functions: Functions | None = None) -> tuple[dict, dict[str, float]]:
     """The traced run and, unless `durations` came with the job, the untraced one beside it (two children:
     on two cores the wall time is the traced run's alone; with one worker they run one after the other, so
     as not to skew the durations). Returns ({run: result}, {run: seconds}); raises BaselineFailed naming
@@ -148,7 +153,7 @@ def run_baseline(cfg, items, events, durations: dict[str, float] | None,
 class _Segment:
     """A child running the tests from `start` on, until the next segment's start if it wrote no module state."""
 
-    def __init__(self, run: _Run, start: int, end: int = -1):
+    def __init__(self, run: _Run, start: int, end: int = -1) -> None:
         self.start = start
         # shared with the child: where the next segment starts (-1 while none), and the test the child is at
         self.stop = mmap.mmap(-1, 16)
@@ -187,7 +192,8 @@ class _Segment:
 class _Run:
     """One baseline run: its first child, and the children that took over the tail of a child that waited."""
 
-    def __init__(self, name: str, items, cfg, functions):
+    def __init__(self, name: str, items: list[pytest.Item], cfg: MutationJob,
+                 functions: Functions | None) -> None:
         self.name, self.items, self.cfg, self.functions = name, items, cfg, functions
         self.segments = [_Segment(self, 0)]
         self.ahead_at = self.segments[0].since + SHARD_AHEAD_S
@@ -278,11 +284,11 @@ class _Run:
         return out, max(s.child.ended for s in self.segments) - first.child.started
 
 
-def _finish(runs: list[_Run], items, events, per_test: float) -> None:
+def _finish(runs: list[_Run], items: list[pytest.Item], events: Events, per_test: float) -> None:
     owner: dict[int, tuple[_Run, _Segment]] = {}
     last_event = [0.0]
 
-    def on_line(child, msg):
+    def on_line(child: Child, msg: dict[str, Any]) -> None:
         now = time.monotonic()
         run, segment = owner[child.pid]
         if "next" in msg:
@@ -305,8 +311,7 @@ def _finish(runs: list[_Run], items, events, per_test: float) -> None:
                             later.pause()
         if now - last_event[0] > 0.5:
             last_event[0] = now
-            events.emit(event="baseline_progress", total=len(items),
-                        done=min(sum(s.done for s in r.segments) for r in runs))
+            events.send(BaselineProgress(total=len(items), done=min(sum(s.done for s in r.segments) for r in runs)))
 
     while any(run.live() for run in runs):
         for run in runs:

@@ -14,27 +14,37 @@ from __future__ import annotations
 
 import ast
 import os
+from typing import TYPE_CHECKING
 
-from .code import code_lines
+from ..protocol import MutantSpec, MutationJob
+from .bytecode import code_lines
+from .shapes import ChildResult, Functions, Report
+
+if TYPE_CHECKING:
+    import pytest
+
+    from .trace import CollectTracer
 
 _MISSING = object()
 
 
-def _def_at(tree: ast.AST, line: int):
+def _def_at(tree: ast.AST, line: int) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
     for node in ast.walk(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.lineno == line:
             return node
     return None
 
 
-def _changed_default(old_fn, new_fn) -> tuple[int | str, object, object] | None:
+def _changed_default(old_fn: ast.FunctionDef | ast.AsyncFunctionDef,
+                     new_fn: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[int | str, object, object] | None:
     """The one default the mutant changed: (position, or name for a keyword-only one; old value; new value),
     both literals; None when anything else differs. The other defaults may be any expression: the mutant
     leaves them as they are, so the live values stay right."""
     a, b = old_fn.args, new_fn.args
     if len(a.defaults) != len(b.defaults) or len(a.kw_defaults) != len(b.kw_defaults):
         return None
-    pairs = [(i, x, y) for i, (x, y) in enumerate(zip(a.defaults, b.defaults, strict=True))]
+    pairs: list[tuple[int | str, ast.expr, ast.expr]] = [
+        (i, x, y) for i, (x, y) in enumerate(zip(a.defaults, b.defaults, strict=True))]
     pairs += [(arg.arg, x, y) for arg, x, y in zip(a.kwonlyargs, a.kw_defaults, b.kw_defaults, strict=True)
               if x is not None and y is not None]
     differ = [(key, x, y) for key, x, y in pairs if ast.dump(x) != ast.dump(y)]
@@ -44,7 +54,8 @@ def _changed_default(old_fn, new_fn) -> tuple[int | str, object, object] | None:
     return key, ast.literal_eval(x), ast.literal_eval(y)
 
 
-def defaults_patch(cfg, m, text: str, mutated: str, functions: dict, collect) -> tuple[list, set[int]] | None:
+def defaults_patch(cfg: MutationJob, m: MutantSpec, text: str, mutated: str, functions: Functions,
+                   collect: CollectTracer) -> tuple[list, set[int]] | None:
     """([(live function, new __defaults__, new __kwdefaults__)], lines of their body), or None."""
     try:
         old_fn, new_fn = _def_at(ast.parse(text), m.stmt_line), _def_at(ast.parse(mutated), m.stmt_line)
@@ -83,10 +94,10 @@ def defaults_patch(cfg, m, text: str, mutated: str, functions: dict, collect) ->
     return patches, body
 
 
-def run_defaulted(patches: list, items, report) -> dict:
+def run_defaulted(patches: list, items: list[pytest.Item], report: Report, killers: int) -> ChildResult:
     from .patch import run_items
 
     for f, positional, keywords in patches:
         f.__defaults__ = positional
         f.__kwdefaults__ = keywords
-    return run_items(items, report)
+    return run_items(items, report, killers)

@@ -2,6 +2,13 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from .protocol import BaselineDone, BaselineSummary, BaselineTest
+
+if TYPE_CHECKING:
+    import pytest
+
 
 class Baseline:
     """The passing tests and what each covers, reads and writes.
@@ -11,7 +18,8 @@ class Baseline:
     when given, else the untraced run's; the traced duration only where neither has the test.
     """
 
-    def __init__(self, items, runs: dict[str, dict], durations: dict[str, float] | None, functions: dict | None):
+    def __init__(self, items: list[pytest.Item], runs: dict[str, dict], durations: dict[str, float] | None,
+                 functions: dict[str, list[list]] | None) -> None:
         traced = runs["traced"]["tests"]
         untraced = runs["untraced"]["tests"] if "untraced" in runs else None
         self.tracer = runs["traced"]["tracer"]
@@ -55,32 +63,26 @@ class Baseline:
                 self.writes[nodeid] = {(key, name) for key, name in t["writes"]}
         self.scope = _scope(self.call_lines, functions) if functions is not None else None
 
-    def event(self, seconds: dict[str, float]) -> dict:
+    def event(self, seconds: dict[str, float]) -> BaselineDone:
         """The `baseline` event: outcomes and durations, covering tests per line, scope, run times."""
         line_tests: dict[str, dict[int, int]] = {}
         for (rel, line), ids in self.covering.items():
             line_tests.setdefault(rel, {})[line] = len(ids)
         traced_s, untraced_s = seconds.get("traced", 0.0), seconds.get("untraced")
-        return {
-            "event": "baseline",
-            "duration_s": round(max(seconds.values()), 3),
-            "tracer": self.tracer,
-            "traced_s": round(traced_s, 3),
-            "untraced_s": None if untraced_s is None else round(untraced_s, 3),
-            # the same, counting only the tests' own time (what tracing costs them, set-up apart)
-            "tests_traced_s": round(self.tests_s["traced"], 3),
-            "tests_untraced_s": None if self.tests_s["untraced"] is None else round(self.tests_s["untraced"], 3),
-            "overhead": self.overhead,
-            "children": self.children,
-            "resumed": self.resumed,
-            "tests": [{"id": nodeid, "outcome": self.outcome[nodeid], "duration": round(self.duration[nodeid], 5)}
-                      for nodeid in self.ids],
-            "unstable": self.unstable,
-            "state_writers": sorted(self.writes),
-            "state_names": sorted({f"{key}:{name}" for names in self.writes.values() for key, name in names}),
-            "line_tests": line_tests,
-            "scope": {rel: sorted(names) for rel, names in self.scope.items()} if self.scope is not None else None,
-        }
+        untraced_tests_s = self.tests_s["untraced"]
+        summary = BaselineSummary(
+            tracer=self.tracer, traced_s=round(traced_s, 3),
+            untraced_s=None if untraced_s is None else round(untraced_s, 3),
+            tests_traced_s=round(self.tests_s["traced"], 3),
+            tests_untraced_s=None if untraced_tests_s is None else round(untraced_tests_s, 3),
+            overhead=self.overhead, children=self.children, resumed=self.resumed, unstable=self.unstable,
+            state_writers=sorted(self.writes))
+        return BaselineDone(
+            duration_s=round(max(seconds.values()), 3), summary=summary,
+            tests=[BaselineTest(nodeid, self.outcome[nodeid], round(self.duration[nodeid], 5)) for nodeid in self.ids],
+            state_names=sorted({f"{key}:{name}" for names in self.writes.values() for key, name in names}),
+            line_tests=line_tests,
+            scope={rel: sorted(names) for rel, names in self.scope.items()} if self.scope is not None else None)
 
 
 def _scope(call_lines: dict[str, list], spans: dict) -> dict[str, set[str]]:

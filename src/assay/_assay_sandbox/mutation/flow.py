@@ -14,8 +14,10 @@ holds an object this body made itself (`batched.__doc__ = ...` after its `def`; 
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterable, Iterator
+from typing import Any
 
-from .code import _DYNAMIC as DYNAMIC_NAMES
+from .bytecode import _DYNAMIC as DYNAMIC_NAMES
 
 # calls that build a new object (unless the name is rebound by the module)
 _BUILDERS = {"list", "dict", "set", "bytearray", "frozenset", "tuple", "bytes", "object", "deque", "defaultdict",
@@ -156,9 +158,9 @@ def _fresh(value: ast.AST | None, fresh: set[str]) -> bool:
     return isinstance(value, ast.Name) and value.id in fresh
 
 
-def _assignments(body: list[ast.stmt]):
+def _assignments(body: list[ast.stmt]) -> Iterator[tuple[str, ast.expr | None]]:
     """(name, value or None) of every binding of a plain name in these statements (nested scopes skipped)."""
-    def visit(n: ast.AST):
+    def visit(n: ast.AST) -> Iterator[tuple[str, ast.expr | None]]:
         if isinstance(n, (ast.Assign, ast.AnnAssign)):
             targets = n.targets if isinstance(n, ast.Assign) else [n.target]
             for t in targets:
@@ -189,7 +191,7 @@ def _assignments(body: list[ast.stmt]):
         yield from visit(stmt)
 
 
-def _fresh_names(pairs) -> set[str]:
+def _fresh_names(pairs: Iterable[tuple[str, ast.expr | None]]) -> set[str]:
     values: dict[str, list] = {}
     for name, value in pairs:
         values.setdefault(name, []).append(value)
@@ -204,14 +206,14 @@ def _fresh_names(pairs) -> set[str]:
     return fresh
 
 
-def _fresh_locals(node) -> set[str]:
+def _fresh_locals(node: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
     args = node.args
     params = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg] if a}
     declared = {n for s in ast.walk(node) if isinstance(s, (ast.Global, ast.Nonlocal)) for n in s.names}
     return _fresh_names(_assignments(node.body)) - params - declared
 
 
-def _safe_lines(body: list[ast.stmt], fresh: set[str], scope) -> set[int]:
+def _safe_lines(body: list[ast.stmt], fresh: set[str], scope: Any) -> set[int]:
     """Lines whose every in-place write (`x.a = `, `x[k] = `, `del x[k]`, `x += `) goes into a fresh name."""
     good: set[int] = set()
     bad: set[int] = set()

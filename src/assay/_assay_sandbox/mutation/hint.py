@@ -14,6 +14,8 @@ from __future__ import annotations
 import math
 import re
 
+from ..protocol import MutantSpec
+
 _WORD = re.compile(r"[a-z0-9]{2,}")
 HINT_P = 0.8  # chance of killing given to the best-named test (below a killer of the same line: 0.9)
 
@@ -29,7 +31,7 @@ class Hints:
             except (OSError, UnicodeDecodeError):
                 self.lines[rel] = []
 
-    def chances(self, m, tests: list[str]) -> dict[str, float]:
+    def chances(self, m: MutantSpec, tests: list[str]) -> dict[str, float]:
         """Test -> chance of killing `m` from the words they share (only tests that share one)."""
         lines = self.lines.get(m.file, [])
         calls = {site for line in range(m.line, m.end_line + 1) for site in self.sites.get((m.file, line), ())}

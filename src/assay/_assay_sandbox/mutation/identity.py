@@ -8,6 +8,10 @@ seed), and pytest would then say "no tests collected" or "not found" instead of 
 from __future__ import annotations
 
 import fnmatch
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import pytest
 
 
 def _matches(nodeid: str, want: str) -> bool:
@@ -17,7 +21,7 @@ def _matches(nodeid: str, want: str) -> bool:
     return nodeid == want or nodeid.startswith(want + "::") or nodeid.startswith(want + "[")
 
 
-def pick(items, tests: list[str], deselect: list[str]) -> tuple[list, str | None, int]:
+def pick(items: list[pytest.Item], tests: list[str], deselect: list[str]) -> tuple[list[pytest.Item], str | None, int]:
     """(the items asked for minus the deselected, a one-paragraph error or None, how many were deselected).
 
     A file passed whole keeps all its tests. An id that is not there again is an error naming the cause,

@@ -22,7 +22,8 @@ import os
 import textwrap
 import types
 
-from .code import code_lines, reads_dynamically
+from ..protocol import MutantSpec
+from .bytecode import code_lines, reads_dynamically
 
 _BUILTIN_METHODS = {name for t in (int, float, complex, str, bytes, bytearray, tuple, list, dict, set, frozenset,
                                    range, bool) for name in dir(t) if not name.startswith("_")}
@@ -31,7 +32,8 @@ _BUILTIN_METHODS = {name for t in (int, float, complex, str, bytes, bytearray, t
 class Memos:
     """Per written global (module key, name): the code lines its cached function may run, or None."""
 
-    def __init__(self, modules: dict[str, types.ModuleType], writes, scratch_root: str):
+    def __init__(self, modules: dict[str, types.ModuleType], writes: dict[str, set[tuple[str, str]]],
+                 scratch_root: str) -> None:
         self.scratch = os.path.realpath(scratch_root) + os.sep
         self.reach: dict[tuple[str, str], set[tuple[str, int]] | None] = {}
         project_names = self._project_names(modules)
@@ -44,7 +46,7 @@ class Memos:
             except Exception:  # noqa: BLE001 - an odd object: opaque, its readers run
                 self.reach[(key, name)] = None
 
-    def _project_names(self, modules) -> set[str]:
+    def _project_names(self, modules: dict[str, types.ModuleType]) -> set[str]:
         names: set[str] = set()
         for mod in modules.values():
             for value in list(vars(mod).values()):
@@ -54,7 +56,7 @@ class Memos:
                     names.add(value.__name__)
         return names
 
-    def _ours(self, value) -> bool:
+    def _ours(self, value: object) -> bool:
         code = getattr(value, "__code__", None)
         return code is not None and os.path.realpath(code.co_filename).startswith(self.scratch)
 
@@ -103,7 +105,7 @@ class Memos:
             lines |= {(path, line) for line in code_lines(f.__code__)}
         return lines
 
-    def inert(self, key: str, name: str, path: str, m) -> bool:
+    def inert(self, key: str, name: str, path: str, m: MutantSpec) -> bool:
         """Whether a write to this global cannot carry mutant `m`'s effect (at `path`, its line)."""
         lines = self.reach.get((key, name))
         if lines is None or any(n.startswith("__") and n.endswith("__") for n, _ in m.chain or ()):

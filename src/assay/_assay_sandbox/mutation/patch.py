@@ -9,17 +9,22 @@ from __future__ import annotations
 import gc
 import os
 import types
+from typing import TYPE_CHECKING
 
 from ..fork import clock, waited
 from ..protocol import MutantSpec, MutationJob
-from .code import find_code
+from .bytecode import find_code
 from .seed import reseed
+from .shapes import ChildResult, Functions, Report
+
+if TYPE_CHECKING:
+    import pytest
 
 
-def function_index(cfg: MutationJob) -> dict[tuple[str, str, int], list]:
+def function_index(cfg: MutationJob) -> Functions:
     """Live function objects of the target files, by (real path, name, first line)."""
     paths = {os.path.realpath(p) for p in cfg.targets.values()}
-    index: dict[tuple[str, str, int], list] = {}
+    index: Functions = {}
     real: dict[str, str] = {}
     for obj in gc.get_objects():
         if type(obj) is types.FunctionType:
@@ -30,7 +35,7 @@ def function_index(cfg: MutationJob) -> dict[tuple[str, str, int], list]:
     return index
 
 
-def patches(cfg: MutationJob, m: MutantSpec, code, functions) -> list | None:
+def patches(cfg: MutationJob, m: MutantSpec, code: types.CodeType, functions: Functions) -> list | None:
     """(function objects, mutated code) pairs for the enclosing defs, or None: re-import instead."""
     if not m.chain:
         return None
@@ -48,26 +53,26 @@ def patches(cfg: MutationJob, m: MutantSpec, code, functions) -> list | None:
     return pairs or None
 
 
-def run_patched(pairs, items, report) -> dict:
+def run_patched(pairs: list, items: list[pytest.Item], report: Report, killers: int) -> ChildResult:
     for funcs, new in pairs:
         for f in funcs:
             f.__code__ = new
-    return run_items(items, report)
+    return run_items(items, report, killers)
 
 
 class FailureWatch:
     """pytest plugin: a failure reported outside the reports `runtestprotocol` returns - a failing
     `unittest` subTest (pytest 9 logs each subtest report itself) fails its test."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.failed = False
 
-    def pytest_runtest_logreport(self, report):
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         if report.failed:
             self.failed = True
 
     @classmethod
-    def on(cls, items) -> FailureWatch:
+    def on(cls, items: list[pytest.Item]) -> FailureWatch:
         """The session's watch, registered on first use: registering a plugin costs pluggy ~2 ms, so the
         worker registers it once before forking and every child finds it."""
         if not items:
@@ -80,11 +85,8 @@ class FailureWatch:
         return watch
 
 
-KILLERS = [1]  # failing tests to find before a child stops: set once in the worker from the job, before forking
-
-
-def run_items(items, report) -> dict:
-    """Run tests in a forked child until the first failure (or the first `KILLERS[0]`), telling the parent when
+def run_items(items: list[pytest.Item], report: Report, killers: int) -> ChildResult:
+    """Run tests in a forked child until the first failure (or the first `killers`), telling the parent when
     each starts and ends (it holds the per-test deadline)."""
     from _pytest.nodes import Node
     from _pytest.runner import runtestprotocol
@@ -106,6 +108,6 @@ def run_items(items, report) -> dict:
         done += 1
         if failed:
             killed_by.append(item.nodeid)
-            if len(killed_by) >= KILLERS[0]:
+            if len(killed_by) >= killers:
                 break
     return {"killed_by": killed_by, "tests_completed": done}

@@ -1,7 +1,8 @@
 """From mutants to jobs: compile each one in memory, settle what needs no run, pick how the rest runs.
 
-Settled here: CompileError, Ignored (same bytecode as the original or an earlier mutant), NoCoverage.
-The rest become jobs, with the tests to run:
+Settled here, without a run: CompileError, Ignored (same bytecode as the original or an earlier mutant),
+NoCoverage; the plan says so, and the pool reports them as it draws them. The rest become jobs, with the tests
+to run:
 - `patch` (swap `__code__`): a line inside a function that only tests run;
 - `defaults` (set `__defaults__`): a literal default value of a function (see `defaults`);
 - `rebind` (re-run the module body): a line run by the module's own import;
@@ -22,33 +23,63 @@ import __future__
 
 import os
 import types
-from collections.abc import Iterator
-from typing import Any, NamedTuple
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
-from .code import fingerprint, top_level_defs
+from ..protocol import MutantSpec, MutationJob
+from .bytecode import fingerprint, top_level_defs
 from .defaults import defaults_patch
 from .patch import patches
+from .protocol import Mode, Status, Verdict
+from .shapes import Functions
+
+if TYPE_CHECKING:
+    from .facts import Baseline
+    from .memo import Memos
+    from .readers import Readers
+    from .trace import CollectTracer
 
 FUTURE_FLAGS = 0
 for _feature in __future__.all_feature_names:
     FUTURE_FLAGS |= getattr(__future__, _feature).compiler_flag
 
 
-class Job(NamedTuple):
-    m: object  # MutantSpec
+@dataclass(frozen=True)
+class Job:
+    """A mutant to run in a child, and how."""
+
+    m: MutantSpec
     ordered: list[str]  # tests to run
-    code: types.CodeType  # the mutated module
+    code: types.CodeType  # the mutated module (or its top-level def alone, for a mutant that patches)
     patches: list | None
-    mode: str  # patch | defaults | recollect | rebind | reimport
+    mode: Mode
     first: int  # the first `first` tests of `ordered` write module state: they run first, in collection order
     files: tuple = ()  # recollect: the test modules to import and collect again
 
 
-def plan(cfg, baseline, collect, dirty: dict[str, set[str]], readers, events, functions,
-         memos=None, recollect: dict | None = None) -> tuple[Iterator[Job], dict]:
-    """Jobs for the mutants that need a run (others get their verdict as the jobs are drawn), and the
-    original module code. The jobs come one at a time: compiling a mutant costs about as much as a fast
-    mutant's run, so the pool draws the next one while its children run."""
+@dataclass(frozen=True)
+class Settled:
+    """A mutant whose verdict needs no run."""
+
+    m: MutantSpec
+    verdict: Verdict
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Each mutant in scope, in the job's order, as a job or a settled verdict, and the original module code.
+    `steps` are made one at a time: compiling a mutant costs about as much as a fast mutant's run, so the
+    pool draws the next one while its children run."""
+
+    steps: Iterator[Job | Settled]
+    original_code: dict[str, types.CodeType]
+
+
+def plan(cfg: MutationJob, baseline: Baseline, collect: CollectTracer, dirty: dict[str, set[str]], readers: Readers,
+         functions: Functions, memos: Memos | None = None,
+         recollect: dict[str, list[tuple[str, types.CodeType | None]]] | None = None) -> Plan:
+    """The plan of the job's mutants: which ones run, how and against which tests; the others' verdicts."""
     covering, duration, scope = baseline.covering, baseline.duration, baseline.scope
     all_ids = baseline.tests
     recollect = recollect or {}
@@ -63,7 +94,7 @@ def plan(cfg, baseline, collect, dirty: dict[str, set[str]], readers, events, fu
     defs = {rel: [] if "\r" in text else top_level_defs(text) for rel, text in sources.items()}
     spans_seen: set[str] = set()
 
-    def compiled(m, mutated: str, alone: bool) -> tuple[types.CodeType, str, bool]:
+    def compiled(m: MutantSpec, mutated: str, alone: bool) -> tuple[types.CodeType, str, bool]:
         """The mutant's code, a key for its fingerprint, and whether the code is the whole module. `alone`:
         the top-level def or class holding it, compiled by itself at its own lines (a 1000-line module takes
         2-4 ms to compile, one def 0.05 ms; the pool compiles the next mutant while the children run, on
@@ -82,7 +113,7 @@ def plan(cfg, baseline, collect, dirty: dict[str, set[str]], readers, events, fu
         code = compile(mutated, path, "exec", dont_inherit=True)
         return code, fingerprint(code), True
 
-    def jobs() -> Iterator[Job]:
+    def steps() -> Iterator[Job | Settled]:
         for m in cfg.mutants:
             rel = m.file
             if scope is not None and m.function not in scope.get(rel, ()):
@@ -104,7 +135,8 @@ def plan(cfg, baseline, collect, dirty: dict[str, set[str]], readers, events, fu
             path = os.path.realpath(cfg.targets[rel])
             inert = None if memos is None else (lambda key, name, m=m, path=path: memos.inert(key, name, path, m))
             ids, in_order = with_state(ids, direct, baseline, readers, inert)
-            writers = sorted((i for i in ids if i in baseline.writes), key=baseline.position.get) if in_order else []
+            writers = (sorted((i for i in ids if i in baseline.writes), key=baseline.position.__getitem__)
+                       if in_order else [])
             ordered = writers + sorted((i for i in ids if i not in baseline.writes or not in_order),
                                        key=lambda i: duration[i])
             # the statement alone serves a mutant that patches live functions; one that re-runs the module
@@ -113,38 +145,39 @@ def plan(cfg, baseline, collect, dirty: dict[str, set[str]], readers, events, fu
             try:
                 code, fp, whole = compiled(m, mutated, alone)
             except (SyntaxError, ValueError) as err:
-                events.mutant(m, "CompileError", ordered, reason=str(err))
+                yield Settled(m, Verdict(Status.COMPILE_ERROR, ordered, reason=str(err)))
                 continue
             if fp in originals:
                 twin = originals[fp]
-                events.mutant(m, "Ignored", ordered,
-                              reason=f"duplicate of {twin}" if twin else "equivalent: same bytecode as the original")
+                yield Settled(m, Verdict(Status.IGNORED, ordered, reason=f"duplicate of {twin}" if twin
+                                         else "equivalent: same bytecode as the original"))
                 continue
             originals[fp] = m.id
             if not ordered:
-                events.mutant(m, "NoCoverage", [])
+                yield Settled(m, Verdict(Status.NO_COVERAGE))
                 continue
             found: Any
             files: tuple = ()
             if defaulted is not None:
-                found, mode = defaulted[0], "defaults"
+                found, mode = defaulted[0], Mode.DEFAULTS
             elif (foreign and not at_import and rel in recollect
                   and (found := patches(cfg, m, code, functions)) is not None):
-                mode, files = "recollect", tuple(recollect[rel])
+                mode, files = Mode.RECOLLECT, tuple(recollect[rel])
             elif foreign or (at_import and rel in dirty):
-                found, mode = None, "reimport"
+                found, mode = None, Mode.REIMPORT
             elif at_import:
-                found, mode = None, "rebind"
+                found, mode = None, Mode.REBIND
             else:
                 found = patches(cfg, m, code, functions)
-                mode = "patch" if found is not None else "reimport"
-            if mode in ("rebind", "reimport") and not whole:
+                mode = Mode.PATCH if found is not None else Mode.REIMPORT
+            if mode in (Mode.REBIND, Mode.REIMPORT) and not whole:
                 code = compile(mutated, os.path.realpath(cfg.targets[rel]), "exec", dont_inherit=True)
             yield Job(m, ordered, code, found, mode, len(writers), files)
-    return jobs(), original_code
+    return Plan(steps(), original_code)
 
 
-def with_state(ids: set[str], direct: set[str], baseline, readers, inert=None) -> tuple[set[str], bool]:
+def with_state(ids: set[str], direct: set[str], baseline: Baseline, readers: Readers | None,
+               inert: Callable[[str, str], bool] | None = None) -> tuple[set[str], bool]:
     """Add the tests that may read module state written by a test running the mutated line, and the earlier
     writers of state the selected tests read. Returns (tests, whether they must run in collection order).
     `inert(key, name)`: a write the mutant cannot shape (a memo cache of code it cannot reach)."""
@@ -155,10 +188,11 @@ def with_state(ids: set[str], direct: set[str], baseline, readers, inert=None) -
     out = set(ids)
     for key, name in written:
         first = min(position[t] for t in direct if (key, name) in baseline.writes.get(t, ()))
-        if readers is None or readers.readers_of(key, name) is None:  # anyone may read it: every later test
+        known = None if readers is None else readers.readers_of(key, name)
+        if known is None:  # anyone may read it: every later test
             out.update(t for t in baseline.tests if position[t] > first)
         else:
-            out.update(readers.readers_of(key, name))
+            out.update(known)
     if readers is not None:
         added = True
         while added:  # earlier tests whose writes the selected tests may read (they ran first in the baseline)

@@ -20,6 +20,10 @@ import builtins
 import gc
 import os
 import types
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .shapes import Functions
 
 PROBE = "__assay_probe__"
 _SCALE = 1_000_000  # probe constant = file index * _SCALE + line
@@ -38,7 +42,7 @@ class _Probes(ast.NodeTransformer):
                 node.end_lineno, node.end_col_offset = stmt.lineno, stmt.col_offset
         return call
 
-    def _fill(self, node, docstring: bool) -> None:
+    def _fill(self, node: ast.AST, docstring: bool) -> None:
         for name in ("body", "orelse", "finalbody"):
             stmts = getattr(node, name, None)
             if not (isinstance(stmts, list) and stmts and isinstance(stmts[0], ast.stmt)):
@@ -50,7 +54,7 @@ class _Probes(ast.NodeTransformer):
                 out += [stmt] if keep_doc else [self._probe(stmt), stmt]
             setattr(node, name, out)
 
-    def visit_FunctionDef(self, node):
+    def visit_FunctionDef(self, node: Any) -> ast.AST:
         self.depth += 1
         self.generic_visit(node)
         self.depth -= 1
@@ -59,7 +63,7 @@ class _Probes(ast.NodeTransformer):
 
     visit_AsyncFunctionDef = visit_FunctionDef
 
-    def generic_visit(self, node):
+    def generic_visit(self, node: ast.AST) -> ast.AST:
         super().generic_visit(node)
         if self.depth and not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             self._fill(node, docstring=isinstance(node, ast.ClassDef))
@@ -87,9 +91,9 @@ class ProbeRecorder:
         self.rels = list(targets.values())
         self.hits: set[int] = set()
         self.data: dict = {}
-        self.key = None
+        self.key: object = None
 
-    def instrument(self, functions: dict | None = None) -> bool:
+    def instrument(self, functions: Functions | None = None) -> bool:
         """Swap the probed code into every live function of the targets (`functions`: the worker's index
         of them, `patch.function_index`, else a scan); False (nothing swapped) when one cannot take it."""
         probed: dict[str, dict] = {}
@@ -116,7 +120,7 @@ class ProbeRecorder:
             func.__code__ = code
         return True
 
-    def switch(self, key) -> None:
+    def switch(self, key: object) -> None:
         if self.key is not None:
             self.data.setdefault(self.key, set()).update(self.hits)
         self.hits.clear()

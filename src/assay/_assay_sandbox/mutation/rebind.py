@@ -8,15 +8,24 @@ from __future__ import annotations
 import dis
 import os
 import sys
+import types
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from ..fork import run_one
 from ..protocol import MutantSpec, MutationJob
-from .code import import_error
+from .bytecode import import_error
 from .flow import Body
 from .patch import run_items
 from .reimport import run_reimported
 from .same import changed_names
+from .shapes import ChildResult, Report
 from .watch import watch_body
+
+if TYPE_CHECKING:
+    import pytest
+
+    from .readers import Readers
 
 _LOADS = {"LOAD_NAME", "LOAD_GLOBAL", "LOAD_ATTR", "LOAD_METHOD", "LOAD_FROM_DICT_OR_GLOBALS", "LOAD_DEREF"}
 _IMMUTABLE = (int, float, complex, str, bytes, bool, tuple, frozenset, type(None))
@@ -25,7 +34,8 @@ _IMMUTABLE = (int, float, complex, str, bytes, bool, tuple, frozenset, type(None
 class ImportTime:
     """What import-time mutants need, built once in the worker before forking their children."""
 
-    def __init__(self, cfg: MutationJob, original_code: dict, readers, collected_codes, all_ids, known):
+    def __init__(self, cfg: MutationJob, original_code: dict[str, types.CodeType], readers: Readers,
+                 collected_codes: set[types.CodeType], all_ids: list[str], known: list[str]) -> None:
         self.cfg = cfg
         self.readers = readers
         self.all_ids = list(all_ids)
@@ -41,7 +51,7 @@ class ImportTime:
                                 and (real := os.path.realpath(file)).startswith(scratch)]
         self.original_unsafe = self._probe_originals(original_code)
 
-    def _probe_originals(self, original_code) -> dict[str, str | None]:
+    def _probe_originals(self, original_code: dict[str, types.CodeType]) -> dict[str, str | None]:
         """Re-run each original module body under the watch, in a throwaway child: when the original has
         effects outside its namespace (registers itself somewhere), a mutant that drops or changes them
         leaves the live state as the original made it, so no namespace diff can bound who observes it."""
@@ -58,7 +68,8 @@ class ImportTime:
             out[rel] = "probe failed" if state == "timeout" or "crash" in result else result["result"]
         return out
 
-    def run(self, m: MutantSpec, code, items, report, in_order: bool = False) -> dict:
+    def run(self, m: MutantSpec, code: types.CodeType, items: list[pytest.Item], report: Report,
+            in_order: bool = False) -> ChildResult:
         """In the child: re-run the mutated body, rebind the project's and tests' module globals that held
         the old objects, run the tests that may observe the change (`in_order`: in the order given)."""
         path = os.path.realpath(self.cfg.targets[m.file])
@@ -98,12 +109,13 @@ class ImportTime:
         selected, complete = self.readers.select(m, changed | aliases, old)
         if complete and unsafe is None:
             run = [item for item in items if item.nodeid in selected]
-            return {**run_items(run, report), "selected": [item.nodeid for item in run]}
+            return {**run_items(run, report, self.cfg.killers), "selected": [item.nodeid for item in run]}
         # cannot bound who observes it: every test, the likely killers first
-        return run_items(items if in_order else sorted(items, key=lambda item: item.nodeid not in selected), report)
+        return run_items(items if in_order else sorted(items, key=lambda item: item.nodeid not in selected), report,
+                         self.cfg.killers)
 
 
-def _uses(codes) -> dict[str, set[str]]:
+def _uses(codes: Iterable[types.CodeType]) -> dict[str, set[str]]:
     """Names each file's code loaded (globals, attributes) while pytest collected: values computed from them
     then (parametrize tables, module constants) were computed once, from the original module."""
     out: dict[str, set[str]] = {}

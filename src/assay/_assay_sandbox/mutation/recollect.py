@@ -13,12 +13,20 @@ import importlib.util
 import os
 import sys
 import types
+from typing import TYPE_CHECKING, Any
 
 from .patch import run_items
+from .shapes import ChildResult, Report
 from .state import changed_since_body
 
+if TYPE_CHECKING:
+    import pytest
 
-def recollectable(tracer, dirty: dict, items) -> dict[str, list[tuple[str, types.CodeType | None]]]:
+    from .trace import CollectTracer
+
+
+def recollectable(tracer: CollectTracer, dirty: dict[str, set[str]],
+                  items: list[pytest.Item]) -> dict[str, list[tuple[str, types.CodeType | None]]]:
     """rel -> (file, module body code) of the test modules to re-collect for a foreign mutant of that target
     (absent: re-import). The code is the one that ran, asserts rewritten: no rewrite per mutant."""
     tests = {os.path.realpath(str(item.path)) for item in items if _module_node(item) is not None}
@@ -35,13 +43,14 @@ def recollectable(tracer, dirty: dict, items) -> dict[str, list[tuple[str, types
     return out
 
 
-def _module_node(item):
+def _module_node(item: pytest.Item) -> Any:  # a pytest.Module
     import pytest
 
     return item.getparent(pytest.Module)
 
 
-def run_recollected(pairs, items, files: list[tuple[str, types.CodeType | None]], report, first: int = 0) -> dict:
+def run_recollected(pairs: list, items: list[pytest.Item], files: list[tuple[str, types.CodeType | None]],
+                    report: Report, killers: int, first: int = 0) -> ChildResult:
     """In the child: the mutant in place, the calling test modules imported and collected again, then
     the tests (those of the re-collected modules as they are now: their parameter ids may have changed;
     new ids right after the `first` state writers: where the mutant shows)."""
@@ -81,4 +90,4 @@ def run_recollected(pairs, items, files: list[tuple[str, types.CodeType | None]]
     by_id = {x.nodeid: x for found in fresh.values() for x in found}
     ordered = [by_id.pop(item.nodeid, None) if os.path.realpath(str(item.path)) in fresh else item for item in items]
     kept = [x for x in ordered if x is not None]
-    return run_items(kept[:first] + list(by_id.values()) + kept[first:], report)
+    return run_items(kept[:first] + list(by_id.values()) + kept[first:], report, killers)

@@ -11,34 +11,37 @@ import importlib.machinery
 import os
 import sys
 import types
+from collections.abc import Sequence
 
 import pytest
 
 from ..fork import clock, waited
-from .code import import_error
-from .patch import KILLERS
+from ..protocol import MutantSpec, MutationJob
+from .bytecode import import_error
 from .seed import reseed
+from .shapes import ChildResult, Report
 
 
 class MutantFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     """Serves the mutated code object for one file; everything else imports as usual."""
 
-    def __init__(self, path: str, code: types.CodeType):
+    def __init__(self, path: str, code: types.CodeType) -> None:
         self.path = path
         self.code = code
         self.error: str | None = None
 
-    def find_spec(self, fullname, path, target=None):
+    def find_spec(self, fullname: str, path: Sequence[str] | None,
+                  target: types.ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:
         spec = importlib.machinery.PathFinder.find_spec(fullname, path)
         if spec is None or not spec.origin or os.path.realpath(spec.origin) != self.path:
             return None
         spec.loader = self
         return spec
 
-    def create_module(self, spec):
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> None:
         return None
 
-    def exec_module(self, module):
+    def exec_module(self, module: types.ModuleType) -> None:
         try:
             exec(self.code, module.__dict__)
         except Exception as err:
@@ -49,7 +52,7 @@ class MutantFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 class _Collector:
     """pytest plugin: the first failing test (or collection error) and how many tests completed."""
 
-    def __init__(self, finder: MutantFinder, report, ordered: list[str], known: set[str], first: int):
+    def __init__(self, finder: MutantFinder, report: Report, ordered: list[str], known: set[str], first: int) -> None:
         self.finder = finder
         self.killed_by: list[str] = []
         self.completed = 0
@@ -59,13 +62,13 @@ class _Collector:
         self.first = first
         self.known = known
 
-    def pytest_collection_modifyitems(self, items):
+    def pytest_collection_modifyitems(self, items: list[pytest.Item]) -> None:
         """The tests in the order asked for, and first (after the `first` state writers) those whose ids the
         worker never saw: a parameter id that changed under the mutant (`test_x[XXmoneyXX]`) is where the
         mutant shows. Other tests of the same functions go last."""
         rank = {nodeid: i for i, nodeid in enumerate(self.ordered)}
 
-        def key(item) -> tuple[int, int]:
+        def key(item: pytest.Item) -> tuple[int, int]:
             i = rank.get(item.nodeid)
             if i is not None:
                 return (0 if i < self.first else 2, i)
@@ -73,35 +76,36 @@ class _Collector:
 
         items.sort(key=key)
 
-    def pytest_runtest_logstart(self, nodeid, location):
+    def pytest_runtest_logstart(self, nodeid: str, location: object) -> None:
         self.report({"next": nodeid, "w": waited()})
         reseed(nodeid)
         self.started = clock()
 
-    def pytest_runtest_logfinish(self, nodeid, location):
+    def pytest_runtest_logfinish(self, nodeid: str, location: object) -> None:
         self.report({"done": nodeid, "s": clock() - self.started, "failed": nodeid in self.killed_by,
                      "w": waited()})
 
     @pytest.hookimpl(tryfirst=True)
-    def pytest_configure(self, config):
+    def pytest_configure(self, config: pytest.Config) -> None:
         """pytest has just put its assertion-rewriting import hook first; a module it claims (one a plugin's
         distribution or `register_assert_rewrite` marked) would be imported unmutated: the mutant goes first."""
         if self.finder in sys.meta_path:
             sys.meta_path.remove(self.finder)
         sys.meta_path.insert(0, self.finder)
 
-    def pytest_runtest_logreport(self, report):
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         if report.failed and report.nodeid not in self.killed_by:
             self.killed_by.append(report.nodeid)
         if report.when == "teardown":
             self.completed += 1
 
-    def pytest_collectreport(self, report):
+    def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         if report.failed and not self.killed_by:
             self.killed_by.append(report.nodeid or "<collection>")
 
 
-def run_reimported(cfg, m, code, ordered: list[str], report, known: set[str], first: int = 0) -> dict:
+def run_reimported(cfg: MutationJob, m: MutantSpec, code: types.CodeType, ordered: list[str], report: Report,
+                   known: set[str], first: int = 0) -> ChildResult:
     """In the child: drop the project's modules, run pytest again with the mutant served at import; the tests
     `ordered` (the first `first` of them state writers, kept first), then ids not in `known` (every id the
     worker collected), then the rest (`_Collector`)."""
@@ -116,7 +120,7 @@ def run_reimported(cfg, m, code, ordered: list[str], report, known: set[str], fi
     collector = _Collector(finder, report, ordered, known, first)
     # parametrize ids may be built from the mutated module: name the test functions, not their ids
     functions = list(dict.fromkeys(nodeid.split("[")[0] for nodeid in ordered))
-    args = [*functions, f"--maxfail={KILLERS[0]}", "-q", "-p", "no:cacheprovider", "-p", "no:randomly", "-p",
+    args = [*functions, f"--maxfail={cfg.killers}", "-q", "-p", "no:cacheprovider", "-p", "no:randomly", "-p",
             "no:assay", *cfg.pytest_args]
     exit_code = int(pytest.main(args, plugins=[collector]))
     if finder.error is not None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import types
+from typing import Any
 
 _IMMUTABLE_LEAVES = {int, float, complex, str, bytes, bool, type(None), range}
 _PATTERN = type(re.compile(""))
@@ -27,12 +28,12 @@ class Same:
 
     MAX_DEPTH = 12
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.fwd: dict[int, int] = {}
         self.bwd: dict[int, int] = {}
         self.keep: list = []  # keeps compared objects alive: ids stay unique
 
-    def __call__(self, a, b, depth: int = 0) -> bool:
+    def __call__(self, a: Any, b: Any, depth: int = 0) -> bool:
         ta, tb = type(a), type(b)
         if ta in _IMMUTABLE_LEAVES:
             return ta is tb and (a is b or a == b)
@@ -80,13 +81,13 @@ class Same:
         except Exception:  # noqa: BLE001 - cannot tell: count it as changed
             return False
 
-    def _pair(self, a, b) -> None:
+    def _pair(self, a: object, b: object) -> None:
         self.fwd[id(a)] = id(b)
         self.bwd[id(b)] = id(a)
         self.keep.append((a, b))
 
 
-def cells(f) -> tuple:
+def cells(f: types.FunctionType) -> tuple:
     """A function's closure contents (an empty cell as a shared sentinel)."""
     out = []
     for cell in f.__closure__ or ():
@@ -102,7 +103,7 @@ def _own(cls: type) -> dict:
     return {k: v for k, v in vars(cls).items() if k not in ("__dict__", "__weakref__")}
 
 
-def _state(obj) -> dict | None:
+def _state(obj: Any) -> dict | None:
     """Instance state (`__dict__` and slots) of an object compared by identity; None when it has none."""
     state = dict(getattr(obj, "__dict__", {}))
     for klass in type(obj).__mro__:

@@ -11,25 +11,32 @@ import os
 import sys
 import time
 import traceback
+import types
 
+import pytest
+
+from ..protocol import MutationJob
 from .baseline import BaselineFailed, run_baseline
+from .events import Events
 from .facts import Baseline
 from .identity import pick
 from .memo import Memos
-from .patch import KILLERS, function_index
+from .patch import function_index
 from .plan import plan
 from .pool import Pool
+from .protocol import Collected, Done, Jobs, Mode, WorkerError
+from .readers import Readers
 from .rebind import ImportTime
 from .recollect import recollectable
-from .select import Readers
 from .state import ProjectState, changed_since_body
+from .trace import CollectTracer
 from .warm import warm
 
 
 class Server:
     """pytest plugin: takes over the run loop once collection is done."""
 
-    def __init__(self, cfg, events, tracer):
+    def __init__(self, cfg: MutationJob, events: Events, tracer: CollectTracer) -> None:
         self.cfg = cfg
         self.events = events
         self.tracer = tracer
@@ -38,64 +45,61 @@ class Server:
         self.started = time.monotonic()
 
     # --- pytest hooks ----------------------------------------------------------------------------
-    def pytest_collectreport(self, report):
+    def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         if report.failed:
             self.collect_errors.append(f"{report.nodeid}: {report.longreprtext[-1500:]}")
 
-    def pytest_collection_finish(self, session):
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
         self.tracer.stop()
         self.collection_s = time.monotonic() - self.started
 
-    def pytest_runtestloop(self, session):
+    def pytest_runtestloop(self, session: pytest.Session) -> bool:
         self.served = True
         if self.collect_errors:
-            self.events.emit(event="error", message="collection failed:\n" + "\n".join(self.collect_errors))
+            self.events.send(WorkerError("collection failed:\n" + "\n".join(self.collect_errors)))
             return True
         try:
             self.serve(session)
         except Exception:
-            self.events.emit(event="error", message=traceback.format_exc()[-3000:])
+            self.events.send(WorkerError(traceback.format_exc()[-3000:]))
         return True
 
     # --- the work --------------------------------------------------------------------------------
-    def serve(self, session) -> None:
+    def serve(self, session: pytest.Session) -> None:
         cfg = self.cfg
-        KILLERS[0] = max(1, cfg.killers)
         items, problem, deselected = pick(session.items, cfg.tests, cfg.deselect)
         if problem:
-            self.events.emit(event="error", message=problem)
+            self.events.send(WorkerError(problem))
             return
-        self.events.emit(event="collected", tests=len(items), deselected=deselected,
-                         collection_s=round(self.collection_s, 3))
+        self.events.send(Collected(len(items), deselected, round(self.collection_s, 3)))
         if not items:
-            self.events.emit(event="error", message="no tests left to run"
-                             + (f" ({deselected} deselected)" if deselected else ""))
+            self.events.send(WorkerError("no tests left to run"
+                                         + (f" ({deselected} deselected)" if deselected else "")))
             return
         functions = function_index(cfg)
         try:
             runs, seconds = run_baseline(cfg, items, self.events, cfg.durations, functions)
         except BaselineFailed as err:
-            self.events.emit(event="error", message=f"baseline run failed: {err}")
+            self.events.send(WorkerError(f"baseline run failed: {err}"))
             return
         baseline = Baseline(items, runs, cfg.durations, cfg.functions)
-        self.events.emit(**baseline.event(seconds))
+        self.events.send(baseline.event(seconds))
         dirty = self.dirty_targets()
         readers = Readers(cfg, _original_code(cfg), baseline.covering, items)
         targets = {os.path.realpath(p): rel for rel, p in cfg.targets.items()}
         memos = Memos(ProjectState(cfg.scratch_root, targets).modules, baseline.writes, cfg.scratch_root)
-        jobs, original_code = plan(cfg, baseline, self.tracer, dirty, readers, self.events, functions, memos,
-                                   recollectable(self.tracer, dirty, items))
+        planned = plan(cfg, baseline, self.tracer, dirty, readers, functions, memos,
+                       recollectable(self.tracer, dirty, items))
         warm(items, [p for run in runs.values() for p in run.get("patterns", [])])
-        pool = Pool(cfg, self.events, lambda: ImportTime(cfg, original_code, readers, self.tracer.codes,
+        pool = Pool(cfg, self.events, lambda: ImportTime(cfg, planned.original_code, readers, self.tracer.codes,
                                                          baseline.tests, [item.nodeid for item in items]),
                     baseline, self.collection_s, self.tracer.sites)
         start = time.monotonic()
-        pool.run(jobs, {item.nodeid: item for item in items})
-        modes = ("patch", "defaults", "recollect", "rebind", "reimport")
-        self.events.emit(event="jobs", total=sum(pool.modes.values()), modes={m: pool.modes[m] for m in modes},
-                         with_state=pool.with_state, dirty={k: sorted(v) for k, v in dirty.items()})
-        self.events.emit(**pool.summary(time.monotonic() - start))
-        self.events.emit(event="done")
+        pool.run(planned.steps, {item.nodeid: item for item in items})
+        self.events.send(Jobs(total=sum(pool.modes.values()), modes={m.value: pool.modes[m] for m in Mode},
+                              with_state=pool.with_state, dirty={k: sorted(v) for k, v in dirty.items()}))
+        self.events.send(pool.summary(time.monotonic() - start))
+        self.events.send(Done())
 
     def dirty_targets(self) -> dict[str, set[str]]:
         """Globals of each target that changed after its body ran (collection wrote them): re-running the
@@ -112,7 +116,7 @@ class Server:
         return out
 
 
-def _original_code(cfg) -> dict:
+def _original_code(cfg: MutationJob) -> dict[str, types.CodeType]:
     out = {}
     for rel, path in cfg.targets.items():
         with open(path, encoding="utf-8") as fh:

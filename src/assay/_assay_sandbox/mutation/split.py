@@ -6,11 +6,16 @@ that kills it takes a millisecond. Run one after the other, the killer waits beh
 test past `SPLIT_FACTOR` x its baseline time (and past what a new child costs to start) keeps its child to
 itself, and a new child runs the tests after it. The child left behind holds no core while it sleeps, so
 it does not count against the workers; one that computes splits only when a core is free.
+`Group` is what the children of one mutant share; `Running`, what the pool watches of each child.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
+from ..fork import Child
+from .plan import Job
+from .protocol import Verdict
 
 SPLIT_FACTOR = 4.0  # a test past this many times its baseline time (x pace) is slow under this mutant
 SPLIT_MIN_S = 0.1  # ... and past this long: a split costs a fork, and a fresh import in some modes
@@ -30,7 +35,7 @@ class Group:
     splits: int = 0
     done: int = 0  # tests completed, over all children
     slow: set[str] = field(default_factory=set)  # classes (or modules) of its tests that ran slow
-    hang: dict | None = None  # the first test that hung: killers, reason, ordered
+    hang: Verdict | None = None  # the Timeout of the first test that hung, should no test fail
     over: bool = False
 
 
@@ -41,3 +46,25 @@ def split_after(baseline_s: float, setup_s: float, splits: int) -> float:
     if splits:
         return max(SPLIT_FACTOR * baseline_s, SPLIT_AGAIN_S)
     return max(SPLIT_FACTOR * baseline_s, SPLIT_MIN_S, setup_s)
+
+
+@dataclass(eq=False)
+class Running:
+    """One child of a mutant, as the pool watches it: the test it is in, its deadline, its split state."""
+
+    job: Job
+    child: Child
+    ordered: list[str]  # the tests it runs, in order
+    group: Group  # the children of its mutant
+    deadline: float
+    budget: float  # seconds granted to the current step (set-up, a test, the gap after one)
+    since: float  # when the current step began
+    test: str | None = None  # the test it is in, None between tests
+    solo: str | None = None  # a slow test it keeps alone, the tests after it gone to a new child
+    idle: bool = False  # that slow test sleeps: the child holds no core
+    check: float | None = None  # when to look at the current test again (slow enough to split?)
+    cpu: tuple[int, float] | None = None  # CPU ticks of the child, and when read
+    begun: bool = False  # its first test started
+    waited: float | None = 0.0  # seconds it had waited for a core when its current step began (None: unknown)
+    granted: float = 0.0  # seconds added to its deadline for that waiting
+    stopped: bool = False  # its solo test passed: the tests after it are another child's

@@ -12,16 +12,18 @@ import itertools
 import os
 import sys
 import types
+from collections.abc import Iterable
+from typing import Any
 
 _CAP = 256  # elements of one container whose identities enter the fingerprint (its length always does)
 _ATOMS = (int, float, complex, str, bytes, bool, type(None))
 
 
-def _ids(items) -> int:
+def _ids(items: Iterable[object]) -> int:
     return hash(tuple(map(id, itertools.islice(items, _CAP))))
 
 
-def _shallow(value) -> tuple:
+def _shallow(value: Any) -> tuple:
     """Identity, size and the identities of the first elements: `d[k] = v`, `append`, `cache_clear()`,
     `obj.attr = v` all change it; equal fingerprints may still hide deeper writes (documented limit)."""
     t = type(value)

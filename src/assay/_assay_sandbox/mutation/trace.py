@@ -15,16 +15,19 @@ import os
 import sys
 import threading
 import types
+from collections.abc import Callable
 from typing import Any
 
 from .probes import ProbeRecorder
+from .shapes import Functions
 from .state import fingerprint
 
 # Python 3.12+ only (SetTracer is used only where it exists)
 _MONITORING: Any = getattr(sys, "monitoring", None)  # noqa: B009
+Trace = Callable[[types.FrameType, str, Any], Any]  # a `sys.settrace` function
 
 
-def make_tracer(targets: dict[str, str], functions: dict | None = None):
+def make_tracer(targets: dict[str, str], functions: Functions | None = None) -> Recorder:
     """The fastest available recorder for `targets` (realpath -> project-relative path). Call it in the
     child that runs the baseline: the probe recorder rewrites the live functions."""
     wanted = os.environ.get("ASSAY_MUTATION_TRACER", "")
@@ -46,7 +49,7 @@ def make_tracer(targets: dict[str, str], functions: dict | None = None):
 
 
 class _Files:
-    def __init__(self, targets: dict[str, str]):
+    def __init__(self, targets: dict[str, str]) -> None:
         self.targets = targets
         self.names: dict[str, str | None] = {}
 
@@ -62,24 +65,24 @@ class SetTracer(_Files):
 
     name = "settrace"
 
-    def __init__(self, targets: dict[str, str]):
+    def __init__(self, targets: dict[str, str]) -> None:
         super().__init__(targets)
         self.data: dict = {}
         self.lines: set = set()
 
-    def _global(self, frame, event, arg):
+    def _global(self, frame: types.FrameType, event: str, arg: Any) -> Trace | None:
         rel = self.rel(frame.f_code.co_filename)
         if rel is None:
             return None
 
-        def local(frame, event, arg):
+        def local(frame: types.FrameType, event: str, arg: Any) -> Trace:
             if event == "line":
                 self.lines.add((rel, frame.f_lineno))
             return local
 
         return local(frame, event, arg)
 
-    def switch(self, key) -> None:
+    def switch(self, key: object) -> None:
         self.lines = self.data.setdefault(key, set())
 
     def start(self) -> None:
@@ -100,7 +103,7 @@ class MonitorTracer(_Files):
 
     name = "monitoring"
 
-    def __init__(self, targets: dict[str, str]):
+    def __init__(self, targets: dict[str, str]) -> None:
         super().__init__(targets)
         mon = _MONITORING
         self.tool = next(i for i in range(6) if i != mon.COVERAGE_ID and mon.get_tool(i) is None)
@@ -108,7 +111,7 @@ class MonitorTracer(_Files):
         self.lines: set = set()
         self.armed: set = set()
 
-    def _start(self, code, offset):
+    def _start(self, code: types.CodeType, offset: int) -> Any:
         mon = _MONITORING
         rel = self.rel(code.co_filename)
         if rel is None:
@@ -118,11 +121,11 @@ class MonitorTracer(_Files):
             mon.set_local_events(self.tool, code, mon.events.LINE)
         return mon.DISABLE  # its lines stay armed; starts of this code need no callback until re-armed
 
-    def _line(self, code, line):
+    def _line(self, code: types.CodeType, line: int) -> Any:
         self.lines.add((self.names[code.co_filename], line))
         return _MONITORING.DISABLE
 
-    def switch(self, key) -> None:
+    def switch(self, key: object) -> None:
         self.lines = self.data.setdefault(key, set())
         _MONITORING.restart_events()
 
@@ -150,7 +153,7 @@ class CoverageTracer:
 
     name = "coverage"
 
-    def __init__(self, targets: dict[str, str]):
+    def __init__(self, targets: dict[str, str]) -> None:
         import coverage
         from coverage.tracer import CTracer  # noqa: F401 - only the C tracer is fast enough to be worth it
 
@@ -158,7 +161,7 @@ class CoverageTracer:
         self.cov = coverage.Coverage(data_file=None, include=list(targets), config_file=False, branch=False)
         self.keys: dict[str, object] = {}
 
-    def switch(self, key) -> None:
+    def switch(self, key: object) -> None:
         name = str(len(self.keys))
         self.keys[name] = key
         self.cov.switch_context(name)
@@ -189,7 +192,7 @@ class CollectTracer(_Files):
     call that did not come from the target's own module body (a test module calling it at import): what
     those lines computed may sit anywhere, so re-running the module body cannot redo it."""
 
-    def __init__(self, targets: dict[str, str], scratch_root: str = ""):
+    def __init__(self, targets: dict[str, str], scratch_root: str = "") -> None:
         super().__init__(targets)
         self.scratch = os.path.realpath(scratch_root) + os.sep if scratch_root else None
         self.inside: dict[str, bool] = {}
@@ -203,7 +206,7 @@ class CollectTracer(_Files):
         # (rel, line) of a function run by its module's own body -> the body's lines whose calls ran it
         self.sites: dict[tuple[str, int], set[int]] = {}
 
-    def _caller(self, frame) -> str | None:
+    def _caller(self, frame: types.FrameType) -> str | None:
         """The module whose body (being imported) made this call, or None (a hook, a fixture, a thread)."""
         f = frame.f_back
         while f is not None:
@@ -212,16 +215,16 @@ class CollectTracer(_Files):
             f = f.f_back
         return None
 
-    def _own(self, frame, rel: str):
+    def _own(self, frame: types.FrameType, rel: str) -> types.FrameType | None:
         """The frame of `rel`'s own module body that this call came from, if any."""
-        f = frame
+        f: types.FrameType | None = frame
         while f is not None:
             if f.f_code.co_name == "<module>" and self.rel(f.f_code.co_filename) == rel:
                 return f
             f = f.f_back
         return None
 
-    def _global(self, frame, event, arg):
+    def _global(self, frame: types.FrameType, event: str, arg: Any) -> Trace | None:
         filename = frame.f_code.co_filename
         if self.scratch is not None:
             inside = self.inside.get(filename)
@@ -233,7 +236,7 @@ class CollectTracer(_Files):
                 frame.f_trace_lines = False  # only its return matters
                 self.module_codes[os.path.realpath(filename)] = frame.f_code
 
-                def returned(frame, event, arg):
+                def returned(frame: types.FrameType, event: str, arg: Any) -> Trace:
                     if event == "return":
                         self.others[os.path.realpath(filename)] = fingerprint(frame.f_globals)
                     return returned
@@ -249,7 +252,7 @@ class CollectTracer(_Files):
             self.callers.setdefault(rel, set()).add(self._caller(frame))
         site = None if own is None else own.f_lineno  # the body's statement making this call
 
-        def local(frame, event, arg):
+        def local(frame: types.FrameType, event: str, arg: Any) -> Trace:
             if event == "line":
                 sink.add((rel, frame.f_lineno))
                 if site is not None:
@@ -267,3 +270,6 @@ class CollectTracer(_Files):
     def stop(self) -> None:
         sys.settrace(None)
         threading.settrace(None)
+
+
+Recorder = ProbeRecorder | MonitorTracer | CoverageTracer | SetTracer  # what `make_tracer` picks

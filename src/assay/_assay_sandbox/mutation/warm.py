@@ -12,6 +12,10 @@ from __future__ import annotations
 
 import contextlib
 import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import pytest
 
 _DEBUG = 128  # re.DEBUG: compiling prints
 
@@ -41,7 +45,7 @@ def compile_all(found: list[list]) -> int:
     return done
 
 
-def warm(items, found: list[list]) -> None:
+def warm(items: list[pytest.Item], found: list[list]) -> None:
     """In the worker, before forking: the baseline's patterns compiled, each item's location known, the
     failure watch registered."""
     from .patch import FailureWatch

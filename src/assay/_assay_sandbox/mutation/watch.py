@@ -12,8 +12,9 @@ import re
 import sys
 import sysconfig
 import types
+from typing import Any
 
-from .code import is_function_code
+from .bytecode import is_function_code
 from .flow import Body
 
 _STATE_OPS = {"STORE_ATTR", "DELETE_ATTR", "STORE_SUBSCR", "DELETE_SUBSCR"}
@@ -61,7 +62,7 @@ class BodyWatch:
             r = self.real[f] = os.path.realpath(f)
         return r
 
-    def __call__(self, frame, event, arg):
+    def __call__(self, frame: types.FrameType, event: str, arg: Any) -> None:
         if self.unsafe is not None:
             return
         try:
@@ -75,7 +76,7 @@ class BodyWatch:
         except Exception as err:  # noqa: BLE001 - never break the run: just stop trusting the diff
             self.unsafe = f"watch failed: {err!r}"
 
-    def _check_python(self, frame) -> None:
+    def _check_python(self, frame: types.FrameType) -> None:
         code = frame.f_code
         if code.co_name == "_handle_fromlist" and code.co_filename.startswith("<frozen importlib"):
             # `from package import a, b`: getattr on a module already imported, unless a name is a submodule
@@ -95,7 +96,7 @@ class BodyWatch:
                 return
         self.unsafe = f"calls {code.co_name} in {path}"
 
-    def _check_c(self, fn) -> None:
+    def _check_c(self, fn: Any) -> None:
         owner = getattr(fn, "__self__", None)
         name = getattr(fn, "__name__", "?")
         if isinstance(owner, types.ModuleType):
@@ -124,7 +125,8 @@ class BodyWatch:
                     return
 
 
-def watch_body(code, path: str, module: types.ModuleType, body: Body | None = None) -> tuple[BodyWatch, dict]:
+def watch_body(code: types.CodeType, path: str, module: types.ModuleType,
+               body: Body | None = None) -> tuple[BodyWatch, dict]:
     """Re-run a module body in the live module under the watch; returns the watch and the old namespace."""
     old = dict(module.__dict__)
     watch = BodyWatch(path, module, old, body)

@@ -13,7 +13,7 @@ the user's tests.
 5. The others run in forked children, `workers` at a time, stopping at the first failure; the worker holds
    a deadline per test and kills a child past it (Timeout, naming the test) - `pool`. A child applies its
    mutant one of three ways: `patch` (swap `__code__` of the live functions), `rebind` (re-run the module
-   body in the live module, then `watch` / `same` / `select` bound who can observe it), `reimport` (a fresh
+   body in the live module, then `watch` / `same` / `readers` bound who can observe it), `reimport` (a fresh
    import and collection in the child, for state collection built).
 
 Input: a JSON file (argv[1]). Output: JSON lines appended to `events` (never stdout, which pytest captures).
@@ -28,6 +28,7 @@ import pytest
 from .. import boot
 from ..protocol import MutationJob
 from .events import Events
+from .protocol import WorkerError
 from .server import Server
 from .trace import CollectTracer
 
@@ -37,6 +38,7 @@ EXIT_CODES = {1: "tests failed", 2: "interrupted (collection errors?)", 3: "inte
 
 def main(job_path: str) -> int:
     cfg = MutationJob.read(job_path)
+    cfg.killers = max(1, cfg.killers)  # failing tests a child looks for before it stops
     boot.isolate_imports(cfg.user_root, cfg.scratch_root, cfg.source_roots)
     os.chdir(cfg.scratch_root)
     events = Events(cfg.events)
@@ -49,5 +51,5 @@ def main(job_path: str) -> int:
     tracer.stop()
     if not server.served:
         reason = "\n".join(server.collect_errors) or EXIT_CODES.get(code, "see the worker log")
-        events.emit(event="error", message=f"pytest stopped before running (exit code {code}): {reason[-3000:]}")
+        events.send(WorkerError(f"pytest stopped before running (exit code {code}): {reason[-3000:]}"))
     return 0

@@ -17,7 +17,7 @@ import types
 from typing import TYPE_CHECKING
 
 from ..fork import RETRY_FACTOR, fork, watch
-from ..mutation.code import code_lines, code_tree, find_code, fingerprint, is_function_code, names_read
+from ..mutation.bytecode import code_lines, code_tree, find_code, fingerprint, is_function_code, names_read
 from ..mutation.patch import function_index
 from .calls import Namespaces, child_setup, differs, prepare, run_call, setup
 

@@ -8,10 +8,14 @@ from __future__ import annotations
 import gc
 import os
 import types
+from typing import TYPE_CHECKING, Any
 
 from ..protocol import MutantSpec, MutationJob
-from .code import code_lines, code_tree, is_function_code, names_read, reads_dynamically
+from .bytecode import code_lines, code_tree, is_function_code, names_read, reads_dynamically
 from .same import cells
+
+if TYPE_CHECKING:
+    import pytest
 
 _MODULE_REACH = {"modules", "import_module", "__import__", "globals", "__globals__", "reload", "getmodule"}
 
@@ -27,7 +31,8 @@ class Readers:
     module at all (names it, or `sys.modules` / importlib / `globals()`).
     """
 
-    def __init__(self, cfg: MutationJob, original_code: dict, covering: dict, items):
+    def __init__(self, cfg: MutationJob, original_code: dict[str, types.CodeType],
+                 covering: dict[tuple[str, int], list[str]], items: list[pytest.Item]) -> None:
         self.covering = covering  # (rel, line) -> ids of the tests that executed it
         self.readers: dict[str, set[str]] = {}
         self.always: set[str] = set()  # tests that read names dynamically
@@ -35,7 +40,7 @@ class Readers:
             for c in code_tree(code):
                 if not is_function_code(c):
                     continue
-                ids = {i for _, _, line in c.co_lines() for i in covering.get((rel, line), ())}
+                ids = {i for _, _, line in c.co_lines() if line is not None for i in covering.get((rel, line), ())}
                 if reads_dynamically(c, nested=False):
                     self.always |= ids
                 for name in names_read(c, nested=False):
@@ -43,9 +48,9 @@ class Readers:
         tests_of: dict[types.CodeType, list[str]] = {}
         for item in items:
             obj = getattr(item, "obj", None)
-            code = getattr(getattr(obj, "__func__", obj), "__code__", None)
-            if code is not None:
-                tests_of.setdefault(code, []).append(item.nodeid)
+            test_code = getattr(getattr(obj, "__func__", obj), "__code__", None)
+            if test_code is not None:
+                tests_of.setdefault(test_code, []).append(item.nodeid)
         scratch = os.path.realpath(cfg.scratch_root) + os.sep
         targets = {os.path.realpath(p) for p in cfg.targets.values()}
         # to read a target's globals by a computed name, code needs the module object: it names the module
@@ -100,7 +105,7 @@ class Readers:
         return selected, complete
 
 
-def _code_lines_of(value, depth: int = 0) -> set[int]:
+def _code_lines_of(value: Any, depth: int = 0) -> set[int]:
     """Lines of every function reachable from a changed value (methods, wrapped, closures, tables of them):
     the tests that executed any of them in the baseline may behave differently."""
     if depth > 6:

@@ -11,6 +11,7 @@ import hashlib
 import os
 import re
 import types
+from collections.abc import Iterator
 
 # names through which code may read a namespace without spelling the name it reads
 _DYNAMIC = {"getattr", "vars", "globals", "__dict__", "dir", "eval", "exec", "__getattribute__",
@@ -18,7 +19,7 @@ _DYNAMIC = {"getattr", "vars", "globals", "__dict__", "dir", "eval", "exec", "__
 _DOTTED = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
 
 
-def code_tree(code: types.CodeType):
+def code_tree(code: types.CodeType) -> Iterator[types.CodeType]:
     yield code
     for const in code.co_consts:
         if isinstance(const, types.CodeType):

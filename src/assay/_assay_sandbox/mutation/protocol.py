@@ -1,0 +1,269 @@
+"""The mutation engine's typed state, shared by assay and the worker: statuses, modes, verdicts, events.
+
+Stdlib only: the worker imports it as `_assay_sandbox.mutation.protocol` and writes each event as one JSON
+line; assay imports it as `assay._assay_sandbox.mutation.protocol` and parses each line once, with
+`parse_event`, into the same dataclass. Nothing downstream reads an event as a dict. The string values of
+`Status` and `Mode` are those of the reports, caches and JSON lines, so none of them changes.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field, fields
+from enum import Enum
+from typing import Any, ClassVar, TypeVar
+
+
+class Status(str, Enum):
+    """Mutant statuses of Stryker's mutation-testing-elements schema."""
+
+    KILLED = "Killed"
+    SURVIVED = "Survived"
+    NO_COVERAGE = "NoCoverage"
+    TIMEOUT = "Timeout"
+    RUNTIME_ERROR = "RuntimeError"
+    COMPILE_ERROR = "CompileError"
+    IGNORED = "Ignored"
+
+
+class Mode(str, Enum):
+    """How a child applies its mutant (see `plan`)."""
+
+    PATCH = "patch"  # swap `__code__` of the live functions
+    DEFAULTS = "defaults"  # set `__defaults__` of the live functions
+    RECOLLECT = "recollect"  # patch, then import and collect again the test modules that called it
+    REBIND = "rebind"  # re-run the module body in the live module
+    REIMPORT = "reimport"  # a fresh import and collection in the child
+
+    @property
+    def in_place(self) -> bool:
+        """The tests run in the worker's own session: no fresh import, no new collection."""
+        return self in (Mode.PATCH, Mode.DEFAULTS)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What one mutant came to."""
+
+    status: Status
+    covered_by: list[str] = field(default_factory=list)  # the tests run (or that would run) against it
+    killed_by: list[str] = field(default_factory=list)
+    tests_completed: int = 0
+    reason: str = ""
+
+
+E = TypeVar("E", bound="Event")
+
+
+@dataclass(frozen=True)
+class Event:
+    """One progress event; `kind` is its `event` key in JSON."""
+
+    kind: ClassVar[str] = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"event": self.kind, **asdict(self)}
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict())
+
+    @classmethod
+    def from_dict(cls: type[E], data: dict[str, Any]) -> E:
+        names = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in data.items() if k in names})
+
+
+@dataclass(frozen=True)
+class Collected(Event):
+    kind: ClassVar[str] = "collected"
+    tests: int
+    deselected: int = 0
+    collection_s: float = 0.0
+
+
+@dataclass(frozen=True)
+class BaselineProgress(Event):
+    kind: ClassVar[str] = "baseline_progress"
+    total: int
+    done: int
+
+
+@dataclass(frozen=True)
+class BaselineTest:
+    id: str
+    outcome: str  # passed | failed | skipped, or both outcomes of a test whose outcome depends on tracing
+    duration: float  # untraced seconds
+
+
+@dataclass(frozen=True)
+class BaselineSummary:
+    """What the reports say of the baseline: its recorder, run times, children, tests left out."""
+
+    tracer: str | None = None
+    traced_s: float | None = None
+    untraced_s: float | None = None
+    tests_traced_s: float | None = None  # the tests' own time, set-up apart (what tracing costs them)
+    tests_untraced_s: float | None = None
+    overhead: dict[str, float] | None = None
+    children: dict[str, int] | None = None
+    resumed: dict[str, int] | None = None
+    unstable: list[str] | None = None
+    state_writers: list[str] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class BaselineDone(Event):
+    """The baseline's facts: outcomes and durations, covering tests per line, scope, run times."""
+
+    kind: ClassVar[str] = "baseline"
+    duration_s: float
+    summary: BaselineSummary
+    tests: list[BaselineTest]
+    state_names: list[str]
+    line_tests: dict[str, dict[int, int]]  # rel -> line -> covering tests
+    scope: dict[str, list[str]] | None  # rel -> functions the tests execute (verify gate), else None
+
+    def to_dict(self) -> dict[str, Any]:
+        s = self.summary
+        return {"event": self.kind, "duration_s": self.duration_s, "tracer": s.tracer, "traced_s": s.traced_s,
+                "untraced_s": s.untraced_s, "tests_traced_s": s.tests_traced_s,
+                "tests_untraced_s": s.tests_untraced_s, "overhead": s.overhead, "children": s.children,
+                "resumed": s.resumed, "tests": [asdict(t) for t in self.tests], "unstable": s.unstable,
+                "state_writers": s.state_writers, "state_names": self.state_names,
+                "line_tests": self.line_tests, "scope": self.scope}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> BaselineDone:
+        names = {f.name for f in fields(BaselineSummary)}
+        return cls(duration_s=data["duration_s"], summary=BaselineSummary(**{k: data.get(k) for k in names}),
+                   tests=[BaselineTest(**t) for t in data["tests"]], state_names=data.get("state_names", []),
+                   line_tests={rel: {int(line): n for line, n in lines.items()}
+                               for rel, lines in data["line_tests"].items()},
+                   scope=data.get("scope"))
+
+
+@dataclass(frozen=True)
+class MutantDone(Event):
+    """One mutant's verdict, and how long it took (0 when settled without a run)."""
+
+    kind: ClassVar[str] = "mutant"
+    id: str
+    verdict: Verdict
+    duration_s: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        v = self.verdict
+        return {"event": self.kind, "id": self.id, "status": v.status.value, "covered_by": v.covered_by,
+                "killed_by": v.killed_by, "tests_completed": v.tests_completed,
+                "duration_s": round(self.duration_s, 4), "reason": v.reason}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> MutantDone:
+        verdict = Verdict(Status(data["status"]), list(data.get("covered_by", [])),
+                          list(data.get("killed_by", [])), int(data.get("tests_completed", 0)),
+                          data.get("reason", ""))
+        return cls(data["id"], verdict, float(data.get("duration_s", 0.0)))
+
+
+@dataclass(frozen=True)
+class Heartbeat(Event):
+    """Tests are finishing, slow as they may be: the engine's idle watchdog is fed."""
+
+    kind: ClassVar[str] = "heartbeat"
+
+
+@dataclass(frozen=True)
+class Jobs(Event):
+    """How the mutants that ran were applied."""
+
+    kind: ClassVar[str] = "jobs"
+    total: int
+    modes: dict[str, int]  # Mode value -> jobs
+    with_state: int  # jobs whose first tests write module state
+    dirty: dict[str, list[str]]  # target -> globals collection changed after its body ran
+
+
+@dataclass(frozen=True)
+class TestCost:
+    id: str
+    duration: float  # baseline seconds of one run
+    runs: int
+    seconds: float  # over all mutants
+    share: float  # of the time spent in tests
+
+
+@dataclass(frozen=True)
+class LongestMutant:
+    id: str
+    seconds: float
+
+
+@dataclass(frozen=True)
+class Cost(Event):
+    """Where the mutants' time went: the five tests that cost the most, the longest mutant."""
+
+    kind: ClassVar[str] = "cost"
+    tests_s: float
+    mutants_s: float
+    slowest: list[TestCost]
+    longest_mutant: LongestMutant
+    split_mutants: int = 0  # mutants whose tests ran in more than one child (a slow test set apart)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Cost:
+        return cls(data["tests_s"], data["mutants_s"], [TestCost(**t) for t in data["slowest"]],
+                   LongestMutant(**data["longest_mutant"]), data.get("split_mutants", 0))
+
+
+@dataclass(frozen=True)
+class WorkerError(Event):
+    """The worker could not give verdicts: why."""
+
+    kind: ClassVar[str] = "error"
+    message: str
+
+
+@dataclass(frozen=True)
+class Done(Event):
+    kind: ClassVar[str] = "done"
+
+
+@dataclass(frozen=True)
+class Plan(Event):
+    """Assay's side, before the worker starts: mutants in scope, and how many of them the cache holds."""
+
+    kind: ClassVar[str] = "plan"
+    total: int
+    cached: int
+
+
+@dataclass(frozen=True)
+class Progress(Event):
+    """What a display shows after each change (assay's side, from `Tally`): numbers only, never counted again."""
+
+    kind: ClassVar[str] = "progress"
+    phase: str
+    done: int
+    total: int
+    killed: int
+    survived: int
+    timeouts: int
+    other: int
+    eta_s: float | None
+
+
+WORKER_EVENTS: dict[str, type[Event]] = {cls.kind: cls for cls in (
+    Collected, BaselineProgress, BaselineDone, MutantDone, Heartbeat, Jobs, Cost, WorkerError, Done)}
+
+
+def event_of(data: dict[str, Any]) -> Event:
+    """A worker event from its JSON object (`to_dict`)."""
+    return WORKER_EVENTS[data["event"]].from_dict(data)
+
+
+def parse_event(line: str) -> Event:
+    """One JSON line the worker wrote, as its typed event."""
+    return event_of(json.loads(line))
