@@ -11,8 +11,8 @@ from pathlib import Path
 from assay._assay_sandbox import launch
 from assay._assay_sandbox.protocol import HASH_SEED
 from assay.execution.workspace import Workspace
-from assay.mutation.generate import apply
 from assay.mutation.model import Mutant, Status
+from assay.mutation.mutants import apply
 from assay.sandbox import Sandbox
 
 

@@ -29,8 +29,8 @@ from diskcheck import detected, rerun_from_disk  # noqa: E402
 from sdists import CACHE, fetch  # noqa: E402
 
 from assay.config import SandboxConfig  # noqa: E402
-from assay.mutation.generate import generate  # noqa: E402
 from assay.mutation.model import Status  # noqa: E402
+from assay.mutation.mutants import generate  # noqa: E402
 from assay.sandbox import Sandbox  # noqa: E402
 
 PROJECTS = [

@@ -12,8 +12,8 @@ from assay import api
 from assay.execution.executor import open_executor
 from assay.execution.shipping import materialize, pack
 from assay.mutation.distributed import batches
-from assay.mutation.generate import generate
 from assay.mutation.model import Status
+from assay.mutation.mutants import generate
 from tests.conftest import run_cli, tree_digest, write_project
 
 distributed = pytest.importorskip("distributed")

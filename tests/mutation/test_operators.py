@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from assay.mutation.generate import apply, generate
+from assay.mutation.mutants import apply, generate
 
 SOURCE = '''"""Module docstring."""
 import logging

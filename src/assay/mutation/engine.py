@@ -34,8 +34,8 @@ from assay._assay_sandbox.protocol import HASH_SEED, MutantSpec, MutationJob
 from assay.config.mutation import MutationConfig
 from assay.errors import RunFailed
 from assay.execution.workspace import Workspace
-from assay.mutation.generate import function_hash, function_spans, generate
 from assay.mutation.model import Mutant, MutantResult, MutationResult, Status
+from assay.mutation.mutants import function_hash, function_spans, generate
 from assay.mutation.progress import Tally
 from assay.sandbox import Sandbox
 from assay.store import Store

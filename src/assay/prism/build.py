@@ -1,6 +1,6 @@
 """`assay prism build TASK --faulty-from-mutants N`: faulty members made from mutants of the reference's change.
 
-Mutants come from gate 4's engine for Python (`mutation.generate`) and from a minimal text operator set
+Mutants come from gate 4's engine for Python (`mutation.mutants`) and from a minimal text operator set
 otherwise, on the lines the reference adds (or, when it only deletes, inside the functions it changes). A
 spread sample of them (different lines and operators first) runs against the validator; only mutants it
 kills are kept, and the N written are chosen diverse first: one per distinct set of failing validator tests
@@ -18,8 +18,8 @@ from dataclasses import dataclass
 
 from assay.config import Settings
 from assay.errors import InputError, RunFailed
-from assay.mutation.generate import apply, generate
 from assay.mutation.model import Mutant
+from assay.mutation.mutants import apply, generate
 from assay.prism import pycov, textmut
 from assay.prism.evaluate import usable
 from assay.prism.matrix import EventSink, make_unit, run_units

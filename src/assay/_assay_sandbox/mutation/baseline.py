@@ -36,7 +36,7 @@ from .protocol import BaselineProgress
 from .seed import reseed
 from .shapes import Functions, Report
 from .state import ProjectState
-from .trace import Recorder, make_tracer
+from .tracers import Recorder, make_tracer
 from .warm import patterns
 
 

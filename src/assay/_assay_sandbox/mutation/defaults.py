@@ -23,7 +23,7 @@ from .shapes import ChildResult, Functions, Report
 if TYPE_CHECKING:
     import pytest
 
-    from .trace import CollectTracer
+    from .tracers import CollectTracer
 
 _MISSING = object()
 

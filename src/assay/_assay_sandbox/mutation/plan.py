@@ -35,10 +35,10 @@ from .protocol import Mode, Status, Verdict
 from .shapes import Functions
 
 if TYPE_CHECKING:
-    from .facts import Baseline
+    from .baseline_record import Baseline
     from .memo import Memos
     from .readers import Readers
-    from .trace import CollectTracer
+    from .tracers import CollectTracer
 
 FUTURE_FLAGS = 0
 for _feature in __future__.all_feature_names:

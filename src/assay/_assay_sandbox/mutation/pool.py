@@ -32,9 +32,9 @@ from typing import Any
 
 from ..fork import RETRY_FACTOR, cpu_ticks, fork, idle, waited_of, watch
 from ..protocol import MutantSpec, MutationJob
+from .baseline_record import Baseline
 from .defaults import run_defaulted
 from .events import Events
-from .facts import Baseline
 from .hint import Hints
 from .patch import run_patched
 from .plan import Job, Settled

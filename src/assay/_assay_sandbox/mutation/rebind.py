@@ -14,13 +14,13 @@ from typing import TYPE_CHECKING
 
 from ..fork import run_one
 from ..protocol import MutantSpec, MutationJob
+from .body_watch import watch_body
 from .bytecode import import_error
 from .flow import Body
 from .patch import run_items
 from .reimport import run_reimported
 from .same import changed_names
 from .shapes import ChildResult, Report
-from .watch import watch_body
 
 if TYPE_CHECKING:
     import pytest

@@ -22,7 +22,7 @@ from .state import changed_since_body
 if TYPE_CHECKING:
     import pytest
 
-    from .trace import CollectTracer
+    from .tracers import CollectTracer
 
 
 def recollectable(tracer: CollectTracer, dirty: dict[str, set[str]],

@@ -17,8 +17,8 @@ import pytest
 
 from ..protocol import MutationJob
 from .baseline import BaselineFailed, run_baseline
+from .baseline_record import Baseline
 from .events import Events
-from .facts import Baseline
 from .identity import pick
 from .memo import Memos
 from .patch import function_index
@@ -29,7 +29,7 @@ from .readers import Readers
 from .rebind import ImportTime
 from .recollect import recollectable
 from .state import ProjectState, changed_since_body
-from .trace import CollectTracer
+from .tracers import CollectTracer
 from .warm import warm
 
 

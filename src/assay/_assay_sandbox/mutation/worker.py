@@ -13,7 +13,7 @@ the user's tests.
 5. The others run in forked children, `workers` at a time, stopping at the first failure; the worker holds
    a deadline per test and kills a child past it (Timeout, naming the test) - `pool`. A child applies its
    mutant one of three ways: `patch` (swap `__code__` of the live functions), `rebind` (re-run the module
-   body in the live module, then `watch` / `same` / `readers` bound who can observe it), `reimport` (a fresh
+   body in the live module, then `body_watch` / `same` / `readers` bound who can observe it), `reimport` (a fresh
    import and collection in the child, for state collection built).
 
 Input: a JSON file (argv[1]). Output: JSON lines appended to `events` (never stdout, which pytest captures).
@@ -30,7 +30,7 @@ from ..protocol import MutationJob
 from .events import Events
 from .protocol import WorkerError
 from .server import Server
-from .trace import CollectTracer
+from .tracers import CollectTracer
 
 EXIT_CODES = {1: "tests failed", 2: "interrupted (collection errors?)", 3: "internal error",
               4: "usage error (bad path or pytest option)", 5: "no tests collected"}

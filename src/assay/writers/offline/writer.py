@@ -22,8 +22,8 @@ from assay.execution.workspace import Workspace
 from assay.languages.python import PYTHON
 from assay.model import FileReport, Verdict
 from assay.mutation.codeclass import threshold_for
-from assay.mutation.generate import function_spans, generate
 from assay.mutation.model import Mutant
+from assay.mutation.mutants import function_spans, generate
 from assay.pipeline import Verifier
 from assay.project import Project, candidate, python_sources
 from assay.sandbox import Sandbox
