@@ -1,10 +1,11 @@
-"""Before/after check of a refactoring: the verdicts and reports of `assay verify`, `mutate` and `smells` on the
-demo project and the bench projects, with run times and absolute paths taken out, so that two snapshots taken
-with two versions of assay can be compared field by field.
+"""Before/after check of a refactoring: the verdicts and reports of `assay verify`, `mutate` and
+`smells` on the demo project and the bench projects, with run times and absolute paths taken out, so
+that two snapshots taken with two versions of assay can be compared field by field.
 
 Run by hand:
   .venv/bin/python bench/behaviour.py snapshot bench/.cache/behaviour-before.json
-  .venv/bin/python bench/behaviour.py compare bench/.cache/behaviour-before.json bench/.cache/behaviour-after.json
+  .venv/bin/python bench/behaviour.py compare bench/.cache/behaviour-before.json \\
+      bench/.cache/behaviour-after.json
 """
 
 from __future__ import annotations
@@ -23,12 +24,22 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from sdists import fetch  # noqa: E402
 
-VERIFY = {"shop": "tests", "inflection==0.5.1": "test_inflection.py", "toolz==1.2.0": "toolz/tests",
-          "humanize==4.17.0": "tests"}
-MUTATE = {"inflection==0.5.1": ("inflection/__init__.py", "test_inflection.py"),
-          "toolz==1.2.0": ("toolz/itertoolz.py", "toolz/tests/test_itertoolz.py")}
-SMELLS = {"inflection==0.5.1": "test_inflection.py", "toolz==1.2.0": "toolz/tests", "humanize==4.17.0": "tests",
-          "more-itertools==11.2.1": "tests"}
+VERIFY = {
+    "shop": "tests",
+    "inflection==0.5.1": "test_inflection.py",
+    "toolz==1.2.0": "toolz/tests",
+    "humanize==4.17.0": "tests",
+}
+MUTATE = {
+    "inflection==0.5.1": ("inflection/__init__.py", "test_inflection.py"),
+    "toolz==1.2.0": ("toolz/itertoolz.py", "toolz/tests/test_itertoolz.py"),
+}
+SMELLS = {
+    "inflection==0.5.1": "test_inflection.py",
+    "toolz==1.2.0": "toolz/tests",
+    "humanize==4.17.0": "tests",
+    "more-itertools==11.2.1": "tests",
+}
 VOLATILE = {"duration_s", "cached", "root", "sandbox", "notes", "timeout_s"}
 
 
@@ -54,10 +65,14 @@ def _project(spec: str) -> Path:
 
 def _assay(root: Path, *args: str) -> tuple[Any, float]:
     start = time.monotonic()
-    proc = subprocess.run([sys.executable, "-m", "assay", *args], cwd=root, capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "assay", *args], cwd=root, capture_output=True, text=True
+    )
     took = time.monotonic() - start
     if proc.returncode not in (0, 1):
-        raise SystemExit(f"assay {' '.join(args)} failed ({proc.returncode}): {proc.stderr[-2000:]}")
+        raise SystemExit(
+            f"assay {' '.join(args)} failed ({proc.returncode}): {proc.stderr[-2000:]}"
+        )
     return json.loads(proc.stdout), took
 
 
@@ -73,9 +88,20 @@ def snapshot(out: Path) -> None:
         print(f"verify {spec}: {took:.1f} s", flush=True)
     for spec, (target, tests) in MUTATE.items():
         root = _project(spec)
-        doc, took = _assay(root, "mutate", str(root / target), "--tests", str(root / tests), "-f", "json",
-                           "--no-cache")
-        mutants = {m["id"]: {k: m[k] for k in ("status", "killed_by", "line", "operator")} for m in doc["mutants"]}
+        doc, took = _assay(
+            root,
+            "mutate",
+            str(root / target),
+            "--tests",
+            str(root / tests),
+            "-f",
+            "json",
+            "--no-cache",
+        )
+        mutants = {
+            m["id"]: {k: m[k] for k in ("status", "killed_by", "line", "operator")}
+            for m in doc["mutants"]
+        }
         data["mutate"][spec] = {"score": doc["score"], "mutants": mutants}
         data["wall_s"][f"mutate {spec}"] = round(took, 2)
         print(f"mutate {spec}: {took:.1f} s", flush=True)
@@ -107,11 +133,14 @@ _PYTHON = re.compile(r"/\S*?/bin/python[\d.]*")
 
 
 def _normal(data: Any) -> Any:
-    """What may differ without a change of behaviour: the interpreter's path, the order of tests parametrized
-    over a set (it changes between processes), which test killed a mutant first (the fastest at that moment)."""
+    """What may differ without a change of behaviour: the interpreter's path, the order of tests
+    parametrized over a set (it changes between processes), which test killed a mutant first (the
+    fastest at that moment)."""
     if isinstance(data, dict):
         out = {k: _normal(v) for k, v in data.items() if k != "killed_by"}
-        if isinstance(out.get("tests"), list) and all(isinstance(t, dict) and "id" in t for t in out["tests"]):
+        if isinstance(out.get("tests"), list) and all(
+            isinstance(t, dict) and "id" in t for t in out["tests"]
+        ):
             out["tests"] = sorted(out["tests"], key=lambda t: t["id"])
         return out
     if isinstance(data, list):

@@ -1,18 +1,20 @@
 """assay's offline writer vs Pynguin 0.48 on the same modules with the same time budget, in one run.
 
-Run by hand (not a test):  .venv/bin/python bench/offline_vs_pynguin.py [--budget 60] [--only shop] [--seed 1]
+Run by hand (not a test):
+  .venv/bin/python bench/offline_vs_pynguin.py [--budget 60] [--only shop] [--seed 1]
 
 Per module, for each tool, on a fresh copy of the project:
 - tests produced (test cases: a parametrized case counts once per row, as pytest counts them);
-- tests that pass assay's gates 1-5 (profile `generated`): the file is verified, the tests a gate rejects by
-  name (failing, flaky, smelly, xfail) are removed and the rest verified again until the file is accepted -
-  the *kept* suite; a file rejected as a whole (gate 4 under its threshold) keeps nothing;
+- tests that pass assay's gates 1-5 (profile `generated`): the file is verified, the tests a gate
+  rejects by name (failing, flaky, smelly, xfail) are removed and the rest verified again until the
+  file is accepted - the *kept* suite; a file rejected as a whole (gate 4 under its threshold)
+  keeps nothing;
 - the mutation score of the kept suite over the whole module, measured by `assay mutate`;
 - lines of test code of the kept suite (non-blank, non-comment) and the tool's wall time.
-assay gets `--budget` for everything (probe and gates); Pynguin gets it as `--maximum-search-time`, its
-assertion generation and minimisation come on top (its wall time is shown). Pynguin runs in its own venv under
-Python 3.10 (bench/.cache/pynguin-venv, installed from PyPI on first use), with PYNGUIN_DANGER_AWARE=1, outside
-assay's sandbox: only on these known projects.
+assay gets `--budget` for everything (probe and gates); Pynguin gets it as `--maximum-search-time`,
+its assertion generation and minimisation come on top (its wall time is shown). Pynguin runs in its
+own venv under Python 3.10 (bench/.cache/pynguin-venv, installed from PyPI on first use), with
+PYNGUIN_DANGER_AWARE=1, outside assay's sandbox: only on these known projects.
 """
 
 from __future__ import annotations
@@ -43,10 +45,21 @@ from assay.writers.offline.markers import marker_problem  # noqa: E402
 from assay.writers.offline.writer import verify_settings  # noqa: E402
 
 PROJECTS = {
-    "shop": {"root": REPO / "examples" / "shop", "source": "src",
-             "modules": ["src/shop/pricing.py", "src/shop/parser.py", "src/shop/inventory.py"]},
-    "inflection": {"spec": "inflection==0.5.1", "source": ".", "modules": ["inflection/__init__.py"]},
-    "toolz": {"spec": "toolz==1.2.0", "source": ".", "modules": ["toolz/dicttoolz.py", "toolz/itertoolz.py"]},
+    "shop": {
+        "root": REPO / "examples" / "shop",
+        "source": "src",
+        "modules": ["src/shop/pricing.py", "src/shop/parser.py", "src/shop/inventory.py"],
+    },
+    "inflection": {
+        "spec": "inflection==0.5.1",
+        "source": ".",
+        "modules": ["inflection/__init__.py"],
+    },
+    "toolz": {
+        "spec": "toolz==1.2.0",
+        "source": ".",
+        "modules": ["toolz/dicttoolz.py", "toolz/itertoolz.py"],
+    },
 }
 RUNS = CACHE / "offline_vs_pynguin"
 NOTHING = {"produced": 0, "kept": 0, "score": None, "lines": 0, "wall_s": 0, "note": "not run"}
@@ -56,10 +69,19 @@ def pynguin_exe(python: str | None) -> Path:
     venv = CACHE / "pynguin-venv"
     exe = venv / "bin" / "pynguin"
     if not exe.exists():
-        found = [python, *sorted(map(str, Path.home().glob(".pyenv/versions/3.10*/bin/python"))),
-                 shutil.which("python3.10")]
-        py = next((p for p in found if p and subprocess.run([p, "--version"], capture_output=True).returncode == 0),
-                  None)
+        found = [
+            python,
+            *sorted(map(str, Path.home().glob(".pyenv/versions/3.10*/bin/python"))),
+            shutil.which("python3.10"),
+        ]
+        py = next(
+            (
+                p
+                for p in found
+                if p and subprocess.run([p, "--version"], capture_output=True).returncode == 0
+            ),
+            None,
+        )
         if py is None:
             sys.exit("Pynguin 0.48 needs Python 3.10: pass --pynguin-python")
         subprocess.run([py, "-m", "venv", str(venv)], check=True)
@@ -79,14 +101,20 @@ def fresh_copy(name: str, tool: str) -> Path:
 
 
 def register_markers(root: Path) -> None:
-    """What the writer asks of a project whose pytest configuration fails on unregistered marks (toolz:
-    --strict-markers), done in the bench's copy: the two lines under [tool.pytest.ini_options]."""
+    """What the writer asks of a project whose pytest configuration fails on
+    unregistered marks (toolz: --strict-markers), done in the bench's copy: the two
+    lines under [tool.pytest.ini_options]."""
     problem = marker_problem(root)
     pyproject = root / "pyproject.toml"
     if problem and problem[1] and pyproject.is_file():
         text = pyproject.read_text()
-        line = 'markers = ["assay_generated: written by assay", "characterization: pins current behaviour"]\n'
-        pyproject.write_text(text.replace("[tool.pytest.ini_options]\n", "[tool.pytest.ini_options]\n" + line, 1))
+        line = (
+            'markers = ["assay_generated: written by assay", '
+            '"characterization: pins current behaviour"]\n'
+        )
+        pyproject.write_text(
+            text.replace("[tool.pytest.ini_options]\n", "[tool.pytest.ini_options]\n" + line, 1)
+        )
 
 
 def dotted(rel: str, source: str) -> str:
@@ -95,7 +123,11 @@ def dotted(rel: str, source: str) -> str:
 
 
 def tests_in(text: str) -> list[ast.FunctionDef]:
-    return [n for n in ast.parse(text).body if isinstance(n, ast.FunctionDef) and n.name.startswith("test")]
+    return [
+        n
+        for n in ast.parse(text).body
+        if isinstance(n, ast.FunctionDef) and n.name.startswith("test")
+    ]
 
 
 def cases(text: str) -> int:
@@ -104,7 +136,11 @@ def cases(text: str) -> int:
     for fn in tests_in(text):
         rows = 1
         for dec in fn.decorator_list:
-            if isinstance(dec, ast.Call) and ast.unparse(dec.func).endswith("parametrize") and len(dec.args) > 1:
+            if (
+                isinstance(dec, ast.Call)
+                and ast.unparse(dec.func).endswith("parametrize")
+                and len(dec.args) > 1
+            ):
                 values = dec.args[1]
                 rows *= len(values.elts) if isinstance(values, (ast.List, ast.Tuple)) else 1
         total += rows
@@ -128,7 +164,8 @@ def without(text: str, names: set[str]) -> str:
 
 
 def keep_through_gates(root: Path, rel: str) -> tuple[str, str]:
-    """Verify the file, drop the tests a gate rejects by name, again until accepted; (kept text, verdict)."""
+    """Verify the file, drop the tests a gate rejects by name, again until accepted; (kept
+    text, verdict)."""
     settings = verify_settings(load_settings(root))
     path = root / rel
     for _ in range(6):
@@ -139,8 +176,12 @@ def keep_through_gates(root: Path, rel: str) -> tuple[str, str]:
         [file] = report.files
         if file.verdict is Verdict.ACCEPTED:
             return text, "accepted"
-        bad = {t.id.split("::")[-1].split("[")[0] for t in file.tests if t.verdict is not Verdict.ACCEPTED
-               and (t.gate is not None or t.verdict is not Verdict.UNVALIDATED)}
+        bad = {
+            t.id.split("::")[-1].split("[")[0]
+            for t in file.tests
+            if t.verdict is not Verdict.ACCEPTED
+            and (t.gate is not None or t.verdict is not Verdict.UNVALIDATED)
+        }
         if not bad:
             path.write_text(without(text, {f.name for f in tests_in(text)}))
             return "", f"{file.verdict.value} at {file.rejected_at} (whole file)"
@@ -164,12 +205,22 @@ def run_assay(name: str, module: str, budget: float, max_tests: int) -> dict:
     root = fresh_copy(name, "assay")
     register_markers(root)
     start = time.monotonic()
-    report = generate_offline([root / module], budget_s=budget, root=root, max_tests_per_function=max_tests)
+    report = generate_offline(
+        [root / module], budget_s=budget, root=root, max_tests_per_function=max_tests
+    )
     wall = time.monotonic() - start
     [result] = report.modules
     if not result.written or not result.test_path:
-        return {"produced": 0, "kept": 0, "score": 0.0, "lines": 0, "wall_s": round(wall, 1),
-                "note": result.verdict or "", "score_produced": 0.0, "produced_lines": 0}
+        return {
+            "produced": 0,
+            "kept": 0,
+            "score": 0.0,
+            "lines": 0,
+            "wall_s": round(wall, 1),
+            "note": result.verdict or "",
+            "score_produced": 0.0,
+            "produced_lines": 0,
+        }
     return judge(root, module, result.test_path, wall, "")
 
 
@@ -179,10 +230,28 @@ def run_pynguin(name: str, module: str, budget: float, exe: Path, seed: int) -> 
     out = root / "pynguin_out"
     env = {**os.environ, "PYNGUIN_DANGER_AWARE": "1"}
     start = time.monotonic()
-    argv = [str(exe), "--project-path", str(root / spec["source"]), "--module-name", dotted(module, spec["source"]),
-            "--output-path", str(out), "--maximum-search-time", str(int(budget)), "--seed", str(seed)]
-    proc = subprocess.Popen(argv, cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            start_new_session=True)  # its worker processes too are killed below
+    argv = [
+        str(exe),
+        "--project-path",
+        str(root / spec["source"]),
+        "--module-name",
+        dotted(module, spec["source"]),
+        "--output-path",
+        str(out),
+        "--maximum-search-time",
+        str(int(budget)),
+        "--seed",
+        str(seed),
+    ]
+    # its worker processes too are killed below
+    proc = subprocess.Popen(
+        argv,
+        cwd=root,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     try:
         note = "" if proc.wait(timeout=max(budget * 10, 600)) == 0 else f"exit {proc.returncode}"
     except subprocess.TimeoutExpired:
@@ -193,8 +262,16 @@ def run_pynguin(name: str, module: str, budget: float, exe: Path, seed: int) -> 
     proc.wait()
     written = sorted(out.glob("test_*.py")) if out.exists() else []
     if not written:
-        return {"produced": 0, "kept": 0, "score": 0.0, "lines": 0, "wall_s": round(wall, 1),
-                "note": note or "no file", "score_produced": 0.0, "produced_lines": 0}
+        return {
+            "produced": 0,
+            "kept": 0,
+            "score": 0.0,
+            "lines": 0,
+            "wall_s": round(wall, 1),
+            "note": note or "no file",
+            "score_produced": 0.0,
+            "produced_lines": 0,
+        }
     tests_dir = root / ("tests" if (root / "tests").is_dir() else "")
     rel = (tests_dir / f"test_{Path(module).stem}_pynguin.py").relative_to(root).as_posix()
     shutil.copy(written[0], root / rel)
@@ -203,24 +280,33 @@ def run_pynguin(name: str, module: str, budget: float, exe: Path, seed: int) -> 
 
 
 def judge(root: Path, module: str, rel: str, wall: float, note: str) -> dict:
-    """A tool's file: its own figures, then the gates' kept suite and its figures (the file as produced is kept
-    beside it, as `<name>.produced.txt`)."""
+    """A tool's file: its own figures, then the gates' kept suite and its figures (the file as
+    produced is kept beside it, as `<name>.produced.txt`)."""
     text = (root / rel).read_text()
     (root / rel).with_suffix(".produced.txt").write_text(text)
     raw = score(root, module, rel)
     kept, verdict = keep_through_gates(root, rel)
-    return {"produced": cases(text), "produced_functions": len(tests_in(text)), "produced_lines": code_lines(text),
-            "score_produced": raw, "kept": cases(kept) if kept else 0,
-            "kept_functions": len(tests_in(kept)) if kept else 0, "score": score(root, module, rel),
-            "lines": code_lines(kept),
-            "wall_s": round(wall, 1), "note": (note + " " + verdict).strip()}
+    return {
+        "produced": cases(text),
+        "produced_functions": len(tests_in(text)),
+        "produced_lines": code_lines(text),
+        "score_produced": raw,
+        "kept": cases(kept) if kept else 0,
+        "kept_functions": len(tests_in(kept)) if kept else 0,
+        "score": score(root, module, rel),
+        "lines": code_lines(kept),
+        "wall_s": round(wall, 1),
+        "note": (note + " " + verdict).strip(),
+    }
 
 
 def table(rows: list[dict]) -> str:
-    head = ("| project | module | tool | tests produced (functions) | pass gates 1-5 (functions) "
-            "| mutation score, kept suite "
-            "| (whole suite as produced) | lines kept (produced) | wall s | note |\n"
-            "|---|---|---|---:|---:|---:|---:|---:|---:|---|")
+    head = (
+        "| project | module | tool | tests produced (functions) | pass gates 1-5 (functions) "
+        "| mutation score, kept suite "
+        "| (whole suite as produced) | lines kept (produced) | wall s | note |\n"
+        "|---|---|---|---:|---:|---:|---:|---:|---:|---|"
+    )
     body = []
 
     def pct(v: float | None) -> str:
@@ -229,20 +315,27 @@ def table(rows: list[dict]) -> str:
     for r in rows:
         for tool in ("assay", "pynguin"):
             t = r[tool]
-            body.append(f"| {r['project']} | `{r['module']}` | {tool} | {t['produced']} "
-                        f"({t.get('produced_functions', 0)}) | {t['kept']} ({t.get('kept_functions', 0)}) | "
-                        f"{pct(t['score'])} | ({pct(t.get('score_produced'))}) | {t['lines']} "
-                        f"({t.get('produced_lines', 0)}) | {t['wall_s']} | {t['note']} |")
+            body.append(
+                f"| {r['project']} | `{r['module']}` | {tool} | {t['produced']} "
+                f"({t.get('produced_functions', 0)}) "
+                f"| {t['kept']} ({t.get('kept_functions', 0)}) | "
+                f"{pct(t['score'])} | ({pct(t.get('score_produced'))}) | {t['lines']} "
+                f"({t.get('produced_lines', 0)}) | {t['wall_s']} | {t['note']} |"
+            )
     return head + "\n" + "\n".join(body)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--budget", type=float, default=60.0, help="seconds per module for each tool")
+    parser.add_argument(
+        "--budget", type=float, default=60.0, help="seconds per module for each tool"
+    )
     parser.add_argument("--only", choices=sorted(PROJECTS), action="append")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--max-tests", type=int, default=20, help="assay's tests per function")
-    parser.add_argument("--skip-pynguin", action="store_true", help="assay only (Pynguin's figures left empty)")
+    parser.add_argument(
+        "--skip-pynguin", action="store_true", help="assay only (Pynguin's figures left empty)"
+    )
     parser.add_argument("--pynguin-python", help="a Python 3.10 for Pynguin's venv")
     args = parser.parse_args()
     exe = Path() if args.skip_pynguin else pynguin_exe(args.pynguin_python)
@@ -252,15 +345,26 @@ def main() -> int:
             print(f"{name} {module}: assay ...", file=sys.stderr, flush=True)
             mine = run_assay(name, module, args.budget, args.max_tests)
             print(f"{name} {module}: pynguin ...", file=sys.stderr, flush=True)
-            theirs = NOTHING if args.skip_pynguin else run_pynguin(name, module, args.budget, exe, args.seed)
+            theirs = (
+                NOTHING
+                if args.skip_pynguin
+                else run_pynguin(name, module, args.budget, exe, args.seed)
+            )
             rows.append({"project": name, "module": module, "assay": mine, "pynguin": theirs})
             print(json.dumps(rows[-1]), file=sys.stderr, flush=True)
-    uptime = re.sub(r"\s+", " ", subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip())
+    uptime = re.sub(
+        r"\s+", " ", subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+    )
     print(table(rows))
-    print(f"\nbudget {args.budget:g} s per module and tool, assay --max-tests {args.max_tests}; machine: "
-          f"{os.cpu_count()} cores, {uptime}")
+    print(
+        f"\nbudget {args.budget:g} s per module and tool, "
+        f"assay --max-tests {args.max_tests}; machine: "
+        f"{os.cpu_count()} cores, {uptime}"
+    )
     out = RUNS / f"results-{'-'.join(args.only or ['all'])}-max{args.max_tests}.json"
-    out.write_text(json.dumps({"budget": args.budget, "max_tests": args.max_tests, "rows": rows}, indent=2))
+    out.write_text(
+        json.dumps({"budget": args.budget, "max_tests": args.max_tests, "rows": rows}, indent=2)
+    )
     return 0
 
 

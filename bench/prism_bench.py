@@ -1,11 +1,12 @@
 """Wall time of the bundled prism benchmark on each executor, and what reusing a scratch tree saves.
 
-The benchmark is examples/prism judged with each of its three suite sets (3 x 29 = 87 sandboxed pytest runs),
-without the cache. Configurations: local processes with 1 and 2 workers, 2 workers copying every tree afresh
-(no reuse), 2 threads, and a 2-worker Dask LocalCluster (processes, loopback; its start-up is timed apart).
-Then the cost of one scratch tree: a fresh copy (`Workspace(root)`) against `reset()` after a member's
-overlays, on a bundled task and on a synthetic 2,000-file tree. The machine is shared: the load average is
-printed before and after each configuration.
+The benchmark is examples/prism judged with each of its three suite sets (3 x 29 = 87 sandboxed
+pytest runs), without the cache. Configurations: local processes with 1 and 2 workers, 2 workers
+copying every tree afresh (no reuse), 2 threads, and a 2-worker Dask LocalCluster (processes,
+loopback; its start-up is timed apart). Then the cost of one scratch tree: a fresh copy
+(`Workspace(root)`) against `reset()` after a member's overlays, on a bundled task and on a
+synthetic 2,000-file tree. The machine is shared: the load average is printed before and after
+each configuration.
 
 Run by hand:  .venv/bin/python bench/prism_bench.py [--only local-1,dask-2] [--no-trees]
 """
@@ -66,17 +67,31 @@ def bench_executors(only: set[str] | None) -> None:
             from distributed import LocalCluster
 
             t = time.monotonic()
-            with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                              dashboard_address=None) as cluster:
+            with LocalCluster(
+                n_workers=2,
+                threads_per_worker=1,
+                processes=True,
+                host="127.0.0.1",
+                dashboard_address=None,
+            ) as cluster:
                 started = time.monotonic() - t
-                wall, runs, jsf = run_benchmark(executor="dask", scheduler=cluster.scheduler_address)
+                wall, runs, jsf = run_benchmark(
+                    executor="dask", scheduler=cluster.scheduler_address
+                )
             name += f" (+{started:.1f} s cluster start)"
         else:
             cpu = _cpu()
             wall, runs, jsf = run_benchmark(**kw)
-            if name.startswith("threads"):  # the sandboxed runs are this process's children: all CPU is counted
-                cpu_note = f"{name}: {_cpu() - cpu:.1f} CPU-s for {runs} runs, assay and sandboxed pytest together"
-        print(f"| {name} | {runs} | {wall:.1f} | {wall / runs:.2f} | {before} | {load()} |", flush=True)
+            # the sandboxed runs are this process's children: all CPU is counted
+            if name.startswith("threads"):
+                cpu_note = (
+                    f"{name}: {_cpu() - cpu:.1f} CPU-s for {runs} "
+                    f"runs, assay and sandboxed pytest together"
+                )
+        print(
+            f"| {name} | {runs} | {wall:.1f} | {wall / runs:.2f} | {before} | {load()} |",
+            flush=True,
+        )
         assert jsf == {"strong": 1.0, "overfit": 0.0, "weak": 0.0}, jsf
     if cpu_note:
         print(f"\n{cpu_note} (independent of the load)")
@@ -105,14 +120,19 @@ def tree_costs() -> None:
     print("\n| tree | files | fresh copy ms | reset ms |")
     print("|---|---:|---:|---:|")
     copy_ms, reset_ms = measure(task.original, dict(member.overlays))
-    print(f"| roman-numerals original/ | {len(task.original_files)} | {copy_ms:.1f} | {reset_ms:.1f} |")
+    print(
+        f"| roman-numerals original/ | {len(task.original_files)} "
+        f"| {copy_ms:.1f} | {reset_ms:.1f} |"
+    )
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp) / "big"
         for i in range(2000):
             path = root / f"pkg{i // 100}" / f"mod{i}.py"
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(f"VALUE = {i}\n" * 40)
-        copy_ms, reset_ms = measure(root, {"pkg0/mod0.py": "VALUE = -1\n", "pkg1/new.py": "X = 1\n"})
+        copy_ms, reset_ms = measure(
+            root, {"pkg0/mod0.py": "VALUE = -1\n", "pkg1/new.py": "X = 1\n"}
+        )
         print(f"| synthetic | 2000 | {copy_ms:.1f} | {reset_ms:.1f} |")
 
 

@@ -1,4 +1,5 @@
-"""Fetch and unpack sdists of real projects into bench/.cache (PyPI is the only network the benches use)."""
+"""Fetch and unpack sdists of real projects into bench/.cache (PyPI is the only network the
+benches use)."""
 
 from __future__ import annotations
 
@@ -13,20 +14,37 @@ CACHE = Path(__file__).resolve().parent / ".cache"
 
 
 def _archives(downloads: Path, name: str, version: str | None) -> list[Path]:
-    pattern = re.compile(re.escape(name) + "_" + (re.escape(version) + r"\.(tar|zip)" if version else r"\d"))
+    pattern = re.compile(
+        re.escape(name) + "_" + (re.escape(version) + r"\.(tar|zip)" if version else r"\d")
+    )
     return [p for p in downloads.iterdir() if pattern.match(p.name.lower().replace("-", "_"))]
 
 
 def fetch(spec: str) -> Path:
-    """Download `spec` (e.g. 'inflection==0.5.1') as an sdist once and return the unpacked project root."""
+    """Download `spec` (e.g. 'inflection==0.5.1') as an sdist once and return the unpacked
+    project root."""
     downloads = CACHE / "sdists"
     downloads.mkdir(parents=True, exist_ok=True)
     name = spec.split("==")[0].lower().replace("-", "_")
     version = spec.split("==")[1] if "==" in spec else None
     archives = _archives(downloads, name, version)
     if not archives:
-        subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--no-binary", ":all:",
-                        "-d", str(downloads), spec], check=True)
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "download",
+                "-q",
+                "--no-deps",
+                "--no-binary",
+                ":all:",
+                "-d",
+                str(downloads),
+                spec,
+            ],
+            check=True,
+        )
         archives = _archives(downloads, name, version)
     archive = sorted(archives)[-1]
     dest = CACHE / "projects"

@@ -1,14 +1,16 @@
-"""Smell precision on well-kept human suites: findings per 1,000 tests, per project, rule and profile.
+"""Smell precision on well-kept human suites: findings per 1,000 tests, per project, rule
+and profile.
 
     .venv/bin/python bench/smells_precision.py [--tag after] [--compare before] [--sample 40]
 
-Fetches the pinned sdists (`bench/sdists.py`), runs the real `assay smells --format json` CLI over each
-project's own test suite once per profile (`[smells] profile = ...` in a scratch `--config` file), and
-prints: the figures per project and profile, every reject finding of the `suite` profile (each must be a
-true positive by its rule: judge them by hand), and a seeded sample of warnings to read by hand.
-Results go to bench/.cache/smells_precision-<tag>.json; `--compare TAG` prints before/after side by side.
-`--assay-src DIR` runs another checkout's assay (e.g. a `git archive` of main) for the "before" figures;
-an assay without profiles is run once, with its defaults, and reported under every profile.
+Fetches the pinned sdists (`bench/sdists.py`), runs the real `assay smells --format json` CLI over
+each project's own test suite once per profile (`[smells] profile = ...` in a scratch `--config`
+file), and prints: the figures per project and profile, every reject finding of the `suite` profile
+(each must be a true positive by its rule: judge them by hand), and a seeded sample of warnings to
+read by hand. Results go to bench/.cache/smells_precision-<tag>.json; `--compare TAG` prints
+before/after side by side. `--assay-src DIR` runs another checkout's assay (e.g. a `git archive` of
+main) for the "before" figures; an assay without profiles is run once, with its defaults, and
+reported under every profile.
 """
 
 from __future__ import annotations
@@ -26,7 +28,13 @@ from pathlib import Path
 
 from sdists import CACHE, fetch
 
-PROJECTS = ("inflection==0.5.1", "toolz==1.2.0", "humanize==4.17.0", "more-itertools==11.2.1", "isodate==0.7.2")
+PROJECTS = (
+    "inflection==0.5.1",
+    "toolz==1.2.0",
+    "humanize==4.17.0",
+    "more-itertools==11.2.1",
+    "isodate==0.7.2",
+)
 PROFILES = ("suite", "generated")
 
 
@@ -47,7 +55,17 @@ def run_smells(root: Path, profile: str | None, src: str | None) -> dict | None:
     """The CLI's JSON report, or None when this assay does not know `profile`."""
     env = dict(os.environ, PYTHONPATH=src) if src else None
     with tempfile.TemporaryDirectory() as tmp:
-        args = [sys.executable, "-m", "assay", "smells", str(root), "--root", str(root), "--format", "json"]
+        args = [
+            sys.executable,
+            "-m",
+            "assay",
+            "smells",
+            str(root),
+            "--root",
+            str(root),
+            "--format",
+            "json",
+        ]
         if profile:
             config = Path(tmp) / "assay.toml"
             config.write_text(f'[smells]\nprofile = "{profile}"\n')
@@ -81,7 +99,10 @@ def _by_rule(findings: list[dict]) -> str:
 
 def table(results: dict, label: str) -> None:
     print(f"\n## {label}\n")
-    print("| project | profile | tests | reject | per 1,000 | warn | per 1,000 | reject by rule | warn by rule |")
+    print(
+        "| project | profile | tests | reject | per 1,000 | "
+        "warn | per 1,000 | reject by rule | warn by rule |"
+    )
     print("|---|---|---:|---:|---:|---:|---:|---|---|")
     for profile in PROFILES:
         tot_tests = tot_r = tot_w = 0
@@ -91,28 +112,50 @@ def table(results: dict, label: str) -> None:
             w = [f for f in found if f["level"] == "warn"]
             tot_tests, tot_r, tot_w = tot_tests + entry["tests"], tot_r + len(r), tot_w + len(w)
             n = entry["tests"]
-            print(f"| {spec.replace('==', ' ')} | {profile} | {n} | {len(r)} | {_per_k(len(r), n)} | {len(w)} | "
-                  f"{_per_k(len(w), n)} | {_by_rule(r)} | {_by_rule(w)} |")
-        print(f"| **all** | {profile} | {tot_tests} | {tot_r} | {_per_k(tot_r, tot_tests)} | {tot_w} | "
-              f"{_per_k(tot_w, tot_tests)} | | |")
+            print(
+                f"| {spec.replace('==', ' ')} | {profile} | {n} "
+                f"| {len(r)} | {_per_k(len(r), n)} | {len(w)} | "
+                f"{_per_k(len(w), n)} | {_by_rule(r)} | {_by_rule(w)} |"
+            )
+        print(
+            f"| **all** | {profile} | {tot_tests} | {tot_r} "
+            f"| {_per_k(tot_r, tot_tests)} | {tot_w} | "
+            f"{_per_k(tot_w, tot_tests)} | | |"
+        )
 
 
 def _source_line(spec: str, f: dict) -> str:
     try:
-        return (fetch(spec) / f["path"]).read_text(encoding="utf-8").splitlines()[f["line"] - 1].strip()
+        return (
+            (fetch(spec) / f["path"])
+            .read_text(encoding="utf-8")
+            .splitlines()[f["line"] - 1]
+            .strip()
+        )
     except (OSError, IndexError, UnicodeDecodeError):
         return ""
 
 
 def listing(results: dict, level: str, sample: int | None) -> None:
-    items = [(spec, f) for spec, e in results.items() for f in e["profiles"]["suite"] if f["level"] == level]
+    items = [
+        (spec, f)
+        for spec, e in results.items()
+        for f in e["profiles"]["suite"]
+        if f["level"] == level
+    ]
     if sample is not None:
         items = random.Random(2026).sample(items, min(sample, len(items)))
         items.sort(key=lambda x: (x[0], x[1]["path"], x[1]["line"]))
-    print(f"\n{level} findings of the suite profile{f' (seeded sample of {len(items)})' if sample else ''}:")
+    print(
+        f"\n{level} findings of the suite "
+        f"profile{f' (seeded sample of {len(items)})' if sample else ''}:"
+    )
     for spec, f in items:
-        print(f"- {spec.split('==')[0]} {f['path']}:{f['line']} {f['rule']} {f['test']}: {f['message']}\n"
-              f"      {_source_line(spec, f)[:110]}")
+        print(
+            f"- {spec.split('==')[0]} {f['path']}:{f['line']} "
+            f"{f['rule']} {f['test']}: {f['message']}\n"
+            f"      {_source_line(spec, f)[:110]}"
+        )
 
 
 def main() -> None:
@@ -120,13 +163,17 @@ def main() -> None:
     ap.add_argument("--tag", default="after", help="name of the results file in bench/.cache")
     ap.add_argument("--compare", help="tag of earlier results to print first")
     ap.add_argument("--sample", type=int, default=40, help="warnings to print for reading by hand")
-    ap.add_argument("--assay-src", help="PYTHONPATH of the assay to measure (default: this checkout's)")
+    ap.add_argument(
+        "--assay-src", help="PYTHONPATH of the assay to measure (default: this checkout's)"
+    )
     args = ap.parse_args()
     results = measure(args.assay_src)
     out = CACHE / f"smells_precision-{args.tag}.json"
     out.write_text(json.dumps(results, indent=1))
     if args.compare:
-        table(json.loads((CACHE / f"smells_precision-{args.compare}.json").read_text()), args.compare)
+        table(
+            json.loads((CACHE / f"smells_precision-{args.compare}.json").read_text()), args.compare
+        )
     table(results, args.tag)
     listing(results, "reject", None)
     listing(results, "warn", args.sample)

@@ -1,9 +1,10 @@
-"""Recount, independently of assay's analyzer, the unexplained assertions behind every AS003 finding.
+"""Recount, independently of assay's analyzer, the unexplained assertions behind every
+AS003 finding.
 
 Run by hand after `bench/smells_real.py` has unpacked the projects:
     .venv/bin/python bench/smells_recount.py bench/.cache/smells_src/toolz-1.2.0/toolz/tests ...
-Counts plain `assert` without a message and `self.assertX(...)` calls without `msg=` in the finding's test
-function; prints the findings where the recount differs from assay's count.
+Counts plain `assert` without a message and `self.assertX(...)` calls without `msg=` in the
+finding's test function; prints the findings where the recount differs from assay's count.
 """
 
 from __future__ import annotations
@@ -29,7 +30,11 @@ def recount(fn: ast.AST) -> int:
         if isinstance(node, ast.Assert) and node.msg is None:
             n += 1
         elif isinstance(node, ast.Call):
-            name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+            name = (
+                node.func.attr
+                if isinstance(node.func, ast.Attribute)
+                else getattr(node.func, "id", "")
+            )
             if re.match(r"assert[A-Z]", name) and not any(k.arg == "msg" for k in node.keywords):
                 n += 1
     return n
@@ -39,16 +44,22 @@ def main(paths: list[str]) -> None:
     total = agree = 0
     for arg in paths:
         root = project_root(Path(arg).resolve())
-        out = subprocess.run([sys.executable, "-m", "assay", "smells", arg, "-f", "json"], capture_output=True,
-                             text=True).stdout
+        out = subprocess.run(
+            [sys.executable, "-m", "assay", "smells", arg, "-f", "json"],
+            capture_output=True,
+            text=True,
+        ).stdout
         for f in json.loads(out)["findings"]:
             if f["rule"] != "AS003":
                 continue
             total += 1
             claimed = int(re.search(r"(\d+) assertions", f["message"]).group(1))
             tree = ast.parse((root / f["path"]).read_text(encoding="utf-8"))
-            fn = next(n for n in ast.walk(tree)
-                      if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef) and n.lineno == f["line"])
+            fn = next(
+                n
+                for n in ast.walk(tree)
+                if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef) and n.lineno == f["line"]
+            )
             mine = recount(fn)
             if mine == claimed:
                 agree += 1

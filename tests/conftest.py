@@ -17,7 +17,9 @@ REPO = Path(__file__).resolve().parent.parent
 def write_project(root: Path, files: dict[str, str], pyproject: str = "") -> Path:
     """A project with a pyproject.toml (so it is a root) and the given files, dedented."""
     root.mkdir(parents=True, exist_ok=True)
-    (root / "pyproject.toml").write_text('[project]\nname = "proj"\nversion = "0"\n' + textwrap.dedent(pyproject))
+    (root / "pyproject.toml").write_text(
+        '[project]\nname = "proj"\nversion = "0"\n' + textwrap.dedent(pyproject)
+    )
     for rel, text in files.items():
         path = root / rel
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -33,19 +35,29 @@ def tree_digest(root: Path) -> dict[str, str]:
         for name in filenames:
             p = Path(dirpath) / name
             st = p.lstat()
-            out[p.relative_to(root).as_posix()] = hashlib.sha256(p.read_bytes()).hexdigest() + f":{st.st_mode:o}"
+            out[p.relative_to(root).as_posix()] = (
+                hashlib.sha256(p.read_bytes()).hexdigest() + f":{st.st_mode:o}"
+            )
     return out
 
 
 def run_cli(*args: str, cwd: Path | None = None, env: dict | None = None, timeout: float = 300):
     """The real `assay` CLI in a subprocess."""
-    return subprocess.run([sys.executable, "-m", "assay", *args], cwd=cwd, capture_output=True, text=True,
-                          env=env, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "assay", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=timeout,
+    )
 
 
 @pytest.fixture
 def project(tmp_path):
     """Factory: project(files, pyproject='') -> root."""
+
     def make(files: dict[str, str], pyproject: str = "", name: str = "proj") -> Path:
         return write_project(tmp_path / name, files, pyproject)
+
     return make

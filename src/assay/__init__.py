@@ -1,7 +1,8 @@
 """assay: decide, with evidence, whether a unit test is worth keeping.
 
-Library API, one function per command (see `assay.api`): `verify(paths) -> Report`, `mutate(paths, tests) ->
-MutateReport`, `lint(paths) -> LintReport`. Errors are `assay.errors.AssayError`s.
+Library API, one function per command (see `assay.api`): `verify(paths) -> Report`,
+`mutate(paths, tests) -> MutateReport`, `lint(paths) -> LintReport`. Errors are
+`assay.errors.AssayError`s.
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
-"""The library API: one function per command, each returning a report object; the CLI only parses arguments,
-calls one of these and hands the report to a `report/` module. Errors are `assay.errors.AssayError`s."""
+"""The library API: one function per command, each returning a report object; the CLI only
+parses arguments, calls one of these and hands the report to a `report/` module. Errors
+are `assay.errors.AssayError`s."""
 
 from __future__ import annotations
 
@@ -26,8 +27,17 @@ if TYPE_CHECKING:
     from assay._assay_sandbox.mutation.protocol import Event as MutationEvent
     from assay.writers.base import WriterReport
 
-__all__ = ["candidate", "generate", "lint", "mutate", "prism_build", "prism_check", "prism_run", "targets",
-           "verify"]
+__all__ = [
+    "candidate",
+    "generate",
+    "lint",
+    "mutate",
+    "prism_build",
+    "prism_check",
+    "prism_run",
+    "targets",
+    "verify",
+]
 
 
 def _root(paths: Sequence[Path | str], root: Path | str | None) -> Path:
@@ -42,9 +52,11 @@ def _root(paths: Sequence[Path | str], root: Path | str | None) -> Path:
     return found
 
 
-def _load_candidates(project: Project, files: list[Path], explicit: set[Path],
-                     targets: list[str] | None) -> list[Candidate]:
-    """Read each file; unreadable explicit files are input errors, unreadable discovered ones are rejected."""
+def _load_candidates(
+    project: Project, files: list[Path], explicit: set[Path], targets: list[str] | None
+) -> list[Candidate]:
+    """Read each file; unreadable explicit files are input errors, unreadable discovered ones
+    are rejected."""
     out = []
     for path in files:
         rel = project.rel(path)
@@ -57,8 +69,16 @@ def _load_candidates(project: Project, files: list[Path], explicit: set[Path],
                 raise
             source, error = "", str(err).replace(str(path), rel)
         found = targets if targets is not None else lang.targets_of(project, source, rel)
-        out.append(Candidate(path=path, rel=rel, source=source, read_error=error, language=lang.name,
-                             targets=found))
+        out.append(
+            Candidate(
+                path=path,
+                rel=rel,
+                source=source,
+                read_error=error,
+                language=lang.name,
+                targets=found,
+            )
+        )
     return out
 
 
@@ -77,15 +97,17 @@ def verify(
     review: str | None = None,
     languages: Sequence[str] | None = None,
 ) -> Report:
-    """Verify test files (`paths`: files or directories) and in-memory `candidates` through the gates.
+    """Verify test files (`paths`: files or directories) and in-memory `candidates` through
+    the gates.
 
-    On KeyboardInterrupt (Ctrl-C, or SIGTERM turned into one by the CLI) the files in flight are stopped, their
-    workspaces removed, and the report holds the files that finished (`interrupted` set).
+    On KeyboardInterrupt (Ctrl-C, or SIGTERM turned into one by the CLI) the files in flight are
+    stopped, their workspaces removed, and the report holds the files that finished
+    (`interrupted` set).
 
-    `settings` default to the project's config (`config` names another file); `overrides` set dotted keys on
-    them (`{"sandbox.timeout_s": 10}`); `review` (`provider:model`) adds gate 6. `languages`: only test files of
-    these languages (a mixed repository). With `require_toolchain` set, a missing toolchain raises ToolchainError
-    instead of `unvalidated` files."""
+    `settings` default to the project's config (`config` names another file); `overrides` set dotted
+    keys on them (`{"sandbox.timeout_s": 10}`); `review` (`provider:model`) adds gate 6.
+    `languages`: only test files of these languages (a mixed repository). With `require_toolchain`
+    set, a missing toolchain raises ToolchainError instead of `unvalidated` files."""
     start = time.monotonic()
     if not paths and not candidates:
         raise InputError("no paths given")
@@ -95,7 +117,9 @@ def verify(
         from assay.pipeline import build_gates
 
         settings = apply_overrides(settings, {"review.reviewer": review})
-        if gates is None and "review" not in (names := settings.gates or [g.name for g in build_gates(settings)]):
+        if gates is None and "review" not in (
+            names := settings.gates or [g.name for g in build_gates(settings)]
+        ):
             settings.gates = [*names, "review"]
     project = Project.load(root)
     path_list = [Path(p) for p in paths]
@@ -113,7 +137,9 @@ def verify(
             if name in LANGUAGES and (problem := LANGUAGES[name].toolchain_problem(settings)):
                 raise ToolchainError(f"{LANGUAGES[name].title} toolchain missing: {problem}")
     sweep_stale()
-    verifier = (ShippedVerifier if settings.scheduler else Verifier)(project, settings, use_cache, on_event, gates)
+    verifier = (ShippedVerifier if settings.scheduler else Verifier)(
+        project, settings, use_cache, on_event, gates
+    )
     verifier.emit("start", str(len(todo)), "")
     jobs = settings.jobs or os.cpu_count() or 1
     done: dict[int, FileReport] = {}
@@ -131,15 +157,22 @@ def verify(
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
         verifier.close()
-    if interrupted:  # after the shutdown: a file that said "done" just before the signal has its result set now
+    # after the shutdown: a file that said "done" just before the signal has its result set now
+    if interrupted:
         for future, i in futures.items():
             if not future.cancelled() and future.exception() is None and future.result():
                 done[i] = future.result()
     notes = [verifier.store.problem] if verifier.store.problem else []
     if interrupted:
         notes.append(f"interrupted: {len(done)} of {len(todo)} files finished")
-    report = Report(str(root), [done[i] for i in sorted(done)], verifier.sandbox.info, time.monotonic() - start,
-                    notes, interrupted=interrupted)
+    report = Report(
+        str(root),
+        [done[i] for i in sorted(done)],
+        verifier.sandbox.info,
+        time.monotonic() - start,
+        notes,
+        interrupted=interrupted,
+    )
     if settings.cache:
         with Store(root) as store:
             store.record_run("verify", time.time(), report.duration_s, report.summary())
@@ -164,7 +197,7 @@ def _mutation_tests(project: Project, paths: Sequence[Path]) -> list[str]:
         file = Path(str(p).split("::")[0])
         if not file.exists():
             raise InputError(f"no such test file or directory: {file}")
-        rels.append(project.rel(file) + str(p)[len(str(file)):])
+        rels.append(project.rel(file) + str(p)[len(str(file)) :])
     return rels
 
 
@@ -180,8 +213,9 @@ def mutate(
     config: Path | None = None,
     overrides: dict[str, Any] | None = None,
 ) -> MutateReport:
-    """Mutate source files (or every module under directories) in memory and run `tests` against the mutants.
-    Raises RunFailed when the run cannot give verdicts (the baseline fails, collection fails)."""
+    """Mutate source files (or every module under directories) in memory and run `tests` against
+    the mutants. Raises RunFailed when the run cannot give verdicts (the baseline fails,
+    collection fails)."""
     from assay.execution.executor import open_cluster
     from assay.languages.python import PYTHON, pytest_args
     from assay.mutation.codeclass import threshold_for
@@ -202,8 +236,15 @@ def mutate(
     store = Store(root) if settings.cache and use_cache else None
     try:
         with Workspace(root) as ws, open_cluster(settings.scheduler) as cluster:
-            engine = Engine(ws, Sandbox(settings.sandbox, protect=root), PYTHON.python(settings),
-                            project.source_roots, conf, pytest_args(project, settings), store)
+            engine = Engine(
+                ws,
+                Sandbox(settings.sandbox, protect=root),
+                PYTHON.python(settings),
+                project.source_roots,
+                conf,
+                pytest_args(project, settings),
+                store,
+            )
             if cluster is not None:  # the same run, its mutants in batches on the cluster's workers
                 engine = DistributedEngine.on(cluster, settings, engine)
             run = engine.run(targets, test_args, progress=progress)
@@ -215,8 +256,14 @@ def mutate(
     return MutateReport(run, threshold if threshold is not None else limit, code_class)
 
 
-def lint(paths: Sequence[Path | str], settings: Settings | None = None, *, root: Path | str | None = None,
-         config: Path | None = None, overrides: dict[str, Any] | None = None) -> LintReport:
+def lint(
+    paths: Sequence[Path | str],
+    settings: Settings | None = None,
+    *,
+    root: Path | str | None = None,
+    config: Path | None = None,
+    overrides: dict[str, Any] | None = None,
+) -> LintReport:
     """Static smell and value findings of test files; runs nothing."""
     from assay.smells import polyglot
     from assay.smells.files import lint_files
@@ -230,18 +277,28 @@ def lint(paths: Sequence[Path | str], settings: Settings | None = None, *, root:
     for path in files:  # other languages: tree-sitter rules (AP000-AP006)
         lang = language_of(path, root)
         if lang is not None and lang.name in polyglot.LANGUAGES:
-            findings += polyglot.analyze(read_source(path), project.rel(path), lang.name, settings.smells)
+            findings += polyglot.analyze(
+                read_source(path), project.rel(path), lang.name, settings.smells
+            )
     return LintReport(findings, len(files), settings.smells)
 
 
-# --- generate and targets (issue 10) ------------------------------------------------------------------------------
+# --- generate and targets (issue 10) --------------------------------------------------------------
 
 
-def targets(paths: Sequence[Path | str] = (), settings: Settings | None = None, *, root: Path | str | None = None,
-            since: str | None = None, use_cache: bool = True, config: Path | None = None,
-            limit: int | None = None) -> Any:
-    """Functions worth testing next (`assay targets`): uncovered lines and branches per function from one
-    instrumented run of the project's tests, ranked; with `since`, the functions changed since that revision."""
+def targets(
+    paths: Sequence[Path | str] = (),
+    settings: Settings | None = None,
+    *,
+    root: Path | str | None = None,
+    since: str | None = None,
+    use_cache: bool = True,
+    config: Path | None = None,
+    limit: int | None = None,
+) -> Any:
+    """Functions worth testing next (`assay targets`): uncovered lines and branches per function
+    from one instrumented run of the project's tests, ranked; with `since`, the functions changed
+    since that revision."""
     from assay.targets import TargetsReport, function_targets, rank, source_modules
     from assay.targets.changes import changed_lines
     from assay.targets.coverage import measure
@@ -254,7 +311,9 @@ def targets(paths: Sequence[Path | str] = (), settings: Settings | None = None, 
     rows = [(m, f) for m in modules for f in function_targets(project, m, cov)]
     if since:
         changed = changed_lines(root, since)
-        rows = [(m, f) for m, f in rows if any(f.line <= n <= f.end_line for n in changed.get(m, ()))]
+        rows = [
+            (m, f) for m, f in rows if any(f.line <= n <= f.end_line for n in changed.get(m, ()))
+        ]
     else:
         from assay.targets import needs_tests
 
@@ -263,17 +322,27 @@ def targets(paths: Sequence[Path | str] = (), settings: Settings | None = None, 
     return TargetsReport(str(root), ranked[:limit] if limit else ranked, cov.problem, since)
 
 
-def generate(specs: Sequence[str] = (), settings: Settings | None = None, *, root: Path | str | None = None,
-             since: str | None = None, task: str | None = None, use_cache: bool = True, dry_run: bool = False,
-             record: Path | None = None, config: Path | None = None, overrides: dict[str, Any] | None = None,
-             on_event: Callable[[str, str, str], None] | None = None,
-             crosshair: bool | None = None) -> WriterReport:
-    """Write tests for `specs` (module paths, `mod.py::func`, targets JSON files) and/or the functions changed
-    since `since`, with the writer `generate.writer` names; accepted tests are written unless `dry_run`. Returns
-    a report of the writer's kind (`writers.WRITERS`): a `writers.report.GenerateReport` from the repair loop, an
-    `writers.offline.OfflineReport` from the offline writer (the default: no model; `crosshair=False` leaves
-    CrossHair out even when it is installed). Settings of note: `generate.writer`, `review.reviewer`,
-    `generate.*`."""
+def generate(
+    specs: Sequence[str] = (),
+    settings: Settings | None = None,
+    *,
+    root: Path | str | None = None,
+    since: str | None = None,
+    task: str | None = None,
+    use_cache: bool = True,
+    dry_run: bool = False,
+    record: Path | None = None,
+    config: Path | None = None,
+    overrides: dict[str, Any] | None = None,
+    on_event: Callable[[str, str, str], None] | None = None,
+    crosshair: bool | None = None,
+) -> WriterReport:
+    """Write tests for `specs` (module paths, `mod.py::func`, targets JSON files) and/or the
+    functions changed since `since`, with the writer `generate.writer` names; accepted tests are
+    written unless `dry_run`. Returns a report of the writer's kind (`writers.WRITERS`): a
+    `writers.report.GenerateReport` from the repair loop, an `writers.offline.OfflineReport` from
+    the offline writer (the default: no model; `crosshair=False` leaves CrossHair out even when it
+    is installed). Settings of note: `generate.writer`, `review.reviewer`, `generate.*`."""
     from assay.writers import DEFAULT_WRITER, writer_kind
     from assay.writers.base import GenerateRequest
 
@@ -281,10 +350,21 @@ def generate(specs: Sequence[str] = (), settings: Settings | None = None, *, roo
     root = _root(paths, root) if paths or root else find_root(Path.cwd())
     settings = apply_overrides(settings or load_settings(root, config), overrides)
     spec = settings.generate.writer or DEFAULT_WRITER
-    request = GenerateRequest(root, settings, list(specs), spec, since, task, use_cache, dry_run, record, on_event,
-                              crosshair)
+    request = GenerateRequest(
+        root,
+        settings,
+        list(specs),
+        spec,
+        since,
+        task,
+        use_cache,
+        dry_run,
+        record,
+        on_event,
+        crosshair,
+    )
     return writer_kind(spec).generate(request)
 
 
-# --- assay prism (issue 12): judge suites against panels; the functions live in assay.prism.api ---------------
+# --- assay prism (issue 12): judge suites against panels; the functions live in assay.prism.api ---
 from assay.prism.api import prism_build, prism_check, prism_run  # noqa: E402

@@ -1,5 +1,5 @@
-"""`assay demo`: verify the bundled example project in a temp copy and check each verdict against what the
-example expects (`assay-expected.toml`), so a fresh install proves itself end to end."""
+"""`assay demo`: verify the bundled example project in a temp copy and check each verdict against
+what the example expects (`assay-expected.toml`), so a fresh install proves itself end to end."""
 
 from __future__ import annotations
 
@@ -33,9 +33,13 @@ class DemoRun:
 
 
 def surprises(report: Report, expected_file: Path) -> list[str]:
-    """Example files whose verdict (or deciding gate) differs from what the example project expects."""
+    """Example files whose verdict (or deciding gate) differs from what the example
+    project expects."""
     expected = tomllib.loads(expected_file.read_text())["verdicts"]
-    seen = {f.path: f.verdict.value + (f"@{f.rejected_at}" if f.rejected_at else "") for f in report.files}
+    seen = {
+        f.path: f.verdict.value + (f"@{f.rejected_at}" if f.rejected_at else "")
+        for f in report.files
+    }
     out = []
     for path, want in expected.items():
         got = seen.get(path, "missing")
@@ -44,7 +48,8 @@ def surprises(report: Report, expected_file: Path) -> list[str]:
     return out
 
 
-EXAMPLES = {name: lang.example for name, lang in LANGUAGES.items() if lang.example}  # language -> example
+# language -> example
+EXAMPLES = {name: lang.example for name, lang in LANGUAGES.items() if lang.example}
 _NOT_COPIED = ("__pycache__", ".assay", ".pytest_cache", "node_modules", "target")
 
 
@@ -63,7 +68,9 @@ def run_demo(keep: bool = False, on_event: EventSink | None = None, name: str = 
     if (source / "node_modules").is_dir():  # installed by `npm ci`: served read-only, never copied
         (project / "node_modules").symlink_to(source / "node_modules")
     try:
-        tests = project / next((lang.example_tests for lang in LANGUAGES.values() if lang.example == name), ".")
+        tests = project / next(
+            (lang.example_tests for lang in LANGUAGES.values() if lang.example == name), "."
+        )
         report = api.verify([tests], root=project, on_event=on_event)
         return DemoRun(report, surprises(report, project / "assay-expected.toml"), project)
     finally:

@@ -1,10 +1,14 @@
-"""One error hierarchy for every command: each maps to an exit code and one line for the user, never a traceback.
+"""One error hierarchy for every command: each maps to an exit code and one line for the user, never
+a traceback.
 
 - `InputError`: bad paths, files or options (exit 2);
 - `ConfigError`: a config file that cannot be used (exit 2);
-- `ToolchainError`: a required compiler, interpreter or runner is missing (exit 2, with `--require-toolchain`);
-- `RunFailed`: the work could not be done on valid input, e.g. a mutation baseline that fails (exit 1);
-Anything else is assay's own bug: the CLI catches it as an `Exception` (exit 3, the traceback in a log file).
+- `ToolchainError`: a required compiler, interpreter or runner is missing (exit 2,
+  with `--require-toolchain`);
+- `RunFailed`: the work could not be done on valid input, e.g. a mutation baseline that fails
+  (exit 1);
+Anything else is assay's own bug: the CLI catches it as an `Exception` (exit 3, the traceback in a
+log file).
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""Feedback text for writers, in the shapes of DESIGN.md: a REJECT header, the errors only, one hint.
+"""Feedback text for writers, in the shapes of DESIGN.md: a REJECT header, the errors only,
+one hint.
 
 Compact by construction: at most 50 lines, scratch paths rewritten to project-relative ones.
 """
@@ -12,15 +13,21 @@ _TRACEBACK_NOISE = re.compile(r"^\s*(_{5,}|={5,}|-{5,}|\.\.\.)")
 
 
 def relativize(text: str, *roots: str) -> str:
-    """Rewrite absolute paths under any of `roots` (scratch copy, user's root) to project-relative ones."""
+    """Rewrite absolute paths under any of `roots` (scratch copy, user's root) to
+    project-relative ones."""
     for root in sorted({r.rstrip("/") for r in roots if r}, key=len, reverse=True):
         text = text.replace(root + "/", "")
     return text
 
 
 def trim(text: str, max_lines: int = 12) -> str:
-    """The tail of a message without pytest's separator lines: where the error is, not how we got there."""
-    lines = [ln.rstrip() for ln in text.strip().splitlines() if ln.strip() and not _TRACEBACK_NOISE.match(ln)]
+    """The tail of a message without pytest's separator lines: where the error is, not how we
+    got there."""
+    lines = [
+        ln.rstrip()
+        for ln in text.strip().splitlines()
+        if ln.strip() and not _TRACEBACK_NOISE.match(ln)
+    ]
     if len(lines) > max_lines:
         lines = ["..."] + lines[-max_lines:]
     return "\n".join(lines)
@@ -30,21 +37,27 @@ _LOCATION = re.compile(r"^\S+\.py:\d+:")
 
 
 def failure_summary(message: str, max_lines: int = 8) -> str:
-    """A pytest failure cut to what a writer acts on: the exception, the failing line, the `E` lines, where."""
+    """A pytest failure cut to what a writer acts on: the exception, the failing line, the `E`
+    lines, where."""
     lines = [ln.rstrip() for ln in message.strip().splitlines() if ln.strip()]
     if not lines:
         return ""
     head = lines[0]
-    picked = list(dict.fromkeys(
-        "> " + ln.strip().lstrip("> ").strip() if ln.lstrip().startswith(">") else ln.strip()
-        for ln in lines[1:] if ln.lstrip().startswith((">", "E ")) and ln.strip("E >") not in head))
+    picked = list(
+        dict.fromkeys(
+            "> " + ln.strip().lstrip("> ").strip() if ln.lstrip().startswith(">") else ln.strip()
+            for ln in lines[1:]
+            if ln.lstrip().startswith((">", "E ")) and ln.strip("E >") not in head
+        )
+    )
     where = next((ln for ln in reversed(lines) if _LOCATION.match(ln)), None)
     body = picked[: max_lines - 2] + ([where.rsplit(":", 1)[0]] if where else [])
     return "\n".join([head, *("  " + ln for ln in body)])
 
 
 def collection_summary(message: str, max_lines: int = 6) -> str:
-    """A collection error cut to pytest's `E` lines (the exception), else the tail of the message."""
+    """A collection error cut to pytest's `E` lines (the exception), else the tail of
+    the message."""
     errors = [ln.strip()[1:].strip() for ln in message.splitlines() if ln.startswith("E ")]
     return "\n".join(errors[-max_lines:]) if errors else trim(message, max_lines)
 
@@ -63,13 +76,21 @@ CAUSES_HINT = "Fix these first: they are the likely cause of the reject below."
 
 
 def with_causes(causes: list[str], feedback: str, max_causes: int = 10) -> str:
-    """A gate's feedback with cheap static causes (reject-level smells) first; the whole stays within MAX_LINES."""
+    """A gate's feedback with cheap static causes (reject-level smells) first; the whole stays
+    within MAX_LINES."""
     if not causes:
         return feedback
-    shown = causes[:max_causes] + ([f"... ({len(causes) - max_causes} more)"] if len(causes) > max_causes else [])
+    shown = causes[:max_causes] + (
+        [f"... ({len(causes) - max_causes} more)"] if len(causes) > max_causes else []
+    )
     head = [CAUSES_HEADER, *shown, CAUSES_HINT]
     lines = feedback.splitlines()
     room = MAX_LINES - len(head)
     if len(lines) > room:  # keep the gate's header and hint, cut its body
-        lines = [lines[0], *lines[1: room - 2], f"... ({len(lines) - room + 1} more lines)", lines[-1]]
+        lines = [
+            lines[0],
+            *lines[1 : room - 2],
+            f"... ({len(lines) - room + 1} more lines)",
+            lines[-1],
+        ]
     return "\n".join([*head, *lines])

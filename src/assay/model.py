@@ -30,7 +30,8 @@ GATE_ORDER = ("compile", "green", "stability", "mutation", "smells", "review")
 
 @dataclass
 class Candidate:
-    """One candidate test file: a file of the user's tree (never written) or text that exists only in memory."""
+    """One candidate test file: a file of the user's tree (never written) or text that exists only
+    in memory."""
 
     path: Path | None  # absolute path in the user's tree; None for an in-memory candidate
     rel: str  # posix path relative to the project root
@@ -50,7 +51,12 @@ class TestOutcome:
     reason: str = ""
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "verdict": self.verdict.value, "gate": self.gate, "reason": self.reason}
+        return {
+            "id": self.id,
+            "verdict": self.verdict.value,
+            "gate": self.gate,
+            "reason": self.reason,
+        }
 
 
 @dataclass
@@ -112,7 +118,11 @@ class FileReport:
     def from_json(cls, data: dict[str, Any]) -> FileReport:
         gates = []
         for g in data["gates"]:
-            extra = {k: v for k, v in g.items() if k not in ("gate", "status", "duration_s", "feedback", "verdict")}
+            extra = {
+                k: v
+                for k, v in g.items()
+                if k not in ("gate", "status", "duration_s", "feedback", "verdict")
+            }
             gates.append(
                 GateResult(
                     gate=g["gate"],
@@ -123,7 +133,10 @@ class FileReport:
                     details=extra,
                 )
             )
-        tests = [TestOutcome(t["id"], Verdict(t["verdict"]), t["gate"], t["reason"]) for t in data["tests"]]
+        tests = [
+            TestOutcome(t["id"], Verdict(t["verdict"]), t["gate"], t["reason"])
+            for t in data["tests"]
+        ]
         return cls(
             path=data["path"],
             language=data["language"],
@@ -158,7 +171,8 @@ class Report:
     files: list[FileReport]
     sandbox: SandboxInfo | None
     duration_s: float
-    notes: list[str] = field(default_factory=list)  # things the user should know about this run (no cache kept)
+    # things the user should know about this run (no cache kept)
+    notes: list[str] = field(default_factory=list)
     interrupted: bool = False  # stopped by Ctrl-C / SIGTERM: `files` holds those that finished
 
     SCHEMA = "assay.verify/1"
@@ -188,7 +202,8 @@ class Report:
 
 @dataclass
 class LintReport:
-    """What `assay smells` found: every finding (`assay.smells.Finding`) of every file, and how many files."""
+    """What `assay smells` found: every finding (`assay.smells.Finding`) of every file, and how
+    many files."""
 
     findings: list[Any]
     files: int

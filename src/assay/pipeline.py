@@ -1,9 +1,9 @@
 """`verify`: each candidate file through the gates in order, stopping at the first reject.
 
-Data flows one way: candidate -> workspace overlay -> runner -> gates -> verdict -> FileReport. A candidate may
-be a file of the user's tree or text that exists only in memory (a writer's attempt); either way it is written
-over a scratch copy, which is reset and reused for the next candidate. Results are cached by a hash of
-everything that can change them; nothing here prints.
+Data flows one way: candidate -> workspace overlay -> runner -> gates -> verdict -> FileReport. A
+candidate may be a file of the user's tree or text that exists only in memory (a writer's attempt);
+either way it is written over a scratch copy, which is reset and reused for the next candidate.
+Results are cached by a hash of everything that can change them; nothing here prints.
 """
 
 from __future__ import annotations
@@ -27,7 +27,15 @@ from assay.feedback import with_causes
 from assay.gates import REGISTRY
 from assay.gates.base import BaseGate, GateContext, precondition
 from assay.languages import LANGUAGES, Language
-from assay.model import GATE_ORDER, Candidate, FileReport, GateResult, GateStatus, TestOutcome, Verdict
+from assay.model import (
+    GATE_ORDER,
+    Candidate,
+    FileReport,
+    GateResult,
+    GateStatus,
+    TestOutcome,
+    Verdict,
+)
 from assay.project import Project
 from assay.sandbox import Cancelled, Profile, Sandbox
 from assay.store import Store
@@ -38,11 +46,14 @@ CONFIG_FILES = ("pyproject.toml", "setup.cfg", "pytest.ini", "tox.ini", "assay.t
 
 
 def build_gates(settings: Settings) -> list[BaseGate]:
-    """The configured gates, or every registered gate in the canonical order, constructed with the settings.
-    Opt-in gates (`opt_in = True`: the review gate, which needs a model) run only when named."""
+    """The configured gates, or every registered gate in the canonical order, constructed with
+    the settings. Opt-in gates (`opt_in = True`: the review gate, which needs a model) run only
+    when named."""
     names = settings.gates
     if names is None:
-        names = [g for g in GATE_ORDER if g in REGISTRY] + [g for g in REGISTRY if g not in GATE_ORDER]
+        names = [g for g in GATE_ORDER if g in REGISTRY] + [
+            g for g in REGISTRY if g not in GATE_ORDER
+        ]
         names = [g for g in names if not getattr(REGISTRY[g], "opt_in", False)]
     unknown = [n for n in names if n not in REGISTRY]
     if unknown:
@@ -64,16 +75,24 @@ def _closure(project: Project, targets: list[str]) -> list[str]:
     return sorted(seen)
 
 
-def cache_key(project: Project, candidate: Candidate, settings: Settings, toolchain: str,
-              language: Language | None = None) -> str:
-    """Hash of the test file, its targets (transitively), conftests, test config, settings and versions, and
-    what the language says the verdict depends on (a module's sources and build files)."""
+def cache_key(
+    project: Project,
+    candidate: Candidate,
+    settings: Settings,
+    toolchain: str,
+    language: Language | None = None,
+) -> str:
+    """Hash of the test file, its targets (transitively), conftests, test config, settings
+    and versions, and what the language says the verdict depends on (a module's sources and
+    build files)."""
     h = hashlib.sha256()
     h.update(f"{__version__}\0{settings.fingerprint()}\0{toolchain}\0{candidate.rel}\0".encode())
     h.update(candidate.source.encode())
     extra = [Path(candidate.rel).parent / "conftest.py"]
     extra += [p / "conftest.py" for p in Path(candidate.rel).parents]
-    files = _closure(project, candidate.targets) + [p.as_posix() for p in extra] + list(CONFIG_FILES)
+    files = (
+        _closure(project, candidate.targets) + [p.as_posix() for p in extra] + list(CONFIG_FILES)
+    )
     if language is not None:
         files += [f for f in language.cache_inputs(project, candidate.rel) if f != candidate.rel]
     for rel in dict.fromkeys(files):
@@ -85,16 +104,25 @@ def cache_key(project: Project, candidate: Candidate, settings: Settings, toolch
 
 
 def stops(result: GateResult) -> bool:
-    """A reject ends a file's run; so does a skip that leaves the file unvalidated (later gates need it)."""
-    return result.status is GateStatus.REJECT or (result.status is GateStatus.SKIP and result.verdict is not None)
+    """A reject ends a file's run; so does a skip that leaves the file unvalidated (later gates
+    need it)."""
+    return result.status is GateStatus.REJECT or (
+        result.status is GateStatus.SKIP and result.verdict is not None
+    )
 
 
-def assemble(candidate: Candidate, results: list[GateResult], collected: list[str], duration: float,
-             gates_run_all: bool) -> FileReport:
+def assemble(
+    candidate: Candidate,
+    results: list[GateResult],
+    collected: list[str],
+    duration: float,
+    gates_run_all: bool,
+) -> FileReport:
     """The file's verdict and per-test verdicts from the gates that ran.
 
-    A test no gate singled out is `accepted` when the file is, and also when every gate ran and the last one
-    rejected other tests by name (the test passed all gates); otherwise it was not fully judged: `unvalidated`.
+    A test no gate singled out is `accepted` when the file is, and also when every gate ran and the
+    last one rejected other tests by name (the test passed all gates); otherwise it was not fully
+    judged: `unvalidated`.
     """
     decided: dict[str, TestOutcome] = {}
     for result in results:
@@ -106,7 +134,9 @@ def assemble(candidate: Candidate, results: list[GateResult], collected: list[st
     else:
         verdict = next((r.verdict for r in results if r.verdict), Verdict.ACCEPTED)
         rejected_at = None
-    passed_all = verdict is Verdict.ACCEPTED or (gates_run_all and stop is results[-1] and bool(stop.tests))
+    passed_all = verdict is Verdict.ACCEPTED or (
+        gates_run_all and stop is results[-1] and bool(stop.tests)
+    )
     tests = []
     for nodeid in dict.fromkeys([*collected, *decided]):
         if nodeid in decided:
@@ -114,14 +144,26 @@ def assemble(candidate: Candidate, results: list[GateResult], collected: list[st
         elif passed_all:
             tests.append(TestOutcome(nodeid, Verdict.ACCEPTED, None, ""))
         else:
-            tests.append(TestOutcome(nodeid, Verdict.UNVALIDATED, None, f"not judged: file stopped at {rejected_at}"))
-    return FileReport(candidate.rel, candidate.language, candidate.targets, verdict, rejected_at,
-                      results, tests, duration_s=duration)
+            tests.append(
+                TestOutcome(
+                    nodeid, Verdict.UNVALIDATED, None, f"not judged: file stopped at {rejected_at}"
+                )
+            )
+    return FileReport(
+        candidate.rel,
+        candidate.language,
+        candidate.targets,
+        verdict,
+        rejected_at,
+        results,
+        tests,
+        duration_s=duration,
+    )
 
 
 class WorkspacePool:
-    """Scratch copies of one project, reused: a candidate leases one, and it is reset to the pristine copy before
-    the next lease, so N candidates on J threads cost J copies, not N."""
+    """Scratch copies of one project, reused: a candidate leases one, and it is reset to the
+    pristine copy before the next lease, so N candidates on J threads cost J copies, not N."""
 
     def __init__(self, root: Path):
         self.root = root
@@ -159,12 +201,19 @@ class WorkspacePool:
 
 
 class Verifier:
-    """What one `verify` run shares across files: project, settings, sandbox, gates, store, workspaces.
+    """What one `verify` run shares across files: project, settings, sandbox, gates,
+    store, workspaces.
 
     `gates` may be given to inject gates of the caller's own (constructed with their settings)."""
 
-    def __init__(self, project: Project, settings: Settings, use_cache: bool = True,
-                 on_event: EventSink | None = None, gates: Sequence[BaseGate] | None = None):
+    def __init__(
+        self,
+        project: Project,
+        settings: Settings,
+        use_cache: bool = True,
+        on_event: EventSink | None = None,
+        gates: Sequence[BaseGate] | None = None,
+    ):
         self.project = project
         self.settings = settings
         self.sandbox = Sandbox(settings.sandbox, protect=project.root)
@@ -180,16 +229,24 @@ class Verifier:
     def language(self, candidate: Candidate) -> Language:
         language = LANGUAGES.get(candidate.language)
         if language is None:
-            raise InputError(f"{candidate.rel}: no language '{candidate.language}' (known: {', '.join(LANGUAGES)})")
+            raise InputError(
+                f"{candidate.rel}: no language '{candidate.language}' "
+                f"(known: {', '.join(LANGUAGES)})"
+            )
         return language
 
     def toolchain(self, language: Language) -> tuple[str, str | None]:
-        """(identity for the cache key, the missing-toolchain problem or None), checked once per language."""
+        """(identity for the cache key, the missing-toolchain problem or None), checked once
+        per language."""
         with self._lock:
             if language.name not in self._toolchains:
-                self._toolchains[language.name] = (language.toolchain_id(self.settings),
-                                                   language.toolchain_problem(self.settings))
-                self._runners[language.name] = language.runner(self.sandbox, self.project, self.settings)
+                self._toolchains[language.name] = (
+                    language.toolchain_id(self.settings),
+                    language.toolchain_problem(self.settings),
+                )
+                self._runners[language.name] = language.runner(
+                    self.sandbox, self.project, self.settings
+                )
             return self._toolchains[language.name]
 
     def verify_file(self, candidate: Candidate) -> FileReport | None:
@@ -215,14 +272,31 @@ class Verifier:
             self.emit("done", candidate.rel, "cached")
             return report
         if problem:
-            skip = GateResult(self.gates[0].name, GateStatus.SKIP, 0.0, problem, verdict=Verdict.UNVALIDATED)
-            return FileReport(candidate.rel, candidate.language, candidate.targets, Verdict.UNVALIDATED,
-                              None, [skip], [], duration_s=time.monotonic() - start)
+            skip = GateResult(
+                self.gates[0].name, GateStatus.SKIP, 0.0, problem, verdict=Verdict.UNVALIDATED
+            )
+            return FileReport(
+                candidate.rel,
+                candidate.language,
+                candidate.targets,
+                Verdict.UNVALIDATED,
+                None,
+                [skip],
+                [],
+                duration_s=time.monotonic() - start,
+            )
         results: list[GateResult] = []
         with self.pool.lease(language.profile_for(self.project)) as ws:
             if candidate.read_error is None:
                 ws.apply({candidate.rel: candidate.source})
-            ctx = GateContext(self.project, self.settings, ws, self.sandbox, language, self._runners[language.name])
+            ctx = GateContext(
+                self.project,
+                self.settings,
+                ws,
+                self.sandbox,
+                language,
+                self._runners[language.name],
+            )
             for gate in self.gates:
                 if self.sandbox.cancelled:
                     raise Cancelled(candidate.rel)
@@ -236,16 +310,24 @@ class Verifier:
                     break
         if self.sandbox.cancelled:  # its last gate saw killed processes: no verdict
             raise Cancelled(candidate.rel)
-        report = assemble(candidate, results, ctx.facts.collected or [], time.monotonic() - start,
-                          gates_run_all=len(results) == len(self.gates))
+        report = assemble(
+            candidate,
+            results,
+            ctx.facts.collected or [],
+            time.monotonic() - start,
+            gates_run_all=len(results) == len(self.gates),
+        )
         self.store.put("verify", key, report.to_json())
         where = f" at {report.rejected_at}" if report.rejected_at else ""
-        self.emit("done", candidate.rel, f"{report.verdict.value}{where} ({report.duration_s:.1f} s)")
+        self.emit(
+            "done", candidate.rel, f"{report.verdict.value}{where} ({report.duration_s:.1f} s)"
+        )
         return report
 
     def _causes_first(self, candidate: Candidate, ctx: GateContext, stop: GateResult) -> None:
-        """Cheap static causes found by gates that did not get to run (reject-level smells) go before the
-        feedback of the gate that stopped the file; its verdict and `rejected_at` stay as they are."""
+        """Cheap static causes found by gates that did not get to run (reject-level smells) go
+        before the feedback of the gate that stopped the file; its verdict and `rejected_at` stay as
+        they are."""
         causes: list[str] = []
         for gate in self.gates:
             finder = getattr(gate, "causes", None)
@@ -258,31 +340,45 @@ class Verifier:
         self.store.close()
 
 
-# --- on a Dask cluster (`verify --scheduler`) ---------------------------------------------------------------------
+# --- on a Dask cluster (`verify --scheduler`) -----------------------------------------------------
 
 
-def verify_shipped(tree: PackedTree, settings: dict[str, Any], candidate: Candidate) -> FileReport | None:
-    """The unit of work on a cluster worker: one file through the gates in a scratch copy of the shipped tree,
-    uncached (the parent keeps the cache)."""
+def verify_shipped(
+    tree: PackedTree, settings: dict[str, Any], candidate: Candidate
+) -> FileReport | None:
+    """The unit of work on a cluster worker: one file through the gates in a scratch copy of the
+    shipped tree, uncached (the parent keeps the cache)."""
     shipped = materialize(tree)
     conf = settings_from_dict(settings, "the parent's settings")
     conf.cache = False
     verifier = Verifier(Project.load(shipped.path), conf, use_cache=False)
     try:
         return verifier.verify_file(
-            dataclasses.replace(candidate, path=None if candidate.path is None else shipped.path / candidate.rel))
+            dataclasses.replace(
+                candidate, path=None if candidate.path is None else shipped.path / candidate.rel
+            )
+        )
     finally:
         verifier.close()
 
 
 class ShippedVerifier(Verifier):
-    """A Verifier whose files run on the workers of the Dask cluster at `settings.scheduler`: the project tree
-    is shipped to each worker once; the cache stays here, under the keys of a local run."""
+    """A Verifier whose files run on the workers of the Dask cluster at `settings.scheduler`:
+    the project tree is shipped to each worker once; the cache stays here, under the keys of a
+    local run."""
 
-    def __init__(self, project: Project, settings: Settings, use_cache: bool = True,
-                 on_event: EventSink | None = None, gates: Sequence[BaseGate] | None = None):
+    def __init__(
+        self,
+        project: Project,
+        settings: Settings,
+        use_cache: bool = True,
+        on_event: EventSink | None = None,
+        gates: Sequence[BaseGate] | None = None,
+    ):
         if gates is not None and [g.name for g in gates] != [g.name for g in build_gates(settings)]:
-            raise InputError("gates of the caller's own cannot run on a cluster (the workers build theirs)")
+            raise InputError(
+                "gates of the caller's own cannot run on a cluster (the workers build theirs)"
+            )
         super().__init__(project, settings, use_cache, on_event, gates)
         self._cluster = contextlib.ExitStack()
         self.cluster = self._cluster.enter_context(open_cluster(settings.scheduler))
@@ -313,7 +409,9 @@ class ShippedVerifier(Verifier):
         report = found
         self.store.put("verify", key, report.to_json())
         where = f" at {report.rejected_at}" if report.rejected_at else ""
-        self.emit("done", candidate.rel, f"{report.verdict.value}{where} ({report.duration_s:.1f} s)")
+        self.emit(
+            "done", candidate.rel, f"{report.verdict.value}{where} ({report.duration_s:.1f} s)"
+        )
         return report
 
     def close(self) -> None:

@@ -1,4 +1,5 @@
-"""The user's project as assay sees it: its root, its importable code, its test files and their targets."""
+"""The user's project as assay sees it: its root, its importable code, its test files and
+their targets."""
 
 from __future__ import annotations
 
@@ -16,10 +17,23 @@ from assay.languages import LANGUAGES, Language, language_of
 from assay.model import Candidate
 
 ROOT_MARKERS = ("pyproject.toml", "setup.cfg", "setup.py", ".git")
-# Build files of other languages: the nearest one marks a module; the outermost directory above it (inside the
-# repository) with a build file of the same name is the project (a Maven parent, a Cargo or npm workspace).
-BUILD_MARKERS = ("assay.toml", "go.mod", "go.work", "Cargo.toml", "pom.xml", "build.gradle", "build.gradle.kts",
-                 "settings.gradle", "settings.gradle.kts", "package.json", "*.csproj", "*.sln")
+# Build files of other languages: the nearest one marks a module; the outermost directory above it
+# (inside the repository) with a build file of the same name is the project (a Maven parent, a Cargo
+# or npm workspace).
+BUILD_MARKERS = (
+    "assay.toml",
+    "go.mod",
+    "go.work",
+    "Cargo.toml",
+    "pom.xml",
+    "build.gradle",
+    "build.gradle.kts",
+    "settings.gradle",
+    "settings.gradle.kts",
+    "package.json",
+    "*.csproj",
+    "*.sln",
+)
 MAX_TEST_FILE_BYTES = 2 * 1024 * 1024
 
 
@@ -28,8 +42,9 @@ def _has(d: Path, marker: str) -> bool:
 
 
 def find_root(start: Path) -> Path:
-    """Walk up from `start` to the nearest directory holding a project marker; for another language's build
-    file, on to the outermost directory of the repository that holds the same kind of build file."""
+    """Walk up from `start` to the nearest directory holding a project marker; for another
+    language's build file, on to the outermost directory of the repository that holds the same kind
+    of build file."""
     start = start.resolve()
     here = start if start.is_dir() else start.parent
     for d in (here, *here.parents):
@@ -53,11 +68,14 @@ def is_test_file(name: str) -> bool:
 
 
 def _walk(base: Path, extensions: set[str]) -> Iterator[Path]:
-    """Files with one of `extensions` below `base`, outside build, VCS and virtualenv directories."""
+    """Files with one of `extensions` below `base`, outside build, VCS and virtualenv
+    directories."""
     for dirpath, dirnames, filenames in os.walk(base):
         dirnames[:] = [
-            d for d in dirnames
-            if d not in SKIP_DIRS and not d.endswith(".egg-info")
+            d
+            for d in dirnames
+            if d not in SKIP_DIRS
+            and not d.endswith(".egg-info")
             and not os.path.exists(os.path.join(dirpath, d, "pyvenv.cfg"))
         ]
         for name in filenames:
@@ -66,8 +84,10 @@ def _walk(base: Path, extensions: set[str]) -> Iterator[Path]:
 
 
 def _is_test_path(rel: Path) -> bool:
-    return is_test_file(rel.name) or rel.name == "conftest.py" or any(
-        p in ("tests", "test", "testing") for p in rel.parts[:-1]
+    return (
+        is_test_file(rel.name)
+        or rel.name == "conftest.py"
+        or any(p in ("tests", "test", "testing") for p in rel.parts[:-1])
     )
 
 
@@ -105,7 +125,9 @@ class Project:
 
     @cached_property
     def dependencies(self) -> Dependencies:
-        return Dependencies(self.root, list(self.modules.values()), {m.split(".")[0] for m in self.modules})
+        return Dependencies(
+            self.root, list(self.modules.values()), {m.split(".")[0] for m in self.modules}
+        )
 
     def rel(self, path: Path) -> str:
         """Project-relative posix path; InputError when `path` lies outside the project."""
@@ -133,7 +155,9 @@ class Project:
         except (SyntaxError, UnicodeDecodeError, OSError):
             return None
         for node in tree.body:
-            if isinstance(node, ast.ImportFrom) and any((a.asname or a.name) == name for a in node.names):
+            if isinstance(node, ast.ImportFrom) and any(
+                (a.asname or a.name) == name for a in node.names
+            ):
                 base = package.split(".")
                 if node.level:
                     base = base[: len(base) - node.level + 1]
@@ -177,9 +201,11 @@ class Project:
         return found
 
 
-def discover(paths: list[Path], root: Path, languages: Iterable[Language] | None = None) -> list[Path]:
-    """Candidate test files under `paths` (of the given languages, default every known one); InputError for
-    anything that is not usable input."""
+def discover(
+    paths: list[Path], root: Path, languages: Iterable[Language] | None = None
+) -> list[Path]:
+    """Candidate test files under `paths` (of the given languages, default every known one);
+    InputError for anything that is not usable input."""
 
     langs = list(languages or LANGUAGES.values())
     files: list[Path] = []
@@ -190,8 +216,11 @@ def discover(paths: list[Path], root: Path, languages: Iterable[Language] | None
         if rp != root and root not in rp.parents:
             raise InputError(f"{p} is outside the project root {root}")
         if p.is_dir():
-            found = sorted(f for f in _walk(rp, {e for lang in langs for e in lang.extensions})
-                           if any(lang.is_test_file(f.relative_to(root).as_posix()) for lang in langs))
+            found = sorted(
+                f
+                for f in _walk(rp, {e for lang in langs for e in lang.extensions})
+                if any(lang.is_test_file(f.relative_to(root).as_posix()) for lang in langs)
+            )
             if not found:
                 globs = ", ".join(g for lang in langs for g in lang.test_globs)
                 raise InputError(f"no test files ({globs}) under {p}")
@@ -204,8 +233,10 @@ def discover(paths: list[Path], root: Path, languages: Iterable[Language] | None
         else:
             size = p.stat().st_size
             if size > MAX_TEST_FILE_BYTES:
-                raise InputError(f"{p} is {size // 1024} KiB; test files over {MAX_TEST_FILE_BYTES // 1024} KiB "
-                                 "are refused")
+                raise InputError(
+                    f"{p} is {size // 1024} KiB; test files over {MAX_TEST_FILE_BYTES // 1024} KiB "
+                    "are refused"
+                )
             files.append(rp)
     return list(dict.fromkeys(files))
 
@@ -223,9 +254,15 @@ def read_source(path: Path) -> str:
         raise InputError(f"{path} is not UTF-8 text (byte {err.start})") from None
 
 
-def candidate(project: Project, rel: str, source: str, language: str | None = None,
-              targets: Sequence[str] | None = None) -> Candidate:
-    """A candidate test file that exists only in memory (a writer's attempt), as `verify(candidates=...)` takes it.
+def candidate(
+    project: Project,
+    rel: str,
+    source: str,
+    language: str | None = None,
+    targets: Sequence[str] | None = None,
+) -> Candidate:
+    """A candidate test file that exists only in memory (a writer's attempt), as
+    `verify(candidates=...)` takes it.
 
     Language from the file name unless given; targets from its imports unless given."""
     lang = LANGUAGES[language] if language else language_of(rel, project.root)
@@ -236,16 +273,19 @@ def candidate(project: Project, rel: str, source: str, language: str | None = No
 
 
 def python_sources(project: Project, paths: Sequence[Path]) -> list[str]:
-    """The project's Python source files (not tests) under `paths`, project-relative: what `mutate` mutates and
-    the offline writer writes tests for. InputError for anything else."""
+    """The project's Python source files (not tests) under `paths`, project-relative: what `mutate`
+    mutates and the offline writer writes tests for. InputError for anything else."""
     found: list[str] = []
     for p in paths:
         if not p.exists():
             raise InputError(f"no such file or directory: {p}")
         rel = project.rel(p)
         if p.is_dir():
-            found += sorted(path for path in project.modules.values()
-                            if rel == "." or path == rel or path.startswith(rel.rstrip("/") + "/"))
+            found += sorted(
+                path
+                for path in project.modules.values()
+                if rel == "." or path == rel or path.startswith(rel.rstrip("/") + "/")
+            )
         elif p.suffix != ".py":
             raise InputError(f"{p} is not a Python source file (.py)")
         elif is_test_file(p.name):

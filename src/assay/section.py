@@ -7,6 +7,7 @@ from pydantic import BaseModel, ConfigDict
 
 
 class Section(BaseModel):
-    """Unknown keys are errors, and assignments are validated: a typo must not fall back to a default."""
+    """Unknown keys are errors, and assignments are validated: a typo must not fall back to
+    a default."""
 
     model_config = ConfigDict(extra="forbid", validate_assignment=True)

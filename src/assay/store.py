@@ -34,9 +34,10 @@ CREATE TABLE IF NOT EXISTS runs (
 
 class Store:
     def __init__(self, root: Path | None):
-        """Open `<root>/.assay/assay.db`; where the project cannot be written (a read-only checkout), an
-        in-memory store serves the run instead and `problem` says why nothing persists. `root=None`: in memory
-        on purpose (the cache is off), and nothing is written to the project."""
+        """Open `<root>/.assay/assay.db`; where the project cannot be written (a read-only
+        checkout), an in-memory store serves the run instead and `problem` says why nothing
+        persists. `root=None`: in memory on purpose (the cache is off), and nothing is written to
+        the project."""
         self.problem: str | None = None
         self._lock = threading.Lock()
         if root is None:
@@ -72,11 +73,14 @@ class Store:
     def put(self, namespace: str, key: str, value: Any) -> None:
         with self._lock:
             self._db.execute(
-                "INSERT OR REPLACE INTO entries(namespace, key, value, created) VALUES (?, ?, ?, ?)",
+                "INSERT OR REPLACE INTO entries(namespace, "
+                "key, value, created) VALUES (?, ?, ?, ?)",
                 (namespace, key, json.dumps(value), time.time()),
             )
 
-    def record_run(self, command: str, started: float, duration_s: float, summary: dict[str, Any]) -> None:
+    def record_run(
+        self, command: str, started: float, duration_s: float, summary: dict[str, Any]
+    ) -> None:
         with self._lock:
             self._db.execute(
                 "INSERT INTO runs(command, started, duration_s, summary) VALUES (?, ?, ?, ?)",

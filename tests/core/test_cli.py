@@ -20,7 +20,8 @@ FILES = {
     "src/calc/__init__.py": "",
     "src/calc/ops.py": "def add(a, b):\n    return a + b\n",
     "tests/test_ok.py": "from calc.ops import add\n\ndef test_add():\n    assert add(2, 3) == 5\n",
-    "tests/test_fail.py": "from calc.ops import add\n\ndef test_add():\n    assert add(2, 3) == 6\n",
+    "tests/test_fail.py": "from calc.ops import add\n\ndef "
+    "test_add():\n    assert add(2, 3) == 6\n",
 }
 
 
@@ -45,19 +46,49 @@ def test_exit_0_when_every_file_is_accepted(proj):
 
 def test_exit_1_and_all_formats(proj, tmp_path):
     out_json, out_xml, out_md = tmp_path / "r.json", tmp_path / "r.xml", tmp_path / "r.md"
-    proc = run_cli("verify", str(proj / "tests"), "-f", "json", "-o", str(out_json), "-f", "junit", "-o",
-                   str(out_xml), "-f", "markdown", "-o", str(out_md), "--no-cache")
+    proc = run_cli(
+        "verify",
+        str(proj / "tests"),
+        "-f",
+        "json",
+        "-o",
+        str(out_json),
+        "-f",
+        "junit",
+        "-o",
+        str(out_xml),
+        "-f",
+        "markdown",
+        "-o",
+        str(out_md),
+        "--no-cache",
+    )
     assert proc.returncode == 1, proc.stderr
     doc = json.loads(out_json.read_text())
     assert doc["schema"] == "assay.verify/1"
-    assert doc["summary"]["files"] == 2 and doc["summary"]["accepted"] == 1 and doc["summary"]["rejected"] == 1
-    assert set(doc["sandbox"]) >= {"network", "filesystem", "processes", "rlimits", "env_removed", "timeout_s"}
+    assert (
+        doc["summary"]["files"] == 2
+        and doc["summary"]["accepted"] == 1
+        and doc["summary"]["rejected"] == 1
+    )
+    assert set(doc["sandbox"]) >= {
+        "network",
+        "filesystem",
+        "processes",
+        "rlimits",
+        "env_removed",
+        "timeout_s",
+    }
     fail = next(f for f in doc["files"] if f["path"] == "tests/test_fail.py")
     assert fail["verdict"] == "rejected" and fail["rejected_at"] == "green"
     assert [g["gate"] for g in fail["gates"]] == ["compile", "green"]
     assert set(fail["gates"][1]) >= {"gate", "status", "duration_s", "feedback"}
     [test] = fail["tests"]
-    assert (test["id"], test["verdict"], test["gate"]) == ("tests/test_fail.py::test_add", "rejected", "green")
+    assert (test["id"], test["verdict"], test["gate"]) == (
+        "tests/test_fail.py::test_add",
+        "rejected",
+        "green",
+    )
     assert "assert 5 == 6" in test["reason"]
     assert fail["targets"] == ["src/calc/ops.py"]
     suites = ET.parse(out_xml).getroot()
@@ -65,7 +96,10 @@ def test_exit_1_and_all_formats(proj, tmp_path):
     assert len(cases) == 2
     failed = [c for c in cases if c.find("failure") is not None]
     assert len(failed) == 1 and failed[0].get("file") == "tests/test_fail.py"
-    verdicts = {c.get("file"): c.find("properties/property[@name='assay.verdict']").get("value") for c in cases}
+    verdicts = {
+        c.get("file"): c.find("properties/property[@name='assay.verdict']").get("value")
+        for c in cases
+    }
     assert verdicts == {"tests/test_fail.py": "rejected", "tests/test_ok.py": "accepted"}
     md = out_md.read_text()
     assert "| `tests/test_fail.py` |" in md and "**rejected**" in md
@@ -88,8 +122,20 @@ def test_cache_answers_unchanged_rerun_and_no_cache_bypasses(proj):
     assert not json.loads(changed.stdout)["files"][0]["cached"]
 
 
-@pytest.mark.parametrize("case", ["missing", "no-tests-dir", "binary", "latin1", "empty", "huge", "outside",
-                                  "not-python", "bad-format"])
+@pytest.mark.parametrize(
+    "case",
+    [
+        "missing",
+        "no-tests-dir",
+        "binary",
+        "latin1",
+        "empty",
+        "huge",
+        "outside",
+        "not-python",
+        "bad-format",
+    ],
+)
 def test_bad_input_is_one_line_and_exit_2(proj, tmp_path, case):
     before = tree_digest(proj)
     t = proj / "tests"
@@ -105,7 +151,9 @@ def test_bad_input_is_one_line_and_exit_2(proj, tmp_path, case):
         before = tree_digest(proj)
         args, frag = [str(t / "test_bin.py")], "binary"
     elif case == "latin1":
-        (t / "test_latin.py").write_bytes("# caf\xe9\ndef test_x():\n    assert 1\n".encode("latin-1"))
+        (t / "test_latin.py").write_bytes(
+            "# caf\xe9\ndef test_x():\n    assert 1\n".encode("latin-1")
+        )
         before = tree_digest(proj)
         args, frag = [str(t / "test_latin.py")], "not UTF-8"
     elif case == "empty":
@@ -138,12 +186,15 @@ def test_syntax_error_file_is_a_verdict_not_an_input_error(proj):
     assert json.loads(proc.stdout)["files"][0]["rejected_at"] == "compile"
 
 
-@pytest.mark.parametrize(("config", "frag"), [
-    ("[tool.assay]\nreruns = 3\n", "unknown setting 'reruns'"),
-    ("[tool.assay.sandbox]\ntimeout_s = -1\n", "bad value for 'sandbox.timeout_s'"),
-    ("[tool.assay]\ngates = ['compile', 'colour']\n", "unknown gate 'colour'"),
-    ("[tool.assay\n", "not valid TOML"),
-])
+@pytest.mark.parametrize(
+    ("config", "frag"),
+    [
+        ("[tool.assay]\nreruns = 3\n", "unknown setting 'reruns'"),
+        ("[tool.assay.sandbox]\ntimeout_s = -1\n", "bad value for 'sandbox.timeout_s'"),
+        ("[tool.assay]\ngates = ['compile', 'colour']\n", "unknown gate 'colour'"),
+        ("[tool.assay\n", "not valid TOML"),
+    ],
+)
 def test_bad_config_is_one_line_and_exit_2(project, config, frag):
     root = project(FILES, config)
     one_line_error(run_cli("verify", str(root / "tests/test_ok.py")), frag)
@@ -157,11 +208,14 @@ def test_assay_toml_is_read(project):
     assert [g["gate"] for g in json.loads(proc.stdout)["files"][0]["gates"]] == ["compile"]
 
 
-@pytest.mark.parametrize(("args", "frag"), [
-    (["verify", "--jobs", "abc", "x"], "Invalid value for '--jobs'"),
-    (["verify"], "Missing argument"),
-    (["smells", ".", "--bogus"], "No such option: --bogus"),
-    (["frobnicate"], "No such command 'frobnicate'"),
-])
+@pytest.mark.parametrize(
+    ("args", "frag"),
+    [
+        (["verify", "--jobs", "abc", "x"], "Invalid value for '--jobs'"),
+        (["verify"], "Missing argument"),
+        (["smells", ".", "--bogus"], "No such option: --bogus"),
+        (["frobnicate"], "No such command 'frobnicate'"),
+    ],
+)
 def test_usage_errors_are_one_line_and_exit_2(args, frag):
     one_line_error(run_cli(*args), frag)

@@ -1,4 +1,5 @@
-"""The CLI as a user meets it: the README's commands as written, output destinations, help, version, width."""
+"""The CLI as a user meets it: the README's commands as written, output destinations, help,
+version, width."""
 
 from __future__ import annotations
 
@@ -14,7 +15,11 @@ from tests.conftest import REPO, run_cli
 def readme_tour() -> list[list[str]]:
     text = (REPO / "README.md").read_text(encoding="utf-8")
     block = text.split("## A short tour", 1)[1].split("```", 2)[1]
-    return [shlex.split(line.split("#", 1)[0])[1:] for line in block.splitlines() if line.startswith("assay ")]
+    return [
+        shlex.split(line.split("#", 1)[0])[1:]
+        for line in block.splitlines()
+        if line.startswith("assay ")
+    ]
 
 
 KEPT = ("test_pricing.py", "test_parser.py", "test_no_assert.py", "test_inventory_order.py")
@@ -22,10 +27,13 @@ KEPT = ("test_pricing.py", "test_parser.py", "test_no_assert.py", "test_inventor
 
 @pytest.fixture(scope="module")
 def shop(tmp_path_factory):
-    """The demo project with four of its ten test files (the README's commands name only test_pricing.py and
-    test_parser.py): every command runs as written, in a fraction of the time; the demo test covers the rest."""
+    """The demo project with four of its ten test files (the README's commands name only
+    test_pricing.py and test_parser.py): every command runs as written, in a fraction of the time;
+    the demo test covers the rest."""
     dest = tmp_path_factory.mktemp("readme") / "shop"
-    shutil.copytree(REPO / "examples" / "shop", dest, ignore=shutil.ignore_patterns("__pycache__", ".assay"))
+    shutil.copytree(
+        REPO / "examples" / "shop", dest, ignore=shutil.ignore_patterns("__pycache__", ".assay")
+    )
     for test in (dest / "tests").glob("test_*.py"):
         if test.name not in KEPT:
             test.unlink()
@@ -39,7 +47,9 @@ def test_the_readme_tour_runs_as_written(shop):
         proc = run_cli(*args, cwd=shop)
         assert proc.returncode in (0, 1), (args, proc.stderr)
         assert "error" not in proc.stderr and "Traceback" not in proc.stderr, (args, proc.stderr)
-        for spec in [a for a in args if "=" in a] + [args[i + 1] for i, a in enumerate(args) if a == "--junit-xml"]:
+        for spec in [a for a in args if "=" in a] + [
+            args[i + 1] for i, a in enumerate(args) if a == "--junit-xml"
+        ]:
             fmt, _, file = spec.rpartition("=")
             written = (shop / file).read_text(encoding="utf-8")
             assert written.strip(), (args, file)
@@ -53,11 +63,23 @@ def test_the_readme_tour_runs_as_written(shop):
 
 def test_one_output_goes_to_the_one_data_format_and_ambiguity_is_one_line(shop):
     junit = shop / "only.xml"
-    proc = run_cli("verify", "tests/test_pricing.py", "-f", "text", "-f", "junit", "-o", str(junit), cwd=shop)
-    assert proc.returncode == 0 and junit.read_text().startswith("<?xml") and "verdict" in proc.stdout
-    for args in (["-f", "json", "-f", "junit"], ["-f", "json", "-f", "junit", "-o", "x"], ["-f", "yaml"]):
+    proc = run_cli(
+        "verify", "tests/test_pricing.py", "-f", "text", "-f", "junit", "-o", str(junit), cwd=shop
+    )
+    assert (
+        proc.returncode == 0 and junit.read_text().startswith("<?xml") and "verdict" in proc.stdout
+    )
+    for args in (
+        ["-f", "json", "-f", "junit"],
+        ["-f", "json", "-f", "junit", "-o", "x"],
+        ["-f", "yaml"],
+    ):
         bad = run_cli("verify", "tests/test_pricing.py", *args, cwd=shop)
-        assert bad.returncode == 2 and bad.stderr.startswith("assay: error:") and len(bad.stderr.splitlines()) == 1
+        assert (
+            bad.returncode == 2
+            and bad.stderr.startswith("assay: error:")
+            and len(bad.stderr.splitlines()) == 1
+        )
 
 
 def test_version_and_help_without_type_labels():
@@ -69,9 +91,14 @@ def test_version_and_help_without_type_labels():
 
 
 def test_smells_text_shows_level_class_and_a_summary(project):
-    root = project({"src/pkg/__init__.py": "", "src/pkg/core.py": "def f(x):\n    return x * 2\n",
-                    "tests/test_cls.py": "import unittest\nfrom pkg.core import f\n\n"
-                                         "class TestF(unittest.TestCase):\n    def test_runs(self):\n        f(2)\n"})
+    root = project(
+        {
+            "src/pkg/__init__.py": "",
+            "src/pkg/core.py": "def f(x):\n    return x * 2\n",
+            "tests/test_cls.py": "import unittest\nfrom pkg.core import f\n\n"
+            "class TestF(unittest.TestCase):\n    def test_runs(self):\n        f(2)\n",
+        }
+    )
     proc = run_cli("smells", "tests", cwd=root)
     assert proc.returncode == 1
     lines = proc.stdout.splitlines()

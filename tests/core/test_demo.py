@@ -1,4 +1,5 @@
-"""`assay demo` end to end: every gate on the bundled example project, each file's verdict as the example expects."""
+"""`assay demo` end to end: every gate on the bundled example project, each file's verdict as the
+example expects."""
 
 from __future__ import annotations
 

@@ -7,9 +7,11 @@ import re
 from tests.conftest import REPO
 
 REPO_PATH = re.compile(r"`((?:src|docs|bench|tests|examples|\.ci)/[\w./-]+)`")
-MODULE_PATH = re.compile(r"`([\w-]+/[\w./-]+\.py)`")  # assay's own modules, in README and docs/ (the bench
+# assay's own modules, in README and docs/ (the bench
+MODULE_PATH = re.compile(r"`([\w-]+/[\w./-]+\.py)`")
 # README also names files of the projects it measures)
-BASES = (REPO, REPO / "src" / "assay", REPO / "src", REPO / "examples" / "shop")  # the demo project's own paths
+# the demo project's own paths
+BASES = (REPO, REPO / "src" / "assay", REPO / "src", REPO / "examples" / "shop")
 GENERATED = ("/.cache", "bench/out")  # made by the benches, ignored by git
 
 
@@ -18,7 +20,8 @@ def test_every_cited_repository_path_exists():
     missing = []
     for doc in docs:
         text = doc.read_text(encoding="utf-8")
-        if doc.parent.name == "bench":  # it names files of the projects it measures too: only its own
+        # it names files of the projects it measures too: only its own
+        if doc.parent.name == "bench":
             found = [p for p in REPO_PATH.findall(text) if p.startswith(("bench/", "docs/"))]
         else:
             found = [*REPO_PATH.findall(text), *MODULE_PATH.findall(text)]
@@ -39,11 +42,14 @@ def _layout_block() -> list[str]:
 
 
 def test_the_readme_layout_names_every_package_and_module_of_src_assay():
-    """One line per package (its name first, ending in `/`); top-level modules named; nothing that is gone."""
+    """One line per package (its name first, ending in `/`); top-level modules named; nothing that
+    is gone."""
     package = REPO / "src" / "assay"
     lines = _layout_block()
     start = next(i for i, line in enumerate(lines) if line.startswith("src/assay/"))
-    entries = [line for line in lines[start + 1:] if line.startswith("  ") and not line.startswith("   ")]
+    entries = [
+        line for line in lines[start + 1 :] if line.startswith("  ") and not line.startswith("   ")
+    ]
     named = [tok for line in entries for tok in re.findall(r"[\w.]+\.py|\w+/", line)]
     first = [line.split()[0] for line in entries]
     packages = sorted(f"{p.name}/" for p in package.iterdir() if (p / "__init__.py").is_file())
@@ -56,6 +62,9 @@ def test_no_module_of_assay_shadows_the_standard_library():
     import sys
 
     package = REPO / "src" / "assay"
-    shadowing = [str(p.relative_to(package)) for p in package.rglob("*.py")
-                 if p.stem in sys.stdlib_module_names and p.stem not in ("__init__", "__main__")]
+    shadowing = [
+        str(p.relative_to(package))
+        for p in package.rglob("*.py")
+        if p.stem in sys.stdlib_module_names and p.stem not in ("__init__", "__main__")
+    ]
     assert shadowing == []

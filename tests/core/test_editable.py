@@ -1,4 +1,5 @@
-"""With the project installed in editable mode, the code under test must still come from the scratch copy."""
+"""With the project installed in editable mode, the code under test must still come from the
+scratch copy."""
 
 from __future__ import annotations
 
@@ -18,20 +19,45 @@ PYPROJECT_HEAD = '[build-system]\nrequires = ["hatchling"]\nbuild-backend = "hat
 
 
 def editable_env(tmp_path: Path, project: Path) -> str:
-    """A fresh venv that sees our packages (pytest, hatchling) and has `project` installed with `pip -e`."""
+    """A fresh venv that sees our packages (pytest, hatchling) and has `project` installed with
+    `pip -e`."""
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     python = str(venv / "bin" / "python")
-    purelib = subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                             check=True, capture_output=True, text=True).stdout.strip()
+    purelib = subprocess.run(
+        [python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
     # sorts before the `_editable_impl_*.pth` files, so the editables finder can import
     (Path(purelib) / "00_base_env.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
-    proc = subprocess.run([sys.executable, "-m", "pip", "--python", python, "install", "-q", "--no-deps",
-                           "--no-build-isolation", "-e", str(project)], capture_output=True, text=True)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "--python",
+            python,
+            "install",
+            "-q",
+            "--no-deps",
+            "--no-build-isolation",
+            "-e",
+            str(project),
+        ],
+        capture_output=True,
+        text=True,
+    )
     if proc.returncode:
         pytest.fail(f"editable install failed: {proc.stderr[-2000:]}")
-    where = subprocess.run([python, "-c", "import victim; print(victim.__file__)"], cwd="/",
-                           capture_output=True, text=True, check=True).stdout.strip()
+    where = subprocess.run(
+        [python, "-c", "import victim; print(victim.__file__)"],
+        cwd="/",
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
     assert where.startswith(str(project)), "the editable install does not point at the user's tree"
     return python
 
@@ -41,10 +67,12 @@ def test_editable_install_does_not_leak_the_users_tree(tmp_path, exact):
     extra = '[tool.hatch.build.targets.wheel]\npackages = ["src/victim"]\n'
     extra += "dev-mode-exact = true\n" if exact else ""
     root = tmp_path / "proj"
-    write_project(root, {
-        "src/victim/__init__.py": "",
-        "src/victim/data.py": "def load():\n    return 'data'\n",
-        "tests/test_wreck.py": f"""
+    write_project(
+        root,
+        {
+            "src/victim/__init__.py": "",
+            "src/victim/data.py": "def load():\n    return 'data'\n",
+            "tests/test_wreck.py": f"""
             import shutil
             from pathlib import Path
             import victim.data
@@ -55,7 +83,8 @@ def test_editable_install_does_not_leak_the_users_tree(tmp_path, exact):
                 assert victim.data.load() == "data"
                 shutil.rmtree(home.parent)
             """,
-    })
+        },
+    )
     pyproject = root / "pyproject.toml"
     pyproject.write_text(PYPROJECT_HEAD + pyproject.read_text() + extra)
     python = editable_env(tmp_path, root)
@@ -64,7 +93,8 @@ def test_editable_install_does_not_leak_the_users_tree(tmp_path, exact):
     settings.python.interpreter = python
     f = verify([root / "tests/test_wreck.py"], settings).files[0]
     feedback = f.gates[-1].feedback
-    # the test itself passed (its module came from the scratch copy) and then was caught wrecking that copy
+    # the test itself passed (its module came from the scratch copy) and then was caught wrecking
+    # that copy
     assert "AssertionError" not in feedback and "Read-only" not in feedback, feedback
     assert (f.verdict, f.rejected_at) == (Verdict.REJECTED, "green")
     assert "the tests deleted project files: src/victim/__init__.py, src/victim/data.py" in feedback

@@ -1,4 +1,5 @@
-"""SIGKILL of assay mid-run: the user's tree stays byte-identical, sandboxed processes die, the store stays usable."""
+"""SIGKILL of assay mid-run: the user's tree stays byte-identical, sandboxed processes die, the
+store stays usable."""
 
 from __future__ import annotations
 
@@ -31,9 +32,10 @@ def _processes_mentioning(fragment: str) -> list[int]:
 
 @pytest.mark.parametrize("delay", [0.4, 3.0])  # during start-up, and mid-run
 def test_sigkill_mid_run_loses_nothing(project, delay):
-    root = project({
-        "src/slow/__init__.py": "",
-        "tests/test_slow.py": """
+    root = project(
+        {
+            "src/slow/__init__.py": "",
+            "tests/test_slow.py": """
             import time
             from pathlib import Path
 
@@ -43,10 +45,15 @@ def test_sigkill_mid_run_loses_nothing(project, delay):
                     time.sleep(0.1)
                 assert True
             """,
-    }, "[tool.assay]\ngates = ['compile', 'green', 'stability']\n")
+        },
+        "[tool.assay]\ngates = ['compile', 'green', 'stability']\n",
+    )
     before = tree_digest(root)
-    proc = subprocess.Popen([sys.executable, "-m", "assay", "verify", str(root / "tests")],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "assay", "verify", str(root / "tests")],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     time.sleep(delay)
     proc.send_signal(signal.SIGKILL)
     proc.wait()
@@ -82,13 +89,15 @@ def test_store_survives_kill_during_writes(tmp_path):
         assert store.get("verify", "after") == [1]
 
 
-
 def test_unwritable_store_location_still_verifies_without_keeping_a_cache(project):
-    """`.assay` cannot be created (here: a file is in the way, as on a read-only checkout): no cache, no failure."""
+    """`.assay` cannot be created (here: a file is in the way, as on a read-only checkout): no
+    cache, no failure."""
     from tests.conftest import run_cli
 
-    root = project({"src/m/__init__.py": "", "tests/test_m.py": "def test_m():\n    assert 2 + 2 == 4\n"},
-                   "[tool.assay]\ngates = ['compile', 'green']\n")
+    root = project(
+        {"src/m/__init__.py": "", "tests/test_m.py": "def test_m():\n    assert 2 + 2 == 4\n"},
+        "[tool.assay]\ngates = ['compile', 'green']\n",
+    )
     (root / ".assay").write_text("not a directory")
     with Store(root) as store:
         assert store.problem and "cache not kept" in store.problem
@@ -112,18 +121,29 @@ SLOW_FILES = {
 def test_interrupt_prints_what_finished_and_removes_workspaces(project, sig, code):
     root = project(SLOW_FILES, "[tool.assay]\ngates = ['compile', 'green']\njobs = 2\n")
     before = tree_digest(root)
-    proc = subprocess.Popen([sys.executable, "-m", "assay", "verify", str(root / "tests"), "--timeout", "120"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "assay", "verify", str(root / "tests"), "--timeout", "120"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     marker = f"{PREFIX}{proc.pid}-"
-    seen = _stderr_until(proc, "tests/test_fast.py: accepted", timeout=90)  # the non-terminal progress line
+    # the non-terminal progress line
+    seen = _stderr_until(proc, "tests/test_fast.py: accepted", timeout=90)
     assert "[1/2] tests/test_fast.py: accepted" in seen
     proc.send_signal(sig)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == code, seen + err
     table = out.split("files:")[0]
-    assert "tests/test_fast.py" in table and "accepted" in table and "tests/test_slow.py" not in table
-    assert "interrupted: 1 of 2 files finished" in out and err.rstrip().endswith("assay: interrupted")
-    assert not list(Path(os.environ.get("TMPDIR", "/tmp")).glob(f"{marker}*")), "workspaces left behind"
+    assert (
+        "tests/test_fast.py" in table and "accepted" in table and "tests/test_slow.py" not in table
+    )
+    assert "interrupted: 1 of 2 files finished" in out and err.rstrip().endswith(
+        "assay: interrupted"
+    )
+    assert not list(Path(os.environ.get("TMPDIR", "/tmp")).glob(f"{marker}*")), (
+        "workspaces left behind"
+    )
     assert _processes_mentioning(marker) == []
     assert tree_digest(root) == before
 
@@ -145,13 +165,35 @@ def _stderr_until(proc: subprocess.Popen, text: str, timeout: float) -> str:
 
 def test_interrupted_mutate_says_what_finished_and_removes_workspaces(project):
     body = "\n".join(f"def f{i}(x):\n    return x + {i}\n" for i in range(20))
-    tests = "\n".join(f"def test_f{i}():\n    time.sleep(0.05)\n    assert f{i}(1) == {i + 1}\n" for i in range(20))
-    root = project({"src/many/__init__.py": "", "src/many/ops.py": body,
-                    "tests/test_ops.py": "import time\n\nfrom many.ops import *  # noqa: F403\n\n" + tests})
+    tests = "\n".join(
+        f"def test_f{i}():\n    time.sleep(0.05)\n    assert f{i}(1) == {i + 1}\n"
+        for i in range(20)
+    )
+    root = project(
+        {
+            "src/many/__init__.py": "",
+            "src/many/ops.py": body,
+            "tests/test_ops.py": "import time\n\nfrom many.ops import *  # noqa: F403\n\n" + tests,
+        }
+    )
     before = tree_digest(root)
-    proc = subprocess.Popen([sys.executable, "-m", "assay", "mutate", str(root / "src/many/ops.py"), "--tests",
-                             str(root / "tests"), "--no-cache", "--workers", "1"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "assay",
+            "mutate",
+            str(root / "src/many/ops.py"),
+            "--tests",
+            str(root / "tests"),
+            "--no-cache",
+            "--workers",
+            "1",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     seen = _stderr_until(proc, "(10%)", timeout=120)
     assert "(10%)" in seen, seen
     proc.send_signal(signal.SIGINT)
@@ -160,6 +202,8 @@ def test_interrupted_mutate_says_what_finished_and_removes_workspaces(project):
     assert "interrupted: " in err and " mutants finished: killed " in err, err
     assert err.rstrip().endswith("assay: interrupted") and "Traceback" not in err
     marker = f"{PREFIX}{proc.pid}-"
-    assert not list(Path(os.environ.get("TMPDIR", "/tmp")).glob(f"{marker}*")), "workspaces left behind"
+    assert not list(Path(os.environ.get("TMPDIR", "/tmp")).glob(f"{marker}*")), (
+        "workspaces left behind"
+    )
     assert _processes_mentioning(marker) == []
     assert tree_digest(root) == before

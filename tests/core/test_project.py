@@ -20,15 +20,17 @@ def test_no_root_is_an_input_error(tmp_path):
 
 
 def test_targets_are_own_modules_only_with_reexports_and_relative_imports(project):
-    root = project({
-        "src/shop/__init__.py": "from .pricing import total\nfrom shop.stock import Stock\n",
-        "src/shop/pricing.py": "def total():\n    return 1\n",
-        "src/shop/stock.py": "class Stock:\n    pass\n",
-        "src/shop/util/__init__.py": "",
-        "src/shop/util/text.py": "X = 1\n",
-        "tests/__init__.py": "",
-        "tests/helpers.py": "H = 1\n",
-    })
+    root = project(
+        {
+            "src/shop/__init__.py": "from .pricing import total\nfrom shop.stock import Stock\n",
+            "src/shop/pricing.py": "def total():\n    return 1\n",
+            "src/shop/stock.py": "class Stock:\n    pass\n",
+            "src/shop/util/__init__.py": "",
+            "src/shop/util/text.py": "X = 1\n",
+            "tests/__init__.py": "",
+            "tests/helpers.py": "H = 1\n",
+        }
+    )
     proj = Project.load(root)
     assert proj.source_roots == ["src", "."]
     assert "shop.util.text" in proj.modules and "tests.helpers" not in proj.modules
@@ -37,7 +39,10 @@ def test_targets_are_own_modules_only_with_reexports_and_relative_imports(projec
         "from shop.util import text\nfrom . import helpers\n"
     )
     assert proj.targets_of(source, "tests/test_a.py") == [
-        "src/shop/pricing.py", "src/shop/stock.py", "src/shop/util/text.py"]
+        "src/shop/pricing.py",
+        "src/shop/stock.py",
+        "src/shop/util/text.py",
+    ]
 
 
 def test_flat_layout_modules(project):
@@ -60,7 +65,16 @@ def test_declared_dependencies_are_read_as_pep_508_requirements(tmp_path):
         "./local/path\n"
         "pytest_mock\n"
     )
-    (tmp_path / "pyproject.toml").write_text('[project]\nname = "p"\ndependencies = ["PyYAML (>=6)", "attrs"]\n'
-                                             '[dependency-groups]\ntest = ["hypothesis>=6", {include-group = "x"}]\n')
-    assert declared(tmp_path) == {"requests", "python_dateutil", "zope_interface", "pytest_mock", "pyyaml",
-                                  "attrs", "hypothesis"}
+    (tmp_path / "pyproject.toml").write_text(
+        '[project]\nname = "p"\ndependencies = ["PyYAML (>=6)", "attrs"]\n'
+        '[dependency-groups]\ntest = ["hypothesis>=6", {include-group = "x"}]\n'
+    )
+    assert declared(tmp_path) == {
+        "requests",
+        "python_dateutil",
+        "zope_interface",
+        "pytest_mock",
+        "pyyaml",
+        "attrs",
+        "hypothesis",
+    }

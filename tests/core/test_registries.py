@@ -1,6 +1,7 @@
-"""Registries that hold: a language and a writer added with one module and one registry line each (the toy ones
-in `tests/core/toylang.py` and `tests/core/toy_writer.py`) are picked up by `assay.api` and by every consumer of
-the registries: fences and test marks, settings sections, `--writer`."""
+"""Registries that hold: a language and a writer added with one module and one registry line
+each (the toy ones in `tests/core/toylang.py` and `tests/core/toy_writer.py`) are picked up
+by `assay.api` and by every consumer of the registries: fences and test marks, settings
+sections, `--writer`."""
 
 from __future__ import annotations
 
@@ -29,14 +30,22 @@ def toy_writer(monkeypatch):
 
 
 def test_verify_runs_a_registered_language_through_its_runner(toylang, project):
-    root = project({"tests/sum_test.toy": "test adds: 2 + 3 == 5\ntest subtracts: 5 - 3 == 2\n",
-                    "tests/wrong_test.toy": "test adds: 2 + 2 == 5\n"}, FAST)
+    root = project(
+        {
+            "tests/sum_test.toy": "test adds: 2 + 3 == 5\ntest subtracts: 5 - 3 == 2\n",
+            "tests/wrong_test.toy": "test adds: 2 + 2 == 5\n",
+        },
+        FAST,
+    )
     report = api.verify([root / "tests"], root=root, use_cache=False)
     files = {f.path: f for f in report.files}
     assert set(files) == {"tests/sum_test.toy", "tests/wrong_test.toy"}
     good, bad = files["tests/sum_test.toy"], files["tests/wrong_test.toy"]
     assert {g.gate: g.status.value for g in good.gates}["green"] == "pass"
-    assert sorted(t.id for t in good.tests) == ["tests/sum_test.toy::adds", "tests/sum_test.toy::subtracts"]
+    assert sorted(t.id for t in good.tests) == [
+        "tests/sum_test.toy::adds",
+        "tests/sum_test.toy::subtracts",
+    ]
     assert bad.verdict is Verdict.REJECTED and bad.rejected_at == "green"
     assert "false: 2 + 2 == 5" in next(g.feedback for g in bad.gates if g.gate == "green")
 
@@ -52,7 +61,9 @@ def test_a_registered_language_has_its_fences_and_tool_section(toylang, project)
     assert fence_for("toylang") == "toy"
     answer = "Here:\n```toy\n# helpers\n```\n```toy\ntest adds: 1 + 1 == 2\n```\n"
     assert extract(answer, language="toylang").code == "test adds: 1 + 1 == 2\n"
-    assert "not Toylang" in (extract("```go\nfunc TestX(t *testing.T) {}\n```", language="toylang").problem or "")
+    assert "not Toylang" in (
+        extract("```go\nfunc TestX(t *testing.T) {}\n```", language="toylang").problem or ""
+    )
     root = project({}, '[tool.assay.toylang]\ntest_args = ["--quiet"]\n')
     assert load_settings(root).tool("toylang").test_args == ["--quiet"]
 
@@ -64,9 +75,15 @@ def test_without_its_registry_line_a_language_section_is_an_unknown_setting(proj
 
 
 def test_generate_uses_a_registered_writer(toy_writer, project):
-    root = project({"src/calc.py": "def add(a, b):\n    return a + b\n", "tests/__init__.py": ""}, FAST)
-    report = api.generate([str(root / "src/calc.py")], root=root, overrides={"generate.writer": "toy:hello"},
-                          use_cache=False)
+    root = project(
+        {"src/calc.py": "def add(a, b):\n    return a + b\n", "tests/__init__.py": ""}, FAST
+    )
+    report = api.generate(
+        [str(root / "src/calc.py")],
+        root=root,
+        overrides={"generate.writer": "toy:hello"},
+        use_cache=False,
+    )
     assert report.writer == "toy:hello"
     [target] = report.targets
     assert target.outcome == "accepted", target.dropped
@@ -79,7 +96,9 @@ def test_generate_uses_a_registered_writer(toy_writer, project):
 def test_an_unregistered_writer_is_a_config_error(project):
     root = project({"src/calc.py": "def add(a, b):\n    return a + b\n"}, FAST)
     with pytest.raises(ConfigError, match="writer 'toy:hello' is not provider:model"):
-        api.generate([str(root / "src/calc.py")], root=root, overrides={"generate.writer": "toy:hello"})
+        api.generate(
+            [str(root / "src/calc.py")], root=root, overrides={"generate.writer": "toy:hello"}
+        )
 
 
 def test_every_writer_is_registered():

@@ -8,7 +8,9 @@ from assay.api import verify
 from assay.config import Settings
 from assay.model import GateStatus, Verdict
 
-LIB = {"src/calc/__init__.py": "", "src/calc/ops.py": """
+LIB = {
+    "src/calc/__init__.py": "",
+    "src/calc/ops.py": """
     def add(a, b):
         return a + b
 
@@ -16,7 +18,8 @@ LIB = {"src/calc/__init__.py": "", "src/calc/ops.py": """
         if b == 0:
             raise ZeroDivisionError("b is zero")
         return a / b
-    """}
+    """,
+}
 
 
 def fast(**kw) -> Settings:
@@ -32,7 +35,11 @@ def one(report):
 
 
 def test_good_file_is_accepted_with_every_test(project):
-    root = project({**LIB, "tests/test_ops.py": """
+    # a warning of assay's own is an error
+    root = project(
+        {
+            **LIB,
+            "tests/test_ops.py": """
         import pytest
         from calc.ops import add, div
 
@@ -42,12 +49,18 @@ def test_good_file_is_accepted_with_every_test(project):
         def test_div_by_zero():
             with pytest.raises(ZeroDivisionError):
                 div(1, 0)
-        """}, '[tool.pytest.ini_options]\nfilterwarnings = ["error"]\n')  # a warning of assay's own is an error
+        """,
+        },
+        '[tool.pytest.ini_options]\nfilterwarnings = ["error"]\n',
+    )
     f = one(verify([root / "tests/test_ops.py"], fast()))
     assert f.verdict is Verdict.ACCEPTED, f.gates[-1].feedback
     assert [g.gate for g in f.gates] == ["compile", "green", "stability"]
     assert all(g.status is GateStatus.PASS for g in f.gates)
-    assert sorted(t.id for t in f.tests) == ["tests/test_ops.py::test_add", "tests/test_ops.py::test_div_by_zero"]
+    assert sorted(t.id for t in f.tests) == [
+        "tests/test_ops.py::test_add",
+        "tests/test_ops.py::test_div_by_zero",
+    ]
     assert all(t.verdict is Verdict.ACCEPTED for t in f.tests)
     assert f.targets == ["src/calc/ops.py"]
 
@@ -56,23 +69,36 @@ def test_syntax_error_is_rejected_at_compile_with_line(project):
     root = project({**LIB, "tests/test_bad.py": "def test_x(:\n    pass\n"})
     f = one(verify([root / "tests/test_bad.py"], fast()))
     assert (f.verdict, f.rejected_at) == (Verdict.REJECTED, "compile")
-    assert f.gates[0].feedback.startswith("REJECT: Gate 1 — COMPILE ERROR\ntests/test_bad.py:1: SyntaxError")
+    assert f.gates[0].feedback.startswith(
+        "REJECT: Gate 1 — COMPILE ERROR\ntests/test_bad.py:1: SyntaxError"
+    )
 
 
 def test_import_error_and_missing_fixture_are_compile_rejects(project):
-    root = project({**LIB,
-                    "tests/test_imp.py": "from calc.ops import mul\n\ndef test_mul():\n    assert mul(2, 2) == 4\n",
-                    "tests/test_fix.py": "def test_needs(no_such_fixture):\n    assert no_such_fixture\n"})
+    root = project(
+        {
+            **LIB,
+            "tests/test_imp.py": "from calc.ops import mul\n\ndef "
+            "test_mul():\n    assert mul(2, 2) == 4\n",
+            "tests/test_fix.py": "def test_needs(no_such_fixture):\n    assert no_such_fixture\n",
+        }
+    )
     report = verify([root / "tests"], fast())
     by = {f.path: f for f in report.files}
     imp, fix = by["tests/test_imp.py"], by["tests/test_fix.py"]
     assert imp.rejected_at == "compile" and "ImportError" in imp.gates[0].feedback
     assert "mul" in imp.gates[0].feedback and str(root) not in imp.gates[0].feedback
-    assert fix.rejected_at == "compile" and "fixture 'no_such_fixture' not found" in fix.gates[0].feedback
+    assert (
+        fix.rejected_at == "compile"
+        and "fixture 'no_such_fixture' not found" in fix.gates[0].feedback
+    )
 
 
 def test_failing_test_is_rejected_at_green_and_passing_ones_are_not_judged(project):
-    root = project({**LIB, "tests/test_mixed.py": """
+    root = project(
+        {
+            **LIB,
+            "tests/test_mixed.py": """
         from calc.ops import add
 
         def test_ok():
@@ -80,11 +106,16 @@ def test_failing_test_is_rejected_at_green_and_passing_ones_are_not_judged(proje
 
         def test_wrong():
             assert add(2, 2) == 5
-        """})
+        """,
+        }
+    )
     f = one(verify([root / "tests/test_mixed.py"], fast()))
     assert (f.verdict, f.rejected_at) == (Verdict.REJECTED, "green")
     tests = {t.id.split("::")[1]: t for t in f.tests}
-    assert tests["test_wrong"].verdict is Verdict.REJECTED and "assert 4 == 5" in tests["test_wrong"].reason
+    assert (
+        tests["test_wrong"].verdict is Verdict.REJECTED
+        and "assert 4 == 5" in tests["test_wrong"].reason
+    )
     assert tests["test_ok"].verdict is Verdict.UNVALIDATED
     fb = f.gates[1].feedback.splitlines()
     assert fb[0] == "REJECT: Gate 2 — TEST FAILURE"
@@ -93,7 +124,10 @@ def test_failing_test_is_rejected_at_green_and_passing_ones_are_not_judged(proje
 
 
 def test_order_dependent_test_is_flaky(project):
-    root = project({**LIB, "tests/test_order.py": """
+    root = project(
+        {
+            **LIB,
+            "tests/test_order.py": """
         STATE = []
 
         def test_first():
@@ -102,7 +136,9 @@ def test_order_dependent_test_is_flaky(project):
 
         def test_second():
             assert STATE == [1]
-        """})
+        """,
+        }
+    )
     f = one(verify([root / "tests/test_order.py"], fast()))
     assert (f.verdict, f.rejected_at) == (Verdict.FLAKY, "stability")
     flaky = [t.id for t in f.tests if t.verdict is Verdict.FLAKY]
@@ -111,27 +147,37 @@ def test_order_dependent_test_is_flaky(project):
 
 
 def test_state_left_in_the_workspace_makes_a_test_flaky(project):
-    root = project({**LIB, "tests/test_file_state.py": """
+    root = project(
+        {
+            **LIB,
+            "tests/test_file_state.py": """
         from pathlib import Path
 
         def test_creates_marker():
             marker = Path("marker.txt")
             assert not marker.exists()
             marker.write_text("x")
-        """})
+        """,
+        }
+    )
     f = one(verify([root / "tests/test_file_state.py"], fast()))
     assert f.verdict is Verdict.FLAKY
     assert not (root / "marker.txt").exists()
 
 
 def test_all_skipped_file_is_unvalidated(project):
-    root = project({**LIB, "tests/test_skip.py": """
+    root = project(
+        {
+            **LIB,
+            "tests/test_skip.py": """
         import pytest
 
         @pytest.mark.skip(reason="later")
         def test_later():
             assert False
-        """})
+        """,
+        }
+    )
     f = one(verify([root / "tests/test_skip.py"], fast()))
     assert f.verdict is Verdict.UNVALIDATED
     assert f.tests[0].verdict is Verdict.UNVALIDATED and "later" in f.tests[0].reason
@@ -147,10 +193,14 @@ def test_missing_interpreter_makes_files_unvalidated(project):
 
 
 def test_verdicts_and_files_are_reported_for_a_directory(project):
-    root = project({**LIB,
-                    "tests/test_a.py": "def test_a():\n    assert 1 + 1 == 2\n",
-                    "tests/sub/test_b.py": "def test_b():\n    assert 2 * 2 == 4\n",
-                    "tests/helpers.py": "X = 1\n"})
+    root = project(
+        {
+            **LIB,
+            "tests/test_a.py": "def test_a():\n    assert 1 + 1 == 2\n",
+            "tests/sub/test_b.py": "def test_b():\n    assert 2 * 2 == 4\n",
+            "tests/helpers.py": "X = 1\n",
+        }
+    )
     report = verify([root / "tests"], fast())
     assert sorted(f.path for f in report.files) == ["tests/sub/test_b.py", "tests/test_a.py"]
     assert report.exit_code == 0
@@ -158,7 +208,10 @@ def test_verdicts_and_files_are_reported_for_a_directory(project):
 
 
 def test_tests_that_passed_every_gate_stay_accepted_when_the_last_gate_rejects_others(project):
-    root = project({**LIB, "tests/test_two.py": """
+    root = project(
+        {
+            **LIB,
+            "tests/test_two.py": """
         from calc.ops import add
 
         def test_add():
@@ -166,7 +219,9 @@ def test_tests_that_passed_every_gate_stay_accepted_when_the_last_gate_rejects_o
 
         def test_add_runs():
             add(2, 3)
-        """})
+        """,
+        }
+    )
     s = fast()
     s.gates = ["compile", "green", "smells"]
     f = one(verify([root / "tests/test_two.py"], s))
@@ -179,19 +234,30 @@ def test_tests_that_passed_every_gate_stay_accepted_when_the_last_gate_rejects_o
 
 
 def test_missing_declared_dependency_is_unvalidated_but_unknown_module_is_rejected(project):
-    root = project({**LIB,
-                    "tests/test_dep.py": "import freezegun_not_installed\n\ndef test_a():\n    assert 1 + 1 == 2\n",
-                    "tests/test_made_up.py": "import shoplib_helpers\n\ndef test_b():\n    assert 1 + 1 == 2\n",
-                    "tests/test_plugin.py": "def test_c(httpx_mock):\n    assert httpx_mock\n"},
-                   '[project.optional-dependencies]\ntests = ["freezegun-not-installed>=1", "pytest-httpx"]\n')
+    root = project(
+        {
+            **LIB,
+            "tests/test_dep.py": "import freezegun_not_installed\n\ndef "
+            "test_a():\n    assert 1 + 1 == 2\n",
+            "tests/test_made_up.py": "import shoplib_helpers\n\ndef "
+            "test_b():\n    assert 1 + 1 == 2\n",
+            "tests/test_plugin.py": "def test_c(httpx_mock):\n    assert httpx_mock\n",
+        },
+        '[project.optional-dependencies]\ntests = ["freezegun-not-installed>=1", "pytest-httpx"]\n',
+    )
     report = verify([root / "tests"], fast())
     by = {f.path: f for f in report.files}
-    dep, made_up, plugin = by["tests/test_dep.py"], by["tests/test_made_up.py"], by["tests/test_plugin.py"]
+    dep, made_up, plugin = (
+        by["tests/test_dep.py"],
+        by["tests/test_made_up.py"],
+        by["tests/test_plugin.py"],
+    )
     assert (dep.verdict, dep.rejected_at) == (Verdict.UNVALIDATED, "compile")
     assert [g.gate for g in dep.gates] == ["compile"]
     assert dep.gates[0].feedback.startswith("UNVALIDATED: Gate 1 — MISSING DEPENDENCY")
     assert "module 'freezegun_not_installed' is not installed" in dep.gates[0].feedback
-    if importlib.util.find_spec("pytest_httpx") is None:  # where the plugin is installed the fixture exists
+    # where the plugin is installed the fixture exists
+    if importlib.util.find_spec("pytest_httpx") is None:
         assert (plugin.verdict, plugin.rejected_at) == (Verdict.UNVALIDATED, "compile")
         assert "pytest plugin 'pytest_httpx'" in plugin.gates[0].feedback
     assert (made_up.verdict, made_up.rejected_at) == (Verdict.REJECTED, "compile")
@@ -199,19 +265,27 @@ def test_missing_declared_dependency_is_unvalidated_but_unknown_module_is_reject
 
 
 def test_runtime_import_of_a_dependency_the_project_uses_is_unvalidated(project):
-    root = project({"src/calc/__init__.py": "", "src/calc/fmt.py": "import tabulate_missing_dep\n",
-                    "tests/test_lazy.py": """
+    root = project(
+        {
+            "src/calc/__init__.py": "",
+            "src/calc/fmt.py": "import tabulate_missing_dep\n",
+            "tests/test_lazy.py": """
                         def test_lazy():
                             import tabulate_missing_dep
                             assert tabulate_missing_dep
-                        """})
+                        """,
+        }
+    )
     f = one(verify([root / "tests/test_lazy.py"], fast()))
     assert (f.verdict, f.rejected_at) == (Verdict.UNVALIDATED, "green")
     assert f.tests[0].verdict is Verdict.UNVALIDATED and "tabulate_missing_dep" in f.tests[0].reason
 
 
 def test_own_package_metadata_missing_is_unvalidated_but_other_metadata_is_rejected(project):
-    root = project({**LIB, "tests/test_meta.py": """
+    root = project(
+        {
+            **LIB,
+            "tests/test_meta.py": """
         from importlib.metadata import version
 
         def test_own_version():
@@ -219,8 +293,13 @@ def test_own_package_metadata_missing_is_unvalidated_but_other_metadata_is_rejec
 
         def test_other_version():
             assert version("some-unrelated-dist-xyz")
-        """}, name="proj-not-installed-here")
-    (root / "pyproject.toml").write_text('[project]\nname = "proj-not-installed-here"\nversion = "0"\n')
+        """,
+        },
+        name="proj-not-installed-here",
+    )
+    (root / "pyproject.toml").write_text(
+        '[project]\nname = "proj-not-installed-here"\nversion = "0"\n'
+    )
     f = one(verify([root / "tests/test_meta.py"], fast()))
     verdicts = {t.id.split("::")[1]: t for t in f.tests}
     assert verdicts["test_own_version"].verdict is Verdict.UNVALIDATED
@@ -230,11 +309,22 @@ def test_own_package_metadata_missing_is_unvalidated_but_other_metadata_is_rejec
 
 
 def test_with_the_cache_off_nothing_is_written_to_the_project(project):
-    root = project({**LIB, "tests/test_ops.py": "from calc.ops import add, div\n\ndef test_add():\n"
-                                                "    assert add(2, 3) == 5\n    assert div(6, 3) == 2\n"},
-                   "[tool.assay]\ncache = false\n[tool.assay.stability]\nreruns = 1\n")
+    root = project(
+        {
+            **LIB,
+            "tests/test_ops.py": "from calc.ops import add, div\n\ndef test_add():\n"
+            "    assert add(2, 3) == 5\n    assert div(6, 3) == 2\n",
+        },
+        "[tool.assay]\ncache = false\n[tool.assay.stability]\nreruns = 1\n",
+    )
     from assay.config import load_settings
 
     report = verify([root / "tests/test_ops.py"], load_settings(root))
-    assert [g.gate for g in report.files[0].gates] == ["compile", "green", "stability", "mutation", "smells"]
+    assert [g.gate for g in report.files[0].gates] == [
+        "compile",
+        "green",
+        "stability",
+        "mutation",
+        "smells",
+    ]
     assert not (root / ".assay").exists()

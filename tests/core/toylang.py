@@ -1,8 +1,9 @@
-"""A toy language, to prove that adding a language is this module plus one line in `languages.LANGUAGES`.
+"""A toy language, to prove that adding a language is this module plus one line in
+`languages.LANGUAGES`.
 
-A toylang test file (`*_test.toy`) holds lines `test NAME: EXPRESSION`; the runner checks each line at gate 1 and
-runs each test as its own real process in the sandbox (a Python interpreter evaluating the expression), passing
-the language's `[tool.assay.toylang] test_args` to it."""
+A toylang test file (`*_test.toy`) holds lines `test NAME: EXPRESSION`; the runner checks each line
+at gate 1 and runs each test as its own real process in the sandbox (a Python interpreter evaluating
+the expression), passing the language's `[tool.assay.toylang] test_args` to it."""
 
 from __future__ import annotations
 
@@ -39,11 +40,20 @@ class ToyRunner(ToolRunner):
         rel = files[0]
         tests, bad = tests_of(ws.path(rel).read_text(encoding="utf-8"))
         if bad:
-            return CompileResult(errors=[Problem(rel, f"not a test line: {text}", n, "compile") for n, text in bad])
+            return CompileResult(
+                errors=[Problem(rel, f"not a test line: {text}", n, "compile") for n, text in bad]
+            )
         return CompileResult(collected=[f"{rel}{TEST_ID_SEP}{name}" for name in tests])
 
-    def run(self, ws: Workspace, files: list[str], ids: list[str] | None = None, order: Order = Order.FILE,
-            seed: int = 0, isolate: bool = False) -> TestRun:
+    def run(
+        self,
+        ws: Workspace,
+        files: list[str],
+        ids: list[str] | None = None,
+        order: Order = Order.FILE,
+        seed: int = 0,
+        isolate: bool = False,
+    ) -> TestRun:
         rel = files[0]
         tests, _ = tests_of(ws.path(rel).read_text(encoding="utf-8"))
         out = TestRun(collected=[f"{rel}{TEST_ID_SEP}{name}" for name in tests])
@@ -51,10 +61,17 @@ class ToyRunner(ToolRunner):
             test_id = f"{rel}{TEST_ID_SEP}{name}"
             if ids and test_id not in ids:
                 continue
-            ran = self.exec(ws, [sys.executable, "-c", EVAL, expression, *self.settings.tool("toylang").test_args])
+            ran = self.exec(
+                ws,
+                [sys.executable, "-c", EVAL, expression, *self.settings.tool("toylang").test_args],
+            )
             passed = ran.result.returncode == 0
-            out.tests[test_id] = TestResult(test_id, Outcome.PASSED if passed else Outcome.FAILED,
-                                            ran.result.duration_s, "" if passed else f"false: {expression}")
+            out.tests[test_id] = TestResult(
+                test_id,
+                Outcome.PASSED if passed else Outcome.FAILED,
+                ran.result.duration_s,
+                "" if passed else f"false: {expression}",
+            )
             out.duration_s += ran.result.duration_s
         return out
 
@@ -64,5 +81,11 @@ class ToyLanguage(Language):
         return ToyRunner(sandbox, project, settings, self.profile)
 
 
-TOY = ToyLanguage(name="toylang", title="Toylang", extensions=(".toy",), test_globs=("*_test.toy",),
-                  fences=("toy",), test_mark=r"^test \w+:")
+TOY = ToyLanguage(
+    name="toylang",
+    title="Toylang",
+    extensions=(".toy",),
+    test_globs=("*_test.toy",),
+    fences=("toy",),
+    test_mark=r"^test \w+:",
+)

@@ -1,6 +1,7 @@
-"""One executor, local or a Dask cluster: a real `LocalCluster` of two worker processes on 127.0.0.1 runs
-`assay mutate` batches and `assay verify` files from a shipped copy of the project, with the verdicts of a local
-run; the user's tree stays byte-identical and a shipped tree is unpacked once per machine."""
+"""One executor, local or a Dask cluster: a real `LocalCluster` of two worker processes on 127.0.0.1
+runs `assay mutate` batches and `assay verify` files from a shipped copy of the project, with the
+verdicts of a local run; the user's tree stays byte-identical and a shipped tree is unpacked once
+per machine."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from tests.conftest import run_cli, tree_digest, write_project
 
 distributed = pytest.importorskip("distributed")
 
-CALC = '''\
+CALC = """\
 def clamp(x, low, high):
     if x < low:
         return low
@@ -37,8 +38,8 @@ def sign(x):
 
 def total(items):
     return sum(i * 2 for i in items if i)
-'''
-TESTS = '''\
+"""
+TESTS = """\
 from calc import clamp, sign, total
 
 
@@ -51,38 +52,44 @@ def test_clamp():
 def test_sign():
     assert sign(3) == 1
     assert sign(-2) == -1
-'''
-WRONG = '''\
+"""
+WRONG = """\
 from calc import sign
 
 
 def test_sign_of_zero():
     assert sign(0) == 1
-'''
+"""
 
 
 @pytest.fixture(scope="module")
 def cluster():
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                  dashboard_address=None) as found:
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
+    ) as found:
         yield found.scheduler_address
 
 
 @pytest.fixture
 def calc(tmp_path):
-    return write_project(tmp_path / "calc", {"calc.py": CALC, "tests/test_calc.py": TESTS,
-                                             "tests/test_wrong.py": WRONG})
+    return write_project(
+        tmp_path / "calc",
+        {"calc.py": CALC, "tests/test_calc.py": TESTS, "tests/test_wrong.py": WRONG},
+    )
 
 
 def test_mutate_on_the_cluster_gives_the_verdicts_and_cache_of_a_local_run(cluster, calc):
     before = tree_digest(calc)
-    remote = api.mutate([calc / "calc.py"], [calc / "tests/test_calc.py"], overrides={"scheduler": cluster})
+    remote = api.mutate(
+        [calc / "calc.py"], [calc / "tests/test_calc.py"], overrides={"scheduler": cluster}
+    )
     local = api.mutate([calc / "calc.py"], [calc / "tests/test_calc.py"], use_cache=False)
     verdicts = {m.id: r.status for m, r in local.run.scored}
     assert {m.id: r.status for m, r in remote.run.scored} == verdicts
     assert {Status.KILLED, Status.SURVIVED} <= set(verdicts.values())
     assert remote.run.score == local.run.score and remote.exit_code == local.exit_code
-    cached = api.mutate([calc / "calc.py"], [calc / "tests/test_calc.py"])  # what the cluster run stored
+    # what the cluster run stored
+    cached = api.mutate([calc / "calc.py"], [calc / "tests/test_calc.py"])
     assert all(r.cached for r in cached.run.results.values()) and not cached.run.worker_ran
     assert {k: r.status for k, r in cached.run.results.items()} == verdicts
     assert tree_digest(calc) == before
@@ -98,16 +105,20 @@ def test_verify_on_the_cluster_gives_the_verdicts_of_a_local_run(cluster, calc):
     assert tree_digest(calc) == before
 
 
-@pytest.mark.parametrize("command", [["mutate", "calc.py", "--tests", "tests"], ["verify", "tests"]])
+@pytest.mark.parametrize(
+    "command", [["mutate", "calc.py", "--tests", "tests"], ["verify", "tests"]]
+)
 def test_an_unreachable_scheduler_is_one_line_and_exit_2(calc, command):
     proc = run_cli(*command, "--scheduler", "tcp://127.0.0.1:9", cwd=calc)
     assert proc.returncode == 2
     assert proc.stderr.strip().splitlines() == [
-        "assay: error: cannot reach the Dask scheduler at tcp://127.0.0.1:9: Connection refused"]
+        "assay: error: cannot reach the Dask scheduler at tcp://127.0.0.1:9: Connection refused"
+    ]
 
 
 def test_a_shipped_tree_is_unpacked_once_and_the_users_tree_is_untouched(cluster, calc):
-    (calc / "name.txt").write_text(str(calc))  # a tree of its own: not unpacked by another test before
+    # a tree of its own: not unpacked by another test before
+    (calc / "name.txt").write_text(str(calc))
     (calc / "node_modules").mkdir()
     (calc / "node_modules" / "big.js").write_text("skipped like the scratch copy skips it")
     before = tree_digest(calc)
@@ -120,7 +131,9 @@ def test_a_shipped_tree_is_unpacked_once_and_the_users_tree_is_untouched(cluster
     try:
         assert (first.reused, second.reused) == (False, True) and first.path == second.path
         assert first.path.name == tree.digest
-        assert (first.path / "calc.py").read_text() == CALC and not (first.path / "node_modules").exists()
+        assert (first.path / "calc.py").read_text() == CALC and not (
+            first.path / "node_modules"
+        ).exists()
     finally:
         shutil.rmtree(first.path)
     assert tree_digest(calc) == before

@@ -1,4 +1,5 @@
-"""PythonPytestRunner through the Runner protocol: typed outcomes from real pytest runs in the real sandbox."""
+"""PythonPytestRunner through the Runner protocol: typed outcomes from real pytest runs in the
+real sandbox."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from assay.languages.python import PythonPytestRunner
 from assay.sandbox import Sandbox
 
 LIB = {"src/calc/__init__.py": "", "src/calc/ops.py": "def add(a, b):\n    return a + b\n"}
-TESTS = '''
+TESTS = """
 import pytest
 from calc.ops import add
 
@@ -33,7 +34,7 @@ def test_xfail():
 @pytest.mark.parametrize("n", [1, 2, 3])
 def test_param(n):
     assert add(n, 0) == n
-'''
+"""
 
 
 @pytest.fixture
@@ -49,11 +50,19 @@ def test_compile_reports_syntax_collection_and_missing_fixture_problems(runner_w
     runner, ws = runner_ws
     ws.apply({"tests/test_syntax.py": "def test_x(:\n    pass\n"})
     bad = runner.compile(ws, ["tests/test_syntax.py"])
-    assert not bad.ok and [(p.where, p.line, p.kind) for p in bad.errors] == [("tests/test_syntax.py", 1, "syntax")]
-    ws.apply({"tests/test_imp.py": "from calc.ops import mul\n\ndef test_mul():\n    assert mul\n",
-              "tests/test_fix.py": "def test_needs(nope):\n    assert nope\n"})
+    assert not bad.ok and [(p.where, p.line, p.kind) for p in bad.errors] == [
+        ("tests/test_syntax.py", 1, "syntax")
+    ]
+    ws.apply(
+        {
+            "tests/test_imp.py": "from calc.ops import mul\n\ndef test_mul():\n    assert mul\n",
+            "tests/test_fix.py": "def test_needs(nope):\n    assert nope\n",
+        }
+    )
     imp = runner.compile(ws, ["tests/test_imp.py"])
-    assert imp.errors[0].kind == "collection" and "cannot import name 'mul'" in imp.errors[0].message
+    assert (
+        imp.errors[0].kind == "collection" and "cannot import name 'mul'" in imp.errors[0].message
+    )
     assert str(ws.project) not in imp.errors[0].message  # paths are project-relative
     fix = runner.compile(ws, ["tests/test_fix.py"])
     assert [(p.where, p.kind) for p in fix.errors] == [("tests/test_fix.py::test_needs", "fixture")]
@@ -66,13 +75,25 @@ def test_run_gives_one_typed_outcome_per_test_with_durations(runner_ws):
     assert compiled.ok and len(compiled.collected) == 7
     run = runner.run(ws, ["tests/test_all.py"])
     outcomes = {k.split("::")[1]: r.outcome for k, r in run.tests.items()}
-    assert outcomes == {"test_pass": Outcome.PASSED, "test_fail": Outcome.FAILED, "test_skip": Outcome.SKIPPED,
-                        "test_xfail": Outcome.XFAILED, "test_param[1]": Outcome.PASSED,
-                        "test_param[2]": Outcome.PASSED, "test_param[3]": Outcome.PASSED}
+    assert outcomes == {
+        "test_pass": Outcome.PASSED,
+        "test_fail": Outcome.FAILED,
+        "test_skip": Outcome.SKIPPED,
+        "test_xfail": Outcome.XFAILED,
+        "test_param[1]": Outcome.PASSED,
+        "test_param[2]": Outcome.PASSED,
+        "test_param[3]": Outcome.PASSED,
+    }
     assert "assert 3 == 4" in run.tests["tests/test_all.py::test_fail"].message
-    assert all(r.duration_s >= 0 for r in run.tests.values()) and run.crash is None and run.leaked == []
-    assert list(run.passed()) == ["tests/test_all.py::test_pass", *(f"tests/test_all.py::test_param[{n}]"
-                                                                   for n in (1, 2, 3))]
+    assert (
+        all(r.duration_s >= 0 for r in run.tests.values())
+        and run.crash is None
+        and run.leaked == []
+    )
+    assert list(run.passed()) == [
+        "tests/test_all.py::test_pass",
+        *(f"tests/test_all.py::test_param[{n}]" for n in (1, 2, 3)),
+    ]
 
 
 def test_ids_order_and_isolation(runner_ws):
@@ -81,17 +102,30 @@ def test_ids_order_and_isolation(runner_ws):
     ids = [f"tests/test_all.py::test_param[{n}]" for n in (1, 2, 3)]
     only = runner.run(ws, ["tests/test_all.py"], ids=ids[:2])
     assert list(only.tests) == ids[:2]
-    shuffled = [list(runner.run(ws, ["tests/test_all.py"], order=Order.RANDOM, seed=7).tests) for _ in range(2)]
-    assert shuffled[0] == shuffled[1] and shuffled[0] != list(runner.run(ws, ["tests/test_all.py"]).tests)
-    assert list(runner.run(ws, ["tests/test_all.py"], order=Order.REVERSE).tests)[0].endswith("test_param[3]")
+    shuffled = [
+        list(runner.run(ws, ["tests/test_all.py"], order=Order.RANDOM, seed=7).tests)
+        for _ in range(2)
+    ]
+    assert shuffled[0] == shuffled[1] and shuffled[0] != list(
+        runner.run(ws, ["tests/test_all.py"]).tests
+    )
+    assert list(runner.run(ws, ["tests/test_all.py"], order=Order.REVERSE).tests)[0].endswith(
+        "test_param[3]"
+    )
     alone = runner.run(ws, ["tests/test_all.py"], ids=ids, isolate=True)
     assert {k: r.outcome for k, r in alone.tests.items()} == dict.fromkeys(ids, Outcome.PASSED)
 
 
 def test_a_run_killed_at_its_timeout_names_the_running_test(project):
-    root = project({**LIB, "tests/test_hang.py": "def test_ok():\n    pass\n\ndef test_hang():\n"
-                                                  "    while True:\n        pass\n"})
-    sandbox = Sandbox(SandboxConfig(timeout_s=5), protect=root)  # time enough to start pytest on a busy machine
+    root = project(
+        {
+            **LIB,
+            "tests/test_hang.py": "def test_ok():\n    pass\n\ndef test_hang():\n"
+            "    while True:\n        pass\n",
+        }
+    )
+    # time enough to start pytest on a busy machine
+    sandbox = Sandbox(SandboxConfig(timeout_s=5), protect=root)
     runner = PythonPytestRunner(sandbox, sys.executable, ["src", "."], 5)
     with Workspace(root) as ws:
         run = runner.run(ws, ["tests/test_hang.py"])
@@ -100,7 +134,10 @@ def test_a_run_killed_at_its_timeout_names_the_running_test(project):
 
 
 def test_a_plan_runs_every_step_in_one_session_and_names_a_hung_test(project):
-    root = project({**LIB, "tests/test_state.py": """
+    root = project(
+        {
+            **LIB,
+            "tests/test_state.py": """
         SEEN = []
 
         def test_a():
@@ -111,7 +148,9 @@ def test_a_plan_runs_every_step_in_one_session_and_names_a_hung_test(project):
 
         def test_slow():
             assert sum(range(1000)) == 499500
-        """})
+        """,
+        }
+    )
     sandbox = Sandbox(SandboxConfig(timeout_s=10), protect=root)
     runner = PythonPytestRunner(sandbox, sys.executable, ["src", "."], 10)
     from assay.execution.runner import RunStep
@@ -122,15 +161,22 @@ def test_a_plan_runs_every_step_in_one_session_and_names_a_hung_test(project):
         runs = runner.run_plan(ws, ["tests/test_state.py"], steps, ids)
     outcome = [{k.split("::")[1]: r.outcome.value for k, r in run.tests.items()} for run in runs]
     # each rerun starts from the state after collection (a fork), as a fresh process would
-    assert outcome[0] == outcome[1] == {"test_a": "passed", "test_b": "passed", "test_slow": "passed"}
+    assert (
+        outcome[0] == outcome[1] == {"test_a": "passed", "test_b": "passed", "test_slow": "passed"}
+    )
     assert outcome[2]["test_b"] == "failed" and list(runs[2].tests)[0].endswith("test_slow")
     assert outcome[3] == {"test_a": "passed", "test_b": "failed", "test_slow": "passed"}
 
 
 def test_a_step_that_hangs_is_cut_at_its_deadline_and_the_next_step_still_runs(project):
-    root = project({**LIB, "tests/test_hang.py": "import random\n\ndef test_ok():\n    pass\n\n"
-                                                  "def test_sometimes():\n    while random.random() < 2:\n"
-                                                  "        pass\n"})
+    root = project(
+        {
+            **LIB,
+            "tests/test_hang.py": "import random\n\ndef test_ok():\n    pass\n\n"
+            "def test_sometimes():\n    while random.random() < 2:\n"
+            "        pass\n",
+        }
+    )
     sandbox = Sandbox(SandboxConfig(timeout_s=3), protect=root)
     runner = PythonPytestRunner(sandbox, sys.executable, ["src", "."], 3)
     from assay.execution.runner import RunStep
@@ -147,7 +193,9 @@ def test_heavy_plugins_load_only_for_projects_that_use_their_library(project):
     from assay.project import Project
 
     plain = Project.load(project({**LIB}, name="plain"))
-    uses = Project.load(project({**LIB}, '[project.optional-dependencies]\ntest = ["hypothesis>=6"]\n', name="uses"))
+    uses = Project.load(
+        project({**LIB}, '[project.optional-dependencies]\ntest = ["hypothesis>=6"]\n', name="uses")
+    )
     settings = Settings()
     settings.python.pytest_args = ["-x"]
     assert pytest_args(plain, settings) == ["-x", "-p", "no:hypothesispytest", "-p", "no:anyio"]

@@ -1,6 +1,6 @@
-"""One workspace serves candidate after candidate (a repair loop's attempts), and nothing of one reaches the next:
-proved with real pytest runs of in-memory candidates that leave files, edit the code under test and write
-bytecode."""
+"""One workspace serves candidate after candidate (a repair loop's attempts), and nothing of one
+reaches the next: proved with real pytest runs of in-memory candidates that leave files, edit the
+code under test and write bytecode."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from tests.conftest import tree_digest
 
 LIB = {"src/calc/__init__.py": "", "src/calc/ops.py": "def add(a, b):\n    return a + b\n"}
 
-DIRTY = '''
+DIRTY = """
 import pathlib
 import calc.ops
 
@@ -22,8 +22,8 @@ def test_leaves_traces():
     src = pathlib.Path(calc.ops.__file__)
     src.write_text(src.read_text().replace("a + b", "a - b"))
     assert calc.ops.add(2, 2) == 4
-'''
-CLEAN = '''
+"""
+CLEAN = """
 import pathlib
 import calc.ops
 
@@ -31,7 +31,7 @@ def test_sees_a_pristine_copy():
     assert not pathlib.Path("marker.txt").exists()
     assert "a + b" in pathlib.Path(calc.ops.__file__).read_text()
     assert calc.ops.add(2, 2) == 4
-'''
+"""
 
 
 def test_candidates_in_one_reused_workspace_do_not_see_each_other(project):
@@ -56,14 +56,27 @@ def test_candidates_in_one_reused_workspace_do_not_see_each_other(project):
 
 
 def test_verify_takes_in_memory_candidates_next_to_files(project):
-    root = project({**LIB, "tests/test_disk.py": "from calc.ops import add\n\ndef test_add():\n"
-                                                  "    assert add(1, 2) == 3\n"})
+    root = project(
+        {
+            **LIB,
+            "tests/test_disk.py": "from calc.ops import add\n\ndef test_add():\n"
+            "    assert add(1, 2) == 3\n",
+        }
+    )
     proj = Project.load(root)
-    mem = api.candidate(proj, "tests/test_mem.py", "from calc.ops import add\n\ndef test_neg():\n"
-                                                   "    assert add(-1, 1) == 0\n")
+    mem = api.candidate(
+        proj,
+        "tests/test_mem.py",
+        "from calc.ops import add\n\ndef test_neg():\n    assert add(-1, 1) == 0\n",
+    )
     assert mem.targets == ["src/calc/ops.py"] and mem.path is None
-    report = api.verify([root / "tests/test_disk.py"], Settings(gates=["compile", "green"], cache=False),
-                        candidates=[mem])
-    assert [(f.path, f.verdict) for f in report.files] == [("tests/test_disk.py", Verdict.ACCEPTED),
-                                                           ("tests/test_mem.py", Verdict.ACCEPTED)]
+    report = api.verify(
+        [root / "tests/test_disk.py"],
+        Settings(gates=["compile", "green"], cache=False),
+        candidates=[mem],
+    )
+    assert [(f.path, f.verdict) for f in report.files] == [
+        ("tests/test_disk.py", Verdict.ACCEPTED),
+        ("tests/test_mem.py", Verdict.ACCEPTED),
+    ]
     assert not (root / "tests/test_mem.py").exists()

@@ -24,9 +24,16 @@ def test_overlays_write_over_the_copy_and_reset_undoes_everything(project):
     user = tree_digest(root)
     with Workspace(root) as ws:
         pristine = tree_digest(ws.project)
-        ws.apply({"tests/test_new.py": "def test_x():\n    assert True\n", "src/calc/ops.py": "BROKEN = 1\n",
-                  "data/table.csv": None})
-        assert (ws.project / "tests/test_new.py").is_file() and not (ws.project / "data/table.csv").exists()
+        ws.apply(
+            {
+                "tests/test_new.py": "def test_x():\n    assert True\n",
+                "src/calc/ops.py": "BROKEN = 1\n",
+                "data/table.csv": None,
+            }
+        )
+        assert (ws.project / "tests/test_new.py").is_file() and not (
+            ws.project / "data/table.csv"
+        ).exists()
         # what a hostile or careless run can leave behind
         (ws.project / "src/calc/__pycache__").mkdir()
         (ws.project / "src/calc/__pycache__/ops.cpython-311.pyc").write_bytes(b"\0" * 10)
@@ -39,7 +46,8 @@ def test_overlays_write_over_the_copy_and_reset_undoes_everything(project):
         ws.reset()
         assert tree_digest(ws.project) == pristine
         assert list(ws.run_dir.iterdir()) == []
-        assert (ws.cache_dir / "build.o").read_text() == "kept"  # a toolchain's build cache survives
+        # a toolchain's build cache survives
+        assert (ws.cache_dir / "build.o").read_text() == "kept"
         assert ws.resets == 1
     assert tree_digest(root) == user  # the user's tree is only ever read
 
@@ -61,7 +69,9 @@ def test_reset_copies_afresh_when_the_user_changed_a_file_meanwhile(project):
     root = project(FILES)
     with Workspace(root) as ws:
         (ws.project / "src/calc/ops.py").write_text("changed by a test\n")
-        (root / "src/calc/ops.py").write_text("def add(a, b):\n    return b + a  # edited by the user\n")
+        (root / "src/calc/ops.py").write_text(
+            "def add(a, b):\n    return b + a  # edited by the user\n"
+        )
         ws.reset()
         assert "edited by the user" in (ws.project / "src/calc/ops.py").read_text()
 

@@ -1,5 +1,6 @@
-"""Session-wide runs shared by the generate tests: `assay generate` on a copy of the demo project against the fake
-OpenAI and Anthropic servers (recording every answer), then the same run replayed from the recording."""
+"""Session-wide runs shared by the generate tests: `assay generate` on a copy of the demo project
+against the fake OpenAI and Anthropic servers (recording every answer), then the same run replayed
+from the recording."""
 
 from __future__ import annotations
 
@@ -30,7 +31,9 @@ SHOP_TARGETS = ["src/shop/pricing.py", "src/shop/inventory.py", "src/shop/parser
 
 
 def shop_copy(dest: Path) -> Path:
-    shutil.copytree(REPO / "examples" / "shop", dest, ignore=shutil.ignore_patterns("__pycache__", ".assay"))
+    shutil.copytree(
+        REPO / "examples" / "shop", dest, ignore=shutil.ignore_patterns("__pycache__", ".assay")
+    )
     with (dest / "pyproject.toml").open("a") as f:
         f.write(FAST)
     return dest
@@ -59,16 +62,34 @@ class Run:
 
 @pytest.fixture(scope="session")
 def shop_run(tmp_path_factory) -> Run:
-    """The recorded run: 3 targets, a 429 and a 500 on the first calls, a broken answer repaired at gate 2, a review
-    round, a flaky test dropped, an answer with no code block."""
+    """The recorded run: 3 targets, a 429 and a 500 on the first calls, a broken answer repaired at
+    gate 2, a review round, a flaky test dropped, an answer with no code block."""
     root = shop_copy(tmp_path_factory.mktemp("gen") / "shop")
     record = root.parent / "answers.jsonl"
     before = tree_digest(root)
-    with FakeServer("openai", ShopWriter()) as writer, FakeServer("anthropic", shop_reviewer) as reviewer:
+    with (
+        FakeServer("openai", ShopWriter()) as writer,
+        FakeServer("anthropic", shop_reviewer) as reviewer,
+    ):
         start = time.monotonic()
-        proc = run_cli("generate", *SHOP_TARGETS, "--writer", "openai:fake-writer", "--reviewer",
-                       "anthropic:fake-reviewer", "--record", str(record), "--jobs", "2", "-f", "json", "-o",
-                       str(root.parent / "report.json"), cwd=root, env=llm_env(writer.url, reviewer.url))
+        proc = run_cli(
+            "generate",
+            *SHOP_TARGETS,
+            "--writer",
+            "openai:fake-writer",
+            "--reviewer",
+            "anthropic:fake-reviewer",
+            "--record",
+            str(record),
+            "--jobs",
+            "2",
+            "-f",
+            "json",
+            "-o",
+            str(root.parent / "report.json"),
+            cwd=root,
+            env=llm_env(writer.url, reviewer.url),
+        )
         seconds = time.monotonic() - start
         requests = len(writer.requests)
     assert proc.returncode == 0, proc.stderr
@@ -78,15 +99,27 @@ def shop_run(tmp_path_factory) -> Run:
 
 @pytest.fixture(scope="session")
 def shop_replay(shop_run, tmp_path_factory) -> Run:
-    """The same run from the recording, with no server and no key; the verify cache of the first run is copied
-    along (gates 1-5 answer from it), the answers come from `replay:` alone."""
+    """The same run from the recording, with no server and no key; the verify cache of the first run
+    is copied along (gates 1-5 answer from it), the answers come from `replay:` alone."""
     root = shop_copy(tmp_path_factory.mktemp("replay") / "shop")
     shutil.copytree(shop_run.root / ".assay", root / ".assay")
     before = tree_digest(root)
     spec = f"replay:{shop_run.record}"
     start = time.monotonic()
-    proc = run_cli("generate", *SHOP_TARGETS, "--writer", spec, "--reviewer", spec, "-f", "json", "-o",
-                   str(root.parent / "report.json"), cwd=root, env=llm_env())
+    proc = run_cli(
+        "generate",
+        *SHOP_TARGETS,
+        "--writer",
+        spec,
+        "--reviewer",
+        spec,
+        "-f",
+        "json",
+        "-o",
+        str(root.parent / "report.json"),
+        cwd=root,
+        env=llm_env(),
+    )
     seconds = time.monotonic() - start
     assert proc.returncode == 0, proc.stderr
     report = json.loads((root.parent / "report.json").read_text())

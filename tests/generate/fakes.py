@@ -1,5 +1,6 @@
-"""Small fake OpenAI-compatible and Anthropic-compatible servers on 127.0.0.1, driven by scripts, for the real
-`openai` and `anthropic` SDKs: good answers, broken ones, 429s, 5xx, garbage, slow answers."""
+"""Small fake OpenAI-compatible and Anthropic-compatible servers on 127.0.0.1, driven by
+scripts, for the real `openai` and `anthropic` SDKs: good answers, broken ones, 429s, 5xx,
+garbage, slow answers."""
 
 from __future__ import annotations
 
@@ -32,8 +33,14 @@ class Request:
     @property
     def system(self) -> str:
         if "system" in self.body:  # anthropic
-            return self.body["system"] if isinstance(self.body["system"], str) else json.dumps(self.body["system"])
-        return next((m["content"] for m in self.body.get("messages", []) if m["role"] == "system"), "")
+            return (
+                self.body["system"]
+                if isinstance(self.body["system"], str)
+                else json.dumps(self.body["system"])
+            )
+        return next(
+            (m["content"] for m in self.body.get("messages", []) if m["role"] == "system"), ""
+        )
 
     @property
     def user(self) -> str:
@@ -47,9 +54,19 @@ Script = Callable[[Request], Reply]
 
 def _openai_body(reply: Reply, model: str) -> dict[str, Any]:
     body: dict[str, Any] = {
-        "id": "chatcmpl-fake", "object": "chat.completion", "created": int(time.time()), "model": model,
-        "choices": [{"index": 0, "message": {"role": "assistant", "content": reply.text},
-                     "finish_reason": reply.finish, "logprobs": None}]}
+        "id": "chatcmpl-fake",
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": model,
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": reply.text},
+                "finish_reason": reply.finish,
+                "logprobs": None,
+            }
+        ],
+    }
     if reply.usage:
         p, c = 100 + len(reply.text) // 50, max(1, len(reply.text) // 4)
         body["usage"] = {"prompt_tokens": p, "completion_tokens": c, "total_tokens": p + c}
@@ -57,10 +74,16 @@ def _openai_body(reply: Reply, model: str) -> dict[str, Any]:
 
 
 def _anthropic_body(reply: Reply, model: str) -> dict[str, Any]:
-    return {"id": "msg_fake", "type": "message", "role": "assistant", "model": model,
-            "content": [{"type": "text", "text": reply.text}],
-            "stop_reason": "max_tokens" if reply.finish == "length" else "end_turn", "stop_sequence": None,
-            "usage": {"input_tokens": 120, "output_tokens": max(1, len(reply.text) // 4)}}
+    return {
+        "id": "msg_fake",
+        "type": "message",
+        "role": "assistant",
+        "model": model,
+        "content": [{"type": "text", "text": reply.text}],
+        "stop_reason": "max_tokens" if reply.finish == "length" else "end_turn",
+        "stop_sequence": None,
+        "usage": {"input_tokens": 120, "output_tokens": max(1, len(reply.text) // 4)},
+    }
 
 
 class FakeServer:
@@ -92,7 +115,9 @@ class FakeServer:
                 if reply.raw is not None:
                     payload = reply.raw.encode()
                 elif reply.status != 200:
-                    payload = json.dumps({"error": {"message": f"fake error {reply.status}", "type": "fake"}}).encode()
+                    payload = json.dumps(
+                        {"error": {"message": f"fake error {reply.status}", "type": "fake"}}
+                    ).encode()
                 else:
                     make = _openai_body if server.kind == "openai" else _anthropic_body
                     payload = json.dumps(make(reply, body.get("model", "fake"))).encode()
@@ -141,10 +166,26 @@ def code(text: str, rationale: str = "covers the documented contract") -> str:
     return f"Here is the file.\n\n```python\n{text.strip()}\n```\n\nRationale: {rationale}\n"
 
 
-def review_json(tests: list[tuple[str, str, str, str]] = (), verdict: str = "ACCEPT",
-                missing: list[str] = ()) -> str:
+def review_json(
+    tests: list[tuple[str, str, str, str]] = (), verdict: str = "ACCEPT", missing: list[str] = ()
+) -> str:
     """tests: (name, verdict, confidence, reason)."""
-    return json.dumps({"tests": [{"test": n, "verdict": v, "confidence": c, "reason": r,
-                                  "recommendation": "" if v == "OK" else f"fix {n}"} for n, v, c, r in tests],
-                       "file": {"verdict": verdict, "summary": f"file {verdict.lower()}",
-                                "missing_scenarios": list(missing)}})
+    return json.dumps(
+        {
+            "tests": [
+                {
+                    "test": n,
+                    "verdict": v,
+                    "confidence": c,
+                    "reason": r,
+                    "recommendation": "" if v == "OK" else f"fix {n}",
+                }
+                for n, v, c, r in tests
+            ],
+            "file": {
+                "verdict": verdict,
+                "summary": f"file {verdict.lower()}",
+                "missing_scenarios": list(missing),
+            },
+        }
+    )

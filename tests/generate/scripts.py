@@ -1,6 +1,6 @@
-"""Scripted writers and reviewers for the fake servers: what a model would answer on the demo project (`shop`)
-and on a small project with a real bug. Answers are chosen by what the prompt asks, so runs with several
-targets in flight stay deterministic."""
+"""Scripted writers and reviewers for the fake servers: what a model would answer on the demo
+project (`shop`) and on a small project with a real bug. Answers are chosen by what the prompt asks,
+so runs with several targets in flight stay deterministic."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import threading
 
 from tests.generate.fakes import Reply, Request, code, review_json
 
-PRICING_GOOD = '''
+PRICING_GOOD = """
 from decimal import Decimal
 
 import pytest
@@ -49,14 +49,14 @@ def test_line_total_bulk_discount_from_threshold():
 def test_line_total_refuses_zero_quantity():
     with pytest.raises(ValueError, match="positive"):
         line_total(100, 0)
-{tax}'''
-TAX_ONE = '''
+{tax}"""
+TAX_ONE = """
 
 def test_with_tax():
     assert with_tax(1000) == 1200
     assert with_tax(1000, 0.07) == 1070
-'''
-TAX_SPLIT = '''
+"""
+TAX_SPLIT = """
 
 def test_with_tax_default_rate():
     assert with_tax(1000) == 1200
@@ -64,9 +64,9 @@ def test_with_tax_default_rate():
 
 def test_with_tax_given_rate():
     assert with_tax(1000, 0.07) == 1070
-'''
+"""
 
-INVENTORY = '''
+INVENTORY = """
 import pytest
 
 from shop.inventory import Inventory, OutOfStock
@@ -114,9 +114,9 @@ def test_marks_first():
 
 def test_runs_after_first():
     assert SEEN == ["first"]
-'''
+"""
 
-PARSER = '''
+PARSER = """
 import pytest
 
 from shop.parser import OrderLine, parse_line, parse_order
@@ -142,7 +142,7 @@ def test_parse_line_refuses_other_text():
 def test_parse_order_skips_blank_and_comment_lines():
     text = "# header\\n\\n1 x A @ 1.00\\n  # note\\n2 x B @ 0.05\\n"
     assert parse_order(text) == [OrderLine(1, "A", 100), OrderLine(2, "B", 5)]
-'''
+"""
 
 
 def _path(req: Request) -> str:
@@ -151,9 +151,10 @@ def _path(req: Request) -> str:
 
 
 class ShopWriter:
-    """The scripted writer on `shop`: pricing comes back broken once (gate 2) and is repaired, then revised once
-    after a review; inventory carries an order-dependent test (dropped as flaky); parser's first answer has no
-    code block. The first call gets a 429 and the second a 500 (retried)."""
+    """The scripted writer on `shop`: pricing comes back broken once (gate 2) and is repaired,
+    then revised once after a review; inventory carries an order-dependent test (dropped as
+    flaky); parser's first answer has no code block. The first call gets a 429 and the second a
+    500 (retried)."""
 
     def __init__(self, faults: bool = True):
         self.calls = 0
@@ -171,38 +172,61 @@ class ShopWriter:
         path, user = _path(req), req.user
         if "pricing" in path:
             if "REJECT: Gate 6" in user:
-                return Reply(code(PRICING_GOOD.format(expected=850, tax=TAX_SPLIT), "split the tax test"))
+                return Reply(
+                    code(PRICING_GOOD.format(expected=850, tax=TAX_SPLIT), "split the tax test")
+                )
             if "REJECT: Gate 2" in user:
-                return Reply(code(PRICING_GOOD.format(expected=850, tax=TAX_ONE), "fixed the expected value"))
+                return Reply(
+                    code(PRICING_GOOD.format(expected=850, tax=TAX_ONE), "fixed the expected value")
+                )
             return Reply(code(PRICING_GOOD.format(expected=800, tax=TAX_ONE)))
         if "inventory" in path:
             return Reply(code(INVENTORY))
         if "parser" in path:
             if "NO CODE BLOCK" in user:
                 return Reply(code(PARSER))
-            return Reply("I would test parse_line with valid and invalid lines, and parse_order with comments.")
+            return Reply(
+                "I would test parse_line with valid and "
+                "invalid lines, and parse_order with comments."
+            )
         return Reply("nothing scripted for this prompt")
 
 
 def shop_reviewer(req: Request) -> Reply:
-    """Reviews: the first pricing review asks (HIGH) to split the tax test; bug checks blame the test."""
+    """Reviews: the first pricing review asks (HIGH) to split the tax test; bug checks blame
+    the test."""
     user = req.user
     if "decide whether a failing unit test" in req.system:
         names = sorted(set(re.findall(r"::(test_\w+)", user)))
-        return Reply(review_json_bug([(n, "TEST_WRONG", "HIGH", "15% of 1000 is 150 off: 850") for n in names]))
+        return Reply(
+            review_json_bug(
+                [(n, "TEST_WRONG", "HIGH", "15% of 1000 is 150 off: 850") for n in names]
+            )
+        )
     if "test_with_tax():" in user:
-        return Reply(review_json([("test_with_tax", "REVISE", "HIGH", "checks two rates in one test")],
-                                 verdict="REVISE"))
+        return Reply(
+            review_json(
+                [("test_with_tax", "REVISE", "HIGH", "checks two rates in one test")],
+                verdict="REVISE",
+            )
+        )
     if "parse_order" in user:
-        return Reply("```json\n" + review_json([("test_parse_line_whole_price", "LOW_VALUE", "MEDIUM",
-                                                  "close to the first case")]) + "\n```")
+        return Reply(
+            "```json\n"
+            + review_json(
+                [("test_parse_line_whole_price", "LOW_VALUE", "MEDIUM", "close to the first case")]
+            )
+            + "\n```"
+        )
     return Reply(review_json([], missing=[]))
 
 
 def review_json_bug(items: list[tuple[str, str, str, str]]) -> str:
     import json
 
-    return json.dumps({"tests": [{"test": n, "verdict": v, "confidence": c, "reason": r} for n, v, c, r in items]})
+    return json.dumps(
+        {"tests": [{"test": n, "verdict": v, "confidence": c, "reason": r} for n, v, c, r in items]}
+    )
 
 
 RANGES = '''
@@ -225,7 +249,7 @@ def percent_of(part: int, whole: int) -> float:
     return part / whole * 10
 '''
 
-RANGES_TESTS = '''
+RANGES_TESTS = """
 import os
 
 from calc.ranges import clamp, percent_of
@@ -250,7 +274,7 @@ def test_percent_of_nothing_is_zero():
 
 def test_percent_of_quarter_is_25():
     assert percent_of(1, 4) == 25.0
-'''
+"""
 
 
 def bug_writer(req: Request) -> Reply:
@@ -259,6 +283,16 @@ def bug_writer(req: Request) -> Reply:
 
 def bug_reviewer(req: Request) -> Reply:
     if "decide whether a failing unit test" in req.system:
-        return Reply(review_json_bug([("test_percent_of_quarter_is_25", "CODE_WRONG", "HIGH",
-                                       "the docstring says percent: 1 of 4 is 25.0, the code multiplies by 10")]))
+        return Reply(
+            review_json_bug(
+                [
+                    (
+                        "test_percent_of_quarter_is_25",
+                        "CODE_WRONG",
+                        "HIGH",
+                        "the docstring says percent: 1 of 4 is 25.0, the code multiplies by 10",
+                    )
+                ]
+            )
+        )
     return Reply(review_json([]))

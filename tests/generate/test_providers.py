@@ -1,5 +1,5 @@
-"""Providers through the real SDKs against fake servers on 127.0.0.1: retries, timeouts, faults, usage, the
-response cache, the budget, recording and replay, and the command provider."""
+"""Providers through the real SDKs against fake servers on 127.0.0.1: retries, timeouts, faults,
+usage, the response cache, the budget, recording and replay, and the command provider."""
 
 from __future__ import annotations
 
@@ -9,7 +9,16 @@ import time
 import pytest
 
 from assay.errors import ConfigError
-from assay.llm import Budget, BudgetExhausted, LLMConfig, PermanentError, Prompt, Recorder, TransientError, make_client
+from assay.llm import (
+    Budget,
+    BudgetExhausted,
+    LLMConfig,
+    PermanentError,
+    Prompt,
+    Recorder,
+    TransientError,
+    make_client,
+)
 from assay.llm.extract import extract
 from assay.store import Store
 from tests.generate.fakes import FakeServer, Reply, code, sequence
@@ -28,15 +37,23 @@ def keys(monkeypatch):
 @pytest.mark.parametrize("kind", ["openai", "anthropic"])
 def test_429_5xx_and_garbage_are_retried_then_answered(kind, keys):
     overloaded = 529 if kind == "anthropic" else 503
-    script = sequence(Reply(status=429, headers={"retry-after": "0.01"}), Reply(status=overloaded),
-                      Reply(raw="<html>bad gateway</html>"), Reply(GOOD))
+    script = sequence(
+        Reply(status=429, headers={"retry-after": "0.01"}),
+        Reply(status=overloaded),
+        Reply(raw="<html>bad gateway</html>"),
+        Reply(GOOD),
+    )
     with FakeServer(kind, script) as server:
         keys.setenv(f"{kind.upper()}_BASE_URL", server.url)
         client = make_client(f"{kind}:m", FAST)
         completion = client.complete(Prompt("system text", "user text"))
     assert completion.retries == 3 and len(server.requests) == 4
     assert extract(completion.text).code.startswith("def test_a")
-    assert completion.prompt_tokens > 0 and completion.completion_tokens > 0 and not completion.estimated
+    assert (
+        completion.prompt_tokens > 0
+        and completion.completion_tokens > 0
+        and not completion.estimated
+    )
     last = server.requests[-1]
     assert last.system == "system text" and last.user == "user text"
 
@@ -62,7 +79,9 @@ def test_a_slow_answer_times_out_and_is_retried(keys):
     with FakeServer("openai", sequence(Reply(GOOD, delay=1.5), Reply(GOOD))) as server:
         keys.setenv("OPENAI_BASE_URL", server.url)
         start = time.monotonic()
-        completion = make_client("openai:m", LLMConfig(timeout_s=0.5, backoff_s=0.01)).complete(Prompt("s", "u"))
+        completion = make_client("openai:m", LLMConfig(timeout_s=0.5, backoff_s=0.01)).complete(
+            Prompt("s", "u")
+        )
     assert completion.retries == 1 and time.monotonic() - start < 1.5
 
 
@@ -76,7 +95,9 @@ def test_client_errors_are_permanent_and_not_retried(status, keys):
 
 
 def test_a_truncated_answer_is_a_reject_with_feedback(keys):
-    with FakeServer("anthropic", sequence(Reply("```python\ndef test_a():\n    assert", finish="length"))) as s:
+    with FakeServer(
+        "anthropic", sequence(Reply("```python\ndef test_a():\n    assert", finish="length"))
+    ) as s:
         keys.setenv("ANTHROPIC_BASE_URL", s.url)
         completion = make_client("anthropic:m", FAST).complete(Prompt("s", "u"))
     found = extract(completion.text, completion.finish)
@@ -84,10 +105,15 @@ def test_a_truncated_answer_is_a_reject_with_feedback(keys):
     assert found.problem.startswith("REJECT: ANSWER — TRUNCATED")
 
 
-@pytest.mark.parametrize(("answer", "what"), [
-    ("", "EMPTY"), ("Sure! I would test the edge cases.", "NO CODE BLOCK"),
-    ("```java\n@Test void a() {}\n```", "WRONG LANGUAGE"), ("```python\ndef test_a():\n    x = [", "TRUNCATED"),
-])
+@pytest.mark.parametrize(
+    ("answer", "what"),
+    [
+        ("", "EMPTY"),
+        ("Sure! I would test the edge cases.", "NO CODE BLOCK"),
+        ("```java\n@Test void a() {}\n```", "WRONG LANGUAGE"),
+        ("```python\ndef test_a():\n    x = [", "TRUNCATED"),
+    ],
+)
 def test_unusable_answers_name_their_problem(answer, what):
     found = extract(answer)
     assert found.code is None and found.problem.splitlines()[0] == f"REJECT: ANSWER — {what}"
@@ -100,7 +126,9 @@ def test_answers_are_cached_by_prompt_and_no_cache_asks_again(keys, tmp_path):
             first = make_client("openai:m", FAST, store=store).complete(Prompt("s", "u"))
             again = make_client("openai:m", FAST, store=store).complete(Prompt("s", "u"))
             other = make_client("openai:m", FAST, store=store).complete(Prompt("s", "another"))
-            fresh = make_client("openai:m", FAST, store=store, use_cache=False).complete(Prompt("s", "u"))
+            fresh = make_client("openai:m", FAST, store=store, use_cache=False).complete(
+                Prompt("s", "u")
+            )
     assert (first.cached, again.cached, other.cached, fresh.cached) == (False, True, False, False)
     assert again.text == first.text and len(server.requests) == 3
 
@@ -138,8 +166,10 @@ def test_recorded_answers_replay_without_a_server(keys, tmp_path):
 
 def test_the_command_provider_reads_stdout_and_estimates_tokens(tmp_path):
     script = tmp_path / "agent.py"
-    script.write_text("import sys\nprompt = sys.stdin.read()\nprint('```python\\ndef test_x():\\n    assert "
-                      "len(%r) > 0\\n```' % prompt[-5:])\n")
+    script.write_text(
+        "import sys\nprompt = sys.stdin.read()\nprint('```python\\ndef test_x():\\n    assert "
+        "len(%r) > 0\\n```' % prompt[-5:])\n"
+    )
     client = make_client(f"command:{sys.executable} {script}", FAST)
     completion = client.complete(Prompt("system", "user text"))
     assert completion.estimated and completion.prompt_tokens > 0

@@ -1,5 +1,6 @@
-"""Gate 6 against a fake Anthropic-compatible server: validated JSON, only HIGH-confidence REVISE rejects, an
-invalid answer is asked again once and then the gate is `skip` (never `pass`); `verify --review` end to end."""
+"""Gate 6 against a fake Anthropic-compatible server: validated JSON, only HIGH-confidence REVISE
+rejects, an invalid answer is asked again once and then the gate is `skip` (never `pass`);
+`verify --review` end to end."""
 
 from __future__ import annotations
 
@@ -24,36 +25,52 @@ def review(script, monkeypatch):
         monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test")
         monkeypatch.setenv("ANTHROPIC_BASE_URL", server.url)
         client = make_client("anthropic:r", LLMConfig(backoff_s=0.01))
-        result = ReviewGate(Settings(), client).review("tests/test_f.py", SOURCE, ReviewBrief(task="T-1"), IDS)
+        result = ReviewGate(Settings(), client).review(
+            "tests/test_f.py", SOURCE, ReviewBrief(task="T-1"), IDS
+        )
         return result, server.requests
 
 
 def test_high_confidence_revise_rejects_with_feedback(monkeypatch):
-    answer = review_json([("test_a", "REVISE", "HIGH", "checks only one input"), ("test_b", "OK", "HIGH", "")],
-                         verdict="REVISE", missing=["negative input"])
+    answer = review_json(
+        [("test_a", "REVISE", "HIGH", "checks only one input"), ("test_b", "OK", "HIGH", "")],
+        verdict="REVISE",
+        missing=["negative input"],
+    )
     result, _ = review(sequence(Reply(answer)), monkeypatch)
     assert result.status is GateStatus.REJECT
     assert result.feedback.splitlines()[0] == "REJECT: Gate 6 — REVIEW (REVISE)"
-    assert "test_a: checks only one input" in result.feedback and "Missing scenario: negative input" in result.feedback
+    assert (
+        "test_a: checks only one input" in result.feedback
+        and "Missing scenario: negative input" in result.feedback
+    )
     assert [(t.id, t.verdict) for t in result.tests] == [(IDS[0], Verdict.REJECTED)]
 
 
 @pytest.mark.parametrize("confidence", ["MEDIUM", "LOW"])
 def test_lower_confidence_revise_is_only_a_warning(confidence, monkeypatch):
-    result, _ = review(sequence(Reply(review_json([("test_a", "REVISE", confidence, "maybe")], "REVISE"))),
-                       monkeypatch)
+    result, _ = review(
+        sequence(Reply(review_json([("test_a", "REVISE", confidence, "maybe")], "REVISE"))),
+        monkeypatch,
+    )
     assert result.status is GateStatus.WARN and not result.tests
 
 
 def test_invalid_json_is_asked_again_once(monkeypatch):
-    result, requests = review(sequence(Reply("looks fine to me"), Reply(review_json([]))), monkeypatch)
+    result, requests = review(
+        sequence(Reply("looks fine to me"), Reply(review_json([]))), monkeypatch
+    )
     assert result.status is GateStatus.PASS and len(requests) == 2
     assert "not usable" in requests[1].user
 
 
 def test_invalid_twice_is_a_skip_with_the_reason_never_a_pass(monkeypatch):
-    bad = json.dumps({"tests": [{"test": "test_a", "verdict": "GREAT", "confidence": "HIGH"}],
-                      "file": {"verdict": "ACCEPT"}})
+    bad = json.dumps(
+        {
+            "tests": [{"test": "test_a", "verdict": "GREAT", "confidence": "HIGH"}],
+            "file": {"verdict": "ACCEPT"},
+        }
+    )
     result, requests = review(sequence(Reply(bad)), monkeypatch)
     assert result.status is GateStatus.SKIP and len(requests) == 2
     assert "not usable twice" in result.feedback and "tests.0.verdict" in result.feedback
@@ -68,8 +85,17 @@ def test_verify_review_runs_gate_6_on_hand_written_tests(tmp_path):
     root = shop_copy(tmp_path / "shop")
     answer = review_json([("test_parse_line_reads_quantity_sku_and_cents", "OK", "HIGH", "")])
     with FakeServer("anthropic", sequence(Reply(answer))) as server:
-        proc = run_cli("verify", "tests/test_parser.py", "--review", "anthropic:r", "-f", "json", "--no-cache",
-                       cwd=root, env=llm_env(reviewer_url=server.url))
+        proc = run_cli(
+            "verify",
+            "tests/test_parser.py",
+            "--review",
+            "anthropic:r",
+            "-f",
+            "json",
+            "--no-cache",
+            cwd=root,
+            env=llm_env(reviewer_url=server.url),
+        )
         prompt = server.requests[0].user
     assert proc.returncode == 0, proc.stderr
     gates = json.loads(proc.stdout)["files"][0]["gates"]

@@ -1,4 +1,5 @@
-"""`assay targets`: coverage-driven (coverage.py branch mode, in the sandbox) and change-driven (git) targets."""
+"""`assay targets`: coverage-driven (coverage.py branch mode, in the sandbox) and change-driven
+(git) targets."""
 
 from __future__ import annotations
 
@@ -14,9 +15,19 @@ from tests.generate.conftest import shop_copy
 
 
 def git(root, *args):
-    subprocess.run(["git", *args], cwd=root, check=True, capture_output=True,
-                   env={"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
-                        "GIT_COMMITTER_EMAIL": "t@t", "PATH": "/usr/bin:/bin"})
+    subprocess.run(
+        ["git", *args],
+        cwd=root,
+        check=True,
+        capture_output=True,
+        env={
+            "GIT_AUTHOR_NAME": "t",
+            "GIT_AUTHOR_EMAIL": "t@t",
+            "GIT_COMMITTER_NAME": "t",
+            "GIT_COMMITTER_EMAIL": "t@t",
+            "PATH": "/usr/bin:/bin",
+        },
+    )
 
 
 def test_targets_rank_uncovered_branches_and_feed_generate(tmp_path):
@@ -25,9 +36,16 @@ def test_targets_rank_uncovered_branches_and_feed_generate(tmp_path):
     assert proc.returncode == 0, proc.stderr
     data = json.loads(proc.stdout)
     names = [(t["module"], t["functions"][0]["name"]) for t in data["targets"]]
-    assert names[:2] == [("src/shop/inventory.py", "Inventory.add"), ("src/shop/inventory.py", "Inventory.reserve")]
+    assert names[:2] == [
+        ("src/shop/inventory.py", "Inventory.add"),
+        ("src/shop/inventory.py", "Inventory.reserve"),
+    ]
     add = data["targets"][0]["functions"][0]
-    assert add["missing_lines"] == [29] and add["missing_branches"] == [[28, 29]] and add["coverage"] < 100
+    assert (
+        add["missing_lines"] == [29]
+        and add["missing_branches"] == [[28, 29]]
+        and add["coverage"] < 100
+    )
     assert ("src/shop/pricing.py", "line_total") not in names  # fully covered by the demo's tests
     (tmp_path / "t.json").write_text(proc.stdout)
     project = Project.load(root)
@@ -43,15 +61,25 @@ def test_since_names_changed_functions_with_their_coverage(tmp_path):
     git(root, "add", ".")
     git(root, "commit", "-qm", "base")
     path = root / "src/shop/pricing.py"
-    path.write_text(path.read_text().replace('    """Gross price from net price and a tax rate."""',
-                                             '    """Gross price from net price and a tax rate."""\n    rate = rate'))
+    path.write_text(
+        path.read_text().replace(
+            '    """Gross price from net price and a tax rate."""',
+            '    """Gross price from net price and a tax rate."""\n    rate = rate',
+        )
+    )
     proc = run_cli("targets", "--since", "HEAD", "-f", "json", cwd=root)
     assert proc.returncode == 0, proc.stderr
     data = json.loads(proc.stdout)
-    assert [(t["module"], t["functions"][0]["name"]) for t in data["targets"]] == [("src/shop/pricing.py", "with_tax")]
+    assert [(t["module"], t["functions"][0]["name"]) for t in data["targets"]] == [
+        ("src/shop/pricing.py", "with_tax")
+    ]
     assert data["targets"][0]["functions"][0]["coverage"] == 100.0
     bad = run_cli("targets", "--since", "no-such-rev", cwd=root)
-    assert bad.returncode == 2 and "no-such-rev" in bad.stderr and len(bad.stderr.strip().splitlines()) == 1
+    assert (
+        bad.returncode == 2
+        and "no-such-rev" in bad.stderr
+        and len(bad.stderr.strip().splitlines()) == 1
+    )
 
 
 def test_excerpts_carry_the_code_not_the_file(tmp_path):

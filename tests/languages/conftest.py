@@ -1,7 +1,7 @@
-"""The language examples (`examples/<lang>`), each verified once per session in a temp copy, all four at once
-(their toolchains mostly wait on process start-up), when `test_verdicts.py` first asks: started with the
-directory's first test instead, they ran on every pytest-xdist worker that ran a test here, a minute of CPU
-each, read by one."""
+"""The language examples (`examples/<lang>`), each verified once per session in a temp copy, all
+four at once (their toolchains mostly wait on process start-up), when `test_verdicts.py` first asks:
+started with the directory's first test instead, they ran on every pytest-xdist worker that ran a
+test here, a minute of CPU each, read by one."""
 
 from __future__ import annotations
 
@@ -20,17 +20,21 @@ EXAMPLES = {"java": "java", "go": "go", "rust": "rust", "typescript": "ts"}
 
 
 def copy_example(name: str, dest: Path) -> Path:
-    """A temp copy of an example project; its `node_modules` (from `npm ci`) linked, never copied."""
+    """A temp copy of an example project; its `node_modules` (from `npm ci`) linked,
+    never copied."""
     source = REPO / "examples" / name
     project = dest / name
-    shutil.copytree(source, project, ignore=shutil.ignore_patterns("node_modules", "target", ".assay"))
+    shutil.copytree(
+        source, project, ignore=shutil.ignore_patterns("node_modules", "target", ".assay")
+    )
     if (source / "node_modules").is_dir():
         (project / "node_modules").symlink_to(source / "node_modules")
     return project
 
 
 def digest(root: Path) -> dict[str, str]:
-    """Every file of a project (its linked node_modules and assay's .assay left out) with its content hash."""
+    """Every file of a project (its linked node_modules and assay's .assay left out) with its
+    content hash."""
     out = {}
     for path in sorted(root.rglob("*")):
         rel = path.relative_to(root)
@@ -53,8 +57,12 @@ class Examples:
         for lang, name in EXAMPLES.items():
             project = copy_example(name, self.base)
             self.before[lang] = digest(project)
-            self.runs[lang] = (project, self.pool.submit(api.verify, [project], root=project, use_cache=False,
-                                                         overrides={"jobs": 2}))
+            self.runs[lang] = (
+                project,
+                self.pool.submit(
+                    api.verify, [project], root=project, use_cache=False, overrides={"jobs": 2}
+                ),
+            )
 
     def report(self, lang: str) -> tuple[Path, Report]:
         if not self.runs:

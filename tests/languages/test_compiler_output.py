@@ -1,8 +1,15 @@
-"""Compiler output to feedback: errors only, at the test file's lines, first lines each, deduplicated, capped."""
+"""Compiler output to feedback: errors only, at the test file's lines, first lines each,
+deduplicated, capped."""
 
 from __future__ import annotations
 
-from assay.languages.compiler_output import MAX_PROBLEMS, error_tail, go_errors, javac_errors, tsc_errors
+from assay.languages.compiler_output import (
+    MAX_PROBLEMS,
+    error_tail,
+    go_errors,
+    javac_errors,
+    tsc_errors,
+)
 
 MAVEN = """\
 [INFO] Scanning for projects...
@@ -33,10 +40,13 @@ src/other.ts(1,1): error TS1005: ';' expected.
 
 def test_maven_errors_keep_javac_details_and_drop_the_noise():
     problems = javac_errors(MAVEN, ["/tmp/ws/project"])
-    assert [(p.where, p.line) for p in problems] == [("src/test/java/com/acme/PriceTest.java", 5),
-                                                     ("src/test/java/com/acme/PriceTest.java", 11)]
-    assert problems[1].message == ("cannot find symbol (symbol: method totl(int,int); "
-                                   "location: class com.acme.Price)")
+    assert [(p.where, p.line) for p in problems] == [
+        ("src/test/java/com/acme/PriceTest.java", 5),
+        ("src/test/java/com/acme/PriceTest.java", 11),
+    ]
+    assert problems[1].message == (
+        "cannot find symbol (symbol: method totl(int,int); location: class com.acme.Price)"
+    )
     assert all(p.kind == "compile" for p in problems)
 
 
@@ -44,7 +54,8 @@ def test_go_errors_relative_to_the_module_and_deduplicated():
     problems = go_errors(GO, ["/tmp/ws/project"], "sub")
     assert [(p.where, p.line, p.message) for p in problems] == [
         ("sub/price/typo_test.go", 10, "undefined: pricing"),
-        ("sub/price/typo_test.go", 12, "declared and not used: x")]
+        ("sub/price/typo_test.go", 12, "declared and not used: x"),
+    ]
 
 
 def test_tsc_errors_name_the_file_line_and_code():

@@ -1,5 +1,5 @@
-"""JavaScript with `node --test` (no npm install needed): syntax proven by `node --check`, execution by the run;
-JUnit XML from Node's reporter."""
+"""JavaScript with `node --test` (no npm install needed): syntax proven by `node --check`, execution
+by the run; JUnit XML from Node's reporter."""
 
 from __future__ import annotations
 
@@ -23,11 +23,15 @@ def test_node_test_project(tmp_path):
     (root / "src").mkdir(parents=True)
     (root / "test").mkdir()
     (root / "package.json").write_text('{"name": "js", "type": "module"}\n')
-    (root / "src/price.mjs").write_text("export function total(...c) { return c.reduce((a, b) => a + b, 0); }\n")
+    (root / "src/price.mjs").write_text(
+        "export function total(...c) { return c.reduce((a, b) => a + b, 0); }\n"
+    )
     (root / "test/good.test.mjs").write_text(GOOD)
     (root / "test/broken.test.mjs").write_text(BROKEN)
     (root / "test/failing.test.mjs").write_text(FAILING)
-    report = api.verify([root / "test"], root=root, use_cache=False, overrides={"stability.reruns": 1})
+    report = api.verify(
+        [root / "test"], root=root, use_cache=False, overrides={"stability.reruns": 1}
+    )
     files = {f.path: f for f in report.files}
     good = files["test/good.test.mjs"]
     assert good.verdict.value == "accepted", [g.feedback for g in good.gates]

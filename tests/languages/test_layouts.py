@@ -1,5 +1,6 @@
-"""Where the project is and which files are tests, in the layouts real repositories have: multi-module Maven,
-Cargo and npm workspaces, Go packages in subdirectories, a repository that mixes languages. No toolchain runs."""
+"""Where the project is and which files are tests, in the layouts real repositories have:
+multi-module Maven, Cargo and npm workspaces, Go packages in subdirectories, a repository that mixes
+languages. No toolchain runs."""
 
 from __future__ import annotations
 
@@ -21,14 +22,31 @@ def tree(root: Path, files: list[str]) -> Path:
     return root
 
 
-@pytest.mark.parametrize("files,test,module", [
-    (["pom.xml", "core/pom.xml", "core/src/test/java/a/ATest.java"], "core/src/test/java/a/ATest.java", "core"),
-    (["Cargo.toml", "crates/price/Cargo.toml", "crates/price/tests/p.rs"], "crates/price/tests/p.rs",
-     "crates/price"),
-    (["package.json", "packages/web/package.json", "packages/web/test/a.test.ts"], "packages/web/test/a.test.ts",
-     "packages/web"),
-    (["go.mod", "pkg/price/price.go", "pkg/price/price_test.go"], "pkg/price/price_test.go", "."),
-])
+@pytest.mark.parametrize(
+    "files,test,module",
+    [
+        (
+            ["pom.xml", "core/pom.xml", "core/src/test/java/a/ATest.java"],
+            "core/src/test/java/a/ATest.java",
+            "core",
+        ),
+        (
+            ["Cargo.toml", "crates/price/Cargo.toml", "crates/price/tests/p.rs"],
+            "crates/price/tests/p.rs",
+            "crates/price",
+        ),
+        (
+            ["package.json", "packages/web/package.json", "packages/web/test/a.test.ts"],
+            "packages/web/test/a.test.ts",
+            "packages/web",
+        ),
+        (
+            ["go.mod", "pkg/price/price.go", "pkg/price/price_test.go"],
+            "pkg/price/price_test.go",
+            ".",
+        ),
+    ],
+)
 def test_the_project_is_the_outermost_build_the_module_the_nearest(tmp_path, files, test, module):
     root = tree(tmp_path / "repo", files)
     assert find_root(root / test) == root.resolve()
@@ -37,14 +55,42 @@ def test_the_project_is_the_outermost_build_the_module_the_nearest(tmp_path, fil
 
 
 def test_test_files_of_a_mixed_repository(tmp_path):
-    root = tree(tmp_path / "repo", [
-        "pyproject.toml", "tests/test_a.py", "svc/go.mod", "svc/x_test.go", "svc/x.go",
-        "jvm/pom.xml", "jvm/src/main/java/a/TestData.java", "jvm/src/test/java/a/PriceTest.java",
-        "web/package.json", "web/src/a.ts", "web/test/a.test.ts", "web/test/helpers.js",
-        "rs/Cargo.toml", "rs/src/lib.rs", "rs/tests/p.rs"])
-    found = sorted(p.relative_to(root.resolve()).as_posix() for p in discover([root], root.resolve()))
-    assert found == ["jvm/src/test/java/a/PriceTest.java", "rs/tests/p.rs", "svc/x_test.go", "tests/test_a.py",
-                     "web/test/a.test.ts"]
-    assert [language_of(root / f, root).name for f in found] == ["java", "rust", "go", "python", "typescript"]
+    root = tree(
+        tmp_path / "repo",
+        [
+            "pyproject.toml",
+            "tests/test_a.py",
+            "svc/go.mod",
+            "svc/x_test.go",
+            "svc/x.go",
+            "jvm/pom.xml",
+            "jvm/src/main/java/a/TestData.java",
+            "jvm/src/test/java/a/PriceTest.java",
+            "web/package.json",
+            "web/src/a.ts",
+            "web/test/a.test.ts",
+            "web/test/helpers.js",
+            "rs/Cargo.toml",
+            "rs/src/lib.rs",
+            "rs/tests/p.rs",
+        ],
+    )
+    found = sorted(
+        p.relative_to(root.resolve()).as_posix() for p in discover([root], root.resolve())
+    )
+    assert found == [
+        "jvm/src/test/java/a/PriceTest.java",
+        "rs/tests/p.rs",
+        "svc/x_test.go",
+        "tests/test_a.py",
+        "web/test/a.test.ts",
+    ]
+    assert [language_of(root / f, root).name for f in found] == [
+        "java",
+        "rust",
+        "go",
+        "python",
+        "typescript",
+    ]
     only_go = discover([root], root.resolve(), [LANGUAGES["go"]])
     assert [p.name for p in only_go] == ["x_test.go"]

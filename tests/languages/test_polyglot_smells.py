@@ -1,5 +1,5 @@
-"""Gate 5 for other languages: the tree-sitter rules (AP001-AP006) on small sources of each language. Static: no
-toolchain runs."""
+"""Gate 5 for other languages: the tree-sitter rules (AP001-AP006) on small sources of each
+language. Static: no toolchain runs."""
 
 from __future__ import annotations
 
@@ -91,12 +91,25 @@ public class PriceTests {
 }
 """,
 }
-EXPECTED = {"no-assert": "AP001", "empty": "AP002", "sleepy": "AP003", "skipped": "AP004", "taut": "AP006",
-            "mocky": "AP005"}
+EXPECTED = {
+    "no-assert": "AP001",
+    "empty": "AP002",
+    "sleepy": "AP003",
+    "skipped": "AP004",
+    "taut": "AP006",
+    "mocky": "AP005",
+}
 
 
 def _key(test: str) -> str:
-    name = test.split("::")[-1].split(" > ")[-1].split(".")[-1].replace("_", "").replace(" ", "").lower()
+    name = (
+        test.split("::")[-1]
+        .split(" > ")[-1]
+        .split(".")[-1]
+        .replace("_", "")
+        .replace(" ", "")
+        .lower()
+    )
     return name.removeprefix("test")
 
 
@@ -112,11 +125,16 @@ def test_each_rule_fires_on_its_smell_and_not_on_the_good_test(lang, path):
 
 
 def test_test_names_are_the_runners_ids():
-    java = {f.test for f in analyze(SOURCES[("java", "src/test/java/PriceTest.java")], "x.java", "java")}
+    java = {
+        f.test for f in analyze(SOURCES[("java", "src/test/java/PriceTest.java")], "x.java", "java")
+    }
     assert "Inner.inner" in java
     rust = {f.test for f in analyze(SOURCES[("rust", "tests/price.rs")], "tests/price.rs", "rust")}
     assert "inner::inner" in rust
-    ts = {f.test for f in analyze(SOURCES[("typescript", "test/price.test.ts")], "t.test.ts", "typescript")}
+    ts = {
+        f.test
+        for f in analyze(SOURCES[("typescript", "test/price.test.ts")], "t.test.ts", "typescript")
+    }
     assert "price > taut" in ts
 
 

@@ -1,5 +1,6 @@
-"""Paths off the examples' main road, each with a real toolchain and a tiny project: a dependency the cache lacks
-(no network in the sandbox), `compile_validation = false`, Rust unit tests inside a source file."""
+"""Paths off the examples' main road, each with a real toolchain and a tiny project: a dependency
+the cache lacks (no network in the sandbox), `compile_validation = false`, Rust unit tests inside a
+source file."""
 
 from __future__ import annotations
 
@@ -7,7 +8,10 @@ from pathlib import Path
 
 from assay import api
 
-GO_TEST = 'package x\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {\n\tif 1+1 != 2 {\n\t\tt.Fatal("sum")\n\t}\n}\n'
+GO_TEST = (
+    'package x\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) '
+    '{\n\tif 1+1 != 2 {\n\t\tt.Fatal("sum")\n\t}\n}\n'
+)
 
 
 def write(root: Path, files: dict[str, str]) -> Path:
@@ -18,10 +22,16 @@ def write(root: Path, files: dict[str, str]) -> Path:
 
 
 def test_a_module_missing_from_the_cache_is_unvalidated_with_the_command_that_fetches_it(tmp_path):
-    root = write(tmp_path / "g", {
-        "go.mod": "module example.com/x\n\ngo 1.22\n\nrequire example.com/not/in/cache v1.2.3\n",
-        "x_test.go": GO_TEST.replace('import "testing"', 'import (\n\t"testing"\n\n\t_ "example.com/not/in/cache"\n)'),
-    })
+    root = write(
+        tmp_path / "g",
+        {
+            "go.mod": "module example.com/x\n\ngo 1.22\n\nrequire "
+            "example.com/not/in/cache v1.2.3\n",
+            "x_test.go": GO_TEST.replace(
+                'import "testing"', 'import (\n\t"testing"\n\n\t_ "example.com/not/in/cache"\n)'
+            ),
+        },
+    )
     report = api.verify([root / "x_test.go"], root=root, use_cache=False)
     f = report.files[0]
     assert (f.verdict.value, f.rejected_at) == ("unvalidated", "compile"), f.gates[0].feedback
@@ -29,9 +39,16 @@ def test_a_module_missing_from_the_cache_is_unvalidated_with_the_command_that_fe
 
 
 def test_without_compile_validation_a_compiled_language_compiles_at_gate_2(tmp_path):
-    root = write(tmp_path / "g", {"go.mod": "module example.com/x\n\ngo 1.22\n",
-                                  "ok_test.go": GO_TEST, "bad_test.go": GO_TEST.replace("TestAdd", "TestBad")
-                                  .replace("1+1 != 2", 'undefinedThing() != 2')})
+    root = write(
+        tmp_path / "g",
+        {
+            "go.mod": "module example.com/x\n\ngo 1.22\n",
+            "ok_test.go": GO_TEST,
+            "bad_test.go": GO_TEST.replace("TestAdd", "TestBad").replace(
+                "1+1 != 2", "undefinedThing() != 2"
+            ),
+        },
+    )
     (root / "assay.toml").write_text('compile_validation = false\ngates = ["compile", "green"]\n')
     report = api.verify([root], root=root, use_cache=False)
     files = {f.path: f for f in report.files}
@@ -42,15 +59,21 @@ def test_without_compile_validation_a_compiled_language_compiles_at_gate_2(tmp_p
 
 
 def test_rust_unit_tests_of_a_source_file_are_its_own_modules_tests(tmp_path):
-    root = write(tmp_path / "r", {
-        "Cargo.toml": '[package]\nname = "r"\nversion = "0.1.0"\nedition = "2021"\n',
-        "src/lib.rs": "pub mod price;\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn lib_level() {\n"
-                      "        assert_eq!(crate::price::add(1, 1), 2);\n    }\n}\n",
-        "src/price.rs": "pub fn add(a: i64, b: i64) -> i64 {\n    a + b\n}\n\n#[cfg(test)]\nmod tests {\n"
-                        "    #[test]\n    fn adds() {\n        assert_eq!(super::add(2, 3), 5);\n    }\n}\n",
-    })
-    report = api.verify([root / "src/price.rs"], root=root, use_cache=False,
-                        overrides={"stability.reruns": 1})
+    root = write(
+        tmp_path / "r",
+        {
+            "Cargo.toml": '[package]\nname = "r"\nversion = "0.1.0"\nedition = "2021"\n',
+            "src/lib.rs": "pub mod price;\n\n#[cfg(test)]\nmod "
+            "tests {\n    #[test]\n    fn lib_level() {\n"
+            "        assert_eq!(crate::price::add(1, 1), 2);\n    }\n}\n",
+            "src/price.rs": "pub fn add(a: i64, b: i64) -> i64 {\n    "
+            "a + b\n}\n\n#[cfg(test)]\nmod tests {\n"
+            "    #[test]\n    fn adds() {\n        assert_eq!(super::add(2, 3), 5);\n    }\n}\n",
+        },
+    )
+    report = api.verify(
+        [root / "src/price.rs"], root=root, use_cache=False, overrides={"stability.reruns": 1}
+    )
     f = report.files[0]
     assert f.verdict.value == "accepted", [g.feedback for g in f.gates]
     assert [t.id for t in f.tests] == ["src/price.rs::price::tests::adds"]

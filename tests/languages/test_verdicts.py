@@ -1,6 +1,7 @@
-"""Each language's example project through every gate with its real toolchain: a good, a non-compiling, a failing
-and a flaky test, with the verdicts the example expects (`assay-expected.toml`, as `assay demo --language` checks),
-compact compiler feedback at the test file's lines, and the mutation skip visible in every report format."""
+"""Each language's example project through every gate with its real toolchain: a good, a
+non-compiling, a failing and a flaky test, with the verdicts the example expects
+(`assay-expected.toml`, as `assay demo --language` checks), compact compiler feedback at the test
+file's lines, and the mutation skip visible in every report format."""
 
 from __future__ import annotations
 
@@ -44,7 +45,8 @@ def test_failing_and_flaky_tests_are_named_with_the_runners_own_words(examples, 
     _, report = examples.report(lang)
     wrong = next(f for f in report.files if f.rejected_at == "green")
     feedback = next(g for g in wrong.gates if g.gate == "green").feedback
-    assert "67" in feedback and "66" in feedback, feedback  # expected and actual, from the structured result
+    # expected and actual, from the structured result
+    assert "67" in feedback and "66" in feedback, feedback
     rejected = [t for t in wrong.tests if t.verdict.value == "rejected"]
     assert len(rejected) == 1 and rejected[0].id.startswith(wrong.path + "::")
     flaky = next(f for f in report.files if f.verdict.value == "flaky")
@@ -59,7 +61,9 @@ def test_good_file_is_accepted_with_the_mutation_skip_in_every_format(examples, 
     gates = {g.gate: g for g in good.gates}
     assert gates["smells"].status.value == "pass"
     reason = f"not available for {lang} yet"
-    assert gates["mutation"].status.value == "skip" and reason in gates["mutation"].details["reason"]
+    assert (
+        gates["mutation"].status.value == "skip" and reason in gates["mutation"].details["reason"]
+    )
     assert f"mutation skipped: {reason}" in text.render(report)
     assert reason in json.dumps(report.to_json())
     assert reason in junit.render(report)

@@ -14,10 +14,21 @@ FIXTURES = Path(__file__).parent / "fixtures"
 
 
 def tree_digest(root: Path) -> dict[str, bytes]:
-    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file()
+    }
 
 
 def run_engine(root: Path, sandbox: Sandbox, targets, tests, scoped=False, store=None, **config):
     with Workspace(root) as ws:
-        engine = Engine(ws, sandbox, sys.executable, ["src", "."], MutationConfig(workers=2, **config), store=store)
+        engine = Engine(
+            ws,
+            sandbox,
+            sys.executable,
+            ["src", "."],
+            MutationConfig(workers=2, **config),
+            store=store,
+        )
         return engine.run(targets, tests, scoped=scoped)

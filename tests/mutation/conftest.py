@@ -31,6 +31,8 @@ def sandbox(shop_root) -> Sandbox:
 def shop_run(shop_root, sandbox):
     """The whole pricing module against its good tests; the user's tree must stay byte-identical."""
     before = tree_digest(shop_root)
-    run = run_engine(shop_root, sandbox, ["src/shop/pricing.py"], ["tests/test_pricing.py"], timeout_s=1.0)
+    run = run_engine(
+        shop_root, sandbox, ["src/shop/pricing.py"], ["tests/test_pricing.py"], timeout_s=1.0
+    )
     assert tree_digest(shop_root) == before
     return run

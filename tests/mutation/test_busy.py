@@ -1,6 +1,6 @@
-"""A busy machine: time a test spends waiting for a core (other processes hold them) is not its own. It
-inflates neither the baseline's durations nor a mutant's run past its deadline: the verdicts are those of an
-idle machine. Made real here by pinning the run and three busy loops to one core."""
+"""A busy machine: time a test spends waiting for a core (other processes hold them) is not its own.
+It inflates neither the baseline's durations nor a mutant's run past its deadline: the verdicts are
+those of an idle machine. Made real here by pinning the run and three busy loops to one core."""
 
 from __future__ import annotations
 
@@ -18,7 +18,9 @@ from assay.mutation.model import Status
 from assay.sandbox import Sandbox
 from tests.mutation._mutation_support import run_engine
 
-pytestmark = pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="no CPU affinity on this platform")
+pytestmark = pytest.mark.skipif(
+    not hasattr(os, "sched_setaffinity"), reason="no CPU affinity on this platform"
+)
 
 
 @contextlib.contextmanager
@@ -48,12 +50,18 @@ MEASURE = textwrap.dedent("""
 
 def test_time_spent_waiting_for_a_core_is_not_a_tests_time():
     with one_busy_core():
-        out = subprocess.run([sys.executable, "-c", MEASURE], capture_output=True, text=True, check=True)
+        out = subprocess.run(
+            [sys.executable, "-c", MEASURE], capture_output=True, text=True, check=True
+        )
     took = json.loads(out.stdout)
     if took["waited"] == 0.0:
-        pytest.skip("this kernel does not say how long a process waited for a core (/proc/self/schedstat)")
-    assert took["wall"] > 2 * took["cpu"], took  # four processes on one core: it waited most of the time
-    assert abs(took["own"] - took["cpu"]) < 0.25 * took["cpu"] + 0.02, took  # what is left is its own work
+        pytest.skip(
+            "this kernel does not say how long a process waited for a core (/proc/self/schedstat)"
+        )
+    # four processes on one core: it waited most of the time
+    assert took["wall"] > 2 * took["cpu"], took
+    # what is left is its own work
+    assert abs(took["own"] - took["cpu"]) < 0.25 * took["cpu"] + 0.02, took
 
 
 PROJECT = {
@@ -76,17 +84,25 @@ PROJECT = {
 
 
 def test_a_test_slowed_by_a_busy_machine_is_not_a_hang(tmp_path):
-    # each mutant of the loop body still runs the whole loop (0.1-0.2 s of work) and fails at the end; its
-    # deadline is 1.5 x that + 0.05 s, and on a core shared four ways the run takes about four times as long
+    # each mutant of the loop body still runs the whole loop (0.1-0.2 s of work) and fails at the
+    # end; its deadline is 1.5 x that + 0.05 s, and on a core shared four ways the run takes about
+    # four times as long
     for rel, text in PROJECT.items():
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / rel).write_text(text)
     box = Sandbox(SandboxConfig(timeout_s=120), protect=tmp_path)
     with one_busy_core():
-        run = run_engine(tmp_path, box, ["src/busy/work.py"], ["tests/test_work.py"], timeout_s=0.05,
-                         timeout_factor=1.5)
+        run = run_engine(
+            tmp_path,
+            box,
+            ["src/busy/work.py"],
+            ["tests/test_work.py"],
+            timeout_s=0.05,
+            timeout_factor=1.5,
+        )
     body = {(m.original, m.replacement): r for m, r in run.scored if m.line == 5}
     assert body[("7", "8")].status is Status.KILLED, body[("7", "8")].reason
     assert body[("+=", "-=")].status is Status.KILLED, body[("+=", "-=")].reason
-    # the baseline's duration is the test's own time: a fraction of a mutant's wall time on the shared core
+    # the baseline's duration is the test's own time: a fraction of a mutant's wall time on the
+    # shared core
     assert run.tests[0].duration < 0.6 * min(r.duration_s for r in body.values()), run.tests

@@ -13,8 +13,9 @@ from tests.mutation._mutation_support import FIXTURES
 
 
 def _assay(cwd, *args):
-    return subprocess.run([sys.executable, "-m", "assay", *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "assay", *args], cwd=cwd, capture_output=True, text=True, timeout=300
+    )
 
 
 @pytest.fixture
@@ -27,8 +28,17 @@ def _offset(text: str, line: int, column: int) -> int:
 
 
 def test_mutation_testing_elements_report_round_trips(shop):
-    proc = _assay(shop, "mutate", "src/shop/pricing.py", "--tests", "tests/test_pricing.py",
-                  "--format", "mutation-testing-elements", "--output", "mte.json")
+    proc = _assay(
+        shop,
+        "mutate",
+        "src/shop/pricing.py",
+        "--tests",
+        "tests/test_pricing.py",
+        "--format",
+        "mutation-testing-elements",
+        "--output",
+        "mte.json",
+    )
     assert proc.returncode == 0, proc.stderr
     data = json.loads((shop / "mte.json").read_text())
     assert data["schemaVersion"] == "2"
@@ -48,7 +58,9 @@ def test_mutation_testing_elements_report_round_trips(shop):
 
 
 def test_html_report_is_self_contained(shop):
-    proc = _assay(shop, "mutate", "src/shop", "--tests", "tests/test_pricing.py", "-f", "html", "-o", "m.html")
+    proc = _assay(
+        shop, "mutate", "src/shop", "--tests", "tests/test_pricing.py", "-f", "html", "-o", "m.html"
+    )
     assert proc.returncode == 0, proc.stderr
     page = (shop / "m.html").read_text()
     assert "src/shop/pricing.py" in page and 'class="flt"' in page
@@ -57,14 +69,21 @@ def test_html_report_is_self_contained(shop):
 
 
 def test_weak_tests_fail_the_threshold_and_bad_input_is_one_line(shop):
-    weak = _assay(shop, "mutate", "src/shop/pricing.py", "--tests", "tests/test_weak.py", "-f", "json")
+    weak = _assay(
+        shop, "mutate", "src/shop/pricing.py", "--tests", "tests/test_weak.py", "-f", "json"
+    )
     assert weak.returncode == 1
     data = json.loads(weak.stdout)
     assert data["passed"] is False and data["score"] < 50 and data["code_class"] == "pure"
-    lowered = _assay(shop, "mutate", "src/shop/pricing.py", "--tests", "tests/test_weak.py", "--threshold", "1")
+    lowered = _assay(
+        shop, "mutate", "src/shop/pricing.py", "--tests", "tests/test_weak.py", "--threshold", "1"
+    )
     assert lowered.returncode == 0
-    for args in (["src/shop/nope.py", "--tests", "tests"], ["src/shop/pricing.py"],
-                 ["src/shop/pricing.py", "--tests", "tests", "--format", "xml"]):
+    for args in (
+        ["src/shop/nope.py", "--tests", "tests"],
+        ["src/shop/pricing.py"],
+        ["src/shop/pricing.py", "--tests", "tests", "--format", "xml"],
+    ):
         bad = _assay(shop, "mutate", *args)
         assert bad.returncode == 2, bad.stderr
         assert bad.stderr.startswith("assay: error:") and "Traceback" not in bad.stderr
@@ -79,6 +98,11 @@ def test_verify_gate_4_rejects_a_weak_test_with_exact_survivors(shop):
     assert gate["feedback"].startswith("REJECT: Gate 4 — LOW MUTATION SCORE (15% < 50%)")
     assert gate["feedback"].endswith("Add test cases that fail under these mutations.")
     first = gate["survivors"][0]
-    assert first == {"file": "src/shop/pricing.py", "line": 26, "original": "if percent < 0 or percent > 100:",
-                     "mutated": "if False:", "operator": "condition"}
+    assert first == {
+        "file": "src/shop/pricing.py",
+        "line": 26,
+        "original": "if percent < 0 or percent > 100:",
+        "mutated": "if False:",
+        "operator": "condition",
+    }
     assert len(gate["survivors"]) == 10

@@ -1,4 +1,5 @@
-"""The static reading of a module body that bounds what an import-time mutant changes (`flow.Body`)."""
+"""The static reading of a module body that bounds what an import-time mutant changes
+(`flow.Body`)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import textwrap
 
 from assay._assay_sandbox.mutation.flow import Body
 
-SOURCE = textwrap.dedent('''\
+SOURCE = textwrap.dedent("""\
     import random
     TABLE = [1, 2, 3]
     SENTINEL = object()
@@ -26,7 +27,7 @@ SOURCE = textwrap.dedent('''\
         return data
     fill.__doc__ = "fills"
     random.seed.__doc__ = "no"
-    ''')
+    """)
 
 
 def test_names_depending_on_the_mutated_statement_directly_or_through_a_call():
@@ -34,7 +35,8 @@ def test_names_depending_on_the_mutated_statement_directly_or_through_a_call():
     hot = body.influenced(2)
     assert {"TABLE", "TOTAL", "COPY", "total"} <= hot and not {"SENTINEL", "rng", "OTHER"} & hot
     everything = {"TABLE", "SENTINEL", "rng", "TOTAL", "COPY", "OTHER", "SHARED"}
-    # SHARED is bound by no top-level statement (a `global` in a function): kept whatever it depends on
+    # SHARED is bound by no top-level statement (a `global` in a function): kept whatever it
+    # depends on
     assert body.mutant_changed(everything, 2) == {"TABLE", "TOTAL", "COPY", "SHARED"}
     assert body.mutant_changed(everything, 9) == {"OTHER", "SHARED"}
 
@@ -50,8 +52,10 @@ def test_only_writes_into_objects_the_run_built_are_safe():
 
 
 def test_a_function_called_at_import_may_change_in_place_what_it_reads():
-    # inflection: `_irregular("person", "people")` at import inserts into PLURALS, bound by another statement
-    body = Body(textwrap.dedent('''\
+    # inflection: `_irregular("person", "people")` at import inserts into PLURALS, bound by
+    # another statement
+    body = Body(
+        textwrap.dedent("""\
         PLURALS = []
         MARK = object()
         def _helper(rule):
@@ -59,6 +63,7 @@ def test_a_function_called_at_import_may_change_in_place_what_it_reads():
         def _irregular(word):
             _helper(word + "s")
         _irregular("person")
-        '''))
+        """)
+    )
     assert body.mutant_changed({"PLURALS", "MARK"}, 6) == {"PLURALS"}  # in the function
     assert body.mutant_changed({"PLURALS", "MARK"}, 7) == {"PLURALS"}  # in the call's argument

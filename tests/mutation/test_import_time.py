@@ -1,4 +1,5 @@
-"""Import-time mutants: the re-run module body is diffed against the live one to pick the tests that can see it."""
+"""Import-time mutants: the re-run module body is diffed against the live one to pick the tests that
+can see it."""
 
 from __future__ import annotations
 
@@ -11,7 +12,14 @@ from assay.mutation.model import Status
 from assay.sandbox import Sandbox
 from tests.mutation._mutation_support import FIXTURES, run_engine, tree_digest
 
-TESTS = ["test_scale", "test_first_word", "test_limit", "test_limit2_through_a_helper", "test_registry", "test_suffix"]
+TESTS = [
+    "test_scale",
+    "test_first_word",
+    "test_limit",
+    "test_limit2_through_a_helper",
+    "test_registry",
+    "test_suffix",
+]
 
 
 @pytest.fixture(scope="module")
@@ -19,15 +27,25 @@ def tables_run(tmp_path_factory):
     root = tmp_path_factory.mktemp("tables") / "tables"
     shutil.copytree(FIXTURES / "tables", root)
     before = tree_digest(root)
-    run = run_engine(root, Sandbox(SandboxConfig(timeout_s=30), protect=root),
-                     ["src/tables/rules.py", "src/tables/plugins.py"], ["tests/test_rules.py"])
+    run = run_engine(
+        root,
+        Sandbox(SandboxConfig(timeout_s=30), protect=root),
+        ["src/tables/rules.py", "src/tables/plugins.py"],
+        ["tests/test_rules.py"],
+    )
     assert tree_digest(root) == before
     return run
 
 
 def _one(run, file, original, replacement=None, line=None):
-    found = [r for m, r in run.scored if m.file == f"src/tables/{file}" and m.original == original
-             and (replacement is None or m.replacement == replacement) and (line is None or m.line == line)]
+    found = [
+        r
+        for m, r in run.scored
+        if m.file == f"src/tables/{file}"
+        and m.original == original
+        and (replacement is None or m.replacement == replacement)
+        and (line is None or m.line == line)
+    ]
     assert len(found) == 1, found
     return found[0]
 
@@ -37,7 +55,8 @@ def _tests(result):
 
 
 def test_an_empty_namespace_diff_is_ignored(tables_run):
-    result = _one(tables_run, "rules.py", "0", "1", line=14)  # LIMIT = max(1, 0) -> max(1, 1): same value
+    # LIMIT = max(1, 0) -> max(1, 1): same value
+    result = _one(tables_run, "rules.py", "0", "1", line=14)
     assert result.status is Status.IGNORED
     assert result.reason.startswith("equivalent: re-running the module body")
 
@@ -54,7 +73,8 @@ def test_a_table_mutant_runs_only_the_tests_of_the_function_reading_it(tables_ru
 
 
 def test_a_name_read_by_a_helper_runs_every_test(tables_run):
-    result = _one(tables_run, "rules.py", "2", "3", line=15)  # LIMIT2, read by a helper no test maps to
+    # LIMIT2, read by a helper no test maps to
+    result = _one(tables_run, "rules.py", "2", "3", line=15)
     assert result.status is Status.SURVIVED
     assert _tests(result) == sorted(TESTS) and result.tests_completed == len(TESTS)
 

@@ -57,17 +57,32 @@ def _pairs():
 def test_every_operator_applies():
     pairs = _pairs()
     expected = {
-        ("comparison_boundary", ">", ">="), ("comparison_boundary", "<=", "<"),
-        ("comparison_negation", "is not", "is"), ("comparison_negation", "in", "not in"),
-        ("comparison_negation", "==", "!="), ("comparison_negation", "!=", "=="),
-        ("boolean_operator", "and", "or"), ("augmented_assignment", "+=", "-="), ("augmented_assignment", "+=", "="),
-        ("return_value", "True", "False"), ("return_value", "x * 2 == 4", "None"),
-        ("break_continue", "continue", "break"), ("break_continue", "break", "continue"),
-        ("not_removal", "not ", ""), ("unary_minus_removal", "-", ""),
-        ("arithmetic", "-", "+"), ("arithmetic", "*", "/"), ("arithmetic", "//", "/"), ("arithmetic", "%", "/"),
-        ("default_argument", '"a"', "'XXaXX'"), ("default_argument", "False", "True"),
-        ("number", "0", "1"), ("number", "3", "4"), ("string", '""', "'XX'"),
-        ("condition", "x > 0 and y is not None", "True"), ("condition", "x <= -1", "False"),
+        ("comparison_boundary", ">", ">="),
+        ("comparison_boundary", "<=", "<"),
+        ("comparison_negation", "is not", "is"),
+        ("comparison_negation", "in", "not in"),
+        ("comparison_negation", "==", "!="),
+        ("comparison_negation", "!=", "=="),
+        ("boolean_operator", "and", "or"),
+        ("augmented_assignment", "+=", "-="),
+        ("augmented_assignment", "+=", "="),
+        ("return_value", "True", "False"),
+        ("return_value", "x * 2 == 4", "None"),
+        ("break_continue", "continue", "break"),
+        ("break_continue", "break", "continue"),
+        ("not_removal", "not ", ""),
+        ("unary_minus_removal", "-", ""),
+        ("arithmetic", "-", "+"),
+        ("arithmetic", "*", "/"),
+        ("arithmetic", "//", "/"),
+        ("arithmetic", "%", "/"),
+        ("default_argument", '"a"', "'XXaXX'"),
+        ("default_argument", "False", "True"),
+        ("number", "0", "1"),
+        ("number", "3", "4"),
+        ("string", '""', "'XX'"),
+        ("condition", "x > 0 and y is not None", "True"),
+        ("condition", "x <= -1", "False"),
         ("call_removal", "print(x)", "None"),
     }
     expected.discard(("call_removal", "print(x)", "None"))  # that line carries a pragma
@@ -85,16 +100,18 @@ def test_skips_docstrings_annotations_all_logging_and_pragma_lines():
 
 
 def test_type_expressions_outside_annotations_are_not_mutated_but_literal_values_are():
-    text = ('import typing\nfrom typing import Literal, Optional\n'
-            'WaitT = typing.Union[int, typing.Callable[["State"], float]]\n'
-            'Node = Optional["Tree"]\nMode = Literal["r", "w"]\nLIMIT = ["cap"]\n')
+    text = (
+        "import typing\nfrom typing import Literal, Optional\n"
+        'WaitT = typing.Union[int, typing.Callable[["State"], float]]\n'
+        'Node = Optional["Tree"]\nMode = Literal["r", "w"]\nLIMIT = ["cap"]\n'
+    )
     originals = {m.original for m in generate("m.py", text)}
     assert originals == {'"r"', '"w"', '"cap"'}
 
 
 def test_replacements_are_exact_text_edits_that_compile():
     for m in _mutants():
-        assert SOURCE[m.start:m.end] == m.original
+        assert SOURCE[m.start : m.end] == m.original
         mutated = apply(SOURCE, m)
         assert mutated != SOURCE
         ast.parse(mutated)

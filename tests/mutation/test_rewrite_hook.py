@@ -1,5 +1,5 @@
-"""A module pytest claims for assertion rewriting (`register_assert_rewrite`, or marked through a plugin's
-distribution) must still be imported mutated when a mutant needs a fresh import."""
+"""A module pytest claims for assertion rewriting (`register_assert_rewrite`, or marked through a
+plugin's distribution) must still be imported mutated when a mutant needs a fresh import."""
 
 from __future__ import annotations
 
@@ -27,14 +27,21 @@ FILES = {
         def add(a, b):
             return a + b
         """,
-    "tests/test_ops.py": "from calc.ops import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n",
+    "tests/test_ops.py": "from calc.ops import add\n\n\ndef "
+    "test_add():\n    assert add(2, 3) == 5\n",
 }
 
 
 def test_a_rewritten_module_is_still_served_mutated(project):
     root = project(FILES)
-    run = run_engine(root, Sandbox(SandboxConfig(timeout_s=30), protect=root), ["src/calc/ops.py"],
-                     ["tests/test_ops.py"])
-    wrapper = [r.status for m, r in run.scored if m.operator == "return_value" and "func(*args" in m.before]
+    run = run_engine(
+        root,
+        Sandbox(SandboxConfig(timeout_s=30), protect=root),
+        ["src/calc/ops.py"],
+        ["tests/test_ops.py"],
+    )
+    wrapper = [
+        r.status for m, r in run.scored if m.operator == "return_value" and "func(*args" in m.before
+    ]
     assert wrapper == [Status.KILLED]
     assert run.counts["Survived"] == 0

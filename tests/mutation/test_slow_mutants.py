@@ -1,5 +1,6 @@
-"""Tests that wait (fixtures/slow): a mutant that makes tests sleep does not hold its killer up, and a baseline
-child that waits hands the tests after it to others - the facts and verdicts stay those of one sequential run."""
+"""Tests that wait (fixtures/slow): a mutant that makes tests sleep does not hold its killer up, and
+a baseline child that waits hands the tests after it to others - the facts and verdicts stay those
+of one sequential run."""
 
 from __future__ import annotations
 
@@ -12,8 +13,12 @@ from assay.mutation.model import Status
 from assay.sandbox import Sandbox
 from tests.mutation._mutation_support import FIXTURES, run_engine
 
-RETRIES = ["tests/test_retry.py::test_retries[1]", "tests/test_retry.py::test_retries[2]",
-           "tests/test_retry.py::test_retries[3]", "tests/test_retry.py::test_gives_up"]
+RETRIES = [
+    "tests/test_retry.py::test_retries[1]",
+    "tests/test_retry.py::test_retries[2]",
+    "tests/test_retry.py::test_retries[3]",
+    "tests/test_retry.py::test_gives_up",
+]
 SETTLES = [f"tests/test_retry.py::test_settles[{n}]" for n in (1, 2, 3)]
 
 
@@ -22,18 +27,24 @@ def run(tmp_path_factory):
     root = tmp_path_factory.mktemp("slow") / "slow"
     shutil.copytree(FIXTURES / "slow", root)
     box = Sandbox(SandboxConfig(timeout_s=120), protect=root)
-    return run_engine(root, box, ["src/slow/retry.py"], ["tests/test_retry.py", "tests/test_wait.py"])
+    return run_engine(
+        root, box, ["src/slow/retry.py"], ["tests/test_retry.py", "tests/test_wait.py"]
+    )
 
 
 def _pick(run, line, original, replacement):
-    found = [r for m, r in run.scored if (m.line, m.original, m.replacement) == (line, original, replacement)]
+    found = [
+        r
+        for m, r in run.scored
+        if (m.line, m.original, m.replacement) == (line, original, replacement)
+    ]
     assert len(found) == 1
     return found[0]
 
 
 def test_a_mutant_that_makes_tests_sleep_is_killed_by_the_test_behind_them(run):
-    # backoff() returns the attempt: each retrying test sleeps 1-6 s, and all four run before test_flat_pause
-    # (cheaper in the baseline); set apart one by one, they do not hold it up
+    # backoff() returns the attempt: each retrying test sleeps 1-6 s, and all four run before
+    # test_flat_pause (cheaper in the baseline); set apart one by one, they do not hold it up
     r = _pick(run, 7, "0", "1")
     assert r.status is Status.KILLED
     assert r.killed_by == ["tests/test_retry.py::test_flat_pause"]
@@ -42,7 +53,8 @@ def test_a_mutant_that_makes_tests_sleep_is_killed_by_the_test_behind_them(run):
 
 
 def test_a_mutant_that_only_slows_tests_survives_once_every_test_passed(run):
-    # settle() sleeps a second: no test fails, and the verdict waits for the tests that were set apart
+    # settle() sleeps a second: no test fails, and the verdict waits for the tests that were
+    # set apart
     r = _pick(run, 11, "0", "1")
     assert r.status is Status.SURVIVED
     assert sorted(r.covered_by) == SETTLES
@@ -90,16 +102,20 @@ def test_a_test_that_fails_beside_tests_that_hang_still_kills(short):
 
 
 def test_untraced_children_paused_on_a_known_write_are_resumed_when_the_write_was_undone(tmp_path):
-    # test_sets writes a global, test_restores sets it back, twelve waiting tests follow: the traced run
-    # reports the write and the untraced children after it pause; comparing once, the untraced run sees
-    # no write, so they go on - every test ran once, in order, and both writers are named
+    # test_sets writes a global, test_restores sets it back, twelve waiting tests follow: the traced
+    # run reports the write and the untraced children after it pause; comparing once, the untraced
+    # run sees no write, so they go on - every test ran once, in order, and both writers are named
     root = tmp_path / "slow"
     shutil.copytree(FIXTURES / "slow", root)
     box = Sandbox(SandboxConfig(timeout_s=120), protect=root)
     run = run_engine(root, box, ["src/slow/retry.py"], ["tests/test_toggle.py"])
-    assert run.baseline.children["traced"] == 2  # the writer's child ran on; the others were dropped
+    # the writer's child ran on; the others were dropped
+    assert run.baseline.children["traced"] == 2
     assert run.baseline.resumed["untraced"] >= 1
-    assert run.baseline.state_writers == ["tests/test_toggle.py::test_restores", "tests/test_toggle.py::test_sets"]
+    assert run.baseline.state_writers == [
+        "tests/test_toggle.py::test_restores",
+        "tests/test_toggle.py::test_sets",
+    ]
     assert run.baseline.unstable == []
     assert [t.outcome for t in run.tests] == ["passed"] * 15
     first = ["test_waits_first", "test_sets", "test_restores"]

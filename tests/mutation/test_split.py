@@ -1,16 +1,23 @@
-"""When a test is slow enough to set apart, and how a child's CPU use tells waiting from computing."""
+"""When a test is slow enough to set apart, and how a child's CPU use tells waiting
+from computing."""
 
 import os
 import time
 
 from assay._assay_sandbox.fork import cpu_ticks, idle
-from assay._assay_sandbox.mutation.split import SPLIT_AGAIN_S, SPLIT_FACTOR, SPLIT_MIN_S, split_after
+from assay._assay_sandbox.mutation.split import (
+    SPLIT_AGAIN_S,
+    SPLIT_FACTOR,
+    SPLIT_MIN_S,
+    split_after,
+)
 
 
 def test_a_test_is_set_apart_past_its_baseline_time_and_what_a_new_child_costs():
     assert split_after(0.001, 0.0, 0) == SPLIT_MIN_S  # a fast test: the floor
     assert split_after(1.0, 0.0, 0) == SPLIT_FACTOR * 1.0
-    assert split_after(0.001, 0.3, 0) == 0.3  # a fresh import in the new child costs more than the floor
+    # a fresh import in the new child costs more than the floor
+    assert split_after(0.001, 0.3, 0) == 0.3
     # once the mutant has slowed a test down, the next one goes sooner, whatever a new child costs
     assert split_after(0.001, 0.3, 1) == SPLIT_AGAIN_S
 

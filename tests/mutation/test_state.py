@@ -1,5 +1,6 @@
-"""Real projects' troubles, reproduced small (fixtures/state): module state filled before a mutant runs, test
-ids that change between processes, a hang in C code, a module body that raises, slow tests."""
+"""Real projects' troubles, reproduced small (fixtures/state): module state filled before a
+mutant runs, test ids that change between processes, a hang in C code, a module body that raises,
+slow tests."""
 
 from __future__ import annotations
 
@@ -20,11 +21,26 @@ from assay.sandbox import Sandbox
 from bench.diskcheck import detected, rerun_from_disk
 from tests.mutation._mutation_support import FIXTURES, run_engine
 
-TARGETS = ["src/state/dates.py", "src/state/table.py", "src/state/hang.py", "src/state/broken.py",
-           "src/state/words.py", "src/state/memo.py", "src/state/noise.py"]
-TESTS = ["tests/test_dates.py", "tests/test_table.py", "tests/test_hang.py", "tests/test_broken.py",
-         "tests/test_slow.py", "tests/test_words.py", "tests/test_sub.py", "tests/test_memo.py",
-         "tests/test_noise.py"]
+TARGETS = [
+    "src/state/dates.py",
+    "src/state/table.py",
+    "src/state/hang.py",
+    "src/state/broken.py",
+    "src/state/words.py",
+    "src/state/memo.py",
+    "src/state/noise.py",
+]
+TESTS = [
+    "tests/test_dates.py",
+    "tests/test_table.py",
+    "tests/test_hang.py",
+    "tests/test_broken.py",
+    "tests/test_slow.py",
+    "tests/test_words.py",
+    "tests/test_sub.py",
+    "tests/test_memo.py",
+    "tests/test_noise.py",
+]
 
 
 @pytest.fixture(scope="module")
@@ -46,24 +62,35 @@ def runs(root, box):
 
 
 def _pick(run, file, original, operator, replacement=None, line=None):
-    found = [(m, r) for m, r in run.scored
-             if m.file == f"src/state/{file}" and m.original == original and m.operator == operator
-             and replacement in (None, m.replacement) and line in (None, m.line)]
+    found = [
+        (m, r)
+        for m, r in run.scored
+        if m.file == f"src/state/{file}"
+        and m.original == original
+        and m.operator == operator
+        and replacement in (None, m.replacement)
+        and line in (None, m.line)
+    ]
     assert len(found) == 1, found
     return found[0]
 
 
 def test_a_cache_filled_by_an_earlier_test_does_not_hide_a_mutant(runs, root, box):
-    # only the first test runs `add("-long")`: the second one reads the cache - and fails in a fresh process
+    # only the first test runs `add("-long")`: the second one reads the cache - and fails in a
+    # fresh process
     m, r = _pick(runs[0], "dates.py", 'add(kind + "-long")', "call_removal")
     assert r.status is Status.KILLED
     assert r.killed_by == ["tests/test_dates.py::test_known[a-long]"]
     text = (root / m.file).read_text()
-    assert rerun_from_disk(root, m, text, ["tests/test_dates.py"], sys.executable, box, ["src"]) is Status.KILLED
+    assert (
+        rerun_from_disk(root, m, text, ["tests/test_dates.py"], sys.executable, box, ["src"])
+        is Status.KILLED
+    )
 
 
 def test_a_pattern_the_worker_compiled_before_forking_does_not_hide_a_mutant_of_it(runs):
-    # the worker compiles the baseline's patterns once (warm.py): a mutated pattern is another cache key
+    # the worker compiles the baseline's patterns once (warm.py): a mutated pattern is another
+    # cache key
     _, r = _pick(runs[0], "words.py", 'r"[^a-z]+"', "string")
     assert r.status is Status.KILLED
     assert r.killed_by == ["tests/test_words.py::test_slug"]
@@ -74,33 +101,51 @@ def test_a_memo_cache_of_code_the_mutant_cannot_reach_adds_no_readers(runs):
     _, r = _pick(runs[0], "memo.py", "+", "arithmetic")
     assert r.status is Status.KILLED and r.covered_by == ["tests/test_memo.py::test_split"]
     _, r = _pick(runs[0], "memo.py", "//", "arithmetic")  # in the cached function: its readers run
-    assert sorted(r.covered_by) == ["tests/test_memo.py::test_pair", "tests/test_memo.py::test_split"]
+    assert sorted(r.covered_by) == [
+        "tests/test_memo.py::test_pair",
+        "tests/test_memo.py::test_split",
+    ]
 
 
 def test_a_function_called_while_collecting_is_judged_in_a_fresh_import(runs, root, box):
-    m, r = _pick(runs[0], "table.py", "2", "number")  # build() ran only while test_table.py was imported
+    # build() ran only while test_table.py was imported
+    m, r = _pick(runs[0], "table.py", "2", "number")
     assert r.status is Status.KILLED
     text = (root / m.file).read_text()
-    assert rerun_from_disk(root, m, text, ["tests/test_table.py"], sys.executable, box, ["src"]) is Status.KILLED
+    assert (
+        rerun_from_disk(root, m, text, ["tests/test_table.py"], sys.executable, box, ["src"])
+        is Status.KILLED
+    )
 
 
 def test_a_table_read_while_collecting_is_judged_after_a_fresh_collection(runs, root, box):
-    m, r = _pick(runs[0], "words.py", '"sheep"', "string")  # test_short's parameters come from the table
+    # test_short's parameters come from the table
+    m, r = _pick(runs[0], "words.py", '"sheep"', "string")
     assert r.status is Status.KILLED
     assert r.killed_by == ["tests/test_words.py::test_short[XXsheepXX]"]
-    assert r.tests_completed == 1  # an id the worker never collected runs first: that is where the mutant shows
+    # an id the worker never collected runs first: that is where the mutant shows
+    assert r.tests_completed == 1
     text = (root / m.file).read_text()
-    assert rerun_from_disk(root, m, text, ["tests/test_words.py"], sys.executable, box, ["src"]) is Status.KILLED
+    assert (
+        rerun_from_disk(root, m, text, ["tests/test_words.py"], sys.executable, box, ["src"])
+        is Status.KILLED
+    )
 
 
-def test_a_function_a_test_module_calls_at_import_is_judged_after_that_module_is_collected_again(runs, root, box):
-    # STEMS in test_words.py holds what `stem` returned at import: patching the function alone would miss it
+def test_a_function_a_test_module_calls_at_import_is_judged_after_that_module_is_collected_again(
+    runs, root, box
+):
+    # STEMS in test_words.py holds what `stem` returned at import: patching the function alone would
+    # miss it
     assert runs[0].modes["recollect"] >= 1
     m, r = _pick(runs[0], "words.py", "-", "unary_minus_removal", line=17)
     assert r.status is Status.KILLED
     assert r.killed_by[0].startswith("tests/test_words.py::test_stem_drops_one_letter[")
     text = (root / m.file).read_text()
-    assert rerun_from_disk(root, m, text, ["tests/test_words.py"], sys.executable, box, ["src"]) is Status.KILLED
+    assert (
+        rerun_from_disk(root, m, text, ["tests/test_words.py"], sys.executable, box, ["src"])
+        is Status.KILLED
+    )
 
 
 def test_a_default_value_runs_only_the_tests_that_call_its_function(runs):
@@ -122,14 +167,22 @@ def test_a_failing_unittest_subtest_kills(runs):
 
 
 def test_verdicts_match_a_fresh_process_from_disk(runs, root, box):
-    scored = [(m, r) for m, r in runs[0].scored if m.file in ("src/state/dates.py", "src/state/table.py")]
+    scored = [
+        (m, r) for m, r in runs[0].scored if m.file in ("src/state/dates.py", "src/state/table.py")
+    ]
     survivors = [(m, r) for m, r in scored if r.status is Status.SURVIVED]
     sample = survivors + [(m, r) for m, r in scored if r.status is Status.KILLED][:3]
     assert survivors
     texts = {m.file: (root / m.file).read_text() for m, _ in sample}
     for m, r in sample:
         disk = rerun_from_disk(root, m, texts[m.file], TESTS[:2], sys.executable, box, ["src"])
-        assert detected(disk) == detected(r.status), (m.line, m.original, m.replacement, r.status, disk)
+        assert detected(disk) == detected(r.status), (
+            m.line,
+            m.original,
+            m.replacement,
+            r.status,
+            disk,
+        )
 
 
 def test_two_runs_give_the_same_verdicts(runs):
@@ -138,19 +191,27 @@ def test_two_runs_give_the_same_verdicts(runs):
 
 
 def test_a_test_that_draws_random_data_draws_the_same_in_every_run(runs):
-    # `if x < 0.5` made `if True` fails test_halfN when its draw is 0.5 or more, `if False` when it is less:
-    # eight coins per run, each seeded from the test's id - not from the worker's state, new in each run
+    # `if x < 0.5` made `if True` fails test_halfN when its draw is 0.5 or more, `if False` when it
+    # is less: eight coins per run, each seeded from the test's id - not from the worker's state,
+    # new in each run
     def coins(run):
-        found = {(m.function, m.replacement): r.status for m, r in run.scored
-                 if m.file == "src/state/noise.py" and m.operator == "condition"}
+        found = {
+            (m.function, m.replacement): r.status
+            for m, r in run.scored
+            if m.file == "src/state/noise.py" and m.operator == "condition"
+        }
         assert len(found) == 16, found
         return found
 
     first, second = coins(runs[0]), coins(runs[1])
     assert first == second
     for k in range(8):  # the same draw under both mutants: exactly one of them is killed
-        assert {first[(f"half{k}", "True")], first[(f"half{k}", "False")]} == {Status.KILLED, Status.SURVIVED}
-    assert len({first[(f"half{k}", "True")] for k in range(8)}) == 2  # the draws differ between tests
+        assert {first[(f"half{k}", "True")], first[(f"half{k}", "False")]} == {
+            Status.KILLED,
+            Status.SURVIVED,
+        }
+    # the draws differ between tests
+    assert len({first[(f"half{k}", "True")] for k in range(8)}) == 2
 
 
 def test_a_mutant_stuck_in_c_code_is_killed_by_the_parent_and_names_the_test(runs):
@@ -162,8 +223,8 @@ def test_a_mutant_stuck_in_c_code_is_killed_by_the_parent_and_names_the_test(run
 
 
 def test_a_hang_does_not_hide_a_test_that_fails(runs):
-    # `step = 2` hangs test_settle_three and test_settle_five, which run first, and fails test_settle_zero:
-    # Killed, in every run, past both hangs
+    # `step = 2` hangs test_settle_three and test_settle_five, which run first, and fails
+    # test_settle_zero: Killed, in every run, past both hangs
     for run in runs:
         step = [r for m, r in run.scored if m.file == "src/state/hang.py" and m.original == "1"]
         assert step and all(r.status is Status.KILLED for r in step), step
@@ -204,19 +265,39 @@ def test_the_run_lists_the_slowest_tests_and_deselect_leaves_them_out(runs, root
 
 def _ids_under_seed(root, seed: str) -> list[str]:
     env = {**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": str(root / "src")}
-    out = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
-                          "tests/test_ids.py"], cwd=root, env=env, capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "--collect-only",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "tests/test_ids.py",
+        ],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return [line for line in out.stdout.splitlines() if line.startswith("tests/")]
 
 
 def test_ids_from_another_hash_seed_name_the_cause_or_map_back(root, box):
     ours = _ids_under_seed(root, "0")
-    theirs = next(ids for seed in map(str, range(1, 40)) if set(ids := _ids_under_seed(root, seed)) != set(ours))
+    theirs = next(
+        ids
+        for seed in map(str, range(1, 40))
+        if set(ids := _ids_under_seed(root, seed)) != set(ours)
+    )
     missing = [i for i in theirs if i not in ours]
     with pytest.raises(MutationError) as err:
         run_engine(root, box, ["src/state/dates.py"], [missing[0]])
     message = str(err.value)
     assert "parameter ids differ between processes" in message and "PYTHONHASHSEED" in message
     assert "no tests collected" not in message
-    run = run_engine(root, box, ["src/state/dates.py"], theirs)  # every parameter asked for: the same tests
+    # every parameter asked for: the same tests
+    run = run_engine(root, box, ["src/state/dates.py"], theirs)
     assert len(run.tests) == 5

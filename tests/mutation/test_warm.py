@@ -1,4 +1,5 @@
-"""The worker's warm-up: the baseline's `re` patterns, compiled again in the parent, are the same cache keys."""
+"""The worker's warm-up: the baseline's `re` patterns, compiled again in the parent, are the same
+cache keys."""
 
 from __future__ import annotations
 

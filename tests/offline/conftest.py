@@ -1,5 +1,5 @@
-"""One real run of the offline writer on a small project (tests/offline/fixtures/ledger), shared by the tests
-that read its report and its file: real sandbox, real pytest, real gates."""
+"""One real run of the offline writer on a small project (tests/offline/fixtures/ledger), shared by
+the tests that read its report and its file: real sandbox, real pytest, real gates."""
 
 from __future__ import annotations
 
@@ -14,7 +14,8 @@ from assay.writers.offline import OfflineReport, generate_offline
 from tests.conftest import tree_digest
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
-BUDGET_S = 60.0  # generous: the probe ends when done, and the gates take what they take on a busy machine
+# generous: the probe ends when done, and the gates take what they take on a busy machine
+BUDGET_S = 60.0
 collect_ignore_glob = ["fixtures/*"]
 
 
@@ -37,5 +38,7 @@ def ledger_run(tmp_path_factory) -> LedgerRun:
     root = ledger_copy(tmp_path_factory)
     before = tree_digest(root)
     start = time.monotonic()
-    report = generate_offline([root / "src" / "ledger" / "rules.py"], budget_s=BUDGET_S, crosshair=False)
+    report = generate_offline(
+        [root / "src" / "ledger" / "rules.py"], budget_s=BUDGET_S, crosshair=False
+    )
     return LedgerRun(root, before, report, time.monotonic() - start)

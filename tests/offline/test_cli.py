@@ -1,5 +1,5 @@
-"""`assay generate` with the offline writer (the default with no model) as a user runs it: --dry-run prints and
-writes nothing; bad input is one line and exit 2."""
+"""`assay generate` with the offline writer (the default with no model) as a user runs it: --dry-run
+prints and writes nothing; bad input is one line and exit 2."""
 
 from __future__ import annotations
 
@@ -13,10 +13,22 @@ from tests.offline.conftest import ledger_copy
 def test_dry_run_prints_the_file_and_writes_nothing(tmp_path_factory):
     root = ledger_copy(tmp_path_factory)
     before = tree_digest(root)
-    proc = run_cli("generate", "src/ledger/rules.py::grade", "--writer", "offline", "--budget", "60s", "--dry-run",
-                   "-q", "--no-crosshair", cwd=root)
+    proc = run_cli(
+        "generate",
+        "src/ledger/rules.py::grade",
+        "--writer",
+        "offline",
+        "--budget",
+        "60s",
+        "--dry-run",
+        "-q",
+        "--no-crosshair",
+        cwd=root,
+    )
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.startswith("# --- tests/test_rules_characterization.py (not written: --dry-run) ---")
+    assert proc.stdout.startswith(
+        "# --- tests/test_rules_characterization.py (not written: --dry-run) ---"
+    )
     assert "def test_grade" in proc.stdout and "fee(" not in proc.stdout
     assert "characterization tests" in proc.stderr and "grade" in proc.stderr
     assert tree_digest(root) == before
@@ -42,7 +54,9 @@ def test_a_tight_budget_is_kept_and_the_report_says_what_it_cost(tmp_path_factor
     root = ledger_copy(tmp_path_factory)
     before = tree_digest(root)
     start = time.monotonic()
-    report = generate_offline([root / "src" / "ledger" / "rules.py"], budget_s=10, dry_run=True, crosshair=False)
+    report = generate_offline(
+        [root / "src" / "ledger" / "rules.py"], budget_s=10, dry_run=True, crosshair=False
+    )
     took = time.monotonic() - start
     [module] = report.modules
     assert module.duration_s <= 10 * 1.1 and took <= 10 * 1.1 + 3

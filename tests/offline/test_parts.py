@@ -1,5 +1,5 @@
-"""The offline writer's parts on their own, with no process started: values written back as source, inputs
-mined from tests, the set cover, the rendered file, skip reasons, file placement."""
+"""The offline writer's parts on their own, with no process started: values written back as source,
+inputs mined from tests, the set cover, the rendered file, skip reasons, file placement."""
 
 from __future__ import annotations
 
@@ -83,7 +83,8 @@ def test_inputs_are_mined_from_parametrize_rows_locals_constants_helpers_and_doc
     ''')
     (tmp_path / "pkg" / "calc.py").write_text(module)
     (tmp_path / "tests").mkdir()
-    (tmp_path / "tests" / "test_calc.py").write_text(textwrap.dedent('''
+    (tmp_path / "tests" / "test_calc.py").write_text(
+        textwrap.dedent("""
         import pytest
         from decimal import Decimal
         from pkg.calc import scale
@@ -103,7 +104,8 @@ def test_inputs_are_mined_from_parametrize_rows_locals_constants_helpers_and_doc
 
         def test_not_portable(tmp_path):
             assert scale(tmp_path) is not None
-    '''))
+    """)
+    )
     mined = mine(tmp_path, "pkg.calc", module, {"scale": "function"})
     inputs = mined.inputs["scale"]
     calls = [(i["args"], i["kwargs"], i["origin"]) for i in inputs]
@@ -118,8 +120,14 @@ def test_inputs_are_mined_from_parametrize_rows_locals_constants_helpers_and_doc
 
 
 def _kept(id_, function, kills, args=("1",), outcome=None):
-    return Kept(id_, function, {"args": list(args), "kwargs": {}, "receiver": None, "origin": "variant"},
-                outcome or {"k": "return", "expr": "1", "imports": []}, set(), set(kills))
+    return Kept(
+        id_,
+        function,
+        {"args": list(args), "kwargs": {}, "receiver": None, "origin": "variant"},
+        outcome or {"k": "return", "expr": "1", "imports": []},
+        set(),
+        set(kills),
+    )
 
 
 def test_set_cover_takes_the_biggest_new_kill_ties_to_the_shortest_and_caps_per_function():
@@ -134,23 +142,44 @@ def test_set_cover_takes_the_biggest_new_kill_ties_to_the_shortest_and_caps_per_
 
 
 def test_the_file_is_parametrized_where_the_shape_repeats_and_imports_only_what_it_uses():
-    ret = [_kept(f"r{i}", "fee", {f"m{i}"}, args=(str(i),), outcome={"k": "return", "expr": str(i * 2), "imports": []})
-           for i in range(3)]
-    raised = _kept("x", "fee", {"m9"}, args=("0",), outcome={"k": "raise", "type": "ValueError",
-                                                             "match": "^bad$", "imports": []})
-    out = render("pkg.calc", [*ret, raised], {"fee": "function"}, {"fee": ["amount"]}, {"pkg"}, ["fee"])
+    ret = [
+        _kept(
+            f"r{i}",
+            "fee",
+            {f"m{i}"},
+            args=(str(i),),
+            outcome={"k": "return", "expr": str(i * 2), "imports": []},
+        )
+        for i in range(3)
+    ]
+    raised = _kept(
+        "x",
+        "fee",
+        {"m9"},
+        args=("0",),
+        outcome={"k": "raise", "type": "ValueError", "match": "^bad$", "imports": []},
+    )
+    out = render(
+        "pkg.calc", [*ret, raised], {"fee": "function"}, {"fee": ["amount"]}, {"pkg"}, ["fee"]
+    )
     tree = ast.parse(out.text)
     names = [n.name for n in tree.body if isinstance(n, ast.FunctionDef)]
     assert names == ["test_fee_return_values", "test_fee_of_0_raises_value_error"]
     assert '("amount", "expected")' in out.text and "(1, 2)," in out.text
     assert 'with pytest.raises(ValueError, match="^bad$"):' in out.text
     assert "from pkg.calc import fee" in out.text and "Decimal" not in out.text
-    assert [t.test for t in out.tests][:2] == ["test_fee_return_values[0]", "test_fee_return_values[1]"]
+    assert [t.test for t in out.tests][:2] == [
+        "test_fee_return_values[0]",
+        "test_fee_return_values[1]",
+    ]
     assert out.rows["test_fee_return_values"] == ret
 
 
 def test_functions_that_touch_the_world_are_skipped_even_through_a_helper():
-    found = {f.name: f.skip for f in functions_of(textwrap.dedent('''
+    found = {
+        f.name: f.skip
+        for f in functions_of(
+            textwrap.dedent("""
         import subprocess
         from datetime import datetime
 
@@ -171,7 +200,9 @@ def test_functions_that_touch_the_world_are_skipped_even_through_a_helper():
 
         def pure(x):
             return x + 1 if x else 0
-    '''))}
+    """)
+        )
+    }
     assert "subprocess" in found["run"] and "calls run" in found["twice"]
     assert "clock" in found["today"] and "async" in found["fetch"]
     assert found["pure"] is None and "_private" not in found
@@ -195,9 +226,19 @@ def test_budgets_read_as_a_person_writes_them():
 
 def test_since_picks_the_functions_a_diff_touches(tmp_path):
     def git(*args):
-        subprocess.run(["git", *args], cwd=tmp_path, check=True, capture_output=True,
-                       env={**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
-                            "GIT_COMMITTER_EMAIL": "t@t"})
+        subprocess.run(
+            ["git", *args],
+            cwd=tmp_path,
+            check=True,
+            capture_output=True,
+            env={
+                **os.environ,
+                "GIT_AUTHOR_NAME": "t",
+                "GIT_AUTHOR_EMAIL": "t@t",
+                "GIT_COMMITTER_NAME": "t",
+                "GIT_COMMITTER_EMAIL": "t@t",
+            },
+        )
 
     (tmp_path / "pyproject.toml").write_text("[project]\nname='p'\nversion='0'\n")
     body = "def a(x):\n    return x + 1 if x else 0\n\n\ndef b(x):\n    return x * 2 if x else 1\n"
@@ -212,14 +253,22 @@ def test_since_picks_the_functions_a_diff_touches(tmp_path):
 
 
 def test_a_project_that_fails_on_unknown_marks_is_told_what_to_register(tmp_path):
-    (tmp_path / "pyproject.toml").write_text('[tool.pytest.ini_options]\naddopts = ["--strict-markers", "-ra"]\n')
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.pytest.ini_options]\naddopts = ["--strict-markers", "-ra"]\n'
+    )
     message, blocking = marker_problem(tmp_path)
-    assert blocking and "--strict-markers" in message and "assay_generated, characterization" in message
+    assert (
+        blocking
+        and "--strict-markers" in message
+        and "assay_generated, characterization" in message
+    )
     (tmp_path / "pyproject.toml").write_text("")
     (tmp_path / "setup.cfg").write_text("[tool:pytest]\nfilterwarnings =\n    error\n")
     assert marker_problem(tmp_path)[1] is True
-    (tmp_path / "setup.cfg").write_text("[tool:pytest]\nmarkers =\n    assay_generated: x\n    characterization: y\n"
-                                        "filterwarnings =\n    error\n")
+    (tmp_path / "setup.cfg").write_text(
+        "[tool:pytest]\nmarkers =\n    assay_generated: x\n    characterization: y\n"
+        "filterwarnings =\n    error\n"
+    )
     assert marker_problem(tmp_path) is None
     (tmp_path / "setup.cfg").unlink()
     assert marker_problem(tmp_path)[1] is False  # unknown marks only warn here

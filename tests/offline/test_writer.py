@@ -1,5 +1,5 @@
-"""The offline writer on the ledger project, end to end: what it wrote, where, why it skipped what it skipped,
-and that what it wrote passes pytest in the project."""
+"""The offline writer on the ledger project, end to end: what it wrote, where, why it skipped what
+it skipped, and that what it wrote passes pytest in the project."""
 
 from __future__ import annotations
 
@@ -39,16 +39,36 @@ def test_every_test_is_marked_and_asserts_something(ledger_run):
     for test in tests:
         marks = {ast.unparse(d).split("(")[0] for d in test.decorator_list}
         assert {"pytest.mark.assay_generated", "pytest.mark.characterization"} <= marks, test.name
-        checks = [n for n in ast.walk(test) if isinstance(n, ast.Assert)
-                  or (isinstance(n, ast.Call) and ast.unparse(n.func) == "pytest.raises")]
+        checks = [
+            n
+            for n in ast.walk(test)
+            if isinstance(n, ast.Assert)
+            or (isinstance(n, ast.Call) and ast.unparse(n.func) == "pytest.raises")
+        ]
         assert checks, f"{test.name} asserts nothing"
 
 
 def test_the_written_file_passes_pytest_in_the_project(ledger_run):
     module = _module(ledger_run)
-    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
-                           "-p", "no:randomly", module.test_path], cwd=ledger_run.root, capture_output=True,
-                          text=True, timeout=120)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-p",
+            "no:xdist",
+            "-p",
+            "no:randomly",
+            module.test_path,
+        ],
+        cwd=ledger_run.root,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stdout[-2000:]
     assert f"{len(module.tests)} passed" in proc.stdout
 
@@ -66,15 +86,21 @@ def test_the_tests_kill_the_mutants_of_what_they_test(ledger_run):
 
 def test_inputs_come_from_the_tests_the_doctests_and_the_type_hints(ledger_run):
     tried = _functions(ledger_run)["fee"].inputs_tried
-    assert tried.get("tests", 0) >= 1 and tried.get("doctest", 0) >= 1 and tried.get("variant", 0) >= 1
-    assert _functions(ledger_run)["grade"].inputs_tried.get("tests", 0) == 2  # one per parametrize row
+    assert (
+        tried.get("tests", 0) >= 1 and tried.get("doctest", 0) >= 1 and tried.get("variant", 0) >= 1
+    )
+    # one per parametrize row
+    assert _functions(ledger_run)["grade"].inputs_tried.get("tests", 0) == 2
 
 
 def test_functions_that_cannot_be_pinned_are_skipped_with_the_reason(ledger_run):
     functions = _functions(ledger_run)
     assert functions["load"].status == "skipped" and "I/O" in functions["load"].reason
     assert functions["stamp"].status == "skipped" and "clock" in functions["stamp"].reason
-    assert functions["Account.owner_name"].status == "skipped" and "no logic" in functions["Account.owner_name"].reason
+    assert (
+        functions["Account.owner_name"].status == "skipped"
+        and "no logic" in functions["Account.owner_name"].reason
+    )
     assert functions["spin"].status == "skipped" and "hangs" in functions["spin"].reason
     assert functions["hog"].status == "skipped" and "memory" in functions["hog"].reason
 

@@ -1,5 +1,6 @@
-"""The bundled benchmark run once per session (each suite set, 2 local workers) and reused by many tests;
-every other run shares its state directory, so copies of the bundled tasks come from the cache."""
+"""The bundled benchmark run once per session (each suite set, 2 local workers) and reused by
+many tests; every other run shares its state directory, so copies of the bundled tasks come from
+the cache."""
 
 from __future__ import annotations
 
@@ -19,8 +20,9 @@ KINDS = ("strong", "overfit", "weak")
 
 @pytest.fixture(scope="session")
 def state_dir(tmp_path_factory) -> Path:
-    """One state directory for the whole test run, shared by pytest-xdist's workers (their temp dirs share a
-    parent): the bundled benchmark runs once, every other worker reads its results from the store."""
+    """One state directory for the whole test run, shared by pytest-xdist's workers (their temp
+    dirs share a parent): the bundled benchmark runs once, every other worker reads its results
+    from the store."""
     shared = tmp_path_factory.getbasetemp().parent / "prism-state"
     shared.mkdir(exist_ok=True)
     return shared
@@ -31,13 +33,17 @@ def bench_runs(state_dir):
     """{suite kind: PrismReport} plus the benchmark's digest before and after the runs."""
     before = tree_digest(BENCH)
     with open(state_dir / "lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # the first worker runs; the others wait, then answer from the store
-        reports = {kind: prism_run(BENCH, SUITES / kind, workers=2, state=state_dir) for kind in KINDS}
+        # the first worker runs; the others wait, then answer from the store
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        reports = {
+            kind: prism_run(BENCH, SUITES / kind, workers=2, state=state_dir) for kind in KINDS
+        }
     return reports, before, tree_digest(BENCH)
 
 
 def copy_task(name: str, dest: Path, drop: tuple[str, ...] = ()) -> Path:
-    """A copy of a bundled task under `dest`, without the given member paths (e.g. "correct/casefold")."""
+    """A copy of a bundled task under `dest`, without the given member paths (e.g.
+    "correct/casefold")."""
     target = dest / name
     shutil.copytree(BENCH / name, target)
     for rel in drop:

@@ -1,4 +1,5 @@
-"""The metric definitions of issue 12, checked exhaustively on small panels (pure functions, no runs)."""
+"""The metric definitions of issue 12, checked exhaustively on small panels (pure functions,
+no runs)."""
 
 from __future__ import annotations
 
@@ -34,7 +35,8 @@ def test_with_empty_correct_and_faulty_sets_jsf_equals_rar():
 def test_definitions_on_one_panel():
     m = task_metrics(True, True, [True, False, True], [True, True, False, True])
     assert (m.rar, m.var, m.irr, m.jsf) == (1, 2 / 3, 3 / 4, 0)
-    assert task_metrics(False, True, [True], [True]).rar == 0  # passes on original: not a reproduction
+    # passes on original: not a reproduction
+    assert task_metrics(False, True, [True], [True]).rar == 0
     assert task_metrics(True, False, [True], [True]).rar == 0
     assert task_metrics(True, True, [True, True], [True]).jsf == 1
 
@@ -44,8 +46,17 @@ def test_a_flaky_task_fails_rar_and_jsf_but_keeps_var_and_irr():
     assert (m.rar, m.jsf, m.var, m.irr) == (0, 0, 0.5, 1.0)
 
 
-@pytest.mark.parametrize("var, irr, h", [(0.0, 0.0, 0.0), (1.0, 1.0, 1.0), (1.0, 0.0, 0.0), (0.5, 1.0, 2 / 3),
-                                         (1 / 3, 2 / 3, 4 / 9), (None, 1.0, None)])
+@pytest.mark.parametrize(
+    "var, irr, h",
+    [
+        (0.0, 0.0, 0.0),
+        (1.0, 1.0, 1.0),
+        (1.0, 0.0, 0.0),
+        (0.5, 1.0, 2 / 3),
+        (1 / 3, 2 / 3, 4 / 9),
+        (None, 1.0, None),
+    ],
+)
 def test_h_is_the_harmonic_mean_and_zero_when_both_are_zero(var, irr, h):
     if h is None:
         assert harmonic(var, irr) is None
@@ -54,9 +65,12 @@ def test_h_is_the_harmonic_mean_and_zero_when_both_are_zero(var, irr, h):
 
 
 def test_aggregate_means_over_tasks_and_h_of_the_means():
-    ms = [task_metrics(True, True, [True, False], [False, False, True]),   # VAR 1/2, IRR 1/3
-          task_metrics(True, True, [True], [True]),                        # VAR 1,   IRR 1, JSF 1
-          task_metrics(False, True, [], [True, True])]                     # RAR 0, VAR undefined, IRR 1
+    # RAR 0, VAR undefined, IRR 1
+    ms = [
+        task_metrics(True, True, [True, False], [False, False, True]),  # VAR 1/2, IRR 1/3
+        task_metrics(True, True, [True], [True]),  # VAR 1,   IRR 1, JSF 1
+        task_metrics(False, True, [], [True, True]),
+    ]
     agg = aggregate(ms, change=[1.0, 0.5, None])
     assert agg["rar"] == pytest.approx(2 / 3)
     assert agg["jsf"] == pytest.approx(1 / 3)

@@ -33,19 +33,32 @@ def test_a_hunk_found_at_an_offset_applies():
 
 
 def test_git_style_headers_are_understood():
-    diff = ("diff --git a/x.py b/x.py\nindex 123..456 100644\n--- a/x.py\n+++ b/x.py\n"
-            "@@ -1,2 +1,2 @@\n a\n-b\n+B\n")
+    diff = (
+        "diff --git a/x.py b/x.py\nindex 123..456 100644\n--- a/x.py\n+++ b/x.py\n"
+        "@@ -1,2 +1,2 @@\n a\n-b\n+B\n"
+    )
     assert apply(diff, {"x.py": OLD})["x.py"] == OLD.replace("b\n", "B\n")
 
 
-@pytest.mark.parametrize("diff, files, message", [
-    ("--- a/x.py\n+++ b/x.py\n@@ -1,2 +1,2 @@\n a\n-X\n+Y\n", {"x.py": OLD}, "x.py: hunk 1 (@@ -1,2 +1,2 @@) does not"),
-    ("--- a/gone.py\n+++ b/gone.py\n@@ -1 +1 @@\n-a\n+b\n", {}, "gone.py: no such file"),
-    ("--- /dev/null\n+++ b/x.py\n@@ -0,0 +1 @@\n+a\n", {"x.py": OLD}, "x.py: the patch creates it, but it already"),
-    ("--- a/x.py\n+++ b/x.py\n@@ -1,3 +1,3 @@\n a\n-b\n", {"x.py": OLD}, "ends early"),
-    ("just some text\n", {}, "not a unified diff"),
-    ("Binary files a/x.png and b/x.png differ\n", {}, "binary patches are not supported"),
-])
+@pytest.mark.parametrize(
+    "diff, files, message",
+    [
+        (
+            "--- a/x.py\n+++ b/x.py\n@@ -1,2 +1,2 @@\n a\n-X\n+Y\n",
+            {"x.py": OLD},
+            "x.py: hunk 1 (@@ -1,2 +1,2 @@) does not",
+        ),
+        ("--- a/gone.py\n+++ b/gone.py\n@@ -1 +1 @@\n-a\n+b\n", {}, "gone.py: no such file"),
+        (
+            "--- /dev/null\n+++ b/x.py\n@@ -0,0 +1 @@\n+a\n",
+            {"x.py": OLD},
+            "x.py: the patch creates it, but it already",
+        ),
+        ("--- a/x.py\n+++ b/x.py\n@@ -1,3 +1,3 @@\n a\n-b\n", {"x.py": OLD}, "ends early"),
+        ("just some text\n", {}, "not a unified diff"),
+        ("Binary files a/x.png and b/x.png differ\n", {}, "binary patches are not supported"),
+    ],
+)
 def test_a_patch_that_does_not_apply_says_why_in_one_line(diff, files, message):
     with pytest.raises(PatchError) as err:
         apply(diff, files)

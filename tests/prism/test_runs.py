@@ -1,5 +1,5 @@
-"""Runs beyond the bundled numbers: flakiness, an interrupted run that resumes, the Dask executor, `check`
-with a mislabelled member, and `build` from mutants."""
+"""Runs beyond the bundled numbers: flakiness, an interrupted run that resumes, the Dask executor,
+`check` with a mislabelled member, and `build` from mutants."""
 
 from __future__ import annotations
 
@@ -18,7 +18,8 @@ from assay.prism.api import prism_build, prism_check, prism_run
 from assay.prism.task import load_task
 from tests.prism.conftest import SUITES, copy_task
 
-SMALL = ("correct/casefold", "faulty/keeps-edges", "faulty/drops-accents")  # leaves 1 correct, 1 faulty
+# leaves 1 correct, 1 faulty
+SMALL = ("correct/casefold", "faulty/keeps-edges", "faulty/drops-accents")
 FLAKY = """import os
 
 import pytest
@@ -51,8 +52,22 @@ def _stored(db) -> int:
 
 def test_an_interrupted_run_resumes_without_repeating_finished_runs(tmp_path):
     task = copy_task("slugify-unicode", tmp_path, SMALL)
-    args = [sys.executable, "-m", "assay", "prism", "run", str(task), "--suite",
-            str(SUITES / "strong" / "slugify-unicode"), "--workers", "1", "--state", str(tmp_path), "-f", "json"]
+    args = [
+        sys.executable,
+        "-m",
+        "assay",
+        "prism",
+        "run",
+        str(task),
+        "--suite",
+        str(SUITES / "strong" / "slugify-unicode"),
+        "--workers",
+        "1",
+        "--state",
+        str(tmp_path),
+        "-f",
+        "json",
+    ]
     proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     db = tmp_path / ".assay" / "assay.db"
     deadline = time.monotonic() + 120
@@ -71,19 +86,27 @@ def test_an_interrupted_run_resumes_without_repeating_finished_runs(tmp_path):
 
 
 def test_the_dask_executor_on_a_local_cluster_with_a_shell_command(tmp_path):
-    """A test command the Python runner does not take runs as given; per-test outcomes come from JUnit XML."""
+    """A test command the Python runner does not take runs as given; per-test outcomes come from
+    JUnit XML."""
     distributed = pytest.importorskip("distributed")
     task = copy_task("slugify-unicode", tmp_path, SMALL)
     toml = task / "task.toml"
     toml.write_text(toml.read_text().replace("{suite}", "--junitxml={junit} {suite}"))
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                  dashboard_address=None) as cluster:
-        report = prism_run(task, suite=SUITES / "weak" / "slugify-unicode", executor="dask",
-                           scheduler=cluster.scheduler_address, use_cache=False)
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
+    ) as cluster:
+        report = prism_run(
+            task,
+            suite=SUITES / "weak" / "slugify-unicode",
+            executor="dask",
+            scheduler=cluster.scheduler_address,
+            use_cache=False,
+        )
     assert report.executor == {"kind": "dask", "scheduler": cluster.scheduler_address, "workers": 2}
     (result,) = report.tasks
     m = result.metrics
-    assert (m.fails_original, m.rar, m.var, m.irr, m.jsf) == (True, 1, 1.0, 0.0, 0)  # no-collapse slips through
+    # no-collapse slips through
+    assert (m.fails_original, m.rar, m.var, m.irr, m.jsf) == (True, 1, 1.0, 0.0, 0)
     workers = {member.worker for member in result.members}
     assert not any(w.endswith(f":{os.getpid()}") for w in workers) and len(workers) == 2
     assert result.matrix()["test_slugify::test_accent"]["faulty/no-collapse"] == "passed"
@@ -107,7 +130,8 @@ def test_check_names_the_member_whose_label_the_validator_contradicts(tmp_path, 
 def test_build_adds_diverse_faulty_members_the_validator_kills(tmp_path, state_dir):
     task = copy_task("roman-numerals", tmp_path)
     validator = task / "validator" / "test_roman_validator.py"
-    # without its out-of-range tests the validator cannot kill mutants of the range check (lines 9-10)
+    # without its out-of-range tests the validator cannot kill mutants of the range check
+    # (lines 9-10)
     text = validator.read_text()
     start = text.index('@pytest.mark.parametrize("bad"')
     end = text.index("@pytest.mark.parametrize", start + 1)
@@ -119,7 +143,13 @@ def test_build_adds_diverse_faulty_members_the_validator_kills(tmp_path, state_d
     assert len({tuple(m.failing) for m in report.added}) == 2  # different failing validator tests
     reloaded = load_task(task)
     assert reloaded.problem is None
-    assert [m.name for m in reloaded.faulty] == ["mutant-1", "mutant-2", "no-ninety", "upper-4000", "zero-ok"]
+    assert [m.name for m in reloaded.faulty] == [
+        "mutant-1",
+        "mutant-2",
+        "no-ninety",
+        "upper-4000",
+        "zero-ok",
+    ]
 
 
 def test_a_missing_toolchain_makes_tasks_unvalidated_and_an_unknown_language_invalid(tmp_path):

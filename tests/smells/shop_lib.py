@@ -1,4 +1,5 @@
-"""The small library (`shop.model.Item`: a getter, a method with logic) that the end-to-end smell tests analyse."""
+"""The small library (`shop.model.Item`: a getter, a method with logic) that the end-to-end smell
+tests analyse."""
 
 SHOP_LIB = {
     "src/shop/__init__.py": "",

@@ -1,4 +1,5 @@
-"""The analyzer on awkward input, configuration, suppression, and the target-aware low-value rules."""
+"""The analyzer on awkward input, configuration, suppression, and the target-aware
+low-value rules."""
 
 from __future__ import annotations
 
@@ -17,13 +18,16 @@ def rules(findings):
     return [f.rule for f in findings]
 
 
-@pytest.mark.parametrize("data, detail", [
-    (b"def test_x(:\n    pass\n", "cannot parse"),
-    (b"def test_x():\n    x = 1\0\n", "cannot parse"),
-    (b"x = '\xff\xfe'\n", "undecodable"),
-    (b"# -*- coding: nonsense -*-\nx = 1\n", "undecodable"),
-    (b"x = " + b"(" * 5000 + b")" * 5000 + b"\n", "cannot parse"),
-])
+@pytest.mark.parametrize(
+    "data, detail",
+    [
+        (b"def test_x(:\n    pass\n", "cannot parse"),
+        (b"def test_x():\n    x = 1\0\n", "cannot parse"),
+        (b"x = '\xff\xfe'\n", "undecodable"),
+        (b"# -*- coding: nonsense -*-\nx = 1\n", "undecodable"),
+        (b"x = " + b"(" * 5000 + b")" * 5000 + b"\n", "cannot parse"),
+    ],
+)
 def test_unparsable_input_gives_AS000_not_an_exception(data, detail):
     findings = analyze_bytes(data, "tests/test_bad.py")
     assert rules(findings) == ["AS000"]
@@ -31,7 +35,9 @@ def test_unparsable_input_gives_AS000_not_an_exception(data, detail):
 
 
 def test_latin1_coding_cookie_and_bom_are_read():
-    latin1 = "# -*- coding: latin-1 -*-\ndef test_caf\u00e9():\n    total('\u00e9')\n".encode("latin-1")
+    latin1 = "# -*- coding: latin-1 -*-\ndef test_caf\u00e9():\n    total('\u00e9')\n".encode(
+        "latin-1"
+    )
     bom = b"\xef\xbb\xbf" + NO_ASSERT.encode()
     assert rules(analyze_bytes(latin1, "t.py")) == ["AS001"]
     assert rules(analyze_bytes(bom, "t.py")) == ["AS001"]
@@ -69,11 +75,15 @@ def test_level_override_and_off():
 def test_thresholds_are_configurable():
     source = "def test_t():\n" + "".join(f"    assert add({i}, 0) == {i}\n" for i in range(4))
     assert rules(analyze(source, "t.py")) == []
-    assert rules(analyze(source, "t.py", config=SmellsConfig(max_unexplained_asserts=3))) == ["AS003"]
+    assert rules(analyze(source, "t.py", config=SmellsConfig(max_unexplained_asserts=3))) == [
+        "AS003"
+    ]
 
 
 def test_settings_reject_unknown_rule_and_key():
-    assert settings_from_dict({"smells": {"levels": {"AS001": "warn"}}}).smells.levels == {"AS001": "warn"}
+    assert settings_from_dict({"smells": {"levels": {"AS001": "warn"}}}).smells.levels == {
+        "AS001": "warn"
+    }
     with pytest.raises(ConfigError, match="unknown rule id AS999"):
         settings_from_dict({"smells": {"levels": {"AS999": "warn"}}})
     with pytest.raises(ConfigError, match="unknown setting 'smells.max_mock'"):
@@ -84,8 +94,10 @@ def test_bare_suppression_hides_every_rule_on_the_def_line():
     assert analyze("def test_t():  # assay: ignore\n    total([1])\n", "t.py") == []
 
 
-TARGET = {"src/shop/model.py": "class Item:\n    def __init__(self, name):\n        self.name = name\n\n"
-                               "    def label(self):\n        return self.name\n"}
+TARGET = {
+    "src/shop/model.py": "class Item:\n    def __init__(self, name):\n        self.name = name\n\n"
+    "    def label(self):\n        return self.name\n"
+}
 LOW = "from shop.model import Item\n\ndef test_label():\n    assert Item('a').label() == 'a'\n"
 
 
@@ -101,19 +113,28 @@ def test_low_value_is_a_warning_when_fail_on_low_value_is_off():
 
 
 def test_target_with_logic_is_not_low_value():
-    target = {"src/shop/model.py": TARGET["src/shop/model.py"].replace("return self.name",
-                                                                         "return self.name.title() or '?'")}
+    target = {
+        "src/shop/model.py": TARGET["src/shop/model.py"].replace(
+            "return self.name", "return self.name.title() or '?'"
+        )
+    }
     assert analyze(LOW, "t.py", target) == []
 
 
 def test_AS005_judges_patched_names_by_the_project_modules_when_known():
-    source = ("import pricing\nfrom unittest.mock import patch\n\n@patch('pricing.total', return_value=6)\n"
-              "def test_t(_):\n    assert pricing.total([1]) == 6\n")
+    source = (
+        "import pricing\nfrom unittest.mock import "
+        "patch\n\n@patch('pricing.total', return_value=6)\n"
+        "def test_t(_):\n    assert pricing.total([1]) == 6\n"
+    )
     project = {"pricing.py": "def total(xs):\n    return sum(x * 2 for x in xs)\n"}
     assert "AS005" in rules(analyze(source, "t.py", targets=project))
     assert "AS005" not in rules(analyze(source, "t.py", targets={}))  # pricing is a dependency here
-    assert "AS005" in rules(analyze(source, "t.py"))  # project unknown: only builtins and stdlib are excluded
-    builtin = source.replace("'pricing.total'", "'builtins.sum'").replace("pricing.total([1])", "sum([1])")
+    # project unknown: only builtins and stdlib are excluded
+    assert "AS005" in rules(analyze(source, "t.py"))
+    builtin = source.replace("'pricing.total'", "'builtins.sum'").replace(
+        "pricing.total([1])", "sum([1])"
+    )
     assert "AS005" not in rules(analyze(builtin, "t.py"))
 
 
@@ -132,7 +153,8 @@ def _examples(doc: str) -> dict[str, str]:
     return out
 
 
-# AS020/AS021 need the target's source (their examples show it in comments); AS022's are placeholders.
+# AS020/AS021 need the target's source (their examples show it in comments); AS022's
+# are placeholders.
 @pytest.mark.parametrize("rule", [r for r in RULES if r not in ("AS020", "AS021", "AS022")])
 def test_each_rule_docs_bad_example_is_found_and_good_example_is_not(rule):
     examples = _examples(RULES[rule].doc)

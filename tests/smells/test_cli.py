@@ -58,20 +58,27 @@ def test_text_lines_and_exit_1_on_reject(proj):
 
 def test_exit_0_without_reject_findings(proj):
     proc = run_cli("smells", "tests/test_good.py", cwd=proj)
-    assert (proc.returncode, proc.stdout, proc.stderr) == (0, "no findings in 1 file; exit 0: no reject-level "
-                                                              "finding\n", "")
+    assert (proc.returncode, proc.stdout, proc.stderr) == (
+        0,
+        "no findings in 1 file; exit 0: no reject-level finding\n",
+        "",
+    )
 
 
 def test_config_levels_apply(proj):
     (proj / "pyproject.toml").write_text(
         '[project]\nname = "p"\nversion = "0"\n[tool.assay.smells]\n'
-        'levels = { AS001 = "warn" }\nfail_on_low_value = false\n')
+        'levels = { AS001 = "warn" }\nfail_on_low_value = false\n'
+    )
     proc = run_cli("smells", "tests", "--format", "json", cwd=proj)
     assert proc.returncode == 0, proc.stderr
     data = json.loads(proc.stdout)
     assert data["summary"] == {"reject": 0, "warn": 3, "info": 0}
-    assert [(f["rule"], f["level"]) for f in data["findings"]] == [("AS001", "warn"), ("AS020", "warn"),
-                                                                     ("AS015", "warn")]
+    assert [(f["rule"], f["level"]) for f in data["findings"]] == [
+        ("AS001", "warn"),
+        ("AS020", "warn"),
+        ("AS015", "warn"),
+    ]
 
 
 def test_sarif_is_code_scanning_shaped(proj, tmp_path):
@@ -81,14 +88,26 @@ def test_sarif_is_code_scanning_shaped(proj, tmp_path):
     sarif = json.loads(out.read_text())
     assert sarif["version"] == "2.1.0" and sarif["$schema"].endswith("sarif-2.1.0.json")
     driver = sarif["runs"][0]["tool"]["driver"]
-    assert driver["name"] == "assay" and driver["informationUri"].startswith("https://") and driver["version"]
+    assert (
+        driver["name"] == "assay"
+        and driver["informationUri"].startswith("https://")
+        and driver["version"]
+    )
     assert [r["id"] for r in driver["rules"]] == list(RULES)
     for r in driver["rules"]:
-        assert r["name"] and r["shortDescription"]["text"] and r["fullDescription"]["text"] and r["help"]["text"]
+        assert (
+            r["name"]
+            and r["shortDescription"]["text"]
+            and r["fullDescription"]["text"]
+            and r["help"]["text"]
+        )
         assert r["defaultConfiguration"]["level"] in ("error", "warning", "note")
     results = sarif["runs"][0]["results"]
-    assert [(r["ruleId"], r["level"]) for r in results] == [("AS001", "error"), ("AS020", "error"),
-                                                             ("AS015", "warning")]
+    assert [(r["ruleId"], r["level"]) for r in results] == [
+        ("AS001", "error"),
+        ("AS020", "error"),
+        ("AS015", "warning"),
+    ]
     for r in results:
         assert driver["rules"][r["ruleIndex"]]["id"] == r["ruleId"]
         loc = r["locations"][0]["physicalLocation"]
@@ -99,24 +118,34 @@ def test_sarif_is_code_scanning_shaped(proj, tmp_path):
 
 def test_unparsable_file_is_a_finding_not_a_crash(proj):
     (proj / "tests/test_broken.py").write_bytes(b"def test_x(:\n")
-    (proj / "tests/test_latin.py").write_bytes(b"# -*- coding: latin-1 -*-\ndef test_\xe9():\n    assert 1\n")
+    (proj / "tests/test_latin.py").write_bytes(
+        b"# -*- coding: latin-1 -*-\ndef test_\xe9():\n    assert 1\n"
+    )
     proc = run_cli("smells", "tests/test_broken.py", "tests/test_latin.py", cwd=proj)
     assert proc.returncode == 1 and "Traceback" not in proc.stderr
-    assert proc.stdout.splitlines() == ["tests/test_broken.py:1:12 AS000 [reject] cannot parse: invalid syntax",
-                                        "tests/test_latin.py:3:5 AS006 [reject] test_é: tautology: `assert 1` "
-                                        "always passes",
-                                        "2 findings in 2 files (2 reject); exit 1: reject-level findings"]
+    assert proc.stdout.splitlines() == [
+        "tests/test_broken.py:1:12 AS000 [reject] cannot parse: invalid syntax",
+        "tests/test_latin.py:3:5 AS006 [reject] test_é: tautology: `assert 1` always passes",
+        "2 findings in 2 files (2 reject); exit 1: reject-level findings",
+    ]
 
 
-@pytest.mark.parametrize("args, fragment", [
-    (["tests/nope.py"], "no such file or directory"),
-    (["tests", "--format", "xml"], "unknown format 'xml'"),
-    (["tests", "--config", "missing.toml"], "config file not found"),
-])
+@pytest.mark.parametrize(
+    "args, fragment",
+    [
+        (["tests/nope.py"], "no such file or directory"),
+        (["tests", "--format", "xml"], "unknown format 'xml'"),
+        (["tests", "--config", "missing.toml"], "config file not found"),
+    ],
+)
 def test_bad_input_exits_2_with_one_line(proj, args, fragment):
     proc = run_cli("smells", *args, cwd=proj)
     assert proc.returncode == 2
-    assert proc.stderr.count("\n") == 1 and proc.stderr.startswith("assay: error: ") and fragment in proc.stderr
+    assert (
+        proc.stderr.count("\n") == 1
+        and proc.stderr.startswith("assay: error: ")
+        and fragment in proc.stderr
+    )
     assert "Traceback" not in proc.stderr
 
 
@@ -128,4 +157,6 @@ def test_pre_commit_hook_runs_assay_smells():
 def test_committed_docs_are_up_to_date():
     from assay.smells.docs import render
 
-    assert (REPO / "docs/smells.md").read_text() == render(), "run: python -m assay.smells.docs > docs/smells.md"
+    assert (REPO / "docs/smells.md").read_text() == render(), (
+        "run: python -m assay.smells.docs > docs/smells.md"
+    )

@@ -49,7 +49,7 @@ def test_every_rule_has_a_positive_case_in_the_corpus():
 
 
 def test_every_reject_rule_has_a_negative_case():
-    """A tricky negative is a test named *_is_fine that mentions what the rule looks at; at least one
-    such test per file must come out clean (checked above); here: there are enough of them."""
+    """A tricky negative is a test named *_is_fine that mentions what the rule looks at; at least
+    one such test per file must come out clean (checked above); here: there are enough of them."""
     fine = sum(len(re.findall(r"def test_\w+_is_fine", p.read_text())) for p in CASES)
     assert fine >= 30

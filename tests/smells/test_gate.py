@@ -1,4 +1,5 @@
-"""Gate 5 inside the real pipeline (`assay.pipeline.verify`, compile gate first, real pytest collection)."""
+"""Gate 5 inside the real pipeline (`assay.pipeline.verify`, compile gate first, real
+pytest collection)."""
 
 from __future__ import annotations
 
@@ -22,7 +23,10 @@ def gate5(report):
 
 
 def test_reject_findings_reject_the_file_with_feedback_and_per_test_outcomes(project):
-    root = project({**SHOP_LIB, "tests/test_cart.py": """
+    root = project(
+        {
+            **SHOP_LIB,
+            "tests/test_cart.py": """
         import pytest
         from shop.model import Item
 
@@ -36,9 +40,16 @@ def test_reject_findings_reject_the_file_with_feedback_and_per_test_outcomes(pro
         def test_ok():
             print("checking")
             assert Item("a", 2).total(3) == 6
-        """})
+        """,
+        }
+    )
     f, g = gate5(verify([root / "tests/test_cart.py"], settings()))
-    assert (f.verdict, f.rejected_at, g.gate, g.status) == (Verdict.REJECTED, "smells", "smells", GateStatus.REJECT)
+    assert (f.verdict, f.rejected_at, g.gate, g.status) == (
+        Verdict.REJECTED,
+        "smells",
+        "smells",
+        GateStatus.REJECT,
+    )
     assert g.feedback.splitlines() == [
         "REJECT: Gate 5 — TEST SMELLS",
         "tests/test_cart.py:5 AS001 test_runs: no assertion",
@@ -47,21 +58,36 @@ def test_reject_findings_reject_the_file_with_feedback_and_per_test_outcomes(pro
         g.feedback.splitlines()[-1],
     ]
     assert g.feedback.splitlines()[-1].startswith("Add assertions on the observable result")
-    assert {"rule": "AS001", "level": "reject", "line": 5, "col": 1, "message": "no assertion",
-            "test": "test_runs"} in g.details["findings"]
+    assert {
+        "rule": "AS001",
+        "level": "reject",
+        "line": 5,
+        "col": 1,
+        "message": "no assertion",
+        "test": "test_runs",
+    } in g.details["findings"]
     outcomes = {t.id: (t.verdict, t.gate, t.reason) for t in f.tests if t.gate == "smells"}
     assert outcomes == {
         "tests/test_cart.py::test_runs": (Verdict.REJECTED, "smells", "AS001 no assertion"),
-        "tests/test_cart.py::test_always[1]": (Verdict.REJECTED, "smells",
-                                               "AS006 tautology: `assert True` always passes"),
-        "tests/test_cart.py::test_always[2]": (Verdict.REJECTED, "smells",
-                                               "AS006 tautology: `assert True` always passes"),
+        "tests/test_cart.py::test_always[1]": (
+            Verdict.REJECTED,
+            "smells",
+            "AS006 tautology: `assert True` always passes",
+        ),
+        "tests/test_cart.py::test_always[2]": (
+            Verdict.REJECTED,
+            "smells",
+            "AS006 tautology: `assert True` always passes",
+        ),
     }
     assert f.to_json()["gates"][-1]["findings"] == g.details["findings"]
 
 
 def test_low_value_verdict_rejects_or_warns_by_setting(project):
-    root = project({**SHOP_LIB, "tests/test_label.py": """
+    root = project(
+        {
+            **SHOP_LIB,
+            "tests/test_label.py": """
         from shop.model import Item
 
         def test_label():
@@ -69,12 +95,19 @@ def test_low_value_verdict_rejects_or_warns_by_setting(project):
 
         def test_total():
             assert Item("a", 2).total(3) == 6
-        """})
+        """,
+        }
+    )
     f, g = gate5(verify([root / "tests/test_label.py"], settings()))
-    assert (f.verdict, g.status, g.verdict) == (Verdict.LOW_VALUE, GateStatus.REJECT, Verdict.LOW_VALUE)
+    assert (f.verdict, g.status, g.verdict) == (
+        Verdict.LOW_VALUE,
+        GateStatus.REJECT,
+        Verdict.LOW_VALUE,
+    )
     assert g.feedback.splitlines()[0] == "REJECT: Gate 5 — LOW-VALUE TESTS"
     assert [(t.id, t.verdict) for t in f.tests if t.gate == "smells"] == [
-        ("tests/test_label.py::test_label", Verdict.LOW_VALUE)]
+        ("tests/test_label.py::test_label", Verdict.LOW_VALUE)
+    ]
 
     f, g = gate5(verify([root / "tests/test_label.py"], settings(fail_on_low_value=False)))
     assert (f.verdict, g.status) == (Verdict.LOW_VALUE, GateStatus.WARN)
@@ -82,7 +115,10 @@ def test_low_value_verdict_rejects_or_warns_by_setting(project):
 
 
 def test_clean_file_passes_and_warnings_do_not_reject(project):
-    root = project({**SHOP_LIB, "tests/test_good.py": """
+    root = project(
+        {
+            **SHOP_LIB,
+            "tests/test_good.py": """
         import time
         from shop.model import Item
 
@@ -92,11 +128,15 @@ def test_clean_file_passes_and_warnings_do_not_reject(project):
         def test_total_later():
             time.sleep(0)
             assert Item("a", 5).total(2) == 10
-        """})
+        """,
+        }
+    )
     f, g = gate5(verify([root / "tests/test_good.py"], settings()))
     assert (f.verdict, g.status) == (Verdict.ACCEPTED, GateStatus.WARN)
-    assert g.feedback.splitlines()[:2] == ["WARN: Gate 5 — TEST SMELLS",
-                                           "tests/test_good.py:9 AS010 test_total_later: time.sleep in a unit test"]
+    assert g.feedback.splitlines()[:2] == [
+        "WARN: Gate 5 — TEST SMELLS",
+        "tests/test_good.py:9 AS010 test_total_later: time.sleep in a unit test",
+    ]
     f, g = gate5(verify([root / "tests/test_good.py"], settings(levels={"AS010": "off"})))
     assert (f.verdict, g.status, g.feedback) == (Verdict.ACCEPTED, GateStatus.PASS, "")
 

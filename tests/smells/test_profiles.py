@@ -1,5 +1,5 @@
-"""Profiles: AS003 rejects generated tests and warns on a project's own suite; "auto" tells them apart by
-the `assay_generated` mark."""
+"""Profiles: AS003 rejects generated tests and warns on a project's own suite; "auto" tells them
+apart by the `assay_generated` mark."""
 
 from __future__ import annotations
 
@@ -47,19 +47,28 @@ class TestGenerated:
     def test_in_marked_class(self):
     {ROULETTE.replace(chr(10), chr(10) + "    ")}
 """
-    assert levels(source) == {"test_marked": "reject", "test_marked_through_an_import": "reject",
-                              "test_hand_written": "warn", "TestGenerated::test_in_marked_class": "reject"}
+    assert levels(source) == {
+        "test_marked": "reject",
+        "test_marked_through_an_import": "reject",
+        "test_hand_written": "warn",
+        "TestGenerated::test_in_marked_class": "reject",
+    }
 
 
 def test_module_pytestmark_marks_every_test():
-    source = f"import pytest\npytestmark = [pytest.mark.slow, pytest.mark.assay_generated]\n" \
-             f"def test_a():\n{ROULETTE}\ndef test_b():\n{ROULETTE}"
+    source = (
+        f"import pytest\npytestmark = [pytest.mark.slow, pytest.mark.assay_generated]\n"
+        f"def test_a():\n{ROULETTE}\ndef test_b():\n{ROULETTE}"
+    )
     assert levels(source) == {"test_a": "reject", "test_b": "reject"}
     assert levels(source, profile="suite") == {"test_a": "warn", "test_b": "warn"}
 
 
 def test_other_marks_do_not_make_a_test_generated():
-    source = f"import pytest\n@pytest.mark.generated\n@pytest.mark.parametrize('x', [1])\ndef test_a(x):\n{ROULETTE}"
+    source = (
+        f"import pytest\n@pytest.mark.generated\n@pytest.mark.parametrize('x', "
+        f"[1])\ndef test_a(x):\n{ROULETTE}"
+    )
     assert levels(source) == {"test_a": "warn"}
 
 

@@ -3,8 +3,8 @@
 - `pytest JOB`: one pytest run described by a `protocol.PytestJob`;
 - `mutation JOB`: the mutation worker for a `protocol.MutationJob`;
 - `offline JOB`: the offline writer's probe of one module for a `protocol.OfflineJob`;
-- `pytest-main USER_ROOT SCRATCH_ROOT SOURCE_ROOTS ARGS...`: plain pytest with imports from the scratch copy
-  (the fresh-process check of mutants).
+- `pytest-main USER_ROOT SCRATCH_ROOT SOURCE_ROOTS ARGS...`: plain pytest with imports from the
+  scratch copy (the fresh-process check of mutants).
 """
 
 from __future__ import annotations

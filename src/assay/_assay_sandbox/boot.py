@@ -3,10 +3,10 @@
 Standalone on purpose (stdlib only, no `assay` imports): it runs under the interpreter that runs the
 user's tests, which need not have assay installed.
 
-An editable install of the project puts the user's tree on sys.path (a .pth entry) or installs a meta path
-finder that maps the package to the user's tree. Both would make the code under test - and anything a
-test does with `module.__file__` - point at the user's files. We map such sys.path entries to the scratch
-copy, drop editable finders, and put the scratch source roots first.
+An editable install of the project puts the user's tree on sys.path (a .pth entry) or installs a
+meta path finder that maps the package to the user's tree. Both would make the code under test - and
+anything a test does with `module.__file__` - point at the user's files. We map such sys.path
+entries to the scratch copy, drop editable finders, and put the scratch source roots first.
 """
 
 from __future__ import annotations
@@ -31,14 +31,17 @@ def isolate_imports(user_root: str, scratch_root: str, source_roots: list[str]) 
     for entry in sys.path:
         real = os.path.realpath(entry or os.getcwd())
         if _under(real, user_root) and not any(_under(real, p) for p in prefixes):
-            real = scratch_root + real[len(user_root):]
+            real = scratch_root + real[len(user_root) :]
         if real not in first and real not in rest:
             rest.append(real)
     sys.path[:] = first + rest
     sys.meta_path[:] = [
-        f for f in sys.meta_path
-        if not (type(f).__module__.startswith(("__editable__", "_editable_impl", "editables"))
-                or "editable" in type(f).__name__.lower())
+        f
+        for f in sys.meta_path
+        if not (
+            type(f).__module__.startswith(("__editable__", "_editable_impl", "editables"))
+            or "editable" in type(f).__name__.lower()
+        )
     ]
     for name, mod in list(sys.modules.items()):
         if _under(os.path.realpath(getattr(mod, "__file__", None) or "/nonexistent"), user_root):
@@ -47,7 +50,8 @@ def isolate_imports(user_root: str, scratch_root: str, source_roots: list[str]) 
 
 
 def leaked_modules(user_root: str) -> list[str]:
-    """Modules loaded from the user's tree (outside the interpreter's own prefixes); should be none."""
+    """Modules loaded from the user's tree (outside the interpreter's own prefixes); should
+    be none."""
     user_root = os.path.realpath(user_root)
     prefixes = _env_prefixes()
     leaked = []

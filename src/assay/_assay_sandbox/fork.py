@@ -1,10 +1,10 @@
 """Forked children that report JSON lines over a pipe while they run, then one result.
 
 A fork shares the parent's collected session and imported project: no child pays for imports or
-collection. Children die with the worker and write nothing to its stdout/stderr. A child's body gets a
-`report(dict)` callable: each call is one line the parent reads at once (e.g. "test X started"), so the
-parent can hold a deadline per test and kill a child stuck anywhere, C code included. The last line is
-`{"result": ...}` or `{"crash": traceback}`.
+collection. Children die with the worker and write nothing to its stdout/stderr. A child's body gets
+a `report(dict)` callable: each call is one line the parent reads at once (e.g. "test X started"),
+so the parent can hold a deadline per test and kill a child stuck anywhere, C code included. The
+last line is `{"result": ...}` or `{"crash": traceback}`.
 """
 
 from __future__ import annotations
@@ -21,9 +21,11 @@ import traceback
 from collections.abc import Callable
 from typing import Any, Protocol
 
-IDLE_SHARE = 0.25  # a child that used less CPU than this share of a core is waiting (sleep, I/O), not working
+# a child that used less CPU than this share of a core is waiting (sleep, I/O), not working
+IDLE_SHARE = 0.25
 _TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
-RETRY_FACTOR = 4.0  # a child that timed out with nothing to blame runs once more with this much more time: a
+# a child that timed out with nothing to blame runs once more with this much more time: a
+RETRY_FACTOR = 4.0
 # busy machine slows every child, a real hang still times out
 
 
@@ -41,18 +43,20 @@ def _quiet() -> None:
 def _write(fd: int, data: dict) -> None:
     view = memoryview(json.dumps(data).encode() + b"\n")
     while view:
-        view = view[os.write(fd, view):]
+        view = view[os.write(fd, view) :]
 
 
 class Body(Protocol):
-    """What a forked child runs: `body(report)`, its return value (JSON) the child's result. A protocol, not a
-    `Callable`: callers pass lambdas that bind loop variables as defaults (`lambda report, m=m: ...`)."""
+    """What a forked child runs: `body(report)`, its return value (JSON) the child's result. A
+    protocol, not a `Callable`: callers pass lambdas that bind loop variables as defaults
+    (`lambda report, m=m: ...`)."""
 
     def __call__(self, report: Callable[[dict], None], /) -> Any: ...
 
 
 class Task(Protocol):
-    """A body that reports nothing while it runs (`run_one`); a protocol for the same reason as `Body`."""
+    """A body that reports nothing while it runs (`run_one`); a protocol for the same reason
+    as `Body`."""
 
     def __call__(self) -> Any: ...
 
@@ -70,7 +74,8 @@ class Child:
         self.ended = 0.0
 
     def feed(self) -> tuple[list[dict], bool]:
-        """Progress lines that arrived (the final line is kept apart), and whether the pipe is at its end."""
+        """Progress lines that arrived (the final line is kept apart), and whether the pipe is at
+        its end."""
         chunk = os.read(self.fd, 1 << 16)
         self.buffer += chunk
         *lines, self.buffer = self.buffer.split(b"\n")
@@ -84,7 +89,8 @@ class Child:
         return out, not chunk
 
     def reap(self) -> dict:
-        """After the end of the pipe: wait for the child; its result, or a crash naming how it died."""
+        """After the end of the pipe: wait for the child; its result, or a crash naming how
+        it died."""
         os.close(self.fd)
         _, self.status = os.waitpid(self.pid, 0)
         self.ended = time.monotonic()
@@ -121,18 +127,25 @@ def fork(body: Body) -> Child:
     return Child(pid, r)
 
 
-def watch(children: list[Child], deadline_of: Callable[[Child], float], on_line: Callable[[Child, dict], None],
-          first_only: bool = False, wake: Callable[[], float | None] = lambda: None,
-          grace: Callable[[Child], bool] = lambda child: False) -> dict[int, tuple[str, dict]]:
-    """Run children to their end (`first_only`: until one ends, or until `wake()`, monotonic seconds or
-    None, has passed; asked again after each line, which may move it): `on_line(child, msg)` for each
-    progress line; a child past `deadline_of(child)` is killed, unless `grace(child)` moved its deadline.
-    Returns pid -> ("exited", result) | ("timeout", {}) for the children that ended."""
+def watch(
+    children: list[Child],
+    deadline_of: Callable[[Child], float],
+    on_line: Callable[[Child, dict], None],
+    first_only: bool = False,
+    wake: Callable[[], float | None] = lambda: None,
+    grace: Callable[[Child], bool] = lambda child: False,
+) -> dict[int, tuple[str, dict]]:
+    """Run children to their end (`first_only`: until one ends, or until `wake()`, monotonic seconds
+    or None, has passed; asked again after each line, which may move it): `on_line(child, msg)` for
+    each progress line; a child past `deadline_of(child)` is killed, unless `grace(child)` moved its
+    deadline. Returns pid -> ("exited", result) | ("timeout", {}) for the children that ended."""
     out: dict[int, tuple[str, dict]] = {}
     running = {c.fd: c for c in children}
     while running:
         woken = wake() if first_only else None
-        nearest = min([deadline_of(c) for c in running.values()] + ([woken] if woken is not None else []))
+        nearest = min(
+            [deadline_of(c) for c in running.values()] + ([woken] if woken is not None else [])
+        )
         wait = None if nearest == math.inf else max(0.0, nearest - time.monotonic())
         ready, _, _ = select.select(list(running), [], [], wait)
         for fd in ready:
@@ -162,12 +175,13 @@ def run_one(body: Task, timeout: float) -> tuple[str, dict, float]:
     return state, result, time.monotonic() - child.started
 
 
-_SCHEDSTAT: dict[int, int] = {}  # pid -> this process's own /proc/self/schedstat, opened once (after a fork)
+# pid -> this process's own /proc/self/schedstat, opened once (after a fork)
+_SCHEDSTAT: dict[int, int] = {}
 
 
 def waited() -> float:
-    """Seconds this process's main thread has been ready to run but waiting for a core (the kernel's run
-    queue): time a busy machine took from it, not time it spent. 0.0 where /proc can not say."""
+    """Seconds this process's main thread has been ready to run but waiting for a core (the kernel's
+    run queue): time a busy machine took from it, not time it spent. 0.0 where /proc can not say."""
     pid = os.getpid()
     try:
         fd = _SCHEDSTAT.get(pid)
@@ -182,8 +196,9 @@ def waited() -> float:
 
 
 def clock() -> float:
-    """`perf_counter` less `waited()`: a test's time as on an idle machine (sleeping and I/O still count), so
-    that a baseline taken on a busy machine does not inflate deadlines, nor a busy machine fake a hang."""
+    """`perf_counter` less `waited()`: a test's time as on an idle machine (sleeping and I/O still
+    count), so that a baseline taken on a busy machine does not inflate deadlines, nor a busy
+    machine fake a hang."""
     return time.perf_counter() - waited()
 
 
@@ -199,8 +214,9 @@ def waited_of(pid: int) -> float | None:
 
 
 def cpu_ticks(pid: int) -> int | None:
-    """CPU time (user + system, clock ticks) a child of this process has used; None where /proc can not say
-    (a pid namespace without its own /proc shows other processes under the child's pid: the parent differs)."""
+    """CPU time (user + system, clock ticks) a child of this process has used; None where /proc can
+    not say (a pid namespace without its own /proc shows other processes under the child's pid: the
+    parent differs)."""
     try:
         with open(f"/proc/{pid}/stat", "rb") as fh:
             fields = fh.read().rsplit(b")", 1)[1].split()

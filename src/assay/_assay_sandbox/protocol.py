@@ -1,7 +1,9 @@
-"""The typed messages between assay and this package: job configs written as JSON by the parent, read here.
+"""The typed messages between assay and this package: job configs written as JSON by the parent,
+read here.
 
-Stdlib only: assay imports this module as `assay._assay_sandbox.protocol` to write a job, and the sandboxed
-process imports it as `_assay_sandbox.protocol` to read it, so both sides share one definition.
+Stdlib only: assay imports this module as `assay._assay_sandbox.protocol` to write a job, and
+the sandboxed process imports it as `_assay_sandbox.protocol` to read it, so both sides share
+one definition.
 """
 
 from __future__ import annotations
@@ -13,7 +15,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from typing import Self  # 3.11: only for the checker, the sandboxed interpreter may be 3.10
 
-HASH_SEED = "0"  # PYTHONHASHSEED of every sandboxed pytest process: test ids built from sets match across them
+# PYTHONHASHSEED of every sandboxed pytest process: test ids built from sets match across them
+HASH_SEED = "0"
 
 
 class _Json:
@@ -35,7 +38,8 @@ class _Json:
 
 @dataclass
 class PytestJob(_Json):
-    """One pytest run: collect, run (in file, random or reverse order) or isolate (each id alone)."""
+    """One pytest run: collect, run (in file, random or reverse order) or isolate (each
+    id alone)."""
 
     mode: str  # collect | run | isolate | plan
     out: str  # where the result JSON goes; `<out>.progress` names each test as it starts
@@ -48,7 +52,8 @@ class PytestJob(_Json):
     ids: list[str] = field(default_factory=list)  # isolate: the node ids to run alone
     test_timeout: float = 60.0  # isolate: the wall limit of one test
     pytest_args: list[str] = field(default_factory=list)
-    steps: list[dict] = field(default_factory=list)  # plan: [{"order", "seed", "isolate"}], each a forked run
+    # plan: [{"order", "seed", "isolate"}], each a forked run
+    steps: list[dict] = field(default_factory=list)
 
 
 @dataclass
@@ -64,7 +69,8 @@ class MutantSpec(_Json):
     end_line: int
     stmt_line: int
     function: str
-    chain: list[list] = field(default_factory=list)  # enclosing defs, innermost first: [name, first line]
+    # enclosing defs, innermost first: [name, first line]
+    chain: list[list] = field(default_factory=list)
     operator: str = ""
 
 
@@ -75,19 +81,24 @@ class MutationJob(_Json):
     user_root: str
     scratch_root: str
     events: str  # JSON-lines file the worker appends its events to
-    tests: list[str]  # files (collected whole) or node ids / `file::function` prefixes, picked after collection
+    # files (collected whole) or node ids / `file::function` prefixes, picked after collection
+    tests: list[str]
     targets: dict[str, str]  # project-relative path -> absolute path in the scratch copy
     mutants: list[MutantSpec]
     source_roots: list[str] = field(default_factory=list)
     pytest_args: list[str] = field(default_factory=list)
-    functions: dict[str, list[list]] | None = None  # rel -> [name, first, last]: scope the run (verify gate)
+    # rel -> [name, first, last]: scope the run (verify gate)
+    functions: dict[str, list[list]] | None = None
     workers: int = 1
-    killers: int = 1  # failing tests to find per mutant before stopping (2: tells a unique kill from a shared one)
+    # failing tests to find per mutant before stopping (2: tells a unique kill from a shared one)
+    killers: int = 1
     timeout_factor: float = 10.0  # a test's deadline: factor x its untraced duration + timeout_s
     timeout_s: float = 5.0
     baseline_timeout: float = 180.0  # the deadline of one test in the baseline runs
-    deselect: list[str] = field(default_factory=list)  # node ids, prefixes or globs left out of the run
-    durations: dict[str, float] | None = None  # untraced seconds per node id (the green gate's run), if known
+    # node ids, prefixes or globs left out of the run
+    deselect: list[str] = field(default_factory=list)
+    # untraced seconds per node id (the green gate's run), if known
+    durations: dict[str, float] | None = None
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> MutationJob:
@@ -98,29 +109,37 @@ class MutationJob(_Json):
 
 @dataclass
 class OfflineFunction(_Json):
-    """One function the offline writer characterizes, with the inputs mined for it on assay's side."""
+    """One function the offline writer characterizes, with the inputs mined for it on
+    assay's side."""
 
-    name: str  # `f`, or `Class.method` (a method is called on a receiver built by an input's `receiver`)
-    kind: str = "function"  # function | method | static (a staticmethod or classmethod, called on the class)
-    inputs: list[dict] = field(default_factory=list)  # {"args": [src], "kwargs": {name: src}, "receiver": src|None,
+    # `f`, or `Class.method` (a method is called on a receiver built by an input's `receiver`)
+    name: str
+    # function | method | static (a staticmethod or classmethod, called on the class)
+    kind: str = "function"
+    # {"args": [src], "kwargs": {name: src}, "receiver": src|None
+    inputs: list[dict] = field(default_factory=list)
     # "origin": "tests" | "doctest" | "variant" | ...}: Python source, evaluated with `imports`
-    receivers: list[str] = field(default_factory=list)  # mined constructor calls for a method's receiver
+    # mined constructor calls for a method's receiver
+    receivers: list[str] = field(default_factory=list)
 
 
 @dataclass
 class OfflineJob(_Json):
-    """The offline writer's probe of one module: generate inputs, run them (the oracle), run them against mutants."""
+    """The offline writer's probe of one module: generate inputs, run them (the oracle), run them
+    against mutants."""
 
     user_root: str
     scratch_root: str
     out: str  # where the result JSON goes
     module: str  # dotted import name of the module under test
     path: str  # its file in the scratch copy
-    imports: list[str]  # import lines that make the inputs' names resolvable (the generated file's header)
+    # import lines that make the inputs' names resolvable (the generated file's header)
+    imports: list[str]
     functions: list[OfflineFunction]
     mutants: list[MutantSpec]
     source_roots: list[str] = field(default_factory=list)
-    literals: dict[str, list] = field(default_factory=dict)  # type name -> values mined from tests and the code
+    # type name -> values mined from tests and the code
+    literals: dict[str, list] = field(default_factory=dict)
     budget_s: float = 30.0  # the whole probe, import included
     call_timeout: float = 1.0  # one call of the function under test (the original)
     memory_mb: int = 1024  # address space a call may add to the worker's
@@ -132,6 +151,8 @@ class OfflineJob(_Json):
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> OfflineJob:
         job = super().from_dict(data)
-        job.functions = [OfflineFunction.from_dict(f) if isinstance(f, dict) else f for f in job.functions]
+        job.functions = [
+            OfflineFunction.from_dict(f) if isinstance(f, dict) else f for f in job.functions
+        ]
         job.mutants = [MutantSpec.from_dict(m) if isinstance(m, dict) else m for m in job.mutants]
         return job

@@ -1,4 +1,5 @@
-"""Runs pytest inside the sandbox and writes structured results as JSON (never scraped from the console).
+"""Runs pytest inside the sandbox and writes structured results as JSON (never scraped from
+the console).
 
 Standalone (stdlib + pytest) because it runs under the interpreter of the user's tests.
 
@@ -6,8 +7,9 @@ Modes:
   collect  - collection only; reports collection errors and tests whose fixtures do not exist
   run      - run the tests (order: file, random with a seed, or reverse)
   isolate  - run each given test id alone, in a fork of the collected session
-  plan     - several runs of one collected session, each in a fork (reruns, random order, each test alone):
-             the state a fresh process has after collection, without paying for start-up and collection again
+  plan     - several runs of one collected session, each in a fork (reruns, random order, each
+             test alone): the state a fresh process has after collection, without paying for
+             start-up and collection again
 
 Progress (`<out>.progress`): one line per started test, so that when the run is killed (timeout,
 memory) the caller can name the test that was running.
@@ -35,7 +37,9 @@ def _short(report: pytest.TestReport) -> str:
     crash = getattr(getattr(report, "longrepr", None), "reprcrash", None)
     text = report.longreprtext or ""
     if crash is not None and crash.message:
-        return f"{crash.message}\n{text[-MAX_MESSAGE:]}" if len(text) < MAX_MESSAGE else crash.message
+        return (
+            f"{crash.message}\n{text[-MAX_MESSAGE:]}" if len(text) < MAX_MESSAGE else crash.message
+        )
     return text[-MAX_MESSAGE:]
 
 
@@ -44,22 +48,29 @@ class Recorder:
 
     def __init__(self, args: PytestJob, progress_path: str) -> None:
         self.args = args
-        self.progress = open(progress_path, "a", buffering=1)  # noqa: SIM115 - lives as long as the run
+        # lives as long as the run
+        self.progress = open(progress_path, "a", buffering=1)  # noqa: SIM115
         self.collected: list[str] = []
         self.errors: list[dict] = []
         self.tests: dict[str, dict] = {}
         self.steps: list[dict] = []  # plan mode: one result per step
 
     def pytest_configure(self, config: pytest.Config) -> None:
-        # assay's own pytest plugin is kept out of the sandbox (-p no:assay); its marker is registered here
-        config.addinivalue_line("markers", "assay_generated(task=None): test written by assay generate")
+        # assay's own pytest plugin is kept out of the sandbox (-p no:assay); its marker is
+        # registered here
+        config.addinivalue_line(
+            "markers", "assay_generated(task=None): test written by assay generate"
+        )
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         if report.failed:
-            self.errors.append({"nodeid": report.nodeid, "message": report.longreprtext[-MAX_MESSAGE:]})
+            self.errors.append(
+                {"nodeid": report.nodeid, "message": report.longreprtext[-MAX_MESSAGE:]}
+            )
 
-    def pytest_collection_modifyitems(self, session: pytest.Session, config: pytest.Config,
-                                      items: list[pytest.Item]) -> None:
+    def pytest_collection_modifyitems(
+        self, session: pytest.Session, config: pytest.Config, items: list[pytest.Item]
+    ) -> None:
         if self.args.order == "random":
             random.Random(self.args.seed).shuffle(items)
         elif self.args.order == "reverse":
@@ -68,26 +79,37 @@ class Recorder:
             self._check_fixtures(items)
 
     def _check_fixtures(self, items: list[pytest.Item]) -> None:
-        """A test asking for a fixture nobody defines fails only at setup; report it at collection."""
+        """A test asking for a fixture nobody defines fails only at setup; report it
+        at collection."""
         for item in items:
             info = getattr(item, "_fixtureinfo", None)
             if info is None:
                 continue
-            missing = [n for n in info.names_closure if n != "request" and n not in info.name2fixturedefs]
+            missing = [
+                n for n in info.names_closure if n != "request" and n not in info.name2fixturedefs
+            ]
             if missing:
-                self.errors.append({"nodeid": item.nodeid, "message": f"fixture '{missing[0]}' not found",
-                                    "fixture": True})
+                self.errors.append(
+                    {
+                        "nodeid": item.nodeid,
+                        "message": f"fixture '{missing[0]}' not found",
+                        "fixture": True,
+                    }
+                )
 
     def pytest_collection_finish(self, session: pytest.Session) -> None:
         self.collected = [item.nodeid for item in session.items]
 
     def pytest_runtestloop(self, session: pytest.Session) -> bool | None:
-        """In isolate mode each wanted test runs in a fork of the freshly collected session: the state a
-        new process has after importing the test module, without paying for interpreter start and collection."""
+        """In isolate mode each wanted test runs in a fork of the freshly collected session: the
+        state a new process has after importing the test module, without paying for interpreter
+        start and collection."""
         if self.args.mode not in ("isolate", "plan") or session.config.option.collectonly:
             return None
         if self.args.mode == "plan":
-            self.steps = [self._step(list(session.items), i, step) for i, step in enumerate(self.args.steps)]
+            self.steps = [
+                self._step(list(session.items), i, step) for i, step in enumerate(self.args.steps)
+            ]
             return True
         wanted = set(self.args.ids)
         for item in session.items:
@@ -96,7 +118,8 @@ class Recorder:
         return True
 
     def _step(self, items: list[pytest.Item], index: int, step: dict) -> dict:
-        """One run of a plan: every test (in the step's order) in one forked child, or each wanted test alone."""
+        """One run of a plan: every test (in the step's order) in one forked child, or each wanted
+        test alone."""
         if step.get("isolate"):
             wanted = set(self.args.ids)
             return {"tests": {i.nodeid: self._forked(i) for i in items if i.nodeid in wanted}}
@@ -109,12 +132,16 @@ class Recorder:
         if pid == 0:
             try:
                 self.tests = {}
-                # close the parent's handle, not drop it: a file freed by the GC warns (ResourceWarning), which a
-                # project with `filterwarnings = error` sees as an error in whichever test is running
+                # close the parent's handle, not drop it: a file freed by the GC warns
+                # (ResourceWarning), which a project with `filterwarnings = error` sees as an error
+                # in whichever test is running
                 self.progress.close()
-                self.progress = open(progress, "w", buffering=1)  # noqa: SIM115 - the child's own, until _exit
+                # the child's own, until _exit
+                self.progress = open(progress, "w", buffering=1)  # noqa: SIM115
                 for i, item in enumerate(items):
-                    item.ihook.pytest_runtest_protocol(item=item, nextitem=items[i + 1] if i + 1 < len(items) else None)
+                    item.ihook.pytest_runtest_protocol(
+                        item=item, nextitem=items[i + 1] if i + 1 < len(items) else None
+                    )
                 with open(part, "w") as fh:
                     json.dump(self.tests, fh)
             finally:
@@ -130,8 +157,11 @@ class Recorder:
                 started = [line.strip() for line in fh if line.strip()]
         except OSError:
             started = []
-        why = (f"timed out after {self.args.test_timeout:g} s" if status is None
-               else f"the run ended abnormally (wait status {status})")
+        why = (
+            f"timed out after {self.args.test_timeout:g} s"
+            if status is None
+            else f"the run ended abnormally (wait status {status})"
+        )
         return {"tests": {}, "crash": why, "running": started[-1] if started else None}
 
     def _forked(self, item: pytest.Item) -> dict:
@@ -147,32 +177,44 @@ class Recorder:
                 os._exit(0)
         status = _wait(pid, self.args.test_timeout)
         if status is None:
-            return {"outcome": "timeout", "duration": self.args.test_timeout,
-                    "message": f"timed out after {self.args.test_timeout:g} s when run alone"}
+            return {
+                "outcome": "timeout",
+                "duration": self.args.test_timeout,
+                "message": f"timed out after {self.args.test_timeout:g} s when run alone",
+            }
         try:
             with open(part) as fh:
                 result = json.load(fh)
             os.unlink(part)
         except (OSError, ValueError):
             result = None
-        return result or {"outcome": "error", "duration": 0.0,
-                          "message": f"crashed when run alone (wait status {status})"}
+        return result or {
+            "outcome": "error",
+            "duration": 0.0,
+            "message": f"crashed when run alone (wait status {status})",
+        }
 
     def pytest_runtest_logstart(self, nodeid: str, location: tuple[str, int | None, str]) -> None:
         self.progress.write(nodeid + "\n")
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        entry = self.tests.setdefault(report.nodeid, {"outcome": "passed", "duration": 0.0, "message": ""})
+        entry = self.tests.setdefault(
+            report.nodeid, {"outcome": "passed", "duration": 0.0, "message": ""}
+        )
         entry["duration"] += report.duration
         if report.when == "call" and hasattr(report, "wasxfail"):
             entry["outcome"] = "xfailed" if report.skipped else "xpassed"
             entry["message"] = str(report.wasxfail)
         elif report.skipped and entry["outcome"] == "passed":
             entry["outcome"] = "skipped"
-            entry["message"] = str(report.longrepr[-1]) if isinstance(report.longrepr, tuple) else ""
+            entry["message"] = (
+                str(report.longrepr[-1]) if isinstance(report.longrepr, tuple) else ""
+            )
         elif report.failed:
             entry["outcome"] = "failed" if report.when == "call" else "error"
-            entry["message"] = (f"error at {report.when}: " if report.when != "call" else "") + _short(report)
+            entry["message"] = (
+                f"error at {report.when}: " if report.when != "call" else ""
+            ) + _short(report)
 
     def result(self, exitstatus: int) -> dict:
         return {
@@ -199,7 +241,17 @@ def _wait(pid: int, timeout: float) -> int | None:
 
 
 def _pytest_args(args: PytestJob, extra: list[str]) -> list[str]:
-    base = ["-p", "no:cacheprovider", "-p", "no:randomly", "-p", "no:assay", "-q", "--rootdir", args.scratch_root]
+    base = [
+        "-p",
+        "no:cacheprovider",
+        "-p",
+        "no:randomly",
+        "-p",
+        "no:assay",
+        "-q",
+        "--rootdir",
+        args.scratch_root,
+    ]
     if args.mode == "collect":
         base.append("--collect-only")
     return base + extra

@@ -1,5 +1,5 @@
-"""The `assay` command: a thin Typer shell over `assay.api`. Each sub-command lives in its own module and
-registers itself on `app` when imported; importing this package registers them all."""
+"""The `assay` command: a thin Typer shell over `assay.api`. Each sub-command lives in its own
+module and registers itself on `app` when imported; importing this package registers them all."""
 
 from assay.cli import (  # noqa: F401 - registration
     demo,

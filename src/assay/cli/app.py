@@ -1,4 +1,5 @@
-"""The Typer app and what every command shares: one error funnel, consoles, progress. No logic lives here."""
+"""The Typer app and what every command shares: one error funnel, consoles, progress. No logic
+lives here."""
 
 from __future__ import annotations
 
@@ -23,15 +24,20 @@ from assay.errors import AssayError
 
 
 def _hide_argument_types() -> None:
-    """Newer Typer prints an argument's Python type (`<list[Path]>`) beside its metavar; the metavar says it."""
+    """Newer Typer prints an argument's Python type (`<list[Path]>`) beside its metavar; the metavar
+    says it."""
     argument = getattr(getattr(typer, "core", None), "TyperArgument", None)
     if argument is not None and hasattr(argument, "display_type_rich"):
         argument.display_type_rich = lambda self, ctx: None
 
 
 _hide_argument_types()
-app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
-                  help="Decide, with evidence, whether a test is worth keeping.")
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    rich_markup_mode=None,
+    help="Decide, with evidence, whether a test is worth keeping.",
+)
 T = TypeVar("T")
 
 
@@ -45,8 +51,9 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def _root(
-    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
-                                 help="print assay's version and exit"),
+    version: bool = typer.Option(
+        False, "--version", callback=_version, is_eager=True, help="print assay's version and exit"
+    ),
 ) -> None:
     """Decide, with evidence, whether a test is worth keeping."""
 
@@ -66,7 +73,8 @@ def internal_error(err: BaseException) -> NoReturn:
 
 
 def call(fn: Callable[[], T]) -> T:
-    """Run one library call: AssayErrors become one line and their exit code, anything else exit 3."""
+    """Run one library call: AssayErrors become one line and their exit code, anything else
+    exit 3."""
     try:
         return fn()
     except typer.Exit:
@@ -93,8 +101,8 @@ def shown(progress: Progress) -> Iterator[None]:
 
 @dataclass
 class Outputs:
-    """Where each requested format goes: files, at most one format on stdout, and whether the text view is
-    printed to the terminal (it is, unless stdout carries another format)."""
+    """Where each requested format goes: files, at most one format on stdout, and whether the text
+    view is printed to the terminal (it is, unless stdout carries another format)."""
 
     files: list[tuple[str, Path]]
     stdout: str | None
@@ -102,9 +110,9 @@ class Outputs:
 
 
 def plan_outputs(formats: list[str], outputs: list[Path], known: Iterable[str]) -> Outputs:
-    """`-f FORMAT[=FILE]` (repeatable) and `-o FILE`: as many `-o` as formats without a file pair up in order; a
-    single `-o` goes to the one format that is not the text view (text stays on the terminal). Usage errors
-    for anything ambiguous."""
+    """`-f FORMAT[=FILE]` (repeatable) and `-o FILE`: as many `-o` as formats without a file pair up
+    in order; a single `-o` goes to the one format that is not the text view (text stays on the
+    terminal). Usage errors for anything ambiguous."""
     known = list(known)
     pairs: list[tuple[str, Path | None]] = []
     for spec in formats or ["text"]:
@@ -116,22 +124,31 @@ def plan_outputs(formats: list[str], outputs: list[Path], known: Iterable[str]) 
     if outputs and len(outputs) == len(open_):  # -f a -o A -f b -o B: in order
         for i, out in zip(open_, outputs, strict=True):
             pairs[i] = (pairs[i][0], out)
-    elif len(outputs) == 1:  # -f text -f junit -o junit.xml: the one format that is not the terminal view
+    # f text -f junit -o junit.xml: the one format that is not the terminal view
+    elif len(outputs) == 1:
         data = [i for i in open_ if pairs[i][0] != "text"]
         if len(data) != 1:
-            usage_error("--output goes with one --format; with several, give each its file: -f junit=junit.xml")
+            usage_error(
+                "--output goes with one --format; with several, "
+                "give each its file: -f junit=junit.xml"
+            )
         pairs[data[0]] = (pairs[data[0]][0], outputs[0])
     elif outputs:
-        usage_error("more --output than formats to write; give each format its own file with -f FORMAT=FILE")
+        usage_error(
+            "more --output than formats to write; give each format its own file with -f FORMAT=FILE"
+        )
     to_stdout = [name for name, file in pairs if file is None and name != "text"]
     if len(to_stdout) > 1:
-        usage_error(f"only one format can go to stdout; give the others a file: -f {to_stdout[1]}=FILE")
+        usage_error(
+            f"only one format can go to stdout; give the others a file: -f {to_stdout[1]}=FILE"
+        )
     files = [(name, file) for name, file in pairs if file is not None]
     return Outputs(files, to_stdout[0] if to_stdout else None, terminal=not to_stdout)
 
 
 def terminal() -> Console:
-    """Stdout console; when not a terminal, 120 columns (so piped tables do not fold) unless COLUMNS says."""
+    """Stdout console; when not a terminal, 120 columns (so piped tables do not fold) unless
+    COLUMNS says."""
     console = Console()
     if console.is_terminal or os.environ.get("COLUMNS", "").isdigit():
         return console
@@ -150,7 +167,8 @@ def write(text: str, output: Path | None) -> None:
 
 
 class Terminated(KeyboardInterrupt):
-    """SIGTERM, raised in the main thread like Ctrl-C so that workspaces are removed before assay exits."""
+    """SIGTERM, raised in the main thread like Ctrl-C so that workspaces are removed before
+    assay exits."""
 
 
 _stopped_by: int | None = None  # the signal that stopped the command, if one did
@@ -191,7 +209,8 @@ def main() -> None:
 
 
 def _click_exceptions(name: str) -> tuple[type[BaseException], ...]:
-    """Click's exception class `name`: vendored inside newer Typer releases, the `click` package in older ones."""
+    """Click's exception class `name`: vendored inside newer Typer releases, the `click` package in
+    older ones."""
     found = []
     for module in ("typer._click.exceptions", "click.exceptions"):
         try:

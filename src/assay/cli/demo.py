@@ -1,4 +1,5 @@
-"""`assay demo`: the bundled example project through every gate, checked against its expected verdicts."""
+"""`assay demo`: the bundled example project through every gate, checked against its
+expected verdicts."""
 
 from __future__ import annotations
 
@@ -15,8 +16,9 @@ from assay.report.text import print_report
 @app.command()
 def demo(
     keep: Annotated[bool, typer.Option(help="keep the temp copy and print its path")] = False,
-    language: Annotated[str, typer.Option("--language", "-l", help="python (default), java, go, rust, "
-                                                                       "typescript")] = "python",
+    language: Annotated[
+        str, typer.Option("--language", "-l", help="python (default), java, go, rust, typescript")
+    ] = "python",
 ) -> None:
     """Verify the bundled example project (a copy in a temp dir) and print the verdict table."""
     progress, on_event = progress_display()

@@ -1,4 +1,5 @@
-"""`assay generate`: tests written by a model, kept only when they pass every gate (and the review)."""
+"""`assay generate`: tests written by a model, kept only when they pass every gate (and
+the review)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ from assay import api
 from assay.cli.app import app, call, shown, terminal, usage_error, write
 from assay.report import WRITER_FORMATS, WRITER_PRESENTERS
 
-FORMATS = list(dict.fromkeys(f for formats in WRITER_FORMATS.values() for f in formats))  # every writer's
+# every writer's
+FORMATS = list(dict.fromkeys(f for formats in WRITER_FORMATS.values() for f in formats))
 
 if TYPE_CHECKING:
     from assay.writers.base import WriterReport
@@ -33,9 +35,15 @@ def parse_budget(text: str) -> float:
 
 
 def _progress(quiet: bool) -> tuple[Progress, api.EventSink]:
-    progress = Progress(TextColumn("[bold]generating"), BarColumn(), MofNCompleteColumn(),
-                        TextColumn("accepted {task.fields[kept]} tests · {task.fields[tokens]} tokens"),
-                        TimeElapsedColumn(), console=Console(stderr=True), transient=True)
+    progress = Progress(
+        TextColumn("[bold]generating"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("accepted {task.fields[kept]} tests · {task.fields[tokens]} tokens"),
+        TimeElapsedColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    )
     task = progress.add_task("generating", total=None, kept=0, tokens="0")
     kept = [0]
 
@@ -55,42 +63,87 @@ def _progress(quiet: bool) -> tuple[Progress, api.EventSink]:
 
 @app.command()
 def generate(
-    targets: Annotated[list[str] | None, typer.Argument(
-        help="module (src/pkg/mod.py), function (mod.py::func[,func]) or targets JSON file")] = None,
-    since: Annotated[str | None, typer.Option(help="also the functions changed since this git revision")] = None,
-    task: Annotated[str | None, typer.Option(help="what the tests are for, e.g. 'SHOP-123: ...'")] = None,
+    targets: Annotated[
+        list[str] | None,
+        typer.Argument(
+            help="module (src/pkg/mod.py), function (mod.py::func[,func]) or targets JSON file"
+        ),
+    ] = None,
+    since: Annotated[
+        str | None, typer.Option(help="also the functions changed since this git revision")
+    ] = None,
+    task: Annotated[
+        str | None, typer.Option(help="what the tests are for, e.g. 'SHOP-123: ...'")
+    ] = None,
     task_file: Annotated[Path | None, typer.Option(help="read the task from this file")] = None,
-    writer: Annotated[str | None, typer.Option(help="provider:model that writes (openai, anthropic, command, "
-                                                     "replay), or offline (the default: no model)")] = None,
-    budget: Annotated[str | None, typer.Option(metavar="TIME",
-                                               help="offline writer: time per module (60s, 2m)")] = None,
-    max_tests: Annotated[int | None, typer.Option(metavar="N", help="offline writer: tests per function")] = None,
-    no_crosshair: Annotated[bool, typer.Option("--no-crosshair",
-                                               help="offline writer: no CrossHair even when installed")] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress lines on stderr")] = False,
+    writer: Annotated[
+        str | None,
+        typer.Option(
+            help="provider:model that writes (openai, anthropic, command, "
+            "replay), or offline (the default: no model)"
+        ),
+    ] = None,
+    budget: Annotated[
+        str | None, typer.Option(metavar="TIME", help="offline writer: time per module (60s, 2m)")
+    ] = None,
+    max_tests: Annotated[
+        int | None, typer.Option(metavar="N", help="offline writer: tests per function")
+    ] = None,
+    no_crosshair: Annotated[
+        bool,
+        typer.Option("--no-crosshair", help="offline writer: no CrossHair even when installed"),
+    ] = False,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="no progress lines on stderr")
+    ] = False,
     reviewer: Annotated[str | None, typer.Option(help="provider:model of gate 6 (review)")] = None,
-    max_attempts: Annotated[int | None, typer.Option(help="writer answers per target (default 3)")] = None,
+    max_attempts: Annotated[
+        int | None, typer.Option(help="writer answers per target (default 3)")
+    ] = None,
     max_tokens: Annotated[int | None, typer.Option(help="stop after this many tokens")] = None,
-    max_cost: Annotated[float | None, typer.Option(help="stop after this cost in USD (needs prices)")] = None,
+    max_cost: Annotated[
+        float | None, typer.Option(help="stop after this cost in USD (needs prices)")
+    ] = None,
     jobs: Annotated[int | None, typer.Option(help="targets in flight at once")] = None,
-    output_dir: Annotated[Path | None, typer.Option(help="where accepted tests go (default: beside the "
-                                                         "module's tests)")] = None,
-    dry_run: Annotated[bool, typer.Option("--dry-run", help="write nothing, report what would be")] = False,
-    no_cache: Annotated[bool, typer.Option("--no-cache", help="ask the model again; re-run the gates")] = False,
-    record: Annotated[Path | None, typer.Option(help="write every model answer to this JSONL file "
-                                                     "(for replay:FILE)")] = None,
-    format: Annotated[str, typer.Option("--format", "-f",
-                                        help=" | ".join(FORMATS) + " (offline: text, json)")] = "text",
-    output: Annotated[Path | None, typer.Option("--output", "-o", help="write the report here")] = None,
-    root: Annotated[Path | None, typer.Option(help="project root (default: found from the first target)")] = None,
+    output_dir: Annotated[
+        Path | None,
+        typer.Option(help="where accepted tests go (default: beside the module's tests)"),
+    ] = None,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="write nothing, report what would be")
+    ] = False,
+    no_cache: Annotated[
+        bool, typer.Option("--no-cache", help="ask the model again; re-run the gates")
+    ] = False,
+    record: Annotated[
+        Path | None,
+        typer.Option(help="write every model answer to this JSONL file (for replay:FILE)"),
+    ] = None,
+    format: Annotated[
+        str, typer.Option("--format", "-f", help=" | ".join(FORMATS) + " (offline: text, json)")
+    ] = "text",
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="write the report here")
+    ] = None,
+    root: Annotated[
+        Path | None, typer.Option(help="project root (default: found from the first target)")
+    ] = None,
     config: Annotated[Path | None, typer.Option(help="assay.toml or pyproject.toml to use")] = None,
-    timeout: Annotated[float | None, typer.Option(help="wall timeout of one test run, seconds")] = None,
-    scheduler: Annotated[str | None, typer.Option(
-        metavar="tcp://HOST:PORT", help="model writers: verify each attempt on this Dask cluster's workers "
-                                        "(the offline writer runs here)")] = None,
+    timeout: Annotated[
+        float | None, typer.Option(help="wall timeout of one test run, seconds")
+    ] = None,
+    scheduler: Annotated[
+        str | None,
+        typer.Option(
+            metavar="tcp://HOST:PORT",
+            help="model writers: verify each attempt on this Dask cluster's workers "
+            "(the offline writer runs here)",
+        ),
+    ] = None,
 ) -> None:
-    """Write tests - with a model, or with no model by the offline writer (the default: mutant-killing
-    characterization tests); keep only those that pass every gate, and say why for the rest."""
+    """Write tests - with a model, or with no model by the offline writer (the default:
+    mutant-killing characterization tests); keep only those that pass every gate, and say why for
+    the rest."""
     if format not in FORMATS:
         usage_error(f"unknown format '{format}' (one of: {', '.join(FORMATS)})")
     if task is not None and task_file is not None:
@@ -101,18 +154,35 @@ def generate(
         except (OSError, UnicodeDecodeError) as err:
             usage_error(f"cannot read --task-file {task_file}: {err}")
     progress, on_event = _progress(quiet)
-    overrides = {"generate.writer": writer, "generate.budget_s": parse_budget(budget) if budget else None,
-                 "generate.max_tests_per_function": max_tests, "review.reviewer": reviewer,
-                 "generate.max_attempts": max_attempts,
-                 "generate.max_tokens": max_tokens, "generate.max_cost": max_cost, "generate.jobs": jobs,
-                 "generate.output_dir": str(output_dir) if output_dir else None, "sandbox.timeout_s": timeout,
-                 "scheduler": scheduler}
+    overrides = {
+        "generate.writer": writer,
+        "generate.budget_s": parse_budget(budget) if budget else None,
+        "generate.max_tests_per_function": max_tests,
+        "review.reviewer": reviewer,
+        "generate.max_attempts": max_attempts,
+        "generate.max_tokens": max_tokens,
+        "generate.max_cost": max_cost,
+        "generate.jobs": jobs,
+        "generate.output_dir": str(output_dir) if output_dir else None,
+        "sandbox.timeout_s": timeout,
+        "scheduler": scheduler,
+    }
 
     def run() -> WriterReport:
         with shown(progress):
-            return api.generate(targets or [], root=root, since=since, task=task, use_cache=not no_cache,
-                                dry_run=dry_run, record=record, config=config, overrides=overrides,
-                                on_event=on_event, crosshair=False if no_crosshair else None)
+            return api.generate(
+                targets or [],
+                root=root,
+                since=since,
+                task=task,
+                use_cache=not no_cache,
+                dry_run=dry_run,
+                record=record,
+                config=config,
+                overrides=overrides,
+                on_event=on_event,
+                crosshair=False if no_crosshair else None,
+            )
 
     report = call(run)
     formats = WRITER_FORMATS[report.kind]

@@ -21,14 +21,27 @@ from assay.report import MUTATE_FORMATS
 from assay.report.mutation_text import print_report
 
 
-def _progress(console: Console, quiet: bool) -> tuple[Progress_, Callable[[Event], None], Callable[[], str]]:
-    """The engine's `progress` events as a live bar on a terminal; elsewhere a line per phase and every 10% of
-    mutants, unless quiet."""
-    progress = Progress_(TextColumn("[bold]{task.fields[phase]}"), BarColumn(), MofNCompleteColumn(),
-                        TextColumn("killed {task.fields[killed]} survived {task.fields[survived]} "
-                                   "timeouts {task.fields[timeouts]}"),
-                        TextColumn("{task.fields[eta]}"), TimeElapsedColumn(), console=console, transient=True)
-    task = progress.add_task("mutating", total=None, phase="starting", killed=0, survived=0, timeouts=0, eta="")
+def _progress(
+    console: Console, quiet: bool
+) -> tuple[Progress_, Callable[[Event], None], Callable[[], str]]:
+    """The engine's `progress` events as a live bar on a terminal; elsewhere a line per phase and
+    every 10% of mutants, unless quiet."""
+    progress = Progress_(
+        TextColumn("[bold]{task.fields[phase]}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn(
+            "killed {task.fields[killed]} survived {task.fields[survived]} "
+            "timeouts {task.fields[timeouts]}"
+        ),
+        TextColumn("{task.fields[eta]}"),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+    )
+    task = progress.add_task(
+        "mutating", total=None, phase="starting", killed=0, survived=0, timeouts=0, eta=""
+    )
     said = _Said()
 
     def say(text: str) -> None:
@@ -40,24 +53,37 @@ def _progress(console: Console, quiet: bool) -> tuple[Progress_, Callable[[Event
             return
         said.last = ev
         eta = "" if ev.eta_s is None else f"about {ev.eta_s:.0f} s left"
-        progress.update(task, total=ev.total or None, completed=ev.done, phase=ev.phase,
-                        killed=ev.killed, survived=ev.survived, timeouts=ev.timeouts, eta=eta)
+        progress.update(
+            task,
+            total=ev.total or None,
+            completed=ev.done,
+            phase=ev.phase,
+            killed=ev.killed,
+            survived=ev.survived,
+            timeouts=ev.timeouts,
+            eta=eta,
+        )
         if ev.phase != said.phase and not ev.phase.startswith("baseline "):
             said.phase = ev.phase
             say(f"{ev.phase}: {ev.done}/{ev.total} mutants done")
         step = ev.done * 10 // max(ev.total, 1)
         if ev.phase == "mutants" and step > said.step:
             said.step = step
-            say(f"{ev.done}/{ev.total} ({step * 10}%): killed {ev.killed}, timeouts {ev.timeouts}, "
-                f"survived {ev.survived}" + (f"; {eta}" if eta else ""))
+            say(
+                f"{ev.done}/{ev.total} ({step * 10}%): killed {ev.killed}, timeouts {ev.timeouts}, "
+                f"survived {ev.survived}" + (f"; {eta}" if eta else "")
+            )
 
     def partial() -> str:
-        """What finished before an interrupt (a partial run has no score: the survivors are not all known)."""
+        """What finished before an interrupt (a partial run has no score: the survivors are not
+        all known)."""
         ev = said.last
         if ev is None or ev.phase != "mutants":
             return f"interrupted during {ev.phase if ev else 'start-up'}: no mutant finished"
-        return (f"interrupted: {ev.done} of {ev.total} mutants finished: killed {ev.killed}, "
-                f"timeouts {ev.timeouts}, survived {ev.survived} (no score for a partial run)")
+        return (
+            f"interrupted: {ev.done} of {ev.total} mutants finished: killed {ev.killed}, "
+            f"timeouts {ev.timeouts}, survived {ev.survived} (no score for a partial run)"
+        )
 
     return progress, on_event, partial
 
@@ -73,33 +99,77 @@ class _Said:
 
 @app.command("mutate")
 def mutate(
-    paths: Annotated[list[Path], typer.Argument(metavar="PATH", help="source files or directories to mutate")],
-    tests: Annotated[list[Path] | None, typer.Option("--tests", "-t", metavar="PATH",
-                                                     help="test files/dirs (repeatable)")] = None,
-    root: Annotated[Path | None, typer.Option(metavar="DIR",
-                                              help="project root (default: found from the first path)")] = None,
-    format: Annotated[list[str] | None, typer.Option(
-        "--format", "-f", metavar="FORMAT[=FILE]",
-        help=f"{', '.join(MUTATE_FORMATS)}; repeatable, each to its own FILE (else the terminal)")] = None,
-    output: Annotated[list[Path] | None, typer.Option("--output", "-o", metavar="FILE",
-                                                      help="file for the one --format given without a file")] = None,
-    threshold: Annotated[float | None, typer.Option(metavar="PERCENT",
-                                                    help="least score (default: by code class)")] = None,
-    workers: Annotated[int | None, typer.Option(metavar="N", help="mutants run at once (default: cores)")] = None,
-    timeout: Annotated[float | None, typer.Option(metavar="SECONDS",
-                                                  help="wall timeout of the worker's start and baseline")] = None,
-    test_timeout: Annotated[float | None, typer.Option(
-        metavar="SECONDS", help="added to each test's deadline under a mutant (default 5)")] = None,
-    timeout_factor: Annotated[float | None, typer.Option(
-        metavar="X", help="a test's deadline under a mutant: X times its time without mutants (default 10)")] = None,
-    deselect: Annotated[list[str] | None, typer.Option(
-        metavar="ID", help="leave a test out (node id, file::function or glob; repeatable)")] = None,
+    paths: Annotated[
+        list[Path], typer.Argument(metavar="PATH", help="source files or directories to mutate")
+    ],
+    tests: Annotated[
+        list[Path] | None,
+        typer.Option("--tests", "-t", metavar="PATH", help="test files/dirs (repeatable)"),
+    ] = None,
+    root: Annotated[
+        Path | None,
+        typer.Option(metavar="DIR", help="project root (default: found from the first path)"),
+    ] = None,
+    format: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--format",
+            "-f",
+            metavar="FORMAT[=FILE]",
+            help=f"{', '.join(MUTATE_FORMATS)}; repeatable, "
+            f"each to its own FILE (else the terminal)",
+        ),
+    ] = None,
+    output: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--output", "-o", metavar="FILE", help="file for the one --format given without a file"
+        ),
+    ] = None,
+    threshold: Annotated[
+        float | None, typer.Option(metavar="PERCENT", help="least score (default: by code class)")
+    ] = None,
+    workers: Annotated[
+        int | None, typer.Option(metavar="N", help="mutants run at once (default: cores)")
+    ] = None,
+    timeout: Annotated[
+        float | None,
+        typer.Option(metavar="SECONDS", help="wall timeout of the worker's start and baseline"),
+    ] = None,
+    test_timeout: Annotated[
+        float | None,
+        typer.Option(
+            metavar="SECONDS", help="added to each test's deadline under a mutant (default 5)"
+        ),
+    ] = None,
+    timeout_factor: Annotated[
+        float | None,
+        typer.Option(
+            metavar="X",
+            help="a test's deadline under a mutant: X times its time without mutants (default 10)",
+        ),
+    ] = None,
+    deselect: Annotated[
+        list[str] | None,
+        typer.Option(
+            metavar="ID", help="leave a test out (node id, file::function or glob; repeatable)"
+        ),
+    ] = None,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="ignore cached verdicts")] = False,
-    config: Annotated[Path | None, typer.Option(metavar="FILE",
-                                                help="config file (default: assay.toml / pyproject.toml)")] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress lines on stderr")] = False,
-    scheduler: Annotated[str | None, typer.Option(
-        metavar="tcp://HOST:PORT", help="run the mutants in batches on this Dask cluster's workers")] = None,
+    config: Annotated[
+        Path | None,
+        typer.Option(metavar="FILE", help="config file (default: assay.toml / pyproject.toml)"),
+    ] = None,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="no progress lines on stderr")
+    ] = False,
+    scheduler: Annotated[
+        str | None,
+        typer.Option(
+            metavar="tcp://HOST:PORT",
+            help="run the mutants in batches on this Dask cluster's workers",
+        ),
+    ] = None,
 ) -> None:
     """Mutate source files in memory and report which mutants the tests kill."""
     plan = plan_outputs(format or ["text"], output or [], MUTATE_FORMATS)
@@ -112,15 +182,28 @@ def mutate(
 
     def run() -> MutateReport:
         with shown(progress):
-            return api.mutate(paths, tests or [], root=root, threshold=threshold, use_cache=not no_cache,
-                              progress=on_event, config=config,
-                              overrides={"mutation.workers": workers, "sandbox.timeout_s": timeout,
-                                         "mutation.timeout_s": test_timeout, "mutation.timeout_factor": timeout_factor,
-                                         "mutation.deselect": deselect, "scheduler": scheduler})
+            return api.mutate(
+                paths,
+                tests or [],
+                root=root,
+                threshold=threshold,
+                use_cache=not no_cache,
+                progress=on_event,
+                config=config,
+                overrides={
+                    "mutation.workers": workers,
+                    "sandbox.timeout_s": timeout,
+                    "mutation.timeout_s": test_timeout,
+                    "mutation.timeout_factor": timeout_factor,
+                    "mutation.deselect": deselect,
+                    "scheduler": scheduler,
+                },
+            )
 
     try:
         report = call(run)
-    except KeyboardInterrupt:  # Ctrl-C or SIGTERM: say what finished; main() exits with the signal's code
+    # Ctrl-C or SIGTERM: say what finished; main() exits with the signal's code
+    except KeyboardInterrupt:
         print(partial(), file=sys.stderr, flush=True)
         raise
     if plan.terminal:

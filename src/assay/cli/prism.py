@@ -1,4 +1,5 @@
-"""`assay prism run|check|build`: judge test suites against panels of correct and faulty implementations."""
+"""`assay prism run|check|build`: judge test suites against panels of correct and
+faulty implementations."""
 
 from __future__ import annotations
 
@@ -14,22 +15,35 @@ from assay.cli.app import app, call, shown, terminal, usage_error, write
 from assay.prism.model import BuildReport, CheckReport, PrismReport
 from assay.report import PRISM_BUILD_FORMATS, PRISM_CHECK_FORMATS, PRISM_FORMATS
 
-prism_app = typer.Typer(no_args_is_help=True, help="Judge test suites against panels of correct and faulty "
-                                                   "implementations (RAR, VAR, IRR, JSF).")
+prism_app = typer.Typer(
+    no_args_is_help=True,
+    help="Judge test suites against panels of correct and faulty "
+    "implementations (RAR, VAR, IRR, JSF).",
+)
 app.add_typer(prism_app, name="prism")
 
-Workers = Annotated[int | None, typer.Option(help="runs at once on the local executor (default: cores)")]
+Workers = Annotated[
+    int | None, typer.Option(help="runs at once on the local executor (default: cores)")
+]
 ExecutorOpt = Annotated[str, typer.Option("--executor", help="local | threads | dask")]
 Scheduler = Annotated[str | None, typer.Option(help="Dask scheduler address, tcp://HOST:PORT")]
-State = Annotated[Path | None, typer.Option(help="where .assay/assay.db keeps finished runs (default: .)")]
+State = Annotated[
+    Path | None, typer.Option(help="where .assay/assay.db keeps finished runs (default: .)")
+]
 NoCache = Annotated[bool, typer.Option("--no-cache", help="run everything again; keep nothing")]
 Output = Annotated[Path | None, typer.Option("--output", "-o", help="write the report here")]
 
 
 def _progress() -> tuple[Progress, Any]:
-    progress = Progress(TextColumn("[bold]prism"), BarColumn(), MofNCompleteColumn(),
-                        TextColumn("{task.fields[current]}"), TimeElapsedColumn(),
-                        console=Console(stderr=True), transient=True)
+    progress = Progress(
+        TextColumn("[bold]prism"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[current]}"),
+        TimeElapsedColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    )
     bar = progress.add_task("prism", total=None, current="")
 
     def on_event(ev: dict[str, Any]) -> None:
@@ -41,7 +55,9 @@ def _progress() -> tuple[Progress, Any]:
     return progress, on_event
 
 
-def _check_options(format: str, formats: dict, workers: int | None, executor: str, scheduler: str | None) -> None:
+def _check_options(
+    format: str, formats: dict, workers: int | None, executor: str, scheduler: str | None
+) -> None:
     if format not in formats:
         usage_error(f"unknown format '{format}' (one of: {', '.join(formats)})")
     if workers is not None and workers < 1:
@@ -61,7 +77,9 @@ def _emit(text: str, format: str, output: Path | None) -> None:
 @prism_app.command("run")
 def run(
     path: Annotated[Path, typer.Argument(help="a benchmark (directory of tasks) or one task")],
-    suites: Annotated[Path | None, typer.Option(help="SUITES/<task-id>/ holds each task's suite")] = None,
+    suites: Annotated[
+        Path | None, typer.Option(help="SUITES/<task-id>/ holds each task's suite")
+    ] = None,
     suite: Annotated[Path | None, typer.Option(help="the suite of a single task")] = None,
     format: Annotated[str, typer.Option("--format", "-f", help=" | ".join(PRISM_FORMATS))] = "text",
     output: Output = None,
@@ -70,9 +88,16 @@ def run(
     scheduler: Scheduler = None,
     state: State = None,
     no_cache: NoCache = False,
-    writer: Annotated[str | None, typer.Option(
-        metavar="PROVIDER:MODEL", help="write each task's suite from its instruction and original/ first")] = None,
-    out: Annotated[Path | None, typer.Option(metavar="DIR", help="where --writer keeps the suites it wrote")] = None,
+    writer: Annotated[
+        str | None,
+        typer.Option(
+            metavar="PROVIDER:MODEL",
+            help="write each task's suite from its instruction and original/ first",
+        ),
+    ] = None,
+    out: Annotated[
+        Path | None, typer.Option(metavar="DIR", help="where --writer keeps the suites it wrote")
+    ] = None,
 ) -> None:
     """Run each task's suite on every panel member and report RAR, VAR, IRR, JSF, H and coverage."""
     _check_options(format, PRISM_FORMATS, workers, executor, scheduler)
@@ -82,9 +107,19 @@ def run(
 
     def go() -> PrismReport:
         with shown(progress):
-            return api.prism_run(path, suites, suite=suite, executor=executor, workers=workers,
-                                 scheduler=scheduler, state=state, use_cache=not no_cache, on_event=on_event,
-                                 writer=writer, out=out)
+            return api.prism_run(
+                path,
+                suites,
+                suite=suite,
+                executor=executor,
+                workers=workers,
+                scheduler=scheduler,
+                state=state,
+                use_cache=not no_cache,
+                on_event=on_event,
+                writer=writer,
+                out=out,
+            )
 
     report = call(go)
     if format == "text" and output is None:
@@ -102,7 +137,9 @@ def run(
 @prism_app.command("check")
 def check(
     path: Annotated[Path, typer.Argument(help="a benchmark (directory of tasks) or one task")],
-    format: Annotated[str, typer.Option("--format", "-f", help=" | ".join(PRISM_CHECK_FORMATS))] = "text",
+    format: Annotated[
+        str, typer.Option("--format", "-f", help=" | ".join(PRISM_CHECK_FORMATS))
+    ] = "text",
     output: Output = None,
     workers: Workers = None,
     executor: ExecutorOpt = "local",
@@ -116,8 +153,15 @@ def check(
 
     def go() -> CheckReport:
         with shown(progress):
-            return api.prism_check(path, executor=executor, workers=workers, scheduler=scheduler, state=state,
-                                   use_cache=not no_cache, on_event=on_event)
+            return api.prism_check(
+                path,
+                executor=executor,
+                workers=workers,
+                scheduler=scheduler,
+                state=state,
+                use_cache=not no_cache,
+                on_event=on_event,
+            )
 
     report = call(go)
     _emit(PRISM_CHECK_FORMATS[format](report), format, output)
@@ -127,17 +171,24 @@ def check(
 @prism_app.command("build")
 def build(
     path: Annotated[Path, typer.Argument(help="one task")],
-    faulty_from_mutants: Annotated[int, typer.Option(help="faulty members to add, made from mutants")],
-    format: Annotated[str, typer.Option("--format", "-f", help=" | ".join(PRISM_BUILD_FORMATS))] = "text",
+    faulty_from_mutants: Annotated[
+        int, typer.Option(help="faulty members to add, made from mutants")
+    ],
+    format: Annotated[
+        str, typer.Option("--format", "-f", help=" | ".join(PRISM_BUILD_FORMATS))
+    ] = "text",
     output: Output = None,
-    limit: Annotated[int | None, typer.Option(help="mutants to try at most (default: 4 N, at least 12)")] = None,
+    limit: Annotated[
+        int | None, typer.Option(help="mutants to try at most (default: 4 N, at least 12)")
+    ] = None,
     workers: Workers = None,
     executor: ExecutorOpt = "local",
     scheduler: Scheduler = None,
     state: State = None,
     no_cache: NoCache = False,
 ) -> None:
-    """Add faulty implementations made from mutants of the reference's change that the validator kills."""
+    """Add faulty implementations made from mutants of the reference's change that the
+    validator kills."""
     _check_options(format, PRISM_BUILD_FORMATS, workers, executor, scheduler)
     if faulty_from_mutants < 1:
         usage_error("--faulty-from-mutants must be at least 1")
@@ -147,9 +198,17 @@ def build(
 
     def go() -> BuildReport:
         with shown(progress):
-            return api.prism_build(path, faulty_from_mutants, executor=executor, workers=workers,
-                                   scheduler=scheduler, state=state, use_cache=not no_cache, limit=limit,
-                                   on_event=on_event)
+            return api.prism_build(
+                path,
+                faulty_from_mutants,
+                executor=executor,
+                workers=workers,
+                scheduler=scheduler,
+                state=state,
+                use_cache=not no_cache,
+                limit=limit,
+                on_event=on_event,
+            )
 
     report = call(go)
     _emit(PRISM_BUILD_FORMATS[format](report), format, output)

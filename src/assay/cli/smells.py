@@ -1,4 +1,5 @@
-"""`assay smells`: lint test files for smells and low value (gate 5 on its own, without running anything)."""
+"""`assay smells`: lint test files for smells and low value (gate 5 on its own, without
+running anything)."""
 
 from __future__ import annotations
 
@@ -14,19 +15,39 @@ from assay.report import SMELLS_FORMATS
 @app.command("smells")
 def smells(
     paths: list[Path] = typer.Argument(..., metavar="PATH", help="test files or directories"),
-    fmt: list[str] | None = typer.Option(None, "--format", "-f", metavar="FORMAT[=FILE]",
-                                         help="text, json, sarif; repeatable, each to its own FILE (else stdout)"),
-    output: list[Path] | None = typer.Option(None, "--output", "-o", metavar="FILE",
-                                             help="file for the one --format given without a file"),
-    root: Path | None = typer.Option(None, "--root", metavar="DIR",
-                                     help="project root (default: found from the first path)"),
-    config: Path | None = typer.Option(None, "--config", metavar="FILE", help="assay.toml or pyproject.toml to read"),
-    profile: str | None = typer.Option(None, "--profile", metavar="auto|generated|suite",
-                                       help="generated: strict, for written tests; suite: a project's own tests"),
+    fmt: list[str] | None = typer.Option(
+        None,
+        "--format",
+        "-f",
+        metavar="FORMAT[=FILE]",
+        help="text, json, sarif; repeatable, each to its own FILE (else stdout)",
+    ),
+    output: list[Path] | None = typer.Option(
+        None,
+        "--output",
+        "-o",
+        metavar="FILE",
+        help="file for the one --format given without a file",
+    ),
+    root: Path | None = typer.Option(
+        None, "--root", metavar="DIR", help="project root (default: found from the first path)"
+    ),
+    config: Path | None = typer.Option(
+        None, "--config", metavar="FILE", help="assay.toml or pyproject.toml to read"
+    ),
+    profile: str | None = typer.Option(
+        None,
+        "--profile",
+        metavar="auto|generated|suite",
+        help="generated: strict, for written tests; suite: a project's own tests",
+    ),
 ) -> None:
-    """Report test smells and low-value tests: `path:line:col RULE-ID message`. Exit 1 on any reject."""
+    """Report test smells and low-value tests: `path:line:col RULE-ID message`. Exit 1 on
+    any reject."""
     plan = plan_outputs(fmt or ["text"], output or [], SMELLS_FORMATS)
-    report = call(lambda: api.lint(paths, root=root, config=config, overrides={"smells.profile": profile}))
+    report = call(
+        lambda: api.lint(paths, root=root, config=config, overrides={"smells.profile": profile})
+    )
     if plan.terminal and (not plan.files or (fmt or ["text"]).count("text")):
         write(SMELLS_FORMATS["text"](report), None)
     for name, file in plan.files:

@@ -1,4 +1,5 @@
-"""`assay targets`: what to write tests for next - uncovered lines and branches per function, ranked."""
+"""`assay targets`: what to write tests for next - uncovered lines and branches per
+function, ranked."""
 
 from __future__ import annotations
 
@@ -14,21 +15,35 @@ from assay.report import TARGETS_FORMATS
 
 @app.command("targets")
 def targets(
-    paths: Annotated[list[Path] | None, typer.Argument(help="source files or directories (default: all)")] = None,
-    since: Annotated[str | None, typer.Option(help="functions changed since this git revision")] = None,
+    paths: Annotated[
+        list[Path] | None, typer.Argument(help="source files or directories (default: all)")
+    ] = None,
+    since: Annotated[
+        str | None, typer.Option(help="functions changed since this git revision")
+    ] = None,
     limit: Annotated[int | None, typer.Option(help="show at most this many")] = None,
-    format: Annotated[str, typer.Option("--format", "-f", help=" | ".join(TARGETS_FORMATS))] = "text",
-    output: Annotated[Path | None, typer.Option("--output", "-o", help="write the report here")] = None,
+    format: Annotated[
+        str, typer.Option("--format", "-f", help=" | ".join(TARGETS_FORMATS))
+    ] = "text",
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="write the report here")
+    ] = None,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="measure coverage again")] = False,
-    root: Annotated[Path | None, typer.Option(help="project root (default: found from the first path)")] = None,
+    root: Annotated[
+        Path | None, typer.Option(help="project root (default: found from the first path)")
+    ] = None,
     config: Annotated[Path | None, typer.Option(help="assay.toml or pyproject.toml to use")] = None,
 ) -> None:
-    """Rank functions by what the project's tests leave unrun (coverage.py, branch mode, in the sandbox)."""
+    """Rank functions by what the project's tests leave unrun (coverage.py, branch mode, in
+    the sandbox)."""
     if format not in TARGETS_FORMATS:
         usage_error(f"unknown format '{format}' (one of: {', '.join(TARGETS_FORMATS)})")
     if limit is not None and limit < 1:
         usage_error("--limit must be at least 1")
-    report = call(lambda: api.targets(paths or [], root=root, since=since, use_cache=not no_cache, config=config,
-                                      limit=limit))
+    report = call(
+        lambda: api.targets(
+            paths or [], root=root, since=since, use_cache=not no_cache, config=config, limit=limit
+        )
+    )
     write(TARGETS_FORMATS[format](report), output)
     raise typer.Exit(0)

@@ -18,11 +18,18 @@ from assay.report.text import print_report
 
 
 def progress_display(quiet: bool = False) -> tuple[Progress, api.EventSink]:
-    """A transient progress bar on a terminal; elsewhere (CI logs) one line per finished file on stderr, unless
-    quiet."""
+    """A transient progress bar on a terminal; elsewhere (CI logs) one line per finished file on
+    stderr, unless quiet."""
     console = Console(stderr=True)
-    progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                        TextColumn("{task.fields[current]}"), TimeElapsedColumn(), console=console, transient=True)
+    progress = Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[current]}"),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+    )
     task = progress.add_task("verifying", total=None, current="")
     count = {"done": 0, "total": 0}
 
@@ -36,7 +43,11 @@ def progress_display(quiet: bool = False) -> tuple[Progress, api.EventSink]:
             count["done"] += 1
             progress.advance(task)
             if not console.is_terminal and not quiet:
-                print(f"[{count['done']}/{count['total']}] {file}: {detail}", file=sys.stderr, flush=True)
+                print(
+                    f"[{count['done']}/{count['total']}] {file}: {detail}",
+                    file=sys.stderr,
+                    flush=True,
+                )
 
     return progress, on_event
 
@@ -55,35 +66,80 @@ def write_outputs(report: Report, plan: Outputs) -> None:
 @app.command()
 def verify(
     paths: Annotated[list[Path], typer.Argument(metavar="PATH", help="test files or directories")],
-    root: Annotated[Path | None, typer.Option(metavar="DIR",
-                                              help="project root (default: found from the first path)")] = None,
-    target: Annotated[list[Path] | None, typer.Option(metavar="FILE",
-                                                      help="source file under test (repeatable)")] = None,
-    format: Annotated[list[str] | None, typer.Option(
-        "--format", "-f", metavar="FORMAT[=FILE]",
-        help="text, json, junit, markdown; repeatable, each to its own FILE (else the terminal)")] = None,
-    output: Annotated[list[Path] | None, typer.Option("--output", "-o", metavar="FILE",
-                                                      help="file for the one --format given without a file")] = None,
-    junit_xml: Annotated[Path | None, typer.Option("--junit-xml", metavar="FILE",
-                                                   help="also write JUnit XML here (like pytest's option)")] = None,
+    root: Annotated[
+        Path | None,
+        typer.Option(metavar="DIR", help="project root (default: found from the first path)"),
+    ] = None,
+    target: Annotated[
+        list[Path] | None, typer.Option(metavar="FILE", help="source file under test (repeatable)")
+    ] = None,
+    format: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--format",
+            "-f",
+            metavar="FORMAT[=FILE]",
+            help="text, json, junit, markdown; repeatable, "
+            "each to its own FILE (else the terminal)",
+        ),
+    ] = None,
+    output: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--output", "-o", metavar="FILE", help="file for the one --format given without a file"
+        ),
+    ] = None,
+    junit_xml: Annotated[
+        Path | None,
+        typer.Option(
+            "--junit-xml", metavar="FILE", help="also write JUnit XML here (like pytest's option)"
+        ),
+    ] = None,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="ignore cached verdicts")] = False,
-    config: Annotated[Path | None, typer.Option(metavar="FILE", help="assay.toml or pyproject.toml to use")] = None,
+    config: Annotated[
+        Path | None, typer.Option(metavar="FILE", help="assay.toml or pyproject.toml to use")
+    ] = None,
     jobs: Annotated[int | None, typer.Option(metavar="N", help="files verified at once")] = None,
-    timeout: Annotated[float | None, typer.Option(metavar="SECONDS",
-                                                  help="wall timeout of one test run")] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress lines on stderr")] = False,
-    profile: Annotated[str | None, typer.Option(
-        metavar="auto|generated|suite", help="smells profile: generated is strict (written tests), suite is for a "
-        "project's own tests; auto picks by the assay_generated marker")] = None,
-    review: Annotated[str | None, typer.Option(metavar="PROVIDER:MODEL",
-                                               help="gate 6: review by a model")] = None,
-    language: Annotated[list[str] | None, typer.Option(
-        "--language", "-l", metavar="NAME", help="only test files of this language (repeatable): python, java, go, "
-                                                  "rust, typescript, javascript, csharp")] = None,
-    require_toolchain: Annotated[bool, typer.Option(
-        "--require-toolchain", help="a missing compiler or runner is an error (exit 2), not 'unvalidated'")] = False,
-    scheduler: Annotated[str | None, typer.Option(
-        metavar="tcp://HOST:PORT", help="verify the files on this Dask cluster's workers")] = None,
+    timeout: Annotated[
+        float | None, typer.Option(metavar="SECONDS", help="wall timeout of one test run")
+    ] = None,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="no progress lines on stderr")
+    ] = False,
+    profile: Annotated[
+        str | None,
+        typer.Option(
+            metavar="auto|generated|suite",
+            help="smells profile: generated is strict (written tests), suite is for a "
+            "project's own tests; auto picks by the assay_generated marker",
+        ),
+    ] = None,
+    review: Annotated[
+        str | None, typer.Option(metavar="PROVIDER:MODEL", help="gate 6: review by a model")
+    ] = None,
+    language: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--language",
+            "-l",
+            metavar="NAME",
+            help="only test files of this language (repeatable): python, java, go, "
+            "rust, typescript, javascript, csharp",
+        ),
+    ] = None,
+    require_toolchain: Annotated[
+        bool,
+        typer.Option(
+            "--require-toolchain",
+            help="a missing compiler or runner is an error (exit 2), not 'unvalidated'",
+        ),
+    ] = False,
+    scheduler: Annotated[
+        str | None,
+        typer.Option(
+            metavar="tcp://HOST:PORT", help="verify the files on this Dask cluster's workers"
+        ),
+    ] = None,
 ) -> None:
     """Put test files through the gates and give a verdict per file and per test."""
     formats = (format or ["text"]) + ([f"junit={junit_xml}"] if junit_xml else [])
@@ -92,15 +148,28 @@ def verify(
 
     def run() -> Report:
         with shown(progress):
-            report = api.verify(paths, root=root, targets=target or None, use_cache=not no_cache, config=config,
-                                on_event=on_event, languages=language, review=review,
-                                overrides={"jobs": jobs, "sandbox.timeout_s": timeout, "smells.profile": profile,
-                                           "require_toolchain": require_toolchain or None,
-                                           "scheduler": scheduler})
+            report = api.verify(
+                paths,
+                root=root,
+                targets=target or None,
+                use_cache=not no_cache,
+                config=config,
+                on_event=on_event,
+                languages=language,
+                review=review,
+                overrides={
+                    "jobs": jobs,
+                    "sandbox.timeout_s": timeout,
+                    "smells.profile": profile,
+                    "require_toolchain": require_toolchain or None,
+                    "scheduler": scheduler,
+                },
+            )
         write_outputs(report, plan)
         return report
 
     report = call(run)
-    if report.interrupted:  # the partial report is printed; main() says so and exits with the signal's code
+    # the partial report is printed; main() says so and exits with the signal's code
+    if report.interrupted:
         raise typer.Exit(interrupted_code())
     raise typer.Exit(report.exit_code)

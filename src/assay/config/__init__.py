@@ -1,8 +1,8 @@
 """Settings from `[tool.assay]` in pyproject.toml or from assay.toml, validated by pydantic.
 
-Unknown keys are errors: a typo in a gate setting must not silently fall back to a default. The base of the
-layers: one module per section here, importing nothing from the services that read them; names that services
-define (languages, rules, operators) are checked against `assay.config.names`.
+Unknown keys are errors: a typo in a gate setting must not silently fall back to a default. The base
+of the layers: one module per section here, importing nothing from the services that read them;
+names that services define (languages, rules, operators) are checked against `assay.config.names`.
 """
 
 from __future__ import annotations
@@ -29,18 +29,38 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-__all__ = ["CodeClass", "GenerateConfig", "LLMConfig", "MutationConfig", "Price", "PythonConfig", "ReviewConfig",
-           "SandboxConfig", "Settings", "SmellsConfig", "StabilityConfig", "ToolConfig", "apply_overrides",
-           "load_settings", "settings_from_dict", "tomllib"]
+__all__ = [
+    "CodeClass",
+    "GenerateConfig",
+    "LLMConfig",
+    "MutationConfig",
+    "Price",
+    "PythonConfig",
+    "ReviewConfig",
+    "SandboxConfig",
+    "Settings",
+    "SmellsConfig",
+    "StabilityConfig",
+    "ToolConfig",
+    "apply_overrides",
+    "load_settings",
+    "settings_from_dict",
+    "tomllib",
+]
 
-TOOLS = "<tool sections>"  # the alias of `Settings.tools`: no TOML key can reach it by that name by accident
+# the alias of `Settings.tools`: no TOML key can reach it by that name by accident
+TOOLS = "<tool sections>"
 
 
 class Settings(Section):
-    gates: list[str] | None = Field(None, description="gates to run, in order; default: every available gate")
+    gates: list[str] | None = Field(
+        None, description="gates to run, in order; default: every available gate"
+    )
     cache: bool = True
     jobs: int = Field(0, ge=0, description="files verified at once; 0 = number of cores")
-    scheduler: str | None = Field(None, description="Dask scheduler tcp://HOST:PORT: run on its workers")
+    scheduler: str | None = Field(
+        None, description="Dask scheduler tcp://HOST:PORT: run on its workers"
+    )
     sandbox: SandboxConfig = Field(default_factory=SandboxConfig)
     stability: StabilityConfig = Field(default_factory=StabilityConfig)
     python: PythonConfig = Field(default_factory=PythonConfig)
@@ -50,20 +70,36 @@ class Settings(Section):
     generate: GenerateConfig = Field(default_factory=GenerateConfig)
     llm: LLMConfig = Field(default_factory=LLMConfig)
     # Compiled and JavaScript languages (docs/languages.md)
-    compile_validation: Annotated[bool, Field(description="gate 1 runs the compiler; off: compiled languages "
-                                                          "compile with the run at gate 2")] = True
-    max_compile_retries: Annotated[int, Field(ge=0, le=10, description="repair attempts after a compile reject "
-                                                                       "(the generate loop)")] = 3
-    require_toolchain: Annotated[bool, Field(description="a missing toolchain is an error (exit 2), not "
-                                                         "unvalidated")] = False
-    # `[tool.assay.java]`, `[tool.assay.go]` ...: one per language whose `Language.tool_section` is set
+    compile_validation: Annotated[
+        bool,
+        Field(
+            description="gate 1 runs the compiler; off: compiled languages "
+            "compile with the run at gate 2"
+        ),
+    ] = True
+    max_compile_retries: Annotated[
+        int,
+        Field(
+            ge=0, le=10, description="repair attempts after a compile reject (the generate loop)"
+        ),
+    ] = 3
+    require_toolchain: Annotated[
+        bool, Field(description="a missing toolchain is an error (exit 2), not unvalidated")
+    ] = False
+    # `[tool.assay.java]`, `[tool.assay.go]` ...: one per language whose `Language.tool_section`
+    # is set
     tools: dict[str, ToolConfig] = Field(default_factory=dict, alias=TOOLS)
 
     @model_validator(mode="before")
     @classmethod
     def _tool_sections(cls, data: Any) -> Any:
-        """Top-level keys named after a registered language with a tool section are its `ToolConfig`."""
-        sections = set(names.known(names.TOOL_SECTION) or ()) & set(data) if isinstance(data, dict) else set()
+        """Top-level keys named after a registered language with a tool section are
+        its `ToolConfig`."""
+        sections = (
+            set(names.known(names.TOOL_SECTION) or ()) & set(data)
+            if isinstance(data, dict)
+            else set()
+        )
         if not sections:
             return data
         rest = {k: v for k, v in data.items() if k not in sections}
@@ -75,12 +111,15 @@ class Settings(Section):
         return self.tools.get(language) or ToolConfig()
 
     def plain(self) -> dict[str, Any]:
-        """JSON-ready data that `settings_from_dict` turns back into these settings (on a Dask worker)."""
+        """JSON-ready data that `settings_from_dict` turns back into these settings (on a
+        Dask worker)."""
         return self.model_dump(mode="json", by_alias=True)
 
     def fingerprint(self) -> str:
         """Hash of everything that can change a verdict (part of the cache key)."""
-        return hashlib.sha256(json.dumps(self.model_dump(mode="json"), sort_keys=True).encode()).hexdigest()
+        return hashlib.sha256(
+            json.dumps(self.model_dump(mode="json"), sort_keys=True).encode()
+        ).hexdigest()
 
 
 def _where(loc: tuple[int | str, ...]) -> str:
@@ -107,7 +146,8 @@ def settings_from_dict(data: dict[str, Any], source: str = "config") -> Settings
 
 
 def load_settings(root: Path, config_file: Path | None = None) -> Settings:
-    """Read assay.toml (top-level keys) or pyproject's [tool.assay]; defaults when neither exists."""
+    """Read assay.toml (top-level keys) or pyproject's [tool.assay]; defaults when
+    neither exists."""
     candidates = [config_file] if config_file else [root / "assay.toml", root / "pyproject.toml"]
     for path in candidates:
         if path is None or not path.is_file():
@@ -128,8 +168,8 @@ def load_settings(root: Path, config_file: Path | None = None) -> Settings:
 
 
 def _field(settings: Settings, dotted: str) -> tuple[Section, str]:
-    """The section holding the field a dotted key names, and the field's name; a ConfigError when the key names
-    no field (a typo must not reach an AttributeError)."""
+    """The section holding the field a dotted key names, and the field's name; a ConfigError when
+    the key names no field (a typo must not reach an AttributeError)."""
     *path, name = dotted.split(".")
     section: Section = settings
     for part in path:
@@ -146,9 +186,9 @@ def _field(settings: Settings, dotted: str) -> tuple[Section, str]:
 
 
 def apply_overrides(settings: Settings, overrides: dict[str, Any] | None) -> Settings:
-    """Set dotted keys (`jobs`, `sandbox.timeout_s`, `mutation.workers`, `java.runner`) on loaded settings, each a
-    field of a section, validated like the config file (an unknown key or a bad value is a ConfigError); None
-    values are left alone."""
+    """Set dotted keys (`jobs`, `sandbox.timeout_s`, `mutation.workers`, `java.runner`) on loaded
+    settings, each a field of a section, validated like the config file (an unknown key or a bad
+    value is a ConfigError); None values are left alone."""
     for dotted, value in (overrides or {}).items():
         if value is None:
             continue
@@ -156,5 +196,7 @@ def apply_overrides(settings: Settings, overrides: dict[str, Any] | None) -> Set
         try:
             setattr(section, name, value)
         except ValidationError as err:
-            raise ConfigError(_describe(err, "command line").replace(f"'{name}'", f"'{dotted}'")) from None
+            raise ConfigError(
+                _describe(err, "command line").replace(f"'{name}'", f"'{dotted}'")
+            ) from None
     return settings

@@ -15,17 +15,33 @@ class Price(Section):
 
 
 class LLMConfig(Section):
-    openai_base_url: str | None = Field(None, description="OpenAI-compatible endpoint; else $OPENAI_BASE_URL")
-    openai_api_key_env: str = Field("OPENAI_API_KEY", description="name of the env var holding the key")
+    openai_base_url: str | None = Field(
+        None, description="OpenAI-compatible endpoint; else $OPENAI_BASE_URL"
+    )
+    openai_api_key_env: str = Field(
+        "OPENAI_API_KEY", description="name of the env var holding the key"
+    )
     anthropic_base_url: str | None = Field(None, description="else $ANTHROPIC_BASE_URL")
-    anthropic_api_key_env: str = Field("ANTHROPIC_API_KEY", description="name of the env var holding the key")
-    timeout_s: float = Field(120.0, gt=0, le=3600, description="one request, connection to last byte")
-    retries: int = Field(4, ge=0, le=10, description="retries of a 429, 5xx, timeout or connection error")
-    backoff_s: float = Field(1.0, ge=0, le=60, description="first backoff; doubles per retry, with jitter")
+    anthropic_api_key_env: str = Field(
+        "ANTHROPIC_API_KEY", description="name of the env var holding the key"
+    )
+    timeout_s: float = Field(
+        120.0, gt=0, le=3600, description="one request, connection to last byte"
+    )
+    retries: int = Field(
+        4, ge=0, le=10, description="retries of a 429, 5xx, timeout or connection error"
+    )
+    backoff_s: float = Field(
+        1.0, ge=0, le=60, description="first backoff; doubles per retry, with jitter"
+    )
     backoff_max_s: float = Field(30.0, ge=0, le=600, description="longest single backoff")
     temperature: float = Field(0.2, ge=0, le=2)
-    max_output_tokens: int = Field(4096, ge=64, le=200_000, description="completion limit of one call")
-    prices: dict[str, Price] = Field(default_factory=dict, description="'provider:model' -> price per 1M tokens")
+    max_output_tokens: int = Field(
+        4096, ge=64, le=200_000, description="completion limit of one call"
+    )
+    prices: dict[str, Price] = Field(
+        default_factory=dict, description="'provider:model' -> price per 1M tokens"
+    )
 
     @field_validator("prices")
     @classmethod

@@ -20,17 +20,30 @@ class MutationConfig(Section):
         description="least mutation score (percent) by code class",
     )
     code_classes: dict[str, CodeClass] = Field(
-        default_factory=dict, description="glob of project-relative paths -> code class, overriding detection"
+        default_factory=dict,
+        description="glob of project-relative paths -> code class, overriding detection",
     )
     timeout_factor: float = Field(
-        10.0, gt=0, description="each test a mutant runs gets factor x its untraced baseline duration + timeout_s")
-    timeout_s: float = Field(5.0, ge=0, validation_alias=AliasChoices("timeout_s", "timeout_base_s"),
-                             description="seconds added to each test's deadline (timeout_base_s: old name)")
-    deselect: list[str] = Field(default_factory=list,
-                                description="tests left out of mutation runs: node ids, `file::function` or globs")
+        10.0,
+        gt=0,
+        description="each test a mutant runs gets factor x "
+        "its untraced baseline duration + timeout_s",
+    )
+    timeout_s: float = Field(
+        5.0,
+        ge=0,
+        validation_alias=AliasChoices("timeout_s", "timeout_base_s"),
+        description="seconds added to each test's deadline (timeout_base_s: old name)",
+    )
+    deselect: list[str] = Field(
+        default_factory=list,
+        description="tests left out of mutation runs: node ids, `file::function` or globs",
+    )
     workers: int = Field(0, ge=0, description="mutants run at once; 0 = number of cores")
     max_survivors: int = Field(10, ge=1, le=50, description="survivors listed in gate feedback")
-    skip_operators: list[str] = Field(default_factory=list, description="operator names never applied")
+    skip_operators: list[str] = Field(
+        default_factory=list, description="operator names never applied"
+    )
 
     @field_validator("skip_operators")
     @classmethod

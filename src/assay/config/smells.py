@@ -11,16 +11,23 @@ from assay.section import Section
 
 
 class SmellsConfig(Section):
-
     profile: Literal["auto", "generated", "suite"] = Field(
-        "auto", description="whose tests: 'generated' (strict), 'suite' (a project's own tests), or 'auto': "
-                            "'generated' for tests marked assay_generated, else 'suite'")
+        "auto",
+        description="whose tests: 'generated' (strict), "
+        "'suite' (a project's own tests), or 'auto': "
+        "'generated' for tests marked assay_generated, else 'suite'",
+    )
     levels: dict[str, Literal["reject", "warn", "info", "off"]] = Field(
-        default_factory=dict, description="per-rule level override, e.g. {AS016 = 'off'}")
-    max_unexplained_asserts: int = Field(5, ge=1, description="AS003: assertions without message per test")
+        default_factory=dict, description="per-rule level override, e.g. {AS016 = 'off'}"
+    )
+    max_unexplained_asserts: int = Field(
+        5, ge=1, description="AS003: assertions without message per test"
+    )
     max_mocks: int = Field(6, ge=0, description="AS004: mock objects and patches per test")
     max_test_lines: int = Field(60, ge=5, description="AS022: lines of one test")
-    fail_on_low_value: bool = Field(True, description="low-value tests (AS020, AS021) reject the file")
+    fail_on_low_value: bool = Field(
+        True, description="low-value tests (AS020, AS021) reject the file"
+    )
 
     @field_validator("levels")
     @classmethod

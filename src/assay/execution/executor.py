@@ -1,14 +1,15 @@
-"""One executor for every unit of work (a test file, a batch of mutants, a prism panel member): on this machine
-or on a Dask distributed cluster.
+"""One executor for every unit of work (a test file, a batch of mutants, a prism panel member): on
+this machine or on a Dask distributed cluster.
 
-A unit of work is a module-level function with picklable, typed arguments and result; the services pass it
-in, so this layer knows nothing of them. Every kind is a `concurrent.futures.Executor` (Dask's through
-`Client.get_executor`), so a service has one loop for all of them; a library caller may also pass an Executor
-of its own. `local` is a process pool whose workers come from a forkserver that has already imported the
-modules the service names (no fork of a threaded parent, no interpreter start per worker); `threads` suits
-work that is subprocesses anyway (a script without an `if __name__ == "__main__"` guard cannot start
-processes); `dask` runs on the cluster's workers, which see none of this machine's files: `share` sends a
-large argument (a packed workspace, `execution.shipping`) to each worker once instead of with every task.
+A unit of work is a module-level function with picklable, typed arguments and result; the services
+pass it in, so this layer knows nothing of them. Every kind is a `concurrent.futures.Executor`
+(Dask's through `Client.get_executor`), so a service has one loop for all of them; a library caller
+may also pass an Executor of its own. `local` is a process pool whose workers come from a forkserver
+that has already imported the modules the service names (no fork of a threaded parent, no
+interpreter start per worker); `threads` suits work that is subprocesses anyway (a script without an
+`if __name__ == "__main__"` guard cannot start processes); `dask` runs on the cluster's workers,
+which see none of this machine's files: `share` sends a large argument (a packed workspace,
+`execution.shipping`) to each worker once instead of with every task.
 """
 
 from __future__ import annotations
@@ -48,7 +49,8 @@ class ExecutorInfo:
 
 
 class Pool(Executor):
-    """An Executor that also says where its work runs (`info`, `remote`) and can share data with its workers."""
+    """An Executor that also says where its work runs (`info`, `remote`) and can share data with
+    its workers."""
 
     def __init__(self, inner: Executor, info: ExecutorInfo, client: Any = None):
         self._inner = inner
@@ -57,15 +59,16 @@ class Pool(Executor):
 
     @property
     def remote(self) -> bool:
-        """True when units run on workers that do not see this machine's files (they need a shipped copy)."""
+        """True when units run on workers that do not see this machine's files (they need a
+        shipped copy)."""
         return self._client is not None
 
     def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
         return self._inner.submit(fn, *args, **kwargs)
 
     def share(self, value: T) -> T:
-        """`value` as an argument for many units: on a cluster it is sent to every worker once (a future the
-        workers resolve to `value`); locally it is passed as is."""
+        """`value` as an argument for many units: on a cluster it is sent to every worker once (a
+        future the workers resolve to `value`); locally it is passed as is."""
         if self._client is None:
             return value
         return self._client.scatter(value, broadcast=True, hash=True)
@@ -78,7 +81,8 @@ class Pool(Executor):
 
 
 def threads(n: int) -> Pool:
-    """`n` threads of this process, for units that are subprocesses anyway; the caller shuts it down."""
+    """`n` threads of this process, for units that are subprocesses anyway; the caller shuts
+    it down."""
     return Pool(ThreadPoolExecutor(max_workers=n), ExecutorInfo("threads", n))
 
 
@@ -93,7 +97,8 @@ def _context(preload: Sequence[str]) -> BaseContext:
 
 @contextlib.contextmanager
 def _shut(pool: Pool, cancel_on_error: bool) -> Iterator[Pool]:
-    """Shut down on exit; on an error, `cancel_on_error` drops the queued units and waits for none."""
+    """Shut down on exit; on an error, `cancel_on_error` drops the queued units and waits
+    for none."""
     try:
         yield pool
     except BaseException:
@@ -103,14 +108,17 @@ def _shut(pool: Pool, cancel_on_error: bool) -> Iterator[Pool]:
 
 
 def _reachable(scheduler: str) -> None:
-    """Fail fast, in one line, when nothing listens at a tcp:// address (Dask would retry for its timeout)."""
+    """Fail fast, in one line, when nothing listens at a tcp:// address (Dask would retry for
+    its timeout)."""
     parsed = urlsplit(scheduler)
     if parsed.scheme != "tcp" or not parsed.hostname or not parsed.port:
         return
     try:
         socket.create_connection((parsed.hostname, parsed.port), timeout=5).close()
     except OSError as err:
-        raise InputError(f"cannot reach the Dask scheduler at {scheduler}: {err.strerror or err}") from None
+        raise InputError(
+            f"cannot reach the Dask scheduler at {scheduler}: {err.strerror or err}"
+        ) from None
 
 
 @contextlib.contextmanager
@@ -120,7 +128,9 @@ def _dask(scheduler: str | None) -> Iterator[Pool]:
     try:
         from distributed import Client
     except ImportError:
-        raise ToolchainError("the Dask executor needs the dask extra: pip install 'assay[dask]'") from None
+        raise ToolchainError(
+            "the Dask executor needs the dask extra: pip install 'assay[dask]'"
+        ) from None
     _reachable(scheduler)
     try:
         client = Client(scheduler, timeout=10, set_as_default=False)
@@ -130,18 +140,24 @@ def _dask(scheduler: str | None) -> Iterator[Pool]:
         workers = len(client.scheduler_info().get("workers", {}))
         if workers == 0:
             raise InputError(f"the Dask scheduler at {scheduler} has no workers")
-        yield Pool(client.get_executor(pure=False), ExecutorInfo("dask", workers, scheduler), client)
+        yield Pool(
+            client.get_executor(pure=False), ExecutorInfo("dask", workers, scheduler), client
+        )
     finally:
         client.close()
 
 
 @contextlib.contextmanager
-def open_executor(kind: str | Executor = "local", workers: int | None = None, scheduler: str | None = None,
-                  preload: Sequence[str] = ()) -> Iterator[Pool]:
+def open_executor(
+    kind: str | Executor = "local",
+    workers: int | None = None,
+    scheduler: str | None = None,
+    preload: Sequence[str] = (),
+) -> Iterator[Pool]:
     """The executor of `kind` (or `kind` itself when it is an Executor already), shut down on exit.
 
-    `workers`: units at once on this machine (default: cores); `preload`: modules the local pool's forkserver
-    imports once for all its workers (the module of the service's unit function)."""
+    `workers`: units at once on this machine (default: cores); `preload`: modules the local pool's
+    forkserver imports once for all its workers (the module of the service's unit function)."""
     if isinstance(kind, Executor):
         yield kind if isinstance(kind, Pool) else Pool(kind, ExecutorInfo(type(kind).__name__))
         return
@@ -153,7 +169,8 @@ def open_executor(kind: str | Executor = "local", workers: int | None = None, sc
         with _shut(Pool(processes, ExecutorInfo("local", n)), cancel_on_error=True) as pool:
             yield pool
     elif kind == "threads":
-        with _shut(threads(n), cancel_on_error=False) as pool:  # as a `with ThreadPoolExecutor()` block
+        # as a `with ThreadPoolExecutor()` block
+        with _shut(threads(n), cancel_on_error=False) as pool:
             yield pool
     elif kind == "dask":
         with _dask(scheduler) as pool:
@@ -164,7 +181,8 @@ def open_executor(kind: str | Executor = "local", workers: int | None = None, sc
 
 @contextlib.contextmanager
 def open_cluster(scheduler: str | None) -> Iterator[Pool | None]:
-    """The Dask executor at `scheduler`, or None when there is none (the work stays on this machine)."""
+    """The Dask executor at `scheduler`, or None when there is none (the work stays on
+    this machine)."""
     if scheduler is None:
         yield None
         return

@@ -1,8 +1,10 @@
-"""The Runner protocol: how every language compiles and runs tests, and the typed outcomes it returns.
+"""The Runner protocol: how every language compiles and runs tests, and the typed outcomes
+it returns.
 
-A runner only runs and reports; judging (which failure is the test's fault, what feedback to give) belongs to
-the gates. Runners read results from a structured source (JSON from an in-process pytest plugin, JUnit XML,
-`go test -json`, TRX), never from console text, and give paths relative to the project.
+A runner only runs and reports; judging (which failure is the test's fault, what feedback to give)
+belongs to the gates. Runners read results from a structured source (JSON from an in-process
+pytest plugin, JUnit XML, `go test -json`, TRX), never from console text, and give paths relative
+to the project.
 """
 
 from __future__ import annotations
@@ -42,8 +44,8 @@ class TestResult:
 
 @dataclass(frozen=True)
 class Problem:
-    """A compile or collection error: where (a project-relative file or a test id, empty when unknown), the line
-    when known, and the toolchain's own words."""
+    """A compile or collection error: where (a project-relative file or a test id, empty when
+    unknown), the line when known, and the toolchain's own words."""
 
     where: str
     message: str
@@ -68,7 +70,8 @@ class CompileResult:
 
 @dataclass
 class TestRun:
-    """One run of some tests: per-test outcomes, collection errors, and why the run ended early if it did."""
+    """One run of some tests: per-test outcomes, collection errors, and why the run ended early if
+    it did."""
 
     tests: dict[str, TestResult] = field(default_factory=dict)
     collected: list[str] = field(default_factory=list)
@@ -76,9 +79,11 @@ class TestRun:
     exit_status: int | None = None
     crash: str | None = None  # why the run itself ended abnormally (timeout, killed, no result)
     running: str | None = None  # the test that was running when the run was killed
-    leaked: list[str] = field(default_factory=list)  # files of the user's tree the run loaded (should be none)
+    # files of the user's tree the run loaded (should be none)
+    leaked: list[str] = field(default_factory=list)
     duration_s: float = 0.0
-    steps: list[TestRun] = field(default_factory=list)  # a plan's runs, one per step (Runner.run_plan)
+    # a plan's runs, one per step (Runner.run_plan)
+    steps: list[TestRun] = field(default_factory=list)
 
     def passed(self) -> dict[str, float]:
         """Passing test ids with their durations, in run order."""
@@ -103,18 +108,35 @@ class Runner(Protocol):
         """Compile (or parse and collect) the given project-relative test files."""
         ...
 
-    def run(self, ws: Workspace, files: list[str], ids: list[str] | None = None, order: Order = Order.FILE,
-            seed: int = 0, isolate: bool = False) -> TestRun:
+    def run(
+        self,
+        ws: Workspace,
+        files: list[str],
+        ids: list[str] | None = None,
+        order: Order = Order.FILE,
+        seed: int = 0,
+        isolate: bool = False,
+    ) -> TestRun:
         """Run the tests of `files` (or only `ids`), in `order`; `isolate`: each test alone."""
         ...
 
 
-def run_plan(runner: Runner, ws: Workspace, files: list[str], steps: list[RunStep],
-             ids: list[str] | None = None) -> list[TestRun]:
-    """Several runs of the same tests (reruns, another order, each alone): in one go where the runner can
-    (`runner.run_plan`), else one `run` per step. `ids` are the tests an isolated step runs."""
+def run_plan(
+    runner: Runner,
+    ws: Workspace,
+    files: list[str],
+    steps: list[RunStep],
+    ids: list[str] | None = None,
+) -> list[TestRun]:
+    """Several runs of the same tests (reruns, another order, each alone): in one go where the
+    runner can (`runner.run_plan`), else one `run` per step. `ids` are the tests an isolated
+    step runs."""
     own = getattr(runner, "run_plan", None)
     if own is not None:
         return own(ws, files, steps, ids)
-    return [runner.run(ws, files, ids=ids if s.isolate else None, order=s.order, seed=s.seed, isolate=s.isolate)
-            for s in steps]
+    return [
+        runner.run(
+            ws, files, ids=ids if s.isolate else None, order=s.order, seed=s.seed, isolate=s.isolate
+        )
+        for s in steps
+    ]

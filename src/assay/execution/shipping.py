@@ -1,12 +1,13 @@
-"""The pristine project tree, packed to travel to workers on other machines and unpacked once per worker.
+"""The pristine project tree, packed to travel to workers on other machines and unpacked once
+per worker.
 
-A worker of a cluster sees none of this machine's files. `pack` reads the user's tree (only reads it) with
-the scratch copy's own rules (`workspace._ignorer`: no VCS dirs, virtualenvs, caches, build output, huge
-files, links that leave the project) into a gzipped tar, and names it by a digest of what a run can see: each
-file's relative path, executable bit and bytes (a link's target). `materialize` runs on the worker: the tree
-is unpacked into a cache directory keyed by that digest, so every later unit of the same tree reuses it; a
-run then makes its normal scratch `Workspace` from that copy and runs inside the same `Sandbox`, with the copy
-as the tree to protect.
+A worker of a cluster sees none of this machine's files. `pack` reads the user's tree (only reads
+it) with the scratch copy's own rules (`workspace._ignorer`: no VCS dirs, virtualenvs, caches, build
+output, huge files, links that leave the project) into a gzipped tar, and names it by a digest of
+what a run can see: each file's relative path, executable bit and bytes (a link's target).
+`materialize` runs on the worker: the tree is unpacked into a cache directory keyed by that digest,
+so every later unit of the same tree reuses it; a run then makes its normal scratch `Workspace` from
+that copy and runs inside the same `Sandbox`, with the copy as the tree to protect.
 """
 
 from __future__ import annotations
@@ -47,7 +48,8 @@ class Unpacked:
 
 
 def _members(root: Path) -> list[str]:
-    """Relative paths of the files and links the scratch copy would hold, sorted (directories implied)."""
+    """Relative paths of the files and links the scratch copy would hold, sorted
+    (directories implied)."""
     ignore = _ignorer(root)
     found: list[str] = []
     for dirpath, dirnames, filenames in os.walk(root):
@@ -56,8 +58,9 @@ def _members(root: Path) -> list[str]:
         for name in filenames + [d for d in dirnames if os.path.islink(os.path.join(dirpath, d))]:
             if name not in skipped:
                 found.append(name if rel_dir == "." else f"{rel_dir}/{name}")
-        dirnames[:] = sorted(d for d in dirnames
-                             if d not in skipped and not os.path.islink(os.path.join(dirpath, d)))
+        dirnames[:] = sorted(
+            d for d in dirnames if d not in skipped and not os.path.islink(os.path.join(dirpath, d))
+        )
     return sorted(found)
 
 
@@ -93,7 +96,8 @@ def cache_root() -> Path:
 
 
 def materialize(tree: PackedTree, root: Path | None = None) -> Unpacked:
-    """The shipped tree on this worker: unpacked on first use, found again (not unpacked) by later units."""
+    """The shipped tree on this worker: unpacked on first use, found again (not unpacked) by
+    later units."""
     base = root or cache_root()
     target = base / tree.digest
     if target.is_dir():  # renamed into place only once complete
@@ -119,7 +123,8 @@ def materialize(tree: PackedTree, root: Path | None = None) -> Unpacked:
 
 
 def _prune(base: Path) -> None:
-    """Remove shipped trees not used for `STALE_S` (a worker that lives for months must not fill its disk)."""
+    """Remove shipped trees not used for `STALE_S` (a worker that lives for months must not fill
+    its disk)."""
     now = time.time()
     for entry in base.iterdir():
         with contextlib.suppress(OSError):

@@ -1,15 +1,17 @@
 """Scratch copies of the user's project; the user's tree is only ever read.
 
-A workspace is a temp dir holding `project/` (a full copy, never hard links: a test that writes to a
-hard-linked file would write through to the user's file), `run/` (assay's own files: results, HOME and TMPDIR
-of the sandboxed runs) and `cache/` (a toolchain's build cache, kept for the workspace's life).
+A workspace is a temp dir holding `project/` (a full copy, never hard links: a test that writes to
+a hard-linked file would write through to the user's file), `run/` (assay's own files: results,
+HOME and TMPDIR of the sandboxed runs) and `cache/` (a toolchain's build cache, kept for the
+workspace's life).
 
-Candidates, mutants and panel members reach the copy as *overlays* (`apply`): `{relative path: text}` written
-over it. `reset()` brings the copy back to the pristine snapshot taken after copying - files added since are
-deleted (`__pycache__` included), changed or deleted ones restored - so one workspace serves many candidates
-without copying the tree again. A file counts as unchanged only when its inode, size, mode, mtime and ctime
-are all as recorded; ctime cannot be set from user space, so a test that rewrites a file and puts its mtime
-back is still caught. Stale workspaces of dead assay processes are removed on start (`sweep_stale`).
+Candidates, mutants and panel members reach the copy as *overlays* (`apply`):
+`{relative path: text}` written over it. `reset()` brings the copy back to the pristine snapshot
+taken after copying - files added since are deleted (`__pycache__` included), changed or deleted
+ones restored - so one workspace serves many candidates without copying the tree again. A file
+counts as unchanged only when its inode, size, mode, mtime and ctime are all as recorded; ctime
+cannot be set from user space, so a test that rewrites a file and puts its mtime back is still
+caught. Stale workspaces of dead assay processes are removed on start (`sweep_stale`).
 """
 
 from __future__ import annotations
@@ -29,8 +31,24 @@ from assay.sandbox.process import WORKSPACE_PREFIX
 
 PREFIX = WORKSPACE_PREFIX
 SKIP_DIRS = {
-    ".git", ".hg", ".svn", ".assay", ".venv", "venv", ".tox", ".nox", "node_modules", "__pycache__",
-    ".mypy_cache", ".pytest_cache", ".ruff_cache", ".hypothesis", "build", "dist", ".eggs", "target",
+    ".git",
+    ".hg",
+    ".svn",
+    ".assay",
+    ".venv",
+    "venv",
+    ".tox",
+    ".nox",
+    "node_modules",
+    "__pycache__",
+    ".mypy_cache",
+    ".pytest_cache",
+    ".ruff_cache",
+    ".hypothesis",
+    "build",
+    "dist",
+    ".eggs",
+    "target",
 }
 MAX_FILE_BYTES = 50 * 1024 * 1024
 
@@ -47,14 +65,16 @@ class _Entry(NamedTuple):
 
 
 def _content(entry: _Entry) -> tuple:
-    """What must match after a reset: kind and mode, and for files size and mtime (copy2 keeps it)."""
+    """What must match after a reset: kind and mode, and for files size and mtime (copy2
+    keeps it)."""
     if stat.S_ISDIR(entry.mode):
         return (entry.mode,)
     return entry.mode, entry.size, entry.mtime_ns, entry.link
 
 
 def _link_escapes(full: str, root: str) -> bool:
-    """A link that is absolute or leads outside the project would let a test write through to the user."""
+    """A link that is absolute or leads outside the project would let a test write through to
+    the user."""
     target = os.readlink(full)
     resolved = os.path.realpath(full)
     return os.path.isabs(target) or not (resolved == root or resolved.startswith(root + os.sep))
@@ -93,10 +113,11 @@ def _pid_alive(pid: int) -> bool:
 
 
 def sweep_stale(tmp_root: Path | None = None) -> int:
-    """Remove workspaces left behind by assay processes that no longer exist (e.g. after SIGKILL)."""
+    """Remove workspaces left behind by assay processes that no longer exist (e.g.
+    after SIGKILL)."""
     removed = 0
     for entry in Path(tmp_root or tempfile.gettempdir()).glob(f"{PREFIX}*"):
-        parts = entry.name[len(PREFIX):].split("-", 1)
+        parts = entry.name[len(PREFIX) :].split("-", 1)
         if parts[0].isdigit() and not _pid_alive(int(parts[0])):
             _force_rmtree(entry)
             removed += 1
@@ -105,6 +126,7 @@ def sweep_stale(tmp_root: Path | None = None) -> int:
 
 def _force_rmtree(path: Path) -> None:
     """rmtree that also gets through directories a test made unreadable or unwritable."""
+
     def fix(func: Callable[[str], object], failed: str, _exc: object) -> None:
         with contextlib.suppress(OSError):
             os.chmod(os.path.dirname(failed), 0o700)
@@ -129,7 +151,8 @@ class Workspace:
     """A scratch copy of `root`. Use as a context manager; `close()` deletes it.
 
     `links`: project-relative directories served from the user's tree instead of copied (a project's
-    `node_modules`); `keep`: project-relative directories that survive `reset()` (a toolchain's build output).
+    `node_modules`); `keep`: project-relative directories that survive `reset()` (a toolchain's
+    build output).
     """
 
     def __init__(self, root: Path, links: Iterable[str] = (), keep: Iterable[str] = ()):
@@ -176,10 +199,18 @@ class Workspace:
                 if self._skipped(rel):
                     continue
                 st = os.lstat(os.path.join(dirpath, name))
-                link = os.readlink(os.path.join(dirpath, name)) if stat.S_ISLNK(st.st_mode) else None
-                entries[rel] = _Entry(st.st_mode, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns, link)
-            dirnames[:] = [d for d in dirnames if not os.path.islink(os.path.join(dirpath, d))
-                           and not self._skipped(d if rel_dir == "." else f"{rel_dir}/{d}")]
+                link = (
+                    os.readlink(os.path.join(dirpath, name)) if stat.S_ISLNK(st.st_mode) else None
+                )
+                entries[rel] = _Entry(
+                    st.st_mode, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns, link
+                )
+            dirnames[:] = [
+                d
+                for d in dirnames
+                if not os.path.islink(os.path.join(dirpath, d))
+                and not self._skipped(d if rel_dir == "." else f"{rel_dir}/{d}")
+            ]
         return entries
 
     def snapshot(self) -> dict[str, tuple[int, int]]:
@@ -197,8 +228,8 @@ class Workspace:
         return snap
 
     def damage(self, before: dict[str, tuple[int, int]]) -> tuple[list[str], list[str]]:
-        """Project files deleted and changed since `before` (new files are not damage, nor files assay itself took
-        out of the copy, such as a broken sibling test)."""
+        """Project files deleted and changed since `before` (new files are not damage, nor files
+        assay itself took out of the copy, such as a broken sibling test)."""
         after = self.snapshot()
         deleted = sorted(p for p in before if p not in after and p not in self._overlaid)
         changed = sorted(p for p in before if p in after and after[p] != before[p])
@@ -206,11 +237,14 @@ class Workspace:
 
     # --- writing ----------------------------------------------------------------------------------
     def apply(self, overlays: Mapping[str, str | bytes | None]) -> None:
-        """Write `{relative path: text}` over the copy (None deletes the file); undone by `reset()`."""
+        """Write `{relative path: text}` over the copy (None deletes the file); undone
+        by `reset()`."""
         for rel, content in overlays.items():
             rel = safe_rel(rel)
             path = self.project / rel
-            if self._skipped(rel) or any(p.is_symlink() for p in [path, *path.parents] if self.project in p.parents):
+            if self._skipped(rel) or any(
+                p.is_symlink() for p in [path, *path.parents] if self.project in p.parents
+            ):
                 raise InputError(f"cannot overlay {rel}: it lies in a linked or kept directory")
             self._overlaid.add(rel)
             if content is None:
@@ -224,10 +258,11 @@ class Workspace:
                 path.write_text(content, encoding="utf-8")
 
     def reset(self) -> None:
-        """Back to the pristine copy: new files deleted, changed ones restored, `run/` emptied (`cache/` stays).
+        """Back to the pristine copy: new files deleted, changed ones restored, `run/` emptied
+        (`cache/` stays).
 
-        Falls back to a full fresh copy when a file cannot be restored in place (the user's file changed since
-        the copy, or a test left a tree that cannot be walked)."""
+        Falls back to a full fresh copy when a file cannot be restored in place (the user's file
+        changed since the copy, or a test left a tree that cannot be walked)."""
         try:
             self._reset_in_place()
         except (OSError, _Stale):
@@ -254,7 +289,9 @@ class Workspace:
                 continue
             self._restore(rel, entry, now)
         fresh = self._scan()
-        if {k: _content(v) for k, v in fresh.items()} != {k: _content(v) for k, v in self._pristine.items()}:
+        if {k: _content(v) for k, v in fresh.items()} != {
+            k: _content(v) for k, v in self._pristine.items()
+        }:
             raise _Stale("the copy does not match its snapshot after a reset")
         self._pristine = fresh
 

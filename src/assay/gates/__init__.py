@@ -1,5 +1,5 @@
-"""Gates in their default order. A gate is a `BaseGate` subclass constructed with the settings; a new gate
-registers here and slots into the pipeline without changing it."""
+"""Gates in their default order. A gate is a `BaseGate` subclass constructed with the settings; a
+new gate registers here and slots into the pipeline without changing it."""
 
 from __future__ import annotations
 

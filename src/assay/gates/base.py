@@ -1,10 +1,11 @@
 """The gate protocol: what every gate declares, receives and returns.
 
-A gate is constructed with the settings (and, for later gates, an LLM client), so a caller may inject its own.
-It declares the facts it needs from earlier gates and the facts it provides as typed fields of `Facts` (never
-dict keys), and the languages it supports. The pipeline skips a gate whose needs no earlier gate met - the file
-is then `unvalidated`, never `accepted` on that basis - and a gate that does not support the candidate's language
-(the skip is visible in every report, the file can still be accepted on the other gates).
+A gate is constructed with the settings (and, for later gates, an LLM client), so a caller may
+inject its own. It declares the facts it needs from earlier gates and the facts it provides as typed
+fields of `Facts` (never dict keys), and the languages it supports. The pipeline skips a gate whose
+needs no earlier gate met - the file is then `unvalidated`, never `accepted` on that basis - and a
+gate that does not support the candidate's language (the skip is visible in every report, the file
+can still be accepted on the other gates).
 """
 
 from __future__ import annotations
@@ -43,14 +44,16 @@ FACT_NAMES = {f.name for f in fields(Facts)}
 class GateContext:
     """Everything a gate may use for one candidate file."""
 
-    project: Project  # the user's project (read-only): root, source roots, module index, dependencies
+    # the user's project (read-only): root, source roots, module index, dependencies
+    project: Project
     settings: Settings
     workspace: Workspace  # the scratch copy with the candidate written over it
     sandbox: Sandbox
     language: Language
     runner: Runner  # the candidate's language's runner
     facts: Facts = field(default_factory=Facts)
-    results: dict[str, GateResult] = field(default_factory=dict)  # earlier gates' results for this file
+    # earlier gates' results for this file
+    results: dict[str, GateResult] = field(default_factory=dict)
 
     @property
     def root(self) -> Path:
@@ -93,11 +96,20 @@ def number(gate: str) -> int:
     return GATE_ORDER.index(gate) + 1 if gate in GATE_ORDER else 0
 
 
-def skipped(gate: Gate, reason: str, verdict: Verdict | None = None, duration: float = 0.0) -> GateResult:
-    """A skip with its reason in the feedback; with a verdict, the file stops there (`unvalidated`)."""
+def skipped(
+    gate: Gate, reason: str, verdict: Verdict | None = None, duration: float = 0.0
+) -> GateResult:
+    """A skip with its reason in the feedback; with a verdict, the file stops there
+    (`unvalidated`)."""
     title = f"SKIP: Gate {number(gate.name)} — {gate.name.upper()} NOT MEASURED"
-    return GateResult(gate.name, GateStatus.SKIP, duration, f"{title}\n{reason}", verdict=verdict,
-                      details={"reason": reason})
+    return GateResult(
+        gate.name,
+        GateStatus.SKIP,
+        duration,
+        f"{title}\n{reason}",
+        verdict=verdict,
+        details={"reason": reason},
+    )
 
 
 def precondition(gate: Gate, candidate: Candidate, facts: Facts) -> GateResult | None:
@@ -106,6 +118,10 @@ def precondition(gate: Gate, candidate: Candidate, facts: Facts) -> GateResult |
         return skipped(gate, f"not available for {candidate.language} yet")
     missing = facts.missing(gate.needs)
     if missing:
-        return skipped(gate, f"needs {', '.join(missing)}, which no earlier gate provided: configure the gates "
-                             "that provide it before this one", Verdict.UNVALIDATED)
+        return skipped(
+            gate,
+            f"needs {', '.join(missing)}, which no earlier gate provided: configure the gates "
+            "that provide it before this one",
+            Verdict.UNVALIDATED,
+        )
     return None

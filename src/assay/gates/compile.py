@@ -1,4 +1,5 @@
-"""Gate 1: the file compiles (for Python: parses, and pytest can import it and collect its tests)."""
+"""Gate 1: the file compiles (for Python: parses, and pytest can import it and collect
+its tests)."""
 
 from __future__ import annotations
 
@@ -11,8 +12,11 @@ from assay.model import Candidate, GateResult, GateStatus, Verdict
 HEADER = "REJECT: Gate 1 — COMPILE ERROR"
 HINT = "Fix the compile errors: check imports, types, API compatibility."
 MISSING_HEADER = "UNVALIDATED: Gate 1 — MISSING DEPENDENCY"
-MISSING_HINT = ("Install the project's test dependencies for {python}, or set [tool.assay.python] interpreter to "
-                "a Python that has them.")
+MISSING_HINT = (
+    "Install the project's test dependencies for "
+    "{python}, or set [tool.assay.python] interpreter to "
+    "a Python that has them."
+)
 
 
 class CompileGate(BaseGate):
@@ -23,46 +27,93 @@ class CompileGate(BaseGate):
         start = time.monotonic()
 
         def reject(body: list[str], **details: object) -> GateResult:
-            return GateResult(self.name, GateStatus.REJECT, time.monotonic() - start,
-                              compose(HEADER, body, HINT), details=details)
+            return GateResult(
+                self.name,
+                GateStatus.REJECT,
+                time.monotonic() - start,
+                compose(HEADER, body, HINT),
+                details=details,
+            )
 
         if candidate.read_error:
             return reject([f"{candidate.rel}: {candidate.read_error}"])
-        if not ctx.settings.compile_validation and ctx.language.compiled:  # dynamic languages always fail closed
-            return GateResult(self.name, GateStatus.SKIP, 0.0, "SKIP: Gate 1 — COMPILE NOT RUN ON ITS OWN\n"
-                              "compile_validation is off: the compiler runs with the tests at gate 2",
-                              details={"reason": "compile_validation = false"})
+        # dynamic languages always fail closed
+        if not ctx.settings.compile_validation and ctx.language.compiled:
+            return GateResult(
+                self.name,
+                GateStatus.SKIP,
+                0.0,
+                "SKIP: Gate 1 — COMPILE NOT RUN ON ITS OWN\n"
+                "compile_validation is off: the compiler runs with the tests at gate 2",
+                details={"reason": "compile_validation = false"},
+            )
         result = ctx.runner.compile(ctx.workspace, [candidate.rel])
         environment = [e for e in result.errors if e.kind == "environment"]
-        if environment:  # the machine lacks what the project needs (dependencies not in the cache): no verdict
-            return GateResult(self.name, GateStatus.SKIP, time.monotonic() - start,
-                              compose("UNVALIDATED: Gate 1 — BUILD ENVIRONMENT", [e.message for e in environment],
-                                      "Fetch the project's dependencies once (the sandbox has no network)."),
-                              verdict=Verdict.UNVALIDATED, details={"environment": environment[0].message})
+        # the machine lacks what the project needs (dependencies not in the cache): no verdict
+        if environment:
+            return GateResult(
+                self.name,
+                GateStatus.SKIP,
+                time.monotonic() - start,
+                compose(
+                    "UNVALIDATED: Gate 1 — BUILD ENVIRONMENT",
+                    [e.message for e in environment],
+                    "Fetch the project's dependencies once (the sandbox has no network).",
+                ),
+                verdict=Verdict.UNVALIDATED,
+                details={"environment": environment[0].message},
+            )
         located = [e for e in result.errors if e.kind in ("syntax", "compile")]
         if located:  # the compiler's own errors, at their lines
-            details = {"compile_errors": len(located), "raw_lines": result.raw_lines} if result.raw_lines else {}
-            return reject([f"{e.where}:{e.line}: {e.message}" if e.line else f"{e.where}: {e.message}"
-                           for e in located], **details)
+            details = (
+                {"compile_errors": len(located), "raw_lines": result.raw_lines}
+                if result.raw_lines
+                else {}
+            )
+            return reject(
+                [
+                    f"{e.where}:{e.line}: {e.message}" if e.line else f"{e.where}: {e.message}"
+                    for e in located
+                ],
+                **details,
+            )
         if result.crash:
             return reject([f"{candidate.rel}: collection did not finish: {trim(result.crash)}"])
         if result.errors:
             causes = [ctx.project.dependencies.explain(e.message) for e in result.errors]
-            if all(causes):  # the environment lacks something the project itself needs: no verdict on the test
+            # the environment lacks something the project itself needs: no verdict on the test
+            if all(causes):
                 tests_per_cause: dict[str, set[str]] = {}
                 for e, cause in zip(result.errors, causes, strict=True):
                     tests_per_cause.setdefault(str(cause), set()).add(e.where)
-                body = [f"{candidate.rel}: {cause}" + (f" ({len(ws)} tests)" if len(ws) > 1 else "")
-                        for cause, ws in tests_per_cause.items()]
+                body = [
+                    f"{candidate.rel}: {cause}" + (f" ({len(ws)} tests)" if len(ws) > 1 else "")
+                    for cause, ws in tests_per_cause.items()
+                ]
                 python = getattr(ctx.runner, "python", "the test interpreter")
-                return GateResult(self.name, GateStatus.SKIP, time.monotonic() - start,
-                                  compose(MISSING_HEADER, body, MISSING_HINT.format(python=python)),
-                                  verdict=Verdict.UNVALIDATED, details={"missing_dependencies": len(body)})
-            return reject([f"{e.where}: {collection_summary(e.message)}" for e in result.errors],
-                          collection_errors=len(result.errors))
+                return GateResult(
+                    self.name,
+                    GateStatus.SKIP,
+                    time.monotonic() - start,
+                    compose(MISSING_HEADER, body, MISSING_HINT.format(python=python)),
+                    verdict=Verdict.UNVALIDATED,
+                    details={"missing_dependencies": len(body)},
+                )
+            return reject(
+                [f"{e.where}: {collection_summary(e.message)}" for e in result.errors],
+                collection_errors=len(result.errors),
+            )
         if not result.collected:
-            what = "no test_* functions or Test* classes" if candidate.language == "python" else "no test found"
+            what = (
+                "no test_* functions or Test* classes"
+                if candidate.language == "python"
+                else "no test found"
+            )
             return reject([f"{candidate.rel}: no tests collected ({what})"])
         ctx.facts.collected = result.collected
-        return GateResult(self.name, GateStatus.PASS, time.monotonic() - start,
-                          details={"collected": len(result.collected)})
+        return GateResult(
+            self.name,
+            GateStatus.PASS,
+            time.monotonic() - start,
+            details={"collected": len(result.collected)},
+        )

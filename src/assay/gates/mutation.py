@@ -1,11 +1,11 @@
 """Gate 4: the candidate's tests must kill enough mutants of the code they exercise.
 
-Scope: mutants inside the functions and methods the candidate's tests execute in their call phase, so a
-focused test of one function is not charged for the rest of a large module. Each target module is held to the
-threshold of its own code class (pure / service / io, see `assay.mutation.codeclass`). Each test gets its own
-outcome: one that catches no mutant another test of the file does not catch is `low_value`
-(`assay.mutation.attribution`); when the score fails, the feedback names the surviving mutants and the tests
-closest to each.
+Scope: mutants inside the functions and methods the candidate's tests execute in their call phase,
+so a focused test of one function is not charged for the rest of a large module. Each target module
+is held to the threshold of its own code class (pure / service / io, see
+`assay.mutation.codeclass`). Each test gets its own outcome: one that catches no mutant another test
+of the file does not catch is `low_value` (`assay.mutation.attribution`); when the score fails, the
+feedback names the surviving mutants and the tests closest to each.
 """
 
 from __future__ import annotations
@@ -24,8 +24,11 @@ from assay.mutation.summary import details, feedback
 from assay.store import Store
 
 WARN_HEADER = "WARN: Gate 4 — TESTS THAT CATCH NOTHING NEW"
-WARN_HINT = ("Each of these passes, but no mutant fails it that another test of the file does not already fail: "
-             "test another behaviour, or drop it.")
+WARN_HINT = (
+    "Each of these passes, but no mutant fails it that "
+    "another test of the file does not already fail: "
+    "test another behaviour, or drop it."
+)
 
 
 class MutationGate(BaseGate):
@@ -37,27 +40,53 @@ class MutationGate(BaseGate):
         start = time.monotonic()
         conf = ctx.settings.mutation
         if not candidate.targets:
-            return GateResult(self.name, GateStatus.SKIP, time.monotonic() - start,
-                              details={"reason": "no target: the file imports no module of the project "
-                                                 "(pass --target)"})
-        # the file, not node ids: the worker finds its tests again itself (ids of tests parametrized over a set
-        # differ between processes); the green run's untraced durations spare the worker its own timing run
+            return GateResult(
+                self.name,
+                GateStatus.SKIP,
+                time.monotonic() - start,
+                details={
+                    "reason": "no target: the file imports no module of the project (pass --target)"
+                },
+            )
+        # the file, not node ids: the worker finds its tests again itself (ids of tests parametrized
+        # over a set differ between processes); the green run's untraced durations spare the worker
+        # its own timing run
         tests = [candidate.rel]
-        sources = {rel: ctx.workspace.path(rel).read_text(encoding="utf-8", errors="replace")
-                   for rel in candidate.targets}
+        sources = {
+            rel: ctx.workspace.path(rel).read_text(encoding="utf-8", errors="replace")
+            for rel in candidate.targets
+        }
         code_class, threshold = threshold_for(sources, conf, ctx.project.packages)
         limits = module_limits(sources, conf, ctx.project.packages)
         store = Store(ctx.root) if ctx.settings.cache else None
         try:
-            engine = Engine(ctx.workspace, ctx.sandbox, PYTHON.python(ctx.settings), ctx.project.source_roots, conf,
-                            pytest_args(ctx.project, ctx.settings), store)
-            run = engine.run(list(candidate.targets), tests, scoped=True, durations=ctx.facts.test_durations,
-                             killers=2)
-        except RunFailed as err:  # no evidence either way: the file cannot be validated, never "passed"
+            engine = Engine(
+                ctx.workspace,
+                ctx.sandbox,
+                PYTHON.python(ctx.settings),
+                ctx.project.source_roots,
+                conf,
+                pytest_args(ctx.project, ctx.settings),
+                store,
+            )
+            run = engine.run(
+                list(candidate.targets),
+                tests,
+                scoped=True,
+                durations=ctx.facts.test_durations,
+                killers=2,
+            )
+        # no evidence either way: the file cannot be validated, never "passed"
+        except RunFailed as err:
             reason = f"mutation run failed: {str(err)[:500]}"
-            return GateResult(self.name, GateStatus.SKIP, time.monotonic() - start,
-                              f"SKIP: Gate 4 — MUTATION NOT MEASURED\n{reason}", verdict=Verdict.UNVALIDATED,
-                              details={"reason": reason})
+            return GateResult(
+                self.name,
+                GateStatus.SKIP,
+                time.monotonic() - start,
+                f"SKIP: Gate 4 — MUTATION NOT MEASURED\n{reason}",
+                verdict=Verdict.UNVALIDATED,
+                details={"reason": reason},
+            )
         finally:
             if store:
                 store.close()
@@ -66,14 +95,30 @@ class MutationGate(BaseGate):
         if len(modules) > 1:
             info["modules"] = modules
         redundant = redundant_tests(run, list(ctx.facts.passing_tests or []))
-        outcomes = [TestOutcome(t, Verdict.LOW_VALUE, self.name, why) for t, why in redundant.items()]
+        outcomes = [
+            TestOutcome(t, Verdict.LOW_VALUE, self.name, why) for t, why in redundant.items()
+        ]
         if redundant:
             info["low_value_tests"] = len(redundant)
         if all(m["passed"] for m in modules):
             if not redundant:
-                return GateResult(self.name, GateStatus.PASS, time.monotonic() - start, details=info)
+                return GateResult(
+                    self.name, GateStatus.PASS, time.monotonic() - start, details=info
+                )
             body = [f"{t}: {why}" for t, why in redundant.items()]
-            return GateResult(self.name, GateStatus.WARN, time.monotonic() - start,
-                              compose(WARN_HEADER, body, WARN_HINT), tests=outcomes, details=info)
-        return GateResult(self.name, GateStatus.REJECT, time.monotonic() - start,
-                          feedback(run, threshold, conf.max_survivors, modules), tests=outcomes, details=info)
+            return GateResult(
+                self.name,
+                GateStatus.WARN,
+                time.monotonic() - start,
+                compose(WARN_HEADER, body, WARN_HINT),
+                tests=outcomes,
+                details=info,
+            )
+        return GateResult(
+            self.name,
+            GateStatus.REJECT,
+            time.monotonic() - start,
+            feedback(run, threshold, conf.max_survivors, modules),
+            tests=outcomes,
+            details=info,
+        )

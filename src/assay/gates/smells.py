@@ -1,4 +1,5 @@
-"""Gate 5: test smells and test value, by static analysis of the test file and its targets' source."""
+"""Gate 5: test smells and test value, by static analysis of the test file and its
+targets' source."""
 
 from __future__ import annotations
 
@@ -22,7 +23,9 @@ def _hint(findings: list[Finding]) -> str:
     return " ".join(dict.fromkeys(f.hint for f in findings))
 
 
-def _outcomes(candidate: Candidate, findings: list[Finding], collected: list[str]) -> list[TestOutcome]:
+def _outcomes(
+    candidate: Candidate, findings: list[Finding], collected: list[str]
+) -> list[TestOutcome]:
     """Per-test verdicts for tests with reject-level or low-value findings, under pytest's node ids
     (one per parametrized case when the compile gate collected them)."""
     by_test: dict[str, list[Finding]] = {}
@@ -44,22 +47,43 @@ class SmellsGate(BaseGate):
     languages: ClassVar[frozenset[str] | None] = frozenset({"python"}) | polyglot.LANGUAGES
 
     def _findings(self, candidate: Candidate, ctx: GateContext) -> list[Finding]:
-        if candidate.language != "python":  # tree-sitter rules AP000-AP006 (docs/smells-polyglot.md)
-            return polyglot.analyze(candidate.source, candidate.rel, candidate.language, ctx.settings.smells)
-        return analyze(candidate.source, candidate.rel, read_targets(ctx.root, candidate.targets), ctx.settings.smells)
+        # tree-sitter rules AP000-AP006 (docs/smells-polyglot.md)
+        if candidate.language != "python":
+            return polyglot.analyze(
+                candidate.source, candidate.rel, candidate.language, ctx.settings.smells
+            )
+        return analyze(
+            candidate.source,
+            candidate.rel,
+            read_targets(ctx.root, candidate.targets),
+            ctx.settings.smells,
+        )
 
     def causes(self, candidate: Candidate, ctx: GateContext) -> list[str]:
-        """Reject-level findings (no assertion, tautology, mocked code under test ...): milliseconds to find, and
-        often the root cause of a later gate's reject, so they are reported first with it."""
-        if candidate.language not in (self.languages or {candidate.language}) or candidate.read_error:
+        """Reject-level findings (no assertion, tautology, mocked code under test ...):
+        milliseconds to find, and often the root cause of a later gate's reject, so they are
+        reported first with it."""
+        if (
+            candidate.language not in (self.languages or {candidate.language})
+            or candidate.read_error
+        ):
             return []
-        return [_line(f) for f in self._findings(candidate, ctx) if f.level == "reject" and f.rule != "AS000"]
+        return [
+            _line(f)
+            for f in self._findings(candidate, ctx)
+            if f.level == "reject" and f.rule != "AS000"
+        ]
 
     def run(self, candidate: Candidate, ctx: GateContext) -> GateResult:
         start = time.monotonic()
-        if candidate.language != "python" and not polyglot.available(candidate.language, candidate.rel):
-            return skipped(self, f"the tree-sitter grammar for {candidate.language} is not installed "
-                                 "(pip install the tree-sitter grammar wheels: see docs/languages.md)")
+        if candidate.language != "python" and not polyglot.available(
+            candidate.language, candidate.rel
+        ):
+            return skipped(
+                self,
+                f"the tree-sitter grammar for {candidate.language} is not installed "
+                "(pip install the tree-sitter grammar wheels: see docs/languages.md)",
+            )
         findings = self._findings(candidate, ctx)
         shown = [f for f in findings if f.level in ("reject", "warn")]
         smells = [f for f in shown if f.level == "reject" and not f.low_value]
@@ -77,10 +101,29 @@ class SmellsGate(BaseGate):
         else:
             status, header = GateStatus.PASS, ""
         ordered = sorted(shown, key=lambda f: (f.level != "reject", f.line, f.col))
-        feedback = compose(header, [_line(f) for f in ordered], _hint(smells or low or shown)) if shown else ""
+        feedback = (
+            compose(header, [_line(f) for f in ordered], _hint(smells or low or shown))
+            if shown
+            else ""
+        )
         return GateResult(
-            self.name, status, time.monotonic() - start, feedback, verdict=verdict,
+            self.name,
+            status,
+            time.monotonic() - start,
+            feedback,
+            verdict=verdict,
             tests=_outcomes(candidate, findings, ctx.facts.collected or []),
-            details={"findings": [{"rule": f.rule, "level": f.level, "line": f.line, "col": f.col,
-                                   "message": f.message, "test": f.test} for f in findings]},
+            details={
+                "findings": [
+                    {
+                        "rule": f.rule,
+                        "level": f.level,
+                        "line": f.line,
+                        "col": f.col,
+                        "message": f.message,
+                        "test": f.test,
+                    }
+                    for f in findings
+                ]
+            },
         )

@@ -1,8 +1,8 @@
 """Gate 3: the same tests, run again, alone and in another order, must give the same outcomes.
 
-A test whose outcome changes is `flaky`. Flaky tests are reported, never repaired by reruns. Where the runner can
-(`run_plan`), all runs share one collected session and each runs in a fork of it: the state a fresh process has
-after collection, without paying for start-up and collection again.
+A test whose outcome changes is `flaky`. Flaky tests are reported, never repaired by reruns. Where
+the runner can (`run_plan`), all runs share one collected session and each runs in a fork of it: the
+state a fresh process has after collection, without paying for start-up and collection again.
 """
 
 from __future__ import annotations
@@ -16,17 +16,33 @@ from assay.gates.base import BaseGate, GateContext
 from assay.model import Candidate, GateResult, GateStatus, TestOutcome, Verdict
 
 HEADER = "REJECT: Gate 3 — FLAKY TESTS"
-HINT = ("Flaky tests are dropped, not retried: remove the dependence on order, shared state, time, "
-        "randomness or the environment.")
+HINT = (
+    "Flaky tests are dropped, not retried: remove the dependence on order, shared state, time, "
+    "randomness or the environment."
+)
 RISKY_MODULES = {
-    "socket", "requests", "httpx", "urllib", "aiohttp", "http", "subprocess", "multiprocessing",
-    "shutil", "tempfile", "threading", "asyncio", "smtplib", "ftplib", "sqlite3",
+    "socket",
+    "requests",
+    "httpx",
+    "urllib",
+    "aiohttp",
+    "http",
+    "subprocess",
+    "multiprocessing",
+    "shutil",
+    "tempfile",
+    "threading",
+    "asyncio",
+    "smtplib",
+    "ftplib",
+    "sqlite3",
 }
 RISKY_NAMES = {"open", "tmp_path", "tmpdir", "tmp_path_factory", "monkeypatch"}
 
 
 def risk_of(source: str) -> str | None:
-    """Why a test file deserves more reruns (integration marker, network, filesystem, subprocesses)."""
+    """Why a test file deserves more reruns (integration marker, network, filesystem,
+    subprocesses)."""
     try:
         tree = ast.parse(source)
     except SyntaxError:
@@ -35,7 +51,11 @@ def risk_of(source: str) -> str | None:
         if isinstance(node, ast.Attribute) and node.attr == "integration":
             return "marked integration"
         if isinstance(node, ast.Import | ast.ImportFrom):
-            names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+            names = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+            )
             for name in names:
                 if name.split(".")[0] in RISKY_MODULES:
                     return f"uses {name.split('.')[0]}"
@@ -62,7 +82,9 @@ class StabilityGate(BaseGate):
             plan.append((f"random order (seed {cfg.seed})", RunStep(Order.RANDOM, cfg.seed)))
         if cfg.isolation and passing:
             plan.append(("alone", RunStep(isolate=True)))
-        runs = run_plan(ctx.runner, ctx.workspace, [candidate.rel], [step for _, step in plan], passing)
+        runs = run_plan(
+            ctx.runner, ctx.workspace, [candidate.rel], [step for _, step in plan], passing
+        )
         for (label, _), run in zip(plan, runs, strict=True):
             for nodeid in passing:
                 rec = run.tests.get(nodeid)
@@ -70,7 +92,12 @@ class StabilityGate(BaseGate):
                     observations[nodeid].append((label, rec.outcome.value, rec.message))
                 elif run.crash and nodeid == run.running:
                     observations[nodeid].append((label, "crashed", run.crash))
-        details = {"runs": 1 + len(plan), "risk": risk, "seed": cfg.seed, "plan": [p[0] for p in plan]}
+        details = {
+            "runs": 1 + len(plan),
+            "risk": risk,
+            "seed": cfg.seed,
+            "plan": [p[0] for p in plan],
+        }
         flaky: list[TestOutcome] = []
         body: list[str] = []
         for nodeid, obs in observations.items():
@@ -86,6 +113,13 @@ class StabilityGate(BaseGate):
         elapsed = time.monotonic() - start
         if flaky:
             details["flaky"] = [t.id for t in flaky]
-            return GateResult(self.name, GateStatus.REJECT, elapsed, compose(HEADER, body, HINT),
-                              verdict=Verdict.FLAKY, tests=flaky, details=details)
+            return GateResult(
+                self.name,
+                GateStatus.REJECT,
+                elapsed,
+                compose(HEADER, body, HINT),
+                verdict=Verdict.FLAKY,
+                tests=flaky,
+                details=details,
+            )
         return GateResult(self.name, GateStatus.PASS, elapsed, details=details)

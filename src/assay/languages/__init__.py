@@ -1,4 +1,5 @@
-"""The languages assay knows, by name. Adding a language = one module defining a `Language` + one line here."""
+"""The languages assay knows, by name. Adding a language = one module defining a `Language` + one
+line here."""
 
 from __future__ import annotations
 
@@ -23,14 +24,16 @@ LANGUAGES: dict[str, Language] = {
     "javascript": JAVASCRIPT,
     "csharp": CSHARP,
 }
-names.register(names.TOOL_SECTION, lambda: [n for n, lang in LANGUAGES.items() if lang.tool_section])
+names.register(
+    names.TOOL_SECTION, lambda: [n for n, lang in LANGUAGES.items() if lang.tool_section]
+)
 
 __all__ = ["LANGUAGES", "Language", "Toolchain", "WritePlan", "language_of"]
 
 
 def language_of(path: Path | str, root: Path | None = None) -> Language | None:
-    """The language of a file from its extension; where several claim it, the one whose build file is nearest
-    above it (below `root`)."""
+    """The language of a file from its extension; where several claim it, the one whose build file
+    is nearest above it (below `root`)."""
     rel = str(path)
     owners = [lang for lang in LANGUAGES.values() if lang.owns(rel)]
     if len(owners) <= 1 or root is None:

@@ -1,8 +1,9 @@
-"""Compiler output cut to what a writer acts on: errors only (no download progress, INFO or warnings), each at its
-file and line, the first lines of each, deduplicated, at most 50 in all.
+"""Compiler output cut to what a writer acts on: errors only (no download progress, INFO or
+warnings), each at its file and line, the first lines of each, deduplicated, at most 50 in all.
 
-One parser per compiler's own error format (javac and Maven, `go vet`/`go build`, tsc, the C# compiler); rustc's
-errors come as JSON from cargo and are read in `rust.py`. Paths are made relative to the project.
+One parser per compiler's own error format (javac and Maven, `go vet`/`go build`, tsc, the C#
+compiler); rustc's errors come as JSON from cargo and are read in `rust.py`. Paths are made relative
+to the project.
 """
 
 from __future__ import annotations
@@ -25,15 +26,18 @@ _GO = re.compile(r"^(?:vet: )?(?P<file>[^\s:][^:]*\.go):(?P<line>\d+)(?::\d+)?: 
 # tsc --pretty false: `test/a.test.ts(2,21): error TS2307: msg`
 _TSC = re.compile(r"^(?P<file>\S.*?\.[cm]?[jt]sx?)\((?P<line>\d+),\d+\): error (?P<msg>TS\d+: .*)$")
 # csc / dotnet build: `path/File.cs(12,8): error CS0246: msg [proj.csproj]`
-_CSC = re.compile(r"^(?P<file>\S.*?\.cs)\((?P<line>\d+),\d+\): error (?P<msg>CS\d+: .*?)(?: \[[^\]]*\])?$")
+_CSC = re.compile(
+    r"^(?P<file>\S.*?\.cs)\((?P<line>\d+),\d+\): error (?P<msg>CS\d+: .*?)(?: \[[^\]]*\])?$"
+)
 
 
 def rel_path(path: str, roots: Iterable[str], base: str = "") -> str:
-    """A compiler's path (absolute, or relative to the directory it ran in, `base`) made project-relative."""
+    """A compiler's path (absolute, or relative to the directory it ran in, `base`)
+    made project-relative."""
     path = path.strip()
     for root in sorted((r.rstrip("/") for r in roots if r), key=len, reverse=True):
         if path.startswith(root + "/"):
-            return path[len(root) + 1:]
+            return path[len(root) + 1 :]
     if os.path.isabs(path):
         return path
     return os.path.normpath(os.path.join(base or ".", path))
@@ -47,8 +51,13 @@ def cap(problems: Iterable[Problem]) -> list[Problem]:
     return list(seen.values())[:MAX_PROBLEMS]
 
 
-def _by_pattern(text: str, pattern: re.Pattern, roots: Iterable[str], base: str,
-                detail: re.Pattern | None = None) -> list[Problem]:
+def _by_pattern(
+    text: str,
+    pattern: re.Pattern,
+    roots: Iterable[str],
+    base: str,
+    detail: re.Pattern | None = None,
+) -> list[Problem]:
     roots = list(roots)
     out: list[Problem] = []
     lines = text.splitlines()
@@ -58,7 +67,7 @@ def _by_pattern(text: str, pattern: re.Pattern, roots: Iterable[str], base: str,
             continue
         msg = m["msg"].strip()
         extra = []
-        for follow in lines[i + 1: i + 1 + 4]:
+        for follow in lines[i + 1 : i + 1 + 4]:
             if pattern.match(follow.rstrip()):
                 break  # the next error: its details are its own
             d = detail.match(follow) if detail else None
@@ -76,7 +85,8 @@ _JAVAC_DETAIL = re.compile(r"^\s+(symbol|location|required|found|reason):\s*(?P<
 
 
 def javac_errors(text: str, roots: Iterable[str], base: str = "") -> list[Problem]:
-    """Errors of javac or of Maven's compiler plugin (with javac's `symbol:`/`location:` details)."""
+    """Errors of javac or of Maven's compiler plugin (with javac's
+    `symbol:`/`location:` details)."""
     found = _by_pattern(text, _MAVEN, roots, base, _MAVEN_DETAIL)
     return found or _by_pattern(text, _JAVAC, roots, base, _JAVAC_DETAIL)
 
@@ -93,14 +103,21 @@ def csc_errors(text: str, roots: Iterable[str], base: str = "") -> list[Problem]
     return _by_pattern(text, _CSC, roots, base)
 
 
-_NOISE = re.compile(r"^\s*$|^\[(INFO|WARNING|DEBUG)\]|^(Download|Progress|Resolving|Compiling|Finished|Running|"
-                    r"Blocking|Updating|Locking|Adding|Checking|Fresh|Packaging)\b|^\s*\|\s*$|^npm (warn|notice)|"
-                    r"^\x1b\[0m")
+_NOISE = re.compile(
+    r"^\s*$|^\[(INFO|WARNING|DEBUG)\]|^(Download|Progress|Resolving|Compiling|Finished|Running|"
+    r"Blocking|Updating|Locking|Adding|Checking|Fresh|Packaging)\b|^\s*\|\s*$|^npm (warn|notice)|"
+    r"^\x1b\[0m"
+)
 
 
 def error_tail(text: str, max_lines: int = 8) -> str:
-    """The last lines of a tool's output that are not progress, INFO or warnings (for a crash message)."""
-    kept = [ln.rstrip() for ln in text.splitlines() if not _NOISE.match(ln) and "warning" not in ln.lower()[:20]]
+    """The last lines of a tool's output that are not progress, INFO or warnings (for a
+    crash message)."""
+    kept = [
+        ln.rstrip()
+        for ln in text.splitlines()
+        if not _NOISE.match(ln) and "warning" not in ln.lower()[:20]
+    ]
     return "\n".join(kept[-max_lines:])
 
 

@@ -1,10 +1,10 @@
-"""Go: `go vet` and a test build of the package for gate 1, `go test -json` for runs, in the module of the nearest
-`go.mod`.
+"""Go: `go vet` and a test build of the package for gate 1, `go test -json` for runs, in the module
+of the nearest `go.mod`.
 
-Dependencies come from the real module cache, read-only, with the proxy off (the sandbox has no network): a
-module the cache lacks makes the file `unvalidated` with the command that fetches it. The build cache is assay's
-own (`~/.cache/assay/go-build`), shared across runs and writable in the sandbox, because an empty one rebuilds
-the standard library for a minute on every run.
+Dependencies come from the real module cache, read-only, with the proxy off (the sandbox has no
+network): a module the cache lacks makes the file `unvalidated` with the command that fetches it.
+The build cache is assay's own (`~/.cache/assay/go-build`), shared across runs and writable in the
+sandbox, because an empty one rebuilds the standard library for a minute on every run.
 """
 
 from __future__ import annotations
@@ -23,7 +23,14 @@ from assay.execution.workspace import Workspace
 from assay.feedback import relativize
 from assay.languages.base import Language, Toolchain, WritePlan
 from assay.languages.compiler_output import go_errors
-from assay.languages.tooling import TEST_ID_SEP, ToolRunner, module_files, nearest, outside_errors, under
+from assay.languages.tooling import (
+    TEST_ID_SEP,
+    ToolRunner,
+    module_files,
+    nearest,
+    outside_errors,
+    under,
+)
 from assay.sandbox import Profile, Sandbox
 
 if TYPE_CHECKING:
@@ -31,7 +38,8 @@ if TYPE_CHECKING:
     from assay.project import Project
 
 TEST_FUNC = re.compile(r"^func\s+(Test[A-Z_0-9]\w*)\s*\(\s*\w+\s+\*testing\.T\s*\)", re.M)
-# a module go.mod requires is not downloaded (an import no required module provides is the test's own error)
+# a module go.mod requires is not downloaded (an import no required module provides is the test's
+# own error)
 _MISSING_MODULE = re.compile(r"GOPROXY=off|missing go\.sum entry|updates to go\.mod needed")
 _PACKAGE = re.compile(r"^package\s+(\w+)", re.M)
 _MODULE = re.compile(r"^module\s+(\S+)", re.M)
@@ -69,9 +77,9 @@ class GoRunner(ToolRunner):
         return module, "./" + (pkg[0] if len(pkg) == 2 else ".")
 
     def compile(self, ws: Workspace, files: list[str]) -> CompileResult:
-        """`go vet` on the package (type-checks the tests), then `go test -run XXX_NONE` (links the test binary).
-        Sibling test files of the package that do not build are taken out of the scratch copy and the build
-        tried again: the candidate is judged alone."""
+        """`go vet` on the package (type-checks the tests), then `go test -run XXX_NONE` (links the
+        test binary). Sibling test files of the package that do not build are taken out of the
+        scratch copy and the build tried again: the candidate is judged alone."""
         rel = files[0]
         module, pkg = self._package(ws, rel)
         raw, duration = 0, 0.0
@@ -82,48 +90,82 @@ class GoRunner(ToolRunner):
                 duration += ran.result.duration_s
                 if ran.result.returncode == 0:
                     break
-                if _MISSING_MODULE.search(ran.text) and "cannot find module providing" not in ran.text:
+                if (
+                    _MISSING_MODULE.search(ran.text)
+                    and "cannot find module providing" not in ran.text
+                ):
                     gomod = "go.mod" if module == "." else f"{module}/go.mod"
-                    return self.environment(f"a module that {gomod} requires is not in the module cache "
-                                            "(or go.sum lacks it) and the sandbox has no network: run `go mod "
-                                            f"download` in {module}", raw, duration)
+                    return self.environment(
+                        f"a module that {gomod} requires is not in the module cache "
+                        "(or go.sum lacks it) and the sandbox has no network: run `go mod "
+                        f"download` in {module}",
+                        raw,
+                        duration,
+                    )
                 problems = go_errors(ran.text, ran.roots, module)
                 if not problems:
-                    return CompileResult(crash=ran.why(" ".join(step[:2])), raw_lines=raw, duration_s=duration)
+                    return CompileResult(
+                        crash=ran.why(" ".join(step[:2])), raw_lines=raw, duration_s=duration
+                    )
                 if not outside_errors(problems, rel):
-                    return CompileResult(errors=[p for p in problems if p.where == rel], raw_lines=raw,
-                                         duration_s=duration)
+                    return CompileResult(
+                        errors=[p for p in problems if p.where == rel],
+                        raw_lines=raw,
+                        duration_s=duration,
+                    )
                 siblings = {p.where for p in problems if p.where.endswith("_test.go")}
-                if siblings:  # other tests of the package that do not build: judge the candidate alone
+                # other tests of the package that do not build: judge the candidate alone
+                if siblings:
                     ws.apply(dict.fromkeys(siblings))
                     continue
-                if step[1] == "vet":  # vet findings in the project's own code: the build step decides
+                # vet findings in the project's own code: the build step decides
+                if step[1] == "vet":
                     break
-                return self.environment("the package does not build without this file: "
-                                        + "; ".join(f"{p.where}:{p.line}: {p.message}" for p in problems[:3]),
-                                        raw, duration)
+                return self.environment(
+                    "the package does not build without this file: "
+                    + "; ".join(f"{p.where}:{p.line}: {p.message}" for p in problems[:3]),
+                    raw,
+                    duration,
+                )
             else:
-                return CompileResult(crash="sibling test files kept failing the build", raw_lines=raw,
-                                     duration_s=duration)
+                return CompileResult(
+                    crash="sibling test files kept failing the build",
+                    raw_lines=raw,
+                    duration_s=duration,
+                )
         names = test_names(ws.path(rel).read_text(encoding="utf-8", errors="replace"))
-        return CompileResult(collected=[f"{rel}{TEST_ID_SEP}{n}" for n in names], raw_lines=raw,
-                             duration_s=duration)
+        return CompileResult(
+            collected=[f"{rel}{TEST_ID_SEP}{n}" for n in names], raw_lines=raw, duration_s=duration
+        )
 
-    def run(self, ws: Workspace, files: list[str], ids: list[str] | None = None, order: Order = Order.FILE,
-            seed: int = 0, isolate: bool = False) -> TestRun:
+    def run(
+        self,
+        ws: Workspace,
+        files: list[str],
+        ids: list[str] | None = None,
+        order: Order = Order.FILE,
+        seed: int = 0,
+        isolate: bool = False,
+    ) -> TestRun:
         rel = files[0]
-        names = [i.split(TEST_ID_SEP, 1)[1] for i in ids] if ids else test_names(
-            ws.path(rel).read_text(encoding="utf-8", errors="replace"))
+        names = (
+            [i.split(TEST_ID_SEP, 1)[1] for i in ids]
+            if ids
+            else test_names(ws.path(rel).read_text(encoding="utf-8", errors="replace"))
+        )
         if not names:
             return TestRun(crash="no Test functions in the file")
         if not isolate:
             run = self._go_test(ws, rel, names, order, seed)
             if run.tests or not run.crash:
                 return run
-            built = self.compile(ws, files)  # the build failed: take out broken siblings, or say what failed
+            # the build failed: take out broken siblings, or say what failed
+            built = self.compile(ws, files)
             if not built.ok:
                 problems = "\n".join(f"{p.where}:{p.line}: {p.message}" for p in built.errors[:10])
-                return TestRun(crash=problems or built.crash, duration_s=run.duration_s + built.duration_s)
+                return TestRun(
+                    crash=problems or built.crash, duration_s=run.duration_s + built.duration_s
+                )
             return self._go_test(ws, rel, names, order, seed)
         if isolate:
             total = TestRun()
@@ -132,14 +174,26 @@ class GoRunner(ToolRunner):
                 total.tests.update(one.tests)
                 total.duration_s += one.duration_s
                 if one.crash and not one.tests:
-                    total.crash, total.running = one.crash, one.running or f"{rel}{TEST_ID_SEP}{name}"
+                    total.crash, total.running = (
+                        one.crash,
+                        one.running or f"{rel}{TEST_ID_SEP}{name}",
+                    )
             return total
         return self._go_test(ws, rel, names, order, seed)
 
-    def _go_test(self, ws: Workspace, rel: str, names: list[str], order: Order, seed: int) -> TestRun:
+    def _go_test(
+        self, ws: Workspace, rel: str, names: list[str], order: Order, seed: int
+    ) -> TestRun:
         module, pkg = self._package(ws, rel)
-        argv = ["go", "test", "-json", "-count=1", f"-timeout={int(self.timeout_s)}s",
-                "-run", "^(" + "|".join(re.escape(n) for n in names) + ")$"]
+        argv = [
+            "go",
+            "test",
+            "-json",
+            "-count=1",
+            f"-timeout={int(self.timeout_s)}s",
+            "-run",
+            "^(" + "|".join(re.escape(n) for n in names) + ")$",
+        ]
         if order is Order.RANDOM:
             argv.append(f"-shuffle={seed}")
         ran = self.exec(ws, [*argv, pkg], cwd=module, timeout=self.timeout_s + 30)
@@ -163,13 +217,23 @@ class GoRunner(ToolRunner):
             elif action == "run" and test == top:
                 started.append(top)
             elif action in ("pass", "fail", "skip") and test == top:
-                outcome = {"pass": Outcome.PASSED, "fail": Outcome.FAILED, "skip": Outcome.SKIPPED}[action]
-                msg = relativize("\n".join(ln for ln in output.get(top, []) if ln.strip()), *ran.roots)
-                run.tests[f"{rel}{TEST_ID_SEP}{top}"] = TestResult(f"{rel}{TEST_ID_SEP}{top}", outcome,
-                                                                  float(event.get("Elapsed") or 0), msg.strip())
+                outcome = {"pass": Outcome.PASSED, "fail": Outcome.FAILED, "skip": Outcome.SKIPPED}[
+                    action
+                ]
+                msg = relativize(
+                    "\n".join(ln for ln in output.get(top, []) if ln.strip()), *ran.roots
+                )
+                run.tests[f"{rel}{TEST_ID_SEP}{top}"] = TestResult(
+                    f"{rel}{TEST_ID_SEP}{top}",
+                    outcome,
+                    float(event.get("Elapsed") or 0),
+                    msg.strip(),
+                )
         unfinished = [t for t in started if f"{rel}{TEST_ID_SEP}{t}" not in run.tests]
-        if unfinished or (ran.result.returncode != 0 and not any(
-                r.outcome is Outcome.FAILED for r in run.tests.values())):
+        if unfinished or (
+            ran.result.returncode != 0
+            and not any(r.outcome is Outcome.FAILED for r in run.tests.values())
+        ):
             run.crash = ran.why("go test")
             if unfinished:
                 run.running = f"{rel}{TEST_ID_SEP}{unfinished[-1]}"
@@ -184,18 +248,25 @@ class GoLanguage(Language):
         return GoRunner(sandbox, project, settings, self.profile)
 
     def cache_inputs(self, project: Project, rel: str) -> list[str]:
-        return module_files(project.root, nearest(project.root, rel, ("go.mod",)) or ".", (".go",),
-                            ("go.mod", "go.sum", "go.work"))
+        return module_files(
+            project.root,
+            nearest(project.root, rel, ("go.mod",)) or ".",
+            (".go",),
+            ("go.mod", "go.sum", "go.work"),
+        )
 
     def plan_tests(self, root: Path, source_rel: str, n: int = 1) -> WritePlan:
-        """`<dir>/<stem>_assay_test.go` in the source's own package: unexported names are in scope, and `go test`
-        builds it with the package, so no import path can be wrong."""
+        """`<dir>/<stem>_assay_test.go` in the source's own package: unexported names are in scope,
+        and `go test` builds it with the package, so no import path can be wrong."""
         src = PurePosixPath(source_rel)
         text = (root / source_rel).read_text(encoding="utf-8", errors="replace")
         pkg = m.group(1) if (m := _PACKAGE.search(text)) else src.parent.name
         module = nearest(root, source_rel, ("go.mod",)) or "."
-        gomod = (root / module / "go.mod").read_text(encoding="utf-8", errors="replace") \
-            if (root / module / "go.mod").is_file() else ""
+        gomod = (
+            (root / module / "go.mod").read_text(encoding="utf-8", errors="replace")
+            if (root / module / "go.mod").is_file()
+            else ""
+        )
         path = m.group(1) if (m := _MODULE.search(gomod)) else ""
         inner = under(module, src.parent.as_posix())
         import_path = path + ("" if inner in ("", ".") else "/" + inner)
@@ -204,24 +275,53 @@ class GoLanguage(Language):
         return WritePlan(
             (src.parent / f"{src.stem}_assay{suffix}_test.go").as_posix(),
             "Go's testing package (func TestXxx(t *testing.T), table-driven where it fits"
-            + ("; testify is in go.mod)" if testify else "; only the standard library: go.mod requires no "
-               "assertion library)"),
-            f"same package: the file starts with `package {pkg}` (the package's unexported names are in scope, do "
-            f"not import it){f'; its import path is {import_path}' if import_path else ''}")
+            + (
+                "; testify is in go.mod)"
+                if testify
+                else "; only the standard library: go.mod requires no assertion library)"
+            ),
+            f"same package: the file starts with `package {pkg}` "
+            f"(the package's unexported names are in scope, do "
+            f"not import it){f'; its import path is {import_path}' if import_path else ''}",
+        )
 
 
 GO = GoLanguage(
-    name="go", title="Go", extensions=(".go",), build_files=("go.mod", "go.work"), test_globs=("*_test.go",),
+    name="go",
+    title="Go",
+    extensions=(".go",),
+    build_files=("go.mod", "go.work"),
+    test_globs=("*_test.go",),
     compiled=True,
-    toolchain=(Toolchain("go", "install Go from https://go.dev/dl/ (or your package manager: apt install golang)"),),
+    toolchain=(
+        Toolchain(
+            "go", "install Go from https://go.dev/dl/ (or your package manager: apt install golang)"
+        ),
+    ),
     profile=Profile(
-        name="go", memory="cgroup",
-        env={"GOCACHE": "{assay_cache}/go-build", "GOPROXY": "off", "GOFLAGS": "-mod=readonly", "GOTOOLCHAIN": "local",
-             "GOTELEMETRY": "off", "GOENV": "off", "GONOSUMDB": "*", "GOSUMDB": "off", "GOPATH": "{home}/go"},
+        name="go",
+        memory="cgroup",
+        env={
+            "GOCACHE": "{assay_cache}/go-build",
+            "GOPROXY": "off",
+            "GOFLAGS": "-mod=readonly",
+            "GOTOOLCHAIN": "local",
+            "GOTELEMETRY": "off",
+            "GOENV": "off",
+            "GONOSUMDB": "*",
+            "GOSUMDB": "off",
+            "GOPATH": "{home}/go",
+        },
         shared=("{assay_cache}/go-build",),
     ),
-    fences=("go", "golang"), test_mark=r"^func Test", example="go",
+    fences=("go", "golang"),
+    test_mark=r"^func Test",
+    example="go",
     smells=Language.Smells(
-        "tree_sitter_go:language", ("call_expression",), "go", sleep=r"^time\.Sleep$",
-        mocks=r"^(gomock\.NewController|(\w+\.)?NewMock\w*|mock\.Mock)$"),
+        "tree_sitter_go:language",
+        ("call_expression",),
+        "go",
+        sleep=r"^time\.Sleep$",
+        mocks=r"^(gomock\.NewController|(\w+\.)?NewMock\w*|mock\.Mock)$",
+    ),
 )

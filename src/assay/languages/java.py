@@ -1,12 +1,13 @@
-"""Java: gate 1 compiles with the project's build (Maven `test-compile`, Gradle `testClasses`) or, for a tree
-without a build file, with `javac` and JUnit 5 on the class path; gates 2 and 3 run the test class with the JUnit
-console launcher and read its JUnit XML.
+"""Java: gate 1 compiles with the project's build (Maven `test-compile`, Gradle `testClasses`) or,
+for a tree without a build file, with `javac` and JUnit 5 on the class path; gates 2 and 3 run the
+test class with the JUnit console launcher and read its JUnit XML.
 
-The other test classes of the module (by name: `*Test`, `*Tests`, `Test*`, `*IT`) are taken out of the scratch
-copy first, so that a broken sibling cannot fail the candidate's build, and helpers stay. Dependencies come from
-the real `~/.m2`, read-only, with Maven offline (`-o`: the sandbox has no network); a dependency the cache lacks
-makes the file `unvalidated` with the command that fetches it. `target/` and `build/` stay across workspace
-resets, so the second compile of a repaired file is incremental.
+The other test classes of the module (by name: `*Test`, `*Tests`, `Test*`, `*IT`) are taken out of
+the scratch copy first, so that a broken sibling cannot fail the candidate's build, and helpers
+stay. Dependencies come from the real `~/.m2`, read-only, with Maven offline (`-o`: the sandbox has
+no network); a dependency the cache lacks makes the file `unvalidated` with the command that
+fetches it. `target/` and `build/` stay across workspace resets, so the second compile of a
+repaired file is incremental.
 """
 
 from __future__ import annotations
@@ -32,11 +33,14 @@ if TYPE_CHECKING:
 
 TEST_NAME = re.compile(r"(^Test\w*|\w+(Test|Tests|IT|TestCase))\.java$")
 _PACKAGE = re.compile(r"^\s*package\s+([\w.]+)\s*;", re.M)
-_TEST_METHOD = re.compile(r"@(?:Test|ParameterizedTest|RepeatedTest|TestFactory|TestTemplate)\b[^;{]*?\s(\w+)\s*\(",
-                          re.S)
-_OFFLINE = re.compile(r"offline mode|has not been downloaded from it before|Could not resolve dependencies|"
-                      r"Plugin [^ ]+ or one of its dependencies could not be resolved|Could not transfer artifact|"
-                      r"Cannot access \S+ in offline mode|Could not resolve plugin")
+_TEST_METHOD = re.compile(
+    r"@(?:Test|ParameterizedTest|RepeatedTest|TestFactory|TestTemplate)\b[^;{]*?\s(\w+)\s*\(", re.S
+)
+_OFFLINE = re.compile(
+    r"offline mode|has not been downloaded from it before|Could not resolve dependencies|"
+    r"Plugin [^ ]+ or one of its dependencies could not be resolved|Could not transfer artifact|"
+    r"Cannot access \S+ in offline mode|Could not resolve plugin"
+)
 _RELEASE = re.compile(r"<(?:maven\.compiler\.)?(?:release|target)>\s*(?:1\.)?(\w+)\s*</")
 MAVEN_INSTALL = "install Maven (https://maven.apache.org, or apt install maven)"
 
@@ -65,19 +69,28 @@ def build_tool(project_root: Path, rel: str, settings: Settings) -> tuple[str, s
 class JavaRunner(ToolRunner):
     language = "java"
 
-    def __init__(self, sandbox: Sandbox, project: Project, settings: Settings, profile: Profile) -> None:
+    def __init__(
+        self, sandbox: Sandbox, project: Project, settings: Settings, profile: Profile
+    ) -> None:
         super().__init__(sandbox, project, settings, profile)
         self._classpath: dict[tuple[str, str], list[str]] = {}  # (workspace, module) -> class path
 
     def _drop_siblings(self, ws: Workspace, rel: str, module: str) -> None:
-        """Other test classes of the module out of the copy; helpers (names not like a test) stay."""
+        """Other test classes of the module out of the copy; helpers (names not like a
+        test) stay."""
         base = ws.path(module)
         for dirpath, dirnames, filenames in os.walk(base):
-            dirnames[:] = [d for d in dirnames if d not in ("target", "build", ".git", "node_modules")]
+            dirnames[:] = [
+                d for d in dirnames if d not in ("target", "build", ".git", "node_modules")
+            ]
             for name in filenames:
                 path = Path(dirpath, name)
                 other = path.relative_to(ws.project).as_posix()
-                if other != rel and TEST_NAME.search(name) and "org.junit" in path.read_text(errors="replace"):
+                if (
+                    other != rel
+                    and TEST_NAME.search(name)
+                    and "org.junit" in path.read_text(errors="replace")
+                ):
                     ws.apply({other: None})
 
     def compile(self, ws: Workspace, files: list[str]) -> CompileResult:
@@ -88,7 +101,8 @@ class JavaRunner(ToolRunner):
             return self._javac(ws, rel, module)
         conf = self.settings.tool("java")
         known = self._classpath.get((str(ws.base), module))
-        if tool == "maven" and known and not conf.compile_command:  # warm: the module is built, javac the file
+        # warm: the module is built, javac the file
+        if tool == "maven" and known and not conf.compile_command:
             fast = self._javac_one(ws, rel, module, known)
             if fast is not None:
                 return fast
@@ -96,39 +110,80 @@ class JavaRunner(ToolRunner):
         if conf.compile_command:
             argv = list(conf.compile_command)
         elif tool == "maven":
-            argv = ["mvn", "-B", "-o", "-q", "-Dstyle.color=never", "dependency:build-classpath",
-                    f"-Dmdep.outputFile={cp_file}", "-Dmdep.includeScope=test",
-                    "test-compile"]  # the class path first: known even when the file fails
+            # the class path first: known even when the file fails
+            argv = [
+                "mvn",
+                "-B",
+                "-o",
+                "-q",
+                "-Dstyle.color=never",
+                "dependency:build-classpath",
+                f"-Dmdep.outputFile={cp_file}",
+                "-Dmdep.includeScope=test",
+                "test-compile",
+            ]
         else:
-            argv = ["./gradlew" if ws.path(module).joinpath("gradlew").exists() else "gradle", "--offline", "-q",
-                    "testClasses"]
+            argv = [
+                "./gradlew" if ws.path(module).joinpath("gradlew").exists() else "gradle",
+                "--offline",
+                "-q",
+                "testClasses",
+            ]
         if shutil.which(argv[0]) is None and not argv[0].startswith("./"):
-            return self.environment(f"`{argv[0]}` not found on PATH: "
-                                    + (MAVEN_INSTALL if tool == "maven" else "install Gradle (https://gradle.org)"))
+            return self.environment(
+                f"`{argv[0]}` not found on PATH: "
+                + (MAVEN_INSTALL if tool == "maven" else "install Gradle (https://gradle.org)")
+            )
         ran = self.exec(ws, argv, cwd=module, timeout=max(self.timeout_s, 600))
         raw, duration = ran.raw_lines, ran.result.duration_s
-        classes = ["target/test-classes", "target/classes"] if tool == "maven" else [
-            "build/classes/java/test", "build/classes/java/main", "build/resources/test", "build/resources/main"]
+        classes = (
+            ["target/test-classes", "target/classes"]
+            if tool == "maven"
+            else [
+                "build/classes/java/test",
+                "build/classes/java/main",
+                "build/resources/test",
+                "build/resources/main",
+            ]
+        )
         cp_path = ws.path(module) / cp_file
         if tool == "maven" and cp_path.is_file() and ws.path(f"{module}/target/classes").is_dir():
             deps = [e for e in cp_path.read_text().strip().split(os.pathsep) if e]
-            self._classpath[(str(ws.base), module)] = [str(ws.path(module) / c) for c in classes] + deps
+            self._classpath[(str(ws.base), module)] = [
+                str(ws.path(module) / c) for c in classes
+            ] + deps
         if ran.result.returncode != 0:
             return self._failed(ran, rel, module, tool, raw, duration)
         if tool != "maven":
             self._classpath[(str(ws.base), module)] = [str(ws.path(module) / c) for c in classes]
         return self._collected(ws, rel, raw, duration)
 
-    def _javac_one(self, ws: Workspace, rel: str, module: str, classpath: list[str]) -> CompileResult | None:
-        """The candidate alone compiled by javac against the module Maven built earlier in this workspace (its
-        classes, test classes and dependencies): a repaired file costs a second, not a Maven start. The release
-        and flags come from the pom; None (use Maven) when javac fails outside the candidate."""
+    def _javac_one(
+        self, ws: Workspace, rel: str, module: str, classpath: list[str]
+    ) -> CompileResult | None:
+        """The candidate alone compiled by javac against the module Maven built earlier in this
+        workspace (its classes, test classes and dependencies): a repaired file costs a second, not
+        a Maven start. The release and flags come from the pom; None (use Maven) when javac fails
+        outside the candidate."""
         pom = ws.path(f"{module}/pom.xml").read_text(encoding="utf-8", errors="replace")
         Path(classpath[0]).mkdir(parents=True, exist_ok=True)
-        sources = [str(ws.path(f"{module}/{d}")) for d in ("src/test/java", "src/main/java")
-                   if ws.path(f"{module}/{d}").is_dir()]  # helpers not compiled yet are compiled from source
-        args = ["javac", "-d", classpath[0], "-encoding", "UTF-8", "-cp", os.pathsep.join(classpath),
-                "-sourcepath", os.pathsep.join(sources)]
+        # helpers not compiled yet are compiled from source
+        sources = [
+            str(ws.path(f"{module}/{d}"))
+            for d in ("src/test/java", "src/main/java")
+            if ws.path(f"{module}/{d}").is_dir()
+        ]
+        args = [
+            "javac",
+            "-d",
+            classpath[0],
+            "-encoding",
+            "UTF-8",
+            "-cp",
+            os.pathsep.join(classpath),
+            "-sourcepath",
+            os.pathsep.join(sources),
+        ]
         release = _RELEASE.search(pom)
         if release and release.group(1).isdigit():
             args += ["--release", release.group(1)]
@@ -139,38 +194,57 @@ class JavaRunner(ToolRunner):
         problems = javac_errors(ran.text, ran.roots, ".")
         mine = [p for p in problems if p.where == rel]
         if mine and len(mine) == len(problems):
-            return CompileResult(errors=mine, raw_lines=ran.raw_lines, duration_s=ran.result.duration_s)
+            return CompileResult(
+                errors=mine, raw_lines=ran.raw_lines, duration_s=ran.result.duration_s
+            )
         return None
 
-    def _failed(self, ran: Ran, rel: str, module: str, tool: str, raw: int, duration: float) -> CompileResult:
+    def _failed(
+        self, ran: Ran, rel: str, module: str, tool: str, raw: int, duration: float
+    ) -> CompileResult:
         problems = javac_errors(ran.text, ran.roots, module)
         mine = [p for p in problems if p.where == rel]
         if mine:
             return CompileResult(errors=mine, raw_lines=raw, duration_s=duration)
         if problems:
-            return self.environment("the module does not compile without this file: " + "; ".join(
-                f"{p.where}:{p.line}: {p.message}" for p in problems[:3]), raw, duration)
+            return self.environment(
+                "the module does not compile without this file: "
+                + "; ".join(f"{p.where}:{p.line}: {p.message}" for p in problems[:3]),
+                raw,
+                duration,
+            )
         if _OFFLINE.search(ran.text):
             fetch = "mvn dependency:go-offline" if tool == "maven" else "gradle build"
-            return self.environment(f"a dependency or plugin of {module} is not in the local cache and the sandbox "
-                                    f"has no network: run `{fetch}` in {module} once", raw, duration)
+            return self.environment(
+                f"a dependency or plugin of {module} is not in the local cache and the sandbox "
+                f"has no network: run `{fetch}` in {module} once",
+                raw,
+                duration,
+            )
         return CompileResult(crash=ran.why(tool), raw_lines=raw, duration_s=duration)
 
     def _collected(self, ws: Workspace, rel: str, raw: int, duration: float) -> CompileResult:
         source = ws.path(rel).read_text(encoding="utf-8", errors="replace")
-        return CompileResult(collected=[f"{rel}{TEST_ID_SEP}{m}" for m in test_methods(source)], raw_lines=raw,
-                             duration_s=duration)
+        return CompileResult(
+            collected=[f"{rel}{TEST_ID_SEP}{m}" for m in test_methods(source)],
+            raw_lines=raw,
+            duration_s=duration,
+        )
 
     def _javac(self, ws: Workspace, rel: str, module: str) -> CompileResult:
-        """A tree without a build file: the candidate's package root holds the sources; JUnit 5 comes from the
-        console launcher jar, other jars from `lib/` or `libs/`."""
+        """A tree without a build file: the candidate's package root holds the sources; JUnit 5
+        comes from the console launcher jar, other jars from `lib/` or `libs/`."""
         if shutil.which("javac") is None:
-            return self.environment("`javac` not found on PATH: install a JDK (apt install openjdk-17-jdk-headless)")
+            return self.environment(
+                "`javac` not found on PATH: install a JDK (apt install openjdk-17-jdk-headless)"
+            )
         jar = junit_launcher.launcher([])
         if jar is None:
-            return self.environment("JUnit 5 is not in ~/.m2 and cannot be fetched without Maven: run `mvn "
-                                    f"dependency:get -Dartifact={junit_launcher.ARTIFACT}:"
-                                    f"{junit_launcher.DEFAULT_VERSION}` once")
+            return self.environment(
+                "JUnit 5 is not in ~/.m2 and cannot be fetched without Maven: run `mvn "
+                f"dependency:get -Dartifact={junit_launcher.ARTIFACT}:"
+                f"{junit_launcher.DEFAULT_VERSION}` once"
+            )
         source = ws.path(rel).read_text(encoding="utf-8", errors="replace")
         depth = class_name(source, rel).count(".")
         src_root = PurePosixPath(rel).parents[depth].as_posix()
@@ -178,23 +252,52 @@ class JavaRunner(ToolRunner):
         for main in ("src/main/java", "src"):
             if ws.path(f"{module}/{main}").is_dir():
                 roots.add(PurePosixPath(module, main).as_posix())
-        sources = sorted({Path(dp, n).relative_to(ws.project).as_posix()
-                          for r in roots for dp, _, names in os.walk(ws.path(r)) for n in names if n.endswith(".java")})
-        libs = [str(p) for d in ("lib", "libs") for p in sorted(ws.path(f"{module}/{d}").glob("*.jar"))]
+        sources = sorted(
+            {
+                Path(dp, n).relative_to(ws.project).as_posix()
+                for r in roots
+                for dp, _, names in os.walk(ws.path(r))
+                for n in names
+                if n.endswith(".java")
+            }
+        )
+        libs = [
+            str(p) for d in ("lib", "libs") for p in sorted(ws.path(f"{module}/{d}").glob("*.jar"))
+        ]
         out = ws.cache_dir / "javac-classes"
         shutil.rmtree(out, ignore_errors=True)
         out.mkdir(parents=True)
         args = ws.run_dir / "javac-sources.txt"
         args.write_text("\n".join(str(ws.path(s)) for s in sources))
-        ran = self.exec(ws, ["javac", "-d", str(out), "-encoding", "UTF-8", "-proc:none", "-cp",
-                             os.pathsep.join([str(jar), *libs]), f"@{args}"], cwd=".")
+        ran = self.exec(
+            ws,
+            [
+                "javac",
+                "-d",
+                str(out),
+                "-encoding",
+                "UTF-8",
+                "-proc:none",
+                "-cp",
+                os.pathsep.join([str(jar), *libs]),
+                f"@{args}",
+            ],
+            cwd=".",
+        )
         if ran.result.returncode != 0:
             return self._failed(ran, rel, ".", "javac", ran.raw_lines, ran.result.duration_s)
         self._classpath[(str(ws.base), module)] = [str(out), *libs]
         return self._collected(ws, rel, ran.raw_lines, ran.result.duration_s)
 
-    def run(self, ws: Workspace, files: list[str], ids: list[str] | None = None, order: Order = Order.FILE,
-            seed: int = 0, isolate: bool = False) -> TestRun:
+    def run(
+        self,
+        ws: Workspace,
+        files: list[str],
+        ids: list[str] | None = None,
+        order: Order = Order.FILE,
+        seed: int = 0,
+        isolate: bool = False,
+    ) -> TestRun:
         rel = files[0]
         tool, module = build_tool(ws.project, rel, self.settings)
         classpath = self._classpath.get((str(ws.base), module))
@@ -202,12 +305,18 @@ class JavaRunner(ToolRunner):
             built = self.compile(ws, files)
             classpath = self._classpath.get((str(ws.base), module))
             if not built.ok or classpath is None:
-                return TestRun(crash=built.crash or "; ".join(p.message for p in built.errors[:3]) or "no classes")
+                return TestRun(
+                    crash=built.crash
+                    or "; ".join(p.message for p in built.errors[:3])
+                    or "no classes"
+                )
         jar = junit_launcher.launcher(classpath)
         if jar is None:
-            return TestRun(crash="the JUnit console launcher is not in ~/.m2 and cannot be fetched: run `mvn "
-                                 f"dependency:get -Dartifact={junit_launcher.ARTIFACT}:"
-                                 f"{junit_launcher.DEFAULT_VERSION}` once")
+            return TestRun(
+                crash="the JUnit console launcher is not in ~/.m2 and cannot be fetched: run `mvn "
+                f"dependency:get -Dartifact={junit_launcher.ARTIFACT}:"
+                f"{junit_launcher.DEFAULT_VERSION}` once"
+            )
         fqcn = class_name(ws.path(rel).read_text(encoding="utf-8", errors="replace"), rel)
         names = [i.split(TEST_ID_SEP, 1)[1] for i in ids] if ids else []
         groups = [[n] for n in names] if isolate else [names]
@@ -222,12 +331,30 @@ class JavaRunner(ToolRunner):
                 total.running = f"{rel}{TEST_ID_SEP}{group[0]}" if len(group) == 1 else None
         return total
 
-    def _launch(self, ws: Workspace, rel: str, module: str, jar: Path, classpath: list[str], fqcn: str,
-                names: list[str], order: Order, seed: int) -> TestRun:
+    def _launch(
+        self,
+        ws: Workspace,
+        rel: str,
+        module: str,
+        jar: Path,
+        classpath: list[str],
+        fqcn: str,
+        names: list[str],
+        order: Order,
+        seed: int,
+    ) -> TestRun:
         reports = ws.run_dir / f"junit-{len(list(ws.run_dir.glob('junit-*')))}"
-        selectors = [f"--select-method={fqcn}#{n}" for n in names] if names else [f"--select-class={fqcn}"]
-        argv = junit_launcher.argv(jar, junit_launcher.without_bundled(classpath), selectors, reports,
-                                   seed if order is Order.RANDOM else None, self.settings.tool("java").test_args)
+        selectors = (
+            [f"--select-method={fqcn}#{n}" for n in names] if names else [f"--select-class={fqcn}"]
+        )
+        argv = junit_launcher.argv(
+            jar,
+            junit_launcher.without_bundled(classpath),
+            selectors,
+            reports,
+            seed if order is Order.RANDOM else None,
+            self.settings.tool("java").test_args,
+        )
         ran = self.exec(ws, argv, cwd=module)
         stem = fqcn.rsplit(".", 1)[-1]
 
@@ -236,11 +363,13 @@ class JavaRunner(ToolRunner):
                 return None
             method = name[:-2] if name.endswith("()") else name
             if classname != fqcn:
-                method = classname[len(fqcn) + 1:].replace("$", ".") + "." + method
+                method = classname[len(fqcn) + 1 :].replace("$", ".") + "." + method
             return f"{rel}{TEST_ID_SEP}{method}"
 
         tests = junit_xml.read(sorted(reports.glob("*.xml")), name_of)
-        run = TestRun(tests=tests, exit_status=ran.result.returncode, duration_s=ran.result.duration_s)
+        run = TestRun(
+            tests=tests, exit_status=ran.result.returncode, duration_s=ran.result.duration_s
+        )
         if not tests:
             run.crash = ran.why(f"the JUnit launcher on {stem}")
         return run
@@ -252,35 +381,61 @@ class JavaLanguage(Language):
         return JavaRunner(sandbox, project, settings, self.profile)
 
     def is_test_file(self, rel: str) -> bool:
-        """A test class by name, outside the main sources (`src/main/java/.../TestData.java` is not one)."""
+        """A test class by name, outside the main sources (`src/main/java/.../TestData.java` is
+        not one)."""
         return super().is_test_file(rel) and "main" not in PurePosixPath(rel).parts[:-1]
 
     def cache_inputs(self, project: Project, rel: str) -> list[str]:
         _, module = build_tool(project.root, rel, _defaults())
-        files = module_files(project.root, module, (".java",), ("pom.xml", "build.gradle", "build.gradle.kts"))
+        files = module_files(
+            project.root, module, (".java",), ("pom.xml", "build.gradle", "build.gradle.kts")
+        )
         return files + ["pom.xml", "settings.gradle", "settings.gradle.kts"]
 
     def plan_tests(self, root: Path, source_rel: str, n: int = 1) -> WritePlan:
-        """`<Class>AssayTest` in the same package, under `src/test/java` mirroring `src/main/java` (Maven and
-        Gradle), else beside the source (a plain javac tree): package-private members stay visible."""
+        """`<Class>AssayTest` in the same package, under `src/test/java` mirroring `src/main/java`
+        (Maven and Gradle), else beside the source (a plain javac tree): package-private members
+        stay visible."""
         src = PurePosixPath(source_rel)
         text = (root / source_rel).read_text(encoding="utf-8", errors="replace")
         pkg = m.group(1) if (m := _PACKAGE.search(text)) else ""
         parts = src.parts
-        at = next((i for i in range(len(parts) - 2) if parts[i:i + 3] == ("src", "main", "java")), None)
-        base = PurePosixPath(*parts[:at], "src", "test", "java", *parts[at + 3:-1]) if at is not None else src.parent
+        at = next(
+            (i for i in range(len(parts) - 2) if parts[i : i + 3] == ("src", "main", "java")), None
+        )
+        base = (
+            PurePosixPath(*parts[:at], "src", "test", "java", *parts[at + 3 : -1])
+            if at is not None
+            else src.parent
+        )
         cls = f"{src.stem}Assay{'' if n == 1 else n}Test"
         _, module = build_tool(root, source_rel, _defaults())
-        build = "".join((root / module / b).read_text(encoding="utf-8", errors="replace")
-                        for b in ("pom.xml", "build.gradle", "build.gradle.kts") if (root / module / b).is_file())
-        extras = [name for key, name in (("assertj", "AssertJ"), ("hamcrest", "Hamcrest"), ("mockito", "Mockito"))
-                  if key in build]
+        build = "".join(
+            (root / module / b).read_text(encoding="utf-8", errors="replace")
+            for b in ("pom.xml", "build.gradle", "build.gradle.kts")
+            if (root / module / b).is_file()
+        )
+        extras = [
+            name
+            for key, name in (
+                ("assertj", "AssertJ"),
+                ("hamcrest", "Hamcrest"),
+                ("mockito", "Mockito"),
+            )
+            if key in build
+        ]
         return WritePlan(
             (base / f"{cls}.java").as_posix(),
-            "JUnit 5 (org.junit.jupiter.api: @Test, Assertions.assertEquals/assertThrows; @ParameterizedTest "
-            "where it fits)" + (f"; also on the test class path: {', '.join(extras)}" if extras else ""),
-            f"the class is `{cls}` in `package {pkg};` (the package of {src.stem}: no import of it needed, "
-            "package-private members are visible)" if pkg else f"the class is `{cls}` in the default package")
+            "JUnit 5 (org.junit.jupiter.api: @Test, "
+            "Assertions.assertEquals/assertThrows; @ParameterizedTest "
+            "where it fits)"
+            + (f"; also on the test class path: {', '.join(extras)}" if extras else ""),
+            f"the class is `{cls}` in `package {pkg};` (the "
+            f"package of {src.stem}: no import of it needed, "
+            "package-private members are visible)"
+            if pkg
+            else f"the class is `{cls}` in the default package",
+        )
 
 
 def _defaults() -> Settings:
@@ -290,19 +445,39 @@ def _defaults() -> Settings:
 
 
 JAVA = JavaLanguage(
-    name="java", title="Java", extensions=(".java",),
+    name="java",
+    title="Java",
+    extensions=(".java",),
     build_files=("pom.xml", "build.gradle", "build.gradle.kts"),
-    test_globs=("*Test.java", "*Tests.java", "Test*.java", "*IT.java"), compiled=True,
-    toolchain=(Toolchain("java", "install a JDK 17 or newer (https://adoptium.net, or apt install "
-                                 "openjdk-17-jdk-headless)"),
-               Toolchain("javac", "install a JDK, not only a JRE (apt install openjdk-17-jdk-headless)")),
-    profile=Profile(name="java", memory="cgroup", max_processes=1024, keep=("target", "build"),
-                    env={"MAVEN_OPTS": "-Dmaven.repo.local={user_home}/.m2/repository -Xshare:auto "
-                                       "-XX:TieredStopAtLevel=1",
-                         "GRADLE_USER_HOME": "{user_home}/.gradle"}),
-    fences=("java",), test_mark=r"@Test\b", example="java",
+    test_globs=("*Test.java", "*Tests.java", "Test*.java", "*IT.java"),
+    compiled=True,
+    toolchain=(
+        Toolchain(
+            "java",
+            "install a JDK 17 or newer (https://adoptium.net, or apt install "
+            "openjdk-17-jdk-headless)",
+        ),
+        Toolchain("javac", "install a JDK, not only a JRE (apt install openjdk-17-jdk-headless)"),
+    ),
+    profile=Profile(
+        name="java",
+        memory="cgroup",
+        max_processes=1024,
+        keep=("target", "build"),
+        env={
+            "MAVEN_OPTS": "-Dmaven.repo.local={user_home}/.m2/repository -Xshare:auto "
+            "-XX:TieredStopAtLevel=1",
+            "GRADLE_USER_HOME": "{user_home}/.gradle",
+        },
+    ),
+    fences=("java",),
+    test_mark=r"@Test\b",
+    example="java",
     smells=Language.Smells(
-        "tree_sitter_java:language", ("method_invocation",), "java",
+        "tree_sitter_java:language",
+        ("method_invocation",),
+        "java",
         sleep=r"^(Thread\.sleep|TimeUnit\.\w+\.sleep|SECONDS\.sleep|MILLISECONDS\.sleep)$",
-        mocks=r"^(Mockito\.)?(mock|spy|mockStatic|mockConstruction)$"),
+        mocks=r"^(Mockito\.)?(mock|spy|mockStatic|mockConstruction)$",
+    ),
 )

@@ -1,9 +1,11 @@
-"""The JUnit 5 console launcher (`junit-platform-console-standalone`), which runs one class or chosen methods in a
-fresh JVM in about a second and writes JUnit XML: faster than a Maven or Gradle run for every rerun of gate 3.
+"""The JUnit 5 console launcher (`junit-platform-console-standalone`), which runs one class or
+chosen methods in a fresh JVM in about a second and writes JUnit XML: faster than a Maven or Gradle
+run for every rerun of gate 3.
 
-It is assay's own tool, not the project's, and is looked up in the Maven cache (`~/.m2`, or `~/.cache/assay/m2`):
-the version matching the project's JUnit platform first, else the newest there. Missing, it is fetched once with
-`mvn dependency:get` outside the sandbox (a fixed artifact of Maven Central; no project code runs).
+It is assay's own tool, not the project's, and is looked up in the Maven cache (`~/.m2`, or
+`~/.cache/assay/m2`): the version matching the project's JUnit platform first, else the newest
+there. Missing, it is fetched once with `mvn dependency:get` outside the sandbox (a fixed artifact
+of Maven Central; no project code runs).
 """
 
 from __future__ import annotations
@@ -20,7 +22,8 @@ ARTIFACT = "org.junit.platform:junit-platform-console-standalone"
 DEFAULT_VERSION = "1.14.1"
 _GROUP_DIR = Path("org/junit/platform/junit-platform-console-standalone")
 _PLATFORM_JAR = re.compile(r"junit-platform-(?:commons|engine)-(\d+\.\d+\.\d+)\.jar$")
-# jars the standalone launcher bundles: kept off the project's class path so that one copy of each engine loads
+# jars the standalone launcher bundles: kept off the project's class path so that one copy of each
+# engine loads
 _BUNDLED = re.compile(r"^(junit-platform-|junit-jupiter-|junit-vintage-|opentest4j-|apiguardian-)")
 
 
@@ -57,13 +60,24 @@ def find(version: str | None) -> Path | None:
 
 
 def fetch(version: str | None) -> Path | None:
-    """Fetch the launcher into ~/.m2 with Maven (network, outside the sandbox); None when that cannot be done."""
+    """Fetch the launcher into ~/.m2 with Maven (network, outside the sandbox); None when that
+    cannot be done."""
     mvn = shutil.which("mvn")
     if mvn is None:
         return None
     try:
-        subprocess.run([mvn, "-B", "-q", "dependency:get", f"-Dartifact={ARTIFACT}:{version or DEFAULT_VERSION}"],
-                       capture_output=True, timeout=600, stdin=subprocess.DEVNULL)
+        subprocess.run(
+            [
+                mvn,
+                "-B",
+                "-q",
+                "dependency:get",
+                f"-Dartifact={ARTIFACT}:{version or DEFAULT_VERSION}",
+            ],
+            capture_output=True,
+            timeout=600,
+            stdin=subprocess.DEVNULL,
+        )
     except (OSError, subprocess.SubprocessError):
         return None
     return find(version or DEFAULT_VERSION)
@@ -87,14 +101,36 @@ def without_bundled(classpath: list[str]) -> list[str]:
     return [e for e in classpath if not _BUNDLED.match(Path(e).name)]
 
 
-def argv(jar: Path, classpath: list[str], selectors: list[str], reports: Path, random_seed: int | None,
-         extra: list[str]) -> list[str]:
+def argv(
+    jar: Path,
+    classpath: list[str],
+    selectors: list[str],
+    reports: Path,
+    random_seed: int | None,
+    extra: list[str],
+) -> list[str]:
     """`java -jar launcher execute` for the given `--select-class`/`--select-method` selectors."""
-    out = ["java", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto", "-jar", str(jar), "execute",
-           "--disable-banner", "--details=none", "--disable-ansi-colors", f"--reports-dir={reports}",
-           "--class-path", os.pathsep.join(classpath), *selectors, *extra]
+    out = [
+        "java",
+        "-XX:+UseSerialGC",
+        "-XX:TieredStopAtLevel=1",
+        "-Xshare:auto",
+        "-jar",
+        str(jar),
+        "execute",
+        "--disable-banner",
+        "--details=none",
+        "--disable-ansi-colors",
+        f"--reports-dir={reports}",
+        "--class-path",
+        os.pathsep.join(classpath),
+        *selectors,
+        *extra,
+    ]
     if random_seed is not None:
-        out += ["--config=junit.jupiter.testmethod.order.default=org.junit.jupiter.api.MethodOrderer$Random",
-                f"--config=junit.jupiter.execution.order.random.seed={random_seed}",
-                "--config=junit.jupiter.testclass.order.default=org.junit.jupiter.api.ClassOrderer$Random"]
+        out += [
+            "--config=junit.jupiter.testmethod.order.default=org.junit.jupiter.api.MethodOrderer$Random",
+            f"--config=junit.jupiter.execution.order.random.seed={random_seed}",
+            "--config=junit.jupiter.testclass.order.default=org.junit.jupiter.api.ClassOrderer$Random",
+        ]
     return out

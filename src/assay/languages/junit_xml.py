@@ -1,5 +1,5 @@
-"""Per-test results from JUnit XML (the JUnit console launcher, Surefire, Gradle, `node --test`): the structured
-source the JVM and Node runners read, never their console text."""
+"""Per-test results from JUnit XML (the JUnit console launcher, Surefire, Gradle, `node --test`):
+the structured source the JVM and Node runners read, never their console text."""
 
 from __future__ import annotations
 
@@ -10,8 +10,17 @@ from pathlib import Path
 from assay.execution.runner import Outcome, TestResult
 
 MAX_MESSAGE_LINES = 12
-_RUNNER_FRAMES = ("at org.junit.", "at java.base/", "at jdk.internal.", "at node:", "at async ", "at TestContext",
-                  "at Test.", "at Suite.", "at process.")
+_RUNNER_FRAMES = (
+    "at org.junit.",
+    "at java.base/",
+    "at jdk.internal.",
+    "at node:",
+    "at async ",
+    "at TestContext",
+    "at Test.",
+    "at Suite.",
+    "at process.",
+)
 
 
 def _message(node: ET.Element) -> str:
@@ -20,14 +29,19 @@ def _message(node: ET.Element) -> str:
     body = [ln.rstrip() for ln in (node.text or "").strip().splitlines() if ln.strip()]
     if head and body and head in body[0]:
         body = body[1:]
-    frames = [ln for ln in body if ln.lstrip().startswith("at ") and not ln.lstrip().startswith(_RUNNER_FRAMES)]
-    body = [ln for ln in body if not ln.lstrip().startswith("at ")] + frames[:1]  # where, in the test's own code
+    frames = [
+        ln
+        for ln in body
+        if ln.lstrip().startswith("at ") and not ln.lstrip().startswith(_RUNNER_FRAMES)
+    ]
+    # where, in the test's own code
+    body = [ln for ln in body if not ln.lstrip().startswith("at ")] + frames[:1]
     return "\n".join([head, *body][:MAX_MESSAGE_LINES]).strip()
 
 
 def read(paths: list[Path], name_of: Callable[[str, str], str | None]) -> dict[str, TestResult]:
-    """Test results of every testcase in the XML files; `name_of(classname, name)` gives the test id, or None to
-    leave the testcase out (another class's, a suite's own)."""
+    """Test results of every testcase in the XML files; `name_of(classname, name)` gives the test
+    id, or None to leave the testcase out (another class's, a suite's own)."""
     results: dict[str, TestResult] = {}
     for path in paths:
         try:

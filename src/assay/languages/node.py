@@ -1,11 +1,11 @@
-"""TypeScript and JavaScript: one runner for both, with the project's own test runner (vitest, jest, or
-`node --test`) and its structured reporter (JSON, or JUnit XML for `node --test`).
+"""TypeScript and JavaScript: one runner for both, with the project's own test runner (vitest, jest,
+or `node --test`) and its structured reporter (JSON, or JUnit XML for `node --test`).
 
-Gate 1: TypeScript is type-checked with the project's `tsc` on a generated tsconfig that extends the project's and
-holds only the candidate (so a broken sibling cannot fail it); JavaScript is checked with `node --check`. Both
-fail closed: a file is never accepted unless its syntax and its execution were both proven, so a missing `tsc`
-or test runner makes it `unvalidated`, never `accepted`. The project's `node_modules` are linked read-only into
-the scratch copy, never copied, never written.
+Gate 1: TypeScript is type-checked with the project's `tsc` on a generated tsconfig that extends the
+project's and holds only the candidate (so a broken sibling cannot fail it); JavaScript is checked
+with `node --check`. Both fail closed: a file is never accepted unless its syntax and its execution
+were both proven, so a missing `tsc` or test runner makes it `unvalidated`, never `accepted`. The
+project's `node_modules` are linked read-only into the scratch copy, never copied, never written.
 """
 
 from __future__ import annotations
@@ -31,7 +31,9 @@ if TYPE_CHECKING:
 TITLE_SEP = " > "  # describe > it, as vitest names a test
 _NODE_CHECK = re.compile(r"^(?P<file>.+?):(?P<line>\d+)$")
 _JS_SPECIAL = re.compile(r"[.*+?^${}()|[\]\\/]")
-_OWN_FRAMES = re.compile(r"node_modules|node:internal|^\s*at new Promise|^\s*at (async )?(runTest|runWithTimeout)")
+_OWN_FRAMES = re.compile(
+    r"node_modules|node:internal|^\s*at new Promise|^\s*at (async )?(runTest|runWithTimeout)"
+)
 
 
 def js_regex(text: str) -> str:
@@ -46,7 +48,8 @@ def package_json(ws_project: Path, module: str) -> dict:
 
 
 def node_module_dirs(root: Path, limit: int = 200) -> tuple[str, ...]:
-    """Project-relative `node_modules` directories of every package of the project (a monorepo has several)."""
+    """Project-relative `node_modules` directories of every package of the project (a monorepo
+    has several)."""
     out = []
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames[:] = [d for d in dirnames if d not in SKIP_DIRS and not d.startswith(".")]
@@ -61,15 +64,23 @@ def _message(text: str, roots: tuple[str, ...]) -> str:
     """A failure's first line and the stack frames in the project's own code (not the runner's)."""
     lines = [ln.rstrip() for ln in relativize(text, *roots).strip().splitlines() if ln.strip()]
     head = [ln for ln in lines if not ln.lstrip().startswith("at ")][:6]
-    frames = [ln.strip() for ln in lines if ln.lstrip().startswith("at ") and not _OWN_FRAMES.search(ln)]
+    frames = [
+        ln.strip() for ln in lines if ln.lstrip().startswith("at ") and not _OWN_FRAMES.search(ln)
+    ]
     return "\n".join(head + frames[:1])
 
 
 class NodeRunner(ToolRunner):
     """`language` is "typescript" or "javascript"; the two differ only in gate 1's check."""
 
-    def __init__(self, language: str, sandbox: Sandbox, project: Project, settings: Settings,
-                 profile: Profile) -> None:
+    def __init__(
+        self,
+        language: str,
+        sandbox: Sandbox,
+        project: Project,
+        settings: Settings,
+        profile: Profile,
+    ) -> None:
         super().__init__(sandbox, project, settings, profile)
         self.language = language
         self.conf = self.settings.tool(language)
@@ -78,7 +89,8 @@ class NodeRunner(ToolRunner):
         return nearest(ws.project, rel, ("package.json",)) or "."
 
     def _bin(self, ws: Workspace, module: str, name: str) -> str | None:
-        """`node_modules/.bin/<name>` of the package or of a package above it (a hoisting monorepo)."""
+        """`node_modules/.bin/<name>` of the package or of a package above it (a
+        hoisting monorepo)."""
         here = PurePosixPath(module)
         for d in (here, *here.parents):
             path = ws.path(f"{d.as_posix()}/node_modules/.bin/{name}")
@@ -91,7 +103,9 @@ class NodeRunner(ToolRunner):
             return self.conf.runner
         pkg = package_json(ws.project, module)
         deps = {**pkg.get("dependencies", {}), **pkg.get("devDependencies", {})}
-        return next((r for r in ("vitest", "jest") if r in deps or self._bin(ws, module, r)), "node")
+        return next(
+            (r for r in ("vitest", "jest") if r in deps or self._bin(ws, module, r)), "node"
+        )
 
     # --- gate 1 -----------------------------------------------------------------------------------
     def compile(self, ws: Workspace, files: list[str]) -> CompileResult:
@@ -99,17 +113,26 @@ class NodeRunner(ToolRunner):
         module = self._module(ws, rel)
         runner = self.test_runner(ws, module)
         if runner == "node" and self.language == "typescript":
-            return self.environment(f"no TypeScript test runner in {module}/package.json: add vitest "
-                                    "(npm install --save-dev vitest) or jest with ts-jest")
-        checked = self._tsc(ws, rel, module) if self.language == "typescript" else self._node_check(ws, rel)
+            return self.environment(
+                f"no TypeScript test runner in {module}/package.json: add vitest "
+                "(npm install --save-dev vitest) or jest with ts-jest"
+            )
+        checked = (
+            self._tsc(ws, rel, module)
+            if self.language == "typescript"
+            else self._node_check(ws, rel)
+        )
         if not checked.ok:
             return checked
         if runner == "vitest":
             listed = self._collect_vitest(ws, rel, module)
         else:  # jest and node --test cannot list without running: collection is a first run
             run = self.run(ws, files)
-            listed = CompileResult(collected=list(run.tests), crash=None if run.tests else run.crash,
-                                   duration_s=run.duration_s)
+            listed = CompileResult(
+                collected=list(run.tests),
+                crash=None if run.tests else run.crash,
+                duration_s=run.duration_s,
+            )
         listed.raw_lines += checked.raw_lines
         listed.duration_s += checked.duration_s
         return listed
@@ -117,26 +140,48 @@ class NodeRunner(ToolRunner):
     def _tsc(self, ws: Workspace, rel: str, module: str) -> CompileResult:
         tsc = self._bin(ws, module, "tsc")
         if tsc is None and not self.conf.compile_command:
-            return self.environment(f"TypeScript is not installed in {module}: run `npm install --save-dev "
-                                    "typescript` (a .ts test is never accepted without a type check)")
+            return self.environment(
+                f"TypeScript is not installed in {module}: run `npm install --save-dev "
+                "typescript` (a .ts test is never accepted without a type check)"
+            )
         base = nearest(ws.project, rel, ("tsconfig.json",)) or module
-        config: dict = {"compilerOptions": {"noEmit": True, "incremental": False, "composite": False},
-                        "files": [under(base, rel)], "include": []}
+        config: dict = {
+            "compilerOptions": {"noEmit": True, "incremental": False, "composite": False},
+            "files": [under(base, rel)],
+            "include": [],
+        }
         if ws.path(f"{base}/tsconfig.json").exists():
             config["extends"] = "./tsconfig.json"
         else:
-            config["compilerOptions"].update({"strict": True, "skipLibCheck": True, "module": "esnext",
-                                              "moduleResolution": "bundler", "target": "es2022"})
+            config["compilerOptions"].update(
+                {
+                    "strict": True,
+                    "skipLibCheck": True,
+                    "module": "esnext",
+                    "moduleResolution": "bundler",
+                    "target": "es2022",
+                }
+            )
         cfg_rel = f"{base}/tsconfig.assay.json" if base != "." else "tsconfig.assay.json"
         ws.apply({cfg_rel: json.dumps(config)})
-        argv = self.conf.compile_command or [str(tsc), "-p", "tsconfig.assay.json", "--pretty", "false"]
+        argv = self.conf.compile_command or [
+            str(tsc),
+            "-p",
+            "tsconfig.assay.json",
+            "--pretty",
+            "false",
+        ]
         ran = self.exec(ws, argv, cwd=base)
         problems = tsc_errors(ran.text, ran.roots, base)
         mine = [p for p in problems if p.where == rel]
         if mine:
-            return CompileResult(errors=mine, raw_lines=ran.raw_lines, duration_s=ran.result.duration_s)
+            return CompileResult(
+                errors=mine, raw_lines=ran.raw_lines, duration_s=ran.result.duration_s
+            )
         if ran.result.returncode != 0 and not problems:
-            return CompileResult(crash=ran.why("tsc"), raw_lines=ran.raw_lines, duration_s=ran.result.duration_s)
+            return CompileResult(
+                crash=ran.why("tsc"), raw_lines=ran.raw_lines, duration_s=ran.result.duration_s
+            )
         return CompileResult(raw_lines=ran.raw_lines, duration_s=ran.result.duration_s)
 
     def _node_check(self, ws: Workspace, rel: str) -> CompileResult:
@@ -149,13 +194,18 @@ class NodeRunner(ToolRunner):
         if error is None:
             return CompileResult(crash=ran.why("node --check"), raw_lines=ran.raw_lines)
         line = int(where["line"]) if where else None
-        return CompileResult(errors=[Problem(rel, error, line, "syntax")], raw_lines=ran.raw_lines,
-                             duration_s=ran.result.duration_s)
+        return CompileResult(
+            errors=[Problem(rel, error, line, "syntax")],
+            raw_lines=ran.raw_lines,
+            duration_s=ran.result.duration_s,
+        )
 
     def _collect_vitest(self, ws: Workspace, rel: str, module: str) -> CompileResult:
         vitest = self._bin(ws, module, "vitest")
         if vitest is None:
-            return self.environment(f"vitest is not installed in {module}: run `npm ci` (or npm install) there")
+            return self.environment(
+                f"vitest is not installed in {module}: run `npm ci` (or npm install) there"
+            )
         out = ws.run_dir / "vitest-list.json"
         ran = self.exec(ws, [vitest, "list", under(module, rel), f"--json={out}"], cwd=module)
         try:
@@ -163,14 +213,27 @@ class NodeRunner(ToolRunner):
         except (OSError, ValueError):
             listed = None
         if listed is None or ran.result.returncode != 0:
-            return CompileResult(crash=ran.why("vitest list"), raw_lines=ran.raw_lines,
-                                 duration_s=ran.result.duration_s)
-        return CompileResult(collected=[f"{rel}{TEST_ID_SEP}{t['name']}" for t in listed],
-                             raw_lines=ran.raw_lines, duration_s=ran.result.duration_s)
+            return CompileResult(
+                crash=ran.why("vitest list"),
+                raw_lines=ran.raw_lines,
+                duration_s=ran.result.duration_s,
+            )
+        return CompileResult(
+            collected=[f"{rel}{TEST_ID_SEP}{t['name']}" for t in listed],
+            raw_lines=ran.raw_lines,
+            duration_s=ran.result.duration_s,
+        )
 
     # --- gates 2 and 3 ----------------------------------------------------------------------------
-    def run(self, ws: Workspace, files: list[str], ids: list[str] | None = None, order: Order = Order.FILE,
-            seed: int = 0, isolate: bool = False) -> TestRun:
+    def run(
+        self,
+        ws: Workspace,
+        files: list[str],
+        ids: list[str] | None = None,
+        order: Order = Order.FILE,
+        seed: int = 0,
+        isolate: bool = False,
+    ) -> TestRun:
         rel = files[0]
         module = self._module(ws, rel)
         runner = self.test_runner(ws, module)
@@ -187,13 +250,26 @@ class NodeRunner(ToolRunner):
                 total.running = f"{rel}{TEST_ID_SEP}{group[0]}" if group else None
         return total
 
-    def _run_once(self, ws: Workspace, rel: str, module: str, runner: str, only: list[str], order: Order,
-                  seed: int) -> TestRun:
+    def _run_once(
+        self,
+        ws: Workspace,
+        rel: str,
+        module: str,
+        runner: str,
+        only: list[str],
+        order: Order,
+        seed: int,
+    ) -> TestRun:
         out = ws.run_dir / f"{runner}-{len(list(ws.run_dir.glob(f'{runner}-*')))}.out"
         target = under(module, rel)
         pattern = None
-        if only:  # vitest and jest match the full name (titles joined by spaces), node --test each title
-            pattern = js_regex(only[0].split(TITLE_SEP)[-1] if runner == "node" else only[0].replace(TITLE_SEP, " "))
+        # vitest and jest match the full name (titles joined by spaces), node --test each title
+        if only:
+            pattern = js_regex(
+                only[0].split(TITLE_SEP)[-1]
+                if runner == "node"
+                else only[0].replace(TITLE_SEP, " ")
+            )
         if runner in ("vitest", "jest"):
             exe = self._bin(ws, module, runner)
             if exe is None:
@@ -209,7 +285,13 @@ class NodeRunner(ToolRunner):
             if pattern:
                 argv += ["-t", pattern]
         else:  # node --test: no random order before Node 22
-            argv = ["node", "--test", "--test-reporter=junit", f"--test-reporter-destination={out}", target]
+            argv = [
+                "node",
+                "--test",
+                "--test-reporter=junit",
+                f"--test-reporter-destination={out}",
+                target,
+            ]
             if pattern:
                 argv.insert(2, f"--test-name-pattern={pattern}")
         ran = self.exec(ws, [*argv, *self.conf.test_args], cwd=module)
@@ -235,23 +317,41 @@ class NodeRunner(ToolRunner):
             data = json.loads(out.read_text())
         except (OSError, ValueError):
             return results
-        status = {"passed": Outcome.PASSED, "failed": Outcome.FAILED, "skipped": Outcome.SKIPPED,
-                  "pending": Outcome.SKIPPED, "todo": Outcome.SKIPPED, "disabled": Outcome.SKIPPED}
+        status = {
+            "passed": Outcome.PASSED,
+            "failed": Outcome.FAILED,
+            "skipped": Outcome.SKIPPED,
+            "pending": Outcome.SKIPPED,
+            "todo": Outcome.SKIPPED,
+            "disabled": Outcome.SKIPPED,
+        }
         for suite in data.get("testResults", []):
             for case in suite.get("assertionResults", []):
                 name = TITLE_SEP.join([*case.get("ancestorTitles", []), case.get("title", "")])
                 test_id = f"{rel}{TEST_ID_SEP}{name}"
                 msg = _message("\n".join(case.get("failureMessages") or []), roots)
-                results[test_id] = TestResult(test_id, status.get(case.get("status"), Outcome.FAILED),
-                                              float(case.get("duration") or 0) / 1000, msg)
-            if not suite.get("assertionResults") and suite.get("message"):  # the file failed to load
+                results[test_id] = TestResult(
+                    test_id,
+                    status.get(case.get("status"), Outcome.FAILED),
+                    float(case.get("duration") or 0) / 1000,
+                    msg,
+                )
+            # the file failed to load
+            if not suite.get("assertionResults") and suite.get("message"):
                 test_id = f"{rel}{TEST_ID_SEP}<file>"
-                results[test_id] = TestResult(test_id, Outcome.ERROR, 0.0, _message(suite["message"], roots))
+                results[test_id] = TestResult(
+                    test_id, Outcome.ERROR, 0.0, _message(suite["message"], roots)
+                )
         return results
 
 
-def _walk_junit(node: ET.Element, path: list[str], rel: str, results: dict[str, TestResult],
-                roots: tuple[str, ...]) -> None:
+def _walk_junit(
+    node: ET.Element,
+    path: list[str],
+    rel: str,
+    results: dict[str, TestResult],
+    roots: tuple[str, ...],
+) -> None:
     """`node --test`'s JUnit XML: a describe is a nested <testsuite>, a test a <testcase>."""
     for child in node:
         if child.tag == "testsuite":
@@ -260,9 +360,17 @@ def _walk_junit(node: ET.Element, path: list[str], rel: str, results: dict[str, 
             name = TITLE_SEP.join([*path, child.get("name", "")])
             failure = child.find("failure")
             skipped = child.find("skipped")
-            outcome = Outcome.FAILED if failure is not None else Outcome.SKIPPED if skipped is not None \
+            outcome = (
+                Outcome.FAILED
+                if failure is not None
+                else Outcome.SKIPPED
+                if skipped is not None
                 else Outcome.PASSED
-            msg = "" if failure is None else _message((failure.get("message") or "") + "\n" + (failure.text or ""),
-                                                      roots)
+            )
+            msg = (
+                ""
+                if failure is None
+                else _message((failure.get("message") or "") + "\n" + (failure.text or ""), roots)
+            )
             test_id = f"{rel}{TEST_ID_SEP}{name}"
             results[test_id] = TestResult(test_id, outcome, float(child.get("time") or 0), msg)

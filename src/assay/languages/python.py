@@ -1,4 +1,5 @@
-"""Python: pytest run in the sandbox by `_assay_sandbox.pytest_runner`, results read from the JSON it writes."""
+"""Python: pytest run in the sandbox by `_assay_sandbox.pytest_runner`, results read from the JSON
+it writes."""
 
 from __future__ import annotations
 
@@ -12,7 +13,15 @@ from typing import TYPE_CHECKING, Any
 from assay._assay_sandbox import launch
 from assay._assay_sandbox.protocol import HASH_SEED, PytestJob
 from assay.dependencies import normalize
-from assay.execution.runner import CompileResult, Order, Outcome, Problem, RunStep, TestResult, TestRun
+from assay.execution.runner import (
+    CompileResult,
+    Order,
+    Outcome,
+    Problem,
+    RunStep,
+    TestResult,
+    TestRun,
+)
 from assay.execution.workspace import Workspace
 from assay.feedback import relativize
 from assay.languages.base import Language
@@ -26,7 +35,9 @@ if TYPE_CHECKING:
 def interpreter_problem(python: str) -> str | None:
     """Why `python` cannot run pytest here, or None."""
     try:
-        proc = subprocess.run([python, "-c", "import pytest"], capture_output=True, timeout=60, text=True)
+        proc = subprocess.run(
+            [python, "-c", "import pytest"], capture_output=True, timeout=60, text=True
+        )
     except (OSError, subprocess.SubprocessError) as err:
         return f"cannot run {python}: {err}"
     if proc.returncode:
@@ -34,16 +45,23 @@ def interpreter_problem(python: str) -> str | None:
     return None
 
 
-# pytest plugins installed beside assay (its own venv runs tests by default) that import a large library at every
-# start-up (hypothesis: 0.75 s, anyio: 0.2 s) yet matter only to tests that use that library
+# pytest plugins installed beside assay (its own venv runs tests by default) that import a large
+# library at every start-up (hypothesis: 0.75 s, anyio: 0.2 s) yet matter only to tests that use
+# that library
 HEAVY_PLUGINS = {"hypothesispytest": "hypothesis", "anyio": "anyio"}
 
 
 def pytest_args(project: Project, settings: Settings) -> list[str]:
-    """The configured pytest arguments, plus `-p no:PLUGIN` for each heavy plugin whose library the project neither
-    declares nor imports: such a plugin changes no outcome of its tests, and loading it would dominate every run."""
+    """The configured pytest arguments, plus `-p no:PLUGIN` for each heavy plugin whose library the
+    project neither declares nor imports: such a plugin changes no outcome of its tests, and loading
+    it would dominate every run."""
     used = project.dependencies.modules | project.dependencies.dists
-    off = [arg for plugin, lib in HEAVY_PLUGINS.items() if normalize(lib) not in used for arg in ("-p", f"no:{plugin}")]
+    off = [
+        arg
+        for plugin, lib in HEAVY_PLUGINS.items()
+        if normalize(lib) not in used
+        for arg in ("-p", f"no:{plugin}")
+    ]
     return [*settings.python.pytest_args, *off]
 
 
@@ -60,8 +78,14 @@ class PythonPytestRunner:
 
     language = "python"
 
-    def __init__(self, sandbox: Sandbox, python: str, source_roots: list[str], timeout_s: float,
-                 pytest_args: list[str] | None = None):
+    def __init__(
+        self,
+        sandbox: Sandbox,
+        python: str,
+        source_roots: list[str],
+        timeout_s: float,
+        pytest_args: list[str] | None = None,
+    ):
         self.sandbox = sandbox
         self.python = python
         self.source_roots = source_roots
@@ -69,12 +93,14 @@ class PythonPytestRunner:
         self.pytest_args = list(pytest_args or [])
 
     def compile(self, ws: Workspace, files: list[str]) -> CompileResult:
-        """Each file must parse; then pytest must import the files and collect their tests (a test asking for a
-        fixture that nobody defines counts here, not at run time)."""
+        """Each file must parse; then pytest must import the files and collect their tests (a test
+        asking for a fixture that nobody defines counts here, not at run time)."""
         errors = []
         for rel in files:
             try:
-                compile(ws.path(rel).read_text(encoding="utf-8-sig"), rel, "exec", dont_inherit=True)
+                compile(
+                    ws.path(rel).read_text(encoding="utf-8-sig"), rel, "exec", dont_inherit=True
+                )
             except SyntaxError as err:
                 errors.append(Problem(rel, f"SyntaxError: {err.msg}", err.lineno, "syntax"))
             except (ValueError, UnicodeDecodeError) as err:  # null bytes, not UTF-8
@@ -82,30 +108,59 @@ class PythonPytestRunner:
         if errors:
             return CompileResult(errors=errors)
         run = self._pytest(ws, "collect", files)
-        return CompileResult(errors=run.errors, collected=run.collected, crash=run.crash, duration_s=run.duration_s)
+        return CompileResult(
+            errors=run.errors, collected=run.collected, crash=run.crash, duration_s=run.duration_s
+        )
 
-    def run(self, ws: Workspace, files: list[str], ids: list[str] | None = None, order: Order = Order.FILE,
-            seed: int = 0, isolate: bool = False) -> TestRun:
+    def run(
+        self,
+        ws: Workspace,
+        files: list[str],
+        ids: list[str] | None = None,
+        order: Order = Order.FILE,
+        seed: int = 0,
+        isolate: bool = False,
+    ) -> TestRun:
         if isolate:
             return self._pytest(ws, "isolate", files, order=order, seed=seed, ids=ids)
         return self._pytest(ws, "run", list(ids) if ids else files, order=order, seed=seed)
 
-    def run_plan(self, ws: Workspace, files: list[str], steps: list[RunStep],
-                 ids: list[str] | None = None) -> list[TestRun]:
-        """Every step in one sandboxed pytest process: collected once, each step in a fork of that session."""
+    def run_plan(
+        self, ws: Workspace, files: list[str], steps: list[RunStep], ids: list[str] | None = None
+    ) -> list[TestRun]:
+        """Every step in one sandboxed pytest process: collected once, each step in a fork of
+        that session."""
         plan = [{"order": s.order.value, "seed": s.seed, "isolate": s.isolate} for s in steps]
         whole = self._pytest(ws, "plan", files, ids=ids, steps=plan)
         if whole.crash is not None or whole.errors:  # the session itself failed: every step saw it
             return [whole for _ in steps]
         return whole.steps
 
-    def _pytest(self, ws: Workspace, mode: str, paths: list[str], order: Order = Order.FILE, seed: int = 0,
-                ids: list[str] | None = None, steps: list[dict] | None = None) -> TestRun:
+    def _pytest(
+        self,
+        ws: Workspace,
+        mode: str,
+        paths: list[str],
+        order: Order = Order.FILE,
+        seed: int = 0,
+        ids: list[str] | None = None,
+        steps: list[dict] | None = None,
+    ) -> TestRun:
         out = ws.run_dir / f"result-{uuid.uuid4().hex[:10]}.json"
-        job = PytestJob(mode=mode, out=str(out), user_root=str(ws.root), scratch_root=str(ws.project),
-                        paths=paths, source_roots=self.source_roots, order=order.value, seed=seed,
-                        ids=list(ids or []), test_timeout=self.timeout_s, pytest_args=self.pytest_args,
-                        steps=list(steps or []))
+        job = PytestJob(
+            mode=mode,
+            out=str(out),
+            user_root=str(ws.root),
+            scratch_root=str(ws.project),
+            paths=paths,
+            source_roots=self.source_roots,
+            order=order.value,
+            seed=seed,
+            ids=list(ids or []),
+            test_timeout=self.timeout_s,
+            pytest_args=self.pytest_args,
+            steps=list(steps or []),
+        )
         if mode == "plan":  # each step and each isolated test has its own deadline inside
             runs = sum(len(ids or []) if s.get("isolate") else 1 for s in steps or [])
             timeout = self.timeout_s * max(1, runs) + 30
@@ -115,10 +170,18 @@ class PythonPytestRunner:
             timeout = self.timeout_s
         job_path = out.with_suffix(".job.json")
         job_path.write_text(job.to_json())
-        # one hash seed for every run, as in the mutation worker: tests parametrized over a set keep their ids
-        env = {**self.sandbox.env_for(ws.run_dir / "home", cache=ws.cache_dir), "PYTHONHASHSEED": HASH_SEED}
-        result = self.sandbox.run(launch.argv(self.python, "pytest", str(job_path)), cwd=ws.project, env=env,
-                                  timeout=timeout)
+        # one hash seed for every run, as in the mutation worker: tests parametrized over a set keep
+        # their ids
+        env = {
+            **self.sandbox.env_for(ws.run_dir / "home", cache=ws.cache_dir),
+            "PYTHONHASHSEED": HASH_SEED,
+        }
+        result = self.sandbox.run(
+            launch.argv(self.python, "pytest", str(job_path)),
+            cwd=ws.project,
+            env=env,
+            timeout=timeout,
+        )
         roots = (str(ws.project), str(ws.root))
         run = TestRun(duration_s=result.duration_s)
         try:
@@ -126,29 +189,48 @@ class PythonPytestRunner:
         except (OSError, ValueError):
             data = None
         if data is None:
-            why = result.limit_hit or f"pytest exited with status {result.returncode} and wrote no result"
+            why = (
+                result.limit_hit
+                or f"pytest exited with status {result.returncode} and wrote no result"
+            )
             if result.timed_out:
                 why = f"timed out after {timeout:g} s"
             tail = "\n".join((result.stderr or result.stdout).strip().splitlines()[-15:])
-            run.crash = relativize(why + (f"\n{tail}" if tail and not result.timed_out else ""), *roots)
+            run.crash = relativize(
+                why + (f"\n{tail}" if tail and not result.timed_out else ""), *roots
+            )
             run.running = _last_started(Path(str(out) + ".progress"))
             return run
         run.collected = data["collected"]
-        run.errors = [Problem(e["nodeid"] or paths[0], relativize(e["message"], *roots),
-                              kind="fixture" if e.get("fixture") else "collection") for e in data["errors"]]
+        run.errors = [
+            Problem(
+                e["nodeid"] or paths[0],
+                relativize(e["message"], *roots),
+                kind="fixture" if e.get("fixture") else "collection",
+            )
+            for e in data["errors"]
+        ]
         run.exit_status = data["exitstatus"]
         run.leaked = data["leaked"]
         run.tests = _results(data["tests"], roots)
         for step in data.get("steps", []):
-            run.steps.append(TestRun(tests=_results(step["tests"], roots), collected=run.collected,
-                                     crash=relativize(step["crash"], *roots) if step.get("crash") else None,
-                                     running=step.get("running"), duration_s=run.duration_s))
+            run.steps.append(
+                TestRun(
+                    tests=_results(step["tests"], roots),
+                    collected=run.collected,
+                    crash=relativize(step["crash"], *roots) if step.get("crash") else None,
+                    running=step.get("running"),
+                    duration_s=run.duration_s,
+                )
+            )
         return run
 
 
 def _results(tests: dict[str, dict], roots: tuple[str, ...]) -> dict[str, TestResult]:
-    return {k: TestResult(k, Outcome(v["outcome"]), v["duration"], relativize(v["message"], *roots))
-            for k, v in tests.items()}
+    return {
+        k: TestResult(k, Outcome(v["outcome"]), v["duration"], relativize(v["message"], *roots))
+        for k, v in tests.items()
+    }
 
 
 @dataclass(frozen=True)
@@ -166,14 +248,27 @@ class PythonLanguage(Language):
         return settings.python.interpreter or sys.executable
 
     def runner(self, sandbox: Sandbox, project: Project, settings: Settings) -> PythonPytestRunner:
-        return PythonPytestRunner(sandbox, self.python(settings), project.source_roots, settings.sandbox.timeout_s,
-                                  pytest_args(project, settings))
+        return PythonPytestRunner(
+            sandbox,
+            self.python(settings),
+            project.source_roots,
+            settings.sandbox.timeout_s,
+            pytest_args(project, settings),
+        )
 
     def targets_of(self, project: Project, source: str, rel: str) -> list[str]:
         return project.targets_of(source, rel)
 
 
-PYTHON = PythonLanguage(name="python", title="Python", extensions=(".py",),
-                        build_files=("pyproject.toml", "setup.cfg", "setup.py"), test_globs=("test_*.py", "*_test.py"),
-                        tool_section=False, fences=("python", "py", "python3", "pytest"),
-                        test_mark=r"^\s*(async\s+)?def test|^\s*class Test", example="shop", example_tests="tests")
+PYTHON = PythonLanguage(
+    name="python",
+    title="Python",
+    extensions=(".py",),
+    build_files=("pyproject.toml", "setup.cfg", "setup.py"),
+    test_globs=("test_*.py", "*_test.py"),
+    tool_section=False,
+    fences=("python", "py", "python3", "pytest"),
+    test_mark=r"^\s*(async\s+)?def test|^\s*class Test",
+    example="shop",
+    example_tests="tests",
+)

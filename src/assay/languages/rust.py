@@ -1,11 +1,12 @@
-"""Rust: `cargo test --no-run` for gate 1 (rustc's errors read from cargo's JSON messages), then the test binary
-cargo built, run directly with libtest's JSON output, one thread (`--test-threads=1`).
+"""Rust: `cargo test --no-run` for gate 1 (rustc's errors read from cargo's JSON messages), then the
+test binary cargo built, run directly with libtest's JSON output, one thread (`--test-threads=1`).
 
-An integration test `tests/NAME.rs` builds alone (`--test NAME`); a file under `src/` is judged by the unit tests
-of its own module in the library's test binary. Dependencies come from the real `~/.cargo/registry`, read-only,
-with `--offline` (the sandbox has no network); build output lives in the workspace's cache for the session, so a
-repaired file recompiles in seconds. libtest's JSON format and shuffling are unstable options, enabled for the
-test binary alone with RUSTC_BOOTSTRAP=1 (the build itself is untouched).
+An integration test `tests/NAME.rs` builds alone (`--test NAME`); a file under `src/` is judged by
+the unit tests of its own module in the library's test binary. Dependencies come from the real
+`~/.cargo/registry`, read-only, with `--offline` (the sandbox has no network); build output lives in
+the workspace's cache for the session, so a repaired file recompiles in seconds. libtest's JSON
+format and shuffling are unstable options, enabled for the test binary alone with RUSTC_BOOTSTRAP=1
+(the build itself is untouched).
 """
 
 from __future__ import annotations
@@ -29,10 +30,14 @@ if TYPE_CHECKING:
     from assay.config import Settings
     from assay.project import Project
 
-_OFFLINE = re.compile(r"--offline|no matching package named|failed to (download|load source)|"
-                      r"attempting to make an HTTP request|failed to get `[^`]+` as a dependency")
+_OFFLINE = re.compile(
+    r"--offline|no matching package named|failed to (download|load source)|"
+    r"attempting to make an HTTP request|failed to get `[^`]+` as a dependency"
+)
 _MOD_DECL = re.compile(r"^\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+(\w+)\s*;", re.M)
-_BACKTRACE = re.compile(r"^(stack backtrace:|\s+\d+: |\s+at /rustc/|note: (Some details are omitted|run with))")
+_BACKTRACE = re.compile(
+    r"^(stack backtrace:|\s+\d+: |\s+at /rustc/|note: (Some details are omitted|run with))"
+)
 _SECTION = re.compile(r"^\[(\w+)\]\s*$(.*?)(?=^\[|\Z)", re.M | re.S)
 _NAME = re.compile(r"^\s*name\s*=\s*[\"']([^\"']+)[\"']", re.M)
 _THREAD = re.compile(r"^thread '[^']*' (\(\d+\) )?")
@@ -74,7 +79,9 @@ def _diagnostic(msg: dict, crate: str, roots: tuple[str, ...], root: Path) -> Pr
 class RustRunner(ToolRunner):
     language = "rust"
 
-    def __init__(self, sandbox: Sandbox, project: Project, settings: Settings, profile: Profile) -> None:
+    def __init__(
+        self, sandbox: Sandbox, project: Project, settings: Settings, profile: Profile
+    ) -> None:
         super().__init__(sandbox, project, settings, profile)
         self._binaries: dict[tuple[str, str], str] = {}  # (workspace, test file) -> test executable
 
@@ -91,7 +98,14 @@ class RustRunner(ToolRunner):
         crate = nearest(ws.project, rel, ("Cargo.toml",)) or "."
         select, module = _target(crate, rel)
         conf = self.settings.tool("rust")
-        argv = conf.compile_command or ["cargo", "test", "--offline", "--no-run", "--message-format=json", *select]
+        argv = conf.compile_command or [
+            "cargo",
+            "test",
+            "--offline",
+            "--no-run",
+            "--message-format=json",
+            *select,
+        ]
         ran = self.exec(ws, argv, cwd=crate, timeout=max(self.timeout_s, 300))
         raw = ran.raw_lines
         problems: list[Problem] = []
@@ -104,48 +118,91 @@ class RustRunner(ToolRunner):
                 found = _diagnostic(data.get("message") or {}, crate, ran.roots, ws.project)
                 if found is not None:
                     problems.append(found)
-            elif data.get("reason") == "compiler-artifact" and data.get("executable") and (
-                    data.get("profile") or {}).get("test"):
+            elif (
+                data.get("reason") == "compiler-artifact"
+                and data.get("executable")
+                and (data.get("profile") or {}).get("test")
+            ):
                 self._binaries[(str(ws.base), rel)] = data["executable"]
         if ran.result.returncode != 0:
             if not problems and _OFFLINE.search(ran.result.stderr):
-                return self.environment(f"a crate that {crate}/Cargo.toml needs is not in the cargo registry cache "
-                                        f"and the sandbox has no network: run `cargo fetch` in {crate}",
-                                        raw, ran.result.duration_s)
-            mine = [p for p in problems if p.where == rel or (p.where == "" and select[0] == "--test")]
+                return self.environment(
+                    f"a crate that {crate}/Cargo.toml needs is not in the cargo registry cache "
+                    f"and the sandbox has no network: run `cargo fetch` in {crate}",
+                    raw,
+                    ran.result.duration_s,
+                )
+            mine = [
+                p for p in problems if p.where == rel or (p.where == "" and select[0] == "--test")
+            ]
             if mine:
-                return CompileResult(errors=cap(mine), raw_lines=raw, duration_s=ran.result.duration_s)
+                return CompileResult(
+                    errors=cap(mine), raw_lines=raw, duration_s=ran.result.duration_s
+                )
             if problems:
-                return self.environment("the crate does not build without this file: " + "; ".join(
-                    f"{p.where}:{p.line}: {p.message}" for p in problems[:3]), raw, ran.result.duration_s)
-            return CompileResult(crash=ran.why("cargo test --no-run"), raw_lines=raw,
-                                 duration_s=ran.result.duration_s)
+                return self.environment(
+                    "the crate does not build without this file: "
+                    + "; ".join(f"{p.where}:{p.line}: {p.message}" for p in problems[:3]),
+                    raw,
+                    ran.result.duration_s,
+                )
+            return CompileResult(
+                crash=ran.why("cargo test --no-run"),
+                raw_lines=raw,
+                duration_s=ran.result.duration_s,
+            )
         exe = self._binaries.get((str(ws.base), rel))
         if exe is None:
-            return CompileResult(crash="cargo built no test binary for this file", raw_lines=raw,
-                                 duration_s=ran.result.duration_s)
+            return CompileResult(
+                crash="cargo built no test binary for this file",
+                raw_lines=raw,
+                duration_s=ran.result.duration_s,
+            )
         listed = self._exec_tests(ws, crate, exe, ["--list", "--format", "terse"])
-        names = [ln[: -len(": test")] for ln in listed.result.stdout.splitlines() if ln.endswith(": test")]
+        names = [
+            ln[: -len(": test")]
+            for ln in listed.result.stdout.splitlines()
+            if ln.endswith(": test")
+        ]
         names = self._own(ws, rel, names, module)
-        return CompileResult(collected=[f"{rel}{TEST_ID_SEP}{n}" for n in names], raw_lines=raw,
-                             duration_s=ran.result.duration_s + listed.result.duration_s)
+        return CompileResult(
+            collected=[f"{rel}{TEST_ID_SEP}{n}" for n in names],
+            raw_lines=raw,
+            duration_s=ran.result.duration_s + listed.result.duration_s,
+        )
 
     @staticmethod
     def _own(ws: Workspace, rel: str, names: list[str], module: str) -> list[str]:
-        """The tests defined in this file: all of an integration test's; a source file's own module's only."""
+        """The tests defined in this file: all of an integration test's; a source file's own
+        module's only."""
         if not module and not rel.endswith(("lib.rs", "main.rs")):
             return names
         source = ws.path(rel).read_text(encoding="utf-8", errors="replace")
         others = set(_MOD_DECL.findall(source))  # tests of `mod x;` live in other files
         prefix = f"{module}::" if module else ""
-        return [n for n in names if n.startswith(prefix) and n[len(prefix):].split("::")[0] not in others]
+        return [
+            n
+            for n in names
+            if n.startswith(prefix) and n[len(prefix) :].split("::")[0] not in others
+        ]
 
     def _exec_tests(self, ws: Workspace, crate: str, exe: str, args: list[str]) -> Ran:
-        env = {"RUSTC_BOOTSTRAP": "1", "RUST_BACKTRACE": "0", "CARGO_MANIFEST_DIR": str(ws.path(crate))}
+        env = {
+            "RUSTC_BOOTSTRAP": "1",
+            "RUST_BACKTRACE": "0",
+            "CARGO_MANIFEST_DIR": str(ws.path(crate)),
+        }
         return self.exec(ws, [exe, *args], cwd=crate, env=env)
 
-    def run(self, ws: Workspace, files: list[str], ids: list[str] | None = None, order: Order = Order.FILE,
-            seed: int = 0, isolate: bool = False) -> TestRun:
+    def run(
+        self,
+        ws: Workspace,
+        files: list[str],
+        ids: list[str] | None = None,
+        order: Order = Order.FILE,
+        seed: int = 0,
+        isolate: bool = False,
+    ) -> TestRun:
         rel = files[0]
         crate = nearest(ws.project, rel, ("Cargo.toml",)) or "."
         exe = self._binaries.get((str(ws.base), rel))
@@ -153,13 +210,19 @@ class RustRunner(ToolRunner):
             built = self.compile(ws, files)
             exe = self._binaries.get((str(ws.base), rel))
             if not built.ok or exe is None:
-                return TestRun(crash=built.crash or "; ".join(p.message for p in built.errors[:3]) or "no test binary")
+                return TestRun(
+                    crash=built.crash
+                    or "; ".join(p.message for p in built.errors[:3])
+                    or "no test binary"
+                )
             ids = ids or built.collected
         names = [i.split(TEST_ID_SEP, 1)[1] for i in ids] if ids else None
         if names is None:
             listed = self._exec_tests(ws, crate, exe, ["--list", "--format", "terse"])
             _, module = _target(crate, rel)
-            all_names = [ln[:-6] for ln in listed.result.stdout.splitlines() if ln.endswith(": test")]
+            all_names = [
+                ln[:-6] for ln in listed.result.stdout.splitlines() if ln.endswith(": test")
+            ]
             names = self._own(ws, rel, all_names, module)
         if isolate:
             total = TestRun()
@@ -172,10 +235,27 @@ class RustRunner(ToolRunner):
             return total
         return self._libtest(ws, crate, exe, rel, names, order, seed)
 
-    def _libtest(self, ws: Workspace, crate: str, exe: str, rel: str, names: list[str], order: Order,
-                 seed: int) -> TestRun:
-        args = ["-Z", "unstable-options", "--format", "json", "--report-time", "--test-threads=1", "--exact",
-                *self.settings.tool("rust").test_args, *names]
+    def _libtest(
+        self,
+        ws: Workspace,
+        crate: str,
+        exe: str,
+        rel: str,
+        names: list[str],
+        order: Order,
+        seed: int,
+    ) -> TestRun:
+        args = [
+            "-Z",
+            "unstable-options",
+            "--format",
+            "json",
+            "--report-time",
+            "--test-threads=1",
+            "--exact",
+            *self.settings.tool("rust").test_args,
+            *names,
+        ]
         if order is Order.RANDOM:
             args[2:2] = ["--shuffle-seed", str(seed)]
         ran = self._exec_tests(ws, crate, exe, args)
@@ -192,16 +272,24 @@ class RustRunner(ToolRunner):
             if kind == "started":
                 started.append(name)
                 continue
-            outcome = {"ok": Outcome.PASSED, "failed": Outcome.FAILED, "ignored": Outcome.SKIPPED,
-                       "timeout": Outcome.TIMEOUT}.get(kind or "")
+            outcome = {
+                "ok": Outcome.PASSED,
+                "failed": Outcome.FAILED,
+                "ignored": Outcome.SKIPPED,
+                "timeout": Outcome.TIMEOUT,
+            }.get(kind or "")
             if outcome is None:
                 continue
             text = event.get("stdout") or event.get("message") or ""
-            msg = "\n".join(_THREAD.sub("", ln) for ln in text.strip().splitlines()
-                            if ln.strip() and not _BACKTRACE.match(ln))
+            msg = "\n".join(
+                _THREAD.sub("", ln)
+                for ln in text.strip().splitlines()
+                if ln.strip() and not _BACKTRACE.match(ln)
+            )
             test_id = f"{rel}{TEST_ID_SEP}{name}"
-            run.tests[test_id] = TestResult(test_id, outcome, float(event.get("exec_time") or 0),
-                                            relativize(msg, *ran.roots))
+            run.tests[test_id] = TestResult(
+                test_id, outcome, float(event.get("exec_time") or 0), relativize(msg, *ran.roots)
+            )
         unfinished = [n for n in started if f"{rel}{TEST_ID_SEP}{n}" not in run.tests]
         if unfinished or (ran.result.returncode not in (0, 101) and not run.tests):
             run.crash = ran.why("the test binary")
@@ -215,8 +303,8 @@ class RustLanguage(Language):
         return RustRunner(sandbox, project, settings, self.profile)
 
     def is_test_file(self, rel: str) -> bool:
-        """Integration tests (`tests/*.rs`); a source file counts when it holds a `#[cfg(test)]` module, which only
-        an explicit path finds."""
+        """Integration tests (`tests/*.rs`); a source file counts when it holds a `#[cfg(test)]`
+        module, which only an explicit path finds."""
         parts = PurePosixPath(rel).parts
         return self.owns(rel) and len(parts) >= 2 and parts[-2] == "tests"
 
@@ -225,42 +313,84 @@ class RustLanguage(Language):
         return module_files(project.root, crate, (".rs",), ("Cargo.toml", "Cargo.lock", "build.rs"))
 
     def plan_tests(self, root: Path, source_rel: str, n: int = 1) -> WritePlan:
-        """An integration test, `tests/<stem>_assay.rs` of the crate: a new file there needs no `mod` line in the
-        user's code, and reaches the library by its crate name (only `pub` items, as any user of the crate)."""
+        """An integration test, `tests/<stem>_assay.rs` of the crate: a new file there needs no
+        `mod` line in the user's code, and reaches the library by its crate name (only `pub` items,
+        as any user of the crate)."""
         crate = nearest(root, source_rel, ("Cargo.toml",)) or "."
         try:
             manifest = (root / crate / "Cargo.toml").read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
             manifest = ""
         sections = {m.group(1): m.group(2) for m in _SECTION.finditer(manifest)}
-        name = next((m.group(1) for key in ("lib", "package") if (m := _NAME.search(sections.get(key, "")))),
-                    "crate").replace("-", "_")
+        name = next(
+            (
+                m.group(1)
+                for key in ("lib", "package")
+                if (m := _NAME.search(sections.get(key, "")))
+            ),
+            "crate",
+        ).replace("-", "_")
         inner = PurePosixPath(under(crate, source_rel))
         parts = list(inner.with_suffix("").parts[1:]) if inner.parts[:1] == ("src",) else []
         if parts and parts[-1] in ("lib", "mod"):
             parts.pop()
         path = "::".join([name, *parts])
-        stem = inner.stem if inner.stem not in ("lib", "mod", "main") else (parts[-1] if parts else name)
+        stem = (
+            inner.stem
+            if inner.stem not in ("lib", "mod", "main")
+            else (parts[-1] if parts else name)
+        )
         suffix = "" if n == 1 else str(n)
         has_lib = (root / crate / "src" / "lib.rs").is_file() or "lib" in sections
         return WritePlan(
             (PurePosixPath(crate) / "tests" / f"{stem}_assay{suffix}.rs").as_posix(),
-            "Rust's built-in test harness: #[test] functions in an integration test (assert!, assert_eq!, "
-            "#[should_panic(expected = \"...\")] for panics; no dev-dependencies beyond Cargo.toml's)",
-            f"an integration test of crate `{name}`: `use {path}::{{...}};` (only pub items are reachable)"
-            + ("" if has_lib else "; the crate has no library target (src/lib.rs), so tests/ cannot reach its code"))
+            "Rust's built-in test harness: #[test] functions "
+            "in an integration test (assert!, assert_eq!, "
+            '#[should_panic(expected = "...")] for panics; '
+            "no dev-dependencies beyond Cargo.toml's)",
+            f"an integration test of crate `{name}`: "
+            f"`use {path}::{{...}};` (only pub items are reachable)"
+            + (
+                ""
+                if has_lib
+                else "; the crate has no library target "
+                "(src/lib.rs), so tests/ cannot reach its code"
+            ),
+        )
 
 
 RUST = RustLanguage(
-    name="rust", title="Rust", extensions=(".rs",), build_files=("Cargo.toml",), test_globs=("tests/*.rs",),
+    name="rust",
+    title="Rust",
+    extensions=(".rs",),
+    build_files=("Cargo.toml",),
+    test_globs=("tests/*.rs",),
     compiled=True,
-    toolchain=(Toolchain("cargo", "install Rust with rustup (https://rustup.rs) or your package manager "
-                                  "(apt install cargo)"),),
-    profile=Profile(name="rust", memory="cgroup",
-                    env={"CARGO_TARGET_DIR": "{cache}/cargo-target", "CARGO_TERM_COLOR": "never",
-                         "CARGO_NET_OFFLINE": "true", "RUST_BACKTRACE": "0"}),
-    fences=("rust", "rs"), test_mark=r"#\[test\]", example="rust",
+    toolchain=(
+        Toolchain(
+            "cargo",
+            "install Rust with rustup (https://rustup.rs) or your package manager "
+            "(apt install cargo)",
+        ),
+    ),
+    profile=Profile(
+        name="rust",
+        memory="cgroup",
+        env={
+            "CARGO_TARGET_DIR": "{cache}/cargo-target",
+            "CARGO_TERM_COLOR": "never",
+            "CARGO_NET_OFFLINE": "true",
+            "RUST_BACKTRACE": "0",
+        },
+    ),
+    fences=("rust", "rs"),
+    test_mark=r"#\[test\]",
+    example="rust",
     smells=Language.Smells(
-        "tree_sitter_rust:language", ("macro_invocation", "call_expression"), "rust",
-        sleep=r"(^|::)thread::sleep$|^sleep$|tokio::time::sleep$", mocks=r"^Mock\w+::(new|default)$"),
+        "tree_sitter_rust:language",
+        ("macro_invocation", "call_expression"),
+        "rust",
+        sleep=r"(^|::)thread::sleep$|^sleep$|tokio::time::sleep$",
+        mocks=r"^Mock\w+::(new|default)$",
+    ),
 )

@@ -1,5 +1,6 @@
-"""What the runners of compiled and JavaScript languages share: running a toolchain command in the workspace
-through the sandbox, finding the build file that owns a test file, and saying why a run gave no result."""
+"""What the runners of compiled and JavaScript languages share: running a toolchain command in the
+workspace through the sandbox, finding the build file that owns a test file, and saying why a run
+gave no result."""
 
 from __future__ import annotations
 
@@ -23,19 +24,26 @@ TEST_ID_SEP = "::"
 
 
 def nearest(root: Path, rel: str, names: tuple[str, ...]) -> str | None:
-    """The project-relative directory nearest above `rel` holding one of `names` (`.` for the root), or None."""
+    """The project-relative directory nearest above `rel` holding one of `names` (`.` for the root),
+    or None."""
     here = PurePosixPath(rel).parent
     for d in (here, *here.parents):
         if any((root / d / n).exists() for n in names) or any(
-                n.startswith("*") and any((root / d).glob(n)) for n in names):
+            n.startswith("*") and any((root / d).glob(n)) for n in names
+        ):
             return d.as_posix()
     return None
 
 
-def module_files(root: Path, module: str, extensions: tuple[str, ...], build_files: tuple[str, ...],
-                 limit: int = 5000) -> list[str]:
-    """Project-relative source and build files of one module (what a compiled test's verdict depends on), for the
-    cache key; build output, VCS and dependency directories left out."""
+def module_files(
+    root: Path,
+    module: str,
+    extensions: tuple[str, ...],
+    build_files: tuple[str, ...],
+    limit: int = 5000,
+) -> list[str]:
+    """Project-relative source and build files of one module (what a compiled test's verdict depends
+    on), for the cache key; build output, VCS and dependency directories left out."""
     from assay.execution.workspace import SKIP_DIRS
 
     base = root / module
@@ -85,7 +93,8 @@ class Ran:
 
 
 class ToolRunner:
-    """Runs one language's toolchain commands inside a workspace, under that language's sandbox profile."""
+    """Runs one language's toolchain commands inside a workspace, under that language's
+    sandbox profile."""
 
     language = ""
 
@@ -100,21 +109,41 @@ class ToolRunner:
         """Environment variables computed at run time (the real module cache's path ...)."""
         return {}
 
-    def exec(self, ws: Workspace, argv: list[str], cwd: str = ".", timeout: float | None = None,
-             env: dict[str, str] | None = None) -> Ran:
-        environ = self.sandbox.env_for(ws.run_dir / "home", extra={**self.env_extra(ws), **(env or {})},
-                                       profile=self.profile, cache=ws.cache_dir)
-        result = self.sandbox.run(argv, cwd=ws.path(cwd) if cwd not in ("", ".") else ws.project, env=environ,
-                                  timeout=timeout or self.timeout_s, profile=self.profile)
+    def exec(
+        self,
+        ws: Workspace,
+        argv: list[str],
+        cwd: str = ".",
+        timeout: float | None = None,
+        env: dict[str, str] | None = None,
+    ) -> Ran:
+        environ = self.sandbox.env_for(
+            ws.run_dir / "home",
+            extra={**self.env_extra(ws), **(env or {})},
+            profile=self.profile,
+            cache=ws.cache_dir,
+        )
+        result = self.sandbox.run(
+            argv,
+            cwd=ws.path(cwd) if cwd not in ("", ".") else ws.project,
+            env=environ,
+            timeout=timeout or self.timeout_s,
+            profile=self.profile,
+        )
         return Ran(result, (str(ws.project), str(ws.root)))
 
     @staticmethod
     def environment(message: str, raw_lines: int = 0, duration: float = 0.0) -> CompileResult:
-        """Gate 1 could not judge the file because the machine lacks something (dependencies not in the cache)."""
-        return CompileResult(errors=[Problem("", message, None, "environment")], raw_lines=raw_lines,
-                             duration_s=duration)
+        """Gate 1 could not judge the file because the machine lacks something (dependencies not in
+        the cache)."""
+        return CompileResult(
+            errors=[Problem("", message, None, "environment")],
+            raw_lines=raw_lines,
+            duration_s=duration,
+        )
 
 
 def outside_errors(problems: list[Problem], rel: str) -> bool:
-    """Errors only in other files than the candidate (the project itself, or a sibling test, does not build)."""
+    """Errors only in other files than the candidate (the project itself, or a sibling test, does
+    not build)."""
     return bool(problems) and not any(p.where == rel for p in problems)

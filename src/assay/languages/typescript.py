@@ -1,4 +1,5 @@
-"""TypeScript: type-checked with the project's `tsc`, run with its vitest or jest (see `node.py`)."""
+"""TypeScript: type-checked with the project's `tsc`, run with its vitest or jest
+(see `node.py`)."""
 
 from __future__ import annotations
 
@@ -19,15 +20,26 @@ if TYPE_CHECKING:
     from assay.project import Project
 
 NODE_INSTALL = "install Node.js 20 or newer (https://nodejs.org, or apt install nodejs npm)"
-NODE_PROFILE = Profile(name="node", memory="cgroup", max_processes=1024,
-                       env={"CI": "1", "NO_COLOR": "1", "FORCE_COLOR": "0", "NODE_OPTIONS": "",
-                            "npm_config_offline": "true", "npm_config_cache": "{cache}/npm"})
+NODE_PROFILE = Profile(
+    name="node",
+    memory="cgroup",
+    max_processes=1024,
+    env={
+        "CI": "1",
+        "NO_COLOR": "1",
+        "FORCE_COLOR": "0",
+        "NODE_OPTIONS": "",
+        "npm_config_offline": "true",
+        "npm_config_cache": "{cache}/npm",
+    },
+)
 TEST_DIRS = ("test", "tests", "__tests__")
 _NODE_ESM = re.compile(r'"(module|moduleResolution)"\s*:\s*"node(16|next)"', re.I)
 FRAMEWORKS = {
     "vitest": 'vitest (`import { describe, it, expect } from "vitest";`)',
     "jest": "jest (describe/it/expect are globals; expect(...).toThrow for errors)",
-    "node": 'node:test (`import { test } from "node:test"; import assert from "node:assert/strict";`)',
+    "node": 'node:test (`import { test } from "node:test"; '
+    'import assert from "node:assert/strict";`)',
 }
 
 
@@ -38,12 +50,15 @@ def _profile(root: Path) -> Profile:
 
 @dataclass(frozen=True)
 class NodeLanguage(Language):
-    """A language run by Node: its runner and a profile that links the project's `node_modules` read-only."""
+    """A language run by Node: its runner and a profile that links the project's
+    `node_modules` read-only."""
 
     # the smells rules' sleeps and mocks in JavaScript and TypeScript tests (AP003, AP005)
     SLEEP = r"^(setTimeout|sleep|delay|(\w+\.)?wait(ForTimeout)?)$"
-    MOCKS = (r"^(jest|vi)\.(mock|fn|spyOn|doMock)$|^sinon\.(stub|spy|mock|fake)$|"
-             r"^(td\.)?(func|object)$")
+    MOCKS = (
+        r"^(jest|vi)\.(mock|fn|spyOn|doMock)$|^sinon\.(stub|spy|mock|fake)$|"
+        r"^(td\.)?(func|object)$"
+    )
 
     def runner(self, sandbox: Sandbox, project: Project, settings: Settings) -> NodeRunner:
         return NodeRunner(self.name, sandbox, project, settings, self.profile_for(project))
@@ -53,17 +68,31 @@ class NodeLanguage(Language):
 
     def cache_inputs(self, project: Project, rel: str) -> list[str]:
         module = nearest(project.root, rel, ("package.json",)) or "."
-        return module_files(project.root, module, (".ts", ".tsx", ".mts", ".cts", ".js", ".mjs", ".cjs", ".jsx"),
-                            ("package.json", "package-lock.json", "tsconfig.json", "vitest.config.ts",
-                             "vitest.config.js", "jest.config.js", "jest.config.ts"))
+        return module_files(
+            project.root,
+            module,
+            (".ts", ".tsx", ".mts", ".cts", ".js", ".mjs", ".cjs", ".jsx"),
+            (
+                "package.json",
+                "package-lock.json",
+                "tsconfig.json",
+                "vitest.config.ts",
+                "vitest.config.js",
+                "jest.config.js",
+                "jest.config.ts",
+            ),
+        )
 
     def plan_tests(self, root: Path, source_rel: str, n: int = 1) -> WritePlan:
-        """`<stem>.assay.test.<ext>` in the package's test directory (`test/`, `tests/`, `__tests__/`), else beside
-        the source; the framework the package's own tests run with; a relative import (`.js` where Node's ESM
-        resolution wants one)."""
+        """`<stem>.assay.test.<ext>` in the package's test directory (`test/`, `tests/`,
+        `__tests__/`), else beside the source; the framework the package's own tests run with; a
+        relative import (`.js` where Node's ESM resolution wants one)."""
         src = PurePosixPath(source_rel)
         module = nearest(root, source_rel, ("package.json",)) or "."
-        where = next((PurePosixPath(module, d) for d in TEST_DIRS if (root / module / d).is_dir()), src.parent)
+        where = next(
+            (PurePosixPath(module, d) for d in TEST_DIRS if (root / module / d).is_dir()),
+            src.parent,
+        )
         ext = src.suffix
         stem = src.name[: -len(ext)]
         path = where / f"{stem}.assay{'' if n == 1 else n}.test{ext}"
@@ -71,20 +100,38 @@ class NodeLanguage(Language):
         deps = {**pkg.get("dependencies", {}), **pkg.get("devDependencies", {})}
         runner = next((r for r in ("vitest", "jest") if r in deps), "node")
         tsconfig = nearest(root, source_rel, ("tsconfig.json",))
-        config = (root / tsconfig / "tsconfig.json").read_text(errors="replace") if tsconfig is not None else ""
-        esm = bool(_NODE_ESM.search(config)) or (self.name == "javascript" and pkg.get("type") == "module")
+        config = (
+            (root / tsconfig / "tsconfig.json").read_text(errors="replace")
+            if tsconfig is not None
+            else ""
+        )
+        esm = bool(_NODE_ESM.search(config)) or (
+            self.name == "javascript" and pkg.get("type") == "module"
+        )
         spec = os.path.relpath(src.with_suffix("").as_posix(), where.as_posix())
         spec = (spec if spec.startswith(".") else "./" + spec) + (".js" if esm else "")
-        return WritePlan(path.as_posix(), FRAMEWORKS[runner], f'import the code under test as "{spec}"')
+        return WritePlan(
+            path.as_posix(), FRAMEWORKS[runner], f'import the code under test as "{spec}"'
+        )
 
 
 TYPESCRIPT = NodeLanguage(
-    name="typescript", title="TypeScript", extensions=(".ts", ".tsx", ".mts", ".cts"),
+    name="typescript",
+    title="TypeScript",
+    extensions=(".ts", ".tsx", ".mts", ".cts"),
     build_files=("tsconfig.json", "package.json"),
     test_globs=("*.test.ts", "*.spec.ts", "*.test.tsx", "*.spec.tsx", "*.test.mts", "*.spec.mts"),
-    toolchain=(Toolchain("node", NODE_INSTALL),), profile=NODE_PROFILE,
-    fences=("ts", "typescript", "tsx"), test_mark=r"\b(it|test)\s*\(", example="ts",
+    toolchain=(Toolchain("node", NODE_INSTALL),),
+    profile=NODE_PROFILE,
+    fences=("ts", "typescript", "tsx"),
+    test_mark=r"\b(it|test)\s*\(",
+    example="ts",
     smells=NodeLanguage.Smells(
-        "tree_sitter_typescript:language_typescript", ("call_expression",), "js", sleep=NodeLanguage.SLEEP,
-        mocks=NodeLanguage.MOCKS, variants=((".tsx", "tree_sitter_typescript:language_tsx"),)),
+        "tree_sitter_typescript:language_typescript",
+        ("call_expression",),
+        "js",
+        sleep=NodeLanguage.SLEEP,
+        mocks=NodeLanguage.MOCKS,
+        variants=((".tsx", "tree_sitter_typescript:language_tsx"),),
+    ),
 )

@@ -1,7 +1,8 @@
 """What every provider takes and returns, and the errors it may raise (no I/O here).
 
-A provider sends one prompt (system + user text) and returns the answer with its token counts; retries, the
-response cache, the budget and recording live in `LLMClient`, so a provider module stays small.
+A provider sends one prompt (system + user text) and returns the answer with its token counts;
+retries, the response cache, the budget and recording live in `LLMClient`, so a provider module
+stays small.
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ from typing import Any, Protocol
 
 @dataclass(frozen=True)
 class Prompt:
-    """One request. `purpose` (write, revise, review, bugcheck) is for reports; it is not part of the hash."""
+    """One request. `purpose` (write, revise, review, bugcheck) is for reports; it is not part of
+    the hash."""
 
     system: str
     user: str
@@ -53,7 +55,8 @@ class Completion:
 
 @dataclass
 class Call:
-    """One completed call as reports show it (no prompt text: it is in the record file when asked for)."""
+    """One completed call as reports show it (no prompt text: it is in the record file when
+    asked for)."""
 
     purpose: str
     model: str
@@ -114,13 +117,20 @@ class Usage:
         return self.prompt_tokens + self.completion_tokens
 
     def to_json(self) -> dict[str, Any]:
-        return {"calls": self.calls, "cached_calls": self.cached_calls, "prompt_tokens": self.prompt_tokens,
-                "completion_tokens": self.completion_tokens, "tokens": self.tokens,
-                "cost": round(self.cost, 6) if self.priced else None, "estimated": self.estimated}
+        return {
+            "calls": self.calls,
+            "cached_calls": self.cached_calls,
+            "prompt_tokens": self.prompt_tokens,
+            "completion_tokens": self.completion_tokens,
+            "tokens": self.tokens,
+            "cost": round(self.cost, 6) if self.priced else None,
+            "estimated": self.estimated,
+        }
 
 
 class Provider(Protocol):
-    """One model behind one API. `name` is the registry name (`openai`), `model` what follows the colon."""
+    """One model behind one API. `name` is the registry name (`openai`), `model` what follows
+    the colon."""
 
     name: str
     model: str

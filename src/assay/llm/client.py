@@ -1,5 +1,6 @@
-"""`LLMClient`: one provider plus what every call needs - the response cache, bounded retries with jitter, the
-run's token/cost budget and the optional recorder. Writers and the review gate only ever see a client."""
+"""`LLMClient`: one provider plus what every call needs - the response cache, bounded retries with
+jitter, the run's token/cost budget and the optional recorder. Writers and the review gate only ever
+see a client."""
 
 from __future__ import annotations
 
@@ -61,9 +62,16 @@ class Budget:
 
 
 class LLMClient:
-    def __init__(self, provider: Provider, config: LLMConfig, store: Store | None = None, use_cache: bool = True,
-                 budget: Budget | None = None, recorder: Recorder | None = None,
-                 sleep: Callable[[float], None] = time.sleep):
+    def __init__(
+        self,
+        provider: Provider,
+        config: LLMConfig,
+        store: Store | None = None,
+        use_cache: bool = True,
+        budget: Budget | None = None,
+        recorder: Recorder | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+    ):
         self.provider = provider
         self.config = config
         self.store = store
@@ -80,10 +88,15 @@ class LLMClient:
         return f"{self.spec}\0{p.temperature}\0{p.max_tokens}\0{prompt.hash}"
 
     def complete(self, prompt: Prompt) -> Completion:
-        """The answer to `prompt`: from the cache, or from the provider with retries. Raises BudgetExhausted
-        before a call the budget no longer allows, PermanentError at once, TransientError after the retries."""
+        """The answer to `prompt`: from the cache, or from the provider with retries. Raises
+        BudgetExhausted before a call the budget no longer allows, PermanentError at once,
+        TransientError after the retries."""
         key = self._key(prompt)
-        if self.store is not None and self.use_cache and (hit := self.store.get(CACHE_NAMESPACE, key)):
+        if (
+            self.store is not None
+            and self.use_cache
+            and (hit := self.store.get(CACHE_NAMESPACE, key))
+        ):
             completion = Completion(**{**hit, "cached": True, "duration_s": 0.0, "retries": 0})
             self._account(prompt, completion)
             return completion
@@ -91,11 +104,20 @@ class LLMClient:
             raise BudgetExhausted(why)
         completion = self._with_retries(prompt)
         if self.price is not None:
-            completion.cost = (completion.prompt_tokens * self.price.input
-                               + completion.completion_tokens * self.price.output) / 1e6
+            completion.cost = (
+                completion.prompt_tokens * self.price.input
+                + completion.completion_tokens * self.price.output
+            ) / 1e6
         if self.store is not None and completion.text.strip():
-            self.store.put(CACHE_NAMESPACE, key, {k: v for k, v in completion.to_json().items()
-                                                  if k not in ("cached", "duration_s", "retries")})
+            self.store.put(
+                CACHE_NAMESPACE,
+                key,
+                {
+                    k: v
+                    for k, v in completion.to_json().items()
+                    if k not in ("cached", "duration_s", "retries")
+                },
+            )
         self._account(prompt, completion)
         return completion
 
@@ -113,10 +135,10 @@ class LLMClient:
         raise AssertionError("unreachable")  # pragma: no cover
 
     def backoff(self, attempt: int, retry_after: float | None = None) -> float:
-        """Exponential with full jitter in its upper half, never above `backoff_max_s`; a server's Retry-After
-        is honoured up to the same cap."""
+        """Exponential with full jitter in its upper half, never above `backoff_max_s`; a server's
+        Retry-After is honoured up to the same cap."""
         cap = self.config.backoff_max_s
-        base = min(cap, self.config.backoff_s * 2 ** attempt)
+        base = min(cap, self.config.backoff_s * 2**attempt)
         wait = random.uniform(base / 2, base)
         if retry_after is not None:
             wait = max(wait, min(retry_after, cap))
@@ -124,9 +146,17 @@ class LLMClient:
 
     def record(self, prompt: Prompt, completion: Completion) -> Call:
         """The call as reports show it."""
-        return Call(prompt.purpose, self.spec, completion.prompt_tokens, completion.completion_tokens,
-                    completion.estimated, completion.cached, completion.cost, completion.duration_s,
-                    completion.retries)
+        return Call(
+            prompt.purpose,
+            self.spec,
+            completion.prompt_tokens,
+            completion.completion_tokens,
+            completion.estimated,
+            completion.cached,
+            completion.cost,
+            completion.duration_s,
+            completion.retries,
+        )
 
     def _account(self, prompt: Prompt, completion: Completion) -> None:
         self.budget.add(self.record(prompt, completion))

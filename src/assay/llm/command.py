@@ -1,6 +1,6 @@
-"""`command:PROGRAM ARGS`: any program that reads the prompt on stdin and prints the answer on stdout (a local
-model's CLI, a coding agent). It is the user's own tool, run as the user, outside the sandbox; it reports no
-token usage, so tokens are estimated from the text."""
+"""`command:PROGRAM ARGS`: any program that reads the prompt on stdin and prints the answer on
+stdout (a local model's CLI, a coding agent). It is the user's own tool, run as the user, outside
+the sandbox; it reports no token usage, so tokens are estimated from the text."""
 
 from __future__ import annotations
 
@@ -35,8 +35,14 @@ class CommandProvider:
     def complete(self, prompt: Prompt, params: CallParams) -> Completion:
         text_in = prompt.system + SEPARATOR + prompt.user
         start = time.monotonic()
-        proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                text=True, start_new_session=True)
+        proc = subprocess.Popen(
+            self.argv,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,
+        )
         try:
             out, err = proc.communicate(text_in, timeout=params.timeout_s)
         except subprocess.TimeoutExpired:
@@ -45,9 +51,16 @@ class CommandProvider:
             raise TransientError(f"command: no answer within {params.timeout_s:g} s") from None
         if proc.returncode != 0:
             tail = " ".join((err or "").strip().splitlines()[-2:])[:200]
-            raise TransientError(f"command: `{self.argv[0]}` exited with status {proc.returncode}: {tail}")
-        return Completion(text=out, prompt_tokens=estimate_tokens(text_in), completion_tokens=estimate_tokens(out),
-                          estimated=True, duration_s=time.monotonic() - start)
+            raise TransientError(
+                f"command: `{self.argv[0]}` exited with status {proc.returncode}: {tail}"
+            )
+        return Completion(
+            text=out,
+            prompt_tokens=estimate_tokens(text_in),
+            completion_tokens=estimate_tokens(out),
+            estimated=True,
+            duration_s=time.monotonic() - start,
+        )
 
     def close(self) -> None:
         pass

@@ -1,5 +1,6 @@
-"""What a writer and the reviewer (gate 6) are told besides the code: the project's existing tests of the
-module, and the rules the gates enforce. Both are short by construction: token economy starts here."""
+"""What a writer and the reviewer (gate 6) are told besides the code: the project's existing tests
+of the module, and the rules the gates enforce. Both are short by construction: token economy
+starts here."""
 
 from __future__ import annotations
 
@@ -19,7 +20,8 @@ def tests_of(project: Project, module: str, exclude: str | None = None) -> list[
     """The project's test files that import `module`."""
     try:
         files = discover([project.root], project.root)
-    except Exception:  # noqa: BLE001 - no tests at all is a normal state for a project asking for tests
+    # no tests at all is a normal state for a project asking for tests
+    except Exception:  # noqa: BLE001
         return []
     out = []
     for path in files:
@@ -35,9 +37,11 @@ def tests_of(project: Project, module: str, exclude: str | None = None) -> list[
     return out
 
 
-def existing_tests(project: Project, module: str, exclude: str | None = None, max_files: int = 3) -> str:
-    """Per test file of the module: its imports, its fixtures, the names of its tests, and the first test as a
-    sample of the style. Empty when the module has no tests."""
+def existing_tests(
+    project: Project, module: str, exclude: str | None = None, max_files: int = 3
+) -> str:
+    """Per test file of the module: its imports, its fixtures, the names of its tests, and the first
+    test as a sample of the style. Empty when the module has no tests."""
     parts = []
     for path in tests_of(project, module, exclude)[:max_files]:
         source = path.read_text(encoding="utf-8")
@@ -46,9 +50,13 @@ def existing_tests(project: Project, module: str, exclude: str | None = None, ma
         except SyntaxError:
             continue
         lines = source.splitlines()
-        imports = [lines[n.lineno - 1] for n in tree.body if isinstance(n, ast.Import | ast.ImportFrom)]
+        imports = [
+            lines[n.lineno - 1] for n in tree.body if isinstance(n, ast.Import | ast.ImportFrom)
+        ]
         funcs = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
-        fixtures = [f.name for f in funcs if any("fixture" in ast.unparse(d) for d in f.decorator_list)]
+        fixtures = [
+            f.name for f in funcs if any("fixture" in ast.unparse(d) for d in f.decorator_list)
+        ]
         tests = [f for f in funcs if f.name.startswith("test")]
         names = [t.name for t in tests]
         more = f" (+{len(names) - MAX_TEST_NAMES} more)" if len(names) > MAX_TEST_NAMES else ""
@@ -59,7 +67,7 @@ def existing_tests(project: Project, module: str, exclude: str | None = None, ma
         if tests:
             first = tests[0]
             start = min([d.lineno for d in first.decorator_list] + [first.lineno])
-            sample = lines[start - 1:min(first.end_lineno or start, start + MAX_STYLE_LINES - 1)]
+            sample = lines[start - 1 : min(first.end_lineno or start, start + MAX_STYLE_LINES - 1)]
             block += ["# first test, for style:", *sample]
         parts.append("\n".join(block))
     return "\n\n".join(parts)
@@ -70,12 +78,14 @@ def rules(prompts: Prompts, settings: Settings) -> str:
 
 
 def review_excerpt(project: Project, targets: list[str], source: str) -> str:
-    """For `verify --review`: the functions of the targets that the test file calls (all public ones when it
-    calls none by name)."""
+    """For `verify --review`: the functions of the targets that the test file calls (all public ones
+    when it calls none by name)."""
     try:
-        called = {n.func.id if isinstance(n.func, ast.Name) else n.func.attr
-                  for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Call)
-                  and isinstance(n.func, ast.Name | ast.Attribute)}
+        called = {
+            n.func.id if isinstance(n.func, ast.Name) else n.func.attr
+            for n in ast.walk(ast.parse(source))
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Name | ast.Attribute)
+        }
     except SyntaxError:
         called = set()
     parts = []

@@ -1,6 +1,7 @@
-"""Functions of a module as a writer and the reviewer need them: where they are, how branchy they are, and an
-excerpt - the target functions' source plus only the signatures and docstrings of what they call, never whole
-files. Below the gates, so that gate 6 (review) and the writers read the code the same way."""
+"""Functions of a module as a writer and the reviewer need them: where they are, how branchy they
+are, and an excerpt - the target functions' source plus only the signatures and docstrings of what
+they call, never whole files. Below the gates, so that gate 6 (review) and the writers read the code
+the same way."""
 
 from __future__ import annotations
 
@@ -12,8 +13,19 @@ from typing import Protocol
 
 from assay.project import Project
 
-BRANCHES = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.IfExp, ast.ExceptHandler, ast.With, ast.AsyncWith,
-            ast.Assert, ast.comprehension, ast.match_case)
+BRANCHES = (
+    ast.If,
+    ast.For,
+    ast.AsyncFor,
+    ast.While,
+    ast.IfExp,
+    ast.ExceptHandler,
+    ast.With,
+    ast.AsyncWith,
+    ast.Assert,
+    ast.comprehension,
+    ast.match_case,
+)
 MAX_CALLED = 12
 MAX_CLASS_LINES = 15
 
@@ -31,11 +43,14 @@ class FunctionInfo:
     @property
     def public(self) -> bool:
         name = self.qualname.rsplit(".", 1)[-1]
-        return not name.startswith("_") or (name.startswith("__") and name.endswith("__") and name != "__repr__")
+        return not name.startswith("_") or (
+            name.startswith("__") and name.endswith("__") and name != "__repr__"
+        )
 
 
 def complexity(node: ast.AST) -> int:
-    """McCabe's number, near enough: 1 + branch points (boolean operators count once per extra operand)."""
+    """McCabe's number, near enough: 1 + branch points (boolean operators count once per
+    extra operand)."""
     n = 1
     for sub in ast.walk(node):
         if isinstance(sub, BRANCHES) and not isinstance(sub, ast.With | ast.AsyncWith):
@@ -46,7 +61,8 @@ def complexity(node: ast.AST) -> int:
 
 
 def index(source: str) -> dict[str, FunctionInfo]:
-    """Module-level functions and methods (also of nested classes), by qualified name; {} when unparsable."""
+    """Module-level functions and methods (also of nested classes), by qualified name; {}
+    when unparsable."""
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError):
@@ -57,11 +73,20 @@ def index(source: str) -> dict[str, FunctionInfo]:
         for node in body:
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
                 start = min([d.lineno for d in node.decorator_list] + [node.lineno])
-                calls = {c.func.id if isinstance(c.func, ast.Name) else c.func.attr
-                         for c in ast.walk(node) if isinstance(c, ast.Call)
-                         and isinstance(c.func, ast.Name | ast.Attribute)}
-                out[prefix + node.name] = FunctionInfo(prefix + node.name, node, start, node.end_lineno or start,
-                                                       complexity(node), cls, calls)
+                calls = {
+                    c.func.id if isinstance(c.func, ast.Name) else c.func.attr
+                    for c in ast.walk(node)
+                    if isinstance(c, ast.Call) and isinstance(c.func, ast.Name | ast.Attribute)
+                }
+                out[prefix + node.name] = FunctionInfo(
+                    prefix + node.name,
+                    node,
+                    start,
+                    node.end_lineno or start,
+                    complexity(node),
+                    cls,
+                    calls,
+                )
             elif isinstance(node, ast.ClassDef):
                 visit(node.body, f"{prefix}{node.name}.", node)
 
@@ -70,7 +95,7 @@ def index(source: str) -> dict[str, FunctionInfo]:
 
 
 def _lines(source_lines: list[str], start: int, end: int) -> str:
-    return "\n".join(source_lines[start - 1:end])
+    return "\n".join(source_lines[start - 1 : end])
 
 
 def signature(info: FunctionInfo, lines: list[str]) -> str:
@@ -86,13 +111,17 @@ def signature(info: FunctionInfo, lines: list[str]) -> str:
 
 
 def _class_header(cls: ast.ClassDef, lines: list[str]) -> str:
-    """Decorators, `class` line, docstring and field declarations (what a test needs to build one)."""
+    """Decorators, `class` line, docstring and field declarations (what a test needs to
+    build one)."""
     start = min([d.lineno for d in cls.decorator_list] + [cls.lineno])
     parts = [_lines(lines, start, cls.body[0].lineno - 1 if cls.body else cls.lineno)]
     shown = 0
     for stmt in cls.body:
         if isinstance(stmt, ast.AnnAssign | ast.Assign) or (
-                isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) and stmt is cls.body[0]):
+            isinstance(stmt, ast.Expr)
+            and isinstance(stmt.value, ast.Constant)
+            and stmt is cls.body[0]
+        ):
             text = _lines(lines, stmt.lineno, stmt.end_lineno or stmt.lineno)
             shown += text.count("\n") + 1
             if shown > MAX_CLASS_LINES:
@@ -108,15 +137,19 @@ def _constants(tree: ast.Module, names: set[str], lines: list[str]) -> list[str]
         if isinstance(stmt, ast.Assign | ast.AnnAssign):
             targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
             if any(isinstance(t, ast.Name) and t.id in names for t in targets):
-                out.append(_lines(lines, stmt.lineno, min(stmt.end_lineno or stmt.lineno, stmt.lineno + 5)))
+                out.append(
+                    _lines(lines, stmt.lineno, min(stmt.end_lineno or stmt.lineno, stmt.lineno + 5))
+                )
         elif isinstance(stmt, ast.Import | ast.ImportFrom) and any(
-                (a.asname or a.name).split(".")[0] in names for a in stmt.names):
+            (a.asname or a.name).split(".")[0] in names for a in stmt.names
+        ):
             out.append(_lines(lines, stmt.lineno, stmt.end_lineno or stmt.lineno))
     return out
 
 
 def _imported(tree: ast.Module, project: Project) -> dict[str, str]:
-    """Names imported from the project's own modules -> the project-relative path that defines them."""
+    """Names imported from the project's own modules -> the project-relative path that
+    defines them."""
     out = {}
     for stmt in tree.body:
         if isinstance(stmt, ast.ImportFrom) and stmt.module and not stmt.level:
@@ -128,7 +161,8 @@ def _imported(tree: ast.Module, project: Project) -> dict[str, str]:
 
 
 class Wanted(Protocol):
-    """A function asked for (`targets.FunctionTarget` is one): its name and what of it no test runs yet."""
+    """A function asked for (`targets.FunctionTarget` is one): its name and what of it no test
+    runs yet."""
 
     @property
     def name(self) -> str: ...
@@ -141,7 +175,8 @@ class Wanted(Protocol):
 
 
 class Subject(Protocol):
-    """What an excerpt is of (`targets.Target` is one): a module, its import name, the functions asked for."""
+    """What an excerpt is of (`targets.Target` is one): a module, its import name, the functions
+    asked for."""
 
     @property
     def module(self) -> str: ...
@@ -155,7 +190,8 @@ class Subject(Protocol):
 
 @dataclass
 class Named:
-    """A function asked for by name alone (the reviewer's excerpt): nothing known of its coverage."""
+    """A function asked for by name alone (the reviewer's excerpt): nothing known of
+    its coverage."""
 
     name: str
     missing_lines: list[int] = field(default_factory=list)
@@ -164,7 +200,8 @@ class Named:
 
 @dataclass
 class Module:
-    """A module and some of its functions, for an excerpt (all public ones when `functions` is empty)."""
+    """A module and some of its functions, for an excerpt (all public ones when `functions`
+    is empty)."""
 
     module: str
     functions: list[Named] = field(default_factory=list)
@@ -187,7 +224,8 @@ def _describe_missing(target: Subject, lines: list[str]) -> list[str]:
 
 
 def excerpt(project: Project, target: Subject) -> str:
-    """What the writer and the reviewer see of the code under test (a few dozen lines for a typical target)."""
+    """What the writer and the reviewer see of the code under test (a few dozen lines for a
+    typical target)."""
     path = project.root / target.module
     source = path.read_text(encoding="utf-8")
     lines = source.splitlines()
@@ -197,23 +235,39 @@ def excerpt(project: Project, target: Subject) -> str:
         return f"# {target.module} (does not parse)\n" + "\n".join(lines[:200]) + "\n"
     funcs = index(source)
     chosen = [funcs[f.name] for f in target.functions if f.name in funcs] or [
-        i for i in funcs.values() if i.public]
+        i for i in funcs.values() if i.public
+    ]
     names = {n.id for i in chosen for n in ast.walk(i.node) if isinstance(n, ast.Name)}
     exported = sorted({(i.qualname.split(".")[0]) for i in chosen})
-    dotted = target.dotted or next((m for m, r in project.modules.items() if r == target.module), "")
-    out = [f"# {target.module}" + (f" - import as: from {dotted} import {', '.join(exported)}" if dotted else "")]
+    dotted = target.dotted or next(
+        (m for m, r in project.modules.items() if r == target.module), ""
+    )
+    out = [
+        f"# {target.module}"
+        + (f" - import as: from {dotted} import {', '.join(exported)}" if dotted else "")
+    ]
     doc = ast.get_docstring(tree)
     if doc:
         out.append(f'"""{doc.strip().splitlines()[0]}"""')
     classes = {c.name: c for c in tree.body if isinstance(c, ast.ClassDef)}
     for info in chosen:
         if info.cls is not None:
-            names |= {n.id for d in info.cls.decorator_list for n in ast.walk(d) if isinstance(n, ast.Name)}
+            names |= {
+                n.id
+                for d in info.cls.decorator_list
+                for n in ast.walk(d)
+                if isinstance(n, ast.Name)
+            }
     out += _constants(tree, names, lines)
-    used = [c for name, c in classes.items() if name in names and all(i.cls is not c for i in chosen)]
+    used = [
+        c for name, c in classes.items() if name in names and all(i.cls is not c for i in chosen)
+    ]
     out += [_class_header(c, lines) for c in used]  # a class the code uses: its header is enough
     if used and dotted:
-        out[0] = f"# {target.module} - import as: from {dotted} import {', '.join(exported + [c.name for c in used])}"
+        out[0] = (
+            f"# {target.module} - import as: from {dotted} import "
+            f"{', '.join(exported + [c.name for c in used])}"
+        )
     shown_classes: set[str] = set()
     for info in chosen:
         if info.cls is not None and info.cls.name not in shown_classes:
@@ -224,8 +278,13 @@ def excerpt(project: Project, target: Subject) -> str:
     chosen_names = {i.qualname for i in chosen}
     for info in chosen:
         for name in sorted(info.calls):
-            local = [q for q in funcs if q.rsplit(".", 1)[-1] == name and q not in chosen_names
-                     and (q == name or (info.cls is not None and q.startswith(info.cls.name + ".")))]
+            local = [
+                q
+                for q in funcs
+                if q.rsplit(".", 1)[-1] == name
+                and q not in chosen_names
+                and (q == name or (info.cls is not None and q.startswith(info.cls.name + ".")))
+            ]
             for q in local:
                 sig = signature(funcs[q], lines)
                 if sig not in called:
@@ -241,7 +300,14 @@ def excerpt(project: Project, target: Subject) -> str:
             if found:
                 called.append(f"# from {rel}\n" + signature(found, other_source.splitlines()))
     if called:
-        out.append("\n".join(["# called by the code above (signatures and docstrings only):", *called[:MAX_CALLED]]))
+        out.append(
+            "\n".join(
+                [
+                    "# called by the code above (signatures and docstrings only):",
+                    *called[:MAX_CALLED],
+                ]
+            )
+        )
     missing = _describe_missing(target, lines)
     if missing:
         out.append("\n".join(["# not yet run by the project's tests:", *missing]))

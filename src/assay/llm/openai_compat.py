@@ -1,6 +1,6 @@
-"""`openai:MODEL`: any OpenAI-compatible chat endpoint (OpenAI, Ollama, vLLM, llama.cpp's server, LM Studio)
-through the official `openai` SDK. The SDK's own retries are off: `LLMClient` retries with its own bounded
-backoff, so that every provider behaves the same and every retry is counted."""
+"""`openai:MODEL`: any OpenAI-compatible chat endpoint (OpenAI, Ollama, vLLM, llama.cpp's server, LM
+Studio) through the official `openai` SDK. The SDK's own retries are off: `LLMClient` retries with
+its own bounded backoff, so that every provider behaves the same and every retry is counted."""
 
 from __future__ import annotations
 
@@ -31,46 +31,66 @@ class OpenAIProvider:
         try:
             import openai
         except ImportError:
-            raise ConfigError("the openai provider needs the openai SDK: pip install 'assay[openai]'") from None
+            raise ConfigError(
+                "the openai provider needs the openai SDK: pip install 'assay[openai]'"
+            ) from None
         self._sdk = openai
         self.model = model
         base_url = config.openai_base_url or os.environ.get("OPENAI_BASE_URL")
-        # A local server needs no key; the SDK insists on one, so a placeholder stands in (never logged).
+        # A local server needs no key; the SDK insists on one, so a placeholder stands in
+        # (never logged).
         key = os.environ.get(config.openai_api_key_env) or ("not-needed" if base_url else None)
         if key is None:
-            raise ConfigError(f"openai: no API key: set ${config.openai_api_key_env} (or OPENAI_BASE_URL for a "
-                              "local server)")
-        self._client = openai.OpenAI(api_key=key, base_url=base_url, max_retries=0, timeout=config.timeout_s)
+            raise ConfigError(
+                f"openai: no API key: set ${config.openai_api_key_env} (or OPENAI_BASE_URL for a "
+                "local server)"
+            )
+        self._client = openai.OpenAI(
+            api_key=key, base_url=base_url, max_retries=0, timeout=config.timeout_s
+        )
 
     def complete(self, prompt: Prompt, params: CallParams) -> Completion:
         sdk = self._sdk
         start = time.monotonic()
         try:
             resp = self._client.chat.completions.create(
-                model=self.model, temperature=params.temperature, max_tokens=params.max_tokens,
-                messages=[{"role": "system", "content": prompt.system}, {"role": "user", "content": prompt.user}],
-                timeout=params.timeout_s)
+                model=self.model,
+                temperature=params.temperature,
+                max_tokens=params.max_tokens,
+                messages=[
+                    {"role": "system", "content": prompt.system},
+                    {"role": "user", "content": prompt.user},
+                ],
+                timeout=params.timeout_s,
+            )
         except sdk.APITimeoutError:
             raise TransientError(f"openai: no answer within {params.timeout_s:g} s") from None
         except sdk.APIConnectionError as err:
-            raise TransientError(f"openai: connection failed: {type(err.__cause__ or err).__name__}") from None
+            raise TransientError(
+                f"openai: connection failed: {type(err.__cause__ or err).__name__}"
+            ) from None
         except sdk.APIStatusError as err:
             code = err.status_code
             message = f"openai: HTTP {code}: {_short(err)}"
             if code == 429 or code >= 500 or code == 408:
                 raise TransientError(message, retry_after(err.response.headers)) from None
             raise PermanentError(message) from None
-        except (sdk.APIError, ValueError) as err:  # an answer that is not JSON or not of the API's shape
+        # an answer that is not JSON or not of the API's shape
+        except (sdk.APIError, ValueError) as err:
             raise TransientError(f"openai: unreadable answer: {_short(err)}") from None
         if not resp.choices:
             raise TransientError("openai: answer without choices")
         choice = resp.choices[0]
         text = choice.message.content or ""
         usage = resp.usage
-        return Completion(text=text, prompt_tokens=getattr(usage, "prompt_tokens", 0) or 0,
-                          completion_tokens=getattr(usage, "completion_tokens", 0) or 0,
-                          finish=FINISH.get(choice.finish_reason or "stop", "other"),
-                          estimated=usage is None, duration_s=time.monotonic() - start)
+        return Completion(
+            text=text,
+            prompt_tokens=getattr(usage, "prompt_tokens", 0) or 0,
+            completion_tokens=getattr(usage, "completion_tokens", 0) or 0,
+            finish=FINISH.get(choice.finish_reason or "stop", "other"),
+            estimated=usage is None,
+            duration_s=time.monotonic() - start,
+        )
 
     def close(self) -> None:
         self._client.close()

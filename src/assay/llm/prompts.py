@@ -1,5 +1,5 @@
-"""Prompt templates (Jinja2, in `llm/templates/`). A project may override any of them by putting a file of the
-same name in the directory named by `[tool.assay.generate] templates`."""
+"""Prompt templates (Jinja2, in `llm/templates/`). A project may override any of them by putting a
+file of the same name in the directory named by `[tool.assay.generate] templates`."""
 
 from __future__ import annotations
 
@@ -20,9 +20,14 @@ class Prompts:
             if not override.is_dir():
                 raise ConfigError(f"templates directory not found: {override}")
             dirs.insert(0, str(override))
-        self.env = jinja2.Environment(loader=jinja2.FileSystemLoader(dirs), autoescape=False,
-                                      undefined=jinja2.StrictUndefined, keep_trailing_newline=False,
-                                      trim_blocks=True, lstrip_blocks=True)
+        self.env = jinja2.Environment(
+            loader=jinja2.FileSystemLoader(dirs),
+            autoescape=False,
+            undefined=jinja2.StrictUndefined,
+            keep_trailing_newline=False,
+            trim_blocks=True,
+            lstrip_blocks=True,
+        )
 
     def render(self, name: str, **values: Any) -> str:
         try:

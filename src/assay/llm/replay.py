@@ -1,6 +1,6 @@
-"""`replay:FILE`: answers from a recorded JSONL file (prompt hash -> response), for reproducible runs and CI.
-`--record FILE` on any provider writes such a file (`Recorder`). A prompt that was never recorded is an error,
-never a guess."""
+"""`replay:FILE`: answers from a recorded JSONL file (prompt hash -> response), for reproducible
+runs and CI. `--record FILE` on any provider writes such a file (`Recorder`). A prompt that was
+never recorded is an error, never a guess."""
 
 from __future__ import annotations
 
@@ -26,7 +26,9 @@ def load_records(path: Path) -> dict[str, dict[str, Any]]:
             records[str(entry["hash"])] = entry
             str(entry["text"])
         except (ValueError, KeyError, TypeError):
-            raise ConfigError(f"replay: {path}:{n}: not a record (JSON with 'hash' and 'text')") from None
+            raise ConfigError(
+                f"replay: {path}:{n}: not a record (JSON with 'hash' and 'text')"
+            ) from None
     return records
 
 
@@ -41,13 +43,19 @@ class ReplayProvider:
     def complete(self, prompt: Prompt, params: CallParams) -> Completion:
         entry = self.records.get(prompt.hash)
         if entry is None:
-            raise PermanentError(f"replay: {self.path.name} has no answer for this {prompt.purpose} prompt "
-                                 f"(hash {prompt.hash[:12]}); record it again with --record")
+            raise PermanentError(
+                f"replay: {self.path.name} has no answer for this {prompt.purpose} prompt "
+                f"(hash {prompt.hash[:12]}); record it again with --record"
+            )
         text = entry["text"]
         given = "prompt_tokens" in entry and "completion_tokens" in entry
-        return Completion(text=text, prompt_tokens=int(entry.get("prompt_tokens") or estimate_tokens(prompt.user)),
-                          completion_tokens=int(entry.get("completion_tokens") or estimate_tokens(text)),
-                          finish=entry.get("finish", "stop"), estimated=not given)
+        return Completion(
+            text=text,
+            prompt_tokens=int(entry.get("prompt_tokens") or estimate_tokens(prompt.user)),
+            completion_tokens=int(entry.get("completion_tokens") or estimate_tokens(text)),
+            finish=entry.get("finish", "stop"),
+            estimated=not given,
+        )
 
     def close(self) -> None:
         pass
@@ -66,8 +74,14 @@ class Recorder:
             raise ConfigError(f"--record: cannot write {path}: {err.strerror}") from None
 
     def add(self, prompt: Prompt, completion: Completion, source: str) -> None:
-        entry = {"hash": prompt.hash, "purpose": prompt.purpose, "source": source, "text": completion.text,
-                 "prompt_tokens": completion.prompt_tokens, "completion_tokens": completion.completion_tokens,
-                 "finish": completion.finish}
+        entry = {
+            "hash": prompt.hash,
+            "purpose": prompt.purpose,
+            "source": source,
+            "text": completion.text,
+            "prompt_tokens": completion.prompt_tokens,
+            "completion_tokens": completion.completion_tokens,
+            "finish": completion.finish,
+        }
         with self._lock, self.path.open("a", encoding="utf-8") as f:
             f.write(json.dumps(entry) + "\n")

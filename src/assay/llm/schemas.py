@@ -1,4 +1,5 @@
-"""The reviewer's answers, validated with pydantic. An answer that does not fit is never taken as a pass."""
+"""The reviewer's answers, validated with pydantic. An answer that does not fit is never taken as
+a pass."""
 
 from __future__ import annotations
 
@@ -49,12 +50,12 @@ _FENCED = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL)
 
 
 def parse(text: str, model: type[_Model]) -> tuple[_Model | None, str | None]:
-    """(the validated answer, None) or (None, what is wrong with it in one line). A JSON object inside a ```json
-    fence or surrounded by prose is taken; anything else is invalid."""
+    """(the validated answer, None) or (None, what is wrong with it in one line). A JSON object
+    inside a ```json fence or surrounded by prose is taken; anything else is invalid."""
     candidates = [m.group(1) for m in _FENCED.finditer(text)] + [text]
     start, end = text.find("{"), text.rfind("}")
     if 0 <= start < end:
-        candidates.append(text[start:end + 1])
+        candidates.append(text[start : end + 1])
     error = "no JSON object in the answer"
     for raw in candidates:
         try:

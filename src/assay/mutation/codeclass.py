@@ -1,4 +1,5 @@
-"""Which kind of code a target is, from what it imports and calls: the mutation threshold depends on it.
+"""Which kind of code a target is, from what it imports and calls: the mutation threshold depends
+on it.
 
 Pure functions, models and converters are cheap to test exhaustively (50%); business logic that
 orchestrates other parts less so (40%); HTTP/DB/IO layers least (30%).
@@ -12,14 +13,62 @@ import fnmatch
 from assay.config.mutation import CodeClass, MutationConfig
 
 IO_MODULES = {
-    "requests", "httpx", "aiohttp", "urllib", "urllib3", "http", "socket", "ssl", "ftplib", "smtplib",
-    "sqlite3", "sqlalchemy", "psycopg", "psycopg2", "asyncpg", "pymysql", "mysql", "pymongo", "motor",
-    "redis", "boto3", "botocore", "flask", "django", "fastapi", "starlette", "grpc", "websockets",
-    "subprocess", "shutil", "tempfile", "paramiko", "kafka", "pika", "elasticsearch", "peewee", "tortoise",
+    "requests",
+    "httpx",
+    "aiohttp",
+    "urllib",
+    "urllib3",
+    "http",
+    "socket",
+    "ssl",
+    "ftplib",
+    "smtplib",
+    "sqlite3",
+    "sqlalchemy",
+    "psycopg",
+    "psycopg2",
+    "asyncpg",
+    "pymysql",
+    "mysql",
+    "pymongo",
+    "motor",
+    "redis",
+    "boto3",
+    "botocore",
+    "flask",
+    "django",
+    "fastapi",
+    "starlette",
+    "grpc",
+    "websockets",
+    "subprocess",
+    "shutil",
+    "tempfile",
+    "paramiko",
+    "kafka",
+    "pika",
+    "elasticsearch",
+    "peewee",
+    "tortoise",
 }
 IO_CALLS = {"open", "input"}
-IO_METHODS = {"read_text", "write_text", "read_bytes", "write_bytes", "execute", "executemany", "commit",
-              "urlopen", "connect", "cursor", "fetchall", "fetchone", "send", "recv", "get_json"}
+IO_METHODS = {
+    "read_text",
+    "write_text",
+    "read_bytes",
+    "write_bytes",
+    "execute",
+    "executemany",
+    "commit",
+    "urlopen",
+    "connect",
+    "cursor",
+    "fetchall",
+    "fetchone",
+    "send",
+    "recv",
+    "get_json",
+}
 
 
 def _imports(tree: ast.Module) -> set[str]:
@@ -33,7 +82,8 @@ def _imports(tree: ast.Module) -> set[str]:
 
 
 def detect(text: str, project_modules: set[str]) -> CodeClass:
-    """`io` when it imports or calls I/O; `service` when it uses other project modules or logging; else `pure`."""
+    """`io` when it imports or calls I/O; `service` when it uses other project modules or logging;
+    else `pure`."""
     try:
         tree = ast.parse(text)
     except SyntaxError:
@@ -60,9 +110,11 @@ def classify(rel: str, text: str, config: MutationConfig, project_modules: set[s
     return detect(text, project_modules)
 
 
-def threshold_for(sources: dict[str, str], config: MutationConfig,
-                  project_modules: set[str]) -> tuple[CodeClass, float]:
-    """The code class of a set of targets (`rel -> source`) and its threshold: the strictest class among them."""
+def threshold_for(
+    sources: dict[str, str], config: MutationConfig, project_modules: set[str]
+) -> tuple[CodeClass, float]:
+    """The code class of a set of targets (`rel -> source`) and its threshold: the strictest class
+    among them."""
     classes = [classify(rel, text, config, project_modules) for rel, text in sources.items()]
     code_class = max(classes, key=lambda c: config.thresholds[c]) if classes else "pure"
     return code_class, config.thresholds[code_class]

@@ -1,13 +1,15 @@
-"""`assay mutate` on a Dask cluster: the mutants still to run, in batches, each on a worker of its own.
+"""`assay mutate` on a Dask cluster: the mutants still to run, in batches, each on a worker of
+its own.
 
-The parent does what it does locally (generate the mutants, read the cache, write it, report); only the step
-that runs mutants changes. It packs the project tree once (`execution.shipping`), sends it to every worker
-once, and splits the mutants into batches by function (a function's mutants share a warm worker), balanced
-by count, two per worker so a slow batch does not idle the others. On the worker `run_batch`
-unpacks the tree (once per tree and machine), makes the usual scratch workspace and sandbox from it, and
-runs the engine for the batch's mutant ids with no store. Its events come back as they would from the local
-worker and go through the same loop, so verdicts, cache entries and reports are those of a local run.
-Each batch runs the baseline again (the coverage that picks the tests of each mutant is the worker's own).
+The parent does what it does locally (generate the mutants, read the cache, write it, report); only
+the step that runs mutants changes. It packs the project tree once (`execution.shipping`), sends it
+to every worker once, and splits the mutants into batches by function (a function's mutants share a
+warm worker), balanced by count, two per worker so a slow batch does not idle the others. On the
+worker `run_batch` unpacks the tree (once per tree and machine), makes the usual scratch workspace
+and sandbox from it, and runs the engine for the batch's mutant ids with no store. Its events come
+back as they would from the local worker and go through the same loop, so verdicts, cache entries
+and reports are those of a local run. Each batch runs the baseline again (the coverage that picks
+the tests of each mutant is the worker's own).
 """
 
 from __future__ import annotations
@@ -52,7 +54,8 @@ Events = list[Event]
 
 @dataclass(frozen=True)
 class MutantBatch:
-    """What a worker needs to run one batch, besides the shipped tree; plain data, pickled to the worker."""
+    """What a worker needs to run one batch, besides the shipped tree; plain data, pickled to
+    the worker."""
 
     settings: dict[str, Any]  # Settings as JSON: the worker validates them again
     source_roots: list[str]
@@ -68,9 +71,9 @@ class MutantBatch:
 
 @dataclass
 class BatchResult:
-    """The worker events of one batch (as the local worker writes them), and what it cost. The events travel
-    compressed: a mutant's `covered_by` lists test ids that repeat from mutant to mutant (inflection: 10 KB
-    per mutant as JSON, a twentieth of that compressed)."""
+    """The worker events of one batch (as the local worker writes them), and what it cost. The
+    events travel compressed: a mutant's `covered_by` lists test ids that repeat from mutant to
+    mutant (inflection: 10 KB per mutant as JSON, a twentieth of that compressed)."""
 
     packed: bytes  # zlib of the events as JSON
     wall_s: float
@@ -89,7 +92,8 @@ class BatchResult:
 
 @dataclass
 class BatchCost:
-    """Per batch, seen from the parent: mutants, seconds on the worker, seconds in total, pickled result bytes."""
+    """Per batch, seen from the parent: mutants, seconds on the worker, seconds in total, pickled
+    result bytes."""
 
     mutants: int
     worker_s: float
@@ -100,29 +104,50 @@ class BatchCost:
 
 
 def run_batch(tree: PackedTree, batch: MutantBatch) -> BatchResult:
-    """The unit of work a Dask worker runs: one batch of mutants in a scratch copy of the shipped tree."""
+    """The unit of work a Dask worker runs: one batch of mutants in a scratch copy of the
+    shipped tree."""
     start = time.monotonic()
     settings = settings_from_dict(batch.settings, "the parent's settings")
-    conf = settings.mutation.model_copy(update={"deselect": []})  # `batch.deselect` already holds them
+    # `batch.deselect` already holds them
+    conf = settings.mutation.model_copy(update={"deselect": []})
     shipped = materialize(tree)
     events: Events = []
     with Workspace(shipped.path) as ws:
-        engine = Engine(ws, Sandbox(settings.sandbox, protect=shipped.path), PYTHON.python(settings),
-                        batch.source_roots, conf, batch.pytest_args)
-        engine.run(batch.targets, batch.tests, scoped=batch.scoped, progress=events.append,
-                   durations=batch.durations, deselect=batch.deselect, killers=batch.killers, only=batch.ids)
-    kept = [ev for ev in events if not isinstance(ev, (Plan, Progress, Heartbeat, BaselineProgress))]
+        engine = Engine(
+            ws,
+            Sandbox(settings.sandbox, protect=shipped.path),
+            PYTHON.python(settings),
+            batch.source_roots,
+            conf,
+            batch.pytest_args,
+        )
+        engine.run(
+            batch.targets,
+            batch.tests,
+            scoped=batch.scoped,
+            progress=events.append,
+            durations=batch.durations,
+            deselect=batch.deselect,
+            killers=batch.killers,
+            only=batch.ids,
+        )
+    kept = [
+        ev for ev in events if not isinstance(ev, (Plan, Progress, Heartbeat, BaselineProgress))
+    ]
     return BatchResult.of(kept, time.monotonic() - start, not shipped.reused)
 
 
 def batches(mutants: list[Mutant], count: int) -> list[list[Mutant]]:
-    """`mutants` in at most `count` batches balanced by count: a function's mutants stay together unless they
-    are more than a batch's share (a module's top-level tables), the largest pieces first into the smallest."""
+    """`mutants` in at most `count` batches balanced by count: a function's mutants stay together
+    unless they are more than a batch's share (a module's top-level tables), the largest pieces
+    first into the smallest."""
     groups: dict[tuple[str, str], list[Mutant]] = {}
     for m in mutants:
         groups.setdefault((m.file, m.function), []).append(m)
     share = max(1, -(-len(mutants) // max(1, count)))
-    pieces = [group[i:i + share] for group in groups.values() for i in range(0, len(group), share)]
+    pieces = [
+        group[i : i + share] for group in groups.values() for i in range(0, len(group), share)
+    ]
     bins: list[list[Mutant]] = [[] for _ in range(max(1, min(count, len(pieces))))]
     for piece in sorted(pieces, key=len, reverse=True):
         min(bins, key=len).extend(piece)
@@ -132,9 +157,20 @@ def batches(mutants: list[Mutant], count: int) -> list[list[Mutant]]:
 class DistributedEngine(Engine):
     """An Engine whose mutants run in batches on the workers of `pool` (a Dask cluster)."""
 
-    def __init__(self, pool: Pool, settings: Settings, workspace: Workspace, sandbox: Sandbox, python: str,
-                 source_roots: list[str], pytest_args: list[str], store: Store | None):
-        super().__init__(workspace, sandbox, python, source_roots, settings.mutation, pytest_args, store)
+    def __init__(
+        self,
+        pool: Pool,
+        settings: Settings,
+        workspace: Workspace,
+        sandbox: Sandbox,
+        python: str,
+        source_roots: list[str],
+        pytest_args: list[str],
+        store: Store | None,
+    ):
+        super().__init__(
+            workspace, sandbox, python, source_roots, settings.mutation, pytest_args, store
+        )
         self.pool = pool
         self.settings = settings
         self.tree: PackedTree | None = None  # the tree shipped by the last run
@@ -143,28 +179,61 @@ class DistributedEngine(Engine):
     @classmethod
     def on(cls, pool: Pool, settings: Settings, engine: Engine) -> DistributedEngine:
         """`engine` (as made for a local run) with its mutants run on `pool`."""
-        return cls(pool, settings, engine.ws, engine.sandbox, engine.python, engine.source_roots,
-                   engine.pytest_args, engine.store)
+        return cls(
+            pool,
+            settings,
+            engine.ws,
+            engine.sandbox,
+            engine.python,
+            engine.source_roots,
+            engine.pytest_args,
+            engine.store,
+        )
 
-    def _worker(self, mutants: list[Mutant], targets: list[str], tests: list[str],
-                spans: dict[str, dict[str, tuple[int, int]]] | None,
-                progress: Callable[[Event], None] | None,
-                durations: dict[str, float] | None, deselect: list[str], killers: int = 1) -> Events:
+    def _worker(
+        self,
+        mutants: list[Mutant],
+        targets: list[str],
+        tests: list[str],
+        spans: dict[str, dict[str, tuple[int, int]]] | None,
+        progress: Callable[[Event], None] | None,
+        durations: dict[str, float] | None,
+        deselect: list[str],
+        killers: int = 1,
+    ) -> Events:
         self.tree = pack(self.ws.root)
         shared = self.pool.share(self.tree)
         workers = self.pool.info.workers or 1
         plain = self.settings.plain()
         submitted: dict[Future[BatchResult], tuple[int, float]] = {}
         for group in batches(mutants, 2 * workers):
-            batch = MutantBatch(plain, self.source_roots, self.pytest_args, targets, tests, [m.id for m in group],
-                                deselect, killers, spans is not None, durations)
+            batch = MutantBatch(
+                plain,
+                self.source_roots,
+                self.pytest_args,
+                targets,
+                tests,
+                [m.id for m in group],
+                deselect,
+                killers,
+                spans is not None,
+                durations,
+            )
             submitted[self.pool.submit(run_batch, shared, batch)] = (len(group), time.monotonic())
         merged = _Merge()
         for future in as_completed(submitted):
             result = future.result()
             count, sent = submitted[future]
-            self.costs.append(BatchCost(count, result.wall_s, time.monotonic() - sent,
-                                        len(pickle.dumps(result)), result.unpacked, result.host))
+            self.costs.append(
+                BatchCost(
+                    count,
+                    result.wall_s,
+                    time.monotonic() - sent,
+                    len(pickle.dumps(result)),
+                    result.unpacked,
+                    result.host,
+                )
+            )
             for ev in merged.add(result.events):
                 if progress:
                     progress(ev)
@@ -175,8 +244,8 @@ class DistributedEngine(Engine):
 
 @dataclass
 class _Merge:
-    """The events of all batches as one worker's: the first batch's run-wide events, every batch's mutants,
-    and the jobs and cost events summed."""
+    """The events of all batches as one worker's: the first batch's run-wide events, every batch's
+    mutants, and the jobs and cost events summed."""
 
     run: Events = field(default_factory=list)
     mutants: list[MutantDone] = field(default_factory=list)
@@ -226,7 +295,8 @@ def _jobs(events: list[Jobs]) -> Jobs:
 
 
 def _cost(events: list[Cost]) -> Cost:
-    """One `cost` event from each batch's: test seconds summed over batches, the longest mutant of all."""
+    """One `cost` event from each batch's: test seconds summed over batches, the longest mutant
+    of all."""
     seconds: dict[str, float] = {}
     runs: dict[str, int] = {}
     info: dict[str, TestCost] = {}
@@ -238,6 +308,13 @@ def _cost(events: list[Cost]) -> Cost:
     spent = sum(ev.tests_s for ev in events) or 1.0
     top = sorted(seconds.items(), key=lambda kv: -kv[1])[:5]
     longest: LongestMutant = max((ev.longest_mutant for ev in events), key=lambda m: m.seconds)
-    slowest = [TestCost(i, info[i].duration, runs[i], round(s, 3), round(s / spent, 4)) for i, s in top]
-    return Cost(round(spent, 3), round(sum(ev.mutants_s for ev in events), 3), slowest, longest,
-                sum(ev.split_mutants for ev in events))
+    slowest = [
+        TestCost(i, info[i].duration, runs[i], round(s, 3), round(s / spent, 4)) for i, s in top
+    ]
+    return Cost(
+        round(spent, 3),
+        round(sum(ev.mutants_s for ev in events), 3),
+        slowest,
+        longest,
+        sum(ev.split_mutants for ev in events),
+    )

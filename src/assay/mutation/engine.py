@@ -1,9 +1,10 @@
-"""Run mutants of target files against tests: generation and caching here, execution in the sandboxed worker.
+"""Run mutants of target files against tests: generation and caching here, execution in the
+sandboxed worker.
 
 The worker (`_assay_sandbox/mutation/`) never writes a mutant to disk: it compiles each one in
 memory inside the scratch workspace, so neither the user's tree nor the scratch sources change.
-Verdicts are cached by (enclosing function's source, tests, mutant, assay version): after an edit to one
-function only that function's mutants run again.
+Verdicts are cached by (enclosing function's source, tests, mutant, assay version): after an edit to
+one function only that function's mutants run again.
 """
 
 from __future__ import annotations
@@ -46,7 +47,8 @@ NAMESPACE = "mutation"
 
 
 class MutationError(RunFailed):
-    """The mutation run could not produce verdicts (collection failed, tests fail without mutants, ...)."""
+    """The mutation run could not produce verdicts (collection failed, tests fail without
+    mutants, ...)."""
 
 
 def _sha(*parts: str) -> str:
@@ -58,24 +60,37 @@ def _sha(*parts: str) -> str:
 
 
 def tests_fingerprint(project: Path, tests: list[str], extra: list[str]) -> str:
-    """Hash of the test files named by `tests` (paths or node ids), every conftest.py, and run options."""
+    """Hash of the test files named by `tests` (paths or node ids), every conftest.py, and
+    run options."""
     files = sorted({t.split("::")[0] for t in tests})
     parts = [*extra, *tests]
     for rel in files:
         path = project / rel
         paths = sorted(path.rglob("*.py")) if path.is_dir() else [path]
-        parts += [f"{p.relative_to(project)}:{p.read_text(encoding='utf-8', errors='replace')}"
-                  for p in paths if p.is_file()]
+        parts += [
+            f"{p.relative_to(project)}:{p.read_text(encoding='utf-8', errors='replace')}"
+            for p in paths
+            if p.is_file()
+        ]
     for conftest in sorted(project.rglob("conftest.py")):
-        parts.append(f"{conftest.relative_to(project)}:{conftest.read_text(encoding='utf-8', errors='replace')}")
+        text = conftest.read_text(encoding="utf-8", errors="replace")
+        parts.append(f"{conftest.relative_to(project)}:{text}")
     return _sha(*parts)
 
 
 class Engine:
     """Mutation testing of targets inside one workspace, through one sandbox."""
 
-    def __init__(self, workspace: Workspace, sandbox: Sandbox, python: str, source_roots: list[str],
-                 config: MutationConfig, pytest_args: list[str] | None = None, store: Store | None = None):
+    def __init__(
+        self,
+        workspace: Workspace,
+        sandbox: Sandbox,
+        python: str,
+        source_roots: list[str],
+        config: MutationConfig,
+        pytest_args: list[str] | None = None,
+        store: Store | None = None,
+    ):
         self.ws = workspace
         self.sandbox = sandbox
         self.python = python
@@ -85,30 +100,50 @@ class Engine:
         self.pytest_args = list(pytest_args or [])
         self.store = store
 
-    def run(self, targets: list[str], tests: list[str], scoped: bool = False,
-            progress: Callable[[Event], None] | None = None,
-            durations: dict[str, float] | None = None, deselect: list[str] | None = None,
-            killers: int = 1, only: Collection[str] | None = None) -> MutationResult:
+    def run(
+        self,
+        targets: list[str],
+        tests: list[str],
+        scoped: bool = False,
+        progress: Callable[[Event], None] | None = None,
+        durations: dict[str, float] | None = None,
+        deselect: list[str] | None = None,
+        killers: int = 1,
+        only: Collection[str] | None = None,
+    ) -> MutationResult:
         """Mutate `targets` (project-relative files) and run `tests` against them.
 
-        `tests`: files (collected whole), or node ids / `file::function` prefixes, picked after collection
-        (an id that is not found again is an error naming why). `scoped`: keep only mutants inside functions
-        that the tests execute in their call phase. `durations`: untraced seconds per node id when the caller
-        has them (the green gate), which spares the untraced baseline run. `deselect`: node ids, prefixes or
-        globs left out (added to the config's). `killers`: failing tests to find per mutant (1: stop at the first;
-        2: enough to tell a mutant only one test kills). `progress` receives every worker event (typed, see
-        `assay._assay_sandbox.mutation.protocol`) and, after each change, a `Progress` event: the numbers a
-        display shows. `only`: run just these mutant ids (one batch of a distributed run; the baseline runs
-        all the same).
+        `tests`: files (collected whole), or node ids / `file::function` prefixes, picked after
+        collection (an id that is not found again is an error naming why). `scoped`: keep only
+        mutants inside functions that the tests execute in their call phase. `durations`: untraced
+        seconds per node id when the caller has them (the green gate), which spares the untraced
+        baseline run. `deselect`: node ids, prefixes or globs left out (added to the config's).
+        `killers`: failing tests to find per mutant (1: stop at the first; 2: enough to tell a
+        mutant only one test kills). `progress` receives every worker event (typed, see
+        `assay._assay_sandbox.mutation.protocol`) and, after each change, a `Progress` event: the
+        numbers a display shows. `only`: run just these mutant ids (one batch of a distributed run;
+        the baseline runs all the same).
         """
         deselect = [*self.config.deselect, *(deselect or [])]
         start = time.monotonic()
         sources = {rel: self.ws.path(rel).read_text(encoding="utf-8") for rel in targets}
-        mutants = [m for rel in targets for m in generate(rel, sources[rel])
-                   if m.operator not in self.config.skip_operators]
+        mutants = [
+            m
+            for rel in targets
+            for m in generate(rel, sources[rel])
+            if m.operator not in self.config.skip_operators
+        ]
         spans = {rel: function_spans(sources[rel]) for rel in targets}
-        options = [__version__, str(self.config.timeout_factor), str(self.config.timeout_s),
-                   *self.pytest_args, "deselect", *deselect, "killers", str(killers)]
+        options = [
+            __version__,
+            str(self.config.timeout_factor),
+            str(self.config.timeout_s),
+            *self.pytest_args,
+            "deselect",
+            *deselect,
+            "killers",
+            str(killers),
+        ]
         tests_hash = tests_fingerprint(self.ws.project, tests, options)
         keys = {m.id: self._key(m, sources[m.file], spans[m.file], tests_hash) for m in mutants}
         base_key = _sha("baseline", tests_hash, str(scoped), *(sources[rel] for rel in targets))
@@ -117,7 +152,9 @@ class Engine:
         baseline = self.store.get(NAMESPACE, base_key) if self.store else None
         if baseline:
             self._apply_baseline(run, baseline)
-        in_scope = [m for m in mutants if self._in_scope(run, m)] if baseline and scoped else mutants
+        in_scope = (
+            [m for m in mutants if self._in_scope(run, m)] if baseline and scoped else mutants
+        )
         if only is not None:
             in_scope = [m for m in in_scope if m.id in only]
         todo = []
@@ -134,13 +171,26 @@ class Engine:
             progress(self._tally.feed(plan) or self._tally.event())
 
         if todo or not baseline:
-            events = self._worker(todo, targets, tests, spans if scoped else None, progress, durations, deselect,
-                                  killers)
+            events = self._worker(
+                todo,
+                targets,
+                tests,
+                spans if scoped else None,
+                progress,
+                durations,
+                deselect,
+                killers,
+            )
             for ev in events:
                 if isinstance(ev, BaselineDone):
-                    baseline = {"tests": [{"id": t.id, "outcome": t.outcome, "duration": t.duration}
-                                          for t in ev.tests],
-                                "line_tests": ev.line_tests, "scope": ev.scope}
+                    baseline = {
+                        "tests": [
+                            {"id": t.id, "outcome": t.outcome, "duration": t.duration}
+                            for t in ev.tests
+                        ],
+                        "line_tests": ev.line_tests,
+                        "scope": ev.scope,
+                    }
                     self._apply_baseline(run, baseline)
                     run.baseline = ev.summary
                     if self.store:
@@ -161,7 +211,9 @@ class Engine:
         else:
             run.worker_ran = False
         if scoped:
-            run.results = {k: v for k, v in run.results.items() if self._in_scope(run, self._by_id(run, k))}
+            run.results = {
+                k: v for k, v in run.results.items() if self._in_scope(run, self._by_id(run, k))
+            }
         run.duration_s = time.monotonic() - start
         return run
 
@@ -173,7 +225,10 @@ class Engine:
     def _apply_baseline(run: MutationResult, baseline: dict[str, Any]) -> None:
         """`baseline`: as the store holds it (JSON)."""
         run.tests = [BaselineTest(t["id"], t["outcome"], t["duration"]) for t in baseline["tests"]]
-        run.line_tests = {rel: {int(k): v for k, v in lines.items()} for rel, lines in baseline["line_tests"].items()}
+        run.line_tests = {
+            rel: {int(k): v for k, v in lines.items()}
+            for rel, lines in baseline["line_tests"].items()
+        }
         run.scope = baseline["scope"]
 
     @staticmethod
@@ -187,13 +242,28 @@ class Engine:
         if m.chain and outer in spans:
             first = spans[outer][0]
             base = sum(len(line) + 1 for line in text.split("\n")[: first - 1])
-        return _sha(__version__, m.file, function_hash(text, m, spans), tests_hash, m.operator,
-                    str(m.start - base), str(m.end - base), m.replacement)
+        return _sha(
+            __version__,
+            m.file,
+            function_hash(text, m, spans),
+            tests_hash,
+            m.operator,
+            str(m.start - base),
+            str(m.end - base),
+            m.replacement,
+        )
 
-    def _worker(self, mutants: list[Mutant], targets: list[str], tests: list[str],
-                spans: dict[str, dict[str, tuple[int, int]]] | None,
-                progress: Callable[[Event], None] | None,
-                durations: dict[str, float] | None, deselect: list[str], killers: int = 1) -> list[Event]:
+    def _worker(
+        self,
+        mutants: list[Mutant],
+        targets: list[str],
+        tests: list[str],
+        spans: dict[str, dict[str, tuple[int, int]]] | None,
+        progress: Callable[[Event], None] | None,
+        durations: dict[str, float] | None,
+        deselect: list[str],
+        killers: int = 1,
+    ) -> list[Event]:
         tag = uuid.uuid4().hex[:8]
         run_dir = self.ws.run_dir
         events_path = run_dir / f"mutation-{tag}.events"
@@ -207,12 +277,27 @@ class Engine:
             tests=tests,
             pytest_args=self.pytest_args,
             targets={rel: str(self.ws.path(rel)) for rel in targets},
-            mutants=[MutantSpec(id=m.id, file=m.file, start=m.start, end=m.end, replacement=m.replacement,
-                                line=m.line, end_line=m.end_line, stmt_line=m.stmt_line,
-                                chain=[list(c) for c in m.chain], function=m.function, operator=m.operator)
-                     for m in mutants],
-            functions=None if spans is None else {
-                rel: [[name, first, last] for name, (first, last) in s.items()] for rel, s in spans.items()
+            mutants=[
+                MutantSpec(
+                    id=m.id,
+                    file=m.file,
+                    start=m.start,
+                    end=m.end,
+                    replacement=m.replacement,
+                    line=m.line,
+                    end_line=m.end_line,
+                    stmt_line=m.stmt_line,
+                    chain=[list(c) for c in m.chain],
+                    function=m.function,
+                    operator=m.operator,
+                )
+                for m in mutants
+            ],
+            functions=None
+            if spans is None
+            else {
+                rel: [[name, first, last] for name, (first, last) in s.items()]
+                for rel, s in spans.items()
             },
             workers=workers,
             timeout_factor=self.config.timeout_factor,
@@ -228,12 +313,20 @@ class Engine:
         idle_limit = timeout * 4
         events: list[Event] = []
         tally = self._tally
-        # one hash seed for the worker and all its children: tests parametrized over a set keep their ids
+        # one hash seed for the worker and all its children: tests parametrized over a set keep
+        # their ids
         env = {**self.sandbox.env_for(run_dir / "home"), "PYTHONHASHSEED": HASH_SEED}
-        with open(run_dir / f"mutation-{tag}.log", "wb") as log, open(events_path, encoding="utf-8") as feed:
+        with (
+            open(run_dir / f"mutation-{tag}.log", "wb") as log,
+            open(events_path, encoding="utf-8") as feed,
+        ):
             proc = self.sandbox.popen(
-                launch.argv(self.python, "mutation", str(cfg_path)), cwd=self.ws.project,
-                env=env, timeout=idle_limit * 10, stdout=log, stderr=log,
+                launch.argv(self.python, "mutation", str(cfg_path)),
+                cwd=self.ws.project,
+                env=env,
+                timeout=idle_limit * 10,
+                stdout=log,
+                stderr=log,
             )
             try:
                 last = time.monotonic()
@@ -254,18 +347,28 @@ class Engine:
                     if exited:
                         break
                     if time.monotonic() - last > idle_limit:
-                        raise MutationError(f"mutation worker made no progress for {idle_limit:.0f}s")
+                        raise MutationError(
+                            f"mutation worker made no progress for {idle_limit:.0f}s"
+                        )
                     time.sleep(0.05)
             finally:
                 self.sandbox.reap(proc)
         errors = [ev.message for ev in events if isinstance(ev, WorkerError)]
         if errors:
             message = errors[0]
-            if message.startswith("pytest stopped"):  # pytest's own words on why: the last lines of its output
-                output = (run_dir / f"mutation-{tag}.log").read_text(errors="replace").strip().splitlines()
+            # pytest's own words on why: the last lines of its output
+            if message.startswith("pytest stopped"):
+                output = (
+                    (run_dir / f"mutation-{tag}.log")
+                    .read_text(errors="replace")
+                    .strip()
+                    .splitlines()
+                )
                 message += "".join(f"\n  {line}" for line in output[-4:])
             raise MutationError(message)
         if not any(isinstance(ev, Done) for ev in events):
             tail = (run_dir / f"mutation-{tag}.log").read_text(errors="replace")[-2000:]
-            raise MutationError(f"mutation worker ended early (exit code {proc.returncode}):\n{tail}")
+            raise MutationError(
+                f"mutation worker ended early (exit code {proc.returncode}):\n{tail}"
+            )
         return events

@@ -14,16 +14,27 @@ from assay._assay_sandbox.mutation.protocol import (
     Verdict,
 )
 
-__all__ = ["COUNTED", "DETECTED", "Mutant", "MutantResult", "MutationResult", "Status", "counts", "score"]
+__all__ = [
+    "COUNTED",
+    "DETECTED",
+    "Mutant",
+    "MutantResult",
+    "MutationResult",
+    "Status",
+    "counts",
+    "score",
+]
 
 
 @dataclass(frozen=True)
 class Mutant:
-    """One change to one source file, as an exact text replacement of [start, end) (character offsets).
+    """One change to one source file, as an exact text replacement of [start, end)
+    (character offsets).
 
-    Applying `replacement` to the file on disk reproduces the mutant, which is what the report formats
-    promise. `chain` lists the enclosing function definitions, innermost first, as (name, first line):
-    the worker swaps the code of those function objects; an empty chain means module-level code.
+    Applying `replacement` to the file on disk reproduces the mutant, which is what the report
+    formats promise. `chain` lists the enclosing function definitions, innermost first, as (name,
+    first line): the worker swaps the code of those function objects; an empty chain means
+    module-level code.
     """
 
     id: str
@@ -39,7 +50,8 @@ class Mutant:
     replacement: str
     function: str  # qualname of the innermost enclosing def, "<module>" outside any
     chain: tuple[tuple[str, int], ...] = ()
-    stmt_line: int = 0  # first line of the innermost statement around it: a multi-line literal's inner
+    # first line of the innermost statement around it: a multi-line literal's inner
+    stmt_line: int = 0
     # lines never report as executed, its statement's first line does
     before: str = ""  # the touched source line(s), for feedback
     after: str = ""
@@ -70,8 +82,14 @@ class MutantResult:
 
     @classmethod
     def of(cls, verdict: Verdict, duration_s: float) -> MutantResult:
-        return cls(verdict.status, list(verdict.covered_by), list(verdict.killed_by), verdict.tests_completed,
-                   duration_s, verdict.reason)
+        return cls(
+            verdict.status,
+            list(verdict.covered_by),
+            list(verdict.killed_by),
+            verdict.tests_completed,
+            duration_s,
+            verdict.reason,
+        )
 
     @classmethod
     def from_json(cls, data: dict[str, Any], cached: bool = False) -> MutantResult:
@@ -112,16 +130,20 @@ class MutationResult:
     mutants: list[Mutant]  # every generated mutant, in scope or not
     results: dict[str, MutantResult]  # mutant id -> verdict, for the mutants in scope
     sources: dict[str, str]  # target rel -> text
-    tests: list[BaselineTest] = field(default_factory=list)  # the baseline's tests: outcome, duration
-    line_tests: dict[str, dict[int, int]] = field(default_factory=dict)  # rel -> line -> covering tests
-    scope: dict[str, list[str]] | None = None  # rel -> functions the tests execute (verify gate only)
+    # the baseline's tests: outcome, duration
+    tests: list[BaselineTest] = field(default_factory=list)
+    # rel -> line -> covering tests
+    line_tests: dict[str, dict[int, int]] = field(default_factory=dict)
+    # rel -> functions the tests execute (verify gate only)
+    scope: dict[str, list[str]] | None = None
     duration_s: float = 0.0
     worker_ran: bool = True
     baseline: BaselineSummary | None = None  # None: every verdict came from the cache
     slowest: list[TestCost] = field(default_factory=list)  # the 5 tests that cost most
     longest_mutant: LongestMutant | None = None
     split_mutants: int = 0  # mutants whose tests ran in more than one child (a slow test set apart)
-    modes: dict[str, int] = field(default_factory=dict)  # how the run mutants were applied: patch, reimport, ...
+    # how the run mutants were applied: patch, reimport, ...
+    modes: dict[str, int] = field(default_factory=dict)
     deselected: int = 0
 
     @property
@@ -139,5 +161,11 @@ class MutationResult:
     def survivors(self) -> list[tuple[Mutant, MutantResult]]:
         """Survived and uncovered mutants, those on the most-executed lines first."""
         left = [(m, r) for m, r in self.scored if r.status in (Status.SURVIVED, Status.NO_COVERAGE)]
-        return sorted(left, key=lambda mr: (-self.line_tests.get(mr[0].file, {}).get(mr[0].line, 0),
-                                            mr[0].file, mr[0].line))
+        return sorted(
+            left,
+            key=lambda mr: (
+                -self.line_tests.get(mr[0].file, {}).get(mr[0].line, 0),
+                mr[0].file,
+                mr[0].line,
+            ),
+        )

@@ -12,14 +12,15 @@ MAX_DISPLAY = 120
 
 
 def _display(text: str, start_line: int, end_line: int) -> str:
-    lines = text.split("\n")[start_line - 1:end_line]
+    lines = text.split("\n")[start_line - 1 : end_line]
     joined = " ".join(part.strip() for part in lines)
     return joined if len(joined) <= MAX_DISPLAY else joined[: MAX_DISPLAY - 1] + "…"
 
 
 def apply(text: str, mutant: Mutant) -> str:
-    """The module text with the mutant applied (what the worker compiles; what a disk rerun writes)."""
-    return text[: mutant.start] + mutant.replacement + text[mutant.end:]
+    """The module text with the mutant applied (what the worker compiles; what a disk
+    rerun writes)."""
+    return text[: mutant.start] + mutant.replacement + text[mutant.end :]
 
 
 def generate(rel: str, text: str) -> list[Mutant]:
@@ -44,8 +45,10 @@ def generate(rel: str, text: str) -> list[Mutant]:
                 hi = mid - 1
         return lo + 1, offset - starts[lo]
 
-    statements = sorted(((n.lineno, n.end_lineno or n.lineno) for n in ast.walk(tree) if isinstance(n, ast.stmt)),
-                        key=lambda r: r[1] - r[0])
+    statements = sorted(
+        ((n.lineno, n.end_lineno or n.lineno) for n in ast.walk(tree) if isinstance(n, ast.stmt)),
+        key=lambda r: r[1] - r[0],
+    )
 
     def statement_line(line: int) -> int:
         return next((first for first, last in statements if first <= line <= last), line)
@@ -60,8 +63,10 @@ def generate(rel: str, text: str) -> list[Mutant]:
         if key in seen or skip.intersection(range(line, end_line + 1)):
             continue
         seen.add(key)
-        mutated = text[: edit.start] + edit.replacement + text[edit.end:]
-        new_end_line = end_line + edit.replacement.count("\n") - text.count("\n", edit.start, edit.end)
+        mutated = text[: edit.start] + edit.replacement + text[edit.end :]
+        new_end_line = (
+            end_line + edit.replacement.count("\n") - text.count("\n", edit.start, edit.end)
+        )
         mutants.append(
             Mutant(
                 id=f"{rel}#{len(mutants) + 1}",
@@ -73,7 +78,7 @@ def generate(rel: str, text: str) -> list[Mutant]:
                 col=col,
                 end_line=end_line,
                 end_col=end_col,
-                original=text[edit.start: edit.end],
+                original=text[edit.start : edit.end],
                 replacement=edit.replacement,
                 function=edit.chain[0][2] if edit.chain else "<module>",
                 chain=tuple((name, first) for name, first, _ in edit.chain),
@@ -86,7 +91,8 @@ def generate(rel: str, text: str) -> list[Mutant]:
 
 
 def function_spans(text: str) -> dict[str, tuple[int, int]]:
-    """Qualname of every def → (first line incl. decorators, last line): to hash and scope by function."""
+    """Qualname of every def → (first line incl. decorators, last line): to hash and scope
+    by function."""
     spans: dict[str, tuple[int, int]] = {}
 
     def walk(body: list[ast.stmt], qual: str) -> None:
@@ -113,11 +119,12 @@ def function_spans(text: str) -> dict[str, tuple[int, int]]:
 
 
 def function_hash(text: str, mutant: Mutant, spans: dict[str, tuple[int, int]]) -> str:
-    """Hash of the code a mutant's verdict depends on: its outermost enclosing def, else the whole module."""
+    """Hash of the code a mutant's verdict depends on: its outermost enclosing def, else the
+    whole module."""
     outer = mutant.function.split(".<locals>.")[0]
     if mutant.chain and outer in spans:
         first, last = spans[outer]
-        body = "\n".join(text.split("\n")[first - 1:last])
+        body = "\n".join(text.split("\n")[first - 1 : last])
     else:
         body = text
     return hashlib.sha256(body.encode()).hexdigest()[:20]

@@ -1,13 +1,13 @@
 """Mutation operators: find every place in a module's AST where one operator applies.
 
 Each finding is an exact text edit (character span + replacement) so that the report's `replacement`
-reproduces the mutant on disk. Operator tokens (`+`, `and`, `+=`) have no AST position, so they are found
-in the text between the operands, skipping blanks, parentheses and comments.
+reproduces the mutant on disk. Operator tokens (`+`, `and`, `+=`) have no AST position, so they are
+found in the text between the operands, skipping blanks, parentheses and comments.
 
-Never mutated: docstrings, annotations and type expressions outside them (`typing.Callable[["State"], int]`
-in a type alias; `Literal[...]` and `Annotated[...]` are values at run time and are mutated), `__all__`,
-logging calls, f-strings, `if __name__ == "__main__"` blocks, `if TYPE_CHECKING` tests, and lines marked
-`# pragma: no mutate` / `# assay: no mutate`.
+Never mutated: docstrings, annotations and type expressions outside them
+(`typing.Callable[["State"], int]` in a type alias; `Literal[...]` and `Annotated[...]` are values
+at run time and are mutated), `__all__`, logging calls, f-strings, `if __name__ == "__main__"`
+blocks, `if TYPE_CHECKING` tests, and lines marked `# pragma: no mutate` / `# assay: no mutate`.
 """
 
 from __future__ import annotations
@@ -20,20 +20,52 @@ from dataclasses import dataclass
 from assay.config import names
 
 ARITHMETIC = {
-    ast.Add: ("+", "-"), ast.Sub: ("-", "+"), ast.Mult: ("*", "/"), ast.Div: ("/", "*"),
-    ast.FloorDiv: ("//", "/"), ast.Mod: ("%", "/"), ast.Pow: ("**", "*"),
+    ast.Add: ("+", "-"),
+    ast.Sub: ("-", "+"),
+    ast.Mult: ("*", "/"),
+    ast.Div: ("/", "*"),
+    ast.FloorDiv: ("//", "/"),
+    ast.Mod: ("%", "/"),
+    ast.Pow: ("**", "*"),
 }
 BOUNDARY = {ast.Lt: ("<", "<="), ast.LtE: ("<=", "<"), ast.Gt: (">", ">="), ast.GtE: (">=", ">")}
 NEGATION = {
-    ast.Eq: ("==", "!="), ast.NotEq: ("!=", "=="), ast.Is: (r"is\b", "is not"),
-    ast.IsNot: (r"is\s+not\b", "is"), ast.In: (r"in\b", "not in"), ast.NotIn: (r"not\s+in\b", "in"),
+    ast.Eq: ("==", "!="),
+    ast.NotEq: ("!=", "=="),
+    ast.Is: (r"is\b", "is not"),
+    ast.IsNot: (r"is\s+not\b", "is"),
+    ast.In: (r"in\b", "not in"),
+    ast.NotIn: (r"not\s+in\b", "in"),
 }
-AUGMENTED = {ast.Add: ("+=", "-="), ast.Sub: ("-=", "+="), ast.Mult: ("*=", "/="), ast.Div: ("/=", "*="),
-             ast.FloorDiv: ("//=", "/="), ast.Mod: ("%=", "/="), ast.Pow: ("**=", "*=")}
-OPERATORS = ("arithmetic", "comparison_boundary", "comparison_negation", "boolean_operator", "not_removal",
-             "unary_minus_removal", "boolean_literal", "number", "string", "default_argument", "return_value",
-             "call_removal", "augmented_assignment", "break_continue", "condition")  # the names in reports
-names.register(names.OPERATOR, lambda: OPERATORS)  # what `[tool.assay.mutation] skip_operators` may name
+AUGMENTED = {
+    ast.Add: ("+=", "-="),
+    ast.Sub: ("-=", "+="),
+    ast.Mult: ("*=", "/="),
+    ast.Div: ("/=", "*="),
+    ast.FloorDiv: ("//=", "/="),
+    ast.Mod: ("%=", "/="),
+    ast.Pow: ("**=", "*="),
+}
+# the names in reports
+OPERATORS = (
+    "arithmetic",
+    "comparison_boundary",
+    "comparison_negation",
+    "boolean_operator",
+    "not_removal",
+    "unary_minus_removal",
+    "boolean_literal",
+    "number",
+    "string",
+    "default_argument",
+    "return_value",
+    "call_removal",
+    "augmented_assignment",
+    "break_continue",
+    "condition",
+)
+# what `[tool.assay.mutation] skip_operators` may name
+names.register(names.OPERATOR, lambda: OPERATORS)
 LOG_METHODS = {"debug", "info", "warning", "warn", "error", "exception", "critical", "log"}
 NO_MUTATE = re.compile(r"#\s*(pragma|assay):\s*no\s+mutate")
 _SKIP = re.compile(r"(?:\s|[()]|\\\n|#[^\n]*)*")
@@ -45,7 +77,8 @@ class Edit:
     start: int  # character offsets into the module text
     end: int
     replacement: str
-    chain: tuple[tuple[str, int, str], ...]  # enclosing defs, innermost first: (name, first line, qualname)
+    # enclosing defs, innermost first: (name, first line, qualname)
+    chain: tuple[tuple[str, int, str], ...]
 
 
 class _Positions:
@@ -88,7 +121,11 @@ def _is_logging_call(node: ast.AST) -> bool:
 
 
 def _is_docstring(stmt: ast.stmt) -> bool:
-    return isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str)
+    return (
+        isinstance(stmt, ast.Expr)
+        and isinstance(stmt.value, ast.Constant)
+        and isinstance(stmt.value.value, str)
+    )
 
 
 def _targets_all(stmt: ast.stmt) -> bool:
@@ -97,15 +134,50 @@ def _targets_all(stmt: ast.stmt) -> bool:
 
 
 def _is_main_guard(test: ast.expr) -> bool:
-    return (isinstance(test, ast.Compare) and isinstance(test.left, ast.Name) and test.left.id == "__name__"
-            and any(isinstance(c, ast.Constant) and c.value == "__main__" for c in test.comparators))
+    return (
+        isinstance(test, ast.Compare)
+        and isinstance(test.left, ast.Name)
+        and test.left.id == "__name__"
+        and any(isinstance(c, ast.Constant) and c.value == "__main__" for c in test.comparators)
+    )
 
 
-_TYPE_FORMS = {"Union", "Optional", "Callable", "List", "Dict", "Set", "FrozenSet", "Tuple", "Type", "ClassVar",
-               "Final", "Iterable", "Iterator", "Sequence", "Mapping", "MutableMapping", "MutableSequence",
-               "Generator", "AsyncGenerator", "AsyncIterator", "AsyncIterable", "Awaitable", "Coroutine",
-               "Collection", "Container", "DefaultDict", "OrderedDict", "Counter", "Deque", "TypeGuard",
-               "Required", "NotRequired", "Concatenate", "Unpack"}
+_TYPE_FORMS = {
+    "Union",
+    "Optional",
+    "Callable",
+    "List",
+    "Dict",
+    "Set",
+    "FrozenSet",
+    "Tuple",
+    "Type",
+    "ClassVar",
+    "Final",
+    "Iterable",
+    "Iterator",
+    "Sequence",
+    "Mapping",
+    "MutableMapping",
+    "MutableSequence",
+    "Generator",
+    "AsyncGenerator",
+    "AsyncIterator",
+    "AsyncIterable",
+    "Awaitable",
+    "Coroutine",
+    "Collection",
+    "Container",
+    "DefaultDict",
+    "OrderedDict",
+    "Counter",
+    "Deque",
+    "TypeGuard",
+    "Required",
+    "NotRequired",
+    "Concatenate",
+    "Unpack",
+}
 
 
 def _is_type_expression(node: ast.expr) -> bool:
@@ -114,7 +186,14 @@ def _is_type_expression(node: ast.expr) -> bool:
         return False
     name = _dotted(node.value)
     module, _, form = name.rpartition(".")
-    return form in _TYPE_FORMS and module in ("", "typing", "typing_extensions", "t", "tp", "collections.abc")
+    return form in _TYPE_FORMS and module in (
+        "",
+        "typing",
+        "typing_extensions",
+        "t",
+        "tp",
+        "collections.abc",
+    )
 
 
 def _is_type_checking(test: ast.expr) -> bool:
@@ -136,7 +215,8 @@ def constant_replacement(value: object) -> str | None:
     return None
 
 
-Chain = tuple[tuple[str, int, str], ...]  # enclosing defs, innermost first: (name, first line, qualname)
+# enclosing defs, innermost first: (name, first line, qualname)
+Chain = tuple[tuple[str, int, str], ...]
 
 
 class Finder:
@@ -164,7 +244,9 @@ class Finder:
                 continue
             yield from self._stmt(stmt, chain, qual)
 
-    def _def(self, node: ast.FunctionDef | ast.AsyncFunctionDef, chain: Chain, qual: str) -> Iterator[Edit]:
+    def _def(
+        self, node: ast.FunctionDef | ast.AsyncFunctionDef, chain: Chain, qual: str
+    ) -> Iterator[Edit]:
         for dec in node.decorator_list:
             yield from self._expr(dec, chain)
         args = node.args
@@ -195,14 +277,23 @@ class Finder:
         elif isinstance(node, ast.Return) and node.value is not None:
             value = node.value
             if isinstance(value, ast.Constant) and isinstance(value.value, bool):
-                yield Edit("return_value", self.pos.start(value), self.pos.end(value),
-                                 repr(not value.value), chain)
+                yield Edit(
+                    "return_value",
+                    self.pos.start(value),
+                    self.pos.end(value),
+                    repr(not value.value),
+                    chain,
+                )
                 return
             if not (isinstance(value, ast.Constant) and value.value is None):
-                yield Edit("return_value", self.pos.start(value), self.pos.end(value), "None", chain)
+                yield Edit(
+                    "return_value", self.pos.start(value), self.pos.end(value), "None", chain
+                )
         elif isinstance(node, ast.AugAssign) and type(node.op) in AUGMENTED:
             token, swapped = AUGMENTED[type(node.op)]
-            span = self._token(self.pos.end(node.target), self.pos.start(node.value), re.escape(token))
+            span = self._token(
+                self.pos.end(node.target), self.pos.start(node.value), re.escape(token)
+            )
             if span:
                 yield Edit("augmented_assignment", *span, swapped, chain)
                 yield Edit("augmented_assignment", *span, "=", chain)
@@ -214,7 +305,9 @@ class Finder:
             forced = ("False",) if isinstance(node, ast.While) else ("True", "False")
             if not isinstance(test, ast.Constant):
                 for forced_value in forced:
-                    yield Edit("condition", self.pos.start(test), self.pos.end(test), forced_value, chain)
+                    yield Edit(
+                        "condition", self.pos.start(test), self.pos.end(test), forced_value, chain
+                    )
         yield from self._children(node, chain, qual)
 
     def _children(self, node: ast.AST, chain: Chain, qual: str) -> Iterator[Edit]:
@@ -229,8 +322,16 @@ class Finder:
                     yield from self._stmt(item, chain, qual)
                 elif isinstance(item, ast.expr):
                     yield from self._expr(item, chain)
-                elif isinstance(item, (ast.excepthandler, ast.match_case, ast.withitem, ast.comprehension,
-                                       ast.keyword)):
+                elif isinstance(
+                    item,
+                    (
+                        ast.excepthandler,
+                        ast.match_case,
+                        ast.withitem,
+                        ast.comprehension,
+                        ast.keyword,
+                    ),
+                ):
                     yield from self._children(item, chain, qual)
 
     # --- expressions ---------------------------------------------------------------------------
@@ -240,14 +341,19 @@ class Finder:
         pos = self.pos
         if isinstance(node, ast.BinOp) and type(node.op) in ARITHMETIC:
             token, swapped = ARITHMETIC[type(node.op)]
-            span = self._token(pos.end(node.left), pos.start(node.right), re.escape(token) + r"(?![*/=])")
+            span = self._token(
+                pos.end(node.left), pos.start(node.right), re.escape(token) + r"(?![*/=])"
+            )
             if span:
                 yield Edit("arithmetic", *span, swapped, chain)
         elif isinstance(node, ast.Compare):
             left = node.left
             for op, right in zip(node.ops, node.comparators, strict=True):
-                table, name = (BOUNDARY, "comparison_boundary") if type(op) in BOUNDARY else (
-                    NEGATION, "comparison_negation")
+                table, name = (
+                    (BOUNDARY, "comparison_boundary")
+                    if type(op) in BOUNDARY
+                    else (NEGATION, "comparison_negation")
+                )
                 pattern, swapped = table[type(op)]
                 pattern = pattern if table is NEGATION else re.escape(pattern) + r"(?!=)"
                 span = self._token(pos.end(left), pos.start(right), pattern)
@@ -289,7 +395,9 @@ class Finder:
             return
         for child in ast.iter_child_nodes(node):
             if isinstance(child, ast.expr):
-                yield from self._expr(child, chain, default_arg and isinstance(node, (ast.Tuple, ast.UnaryOp)))
+                yield from self._expr(
+                    child, chain, default_arg and isinstance(node, (ast.Tuple, ast.UnaryOp))
+                )
             elif isinstance(child, (ast.comprehension, ast.keyword)):
                 yield from self._children(child, chain, "")
 

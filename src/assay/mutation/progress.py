@@ -1,7 +1,8 @@
-"""What a progress display shows while mutants run: done / total, killed, survived, timeouts and an ETA.
+"""What a progress display shows while mutants run: done / total, killed, survived, timeouts and
+an ETA.
 
-The engine feeds every worker event through `Tally` and hands the caller one `Progress` event per change,
-so a display (the CLI's Rich bar, a gate's log) only renders numbers, never counts them.
+The engine feeds every worker event through `Tally` and hands the caller one `Progress` event per
+change, so a display (the CLI's Rich bar, a gate's log) only renders numbers, never counts them.
 """
 
 from __future__ import annotations
@@ -70,6 +71,13 @@ class Tally:
 
     def event(self) -> Progress:
         eta = self.eta_s()
-        return Progress(phase=self.phase, done=self.done, total=self.total, killed=self.killed,
-                        survived=self.survived, timeouts=self.timeouts, other=self.other,
-                        eta_s=None if eta is None else round(eta, 1))
+        return Progress(
+            phase=self.phase,
+            done=self.done,
+            total=self.total,
+            killed=self.killed,
+            survived=self.survived,
+            timeouts=self.timeouts,
+            other=self.other,
+            eta_s=None if eta is None else round(eta, 1),
+        )

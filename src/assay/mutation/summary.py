@@ -1,4 +1,5 @@
-"""What a mutation run comes to: the numbers, the verdict against a threshold, the writer's feedback."""
+"""What a mutation run comes to: the numbers, the verdict against a threshold, the
+writer's feedback."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ from assay.mutation.model import Mutant, MutationResult, Status
 
 @dataclass
 class MutateReport:
-    """What `assay mutate` comes to: the run, the threshold it is held to and why, and the verdict."""
+    """What `assay mutate` comes to: the run, the threshold it is held to and why, and
+    the verdict."""
 
     run: MutationResult
     threshold: float
@@ -29,15 +31,25 @@ class MutateReport:
 
 
 def survivor_json(m: Mutant) -> dict[str, Any]:
-    return {"file": m.file, "line": m.line, "original": m.before, "mutated": m.after, "operator": m.operator}
+    return {
+        "file": m.file,
+        "line": m.line,
+        "original": m.before,
+        "mutated": m.after,
+        "operator": m.operator,
+    }
 
 
-def details(run: MutationResult, threshold: float, code_class: str, max_survivors: int = 10) -> dict[str, Any]:
+def details(
+    run: MutationResult, threshold: float, code_class: str, max_survivors: int = 10
+) -> dict[str, Any]:
     """The gate's / JSON report's numbers; `score` and `threshold` in percent."""
     c = run.counts
     score = run.score
     scope = {
-        "functions": sorted(f"{rel}::{name}" for rel, names in (run.scope or {}).items() for name in names),
+        "functions": sorted(
+            f"{rel}::{name}" for rel, names in (run.scope or {}).items() for name in names
+        ),
         "mutants": len(run.results),
         "whole_targets": run.scope is None,
     }
@@ -62,16 +74,24 @@ def passes(run: MutationResult, threshold: float) -> bool:
     return run.score is None or run.score * 100 + 1e-9 >= threshold
 
 
-def feedback(run: MutationResult, threshold: float, max_survivors: int = 10,
-             modules: list[dict[str, Any]] | None = None) -> str:
-    """DESIGN.md's Gate 4 feedback: the surviving mutants on the most-executed lines first, each with the tests
-    closest to it (they run its line): the tests to extend. With `modules`, the failing modules' own scores."""
+def feedback(
+    run: MutationResult,
+    threshold: float,
+    max_survivors: int = 10,
+    modules: list[dict[str, Any]] | None = None,
+) -> str:
+    """DESIGN.md's Gate 4 feedback: the surviving mutants on the most-executed lines first, each
+    with the tests closest to it (they run its line): the tests to extend. With `modules`, the
+    failing modules' own scores."""
     failing = [m for m in modules or [] if not m["passed"]]
     if len(failing) == 1 and len(modules or []) == 1 or not failing:
         pct = round((run.score or 0) * 100)
         lines = [f"REJECT: Gate 4 — LOW MUTATION SCORE ({pct}% < {threshold:g}%)"]
     else:
-        scores = ", ".join(f"{m['file']} {m['score']:g}% < {m['threshold']:g}% ({m['code_class']})" for m in failing)
+        scores = ", ".join(
+            f"{m['file']} {m['score']:g}% < {m['threshold']:g}% ({m['code_class']})"
+            for m in failing
+        )
         lines = [f"REJECT: Gate 4 — LOW MUTATION SCORE ({scores})"]
     shown = {m["file"] for m in failing} or None
     survivors = [(m, r) for m, r in run.survivors() if shown is None or m.file in shown]

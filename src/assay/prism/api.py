@@ -1,8 +1,8 @@
 """Library functions of `assay prism` (re-exported by `assay.api`): run, check, build.
 
-Results persist in `<state>/.assay/assay.db` (default: the current directory), never in the benchmark; a
-benchmark may be read-only. `executor` is "local" (processes, `workers` of them), "dask" (a cluster at
-`scheduler`) or any `concurrent.futures.Executor`.
+Results persist in `<state>/.assay/assay.db` (default: the current directory), never in the
+benchmark; a benchmark may be read-only. `executor` is "local" (processes, `workers` of them),
+"dask" (a cluster at `scheduler`) or any `concurrent.futures.Executor`.
 """
 
 from __future__ import annotations
@@ -26,7 +26,8 @@ from assay.prism.writer import write_suites
 from assay.store import Store
 
 __all__ = ["prism_build", "prism_check", "prism_run"]
-PRELOAD = ("assay.prism.worker",)  # the module of the unit (`run_job`), imported once by the local forkserver
+# the module of the unit (`run_job`), imported once by the local forkserver
+PRELOAD = ("assay.prism.worker",)
 
 
 def _tasks(path: Path) -> list[Task]:
@@ -60,24 +61,49 @@ def _store(settings: Settings, state: Path | str | None, use_cache: bool) -> Sto
     return Store(root)
 
 
-def prism_run(path: Path | str, suites: Path | str | None = None, *, suite: Path | str | None = None,
-              settings: Settings | None = None, executor: str | Executor = "local", workers: int | None = None,
-              scheduler: str | None = None, state: Path | str | None = None, use_cache: bool = True,
-              reuse: bool = True, on_event: EventSink | None = None, writer: str | None = None,
-              out: Path | str | None = None) -> PrismReport:
-    """Judge suites against the panels: `path` a benchmark with `suites` (SUITES/<task-id>/ per task), or one
-    task with `suite` (a directory of test files). With `writer` (`provider:model`) the suites are written first,
-    into `out`, from each task's instruction and original tree, and the report says what each cost."""
+def prism_run(
+    path: Path | str,
+    suites: Path | str | None = None,
+    *,
+    suite: Path | str | None = None,
+    settings: Settings | None = None,
+    executor: str | Executor = "local",
+    workers: int | None = None,
+    scheduler: str | None = None,
+    state: Path | str | None = None,
+    use_cache: bool = True,
+    reuse: bool = True,
+    on_event: EventSink | None = None,
+    writer: str | None = None,
+    out: Path | str | None = None,
+) -> PrismReport:
+    """Judge suites against the panels: `path` a benchmark with `suites` (SUITES/<task-id>/ per
+    task), or one task with `suite` (a directory of test files). With `writer` (`provider:model`)
+    the suites are written first, into `out`, from each task's instruction and original tree, and
+    the report says what each cost."""
     start = time.monotonic()
     path = Path(path).resolve()
     if writer is not None:
-        return _written_run(path, writer, out, settings=settings, executor=executor, workers=workers,
-                            scheduler=scheduler, state=state, use_cache=use_cache, reuse=reuse, on_event=on_event)
+        return _written_run(
+            path,
+            writer,
+            out,
+            settings=settings,
+            executor=executor,
+            workers=workers,
+            scheduler=scheduler,
+            state=state,
+            use_cache=use_cache,
+            reuse=reuse,
+            on_event=on_event,
+        )
     single = path.is_dir() and is_task(path)
     if single and suite is None:
         raise InputError(f"{path} is a task: give its suite with --suite DIR")
     if not single and suites is None:
-        raise InputError(f"{path} is a benchmark: give the suites with --suites DIR (one SUITES/<task-id>/ each)")
+        raise InputError(
+            f"{path} is a benchmark: give the suites with --suites DIR (one SUITES/<task-id>/ each)"
+        )
     if single and suites is not None:
         raise InputError("a single task takes --suite DIR, not --suites")
     tasks = _tasks(path)
@@ -96,14 +122,17 @@ def prism_run(path: Path | str, suites: Path | str | None = None, *, suite: Path
         if store is not None:
             store.close()
     notes = [store.problem] if store is not None and store.problem else []
-    report = PrismReport(str(path), str(suites_path), results, described, stats, time.monotonic() - start, notes)
+    report = PrismReport(
+        str(path), str(suites_path), results, described, stats, time.monotonic() - start, notes
+    )
     return report
 
 
-def _written_run(path: Path, writer: str, out: Path | str | None, *, settings: Settings | None,
-                 **run: Any) -> PrismReport:
-    """`prism_run` with suites written by `writer` into `out` (which must not hold suites already: a writer's
-    suites are never mixed with others)."""
+def _written_run(
+    path: Path, writer: str, out: Path | str | None, *, settings: Settings | None, **run: Any
+) -> PrismReport:
+    """`prism_run` with suites written by `writer` into `out` (which must not hold suites already: a
+    writer's suites are never mixed with others)."""
     start = time.monotonic()
     if out is None:
         raise InputError("--writer needs --out DIR: where the written suites are kept")
@@ -114,7 +143,9 @@ def _written_run(path: Path, writer: str, out: Path | str | None, *, settings: S
     settings = settings or load_settings(path)
     store = _store(settings, run.get("state"), bool(run.get("use_cache", True)))
     try:
-        written = write_suites(tasks, writer, out, settings, store, bool(run.get("use_cache", True)))
+        written = write_suites(
+            tasks, writer, out, settings, store, bool(run.get("use_cache", True))
+        )
     finally:
         if store is not None:
             store.close()
@@ -130,16 +161,28 @@ def _written_run(path: Path, writer: str, out: Path | str | None, *, settings: S
             if w.problem and not t.evaluated:
                 t.reason = f"writer: {w.problem}"
     total = sum(w.tokens for w in written.values())
-    report.notes.append(f"suites written by {writer} into {out}: {sum(w.suite is not None for w in written.values())}"
-                        f" of {len(written)} tasks, {total:,} tokens ({total / max(len(written), 1):,.0f} per task)")
+    report.notes.append(
+        f"suites written by {writer} into {out}: "
+        f"{sum(w.suite is not None for w in written.values())}"
+        f" of {len(written)} tasks, {total:,} tokens ({total / max(len(written), 1):,.0f} per task)"
+    )
     report.duration_s = time.monotonic() - start
     return report
 
 
-def prism_check(path: Path | str, *, settings: Settings | None = None, executor: str | Executor = "local",
-                workers: int | None = None, scheduler: str | None = None, state: Path | str | None = None,
-                use_cache: bool = True, on_event: EventSink | None = None) -> CheckReport:
-    """Validate every task of a benchmark (or one task): layout, patches, and panel labels vs. the validator."""
+def prism_check(
+    path: Path | str,
+    *,
+    settings: Settings | None = None,
+    executor: str | Executor = "local",
+    workers: int | None = None,
+    scheduler: str | None = None,
+    state: Path | str | None = None,
+    use_cache: bool = True,
+    on_event: EventSink | None = None,
+) -> CheckReport:
+    """Validate every task of a benchmark (or one task): layout, patches, and panel labels vs.
+    the validator."""
     start = time.monotonic()
     path = Path(path).resolve()
     tasks = _tasks(path)
@@ -155,11 +198,21 @@ def prism_check(path: Path | str, *, settings: Settings | None = None, executor:
     return CheckReport(str(path), checked, stats, time.monotonic() - start)
 
 
-def prism_build(path: Path | str, faulty_from_mutants: int, *, settings: Settings | None = None,
-                executor: str | Executor = "local", workers: int | None = None, scheduler: str | None = None,
-                state: Path | str | None = None, use_cache: bool = True, limit: int | None = None,
-                on_event: EventSink | None = None) -> BuildReport:
-    """Add faulty members made from validator-killed mutants of the reference's change to one task."""
+def prism_build(
+    path: Path | str,
+    faulty_from_mutants: int,
+    *,
+    settings: Settings | None = None,
+    executor: str | Executor = "local",
+    workers: int | None = None,
+    scheduler: str | None = None,
+    state: Path | str | None = None,
+    use_cache: bool = True,
+    limit: int | None = None,
+    on_event: EventSink | None = None,
+) -> BuildReport:
+    """Add faulty members made from validator-killed mutants of the reference's change to
+    one task."""
     start = time.monotonic()
     path = Path(path).resolve()
     if not (path.is_dir() and is_task(path)):
@@ -172,7 +225,9 @@ def prism_build(path: Path | str, faulty_from_mutants: int, *, settings: Setting
     store = _store(settings, state, use_cache)
     try:
         with open_executor(executor, workers, scheduler, preload=PRELOAD) as pool:
-            report = build_faulty(task, faulty_from_mutants, settings, pool, store, on_event, limit=limit)
+            report = build_faulty(
+                task, faulty_from_mutants, settings, pool, store, on_event, limit=limit
+            )
     finally:
         if store is not None:
             store.close()

@@ -1,8 +1,9 @@
 """`assay prism check`: is every task well formed, and do its panel labels agree with its validator?
 
-Layout and patches are checked by loading (`task.load_task`). When a task has a validator, it runs as a suite
-on the whole panel: it must fail on original/, pass on the reference and on every correct member, and fail on
-every faulty one. Each member that disagrees is named with what the validator said.
+Layout and patches are checked by loading (`task.load_task`). When a task has a validator, it runs
+as a suite on the whole panel: it must fail on original/, pass on the reference and on every
+correct member, and fail on every faulty one. Each member that disagrees is named with what the
+validator said.
 """
 
 from __future__ import annotations
@@ -24,13 +25,20 @@ def _fault(unit: Unit, record: dict[str, Any]) -> str | None:
     if role in ("original", "faulty") and accepted:
         return f"{unit.member.label}: the validator passes on it, but it must fail"
     if role in ("reference", "correct") and not accepted:
-        return f"{unit.member.label}: the validator fails on it ({record.get('reason') or 'rejected'})"
+        return (
+            f"{unit.member.label}: the validator fails on it ({record.get('reason') or 'rejected'})"
+        )
     return None
 
 
-def check_tasks(tasks: Sequence[Task], settings: Settings, executor: Executor, store: Store | None,
-                on_event: EventSink | None = None, reuse: bool = True
-                ) -> tuple[list[CheckedTask], dict[str, int]]:
+def check_tasks(
+    tasks: Sequence[Task],
+    settings: Settings,
+    executor: Executor,
+    store: Store | None,
+    on_event: EventSink | None = None,
+    reuse: bool = True,
+) -> tuple[list[CheckedTask], dict[str, int]]:
     seen: dict[str, str | None] = {}
     checked: list[CheckedTask] = []
     units: dict[int, list[Unit]] = {}
@@ -53,8 +61,14 @@ def check_tasks(tasks: Sequence[Task], settings: Settings, executor: Executor, s
     records, stats = run_units([u for us in units.values() for u in us], executor, store, on_event)
     for i, task_units in units.items():
         item = checked[i]
-        error = next((f"{u.member.label}: {records[u.key]['error']}" for u in task_units
-                      if "error" in records[u.key]), None)
+        error = next(
+            (
+                f"{u.member.label}: {records[u.key]['error']}"
+                for u in task_units
+                if "error" in records[u.key]
+            ),
+            None,
+        )
         if error:
             item.status, item.reason = "error", error
             continue

@@ -1,14 +1,17 @@
 """How a task's `test_command` is run, and how its outcome is read.
 
-The suite *accepts* a member when the command exits 0 and at least one test ran. Three ways to get there:
+The suite *accepts* a member when the command exits 0 and at least one test ran. Three ways to
+get there:
 
 - no `test_command`: the language's Runner (`assay.languages`) runs the suite's test files;
-- a standard pytest command for a Python task (`python -m pytest ARGS {suite}` or `pytest ARGS {suite}`, no shell
-  syntax): the Python runner runs it with the same ARGS, which gives the same exit status plus typed per-test
-  outcomes, and runs the project from the scratch copy whatever its layout;
-- anything else runs as given under `sh -c` in the sandbox (`{suite}` is the suite's path, `{junit}` a JUnit XML
-  path the command may write); a pytest command gets `--junitxml` appended when that is safe. With JUnit XML the
-  per-test outcomes and "at least one test ran" come from it; without, the exit status alone decides.
+- a standard pytest command for a Python task (`python -m pytest ARGS {suite}` or
+  `pytest ARGS {suite}`, no shell syntax): the Python runner runs it with the same ARGS, which gives
+  the same exit status plus typed per-test outcomes, and runs the project from the scratch copy
+  whatever its layout;
+- anything else runs as given under `sh -c` in the sandbox (`{suite}` is the suite's path, `{junit}`
+  a JUnit XML path the command may write); a pytest command gets `--junitxml` appended when that is
+  safe. With JUnit XML the per-test outcomes and "at least one test ran" come from it; without, the
+  exit status alone decides.
 """
 
 from __future__ import annotations
@@ -27,7 +30,8 @@ PYTHON = re.compile(r"^(?:.*/)?python(?:3(?:\.\d+)?)?$")
 class CommandPlan:
     kind: str  # runner | shell
     pytest_args: tuple[str, ...] = ()  # runner: what the command passes pytest besides {suite}
-    files: str = "suite"  # runner: "suite" = the suite directory ({suite}), "tests" = its test files
+    # runner: "suite" = the suite directory ({suite}), "tests" = its test files
+    files: str = "suite"
     command: str = ""  # shell: the command with its placeholders
     append_junit: bool = False  # shell: add `--junitxml={junit}` at the end
 
@@ -50,16 +54,27 @@ def plan(language: str, command: str | None) -> CommandPlan:
     except ValueError:
         argv = []
     args = _pytest_argv(argv) if argv and not SHELL_SYNTAX.search(command) else None
-    if language == "python" and args is not None and args.count("{suite}") == 1 and "{junit}" not in command \
-            and not any("{" in a and a != "{suite}" for a in args):
+    if (
+        language == "python"
+        and args is not None
+        and args.count("{suite}") == 1
+        and "{junit}" not in command
+        and not any("{" in a and a != "{suite}" for a in args)
+    ):
         return CommandPlan("runner", tuple(a for a in args if a != "{suite}"))
-    append = args is not None and "{junit}" not in command and not any(a.startswith("--junit") for a in args)
+    append = (
+        args is not None
+        and "{junit}" not in command
+        and not any(a.startswith("--junit") for a in args)
+    )
     return CommandPlan("shell", command=command, append_junit=append)
 
 
 def shell_command(p: CommandPlan, suite: str, junit: Path) -> str:
     """The shell command line with its placeholders filled in."""
-    text = p.command.replace("{suite}", shlex.quote(suite)).replace("{junit}", shlex.quote(str(junit)))
+    text = p.command.replace("{suite}", shlex.quote(suite)).replace(
+        "{junit}", shlex.quote(str(junit))
+    )
     return text + f" --junitxml={shlex.quote(str(junit))}" if p.append_junit else text
 
 
@@ -70,7 +85,8 @@ class JUnitResult:
 
 
 def read_junit(path: Path) -> JUnitResult | None:
-    """Per-test outcomes from a JUnit XML file, or None when there is none (or it cannot be read)."""
+    """Per-test outcomes from a JUnit XML file, or None when there is none (or it cannot
+    be read)."""
     try:
         root = ET.parse(path).getroot()
     except (OSError, ET.ParseError):

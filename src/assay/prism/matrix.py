@@ -1,9 +1,11 @@
-"""The runner matrix: (task, member, suite, run) units through an executor, with SQLite as the resume point.
+"""The runner matrix: (task, member, suite, run) units through an executor, with SQLite as the
+resume point.
 
-A unit's key hashes everything its outcome depends on (the task's original tree and settings, the member's
-overlays, the suite's files, the run number, what is measured, the interpreter and sandbox limits); finished
-units are stored under it in the `prism` namespace as they complete, so an interrupted run resumes where it
-stopped. Errors (the run could not be done at all) are never stored: they are retried next time.
+A unit's key hashes everything its outcome depends on (the task's original tree and settings, the
+member's overlays, the suite's files, the run number, what is measured, the interpreter and sandbox
+limits); finished units are stored under it in the `prism` namespace as they complete, so an
+interrupted run resumes where it stopped. Errors (the run could not be done at all) are never
+stored: they are retried next time.
 """
 
 from __future__ import annotations
@@ -41,21 +43,55 @@ def python_of(settings: Settings) -> str:
     return settings.python.interpreter or sys.executable
 
 
-def make_unit(task: Task, member: Member, suite: dict[str, bytes], plan: CommandPlan, settings: Settings,
-              run: int = 0, coverage: Sequence[str] = (), reuse: bool = True, timeout_s: float | None = None) -> Unit:
-    job = RunJob(task_dir=str(task.dir), language=task.language, member=member.label,
-                 overlays=dict(member.overlays), suite=suite, suite_dest=task.suite_dest, plan=plan,
-                 timeout_s=timeout_s or task.timeout_s, python=python_of(settings),
-                 sandbox=settings.sandbox.model_dump(), pytest_args=tuple(settings.python.pytest_args),
-                 source_roots=tuple(pycov.source_roots(task)), coverage=tuple(coverage), reuse=reuse)
-    parts = [task.digest, member.digest, suite_digest(suite), run, list(coverage), asdict(plan), job.timeout_s,
-             job.python, job.sandbox, job.pytest_args]
+def make_unit(
+    task: Task,
+    member: Member,
+    suite: dict[str, bytes],
+    plan: CommandPlan,
+    settings: Settings,
+    run: int = 0,
+    coverage: Sequence[str] = (),
+    reuse: bool = True,
+    timeout_s: float | None = None,
+) -> Unit:
+    job = RunJob(
+        task_dir=str(task.dir),
+        language=task.language,
+        member=member.label,
+        overlays=dict(member.overlays),
+        suite=suite,
+        suite_dest=task.suite_dest,
+        plan=plan,
+        timeout_s=timeout_s or task.timeout_s,
+        python=python_of(settings),
+        sandbox=settings.sandbox.model_dump(),
+        pytest_args=tuple(settings.python.pytest_args),
+        source_roots=tuple(pycov.source_roots(task)),
+        coverage=tuple(coverage),
+        reuse=reuse,
+    )
+    parts = [
+        task.digest,
+        member.digest,
+        suite_digest(suite),
+        run,
+        list(coverage),
+        asdict(plan),
+        job.timeout_s,
+        job.python,
+        job.sandbox,
+        job.pytest_args,
+    ]
     key = hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()[:32]
     return Unit(task, member, run, job, key)
 
 
-def run_units(units: Sequence[Unit], executor: Executor, store: Store | None,
-              on_event: EventSink | None = None) -> tuple[dict[str, dict[str, Any]], dict[str, int]]:
+def run_units(
+    units: Sequence[Unit],
+    executor: Executor,
+    store: Store | None,
+    on_event: EventSink | None = None,
+) -> tuple[dict[str, dict[str, Any]], dict[str, int]]:
     """Records by unit key, and counts (total, cached, executed). Identical units run once."""
     emit = on_event or (lambda _ev: None)
     records: dict[str, dict[str, Any]] = {}
@@ -78,15 +114,24 @@ def run_units(units: Sequence[Unit], executor: Executor, store: Store | None,
                 unit = pending.pop(future)
                 try:
                     record = future.result()
-                except Exception as err:  # noqa: BLE001 - a lost worker fails its units, not the benchmark
+                # a lost worker fails its units, not the benchmark
+                except Exception as err:  # noqa: BLE001
                     record = {"error": f"{type(err).__name__}: {err}".strip()}
                 record["cached"] = False
                 records[unit.key] = record
                 stats["executed"] += 1
                 if store is not None and "error" not in record:
                     store.put(NAMESPACE, unit.key, record)
-                emit({"event": "run", "task": unit.task.id, "member": unit.member.label, "run": unit.run,
-                      "accepted": record.get("accepted"), "error": record.get("error")})
+                emit(
+                    {
+                        "event": "run",
+                        "task": unit.task.id,
+                        "member": unit.member.label,
+                        "run": unit.run,
+                        "accepted": record.get("accepted"),
+                        "error": record.get("error"),
+                    }
+                )
     except BaseException:
         for future in pending:
             future.cancel()

@@ -3,9 +3,10 @@
 Per task, with panel P = {reference} ∪ C and faulty set F:
   RAR = fails_original ∧ accepts(reference);   VAR = |accepted C| / |C|;   IRR = |rejected F| / |F|;
   JSF = fails_original ∧ every member of P accepted ∧ every member of F rejected.
-A flaky task (the reference runs disagree) counts as a RAR and JSF failure. Over tasks the four are means,
-and H is the harmonic mean of the mean VAR and the mean IRR (0 when both are 0). VAR (IRR) is undefined for
-a task with an empty C (F) and left out of that mean; then JSF = RAR when both are empty.
+A flaky task (the reference runs disagree) counts as a RAR and JSF failure. Over tasks the four
+are means, and H is the harmonic mean of the mean VAR and the mean IRR (0 when both are 0). VAR
+(IRR) is undefined for a task with an empty C (F) and left out of that mean; then JSF = RAR when
+both are empty.
 """
 
 from __future__ import annotations
@@ -23,8 +24,13 @@ class TaskMetrics:
     jsf: int
 
 
-def task_metrics(fails_original: bool, reference_accepted: bool, correct_accepted: Sequence[bool],
-                 faulty_rejected: Sequence[bool], flaky: bool = False) -> TaskMetrics:
+def task_metrics(
+    fails_original: bool,
+    reference_accepted: bool,
+    correct_accepted: Sequence[bool],
+    faulty_rejected: Sequence[bool],
+    flaky: bool = False,
+) -> TaskMetrics:
     rar = int(fails_original and reference_accepted and not flaky)
     var = sum(correct_accepted) / len(correct_accepted) if correct_accepted else None
     irr = sum(faulty_rejected) / len(faulty_rejected) if faulty_rejected else None
@@ -44,8 +50,11 @@ def mean(values: Iterable[float | None]) -> float | None:
     return sum(found) / len(found) if found else None
 
 
-def aggregate(metrics: Sequence[TaskMetrics], change: Sequence[float | None] = (),
-              entry: Sequence[float | None] = ()) -> dict[str, float | int | None]:
+def aggregate(
+    metrics: Sequence[TaskMetrics],
+    change: Sequence[float | None] = (),
+    entry: Sequence[float | None] = (),
+) -> dict[str, float | int | None]:
     """Means over evaluated tasks, and H."""
     var = mean(m.var for m in metrics)
     irr = mean(m.irr for m in metrics)

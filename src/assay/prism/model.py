@@ -1,4 +1,5 @@
-"""Plain data of `assay prism` reports, and their JSON (schema `assay.prism/1`, see docs/prism.md)."""
+"""Plain data of `assay prism` reports, and their JSON (schema `assay.prism/1`, see
+docs/prism.md)."""
 
 from __future__ import annotations
 
@@ -28,9 +29,16 @@ class MemberResult:
     worker: str = ""  # host:pid of the process that ran it
 
     def to_json(self) -> dict[str, Any]:
-        out = {"name": self.name, "role": self.role, "accepted": self.accepted, "reason": self.reason,
-               "tests_ran": self.ran, "duration_s": round(self.duration_s, 3), "cached": self.cached,
-               "worker": self.worker}
+        out = {
+            "name": self.name,
+            "role": self.role,
+            "accepted": self.accepted,
+            "reason": self.reason,
+            "tests_ran": self.ran,
+            "duration_s": round(self.duration_s, 3),
+            "cached": self.cached,
+            "worker": self.worker,
+        }
         if self.runs:
             out["runs"] = self.runs
         return out
@@ -51,7 +59,8 @@ class TaskResult:
     change_coverage: dict[str, Any] | None = None
     entry_coverage: dict[str, Any] | None = None
     members: list[MemberResult] = field(default_factory=list)
-    writer: dict[str, Any] | None = None  # who wrote the suite and what it cost (prism run --writer)
+    # who wrote the suite and what it cost (prism run --writer)
+    writer: dict[str, Any] | None = None
 
     @property
     def evaluated(self) -> bool:
@@ -77,19 +86,31 @@ class TaskResult:
 
     def caught_by(self) -> dict[str, list[str]]:
         """Faulty member -> the tests that fail on it."""
-        return {m.name: sorted(t for t, o in m.tests.items() if o in ("failed", "error", "timeout"))
-                for m in self.members if m.role == "faulty"}
+        return {
+            m.name: sorted(t for t, o in m.tests.items() if o in ("failed", "error", "timeout"))
+            for m in self.members
+            if m.role == "faulty"
+        }
 
     def to_json(self) -> dict[str, Any]:
         m = self.metrics
         return {
-            "id": self.id, "dir": self.dir, "language": self.language, "category": self.category,
-            "status": self.status, "reason": self.reason, "suite": self.suite,
+            "id": self.id,
+            "dir": self.dir,
+            "language": self.language,
+            "category": self.category,
+            "status": self.status,
+            "reason": self.reason,
+            "suite": self.suite,
             "fails_original": m.fails_original if m else None,
-            "rar": m.rar if m else None, "var": m.var if m else None, "irr": m.irr if m else None,
+            "rar": m.rar if m else None,
+            "var": m.var if m else None,
+            "irr": m.irr if m else None,
             "jsf": m.jsf if m else None,
-            "flaky": self.flaky, "flaky_tests": self.flaky_tests,
-            "change_coverage": self.change_coverage, "entry_coverage": self.entry_coverage,
+            "flaky": self.flaky,
+            "flaky_tests": self.flaky_tests,
+            "change_coverage": self.change_coverage,
+            "entry_coverage": self.entry_coverage,
             "members": [x.to_json() for x in self.members],
             "matrix": self.matrix(),
             "messages": {x.name: x.messages for x in self.members if x.messages},
@@ -116,8 +137,11 @@ class PrismReport:
 
     def _summary(self, tasks: list[TaskResult]) -> dict[str, Any]:
         done = [t for t in tasks if t.evaluated]
-        out = aggregate([t.metrics for t in done if t.metrics], [_ratio(t.change_coverage) for t in done],
-                        [_ratio(t.entry_coverage) for t in done])
+        out = aggregate(
+            [t.metrics for t in done if t.metrics],
+            [_ratio(t.change_coverage) for t in done],
+            [_ratio(t.entry_coverage) for t in done],
+        )
         counts = {s: sum(t.status == s for t in tasks) for s in (INVALID, UNVALIDATED, ERROR)}
         return {"tasks": len(tasks), **counts, "flaky": sum(t.flaky for t in done), **out}
 
@@ -132,7 +156,8 @@ class PrismReport:
 
     @property
     def exit_code(self) -> int:
-        """0: every task evaluated (or unvalidated); 1: some task invalid or in error; 2: none evaluated."""
+        """0: every task evaluated (or unvalidated); 1: some task invalid or in error; 2:
+        none evaluated."""
         if not any(t.evaluated for t in self.tasks):
             return 2
         return 1 if any(t.status in (INVALID, ERROR) for t in self.tasks) else 0
@@ -155,18 +180,26 @@ class PrismReport:
 
 @dataclass
 class CheckedTask:
-    """`assay prism check` of one task: `status` ok | invalid | mislabelled | unvalidated | error."""
+    """`assay prism check` of one task: `status` ok | invalid | mislabelled | unvalidated
+    | error."""
 
     id: str
     dir: str
     status: str
     reason: str = ""
-    faults: list[str] = field(default_factory=list)  # "<member>: what the validator says", one per member
+    # "<member>: what the validator says", one per member
+    faults: list[str] = field(default_factory=list)
     validator: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "dir": self.dir, "status": self.status, "reason": self.reason,
-                "validator": self.validator, "faults": self.faults}
+        return {
+            "id": self.id,
+            "dir": self.dir,
+            "status": self.status,
+            "reason": self.reason,
+            "validator": self.validator,
+            "faults": self.faults,
+        }
 
 
 @dataclass
@@ -178,14 +211,20 @@ class CheckReport:
 
     @property
     def exit_code(self) -> int:
-        """0: every task ok (or unvalidated); 1: some task invalid, mislabelled or in error; 2: none checked."""
+        """0: every task ok (or unvalidated); 1: some task invalid, mislabelled or in error; 2:
+        none checked."""
         if not any(t.status in ("ok", "mislabelled", "unvalidated") for t in self.tasks):
             return 2
         return 0 if all(t.status in ("ok", "unvalidated") for t in self.tasks) else 1
 
     def to_json(self) -> dict[str, Any]:
-        return {"schema": "assay.prism.check/1", "benchmark": self.benchmark, "runs": self.runs,
-                "duration_s": round(self.duration_s, 3), "tasks": [t.to_json() for t in self.tasks]}
+        return {
+            "schema": "assay.prism.check/1",
+            "benchmark": self.benchmark,
+            "runs": self.runs,
+            "duration_s": round(self.duration_s, 3),
+            "tasks": [t.to_json() for t in self.tasks],
+        }
 
 
 @dataclass
@@ -215,7 +254,13 @@ class BuildReport:
         return 0 if len(self.added) >= self.wanted else 1
 
     def to_json(self) -> dict[str, Any]:
-        return {"schema": "assay.prism.build/1", "task": self.task, "wanted": self.wanted,
-                "candidates": self.candidates, "killed": self.killed, "runs": self.runs,
-                "duration_s": round(self.duration_s, 3),
-                "added": [vars(m) for m in self.added]}
+        return {
+            "schema": "assay.prism.build/1",
+            "task": self.task,
+            "wanted": self.wanted,
+            "candidates": self.candidates,
+            "killed": self.killed,
+            "runs": self.runs,
+            "duration_s": round(self.duration_s, 3),
+            "added": [vars(m) for m in self.added],
+        }

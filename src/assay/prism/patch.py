@@ -1,9 +1,11 @@
-"""Unified diffs, applied by a small strict applier of our own, and the line-level differences of two trees.
+"""Unified diffs, applied by a small strict applier of our own, and the line-level differences of
+two trees.
 
-Strict on purpose: a hunk applies only where its context and removed lines match the file exactly (an offset
-from the stated line is searched, fuzz never is), so a panel member is exactly what its author wrote, and a
-patch that does not apply fails with one line naming the file and the hunk. `a/` and `b/` prefixes (git, `diff
--u a b`) are stripped; `/dev/null` creates or deletes a file; git's extended header lines are skipped.
+Strict on purpose: a hunk applies only where its context and removed lines match the file exactly
+(an offset from the stated line is searched, fuzz never is), so a panel member is exactly what its
+author wrote, and a patch that does not apply fails with one line naming the file and the hunk. `a/`
+and `b/` prefixes (git, `diff -u a b`) are stripped; `/dev/null` creates or deletes a file; git's
+extended header lines are skipped.
 """
 
 from __future__ import annotations
@@ -77,7 +79,8 @@ def parse(text: str) -> list[FilePatch]:
                     raise PatchError(f"{fp.path}: hunk {hunk.header} ends early")
                 body = lines[i]
                 tag, content = body[:1], body[1:]
-                if body.rstrip("\r\n") == "" and tag != " ":  # an empty context line some editors strip
+                # an empty context line some editors strip
+                if body.rstrip("\r\n") == "" and tag != " ":
                     tag, content = " ", body
                 if tag == " ":
                     hunk.old.append(content)
@@ -93,9 +96,13 @@ def parse(text: str) -> list[FilePatch]:
                 elif body.startswith("\\"):
                     pass
                 else:
-                    raise PatchError(f"{fp.path}: hunk {hunk.header}: unexpected line {body.rstrip()[:60]!r}")
+                    raise PatchError(
+                        f"{fp.path}: hunk {hunk.header}: unexpected line {body.rstrip()[:60]!r}"
+                    )
                 if old_left < 0 or new_left < 0:
-                    raise PatchError(f"{fp.path}: hunk {hunk.header} has more lines than its header says")
+                    raise PatchError(
+                        f"{fp.path}: hunk {hunk.header} has more lines than its header says"
+                    )
                 i += 1
                 if i < len(lines) and lines[i].startswith("\\"):  # "\ No newline at end of file"
                     _drop_newline(hunk, tag)
@@ -121,7 +128,7 @@ def _find(lines: list[str], block: list[str], at: int) -> int | None:
         return min(max(at, 0), len(lines))
     for delta in range(len(lines) + 1):
         for pos in {at - delta, at + delta}:
-            if 0 <= pos <= len(lines) - len(block) and lines[pos:pos + len(block)] == block:
+            if 0 <= pos <= len(lines) - len(block) and lines[pos : pos + len(block)] == block:
                 return pos
     return None
 
@@ -138,7 +145,11 @@ def apply_file(text: str | None, fp: FilePatch) -> str | None:
     out: list[str] = []
     cursor = 0
     for n, hunk in enumerate(fp.hunks, 1):
-        at = _find(lines[cursor:], hunk.old, hunk.old_start - 1 - cursor if hunk.old else hunk.old_start - cursor)
+        at = _find(
+            lines[cursor:],
+            hunk.old,
+            hunk.old_start - 1 - cursor if hunk.old else hunk.old_start - cursor,
+        )
         if at is None:
             raise PatchError(f"{fp.path}: hunk {n} ({hunk.header}) does not match the file")
         at += cursor
@@ -152,9 +163,13 @@ def apply_file(text: str | None, fp: FilePatch) -> str | None:
     return "".join(out)
 
 
-def apply(text: str, read: Mapping[str, str | None] | None = None,
-          reader: Callable[[str], str | None] | None = None) -> dict[str, str | None]:
-    """Apply a unified diff; `reader(rel)` gives a file's current text or None. Returns `{rel: new text or None}`."""
+def apply(
+    text: str,
+    read: Mapping[str, str | None] | None = None,
+    reader: Callable[[str], str | None] | None = None,
+) -> dict[str, str | None]:
+    """Apply a unified diff; `reader(rel)` gives a file's current text or None. Returns
+    `{rel: new text or None}`."""
     get = reader or (lambda rel: (read or {}).get(rel))
     result: dict[str, str | None] = {}
     for fp in parse(text):
@@ -172,8 +187,13 @@ def unified(rel: str, old: str | None, new: str | None) -> str:
     old_lines = (old or "").splitlines(keepends=True)
     new_lines = (new or "").splitlines(keepends=True)
     out = []
-    for line in difflib.unified_diff(old_lines, new_lines, "/dev/null" if old is None else f"a/{rel}",
-                                     "/dev/null" if new is None else f"b/{rel}", n=3):
+    for line in difflib.unified_diff(
+        old_lines,
+        new_lines,
+        "/dev/null" if old is None else f"a/{rel}",
+        "/dev/null" if new is None else f"b/{rel}",
+        n=3,
+    ):
         out.append(line if line.endswith("\n") else line + "\n" + NO_NEWLINE + "\n")
     return "".join(out)
 

@@ -1,9 +1,10 @@
 """Change and entry coverage of Python tasks, measured with coverage.py inside the sandbox.
 
-The suite runs under a tiny pytest plugin written into the scratch copy (`-p _assay_prism_cov`): it starts
-coverage.py when pytest loads it, before any conftest or test module imports the code, measures only the files
-that matter (the changed ones and those holding entry points) and saves the data in the run directory. The
-worker then reads executed lines and coverage.py's own executable statements from that file.
+The suite runs under a tiny pytest plugin written into the scratch copy (`-p _assay_prism_cov`): it
+starts coverage.py when pytest loads it, before any conftest or test module imports the code,
+measures only the files that matter (the changed ones and those holding entry points) and saves the
+data in the run directory. The worker then reads executed lines and coverage.py's own executable
+statements from that file.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from assay.prism.patch import changed_lines
 from assay.prism.task import Task
 
 PLUGIN_MODULE = "_assay_prism_cov"
-PLUGIN = '''"""Written by assay prism into its scratch copy: coverage.py over this run, for change coverage."""
+PLUGIN = '''"""Written by assay prism into its scratch copy: coverage.py over this run."""
 try:
     import coverage
 except ImportError:  # the interpreter lacks coverage.py: nothing is measured, the run is unchanged
@@ -41,7 +42,8 @@ def plugin_source(data_file: str, include: list[str]) -> str:
 
 
 def read_data(data_file: Path, files: dict[str, str]) -> dict[str, dict[str, list[int]]] | None:
-    """`{rel: {"executed": [...], "statements": [...]}}` for `files` ({rel: absolute path}); None without data."""
+    """`{rel: {"executed": [...], "statements": [...]}}` for `files` ({rel: absolute path}); None
+    without data."""
     if not data_file.exists():
         return None
     from coverage import Coverage
@@ -67,7 +69,8 @@ def source_roots(task: Task) -> list[str]:
 
 
 def changes(task: Task) -> dict[str, tuple[set[int], set[int]]]:
-    """Python files the reference changes: rel -> (lines added in reference, lines removed from original)."""
+    """Python files the reference changes: rel -> (lines added in reference, lines removed
+    from original)."""
     assert task.reference is not None
     out = {}
     for rel in task.reference.overlays:
@@ -96,7 +99,8 @@ def defs(text: str) -> dict[str, Def]:
         for child in ast.iter_child_nodes(node):
             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 found.setdefault(prefix + child.name, child)
-                walk(child, f"{prefix}{child.name}{'.' if isinstance(child, ast.ClassDef) else '.<locals>.'}")
+                inner = "." if isinstance(child, ast.ClassDef) else ".<locals>."
+                walk(child, f"{prefix}{child.name}{inner}")
             else:
                 walk(child, prefix)
 
@@ -110,8 +114,13 @@ def defs(text: str) -> dict[str, Def]:
 def body_lines(node: Def) -> set[int]:
     """Lines that run only when the function (or a method of the class) is called."""
     if isinstance(node, ast.ClassDef):
-        return set().union(*(body_lines(n) for n in node.body if isinstance(n, (ast.FunctionDef,
-                                                                             ast.AsyncFunctionDef))))
+        return set().union(
+            *(
+                body_lines(n)
+                for n in node.body
+                if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+            )
+        )
     first = node.body[0]
     if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and len(node.body) > 1:
         first = node.body[1]  # a docstring never shows as executed
@@ -121,7 +130,9 @@ def body_lines(node: Def) -> set[int]:
 def module_file(task: Task, module: str) -> str | None:
     """The reference tree's file of a dotted module name."""
     assert task.reference is not None
-    files = {rel for rel in task.original_files if task.reference.overlays.get(rel, b"") is not None}
+    files = {
+        rel for rel in task.original_files if task.reference.overlays.get(rel, b"") is not None
+    }
     files |= {rel for rel, data in task.reference.overlays.items() if data is not None}
     path = module.replace(".", "/")
     for root in source_roots(task):
@@ -133,8 +144,8 @@ def module_file(task: Task, module: str) -> str | None:
 
 
 def entries(task: Task) -> list[Entry]:
-    """The declared entry points, or else the functions the reference changes (innermost def per line).
-    Raises ValueError (one line) for a declared entry point the reference does not define."""
+    """The declared entry points, or else the functions the reference changes (innermost def per
+    line). Raises ValueError (one line) for a declared entry point the reference does not define."""
     assert task.reference is not None
     out = []
     if task.entry_points:
@@ -147,33 +158,43 @@ def entries(task: Task) -> list[Entry]:
         return out
     for rel, (added, removed) in changes(task).items():
         new_defs = defs(task.text_of(task.reference, rel) or "")
-        names = innermost(new_defs, added) | (innermost(defs(task.original_text(rel) or ""), removed)
-                                               & set(new_defs))
+        names = innermost(new_defs, added) | (
+            innermost(defs(task.original_text(rel) or ""), removed) & set(new_defs)
+        )
         out += [Entry(f"{rel}:{q}", rel, q) for q in sorted(names)]
     return out
 
 
 def innermost(nodes: dict[str, Def], lines: set[int]) -> set[str]:
     """Qualnames of the innermost functions holding the given lines."""
-    functions = {q: (n.lineno, n.end_lineno or n.lineno) for q, n in nodes.items()
-                 if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    functions = {
+        q: (n.lineno, n.end_lineno or n.lineno)
+        for q, n in nodes.items()
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+    }
     found = set()
     for line in lines:
-        holding = [(last - first, q) for q, (first, last) in functions.items() if first <= line <= last]
+        holding = [
+            (last - first, q) for q, (first, last) in functions.items() if first <= line <= last
+        ]
         if holding:
             found.add(min(holding)[1])
     return found
 
 
 def change_coverage(task: Task, on_reference: dict | None, on_original: dict | None) -> dict | None:
-    """Executed share of the reference's changed executable lines: added ones on the reference run, removed
-    ones on the original run. None when nothing executable changed or nothing was measured."""
+    """Executed share of the reference's changed executable lines: added ones on the
+    reference run, removed ones on the original run. None when nothing executable changed or
+    nothing was measured."""
     if on_reference is None:
         return None
     covered = total = 0
     lines = []
     for rel, (added, removed) in sorted(changes(task).items()):
-        for side, wanted, data in (("reference", added, on_reference), ("original", removed, on_original)):
+        for side, wanted, data in (
+            ("reference", added, on_reference),
+            ("original", removed, on_original),
+        ):
             if not wanted:
                 continue
             found = (data or {}).get(rel)
@@ -185,7 +206,10 @@ def change_coverage(task: Task, on_reference: dict | None, on_original: dict | N
             hit = executable & set(found["executed"])
             total += len(executable)
             covered += len(hit)
-            lines += [{"file": rel, "side": side, "line": n, "executed": n in hit} for n in sorted(executable)]
+            lines += [
+                {"file": rel, "side": side, "line": n, "executed": n in hit}
+                for n in sorted(executable)
+            ]
     if not total:
         return None
     return {"covered": covered, "total": total, "ratio": covered / total, "lines": lines}
@@ -209,5 +233,7 @@ def measured_files(task: Task, found: list[Entry]) -> tuple[list[str], list[str]
     """Files to measure on the reference run and on the original run."""
     ch = changes(task)
     on_reference = sorted({rel for rel, (added, _) in ch.items() if added} | {e.rel for e in found})
-    on_original = sorted(rel for rel, (_, removed) in ch.items() if removed and task.original_text(rel) is not None)
+    on_original = sorted(
+        rel for rel, (_, removed) in ch.items() if removed and task.original_text(rel) is not None
+    )
     return on_reference, on_original

@@ -1,9 +1,11 @@
-"""Panel tasks on disk: `task.toml`, `original/`, the reference, correct and faulty members, the validator.
+"""Panel tasks on disk: `task.toml`, `original/`, the reference, correct and faulty members,
+the validator.
 
-Loading never raises on a bad task: the task comes back with `problem` (one line) and is reported `invalid`,
-so one broken task never stops a benchmark. Every member is turned into *overlays* over `original/` (`{rel:
-bytes or None}`), whether it is a full tree or a patch: one scratch copy of `original/` then serves every
-member of a task, and patches are applied (and checked) once, here, in the parent.
+Loading never raises on a bad task: the task comes back with `problem` (one line) and is reported
+`invalid`, so one broken task never stops a benchmark. Every member is turned into *overlays* over
+`original/` (`{rel: bytes or None}`), whether it is a full tree or a patch: one scratch copy of
+`original/` then serves every member of a task, and patches are applied (and checked) once, here, in
+the parent.
 """
 
 from __future__ import annotations
@@ -24,7 +26,16 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-KEYS = {"id", "language", "category", "test_command", "suite_dest", "timeout_s", "entry_points", "validator"}
+KEYS = {
+    "id",
+    "language",
+    "category",
+    "test_command",
+    "suite_dest",
+    "timeout_s",
+    "entry_points",
+    "validator",
+}
 DEFAULT_SUITE_DEST = "tests/prism_suite"
 DEFAULT_TIMEOUT_S = 120.0
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
@@ -53,7 +64,11 @@ class Member:
         h = hashlib.sha256()
         for rel in sorted(self.overlays):
             content = self.overlays[rel]
-            h.update(rel.encode() + b"\0" + (b"-" if content is None else hashlib.sha256(content).digest()))
+            h.update(
+                rel.encode()
+                + b"\0"
+                + (b"-" if content is None else hashlib.sha256(content).digest())
+            )
         return h.hexdigest()[:20]
 
 
@@ -82,12 +97,19 @@ class Task:
     def panel(self) -> list[Member]:
         """Every member the suite runs on, original first."""
         assert self.reference is not None
-        return [Member("original", "original", self.original), self.reference, *self.correct, *self.faulty]
+        return [
+            Member("original", "original", self.original),
+            self.reference,
+            *self.correct,
+            *self.faulty,
+        ]
 
     @property
     def digest(self) -> str:
         """What a cached run of this task depends on besides the member and the suite."""
-        h = hashlib.sha256(repr((self.language, self.test_command, self.suite_dest, self.timeout_s)).encode())
+        h = hashlib.sha256(
+            repr((self.language, self.test_command, self.suite_dest, self.timeout_s)).encode()
+        )
         for rel in sorted(self.original_files):
             h.update(f"{rel}\0{self.original_files[rel]}\0".encode())
         return h.hexdigest()[:20]
@@ -115,8 +137,13 @@ def walk_files(root: Path) -> list[str]:
     """Project-relative files of a tree, leaving out what a workspace does not copy either."""
     found = []
     for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and not d.endswith(".egg-info")
-                             and not os.path.exists(os.path.join(dirpath, d, "pyvenv.cfg")))
+        dirnames[:] = sorted(
+            d
+            for d in dirnames
+            if d not in SKIP_DIRS
+            and not d.endswith(".egg-info")
+            and not os.path.exists(os.path.join(dirpath, d, "pyvenv.cfg"))
+        )
         for name in sorted(filenames):
             path = os.path.join(dirpath, name)
             if os.path.islink(path) or os.path.getsize(path) > MAX_FILE_BYTES:
@@ -132,7 +159,9 @@ def _hash(path: Path) -> str:
 def _settings(task: Task, data: dict[str, Any]) -> None:
     unknown = sorted(set(data) - KEYS)
     if unknown:
-        raise TaskProblem(f"task.toml: unknown key '{unknown[0]}' (known: {', '.join(sorted(KEYS))})")
+        raise TaskProblem(
+            f"task.toml: unknown key '{unknown[0]}' (known: {', '.join(sorted(KEYS))})"
+        )
     for key in ("id", "language", "category", "test_command", "suite_dest", "validator"):
         if key in data and (not isinstance(data[key], str) or not data[key].strip()):
             raise TaskProblem(f"task.toml: '{key}' must be a non-empty string")
@@ -150,8 +179,12 @@ def _settings(task: Task, data: dict[str, Any]) -> None:
         raise TaskProblem("task.toml: 'timeout_s' must be a positive number of seconds")
     task.timeout_s = float(timeout)
     entries = data.get("entry_points", [])
-    if not isinstance(entries, list) or not all(isinstance(e, str) and ENTRY.match(e) for e in entries):
-        raise TaskProblem("task.toml: 'entry_points' must be a list of 'module.path:qualname' strings")
+    if not isinstance(entries, list) or not all(
+        isinstance(e, str) and ENTRY.match(e) for e in entries
+    ):
+        raise TaskProblem(
+            "task.toml: 'entry_points' must be a list of 'module.path:qualname' strings"
+        )
     task.entry_points = entries
     if "validator" in data:
         validator = task.dir / data["validator"]
@@ -163,7 +196,8 @@ def _settings(task: Task, data: dict[str, Any]) -> None:
 
 
 def _tree_overlays(task: Task, tree: Path) -> dict[str, bytes | None]:
-    """A full-tree member as overlays: files it adds or changes, None for files of original/ it lacks."""
+    """A full-tree member as overlays: files it adds or changes, None for files of original/
+    it lacks."""
     overlays: dict[str, bytes | None] = {}
     mine = walk_files(tree)
     for rel in mine:
@@ -246,7 +280,9 @@ def load_task(directory: Path) -> Task:
             raise TaskProblem("both reference/ and reference.patch exist; keep one")
         if not ref_dir.exists() and not ref_patch.exists():
             raise TaskProblem("no reference: reference/ or reference.patch is missing")
-        task.reference = _member(task, "reference", "reference", ref_dir if ref_dir.exists() else ref_patch)
+        task.reference = _member(
+            task, "reference", "reference", ref_dir if ref_dir.exists() else ref_patch
+        )
         if not task.reference.overlays:
             raise TaskProblem("reference: identical to original/")
         task.correct = _side(task, "correct")
@@ -259,7 +295,8 @@ def load_task(directory: Path) -> Task:
 
 
 def task_dirs(bench: Path) -> list[Path]:
-    """The tasks of a benchmark: every visible subdirectory (one without task.toml is reported invalid)."""
+    """The tasks of a benchmark: every visible subdirectory (one without task.toml is
+    reported invalid)."""
     return sorted(p for p in bench.iterdir() if p.is_dir() and not p.name.startswith((".", "_")))
 
 

@@ -1,10 +1,11 @@
 """One (task, member, suite) run, as executed on a worker: a local process or a Dask worker.
 
-`run_job` takes a picklable `RunJob` (everything but `original/` travels with it, so a Dask worker needs only
-the benchmark's tasks at the same path) and returns a JSON-able record. The member's tree is `original/`
-copied into a scratch workspace with the member's overlays and the suite written over it; the task
-directory is only read. A worker keeps one pristine copy of each task's `original/` and `reset()`s it
-between members instead of copying the tree again (`reuse=False` copies afresh every time).
+`run_job` takes a picklable `RunJob` (everything but `original/` travels with it, so a Dask worker
+needs only the benchmark's tasks at the same path) and returns a JSON-able record. The member's
+tree is `original/` copied into a scratch workspace with the member's overlays and the suite
+written over it; the task directory is only read. A worker keeps one pristine copy of each task's
+`original/` and `reset()`s it between members instead of copying the tree again (`reuse=False`
+copies afresh every time).
 """
 
 from __future__ import annotations
@@ -55,7 +56,8 @@ class RunJob:
 
 
 class WorkspacePool:
-    """Pristine scratch copies of `original/` trees, one per job at a time, thread-safe (Dask threads)."""
+    """Pristine scratch copies of `original/` trees, one per job at a time, thread-safe
+    (Dask threads)."""
 
     def __init__(self) -> None:
         self._free: OrderedDict[tuple, list[Workspace]] = OrderedDict()
@@ -79,7 +81,8 @@ class WorkspacePool:
             return
         try:
             ws.reset()
-        except Exception:  # noqa: BLE001 - a copy that cannot be reset is dropped, never reused dirty
+        # a copy that cannot be reset is dropped, never reused dirty
+        except Exception:  # noqa: BLE001
             ws.close()
             return
         key = (str(ws.root), profile.links, profile.keep)
@@ -98,8 +101,9 @@ class WorkspacePool:
             self._free.clear()
 
     def _register(self) -> None:
-        """Copies go when the process ends: atexit for plain processes, multiprocessing's finalizers for pool
-        workers (which skip atexit); a killed process's copies are swept by the next run (`sweep_stale`)."""
+        """Copies go when the process ends: atexit for plain processes, multiprocessing's
+        finalizers for pool workers (which skip atexit); a killed process's copies are swept by the
+        next run (`sweep_stale`)."""
         from multiprocessing import util
 
         atexit.register(self.close_all)
@@ -127,7 +131,9 @@ def run_job(job: RunJob) -> dict[str, Any]:
         record = {"error": str(err)}
     finally:
         POOL.release(ws, lang.profile, job.reuse)
-    record.update(duration_s=round(time.monotonic() - start, 3), workspace=how, host=host, pid=os.getpid())
+    record.update(
+        duration_s=round(time.monotonic() - start, 3), workspace=how, host=host, pid=os.getpid()
+    )
     return record
 
 
@@ -143,19 +149,27 @@ def _run_in(ws: Workspace, job: RunJob) -> dict[str, Any]:
     data_file = ws.run_dir / "prism.coverage"
     measured = {rel: os.path.realpath(ws.path(rel)) for rel in job.coverage}
     if measured:
-        ws.apply({f"{pycov.PLUGIN_MODULE}.py": pycov.plugin_source(str(data_file), sorted(measured.values()))})
+        ws.apply(
+            {
+                f"{pycov.PLUGIN_MODULE}.py": pycov.plugin_source(
+                    str(data_file), sorted(measured.values())
+                )
+            }
+        )
         extra = ["-p", pycov.PLUGIN_MODULE]
     config = SandboxConfig(**{**job.sandbox, "timeout_s": job.timeout_s})
     sandbox = Sandbox(config, protect=Path(job.task_dir))
     by_runner = job.plan.kind == "runner"
-    record = _by_runner(ws, job, sandbox, config, extra) if by_runner else _by_shell(ws, job, sandbox)
+    record = (
+        _by_runner(ws, job, sandbox, config, extra) if by_runner else _by_shell(ws, job, sandbox)
+    )
     if measured:
         record["coverage"] = pycov.read_data(data_file, measured)
     return record
 
 
 def _short(test_id: str, dest: str) -> str:
-    return test_id[len(dest) + 1:] if test_id.startswith(dest + "/") else test_id
+    return test_id[len(dest) + 1 :] if test_id.startswith(dest + "/") else test_id
 
 
 def _first_line(text: str) -> str:
@@ -163,7 +177,9 @@ def _first_line(text: str) -> str:
     return line if len(line) <= MAX_MESSAGE else line[: MAX_MESSAGE - 1] + "…"
 
 
-def _by_runner(ws: Workspace, job: RunJob, sandbox: Sandbox, config: SandboxConfig, extra: list[str]) -> dict:
+def _by_runner(
+    ws: Workspace, job: RunJob, sandbox: Sandbox, config: SandboxConfig, extra: list[str]
+) -> dict:
     lang = LANGUAGES[job.language]
     settings = Settings.model_validate({"cache": False})
     settings.sandbox = config
@@ -175,24 +191,36 @@ def _by_runner(ws: Workspace, job: RunJob, sandbox: Sandbox, config: SandboxConf
     else:
         files = [f"{job.suite_dest}/{rel}" for rel in sorted(job.suite) if lang.is_test_file(rel)]
         if not files:
-            return {"accepted": False, "reason": "the suite has no test files", "tests": {}, "ran": 0}
+            return {
+                "accepted": False,
+                "reason": "the suite has no test files",
+                "tests": {},
+                "ran": 0,
+            }
     run = lang.runner(sandbox, project, settings).run(ws, files)
     return _record(run, job.suite_dest)
 
 
 def _record(run: TestRun, dest: str) -> dict[str, Any]:
     tests = {_short(k, dest): r.outcome.value for k, r in run.tests.items()}
-    messages = {_short(k, dest): _first_line(r.message) for k, r in run.tests.items()
-                if r.outcome.value not in GOOD and r.message}
+    messages = {
+        _short(k, dest): _first_line(r.message)
+        for k, r in run.tests.items()
+        if r.outcome.value not in GOOD and r.message
+    }
     ran = sum(1 for v in tests.values() if v not in NOT_RUN)
     bad = [k for k, v in tests.items() if v not in GOOD]
     if run.crash is not None:
-        reason = _first_line(run.crash) + (f" (in {_short(run.running, dest)})" if run.running else "")
+        reason = _first_line(run.crash) + (
+            f" (in {_short(run.running, dest)})" if run.running else ""
+        )
     elif run.errors:
         e = run.errors[0]
         reason = f"collection error in {_short(e.where, dest)}: {_first_line(e.message)}"
     elif bad:
-        reason = f"{len(bad)} of {len(tests)} tests failed: {', '.join(bad[:3])}" + (" …" if len(bad) > 3 else "")
+        reason = f"{len(bad)} of {len(tests)} tests failed: {', '.join(bad[:3])}" + (
+            " …" if len(bad) > 3 else ""
+        )
     elif ran == 0:
         reason = "no tests ran"
     elif run.exit_status != 0:
@@ -200,8 +228,14 @@ def _record(run: TestRun, dest: str) -> dict[str, Any]:
     else:
         reason = ""
     accepted = run.crash is None and not run.errors and run.exit_status == 0 and ran > 0
-    return {"accepted": accepted, "reason": reason, "tests": tests, "messages": messages, "ran": ran,
-            "exit_status": run.exit_status}
+    return {
+        "accepted": accepted,
+        "reason": reason,
+        "tests": tests,
+        "messages": messages,
+        "ran": ran,
+        "exit_status": run.exit_status,
+    }
 
 
 def _by_shell(ws: Workspace, job: RunJob, sandbox: Sandbox) -> dict[str, Any]:
@@ -211,11 +245,19 @@ def _by_shell(ws: Workspace, job: RunJob, sandbox: Sandbox) -> dict[str, Any]:
     env["PATH"] = os.path.dirname(job.python) + os.pathsep + env.get("PATH", "")
     if job.language == "python":
         env["PYTHONPATH"] = os.pathsep.join(str(ws.project / r) for r in job.source_roots)
-    result = sandbox.run(["sh", "-c", shell_command(job.plan, job.suite_dest, junit)], cwd=ws.project, env=env,
-                         timeout=job.timeout_s, profile=lang.profile)
+    result = sandbox.run(
+        ["sh", "-c", shell_command(job.plan, job.suite_dest, junit)],
+        cwd=ws.project,
+        env=env,
+        timeout=job.timeout_s,
+        profile=lang.profile,
+    )
     found = read_junit(junit)
     tests = {_short(k, job.suite_dest): v for k, v in (found.tests if found else {}).items()}
-    messages = {_short(k, job.suite_dest): _first_line(v) for k, v in (found.messages if found else {}).items()}
+    messages = {
+        _short(k, job.suite_dest): _first_line(v)
+        for k, v in (found.messages if found else {}).items()
+    }
     ran = None if found is None else sum(1 for v in tests.values() if v not in NOT_RUN)
     bad = [k for k, v in tests.items() if v not in GOOD]
     if result.timed_out:
@@ -223,7 +265,9 @@ def _by_shell(ws: Workspace, job: RunJob, sandbox: Sandbox) -> dict[str, Any]:
     elif result.limit_hit:
         reason = result.limit_hit
     elif bad:
-        reason = f"{len(bad)} of {len(tests)} tests failed: {', '.join(bad[:3])}" + (" …" if len(bad) > 3 else "")
+        reason = f"{len(bad)} of {len(tests)} tests failed: {', '.join(bad[:3])}" + (
+            " …" if len(bad) > 3 else ""
+        )
     elif result.returncode != 0:
         tail = _first_line("\n".join((result.stderr or result.stdout).strip().splitlines()[-1:]))
         reason = f"exit status {result.returncode}" + (f": {tail}" if tail else "")
@@ -232,5 +276,11 @@ def _by_shell(ws: Workspace, job: RunJob, sandbox: Sandbox) -> dict[str, Any]:
     else:
         reason = ""
     accepted = not result.timed_out and result.returncode == 0 and (ran is None or ran > 0)
-    return {"accepted": accepted, "reason": reason, "tests": tests, "messages": messages, "ran": ran,
-            "exit_status": result.returncode}
+    return {
+        "accepted": accepted,
+        "reason": reason,
+        "tests": tests,
+        "messages": messages,
+        "ran": ran,
+        "exit_status": result.returncode,
+    }

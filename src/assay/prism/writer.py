@@ -1,7 +1,8 @@
-"""`assay prism run --writer provider:model`: a test writer gets each task's `instruction.md` and its `original/`
-tree - never the reference or any panel member - and answers with the suite. The suites are kept under `--out`
-and then judged like given ones, so test writers are compared on the same panels. One answer per task and no
-repair loop: the panel is the judge, and a loop that ran the suite on the reference would leak the answer."""
+"""`assay prism run --writer provider:model`: a test writer gets each task's `instruction.md` and
+its `original/` tree - never the reference or any panel member - and answers with the suite. The
+suites are kept under `--out` and then judged like given ones, so test writers are compared on the
+same panels. One answer per task and no repair loop: the panel is the judge, and a loop that ran the
+suite on the reference would leak the answer."""
 
 from __future__ import annotations
 
@@ -24,7 +25,8 @@ SOURCE_SUFFIXES = {"python": (".py",)}
 
 @dataclass
 class WrittenSuite:
-    """What the writer did for one task: where its suite went, what it cost, or why there is none."""
+    """What the writer did for one task: where its suite went, what it cost, or why there
+    is none."""
 
     task: str
     writer: str
@@ -35,27 +37,41 @@ class WrittenSuite:
     estimated: bool = False  # the provider gave no token counts
     problem: str | None = None
     rationale: str = ""
-    omitted: list[str] = field(default_factory=list)  # files of original/ left out of the prompt (size)
+    # files of original/ left out of the prompt (size)
+    omitted: list[str] = field(default_factory=list)
 
     @property
     def tokens(self) -> int:
         return self.prompt_tokens + self.completion_tokens
 
     def to_json(self) -> dict[str, Any]:
-        return {"writer": self.writer, "suite": self.suite, "calls": self.calls, "prompt_tokens": self.prompt_tokens,
-                "completion_tokens": self.completion_tokens, "tokens": self.tokens, "estimated": self.estimated,
-                "problem": self.problem, "rationale": self.rationale, "omitted": self.omitted}
+        return {
+            "writer": self.writer,
+            "suite": self.suite,
+            "calls": self.calls,
+            "prompt_tokens": self.prompt_tokens,
+            "completion_tokens": self.completion_tokens,
+            "tokens": self.tokens,
+            "estimated": self.estimated,
+            "problem": self.problem,
+            "rationale": self.rationale,
+            "omitted": self.omitted,
+        }
 
 
 def context_files(task: Task) -> tuple[list[tuple[str, str]], list[str]]:
-    """(path, text) of original/ for the prompt within CONTEXT_CHARS, and the paths left out. The suite's own
-    directory is left out: it is where the answer goes."""
+    """(path, text) of original/ for the prompt within CONTEXT_CHARS, and the paths left out. The
+    suite's own directory is left out: it is where the answer goes."""
     suffixes = SOURCE_SUFFIXES.get(task.language, ())
     dest = task.suite_dest.strip("/") + "/"
     files: list[tuple[str, str]] = []
     for path in sorted(task.original.rglob("*")):
         rel = path.relative_to(task.original).as_posix()
-        if not path.is_file() or SKIP_DIRS & set(rel.split("/")[:-1]) or (rel + "/").startswith(dest):
+        if (
+            not path.is_file()
+            or SKIP_DIRS & set(rel.split("/")[:-1])
+            or (rel + "/").startswith(dest)
+        ):
             continue
         try:
             text = path.read_text(encoding="utf-8")
@@ -77,14 +93,23 @@ def suite_file(task: Task) -> str:
     return f"{task.id}/test_{re.sub(r'[^0-9A-Za-z_]', '_', task.id)}.py"
 
 
-def write_suites(tasks: list[Task], spec: str, out: Path, settings: Settings, store: Store | None,
-                 use_cache: bool = True) -> dict[str, WrittenSuite]:
-    """One suite per valid task under `out` (`out/<task-id>/`); a task the writer could not serve has none, and
-    its WrittenSuite says why. Token and cost limits are those of `[tool.assay.generate]`."""
+def write_suites(
+    tasks: list[Task],
+    spec: str,
+    out: Path,
+    settings: Settings,
+    store: Store | None,
+    use_cache: bool = True,
+) -> dict[str, WrittenSuite]:
+    """One suite per valid task under `out` (`out/<task-id>/`); a task the writer could
+    not serve has none, and its WrittenSuite says why. Token and cost limits are those
+    of `[tool.assay.generate]`."""
     budget = Budget(settings.generate.max_tokens, settings.generate.max_cost)
     templates = settings.generate.templates
     prompts = Prompts(Path(templates) if templates else None)
-    client = make_client(spec, settings.llm, role="writer", store=store, use_cache=use_cache, budget=budget)
+    client = make_client(
+        spec, settings.llm, role="writer", store=store, use_cache=use_cache, budget=budget
+    )
     written: dict[str, WrittenSuite] = {}
     try:
         for task in tasks:
@@ -92,7 +117,9 @@ def write_suites(tasks: list[Task], spec: str, out: Path, settings: Settings, st
                 continue
             ws = written[task.id] = WrittenSuite(task.id, client.spec)
             if task.language != "python":
-                ws.problem = f"the writer writes Python suites only (task language: {task.language})"
+                ws.problem = (
+                    f"the writer writes Python suites only (task language: {task.language})"
+                )
                 continue
             _write_one(task, ws, client, prompts, out)
     finally:
@@ -100,7 +127,9 @@ def write_suites(tasks: list[Task], spec: str, out: Path, settings: Settings, st
     return written
 
 
-def _write_one(task: Task, ws: WrittenSuite, client: LLMClient, prompts: Prompts, out: Path) -> None:
+def _write_one(
+    task: Task, ws: WrittenSuite, client: LLMClient, prompts: Prompts, out: Path
+) -> None:
     files, ws.omitted = context_files(task)
     try:
         instruction = (task.dir / "instruction.md").read_text(encoding="utf-8")
@@ -108,8 +137,14 @@ def _write_one(task: Task, ws: WrittenSuite, client: LLMClient, prompts: Prompts
         ws.problem = "the task has no readable instruction.md"
         return
     system = prompts.render("prism_writer_system")
-    user = prompts.render("prism_write", instruction=instruction, files=files, omitted=ws.omitted,
-                          suite_dest=task.suite_dest, test_command=task.test_command or "python -m pytest")
+    user = prompts.render(
+        "prism_write",
+        instruction=instruction,
+        files=files,
+        omitted=ws.omitted,
+        suite_dest=task.suite_dest,
+        test_command=task.test_command or "python -m pytest",
+    )
     prompt = Prompt(system, user, "prism-write")
     try:
         completion = client.complete(prompt)

@@ -1,5 +1,5 @@
-"""Reporters: one module per format and command. A reporter formats a finished report; it never computes one.
-Adding a format = one module + one line in the command's table."""
+"""Reporters: one module per format and command. A reporter formats a finished report; it never
+computes one. Adding a format = one module + one line in the command's table."""
 
 from __future__ import annotations
 
@@ -64,13 +64,26 @@ PRISM_FORMATS: dict[str, Callable[[Any], str]] = {
     "markdown": prism_markdown.render,
     "html": prism_html.render,
 }
-PRISM_CHECK_FORMATS: dict[str, Callable[[Any], str]] = {"text": prism_text.render_check, "json": prism_json.render}
-PRISM_BUILD_FORMATS: dict[str, Callable[[Any], str]] = {"text": prism_text.render_build, "json": prism_json.render}
-OFFLINE_FORMATS: dict[str, Callable[[Any], str]] = {"text": offline_text.render, "json": offline_json.render}
+PRISM_CHECK_FORMATS: dict[str, Callable[[Any], str]] = {
+    "text": prism_text.render_check,
+    "json": prism_json.render,
+}
+PRISM_BUILD_FORMATS: dict[str, Callable[[Any], str]] = {
+    "text": prism_text.render_build,
+    "json": prism_json.render,
+}
+OFFLINE_FORMATS: dict[str, Callable[[Any], str]] = {
+    "text": offline_text.render,
+    "json": offline_json.render,
+}
 
-# assay generate: per kind of writer report (`report.kind`, writers.base.WriterReport), its formats and how the
-# CLI shows it (`present(report, format, output, write, console)`)
-WRITER_FORMATS: dict[str, dict[str, Callable[[Any], str]]] = {"generate": GENERATE_FORMATS,
-                                                              "offline": OFFLINE_FORMATS}
-WRITER_PRESENTERS: dict[str, Callable[..., None]] = {"generate": generate_text.present,
-                                                     "offline": offline_text.present}
+# assay generate: per kind of writer report (`report.kind`, writers.base.WriterReport), its formats
+# and how the CLI shows it (`present(report, format, output, write, console)`)
+WRITER_FORMATS: dict[str, dict[str, Callable[[Any], str]]] = {
+    "generate": GENERATE_FORMATS,
+    "offline": OFFLINE_FORMATS,
+}
+WRITER_PRESENTERS: dict[str, Callable[..., None]] = {
+    "generate": generate_text.present,
+    "offline": offline_text.present,
+}

@@ -12,7 +12,8 @@ def render(report: Report) -> str:
     lines = [
         "### assay verify",
         "",
-        f"{s['files']} files: {s['accepted']} accepted, {s['rejected']} rejected, {s['flaky']} flaky, "
+        f"{s['files']} files: {s['accepted']} accepted, "
+        f"{s['rejected']} rejected, {s['flaky']} flaky, "
         f"{s['low_value']} low value, {s['unvalidated']} unvalidated ({s['duration_s']:.1f} s)",
         "",
         "| file | " + " | ".join(gates) + " | verdict |",
@@ -20,9 +21,15 @@ def render(report: Report) -> str:
     ]
     for f in report.files:
         cells = gate_cells(f, gates)
-        lines.append(f"| `{f.path}` | " + " | ".join(cells) + f" | **{verdict_label(f.verdict)}** |")
-    skips = [f"- `{f.path}`: {g.gate} skipped: {g.details['reason']}" for f in report.files for g in f.gates
-             if g.status.value == "skip" and g.verdict is None and g.details.get("reason")]
+        lines.append(
+            f"| `{f.path}` | " + " | ".join(cells) + f" | **{verdict_label(f.verdict)}** |"
+        )
+    skips = [
+        f"- `{f.path}`: {g.gate} skipped: {g.details['reason']}"
+        for f in report.files
+        for g in f.gates
+        if g.status.value == "skip" and g.verdict is None and g.details.get("reason")
+    ]
     if skips:  # gates that did not measure a file, and why (mutation for another language)
         lines += ["", *skips]
     rejected = [f for f in report.files if f.rejected_at]

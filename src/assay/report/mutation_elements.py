@@ -1,7 +1,7 @@
 """Stryker's mutation-testing-elements report (schema version 2) of a mutation run.
 
-Locations are 1-based lines and columns; `replacement` is the exact text that replaces the span, so that
-applying it to the file on disk reproduces the mutant.
+Locations are 1-based lines and columns; `replacement` is the exact text that replaces the span, so
+that applying it to the file on disk reproduces the mutant.
 """
 
 from __future__ import annotations
@@ -15,15 +15,19 @@ SCHEMA = "https://git.io/mutation-testing-schema"
 
 
 def elements(run: MutationResult, thresholds: tuple[float, float] = (80, 60)) -> dict[str, Any]:
-    files: dict[str, Any] = {rel: {"language": "python", "source": text, "mutants": []}
-                             for rel, text in run.sources.items()}
+    files: dict[str, Any] = {
+        rel: {"language": "python", "source": text, "mutants": []}
+        for rel, text in run.sources.items()
+    }
     for m, r in run.scored:
         mutant = {
             "id": m.id,
             "mutatorName": m.operator,
             "replacement": m.replacement,
-            "location": {"start": {"line": m.line, "column": m.col + 1},
-                         "end": {"line": m.end_line, "column": m.end_col + 1}},
+            "location": {
+                "start": {"line": m.line, "column": m.col + 1},
+                "end": {"line": m.end_line, "column": m.end_col + 1},
+            },
             "status": r.status.value,
             "coveredBy": r.covered_by,
             "killedBy": r.killed_by,
@@ -37,7 +41,9 @@ def elements(run: MutationResult, thresholds: tuple[float, float] = (80, 60)) ->
     test_files: dict[str, Any] = {}
     for t in run.tests:
         path, _, name = t.id.partition("::")
-        test_files.setdefault(path, {"tests": []})["tests"].append({"id": t.id, "name": name or t.id})
+        test_files.setdefault(path, {"tests": []})["tests"].append(
+            {"id": t.id, "name": name or t.id}
+        )
     return {
         "$schema": SCHEMA,
         "schemaVersion": "2",

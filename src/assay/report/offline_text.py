@@ -1,4 +1,5 @@
-"""The offline writer's report in words: per module what was written and what became of each function."""
+"""The offline writer's report in words: per module what was written and what became of
+each function."""
 
 from __future__ import annotations
 
@@ -19,36 +20,55 @@ def render(report: OfflineReport) -> str:
     lines = []
     for m in report.modules:
         where = m.test_path if m.text is not None else "no file"
-        state = "written" if m.written else "dry run" if m.text is not None and report.dry_run else \
-            "not written" if m.text is not None else m.verdict
+        state = (
+            "written"
+            if m.written
+            else "dry run"
+            if m.text is not None and report.dry_run
+            else "not written"
+            if m.text is not None
+            else m.verdict
+        )
         score = f", gate 4 {m.gate_score:g}%" if m.gate_score is not None else ""
-        lines.append(f"{m.module} -> {where}: {_n(len(m.tests) if m.text is not None else 0, 'test')}, kill "
-                     f"{m.killed}/{m.mutants} mutants{score}, {m.duration_s:.1f} s ({state})")
+        lines.append(
+            f"{m.module} -> {where}: {_n(len(m.tests) if m.text is not None else 0, 'test')}, kill "
+            f"{m.killed}/{m.mutants} mutants{score}, {m.duration_s:.1f} s ({state})"
+        )
         width = max((len(f.name) for f in m.functions), default=0)
         for f in m.functions:
             if f.status == "tested":
                 tried = sum(f.inputs_tried.values())
-                lines.append(f"  {f.name:<{width}}  {_n(f.tests, 'test')}, its mutants killed {f.killed}/{f.mutants} "
-                             f"({f.inputs_kept} of {tried} inputs kept)")
+                lines.append(
+                    f"  {f.name:<{width}}  {_n(f.tests, 'test')}, "
+                    f"its mutants killed {f.killed}/{f.mutants} "
+                    f"({f.inputs_kept} of {tried} inputs kept)"
+                )
             else:
                 lines.append(f"  {f.name:<{width}}  no test ({f.status}): {f.reason}")
         if m.survivors and m.text is not None:
-            lines.append(f"  survivors ({m.mutants - m.killed}): " + "; ".join(m.survivors[:3])
-                         + (" ..." if len(m.survivors) > 3 else ""))
+            lines.append(
+                f"  survivors ({m.mutants - m.killed}): "
+                + "; ".join(m.survivors[:3])
+                + (" ..." if len(m.survivors) > 3 else "")
+            )
         lines += [f"  note: {n}" for n in m.notes]
     lines += report.notes
     if report.tests:
         lines.append(CHARACTERIZATION_NOTE)
     files = sum(m.written or (report.dry_run and m.text is not None) for m in report.modules)
-    lines.append(f"{_n(report.tests, 'test')} in {_n(files, 'file')}, "
-                 f"{report.duration_s:.1f} s")
+    lines.append(f"{_n(report.tests, 'test')} in {_n(files, 'file')}, {report.duration_s:.1f} s")
     return "\n".join(lines) + "\n"
 
 
-def present(report: OfflineReport, format: str, output: Path | None, write: Callable[[str, Path | None], None],
-            console: Callable[[], Any]) -> None:
-    """With --dry-run in text to stdout: the files on stdout and the report on stderr; else the report in
-    `format` to `output` or stdout."""
+def present(
+    report: OfflineReport,
+    format: str,
+    output: Path | None,
+    write: Callable[[str, Path | None], None],
+    console: Callable[[], Any],
+) -> None:
+    """With --dry-run in text to stdout: the files on stdout and the report on stderr; else the
+    report in `format` to `output` or stdout."""
     from assay.report import OFFLINE_FORMATS
 
     if report.dry_run and format == "text" and output is None:

@@ -29,7 +29,8 @@ th.faulty { color: #b71c1c; } th.correct, th.reference { color: #1b5e20; }
 </head>
 <body>
 <h1>assay prism</h1>
-<p class="muted">Benchmark <code>{{ benchmark }}</code>, suites <code>{{ suites }}</code>; {{ runs }}.</p>
+<p class="muted">Benchmark <code>{{ benchmark }}</code>,
+suites <code>{{ suites }}</code>; {{ runs }}.</p>
 <table>
 <tr>{% for h in task_header %}<th>{{ h }}</th>{% endfor %}</tr>
 {% for row in task_rows %}<tr>{% for c in row %}<td>{{ c }}</td>{% endfor %}</tr>{% endfor %}
@@ -39,18 +40,21 @@ th.faulty { color: #b71c1c; } th.correct, th.reference { color: #1b5e20; }
 <tr><th></th>{% for h in summary_header %}<th>{{ h }}</th>{% endfor %}</tr>
 {% for row in summary_rows %}<tr>{% for c in row %}<td>{{ c }}</td>{% endfor %}</tr>{% endfor %}
 </table>
-{% if findings %}<h2>Findings</h2><ul>{% for f in findings %}<li>{{ f }}</li>{% endfor %}</ul>{% endif %}
+{% if findings %}<h2>Findings</h2>
+<ul>{% for f in findings %}<li>{{ f }}</li>{% endfor %}</ul>{% endif %}
 {% for t in tasks if t.matrix %}
 <h2>{{ t.id }}</h2>
 <p class="muted">{{ t.summary }}</p>
 <table>
-<tr><th>test</th>{% for m in t.members %}<th class="{{ m.role }}" title="{{ m.reason }}">{{ m.name }}</th>
+<tr><th>test</th>{% for m in t.members %}
+<th class="{{ m.role }}" title="{{ m.reason }}">{{ m.name }}</th>
 {% endfor %}</tr>
 {% for test, row in t.matrix.items() %}<tr><td><code>{{ test }}</code></td>
 {% for m in t.members %}{% set o = row[m.name] %}<td class="{{ o | replace(' ', '-') }}"
  title="{{ t.messages.get(m.name, {}).get(test, '') }}">{{ o }}</td>{% endfor %}</tr>
 {% endfor %}
-<tr><td><b>suite</b></td>{% for m in t.members %}<td class="{{ 'passed' if m.accepted else 'failed' }}">
+<tr><td><b>suite</b></td>{% for m in t.members %}
+<td class="{{ 'passed' if m.accepted else 'failed' }}">
 {{ 'accepts' if m.accepted else 'rejects' }}</td>{% endfor %}</tr>
 </table>
 {% endfor %}
@@ -68,13 +72,29 @@ def render(report: PrismReport) -> str:
     for t in report.tasks:
         if not t.evaluated:
             continue
-        tasks.append({"id": t.id, "members": t.members, "matrix": t.matrix(),
-                      "messages": {m.name: m.messages for m in t.members},
-                      "summary": " · ".join(f"{h} {c}" for h, c in zip(TASK_HEADER[4:], task_row(t)[4:],
-                                                                         strict=True) if c)})
-    runs = f"{report.runs.get('total', 0)} runs ({report.runs.get('cached', 0)} from the cache) in " \
-           f"{report.duration_s:.1f}s"
+        tasks.append(
+            {
+                "id": t.id,
+                "members": t.members,
+                "matrix": t.matrix(),
+                "messages": {m.name: m.messages for m in t.members},
+                "summary": " · ".join(
+                    f"{h} {c}" for h, c in zip(TASK_HEADER[4:], task_row(t)[4:], strict=True) if c
+                ),
+            }
+        )
+    runs = (
+        f"{report.runs.get('total', 0)} runs ({report.runs.get('cached', 0)} from the cache) in "
+        f"{report.duration_s:.1f}s"
+    )
     return env.from_string(TEMPLATE).render(
-        benchmark=report.benchmark, suites=report.suites, runs=runs, task_header=TASK_HEADER,
-        task_rows=[task_row(t) for t in report.tasks], summary_header=SUMMARY_HEADER, summary_rows=rows,
-        findings=findings(report), tasks=tasks)
+        benchmark=report.benchmark,
+        suites=report.suites,
+        runs=runs,
+        task_header=TASK_HEADER,
+        task_rows=[task_row(t) for t in report.tasks],
+        summary_header=SUMMARY_HEADER,
+        summary_rows=rows,
+        findings=findings(report),
+        tasks=tasks,
+    )

@@ -1,4 +1,5 @@
-"""`assay prism` as Markdown: the per-task and aggregate tables and the findings, for a PR comment or a wiki."""
+"""`assay prism` as Markdown: the per-task and aggregate tables and the findings, for a PR comment
+or a wiki."""
 
 from __future__ import annotations
 
@@ -26,7 +27,10 @@ def render(report: PrismReport) -> str:
     found = findings(report)
     if found:
         lines += ["", "## Findings", ""] + [f"- {_cell(f)}" for f in found]
-    lines += ["", f"{report.runs.get('total', 0)} runs ({report.runs.get('cached', 0)} from the cache) in "
-                  f"{report.duration_s:.1f}s."]
+    lines += [
+        "",
+        f"{report.runs.get('total', 0)} runs ({report.runs.get('cached', 0)} from the cache) in "
+        f"{report.duration_s:.1f}s.",
+    ]
     lines += [f"Note: {_cell(note)}" for note in report.notes]
     return "\n".join(lines) + "\n"

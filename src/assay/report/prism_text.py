@@ -1,5 +1,6 @@
-"""`assay prism` as text: the per-task table, the aggregate by category and language, then what to look at
-(invalid tasks, over-fitting tests, faulty members no test catches, flaky tasks). Also `check` and `build`."""
+"""`assay prism` as text: the per-task table, the aggregate by category and language, then what to
+look at (invalid tasks, over-fitting tests, faulty members no test catches, flaky tasks). Also
+`check` and `build`."""
 
 from __future__ import annotations
 
@@ -24,7 +25,9 @@ def num(value: object) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, float):
-        return f"{value:.2f}".rstrip("0").rstrip(".") if value not in (0.0, 1.0) else str(int(value))
+        return (
+            f"{value:.2f}".rstrip("0").rstrip(".") if value not in (0.0, 1.0) else str(int(value))
+        )
     return str(value)
 
 
@@ -36,13 +39,48 @@ def task_row(t: TaskResult) -> list[str]:
     m = t.metrics
     if m is None:
         return [t.id, t.category, t.language, t.status, "", "", "", "", "", "", "", ""]
-    return [t.id, t.category, t.language, t.status, num(m.fails_original), num(m.rar), num(m.var), num(m.irr),
-            num(m.jsf), num(_ratio(t.change_coverage)), num(_ratio(t.entry_coverage)), "yes" if t.flaky else ""]
+    return [
+        t.id,
+        t.category,
+        t.language,
+        t.status,
+        num(m.fails_original),
+        num(m.rar),
+        num(m.var),
+        num(m.irr),
+        num(m.jsf),
+        num(_ratio(t.change_coverage)),
+        num(_ratio(t.entry_coverage)),
+        "yes" if t.flaky else "",
+    ]
 
 
-TASK_HEADER = ["task", "category", "language", "status", "fails orig", "RAR", "VAR", "IRR", "JSF", "change cov",
-               "entry cov", "flaky"]
-SUMMARY_HEADER = ["tasks", "evaluated", "fails orig", "RAR", "VAR", "IRR", "JSF", "H", "change cov", "entry cov"]
+TASK_HEADER = [
+    "task",
+    "category",
+    "language",
+    "status",
+    "fails orig",
+    "RAR",
+    "VAR",
+    "IRR",
+    "JSF",
+    "change cov",
+    "entry cov",
+    "flaky",
+]
+SUMMARY_HEADER = [
+    "tasks",
+    "evaluated",
+    "fails orig",
+    "RAR",
+    "VAR",
+    "IRR",
+    "JSF",
+    "H",
+    "change cov",
+    "entry cov",
+]
 
 
 def summary_row(name: str, s: dict) -> list[str]:
@@ -55,8 +93,10 @@ def findings(report: PrismReport) -> list[str]:
     for t in report.tasks:
         if t.writer is not None:
             w = t.writer
-            lines.append(f"{t.id}: suite by {w['writer']}: {w['calls']} call(s), {w['tokens']:,} tokens"
-                         + (" (estimated)" if w["estimated"] else ""))
+            lines.append(
+                f"{t.id}: suite by {w['writer']}: {w['calls']} call(s), {w['tokens']:,} tokens"
+                + (" (estimated)" if w["estimated"] else "")
+            )
         if not t.evaluated:
             lines.append(f"{t.id}: {t.status}: {t.reason}")
             continue
@@ -65,7 +105,9 @@ def findings(report: PrismReport) -> list[str]:
             runs = next((m.runs for m in t.members if m.role == "reference"), [])
             lines.append(f"{t.id}: flaky: the reference runs disagree ({runs}){which}")
         if t.metrics is not None and not t.metrics.fails_original:
-            lines.append(f"{t.id}: the suite passes on original/: it does not detect the missing change")
+            lines.append(
+                f"{t.id}: the suite passes on original/: it does not detect the missing change"
+            )
         for test, members in t.overfitting_tests().items():
             lines.append(f"{t.id}: over-fits: {test} fails on {', '.join(members)}")
         for name in t.uncaught_faulty():
@@ -91,10 +133,14 @@ def print_report(console: Console, report: PrismReport) -> None:
     for line in findings(report):
         console.print(f"- {line}", highlight=False, markup=False, soft_wrap=True)
     runs = report.runs
-    where = report.executor.get("kind", "?") + (f", {report.executor['workers']} workers"
-                                                  if "workers" in report.executor else "")
-    console.print(f"{runs.get('total', 0)} runs ({runs.get('cached', 0)} from the cache) on {where} in "
-                  f"{report.duration_s:.1f}s", highlight=False)
+    where = report.executor.get("kind", "?") + (
+        f", {report.executor['workers']} workers" if "workers" in report.executor else ""
+    )
+    console.print(
+        f"{runs.get('total', 0)} runs ({runs.get('cached', 0)} from the cache) on {where} in "
+        f"{report.duration_s:.1f}s",
+        highlight=False,
+    )
     for note in report.notes:
         console.print(f"note: {note}", highlight=False, markup=False)
 
@@ -111,16 +157,23 @@ def render(report: PrismReport) -> str:
 
 def print_check(console: Console, report: CheckReport) -> None:
     for t in report.tasks:
-        console.print(f"{t.id}: {t.status}" + (f" — {t.reason}" if t.reason else ""), highlight=False,
-                      markup=False, soft_wrap=True)
+        console.print(
+            f"{t.id}: {t.status}" + (f" — {t.reason}" if t.reason else ""),
+            highlight=False,
+            markup=False,
+            soft_wrap=True,
+        )
         for fault in t.faults:
             console.print(f"  - {fault}", highlight=False, markup=False, soft_wrap=True)
     counts: dict[str, int] = {}
     for t in report.tasks:
         counts[t.status] = counts.get(t.status, 0) + 1
-    console.print(", ".join(f"{n} {s}" for s, n in sorted(counts.items())) +
-                  f" — {report.runs.get('total', 0)} runs ({report.runs.get('cached', 0)} cached) in "
-                  f"{report.duration_s:.1f}s", highlight=False)
+    console.print(
+        ", ".join(f"{n} {s}" for s, n in sorted(counts.items()))
+        + f" — {report.runs.get('total', 0)} runs ({report.runs.get('cached', 0)} cached) in "
+        f"{report.duration_s:.1f}s",
+        highlight=False,
+    )
 
 
 def render_check(report: CheckReport) -> str:
@@ -128,12 +181,19 @@ def render_check(report: CheckReport) -> str:
 
 
 def print_build(console: Console, report: BuildReport) -> None:
-    console.print(f"{report.task}: {len(report.added)} of {report.wanted} faulty members added "
-                  f"({report.killed} of {report.candidates} mutants killed by the validator)", highlight=False)
+    console.print(
+        f"{report.task}: {len(report.added)} of {report.wanted} faulty members added "
+        f"({report.killed} of {report.candidates} mutants killed by the validator)",
+        highlight=False,
+    )
     for m in report.added:
-        console.print(f"  {m.path}: {m.file}:{m.line} `{m.before}` → `{m.after}`; fails "
-                      f"{', '.join(m.failing[:4])}" + (" …" if len(m.failing) > 4 else ""),
-                      highlight=False, markup=False, soft_wrap=True)
+        console.print(
+            f"  {m.path}: {m.file}:{m.line} `{m.before}` → `{m.after}`; fails "
+            f"{', '.join(m.failing[:4])}" + (" …" if len(m.failing) > 4 else ""),
+            highlight=False,
+            markup=False,
+            soft_wrap=True,
+        )
 
 
 def render_build(report: BuildReport) -> str:

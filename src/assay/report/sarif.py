@@ -30,32 +30,49 @@ def _rule(rule: Any, config: SmellsConfig) -> dict[str, Any]:
     }
 
 
-def to_sarif(findings: list[Finding], version: str, config: SmellsConfig | None = None) -> dict[str, Any]:
-    """One run with every rule described; result paths are relative to %SRCROOT% (the project root)."""
+def to_sarif(
+    findings: list[Finding], version: str, config: SmellsConfig | None = None
+) -> dict[str, Any]:
+    """One run with every rule described; result paths are relative to %SRCROOT% (the
+    project root)."""
     config = config or SmellsConfig()
     ids = list(RULES)
     return {
         "$schema": SCHEMA,
         "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {
-                "name": "assay",
-                "informationUri": INFORMATION_URI,
-                "version": version,
-                "rules": [_rule(r, config) for r in RULES.values()],
-            }},
-            "originalUriBaseIds": {"%SRCROOT%": {"description": {"text": "the project root"}}},
-            "results": [{
-                "ruleId": f.rule,
-                "ruleIndex": ids.index(f.rule),
-                "level": SARIF_LEVEL[f.level],
-                "message": {"text": f.text},
-                "locations": [{"physicalLocation": {
-                    "artifactLocation": {"uri": f.path, "uriBaseId": "%SRCROOT%"},
-                    "region": {"startLine": max(f.line, 1), "startColumn": max(f.col, 1)},
-                }}],
-            } for f in findings],
-        }],
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "assay",
+                        "informationUri": INFORMATION_URI,
+                        "version": version,
+                        "rules": [_rule(r, config) for r in RULES.values()],
+                    }
+                },
+                "originalUriBaseIds": {"%SRCROOT%": {"description": {"text": "the project root"}}},
+                "results": [
+                    {
+                        "ruleId": f.rule,
+                        "ruleIndex": ids.index(f.rule),
+                        "level": SARIF_LEVEL[f.level],
+                        "message": {"text": f.text},
+                        "locations": [
+                            {
+                                "physicalLocation": {
+                                    "artifactLocation": {"uri": f.path, "uriBaseId": "%SRCROOT%"},
+                                    "region": {
+                                        "startLine": max(f.line, 1),
+                                        "startColumn": max(f.col, 1),
+                                    },
+                                }
+                            }
+                        ],
+                    }
+                    for f in findings
+                ],
+            }
+        ],
     }
 
 

@@ -8,6 +8,15 @@ from assay.model import LintReport
 
 
 def render(report: LintReport) -> str:
-    counts = {lvl: sum(1 for f in report.findings if f.level == lvl) for lvl in ("reject", "warn", "info")}
-    return json.dumps({"schema": "assay.smells/1", "files": report.files, "summary": counts,
-                       "findings": [f.to_json() for f in report.findings]}, indent=2)
+    counts = {
+        lvl: sum(1 for f in report.findings if f.level == lvl) for lvl in ("reject", "warn", "info")
+    }
+    return json.dumps(
+        {
+            "schema": "assay.smells/1",
+            "files": report.files,
+            "summary": counts,
+            "findings": [f.to_json() for f in report.findings],
+        },
+        indent=2,
+    )

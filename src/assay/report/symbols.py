@@ -1,13 +1,22 @@
-"""How verdicts and gate statuses are shown to a person (shared by the text and markdown reporters)."""
+"""How verdicts and gate statuses are shown to a person (shared by the text and
+markdown reporters)."""
 
 from __future__ import annotations
 
 from assay.model import FileReport, GateStatus, Verdict
 
-STATUS_MARK = {GateStatus.PASS: "✔", GateStatus.REJECT: "✘", GateStatus.WARN: "!", GateStatus.SKIP: "–"}
+STATUS_MARK = {
+    GateStatus.PASS: "✔",
+    GateStatus.REJECT: "✘",
+    GateStatus.WARN: "!",
+    GateStatus.SKIP: "–",
+}
 VERDICT_STYLE = {
-    Verdict.ACCEPTED: "green", Verdict.REJECTED: "red", Verdict.FLAKY: "yellow",
-    Verdict.UNVALIDATED: "blue", Verdict.LOW_VALUE: "magenta",
+    Verdict.ACCEPTED: "green",
+    Verdict.REJECTED: "red",
+    Verdict.FLAKY: "yellow",
+    Verdict.UNVALIDATED: "blue",
+    Verdict.LOW_VALUE: "magenta",
 }
 
 

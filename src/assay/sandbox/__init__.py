@@ -1,7 +1,7 @@
 """Limits and isolation for untrusted code: the lowest layer that runs anything.
 
-`Sandbox` runs one command under a `Profile` (rlimits, cgroups, namespaces, a scrubbed environment); the
-code that runs inside the sandboxed child lives in `assay._assay_sandbox`."""
+`Sandbox` runs one command under a `Profile` (rlimits, cgroups, namespaces, a scrubbed environment);
+the code that runs inside the sandboxed child lives in `assay._assay_sandbox`."""
 
 from assay.sandbox.process import (
     PYTHON,

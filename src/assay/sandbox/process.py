@@ -3,16 +3,18 @@
 Layers, each applied only where this machine allows it and reported as such (`SandboxInfo`):
 - wall timeout; the whole process tree is killed on expiry (pid namespace, else process group);
 - rlimits: address space, CPU seconds, file size, no core dumps;
-- a pids cgroup caps the number of processes (fork bombs); where a memory cgroup can be made, a profile may
-  limit memory there instead of by address space (a JVM or Node reserves far more address space than it uses);
-- `unshare`: new user+mount+pid namespaces, network namespace without interfaces, and the user's project
-  bind-mounted read-only so that even absolute paths into it cannot be written;
+- a pids cgroup caps the number of processes (fork bombs); where a memory cgroup can be made, a
+  profile may limit memory there instead of by address space (a JVM or Node reserves far more
+  address space than it uses);
+- `unshare`: new user+mount+pid namespaces, network namespace without interfaces, and the user's
+  project bind-mounted read-only so that even absolute paths into it cannot be written;
 - an environment without anything that looks like a secret, with HOME and TMPDIR in scratch space.
 If assay itself dies (even SIGKILL), PR_SET_PDEATHSIG takes the sandboxed tree down with it.
 
-A `Profile` says what one toolchain needs beyond that, without weakening the rest: environment variables that
-point it at its build caches (read-only, like every path outside the workspace), a build cache of its own in the
-workspace's `cache/`, the memory limit it can start under, directories the workspace keeps or links.
+A `Profile` says what one toolchain needs beyond that, without weakening the rest: environment
+variables that point it at its build caches (read-only, like every path outside the workspace), a
+build cache of its own in the workspace's `cache/`, the memory limit it can start under, directories
+the workspace keeps or links.
 """
 
 from __future__ import annotations
@@ -38,14 +40,14 @@ from typing import IO, Any, Literal
 from assay.config import SandboxConfig
 from assay.model import SandboxInfo
 
-# Scratch workspaces are directories with this prefix (execution.workspace makes them): a run inside one may
-# write that whole tree.
+# Scratch workspaces are directories with this prefix (execution.workspace makes them): a run inside
+# one may write that whole tree.
 WORKSPACE_PREFIX = "assay-ws-"
 
 SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL", re.IGNORECASE)
-# $1 = the user's project (read-only, or fail), then the directories that stay writable (the scratch workspace and
-# any shared build cache of assay's own) up to "--"; then every other mount is made read-only where the kernel
-# allows, so a test cannot write outside them.
+# $1 = the user's project (read-only, or fail), then the directories that stay writable (the scratch
+# workspace and any shared build cache of assay's own) up to "--"; then every other mount is made
+# read-only where the kernel allows, so a test cannot write outside them.
 _MOUNT_RO = r"""
 mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" || exit 97
 p="$1"; shift
@@ -70,36 +72,47 @@ exec "$@"
 """
 _CGROUP_ROOTS = {
     "pids": (Path("/sys/fs/cgroup/pids"), Path("/sys/fs/cgroup/unified"), Path("/sys/fs/cgroup")),
-    "memory": (Path("/sys/fs/cgroup/memory"), Path("/sys/fs/cgroup/unified"), Path("/sys/fs/cgroup")),
+    "memory": (
+        Path("/sys/fs/cgroup/memory"),
+        Path("/sys/fs/cgroup/unified"),
+        Path("/sys/fs/cgroup"),
+    ),
 }
 _LIMIT_FILES = {"pids": ("pids.max",), "memory": ("memory.max", "memory.limit_in_bytes")}
 
 
 @dataclass(frozen=True)
 class Profile:
-    """What one toolchain needs from the sandbox. `env` values may name `{cache}` (the workspace's build cache,
-    writable, kept across resets), `{home}` (the run's HOME) and `{user_home}` (the real home, read-only: where
-    `~/.m2`, `~/.cargo/registry` and the Go module cache live)."""
+    """What one toolchain needs from the sandbox. `env` values may name `{cache}` (the workspace's
+    build cache, writable, kept across resets), `{home}` (the run's HOME) and `{user_home}` (the
+    real home, read-only: where `~/.m2`, `~/.cargo/registry` and the Go module cache live)."""
 
     name: str = "python"
     env: Mapping[str, str] = field(default_factory=dict)
     memory: Literal["address_space", "cgroup"] = "address_space"
-    max_processes: int | None = None  # pids.max for this toolchain (threads count): None = the config's
-    keep: tuple[str, ...] = ()  # project-relative build output dirs the workspace keeps across resets
-    links: tuple[str, ...] = ()  # project-relative dirs served read-only from the user's tree (node_modules)
-    # Directories outside the workspace that stay writable, for a build cache of assay's own shared across runs
-    # (`{assay_cache}/go-build`: Go rebuilds its standard library into an empty cache, a minute per run).
+    # pids.max for this toolchain (threads count): None = the config's
+    max_processes: int | None = None
+    # project-relative build output dirs the workspace keeps across resets
+    keep: tuple[str, ...] = ()
+    # project-relative dirs served read-only from the user's tree (node_modules)
+    links: tuple[str, ...] = ()
+    # Directories outside the workspace that stay writable, for a build cache of assay's own shared
+    # across runs (`{assay_cache}/go-build`: Go rebuilds its standard library into an empty cache, a
+    # minute per run).
     shared: tuple[str, ...] = ()
 
 
 def assay_cache() -> Path:
-    """assay's own cache directory (build caches shared by sandboxed runs, downloaded test launchers)."""
+    """assay's own cache directory (build caches shared by sandboxed runs, downloaded
+    test launchers)."""
     return Path(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")) / "assay"
 
 
 def expand(value: str, cache: Path, home: Path) -> str:
     """A profile value with `{cache}`, `{home}`, `{user_home}` and `{assay_cache}` filled in."""
-    return value.format(cache=cache, home=home, user_home=os.path.expanduser("~"), assay_cache=assay_cache())
+    return value.format(
+        cache=cache, home=home, user_home=os.path.expanduser("~"), assay_cache=assay_cache()
+    )
 
 
 PYTHON = Profile()
@@ -132,7 +145,8 @@ class RunResult:
 
 
 def scrubbed_env(base: dict[str, str] | None = None) -> tuple[dict[str, str], list[str]]:
-    """The environment minus every variable whose name looks like a secret; also returns what was removed."""
+    """The environment minus every variable whose name looks like a secret; also returns what
+    was removed."""
     env = dict(os.environ if base is None else base)
     removed = sorted(k for k in env if SECRET_NAME.search(k))
     for k in removed:
@@ -152,8 +166,9 @@ _NAMESPACES = ("--user", "--map-root-user", "--mount", "--pid", "--fork", "--kil
 
 @functools.lru_cache(maxsize=1)
 def _unshare_flags() -> tuple[str, ...] | None:
-    """unshare's flags that work here: with a /proc of the new pid namespace's own where the kernel lets us
-    mount one (the worker reads its children's CPU use there), else without; None when unshare fails."""
+    """unshare's flags that work here: with a /proc of the new pid namespace's own where the kernel
+    lets us mount one (the worker reads its children's CPU use there), else without; None when
+    unshare fails."""
     if not shutil.which("unshare"):
         return None
     probe_dir = tempfile.mkdtemp(prefix="assay-probe-")
@@ -162,8 +177,24 @@ def _unshare_flags() -> tuple[str, ...] | None:
         try:
             check = f"! touch {probe_dir}/x && touch {writable}/x"
             for extra in (("--mount-proc",), ()):
-                if _probe(["unshare", *_NAMESPACES, *extra, "--net", "sh", "-c", _MOUNT_RO, "sh", probe_dir,
-                           writable, "--", "sh", "-c", check]):
+                if _probe(
+                    [
+                        "unshare",
+                        *_NAMESPACES,
+                        *extra,
+                        "--net",
+                        "sh",
+                        "-c",
+                        _MOUNT_RO,
+                        "sh",
+                        probe_dir,
+                        writable,
+                        "--",
+                        "sh",
+                        "-c",
+                        check,
+                    ]
+                ):
                     return (*_NAMESPACES, *extra)
             return None
         finally:
@@ -174,11 +205,14 @@ def _unshare_flags() -> tuple[str, ...] | None:
 
 @functools.lru_cache(maxsize=2)
 def _cgroup_base(controller: str) -> Path | None:
-    """A writable cgroup directory with `controller` (pids, memory) whose children get a limit file, or None."""
+    """A writable cgroup directory with `controller` (pids, memory) whose children get a limit file,
+    or None."""
     for root in _CGROUP_ROOTS[controller]:
         controllers = root / "cgroup.controllers"
-        has = any((root / f).exists() for f in _LIMIT_FILES[controller]) or root.name == controller or (
-            controllers.exists() and controller in controllers.read_text().split()
+        has = (
+            any((root / f).exists() for f in _LIMIT_FILES[controller])
+            or root.name == controller
+            or (controllers.exists() and controller in controllers.read_text().split())
         )
         if not has or not root.is_dir():
             continue
@@ -200,8 +234,10 @@ def _cgroup_base(controller: str) -> Path | None:
 
 
 def _limit_file(cgroup: Path, controller: str) -> Path:
-    return next((cgroup / f for f in _LIMIT_FILES[controller] if (cgroup / f).exists()),
-                cgroup / _LIMIT_FILES[controller][0])
+    return next(
+        (cgroup / f for f in _LIMIT_FILES[controller] if (cgroup / f).exists()),
+        cgroup / _LIMIT_FILES[controller][0],
+    )
 
 
 def _set_pdeathsig() -> None:
@@ -213,20 +249,24 @@ def _set_pdeathsig() -> None:
 
 
 class Sandbox:
-    """Runs commands for one project; `protect` is the user's tree, which must stay byte-identical."""
+    """Runs commands for one project; `protect` is the user's tree, which must stay
+    byte-identical."""
 
     def __init__(self, config: SandboxConfig, protect: Path):
         self.config = config
         self.protect = protect.resolve()
         self.unshare = _unshare_flags()
-        self.cgroups = {c: base for c in ("pids", "memory") if (base := _cgroup_base(c)) is not None}
+        self.cgroups = {
+            c: base for c in ("pids", "memory") if (base := _cgroup_base(c)) is not None
+        }
         self.env, self.removed = scrubbed_env()
         self._live: set[subprocess.Popen] = set()
         self._lock = threading.Lock()
         self.cancelled = False
 
     def cancel(self) -> None:
-        """Stop: kill every sandboxed process tree now running, and refuse to start new ones (Ctrl-C, SIGTERM)."""
+        """Stop: kill every sandboxed process tree now running, and refuse to start new ones
+        (Ctrl-C, SIGTERM)."""
         with self._lock:
             self.cancelled = True
             live = list(self._live)
@@ -237,8 +277,13 @@ class Sandbox:
     def info_for(self, profile: Profile = PYTHON) -> SandboxInfo:
         """What isolation applies to runs under `profile` on this machine, in words."""
         if self.use_unshare:
-            network = "allowed by config" if self.config.network else "cut (empty network namespace)"
-            fs = "project and (where possible) every other mount read-only; tests write only in a scratch copy"
+            network = (
+                "allowed by config" if self.config.network else "cut (empty network namespace)"
+            )
+            fs = (
+                "project and (where possible) every other mount "
+                "read-only; tests write only in a scratch copy"
+            )
             procs = "pid namespace (whole tree killed on timeout)"
         else:
             why = "unshare with user namespaces is not available here"
@@ -246,18 +291,32 @@ class Sandbox:
             fs = f"scratch copy only, project not mounted read-only: {why}"
             procs = "process group (killed on timeout)"
         pids = profile.max_processes or self.config.max_processes
-        procs += f", pids.max={pids}" if "pids" in self.cgroups else ", no process-count limit (no pids cgroup)"
-        rlimits: dict[str, object] = {"file_size_mb": self.config.file_size_mb,
-                                      "cpu_s": self._cpu_limit(self.config.timeout_s)}
+        procs += (
+            f", pids.max={pids}"
+            if "pids" in self.cgroups
+            else ", no process-count limit (no pids cgroup)"
+        )
+        rlimits: dict[str, object] = {
+            "file_size_mb": self.config.file_size_mb,
+            "cpu_s": self._cpu_limit(self.config.timeout_s),
+        }
         if self._memory_by_cgroup(profile):
             rlimits["memory_cgroup_mb"] = self.config.memory_mb
         elif profile.memory == "cgroup":
-            rlimits["memory"] = "not limited: no memory cgroup here, and this toolchain cannot start under an " \
-                                "address-space limit"
+            rlimits["memory"] = (
+                "not limited: no memory cgroup here, and this toolchain cannot start under an "
+                "address-space limit"
+            )
         else:
             rlimits["address_space_mb"] = self.config.memory_mb
-        return SandboxInfo(network=network, filesystem=fs, processes=procs, rlimits=rlimits,
-                           env_removed=self.removed, timeout_s=self.config.timeout_s)
+        return SandboxInfo(
+            network=network,
+            filesystem=fs,
+            processes=procs,
+            rlimits=rlimits,
+            env_removed=self.removed,
+            timeout_s=self.config.timeout_s,
+        )
 
     @property
     def info(self) -> SandboxInfo:
@@ -272,7 +331,8 @@ class Sandbox:
 
     @staticmethod
     def _writable_for(cwd: Path) -> Path:
-        """The scratch workspace that holds `cwd` (its run dir must stay writable too), else cwd itself."""
+        """The scratch workspace that holds `cwd` (its run dir must stay writable too), else
+        cwd itself."""
         cwd = cwd.resolve()
         return next((p for p in (cwd, *cwd.parents) if p.name.startswith(WORKSPACE_PREFIX)), cwd)
 
@@ -286,11 +346,23 @@ class Sandbox:
         ns = ["unshare", *self.unshare]
         if not self.config.network:
             ns.append("--net")
-        return [*ns, "sh", "-c", _MOUNT_RO, "sh", str(self.protect), str(writable), *shared, "--", *argv]
+        return [
+            *ns,
+            "sh",
+            "-c",
+            _MOUNT_RO,
+            "sh",
+            str(self.protect),
+            str(writable),
+            *shared,
+            "--",
+            *argv,
+        ]
 
     @staticmethod
     def _shared_dirs(profile: Profile, cwd: Path) -> tuple[str, ...]:
-        """The profile's shared writable directories, created; one that cannot be created is left out."""
+        """The profile's shared writable directories, created; one that cannot be created is
+        left out."""
         out = []
         for value in profile.shared:
             path = Path(expand(value, cwd, cwd))
@@ -301,7 +373,9 @@ class Sandbox:
             out.append(str(path.resolve()))
         return tuple(out)
 
-    def _preexec(self, timeout: float, cgroups: list[Path], address_space: bool) -> Callable[[], None]:
+    def _preexec(
+        self, timeout: float, cgroups: list[Path], address_space: bool
+    ) -> Callable[[], None]:
         mem = self.config.memory_mb * 1024 * 1024
         fsize = self.config.file_size_mb * 1024 * 1024
         cpu = self._cpu_limit(timeout)
@@ -321,7 +395,8 @@ class Sandbox:
         return apply
 
     def _make_cgroups(self, profile: Profile) -> list[Path]:
-        """A fresh cgroup per controller in use, its limit written; unique names so runs never share one."""
+        """A fresh cgroup per controller in use, its limit written; unique names so runs never
+        share one."""
         limits = {"pids": profile.max_processes or self.config.max_processes}
         if self._memory_by_cgroup(profile):
             limits["memory"] = self.config.memory_mb * 1024 * 1024
@@ -351,14 +426,26 @@ class Sandbox:
                 except OSError:
                     time.sleep(0.02)
 
-    def env_for(self, home: Path, extra: dict[str, str] | None = None, profile: Profile = PYTHON,
-                cache: Path | None = None) -> dict[str, str]:
-        """The scrubbed environment with HOME/TMPDIR under `home` (created), the profile's variables (`{cache}`:
-        the workspace's build cache), `extra`."""
+    def env_for(
+        self,
+        home: Path,
+        extra: dict[str, str] | None = None,
+        profile: Profile = PYTHON,
+        cache: Path | None = None,
+    ) -> dict[str, str]:
+        """The scrubbed environment with HOME/TMPDIR under `home` (created), the profile's variables
+        (`{cache}`: the workspace's build cache), `extra`."""
         tmp = home / "tmp"
         tmp.mkdir(parents=True, exist_ok=True)
         env = dict(self.env)
-        for k in ("PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "PYTEST_ADDOPTS", "PYTEST_PLUGINS", "COV_CORE_SOURCE"):
+        for k in (
+            "PYTHONPATH",
+            "PYTHONHOME",
+            "PYTHONSTARTUP",
+            "PYTEST_ADDOPTS",
+            "PYTEST_PLUGINS",
+            "COV_CORE_SOURCE",
+        ):
             env.pop(k, None)
         cache = cache or home / "cache"
         env.update({"HOME": str(home), "TMPDIR": str(tmp), "PYTHONDONTWRITEBYTECODE": "1"})
@@ -366,8 +453,17 @@ class Sandbox:
         env.update(extra or {})
         return env
 
-    def popen(self, argv: list[str], cwd: Path, env: dict[str, str], timeout: float, stdout: IO[bytes],
-              stderr: IO[bytes], profile: Profile = PYTHON, **kw: Any) -> subprocess.Popen[bytes]:
+    def popen(
+        self,
+        argv: list[str],
+        cwd: Path,
+        env: dict[str, str],
+        timeout: float,
+        stdout: IO[bytes],
+        stderr: IO[bytes],
+        profile: Profile = PYTHON,
+        **kw: Any,
+    ) -> subprocess.Popen[bytes]:
         """Start a sandboxed process; the caller owns it and must call `reap()` when done."""
         if self.cancelled:
             raise Cancelled("the run was cancelled")
@@ -380,7 +476,9 @@ class Sandbox:
             stdout=stdout,
             stderr=stderr,
             start_new_session=True,
-            preexec_fn=self._preexec(timeout, cgroups, address_space=profile.memory == "address_space"),
+            preexec_fn=self._preexec(
+                timeout, cgroups, address_space=profile.memory == "address_space"
+            ),
             **kw,
         )
         proc._assay_cgroups = cgroups  # type: ignore[attr-defined]
@@ -408,7 +506,8 @@ class Sandbox:
         timeout: float | None = None,
         profile: Profile = PYTHON,
     ) -> RunResult:
-        """Run to completion or timeout. Output goes through files, never pipes a grandchild could hold open."""
+        """Run to completion or timeout. Output goes through files, never pipes a grandchild could
+        hold open."""
         timeout = timeout or self.config.timeout_s
         with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
             start = time.monotonic()

@@ -19,7 +19,17 @@ from assay.smells.model import Finding, Hit, Rule
 from assay.smells.rules import RULES
 from assay.smells.value import TargetIndex
 
-__all__ = ["RULES", "Finding", "Rule", "SmellsConfig", "analyze", "analyze_bytes", "decode", "level_of", "profile_of"]
+__all__ = [
+    "RULES",
+    "Finding",
+    "Rule",
+    "SmellsConfig",
+    "analyze",
+    "analyze_bytes",
+    "decode",
+    "level_of",
+    "profile_of",
+]
 
 MAX_SOURCE_CHARS = 4 * 1024 * 1024
 
@@ -44,10 +54,25 @@ def level_of(rule: Rule, config: SmellsConfig, generated: bool = False) -> str:
     return rule.level
 
 
-def _finding(rule: Rule, hit: Hit, path: str, config: SmellsConfig, test: str | None = None,
-             generated: bool = False) -> Finding:
-    return Finding(rule.id, level_of(rule, config, generated), path, hit.line, hit.col, hit.message or rule.message,
-                   test, rule.hint, rule.low_value)
+def _finding(
+    rule: Rule,
+    hit: Hit,
+    path: str,
+    config: SmellsConfig,
+    test: str | None = None,
+    generated: bool = False,
+) -> Finding:
+    return Finding(
+        rule.id,
+        level_of(rule, config, generated),
+        path,
+        hit.line,
+        hit.col,
+        hit.message or rule.message,
+        test,
+        rule.hint,
+        rule.low_value,
+    )
 
 
 def _unparsable(path: str, error: Exception, config: SmellsConfig) -> list[Finding]:
@@ -58,13 +83,15 @@ def _unparsable(path: str, error: Exception, config: SmellsConfig) -> list[Findi
 Targets = dict[str, str] | Callable[[str], dict[str, str]] | None
 
 
-def analyze(source: str, path: str, targets: Targets = None, config: SmellsConfig | None = None) -> list[Finding]:
+def analyze(
+    source: str, path: str, targets: Targets = None, config: SmellsConfig | None = None
+) -> list[Finding]:
     """Findings for one test file, sorted by position. `targets` maps project-relative paths of the
-    code under test (the project's own modules the file imports) to their source, or is a function that
-    gets the file's import statements (as source: cheap to parse again) and returns that map. The
-    low-value rules need it, and AS005 uses it to tell project code from builtins and dependencies;
-    None means "not known" (an empty map: the file imports no project module). Never raises on bad
-    input: unparsable files give an AS000 finding."""
+    code under test (the project's own modules the file imports) to their source, or is a function
+    that gets the file's import statements (as source: cheap to parse again) and returns that map.
+    The low-value rules need it, and AS005 uses it to tell project code from builtins and
+    dependencies; None means "not known" (an empty map: the file imports no project module). Never
+    raises on bad input: unparsable files give an AS000 finding."""
     config = config or SmellsConfig()
     if len(source) > MAX_SOURCE_CHARS:
         return _unparsable(path, ValueError(f"file too large ({len(source) // 1024} KiB)"), config)
@@ -88,27 +115,38 @@ def _run_rules(module: Module, config: SmellsConfig) -> list[Finding]:
             continue
         if rule.scope == "file":
             if level_of(rule, config, module.generated) != "off":
-                findings += [_finding(rule, h, module.path, config, generated=module.generated)
-                             for h in rule.check(module, config) if not module.suppressed(h.line, rule.id)]
+                findings += [
+                    _finding(rule, h, module.path, config, generated=module.generated)
+                    for h in rule.check(module, config)
+                    if not module.suppressed(h.line, rule.id)
+                ]
             continue
         for test in module.tests:
             if level_of(rule, config, test.generated) == "off":
                 continue
             for hit in rule.check(test, config):
-                if not (module.suppressed(hit.line, rule.id) or module.suppressed(test.node.lineno, rule.id)):
-                    findings.append(_finding(rule, hit, module.path, config, test.name, test.generated))
+                if not (
+                    module.suppressed(hit.line, rule.id)
+                    or module.suppressed(test.node.lineno, rule.id)
+                ):
+                    findings.append(
+                        _finding(rule, hit, module.path, config, test.name, test.generated)
+                    )
     return sorted(findings, key=lambda f: (f.line, f.col, f.rule))
 
 
 def decode(data: bytes) -> str:
-    """Source bytes to text as Python reads them (BOM, `coding:` cookie); raises SyntaxError/UnicodeError."""
+    """Source bytes to text as Python reads them (BOM, `coding:` cookie); raises
+    SyntaxError/UnicodeError."""
     encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
     return data.decode(encoding)
 
 
-def analyze_bytes(data: bytes, path: str, targets: Targets = None,
-                  config: SmellsConfig | None = None) -> list[Finding]:
-    """`analyze` for raw file contents: undecodable bytes give an AS000 finding, not an exception."""
+def analyze_bytes(
+    data: bytes, path: str, targets: Targets = None, config: SmellsConfig | None = None
+) -> list[Finding]:
+    """`analyze` for raw file contents: undecodable bytes give an AS000 finding, not
+    an exception."""
     config = config or SmellsConfig()
     try:
         source = decode(data)

@@ -20,11 +20,21 @@ if TYPE_CHECKING:
     from assay.smells.index import TargetIndex
 
 # Calls that assert by name: unittest's assert*, mock's assert_called*, numpy.testing, assertpy,
-# pytest.fail/self.fail, and the common names of project helpers we cannot see (check_*, verify_* ...).
-ASSERT_NAME = re.compile(r"^_*(assert|check|verify|expect|ensure|validate|compare|fail)([_A-Z0-9]|$)")
+# pytest.fail/self.fail, and the common names of project helpers we cannot see (check_*,
+# verify_* ...).
+ASSERT_NAME = re.compile(
+    r"^_*(assert|check|verify|expect|ensure|validate|compare|fail)([_A-Z0-9]|$)"
+)
 RAISES_CALLS = {"pytest.raises", "pytest.warns", "pytest.deprecated_call", "raises", "warns"}
-UNARY_ASSERTS = {"assertTrue", "assertFalse", "assertIsNone", "assertIsNotNone", "assert_", "failUnless",
-                 "failIf"}
+UNARY_ASSERTS = {
+    "assertTrue",
+    "assertFalse",
+    "assertIsNone",
+    "assertIsNotNone",
+    "assert_",
+    "failUnless",
+    "failIf",
+}
 TEST_CLASS_BASES = re.compile(r"(TestCase|Test|Tests)$")
 
 _N = TypeVar("_N", bound=ast.AST)
@@ -33,8 +43,10 @@ _M = TypeVar("_M", bound=ast.AST)
 
 def is_empty(body: list[ast.stmt]) -> bool:
     """Only `pass`, `...` or strings: a body that does nothing."""
-    return all(isinstance(s, ast.Pass) or (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))
-               for s in body)
+    return all(
+        isinstance(s, ast.Pass) or (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))
+        for s in body
+    )
 
 
 def same(a: ast.AST, b: ast.AST) -> bool:
@@ -70,21 +82,30 @@ class TestFunc:
     @property
     def body(self) -> list[ast.stmt]:
         body = self.node.body
-        if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
-                and isinstance(body[0].value.value, str):
+        if (
+            body
+            and isinstance(body[0], ast.Expr)
+            and isinstance(body[0].value, ast.Constant)
+            and isinstance(body[0].value.value, str)
+        ):
             body = body[1:]
         return body
 
     @cached_property
     def generated(self) -> bool:
-        """Marked `@pytest.mark.assay_generated` (the test, its class, or the module's `pytestmark`)."""
+        """Marked `@pytest.mark.assay_generated` (the test, its class, or the
+        module's `pytestmark`)."""
         m = self.module
         if m.generated:
             return True
         owners = [self.node, *([self.cls] if self.cls else [])]
         marks = [d for o in owners for d in o.decorator_list]
         if self.cls:
-            marks += [s.value for s in self.cls.body if isinstance(s, ast.Assign) and _names(s) == ["pytestmark"]]
+            marks += [
+                s.value
+                for s in self.cls.body
+                if isinstance(s, ast.Assign) and _names(s) == ["pytestmark"]
+            ]
         return any(m.marks_generated(e) for e in marks)
 
     @property
@@ -115,16 +136,23 @@ class TestFunc:
 
     @cached_property
     def assertions(self) -> list[Assertion]:
-        return [a for a in (self.module.classify(self, c, n) for c, n in self.calls) if a] + [
-            Assertion(n, "assert", has_msg=n.msg is not None, expr=n.test) for n in self.of(ast.Assert)
-        ] + [Assertion(n, "raise") for n in self.of(ast.Raise)]
+        return (
+            [a for a in (self.module.classify(self, c, n) for c, n in self.calls) if a]
+            + [
+                Assertion(n, "assert", has_msg=n.msg is not None, expr=n.test)
+                for n in self.of(ast.Assert)
+            ]
+            + [Assertion(n, "raise") for n in self.of(ast.Raise)]
+        )
 
     @cached_property
     def assigned(self) -> dict[str, list[ast.AST | None]]:
-        """Local name -> the values assigned to it in the test (for following `expected = f(x)`); None for a
-        bare annotation (`x: int`)."""
+        """Local name -> the values assigned to it in the test (for following `expected = f(x)`);
+        None for a bare annotation (`x: int`)."""
         out: dict[str, list[ast.AST | None]] = defaultdict(list)
-        for node in self.of(ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.With, ast.NamedExpr):
+        for node in self.of(
+            ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.With, ast.NamedExpr
+        ):
             targets: Sequence[ast.expr]
             value: ast.AST | None
             if isinstance(node, ast.Assign):
@@ -205,8 +233,11 @@ class Module:
 
     def marks_generated(self, expr: ast.AST) -> bool:
         """A decorator or `pytestmark` value that includes the `assay_generated` mark."""
-        return any(isinstance(n, (ast.Attribute, ast.Name)) and last_name(dotted(n, self.aliases)) == "assay_generated"
-                   for n in ast.walk(expr))
+        return any(
+            isinstance(n, (ast.Attribute, ast.Name))
+            and last_name(dotted(n, self.aliases)) == "assay_generated"
+            for n in ast.walk(expr)
+        )
 
     def _is_test_class(self, cls: ast.ClassDef, seen: frozenset[str] = frozenset()) -> bool:
         if cls.name.startswith("Test"):
@@ -215,24 +246,37 @@ class Module:
             name = last_name(dotted(b, self.aliases))
             if TEST_CLASS_BASES.search(name):
                 return True
-            if name in self.classes and name not in seen and self._is_test_class(self.classes[name], seen | {name}):
+            if (
+                name in self.classes
+                and name not in seen
+                and self._is_test_class(self.classes[name], seen | {name})
+            ):
                 return True
         return False
 
-    def _find_tests(self) -> Iterator[tuple[ast.FunctionDef | ast.AsyncFunctionDef, ast.ClassDef | None]]:
+    def _find_tests(
+        self,
+    ) -> Iterator[tuple[ast.FunctionDef | ast.AsyncFunctionDef, ast.ClassDef | None]]:
         for node in self.tree.body:
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test"):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith(
+                "test"
+            ):
                 yield node, None
             elif isinstance(node, ast.ClassDef) and self._is_test_class(node):
                 for item in node.body:
-                    if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and item.name.startswith("test"):
+                    if isinstance(
+                        item, (ast.FunctionDef, ast.AsyncFunctionDef)
+                    ) and item.name.startswith("test"):
                         yield item, node
 
-    def _prepare(self, fn: ast.FunctionDef | ast.AsyncFunctionDef, cls: ast.ClassDef | None) -> TestFunc:
+    def _prepare(
+        self, fn: ast.FunctionDef | ast.AsyncFunctionDef, cls: ast.ClassDef | None
+    ) -> TestFunc:
         t = TestFunc(fn, cls, self)
         nodes, parents, by_type = t.nodes, t.parents, t.by_type
         stack: list[tuple[ast.AST, ast.AST]] = [(s, fn) for s in reversed(fn.body)]
-        while stack:  # pre-order, children in source order, so every list comes out sorted by position
+        # pre-order, children in source order, so every list comes out sorted by position
+        while stack:
             node, parent = stack.pop()
             nodes.append(node)
             parents[id(node)] = parent
@@ -258,18 +302,27 @@ class Module:
     def seeded(self) -> bool:
         """The file seeds its randomness or freezes time somewhere (a fixture, setUp ...)."""
         text = "\n".join(self.lines)
-        return any(s in text for s in (".seed(", "seed=", "freeze_time", "freezegun", "time_machine"))
+        return any(
+            s in text for s in (".seed(", "seed=", "freeze_time", "freezegun", "time_machine")
+        )
 
     @cached_property
     def duplicates(self) -> dict[int, str]:
-        """id(test node) -> name of an earlier test of the same class with the same decorators and body."""
+        """id(test node) -> name of an earlier test of the same class with the same decorators
+        and body."""
         first: dict[tuple[str, str], str] = {}
         found: dict[int, str] = {}
         for t in self.tests:
             if is_empty(t.body):
                 continue
-            key = (t.cls.name if t.cls else "", self._code(t.node.decorator_list[0] if t.node.decorator_list
-                                                            else t.node, t.node.body[-1], skip=t.node.lineno))
+            key = (
+                t.cls.name if t.cls else "",
+                self._code(
+                    t.node.decorator_list[0] if t.node.decorator_list else t.node,
+                    t.node.body[-1],
+                    skip=t.node.lineno,
+                ),
+            )
             if key in first:
                 found[id(t.node)] = first[key]
             else:
@@ -277,8 +330,9 @@ class Module:
         return found
 
     def _code(self, first: ast.expr | ast.stmt, last: ast.stmt, skip: int) -> str:
-        """The source lines from `first` to `last`, blank and comment lines dropped, indentation and the
-        `def` line's name left out: equal for two tests that differ only in name, comments or layout."""
+        """The source lines from `first` to `last`, blank and comment lines dropped, indentation
+        and the `def` line's name left out: equal for two tests that differ only in name, comments
+        or layout."""
         out = []
         for n in range(first.lineno, (last.end_lineno or last.lineno) + 1):
             line = self.lines[n - 1]
@@ -290,8 +344,9 @@ class Module:
                 out.append(line)
         return "\n".join(out)
 
-    def method(self, cls: ast.ClassDef | None, name: str,
-               seen: frozenset[str] = frozenset()) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    def method(
+        self, cls: ast.ClassDef | None, name: str, seen: frozenset[str] = frozenset()
+    ) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
         """A method of a test class or of its bases defined in this file."""
         if cls is None:
             return None
@@ -306,17 +361,23 @@ class Module:
                     return found
         return None
 
-    def _helper(self, call: ast.Call, name: str | None,
-                cls: ast.ClassDef | None) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    def _helper(
+        self, call: ast.Call, name: str | None, cls: ast.ClassDef | None
+    ) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
         func = call.func
         if isinstance(func, ast.Name):
             return self.functions.get(func.id)
-        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in ("self", "cls"):
+        if (
+            isinstance(func, ast.Attribute)
+            and isinstance(func.value, ast.Name)
+            and func.value.id in ("self", "cls")
+        ):
             return self.method(cls, func.attr)
         return None
 
     def asserts_inside(self, fn: ast.AST, cls: ast.ClassDef | None, depth: int = 0) -> bool:
-        """Whether a helper of this file asserts, directly or through helpers it calls (3 levels)."""
+        """Whether a helper of this file asserts, directly or through helpers it calls
+        (3 levels)."""
         key = id(fn)
         if key in self._asserting:
             return self._asserting[key]
@@ -331,7 +392,11 @@ class Module:
                     found = True
                 elif depth < 3:
                     helper = self._helper(node, name, cls)
-                    found = helper is not None and helper is not fn and self.asserts_inside(helper, cls, depth + 1)
+                    found = (
+                        helper is not None
+                        and helper is not fn
+                        and self.asserts_inside(helper, cls, depth + 1)
+                    )
             if found:
                 break
         self._asserting[key] = found
@@ -340,13 +405,31 @@ class Module:
     def classify(self, test: TestFunc, call: ast.Call, name: str | None) -> Assertion | None:
         """The assertion a call makes, or None when the call is not a check."""
         short = call.func.attr if isinstance(call.func, ast.Attribute) else last_name(name)
-        if name in RAISES_CALLS or short in ("assertRaises", "assertRaisesRegex", "assertWarns", "assertLogs"):
+        if name in RAISES_CALLS or short in (
+            "assertRaises",
+            "assertRaisesRegex",
+            "assertWarns",
+            "assertLogs",
+        ):
             return Assertion(call, "raises", short)
         if ASSERT_NAME.match(short):
-            if short.startswith(("assert_called", "assert_not_called", "assert_any_call", "assert_has_calls",
-                                 "assert_awaited")):
+            if short.startswith(
+                (
+                    "assert_called",
+                    "assert_not_called",
+                    "assert_any_call",
+                    "assert_has_calls",
+                    "assert_awaited",
+                )
+            ):
                 return Assertion(call, "method", short, has_msg=True)
-            return Assertion(call, "method", short, has_msg=self._has_msg(call, short), expr=self._expr(call, short))
+            return Assertion(
+                call,
+                "method",
+                short,
+                has_msg=self._has_msg(call, short),
+                expr=self._expr(call, short),
+            )
         helper = self._helper(call, name, test.cls)
         if helper is not None and self.asserts_inside(helper, test.cls):
             return Assertion(call, "helper", short, has_msg=True)
@@ -362,14 +445,30 @@ class Module:
 
     @staticmethod
     def _expr(call: ast.Call, short: str) -> ast.AST | None:
-        """unittest asserts as the `assert` expression they stand for (for the tautology/weak rules)."""
+        """unittest asserts as the `assert` expression they stand for (for the
+        tautology/weak rules)."""
         a = call.args
-        ops = {"assertEqual": ast.Eq, "assertEquals": ast.Eq, "assertNotEqual": ast.NotEq, "assertIs": ast.Is,
-               "assertIsNot": ast.IsNot, "assertIn": ast.In, "assertNotIn": ast.NotIn, "assertGreater": ast.Gt,
-               "assertLess": ast.Lt, "assertGreaterEqual": ast.GtE, "assertLessEqual": ast.LtE,
-               "assertAlmostEqual": ast.Eq, "assertCountEqual": ast.Eq, "assertListEqual": ast.Eq,
-               "assertDictEqual": ast.Eq, "assertSequenceEqual": ast.Eq, "assertTupleEqual": ast.Eq,
-               "assertSetEqual": ast.Eq, "assert_equal": ast.Eq}
+        ops = {
+            "assertEqual": ast.Eq,
+            "assertEquals": ast.Eq,
+            "assertNotEqual": ast.NotEq,
+            "assertIs": ast.Is,
+            "assertIsNot": ast.IsNot,
+            "assertIn": ast.In,
+            "assertNotIn": ast.NotIn,
+            "assertGreater": ast.Gt,
+            "assertLess": ast.Lt,
+            "assertGreaterEqual": ast.GtE,
+            "assertLessEqual": ast.LtE,
+            "assertAlmostEqual": ast.Eq,
+            "assertCountEqual": ast.Eq,
+            "assertListEqual": ast.Eq,
+            "assertDictEqual": ast.Eq,
+            "assertSequenceEqual": ast.Eq,
+            "assertTupleEqual": ast.Eq,
+            "assertSetEqual": ast.Eq,
+            "assert_equal": ast.Eq,
+        }
         if short in ops and len(a) >= 2:
             return ast.Compare(left=a[0], ops=[ops[short]()], comparators=[a[1]])
         if short in ("assertTrue", "assert_") and a:

@@ -1,5 +1,6 @@
-"""Linting many test files at once: each analysed with the sources of the project modules it imports, spread over
-forked workers (one per core) when there are enough files: analysis is CPU-bound Python."""
+"""Linting many test files at once: each analysed with the sources of the project modules it
+imports, spread over forked workers (one per core) when there are enough files: analysis is
+CPU-bound Python."""
 
 from __future__ import annotations
 
@@ -22,8 +23,12 @@ def lint_file(path: Path, project: Project, config: SmellsConfig) -> list[Findin
         data = path.read_bytes()
     except OSError as err:
         raise InputError(f"cannot read {rel}: {err.strerror}") from None
-    return analyze_bytes(data, rel, lambda imports: read_targets(project.root, project.targets_of(imports, rel)),
-                         config)
+    return analyze_bytes(
+        data,
+        rel,
+        lambda imports: read_targets(project.root, project.targets_of(imports, rel)),
+        config,
+    )
 
 
 _worker: tuple[Project, SmellsConfig] | None = None  # (project, config) of a forked worker
@@ -44,6 +49,10 @@ def lint_files(files: list[Path], project: Project, config: SmellsConfig) -> lis
     jobs = min(os.cpu_count() or 1, len(files) // PARALLEL_FROM)
     if jobs < 2 or "fork" not in multiprocessing.get_all_start_methods():
         return [f for path in files for f in lint_file(path, project, config)]
-    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork"), initializer=_init_worker,
-                             initargs=(project, config)) as pool:
+    with ProcessPoolExecutor(
+        jobs,
+        mp_context=multiprocessing.get_context("fork"),
+        initializer=_init_worker,
+        initargs=(project, config),
+    ) as pool:
         return [f for found in pool.map(_lint_in_worker, files, chunksize=8) for f in found]

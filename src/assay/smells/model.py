@@ -14,7 +14,8 @@ Profile = Literal["generated", "suite"]
 
 @dataclass(frozen=True)
 class Finding:
-    """One smell at one place. `test` is the test's name inside the file (`Class::test_x`), if any."""
+    """One smell at one place. `test` is the test's name inside the file (`Class::test_x`),
+    if any."""
 
     rule: str
     level: str
@@ -33,14 +34,20 @@ class Finding:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "rule": self.rule, "level": self.level, "path": self.path, "line": self.line, "col": self.col,
-            "message": self.message, "test": self.test,
+            "rule": self.rule,
+            "level": self.level,
+            "path": self.path,
+            "line": self.line,
+            "col": self.col,
+            "message": self.message,
+            "test": self.test,
         }
 
 
 @dataclass(frozen=True)
 class Hit:
-    """What a rule function yields: where, and optionally a more specific message than the rule's."""
+    """What a rule function yields: where, and optionally a more specific message than
+    the rule's."""
 
     line: int
     col: int
@@ -70,17 +77,35 @@ class Rule:
 RULES: dict[str, Rule] = {}
 
 
-def rule(id: str, name: str, level: Level, message: str, hint: str, *, scope: Literal["test", "file", "parse"] = "test",
-         low_value: bool = False, profiles: dict[Profile, Level] | None = None,
-         ) -> Callable[[Callable[..., Iterator[Hit]]], Callable[..., Iterator[Hit]]]:
-    """Register a check function as a rule; the registry is ordered by id when read. `profiles`, when given,
-    sets the level per profile (generated or suite tests) in place of `level`."""
+def rule(
+    id: str,
+    name: str,
+    level: Level,
+    message: str,
+    hint: str,
+    *,
+    scope: Literal["test", "file", "parse"] = "test",
+    low_value: bool = False,
+    profiles: dict[Profile, Level] | None = None,
+) -> Callable[[Callable[..., Iterator[Hit]]], Callable[..., Iterator[Hit]]]:
+    """Register a check function as a rule; the registry is ordered by id when read. `profiles`,
+    when given, sets the level per profile (generated or suite tests) in place of `level`."""
 
     def register(fn: Callable[..., Iterator[Hit]]) -> Callable[..., Iterator[Hit]]:
         if id in RULES:
             raise ValueError(f"duplicate rule id {id}")
-        RULES[id] = Rule(id, name, level, message, hint, inspect.cleandoc(fn.__doc__ or ""), fn, scope, low_value,
-                         profiles)
+        RULES[id] = Rule(
+            id,
+            name,
+            level,
+            message,
+            hint,
+            inspect.cleandoc(fn.__doc__ or ""),
+            fn,
+            scope,
+            low_value,
+            profiles,
+        )
         return fn
 
     return register
@@ -100,7 +125,14 @@ def doc_section(doc: str) -> str:
             while i < len(lines) and (not lines[i].strip() or lines[i].startswith(" ")):
                 block.append(lines[i])
                 i += 1
-            out += [f"**{line.strip()[:-1]}**", "", "```python", textwrap.dedent("\n".join(block)).strip(), "```", ""]
+            out += [
+                f"**{line.strip()[:-1]}**",
+                "",
+                "```python",
+                textwrap.dedent("\n".join(block)).strip(),
+                "```",
+                "",
+            ]
             continue
         out.append(line)
         i += 1

@@ -1,4 +1,5 @@
-"""Names in a test's syntax tree as the rules compare them: `np.random.rand` with its import resolved."""
+"""Names in a test's syntax tree as the rules compare them: `np.random.rand` with its
+import resolved."""
 
 from __future__ import annotations
 
@@ -6,7 +7,8 @@ import ast
 
 
 def dotted(node: ast.AST, aliases: dict[str, str]) -> str | None:
-    """`np.random.rand` -> `numpy.random.rand` using the module's imports; None for non-name chains."""
+    """`np.random.rand` -> `numpy.random.rand` using the module's imports; None for
+    non-name chains."""
     parts: list[str] = []
     while isinstance(node, ast.Attribute):
         parts.append(node.attr)

@@ -15,19 +15,54 @@ from assay.smells.context import TestFunc
 from assay.smells.index import TargetIndex, trivial
 from assay.smells.names import dotted, last_name
 
-SAFE_CALLS = {"str", "repr", "format", "len", "int", "float", "bool", "list", "dict", "tuple", "set", "frozenset",
-              "sorted", "hash", "isinstance", "type", "id", "iter", "next", "getattr", "hasattr", "vars"}
-DUNDER_OF = {"str": "__str__", "repr": "__repr__", "format": "__format__", "len": "__len__", "hash": "__hash__",
-             "int": "__int__", "float": "__float__", "bool": "__bool__", "iter": "__iter__"}
+SAFE_CALLS = {
+    "str",
+    "repr",
+    "format",
+    "len",
+    "int",
+    "float",
+    "bool",
+    "list",
+    "dict",
+    "tuple",
+    "set",
+    "frozenset",
+    "sorted",
+    "hash",
+    "isinstance",
+    "type",
+    "id",
+    "iter",
+    "next",
+    "getattr",
+    "hasattr",
+    "vars",
+}
+DUNDER_OF = {
+    "str": "__str__",
+    "repr": "__repr__",
+    "format": "__format__",
+    "len": "__len__",
+    "hash": "__hash__",
+    "int": "__int__",
+    "float": "__float__",
+    "bool": "__bool__",
+    "iter": "__iter__",
+}
+
 
 def _is_property(fn: ast.AST | None) -> bool:
     return isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
-        last_name(dotted(d, {})) in ("property", "cached_property", "getter") for d in fn.decorator_list)
+        last_name(dotted(d, {})) in ("property", "cached_property", "getter")
+        for d in fn.decorator_list
+    )
 
 
 @dataclass
 class _Exercise:
-    """What a test does with its targets: the trivial parts it touched, and whether anything was not."""
+    """What a test does with its targets: the trivial parts it touched, and whether anything
+    was not."""
 
     touched: list[str] = field(default_factory=list)
     called: list[str] = field(default_factory=list)  # target functions/methods it calls
@@ -35,7 +70,10 @@ class _Exercise:
 
 
 def _literal_args(call: ast.Call) -> bool:
-    return all(isinstance(a, (ast.Constant, ast.UnaryOp)) for a in (*call.args, *(k.value for k in call.keywords)))
+    return all(
+        isinstance(a, (ast.Constant, ast.UnaryOp))
+        for a in (*call.args, *(k.value for k in call.keywords))
+    )
 
 
 def _examine(test: TestFunc, index: TargetIndex) -> _Exercise:
@@ -52,8 +90,11 @@ def _examine(test: TestFunc, index: TargetIndex) -> _Exercise:
         if found and isinstance(found[0], ast.ClassDef):
             if isinstance(e, ast.Call) and not found[1]:
                 return found[0]
-            if not isinstance(e, ast.Call) and len(found[1]) == 1 and isinstance(
-                    index.member(found[0], found[1][0]), ast.Assign):
+            if (
+                not isinstance(e, ast.Call)
+                and len(found[1]) == 1
+                and isinstance(index.member(found[0], found[1][0]), ast.Assign)
+            ):
                 return found[0]  # an Enum member (or class constant): Color.RED
         return None
 
@@ -65,7 +106,11 @@ def _examine(test: TestFunc, index: TargetIndex) -> _Exercise:
         ex.logic = ex.logic or not trivial(what)
 
     for node in test.nodes:
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+        if (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+        ):
             cls = class_of(node.value)
             if cls is not None:
                 instances[node.targets[0].id] = cls
@@ -80,7 +125,11 @@ def _examine(test: TestFunc, index: TargetIndex) -> _Exercise:
                 ex.touched.append(target.name)
                 ex.logic = ex.logic or not index.plain_class(target) or not _literal_args(call)
             elif isinstance(target, ast.ClassDef):
-                use(index.member(target, rest[0]) if len(rest) == 1 else None, f"{target.name}.{rest[0]}", call=True)
+                use(
+                    index.member(target, rest[0]) if len(rest) == 1 else None,
+                    f"{target.name}.{rest[0]}",
+                    call=True,
+                )
             else:
                 use(target if not rest else None, target.name, call=True)
         elif isinstance(func, ast.Attribute) and (cls := class_of(func.value)) is not None:
@@ -114,7 +163,9 @@ def low_value(test: TestFunc, index: TargetIndex) -> tuple[str, str] | None:
         return None
     if ex.called:
         names = list(dict.fromkeys(ex.called))
-        return "AS020", (f"low value: {', '.join(names)} {'has' if len(names) == 1 else 'have'} no logic "
-                         "(getter, conversion or literal mapping)")
+        return "AS020", (
+            f"low value: {', '.join(names)} {'has' if len(names) == 1 else 'have'} no logic "
+            "(getter, conversion or literal mapping)"
+        )
     fields = ", ".join(dict.fromkeys(ex.touched))
     return "AS021", f"low value: only reads fields of objects built from literals ({fields})"

@@ -1,6 +1,7 @@
-"""Targets: what to write tests for. Coverage-driven (`assay targets`: uncovered lines and branches per function,
-ranked), change-driven (`--since REV`), requested (`mod.py`, `mod.py::func`, a targets JSON file), each with an
-optional task. Ranking: missing branches first, then complexity, then missing lines."""
+"""Targets: what to write tests for. Coverage-driven (`assay targets`: uncovered lines and branches
+per function, ranked), change-driven (`--since REV`), requested (`mod.py`, `mod.py::func`, a targets
+JSON file), each with an optional task. Ranking: missing branches first, then complexity, then
+missing lines."""
 
 from __future__ import annotations
 
@@ -33,16 +34,22 @@ class TargetsReport:
     SCHEMA = "assay.targets/1"
 
     def to_json(self) -> dict[str, Any]:
-        return {"schema": self.SCHEMA, "root": self.root, "since": self.since,
-                "coverage_problem": self.coverage_problem, "notes": self.notes,
-                "targets": [{"module": m, "functions": [f.to_json()]} for m, f in self.functions]}
+        return {
+            "schema": self.SCHEMA,
+            "root": self.root,
+            "since": self.since,
+            "coverage_problem": self.coverage_problem,
+            "notes": self.notes,
+            "targets": [{"module": m, "functions": [f.to_json()]} for m, f in self.functions],
+        }
 
 
 def _function_target(info: FunctionInfo, cov: CoverageData | None, rel: str) -> FunctionTarget:
     ft = FunctionTarget(info.qualname, info.line, info.end_line, info.complexity)
     fc = cov.files.get(rel) if cov is not None else None
     if fc is not None:
-        span = range(info.node.lineno, info.end_line + 1)  # the def line runs at import: not the function's
+        # the def line runs at import: not the function's
+        span = range(info.node.lineno, info.end_line + 1)
         ft.missing_lines = [n for n in fc.missing_lines if n in span]
         ft.missing_branches = [b for b in fc.missing_branches if b[0] in span]
         ran = sum(1 for n in fc.executed_lines if n in span and n != info.node.lineno)
@@ -55,7 +62,11 @@ def _function_target(info: FunctionInfo, cov: CoverageData | None, rel: str) -> 
 
 def function_targets(project: Project, rel: str, cov: CoverageData | None) -> list[FunctionTarget]:
     """Every public function and method of a module, with its coverage."""
-    return [_function_target(info, cov, rel) for info in read_index(project.root, rel).values() if info.public]
+    return [
+        _function_target(info, cov, rel)
+        for info in read_index(project.root, rel).values()
+        if info.public
+    ]
 
 
 def _key(f: FunctionTarget) -> tuple:
@@ -76,14 +87,19 @@ def source_modules(project: Project, paths: list[Path] | None = None) -> list[st
     if not paths:
         return rels
     wanted = [project.rel(p) for p in paths]
-    return [r for r in rels if any(w in (".", r) or r.startswith(w.rstrip("/") + "/") for w in wanted)]
+    return [
+        r for r in rels if any(w in (".", r) or r.startswith(w.rstrip("/") + "/") for w in wanted)
+    ]
 
 
-def _chunks(module: str, functions: list[FunctionTarget], task: str | None, reason: str,
-            dotted: str) -> list[Target]:
+def _chunks(
+    module: str, functions: list[FunctionTarget], task: str | None, reason: str, dotted: str
+) -> list[Target]:
     functions = sorted(functions, key=_key)
-    return [Target(module, functions[i:i + MAX_FUNCTIONS], task, reason, dotted)
-            for i in range(0, len(functions), MAX_FUNCTIONS)] or [Target(module, [], task, reason, dotted)]
+    return [
+        Target(module, functions[i : i + MAX_FUNCTIONS], task, reason, dotted)
+        for i in range(0, len(functions), MAX_FUNCTIONS)
+    ] or [Target(module, [], task, reason, dotted)]
 
 
 def _dotted(project: Project, rel: str) -> str:
@@ -100,7 +116,9 @@ def _module_rel(project: Project, spec: str) -> str:
         raise InputError(f"{spec} is a test file; name the module it tests")
     rel = project.rel(path)
     if rel not in project.modules.values():
-        raise InputError(f"{spec} is not an importable module of the project (is it under a source root?)")
+        raise InputError(
+            f"{spec} is not an importable module of the project (is it under a source root?)"
+        )
     return rel
 
 
@@ -110,7 +128,9 @@ def _from_json(project: Project, path: Path, task: str | None) -> list[Target]:
         entries = data["targets"] if isinstance(data, dict) else data
         loaded = [Target.from_json(e) for e in entries]
     except (OSError, ValueError, KeyError, TypeError) as err:
-        raise InputError(f"{path}: not a targets file (`assay targets -f json` output): {err}") from None
+        raise InputError(
+            f"{path}: not a targets file (`assay targets -f json` output): {err}"
+        ) from None
     by_module: dict[str, list[FunctionTarget]] = {}
     for t in loaded:
         if not (project.root / t.module).is_file():
@@ -122,19 +142,28 @@ def _from_json(project: Project, path: Path, task: str | None) -> list[Target]:
     return out
 
 
-def resolve(project: Project, specs: list[str], cov: CoverageData | None, task: str | None = None,
-            changed: dict[str, set[int]] | None = None, since: str | None = None) -> list[Target]:
-    """Writer jobs for `specs` (module paths, `mod.py::func[,func]`, targets JSON files) and/or changed lines.
+def resolve(
+    project: Project,
+    specs: list[str],
+    cov: CoverageData | None,
+    task: str | None = None,
+    changed: dict[str, set[int]] | None = None,
+    since: str | None = None,
+) -> list[Target]:
+    """Writer jobs for `specs` (module paths, `mod.py::func[,func]`, targets JSON files) and/or
+    changed lines.
 
-    A module gets its functions that the tests leave (partly) unrun, or all of its public functions when the
-    tests run every line; a change range gets the functions whose lines changed, whatever their coverage."""
+    A module gets its functions that the tests leave (partly) unrun, or all of its public functions
+    when the tests run every line; a change range gets the functions whose lines changed, whatever
+    their coverage."""
     targets: list[Target] = []
     for spec in specs:
         if spec.endswith(".json") and "::" not in spec:
             targets += _from_json(project, Path(spec), task)
             continue
         path, _, names = spec.partition("::")
-        if Path(path).suffix != ".py":  # another language: the file (or named symbols), no AST, no coverage
+        # another language: the file (or named symbols), no AST, no coverage
+        if Path(path).suffix != ".py":
             targets.append(other_target(project, path, names, task))
             continue
         rel = _module_rel(project, path)
@@ -150,12 +179,21 @@ def resolve(project: Project, specs: list[str], cov: CoverageData | None, task: 
             targets.append(Target(rel, chosen, task, "requested", _dotted(project, rel)))
             continue
         open_ = [f for f in all_funcs.values() if needs_tests(f)]
-        targets += _chunks(rel, open_ or list(all_funcs.values()), task, "coverage" if open_ else "requested",
-                           _dotted(project, rel))
+        targets += _chunks(
+            rel,
+            open_ or list(all_funcs.values()),
+            task,
+            "coverage" if open_ else "requested",
+            _dotted(project, rel),
+        )
     for rel, lines in sorted((changed or {}).items()):
         if rel not in project.modules.values() or any(t.module == rel for t in targets):
             continue
-        hit = [f for f in function_targets(project, rel, cov) if any(f.line <= n <= f.end_line for n in lines)]
+        hit = [
+            f
+            for f in function_targets(project, rel, cov)
+            if any(f.line <= n <= f.end_line for n in lines)
+        ]
         if hit:
             targets += _chunks(rel, hit, task, f"changed since {since}", _dotted(project, rel))
     return targets

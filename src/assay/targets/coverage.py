@@ -1,8 +1,9 @@
-"""Coverage-driven targets: one instrumented run of the project's tests (coverage.py, branch mode) in a scratch
-copy inside the sandbox, read back as missing lines and branches per function.
+"""Coverage-driven targets: one instrumented run of the project's tests (coverage.py, branch mode)
+in a scratch copy inside the sandbox, read back as missing lines and branches per function.
 
-The user's own coverage settings are ignored (an empty rcfile): `fail_under` or a narrow `source` must not change
-what assay measures. The run is cached by a hash of every Python file and config file of the project."""
+The user's own coverage settings are ignored (an empty rcfile): `fail_under` or a narrow `source`
+must not change what assay measures. The run is cached by a hash of every Python file and config
+file of the project."""
 
 from __future__ import annotations
 
@@ -45,20 +46,38 @@ def project_hash(project: Project, settings: Settings) -> str:
 
 
 def measure(project: Project, settings: Settings, use_cache: bool = True) -> CoverageData:
-    """Missing lines and branches of every measured source file, from one run of the project's tests."""
+    """Missing lines and branches of every measured source file, from one run of the
+    project's tests."""
     from assay.languages.python import PYTHON
 
     store = Store(project.root if settings.cache else None)
     try:
         key = project_hash(project, settings)
         if use_cache and (hit := store.get(NAMESPACE, key)):
-            return CoverageData({rel: FileCoverage(f["missing_lines"], [tuple(b) for b in f["missing_branches"]],
-                                                   f["executed_lines"]) for rel, f in hit.items()})
+            return CoverageData(
+                {
+                    rel: FileCoverage(
+                        f["missing_lines"],
+                        [tuple(b) for b in f["missing_branches"]],
+                        f["executed_lines"],
+                    )
+                    for rel, f in hit.items()
+                }
+            )
         data = _run(project, settings, PYTHON.python(settings))
         if data.problem is None:
-            store.put(NAMESPACE, key, {rel: {"missing_lines": f.missing_lines, "executed_lines": f.executed_lines,
-                                             "missing_branches": [list(b) for b in f.missing_branches]}
-                                       for rel, f in data.files.items()})
+            store.put(
+                NAMESPACE,
+                key,
+                {
+                    rel: {
+                        "missing_lines": f.missing_lines,
+                        "executed_lines": f.executed_lines,
+                        "missing_branches": [list(b) for b in f.missing_branches],
+                    }
+                    for rel, f in data.files.items()
+                },
+            )
         return data
     finally:
         store.close()
@@ -72,24 +91,67 @@ def _run(project: Project, settings: Settings, python: str) -> CoverageData:
         data_file = ws.run_dir / "coverage.data"
         out = ws.run_dir / "coverage.json"
         roots = [str(ws.project / r) for r in project.source_roots]
-        env = sandbox.env_for(ws.run_dir / "home", extra={"PYTHONPATH": os.pathsep.join(roots)}, cache=ws.cache_dir)
+        env = sandbox.env_for(
+            ws.run_dir / "home", extra={"PYTHONPATH": os.pathsep.join(roots)}, cache=ws.cache_dir
+        )
         source = ",".join(roots)
         timeout = max(settings.sandbox.timeout_s * 5, 120.0)
-        run = sandbox.run([python, "-m", "coverage", "run", f"--rcfile={rc}", f"--data-file={data_file}",
-                           f"--source={source}", "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly",
-                           "--continue-on-collection-errors", *settings.python.pytest_args],
-                          cwd=ws.project, env=env, timeout=timeout)
+        run = sandbox.run(
+            [
+                python,
+                "-m",
+                "coverage",
+                "run",
+                f"--rcfile={rc}",
+                f"--data-file={data_file}",
+                f"--source={source}",
+                "-m",
+                "pytest",
+                "-q",
+                "-p",
+                "no:cacheprovider",
+                "-p",
+                "no:randomly",
+                "--continue-on-collection-errors",
+                *settings.python.pytest_args,
+            ],
+            cwd=ws.project,
+            env=env,
+            timeout=timeout,
+        )
         if "No module named coverage" in run.stderr:
-            return CoverageData({}, f"coverage.py is not installed for {python}: pip install coverage")
+            return CoverageData(
+                {}, f"coverage.py is not installed for {python}: pip install coverage"
+            )
         if run.timed_out:
-            return CoverageData({}, f"the project's tests did not finish within {timeout:g} s", run.duration_s)
-        report = sandbox.run([python, "-m", "coverage", "json", f"--rcfile={rc}", f"--data-file={data_file}",
-                              "-o", str(out), "-q"], cwd=ws.project, env=env, timeout=120)
+            return CoverageData(
+                {}, f"the project's tests did not finish within {timeout:g} s", run.duration_s
+            )
+        report = sandbox.run(
+            [
+                python,
+                "-m",
+                "coverage",
+                "json",
+                f"--rcfile={rc}",
+                f"--data-file={data_file}",
+                "-o",
+                str(out),
+                "-q",
+            ],
+            cwd=ws.project,
+            env=env,
+            timeout=120,
+        )
         try:
             raw = json.loads(out.read_text())
         except (OSError, ValueError):
-            tail = " ".join((report.stderr or run.stderr or run.stdout).strip().splitlines()[-2:])[:300]
-            return CoverageData({}, f"coverage measured nothing ({tail or 'no data'})", run.duration_s)
+            tail = " ".join((report.stderr or run.stderr or run.stdout).strip().splitlines()[-2:])[
+                :300
+            ]
+            return CoverageData(
+                {}, f"coverage measured nothing ({tail or 'no data'})", run.duration_s
+            )
         files = {}
         for name, f in raw.get("files", {}).items():
             path = Path(name) if os.path.isabs(name) else ws.project / name
@@ -97,10 +159,14 @@ def _run(project: Project, settings: Settings, python: str) -> CoverageData:
                 rel = path.resolve().relative_to(ws.project.resolve()).as_posix()
             except ValueError:
                 continue
-            files[rel] = FileCoverage(sorted(f.get("missing_lines", [])),
-                                      sorted(tuple(b) for b in f.get("missing_branches", [])),
-                                      sorted(f.get("executed_lines", [])))
+            files[rel] = FileCoverage(
+                sorted(f.get("missing_lines", [])),
+                sorted(tuple(b) for b in f.get("missing_branches", [])),
+                sorted(f.get("executed_lines", [])),
+            )
         problem = None
         if run.returncode not in (0, 1):  # 1: some tests failed, which still measures the rest
-            problem = f"the project's tests ended with status {run.returncode}; coverage may be partial"
+            problem = (
+                f"the project's tests ended with status {run.returncode}; coverage may be partial"
+            )
         return CoverageData(files, problem, run.duration_s)

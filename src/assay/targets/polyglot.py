@@ -1,6 +1,6 @@
-"""Targets in languages other than Python (`assay generate price/price.go`, `Price.java::discount`): the file, or
-named symbols in it. There is no AST here and no coverage run, so nothing is ranked: the writer sees the file's
-text (capped) and the names asked for."""
+"""Targets in languages other than Python (`assay generate price/price.go`, `Price.java::discount`):
+the file, or named symbols in it. There is no AST here and no coverage run, so nothing is ranked:
+the writer sees the file's text (capped) and the names asked for."""
 
 from __future__ import annotations
 
@@ -12,14 +12,18 @@ from assay.languages import LANGUAGES, Language, language_of
 from assay.project import Project
 from assay.targets.model import FunctionTarget, Target
 
-MAX_EXCERPT_LINES = 200  # a typical source file whole; a long one as its head plus the named symbols
+# a typical source file whole; a long one as its head plus the named symbols
+MAX_EXCERPT_LINES = 200
 SYMBOL_LINES = 60
-_DECLARES = r"\b(func|fn|function|class|struct|enum|trait|interface|type|const|let|var|impl|static|public|" \
-            r"private|protected|export|def)\b.*\b{name}\b"
+_DECLARES = (
+    r"\b(func|fn|function|class|struct|enum|trait|interface|type|const|let|var|impl|static|public|"
+    r"private|protected|export|def)\b.*\b{name}\b"
+)
 
 
 def generated() -> list[str]:
-    """The languages `assay generate` writes tests for with a model, besides Python (those that plan a file)."""
+    """The languages `assay generate` writes tests for with a model, besides Python (those that plan
+    a file)."""
     return [n for n, lang in LANGUAGES.items() if type(lang).plan_tests is not Language.plan_tests]
 
 
@@ -35,8 +39,8 @@ def _symbol_line(lines: list[str], name: str) -> int | None:
 
 
 def other_target(project: Project, spec: str, names: str, task: str | None) -> Target:
-    """One writer job for a non-Python source file (all of it, or the named symbols); InputError for a test file,
-    an unknown language, or a name the file does not have."""
+    """One writer job for a non-Python source file (all of it, or the named symbols); InputError for
+    a test file, an unknown language, or a name the file does not have."""
     path = Path(spec)
     if not path.is_file():
         raise InputError(f"no such source file: {spec}")
@@ -44,11 +48,15 @@ def other_target(project: Project, spec: str, names: str, task: str | None) -> T
     rel = project.rel(path)
     known = ", ".join(["python", *generated()])
     if lang is None:
-        raise InputError(f"{spec} is not a source file of a language assay generates tests for ({known})")
+        raise InputError(
+            f"{spec} is not a source file of a language assay generates tests for ({known})"
+        )
     if lang.is_test_file(rel) or "/src/test/" in f"/{rel}":
         raise InputError(f"{spec} is a test file; name the source file it tests")
     if lang.plan_tests(project.root, rel) is None:
-        raise InputError(f"assay generate does not write {lang.title} tests yet (it does for {known})")
+        raise InputError(
+            f"assay generate does not write {lang.title} tests yet (it does for {known})"
+        )
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except UnicodeDecodeError as err:
@@ -63,9 +71,11 @@ def other_target(project: Project, spec: str, names: str, task: str | None) -> T
 
 
 def excerpt(project: Project, target: Target) -> str:
-    """The source file as the writer sees it: whole up to MAX_EXCERPT_LINES, else its head and a window at each
-    named symbol, with what was left out said."""
-    lines = (project.root / target.module).read_text(encoding="utf-8", errors="replace").splitlines()
+    """The source file as the writer sees it: whole up to MAX_EXCERPT_LINES, else its head and a
+    window at each named symbol, with what was left out said."""
+    lines = (
+        (project.root / target.module).read_text(encoding="utf-8", errors="replace").splitlines()
+    )
     head = f"// {target.module} ({len(lines)} lines)"
     if len(lines) <= MAX_EXCERPT_LINES:
         return "\n".join([head, *lines]) + "\n"
@@ -73,7 +83,10 @@ def excerpt(project: Project, target: Target) -> str:
     shown = MAX_EXCERPT_LINES
     for f in sorted(target.functions, key=lambda f: f.line):
         if f.line > shown:
-            out += [f"// ... lines {shown + 1}-{f.line - 1} left out ...", *lines[f.line - 1:f.line - 1 + SYMBOL_LINES]]
+            out += [
+                f"// ... lines {shown + 1}-{f.line - 1} left out ...",
+                *lines[f.line - 1 : f.line - 1 + SYMBOL_LINES],
+            ]
             shown = f.line - 1 + SYMBOL_LINES
     if shown < len(lines):
         out.append(f"// ... lines {shown + 1}-{len(lines)} left out ...")

@@ -1,10 +1,12 @@
-"""The writer protocols: what every writer of tests gets and returns, and what `writers.WRITERS` names.
+"""The writer protocols: what every writer of tests gets and returns, and what
+`writers.WRITERS` names.
 
 Writers the repair loop drives (`Writer`: LLM writers, agent CLIs behind the `command` provider, any
-`session.LoopWriter`) never run the gates themselves; the loop (`writers/loop.py`) verifies every attempt in
-memory and sends the gates' own feedback back through `revise`. A writer that does not repair sets
-`revises = False`, and the loop asks it to `write` again. A kind of writer that runs the whole command its own
-way (the offline writer: search, not repair) implements `WriterKind.generate` and returns its own `WriterReport`.
+`session.LoopWriter`) never run the gates themselves; the loop (`writers/loop.py`) verifies every
+attempt in memory and sends the gates' own feedback back through `revise`. A writer that does not
+repair sets `revises = False`, and the loop asks it to `write` again. A kind of writer that runs the
+whole command its own way (the offline writer: search, not repair) implements `WriterKind.generate`
+and returns its own `WriterReport`.
 """
 
 from __future__ import annotations
@@ -29,30 +31,36 @@ AttemptKind = Literal["write", "revise", "review-revise", "rewrite"]
 
 @dataclass
 class WriteContext:
-    """Everything about a target that is not the target itself, computed once per target by the loop."""
+    """Everything about a target that is not the target itself, computed once per target by
+    the loop."""
 
     project: Project
     settings: Settings
     test_path: str  # project-relative path the file will be verified (and written) at
     excerpt: str  # the code under test as the writer should see it (llm.excerpt.excerpt)
-    existing_tests: str  # the project's tests of this module, summarised (another language: one as an example)
+    # the project's tests of this module, summarised (another language: one as an example)
+    existing_tests: str
     rules: str  # what the gates enforce, one paragraph
     language: str = "python"
     verifier: Verifier | None = None  # sandbox and workspaces, for writers that run code
-    plan: WritePlan | None = None  # another language than Python: its test file, framework and imports
+    # another language than Python: its test file, framework and imports
+    plan: WritePlan | None = None
 
 
 @dataclass
 class Feedback:
-    """Why an attempt was not accepted, as the writer gets it. `text` is what an LLM reads (<= 50 lines, cheap
-    causes first); the rest is typed for writers that act on structure (failing tests, surviving mutants)."""
+    """Why an attempt was not accepted, as the writer gets it. `text` is what an LLM reads (<= 50
+    lines, cheap causes first); the rest is typed for writers that act on structure (failing tests,
+    surviving mutants)."""
 
     text: str
-    gate: str | None = None  # compile | green | stability | mutation | smells | review | None (answer format)
+    # compile | green | stability | mutation | smells | review | None (answer format)
+    gate: str | None = None
     failing_tests: list[str] = field(default_factory=list)
     survivors: list[dict[str, Any]] = field(default_factory=list)  # gate 4's surviving mutants
     report: FileReport | None = None  # the whole verification of the attempt, when there was one
-    dropped: list[str] = field(default_factory=list)  # tests taken out for good (flaky, suspected bugs)
+    # tests taken out for good (flaky, suspected bugs)
+    dropped: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -61,18 +69,21 @@ class Attempt:
 
     target: Target
     context: WriteContext
-    source: str | None  # the complete test file; None when the answer held none (then `problem` says why)
+    # the complete test file; None when the answer held none (then `problem` says why)
+    source: str | None
     kind: AttemptKind = "write"
     rationale: str = ""  # the writer's own words on what the tests cover (shown to the reviewer)
     problem: str | None = None  # answer-format reject: no code block, truncated, wrong language
-    calls: list[Call] = field(default_factory=list)  # model calls made for this attempt (none without a model)
+    # model calls made for this attempt (none without a model)
+    calls: list[Call] = field(default_factory=list)
     parent: Attempt | None = None
 
 
 @runtime_checkable
 class Writer(Protocol):
-    """`write` starts a file for a target; `revise` answers feedback on an attempt with a new attempt. Both may
-    raise `assay.llm.LLMError` (BudgetExhausted, PermanentError, TransientError after retries)."""
+    """`write` starts a file for a target; `revise` answers feedback on an attempt with a new
+    attempt. Both may raise `assay.llm.LLMError` (BudgetExhausted, PermanentError, TransientError
+    after retries)."""
 
     name: str
     revises: ClassVar[bool]  # False: the loop calls `write` again instead of `revise`
@@ -84,7 +95,8 @@ class Writer(Protocol):
 
 @dataclass
 class GenerateRequest:
-    """One `assay generate` as `api.generate` received it: what a kind of writer in `WRITERS` runs."""
+    """One `assay generate` as `api.generate` received it: what a kind of writer in
+    `WRITERS` runs."""
 
     root: Path
     settings: Settings
@@ -95,7 +107,8 @@ class GenerateRequest:
     use_cache: bool = True
     dry_run: bool = False
     record: Path | None = None  # every model answer to this JSONL file
-    on_event: Callable[[str, str, str], None] | None = None  # (event, target, detail); "note" is one line
+    # (event, target, detail); "note" is one line
+    on_event: Callable[[str, str, str], None] | None = None
     crosshair: bool | None = None  # None: where installed; False: never (writers that use it)
 
 
@@ -110,8 +123,9 @@ class WriterReport(Protocol):
 
 
 class WriterKind(Protocol):
-    """What a line of `writers.WRITERS` names: a class whose `generate` runs a whole `assay generate` with
-    writers of its kind (the repair loop's writers inherit it from `writers.session.LoopWriter`)."""
+    """What a line of `writers.WRITERS` names: a class whose `generate` runs a whole
+    `assay generate` with writers of its kind (the repair loop's writers inherit it
+    from `writers.session.LoopWriter`)."""
 
     @classmethod
     def generate(cls, request: GenerateRequest) -> WriterReport: ...

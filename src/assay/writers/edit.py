@@ -1,5 +1,5 @@
-"""Edits of a test file's text by its syntax tree: take tests out, mark tests, measure how much changed.
-Formatting and comments of what stays are kept as written."""
+"""Edits of a test file's text by its syntax tree: take tests out, mark tests, measure how much
+changed. Formatting and comments of what stays are kept as written."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ _PARAMS = re.compile(r"\[.*\]$")
 
 
 def test_key(nodeid: str) -> tuple[str, ...]:
-    """`tests/t.py::TestA::test_b[1-2]` -> ("TestA", "test_b"); the file part and parameters dropped."""
+    """`tests/t.py::TestA::test_b[1-2]` -> ("TestA", "test_b"); the file part and
+    parameters dropped."""
     parts = _PARAMS.sub("", nodeid).split("::")
     return tuple(parts[1:]) if len(parts) > 1 else (parts[0],)
 
@@ -31,8 +32,8 @@ def _span(node: ast.stmt) -> tuple[int, int]:
 
 
 def remove_tests(source: str, nodeids: list[str]) -> str | None:
-    """The file without the given tests (a class left without tests goes too); None when no test is left or the
-    file does not parse."""
+    """The file without the given tests (a class left without tests goes too); None when no test is
+    left or the file does not parse."""
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError):
@@ -58,7 +59,7 @@ def remove_tests(source: str, nodeids: list[str]) -> str | None:
         return None
     lines = source.splitlines(keepends=True)
     for start, end in sorted(cut, reverse=True):
-        del lines[start - 1:end]
+        del lines[start - 1 : end]
     text = "".join(lines)
     return re.sub(r"\n{4,}", "\n\n\n", text)
 
@@ -68,19 +69,28 @@ def changed_share(old: str, new: str) -> float:
     a, b = old.splitlines(), new.splitlines()
     if not a and not b:
         return 0.0
-    same = sum(block.size for block in difflib.SequenceMatcher(None, a, b, autojunk=False).get_matching_blocks())
+    same = sum(
+        block.size
+        for block in difflib.SequenceMatcher(None, a, b, autojunk=False).get_matching_blocks()
+    )
     return 1.0 - same / max(len(a), len(b))
 
 
 def _ensure_pytest_import(source: str, tree: ast.Module) -> str:
     for node in tree.body:
-        if isinstance(node, ast.Import) and any(a.name == "pytest" and not a.asname for a in node.names):
+        if isinstance(node, ast.Import) and any(
+            a.name == "pytest" and not a.asname for a in node.names
+        ):
             return source
     lines = source.splitlines(keepends=True)
     at = 0
     first = tree.body[0] if tree.body else None
-    if first is not None and isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) \
-            and isinstance(first.value.value, str):
+    if (
+        first is not None
+        and isinstance(first, ast.Expr)
+        and isinstance(first.value, ast.Constant)
+        and isinstance(first.value.value, str)
+    ):
         at = first.end_lineno or 0
     for node in tree.body:  # after `from __future__` imports
         if isinstance(node, ast.ImportFrom) and node.module == "__future__":
@@ -90,8 +100,9 @@ def _ensure_pytest_import(source: str, tree: ast.Module) -> str:
 
 
 def mark(source: str, marker: str, xfail: dict[str, str] | None = None) -> str:
-    """Every test function and test class decorated with `marker` (e.g. `pytest.mark.assay_generated`); tests
-    named in `xfail` (bare names) also with `pytest.mark.xfail(strict=True, reason=...)`."""
+    """Every test function and test class decorated with `marker` (e.g.
+    `pytest.mark.assay_generated`); tests named in `xfail` (bare names) also with
+    `pytest.mark.xfail(strict=True, reason=...)`."""
     source = _ensure_pytest_import(source, ast.parse(source))
     tree = ast.parse(source)
     lines = source.splitlines(keepends=True)
@@ -102,14 +113,21 @@ def mark(source: str, marker: str, xfail: dict[str, str] | None = None) -> str:
             indent = " " * node.col_offset
             deco = [f"{indent}@{marker}\n"]
             if xfail and node.name in xfail:
-                deco.append(f"{indent}@pytest.mark.xfail(strict=True, reason={xfail[node.name]!r})\n")
+                deco.append(
+                    f"{indent}@pytest.mark.xfail(strict=True, reason={xfail[node.name]!r})\n"
+                )
             inserts.append((start, "".join(deco)))
         if _is_test_class(node) and xfail:
             for m in node.body:
                 if _is_test(m) and m.name in xfail:
                     start, _ = _span(m)
-                    inserts.append((start, " " * m.col_offset +
-                                    f"@pytest.mark.xfail(strict=True, reason={xfail[m.name]!r})\n"))
+                    inserts.append(
+                        (
+                            start,
+                            " " * m.col_offset
+                            + f"@pytest.mark.xfail(strict=True, reason={xfail[m.name]!r})\n",
+                        )
+                    )
     for start, text in sorted(inserts, reverse=True):
         lines.insert(start - 1, text)
     return "".join(lines)

@@ -1,6 +1,6 @@
-"""The LLM writer: a prompt from templates, one model call, the test file out of the answer. Revisions send the
-target excerpt, the current file and the gate's feedback - not the conversation so far - so a revision costs
-about as much as the first attempt, however many came before."""
+"""The LLM writer: a prompt from templates, one model call, the test file out of the answer.
+Revisions send the target excerpt, the current file and the gate's feedback - not the conversation
+so far - so a revision costs about as much as the first attempt, however many came before."""
 
 from __future__ import annotations
 
@@ -17,7 +17,8 @@ from assay.writers.session import LoopWriter, Resources
 
 
 class LLMWriter(LoopWriter):
-    """The writer of every LLM provider (`openai:MODEL`, `anthropic:MODEL`, `command:CMD`, `replay:FILE`)."""
+    """The writer of every LLM provider (`openai:MODEL`, `anthropic:MODEL`,
+    `command:CMD`, `replay:FILE`)."""
 
     revises: ClassVar[bool] = True
 
@@ -29,44 +30,88 @@ class LLMWriter(LoopWriter):
     @classmethod
     def create(cls, spec: str, settings: Settings, resources: Resources) -> Writer:
         parse_spec(spec, "writer")
-        client = make_client(spec, settings.llm, role="writer", store=resources.store, use_cache=resources.use_cache,
-                             budget=resources.budget, recorder=resources.recorder, root=resources.root)
+        client = make_client(
+            spec,
+            settings.llm,
+            role="writer",
+            store=resources.store,
+            use_cache=resources.use_cache,
+            budget=resources.budget,
+            recorder=resources.recorder,
+            root=resources.root,
+        )
         return cls(client, resources.prompts)
 
     def _system(self, context: WriteContext) -> str:
         plan = context.plan
         if plan is None:
-            return self.prompts.render("writer_system", language="Python", framework="pytest", fence="python")
-        return self.prompts.render("writer_system", language=LANGUAGES[context.language].title,
-                                   framework=plan.framework, fence=fence_for(context.language))
+            return self.prompts.render(
+                "writer_system", language="Python", framework="pytest", fence="python"
+            )
+        return self.prompts.render(
+            "writer_system",
+            language=LANGUAGES[context.language].title,
+            framework=plan.framework,
+            fence=fence_for(context.language),
+        )
 
     def _facts(self, context: WriteContext) -> dict[str, str]:
         """What the `_lang` templates add for another language than Python."""
         plan = context.plan
         assert plan is not None
-        return {"language": LANGUAGES[context.language].title, "framework": plan.framework, "imports": plan.imports,
-                "fence": fence_for(context.language)}
+        return {
+            "language": LANGUAGES[context.language].title,
+            "framework": plan.framework,
+            "imports": plan.imports,
+            "fence": fence_for(context.language),
+        }
 
-    def _ask(self, prompt: Prompt, target: Target, context: WriteContext, kind: AttemptKind,
-             parent: Attempt | None) -> Attempt:
+    def _ask(
+        self,
+        prompt: Prompt,
+        target: Target,
+        context: WriteContext,
+        kind: AttemptKind,
+        parent: Attempt | None,
+    ) -> Attempt:
         completion = self.client.complete(prompt)
         call = self.client.record(prompt, completion)
         found = extract(completion.text, completion.finish, context.language)
-        return Attempt(target, context, found.code, kind, found.rationale, found.problem, [call], parent)
+        return Attempt(
+            target, context, found.code, kind, found.rationale, found.problem, [call], parent
+        )
 
     def write(self, target: Target, context: WriteContext) -> Attempt:
         extra = self._facts(context) if context.plan else {}
-        user = self.prompts.render("write_lang" if extra else "write", test_path=context.test_path, task=target.task,
-                                   excerpt=context.excerpt, existing_tests=context.existing_tests, rules=context.rules,
-                                   **extra)
-        return self._ask(Prompt(self._system(context), user, "write"), target, context, "write", None)
+        user = self.prompts.render(
+            "write_lang" if extra else "write",
+            test_path=context.test_path,
+            task=target.task,
+            excerpt=context.excerpt,
+            existing_tests=context.existing_tests,
+            rules=context.rules,
+            **extra,
+        )
+        return self._ask(
+            Prompt(self._system(context), user, "write"), target, context, "write", None
+        )
 
     def revise(self, attempt: Attempt, feedback: Feedback) -> Attempt:
         context = attempt.context
         source = attempt.source or "(no usable file in your last answer)\n"
         kind: AttemptKind = "review-revise" if feedback.gate == "review" else "revise"
         extra = self._facts(context) if context.plan else {}
-        user = self.prompts.render("revise_lang" if extra else "revise", test_path=context.test_path,
-                                   task=attempt.target.task, excerpt=context.excerpt, source=source,
-                                   feedback=feedback.text, dropped=feedback.dropped, rules=context.rules, **extra)
-        return self._ask(Prompt(self._system(context), user, kind), attempt.target, context, kind, attempt)
+        user = self.prompts.render(
+            "revise_lang" if extra else "revise",
+            test_path=context.test_path,
+            task=attempt.target.task,
+            excerpt=context.excerpt,
+            source=source,
+            feedback=feedback.text,
+            dropped=feedback.dropped,
+            rules=context.rules,
+            **extra,
+        )
+        return self._ask(
+            Prompt(self._system(context), user, kind), attempt.target, context, kind, attempt
+        )

@@ -1,7 +1,8 @@
-"""Where accepted tests go, and how: next to the module's existing tests (or `output_dir`), under a name no file
-has - a user's file is never overwritten - marked `@pytest.mark.assay_generated` (with the task id when there
-is one); suspected bugs as xfail(strict=True) tests plus `assay-suspected-bugs.md` / `.json`. Other languages
-choose their own place (`Language.plan_tests`) and carry a header comment instead of markers."""
+"""Where accepted tests go, and how: next to the module's existing tests (or `output_dir`), under a
+name no file has - a user's file is never overwritten - marked `@pytest.mark.assay_generated` (with
+the task id when there is one); suspected bugs as xfail(strict=True) tests plus
+`assay-suspected-bugs.md` / `.json`. Other languages choose their own place (`Language.plan_tests`)
+and carry a header comment instead of markers."""
 
 from __future__ import annotations
 
@@ -23,7 +24,11 @@ BUGS_HEADER = "# assay: suspected bugs"
 
 def marker(target: Target) -> str:
     task_id = target.task_id
-    return f"pytest.mark.assay_generated(task={task_id!r})" if task_id else "pytest.mark.assay_generated"
+    return (
+        f"pytest.mark.assay_generated(task={task_id!r})"
+        if task_id
+        else "pytest.mark.assay_generated"
+    )
 
 
 class Output:
@@ -46,8 +51,8 @@ class Output:
         return "tests"
 
     def plan(self, target: Target) -> str:
-        """A project-relative path for the target's test file that neither exists nor is planned by another
-        target of this run."""
+        """A project-relative path for the target's test file that neither exists nor is planned by
+        another target of this run."""
         directory = self._directory(target)
         stem = PurePosixPath(target.module).stem
         base = self.file_name.format(module=stem)
@@ -61,8 +66,8 @@ class Output:
         raise InputError(f"no free file name for tests of {target.module} in {directory}")
 
     def plan_other(self, target: Target) -> WritePlan:
-        """For a target in another language: the language's own choice of file (its test layout, its naming),
-        the first one that neither exists nor is planned by another target of this run."""
+        """For a target in another language: the language's own choice of file (its test layout, its
+        naming), the first one that neither exists nor is planned by another target of this run."""
         lang = LANGUAGES[target.language]
         with self._lock:
             for n in range(1, 1000):
@@ -75,7 +80,8 @@ class Output:
         raise InputError(f"no free file name for tests of {target.module}")
 
     def write(self, rel: str, text: str) -> None:
-        """Create the file; never replace one (a file that appeared since planning is an error, not a target)."""
+        """Create the file; never replace one (a file that appeared since planning is an error, not
+        a target)."""
         if self.dry_run:
             return
         path = self.project.root / rel
@@ -84,27 +90,50 @@ class Output:
             f.write(text)
 
     def write_bugs(self, name: str, bugs: list[SuspectedBug]) -> list[str]:
-        """`<name>.md` (a report a person reads) and `<name>.json`; files of that name are replaced only when
-        assay wrote them."""
+        """`<name>.md` (a report a person reads) and `<name>.json`; files of that name are replaced
+        only when assay wrote them."""
         if self.dry_run or not bugs:
             return []
         md_path = self.project.root / f"{name}.md"
         json_path = self.project.root / f"{name}.json"
         for path in (md_path, json_path):
-            if path.exists() and not path.read_text(encoding="utf-8", errors="replace").lstrip().startswith(
-                    (BUGS_HEADER, '{\n  "schema": "assay.suspected-bugs')):
-                raise InputError(f"{path.name} exists and was not written by assay; set [tool.assay.generate] "
-                                 "bugs_file to another name")
-        lines = [BUGS_HEADER, "", "Tests that follow the documented contract (docstring, task, type hints) but fail "
-                 "on the current code, as judged by the reviewer. Each is kept as `xfail(strict=True)`: it will "
-                 "fail loudly once the code is fixed, so remove the mark then.", ""]
+            if path.exists() and not path.read_text(
+                encoding="utf-8", errors="replace"
+            ).lstrip().startswith((BUGS_HEADER, '{\n  "schema": "assay.suspected-bugs')):
+                raise InputError(
+                    f"{path.name} exists and was not written by assay; set [tool.assay.generate] "
+                    "bugs_file to another name"
+                )
+        lines = [
+            BUGS_HEADER,
+            "",
+            "Tests that follow the documented contract (docstring, task, type hints) but fail "
+            "on the current code, as judged by the reviewer. "
+            "Each is kept as `xfail(strict=True)`: it will "
+            "fail loudly once the code is fixed, so remove the mark then.",
+            "",
+        ]
         for bug in bugs:
-            lines += [f"## {bug.test}", "", f"- target: `{bug.target}`",
-                      f"- test file: `{bug.file}`" if bug.file else "- test file: not written",
-                      f"- reviewer: {bug.reason}", "", "```", bug.failure.strip(), "```", ""]
+            lines += [
+                f"## {bug.test}",
+                "",
+                f"- target: `{bug.target}`",
+                f"- test file: `{bug.file}`" if bug.file else "- test file: not written",
+                f"- reviewer: {bug.reason}",
+                "",
+                "```",
+                bug.failure.strip(),
+                "```",
+                "",
+            ]
         md_path.write_text("\n".join(lines), encoding="utf-8")
-        json_path.write_text(json.dumps({"schema": "assay.suspected-bugs/1", "bugs": [b.to_json() for b in bugs]},
-                                        indent=2) + "\n", encoding="utf-8")
+        json_path.write_text(
+            json.dumps(
+                {"schema": "assay.suspected-bugs/1", "bugs": [b.to_json() for b in bugs]}, indent=2
+            )
+            + "\n",
+            encoding="utf-8",
+        )
         return [md_path.name, json_path.name]
 
 
@@ -114,8 +143,11 @@ def _imports(source: str) -> list[str]:
     except SyntaxError:
         return []
     lines = source.splitlines()
-    return ["\n".join(lines[n.lineno - 1:n.end_lineno]) for n in tree.body
-            if isinstance(n, ast.Import | ast.ImportFrom)]
+    return [
+        "\n".join(lines[n.lineno - 1 : n.end_lineno])
+        for n in tree.body
+        if isinstance(n, ast.Import | ast.ImportFrom)
+    ]
 
 
 def _test_block(source: str, name: str) -> str | None:
@@ -128,13 +160,15 @@ def _test_block(source: str, name: str) -> str | None:
     for node in tree.body:
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name == name:
             start = min([d.lineno for d in node.decorator_list] + [node.lineno])
-            return "\n".join(lines[start - 1:node.end_lineno])
+            return "\n".join(lines[start - 1 : node.end_lineno])
     return None
 
 
-def compose_final(accepted: str | None, bug_sources: list[tuple[str, str, str]], target: Target) -> str | None:
-    """The file to write: the accepted tests, plus each suspected-bug test (name, its file, reason) copied with
-    the imports it needs, every test marked; None when there is nothing to write."""
+def compose_final(
+    accepted: str | None, bug_sources: list[tuple[str, str, str]], target: Target
+) -> str | None:
+    """The file to write: the accepted tests, plus each suspected-bug test (name, its file, reason)
+    copied with the imports it needs, every test marked; None when there is nothing to write."""
     if accepted is None and not bug_sources:
         return None
     text = accepted or ""

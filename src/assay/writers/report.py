@@ -1,5 +1,6 @@
-"""What `assay generate` comes to: per target, every attempt (gate verdicts, feedback sent, tokens) and the
-outcome; suspected bugs; totals. Plain data; reporters in `report/generate_*.py` only format it."""
+"""What `assay generate` comes to: per target, every attempt (gate verdicts, feedback sent, tokens)
+and the outcome; suspected bugs; totals. Plain data; reporters in `report/generate_*.py` only
+format it."""
 
 from __future__ import annotations
 
@@ -32,15 +33,32 @@ class AttemptRecord:
         return sum(c.prompt_tokens + c.completion_tokens for c in self.calls if not c.cached)
 
     def to_json(self) -> dict[str, Any]:
-        return {"number": self.number, "kind": self.kind, "problem": self.problem, "verdict": self.verdict,
-                "rejected_at": self.rejected_at, "gates": self.gates, "tests": self.tests, "kept": self.kept,
-                "feedback": self.feedback, "feedback_lines": len(self.feedback.splitlines()),
-                "feedback_tokens": estimate_tokens(self.feedback), "tokens": self.tokens,
-                "calls": [c.to_json() for c in self.calls], "duration_s": round(self.duration_s, 3)}
+        return {
+            "number": self.number,
+            "kind": self.kind,
+            "problem": self.problem,
+            "verdict": self.verdict,
+            "rejected_at": self.rejected_at,
+            "gates": self.gates,
+            "tests": self.tests,
+            "kept": self.kept,
+            "feedback": self.feedback,
+            "feedback_lines": len(self.feedback.splitlines()),
+            "feedback_tokens": estimate_tokens(self.feedback),
+            "tokens": self.tokens,
+            "calls": [c.to_json() for c in self.calls],
+            "duration_s": round(self.duration_s, 3),
+        }
 
     @classmethod
-    def of(cls, number: int, kind: str, report: FileReport | None, calls: list[Call] | None = None,
-           problem: str | None = None) -> AttemptRecord:
+    def of(
+        cls,
+        number: int,
+        kind: str,
+        report: FileReport | None,
+        calls: list[Call] | None = None,
+        problem: str | None = None,
+    ) -> AttemptRecord:
         rec = cls(number, kind, list(calls or []), problem)
         if report is not None:
             rec.verdict = report.verdict.value
@@ -58,11 +76,17 @@ class SuspectedBug:
     test: str  # node id
     failure: str  # the failing assertion, trimmed
     reason: str  # the reviewer's
-    file: str | None = None  # where the xfail test was written (None on --dry-run or when not written)
+    # where the xfail test was written (None on --dry-run or when not written)
+    file: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"target": self.target, "test": self.test, "failure": self.failure, "reason": self.reason,
-                "file": self.file}
+        return {
+            "target": self.target,
+            "test": self.test,
+            "failure": self.failure,
+            "reason": self.reason,
+            "file": self.file,
+        }
 
 
 @dataclass
@@ -73,7 +97,12 @@ class Dropped:
     reason: str
 
     def to_json(self) -> dict[str, Any]:
-        return {"test": self.test, "verdict": self.verdict, "gate": self.gate, "reason": self.reason}
+        return {
+            "test": self.test,
+            "verdict": self.verdict,
+            "gate": self.gate,
+            "reason": self.reason,
+        }
 
 
 @dataclass
@@ -100,15 +129,27 @@ class TargetResult:
 
     @property
     def writer_attempts(self) -> int:
-        return sum(1 for a in self.attempts if a.kind in ("write", "revise", "review-revise", "rewrite"))
+        return sum(
+            1 for a in self.attempts if a.kind in ("write", "revise", "review-revise", "rewrite")
+        )
 
     def to_json(self) -> dict[str, Any]:
-        return {"target": self.target.to_json(), "id": self.target.id, "outcome": self.outcome, "note": self.note,
-                "output": self.output, "kept_tests": self.kept_tests, "dropped": [d.to_json() for d in self.dropped],
-                "suspected_bugs": [b.to_json() for b in self.suspected_bugs], "review": self.review,
-                "tokens": self.tokens, "writer_attempts": self.writer_attempts,
-                "attempts": [a.to_json() for a in self.attempts], "duration_s": round(self.duration_s, 3),
-                "source": self.source}
+        return {
+            "target": self.target.to_json(),
+            "id": self.target.id,
+            "outcome": self.outcome,
+            "note": self.note,
+            "output": self.output,
+            "kept_tests": self.kept_tests,
+            "dropped": [d.to_json() for d in self.dropped],
+            "suspected_bugs": [b.to_json() for b in self.suspected_bugs],
+            "review": self.review,
+            "tokens": self.tokens,
+            "writer_attempts": self.writer_attempts,
+            "attempts": [a.to_json() for a in self.attempts],
+            "duration_s": round(self.duration_s, 3),
+            "source": self.source,
+        }
 
 
 @dataclass
@@ -123,7 +164,8 @@ class GenerateReport:
     stopped: str | None = None  # why the run stopped early (budget, provider error)
     notes: list[str] = field(default_factory=list)
     bugs_files: list[str] = field(default_factory=list)
-    fatal: bool = False  # stopped by an error every further call would hit (bad key, missing replay answer)
+    # stopped by an error every further call would hit (bad key, missing replay answer)
+    fatal: bool = False
 
     SCHEMA = "assay.generate/1"
     kind: ClassVar[str] = "generate"  # its reporters: `report.WRITER_FORMATS["generate"]`
@@ -140,7 +182,8 @@ class GenerateReport:
         kept = sum(len(t.kept_tests) for t in self.targets)
         attempts = sum(t.writer_attempts for t in self.targets)
         rejected_at: dict[str, int] = {}
-        checked = 0  # files the gates judged (writer answers and splits), answers without a file included
+        # files the gates judged (writer answers and splits), answers without a file included
+        checked = 0
         for t in self.targets:
             for a in t.attempts:
                 if a.kind in ("review", "final"):
@@ -153,17 +196,39 @@ class GenerateReport:
                     rejected_at[where] = rejected_at.get(where, 0) + 1
         feedback = [a.feedback for t in self.targets for a in t.attempts if a.feedback]
         largest = max(feedback, key=lambda f: len(f.splitlines()), default="")
-        return {"targets": len(self.targets), **counts, "tests_kept": kept, "writer_attempts": attempts,
-                "attempts_per_kept_test": round(attempts / kept, 2) if kept else None,
-                "checked": checked, "rejected_at": rejected_at,
-                "rejected_share": {g: round(n / checked, 3) for g, n in rejected_at.items()} if checked else {},
-                "tokens": self.usage.get("tokens", 0),
-                "tokens_per_kept_test": round(self.usage.get("tokens", 0) / kept) if kept else None,
-                "cost": self.usage.get("cost"), "suspected_bugs": sum(len(t.suspected_bugs) for t in self.targets),
-                "largest_feedback": {"lines": len(largest.splitlines()), "tokens": estimate_tokens(largest)},
-                "duration_s": round(self.duration_s, 3)}
+        return {
+            "targets": len(self.targets),
+            **counts,
+            "tests_kept": kept,
+            "writer_attempts": attempts,
+            "attempts_per_kept_test": round(attempts / kept, 2) if kept else None,
+            "checked": checked,
+            "rejected_at": rejected_at,
+            "rejected_share": {g: round(n / checked, 3) for g, n in rejected_at.items()}
+            if checked
+            else {},
+            "tokens": self.usage.get("tokens", 0),
+            "tokens_per_kept_test": round(self.usage.get("tokens", 0) / kept) if kept else None,
+            "cost": self.usage.get("cost"),
+            "suspected_bugs": sum(len(t.suspected_bugs) for t in self.targets),
+            "largest_feedback": {
+                "lines": len(largest.splitlines()),
+                "tokens": estimate_tokens(largest),
+            },
+            "duration_s": round(self.duration_s, 3),
+        }
 
     def to_json(self) -> dict[str, Any]:
-        return {"schema": self.SCHEMA, "root": self.root, "writer": self.writer, "reviewer": self.reviewer,
-                "dry_run": self.dry_run, "stopped": self.stopped, "notes": self.notes, "bugs_files": self.bugs_files,
-                "summary": self.summary(), "usage": self.usage, "targets": [t.to_json() for t in self.targets]}
+        return {
+            "schema": self.SCHEMA,
+            "root": self.root,
+            "writer": self.writer,
+            "reviewer": self.reviewer,
+            "dry_run": self.dry_run,
+            "stopped": self.stopped,
+            "notes": self.notes,
+            "bugs_files": self.bugs_files,
+            "summary": self.summary(),
+            "usage": self.usage,
+            "targets": [t.to_json() for t in self.targets],
+        }

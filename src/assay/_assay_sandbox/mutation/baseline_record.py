@@ -1,4 +1,5 @@
-"""What the baseline established, per test: outcome, duration, covered lines, module state written."""
+"""What the baseline established, per test: outcome, duration, covered lines, module
+state written."""
 
 from __future__ import annotations
 
@@ -13,13 +14,19 @@ if TYPE_CHECKING:
 class Baseline:
     """The passing tests and what each covers, reads and writes.
 
-    A test counts as passing when it passed in the traced run and in the untraced one (a test whose outcome
-    depends on tracing is left out and listed). Durations are untraced: the job's own (the green gate's run)
-    when given, else the untraced run's; the traced duration only where neither has the test.
+    A test counts as passing when it passed in the traced run and in the untraced one (a test whose
+    outcome depends on tracing is left out and listed). Durations are untraced: the job's own (the
+    green gate's run) when given, else the untraced run's; the traced duration only where neither
+    has the test.
     """
 
-    def __init__(self, items: list[pytest.Item], runs: dict[str, dict], durations: dict[str, float] | None,
-                 functions: dict[str, list[list]] | None) -> None:
+    def __init__(
+        self,
+        items: list[pytest.Item],
+        runs: dict[str, dict],
+        durations: dict[str, float] | None,
+        functions: dict[str, list[list]] | None,
+    ) -> None:
         traced = runs["traced"]["tests"]
         untraced = runs["untraced"]["tests"] if "untraced" in runs else None
         self.tracer = runs["traced"]["tracer"]
@@ -33,14 +40,20 @@ class Baseline:
                     self.unstable.append(nodeid)
                     self.outcome[nodeid] = f"{self.outcome[nodeid]} traced, {t['outcome']} untraced"
         given = durations or {}
-        self.traced_duration = {nodeid: t["duration"] for nodeid, t in zip(self.ids, traced, strict=True)}
-        # the traced child's own costs beside its tests: probing the targets, fingerprinting module state
+        self.traced_duration = {
+            nodeid: t["duration"] for nodeid, t in zip(self.ids, traced, strict=True)
+        }
+        # the traced child's own costs beside its tests: probing the targets, fingerprinting
+        # module state
         self.overhead = runs["traced"].get("overhead", {})
         # children each run took: more than one where a child waited and others took over its tail
         self.children = {name: run.get("children", 1) for name, run in runs.items()}
-        self.resumed = {name: run.get("resumed", 0) for name, run in runs.items()}  # children paused, then needed
-        self.tests_s = {"traced": sum(t["duration"] for t in traced),
-                        "untraced": None if untraced is None else sum(t["duration"] for t in untraced)}
+        # children paused, then needed
+        self.resumed = {name: run.get("resumed", 0) for name, run in runs.items()}
+        self.tests_s = {
+            "traced": sum(t["duration"] for t in traced),
+            "untraced": None if untraced is None else sum(t["duration"] for t in untraced),
+        }
         self.duration = {}
         for i, nodeid in enumerate(self.ids):
             if nodeid in given:
@@ -50,7 +63,9 @@ class Baseline:
             else:
                 self.duration[nodeid] = traced[i]["duration"]
         passing = [i for i, nodeid in enumerate(self.ids) if self.outcome[nodeid] == "passed"]
-        self.tests = sorted((self.ids[i] for i in passing), key=lambda nodeid: self.duration[nodeid])
+        self.tests = sorted(
+            (self.ids[i] for i in passing), key=lambda nodeid: self.duration[nodeid]
+        )
         self.covering: dict[tuple[str, int], list[str]] = {}  # (rel, line) -> ids, fastest first
         self.call_lines: dict[str, list] = {}
         self.writes: dict[str, set[tuple[str, str]]] = {}  # id -> (module key, name) it changed
@@ -64,25 +79,40 @@ class Baseline:
         self.scope = _scope(self.call_lines, functions) if functions is not None else None
 
     def event(self, seconds: dict[str, float]) -> BaselineDone:
-        """The `baseline` event: outcomes and durations, covering tests per line, scope, run times."""
+        """The `baseline` event: outcomes and durations, covering tests per line, scope,
+        run times."""
         line_tests: dict[str, dict[int, int]] = {}
         for (rel, line), ids in self.covering.items():
             line_tests.setdefault(rel, {})[line] = len(ids)
         traced_s, untraced_s = seconds.get("traced", 0.0), seconds.get("untraced")
         untraced_tests_s = self.tests_s["untraced"]
         summary = BaselineSummary(
-            tracer=self.tracer, traced_s=round(traced_s, 3),
+            tracer=self.tracer,
+            traced_s=round(traced_s, 3),
             untraced_s=None if untraced_s is None else round(untraced_s, 3),
             tests_traced_s=round(self.tests_s["traced"], 3),
             tests_untraced_s=None if untraced_tests_s is None else round(untraced_tests_s, 3),
-            overhead=self.overhead, children=self.children, resumed=self.resumed, unstable=self.unstable,
-            state_writers=sorted(self.writes))
+            overhead=self.overhead,
+            children=self.children,
+            resumed=self.resumed,
+            unstable=self.unstable,
+            state_writers=sorted(self.writes),
+        )
         return BaselineDone(
-            duration_s=round(max(seconds.values()), 3), summary=summary,
-            tests=[BaselineTest(nodeid, self.outcome[nodeid], round(self.duration[nodeid], 5)) for nodeid in self.ids],
-            state_names=sorted({f"{key}:{name}" for names in self.writes.values() for key, name in names}),
+            duration_s=round(max(seconds.values()), 3),
+            summary=summary,
+            tests=[
+                BaselineTest(nodeid, self.outcome[nodeid], round(self.duration[nodeid], 5))
+                for nodeid in self.ids
+            ],
+            state_names=sorted(
+                {f"{key}:{name}" for names in self.writes.values() for key, name in names}
+            ),
             line_tests=line_tests,
-            scope={rel: sorted(names) for rel, names in self.scope.items()} if self.scope is not None else None)
+            scope={rel: sorted(names) for rel, names in self.scope.items()}
+            if self.scope is not None
+            else None,
+        )
 
 
 def _scope(call_lines: dict[str, list], spans: dict) -> dict[str, set[str]]:

@@ -14,8 +14,19 @@ import types
 from collections.abc import Iterator
 
 # names through which code may read a namespace without spelling the name it reads
-_DYNAMIC = {"getattr", "vars", "globals", "__dict__", "dir", "eval", "exec", "__getattribute__",
-            "attrgetter", "methodcaller", "inspect"}
+_DYNAMIC = {
+    "getattr",
+    "vars",
+    "globals",
+    "__dict__",
+    "dir",
+    "eval",
+    "exec",
+    "__getattribute__",
+    "attrgetter",
+    "methodcaller",
+    "inspect",
+}
 _DOTTED = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
 
 
@@ -27,8 +38,8 @@ def code_tree(code: types.CodeType) -> Iterator[types.CodeType]:
 
 
 def names_read(code: types.CodeType, nested: bool = True) -> set[str]:
-    """Every name a code object (and its nested ones) may read: globals, attributes, and identifiers inside
-    string constants (`monkeypatch.setattr("pkg.mod.NAME", ...)`, `mock.patch(...)`)."""
+    """Every name a code object (and its nested ones) may read: globals, attributes, and identifiers
+    inside string constants (`monkeypatch.setattr("pkg.mod.NAME", ...)`, `mock.patch(...)`)."""
     found: set[str] = set()
     for c in code_tree(code) if nested else (code,):
         found.update(c.co_names)
@@ -39,7 +50,8 @@ def names_read(code: types.CodeType, nested: bool = True) -> set[str]:
 
 
 def reads_dynamically(code: types.CodeType, nested: bool = True) -> bool:
-    """Whether the code may read names it does not spell (`getattr(mod, name)`, `vars(mod)`, ...)."""
+    """Whether the code may read names it does not spell (`getattr(mod, name)`,
+    `vars(mod)`, ...)."""
     return any(_DYNAMIC.intersection(c.co_names) for c in (code_tree(code) if nested else (code,)))
 
 
@@ -48,7 +60,8 @@ def code_lines(code: types.CodeType) -> set[int]:
 
 
 def is_function_code(code: types.CodeType) -> bool:
-    """Function bodies run when called; module and class bodies ran at import (CO_NEWLOCALS marks functions)."""
+    """Function bodies run when called; module and class bodies ran at import (CO_NEWLOCALS
+    marks functions)."""
     return bool(code.co_flags & 0x2)
 
 
@@ -58,8 +71,21 @@ def fingerprint(code: types.CodeType) -> str:
 
     def walk(c: types.CodeType) -> None:
         h.update(c.co_code)
-        h.update(repr((c.co_name, c.co_names, c.co_varnames, c.co_freevars, c.co_cellvars, c.co_flags,
-                       c.co_argcount, c.co_kwonlyargcount, c.co_posonlyargcount)).encode())
+        h.update(
+            repr(
+                (
+                    c.co_name,
+                    c.co_names,
+                    c.co_varnames,
+                    c.co_freevars,
+                    c.co_cellvars,
+                    c.co_flags,
+                    c.co_argcount,
+                    c.co_kwonlyargcount,
+                    c.co_posonlyargcount,
+                )
+            ).encode()
+        )
         for const in c.co_consts:
             if isinstance(const, types.CodeType):
                 walk(const)
@@ -80,7 +106,10 @@ def top_level_defs(text: str) -> list[tuple[int, int, int]]:
     starts.append(len(text))
     spans = []
     for node in ast.parse(text).body:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.end_lineno:
+        if (
+            isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+            and node.end_lineno
+        ):
             first = min([node.lineno] + [d.lineno for d in node.decorator_list])
             spans.append((starts[first - 1], starts[min(node.end_lineno, len(starts) - 1)], first))
     return spans

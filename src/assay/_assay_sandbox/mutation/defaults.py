@@ -1,13 +1,13 @@
-"""Mutants of a default value (`def f(x=0)` -> `def f(x=1)`): set `__defaults__` / `__kwdefaults__` of the
-live function objects instead of re-running the module body.
+"""Mutants of a default value (`def f(x=0)` -> `def f(x=1)`): set `__defaults__` / `__kwdefaults__`
+of the live function objects instead of re-running the module body.
 
-The `def` runs at import, so such a mutant would otherwise count as import-time code, whose effect can
-rarely be bounded (every test runs). A default is only read when the function is called without that
-argument, so the tests that ran the function's body are the ones that can observe it. Taken only when
-the mutant changes one literal default (the others may be any expression: they keep their live values),
-the live functions hold the original value there, and the body never ran while pytest collected (an
-object built at import would keep the old default).
-Limit: a test that reads a default without calling the function (`inspect.signature`) is not selected.
+The `def` runs at import, so such a mutant would otherwise count as import-time code, whose effect
+can rarely be bounded (every test runs). A default is only read when the function is called without
+that argument, so the tests that ran the function's body are the ones that can observe it. Taken
+only when the mutant changes one literal default (the others may be any expression: they keep their
+live values), the live functions hold the original value there, and the body never ran while pytest
+collected (an object built at import would keep the old default). Limit: a test that reads a default
+without calling the function (`inspect.signature`) is not selected.
 """
 
 from __future__ import annotations
@@ -35,18 +35,23 @@ def _def_at(tree: ast.AST, line: int) -> ast.FunctionDef | ast.AsyncFunctionDef 
     return None
 
 
-def _changed_default(old_fn: ast.FunctionDef | ast.AsyncFunctionDef,
-                     new_fn: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[int | str, object, object] | None:
-    """The one default the mutant changed: (position, or name for a keyword-only one; old value; new value),
-    both literals; None when anything else differs. The other defaults may be any expression: the mutant
-    leaves them as they are, so the live values stay right."""
+def _changed_default(
+    old_fn: ast.FunctionDef | ast.AsyncFunctionDef, new_fn: ast.FunctionDef | ast.AsyncFunctionDef
+) -> tuple[int | str, object, object] | None:
+    """The one default the mutant changed: (position, or name for a keyword-only one; old value; new
+    value), both literals; None when anything else differs. The other defaults may be any
+    expression: the mutant leaves them as they are, so the live values stay right."""
     a, b = old_fn.args, new_fn.args
     if len(a.defaults) != len(b.defaults) or len(a.kw_defaults) != len(b.kw_defaults):
         return None
     pairs: list[tuple[int | str, ast.expr, ast.expr]] = [
-        (i, x, y) for i, (x, y) in enumerate(zip(a.defaults, b.defaults, strict=True))]
-    pairs += [(arg.arg, x, y) for arg, x, y in zip(a.kwonlyargs, a.kw_defaults, b.kw_defaults, strict=True)
-              if x is not None and y is not None]
+        (i, x, y) for i, (x, y) in enumerate(zip(a.defaults, b.defaults, strict=True))
+    ]
+    pairs += [
+        (arg.arg, x, y)
+        for arg, x, y in zip(a.kwonlyargs, a.kw_defaults, b.kw_defaults, strict=True)
+        if x is not None and y is not None
+    ]
     differ = [(key, x, y) for key, x, y in pairs if ast.dump(x) != ast.dump(y)]
     if len(differ) != 1:
         return None
@@ -54,11 +59,20 @@ def _changed_default(old_fn: ast.FunctionDef | ast.AsyncFunctionDef,
     return key, ast.literal_eval(x), ast.literal_eval(y)
 
 
-def defaults_patch(cfg: MutationJob, m: MutantSpec, text: str, mutated: str, functions: Functions,
-                   collect: CollectTracer) -> tuple[list, set[int]] | None:
+def defaults_patch(
+    cfg: MutationJob,
+    m: MutantSpec,
+    text: str,
+    mutated: str,
+    functions: Functions,
+    collect: CollectTracer,
+) -> tuple[list, set[int]] | None:
     """([(live function, new __defaults__, new __kwdefaults__)], lines of their body), or None."""
     try:
-        old_fn, new_fn = _def_at(ast.parse(text), m.stmt_line), _def_at(ast.parse(mutated), m.stmt_line)
+        old_fn, new_fn = (
+            _def_at(ast.parse(text), m.stmt_line),
+            _def_at(ast.parse(mutated), m.stmt_line),
+        )
         if old_fn is None or new_fn is None:
             return None
         change = _changed_default(old_fn, new_fn)
@@ -76,7 +90,8 @@ def defaults_patch(cfg: MutationJob, m: MutantSpec, text: str, mutated: str, fun
             live = keywords.get(key, _MISSING)
         else:  # __defaults__ holds the values of `args.defaults`, in order
             live = positional[key] if len(positional) == len(old_fn.args.defaults) else _MISSING
-        if type(live) is not type(before) or live != before:  # not the function this def made, or rebound
+        # not the function this def made, or rebound
+        if type(live) is not type(before) or live != before:
             return None
         if isinstance(key, str):
             keywords[key] = after
@@ -94,7 +109,9 @@ def defaults_patch(cfg: MutationJob, m: MutantSpec, text: str, mutated: str, fun
     return patches, body
 
 
-def run_defaulted(patches: list, items: list[pytest.Item], report: Report, killers: int) -> ChildResult:
+def run_defaulted(
+    patches: list, items: list[pytest.Item], report: Report, killers: int
+) -> ChildResult:
     from .patch import run_items
 
     for f, positional, keywords in patches:

@@ -1,8 +1,8 @@
 """Which collected tests a job means, by identities that hold across processes.
 
-Test files are collected whole and tests picked here, never by handing node ids to pytest: an id made in
-another process may not exist in this one (parameters from a `set` get their ids and order from the hash
-seed), and pytest would then say "no tests collected" or "not found" instead of why.
+Test files are collected whole and tests picked here, never by handing node ids to pytest: an id
+made in another process may not exist in this one (parameters from a `set` get their ids and order
+from the hash seed), and pytest would then say "no tests collected" or "not found" instead of why.
 """
 
 from __future__ import annotations
@@ -15,17 +15,22 @@ if TYPE_CHECKING:
 
 
 def _matches(nodeid: str, want: str) -> bool:
-    """`want` is a node id, a prefix of ids (`file::Class`, `file::func` for all its parameters) or a glob."""
+    """`want` is a node id, a prefix of ids (`file::Class`, `file::func` for all its parameters) or
+    a glob."""
     if any(c in want for c in "*?"):
         return fnmatch.fnmatchcase(nodeid, want)
     return nodeid == want or nodeid.startswith(want + "::") or nodeid.startswith(want + "[")
 
 
-def pick(items: list[pytest.Item], tests: list[str], deselect: list[str]) -> tuple[list[pytest.Item], str | None, int]:
-    """(the items asked for minus the deselected, a one-paragraph error or None, how many were deselected).
+def pick(
+    items: list[pytest.Item], tests: list[str], deselect: list[str]
+) -> tuple[list[pytest.Item], str | None, int]:
+    """(the items asked for minus the deselected, a one-paragraph error or None, how many
+    were deselected).
 
-    A file passed whole keeps all its tests. An id that is not there again is an error naming the cause,
-    except when every parameter of one function was asked for: the same tests, whatever their ids now.
+    A file passed whole keeps all its tests. An id that is not there again is an error naming the
+    cause, except when every parameter of one function was asked for: the same tests, whatever their
+    ids now.
     """
     whole = {t for t in tests if "::" not in t}
     wanted = [t for t in tests if "::" in t]
@@ -51,15 +56,23 @@ def pick(items: list[pytest.Item], tests: list[str], deselect: list[str]) -> tup
         gone = [w for w in missing if w.split("[")[0] == function]
         if present:
             problems.append(
-                f"{gone[0]}" + (f" (and {len(gone) - 1} more)" if len(gone) > 1 else "")
+                f"{gone[0]}"
+                + (f" (and {len(gone) - 1} more)" if len(gone) > 1 else "")
                 + f" not found when the tests were collected again: {function} now has "
                 f"{', '.join(i.nodeid.split('[', 1)[1].rstrip(']') for i in present[:3])}"
-                f"{', ...' if len(present) > 3 else ''} - its parameter ids differ between processes "
-                "(parametrized over a set or other unordered values, whose order follows PYTHONHASHSEED); "
-                "pass the file or the function instead of the ids")
+                f"{', ...' if len(present) > 3 else ''} - "
+                f"its parameter ids differ between processes "
+                "(parametrized over a set or other unordered "
+                "values, whose order follows PYTHONHASHSEED); "
+                "pass the file or the function instead of the ids"
+            )
         else:
-            problems.append(f"{gone[0]}" + (f" (and {len(gone) - 1} more)" if len(gone) > 1 else "")
-                            + " not found when the tests were collected again: no such test (renamed or removed?)")
+            problems.append(
+                f"{gone[0]}"
+                + (f" (and {len(gone) - 1} more)" if len(gone) > 1 else "")
+                + " not found when the tests were collected "
+                "again: no such test (renamed or removed?)"
+            )
     order = {id(i): n for n, i in enumerate(items)}
     keep.sort(key=lambda i: order[id(i)])
     left = [i for i in keep if not any(_matches(i.nodeid, d) for d in deselect)]

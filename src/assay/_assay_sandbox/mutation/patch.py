@@ -1,7 +1,8 @@
-"""Mutants inside a function: swap `__code__` of the live function objects, then run the tests in place.
+"""Mutants inside a function: swap `__code__` of the live function objects, then run the tests
+in place.
 
-No import and no collection: the enclosing defs (decorated, nested, methods, closures alike) keep their
-identity, so every reference the tests hold sees the mutant.
+No import and no collection: the enclosing defs (decorated, nested, methods, closures alike) keep
+their identity, so every reference the tests hold sees the mutant.
 """
 
 from __future__ import annotations
@@ -29,13 +30,17 @@ def function_index(cfg: MutationJob) -> Functions:
     for obj in gc.get_objects():
         if type(obj) is types.FunctionType:
             c = obj.__code__
-            path = real.get(c.co_filename) or real.setdefault(c.co_filename, os.path.realpath(c.co_filename))
+            path = real.get(c.co_filename) or real.setdefault(
+                c.co_filename, os.path.realpath(c.co_filename)
+            )
             if path in paths:
                 index.setdefault((path, c.co_name, c.co_firstlineno), []).append(obj)
     return index
 
 
-def patches(cfg: MutationJob, m: MutantSpec, code: types.CodeType, functions: Functions) -> list | None:
+def patches(
+    cfg: MutationJob, m: MutantSpec, code: types.CodeType, functions: Functions
+) -> list | None:
     """(function objects, mutated code) pairs for the enclosing defs, or None: re-import instead."""
     if not m.chain:
         return None
@@ -73,8 +78,8 @@ class FailureWatch:
 
     @classmethod
     def on(cls, items: list[pytest.Item]) -> FailureWatch:
-        """The session's watch, registered on first use: registering a plugin costs pluggy ~2 ms, so the
-        worker registers it once before forking and every child finds it."""
+        """The session's watch, registered on first use: registering a plugin costs pluggy ~2 ms, so
+        the worker registers it once before forking and every child finds it."""
         if not items:
             return cls()
         manager = items[0].config.pluginmanager
@@ -86,13 +91,14 @@ class FailureWatch:
 
 
 def run_items(items: list[pytest.Item], report: Report, killers: int) -> ChildResult:
-    """Run tests in a forked child until the first failure (or the first `killers`), telling the parent when
-    each starts and ends (it holds the per-test deadline)."""
+    """Run tests in a forked child until the first failure (or the first `killers`), telling the
+    parent when each starts and ends (it holds the per-test deadline)."""
     from _pytest.nodes import Node
     from _pytest.runner import runtestprotocol
 
     # only pass/fail matters here: formatting a failure's traceback costs more than a fast test
-    setattr(Node, "_repr_failure_py", lambda self, excinfo, style=None: "failed")  # noqa: B010 - typed as fixed
+    # typed as fixed
+    setattr(Node, "_repr_failure_py", lambda self, excinfo, style=None: "failed")  # noqa: B010
 
     done = 0
     killed_by: list[str] = []
@@ -102,7 +108,9 @@ def run_items(items: list[pytest.Item], report: Report, killers: int) -> ChildRe
         reseed(item.nodeid)
         start = clock()
         failures.failed = False
-        reports = runtestprotocol(item, nextitem=items[i + 1] if i + 1 < len(items) else None, log=False)
+        reports = runtestprotocol(
+            item, nextitem=items[i + 1] if i + 1 < len(items) else None, log=False
+        )
         failed = failures.failed or any(r.failed for r in reports)
         report({"done": item.nodeid, "s": clock() - start, "failed": failed, "w": waited()})
         done += 1

@@ -1,21 +1,22 @@
-"""From mutants to jobs: compile each one in memory, settle what needs no run, pick how the rest runs.
+"""From mutants to jobs: compile each one in memory, settle what needs no run, pick how the
+rest runs.
 
-Settled here, without a run: CompileError, Ignored (same bytecode as the original or an earlier mutant),
-NoCoverage; the plan says so, and the pool reports them as it draws them. The rest become jobs, with the tests
-to run:
+Settled here, without a run: CompileError, Ignored (same bytecode as the original or an earlier
+mutant), NoCoverage; the plan says so, and the pool reports them as it draws them. The rest become
+jobs, with the tests to run:
 - `patch` (swap `__code__`): a line inside a function that only tests run;
 - `defaults` (set `__defaults__`): a literal default value of a function (see `defaults`);
 - `rebind` (re-run the module body): a line run by the module's own import;
-- `recollect` (patch, then import and collect again the test modules that called it while imported): a
-  function line that ran during collection for test modules only, when what it computed can only sit in
-  those modules (see `recollect`);
+- `recollect` (patch, then import and collect again the test modules that called it while imported):
+  a function line that ran during collection for test modules only, when what it computed can only
+  sit in those modules (see `recollect`);
 - `reimport` (a fresh import and collection in the child): other lines that ran during collection on
-  behalf of another module, a module-level line of a target whose namespace collection changed after its
-  import (re-running the body would drop those changes), or a function no live object can take.
-Module state: when a test that runs the mutated line wrote module globals in the baseline (a cache, a
-registry), every test that may read them runs too, with the earlier writers they read from; the writers
-run first, in collection order: the cache holds what the mutant computed for all of them, as in a fresh
-process (children fork from the state before the baseline).
+  behalf of another module, a module-level line of a target whose namespace collection changed after
+  its import (re-running the body would drop those changes), or a function no live object can take.
+Module state: when a test that runs the mutated line wrote module globals in the baseline (a cache,
+a registry), every test that may read them runs too, with the earlier writers they read from; the
+writers run first, in collection order: the cache holds what the mutant computed for all of them, as
+in a fresh process (children fork from the state before the baseline).
 """
 
 from __future__ import annotations
@@ -51,10 +52,12 @@ class Job:
 
     m: MutantSpec
     ordered: list[str]  # tests to run
-    code: types.CodeType  # the mutated module (or its top-level def alone, for a mutant that patches)
+    # the mutated module (or its top-level def alone, for a mutant that patches)
+    code: types.CodeType
     patches: list | None
     mode: Mode
-    first: int  # the first `first` tests of `ordered` write module state: they run first, in collection order
+    # the first `first` tests of `ordered` write module state: they run first, in collection order
+    first: int
     files: tuple = ()  # recollect: the test modules to import and collect again
 
 
@@ -68,47 +71,66 @@ class Settled:
 
 @dataclass(frozen=True)
 class Plan:
-    """Each mutant in scope, in the job's order, as a job or a settled verdict, and the original module code.
-    `steps` are made one at a time: compiling a mutant costs about as much as a fast mutant's run, so the
-    pool draws the next one while its children run."""
+    """Each mutant in scope, in the job's order, as a job or a settled verdict, and the original
+    module code. `steps` are made one at a time: compiling a mutant costs about as much as a fast
+    mutant's run, so the pool draws the next one while its children run."""
 
     steps: Iterator[Job | Settled]
     original_code: dict[str, types.CodeType]
 
 
-def plan(cfg: MutationJob, baseline: Baseline, collect: CollectTracer, dirty: dict[str, set[str]], readers: Readers,
-         functions: Functions, memos: Memos | None = None,
-         recollect: dict[str, list[tuple[str, types.CodeType | None]]] | None = None) -> Plan:
-    """The plan of the job's mutants: which ones run, how and against which tests; the others' verdicts."""
+def plan(
+    cfg: MutationJob,
+    baseline: Baseline,
+    collect: CollectTracer,
+    dirty: dict[str, set[str]],
+    readers: Readers,
+    functions: Functions,
+    memos: Memos | None = None,
+    recollect: dict[str, list[tuple[str, types.CodeType | None]]] | None = None,
+) -> Plan:
+    """The plan of the job's mutants: which ones run, how and against which tests; the
+    others' verdicts."""
     covering, duration, scope = baseline.covering, baseline.duration, baseline.scope
     all_ids = baseline.tests
     recollect = recollect or {}
     sources: dict[str, str] = {}
     original_code: dict[str, types.CodeType] = {}
-    originals: dict[str, str | None] = {}  # bytecode fingerprint -> the first mutant with it (None: original)
+    # bytecode fingerprint -> the first mutant with it (None: original)
+    originals: dict[str, str | None] = {}
     for rel, path in cfg.targets.items():
         with open(path, encoding="utf-8") as fh:
             sources[rel] = fh.read()
-        original_code[rel] = compile(sources[rel], os.path.realpath(path), "exec", dont_inherit=True)
+        original_code[rel] = compile(
+            sources[rel], os.path.realpath(path), "exec", dont_inherit=True
+        )
         originals[fingerprint(original_code[rel])] = None
     defs = {rel: [] if "\r" in text else top_level_defs(text) for rel, text in sources.items()}
     spans_seen: set[str] = set()
 
     def compiled(m: MutantSpec, mutated: str, alone: bool) -> tuple[types.CodeType, str, bool]:
-        """The mutant's code, a key for its fingerprint, and whether the code is the whole module. `alone`:
-        the top-level def or class holding it, compiled by itself at its own lines (a 1000-line module takes
-        2-4 ms to compile, one def 0.05 ms; the pool compiles the next mutant while the children run, on
-        their cores), else the module."""
+        """The mutant's code, a key for its fingerprint, and whether the code is the whole module.
+        `alone`: the top-level def or class holding it, compiled by itself at its own lines (a
+        1000-line module takes 2-4 ms to compile, one def 0.05 ms; the pool compiles the next mutant
+        while the children run, on their cores), else the module."""
         rel, path = m.file, os.path.realpath(cfg.targets[m.file])
         for start, end, first in defs[rel] if alone else ():
             if start <= m.start and m.end <= end:
-                flags, pad, key = original_code[rel].co_flags & FUTURE_FLAGS, "\n" * (first - 1), f"{rel}:{start}:"
+                flags, pad, key = (
+                    original_code[rel].co_flags & FUTURE_FLAGS,
+                    "\n" * (first - 1),
+                    f"{rel}:{start}:",
+                )
                 if key not in spans_seen:  # the original statement's own fingerprint, once
                     spans_seen.add(key)
-                    before = compile(pad + sources[rel][start:end], path, "exec", flags=flags, dont_inherit=True)
+                    before = compile(
+                        pad + sources[rel][start:end], path, "exec", flags=flags, dont_inherit=True
+                    )
                     originals[key + fingerprint(before)] = None
                 stop = end + len(m.replacement) - (m.end - m.start)
-                code = compile(pad + mutated[start:stop], path, "exec", flags=flags, dont_inherit=True)
+                code = compile(
+                    pad + mutated[start:stop], path, "exec", flags=flags, dont_inherit=True
+                )
                 return code, key + fingerprint(code), False
         code = compile(mutated, path, "exec", dont_inherit=True)
         return code, fingerprint(code), True
@@ -123,24 +145,34 @@ def plan(cfg: MutationJob, baseline: Baseline, collect: CollectTracer, dirty: di
             at_import = any((rel, line) in collect.lines for line in span)
             foreign = any((rel, line) in collect.foreign for line in span)
             text = sources[rel]
-            mutated = text[: m.start] + m.replacement + text[m.end:]
+            mutated = text[: m.start] + m.replacement + text[m.end :]
             defaulted = None
             if m.operator == "default_argument" and not foreign and rel not in dirty:
                 defaulted = defaults_patch(cfg, m, text, mutated, functions, collect)
-            if defaulted is not None:  # only calls of the function see it: the tests that ran its body
+            # only calls of the function see it: the tests that ran its body
+            if defaulted is not None:
                 ids = {i for line in defaulted[1] for i in covering.get((rel, line), ())}
                 direct = set(ids)
             else:
                 ids = set(all_ids) if at_import or foreign else set(direct)
             path = os.path.realpath(cfg.targets[rel])
-            inert = None if memos is None else (lambda key, name, m=m, path=path: memos.inert(key, name, path, m))
+            inert = (
+                None
+                if memos is None
+                else (lambda key, name, m=m, path=path: memos.inert(key, name, path, m))
+            )
             ids, in_order = with_state(ids, direct, baseline, readers, inert)
-            writers = (sorted((i for i in ids if i in baseline.writes), key=baseline.position.__getitem__)
-                       if in_order else [])
-            ordered = writers + sorted((i for i in ids if i not in baseline.writes or not in_order),
-                                       key=lambda i: duration[i])
-            # the statement alone serves a mutant that patches live functions; one that re-runs the module
-            # body or re-imports it needs the module
+            writers = (
+                sorted((i for i in ids if i in baseline.writes), key=baseline.position.__getitem__)
+                if in_order
+                else []
+            )
+            ordered = writers + sorted(
+                (i for i in ids if i not in baseline.writes or not in_order),
+                key=lambda i: duration[i],
+            )
+            # the statement alone serves a mutant that patches live functions; one that re-runs the
+            # module body or re-imports it needs the module
             alone = defaulted is None and not at_import and (not foreign or rel in recollect)
             try:
                 code, fp, whole = compiled(m, mutated, alone)
@@ -149,8 +181,16 @@ def plan(cfg: MutationJob, baseline: Baseline, collect: CollectTracer, dirty: di
                 continue
             if fp in originals:
                 twin = originals[fp]
-                yield Settled(m, Verdict(Status.IGNORED, ordered, reason=f"duplicate of {twin}" if twin
-                                         else "equivalent: same bytecode as the original"))
+                yield Settled(
+                    m,
+                    Verdict(
+                        Status.IGNORED,
+                        ordered,
+                        reason=f"duplicate of {twin}"
+                        if twin
+                        else "equivalent: same bytecode as the original",
+                    ),
+                )
                 continue
             originals[fp] = m.id
             if not ordered:
@@ -160,8 +200,12 @@ def plan(cfg: MutationJob, baseline: Baseline, collect: CollectTracer, dirty: di
             files: tuple = ()
             if defaulted is not None:
                 found, mode = defaulted[0], Mode.DEFAULTS
-            elif (foreign and not at_import and rel in recollect
-                  and (found := patches(cfg, m, code, functions)) is not None):
+            elif (
+                foreign
+                and not at_import
+                and rel in recollect
+                and (found := patches(cfg, m, code, functions)) is not None
+            ):
                 mode, files = Mode.RECOLLECT, tuple(recollect[rel])
             elif foreign or (at_import and rel in dirty):
                 found, mode = None, Mode.REIMPORT
@@ -171,20 +215,31 @@ def plan(cfg: MutationJob, baseline: Baseline, collect: CollectTracer, dirty: di
                 found = patches(cfg, m, code, functions)
                 mode = Mode.PATCH if found is not None else Mode.REIMPORT
             if mode in (Mode.REBIND, Mode.REIMPORT) and not whole:
-                code = compile(mutated, os.path.realpath(cfg.targets[rel]), "exec", dont_inherit=True)
+                code = compile(
+                    mutated, os.path.realpath(cfg.targets[rel]), "exec", dont_inherit=True
+                )
             yield Job(m, ordered, code, found, mode, len(writers), files)
+
     return Plan(steps(), original_code)
 
 
-def with_state(ids: set[str], direct: set[str], baseline: Baseline, readers: Readers | None,
-               inert: Callable[[str, str], bool] | None = None) -> tuple[set[str], bool]:
-    """Add the tests that may read module state written by a test running the mutated line, and the earlier
-    writers of state the selected tests read. Returns (tests, whether they must run in collection order).
-    `inert(key, name)`: a write the mutant cannot shape (a memo cache of code it cannot reach)."""
+def with_state(
+    ids: set[str],
+    direct: set[str],
+    baseline: Baseline,
+    readers: Readers | None,
+    inert: Callable[[str, str], bool] | None = None,
+) -> tuple[set[str], bool]:
+    """Add the tests that may read module state written by a test running the mutated line, and the
+    earlier writers of state the selected tests read. Returns (tests, whether they must run in
+    collection order). `inert(key, name)`: a write the mutant cannot shape (a memo cache of code it
+    cannot reach)."""
     if not baseline.writes:
         return ids, False
     position = baseline.position
-    written = {w for t in direct for w in baseline.writes.get(t, ()) if inert is None or not inert(*w)}
+    written = {
+        w for t in direct for w in baseline.writes.get(t, ()) if inert is None or not inert(*w)
+    }
     out = set(ids)
     for key, name in written:
         first = min(position[t] for t in direct if (key, name) in baseline.writes.get(t, ()))
@@ -195,7 +250,8 @@ def with_state(ids: set[str], direct: set[str], baseline: Baseline, readers: Rea
             out.update(known)
     if readers is not None:
         added = True
-        while added:  # earlier tests whose writes the selected tests may read (they ran first in the baseline)
+        # earlier tests whose writes the selected tests may read (they ran first in the baseline)
+        while added:
             added = False
             for writer, names in baseline.writes.items():
                 if writer in out:
@@ -203,7 +259,10 @@ def with_state(ids: set[str], direct: set[str], baseline: Baseline, readers: Rea
                 for key, name in names:
                     if inert is not None and inert(key, name):
                         continue
-                    if any(position[t] > position[writer] for t in (readers.readers_of(key, name) or set()) & out):
+                    if any(
+                        position[t] > position[writer]
+                        for t in (readers.readers_of(key, name) or set()) & out
+                    ):
                         out.add(writer)
                         added = True
                         break

@@ -1,16 +1,17 @@
 """Per-test coverage without a tracer: statement probes compiled into the live target functions.
 
-Any tracer on 3.10-3.11 (`sys.settrace`, coverage.py's C tracer) runs every frame of the process on the
-interpreter's slow tracing path, pytest's own machinery included, and pays a call per target line; a hot
-loop in the code under test (more-itertools' `nth_prime` inside `test_primes`) then costs 5-15x. Here each
-statement inside a target function gets a probe, `__assay_probe__(<file, line>)` (a `set.add` bound in
-builtins), and the live function objects get the probed code through `__code__`, as mutants do: no
-tracing at all, one C call per statement executed in the targets, nothing anywhere else.
+Any tracer on 3.10-3.11 (`sys.settrace`, coverage.py's C tracer) runs every frame of the process on
+the interpreter's slow tracing path, pytest's own machinery included, and pays a call per target
+line; a hot loop in the code under test (more-itertools' `nth_prime` inside `test_primes`) then
+costs 5-15x. Here each statement inside a target function gets a probe,
+`__assay_probe__(<file, line>)` (a `set.add` bound in builtins), and the live function objects get
+the probed code through `__code__`, as mutants do: no tracing at all, one C call per statement
+executed in the targets, nothing anywhere else.
 
-Statement level: a probe records the first line of its statement, which is the line a mutant's span always
-includes (`stmt_line`). Module and class bodies ran at import: the collection tracer has their lines.
-Every live function of the targets must take its probed code (same closure layout, one unambiguous match),
-or `instrument` returns None and the caller uses a tracer instead.
+Statement level: a probe records the first line of its statement, which is the line a mutant's span
+always includes (`stmt_line`). Module and class bodies ran at import: the collection tracer has
+their lines. Every live function of the targets must take its probed code (same closure layout, one
+unambiguous match), or `instrument` returns None and the caller uses a tracer instead.
 """
 
 from __future__ import annotations
@@ -35,7 +36,9 @@ class _Probes(ast.NodeTransformer):
         self.depth = 0  # inside a function
 
     def _probe(self, stmt: ast.stmt) -> ast.stmt:
-        call = ast.Expr(ast.Call(ast.Name(PROBE, ast.Load()), [ast.Constant(self.base + stmt.lineno)], []))
+        call = ast.Expr(
+            ast.Call(ast.Name(PROBE, ast.Load()), [ast.Constant(self.base + stmt.lineno)], [])
+        )
         for node in ast.walk(call):
             if isinstance(node, ast.expr | ast.stmt):
                 node.lineno, node.col_offset = stmt.lineno, stmt.col_offset
@@ -49,8 +52,14 @@ class _Probes(ast.NodeTransformer):
                 continue
             out = []
             for i, stmt in enumerate(stmts):
-                keep_doc = (docstring and name == "body" and i == 0 and isinstance(stmt, ast.Expr)
-                            and isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str))
+                keep_doc = (
+                    docstring
+                    and name == "body"
+                    and i == 0
+                    and isinstance(stmt, ast.Expr)
+                    and isinstance(stmt.value, ast.Constant)
+                    and isinstance(stmt.value.value, str)
+                )
                 out += [stmt] if keep_doc else [self._probe(stmt), stmt]
             setattr(node, name, out)
 
@@ -71,7 +80,12 @@ class _Probes(ast.NodeTransformer):
 
 
 def _key(code: types.CodeType) -> tuple:
-    return (getattr(code, "co_qualname", code.co_name), code.co_firstlineno, code.co_argcount, code.co_varnames)
+    return (
+        getattr(code, "co_qualname", code.co_name),
+        code.co_firstlineno,
+        code.co_argcount,
+        code.co_varnames,
+    )
 
 
 def _index(code: types.CodeType, out: dict) -> None:
@@ -94,8 +108,9 @@ class ProbeRecorder:
         self.key: object = None
 
     def instrument(self, functions: Functions | None = None) -> bool:
-        """Swap the probed code into every live function of the targets (`functions`: the worker's index
-        of them, `patch.function_index`, else a scan); False (nothing swapped) when one cannot take it."""
+        """Swap the probed code into every live function of the targets (`functions`: the worker's
+        index of them, `patch.function_index`, else a scan); False (nothing swapped) when one cannot
+        take it."""
         probed: dict[str, dict] = {}
         for i, (path, _rel) in enumerate(self.targets.items()):
             with open(path, encoding="utf-8") as fh:
@@ -105,11 +120,16 @@ class ProbeRecorder:
             _index(module, probed[path])
         swaps = []
         real: dict[str, str] = {}
-        live = ([f for funcs in functions.values() for f in funcs] if functions is not None
-                else [obj for obj in gc.get_objects() if type(obj) is types.FunctionType])
+        live = (
+            [f for funcs in functions.values() for f in funcs]
+            if functions is not None
+            else [obj for obj in gc.get_objects() if type(obj) is types.FunctionType]
+        )
         for obj in live:
             code = obj.__code__
-            path = real.get(code.co_filename) or real.setdefault(code.co_filename, os.path.realpath(code.co_filename))
+            path = real.get(code.co_filename) or real.setdefault(
+                code.co_filename, os.path.realpath(code.co_filename)
+            )
             if path not in probed:
                 continue
             found = probed[path].get(_key(code), [])

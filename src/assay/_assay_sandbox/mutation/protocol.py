@@ -1,9 +1,11 @@
-"""The mutation engine's typed state, shared by assay and the worker: statuses, modes, verdicts, events.
+"""The mutation engine's typed state, shared by assay and the worker: statuses, modes,
+verdicts, events.
 
-Stdlib only: the worker imports it as `_assay_sandbox.mutation.protocol` and writes each event as one JSON
-line; assay imports it as `assay._assay_sandbox.mutation.protocol` and parses each line once, with
-`parse_event`, into the same dataclass. Nothing downstream reads an event as a dict. The string values of
-`Status` and `Mode` are those of the reports, caches and JSON lines, so none of them changes.
+Stdlib only: the worker imports it as `_assay_sandbox.mutation.protocol` and writes each event as
+one JSON line; assay imports it as `assay._assay_sandbox.mutation.protocol` and parses each line
+once, with `parse_event`, into the same dataclass. Nothing downstream reads an event as a dict. The
+string values of `Status` and `Mode` are those of the reports, caches and JSON lines, so none of
+them changes.
 """
 
 from __future__ import annotations
@@ -46,7 +48,8 @@ class Verdict:
     """What one mutant came to."""
 
     status: Status
-    covered_by: list[str] = field(default_factory=list)  # the tests run (or that would run) against it
+    # the tests run (or that would run) against it
+    covered_by: list[str] = field(default_factory=list)
     killed_by: list[str] = field(default_factory=list)
     tests_completed: int = 0
     reason: str = ""
@@ -91,7 +94,8 @@ class BaselineProgress(Event):
 @dataclass(frozen=True)
 class BaselineTest:
     id: str
-    outcome: str  # passed | failed | skipped, or both outcomes of a test whose outcome depends on tracing
+    # passed | failed | skipped, or both outcomes of a test whose outcome depends on tracing
+    outcome: str
     duration: float  # untraced seconds
 
 
@@ -102,7 +106,8 @@ class BaselineSummary:
     tracer: str | None = None
     traced_s: float | None = None
     untraced_s: float | None = None
-    tests_traced_s: float | None = None  # the tests' own time, set-up apart (what tracing costs them)
+    # the tests' own time, set-up apart (what tracing costs them)
+    tests_traced_s: float | None = None
     tests_untraced_s: float | None = None
     overhead: dict[str, float] | None = None
     children: dict[str, int] | None = None
@@ -124,25 +129,44 @@ class BaselineDone(Event):
     tests: list[BaselineTest]
     state_names: list[str]
     line_tests: dict[str, dict[int, int]]  # rel -> line -> covering tests
-    scope: dict[str, list[str]] | None  # rel -> functions the tests execute (verify gate), else None
+    # rel -> functions the tests execute (verify gate), else None
+    scope: dict[str, list[str]] | None
 
     def to_dict(self) -> dict[str, Any]:
         s = self.summary
-        return {"event": self.kind, "duration_s": self.duration_s, "tracer": s.tracer, "traced_s": s.traced_s,
-                "untraced_s": s.untraced_s, "tests_traced_s": s.tests_traced_s,
-                "tests_untraced_s": s.tests_untraced_s, "overhead": s.overhead, "children": s.children,
-                "resumed": s.resumed, "tests": [asdict(t) for t in self.tests], "unstable": s.unstable,
-                "state_writers": s.state_writers, "state_names": self.state_names,
-                "line_tests": self.line_tests, "scope": self.scope}
+        return {
+            "event": self.kind,
+            "duration_s": self.duration_s,
+            "tracer": s.tracer,
+            "traced_s": s.traced_s,
+            "untraced_s": s.untraced_s,
+            "tests_traced_s": s.tests_traced_s,
+            "tests_untraced_s": s.tests_untraced_s,
+            "overhead": s.overhead,
+            "children": s.children,
+            "resumed": s.resumed,
+            "tests": [asdict(t) for t in self.tests],
+            "unstable": s.unstable,
+            "state_writers": s.state_writers,
+            "state_names": self.state_names,
+            "line_tests": self.line_tests,
+            "scope": self.scope,
+        }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> BaselineDone:
         names = {f.name for f in fields(BaselineSummary)}
-        return cls(duration_s=data["duration_s"], summary=BaselineSummary(**{k: data.get(k) for k in names}),
-                   tests=[BaselineTest(**t) for t in data["tests"]], state_names=data.get("state_names", []),
-                   line_tests={rel: {int(line): n for line, n in lines.items()}
-                               for rel, lines in data["line_tests"].items()},
-                   scope=data.get("scope"))
+        return cls(
+            duration_s=data["duration_s"],
+            summary=BaselineSummary(**{k: data.get(k) for k in names}),
+            tests=[BaselineTest(**t) for t in data["tests"]],
+            state_names=data.get("state_names", []),
+            line_tests={
+                rel: {int(line): n for line, n in lines.items()}
+                for rel, lines in data["line_tests"].items()
+            },
+            scope=data.get("scope"),
+        )
 
 
 @dataclass(frozen=True)
@@ -156,15 +180,26 @@ class MutantDone(Event):
 
     def to_dict(self) -> dict[str, Any]:
         v = self.verdict
-        return {"event": self.kind, "id": self.id, "status": v.status.value, "covered_by": v.covered_by,
-                "killed_by": v.killed_by, "tests_completed": v.tests_completed,
-                "duration_s": round(self.duration_s, 4), "reason": v.reason}
+        return {
+            "event": self.kind,
+            "id": self.id,
+            "status": v.status.value,
+            "covered_by": v.covered_by,
+            "killed_by": v.killed_by,
+            "tests_completed": v.tests_completed,
+            "duration_s": round(self.duration_s, 4),
+            "reason": v.reason,
+        }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> MutantDone:
-        verdict = Verdict(Status(data["status"]), list(data.get("covered_by", [])),
-                          list(data.get("killed_by", [])), int(data.get("tests_completed", 0)),
-                          data.get("reason", ""))
+        verdict = Verdict(
+            Status(data["status"]),
+            list(data.get("covered_by", [])),
+            list(data.get("killed_by", [])),
+            int(data.get("tests_completed", 0)),
+            data.get("reason", ""),
+        )
         return cls(data["id"], verdict, float(data.get("duration_s", 0.0)))
 
 
@@ -214,8 +249,13 @@ class Cost(Event):
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Cost:
-        return cls(data["tests_s"], data["mutants_s"], [TestCost(**t) for t in data["slowest"]],
-                   LongestMutant(**data["longest_mutant"]), data.get("split_mutants", 0))
+        return cls(
+            data["tests_s"],
+            data["mutants_s"],
+            [TestCost(**t) for t in data["slowest"]],
+            LongestMutant(**data["longest_mutant"]),
+            data.get("split_mutants", 0),
+        )
 
 
 @dataclass(frozen=True)
@@ -233,7 +273,8 @@ class Done(Event):
 
 @dataclass(frozen=True)
 class Plan(Event):
-    """Assay's side, before the worker starts: mutants in scope, and how many of them the cache holds."""
+    """Assay's side, before the worker starts: mutants in scope, and how many of them the
+    cache holds."""
 
     kind: ClassVar[str] = "plan"
     total: int
@@ -242,7 +283,8 @@ class Plan(Event):
 
 @dataclass(frozen=True)
 class Progress(Event):
-    """What a display shows after each change (assay's side, from `Tally`): numbers only, never counted again."""
+    """What a display shows after each change (assay's side, from `Tally`): numbers only, never
+    counted again."""
 
     kind: ClassVar[str] = "progress"
     phase: str
@@ -255,8 +297,20 @@ class Progress(Event):
     eta_s: float | None
 
 
-WORKER_EVENTS: dict[str, type[Event]] = {cls.kind: cls for cls in (
-    Collected, BaselineProgress, BaselineDone, MutantDone, Heartbeat, Jobs, Cost, WorkerError, Done)}
+WORKER_EVENTS: dict[str, type[Event]] = {
+    cls.kind: cls
+    for cls in (
+        Collected,
+        BaselineProgress,
+        BaselineDone,
+        MutantDone,
+        Heartbeat,
+        Jobs,
+        Cost,
+        WorkerError,
+        Done,
+    )
+}
 
 
 def event_of(data: dict[str, Any]) -> Event:

@@ -1,10 +1,12 @@
-"""Mutants in a function that test modules call while they are imported (parameters, expected values
-computed by the code under test): swap `__code__` as `patch` does, then re-import and re-collect only
-those test modules in the live session - not a whole new pytest session per mutant (`reimport`).
+"""Mutants in a function that test modules call while they are imported (parameters, expected
+values computed by the code under test): swap `__code__` as `patch` does, then re-import and
+re-collect only those test modules in the live session - not a whole new pytest session per
+mutant (`reimport`).
 
-Sound only when what those calls computed sits in the calling test modules: every caller is a collected
-test module, and no other module of the project changed after its body ran (a call that filled a cache or
-a registry elsewhere would leave the original's values behind). Else the mutant is re-imported.
+Sound only when what those calls computed sits in the calling test modules: every caller is a
+collected test module, and no other module of the project changed after its body ran (a call that
+filled a cache or a registry elsewhere would leave the original's values behind). Else the mutant
+is re-imported.
 """
 
 from __future__ import annotations
@@ -25,10 +27,12 @@ if TYPE_CHECKING:
     from .tracers import CollectTracer
 
 
-def recollectable(tracer: CollectTracer, dirty: dict[str, set[str]],
-                  items: list[pytest.Item]) -> dict[str, list[tuple[str, types.CodeType | None]]]:
-    """rel -> (file, module body code) of the test modules to re-collect for a foreign mutant of that target
-    (absent: re-import). The code is the one that ran, asserts rewritten: no rewrite per mutant."""
+def recollectable(
+    tracer: CollectTracer, dirty: dict[str, set[str]], items: list[pytest.Item]
+) -> dict[str, list[tuple[str, types.CodeType | None]]]:
+    """rel -> (file, module body code) of the test modules to re-collect for a foreign mutant of
+    that target (absent: re-import). The code is the one that ran, asserts rewritten: no rewrite
+    per mutant."""
     tests = {os.path.realpath(str(item.path)) for item in items if _module_node(item) is not None}
     stirred = set()  # modules changed after their body ran
     for mod in list(sys.modules.values()):
@@ -49,11 +53,17 @@ def _module_node(item: pytest.Item) -> Any:  # a pytest.Module
     return item.getparent(pytest.Module)
 
 
-def run_recollected(pairs: list, items: list[pytest.Item], files: list[tuple[str, types.CodeType | None]],
-                    report: Report, killers: int, first: int = 0) -> ChildResult:
-    """In the child: the mutant in place, the calling test modules imported and collected again, then
-    the tests (those of the re-collected modules as they are now: their parameter ids may have changed;
-    new ids right after the `first` state writers: where the mutant shows)."""
+def run_recollected(
+    pairs: list,
+    items: list[pytest.Item],
+    files: list[tuple[str, types.CodeType | None]],
+    report: Report,
+    killers: int,
+    first: int = 0,
+) -> ChildResult:
+    """In the child: the mutant in place, the calling test modules imported and collected again,
+    then the tests (those of the re-collected modules as they are now: their parameter ids may have
+    changed; new ids right after the `first` state writers: where the mutant shows)."""
     from _pytest.nodes import Item
     from _pytest.runner import collect_one_node
 
@@ -71,12 +81,14 @@ def run_recollected(pairs: list, items: list[pytest.Item], files: list[tuple[str
         if module is not None:
             sys.modules.pop(module.__name__, None)
             body = codes[real]
-            if body is not None and module.__spec__ is not None:  # pytest's import finds it in sys.modules
+            # pytest's import finds it in sys.modules
+            if body is not None and module.__spec__ is not None:
                 again = importlib.util.module_from_spec(module.__spec__)
                 sys.modules[module.__name__] = again
                 try:
                     exec(body, again.__dict__)
-                except Exception:  # noqa: BLE001 - the mutant breaks the test module's import: a kill
+                # the mutant breaks the test module's import: a kill
+                except Exception:  # noqa: BLE001
                     return {"killed_by": [node.nodeid], "tests_completed": 0}
         clone = type(node).from_parent(node.parent, path=node.path)
         found, todo = [], [clone]
@@ -88,6 +100,9 @@ def run_recollected(pairs: list, items: list[pytest.Item], files: list[tuple[str
             todo = [x for x in rep.result if not isinstance(x, Item)] + todo
         fresh[real] = found
     by_id = {x.nodeid: x for found in fresh.values() for x in found}
-    ordered = [by_id.pop(item.nodeid, None) if os.path.realpath(str(item.path)) in fresh else item for item in items]
+    ordered = [
+        by_id.pop(item.nodeid, None) if os.path.realpath(str(item.path)) in fresh else item
+        for item in items
+    ]
     kept = [x for x in ordered if x is not None]
     return run_items(kept[:first] + list(by_id.values()) + kept[first:], report, killers)

@@ -1,5 +1,5 @@
-"""Mutants no live object can take (no enclosing def to patch): drop the project's modules and re-run
-pytest in the child, with an import hook serving the mutated module code.
+"""Mutants no live object can take (no enclosing def to patch): drop the project's modules and
+re-run pytest in the child, with an import hook serving the mutated module code.
 
 The slow way (a fresh import and collection per mutant), and the only one that needs no live state.
 """
@@ -30,8 +30,9 @@ class MutantFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         self.code = code
         self.error: str | None = None
 
-    def find_spec(self, fullname: str, path: Sequence[str] | None,
-                  target: types.ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None, target: types.ModuleType | None = None
+    ) -> importlib.machinery.ModuleSpec | None:
         spec = importlib.machinery.PathFinder.find_spec(fullname, path)
         if spec is None or not spec.origin or os.path.realpath(spec.origin) != self.path:
             return None
@@ -52,7 +53,9 @@ class MutantFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 class _Collector:
     """pytest plugin: the first failing test (or collection error) and how many tests completed."""
 
-    def __init__(self, finder: MutantFinder, report: Report, ordered: list[str], known: set[str], first: int) -> None:
+    def __init__(
+        self, finder: MutantFinder, report: Report, ordered: list[str], known: set[str], first: int
+    ) -> None:
         self.finder = finder
         self.killed_by: list[str] = []
         self.completed = 0
@@ -63,9 +66,9 @@ class _Collector:
         self.known = known
 
     def pytest_collection_modifyitems(self, items: list[pytest.Item]) -> None:
-        """The tests in the order asked for, and first (after the `first` state writers) those whose ids the
-        worker never saw: a parameter id that changed under the mutant (`test_x[XXmoneyXX]`) is where the
-        mutant shows. Other tests of the same functions go last."""
+        """The tests in the order asked for, and first (after the `first` state writers) those whose
+        ids the worker never saw: a parameter id that changed under the mutant (`test_x[XXmoneyXX]`)
+        is where the mutant shows. Other tests of the same functions go last."""
         rank = {nodeid: i for i, nodeid in enumerate(self.ordered)}
 
         def key(item: pytest.Item) -> tuple[int, int]:
@@ -82,13 +85,20 @@ class _Collector:
         self.started = clock()
 
     def pytest_runtest_logfinish(self, nodeid: str, location: object) -> None:
-        self.report({"done": nodeid, "s": clock() - self.started, "failed": nodeid in self.killed_by,
-                     "w": waited()})
+        self.report(
+            {
+                "done": nodeid,
+                "s": clock() - self.started,
+                "failed": nodeid in self.killed_by,
+                "w": waited(),
+            }
+        )
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_configure(self, config: pytest.Config) -> None:
-        """pytest has just put its assertion-rewriting import hook first; a module it claims (one a plugin's
-        distribution or `register_assert_rewrite` marked) would be imported unmutated: the mutant goes first."""
+        """pytest has just put its assertion-rewriting import hook first; a module it claims (one a
+        plugin's distribution or `register_assert_rewrite` marked) would be imported unmutated: the
+        mutant goes first."""
         if self.finder in sys.meta_path:
             sys.meta_path.remove(self.finder)
         sys.meta_path.insert(0, self.finder)
@@ -104,11 +114,18 @@ class _Collector:
             self.killed_by.append(report.nodeid or "<collection>")
 
 
-def run_reimported(cfg: MutationJob, m: MutantSpec, code: types.CodeType, ordered: list[str], report: Report,
-                   known: set[str], first: int = 0) -> ChildResult:
-    """In the child: drop the project's modules, run pytest again with the mutant served at import; the tests
-    `ordered` (the first `first` of them state writers, kept first), then ids not in `known` (every id the
-    worker collected), then the rest (`_Collector`)."""
+def run_reimported(
+    cfg: MutationJob,
+    m: MutantSpec,
+    code: types.CodeType,
+    ordered: list[str],
+    report: Report,
+    known: set[str],
+    first: int = 0,
+) -> ChildResult:
+    """In the child: drop the project's modules, run pytest again with the mutant served at import;
+    the tests `ordered` (the first `first` of them state writers, kept first), then ids not in
+    `known` (every id the worker collected), then the rest (`_Collector`)."""
     scratch = os.path.realpath(cfg.scratch_root) + os.sep
     for name, mod in list(sys.modules.items()):
         f = getattr(mod, "__file__", None)
@@ -120,13 +137,26 @@ def run_reimported(cfg: MutationJob, m: MutantSpec, code: types.CodeType, ordere
     collector = _Collector(finder, report, ordered, known, first)
     # parametrize ids may be built from the mutated module: name the test functions, not their ids
     functions = list(dict.fromkeys(nodeid.split("[")[0] for nodeid in ordered))
-    args = [*functions, f"--maxfail={cfg.killers}", "-q", "-p", "no:cacheprovider", "-p", "no:randomly", "-p",
-            "no:assay", *cfg.pytest_args]
+    args = [
+        *functions,
+        f"--maxfail={cfg.killers}",
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        "-p",
+        "no:randomly",
+        "-p",
+        "no:assay",
+        *cfg.pytest_args,
+    ]
     exit_code = int(pytest.main(args, plugins=[collector]))
     if finder.error is not None:
         return {"import_error": finder.error}
     if exit_code == 0:
         return {"killed_by": [], "tests_completed": collector.completed}
     if exit_code in (1, 2) or collector.killed_by:  # failed, or the mutated module does not import
-        return {"killed_by": collector.killed_by or ["<collection>"], "tests_completed": collector.completed}
+        return {
+            "killed_by": collector.killed_by or ["<collection>"],
+            "tests_completed": collector.completed,
+        }
     return {"crash": f"pytest exit code {exit_code}"}

@@ -1,8 +1,8 @@
 """The pytest plugin that turns one collected session into a mutant server.
 
-pytest imports the project and collects once (under the collection tracer: lines run at import time, and
-which of them ran for another module); then, instead of pytest's run loop: the tests picked by stable
-identity, the baseline in two children, the plan, the jobs in children.
+pytest imports the project and collects once (under the collection tracer: lines run at import time,
+and which of them ran for another module); then, instead of pytest's run loop: the tests picked by
+stable identity, the baseline in two children, the plan, the jobs in children.
 """
 
 from __future__ import annotations
@@ -73,8 +73,11 @@ class Server:
             return
         self.events.send(Collected(len(items), deselected, round(self.collection_s, 3)))
         if not items:
-            self.events.send(WorkerError("no tests left to run"
-                                         + (f" ({deselected} deselected)" if deselected else "")))
+            self.events.send(
+                WorkerError(
+                    "no tests left to run" + (f" ({deselected} deselected)" if deselected else "")
+                )
+            )
             return
         functions = function_index(cfg)
         try:
@@ -87,23 +90,52 @@ class Server:
         dirty = self.dirty_targets()
         readers = Readers(cfg, _original_code(cfg), baseline.covering, items)
         targets = {os.path.realpath(p): rel for rel, p in cfg.targets.items()}
-        memos = Memos(ProjectState(cfg.scratch_root, targets).modules, baseline.writes, cfg.scratch_root)
-        planned = plan(cfg, baseline, self.tracer, dirty, readers, functions, memos,
-                       recollectable(self.tracer, dirty, items))
+        memos = Memos(
+            ProjectState(cfg.scratch_root, targets).modules, baseline.writes, cfg.scratch_root
+        )
+        planned = plan(
+            cfg,
+            baseline,
+            self.tracer,
+            dirty,
+            readers,
+            functions,
+            memos,
+            recollectable(self.tracer, dirty, items),
+        )
         warm(items, [p for run in runs.values() for p in run.get("patterns", [])])
-        pool = Pool(cfg, self.events, lambda: ImportTime(cfg, planned.original_code, readers, self.tracer.codes,
-                                                         baseline.tests, [item.nodeid for item in items]),
-                    baseline, self.collection_s, self.tracer.sites)
+        pool = Pool(
+            cfg,
+            self.events,
+            lambda: ImportTime(
+                cfg,
+                planned.original_code,
+                readers,
+                self.tracer.codes,
+                baseline.tests,
+                [item.nodeid for item in items],
+            ),
+            baseline,
+            self.collection_s,
+            self.tracer.sites,
+        )
         start = time.monotonic()
         pool.run(planned.steps, {item.nodeid: item for item in items})
-        self.events.send(Jobs(total=sum(pool.modes.values()), modes={m.value: pool.modes[m] for m in Mode},
-                              with_state=pool.with_state, dirty={k: sorted(v) for k, v in dirty.items()}))
+        self.events.send(
+            Jobs(
+                total=sum(pool.modes.values()),
+                modes={m.value: pool.modes[m] for m in Mode},
+                with_state=pool.with_state,
+                dirty={k: sorted(v) for k, v in dirty.items()},
+            )
+        )
         self.events.send(pool.summary(time.monotonic() - start))
         self.events.send(Done())
 
     def dirty_targets(self) -> dict[str, set[str]]:
-        """Globals of each target that changed after its body ran (collection wrote them): re-running the
-        body in place would drop those writes, so its import-time mutants need a fresh import."""
+        """Globals of each target that changed after its body ran (collection wrote them):
+        re-running the body in place would drop those writes, so its import-time mutants need a
+        fresh import."""
         out = {}
         by_path = {os.path.realpath(p): rel for rel, p in self.cfg.targets.items()}
         for mod in list(sys.modules.values()):
@@ -122,4 +154,3 @@ def _original_code(cfg: MutationJob) -> dict[str, types.CodeType]:
         with open(path, encoding="utf-8") as fh:
             out[rel] = compile(fh.read(), os.path.realpath(path), "exec", dont_inherit=True)
     return out
-

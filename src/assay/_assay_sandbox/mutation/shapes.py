@@ -7,21 +7,26 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-Report = Callable[[dict[str, Any]], None]  # a forked child's line to the parent: `next` / `done` of a test
-ChildResult = dict[str, Any]  # what a child's body returns: killed_by and tests_completed, or why there are none
-Functions = dict[tuple[str, str, int], list[types.FunctionType]]  # live functions by (real path, name, first line)
+# a forked child's line to the parent: `next` / `done` of a test
+Report = Callable[[dict[str, Any]], None]
+# what a child's body returns: killed_by and tests_completed, or why there are none
+ChildResult = dict[str, Any]
+# live functions by (real path, name, first line)
+Functions = dict[tuple[str, str, int], list[types.FunctionType]]
 
 
 @dataclass(frozen=True)
 class Outcome:
-    """What a mutant's child came to, read once from the line it ended with (`fork`: result or crash)."""
+    """What a mutant's child came to, read once from the line it ended with (`fork`: result
+    or crash)."""
 
     crash: str | None = None  # the child died: its traceback
     import_error: str | None = None  # the mutated module body raised at import
     equivalent: str | None = None  # re-running the module body left its namespace unchanged
     killed_by: list[str] = field(default_factory=list)
     tests_completed: int = 0
-    selected: list[str] | None = None  # the tests it picked to run (rebind), when it ran fewer than given
+    # the tests it picked to run (rebind), when it ran fewer than given
+    selected: list[str] | None = None
 
     @classmethod
     def of(cls, ended: dict[str, Any]) -> Outcome:
@@ -32,5 +37,8 @@ class Outcome:
             return cls(import_error=result["import_error"])
         if "equivalent" in result:
             return cls(equivalent=result["equivalent"])
-        return cls(killed_by=result["killed_by"], tests_completed=result["tests_completed"],
-                   selected=result.get("selected"))
+        return cls(
+            killed_by=result["killed_by"],
+            tests_completed=result["tests_completed"],
+            selected=result.get("selected"),
+        )

@@ -1,12 +1,13 @@
 """When a mutant's test is slow enough to set apart, and what the children of a split mutant share.
 
 A mutant can make a test far slower than in the baseline without making it fail or hang: tenacity's
-`wait_none` turned into a one-second wait makes every retrying test sleep, 1 to 20 s each, while the test
-that kills it takes a millisecond. Run one after the other, the killer waits behind the sleepers. So a
-test past `SPLIT_FACTOR` x its baseline time (and past what a new child costs to start) keeps its child to
-itself, and a new child runs the tests after it. The child left behind holds no core while it sleeps, so
-it does not count against the workers; one that computes splits only when a core is free.
-`Group` is what the children of one mutant share; `Running`, what the pool watches of each child.
+`wait_none` turned into a one-second wait makes every retrying test sleep, 1 to 20 s each, while the
+test that kills it takes a millisecond. Run one after the other, the killer waits behind the
+sleepers. So a test past `SPLIT_FACTOR` x its baseline time (and past what a new child costs to
+start) keeps its child to itself, and a new child runs the tests after it. The child left behind
+holds no core while it sleeps, so it does not count against the workers; one that computes splits
+only when a core is free. `Group` is what the children of one mutant share; `Running`, what the pool
+watches of each child.
 """
 
 from __future__ import annotations
@@ -17,11 +18,13 @@ from ..fork import Child
 from .plan import Job
 from .protocol import Verdict
 
-SPLIT_FACTOR = 4.0  # a test past this many times its baseline time (x pace) is slow under this mutant
+# a test past this many times its baseline time (x pace) is slow under this mutant
+SPLIT_FACTOR = 4.0
 SPLIT_MIN_S = 0.1  # ... and past this long: a split costs a fork, and a fresh import in some modes
 SPLIT_AGAIN_S = 0.05  # ... or this long, once the mutant has slowed a test down
 IDLE_WINDOW_S = 0.05  # how long a slow test's child is watched to tell waiting from computing
-MAX_SPLITS = 32  # children a mutant may add beside its first: bounds what one mutant takes from the others
+# children a mutant may add beside its first: bounds what one mutant takes from the others
+MAX_SPLITS = 32
 MAX_CHILDREN = 4  # children alive at once, per worker: most of them sleep, but each holds memory
 
 
@@ -40,9 +43,10 @@ class Group:
 
 
 def split_after(baseline_s: float, setup_s: float, splits: int) -> float:
-    """Seconds a test may run before the rest of its mutant's tests go to a new child: `baseline_s` is its
-    baseline time at the current pace, `setup_s` what the new child takes to reach its first test. Once
-    the mutant has split (`splits`), it is known to slow tests down: the next one goes sooner."""
+    """Seconds a test may run before the rest of its mutant's tests go to a new child:
+    `baseline_s` is its baseline time at the current pace, `setup_s` what the new child takes to
+    reach its first test. Once the mutant has split (`splits`), it is known to slow tests down:
+    the next one goes sooner."""
     if splits:
         return max(SPLIT_FACTOR * baseline_s, SPLIT_AGAIN_S)
     return max(SPLIT_FACTOR * baseline_s, SPLIT_MIN_S, setup_s)
@@ -50,7 +54,8 @@ def split_after(baseline_s: float, setup_s: float, splits: int) -> float:
 
 @dataclass(eq=False)
 class Running:
-    """One child of a mutant, as the pool watches it: the test it is in, its deadline, its split state."""
+    """One child of a mutant, as the pool watches it: the test it is in, its deadline, its
+    split state."""
 
     job: Job
     child: Child
@@ -65,6 +70,7 @@ class Running:
     check: float | None = None  # when to look at the current test again (slow enough to split?)
     cpu: tuple[int, float] | None = None  # CPU ticks of the child, and when read
     begun: bool = False  # its first test started
-    waited: float | None = 0.0  # seconds it had waited for a core when its current step began (None: unknown)
+    # seconds it had waited for a core when its current step began (None: unknown)
+    waited: float | None = 0.0
     granted: float = 0.0  # seconds added to its deadline for that waiting
     stopped: bool = False  # its solo test passed: the tests after it are another child's

@@ -1,9 +1,10 @@
 """Module state that tests (or collection) leave behind: caches, registries, counters.
 
 A test that fills a module-level cache makes the tests after it read what the cache holds instead of
-running the code that filled it, so per-test coverage no longer says who depends on that code (isodate's
-`DATE_REGEX_CACHE`: only the first test of each kind runs the regex builder). A cheap fingerprint of every
-project module's globals before and after each test of the baseline names the globals each test wrote.
+running the code that filled it, so per-test coverage no longer says who depends on that code
+(isodate's `DATE_REGEX_CACHE`: only the first test of each kind runs the regex builder). A cheap
+fingerprint of every project module's globals before and after each test of the baseline names the
+globals each test wrote.
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ import types
 from collections.abc import Iterable
 from typing import Any
 
-_CAP = 256  # elements of one container whose identities enter the fingerprint (its length always does)
+# elements of one container whose identities enter the fingerprint (its length always does)
+_CAP = 256
 _ATOMS = (int, float, complex, str, bytes, bool, type(None))
 
 
@@ -24,10 +26,12 @@ def _ids(items: Iterable[object]) -> int:
 
 
 def _shallow(value: Any) -> tuple:
-    """Identity, size and the identities of the first elements: `d[k] = v`, `append`, `cache_clear()`,
-    `obj.attr = v` all change it; equal fingerprints may still hide deeper writes (documented limit)."""
+    """Identity, size and the identities of the first elements: `d[k] = v`, `append`,
+    `cache_clear()`, `obj.attr = v` all change it; equal fingerprints may still hide deeper writes
+    (documented limit)."""
     t = type(value)
-    if t in _ATOMS or t is types.ModuleType:  # a module's own globals are fingerprinted apart, if it is ours
+    # a module's own globals are fingerprinted apart, if it is ours
+    if t in _ATOMS or t is types.ModuleType:
         return (id(value),)
     if t is types.FunctionType:  # the most common global: checked before the slower probes below
         return (id(value), id(value.__code__), id(value.__defaults__))
@@ -38,17 +42,30 @@ def _shallow(value: Any) -> tuple:
             return (id(value), len(value), _ids(value))
         if t in (set, frozenset):
             return (id(value), len(value))
-        if isinstance(value, type) and _is_testcase(value):  # unittest's own bookkeeping (tearDown_exceptions)
+        # unittest's own bookkeeping (tearDown_exceptions)
+        if isinstance(value, type) and _is_testcase(value):
             return (id(value),)
         info = getattr(value, "cache_info", None)
         if callable(info) and not isinstance(value, type):
             return (id(value), info().currsize)
         if isinstance(value, (types.FunctionType, types.ModuleType)):
-            return (id(value), id(getattr(value, "__code__", None)), id(getattr(value, "__defaults__", None)))
+            return (
+                id(value),
+                id(getattr(value, "__code__", None)),
+                id(getattr(value, "__defaults__", None)),
+            )
         space = getattr(value, "__dict__", None)
         if isinstance(space, (dict, types.MappingProxyType)):
-            return (id(value), len(space), _ids(space.values()),
-                    *(_shallow(v)[1:3] for v in list(space.values())[:32] if type(v) in (dict, list, set)))
+            return (
+                id(value),
+                len(space),
+                _ids(space.values()),
+                *(
+                    _shallow(v)[1:3]
+                    for v in list(space.values())[:32]
+                    if type(v) in (dict, list, set)
+                ),
+            )
         if hasattr(value, "__len__") and hasattr(value, "__iter__"):
             return (id(value), len(value))
     except Exception:  # noqa: BLE001 - an odd object: its identity is all we can tell
@@ -62,8 +79,9 @@ def _is_testcase(cls: type) -> bool:
 
 
 def fingerprint(namespace: dict, seen: dict[int, tuple] | None = None) -> dict[str, tuple]:
-    """`seen`: fingerprints by object identity, shared across the modules of one snapshot (a package and its
-    re-exports hold the same objects: toolz, tlz and toolz.curried hold 505 objects under 978 names)."""
+    """`seen`: fingerprints by object identity, shared across the modules of one snapshot (a package
+    and its re-exports hold the same objects: toolz, tlz and toolz.curried hold 505 objects under
+    978 names)."""
     seen = {} if seen is None else seen
     out = {}
     for k, v in list(namespace.items()):
@@ -81,15 +99,19 @@ def changed(before: dict[str, tuple], after: dict[str, tuple]) -> set[str]:
 
 
 def changed_since_body(before: dict[str, tuple], module: types.ModuleType) -> set[str]:
-    """Globals of `module` changed since its body returned (`before`), apart from submodules that imports
-    of the package's children bound later."""
+    """Globals of `module` changed since its body returned (`before`), apart from submodules that
+    imports of the package's children bound later."""
     space = module.__dict__
-    return {name for name in changed(before, fingerprint(space))
-            if not (name not in before and isinstance(space.get(name), types.ModuleType))}
+    return {
+        name
+        for name in changed(before, fingerprint(space))
+        if not (name not in before and isinstance(space.get(name), types.ModuleType))
+    }
 
 
 class ProjectState:
-    """Fingerprints of the globals of every module loaded from the scratch copy (project and tests)."""
+    """Fingerprints of the globals of every module loaded from the scratch copy (project
+    and tests)."""
 
     def __init__(self, scratch_root: str, targets: dict[str, str]):
         scratch = os.path.realpath(scratch_root) + os.sep
@@ -101,13 +123,19 @@ class ProjectState:
         self.last = self.take()
 
     def take(self) -> dict[str, dict[str, tuple]]:
-        seen: dict[int, tuple] = {}  # the objects stay alive during the snapshot: an id means one object
+        # the objects stay alive during the snapshot: an id means one object
+        seen: dict[int, tuple] = {}
         return {key: fingerprint(mod.__dict__, seen) for key, mod in self.modules.items()}
 
     def writes(self) -> list[list[str]]:
-        """[module key, name] of the globals changed since the last call (a target's key is its rel path)."""
+        """[module key, name] of the globals changed since the last call (a target's key is its
+        rel path)."""
         now = self.take()
-        out = [[key, name] for key in now if self.last.get(key) != now[key]
-               for name in sorted(changed(self.last.get(key, {}), now[key]))]
+        out = [
+            [key, name]
+            for key in now
+            if self.last.get(key) != now[key]
+            for name in sorted(changed(self.last.get(key, {}), now[key]))
+        ]
         self.last = now
         return out

@@ -1,12 +1,14 @@
-"""Which lines of the target files run: while collecting (`CollectTracer`) and per test (`make_tracer`).
+"""Which lines of the target files run: while collecting (`CollectTracer`) and per
+test (`make_tracer`).
 
-Per-test coverage is the baseline's main cost, so it uses the fastest recorder the interpreter has (measured
-in `bench/mutation_tracers.py`): `_MONITORING` on 3.12+ (each line reported once per phase of a test, all
-other code disabled after its first call), coverage.py's C tracer on 3.10-3.11 when the interpreter has
-coverage, else a `sys.settrace` tracer. `ASSAY_MUTATION_TRACER=monitoring|coverage|settrace` picks one.
+Per-test coverage is the baseline's main cost, so it uses the fastest recorder the interpreter has
+(measured in `bench/mutation_tracers.py`): `_MONITORING` on 3.12+ (each line reported once per phase
+of a test, all other code disabled after its first call), coverage.py's C tracer on 3.10-3.11 when
+the interpreter has coverage, else a `sys.settrace` tracer.
+`ASSAY_MUTATION_TRACER=monitoring|coverage|settrace` picks one.
 
-Every recorder has the same shape: `start()`, `switch(key)` at each phase of each test (lines recorded
-until the next switch belong to `key`), `stop()`, then `collect()` -> {key: {(rel, line)}}.
+Every recorder has the same shape: `start()`, `switch(key)` at each phase of each test (lines
+recorded until the next switch belong to `key`), `stop()`, then `collect()` -> {key: {(rel, line)}}.
 """
 
 from __future__ import annotations
@@ -28,8 +30,8 @@ Trace = Callable[[types.FrameType, str, Any], Any]  # a `sys.settrace` function
 
 
 def make_tracer(targets: dict[str, str], functions: Functions | None = None) -> Recorder:
-    """The fastest available recorder for `targets` (realpath -> project-relative path). Call it in the
-    child that runs the baseline: the probe recorder rewrites the live functions."""
+    """The fastest available recorder for `targets` (realpath -> project-relative path). Call it in
+    the child that runs the baseline: the probe recorder rewrites the live functions."""
     wanted = os.environ.get("ASSAY_MUTATION_TRACER", "")
     if wanted in ("", "probes"):
         probes = ProbeRecorder(targets)
@@ -61,7 +63,8 @@ class _Files:
 
 
 class SetTracer(_Files):
-    """`sys.settrace`: a Python call per function call anywhere, per line in the targets (slowest)."""
+    """`sys.settrace`: a Python call per function call anywhere, per line in the
+    targets (slowest)."""
 
     name = "settrace"
 
@@ -119,7 +122,8 @@ class MonitorTracer(_Files):
         if code not in self.armed:
             self.armed.add(code)
             mon.set_local_events(self.tool, code, mon.events.LINE)
-        return mon.DISABLE  # its lines stay armed; starts of this code need no callback until re-armed
+        # its lines stay armed; starts of this code need no callback until re-armed
+        return mon.DISABLE
 
     def _line(self, code: types.CodeType, line: int) -> Any:
         self.lines.add((self.names[code.co_filename], line))
@@ -155,10 +159,14 @@ class CoverageTracer:
 
     def __init__(self, targets: dict[str, str]) -> None:
         import coverage
-        from coverage.tracer import CTracer  # noqa: F401 - only the C tracer is fast enough to be worth it
+
+        # only the C tracer is fast enough to be worth it
+        from coverage.tracer import CTracer  # noqa: F401
 
         self.targets = targets
-        self.cov = coverage.Coverage(data_file=None, include=list(targets), config_file=False, branch=False)
+        self.cov = coverage.Coverage(
+            data_file=None, include=list(targets), config_file=False, branch=False
+        )
         self.keys: dict[str, object] = {}
 
     def switch(self, key: object) -> None:
@@ -188,26 +196,34 @@ class CoverageTracer:
 
 
 class CollectTracer(_Files):
-    """`sys.settrace` while pytest imports and collects: lines of the targets that run, and those run by a
-    call that did not come from the target's own module body (a test module calling it at import): what
-    those lines computed may sit anywhere, so re-running the module body cannot redo it."""
+    """`sys.settrace` while pytest imports and collects: lines of the targets that run, and those
+    run by a call that did not come from the target's own module body (a test module calling it
+    at import): what those lines computed may sit anywhere, so re-running the module body cannot
+    redo it."""
 
     def __init__(self, targets: dict[str, str], scratch_root: str = "") -> None:
         super().__init__(targets)
         self.scratch = os.path.realpath(scratch_root) + os.sep if scratch_root else None
         self.inside: dict[str, bool] = {}
-        self.codes: set = set()  # code objects of the project and its tests that ran while collecting
+        # code objects of the project and its tests that ran while collecting
+        self.codes: set = set()
         self.lines: set = set()
         self.foreign: set = set()
-        self.bodies: dict[str, dict] = {}  # rel -> fingerprint of the module's globals when its body returned
-        self.others: dict[str, dict] = {}  # the same for the other modules of the scratch copy, by real path
-        self.callers: dict[str, set] = {}  # rel -> real paths of the modules whose import called it (None: unknown)
-        self.module_codes: dict[str, types.CodeType] = {}  # real path -> its body as it ran (asserts rewritten)
-        # (rel, line) of a function run by its module's own body -> the body's lines whose calls ran it
+        # rel -> fingerprint of the module's globals when its body returned
+        self.bodies: dict[str, dict] = {}
+        # the same for the other modules of the scratch copy, by real path
+        self.others: dict[str, dict] = {}
+        # rel -> real paths of the modules whose import called it (None: unknown)
+        self.callers: dict[str, set] = {}
+        # real path -> its body as it ran (asserts rewritten)
+        self.module_codes: dict[str, types.CodeType] = {}
+        # (rel, line) of a function run by its module's own body -> the body's lines whose calls
+        # ran it
         self.sites: dict[tuple[str, int], set[int]] = {}
 
     def _caller(self, frame: types.FrameType) -> str | None:
-        """The module whose body (being imported) made this call, or None (a hook, a fixture, a thread)."""
+        """The module whose body (being imported) made this call, or None (a hook, a fixture,
+        a thread)."""
         f = frame.f_back
         while f is not None:
             if f.f_code.co_name == "<module>":

@@ -1,11 +1,12 @@
-"""Warming the worker before it forks mutant children: what every child would otherwise compute again.
+"""Warming the worker before it forks mutant children: what every child would otherwise
+compute again.
 
 The baseline runs in children, so the worker itself never ran a test: its `re` cache is empty and no
-item knows its `location` (a cached path computation pytest makes for each test it runs). Each mutant
-child computed both again (inflection, 40 tests in a child: 62-86 ms cold, 29 ms warm). A compiled pattern
-depends only on (pattern, flags), a location only on the item's path: filling them in the parent changes
-nothing a test can observe but speed. Caches of the project's own (`lru_cache`, registries) are never
-warmed: their contents are what a mutant may change (`state`).
+item knows its `location` (a cached path computation pytest makes for each test it runs). Each
+mutant child computed both again (inflection, 40 tests in a child: 62-86 ms cold, 29 ms warm). A
+compiled pattern depends only on (pattern, flags), a location only on the item's path: filling them
+in the parent changes nothing a test can observe but speed. Caches of the project's own
+(`lru_cache`, registries) are never warmed: their contents are what a mutant may change (`state`).
 """
 
 from __future__ import annotations
@@ -21,8 +22,8 @@ _DEBUG = 128  # re.DEBUG: compiling prints
 
 
 def patterns() -> list[list]:
-    """In a baseline child, after its tests: the (pattern, flags) pairs in `re`'s cache, oldest first, as
-    JSON (a bytes pattern as latin-1 text, tagged)."""
+    """In a baseline child, after its tests: the (pattern, flags) pairs in `re`'s cache, oldest
+    first, as JSON (a bytes pattern as latin-1 text, tagged)."""
     out = []
     for key in list(getattr(re, "_cache", {})):
         if len(key) == 3 and isinstance(key[2], int) and not key[2] & _DEBUG:
@@ -34,7 +35,8 @@ def patterns() -> list[list]:
 
 
 def compile_all(found: list[list]) -> int:
-    """In the worker: compile each pattern once (a pattern that no longer compiles is skipped); how many."""
+    """In the worker: compile each pattern once (a pattern that no longer compiles is skipped);
+    how many."""
     done = 0
     for kind, text, flags in found:
         try:
@@ -46,8 +48,8 @@ def compile_all(found: list[list]) -> int:
 
 
 def warm(items: list[pytest.Item], found: list[list]) -> None:
-    """In the worker, before forking: the baseline's patterns compiled, each item's location known, the
-    failure watch registered."""
+    """In the worker, before forking: the baseline's patterns compiled, each item's location known,
+    the failure watch registered."""
     from .patch import FailureWatch
 
     compile_all(found)

@@ -1,9 +1,11 @@
-"""One call of the function under test on one input, bounded, and what came of it (the oracle's record).
+"""One call of the function under test on one input, bounded, and what came of it (the
+oracle's record).
 
-Every call runs in a forked child (never in the worker itself) under a per-call timer and an address-space
-limit. An outcome is what a test can assert: a return value written back as source (`values.to_source`), the
-items of a returned iterator, the receiver's state after a method call, or the exception's type and message.
-`differs` decides, the way the written assertion will, whether another run (under a mutant) came out otherwise.
+Every call runs in a forked child (never in the worker itself) under a per-call timer and an
+address-space limit. An outcome is what a test can assert: a return value written back as source
+(`values.to_source`), the items of a returned iterator, the receiver's state after a method call, or
+the exception's type and message. `differs` decides, the way the written assertion will, whether
+another run (under a mutant) came out otherwise.
 """
 
 from __future__ import annotations
@@ -52,7 +54,8 @@ def timer(seconds: float) -> Iterator[None]:
 
 
 def limit_memory(extra_mb: int) -> None:
-    """In a child: allow `extra_mb` of address space beyond what it already maps (never above the hard limit)."""
+    """In a child: allow `extra_mb` of address space beyond what it already maps (never above the
+    hard limit)."""
     try:
         with open("/proc/self/statm") as fh:
             mapped = int(fh.read().split()[0]) * resource.getpagesize()
@@ -67,13 +70,15 @@ def limit_memory(extra_mb: int) -> None:
 
 
 def child_setup(extra_mb: int) -> None:
-    """What every forked child does first: its own random state (a fork copies the parent's), a memory cap."""
+    """What every forked child does first: its own random state (a fork copies the parent's), a
+    memory cap."""
     random.seed(os.urandom(16))
     limit_memory(extra_mb)
 
 
 class Namespaces:
-    """Namespaces for evaluating inputs and expected values: the job's import lines plus an input's own."""
+    """Namespaces for evaluating inputs and expected values: the job's import lines plus an
+    input's own."""
 
     def __init__(self, base_lines: list[str]):
         self.base = Imports({f"\0{i}": line for i, line in enumerate(base_lines)})
@@ -90,7 +95,8 @@ class Namespaces:
 
 
 def setup(inp: dict) -> tuple[str, ...]:
-    """What must run before an input evaluates: its import lines, then the helper functions it uses."""
+    """What must run before an input evaluates: its import lines, then the helper functions
+    it uses."""
     return (*inp.get("imports", ()), *inp.get("helpers", ()))
 
 
@@ -101,20 +107,25 @@ def resolve(module: object, name: str) -> Any:
     return obj
 
 
-def prepare(module: ModuleType, fn: dict, inp: dict, ns: dict,
-            literal: dict | None = None) -> tuple[Any, Callable[[], Any]]:
-    """(receiver or None, a zero-argument callable doing the call); raises when the input does not evaluate.
+def prepare(
+    module: ModuleType, fn: dict, inp: dict, ns: dict, literal: dict | None = None
+) -> tuple[Any, Callable[[], Any]]:
+    """(receiver or None, a zero-argument callable doing the call); raises when the input does
+    not evaluate.
 
-    `literal`, when given, receives a plain literal source for each argument whose value has one (`args`,
-    `kwargs`): a mined `'fix'.capitalize()` is written `'Fix'`."""
-    receiver = eval(inp["receiver"], ns) if inp.get("receiver") else None  # noqa: S307 - in the sandbox
+    `literal`, when given, receives a plain literal source for each argument whose value has one
+    (`args`, `kwargs`): a mined `'fix'.capitalize()` is written `'Fix'`."""
+    # in the sandbox
+    receiver = eval(inp["receiver"], ns) if inp.get("receiver") else None  # noqa: S307
     args = [eval(a, ns) for a in inp.get("args", [])]  # noqa: S307
     kwargs = {k: eval(v, ns) for k, v in inp.get("kwargs", {}).items()}  # noqa: S307
     if literal is not None:
         literal["args"] = [_literal(v, src) for v, src in zip(args, inp.get("args", []))]  # noqa: B905
         literal["kwargs"] = {k: _literal(v, inp["kwargs"][k]) for k, v in kwargs.items()}
     method = fn["kind"] == "method"
-    bound = getattr(receiver, fn["name"].rsplit(".", 1)[1]) if method else resolve(module, fn["name"])
+    bound = (
+        getattr(receiver, fn["name"].rsplit(".", 1)[1]) if method else resolve(module, fn["name"])
+    )
     return receiver, lambda: bound(*args, **kwargs)
 
 
@@ -134,7 +145,9 @@ def _literal(value: object, source: str) -> str:
 
 
 def _is_iterator(value: object) -> bool:
-    return hasattr(value, "__next__") and hasattr(value, "__iter__") and not hasattr(value, "__len__")
+    return (
+        hasattr(value, "__next__") and hasattr(value, "__iter__") and not hasattr(value, "__len__")
+    )
 
 
 def escape(text: str) -> str:
@@ -143,8 +156,8 @@ def escape(text: str) -> str:
 
 
 def match_for(message: str) -> str:
-    """The `match=` pattern a test uses for this message: the whole message anchored when it is one short
-    line, else its stable start ('' = no match)."""
+    """The `match=` pattern a test uses for this message: the whole message anchored when it is one
+    short line, else its stable start ('' = no match)."""
     cut = _ADDRESS.search(message)
     text = message[: cut.start()] if cut else message
     first = text.splitlines()[0] if text else ""
@@ -158,7 +171,8 @@ class Ran(NamedTuple):
     value: Any
     exc: BaseException | None
     seconds: float
-    iterating: bool = False  # the exception came from iterating the returned iterator, not from the call
+    # the exception came from iterating the returned iterator, not from the call
+    iterating: bool = False
 
 
 def run_call(call: Callable[[], Any], timeout: float) -> Ran:
@@ -181,7 +195,8 @@ class _Items(list):
 
 
 def record(ran: Ran, receiver: object, before: str | None, ns_lines: list[str]) -> dict:
-    """The oracle's record of one outcome: what a test can assert about it, or why nothing can be."""
+    """The oracle's record of one outcome: what a test can assert about it, or why nothing
+    can be."""
     value, exc = ran.value, ran.exc
     if exc is not None:
         if isinstance(exc, CallTimeout):
@@ -194,13 +209,20 @@ def record(ran: Ran, receiver: object, before: str | None, ns_lines: list[str]) 
         try:
             name = importable(type(exc), imports)
         except Unwritable:
-            return {"k": "unwritable", "why": f"raises {type(exc).__name__}, which a test cannot import"}
+            return {
+                "k": "unwritable",
+                "why": f"raises {type(exc).__name__}, which a test cannot import",
+            }
         try:
             message = str(exc)
         except Exception:  # noqa: BLE001 - a broken __str__: pin the type only
             message = ""
-        out: dict[str, Any] = {"k": "raise", "type": name, "match": match_for(message),
-                               "imports": sorted(set(imports.lines.values()))}
+        out: dict[str, Any] = {
+            "k": "raise",
+            "type": name,
+            "match": match_for(message),
+            "imports": sorted(set(imports.lines.values())),
+        }
         if ran.iterating:
             out["iterating"] = True  # the test must iterate: `list(f(x))` inside `pytest.raises`
         return out
@@ -215,7 +237,8 @@ def record(ran: Ran, receiver: object, before: str | None, ns_lines: list[str]) 
         return {"k": "unwritable", "why": str(err)}
     state = None
     if receiver is not None:
-        with contextlib.suppress(Unwritable):  # a state that cannot be written is simply not asserted
+        # a state that cannot be written is simply not asserted
+        with contextlib.suppress(Unwritable):
             state = to_source(receiver, imports)
     lines = sorted(set(imports.lines.values()))
     ns = Namespaces(ns_lines).get(tuple(lines))
@@ -232,11 +255,16 @@ def differs(expected: dict, ran: Ran, receiver: object, ns: dict) -> bool:
     value, exc = ran.value, ran.exc
     try:
         if expected["k"] == "raise":
-            if exc is None or isinstance(exc, CallTimeout) or (ran.iterating and not expected.get("iterating")):
+            if (
+                exc is None
+                or isinstance(exc, CallTimeout)
+                or (ran.iterating and not expected.get("iterating"))
+            ):
                 return True
             etype = eval(expected["type"], ns)  # noqa: S307 - a name recorded by `record`
             return not isinstance(exc, etype) or (
-                bool(expected["match"]) and re.search(expected["match"], str(exc)) is None)
+                bool(expected["match"]) and re.search(expected["match"], str(exc)) is None
+            )
         if exc is not None:
             return True
         plain = list(value) if expected["k"] == "iter" else value
@@ -254,13 +282,17 @@ class LineTrace:
         self.path = path
         self.lines: set[int] = set()
 
-    def _global(self, frame: FrameType, event: str, arg: object) -> Callable[[FrameType, str, Any], Any] | None:
+    def _global(
+        self, frame: FrameType, event: str, arg: object
+    ) -> Callable[[FrameType, str, Any], Any] | None:
         if frame.f_code.co_filename != self.path:
             return None
         self.lines.add(frame.f_lineno)
         return self._local
 
-    def _local(self, frame: FrameType, event: str, arg: object) -> Callable[[FrameType, str, Any], Any]:
+    def _local(
+        self, frame: FrameType, event: str, arg: object
+    ) -> Callable[[FrameType, str, Any], Any]:
         if event == "line":
             self.lines.add(frame.f_lineno)
         return self._local

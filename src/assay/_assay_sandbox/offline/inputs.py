@@ -1,10 +1,11 @@
 """Candidate inputs of one function, as Python source: mined calls first, then variants of them.
 
-Each parameter gets a list of candidate sources: what the project's tests and doctests passed there, values
-built from its type hint (boundary values, the literals mined from the tests and the code and their
-neighbours), its default. Inputs vary one parameter at a time around each mined call (or around the first
-choices), then random combinations, then - when hypothesis is importable - `st.from_type` draws. Runs in a
-forked child: building a receiver or a hypothesis strategy may run the user's code.
+Each parameter gets a list of candidate sources: what the project's tests and doctests passed there,
+values built from its type hint (boundary values, the literals mined from the tests and the code and
+their neighbours), its default. Inputs vary one parameter at a time around each mined call (or
+around the first choices), then random combinations, then - when hypothesis is importable -
+`st.from_type` draws. Runs in a forked child: building a receiver or a hypothesis strategy may run
+the user's code.
 """
 
 from __future__ import annotations
@@ -28,14 +29,17 @@ MAX_CHOICES = 12
 
 
 class Signature:
-    """A function's parameters as the writer uses them: positional names, keyword-only names, defaults."""
+    """A function's parameters as the writer uses them: positional names, keyword-only
+    names, defaults."""
 
     def __init__(self, obj: Callable[..., Any], drop_first: bool) -> None:
         sig = inspect.signature(obj)
-        params = list(sig.parameters.values())[1 if drop_first else 0:]
+        params = list(sig.parameters.values())[1 if drop_first else 0 :]
         self.sig = sig.replace(parameters=params)
         self.params = params
-        self.positional = [p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        self.positional = [
+            p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+        ]
         self.keyword = [p.name for p in params if p.kind is p.KEYWORD_ONLY]
         try:
             self.hints = typing.get_type_hints(obj)
@@ -48,12 +52,18 @@ class Signature:
             bound = self.sig.bind(*inp.get("args", []), **inp.get("kwargs", {}))
         except TypeError:
             return None
-        if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) and p.name in bound.arguments for p in self.params):
+        if any(
+            p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) and p.name in bound.arguments
+            for p in self.params
+        ):
             return None
         return dict(bound.arguments)
 
-    def build(self, named: dict[str, str], defaults: dict[str, str]) -> tuple[list[str], dict[str, str]]:
-        """(args, kwargs) sources; trailing positional arguments equal to their default are left out."""
+    def build(
+        self, named: dict[str, str], defaults: dict[str, str]
+    ) -> tuple[list[str], dict[str, str]]:
+        """(args, kwargs) sources; trailing positional arguments equal to their default are
+        left out."""
         args = [named.get(n, defaults.get(n, "")) for n in self.positional]
         while args and args[-1] == defaults.get(self.positional[len(args) - 1]):
             args.pop()
@@ -88,18 +98,25 @@ def _target(module: ModuleType, fn: dict) -> tuple[type | None, Any, Signature]:
     return None, obj, Signature(obj, drop_first=False)
 
 
-def own_literals(module: ModuleType, obj: Callable[..., Any], pool: dict[str, list]) -> dict[str, list]:
-    """The pool with the function's own numbers and strings first: its literals and the module constants it
-    reads (`amount >= LIMIT`). Its boundaries are where its mutants are; the module-wide pool, cut to a few
-    values per parameter, may not reach them."""
+def own_literals(
+    module: ModuleType, obj: Callable[..., Any], pool: dict[str, list]
+) -> dict[str, list]:
+    """The pool with the function's own numbers and strings first: its literals and the module
+    constants it reads (`amount >= LIMIT`). Its boundaries are where its mutants are; the
+    module-wide pool, cut to a few values per parameter, may not reach them."""
     try:
         tree = ast.parse(inspect.getsource(getattr(obj, "__func__", obj)).strip())
     except (OSError, TypeError, SyntaxError, IndentationError):
         return pool
     own: dict[str, list] = {"int": [], "float": [], "str": []}
     for node in ast.walk(tree):
-        value = node.value if isinstance(node, ast.Constant) else \
-            getattr(module, node.id, None) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) else None
+        value = (
+            node.value
+            if isinstance(node, ast.Constant)
+            else getattr(module, node.id, None)
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)
+            else None
+        )
         if isinstance(value, bool) or value is None:
             continue
         kind = {int: "int", float: "float", str: "str"}.get(type(value))
@@ -108,8 +125,11 @@ def own_literals(module: ModuleType, obj: Callable[..., Any], pool: dict[str, li
     return {k: list(dict.fromkeys([*own.get(k, []), *pool.get(k, [])])) for k in {*pool, *own}}
 
 
-def drawn(module: ModuleType, fn: dict, pool: dict[str, list], examples: int, until: float) -> list[dict]:
-    """Inputs drawn by hypothesis (`st.from_type`, `st.builds` for a receiver) until `until`; none without it."""
+def drawn(
+    module: ModuleType, fn: dict, pool: dict[str, list], examples: int, until: float
+) -> list[dict]:
+    """Inputs drawn by hypothesis (`st.from_type`, `st.builds` for a receiver) until `until`; none
+    without it."""
     cls, obj, sig = _target(module, fn)
     out = []
     for named, receiver, extra in _hypothesis(obj, cls, sig, pool, examples, until):
@@ -117,12 +137,22 @@ def drawn(module: ModuleType, fn: dict, pool: dict[str, list], examples: int, un
             args, kwargs = sig.build(named, {})
         except Unwritable:
             continue
-        out.append({"args": args, "kwargs": kwargs, "receiver": receiver, "origin": "hypothesis",
-                    "imports": sorted(extra), "helpers": []})
+        out.append(
+            {
+                "args": args,
+                "kwargs": kwargs,
+                "receiver": receiver,
+                "origin": "hypothesis",
+                "imports": sorted(extra),
+                "helpers": [],
+            }
+        )
     return out
 
 
-def candidates(module: ModuleType, fn: dict, pool: dict[str, list], max_inputs: int, seed: int) -> dict:
+def candidates(
+    module: ModuleType, fn: dict, pool: dict[str, list], max_inputs: int, seed: int
+) -> dict:
     """{"params": [...], "inputs": [...]}: the function's candidate inputs, mined ones first."""
     cls, obj, sig = _target(module, fn)
     pool = own_literals(module, obj, pool)
@@ -148,7 +178,9 @@ def candidates(module: ModuleType, fn: dict, pool: dict[str, list], max_inputs: 
             typed = values_for(type(p.default), pool)
         if not typed and hint is None and not from_mined and p.default is p.empty:
             typed = UNTYPED
-        choices[p.name] = list(dict.fromkeys([*from_mined[:6], *_sources(values + typed, imports)]))[:MAX_CHOICES]
+        choices[p.name] = list(
+            dict.fromkeys([*from_mined[:6], *_sources(values + typed, imports)])
+        )[:MAX_CHOICES]
     receivers = list(fn.get("receivers", []))
     if cls is not None:
         receivers += [r for i in mined if (r := i.get("receiver"))]
@@ -168,12 +200,21 @@ def candidates(module: ModuleType, fn: dict, pool: dict[str, list], max_inputs: 
         key = repr((receiver, args, sorted(kwargs.items())))
         if key not in seen:
             seen.add(key)
-            out.append({"args": args, "kwargs": kwargs, "receiver": receiver, "origin": origin,
-                        "imports": sorted(set(lines) | set(mined_imports)),
-                        "helpers": mined_helpers})
+            out.append(
+                {
+                    "args": args,
+                    "kwargs": kwargs,
+                    "receiver": receiver,
+                    "origin": origin,
+                    "imports": sorted(set(lines) | set(mined_imports)),
+                    "helpers": mined_helpers,
+                }
+            )
 
     for inp in mined:  # as mined, even when it does not bind (the call itself is then the outcome)
-        key = repr((inp.get("receiver"), inp.get("args", []), sorted(inp.get("kwargs", {}).items())))
+        key = repr(
+            (inp.get("receiver"), inp.get("args", []), sorted(inp.get("kwargs", {}).items()))
+        )
         if key not in seen and len(out) < max_inputs:
             seen.add(key)
             out.append({**inp, "imports": sorted(set(inp.get("imports", [])))})
@@ -215,9 +256,16 @@ class _Enough(Exception):
     """Time is up for drawing examples."""
 
 
-def _hypothesis(obj: object, cls: type | None, sig: Signature, pool: dict[str, list], examples: int,
-                until: float) -> list[tuple[dict[str, str], str | None, list[str]]]:
-    """(named sources, receiver source, imports) drawn by hypothesis from the type hints; none without it."""
+def _hypothesis(
+    obj: object,
+    cls: type | None,
+    sig: Signature,
+    pool: dict[str, list],
+    examples: int,
+    until: float,
+) -> list[tuple[dict[str, str], str | None, list[str]]]:
+    """(named sources, receiver source, imports) drawn by hypothesis from the type hints; none
+    without it."""
     if examples <= 0 or time.monotonic() >= until:
         return []
     try:
@@ -241,8 +289,14 @@ def _hypothesis(obj: object, cls: type | None, sig: Signature, pool: dict[str, l
         strategies["\0self"] = st.from_type(cls)
     drawn: list[dict] = []
 
-    @settings(max_examples=examples, database=None, derandomize=True, phases=[Phase.generate], deadline=None,
-              suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=examples,
+        database=None,
+        derandomize=True,
+        phases=[Phase.generate],
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+    )
     @given(st.fixed_dictionaries(strategies))
     def collect(kw: dict[str, Any]) -> None:
         drawn.append(kw)
@@ -253,7 +307,8 @@ def _hypothesis(obj: object, cls: type | None, sig: Signature, pool: dict[str, l
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             collect()
-    except Exception:  # noqa: BLE001 - time is up, or a type hypothesis cannot build: what was drawn so far
+    # time is up, or a type hypothesis cannot build: what was drawn so far
+    except Exception:  # noqa: BLE001
         pass
     out = []
     for kw in drawn:

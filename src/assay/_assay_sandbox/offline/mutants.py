@@ -1,10 +1,12 @@
-"""The kept inputs under each mutant of the module: which input's outcome the mutant changes (kills it).
+"""The kept inputs under each mutant of the module: which input's outcome the mutant changes
+(kills it).
 
-Each mutant is compiled in memory (never written); equivalent and duplicate mutants (same bytecode as the
-original or an earlier mutant) are settled without a run. A mutant inside a function runs in a forked child that
-swaps `__code__` of the live function objects of its enclosing defs, as the mutation worker does; a mutant of
-module-level code re-runs the mutated module body in the live module. The child then runs every kept input that
-executes the mutant's lines (every input, for module-level code), evaluated afresh after the mutant is in place.
+Each mutant is compiled in memory (never written); equivalent and duplicate mutants (same bytecode
+as the original or an earlier mutant) are settled without a run. A mutant inside a function runs in
+a forked child that swaps `__code__` of the live function objects of its enclosing defs, as the
+mutation worker does; a mutant of module-level code re-runs the mutated module body in the live
+module. The child then runs every kept input that executes the mutant's lines (every input, for
+module-level code), evaluated afresh after the mutant is in place.
 """
 
 from __future__ import annotations
@@ -17,7 +19,14 @@ import types
 from typing import TYPE_CHECKING
 
 from ..fork import RETRY_FACTOR, fork, watch
-from ..mutation.bytecode import code_lines, code_tree, find_code, fingerprint, is_function_code, names_read
+from ..mutation.bytecode import (
+    code_lines,
+    code_tree,
+    find_code,
+    fingerprint,
+    is_function_code,
+    names_read,
+)
 from ..mutation.patch import function_index
 from .calls import Namespaces, child_setup, differs, prepare, run_call, setup
 
@@ -30,13 +39,17 @@ MAX_KILLERS = 12  # killing inputs sought per mutant: enough for the set cover t
 
 
 def plan(job: OfflineJob, text: str, path: str) -> tuple[list[tuple], dict[str, str]]:
-    """([(mutant, code)] to run, {mutant id: status}) for the settled ones: compile_error, equivalent, duplicate."""
+    """([(mutant, code)] to run, {mutant id: status}) for the settled ones: compile_error,
+    equivalent, duplicate."""
     original = compile(text, path, "exec", dont_inherit=True)
-    seen: dict[str, str | None] = {fingerprint(original): None}  # fingerprint -> first mutant (None: original)
+    # fingerprint -> first mutant (None: original)
+    seen: dict[str, str | None] = {fingerprint(original): None}
     todo, settled = [], {}
     for m in job.mutants:
         try:
-            code = compile(text[: m.start] + m.replacement + text[m.end:], path, "exec", dont_inherit=True)
+            code = compile(
+                text[: m.start] + m.replacement + text[m.end :], path, "exec", dont_inherit=True
+            )
         except (SyntaxError, ValueError):
             settled[m.id] = "compile_error"
             continue
@@ -50,14 +63,16 @@ def plan(job: OfflineJob, text: str, path: str) -> tuple[list[tuple], dict[str, 
 
 
 class Observers:
-    """Which lines a call must run to observe a change of code that runs at import time: the statement itself
-    (a def's defaults, a class body) and every function that reads a module-level name the statement binds or
+    """Which lines a call must run to observe a change of code that runs at import time: the
+    statement itself (a def's defaults, a class body) and every function that reads a module-level
+    name the statement binds or
     - through a function of the module it calls, such as a registry filled at import - changes."""
 
     def __init__(self, text: str, path: str):
         self.statements: list[ast.stmt] = []
         self.functions: list[tuple[set[str], set[int]]] = []
-        self.changes: dict[str, set[str]] = {}  # top-level def -> module-level names it reads (and may change)
+        # top-level def -> module-level names it reads (and may change)
+        self.changes: dict[str, set[str]] = {}
         try:
             tree = ast.parse(text)
         except SyntaxError:
@@ -70,8 +85,11 @@ class Observers:
         code = compile(text, path, "exec", dont_inherit=True)
         tops = {c.co_name: c for c in code.co_consts if isinstance(c, types.CodeType)}
         self.changes = {name: names_read(c) & module_names for name, c in tops.items()}
-        self.functions = [(names_read(c, nested=False), code_lines(c)) for c in code_tree(code)
-                          if is_function_code(c)]
+        self.functions = [
+            (names_read(c, nested=False), code_lines(c))
+            for c in code_tree(code)
+            if is_function_code(c)
+        ]
 
     def lines(self, line: int) -> set[int] | None:
         """None when the statement cannot be found (then every input may observe it)."""
@@ -80,8 +98,11 @@ class Observers:
             return None
         node = max(around, key=lambda s: s.lineno)
         names = set(_bound(node))
-        for name in list(names) + [c.func.id for c in ast.walk(node)
-                                   if isinstance(c, ast.Call) and isinstance(c.func, ast.Name)]:
+        for name in list(names) + [
+            c.func.id
+            for c in ast.walk(node)
+            if isinstance(c, ast.Call) and isinstance(c.func, ast.Name)
+        ]:
             names |= self.changes.get(name, set())
         out = set(range(node.lineno, (node.end_lineno or node.lineno) + 1))
         for read, lines in self.functions:
@@ -96,13 +117,21 @@ def _bound(node: ast.stmt) -> set[str]:
     if isinstance(node, (ast.Import, ast.ImportFrom)):
         return {(a.asname or a.name).split(".")[0] for a in node.names}
     targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
-    return {n.id if isinstance(n, ast.Name) else n.attr for t in targets if t is not None for n in ast.walk(t)
-            if isinstance(n, (ast.Name, ast.Attribute))}
+    return {
+        n.id if isinstance(n, ast.Name) else n.attr
+        for t in targets
+        if t is not None
+        for n in ast.walk(t)
+        if isinstance(n, (ast.Name, ast.Attribute))
+    }
 
 
-def spread(cases: list[tuple], limit: int, words: set[str] | frozenset[str] = frozenset()) -> list[tuple]:
-    """At most `limit` cases, taken in turn from each function; within a function, the inputs that mention a word
-    of the mutated line first (a table row is reached by the input that names it), else in their own order."""
+def spread(
+    cases: list[tuple], limit: int, words: set[str] | frozenset[str] = frozenset()
+) -> list[tuple]:
+    """At most `limit` cases, taken in turn from each function; within a function, the inputs that
+    mention a word of the mutated line first (a table row is reached by the input that names it),
+    else in their own order."""
     by_fn: dict[str, list[tuple]] = {}
     if words:
         cases = sorted(cases, key=lambda c: not any(w in repr(c[2].get("args")) for w in words))
@@ -120,14 +149,25 @@ def spread(cases: list[tuple], limit: int, words: set[str] | frozenset[str] = fr
 
 
 def words_of(text: str) -> set[str]:
-    """The words (three letters or more) of a line of code: what an input that reaches it may contain."""
-    return {w.lower() for w in re.findall(r"[A-Za-z]{3,}", text)} - {"lambda", "return", "self", "none", "true",
-                                                                      "false", "not", "and"}
+    """The words (three letters or more) of a line of code: what an input that reaches it
+    may contain."""
+    return {w.lower() for w in re.findall(r"[A-Za-z]{3,}", text)} - {
+        "lambda",
+        "return",
+        "self",
+        "none",
+        "true",
+        "false",
+        "not",
+        "and",
+    }
 
 
-def apply(m: MutantSpec, code: types.CodeType, module: types.ModuleType, path: str, reexec: bool) -> None:
-    """Put the mutant in place in this (child) process: swap the code of its defs, or (`reexec`) run the
-    mutated module body again in the live module."""
+def apply(
+    m: MutantSpec, code: types.CodeType, module: types.ModuleType, path: str, reexec: bool
+) -> None:
+    """Put the mutant in place in this (child) process: swap the code of its defs, or (`reexec`) run
+    the mutated module body again in the live module."""
     if m.chain and not reexec:
         index = function_index(types.SimpleNamespace(targets={m.file: path}))  # type: ignore[arg-type]
         real = os.path.realpath(path)
@@ -145,16 +185,27 @@ def apply(m: MutantSpec, code: types.CodeType, module: types.ModuleType, path: s
                 for f in funcs:
                     f.__code__ = new
             return
-    exec(code, module.__dict__)  # noqa: S102 - module-level code (or no live def to patch): re-run the body
+    # module-level code (or no live def to patch): re-run the body
+    exec(code, module.__dict__)  # noqa: S102
 
 
-def _child(m: MutantSpec, code: types.CodeType, module: types.ModuleType, path: str, cases: list[tuple], reexec: bool,
-           imports: list[str], memory_mb: int) -> dict:
-    """In the child: apply the mutant, then each case (input id, function, input, expected, seconds)."""
+def _child(
+    m: MutantSpec,
+    code: types.CodeType,
+    module: types.ModuleType,
+    path: str,
+    cases: list[tuple],
+    reexec: bool,
+    imports: list[str],
+    memory_mb: int,
+) -> dict:
+    """In the child: apply the mutant, then each case (input id, function, input,
+    expected, seconds)."""
     child_setup(memory_mb)
     try:
         apply(m, code, module, path, reexec)
-    except BaseException:  # noqa: BLE001 - the mutated module does not even load: every test of it fails
+    # the mutated module does not even load: every test of it fails
+    except BaseException:  # noqa: BLE001
         return {"killed": [c[0] for c in cases]}
     spaces = Namespaces(imports)
     killed = []
@@ -162,7 +213,8 @@ def _child(m: MutantSpec, code: types.CodeType, module: types.ModuleType, path: 
         ns = spaces.get((*setup(inp), *expected.get("imports", [])))
         try:
             receiver, call = prepare(module, fn, inp, ns)
-        except BaseException:  # noqa: BLE001 - the input no longer builds under this mutant: the test fails
+        # the input no longer builds under this mutant: the test fails
+        except BaseException:  # noqa: BLE001
             killed.append(case_id)
             continue
         if differs(expected, run_call(call, timeout), receiver, ns):
@@ -172,19 +224,27 @@ def _child(m: MutantSpec, code: types.CodeType, module: types.ModuleType, path: 
     return {"killed": killed}
 
 
-def run(todo: list[tuple], cases_for: Callable[[MutantSpec], tuple[list[tuple], bool]], module: types.ModuleType,
-        path: str, imports: list[str], workers: int, memory_mb: int,
-        deadline: float) -> tuple[dict[str, list[str]], dict[str, str]]:
+def run(
+    todo: list[tuple],
+    cases_for: Callable[[MutantSpec], tuple[list[tuple], bool]],
+    module: types.ModuleType,
+    path: str,
+    imports: list[str],
+    workers: int,
+    memory_mb: int,
+    deadline: float,
+) -> tuple[dict[str, list[str]], dict[str, str]]:
     """Run mutants in forked children, `workers` at a time, until done or the deadline.
 
-    `cases_for(m)` gives the cases a mutant may change (with their call timeouts) and whether the module body
-    must run again. Returns ({mutant id: killing
-    input ids}, {mutant id: status}) where status is run | timeout | crash | not_run | no_coverage."""
+    `cases_for(m)` gives the cases a mutant may change (with their call timeouts) and whether the
+    module body must run again. Returns ({mutant id: killing input ids}, {mutant id: status}) where
+    status is run | timeout | crash | not_run | no_coverage."""
     kills: dict[str, list[str]] = {}
     status: dict[str, str] = {}
     pending = list(reversed(todo))
     running: dict[int, tuple] = {}  # pid -> (mutant, child, deadline, mutated code)
-    retried: set[str] = set()  # timed out once: a busy machine, or a real hang (the second try has more time)
+    # timed out once: a busy machine, or a real hang (the second try has more time)
+    retried: set[str] = set()
     while pending or running:
         while pending and len(running) < max(1, workers) and time.monotonic() < deadline:
             m, code = pending.pop()
@@ -194,13 +254,20 @@ def run(todo: list[tuple], cases_for: Callable[[MutantSpec], tuple[list[tuple], 
                 continue
             limit = (sum(c[4] for c in cases) + 1.0) * (RETRY_FACTOR if m.id in retried else 1.0)
             limit = min(limit, max(0.5, deadline - time.monotonic()))
-            child = fork(lambda report, m=m, c=code, cs=cases, x=reexec: _child(m, c, module, path, cs, x, imports,
-                                                                                memory_mb))
+            child = fork(
+                lambda report, m=m, c=code, cs=cases, x=reexec: _child(
+                    m, c, module, path, cs, x, imports, memory_mb
+                )
+            )
             running[child.pid] = (m, child, time.monotonic() + limit, code)
         if not running:
             break
-        ended = watch([v[1] for v in running.values()], lambda c: running[c.pid][2], lambda c, msg: None,
-                      first_only=True)
+        ended = watch(
+            [v[1] for v in running.values()],
+            lambda c: running[c.pid][2],
+            lambda c, msg: None,
+            first_only=True,
+        )
         for pid, (state, result) in ended.items():
             m, _, _, code = running.pop(pid)
             if state == "timeout" and m.id not in retried and time.monotonic() < deadline:
@@ -216,5 +283,3 @@ def run(todo: list[tuple], cases_for: Callable[[MutantSpec], tuple[list[tuple], 
     for m, _ in pending:
         status.setdefault(m.id, "not_run")
     return kills, status
-
-

@@ -1,9 +1,10 @@
 """Values as Python source, and boundary values by type.
 
-A test can only pin a value it can write back: `to_source` gives an expression that evaluates (with the import
-lines it records) to an equal value of the same type - literals, containers, enums, dataclasses, named tuples,
-importable classes and functions, and objects whose `repr` is such an expression - or raises `Unwritable`.
-The caller checks the round trip where the value lives (`round_trips`).
+A test can only pin a value it can write back: `to_source` gives an expression that evaluates
+(with the import lines it records) to an equal value of the same type - literals, containers,
+enums, dataclasses, named tuples, importable classes and functions, and objects whose `repr` is
+such an expression - or raises `Unwritable`. The caller checks the round trip where the value
+lives (`round_trips`).
 """
 
 from __future__ import annotations
@@ -31,7 +32,8 @@ class Unwritable(Exception):
 
 
 class Imports:
-    """Names a source text needs: bound name -> import line; a name bound twice to different things fails."""
+    """Names a source text needs: bound name -> import line; a name bound twice to different
+    things fails."""
 
     def __init__(self, base: dict[str, str] | None = None):
         self.lines: dict[str, str] = dict(base or {})
@@ -50,7 +52,8 @@ class Imports:
 
 
 def importable(obj: object, imports: Imports) -> str:
-    """Source naming a module-level class or function (`Name` or `Outer.Inner`), its import recorded."""
+    """Source naming a module-level class or function (`Name` or `Outer.Inner`), its
+    import recorded."""
     module, qual = getattr(obj, "__module__", None), getattr(obj, "__qualname__", None)
     if not module or not qual or "<" in qual or module == "__main__":
         raise Unwritable(f"{obj!r} is not importable")
@@ -102,8 +105,14 @@ def _source(v: Any, imports: Imports, depth: int) -> str:  # noqa: C901 - one ca
         items = _seq(v, imports, depth)
         return "(" + items[0] + ",)" if len(items) == 1 else "(" + ", ".join(items) + ")"
     if t is dict:
-        return "{" + ", ".join(f"{_source(k, imports, depth + 1)}: {_source(x, imports, depth + 1)}"
-                               for k, x in v.items()) + "}"
+        return (
+            "{"
+            + ", ".join(
+                f"{_source(k, imports, depth + 1)}: {_source(x, imports, depth + 1)}"
+                for k, x in v.items()
+            )
+            + "}"
+        )
     if t in (set, frozenset):
         items = sorted(_seq(v, imports, depth))
         if not items:
@@ -124,7 +133,9 @@ def _source(v: Any, imports: Imports, depth: int) -> str:  # noqa: C901 - one ca
         return importable(v, imports)
     if dataclasses.is_dataclass(v):
         fields = [f for f in dataclasses.fields(v) if f.init]
-        args = ", ".join(f"{f.name}={_source(getattr(v, f.name), imports, depth + 1)}" for f in fields)
+        args = ", ".join(
+            f"{f.name}={_source(getattr(v, f.name), imports, depth + 1)}" for f in fields
+        )
         return f"{importable(t, imports)}({args})"
     if isinstance(v, tuple) and hasattr(t, "_fields"):
         args = ", ".join(f"{n}={_source(x, imports, depth + 1)}" for n, x in zip(t._fields, v))  # noqa: B905
@@ -133,7 +144,8 @@ def _source(v: Any, imports: Imports, depth: int) -> str:  # noqa: C901 - one ca
 
 
 def _from_repr(v: object, t: type, imports: Imports) -> str:
-    """An object whose repr is an expression over builtins, its own class, its module's names and modules."""
+    """An object whose repr is an expression over builtins, its own class, its module's names
+    and modules."""
     if t.__eq__ is object.__eq__:
         raise Unwritable(f"{t.__name__} compares by identity")
     text = repr(v)
@@ -149,13 +161,17 @@ def _from_repr(v: object, t: type, imports: Imports) -> str:
             root: ast.expr = node
             while isinstance(root, ast.Attribute):
                 root = root.value
-            if isinstance(root, ast.Name) and isinstance(sys.modules.get(root.id), types.ModuleType):
+            if isinstance(root, ast.Name) and isinstance(
+                sys.modules.get(root.id), types.ModuleType
+            ):
                 imports.bind(root.id, f"import {root.id}")
                 root.id = "\0module"  # resolved: not a bare name
         if isinstance(node, ast.Name) and node.id != "\0module":
             if node.id == t.__name__:
                 importable(t, imports)
-            elif isinstance(getattr(home, node.id, None), type) or callable(getattr(home, node.id, None)):
+            elif isinstance(getattr(home, node.id, None), type) or callable(
+                getattr(home, node.id, None)
+            ):
                 importable(getattr(home, node.id), imports)
             elif not hasattr(builtins, node.id):
                 raise Unwritable(f"repr names {node.id}")
@@ -171,20 +187,28 @@ def round_trips(src: str, value: object, namespace: dict) -> bool:
         return False
 
 
-# --- boundary values by type ------------------------------------------------------------------------------
+# --- boundary values by type ----------------------------------------------------------------------
 BASE: dict[type, list] = {
     int: [0, 1, -1, 2, 10, 100],
     float: [0.0, 1.0, -1.0, 0.5, 2.5, 100.0],
     str: ["", "a", "abc", " ", "A-1", "Hello World"],
     bytes: [b"", b"a", b"abc"],
     bool: [False, True],
-    Decimal: [Decimal("0"), Decimal("1"), Decimal("-1"), Decimal("0.5"), Decimal("1.49"), Decimal("2.5")],
+    Decimal: [
+        Decimal("0"),
+        Decimal("1"),
+        Decimal("-1"),
+        Decimal("0.5"),
+        Decimal("1.49"),
+        Decimal("2.5"),
+    ],
 }
 UNTYPED = [0, 1, -1, "", "a", "abc", None, [], [1, 2, 3], {}, {"a": 1}]
 
 
 def pooled(kind: type, pool: dict[str, list], limit: int = 14) -> list:
-    """Base values of a scalar type, then values mined from the tests and the code (and neighbours of numbers)."""
+    """Base values of a scalar type, then values mined from the tests and the code (and neighbours
+    of numbers)."""
     mined = pool.get(kind.__name__, [])
     if kind is float:
         mined = mined + [float(x) for x in pool.get("int", [])[:6]]
@@ -214,13 +238,19 @@ def values_for(hint: Any, pool: dict[str, list], depth: int = 0) -> list:
         for a in args:
             out += values_for(a, pool, depth + 1)[:6]
         return out
-    if origin in (list, set, frozenset, tuple) or _abc(origin, "Sequence", "Iterable", "Collection", "Set"):
+    if origin in (list, set, frozenset, tuple) or _abc(
+        origin, "Sequence", "Iterable", "Collection", "Set"
+    ):
         inner = values_for(args[0], pool, depth + 1) if args and args[0] is not Ellipsis else [1, 2]
         if origin is tuple and args and (len(args) != 2 or args[1] is not Ellipsis):
             firsts = [values_for(a, pool, depth + 1)[:2] for a in args]
-            return [tuple(v[0] for v in firsts), tuple(v[-1] for v in firsts)] if all(firsts) else []
+            return (
+                [tuple(v[0] for v in firsts), tuple(v[-1] for v in firsts)] if all(firsts) else []
+            )
         build = origin if origin in (list, set, frozenset, tuple) else list
-        return [build(x) for x in ([], inner[:1], inner[:2], inner[:4]) if len(x) or build is not set]
+        return [
+            build(x) for x in ([], inner[:1], inner[:2], inner[:4]) if len(x) or build is not set
+        ]
     if origin is dict or _abc(origin, "Mapping", "MutableMapping"):
         keys = values_for(args[0], pool, depth + 1) if args else ["a", "b"]
         vals = values_for(args[1], pool, depth + 1) if args else [1, 2]
@@ -235,11 +265,16 @@ def values_for(hint: Any, pool: dict[str, list], depth: int = 0) -> list:
 
 
 def _abc(origin: Any, *names: str) -> bool:
-    return origin is not None and getattr(origin, "__module__", "") == "collections.abc" and origin.__name__ in names
+    return (
+        origin is not None
+        and getattr(origin, "__module__", "") == "collections.abc"
+        and origin.__name__ in names
+    )
 
 
 def _instances(cls: type, pool: dict[str, list], depth: int) -> list:
-    """A dataclass built from the first value of each field, then with one field varied at a time."""
+    """A dataclass built from the first value of each field, then with one field varied at
+    a time."""
     import typing
 
     try:
@@ -250,7 +285,9 @@ def _instances(cls: type, pool: dict[str, list], depth: int) -> list:
     choices = {}
     for f in fields:
         vals = values_for(hints.get(f.name), pool, depth + 1)
-        has_default = f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING
+        has_default = (
+            f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING
+        )
         if not vals and not has_default:
             return []
         choices[f.name] = vals[:4]

@@ -1,11 +1,13 @@
-"""The offline writer's probe of one module (`offline JOB`): inputs, oracle, mutants, within a time budget.
+"""The offline writer's probe of one module (`offline JOB`): inputs, oracle, mutants, within a
+time budget.
 
-1. Import the module once (the worker never calls its functions itself: every call runs in a forked child).
+1. Import the module once (the worker never calls its functions itself: every call runs in a
+   forked child).
 2. Per function, in a child: candidate inputs (`inputs.candidates`).
-3. The oracle, in a child per function: every input in order under a line tracer, each call bounded by a
-   timer and an address-space limit; then again in reverse order in another child. An input is kept when both
-   runs agree and its outcome can be asserted. A child that dies or overruns is bisected down to the input
-   that did it, which is recorded as hanging or crashing.
+3. The oracle, in a child per function: every input in order under a line tracer, each call bounded
+   by a timer and an address-space limit; then again in reverse order in another child. An input is
+   kept when both runs agree and its outcome can be asserted. A child that dies or overruns is
+   bisected down to the input that did it, which is recorded as hanging or crashing.
 4. The mutants (`mutants.run`): for each, the kept inputs that execute its lines, in a child.
 Output: JSON at `job.out`, read by `assay.writers.offline.probe`.
 """
@@ -32,25 +34,45 @@ if TYPE_CHECKING:
     from ..fork import Task
     from ..protocol import MutantSpec, OfflineFunction
 from . import mutants
-from .calls import CallTimeout, LineTrace, Namespaces, child_setup, prepare, record, run_call, setup, timer
+from .calls import (
+    CallTimeout,
+    LineTrace,
+    Namespaces,
+    child_setup,
+    prepare,
+    record,
+    run_call,
+    setup,
+    timer,
+)
 from .inputs import candidates, drawn
 from .values import Imports, Unwritable, to_source
 
 ASSERTABLE = {"return", "iter", "raise"}
 EXPLORE_SHARE = 0.55  # of the budget, for inputs and oracle; the rest for the mutants
 MAX_CASES = 250  # inputs run against one mutant
-GIVE_UP = 2  # inputs of one function that hang or exhaust memory before its other inputs are not run
+# inputs of one function that hang or exhaust memory before its other inputs are not run
+GIVE_UP = 2
 
 
-def _observe(module: ModuleType, fn: dict, inputs: list[dict], lines: list[str], timeout: float, path: str, trace: bool,
-             memory_mb: int) -> list[dict]:
+def _observe(
+    module: ModuleType,
+    fn: dict,
+    inputs: list[dict],
+    lines: list[str],
+    timeout: float,
+    path: str,
+    trace: bool,
+    memory_mb: int,
+) -> list[dict]:
     """In a child: each input's outcome (with the lines it ran and its time when tracing)."""
     child_setup(memory_mb)
     spaces = Namespaces(lines)
     out: list[dict] = []
     for inp in inputs:
         bounded = [r["k"] for r in out if r["k"] in ("timeout", "memory")]
-        if len(bounded) >= GIVE_UP:  # it hangs or eats memory: the other inputs would only cost time
+        # it hangs or eats memory: the other inputs would only cost time
+        if len(bounded) >= GIVE_UP:
             out.append({"k": bounded[-1], "why": "not run: earlier inputs hit the same limit"})
             continue
         extra = setup(inp)
@@ -78,15 +100,22 @@ def _observe(module: ModuleType, fn: dict, inputs: list[dict], lines: list[str],
         rec["s"] = ran.seconds
         if trace:
             rec["lines"] = sorted(tracer.lines)
-            if literal and (literal["args"] != inp.get("args", []) or literal["kwargs"] != inp.get("kwargs", {})):
+            if literal and (
+                literal["args"] != inp.get("args", []) or literal["kwargs"] != inp.get("kwargs", {})
+            ):
                 rec["literal"] = literal
         out.append(rec)
     return out
 
 
-def _bisected(run_child: Callable[[list[dict]], list[dict]], inputs: list[dict], timeout: float,
-              deadline: float) -> list[dict]:
-    """Outcomes of `inputs` in as few children as possible; a child that dies or overruns is split."""
+def _bisected(
+    run_child: Callable[[list[dict]], list[dict]],
+    inputs: list[dict],
+    timeout: float,
+    deadline: float,
+) -> list[dict]:
+    """Outcomes of `inputs` in as few children as possible; a child that dies or overruns
+    is split."""
     if not inputs:
         return []
     left = deadline - time.monotonic()
@@ -102,12 +131,14 @@ def _bisected(run_child: Callable[[list[dict]], list[dict]], inputs: list[dict],
         crash = str(result.get("crash", ""))[-300:] if isinstance(result, dict) else ""
         return [{"k": "memory" if "MemoryError" in crash else "crash", "why": crash}]
     half = len(inputs) // 2
-    return (_bisected(run_child, inputs[:half], timeout, deadline)
-            + _bisected(run_child, inputs[half:], timeout, deadline))
+    return _bisected(run_child, inputs[:half], timeout, deadline) + _bisected(
+        run_child, inputs[half:], timeout, deadline
+    )
 
 
 def _run(body: Task, timeout: float) -> tuple[str, Any, float]:
-    """`body()` in a forked child: ("exited", its value or {"crash": ...}) or ("timeout", {}), and seconds."""
+    """`body()` in a forked child: ("exited", its value or {"crash": ...}) or ("timeout", {}),
+    and seconds."""
     state, out, took = run_one(body, timeout)
     return state, out.get("result", out) if state == "exited" else out, took
 
@@ -118,7 +149,8 @@ def _same(a: dict, b: dict) -> bool:
 
 
 def _warm_hypothesis() -> bool:
-    """Import hypothesis once in the worker (every forked child shares it); False when it is not installed."""
+    """Import hypothesis once in the worker (every forked child shares it); False when it is
+    not installed."""
     try:
         from hypothesis import given, settings, strategies  # noqa: F401
     except ImportError:
@@ -126,13 +158,22 @@ def _warm_hypothesis() -> bool:
     return True
 
 
-def explore(job: OfflineJob, module: ModuleType, fn: OfflineFunction, path: str, deadline: float,
-            hypothesis: bool) -> dict:
-    """One function: candidate inputs, then the oracle twice; what is kept and why the rest is not."""
+def explore(
+    job: OfflineJob,
+    module: ModuleType,
+    fn: OfflineFunction,
+    path: str,
+    deadline: float,
+    hypothesis: bool,
+) -> dict:
+    """One function: candidate inputs, then the oracle twice; what is kept and why the rest
+    is not."""
     spec = {"name": fn.name, "kind": fn.kind, "inputs": fn.inputs, "receivers": fn.receivers}
     share = deadline - time.monotonic()
     gen_limit = max(2.0, share * 0.3)
-    state, made, _ = _run(lambda: candidates(module, spec, job.literals, job.max_inputs, job.seed), gen_limit)
+    state, made, _ = _run(
+        lambda: candidates(module, spec, job.literals, job.max_inputs, job.seed), gen_limit
+    )
     if state == "timeout":
         return {"error": f"building inputs took more than {gen_limit:.1f} s"}
     if "crash" in made:
@@ -141,25 +182,50 @@ def explore(job: OfflineJob, module: ModuleType, fn: OfflineFunction, path: str,
     if hypothesis and len(inputs) < job.max_inputs:  # in its own child, bounded
         limit = min(share * 0.2, 4.0)
         until = time.monotonic() + limit * 0.7
-        # the draws stop at `until`; the kill comes later, so a slow start on a busy machine still returns them
-        state, more, _ = _run(lambda: drawn(module, spec, job.literals, job.hypothesis_examples, until),
-                              limit + max(2.0, limit))
+        # the draws stop at `until`; the kill comes later, so a slow start on a busy machine still
+        # returns them
+        state, more, _ = _run(
+            lambda: drawn(module, spec, job.literals, job.hypothesis_examples, until),
+            limit + max(2.0, limit),
+        )
         if state == "exited" and isinstance(more, list):
-            seen = {repr((i.get("receiver"), i["args"], sorted(i["kwargs"].items()))) for i in inputs}
-            fresh = [i for i in more if repr((i.get("receiver"), i["args"], sorted(i["kwargs"].items()))) not in seen]
+            seen = {
+                repr((i.get("receiver"), i["args"], sorted(i["kwargs"].items()))) for i in inputs
+            }
+            fresh = [
+                i
+                for i in more
+                if repr((i.get("receiver"), i["args"], sorted(i["kwargs"].items()))) not in seen
+            ]
             inputs += fresh[: job.max_inputs - len(inputs)]
 
     def forward(batch: list[dict]) -> list[dict]:
-        return _observe(module, spec, batch, job.imports, job.call_timeout, path, True, job.memory_mb)
+        return _observe(
+            module, spec, batch, job.imports, job.call_timeout, path, True, job.memory_mb
+        )
 
     def backward(batch: list[dict]) -> list[dict]:
-        return list(reversed(_observe(module, spec, list(reversed(batch)), job.imports, job.call_timeout, path,
-                                      False, job.memory_mb)))
+        return list(
+            reversed(
+                _observe(
+                    module,
+                    spec,
+                    list(reversed(batch)),
+                    job.imports,
+                    job.call_timeout,
+                    path,
+                    False,
+                    job.memory_mb,
+                )
+            )
+        )
 
     first = _bisected(forward, inputs, job.call_timeout, deadline)
     again = [i for i, a in enumerate(first) if a["k"] in ASSERTABLE]  # only those can be kept
     second = [{"k": "not_run"} for _ in inputs]
-    for i, b in zip(again, _bisected(backward, [inputs[i] for i in again], job.call_timeout, deadline)):  # noqa: B905
+    for i, b in zip(  # noqa: B905
+        again, _bisected(backward, [inputs[i] for i in again], job.call_timeout, deadline)
+    ):
         second[i] = b
     kept: list[dict] = []
     dropped: dict[str, int] = {}
@@ -170,26 +236,48 @@ def explore(job: OfflineJob, module: ModuleType, fn: OfflineFunction, path: str,
             continue
         if "literal" in a:
             inp = {**inp, **a["literal"]}
-        kept.append({"input": inp, "outcome": {k: v for k, v in a.items() if k not in ("lines", "s", "literal")},
-                     "lines": a.get("lines", []), "s": a.get("s", 0.0)})
+        kept.append(
+            {
+                "input": inp,
+                "outcome": {k: v for k, v in a.items() if k not in ("lines", "s", "literal")},
+                "lines": a.get("lines", []),
+                "s": a.get("s", 0.0),
+            }
+        )
     tried: dict[str, int] = {}
     for inp in inputs:
         tried[inp.get("origin", "tests")] = tried.get(inp.get("origin", "tests"), 0) + 1
     hung = sum(1 for a in first if a["k"] == "timeout")
     memory = sum(1 for a in first if a["k"] == "memory")
-    return {"params": made["params"], "tried": tried, "kept": kept, "dropped": dropped,
-            "hung": hung, "memory": memory, "inputs": len(inputs)}
+    return {
+        "params": made["params"],
+        "tried": tried,
+        "kept": kept,
+        "dropped": dropped,
+        "hung": hung,
+        "memory": memory,
+        "inputs": len(inputs),
+    }
 
 
 def _why_dropped(inp: dict, a: dict, b: dict) -> str | None:
     if a["k"] not in ASSERTABLE:
-        return {"bad_input": "does not evaluate", "timeout": "hangs", "memory": "eats memory",
-                "recursion": "recursion limit", "crash": "crashes the process", "not_run": "out of time",
-                "unwritable": "outcome cannot be written back"}.get(a["k"], a["k"])
+        return {
+            "bad_input": "does not evaluate",
+            "timeout": "hangs",
+            "memory": "eats memory",
+            "recursion": "recursion limit",
+            "crash": "crashes the process",
+            "not_run": "out of time",
+            "unwritable": "outcome cannot be written back",
+        }.get(a["k"], a["k"])
     if not _same(a, b):
         return "not deterministic"
-    if inp.get("origin") not in ("tests", "doctest") and a["k"] == "raise" and a["type"] in (
-            "TypeError", "AttributeError", "NotImplementedError"):
+    if (
+        inp.get("origin") not in ("tests", "doctest")
+        and a["k"] == "raise"
+        and a["type"] in ("TypeError", "AttributeError", "NotImplementedError")
+    ):
         return "wrong type of argument"
     return None
 
@@ -205,7 +293,8 @@ def main(job_path: str) -> int:
         try:
             spec = importlib.util.find_spec(job.module)
             at_import = LineTrace(str(getattr(spec, "origin", None) or job.path))
-            with at_import:  # the lines that run at import time: a def called there is observed through its effects
+            # the lines that run at import time: a def called there is observed through its effects
+            with at_import:
                 module = importlib.import_module(job.module)
         except BaseException as err:  # noqa: BLE001 - the module itself cannot be imported
             result["error"] = f"importing {job.module} failed: {type(err).__name__}: {err}"[:500]
@@ -217,8 +306,9 @@ def main(job_path: str) -> int:
         explore_end = start + job.budget_s * EXPLORE_SHARE
         for i, fn in enumerate(job.functions):
             share = (explore_end - time.monotonic()) / (len(job.functions) - i)
-            result["functions"][fn.name] = explore(job, module, fn, path, time.monotonic() + max(share, 0.5),
-                                                   hypothesis)
+            result["functions"][fn.name] = explore(
+                job, module, fn, path, time.monotonic() + max(share, 0.5), hypothesis
+            )
         result["explore_s"] = time.monotonic() - start
         cases = _cases(job, result["functions"])
         todo, settled = mutants.plan(job, text, path)
@@ -227,7 +317,8 @@ def main(job_path: str) -> int:
         source_lines = text.split("\n")
 
         def cases_for(m: MutantSpec) -> tuple[list[tuple], bool]:
-            """(cases, whether the module body must run again): a def no call runs ran at import time."""
+            """(cases, whether the module body must run again): a def no call runs ran at
+            import time."""
             if m.chain:
                 span = {*range(m.line, m.end_line + 1), m.stmt_line}
                 chosen = [c for c in cases if span & c[5]]
@@ -235,14 +326,18 @@ def main(job_path: str) -> int:
                     return mutants.spread(chosen, MAX_CASES), False
                 lines = observers.lines(m.chain[-1][1])
                 chosen = [c for c in cases if lines is None or lines & c[5]]
-                return mutants.spread(chosen or cases, MAX_CASES), True  # its effects cannot be bounded
+                # its effects cannot be bounded
+                return mutants.spread(chosen or cases, MAX_CASES), True
             lines = observers.lines(m.stmt_line)
-            words = mutants.words_of("\n".join(source_lines[m.line - 1:m.end_line]))
-            return mutants.spread([c for c in cases if lines is None or lines & c[5]], MAX_CASES, words), True
+            words = mutants.words_of("\n".join(source_lines[m.line - 1 : m.end_line]))
+            return mutants.spread(
+                [c for c in cases if lines is None or lines & c[5]], MAX_CASES, words
+            ), True
 
         todo.sort(key=lambda mc: (not mc[0].chain, len(cases_for(mc[0])[0])))
-        kills, status = mutants.run(todo, cases_for, module, path, job.imports, job.workers, job.memory_mb,
-                                    deadline - 0.3)
+        kills, status = mutants.run(
+            todo, cases_for, module, path, job.imports, job.workers, job.memory_mb, deadline - 0.3
+        )
         result["mutants"] = kills
         result["status"].update(status)
     except Exception:  # noqa: BLE001 - report, never hang the caller
@@ -251,7 +346,8 @@ def main(job_path: str) -> int:
 
 
 def _cases(job: OfflineJob, functions: dict) -> list[tuple]:
-    """(input id, function spec, input, expected outcome, call timeout, lines) of every kept input."""
+    """(input id, function spec, input, expected outcome, call timeout, lines) of every
+    kept input."""
     out = []
     for fn in job.functions:
         found = functions.get(fn.name, {})

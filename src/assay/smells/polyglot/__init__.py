@@ -1,6 +1,7 @@
-"""Gate 5 for the languages other than Python whose `Language.smells` is set (Java, Go, Rust, TypeScript,
-JavaScript, C#): test smells found with tree-sitter (rules AP000-AP006, `docs/smells-polyglot.md`). Static: no
-test code runs. The Python analyser (`assay.smells`) is separate."""
+"""Gate 5 for the languages other than Python whose `Language.smells` is set (Java, Go, Rust,
+TypeScript, JavaScript, C#): test smells found with tree-sitter (rules AP000-AP006,
+`docs/smells-polyglot.md`). Static: no test code runs. The Python analyser (`assay.smells`)
+is separate."""
 
 from __future__ import annotations
 
@@ -17,8 +18,15 @@ from assay.smells.polyglot.syntax import Family, calls, parser, text
 __all__ = ["LANGUAGES", "RULES", "analyze", "available"]
 
 LANGUAGES = frozenset(name for name, lang in REGISTRY.items() if lang.smells is not None)
-UNPARSABLE = Rule("AP000", "cannot-parse", "info", "cannot parse", "Check the file's syntax; gate 1 reports it.",
-                  "The file has syntax tree-sitter cannot read; its smells were not measured.", lambda *_: iter(()))
+UNPARSABLE = Rule(
+    "AP000",
+    "cannot-parse",
+    "info",
+    "cannot parse",
+    "Check the file's syntax; gate 1 reports it.",
+    "The file has syntax tree-sitter cannot read; its smells were not measured.",
+    lambda *_: iter(()),
+)
 MAX_SOURCE_CHARS = 4 * 1024 * 1024
 
 
@@ -35,7 +43,8 @@ def family(rules: str) -> Family:
 
 
 def available(language: str, path: str = "") -> bool:
-    """Whether the tree-sitter grammar of `language` is installed (else gate 5 skips with that reason)."""
+    """Whether the tree-sitter grammar of `language` is installed (else gate 5 skips with
+    that reason)."""
     facts = _facts(language)
     return facts is not None and parser(facts.grammar_for(path)) is not None
 
@@ -44,7 +53,9 @@ def level(rule: Rule, config: SmellsConfig) -> str:
     return config.levels.get(rule.id, rule.level)
 
 
-def analyze(source: str, path: str, language: str, config: SmellsConfig | None = None) -> list[Finding]:
+def analyze(
+    source: str, path: str, language: str, config: SmellsConfig | None = None
+) -> list[Finding]:
     """Findings for one test file, sorted by position; never raises on bad input."""
     config = config or SmellsConfig.model_validate({})
     facts = _facts(language)
@@ -61,7 +72,9 @@ def analyze(source: str, path: str, language: str, config: SmellsConfig | None =
         findings.append(_finding(UNPARSABLE, Hit(1, 1), path, config))
     shared = syntax.file_mocks(text(tree.root_node))
     for case in found:
-        found_calls = calls(facts.calls, case.body, syntax.named_args) if case.body is not None else []
+        found_calls = (
+            calls(facts.calls, case.body, syntax.named_args) if case.body is not None else []
+        )
         ctx = Context(syntax, found_calls, config.max_mocks, shared, facts.sleep, facts.mocks)
         for rule in RULES.values():
             if level(rule, config) == "off":
@@ -71,6 +84,17 @@ def analyze(source: str, path: str, language: str, config: SmellsConfig | None =
     return sorted(findings, key=lambda f: (f.line, f.col, f.rule))
 
 
-def _finding(rule: Rule, hit: Hit, path: str, config: SmellsConfig, test: str | None = None) -> Finding:
-    return Finding(rule.id, level(rule, config), path, hit.line, hit.col, hit.message or rule.message, test,
-                   rule.hint, rule.low_value)
+def _finding(
+    rule: Rule, hit: Hit, path: str, config: SmellsConfig, test: str | None = None
+) -> Finding:
+    return Finding(
+        rule.id,
+        level(rule, config),
+        path,
+        hit.line,
+        hit.col,
+        hit.message or rule.message,
+        test,
+        rule.hint,
+        rule.low_value,
+    )

@@ -1,4 +1,5 @@
-"""C# test files (xUnit, NUnit, MSTest): test methods by attribute, `Skip=`/`[Ignore]`, named arguments."""
+"""C# test files (xUnit, NUnit, MSTest): test methods by attribute, `Skip=`/`[Ignore]`,
+named arguments."""
 
 from __future__ import annotations
 
@@ -22,14 +23,24 @@ def _csharp(root: Any) -> list[Case]:
                     attrs[text(a.child_by_field_name("name")).split(".")[-1]] = norm(text(a))
             if CSHARP_TESTS & set(attrs):
                 skip = None
-                m = next((re.search(r'Skip="([^"]*)"', v) for v in attrs.values() if "Skip=" in v), None)
+                m = next(
+                    (re.search(r'Skip="([^"]*)"', v) for v in attrs.values() if "Skip=" in v), None
+                )
                 if m is not None:
                     skip = m.group(1)
                 if "Ignore" in attrs:
                     r = re.search(r'"([^"]*)"', attrs["Ignore"])
                     skip = r.group(1) if r else ""
-                out.append(Case(text(node.child_by_field_name("name")), node.start_point[0] + 1,
-                                node.start_point[1] + 1, node.child_by_field_name("body"), skip, set(attrs)))
+                out.append(
+                    Case(
+                        text(node.child_by_field_name("name")),
+                        node.start_point[0] + 1,
+                        node.start_point[1] + 1,
+                        node.child_by_field_name("body"),
+                        skip,
+                        set(attrs),
+                    )
+                )
             continue
         stack.extend(reversed(node.named_children))
     return out

@@ -1,4 +1,5 @@
-"""Go test files: `func TestX(t *testing.T)`, failures by `t.Error*`/`t.Fatal*`, `t.Skip()` without a reason."""
+"""Go test files: `func TestX(t *testing.T)`, failures by `t.Error*`/`t.Fatal*`, `t.Skip()` without
+a reason."""
 
 from __future__ import annotations
 
@@ -18,18 +19,30 @@ def _go(root: Any) -> list[Case]:
         name = text(child.child_by_field_name("name"))
         params = text(child.child_by_field_name("parameters"))
         if re.match(r"Test[A-Z_0-9]?", name) and "*testing.T" in params:
-            out.append(Case(name, child.start_point[0] + 1, child.start_point[1] + 1,
-                            child.child_by_field_name("body")))
+            out.append(
+                Case(
+                    name,
+                    child.start_point[0] + 1,
+                    child.start_point[1] + 1,
+                    child.child_by_field_name("body"),
+                )
+            )
     return out
 
 
 def is_assertion(call: Call) -> bool:
-    return call.name in GO_FAIL or bool(ASSERT_NAME.match(call.name)) or call.callee.split(".")[0] in (
-        "assert", "require") or "t" in call.args
+    return (
+        call.name in GO_FAIL
+        or bool(ASSERT_NAME.match(call.name))
+        or call.callee.split(".")[0] in ("assert", "require")
+        or "t" in call.args
+    )
 
 
 def unexplained_skip(call: Call) -> bool:
     return call.callee.endswith((".Skip", ".SkipNow", ".Skipf")) and not call.args
 
 
-FAMILY = Family(cases=lambda root, path: _go(root), is_assertion=is_assertion, unexplained_skip=unexplained_skip)
+FAMILY = Family(
+    cases=lambda root, path: _go(root), is_assertion=is_assertion, unexplained_skip=unexplained_skip
+)

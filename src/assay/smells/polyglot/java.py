@@ -1,4 +1,5 @@
-"""Java test files (JUnit 5, JUnit 4, TestNG): test methods by annotation, `@Disabled` skips, Mockito fields."""
+"""Java test files (JUnit 5, JUnit 4, TestNG): test methods by annotation, `@Disabled` skips,
+Mockito fields."""
 
 from __future__ import annotations
 
@@ -36,8 +37,16 @@ def _java(node: Any, outer: list[str]) -> list[Case]:
             if "Disabled" in notes:
                 skip = notes["Disabled"][0].strip('"') if notes["Disabled"] else ""
             name = ".".join([*outer[1:], text(child.child_by_field_name("name"))])
-            out.append(Case(name, child.start_point[0] + 1, child.start_point[1] + 1,
-                            child.child_by_field_name("body"), skip, set(notes)))
+            out.append(
+                Case(
+                    name,
+                    child.start_point[0] + 1,
+                    child.start_point[1] + 1,
+                    child.child_by_field_name("body"),
+                    skip,
+                    set(notes),
+                )
+            )
         elif child.type in ("program", "class_body"):
             out += _java(child, outer)
     return out

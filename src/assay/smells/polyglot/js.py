@@ -1,5 +1,5 @@
-"""JavaScript and TypeScript test files (vitest, jest, mocha, node:test): `it`/`test` in `describe` blocks,
-`.skip`/`xit`, `expect(...)` matchers, top-level `jest.mock`/`vi.mock`."""
+"""JavaScript and TypeScript test files (vitest, jest, mocha, node:test): `it`/`test` in `describe`
+blocks, `.skip`/`xit`, `expect(...)` matchers, top-level `jest.mock`/`vi.mock`."""
 
 from __future__ import annotations
 
@@ -26,27 +26,49 @@ def _js(node: Any, path: list[str], skipped: bool = False) -> list[Case]:
             fn = text(child.child_by_field_name("function"))
             head, _, tail = fn.partition(".")
             args = child.child_by_field_name("arguments")
-            named = [a for a in args.named_children if a.type != "comment"] if args is not None else []
+            named = (
+                [a for a in args.named_children if a.type != "comment"] if args is not None else []
+            )
             title = _string(named[0]) if named else None
-            callback = next((a for a in named[1:] if a.type in ("arrow_function", "function_expression",
-                                                               "function")), None)
-            is_skip = skipped or head in ("xit", "xtest", "xdescribe") or tail.split(".")[0] in JS_SKIPS
+            callback = next(
+                (
+                    a
+                    for a in named[1:]
+                    if a.type in ("arrow_function", "function_expression", "function")
+                ),
+                None,
+            )
+            is_skip = (
+                skipped or head in ("xit", "xtest", "xdescribe") or tail.split(".")[0] in JS_SKIPS
+            )
             if title is not None and head in ("describe", "xdescribe", "suite", "context"):
                 if callback is not None:
-                    out += _js(callback.child_by_field_name("body") or callback, [*path, title], is_skip)
+                    out += _js(
+                        callback.child_by_field_name("body") or callback, [*path, title], is_skip
+                    )
                 continue
             if title is not None and head in JS_TEST_CALLS and tail not in ("each",):
                 body = callback.child_by_field_name("body") if callback is not None else None
-                out.append(Case(" > ".join([*path, title]), child.start_point[0] + 1, child.start_point[1] + 1,
-                                body, "" if is_skip else None))
+                out.append(
+                    Case(
+                        " > ".join([*path, title]),
+                        child.start_point[0] + 1,
+                        child.start_point[1] + 1,
+                        body,
+                        "" if is_skip else None,
+                    )
+                )
                 continue
         out += _js(child, path, skipped)
     return out
 
 
 def is_assertion(call: Call) -> bool:
-    return call.callee.startswith(("expect", "assert", "t.", "should")) or bool(
-        call.receiver_args and JS_MATCHER.match(call.name)) or bool(ASSERT_NAME.match(call.name))
+    return (
+        call.callee.startswith(("expect", "assert", "t.", "should"))
+        or bool(call.receiver_args and JS_MATCHER.match(call.name))
+        or bool(ASSERT_NAME.match(call.name))
+    )
 
 
 def _file_mocks(source: str) -> int:
@@ -54,4 +76,6 @@ def _file_mocks(source: str) -> int:
     return len(re.findall(r"\b(jest|vi)\.(mock|doMock)\(", source))
 
 
-FAMILY = Family(cases=lambda root, path: _js(root, []), is_assertion=is_assertion, file_mocks=_file_mocks)
+FAMILY = Family(
+    cases=lambda root, path: _js(root, []), is_assertion=is_assertion, file_mocks=_file_mocks
+)

@@ -1,9 +1,10 @@
-"""The smell rules of the languages other than Python (ids AP000-AP006), one function per rule; what differs by
-language (assertion style, sleeps, mocks) comes from the language (`Language.smells`, its `Family`).
+"""The smell rules of the languages other than Python (ids AP000-AP006), one function per rule;
+what differs by language (assertion style, sleeps, mocks) comes from the language
+(`Language.smells`, its `Family`).
 
-Each rule is a `Rule` like the Python ones (id, name, level, message, hint, a docstring with the why and a bad
-and a good example) and checks one test case: `check(case, ctx) -> Iterator[Hit]`. They have their own registry,
-so the Python rules' (AS000-AS023) stay as they are.
+Each rule is a `Rule` like the Python ones (id, name, level, message, hint, a docstring with the why
+and a bad and a good example) and checks one test case: `check(case, ctx) -> Iterator[Hit]`. They
+have their own registry, so the Python rules' (AS000-AS023) stay as they are.
 """
 
 from __future__ import annotations
@@ -18,27 +19,32 @@ from assay.smells.polyglot.syntax import Call, Case, Family, norm
 
 RULES: dict[str, Rule] = {}
 
-LITERAL = re.compile(r'^(-?\d[\d_.]*[a-zA-Z]*|"[^"]*"|\'[^\']*\'|`[^`$]*`|true|false|null|nil|None|undefined|'
-                     r'True|False)$')
+LITERAL = re.compile(
+    r'^(-?\d[\d_.]*[a-zA-Z]*|"[^"]*"|\'[^\']*\'|`[^`$]*`|true|false|null|nil|None|undefined|'
+    r"True|False)$"
+)
 TRUTHY = re.compile(r"^(true|True)$")
 
 
 @dataclass
 class Context:
-    """What a rule sees besides the test case: its language's syntax and facts, every call in it, file-level
-    facts."""
+    """What a rule sees besides the test case: its language's syntax and facts, every call in it,
+    file-level facts."""
 
     family: Family  # the language's rules module: its assertion style, its unexplained skips
     calls: list[Call]
     max_mocks: int
-    file_mocks: int = 0  # mocks made for the whole file (`@Mock` fields, `jest.mock(...)` at the top level)
+    # mocks made for the whole file (`@Mock` fields, `jest.mock(...)` at the top level)
+    file_mocks: int = 0
     sleep: str = "$^"  # regex of a fixed sleep's callee (`Language.smells.sleep`)
     mocks: str = "$^"  # regex of a mock's callee (`Language.smells.mocks`)
 
 
 def rule(id: str, name: str, level: Level, message: str, hint: str) -> Callable:
     def register(fn: Callable[..., Iterator[Hit]]) -> Callable[..., Iterator[Hit]]:
-        RULES[id] = Rule(id, name, level, message, hint, inspect.cleandoc(fn.__doc__ or ""), fn, "test")
+        RULES[id] = Rule(
+            id, name, level, message, hint, inspect.cleandoc(fn.__doc__ or ""), fn, "test"
+        )
         return fn
 
     return register
@@ -51,17 +57,27 @@ def is_assertion(call: Call, ctx: Context) -> bool:
 def _body_empty(case: Case) -> bool:
     if case.body is None:
         return False
-    inner = [c for c in case.body.named_children if c.type not in ("comment", "line_comment", "block_comment")]
+    inner = [
+        c
+        for c in case.body.named_children
+        if c.type not in ("comment", "line_comment", "block_comment")
+    ]
     return not inner
 
 
-@rule("AP001", "no-assertion", "reject", "no assertion",
-      "Assert on the result (assertEquals, t.Errorf, assert_eq!, expect(...).toBe, Assert.Equal).")
+@rule(
+    "AP001",
+    "no-assertion",
+    "reject",
+    "no assertion",
+    "Assert on the result (assertEquals, t.Errorf, assert_eq!, expect(...).toBe, Assert.Equal).",
+)
 def no_assertion(case: Case, ctx: Context) -> Iterator[Hit]:
     """A test without an assertion passes whatever the code does: it can only fail by crashing.
 
-    Expected exceptions count (`assertThrows`, `#[should_panic]`, `[ExpectedException]`, `.toThrow()`), and so do
-    calls of helpers whose name starts with assert, expect, verify or check, and in Go any helper given `t`.
+    Expected exceptions count (`assertThrows`, `#[should_panic]`, `[ExpectedException]`,
+    `.toThrow()`), and so do calls of helpers whose name starts with assert, expect, verify or
+    check, and in Go any helper given `t`.
 
     Bad:
         @Test
@@ -83,7 +99,13 @@ def no_assertion(case: Case, ctx: Context) -> Iterator[Hit]:
         yield Hit(case.line, case.col)
 
 
-@rule("AP002", "empty-test", "reject", "empty test", "Write the test's arrange, act and assert, or delete it.")
+@rule(
+    "AP002",
+    "empty-test",
+    "reject",
+    "empty test",
+    "Write the test's arrange, act and assert, or delete it.",
+)
 def empty_test(case: Case, ctx: Context) -> Iterator[Hit]:
     """A test with an empty body always passes and tests nothing; it inflates the count of tests.
 
@@ -102,8 +124,13 @@ def empty_test(case: Case, ctx: Context) -> Iterator[Hit]:
         yield Hit(case.line, case.col)
 
 
-@rule("AP003", "sleep", "warn", "sleep in a unit test",
-      "Wait for the condition (a latch, a channel, a fake clock), not for a fixed time.")
+@rule(
+    "AP003",
+    "sleep",
+    "warn",
+    "sleep in a unit test",
+    "Wait for the condition (a latch, a channel, a fake clock), not for a fixed time.",
+)
 def sleep(case: Case, ctx: Context) -> Iterator[Hit]:
     """A fixed sleep makes a test slow, and flaky when the machine is slower than the sleep assumed.
 
@@ -129,11 +156,17 @@ def sleep(case: Case, ctx: Context) -> Iterator[Hit]:
             yield Hit(call.line, call.col, f"{call.callee}(...) in a unit test")
 
 
-@rule("AP004", "skip-without-reason", "warn", "skipped test without a reason",
-      "Say why it is skipped and when it comes back (@Disabled(\"...\"), t.Skip(\"...\"), #[ignore = \"...\"]).")
+@rule(
+    "AP004",
+    "skip-without-reason",
+    "warn",
+    "skipped test without a reason",
+    "Say why it is skipped and when it comes back "
+    '(@Disabled("..."), t.Skip("..."), #[ignore = "..."]).',
+)
 def skip_without_reason(case: Case, ctx: Context) -> Iterator[Hit]:
-    """A test skipped without a reason is forgotten: nobody knows whether it may come back or be deleted.
-    JavaScript runners take no reason, so `it.skip` and `xit` always count.
+    """A test skipped without a reason is forgotten: nobody knows whether it may come back or be
+    deleted. JavaScript runners take no reason, so `it.skip` and `xit` always count.
 
     Bad:
         @Disabled
@@ -152,13 +185,19 @@ def skip_without_reason(case: Case, ctx: Context) -> Iterator[Hit]:
             yield Hit(call.line, call.col)
 
 
-@rule("AP005", "excessive-mocking", "reject", "excessive mocking",
-      "Test through real collaborators or fakes; mock only the boundary the test is about.")
+@rule(
+    "AP005",
+    "excessive-mocking",
+    "reject",
+    "excessive mocking",
+    "Test through real collaborators or fakes; mock only the boundary the test is about.",
+)
 def excessive_mocking(case: Case, ctx: Context) -> Iterator[Hit]:
-    """A test that mocks more than a few collaborators checks how the code is wired, not what it does: it
-    breaks on every refactoring and passes on wrong results. Counted: Mockito `mock`/`spy` and `@Mock` fields,
-    gomock's `NewMock...`, mockall's `Mock...::new`, `jest.mock`/`vi.mock`/`jest.fn`/`vi.fn`/`spyOn`, sinon,
-    Moq's `new Mock<T>`, NSubstitute, FakeItEasy; above `max_mocks` ([tool.assay.smells], 6) per test.
+    """A test that mocks more than a few collaborators checks how the code is wired, not what it
+    does: it breaks on every refactoring and passes on wrong results. Counted: Mockito `mock`/`spy`
+    and `@Mock` fields, gomock's `NewMock...`, mockall's `Mock...::new`,
+    `jest.mock`/`vi.mock`/`jest.fn`/`vi.fn`/`spyOn`, sinon, Moq's `new Mock<T>`, NSubstitute,
+    FakeItEasy; above `max_mocks` ([tool.assay.smells], 6) per test.
 
     Bad:
         vi.mock("../src/db"); vi.mock("../src/mailer"); vi.mock("../src/clock"); ...
@@ -180,11 +219,16 @@ def _same(a: str, b: str) -> bool:
     return norm(a) == norm(b) or (bool(LITERAL.match(a.strip())) and bool(LITERAL.match(b.strip())))
 
 
-@rule("AP006", "tautology", "reject", "tautology",
-      "Compare the code's result with an expected value the test states, not a value with itself.")
+@rule(
+    "AP006",
+    "tautology",
+    "reject",
+    "tautology",
+    "Compare the code's result with an expected value the test states, not a value with itself.",
+)
 def tautology(case: Case, ctx: Context) -> Iterator[Hit]:
-    """An assertion that compares a value with itself, or one literal with another, or asserts `true`, can
-    never fail: it looks like a check and is none.
+    """An assertion that compares a value with itself, or one literal with another, or asserts
+    `true`, can never fail: it looks like a check and is none.
 
     Bad:
         it("totals", () => {
@@ -204,16 +248,26 @@ def tautology(case: Case, ctx: Context) -> Iterator[Hit]:
         if call.receiver_args and call.args and len(call.receiver_args) == 1:  # expect(a).toBe(b)
             pair: list[str] | None = [call.receiver_args[0], call.args[0]]
         elif call.receiver_args and not call.args and call.name in ("toBeTruthy", "toBeDefined"):
-            if TRUTHY.match(call.receiver_args[0].strip()) or LITERAL.match(call.receiver_args[0].strip()):
+            if TRUTHY.match(call.receiver_args[0].strip()) or LITERAL.match(
+                call.receiver_args[0].strip()
+            ):
                 yield Hit(call.line, call.col, f"tautology: {call.callee}() on a literal")
             continue
-        elif len(args) >= 2 and not call.name.lower().startswith(("assertthrows", "assert_matches", "expect_")):
+        elif len(args) >= 2 and not call.name.lower().startswith(
+            ("assertthrows", "assert_matches", "expect_")
+        ):
             pair = args[:2]
         else:
             pair = None
-            if len(args) == 1 and TRUTHY.match(args[0].strip()) and re.search(r"assert(True|!)?$|^assert$|True$",
-                                                                               call.name):
+            if (
+                len(args) == 1
+                and TRUTHY.match(args[0].strip())
+                and re.search(r"assert(True|!)?$|^assert$|True$", call.name)
+            ):
                 yield Hit(call.line, call.col, f"tautology: {call.name}({args[0].strip()})")
         if pair and _same(*pair):
-            yield Hit(call.line, call.col, f"tautology: compares {pair[0].strip()[:40]} with "
-                                           f"{pair[1].strip()[:40]}")
+            yield Hit(
+                call.line,
+                call.col,
+                f"tautology: compares {pair[0].strip()[:40]} with {pair[1].strip()[:40]}",
+            )

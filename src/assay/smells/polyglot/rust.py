@@ -1,4 +1,5 @@
-"""Rust test files: `#[test]` functions (named by their module path, as libtest names them), `#[ignore]`."""
+"""Rust test files: `#[test]` functions (named by their module path, as libtest names
+them), `#[ignore]`."""
 
 from __future__ import annotations
 
@@ -8,15 +9,18 @@ from typing import Any
 
 from assay.smells.polyglot.syntax import ASSERT_NAME, Call, Case, Family, norm, text
 
-RUST_ASSERTS = re.compile(r"^(debug_)?assert(_eq|_ne|_matches)?!$|^(panic|unreachable|todo|unimplemented)!$")
+RUST_ASSERTS = re.compile(
+    r"^(debug_)?assert(_eq|_ne|_matches)?!$|^(panic|unreachable|todo|unimplemented)!$"
+)
 
 
 def _module(path: str) -> str:
-    """A Rust source file's module path (`src/price/mod.rs` -> `price`), as libtest prefixes its tests."""
+    """A Rust source file's module path (`src/price/mod.rs` -> `price`), as libtest prefixes
+    its tests."""
     parts = PurePosixPath(path).with_suffix("").parts
     if "src" not in parts or "tests" in parts:
         return ""
-    inner = list(parts[parts.index("src") + 1:])
+    inner = list(parts[parts.index("src") + 1 :])
     if inner and inner[-1] in ("lib", "main", "mod"):
         inner.pop()
     return "::".join(inner)
@@ -33,16 +37,25 @@ def _rust(node: Any, path: list[str]) -> list[Case]:
             body = child.child_by_field_name("body")
             if body is not None:
                 out += _rust(body, [*path, text(child.child_by_field_name("name"))])
-        elif child.type == "function_item" and any(re.match(r"#\[(\w+::)?test\b", a) for a in attrs):
+        elif child.type == "function_item" and any(
+            re.match(r"#\[(\w+::)?test\b", a) for a in attrs
+        ):
             skip = None
             ignore = next((a for a in attrs if a.startswith("#[ignore")), None)
             if ignore is not None:
                 m = re.search(r'"(.*)"', ignore)
                 skip = m.group(1) if m else ""
             names = {re.sub(r"[\[\]#(=].*|#\[", "", a.removeprefix("#[")) for a in attrs}
-            out.append(Case("::".join([*path, text(child.child_by_field_name("name"))]),
-                            child.start_point[0] + 1, child.start_point[1] + 1, child.child_by_field_name("body"),
-                            skip, names))
+            out.append(
+                Case(
+                    "::".join([*path, text(child.child_by_field_name("name"))]),
+                    child.start_point[0] + 1,
+                    child.start_point[1] + 1,
+                    child.child_by_field_name("body"),
+                    skip,
+                    names,
+                )
+            )
         attrs = []
     return out
 

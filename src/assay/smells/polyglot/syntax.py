@@ -1,10 +1,10 @@
-"""Test files of other languages than Python as tree-sitter sees them: every call in a test with its callee and
-arguments as text, and the shapes shared by every language's rules module (`Case`, `Call`, `Family`). Each
-language's test cases are found by its own module here (`java`, `go`, `rust`, `csharp`, `js`), named by its
-`Language.smells.rules`.
+"""Test files of other languages than Python as tree-sitter sees them: every call in a test with its
+callee and arguments as text, and the shapes shared by every language's rules module (`Case`,
+`Call`, `Family`). Each language's test cases are found by its own module here (`java`, `go`,
+`rust`, `csharp`, `js`), named by its `Language.smells.rules`.
 
-One grammar wheel per language (`tree-sitter-java`, ...): the all-in-one language pack downloads its grammars at
-run time, which a machine without general network access cannot do.
+One grammar wheel per language (`tree-sitter-java`, ...): the all-in-one language pack downloads its
+grammars at run time, which a machine without general network access cannot do.
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ _SPACE = re.compile(r"\s+")
 
 @cache
 def parser(grammar: str) -> Any | None:
-    """A tree-sitter parser for `grammar` ("module:function" of a grammar wheel), or None when it is not
-    installed."""
+    """A tree-sitter parser for `grammar` ("module:function" of a grammar wheel), or None when it is
+    not installed."""
     try:
         from tree_sitter import Language, Parser
 
@@ -48,19 +48,22 @@ class Call:
     args: list[str]
     line: int
     col: int
-    receiver_args: list[str] = field(default_factory=list)  # expect(x).toBe(y): the args of expect(...)
+    # expect(x).toBe(y): the args of expect(...)
+    receiver_args: list[str] = field(default_factory=list)
 
 
 @dataclass
 class Case:
-    """One test case: its name as the runner reports it, where it starts, its body, and how it is skipped."""
+    """One test case: its name as the runner reports it, where it starts, its body, and how it
+    is skipped."""
 
     name: str
     line: int
     col: int
     body: Any  # the tree-sitter node of its body (a block, a function body)
     skip: str | None = None  # None: not skipped; "": skipped without a reason; else the reason
-    attrs: set[str] = field(default_factory=set)  # annotations / attributes (should_panic, ExpectedException)
+    # annotations / attributes (should_panic, ExpectedException)
+    attrs: set[str] = field(default_factory=set)
 
 
 def _split_tokens(node: Any) -> list[str]:
@@ -83,8 +86,8 @@ def _split_tokens(node: Any) -> list[str]:
 
 
 def calls(kinds: tuple[str, ...], body: Any, named_args: bool = False) -> list[Call]:
-    """Every call under `body` (nodes of `kinds`), in source order; `named_args`: `name: value` arguments are
-    taken by their value."""
+    """Every call under `body` (nodes of `kinds`), in source order; `named_args`: `name: value`
+    arguments are taken by their value."""
     out: list[Call] = []
     stack = [body]
     while stack:
@@ -99,14 +102,25 @@ def _call(node: Any, named_args: bool) -> Call:
     if node.type == "macro_invocation":
         name = text(node.child_by_field_name("macro") or node.named_children[0]) + "!"
         tree = next((c for c in node.named_children if c.type == "token_tree"), None)
-        return Call(name.split("::")[-1], name, _split_tokens(tree) if tree else [], node.start_point[0] + 1,
-                    node.start_point[1] + 1)
+        return Call(
+            name.split("::")[-1],
+            name,
+            _split_tokens(tree) if tree else [],
+            node.start_point[0] + 1,
+            node.start_point[1] + 1,
+        )
     args_node = node.child_by_field_name("arguments")
     if args_node is None:
-        args_node = next((c for c in node.named_children if c.type in ("argument_list", "arguments")), None)
+        args_node = next(
+            (c for c in node.named_children if c.type in ("argument_list", "arguments")), None
+        )
     end = args_node.start_byte if args_node is not None else node.end_byte
     callee = node.text[: end - node.start_byte].decode("utf-8", "replace").strip()
-    args = [text(a) for a in args_node.named_children if a.type != "comment"] if args_node is not None else []
+    args = (
+        [text(a) for a in args_node.named_children if a.type != "comment"]
+        if args_node is not None
+        else []
+    )
     if named_args:
         args = [re.sub(r"^\w+\s*:\s*", "", a) for a in args]
     name = re.split(r"[.:]+", re.sub(r"<[^<>]*>$", "", callee))[-1].strip()
@@ -114,7 +128,8 @@ def _call(node: Any, named_args: bool) -> Call:
     obj = node.child_by_field_name("function") or node.child_by_field_name("object")
     if obj is not None and obj.type == "member_expression":
         inner = obj.child_by_field_name("object")
-        if inner is not None and inner.type == "call_expression":  # expect(x).toBe(y), expect(x).not.toBe(y)
+        # expect(x).toBe(y), expect(x).not.toBe(y)
+        if inner is not None and inner.type == "call_expression":
             receiver = _call(inner, named_args).args
     return Call(name, callee, args, node.start_point[0] + 1, node.start_point[1] + 1, receiver)
 
@@ -129,16 +144,21 @@ def _no_skip(call: Call) -> bool:
 
 def default_assertion(call: Call) -> bool:
     """An assertion by name (assertEquals, Assert.Equal, assertThat ...): Java's and C#'s style."""
-    return bool(ASSERT_NAME.match(call.name)) or call.callee.startswith(("Assert.", "assert", "Assertions."))
+    return bool(ASSERT_NAME.match(call.name)) or call.callee.startswith(
+        ("Assert.", "assert", "Assertions.")
+    )
 
 
 @dataclass(frozen=True)
 class Family:
-    """A language's test syntax as the rules see it (JavaScript and TypeScript share one): each rules module in
-    this package defines its `FAMILY`."""
+    """A language's test syntax as the rules see it (JavaScript and TypeScript share one): each
+    rules module in this package defines its `FAMILY`."""
 
-    cases: Callable[[Any, str], list[Case]]  # (parsed root, project-relative path) -> the file's test cases
+    # (parsed root, project-relative path) -> the file's test cases
+    cases: Callable[[Any, str], list[Case]]
     is_assertion: Callable[[Call], bool] = default_assertion
-    file_mocks: Callable[[str], int] = _no_file_mocks  # mocks made for every test of the file, from its source
-    unexplained_skip: Callable[[Call], bool] = _no_skip  # a call that skips without a reason (Go's `t.Skip()`)
+    # mocks made for every test of the file, from its source
+    file_mocks: Callable[[str], int] = _no_file_mocks
+    # a call that skips without a reason (Go's `t.Skip()`)
+    unexplained_skip: Callable[[Call], bool] = _no_skip
     named_args: bool = False  # `name: value` arguments (C#): compared by their value

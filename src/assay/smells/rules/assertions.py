@@ -1,4 +1,5 @@
-"""Reject-level rules about what a test checks: nothing, too much at once, or something that cannot fail."""
+"""Reject-level rules about what a test checks: nothing, too much at once, or something that
+cannot fail."""
 
 from __future__ import annotations
 
@@ -11,18 +12,42 @@ from assay.smells.context import Assertion, TestFunc, is_empty, same
 from assay.smells.model import Hit, rule
 from assay.smells.names import dotted, last_name
 
-PREDICATE = re.compile(r"^_*(is|has|can|should|contains|exists|matches|equals?|are|was|were|supports|allows|"
-                       r"startswith|endswith|issubset|issuperset|isdisjoint|all|any|bool|match|fullmatch|search)",
-                       re.IGNORECASE)
+PREDICATE = re.compile(
+    r"^_*(is|has|can|should|contains|exists|matches|equals?|are|was|were|supports|allows|"
+    r"startswith|endswith|issubset|issuperset|isdisjoint|all|any|bool|match|fullmatch|search)",
+    re.IGNORECASE,
+)
 FAIL_CALLS = ("fail",)
-# Test names that announce a check of equality, hashing or determinism: comparing a value with itself
-# or with a second identical call is then the point of the test.
-SELF_COMPARE_INTENT = ("eq", "ne", "compar", "hash", "identity", "reflexiv", "symmetr", "determinis", "seed",
-                       "random", "reproduc", "stable", "idempot", "pure", "cach", "memo")
+# Test names that announce a check of equality, hashing or determinism: comparing a value with
+# itself or with a second identical call is then the point of the test.
+SELF_COMPARE_INTENT = (
+    "eq",
+    "ne",
+    "compar",
+    "hash",
+    "identity",
+    "reflexiv",
+    "symmetr",
+    "determinis",
+    "seed",
+    "random",
+    "reproduc",
+    "stable",
+    "idempot",
+    "pure",
+    "cach",
+    "memo",
+)
 
 
-@rule("AS001", "no-assertion", "reject", "no assertion",
-      "Add assertions on the observable result; a test that only runs code cannot fail on a wrong answer.")
+@rule(
+    "AS001",
+    "no-assertion",
+    "reject",
+    "no assertion",
+    "Add assertions on the observable result; "
+    "a test that only runs code cannot fail on a wrong answer.",
+)
 def no_assertion(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
     """A test without any check passes whatever the code returns.
 
@@ -42,8 +67,13 @@ def no_assertion(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
         yield Hit.at(test.node)
 
 
-@rule("AS002", "empty-test", "reject", "empty test",
-      "Write the test body or delete the test; an empty test always passes.")
+@rule(
+    "AS002",
+    "empty-test",
+    "reject",
+    "empty test",
+    "Write the test body or delete the test; an empty test always passes.",
+)
 def empty_test(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
     """A test whose body is only `pass`, `...` or a docstring passes and proves nothing.
 
@@ -59,18 +89,24 @@ def empty_test(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
         yield Hit.at(test.node)
 
 
-@rule("AS003", "assertion-roulette", "reject", "assertion roulette",
-      "Split the test by behaviour, or give each assertion a message saying what it checks.",
-      profiles={"generated": "reject", "suite": "warn"})
+@rule(
+    "AS003",
+    "assertion-roulette",
+    "reject",
+    "assertion roulette",
+    "Split the test by behaviour, or give each assertion a message saying what it checks.",
+    profiles={"generated": "reject", "suite": "warn"},
+)
 def assertion_roulette(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
     """Many unexplained assertions in one test: a failure does not say which behaviour broke.
 
-    The threshold is `max_unexplained_asserts` (default 5); assertions with a message do not count.
-    The level depends on the profile: `reject` for generated tests (`profile = "generated"`, and under
-    the default `"auto"` for tests marked `@pytest.mark.assay_generated`), `warn` for a project's own
-    suite (`profile = "suite"`, and under `"auto"` for unmarked tests). A generated test has no reason
-    to check six things at once; a hand-written one may walk one object through its states step by
-    step, where the failing line (which pytest and unittest both report) says enough.
+    The threshold is `max_unexplained_asserts` (default 5); assertions with a message do not
+    count. The level depends on the profile: `reject` for generated tests
+    (`profile = "generated"`, and under the default `"auto"` for tests marked
+    `@pytest.mark.assay_generated`), `warn` for a project's own suite (`profile = "suite"`, and
+    under `"auto"` for unmarked tests). A generated test has no reason to check six things at
+    once; a hand-written one may walk one object through its states step by step, where the
+    failing line (which pytest and unittest both report) says enough.
 
     Bad:
         def test_user():
@@ -91,8 +127,11 @@ def assertion_roulette(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
     """
     n = sum(1 for a in test.assertions if a.kind in ("assert", "method") and not a.has_msg)
     if n > cfg.max_unexplained_asserts:
-        yield Hit.at(test.node, f"assertion roulette: {n} assertions without a message "
-                                f"(max {cfg.max_unexplained_asserts})")
+        yield Hit.at(
+            test.node,
+            f"assertion roulette: {n} assertions without a message "
+            f"(max {cfg.max_unexplained_asserts})",
+        )
 
 
 def _literal(node: ast.AST) -> bool:
@@ -103,12 +142,15 @@ def _literal(node: ast.AST) -> bool:
     if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
         return all(_literal(e) for e in node.elts)
     if isinstance(node, ast.Dict):
-        return all(k is not None and _literal(k) for k in node.keys) and all(_literal(v) for v in node.values)
+        return all(k is not None and _literal(k) for k in node.keys) and all(
+            _literal(v) for v in node.values
+        )
     return False
 
 
 def _acts(test: TestFunc, stmt: ast.AST) -> bool:
-    """A statement that may change state (a call statement, a `with`, a loop ...), not a plain check."""
+    """A statement that may change state (a call statement, a `with`, a loop ...), not a
+    plain check."""
     if isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.Assert, ast.Pass)):
         return False
     return not (isinstance(stmt, ast.Expr) and any(a.node is stmt.value for a in test.assertions))
@@ -122,7 +164,11 @@ def _follow(test: TestFunc, node: ast.expr, at: ast.AST) -> ast.expr:
         if len(values) == 1 and isinstance(values[0], ast.expr):
             assign = test.parents.get(id(values[0]))
             start, end = getattr(assign, "end_lineno", 0) or 0, getattr(at, "lineno", 0)
-            if not any(start < s.lineno < end and _acts(test, s) for s in test.nodes if isinstance(s, ast.stmt)):
+            if not any(
+                start < s.lineno < end and _acts(test, s)
+                for s in test.nodes
+                if isinstance(s, ast.stmt)
+            ):
                 return values[0]
     return node
 
@@ -134,8 +180,12 @@ def _pure_call(test: TestFunc, node: ast.AST) -> bool:
     root = node.func
     while isinstance(root, ast.Attribute):
         root = root.value
-    return isinstance(root, ast.Name) and root.id not in test.assigned and root.id not in test.params \
+    return (
+        isinstance(root, ast.Name)
+        and root.id not in test.assigned
+        and root.id not in test.params
         and root.id not in ("self", "cls")
+    )
 
 
 def _self_compare_intended(test: TestFunc) -> bool:
@@ -153,19 +203,28 @@ def _tautology(test: TestFunc, expr: ast.AST, at: ast.AST) -> str | None:
     if not isinstance(op, (ast.Eq, ast.Is, ast.GtE, ast.LtE)) or _self_compare_intended(test):
         return None
     has_call = any(isinstance(n, ast.Call) for n in ast.walk(left))
-    if same(left, right) and not (has_call and isinstance(op, ast.Is)):  # `f(x) is f(x)` checks caching
+    # `f(x) is f(x)` checks caching
+    if same(left, right) and not (has_call and isinstance(op, ast.Is)):
         return f"tautology: compares `{ast.unparse(left)}` with itself"
     if isinstance(op, ast.Is):
         return None
     left, right = _follow(test, left, at), _follow(test, right, at)
     if _pure_call(test, left) and same(left, right):
-        return f"tautology: the expected value is computed by `{ast.unparse(left)}`, the call under test"
+        return (
+            f"tautology: the expected value is computed by "
+            f"`{ast.unparse(left)}`, the call under test"
+        )
     return None
 
 
-@rule("AS006", "tautology", "reject", "tautology",
-      "Compare the result with an independently known value (a literal or a hand-computed case), "
-      "not with the code under test.")
+@rule(
+    "AS006",
+    "tautology",
+    "reject",
+    "tautology",
+    "Compare the result with an independently known value (a literal or a hand-computed case), "
+    "not with the code under test.",
+)
 def tautology(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
     """An assertion that holds whatever the code does.
 
@@ -190,29 +249,42 @@ def tautology(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
 
 
 def _fails(stmt: ast.stmt, test: TestFunc) -> bool:
-    """A statement that fails the test when reached (`pytest.fail`, `self.fail`, `raise`, `assert False`)."""
+    """A statement that fails the test when reached (`pytest.fail`, `self.fail`, `raise`,
+    `assert False`)."""
     if isinstance(stmt, ast.Raise):
         return True
     if isinstance(stmt, ast.Assert) and isinstance(stmt.test, ast.Constant) and not stmt.test.value:
         return True
-    return isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) and \
-        last_name(dotted(stmt.value.func, test.module.aliases)) in FAIL_CALLS
+    return (
+        isinstance(stmt, ast.Expr)
+        and isinstance(stmt.value, ast.Call)
+        and last_name(dotted(stmt.value.func, test.module.aliases)) in FAIL_CALLS
+    )
 
 
 def _broad(handler: ast.ExceptHandler, test: TestFunc) -> bool:
     if handler.type is None:
         return True
     names = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
-    return any(last_name(dotted(n, test.module.aliases)) in ("AssertionError", "Exception", "BaseException")
-               for n in names)
+    return any(
+        last_name(dotted(n, test.module.aliases))
+        in ("AssertionError", "Exception", "BaseException")
+        for n in names
+    )
 
 
 def _contains(nodes: list[ast.stmt], ids: set[int]) -> bool:
     return any(id(n) in ids for s in nodes for n in ast.walk(s))
 
 
-@rule("AS007", "swallowed-assertion", "reject", "assertion can be skipped or swallowed",
-      "Use `with pytest.raises(Error, match=...)` (or self.assertRaises) instead of try/except around checks.")
+@rule(
+    "AS007",
+    "swallowed-assertion",
+    "reject",
+    "assertion can be skipped or swallowed",
+    "Use `with pytest.raises(Error, match=...)` (or "
+    "self.assertRaises) instead of try/except around checks.",
+)
 def swallowed_assertion(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
     """Assertions in an `except` run only if the exception comes; a `try` that catches
     AssertionError (or Exception, or everything) and does not re-raise hides every failure.
@@ -231,13 +303,25 @@ def swallowed_assertion(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
     """
     checks = {id(a.node) for a in test.assertions if a.kind != "raise"}
     for node in test.of(ast.Try, ast.TryStar) if hasattr(ast, "TryStar") else test.of(ast.Try):
-        guarded = bool(node.body) and _fails(node.body[-1], test) or any(_fails(s, test) for s in node.orelse)
+        guarded = (
+            bool(node.body)
+            and _fails(node.body[-1], test)
+            or any(_fails(s, test) for s in node.orelse)
+        )
         for h in node.handlers:
             if not guarded and _contains(h.body, checks):
-                yield Hit.at(h, "assertion inside except: the test passes when no exception is raised")
-            elif _broad(h, test) and _contains(node.body, checks) and not any(
+                yield Hit.at(
+                    h, "assertion inside except: the test passes when no exception is raised"
+                )
+            elif (
+                _broad(h, test)
+                and _contains(node.body, checks)
+                and not any(
                     isinstance(n, ast.Raise) or (isinstance(n, ast.stmt) and _fails(n, test))
-                    for s in h.body for n in ast.walk(s)):
+                    for s in h.body
+                    for n in ast.walk(s)
+                )
+            ):
                 yield Hit.at(h, "except swallows the assertion failures of its try block")
 
 
@@ -245,26 +329,43 @@ def _weak(test: TestFunc, expr: ast.AST) -> str | None:
     aliases = test.module.aliases
     if isinstance(expr, ast.Compare) and len(expr.ops) == 1:
         right = expr.comparators[0]
-        if isinstance(expr.ops[0], (ast.IsNot, ast.NotEq)) and isinstance(right, ast.Constant) \
-                and right.value is None:
+        if (
+            isinstance(expr.ops[0], (ast.IsNot, ast.NotEq))
+            and isinstance(right, ast.Constant)
+            and right.value is None
+        ):
             return "only checks that the result is not None"
-        if isinstance(expr.ops[0], (ast.Is, ast.Eq)) and isinstance(expr.left, ast.Call) \
-                and dotted(expr.left.func, aliases) == "type":
+        if (
+            isinstance(expr.ops[0], (ast.Is, ast.Eq))
+            and isinstance(expr.left, ast.Call)
+            and dotted(expr.left.func, aliases) == "type"
+        ):
             return "only checks the type of the result"
         return None
-    if isinstance(expr, ast.Call) and dotted(expr.func, aliases) in ("isinstance", "hasattr", "callable"):
+    if isinstance(expr, ast.Call) and dotted(expr.func, aliases) in (
+        "isinstance",
+        "hasattr",
+        "callable",
+    ):
         return "only checks the type of the result"
     if isinstance(expr, (ast.Name, ast.Attribute)):
         source = _follow(test, expr, expr)
-        if isinstance(source, ast.Call) and PREDICATE.match(last_name(dotted(source.func, aliases))):
+        if isinstance(source, ast.Call) and PREDICATE.match(
+            last_name(dotted(source.func, aliases))
+        ):
             return None
         if source is expr or isinstance(source, ast.Call):
             return "only checks that the result is truthy"
     return None
 
 
-@rule("AS009", "weak-assertion", "reject", "only checks type or truthiness",
-      "Assert the actual value (`assert result == expected`), not just that something came back.")
+@rule(
+    "AS009",
+    "weak-assertion",
+    "reject",
+    "only checks type or truthiness",
+    "Assert the actual value (`assert result == expected`), not just that something came back.",
+)
 def weak_assertion(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
     """A test whose sole check is `assert result`, `is not None` or `isinstance` passes for
     almost any wrong answer.

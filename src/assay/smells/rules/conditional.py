@@ -1,5 +1,5 @@
-"""AS011: checks that may never run (under an `if` or `case`) or that hide the other cases of a table
-(in a loop over cases written out in the test)."""
+"""AS011: checks that may never run (under an `if` or `case`) or that hide the other cases of a
+table (in a loop over cases written out in the test)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,18 @@ from assay.smells.model import Hit, rule
 from assay.smells.names import dotted, last_name
 
 # Calls that pass a case table through unchanged: iterating them iterates the table.
-TABLE_WRAPPERS = {"enumerate", "zip", "sorted", "reversed", "list", "tuple", "set", "frozenset", "iter", "dict"}
+TABLE_WRAPPERS = {
+    "enumerate",
+    "zip",
+    "sorted",
+    "reversed",
+    "list",
+    "tuple",
+    "set",
+    "frozenset",
+    "iter",
+    "dict",
+}
 TABLE_VIEWS = {"items", "keys", "values"}
 LOOPS = (ast.For, ast.AsyncFor)
 SKIPS = {"skip", "skipTest", "xfail"}  # end the test with a visible outcome: not a silent pass
@@ -34,10 +45,15 @@ def _stmt_always(s: ast.stmt, checks: set[int]) -> bool:
         return any(_has(i.context_expr, checks) for i in s.items) or _always(s.body, checks)
     if isinstance(s, ast.Try) or type(s).__name__ == "TryStar":
         return _always(s.finalbody, checks) or (  # type: ignore[attr-defined]
-            _always(s.body, checks) and all(_always(h.body, checks) for h in s.handlers))  # type: ignore[attr-defined]
+            _always(s.body, checks) and all(_always(h.body, checks) for h in s.handlers)  # type: ignore[attr-defined]
+        )
     if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
         return False
-    if isinstance(s, ast.Expr) and isinstance(s.value, ast.Call) and last_name(dotted(s.value.func, {})) in SKIPS:
+    if (
+        isinstance(s, ast.Expr)
+        and isinstance(s.value, ast.Call)
+        and last_name(dotted(s.value.func, {})) in SKIPS
+    ):
         return True
     return _has(s, checks)
 
@@ -48,7 +64,10 @@ def _has(node: ast.AST, checks: set[int]) -> bool:
 
 def _irrefutable(m: ast.Match) -> bool:
     """A `case _:` (or `case name:`) without a guard: some case always matches."""
-    return any(isinstance(c.pattern, ast.MatchAs) and c.pattern.pattern is None and c.guard is None for c in m.cases)
+    return any(
+        isinstance(c.pattern, ast.MatchAs) and c.pattern.pattern is None and c.guard is None
+        for c in m.cases
+    )
 
 
 def _chain_head(test: TestFunc, node: ast.If) -> ast.If:
@@ -60,9 +79,9 @@ def _chain_head(test: TestFunc, node: ast.If) -> ast.If:
 
 
 def _table(test: TestFunc, node: ast.AST, depth: int = 0) -> bool:
-    """An iterable that is a table of cases written out in the test: a literal list, tuple, set or dict
-    of two or more entries, directly, through a name bound once to one (in the test, its class or the
-    module), or through enumerate/zip/sorted/.items() ... of one."""
+    """An iterable that is a table of cases written out in the test: a literal list, tuple, set or
+    dict of two or more entries, directly, through a name bound once to one (in the test, its class
+    or the module), or through enumerate/zip/sorted/.items() ... of one."""
     if depth > 4:
         return False
     if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
@@ -72,16 +91,28 @@ def _table(test: TestFunc, node: ast.AST, depth: int = 0) -> bool:
     if isinstance(node, ast.Name):
         values = test.assigned.get(node.id)
         if values is not None:  # a loop or unpacking target (Store context) is not a value
-            return len(values) == 1 and isinstance(values[0], ast.expr) \
-                and not isinstance(getattr(values[0], "ctx", None), ast.Store) and _table(test, values[0], depth + 1)
+            return (
+                len(values) == 1
+                and isinstance(values[0], ast.expr)
+                and not isinstance(getattr(values[0], "ctx", None), ast.Store)
+                and _table(test, values[0], depth + 1)
+            )
         if node.id in test.params:
             return False
         const = test.module.constants.get(node.id)
         return const is not None and _table(test, const, depth + 1)
-    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in ("self", "cls") \
-            and test.cls is not None:
-        class_values = [s.value for s in test.cls.body if isinstance(s, ast.Assign)
-                        and any(isinstance(t, ast.Name) and t.id == node.attr for t in s.targets)]
+    if (
+        isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Name)
+        and node.value.id in ("self", "cls")
+        and test.cls is not None
+    ):
+        class_values = [
+            s.value
+            for s in test.cls.body
+            if isinstance(s, ast.Assign)
+            and any(isinstance(t, ast.Name) and t.id == node.attr for t in s.targets)
+        ]
         return len(class_values) == 1 and _table(test, class_values[0], depth + 1)
     if isinstance(node, ast.Call):
         func = node.func
@@ -93,10 +124,10 @@ def _table(test: TestFunc, node: ast.AST, depth: int = 0) -> bool:
 
 
 def _runs_cases(test: TestFunc, loop: ast.For | ast.AsyncFor, checks: set[int]) -> bool:
-    """Each pass exercises the code differently: the loop variable is an input (an argument or the callee
-    of a call that is not itself a check, an index, the left of `in`), or the table's entries are results
-    of calls. A variable that is only the expected value of a check (`for x in expected:
-    assertEqual(next(it), x)`) walks one object through its states instead."""
+    """Each pass exercises the code differently: the loop variable is an input (an argument or the
+    callee of a call that is not itself a check, an index, the left of `in`), or the table's entries
+    are results of calls. A variable that is only the expected value of a check
+    (`for x in expected: assertEqual(next(it), x)`) walks one object through its states instead."""
     names = {n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)}
 
     def uses(node: ast.AST) -> bool:
@@ -113,12 +144,15 @@ def _runs_cases(test: TestFunc, loop: ast.For | ast.AsyncFor, checks: set[int]) 
 
     if any(uses(i) for stmt in loop.body for n in ast.walk(stmt) for i in inputs(n)):
         return True
-    return any(uses(stmt) for stmt in loop.body) and any(  # an unused variable: the same check repeated
-        isinstance(n, ast.Call) for n in ast.walk(_rows(test, loop.iter)))
+    # an unused variable: the same check repeated
+    return any(uses(stmt) for stmt in loop.body) and any(
+        isinstance(n, ast.Call) for n in ast.walk(_rows(test, loop.iter))
+    )
 
 
 def _rows(test: TestFunc, node: ast.AST) -> ast.AST:
-    """The table a loop's iterable names (through local or module names), for looking at its entries."""
+    """The table a loop's iterable names (through local or module names), for looking at
+    its entries."""
     if isinstance(node, ast.Name):
         values = test.assigned.get(node.id) or [test.module.constants.get(node.id)]
         return values[0] if len(values) == 1 and isinstance(values[0], ast.expr) else node
@@ -126,7 +160,8 @@ def _rows(test: TestFunc, node: ast.AST) -> ast.AST:
 
 
 def _subtest_loop(loop: ast.AST) -> bool:
-    """A loop whose body opens a unittest `subTest` (or pytest-subtests' `subtests.test`) per case."""
+    """A loop whose body opens a unittest `subTest` (or pytest-subtests' `subtests.test`)
+    per case."""
     for n in ast.walk(loop):
         if isinstance(n, ast.Call):
             name = dotted(n.func, {}) or ""
@@ -135,22 +170,28 @@ def _subtest_loop(loop: ast.AST) -> bool:
     return False
 
 
-@rule("AS011", "conditional-assertion", "warn", "assertion under conditional logic",
-      "Make each case its own test (pytest.mark.parametrize / subTest); avoid `if` around checks.")
+@rule(
+    "AS011",
+    "conditional-assertion",
+    "warn",
+    "assertion under conditional logic",
+    "Make each case its own test (pytest.mark.parametrize / subTest); avoid `if` around checks.",
+)
 def conditional_assertion(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
-    """A check under an `if` (or a `case`) may never run; checks in a loop over a table of cases stop at
-    the first failing case and hide the others.
+    """A check under an `if` (or a `case`) may never run; checks in a loop over a table of cases
+    stop at the first failing case and hide the others.
 
-    Not flagged: an `if`/`elif`/`else` (or a `match` with a catch-all case) whose every branch checks
-    something (`if expected is None: with pytest.raises(...) ... else: assert ...`) or skips the test
-    (`pytest.skip`, `self.skipTest`): every path asserts or says why it does not.
-    A loop over a table of cases is one over a list, tuple, set or dict written out in the test (two or
-    more entries; directly, through a name bound to one, or through `enumerate`, `zip`, `.items()` ...)
-    where each pass exercises the code differently (the loop variable is an input: an argument or the
-    callee of a call, an index, the left of `in`; or the entries are results of calls). Loops over
-    computed values (a `range`, the result of the code under test, random draws) check one property over
-    many values: one behaviour, not a table; so does a loop whose variable is only the expected value
-    (successive states of one object); and a loop that opens a `subTest` per case is fine.
+    Not flagged: an `if`/`elif`/`else` (or a `match` with a catch-all case) whose every branch
+    checks something (`if expected is None: with pytest.raises(...) ... else: assert ...`) or skips
+    the test (`pytest.skip`, `self.skipTest`): every path asserts or says why it does not. A loop
+    over a table of cases is one over a list, tuple, set or dict written out in the test (two or
+    more entries; directly, through a name bound to one, or through `enumerate`, `zip`, `.items()`
+    ...) where each pass exercises the code differently (the loop variable is an input: an argument
+    or the callee of a call, an index, the left of `in`; or the entries are results of calls).
+    Loops over computed values (a `range`, the result of the code under test, random draws) check
+    one property over many values: one behaviour, not a table; so does a loop whose variable is
+    only the expected value (successive states of one object); and a loop that opens a `subTest`
+    per case is fine.
 
     Bad:
         def test_discounts():
@@ -193,10 +234,21 @@ def conditional_assertion(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
                     seen.add(id(match))
                     if not _stmt_always(match, checks):
                         yield Hit.at(match, "assertion under `case`: it may never run")
-            elif isinstance(anc, LOOPS) and child is not anc.iter and child not in anc.orelse \
-                    and id(anc) not in seen:
+            elif (
+                isinstance(anc, LOOPS)
+                and child is not anc.iter
+                and child not in anc.orelse
+                and id(anc) not in seen
+            ):
                 seen.add(id(anc))
-                if _table(test, anc.iter) and _runs_cases(test, anc, checks) and not _subtest_loop(anc):
-                    yield Hit.at(anc, "assertion inside a loop over a table of cases: one failure hides "
-                                      "the other cases")
+                if (
+                    _table(test, anc.iter)
+                    and _runs_cases(test, anc, checks)
+                    and not _subtest_loop(anc)
+                ):
+                    yield Hit.at(
+                        anc,
+                        "assertion inside a loop over a table of cases: one failure hides "
+                        "the other cases",
+                    )
             child = anc

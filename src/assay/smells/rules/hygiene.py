@@ -1,4 +1,5 @@
-"""Warn-level rules about what a test touches: the clock, randomness, the network and disk, and internals."""
+"""Warn-level rules about what a test touches: the clock, randomness, the network and disk,
+and internals."""
 
 from __future__ import annotations
 
@@ -12,23 +13,83 @@ from assay.smells.model import Hit, rule
 from assay.smells.names import dotted, last_name
 from assay.smells.rules.mocking import patched_paths, same_path
 
-HTTP_VERBS = {"get", "post", "put", "patch", "delete", "head", "options", "request", "stream", "send"}
-HTTP_CLIENTS = {"requests.Session", "requests.session", "httpx.Client", "httpx.AsyncClient", "aiohttp.ClientSession"}
-NETWORK = (*(f"{lib}.{verb}" for lib in ("requests", "httpx") for verb in HTTP_VERBS), "urllib.request.urlopen",
-           "urllib.urlopen", "http.client.", "socket.socket", "socket.create_connection", "smtplib.", "ftplib.")
-FS_WRITES = {"os.remove", "os.unlink", "os.rmdir", "os.removedirs", "os.mkdir", "os.makedirs", "os.rename",
-             "os.replace", "shutil.rmtree", "shutil.move", "shutil.copy", "shutil.copy2", "shutil.copyfile",
-             "shutil.copytree"}
+HTTP_VERBS = {
+    "get",
+    "post",
+    "put",
+    "patch",
+    "delete",
+    "head",
+    "options",
+    "request",
+    "stream",
+    "send",
+}
+HTTP_CLIENTS = {
+    "requests.Session",
+    "requests.session",
+    "httpx.Client",
+    "httpx.AsyncClient",
+    "aiohttp.ClientSession",
+}
+NETWORK = (
+    *(f"{lib}.{verb}" for lib in ("requests", "httpx") for verb in HTTP_VERBS),
+    "urllib.request.urlopen",
+    "urllib.urlopen",
+    "http.client.",
+    "socket.socket",
+    "socket.create_connection",
+    "smtplib.",
+    "ftplib.",
+)
+FS_WRITES = {
+    "os.remove",
+    "os.unlink",
+    "os.rmdir",
+    "os.removedirs",
+    "os.mkdir",
+    "os.makedirs",
+    "os.rename",
+    "os.replace",
+    "shutil.rmtree",
+    "shutil.move",
+    "shutil.copy",
+    "shutil.copy2",
+    "shutil.copyfile",
+    "shutil.copytree",
+}
 PATH_WRITES = {"write_text", "write_bytes", "unlink", "mkdir", "touch", "rmdir"}
-CLOCK = {"time.time", "time.time_ns", "datetime.datetime.now", "datetime.datetime.utcnow", "datetime.datetime.today",
-         "datetime.date.today"}
+CLOCK = {
+    "time.time",
+    "time.time_ns",
+    "datetime.datetime.now",
+    "datetime.datetime.utcnow",
+    "datetime.datetime.today",
+    "datetime.date.today",
+}
 TMP = re.compile(r"tmp|temp", re.IGNORECASE)
-PUBLIC_UNDERSCORE = {"_replace", "_asdict", "_fields", "_make", "_field_defaults", "_meta", "_value_", "_name_",
-                     "_missing_", "_ignore_", "_generate_next_value_"}
+PUBLIC_UNDERSCORE = {
+    "_replace",
+    "_asdict",
+    "_fields",
+    "_make",
+    "_field_defaults",
+    "_meta",
+    "_value_",
+    "_name_",
+    "_missing_",
+    "_ignore_",
+    "_generate_next_value_",
+}
 
 
-@rule("AS010", "sleep", "warn", "time.sleep in a unit test",
-      "Wait on the condition itself or inject a clock; sleeping makes tests slow and flaky.")
+@rule(
+    "AS010",
+    "sleep",
+    "warn",
+    "time.sleep in a unit test",
+    "Wait on the condition itself or inject a clock; sleeping makes tests slow and flaky.",
+)
 def sleep(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
     """Sleeping makes a test slow, and still flaky on a loaded machine.
 
@@ -59,18 +120,24 @@ def _unseeded_random(call: ast.Call, name: str) -> bool:
     if last_name(name) in ("Random", "default_rng", "RandomState"):
         return not call.args and not call.keywords
     for prefix in ("random.", "numpy.random."):
-        if name.startswith(prefix) and "." not in name[len(prefix):]:
+        if name.startswith(prefix) and "." not in name[len(prefix) :]:
             return last_name(name) not in ("seed", "SystemRandom", "Generator", "PCG64")
     return False
 
 
-@rule("AS012", "nondeterminism", "warn", "unseeded randomness or wall-clock time",
-      "Seed the generator (random.Random(42)) and pass times in explicitly (or freeze them).")
+@rule(
+    "AS012",
+    "nondeterminism",
+    "warn",
+    "unseeded randomness or wall-clock time",
+    "Seed the generator (random.Random(42)) and pass times in explicitly (or freeze them).",
+)
 def nondeterminism(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
     """Unseeded random values and the current time make a test's input differ on every run, so a
-    failure may not come back. A test that checks nothing (a benchmark) has no outcome to change, and a
-    patched clock or generator (`monkeypatch.setattr(time, "time", ...)`) is not flagged. One finding per
-    test and source (random, clock, uuid), at its first use: one seed or frozen clock fixes them all.
+    failure may not come back. A test that checks nothing (a benchmark) has no outcome to change,
+    and a patched clock or generator (`monkeypatch.setattr(time, "time", ...)`) is not flagged. One
+    finding per test and source (random, clock, uuid), at its first use: one seed or frozen clock
+    fixes them all.
 
     Bad:
         def test_shuffle_keeps_items():
@@ -85,12 +152,20 @@ def nondeterminism(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
     """
     if test.module.seeded or not test.assertions:
         return  # a test that checks nothing (a benchmark) has no outcome to change
-    found: dict[str, list[tuple[ast.Call, str]]] = {}  # kind -> its calls: one seed (or frozen clock) fixes all
+    # kind -> its calls: one seed (or frozen clock) fixes all
+    found: dict[str, list[tuple[ast.Call, str]]] = {}
     for call, name in test.calls:
         if not name or _faked(test, name):
             continue
-        kind = "clock" if name in CLOCK else "uuid" if name in ("uuid.uuid1", "uuid.uuid4") else \
-            "random" if _unseeded_random(call, name) else None
+        kind = (
+            "clock"
+            if name in CLOCK
+            else "uuid"
+            if name in ("uuid.uuid1", "uuid.uuid4")
+            else "random"
+            if _unseeded_random(call, name)
+            else None
+        )
         if kind:
             found.setdefault(kind, []).append((call, name))
     for calls in found.values():
@@ -100,15 +175,17 @@ def nondeterminism(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
 
 
 def _mentions_tmp(test: TestFunc, node: ast.AST, depth: int = 0) -> bool:
-    """The expression names a temporary directory, directly or through the local names it is built from
-    (`catalog = messages / "x.po"`, `messages = tmp_path / "locale"`)."""
+    """The expression names a temporary directory, directly or through the local names it is built
+    from (`catalog = messages / "x.po"`, `messages = tmp_path / "locale"`)."""
     for n in ast.walk(node):
         if isinstance(n, ast.Name):
             if TMP.search(n.id):
                 return True
             for v in test.assigned.get(n.id, []) if depth < 5 else []:
                 sources = [i.context_expr for i in v.items] if isinstance(v, ast.With) else [v]
-                if any(isinstance(e, ast.expr) and _mentions_tmp(test, e, depth + 1) for e in sources):
+                if any(
+                    isinstance(e, ast.expr) and _mentions_tmp(test, e, depth + 1) for e in sources
+                ):
                     return True
         elif isinstance(n, ast.Attribute) and TMP.search(n.attr):
             return True
@@ -129,28 +206,54 @@ def _client_call(test: TestFunc, call: ast.Call) -> bool:
             return False
         receiver = values[0]
         if isinstance(receiver, ast.With):
-            receiver = next((i.context_expr for i in receiver.items if isinstance(i.optional_vars, ast.Name)
-                             and i.optional_vars.id == local), None)
-    return isinstance(receiver, ast.Call) and dotted(receiver.func, test.module.aliases) in HTTP_CLIENTS
+            receiver = next(
+                (
+                    i.context_expr
+                    for i in receiver.items
+                    if isinstance(i.optional_vars, ast.Name) and i.optional_vars.id == local
+                ),
+                None,
+            )
+    return (
+        isinstance(receiver, ast.Call)
+        and dotted(receiver.func, test.module.aliases) in HTTP_CLIENTS
+    )
 
 
 def _writes_file(call: ast.Call, name: str) -> bool:
     if name == "open":
-        mode = call.args[1] if len(call.args) > 1 else next((k.value for k in call.keywords if k.arg == "mode"), None)
-        return isinstance(mode, ast.Constant) and isinstance(mode.value, str) and any(c in mode.value for c in "wax+")
-    return name in FS_WRITES or (isinstance(call.func, ast.Attribute) and call.func.attr in PATH_WRITES
-                                 and name.count(".") >= 1 and "Path" in name)
+        mode = (
+            call.args[1]
+            if len(call.args) > 1
+            else next((k.value for k in call.keywords if k.arg == "mode"), None)
+        )
+        return (
+            isinstance(mode, ast.Constant)
+            and isinstance(mode.value, str)
+            and any(c in mode.value for c in "wax+")
+        )
+    return name in FS_WRITES or (
+        isinstance(call.func, ast.Attribute)
+        and call.func.attr in PATH_WRITES
+        and name.count(".") >= 1
+        and "Path" in name
+    )
 
 
-@rule("AS013", "external-resource", "warn", "network or real filesystem access",
-      "Use tmp_path for files and a local fake (or a recorded response) for the network.")
+@rule(
+    "AS013",
+    "external-resource",
+    "warn",
+    "network or real filesystem access",
+    "Use tmp_path for files and a local fake (or a recorded response) for the network.",
+)
 def external_resource(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
-    """Tests that talk to the network or write outside a temporary directory are slow,
-    flaky, and can damage the machine they run on. Network access is a request (`requests.get`, a
-    `Session`'s `.post`, `urlopen`, an SMTP/FTP connection), not building a client or reading an
-    exception class. A call the test has patched (`patch("requests.get")`)
-    reaches the fake, and a path built from `tmp_path` (or a `tempfile` directory), even in steps through
-    local names, is temporary: neither is flagged.
+    """Tests that talk to the network or write outside a temporary directory are slow, flaky, and
+    can damage the machine they run on. Network access is a request (`requests.get`, a `Session`'s
+    `.post`, `urlopen`, an SMTP/FTP connection), not building a client or reading an exception
+    class. A call the test has patched (`patch("requests.get")`) reaches the fake, and a path built
+    from `tmp_path` (or a `tempfile` directory), even in steps through local names, is temporary:
+    neither is flagged.
 
     Bad:
         def test_save():
@@ -168,19 +271,29 @@ def external_resource(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
     for call, name in test.calls:
         if not name or _faked(test, name):
             continue
-        if (name in NETWORK or name.startswith(NETWORK)) and "()" not in name or _client_call(test, call):
-            yield Hit.at(call, f"network access: `{name}()`")  # `requests.get(u).json()`: reported at `get`
+        if (
+            (name in NETWORK or name.startswith(NETWORK))
+            and "()" not in name
+            or _client_call(test, call)
+        ):
+            # `requests.get(u).json()`: reported at `get`
+            yield Hit.at(call, f"network access: `{name}()`")
         elif _writes_file(call, name) and not _mentions_tmp(test, call):
             yield Hit.at(call, f"writes to the real filesystem: `{name}()` outside tmp_path")
 
 
-@rule("AS014", "private-access", "warn", "private member access or reflection",
-      "Test through the public interface; private names change without notice.")
+@rule(
+    "AS014",
+    "private-access",
+    "warn",
+    "private member access or reflection",
+    "Test through the public interface; private names change without notice.",
+)
 def private_access(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
-    """Reading `_private` members or `__dict__` (directly, or by name through `getattr`/`setattr`) ties
-    the test to internals. Reflection on a public name (`setattr(f, "args", x)` in a check that the
-    attribute is read-only) is no more internal than `f.args` and is not flagged; a chain of private
-    names (`it._executor._shutdown`) is one finding.
+    """Reading `_private` members or `__dict__` (directly, or by name through `getattr`/`setattr`)
+    ties the test to internals. Reflection on a public name (`setattr(f, "args", x)` in a check that
+    the attribute is read-only) is no more internal than `f.args` and is not flagged; a chain of
+    private names (`it._executor._shutdown`) is one finding.
 
     Bad:
         def test_cache():
@@ -200,34 +313,59 @@ def private_access(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
     for node in test.of(ast.Attribute):
         if id(node) in inner:
             continue
-        private = [n.attr for n in _chain(node) if isinstance(n, ast.Attribute) and _private_name(n.attr)
-                   and not (isinstance(n.value, ast.Name) and n.value.id in ("self", "cls"))]  # the test's own
+        # the test's own
+        private = [
+            n.attr
+            for n in _chain(node)
+            if isinstance(n, ast.Attribute)
+            and _private_name(n.attr)
+            and not (isinstance(n.value, ast.Name) and n.value.id in ("self", "cls"))
+        ]
         if private:
             inner.update(id(n) for n in ast.walk(node))
             if private[0] not in reported:
                 reported.add(private[0])
                 yield Hit.at(node, f"private access: `.{private[0]}`")
     for name_node in test.of(ast.Name):
-        if id(name_node) not in inner and _private_import(name_node, aliases) and name_node.id not in reported:
+        if (
+            id(name_node) not in inner
+            and _private_import(name_node, aliases)
+            and name_node.id not in reported
+        ):
             reported.add(name_node.id)
             yield Hit.at(name_node, f"private access: `{name_node.id}` imported from its module")
     for call, name in test.calls:
-        attr = call.args[1] if name in ("getattr", "setattr", "delattr") and len(call.args) >= 2 else None
-        if isinstance(attr, ast.Constant) and isinstance(attr.value, str) and _private_name(attr.value):
+        attr = (
+            call.args[1]
+            if name in ("getattr", "setattr", "delattr") and len(call.args) >= 2
+            else None
+        )
+        if (
+            isinstance(attr, ast.Constant)
+            and isinstance(attr.value, str)
+            and _private_name(attr.value)
+        ):
             yield Hit.at(call, f"reflection: `{name}(..., {attr.value!r})`")
 
 
 def _private_name(attr: str) -> bool:
-    return (attr.startswith("_") and not attr.endswith("__") and attr not in PUBLIC_UNDERSCORE) or attr == "__dict__"
+    return (
+        attr.startswith("_") and not attr.endswith("__") and attr not in PUBLIC_UNDERSCORE
+    ) or attr == "__dict__"
 
 
 def _private_import(node: ast.AST, aliases: dict[str, str]) -> bool:
-    return isinstance(node, ast.Name) and node.id.startswith("_") and not node.id.startswith("__") \
+    return (
+        isinstance(node, ast.Name)
+        and node.id.startswith("_")
+        and not node.id.startswith("__")
         and node.id in aliases
+    )
 
 
 def _chain(node: ast.AST) -> list[ast.AST]:
-    """`a._b.c._d` -> [a, a._b, a._b.c, a._b.c._d]: the attribute chain from its root, outermost last."""
+    """`a._b.c._d` -> [a, a._b, a._b.c, a._b.c._d]: the attribute chain from its root,
+    outermost last."""
     out = [node]
     while isinstance(node, ast.Attribute):
         node = node.value

@@ -1,5 +1,5 @@
-"""Reject-level rules about test doubles: so many that the test checks the mocks, or the very code under test
-replaced by one."""
+"""Reject-level rules about test doubles: so many that the test checks the mocks, or the very code
+under test replaced by one."""
 
 from __future__ import annotations
 
@@ -12,8 +12,17 @@ from assay.smells.context import TestFunc
 from assay.smells.model import Hit, rule
 from assay.smells.names import dotted, last_name
 
-MOCK_FACTORIES = {"Mock", "MagicMock", "AsyncMock", "NonCallableMock", "NonCallableMagicMock", "PropertyMock",
-                  "create_autospec", "spy", "stub"}
+MOCK_FACTORIES = {
+    "Mock",
+    "MagicMock",
+    "AsyncMock",
+    "NonCallableMock",
+    "NonCallableMagicMock",
+    "PropertyMock",
+    "create_autospec",
+    "spy",
+    "stub",
+}
 
 
 def _is_patch(name: str | None) -> bool:
@@ -35,16 +44,24 @@ def _patches(test: TestFunc) -> list[ast.Call | ast.AST]:
 
 
 def patched_paths(test: TestFunc) -> list[str]:
-    """Dotted paths the test replaces: `patch("requests.get")`, `monkeypatch.setattr(time, "time", f)`."""
+    """Dotted paths the test replaces: `patch("requests.get")`,
+    `monkeypatch.setattr(time, "time", f)`."""
     key = ("patched", id(test.node))
     if key not in test.module.memo:
-        test.module.memo[key] = [f"{t[0]}.{t[1]}" for p in _patches(test) if (t := _target(p, test))]
+        test.module.memo[key] = [
+            f"{t[0]}.{t[1]}" for p in _patches(test) if (t := _target(p, test))
+        ]
     return test.module.memo[key]  # type: ignore[return-value]
 
 
-@rule("AS004", "excessive-mocking", "reject", "excessive mocking",
-      "Test through a smaller unit or use real collaborators (fakes, tmp_path); "
-      "a test of mostly mocks checks the mocks.")
+@rule(
+    "AS004",
+    "excessive-mocking",
+    "reject",
+    "excessive mocking",
+    "Test through a smaller unit or use real collaborators (fakes, tmp_path); "
+    "a test of mostly mocks checks the mocks.",
+)
 def excessive_mocking(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
     """More mock objects and patches than `max_mocks` (default 6) in one test.
 
@@ -79,7 +96,11 @@ def _target(call: ast.AST, test: TestFunc) -> tuple[str, str] | None:
     if isinstance(first, ast.Constant) and isinstance(first.value, str) and "." in first.value:
         owner, _, attr = first.value.rpartition(".")
         return owner, attr
-    if len(call.args) >= 2 and isinstance(call.args[1], ast.Constant) and isinstance(call.args[1].value, str):
+    if (
+        len(call.args) >= 2
+        and isinstance(call.args[1], ast.Constant)
+        and isinstance(call.args[1].value, str)
+    ):
         named = dotted(first, test.module.aliases)
         return (named, call.args[1].value) if named else None
     return None
@@ -91,9 +112,9 @@ def same_path(a: str, b: str) -> bool:
 
 
 def _project_code(test: TestFunc, owner: str, attr: str) -> bool:
-    """The patched name is the project's own code, never a builtin, the standard library or a dependency.
-    With the project's modules known (the analyser's targets): a name in one of them. Without: anything
-    but builtins and the standard library."""
+    """The patched name is the project's own code, never a builtin, the standard library or a
+    dependency. With the project's modules known (the analyser's targets): a name in one of them.
+    Without: anything but builtins and the standard library."""
     index = test.module.targets
     if index is not None:
         return index.owns(f"{owner}.{attr}")
@@ -126,15 +147,20 @@ def _built_from(cls: str | None, owner: str) -> bool:
     return bool(base) and last_name(owner)[:1].isupper() and same_path(base, owner)
 
 
-@rule("AS005", "mocked-sut", "reject", "the code under test is mocked",
-      "Mock only collaborators of the code under test, never the function the test calls and checks.")
+@rule(
+    "AS005",
+    "mocked-sut",
+    "reject",
+    "the code under test is mocked",
+    "Mock only collaborators of the code under test, never the function the test calls and checks.",
+)
 def mocked_sut(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
-    """A test that patches the very function (or method) of the project it then calls checks the mock's
-    return value. Caught: `patch("pkg.mod.f")` then `pkg.mod.f(...)` or an imported `f(...)`;
-    `patch("pkg.Class.method")` or `patch.object(Class, "method")` then `.method()` on an object built
-    from `Class` (`Class(...)`, or one of its factories like `Class.parse(...)`). Patched builtins,
-    standard-library and third-party functions (`builtins.print`, `time.time`, `requests.get`) are
-    collaborators, never the code under test: the project's own modules are.
+    """A test that patches the very function (or method) of the project it then calls checks the
+    mock's return value. Caught: `patch("pkg.mod.f")` then `pkg.mod.f(...)` or an imported `f(...)`;
+    `patch("pkg.Class.method")` or `patch.object(Class, "method")` then `.method()` on an object
+    built from `Class` (`Class(...)`, or one of its factories like `Class.parse(...)`). Patched
+    builtins, standard-library and third-party functions (`builtins.print`, `time.time`,
+    `requests.get`) are collaborators, never the code under test: the project's own modules are.
 
     Bad:
         @patch("pricing.total", return_value=6)
@@ -154,8 +180,12 @@ def mocked_sut(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
             if cls:
                 instances[local] = cls
     # `patch.object(cart, "price")` on a local object: judged by the class the object was built from
-    patched = [(p, t) for p in _patches(test) if (t := _target(p, test))
-               and _project_code(test, _owner_class(instances[t[0]]) if t[0] in instances else t[0], t[1])]
+    patched = [
+        (p, t)
+        for p in _patches(test)
+        if (t := _target(p, test))
+        and _project_code(test, _owner_class(instances[t[0]]) if t[0] in instances else t[0], t[1])
+    ]
     if not patched:
         return
     patch_ids = {id(p) for p, _ in patched}
@@ -165,8 +195,11 @@ def mocked_sut(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
         func = call.func
         for _, (owner, attr) in patched:
             direct = last_name(name) == attr and same_path(name, f"{owner}.{attr}")
-            method = isinstance(func, ast.Attribute) and func.attr == attr \
+            method = (
+                isinstance(func, ast.Attribute)
+                and func.attr == attr
                 and _built_from(_class_of(test, func.value, instances), owner)
+            )
             if direct or method:
                 yield Hit.at(call, f"`{attr}` is patched and then called: the test checks its mock")
                 return

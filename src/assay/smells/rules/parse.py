@@ -7,9 +7,15 @@ from collections.abc import Iterator
 from assay.smells.model import Hit, rule
 
 
-@rule("AS000", "cannot-parse", "reject", "cannot parse",
-      "Fix the syntax (or the encoding: UTF-8, or a `# -*- coding: ... -*-` line) so the file can be read.",
-      scope="parse")
+@rule(
+    "AS000",
+    "cannot-parse",
+    "reject",
+    "cannot parse",
+    "Fix the syntax (or the encoding: UTF-8, or a `# -*- coding: "
+    "... -*-` line) so the file can be read.",
+    scope="parse",
+)
 def cannot_parse(error: Exception) -> Iterator[Hit]:
     """A file that does not parse (syntax error, undecodable bytes, null bytes, nesting too deep
     or too large) cannot be checked, nor run.

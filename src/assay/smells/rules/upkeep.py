@@ -1,4 +1,5 @@
-"""Rules about how a test reads and is kept: output, repetition, vague expectations, skips, length."""
+"""Rules about how a test reads and is kept: output, repetition, vague expectations,
+skips, length."""
 
 from __future__ import annotations
 
@@ -13,12 +14,17 @@ from assay.smells.names import dotted, last_name
 STD_STREAMS = {"sys.stdout", "sys.stderr", "sys.__stdout__", "sys.__stderr__"}
 
 
-@rule("AS015", "print", "warn", "print in a test",
-      "Remove the print; put what matters into an assertion (its message) instead.")
+@rule(
+    "AS015",
+    "print",
+    "warn",
+    "print in a test",
+    "Remove the print; put what matters into an assertion (its message) instead.",
+)
 def print_call(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
-    """Output from a passing test is noise nobody reads; a failing test should say why in its assertion.
-    Printing into a buffer or file (`print(x, file=buf)`, `pprint(x, stream=buf)`) writes no output: it
-    is how a test feeds or checks code that writes, and is not flagged.
+    """Output from a passing test is noise nobody reads; a failing test should say why in its
+    assertion. Printing into a buffer or file (`print(x, file=buf)`, `pprint(x, stream=buf)`) writes
+    no output: it is how a test feeds or checks code that writes, and is not flagged.
 
     Bad:
         def test_total():
@@ -41,7 +47,8 @@ def print_call(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
 
 
 def _to_terminal(call: ast.Call, name: str, test: TestFunc) -> bool:
-    """The call writes to stdout or stderr: no `file=`/`stream=` destination, or sys.stdout/stderr."""
+    """The call writes to stdout or stderr: no `file=`/`stream=` destination, or
+    sys.stdout/stderr."""
     keyword = "file" if name == "print" else "stream"
     dest = next((k.value for k in call.keywords if k.arg == keyword), None)
     if dest is None and name != "print" and len(call.args) > 1:
@@ -60,13 +67,18 @@ def _statement_lists(test: TestFunc) -> Iterator[list[ast.stmt]]:
                 yield block
 
 
-@rule("AS017", "duplicate-assert", "warn", "duplicate assertion",
-      "Remove the repeated assertion, or change it to check what was meant.")
+@rule(
+    "AS017",
+    "duplicate-assert",
+    "warn",
+    "duplicate assertion",
+    "Remove the repeated assertion, or change it to check what was meant.",
+)
 def duplicate_assert(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
     """The same assertion twice, with nothing in between that could change its outcome, is a
     copy-paste slip: usually a different value was meant. An assertion that calls an object of the
-    test (`fm(3)`, `next(it)`, `cache.get(k)`) can change it, so its repetition checks the second call
-    (memoized, exhausted, idempotent) and is not flagged.
+    test (`fm(3)`, `next(it)`, `cache.get(k)`) can change it, so its repetition checks the second
+    call (memoized, exhausted, idempotent) and is not flagged.
 
     Bad:
         def test_bounds():
@@ -98,18 +110,26 @@ def duplicate_assert(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
 def _local(test: TestFunc, node: ast.AST) -> bool:
     while isinstance(node, (ast.Attribute, ast.Subscript)):
         node = node.value
-    return isinstance(node, ast.Name) and (node.id in test.assigned or node.id in test.params
-                                           or node.id in ("self", "cls"))
+    return isinstance(node, ast.Name) and (
+        node.id in test.assigned or node.id in test.params or node.id in ("self", "cls")
+    )
 
 
 def _calls_local(test: TestFunc, stmt: ast.stmt) -> bool:
     """The statement calls an object of the test, or passes one to a call: state may change."""
-    return any(isinstance(n, ast.Call) and (_local(test, n.func) or any(_local(test, a) for a in n.args))
-               for n in ast.walk(stmt))
+    return any(
+        isinstance(n, ast.Call) and (_local(test, n.func) or any(_local(test, a) for a in n.args))
+        for n in ast.walk(stmt)
+    )
 
 
-@rule("AS018", "broad-raises", "warn", "pytest.raises on a broad exception without match=",
-      "Expect the specific exception type, and pass match= for its message.")
+@rule(
+    "AS018",
+    "broad-raises",
+    "warn",
+    "pytest.raises on a broad exception without match=",
+    "Expect the specific exception type, and pass match= for its message.",
+)
 def broad_raises(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
     """`pytest.raises(Exception)` passes on any error, including a typo in the test itself.
 
@@ -133,7 +153,9 @@ def broad_raises(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
             continue
         types = call.args[0].elts if isinstance(call.args[0], ast.Tuple) else [call.args[0]]
         broad = any(last_name(dotted(t, {})) in ("Exception", "BaseException") for t in types)
-        used = id(call) in bound and sum(1 for n in test.of(ast.Name) if n.id == bound[id(call)]) > 1
+        used = (
+            id(call) in bound and sum(1 for n in test.of(ast.Name) if n.id == bound[id(call)]) > 1
+        )
         if broad and not any(k.arg == "match" for k in call.keywords) and not used:
             yield Hit.at(call)
 
@@ -151,8 +173,13 @@ def _skip_without_reason(d: ast.AST, aliases: dict[str, str]) -> str | None:
     return name if len(call.args) <= positional_reason else None
 
 
-@rule("AS019", "skip-without-reason", "warn", "skipped test without a reason",
-      "Give the skip a reason (`reason=\"...\"`) saying when it can be re-enabled.")
+@rule(
+    "AS019",
+    "skip-without-reason",
+    "warn",
+    "skipped test without a reason",
+    'Give the skip a reason (`reason="..."`) saying when it can be re-enabled.',
+)
 def skip_without_reason(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
     """A skip without a reason is forgotten; nobody knows when the test may run again.
 
@@ -176,8 +203,13 @@ def skip_without_reason(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
             yield Hit.at(call, f"`{name}()` without a reason")
 
 
-@rule("AS008", "duplicate-test", "reject", "duplicate test",
-      "Delete the copy, or change it to check the case it was meant for.")
+@rule(
+    "AS008",
+    "duplicate-test",
+    "reject",
+    "duplicate test",
+    "Delete the copy, or change it to check the case it was meant for.",
+)
 def duplicate_test(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
     """Two tests with the same body (and the same decorators and parameters), names aside,
     check the same thing twice: one of them was meant to check something else.
@@ -201,8 +233,13 @@ def duplicate_test(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
         yield Hit.at(test.node, f"duplicate test: same body as {first}")
 
 
-@rule("AS022", "long-test", "info", "long test",
-      "Split the test by behaviour; long tests check many things at once and are hard to fix.")
+@rule(
+    "AS022",
+    "long-test",
+    "info",
+    "long test",
+    "Split the test by behaviour; long tests check many things at once and are hard to fix.",
+)
 def long_test(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
     """A test longer than `max_test_lines` (default 60) lines usually checks several behaviours.
 
@@ -219,8 +256,14 @@ def long_test(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
         yield Hit.at(test.node, f"long test: {lines} lines (max {cfg.max_test_lines})")
 
 
-@rule("AS023", "no-tests", "info", "file defines no tests",
-      "Name test functions test_* (in Test* classes or unittest.TestCase subclasses).", scope="file")
+@rule(
+    "AS023",
+    "no-tests",
+    "info",
+    "file defines no tests",
+    "Name test functions test_* (in Test* classes or unittest.TestCase subclasses).",
+    scope="file",
+)
 def no_tests(module: Module, cfg: SmellsConfig) -> Iterator[Hit]:
     """A test file that defines no test function runs nothing.
 

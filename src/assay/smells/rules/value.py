@@ -1,4 +1,5 @@
-"""Low-value rules: tests of code without logic. Their level is `reject` while `fail_on_low_value` holds."""
+"""Low-value rules: tests of code without logic. Their level is `reject` while
+`fail_on_low_value` holds."""
 
 from __future__ import annotations
 
@@ -9,8 +10,10 @@ from assay.smells.context import TestFunc
 from assay.smells.model import Hit, rule
 from assay.smells.value import low_value
 
-HINT = ("Test behaviour with logic in it (branches, computation, error cases); "
-        "drop checks of getters, field round-trips and literal mappings.")
+HINT = (
+    "Test behaviour with logic in it (branches, computation, error cases); "
+    "drop checks of getters, field round-trips and literal mappings."
+)
 
 
 def _verdict(test: TestFunc) -> tuple[str, str] | None:
@@ -21,7 +24,14 @@ def _verdict(test: TestFunc) -> tuple[str, str] | None:
     return test.module.memo[key]  # type: ignore[return-value]
 
 
-@rule("AS020", "trivial-target", "reject", "low value: the code under test has no logic", HINT, low_value=True)
+@rule(
+    "AS020",
+    "trivial-target",
+    "reject",
+    "low value: the code under test has no logic",
+    HINT,
+    low_value=True,
+)
 def trivial_target(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
     """Every target function the test calls is a getter, a conversion or a one-to-one literal
     mapping (decided from the target's source): the test restates the code.
@@ -35,7 +45,7 @@ def trivial_target(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
             assert label(Kind.SQUARE) == "square"
 
     Good:
-        # shapes.py:  def area(shape): return shape.w * shape.h if shape.kind is Kind.SQUARE else ...
+        # shapes.py: def area(shape): return shape.w * shape.h if shape.kind is Kind.SQUARE ...
         def test_area_of_square():
             assert area(Shape(Kind.SQUARE, w=2, h=3)) == 6
     """
@@ -44,8 +54,14 @@ def trivial_target(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
         yield Hit.at(test.node, found[1])
 
 
-@rule("AS021", "literal-roundtrip", "reject", "low value: only reads fields of objects built from literals", HINT,
-      low_value=True)
+@rule(
+    "AS021",
+    "literal-roundtrip",
+    "reject",
+    "low value: only reads fields of objects built from literals",
+    HINT,
+    low_value=True,
+)
 def literal_roundtrip(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
     """The test builds an object from literals and reads its fields (or `str`, `repr`, `.name`,
     `.value`) back, and the target class runs no logic on construction: it checks the language.

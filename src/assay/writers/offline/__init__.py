@@ -1,12 +1,13 @@
 """The offline writer: mutant-killing characterization tests with no LLM and no key.
 
-Entry points: `generate_offline(...)` (what `assay generate` runs when no model writer is configured: `WRITERS`
-names `session.OfflineSession`) and
-`OfflineWriter(project, settings).write(target)` (one module, returns the file text and the report; writes nothing).
-Modules: `targets` (functions and skips, `--since`), `mine` (inputs from tests and doctests), `regex` (strings that
-reach the module's data), `crosshair` (path-covering inputs, optional), `probe` (the sandboxed run), `cover` (set
-cover, gate 4 foreseen), `render` (the pytest file), `place` (where it goes), `markers` (does the project accept the
-marks), `writer` (the steps, within the budget), `session` (one run over many modules)."""
+Entry points: `generate_offline(...)` (what `assay generate` runs when no model writer is
+configured: `WRITERS` names `session.OfflineSession`) and
+`OfflineWriter(project, settings).write(target)` (one module, returns the file text and the report;
+writes nothing). Modules: `targets` (functions and skips, `--since`), `mine` (inputs from tests and
+doctests), `regex` (strings that reach the module's data), `crosshair` (path-covering inputs,
+optional), `probe` (the sandboxed run), `cover` (set cover, gate 4 foreseen), `render` (the pytest
+file), `place` (where it goes), `markers` (does the project accept the marks), `writer` (the steps,
+within the budget), `session` (one run over many modules)."""
 
 from __future__ import annotations
 
@@ -21,5 +22,14 @@ from assay.writers.offline.model import (
 from assay.writers.offline.session import OfflineSession, generate_offline
 from assay.writers.offline.writer import OfflineWriter
 
-__all__ = ["CHARACTERIZATION_NOTE", "FunctionReport", "ModuleResult", "OfflineReport", "OfflineSession",
-           "OfflineTarget", "OfflineWriter", "PinnedTest", "generate_offline"]
+__all__ = [
+    "CHARACTERIZATION_NOTE",
+    "FunctionReport",
+    "ModuleResult",
+    "OfflineReport",
+    "OfflineSession",
+    "OfflineTarget",
+    "OfflineWriter",
+    "PinnedTest",
+    "generate_offline",
+]

@@ -1,11 +1,12 @@
 """Which kept inputs become tests: a greedy set cover of the mutants they kill, and gate 4 foreseen.
 
-Greedy: take the input that kills the most mutants no chosen input kills yet (ties to the shortest call), at
-most `per_function` per function, until no input adds a kill. An input that kills nothing new is never a test.
+Greedy: take the input that kills the most mutants no chosen input kills yet (ties to the shortest
+call), at most `per_function` per function, until no input adds a kill. An input that kills nothing
+new is never a test.
 
-Gate 4 scores a file on the mutants of the functions its tests execute; the probe knows which lines each input
-runs and which mutants it kills, so the score can be foreseen and functions that would pull it under the
-threshold left out before the file is verified.
+Gate 4 scores a file on the mutants of the functions its tests execute; the probe knows which lines
+each input runs and which mutants it kills, so the score can be foreseen and functions that would
+pull it under the threshold left out before the file is verified.
 """
 
 from __future__ import annotations
@@ -19,10 +20,14 @@ from assay.writers.offline.probe import Kept
 UNCOUNTED = {"equivalent", "duplicate", "compile_error"}
 
 
-def cover(candidates: Iterable[Kept], per_function: int, covered: set[str] | None = None,
-          taken: Counter | None = None) -> list[Kept]:
-    """Greedy set cover of mutants by inputs, starting from `covered` (kills of tests already kept) and
-    `taken` (tests already kept per function)."""
+def cover(
+    candidates: Iterable[Kept],
+    per_function: int,
+    covered: set[str] | None = None,
+    taken: Counter | None = None,
+) -> list[Kept]:
+    """Greedy set cover of mutants by inputs, starting from `covered` (kills of tests already kept)
+    and `taken` (tests already kept per function)."""
     covered = set(covered or ())
     taken = Counter(taken or {})
     pool = [k for k in candidates if k.kills - covered]
@@ -34,7 +39,11 @@ def cover(candidates: Iterable[Kept], per_function: int, covered: set[str] | Non
         chosen.append(best)
         covered |= best.kills
         taken[best.function] += 1
-        pool = [k for k in pool if k is not best and k.kills - covered and taken[k.function] < per_function]
+        pool = [
+            k
+            for k in pool
+            if k is not best and k.kills - covered and taken[k.function] < per_function
+        ]
     return chosen
 
 
@@ -52,8 +61,12 @@ def innermost(spans: dict[str, tuple[int, int]], line: int) -> str | None:
     return best
 
 
-def foresee(chosen: list[Kept], mutants: list[Mutant], status: dict[str, str],
-            spans: dict[str, tuple[int, int]]) -> tuple[float | None, set[str]]:
+def foresee(
+    chosen: list[Kept],
+    mutants: list[Mutant],
+    status: dict[str, str],
+    spans: dict[str, tuple[int, int]],
+) -> tuple[float | None, set[str]]:
     """(gate 4's score in percent as the probe sees it, the functions in its scope)."""
     scope = {name for k in chosen for line in k.lines if (name := innermost(spans, line))}
     counted = [m for m in mutants if m.function in scope and status.get(m.id) not in UNCOUNTED]
@@ -63,10 +76,15 @@ def foresee(chosen: list[Kept], mutants: list[Mutant], status: dict[str, str],
     return 100.0 * sum(m.id in killed for m in counted) / len(counted), scope
 
 
-def fit_threshold(chosen: list[Kept], mutants: list[Mutant], status: dict[str, str],
-                  spans: dict[str, tuple[int, int]], threshold: float) -> tuple[list[Kept], list[str]]:
-    """Leave out, one function at a time, the tests whose removal raises the foreseen score the most, until it
-    reaches the threshold; returns (tests kept, functions left out)."""
+def fit_threshold(
+    chosen: list[Kept],
+    mutants: list[Mutant],
+    status: dict[str, str],
+    spans: dict[str, tuple[int, int]],
+    threshold: float,
+) -> tuple[list[Kept], list[str]]:
+    """Leave out, one function at a time, the tests whose removal raises the foreseen score the
+    most, until it reaches the threshold; returns (tests kept, functions left out)."""
     left_out: list[str] = []
     while chosen:
         score, _ = foresee(chosen, mutants, status, spans)

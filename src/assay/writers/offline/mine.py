@@ -1,11 +1,12 @@
 """Inputs mined from the project's own tests and doctests (`ast` only: nothing here runs).
 
-A call of a target function in a test becomes an input when every argument can stand alone in a new file:
-literals, names the test imported (their import line comes along), builtins, lambdas and comprehensions over
-those, and names bound to such expressions - a `parametrize` row (one input per row), a local assigned once,
-a module-level constant. A method call on a local built by the class's constructor gives the constructor call
-as the receiver. Doctest examples are read the same way, with the module's own names importable. Literals
-of the tests and the code (numbers with their neighbours, short strings) feed the typed value generators.
+A call of a target function in a test becomes an input when every argument can stand alone in a new
+file: literals, names the test imported (their import line comes along), builtins, lambdas and
+comprehensions over those, and names bound to such expressions - a `parametrize` row (one input per
+row), a local assigned once, a module-level constant. A method call on a local built by the class's
+constructor gives the constructor call as the receiver. Doctest examples are read the same way, with
+the module's own names importable. Literals of the tests and the code (numbers with their
+neighbours, short strings) feed the typed value generators.
 """
 
 from __future__ import annotations
@@ -34,9 +35,12 @@ _BUILTINS = set(dir(builtins))
 class Mined:
     """What the tests and doctests say about the functions of one module."""
 
-    inputs: dict[str, list[dict]] = field(default_factory=dict)  # function name -> inputs (see OfflineFunction)
-    receivers: dict[str, list[str]] = field(default_factory=dict)  # class name -> constructor call sources
-    literals: dict[str, list] = field(default_factory=dict)  # "int" | "float" | "str" -> values, most used first
+    # function name -> inputs (see OfflineFunction)
+    inputs: dict[str, list[dict]] = field(default_factory=dict)
+    # class name -> constructor call sources
+    receivers: dict[str, list[str]] = field(default_factory=dict)
+    # "int" | "float" | "str" -> values, most used first
+    literals: dict[str, list] = field(default_factory=dict)
     files: int = 0
 
 
@@ -52,7 +56,8 @@ def project_test_files(root: Path) -> list[Path]:
 
 
 class _Resolver:
-    """Names of one file: what each imported name is (an import line) and what local names stand for."""
+    """Names of one file: what each imported name is (an import line) and what local names
+    stand for."""
 
     def __init__(self, tree: ast.Module, package: list[str]):
         self.imports: dict[str, str] = {}
@@ -61,7 +66,9 @@ class _Resolver:
             if isinstance(node, ast.Import):
                 for a in node.names:
                     local = a.asname or a.name.split(".")[0]
-                    self.imports[local] = f"import {a.name}" + (f" as {a.asname}" if a.asname else "")
+                    self.imports[local] = f"import {a.name}" + (
+                        f" as {a.asname}" if a.asname else ""
+                    )
                     self.origin[local] = a.name if a.asname else a.name.split(".")[0]
             elif isinstance(node, ast.ImportFrom):
                 module = node.module or ""
@@ -72,22 +79,36 @@ class _Resolver:
                     if a.name == "*":
                         continue
                     local = a.asname or a.name
-                    self.imports[local] = f"from {module} import {a.name}" + (f" as {a.asname}" if a.asname else "")
+                    self.imports[local] = f"from {module} import {a.name}" + (
+                        f" as {a.asname}" if a.asname else ""
+                    )
                     self.origin[local] = f"{module}.{a.name}"
-        self.constants = {t.id: n.value for n in tree.body if isinstance(n, ast.Assign) and len(n.targets) == 1
-                          and isinstance(t := n.targets[0], ast.Name)}
-        self.helpers: dict[str, tuple[str, set[str]]] = {}  # name -> (source, import lines it needs)
+        self.constants = {
+            t.id: n.value
+            for n in tree.body
+            if isinstance(n, ast.Assign)
+            and len(n.targets) == 1
+            and isinstance(t := n.targets[0], ast.Name)
+        }
+        # name -> (source, import lines it needs)
+        self.helpers: dict[str, tuple[str, set[str]]] = {}
         for node in tree.body:
-            if isinstance(node, ast.FunctionDef) and not node.name.startswith("test") and not node.decorator_list:
+            if (
+                isinstance(node, ast.FunctionDef)
+                and not node.name.startswith("test")
+                and not node.decorator_list
+            ):
                 found = self._helper(node)
                 if found is not None:
                     self.helpers[node.name] = found
 
     def _helper(self, node: ast.FunctionDef) -> tuple[str, set[str]] | None:
-        """A module-level function of a test file that can be copied into a new file: it uses only its own
-        names, builtins and imported names."""
+        """A module-level function of a test file that can be copied into a new file: it uses only
+        its own names, builtins and imported names."""
         own = {a.arg for a in ast.walk(node.args) if isinstance(a, ast.arg)}
-        own |= {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+        own |= {
+            n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+        }
         own |= _bound_inside(node)
         lines = set()
         for n in ast.walk(node):
@@ -140,7 +161,15 @@ class _Portable(ast.NodeTransformer):
             source, lines = self.resolver.helpers[node.id]
             self.helpers.add(source)
             self.lines |= lines
-        elif node.id not in _BUILTINS or node.id in ("open", "input", "exec", "eval", "__import__", "exit", "quit"):
+        elif node.id not in _BUILTINS or node.id in (
+            "open",
+            "input",
+            "exec",
+            "eval",
+            "__import__",
+            "exit",
+            "quit",
+        ):
             self.ok = False
         return node
 
@@ -156,30 +185,47 @@ class _Portable(ast.NodeTransformer):
         return out if self.ok else None
 
 
-def _rows(test: ast.FunctionDef | ast.AsyncFunctionDef, resolver: _Resolver) -> list[dict[str, ast.AST]]:
-    """One name -> value environment per parametrize case (the cross product of stacked decorators)."""
+def _rows(
+    test: ast.FunctionDef | ast.AsyncFunctionDef, resolver: _Resolver
+) -> list[dict[str, ast.AST]]:
+    """One name -> value environment per parametrize case (the cross product of
+    stacked decorators)."""
     tables: list[list[dict[str, ast.AST]]] = []
     for dec in test.decorator_list:
-        if not (isinstance(dec, ast.Call) and isinstance(dec.func, ast.Attribute) and dec.func.attr == "parametrize"
-                and len(dec.args) >= 2):
+        if not (
+            isinstance(dec, ast.Call)
+            and isinstance(dec.func, ast.Attribute)
+            and dec.func.attr == "parametrize"
+            and len(dec.args) >= 2
+        ):
             continue
         names_node, values = dec.args[0], dec.args[1]
         if isinstance(names_node, ast.Constant) and isinstance(names_node.value, str):
             names = [n.strip() for n in names_node.value.split(",") if n.strip()]
         elif isinstance(names_node, (ast.Tuple, ast.List)) and all(
-                isinstance(e, ast.Constant) for e in names_node.elts):
+            isinstance(e, ast.Constant) for e in names_node.elts
+        ):
             names = [str(getattr(e, "value", "")) for e in names_node.elts]
         else:
             return []
-        if isinstance(values, ast.Name) and isinstance(named := resolver.constants.get(values.id),
-                                                       (ast.List, ast.Tuple)):
+        if isinstance(values, ast.Name) and isinstance(
+            named := resolver.constants.get(values.id), (ast.List, ast.Tuple)
+        ):
             values = named
         if not isinstance(values, (ast.List, ast.Tuple)):
             return []
         table: list[dict[str, ast.AST]] = []
         for row in values.elts:
-            if isinstance(row, ast.Call) and isinstance(row.func, ast.Attribute) and row.func.attr == "param":
-                row = ast.Tuple(row.args, ast.Load()) if len(names) > 1 else (row.args[0] if row.args else row)
+            if (
+                isinstance(row, ast.Call)
+                and isinstance(row.func, ast.Attribute)
+                and row.func.attr == "param"
+            ):
+                row = (
+                    ast.Tuple(row.args, ast.Load())
+                    if len(names) > 1
+                    else (row.args[0] if row.args else row)
+                )
             items = row.elts if len(names) > 1 and isinstance(row, (ast.Tuple, ast.List)) else [row]
             if len(items) == len(names):
                 table.append({n: v for n, v in zip(names, items, strict=True)})
@@ -201,14 +247,22 @@ def _locals(body: list[ast.stmt]) -> dict[str, ast.AST]:
     values: dict[str, ast.AST] = {}
     for node in body:
         for sub in ast.walk(node):
-            if isinstance(sub, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.With, ast.NamedExpr)):
-                targets = sub.targets if isinstance(sub, ast.Assign) else [getattr(sub, "target", None)]
+            if isinstance(
+                sub, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.With, ast.NamedExpr)
+            ):
+                targets = (
+                    sub.targets if isinstance(sub, ast.Assign) else [getattr(sub, "target", None)]
+                )
                 for t in targets:
                     for n in ast.walk(t) if t is not None else []:
                         if isinstance(n, ast.Name):
                             counts[n.id] += 1
-                if isinstance(sub, (ast.Assign, ast.AnnAssign)) and len(targets) == 1 \
-                        and isinstance(targets[0], ast.Name) and sub.value is not None:
+                if (
+                    isinstance(sub, (ast.Assign, ast.AnnAssign))
+                    and len(targets) == 1
+                    and isinstance(targets[0], ast.Name)
+                    and sub.value is not None
+                ):
                     values[targets[0].id] = sub.value
     return {k: v for k, v in values.items() if counts[k] == 1}
 
@@ -232,7 +286,7 @@ class _Miner:
         full = f"{origin}.{rest}" if rest else origin
         if not full.startswith(self.dotted + "."):
             return None
-        name = full[len(self.dotted) + 1:]
+        name = full[len(self.dotted) + 1 :]
         return name if self.functions.get(name) in ("function", "static") else None
 
     def _class(self, func: ast.AST, resolver: _Resolver) -> str | None:
@@ -240,11 +294,12 @@ class _Miner:
         text = ast.unparse(func)
         head, _, rest = text.partition(".")
         full = f"{resolver.origin.get(head, '')}.{rest}" if rest else (origin or "")
-        name = full[len(self.dotted) + 1:] if full.startswith(self.dotted + ".") else None
+        name = full[len(self.dotted) + 1 :] if full.startswith(self.dotted + ".") else None
         return name if name in self.classes else None
 
-    def _portable(self, expr: ast.AST, env: dict[str, ast.AST],
-                  resolver: _Resolver) -> tuple[str, set[str], set[str]] | None:
+    def _portable(
+        self, expr: ast.AST, env: dict[str, ast.AST], resolver: _Resolver
+    ) -> tuple[str, set[str], set[str]] | None:
         """(source, import lines, helper sources) of an expression that can stand alone, or None."""
         p = _Portable(env, resolver)
         out = p.run(copy.deepcopy(expr))
@@ -253,9 +308,18 @@ class _Miner:
         text = ast.unparse(out)
         return (text, p.lines, p.helpers) if len(text) <= MAX_ARG else None
 
-    def _input(self, call: ast.Call, env: dict[str, ast.AST], resolver: _Resolver, origin: str,
-               receiver: str | None = None, receiver_lines: frozenset[str] | set[str] = frozenset()) -> dict | None:
-        if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+    def _input(
+        self,
+        call: ast.Call,
+        env: dict[str, ast.AST],
+        resolver: _Resolver,
+        origin: str,
+        receiver: str | None = None,
+        receiver_lines: frozenset[str] | set[str] = frozenset(),
+    ) -> dict | None:
+        if any(isinstance(a, ast.Starred) for a in call.args) or any(
+            k.arg is None for k in call.keywords
+        ):
             return None
         args, kwargs, lines, helpers = [], {}, set(receiver_lines), set()
         for a in call.args:
@@ -272,8 +336,14 @@ class _Miner:
             kwargs[k.arg] = got[0]
             lines |= got[1]
             helpers |= got[2]
-        return {"args": args, "kwargs": kwargs, "receiver": receiver, "origin": origin, "imports": sorted(lines),
-                "helpers": sorted(helpers)}
+        return {
+            "args": args,
+            "kwargs": kwargs,
+            "receiver": receiver,
+            "origin": origin,
+            "imports": sorted(lines),
+            "helpers": sorted(helpers),
+        }
 
     def _add(self, name: str, inp: dict | None) -> None:
         if inp is None:
@@ -282,15 +352,27 @@ class _Miner:
         if inp not in bucket and len(bucket) < MAX_PER_FUNCTION:
             bucket.append(inp)
 
-    def scope(self, body: list[ast.stmt], env: dict[str, ast.AST], resolver: _Resolver, origin: str,
-              shared: Sequence[ast.stmt] = ()) -> None:
-        """Every call of a target in `body`, under `env`; `shared`: module-level statements (objects built there
-        count as receivers too)."""
-        built: dict[str, tuple[str, str, set[str]]] = {}  # local -> (class, constructor source, lines)
+    def scope(
+        self,
+        body: list[ast.stmt],
+        env: dict[str, ast.AST],
+        resolver: _Resolver,
+        origin: str,
+        shared: Sequence[ast.stmt] = (),
+    ) -> None:
+        """Every call of a target in `body`, under `env`; `shared`: module-level statements (objects
+        built there count as receivers too)."""
+        # local -> (class, constructor source, lines)
+        built: dict[str, tuple[str, str, set[str]]] = {}
         for node in [*shared, *body]:
             for sub in ast.walk(node) if node in body else [node]:
-                if isinstance(sub, ast.Assign) and len(sub.targets) == 1 and isinstance(sub.targets[0], ast.Name) \
-                        and isinstance(sub.value, ast.Call) and (cls := self._class(sub.value.func, resolver)):
+                if (
+                    isinstance(sub, ast.Assign)
+                    and len(sub.targets) == 1
+                    and isinstance(sub.targets[0], ast.Name)
+                    and isinstance(sub.value, ast.Call)
+                    and (cls := self._class(sub.value.func, resolver))
+                ):
                     got = self._portable(sub.value, env, resolver)
                     if got is not None and not got[2]:
                         built[sub.targets[0].id] = (cls, got[0], got[1])
@@ -304,8 +386,11 @@ class _Miner:
                 name = self._target(sub.func, resolver)
                 if name is not None:
                     self._add(name, self._input(sub, env, resolver, origin))
-                elif isinstance(sub.func, ast.Attribute) and isinstance(sub.func.value, ast.Name) \
-                        and sub.func.value.id in built:
+                elif (
+                    isinstance(sub.func, ast.Attribute)
+                    and isinstance(sub.func.value, ast.Name)
+                    and sub.func.value.id in built
+                ):
                     cls, src, lines = built[sub.func.value.id]
                     method = f"{cls}.{sub.func.attr}"
                     if self.functions.get(method) == "method":
@@ -317,7 +402,9 @@ class _Miner:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 local = _locals(node.body)
                 for row in _rows(node, resolver):
-                    self.scope(node.body, {**module_env, **local, **row}, resolver, origin, tree.body)
+                    self.scope(
+                        node.body, {**module_env, **local, **row}, resolver, origin, tree.body
+                    )
 
 
 def _literals(trees: Sequence[ast.AST], counts: dict[str, Counter]) -> None:
@@ -336,8 +423,8 @@ def _literals(trees: Sequence[ast.AST], counts: dict[str, Counter]) -> None:
 
 
 def mine(root: Path, dotted: str, module_text: str, functions: dict[str, str]) -> Mined:
-    """Inputs for `functions` (name -> kind) of module `dotted` from every test file under `root` and the
-    module's doctests; literals from both."""
+    """Inputs for `functions` (name -> kind) of module `dotted` from every test file under `root`
+    and the module's doctests; literals from both."""
     mined = Mined()
     miner = _Miner(dotted, functions, mined)
     counts: dict[str, Counter] = {"int": Counter(), "float": Counter(), "str": Counter()}
@@ -370,7 +457,13 @@ def mine(root: Path, dotted: str, module_text: str, functions: dict[str, str]) -
 def _doctests(tree: ast.Module, dotted: str, miner: _Miner) -> None:
     """Calls in the module's doctests: the module's own names are importable from it."""
     own = [n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))]
-    own += [t.id for n in tree.body if isinstance(n, ast.Assign) for t in n.targets if isinstance(t, ast.Name)]
+    own += [
+        t.id
+        for n in tree.body
+        if isinstance(n, ast.Assign)
+        for t in n.targets
+        if isinstance(t, ast.Name)
+    ]
     parser = doctest.DocTestParser()
     for node in [tree, *ast.walk(tree)]:
         if not isinstance(node, (ast.Module, ast.FunctionDef, ast.ClassDef, ast.AsyncFunctionDef)):
@@ -385,8 +478,13 @@ def _doctests(tree: ast.Module, dotted: str, miner: _Miner) -> None:
                 statements += ast.parse(example.source).body
             except SyntaxError:
                 continue
-        header = "\n".join(lines) + "\n" + "\n".join(ast.unparse(s) for s in statements if isinstance(
-            s, (ast.Import, ast.ImportFrom)))
+        header = (
+            "\n".join(lines)
+            + "\n"
+            + "\n".join(
+                ast.unparse(s) for s in statements if isinstance(s, (ast.Import, ast.ImportFrom))
+            )
+        )
         try:
             resolver = _Resolver(ast.parse(header), dotted.split(".")[:-1])
         except SyntaxError:

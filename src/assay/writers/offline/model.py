@@ -1,17 +1,21 @@
-"""Plain data of the offline writer: what it was asked, what it wrote, and why it wrote nothing else."""
+"""Plain data of the offline writer: what it was asked, what it wrote, and why it wrote
+nothing else."""
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 from typing import Any, ClassVar
 
-CHARACTERIZATION_NOTE = ("These are characterization tests: they pin what the code does today, not what it "
-                         "should do - review them before relying on them as a specification.")
+CHARACTERIZATION_NOTE = (
+    "These are characterization tests: they pin what the code does today, not what it "
+    "should do - review them before relying on them as a specification."
+)
 
 
 @dataclass
 class OfflineTarget:
-    """One module (project-relative path) and, optionally, the functions (`f`, `Class.method`) to test."""
+    """One module (project-relative path) and, optionally, the functions (`f`, `Class.method`)
+    to test."""
 
     module: str
     functions: list[str] = field(default_factory=list)
@@ -62,8 +66,10 @@ class ModuleResult:
     functions: list[FunctionReport] = field(default_factory=list)
     mutants: int = 0  # module mutants counted (equivalent, duplicate, uncompilable left out)
     killed: int = 0  # killed by the kept tests, by the probe
-    survivors: list[str] = field(default_factory=list)  # "line: before -> after" of mutants nothing kills
-    verdict: str | None = None  # the gates' verdict of the final file (accepted, or why it was not written)
+    # "line: before -> after" of mutants nothing kills
+    survivors: list[str] = field(default_factory=list)
+    # the gates' verdict of the final file (accepted, or why it was not written)
+    verdict: str | None = None
     gate_score: float | None = None  # gate 4's score of the final file (its scope), percent
     written: bool = False
     notes: list[str] = field(default_factory=list)
@@ -96,7 +102,9 @@ class OfflineReport:
     @property
     def tests(self) -> int:
         """Tests written (with --dry-run: that would have been written)."""
-        return sum(len(m.tests) for m in self.modules if m.written or (self.dry_run and m.text is not None))
+        return sum(
+            len(m.tests) for m in self.modules if m.written or (self.dry_run and m.text is not None)
+        )
 
     @property
     def exit_code(self) -> int:
@@ -104,5 +112,11 @@ class OfflineReport:
         return 0 if self.tests else 1
 
     def to_json(self) -> dict[str, Any]:
-        return {"schema": self.SCHEMA, "dry_run": self.dry_run, "duration_s": round(self.duration_s, 3),
-                "note": CHARACTERIZATION_NOTE, "notes": self.notes, "modules": [m.to_json() for m in self.modules]}
+        return {
+            "schema": self.SCHEMA,
+            "dry_run": self.dry_run,
+            "duration_s": round(self.duration_s, 3),
+            "note": CHARACTERIZATION_NOTE,
+            "notes": self.notes,
+            "modules": [m.to_json() for m in self.modules],
+        }

@@ -1,8 +1,9 @@
 """Where a generated test file goes, and writing it without ever overwriting a file.
 
-Next to the module's existing tests (the directory holding most test files that import it), else the project's
-`tests/` (or `test/`) directory, else a new `tests/`. The name is `test_<module>_characterization.py`, numbered
-when taken; the file is created exclusively, so a file that appeared meanwhile is never overwritten.
+Next to the module's existing tests (the directory holding most test files that import it), else the
+project's `tests/` (or `test/`) directory, else a new `tests/`. The name is
+`test_<module>_characterization.py`, numbered when taken; the file is created exclusively, so a file
+that appeared meanwhile is never overwritten.
 """
 
 from __future__ import annotations
@@ -50,18 +51,26 @@ def path_for(project: Project, rel: str, dotted: str, out_dir: str | None = None
 
 
 def out_dir_rel(project: Project, out_dir: Path | str) -> str:
-    """`--out-dir` as a project-relative directory; it must lie inside the project and outside its packages."""
+    """`--out-dir` as a project-relative directory; it must lie inside the project and outside
+    its packages."""
     path = Path(out_dir)
     path = path if path.is_absolute() else Path.cwd() / path
     rel = project.rel(path)
-    package_dirs = {PurePosixPath(p).parent.as_posix() for p in project.modules.values() if p.endswith("__init__.py")}
-    if rel in package_dirs and not any(part in ("tests", "test") for part in PurePosixPath(rel).parts):
+    package_dirs = {
+        PurePosixPath(p).parent.as_posix()
+        for p in project.modules.values()
+        if p.endswith("__init__.py")
+    }
+    if rel in package_dirs and not any(
+        part in ("tests", "test") for part in PurePosixPath(rel).parts
+    ):
         raise InputError(f"--out-dir {out_dir} is a source package, not a test directory")
     return "" if rel == "." else rel
 
 
 def write_new(root: Path, rel: str, text: str) -> None:
-    """Create the file; an existing file (even one that appeared a moment ago) is never overwritten."""
+    """Create the file; an existing file (even one that appeared a moment ago) is
+    never overwritten."""
     path = root / rel
     path.parent.mkdir(parents=True, exist_ok=True)
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)

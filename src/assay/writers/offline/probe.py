@@ -1,8 +1,9 @@
-"""Run the offline probe of one module in the sandbox (`_assay_sandbox.offline`) and read what it found.
+"""Run the offline probe of one module in the sandbox (`_assay_sandbox.offline`) and read what
+it found.
 
-The probe runs in a scratch copy of the project through `Sandbox.popen`, like every run of user code, under the
-interpreter that runs the project's tests; its wall time is the probe budget plus a margin for the interpreter's
-start, after which the whole process tree is killed.
+The probe runs in a scratch copy of the project through `Sandbox.popen`, like every run of user
+code, under the interpreter that runs the project's tests; its wall time is the probe budget plus a
+margin for the interpreter's start, after which the whole process tree is killed.
 """
 
 from __future__ import annotations
@@ -35,51 +36,99 @@ class Kept:
     def size(self) -> int:
         """Length of the call as written: ties in the selection go to the shortest."""
         inp = self.input
-        return len(inp.get("receiver") or "") + sum(len(a) for a in inp.get("args", [])) + sum(
-            len(k) + len(v) + 1 for k, v in inp.get("kwargs", {}).items())
+        return (
+            len(inp.get("receiver") or "")
+            + sum(len(a) for a in inp.get("args", []))
+            + sum(len(k) + len(v) + 1 for k, v in inp.get("kwargs", {}).items())
+        )
 
 
 @dataclass
 class ProbeResult:
     functions: dict[str, dict[str, Any]]  # name -> params, tried, dropped, hung, memory, error
     kept: list[Kept]
-    status: dict[str, str]  # mutant id -> run | equivalent | duplicate | compile_error | timeout | not_run | ...
+    # mutant id -> run | equivalent | duplicate | compile_error | timeout | not_run | ...
+    status: dict[str, str]
     error: str | None = None
     duration_s: float = 0.0
     explore_s: float = 0.0
 
 
 def mutant_spec(m: Mutant) -> MutantSpec:
-    return MutantSpec(id=m.id, file=m.file, start=m.start, end=m.end, replacement=m.replacement, line=m.line,
-                      end_line=m.end_line, stmt_line=m.stmt_line, function=m.function,
-                      chain=[list(c) for c in m.chain])
+    return MutantSpec(
+        id=m.id,
+        file=m.file,
+        start=m.start,
+        end=m.end,
+        replacement=m.replacement,
+        line=m.line,
+        end_line=m.end_line,
+        stmt_line=m.stmt_line,
+        function=m.function,
+        chain=[list(c) for c in m.chain],
+    )
 
 
-def run_probe(ws: Workspace, sandbox: Sandbox, python: str, source_roots: list[str], *, rel: str, dotted: str,
-              imports: list[str], functions: list[OfflineFunction], mutants: list[Mutant],
-              literals: dict[str, list], budget_s: float, call_timeout: float, workers: int,
-              memory_mb: int = 1024, hypothesis_examples: int = 40) -> ProbeResult:
+def run_probe(
+    ws: Workspace,
+    sandbox: Sandbox,
+    python: str,
+    source_roots: list[str],
+    *,
+    rel: str,
+    dotted: str,
+    imports: list[str],
+    functions: list[OfflineFunction],
+    mutants: list[Mutant],
+    literals: dict[str, list],
+    budget_s: float,
+    call_timeout: float,
+    workers: int,
+    memory_mb: int = 1024,
+    hypothesis_examples: int = 40,
+) -> ProbeResult:
     """Probe `functions` of module `rel` (import name `dotted`) in workspace `ws`."""
     tag = uuid.uuid4().hex[:8]
     out = ws.run_dir / f"offline-{tag}.json"
-    job = OfflineJob(user_root=str(ws.root), scratch_root=str(ws.project), out=str(out), module=dotted,
-                     path=str(ws.path(rel)), imports=imports, functions=functions,
-                     mutants=[mutant_spec(m) for m in mutants], source_roots=source_roots, literals=literals,
-                     budget_s=budget_s, call_timeout=call_timeout, memory_mb=memory_mb, workers=workers,
-                     hypothesis_examples=hypothesis_examples)
+    job = OfflineJob(
+        user_root=str(ws.root),
+        scratch_root=str(ws.project),
+        out=str(out),
+        module=dotted,
+        path=str(ws.path(rel)),
+        imports=imports,
+        functions=functions,
+        mutants=[mutant_spec(m) for m in mutants],
+        source_roots=source_roots,
+        literals=literals,
+        budget_s=budget_s,
+        call_timeout=call_timeout,
+        memory_mb=memory_mb,
+        workers=workers,
+        hypothesis_examples=hypothesis_examples,
+    )
     job_path = ws.run_dir / f"offline-{tag}.job.json"
     job_path.write_text(job.to_json(), encoding="utf-8")
     env = sandbox.env_for(ws.run_dir / "home", cache=ws.cache_dir)
-    margin = min(10.0, max(2.0, budget_s * 0.05))  # the interpreter's start, beyond the probe's own clock
-    result = sandbox.run(launch.argv(python, "offline", str(job_path)), cwd=ws.project, env=env,
-                         timeout=budget_s + margin)
+    # the interpreter's start, beyond the probe's own clock
+    margin = min(10.0, max(2.0, budget_s * 0.05))
+    result = sandbox.run(
+        launch.argv(python, "offline", str(job_path)),
+        cwd=ws.project,
+        env=env,
+        timeout=budget_s + margin,
+    )
     try:
         data = json.loads(out.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         why = result.limit_hit or f"exited with status {result.returncode}"
         tail = (result.stderr or result.stdout).strip().splitlines()[-5:]
-        return ProbeResult({}, [], {}, error=f"the probe wrote no result ({why})" + (
-            ": " + " | ".join(tail) if tail else ""))
+        return ProbeResult(
+            {},
+            [],
+            {},
+            error=f"the probe wrote no result ({why})" + (": " + " | ".join(tail) if tail else ""),
+        )
     kept: list[Kept] = []
     for name, found in data.get("functions", {}).items():
         for k in found.pop("kept", []):
@@ -89,8 +138,14 @@ def run_probe(ws: Workspace, sandbox: Sandbox, python: str, source_roots: list[s
         for case in killers:
             if case in by_id:
                 by_id[case].kills.add(mutant_id)
-    return ProbeResult(data.get("functions", {}), kept, data.get("status", {}), data.get("error"),
-                       data.get("duration_s", 0.0), data.get("explore_s", 0.0))
+    return ProbeResult(
+        data.get("functions", {}),
+        kept,
+        data.get("status", {}),
+        data.get("error"),
+        data.get("duration_s", 0.0),
+        data.get("explore_s", 0.0),
+    )
 
 
 def default_workers() -> int:

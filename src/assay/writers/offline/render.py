@@ -1,5 +1,6 @@
-"""The chosen inputs as a readable pytest file: grouped by function, parametrized where the shape repeats,
-exact assertions, names that say what they pin, formatted by ruff or black when one is installed."""
+"""The chosen inputs as a readable pytest file: grouped by function, parametrized where the
+shape repeats, exact assertions, names that say what they pin, formatted by ruff or black when
+one is installed."""
 
 from __future__ import annotations
 
@@ -24,7 +25,8 @@ MAX_VALUE_SLUG = 16
 class Rendered:
     text: str
     tests: list[PinnedTest]
-    rows: dict[str, list[Kept]] = field(default_factory=dict)  # test function -> its cases, in row order
+    # test function -> its cases, in row order
+    rows: dict[str, list[Kept]] = field(default_factory=dict)
     dropped: list[tuple[Kept, str]] = field(default_factory=list)  # cases left out, and why
 
 
@@ -38,13 +40,13 @@ def slug(source: str) -> str:
 
 
 def _pattern(p: str) -> str:
-    """A `match=` pattern as a string literal: raw when it holds backslashes, double-quoted where it can be."""
+    """A `match=` pattern as a string literal: raw when it holds backslashes, double-quoted where it
+    can be."""
     if '"' in p or "\n" in p or not p.isprintable():
         return repr(p)
     if "\\" in p:
         return f'r"{p}"' if not p.endswith("\\") else repr(p)
     return f'"{p}"'
-
 
 
 def _bound(line: str) -> dict[str, str]:
@@ -53,7 +55,10 @@ def _bound(line: str) -> dict[str, str]:
     if isinstance(node, ast.FunctionDef):
         return {node.name: "def:" + line}
     if isinstance(node, ast.Import):
-        return {(a.asname or a.name.split(".")[0]): (a.name if a.asname else a.name.split(".")[0]) for a in node.names}
+        return {
+            (a.asname or a.name.split(".")[0]): (a.name if a.asname else a.name.split(".")[0])
+            for a in node.names
+        }
     assert isinstance(node, ast.ImportFrom)
     return {(a.asname or a.name): f"{node.module}.{a.name}" for a in node.names}
 
@@ -64,7 +69,9 @@ class _Imports:
         self.lines: list[str] = []
 
     def fits(self, lines: list[str]) -> bool:
-        return all(self.names.get(n, what) == what for line in lines for n, what in _bound(line).items())
+        return all(
+            self.names.get(n, what) == what for line in lines for n, what in _bound(line).items()
+        )
 
     def add(self, lines: list[str]) -> None:
         for line in lines:
@@ -77,7 +84,8 @@ class _Imports:
         return [line for line in self.lines if line.startswith("def ") and set(_bound(line)) & used]
 
     def header(self, first_party: set[str], used: set[str]) -> str:
-        """The import block (stdlib, third party, first party), without names the tests do not use."""
+        """The import block (stdlib, third party, first party), without names the tests do
+        not use."""
         froms: dict[str, list[str]] = {}
         plain: list[str] = []
         for line in self.lines:
@@ -86,20 +94,25 @@ class _Imports:
             node = ast.parse(line).body[0]
             if isinstance(node, ast.ImportFrom):
                 froms.setdefault(node.module or "", []).extend(
-                    a.name + (f" as {a.asname}" if a.asname else "") for a in node.names)
+                    a.name + (f" as {a.asname}" if a.asname else "") for a in node.names
+                )
             else:
                 plain.append(line)
         entries = [(line.split()[1].split(".")[0], line) for line in plain]
-        entries += [(mod.split(".")[0], f"from {mod} import {', '.join(sorted(set(names)))}")
-                    for mod, names in froms.items()]
+        entries += [
+            (mod.split(".")[0], f"from {mod} import {', '.join(sorted(set(names)))}")
+            for mod, names in froms.items()
+        ]
 
         def group(top: str) -> int:
             return 2 if top in first_party else 0 if top in sys.stdlib_module_names else 1
 
         blocks = []
         for g in (0, 1, 2):
-            lines = sorted((line for top, line in entries if group(top) == g),
-                           key=lambda s: (s.startswith("from "), s))
+            lines = sorted(
+                (line for top, line in entries if group(top) == g),
+                key=lambda s: (s.startswith("from "), s),
+            )
             if lines:
                 blocks.append("\n".join(lines))
         return "\n\n".join(blocks)
@@ -107,9 +120,20 @@ class _Imports:
 
 def _shape(k: Kept) -> tuple:
     o, i = k.outcome, k.input
-    kind = o["k"] if o["k"] != "raise" else f"raise:{o['type']}:{bool(o['match'])}:{bool(o.get('iterating'))}"
-    return (k.function, kind, i.get("receiver") is not None, len(i.get("args", [])),
-            tuple(sorted(i.get("kwargs", {}))), "state" in o, o.get("expr") == "None")
+    kind = (
+        o["k"]
+        if o["k"] != "raise"
+        else f"raise:{o['type']}:{bool(o['match'])}:{bool(o.get('iterating'))}"
+    )
+    return (
+        k.function,
+        kind,
+        i.get("receiver") is not None,
+        len(i.get("args", [])),
+        tuple(sorted(i.get("kwargs", {}))),
+        "state" in o,
+        o.get("expr") == "None",
+    )
 
 
 class _Writer:
@@ -140,7 +164,11 @@ class _Writer:
         cols += [params[n] if n < len(params) else f"arg{n}" for n in range(len(i.get("args", [])))]
         cols += list(sorted(i.get("kwargs", {})))
         o = k.outcome
-        cols += ["message"] if o["k"] == "raise" else ([] if o.get("expr") == "None" and "state" in o else ["expected"])
+        cols += (
+            ["message"]
+            if o["k"] == "raise"
+            else ([] if o.get("expr") == "None" and "state" in o else ["expected"])
+        )
         cols += ["expected_state"] if "state" in o else []
         taken = set(self.imports.names)
         return [c + "_" if c in taken or keyword.iskeyword(c) else c for c in cols]
@@ -149,7 +177,9 @@ class _Writer:
         parts = [*args, *(f"{n}={v}" for n, v in kwargs.items())]
         return f"{self.callee(k.function, recv)}({', '.join(parts)})"
 
-    def body(self, k: Kept, recv: str, call: str, expected: str, state: str, message: str) -> list[str]:
+    def body(
+        self, k: Kept, recv: str, call: str, expected: str, state: str, message: str
+    ) -> list[str]:
         o = k.outcome
         if o["k"] == "raise":
             match = f", match={message}" if o["match"] else ""
@@ -186,8 +216,11 @@ class _Writer:
             what = f"updates_{snake(k.function.split('.')[0])}"
         else:
             value = slug(o["expr"])
-            what = ("returns_" + value) if single and 0 < len(value) <= MAX_VALUE_SLUG else (
-                "yields" if o["k"] == "iter" else "returns" if single else "return_values")
+            what = (
+                ("returns_" + value)
+                if single and 0 < len(value) <= MAX_VALUE_SLUG
+                else ("yields" if o["k"] == "iter" else "returns" if single else "return_values")
+            )
         return self.unique(f"test_{fs}_{args}_{what}" if args else f"test_{fs}_{what}")
 
     def test(self, group: list[Kept]) -> tuple[str, str, list[PinnedTest]]:
@@ -200,18 +233,37 @@ class _Writer:
             call = self.call(first, recv, i.get("args", []), i.get("kwargs", {}))
             o = first.outcome
             lines = [f"{recv} = {i['receiver']}"] if recv else []
-            lines += self.body(first, recv, call, o.get("expr", ""), o.get("state", ""), _pattern(o.get("match", "")))
+            lines += self.body(
+                first,
+                recv,
+                call,
+                o.get("expr", ""),
+                o.get("state", ""),
+                _pattern(o.get("match", "")),
+            )
             text = "\n".join([*MARKS, f"def {name}():", *(f"    {line}" for line in lines)])
-            return name, text, [PinnedTest(name, first.function, call, self.pinned(first), sorted(first.kills),
-                                           i.get("origin", ""))]
+            return (
+                name,
+                text,
+                [
+                    PinnedTest(
+                        name,
+                        first.function,
+                        call,
+                        self.pinned(first),
+                        sorted(first.kills),
+                        i.get("origin", ""),
+                    )
+                ],
+            )
         name = self.name(first, single=False)
         cols = self.columns(first)
         n_args = len(i.get("args", []))
         has_recv = i.get("receiver") is not None
-        arg_cols = cols[int(has_recv):int(has_recv) + n_args]
+        arg_cols = cols[int(has_recv) : int(has_recv) + n_args]
         kw_names = list(sorted(i.get("kwargs", {})))
-        kw_cols = cols[int(has_recv) + n_args:int(has_recv) + n_args + len(kw_names)]
-        result_cols = cols[int(has_recv) + n_args + len(kw_names):]
+        kw_cols = cols[int(has_recv) + n_args : int(has_recv) + n_args + len(kw_names)]
+        result_cols = cols[int(has_recv) + n_args + len(kw_names) :]
         recv = cols[0] if has_recv else ""
         call = self.call(first, recv, arg_cols, dict(zip(kw_names, kw_cols, strict=True)))
         col = dict(zip(["expected", "expected_state", "message"], ["", "", ""], strict=True))
@@ -230,24 +282,56 @@ class _Writer:
             if "state" in o:
                 cells.append(o["state"])
             rows.append(f"        ({', '.join(cells)}),")
-            shown = self.call(k, k.input.get("receiver") or "", k.input.get("args", []), k.input.get("kwargs", {}))
-            pinned.append(PinnedTest(f"{name}[{n}]", k.function, shown, self.pinned(k), sorted(k.kills),
-                                     k.input.get("origin", "")))
+            shown = self.call(
+                k, k.input.get("receiver") or "", k.input.get("args", []), k.input.get("kwargs", {})
+            )
+            pinned.append(
+                PinnedTest(
+                    f"{name}[{n}]",
+                    k.function,
+                    shown,
+                    self.pinned(k),
+                    sorted(k.kills),
+                    k.input.get("origin", ""),
+                )
+            )
         names = ", ".join(f'"{c}"' for c in cols)
-        text = "\n".join([*MARKS, "@pytest.mark.parametrize(", f"    ({names}),", "    [", *rows, "    ],", ")",
-                          f"def {name}({', '.join(cols)}):", *(f"    {line}" for line in lines)])
+        text = "\n".join(
+            [
+                *MARKS,
+                "@pytest.mark.parametrize(",
+                f"    ({names}),",
+                "    [",
+                *rows,
+                "    ],",
+                ")",
+                f"def {name}({', '.join(cols)}):",
+                *(f"    {line}" for line in lines),
+            ]
+        )
         return name, text, pinned
 
 
-def render(dotted: str, chosen: list[Kept], kinds: dict[str, str], params: dict[str, list[str]],
-           first_party: set[str], order: list[str]) -> Rendered:
-    """The test file for `chosen` inputs of module `dotted`; `order`: the functions in source order."""
+def render(
+    dotted: str,
+    chosen: list[Kept],
+    kinds: dict[str, str],
+    params: dict[str, list[str]],
+    first_party: set[str],
+    order: list[str],
+) -> Rendered:
+    """The test file for `chosen` inputs of module `dotted`; `order`: the functions in
+    source order."""
     w = _Writer(dotted, kinds, params)
     out = Rendered("", [])
     usable = []
     for k in chosen:
         own = [f"from {dotted} import {k.function.split('.')[0]}"]
-        lines = own + [*k.input.get("imports", []), *k.outcome.get("imports", []), *k.input.get("helpers", [])]
+        lines = own + [
+            *k.input.get("imports", []),
+            *k.outcome.get("imports", []),
+            *k.input.get("helpers", []),
+        ]
         if not w.imports.fits(lines):
             out.dropped.append((k, "its names clash with another test's imports"))
             continue
@@ -256,8 +340,16 @@ def render(dotted: str, chosen: list[Kept], kinds: dict[str, str], params: dict[
     groups: dict[tuple, list[Kept]] = {}
     rank = {name: n for n, name in enumerate(order)}
     outcomes = ("return", "iter", "raise")
-    for k in sorted(usable, key=lambda k: (rank.get(k.function, len(rank)), outcomes.index(k.outcome["k"]),
-                                           _shape(k)[1], -len(k.kills), k.size)):
+    for k in sorted(
+        usable,
+        key=lambda k: (
+            rank.get(k.function, len(rank)),
+            outcomes.index(k.outcome["k"]),
+            _shape(k)[1],
+            -len(k.kills),
+            k.size,
+        ),
+    ):
         groups.setdefault(_shape(k), []).append(k)
     blocks = []
     for group in groups.values():
@@ -265,25 +357,36 @@ def render(dotted: str, chosen: list[Kept], kinds: dict[str, str], params: dict[
         blocks.append(text)
         out.tests += pinned
         out.rows[name] = group
-    doc = (f'"""Characterization tests of {dotted}, written by assay\'s offline writer.\n\n'
-           "They pin what the code does today, not what it should do: review them before relying on them as a\n"
-           'specification. Each case kills mutants of the code that the other cases here do not."""')
+    doc = (
+        f'"""Characterization tests of {dotted}, written by assay\'s offline writer.\n\n'
+        "They pin what the code does today, not what it should "
+        "do: review them before relying on them as a\n"
+        'specification. Each case kills mutants of the code that the other cases here do not."""'
+    )
     used = {n.id for n in ast.walk(ast.parse("\n\n".join(blocks))) if isinstance(n, ast.Name)}
     helpers = w.imports.helpers(used)
     used |= {n.id for h in helpers for n in ast.walk(ast.parse(h)) if isinstance(n, ast.Name)}
-    out.text = "\n\n\n".join([doc + "\n\n" + w.imports.header(first_party, used), *helpers, *blocks]) + "\n"
+    out.text = (
+        "\n\n\n".join([doc + "\n\n" + w.imports.header(first_party, used), *helpers, *blocks])
+        + "\n"
+    )
     return out
 
 
 def formatted(text: str, root: Path) -> str:
     """The text through `ruff format` or `black` (the project's settings apply), else as it is."""
     here = Path(sys.executable).parent
-    for tool, args in (("ruff", ["format", "--stdin-filename", "test_generated.py", "-"]), ("black", ["-q", "-"])):
+    for tool, args in (
+        ("ruff", ["format", "--stdin-filename", "test_generated.py", "-"]),
+        ("black", ["-q", "-"]),
+    ):
         exe = shutil.which(tool) or (str(here / tool) if (here / tool).exists() else None)
         if exe is None:
             continue
         try:
-            proc = subprocess.run([exe, *args], input=text, capture_output=True, text=True, cwd=root, timeout=30)
+            proc = subprocess.run(
+                [exe, *args], input=text, capture_output=True, text=True, cwd=root, timeout=30
+            )
         except (OSError, subprocess.SubprocessError):
             continue
         if proc.returncode == 0 and proc.stdout.strip():

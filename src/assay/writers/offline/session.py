@@ -1,6 +1,5 @@
-"""One run of the offline writer over many modules, and its line in `WRITERS`: `OfflineSession.generate` is what
-`assay generate` runs when no model writer is configured."""
-
+"""One run of the offline writer over many modules, and its line in `WRITERS`:
+`OfflineSession.generate` is what `assay generate` runs when no model writer is configured."""
 
 from __future__ import annotations
 
@@ -20,7 +19,8 @@ from assay.writers.offline.writer import OfflineWriter, dotted_of, targets_from
 
 
 def _since(project: Project, rev: str) -> list[OfflineTarget]:
-    """Functions changed since `rev`: those whose lines a diff touches, in the project's source modules."""
+    """Functions changed since `rev`: those whose lines a diff touches, in the project's
+    source modules."""
     modules = set(project.modules.values())
     out = []
     for rel, lines in changed_lines(project.root, rev).items():
@@ -48,12 +48,12 @@ def generate_offline(
     progress: Callable[[str], None] | None = None,
     crosshair: bool | None = None,
 ) -> OfflineReport:
-    """Characterization tests for modules (files, directories, `file.py::function` or targets) and/or the
-    functions changed since git revision `since`, each module within `budget_s`. `crosshair`: None uses CrossHair
-    when the project's interpreter has it, False never.
+    """Characterization tests for modules (files, directories, `file.py::function` or targets)
+    and/or the functions changed since git revision `since`, each module within `budget_s`.
+    `crosshair`: None uses CrossHair when the project's interpreter has it, False never.
 
-    Accepted files are written next to the module's tests (or in `out_dir`), never over an existing file;
-    with `dry_run` nothing is written (the report holds the text)."""
+    Accepted files are written next to the module's tests (or in `out_dir`), never over an existing
+    file; with `dry_run` nothing is written (the report holds the text)."""
     start = time.monotonic()
     if budget_s <= 0:
         raise InputError("the budget must be positive")
@@ -79,8 +79,15 @@ def generate_offline(
     report = OfflineReport([], dry_run=dry_run)
     if not targets:
         report.notes.append(f"no function changed since {since}" if since else "nothing to do")
-    writer = OfflineWriter(project, settings, budget_s=budget_s, max_tests_per_function=max_tests_per_function,
-                           use_cache=use_cache, progress=progress, crosshair=crosshair)
+    writer = OfflineWriter(
+        project,
+        settings,
+        budget_s=budget_s,
+        max_tests_per_function=max_tests_per_function,
+        use_cache=use_cache,
+        progress=progress,
+        crosshair=crosshair,
+    )
     directory = out_dir_rel(project, out_dir) if out_dir is not None else None
     problem = marker_problem(project.root)
     for target in targets:
@@ -88,7 +95,8 @@ def generate_offline(
         where = path_for(project, target.module, dotted, directory)
         result = writer.write(target, where)
         if result.text is not None and not dry_run:
-            if problem and problem[1]:  # the project's own pytest run would fail to collect the file
+            # the project's own pytest run would fail to collect the file
+            if problem and problem[1]:
                 result.notes.append(problem[0])
             else:
                 write_new(project.root, where, result.text)
@@ -101,22 +109,40 @@ def generate_offline(
 
 
 class OfflineSession:
-    """The offline writer as `WRITERS` names it: Python modules only, no task (it pins what the code does)."""
+    """The offline writer as `WRITERS` names it: Python modules only, no task (it pins what the
+    code does)."""
 
     @classmethod
     def generate(cls, request: GenerateRequest) -> OfflineReport:
         conf = request.settings.generate
         paths = [s.split("::")[0] for s in request.specs]
-        other = next((s for s in paths if Path(s).suffix not in (".py", ".json", "") and Path(s).is_file()), None)
+        other = next(
+            (s for s in paths if Path(s).suffix not in (".py", ".json", "") and Path(s).is_file()),
+            None,
+        )
         if other is not None:
-            raise InputError(f"{other}: the offline writer writes Python tests only; for other languages give a model "
-                             "writer (--writer provider:model, docs/languages.md)")
+            raise InputError(
+                f"{other}: the offline writer writes Python "
+                f"tests only; for other languages give a model "
+                "writer (--writer provider:model, docs/languages.md)"
+            )
         if request.task:
-            raise InputError("--task needs a model writer (--writer provider:model): the offline writer pins what "
-                             "the code does, it does not read a task")
+            raise InputError(
+                "--task needs a model writer (--writer "
+                "provider:model): the offline writer pins what "
+                "the code does, it does not read a task"
+            )
         on_event = request.on_event
-        return generate_offline(list(request.specs), request.settings, budget_s=conf.budget_s, root=request.root,
-                                max_tests_per_function=conf.max_tests_per_function, dry_run=request.dry_run,
-                                out_dir=conf.output_dir, since=request.since, use_cache=request.use_cache,
-                                crosshair=request.crosshair,
-                                progress=(lambda line: on_event("note", "", line)) if on_event else None)
+        return generate_offline(
+            list(request.specs),
+            request.settings,
+            budget_s=conf.budget_s,
+            root=request.root,
+            max_tests_per_function=conf.max_tests_per_function,
+            dry_run=request.dry_run,
+            out_dir=conf.output_dir,
+            since=request.since,
+            use_cache=request.use_cache,
+            crosshair=request.crosshair,
+            progress=(lambda line: on_event("note", "", line)) if on_event else None,
+        )

@@ -1,9 +1,10 @@
 """The offline writer: mutant-killing characterization tests of one module, with no LLM.
 
-inputs (mined + typed + hypothesis) -> oracle in the sandbox -> outcomes under every mutant -> greedy set cover
--> pytest file -> gates 1-5 (`api.verify` on the text, in memory). A test a gate rejects is dropped, not repaired;
-another input takes its place only when one kills the same mutants. Everything happens within the module's
-time budget: the probe gets a share of it, verification the rest.
+inputs (mined + typed + hypothesis) -> oracle in the sandbox -> outcomes under every mutant ->
+greedy set cover -> pytest file -> gates 1-5 (`api.verify` on the text, in memory). A test a gate
+rejects is dropped, not repaired; another input takes its place only when one kills the same
+mutants. Everything happens within the module's time budget: the probe gets a share of it,
+verification the rest.
 """
 
 from __future__ import annotations
@@ -38,14 +39,16 @@ from assay.writers.offline.render import Rendered, formatted, render
 
 PROBE_SHARE = 0.5  # of the module's budget; verification takes the rest
 CROSSHAIR_SHARE = 0.2  # of the probe's time, for `crosshair cover` when it is installed
-MARGIN_S = 1.0  # of the 10% the budget may run over, what is kept for stopping the gates and cleaning up
+# of the 10% the budget may run over, what is kept for stopping the gates and cleaning up
+MARGIN_S = 1.0
 MARKERS_PLUGIN = "_assay_sandbox.offline.markers"
 BAD = {Verdict.REJECTED, Verdict.FLAKY, Verdict.LOW_VALUE}
 MAX_ROUNDS = 3
 
 
 def verify_settings(settings: Settings) -> Settings:
-    """The user's settings, judged as generated tests, with the writer's markers registered in the sandbox."""
+    """The user's settings, judged as generated tests, with the writer's markers registered in
+    the sandbox."""
     out = settings.model_copy(deep=True)
     out.smells.profile = "generated"
     if MARKERS_PLUGIN not in out.python.pytest_args:
@@ -61,15 +64,25 @@ def dotted_of(project: Project, rel: str) -> str:
 
 
 class OfflineWriter:
-    """Writes characterization tests for a target (`OfflineTarget`, or anything with `.module` and `.functions`,
-    whose items are names or objects with `.name`). Never writes a file itself: `write` returns the text."""
+    """Writes characterization tests for a target (`OfflineTarget`, or anything with `.module` and
+    `.functions`, whose items are names or objects with `.name`). Never writes a file itself:
+    `write` returns the text."""
 
     name = "offline"
 
-    def __init__(self, project: Project, settings: Settings, *, budget_s: float = 60.0,
-                 max_tests_per_function: int = 20, call_timeout: float = 1.0, use_cache: bool = True,
-                 progress: Callable[[str], None] | None = None, hypothesis_examples: int = 40,
-                 crosshair: bool | None = None):
+    def __init__(
+        self,
+        project: Project,
+        settings: Settings,
+        *,
+        budget_s: float = 60.0,
+        max_tests_per_function: int = 20,
+        call_timeout: float = 1.0,
+        use_cache: bool = True,
+        progress: Callable[[str], None] | None = None,
+        hypothesis_examples: int = 40,
+        crosshair: bool | None = None,
+    ):
         self.project = project
         self.settings = settings
         self.budget_s = budget_s
@@ -80,9 +93,10 @@ class OfflineWriter:
         self.hypothesis_examples = hypothesis_examples
         self.crosshair = crosshair  # None: use it when the project's interpreter has it
 
-    # --- the steps ---------------------------------------------------------------------------------------
+    # --- the steps --------------------------------------------------------------------------------
     def write(self, target: Any, test_path: str | None = None) -> ModuleResult:
-        """Tests for one module within the budget; `test_path` (project-relative) is where the file will live."""
+        """Tests for one module within the budget; `test_path` (project-relative) is where the file
+        will live."""
         start = time.monotonic()
         deadline = start + self.budget_s
         rel = target.module
@@ -97,11 +111,17 @@ class OfflineWriter:
         todo = [i for i in infos if not i.skip]
         if not todo:
             result.verdict = "nothing to test"
-            result.notes.append("no function to characterize: " + (
-                "every one was skipped" if infos else "the module defines no public function"))
+            result.notes.append(
+                "no function to characterize: "
+                + ("every one was skipped" if infos else "the module defines no public function")
+            )
             result.timings["total"] = time.monotonic() - start
             return result
-        mutants = [m for m in generate(rel, text) if m.operator not in self.settings.mutation.skip_operators]
+        mutants = [
+            m
+            for m in generate(rel, text)
+            if m.operator not in self.settings.mutation.skip_operators
+        ]
         probe = self._probe(rel, dotted, text, todo, mutants, start + self.budget_s * PROBE_SHARE)
         result.timings["probe"] = time.monotonic() - start
         if probe.error:
@@ -110,9 +130,12 @@ class OfflineWriter:
         threshold = threshold_for({rel: text}, self.settings.mutation, self.project.packages)[1]
         chosen = cover(probe.kept, self.max_tests)
         chosen, left_out = fit_threshold(chosen, mutants, probe.status, spans, threshold)
-        dropped: dict[str, str] = {fn: f"its tests would pull gate 4's score under {threshold:g}%" for fn in left_out}
-        rendered, report = self._verify_loop(result, dotted, todo, probe, chosen, mutants, spans, threshold,
-                                             dropped, deadline)
+        dropped: dict[str, str] = {
+            fn: f"its tests would pull gate 4's score under {threshold:g}%" for fn in left_out
+        }
+        rendered, report = self._verify_loop(
+            result, dotted, todo, probe, chosen, mutants, spans, threshold, dropped, deadline
+        )
         if getattr(target, "functions", None):  # asked for some functions: count their mutants only
             names = {i.name for i in infos}
             mutants = [m for m in mutants if m.function.split(".<locals>.")[0] in names]
@@ -123,7 +146,9 @@ class OfflineWriter:
 
     def _functions(self, target: Any, text: str) -> list[FunctionInfo]:
         infos = functions_of(text)
-        wanted = [f if isinstance(f, str) else f.name for f in getattr(target, "functions", []) or []]
+        wanted = [
+            f if isinstance(f, str) else f.name for f in getattr(target, "functions", []) or []
+        ]
         if not wanted:
             return infos
         known = {i.name for i in infos}
@@ -132,12 +157,25 @@ class OfflineWriter:
             raise InputError(f"{target.module}: no public function or method {missing[0]!r}")
         return [i for i in infos if i.name in wanted]
 
-    def _probe(self, rel: str, dotted: str, text: str, todo: list[FunctionInfo], mutants: list[Mutant],
-               until: float) -> ProbeResult:
+    def _probe(
+        self,
+        rel: str,
+        dotted: str,
+        text: str,
+        todo: list[FunctionInfo],
+        mutants: list[Mutant],
+        until: float,
+    ) -> ProbeResult:
         mined = mine(self.project.root, dotted, text, {i.name: i.kind for i in todo})
-        functions = [OfflineFunction(i.name, i.kind, mined.inputs.get(i.name, []),
-                                     mined.receivers.get(i.name.split(".")[0], []) if i.kind == "method" else [])
-                     for i in todo]
+        functions = [
+            OfflineFunction(
+                i.name,
+                i.kind,
+                mined.inputs.get(i.name, []),
+                mined.receivers.get(i.name.split(".")[0], []) if i.kind == "method" else [],
+            )
+            for i in todo
+        ]
         imports = sorted({f"from {dotted} import {i.name.split('.')[0]}" for i in todo})
         mined_n = sum(len(f.inputs) for f in functions)
         sandbox = Sandbox(self.settings.sandbox, protect=self.project.root)
@@ -146,29 +184,57 @@ class OfflineWriter:
             if self.crosshair is not False and crosshair.available(python):
                 share = (until - time.monotonic()) * CROSSHAIR_SHARE
                 self.say(f"{rel}: crosshair cover on {len(todo)} functions ({share:.0f} s)")
-                found = crosshair.cover(ws, sandbox, python, self.project.source_roots, dotted, text, todo, share)
+                found = crosshair.cover(
+                    ws, sandbox, python, self.project.source_roots, dotted, text, todo, share
+                )
                 for f in functions:
                     f.inputs += found.get(f.name, [])
             budget = max(2.0, until - time.monotonic())
-            self.say(f"{rel}: probing {len(todo)} functions against {len(mutants)} mutants "
-                     f"({mined_n} inputs mined from {mined.files} test files; {budget:.0f} s)")
-            return run_probe(ws, sandbox, python, self.project.source_roots, rel=rel,
-                             dotted=dotted, imports=imports, functions=functions, mutants=mutants,
-                             literals=mined.literals, budget_s=budget, call_timeout=self.call_timeout,
-                             workers=self.settings.mutation.workers or default_workers(),
-                             hypothesis_examples=self.hypothesis_examples)
+            self.say(
+                f"{rel}: probing {len(todo)} functions against {len(mutants)} mutants "
+                f"({mined_n} inputs mined from {mined.files} test files; {budget:.0f} s)"
+            )
+            return run_probe(
+                ws,
+                sandbox,
+                python,
+                self.project.source_roots,
+                rel=rel,
+                dotted=dotted,
+                imports=imports,
+                functions=functions,
+                mutants=mutants,
+                literals=mined.literals,
+                budget_s=budget,
+                call_timeout=self.call_timeout,
+                workers=self.settings.mutation.workers or default_workers(),
+                hypothesis_examples=self.hypothesis_examples,
+            )
 
-    def _render(self, dotted: str, todo: list[FunctionInfo], probe: ProbeResult, chosen: list[Kept]) -> Rendered:
+    def _render(
+        self, dotted: str, todo: list[FunctionInfo], probe: ProbeResult, chosen: list[Kept]
+    ) -> Rendered:
         kinds = {i.name: i.kind for i in todo}
         params = {name: f.get("params", []) for name, f in probe.functions.items()}
         out = render(dotted, chosen, kinds, params, self.project.packages, [i.name for i in todo])
         out.text = formatted(out.text, self.project.root)
         return out
 
-    def _verify_loop(self, result: ModuleResult, dotted: str, todo: list[FunctionInfo], probe: ProbeResult,
-                     chosen: list[Kept], mutants: list[Mutant], spans: dict[str, tuple[int, int]], threshold: float,
-                     dropped: dict[str, str], deadline: float) -> tuple[Rendered | None, FileReport | None]:
-        """Verify, drop what a gate rejects, put in other inputs that kill the same mutants, verify again."""
+    def _verify_loop(
+        self,
+        result: ModuleResult,
+        dotted: str,
+        todo: list[FunctionInfo],
+        probe: ProbeResult,
+        chosen: list[Kept],
+        mutants: list[Mutant],
+        spans: dict[str, tuple[int, int]],
+        threshold: float,
+        dropped: dict[str, str],
+        deadline: float,
+    ) -> tuple[Rendered | None, FileReport | None]:
+        """Verify, drop what a gate rejects, put in other inputs that kill the same mutants,
+        verify again."""
         banned: set[str] = set()
         rendered: Rendered | None = None
         report: FileReport | None = None
@@ -181,16 +247,21 @@ class OfflineWriter:
                 banned.add(k.id)
                 chosen.remove(k)
             if time.monotonic() + last * 1.1 > deadline:
-                result.notes.append("the budget ran out before the file passed the gates: nothing written "
-                                    "(raise --budget)")
+                result.notes.append(
+                    "the budget ran out before the file passed the gates: nothing written "
+                    "(raise --budget)"
+                )
                 return rendered, None
             self.say(f"{result.module}: verifying {len(rendered.tests)} tests (gates 1-5)")
             began = time.monotonic()
-            stop = deadline + max(0.0, self.budget_s * 0.1 - MARGIN_S)  # the gates still running then are cancelled
+            # the gates still running then are cancelled
+            stop = deadline + max(0.0, self.budget_s * 0.1 - MARGIN_S)
             report = self._verify(result.test_path or "", rendered.text, stop)
             last = time.monotonic() - began
             if report is None:
-                result.notes.append("the budget ran out while the gates ran: nothing written (raise --budget)")
+                result.notes.append(
+                    "the budget ran out while the gates ran: nothing written (raise --budget)"
+                )
                 return rendered, None
             if report.verdict is Verdict.ACCEPTED:
                 return rendered, report
@@ -201,24 +272,41 @@ class OfflineWriter:
                 for k in bad:
                     dropped.setdefault(k.function, f"a test was rejected at {report.rejected_at}")
                 chosen = [k for k in chosen if k.id not in banned]
-                if round_ < MAX_ROUNDS - 1:  # the last verification only takes tests out: it converges
+                # the last verification only takes tests out: it converges
+                if round_ < MAX_ROUNDS - 1:
                     covered = set().union(*(k.kills for k in chosen)) if chosen else set()
-                    spare = [k for k in probe.kept if k.id not in banned and k not in chosen and k.kills & lost]
-                    chosen += cover(spare, self.max_tests, covered, Counter(k.function for k in chosen))
+                    spare = [
+                        k
+                        for k in probe.kept
+                        if k.id not in banned and k not in chosen and k.kills & lost
+                    ]
+                    chosen += cover(
+                        spare, self.max_tests, covered, Counter(k.function for k in chosen)
+                    )
                 chosen, out = fit_threshold(chosen, mutants, probe.status, spans, threshold)
-                dropped.update({fn: f"its tests would pull gate 4's score under {threshold:g}%" for fn in out})
+                dropped.update(
+                    {fn: f"its tests would pull gate 4's score under {threshold:g}%" for fn in out}
+                )
             elif report.rejected_at == "mutation" and len({k.function for k in chosen}) > 1:
                 fn = self._weakest(chosen, mutants, probe, spans)
                 dropped[fn] = "gate 4 rejected the file; its tests were the weakest"
                 chosen = [k for k in chosen if k.function != fn]
             else:
-                result.notes.append(f"the gates rejected the file at {report.rejected_at}: "
-                                    + _first_line(report) + " (nothing written)")
+                result.notes.append(
+                    f"the gates rejected the file at {report.rejected_at}: "
+                    + _first_line(report)
+                    + " (nothing written)"
+                )
                 return rendered, report
         return rendered, report
 
-    def _weakest(self, chosen: list[Kept], mutants: list[Mutant], probe: ProbeResult,
-                 spans: dict[str, tuple[int, int]]) -> str:
+    def _weakest(
+        self,
+        chosen: list[Kept],
+        mutants: list[Mutant],
+        probe: ProbeResult,
+        spans: dict[str, tuple[int, int]],
+    ) -> str:
         options = []
         for fn in dict.fromkeys(k.function for k in chosen):
             rest = [k for k in chosen if k.function != fn]
@@ -226,8 +314,9 @@ class OfflineWriter:
         return max(options)[1]
 
     def _verify(self, rel: str, text: str, deadline: float) -> FileReport | None:
-        """Gates 1-5 on the text (in a scratch copy, like any in-memory candidate); None when the budget ran out
-        first (the run is then cancelled: its processes killed, its workspace removed)."""
+        """Gates 1-5 on the text (in a scratch copy, like any in-memory candidate); None when
+        the budget ran out first (the run is then cancelled: its processes killed, its
+        workspace removed)."""
         verifier = Verifier(self.project, verify_settings(self.settings), self.use_cache)
         stop = threading.Timer(max(0.0, deadline - time.monotonic()), verifier.cancel)
         stop.start()
@@ -257,33 +346,58 @@ class OfflineWriter:
                 bad += rows
         return list({k.id: k for k in bad}.values())
 
-    def _finish(self, result: ModuleResult, todo: list[FunctionInfo], probe: ProbeResult, mutants: list[Mutant],
-                rendered: Rendered | None, report: FileReport | None, dropped: dict[str, str]) -> None:
-        accepted = report is not None and report.verdict is Verdict.ACCEPTED and rendered is not None
-        final = [k for group in rendered.rows.values() for k in group] if accepted and rendered else []
+    def _finish(
+        self,
+        result: ModuleResult,
+        todo: list[FunctionInfo],
+        probe: ProbeResult,
+        mutants: list[Mutant],
+        rendered: Rendered | None,
+        report: FileReport | None,
+        dropped: dict[str, str],
+    ) -> None:
+        accepted = (
+            report is not None and report.verdict is Verdict.ACCEPTED and rendered is not None
+        )
+        final = (
+            [k for group in rendered.rows.values() for k in group] if accepted and rendered else []
+        )
         killed = set().union(*(k.kills for k in final)) if final else set()
         counted = [m for m in mutants if probe.status.get(m.id) not in UNCOUNTED]
         result.mutants, result.killed = len(counted), sum(m.id in killed for m in counted)
-        result.survivors = [f"{m.line}: {m.before} -> {m.after}" for m in counted if m.id not in killed][:10]
+        result.survivors = [
+            f"{m.line}: {m.before} -> {m.after}" for m in counted if m.id not in killed
+        ][:10]
         unjudged = Counter(s for m in counted if (s := probe.status.get(m.id, "")) in UNJUDGED)
-        if unjudged:  # counted as survivors: say why, so that a user knows a larger budget may change them
-            result.notes.append("probe: " + ", ".join(f"{n} mutant{'s' * (n != 1)} {UNJUDGED[k]}"
-                                                      for k, n in sorted(unjudged.items())))
+        # counted as survivors: say why, so that a user knows a larger budget may change them
+        if unjudged:
+            result.notes.append(
+                "probe: "
+                + ", ".join(
+                    f"{n} mutant{'s' * (n != 1)} {UNJUDGED[k]}" for k, n in sorted(unjudged.items())
+                )
+            )
         if accepted and rendered is not None and report is not None:
             result.text, result.tests, result.verdict = rendered.text, rendered.tests, "accepted"
             gate = next((g for g in report.gates if g.gate == "mutation"), None)
             result.gate_score = gate.details.get("score") if gate else None
         elif report is not None:
-            result.verdict = f"{report.verdict.value} at {report.rejected_at}" if report.rejected_at else \
-                report.verdict.value
+            result.verdict = (
+                f"{report.verdict.value} at {report.rejected_at}"
+                if report.rejected_at
+                else report.verdict.value
+            )
         else:
             result.verdict = result.verdict or "no test"
         for info in todo:
             result.functions.append(_function_report(info, probe, counted, final, killed, dropped))
 
 
-UNJUDGED = {"not_run": "not run (the probe's share of the budget ran out)", "timeout": "timed out",
-            "crash": "crashed"}
+UNJUDGED = {
+    "not_run": "not run (the probe's share of the budget ran out)",
+    "timeout": "timed out",
+    "crash": "crashed",
+}
 
 
 def _first_line(report: FileReport) -> str:
@@ -292,14 +406,26 @@ def _first_line(report: FileReport) -> str:
     return lines[1][:200] if len(lines) > 1 else (lines[0][:200] if lines else "")
 
 
-def _function_report(info: FunctionInfo, probe: ProbeResult, counted: list[Mutant], final: list[Kept], killed: set[str],
-                     dropped: dict[str, str]) -> FunctionReport:
+def _function_report(
+    info: FunctionInfo,
+    probe: ProbeResult,
+    counted: list[Mutant],
+    final: list[Kept],
+    killed: set[str],
+    dropped: dict[str, str],
+) -> FunctionReport:
     found = probe.functions.get(info.name, {})
     own = [m for m in counted if m.function == info.name]
     kept = [k for k in probe.kept if k.function == info.name]
-    rep = FunctionReport(info.name, "tested", inputs_tried=found.get("tried", {}), inputs_kept=len(kept),
-                         mutants=len(own), killed=sum(m.id in killed for m in own),
-                         tests=sum(k.function == info.name for k in final))
+    rep = FunctionReport(
+        info.name,
+        "tested",
+        inputs_tried=found.get("tried", {}),
+        inputs_kept=len(kept),
+        mutants=len(own),
+        killed=sum(m.id in killed for m in own),
+        tests=sum(k.function == info.name for k in final),
+    )
     if rep.tests:
         return rep
     if "error" in found:
@@ -326,17 +452,22 @@ def _no_input(found: dict[str, Any]) -> str:
         return "hangs on every input it was given"
     if found.get("memory") == n:
         return "runs out of memory on every input it was given"
-    why = ", ".join(f"{v} {k}" for k, v in sorted(found.get("dropped", {}).items(), key=lambda kv: -kv[1]))
+    why = ", ".join(
+        f"{v} {k}" for k, v in sorted(found.get("dropped", {}).items(), key=lambda kv: -kv[1])
+    )
     return f"none of its {n} inputs gave an outcome a test can pin ({why})"
 
 
 def targets_from(project: Project, items: list[str | Path | OfflineTarget]) -> list[OfflineTarget]:
-    """Files, directories and `file.py::name` specs (or targets) -> one target per module, in order."""
+    """Files, directories and `file.py::name` specs (or targets) -> one target per module,
+    in order."""
     out: dict[str, OfflineTarget] = {}
     for item in items:
         if not isinstance(item, (str, Path)):
             out.setdefault(item.module, OfflineTarget(item.module, [], getattr(item, "dotted", "")))
-            out[item.module].functions += [f if isinstance(f, str) else f.name for f in item.functions]
+            out[item.module].functions += [
+                f if isinstance(f, str) else f.name for f in item.functions
+            ]
             continue
         path_s, _, name = str(item).partition("::")
         rels = python_sources(project, [Path(path_s)])

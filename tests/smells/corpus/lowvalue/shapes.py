@@ -1,5 +1,6 @@
 # ruff: noqa
 """Target module of the low-value corpus: trivial code next to code with logic."""
+
 from dataclasses import dataclass
 from enum import Enum
 

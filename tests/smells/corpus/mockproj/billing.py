@@ -1,5 +1,6 @@
 # ruff: noqa
 """Target module of the AS005 corpus: the project's own code, next to a dependency (requests)."""
+
 import requests
 
 
