@@ -17,7 +17,7 @@ from assay.execution.executor import threads
 from assay.execution.workspace import Workspace, sweep_stale
 from assay.gates.base import BaseGate
 from assay.languages import LANGUAGES, Language, language_of
-from assay.model import Candidate, FileReport, LintReport, Report
+from assay.model import Candidate, FileReport, LintReport, Report, Started
 from assay.mutation.summary import MutateReport
 from assay.pipeline import EventSink, ShippedVerifier, Verifier
 from assay.project import Project, candidate, discover, find_root, python_sources, read_source
@@ -140,7 +140,7 @@ def verify(
     verifier = (ShippedVerifier if settings.scheduler else Verifier)(
         project, settings, use_cache, on_event, gates
     )
-    verifier.emit("start", str(len(todo)), "")
+    verifier.emit(Started(len(todo)))
     jobs = settings.jobs or os.cpu_count() or 1
     done: dict[int, FileReport] = {}
     interrupted = False
@@ -334,7 +334,7 @@ def generate(
     record: Path | None = None,
     config: Path | None = None,
     overrides: dict[str, Any] | None = None,
-    on_event: Callable[[str, str, str], None] | None = None,
+    on_event: EventSink | None = None,
     crosshair: bool | None = None,
 ) -> WriterReport:
     """Write tests for `specs` (module paths, `mod.py::func`, targets JSON files) and/or the

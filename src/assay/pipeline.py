@@ -30,9 +30,12 @@ from assay.languages import LANGUAGES, Language
 from assay.model import (
     GATE_ORDER,
     Candidate,
+    FileDone,
     FileReport,
     GateResult,
+    GateStarted,
     GateStatus,
+    ProgressEvent,
     TestOutcome,
     Verdict,
 )
@@ -41,7 +44,7 @@ from assay.sandbox import Cancelled, Profile, Sandbox
 from assay.store import Store
 from assay.version import __version__
 
-EventSink = Callable[[str, str, str], None]  # (event, file, detail): "start"/"gate"/"done"
+EventSink = Callable[[ProgressEvent], None]
 CONFIG_FILES = ("pyproject.toml", "setup.cfg", "pytest.ini", "tox.ini", "assay.toml")
 
 
@@ -269,7 +272,7 @@ class Verifier:
             report = FileReport.from_json(hit)
             report.cached = True
             report.duration_s = time.monotonic() - start
-            self.emit("done", candidate.rel, "cached")
+            self.emit(FileDone.of(report))
             return report
         if problem:
             skip = GateResult(
@@ -300,7 +303,7 @@ class Verifier:
             for gate in self.gates:
                 if self.sandbox.cancelled:
                     raise Cancelled(candidate.rel)
-                self.emit("gate", candidate.rel, gate.name)
+                self.emit(GateStarted(candidate.rel, gate.name))
                 result = precondition(gate, candidate, ctx.facts) or gate.run(candidate, ctx)
                 results.append(result)
                 ctx.results[gate.name] = result
@@ -318,10 +321,7 @@ class Verifier:
             gates_run_all=len(results) == len(self.gates),
         )
         self.store.put("verify", key, report.to_json())
-        where = f" at {report.rejected_at}" if report.rejected_at else ""
-        self.emit(
-            "done", candidate.rel, f"{report.verdict.value}{where} ({report.duration_s:.1f} s)"
-        )
+        self.emit(FileDone.of(report))
         return report
 
     def _causes_first(self, candidate: Candidate, ctx: GateContext, stop: GateResult) -> None:
@@ -393,10 +393,10 @@ class ShippedVerifier(Verifier):
         if self.use_cache and (hit := self.store.get("verify", key)):
             report = FileReport.from_json(hit)
             report.cached, report.duration_s = True, time.monotonic() - start
-            self.emit("done", candidate.rel, "cached")
+            self.emit(FileDone.of(report))
             return report
         assert self.cluster is not None
-        self.emit("gate", candidate.rel, "on the cluster")
+        self.emit(GateStarted(candidate.rel, "on the cluster"))
         future = self.cluster.submit(verify_shipped, self.tree, self._plain, candidate)
         while not future.done():
             if self.sandbox.cancelled:
@@ -408,10 +408,7 @@ class ShippedVerifier(Verifier):
             raise Cancelled(candidate.rel)
         report = found
         self.store.put("verify", key, report.to_json())
-        where = f" at {report.rejected_at}" if report.rejected_at else ""
-        self.emit(
-            "done", candidate.rel, f"{report.verdict.value}{where} ({report.duration_s:.1f} s)"
-        )
+        self.emit(FileDone.of(report))
         return report
 
     def close(self) -> None:

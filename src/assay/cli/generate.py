@@ -14,6 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from assay import api
 from assay.cli.app import app, call, shown, terminal, usage_error, write
+from assay.model import Note, ProgressEvent, Started, TargetDone
 from assay.report import WRITER_FORMATS, WRITER_PRESENTERS
 
 # every writer's
@@ -47,16 +48,15 @@ def _progress(quiet: bool) -> tuple[Progress, api.EventSink]:
     task = progress.add_task("generating", total=None, kept=0, tokens="0")
     kept = [0]
 
-    def on_event(event: str, target: str, detail: str) -> None:
-        if event == "note":  # a writer's step, in one line
+    def on_event(event: ProgressEvent) -> None:
+        if isinstance(event, Note):
             if not quiet:
-                print(f"generate: {detail}", file=sys.stderr, flush=True)
-        elif event == "start":
-            progress.update(task, total=int(target))
-        elif event == "done":  # detail: "<outcome> <tests kept> <tokens so far>"
-            _, n, tokens = detail.split()
-            kept[0] += int(n)
-            progress.update(task, advance=1, kept=kept[0], tokens=f"{int(tokens):,}")
+                print(f"generate: {event.text}", file=sys.stderr, flush=True)
+        elif isinstance(event, Started):
+            progress.update(task, total=event.total)
+        elif isinstance(event, TargetDone):
+            kept[0] += event.kept
+            progress.update(task, advance=1, kept=kept[0], tokens=f"{event.tokens:,}")
 
     return progress, on_event
 

@@ -12,7 +12,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from assay import api
 from assay.cli.app import Outputs, app, call, interrupted_code, plan_outputs, shown, terminal, write
-from assay.model import Report
+from assay.model import FileDone, GateStarted, ProgressEvent, Report, Started
 from assay.report import VERIFY_FORMATS
 from assay.report.text import print_report
 
@@ -33,18 +33,18 @@ def progress_display(quiet: bool = False) -> tuple[Progress, api.EventSink]:
     task = progress.add_task("verifying", total=None, current="")
     count = {"done": 0, "total": 0}
 
-    def on_event(event: str, file: str, detail: str) -> None:
-        if event == "start":
-            count["total"] = int(file)
-            progress.update(task, total=int(file))
-        elif event == "gate":
-            progress.update(task, current=f"{file}: {detail}")
-        elif event == "done":
+    def on_event(event: ProgressEvent) -> None:
+        if isinstance(event, Started):
+            count["total"] = event.total
+            progress.update(task, total=event.total)
+        elif isinstance(event, GateStarted):
+            progress.update(task, current=f"{event.file}: {event.gate}")
+        elif isinstance(event, FileDone):
             count["done"] += 1
             progress.advance(task)
             if not console.is_terminal and not quiet:
                 print(
-                    f"[{count['done']}/{count['total']}] {file}: {detail}",
+                    f"[{count['done']}/{count['total']}] {event.file}: {event.describe()}",
                     file=sys.stderr,
                     flush=True,
                 )

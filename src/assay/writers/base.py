@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, runtime_chec
 from assay.config import Settings
 from assay.languages.base import WritePlan
 from assay.llm.base import Call
-from assay.model import FileReport
+from assay.model import FileReport, ProgressEvent
 from assay.project import Project
 from assay.targets.model import Target
 
@@ -108,7 +108,7 @@ class GenerateRequest:
     dry_run: bool = False
     record: Path | None = None  # every model answer to this JSONL file
     # (event, target, detail); "note" is one line
-    on_event: Callable[[str, str, str], None] | None = None
+    on_event: Callable[[ProgressEvent], None] | None = None
     crosshair: bool | None = None  # None: where installed; False: never (writers that use it)
 
 

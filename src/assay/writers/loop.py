@@ -21,7 +21,7 @@ from assay.llm import Budget, BudgetExhausted, LLMConfig, LLMError, PermanentErr
 from assay.llm.context import existing_tests, rules
 from assay.llm.excerpt import excerpt
 from assay.llm.prompts import Prompts
-from assay.model import FileReport, GateStatus, Verdict
+from assay.model import FileReport, GateStatus, ProgressEvent, Started, TargetDone, Verdict
 from assay.pipeline import ShippedVerifier, Verifier, build_gates
 from assay.project import Project, candidate
 from assay.targets.model import Target
@@ -31,7 +31,7 @@ from assay.writers.edit import changed_share, remove_tests, test_key
 from assay.writers.output import Output, compose_final
 from assay.writers.report import AttemptRecord, Dropped, SuspectedBug, TargetResult
 
-GenerateSink = Callable[[str, str, str], None]  # (event, target id, detail)
+GenerateSink = Callable[[ProgressEvent], None]
 DROP = (Verdict.REJECTED, Verdict.FLAKY, Verdict.LOW_VALUE)
 
 
@@ -100,7 +100,7 @@ class Generator:
             self.fatal = self.fatal or fatal
 
     def run(self, targets: list[Target], jobs: int) -> list[TargetResult]:
-        self.emit("start", str(len(targets)), "")
+        self.emit(Started(len(targets)))
         try:
             with open_executor("threads", max(1, min(jobs, len(targets)))) as pool:
                 return list(pool.map(self.one, targets))
@@ -118,9 +118,7 @@ class Generator:
             result = TargetRun(self, target).run()
         result.duration_s = time.monotonic() - start
         self.emit(
-            "done",
-            target.id,
-            f"{result.outcome} {len(result.kept_tests)} {self.budget.usage.tokens}",
+            TargetDone(target.id, result.outcome, len(result.kept_tests), self.budget.usage.tokens)
         )
         return result
 

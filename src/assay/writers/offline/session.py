@@ -9,6 +9,7 @@ from pathlib import Path
 
 from assay.config import Settings, apply_overrides, load_settings
 from assay.errors import InputError
+from assay.model import Note
 from assay.project import Project, find_root
 from assay.writers.base import GenerateRequest
 from assay.writers.offline.functions import changed_lines, functions_of
@@ -144,5 +145,5 @@ class OfflineSession:
             since=request.since,
             use_cache=request.use_cache,
             crosshair=request.crosshair,
-            progress=(lambda line: on_event("note", "", line)) if on_event else None,
+            progress=(lambda line: on_event(Note(line))) if on_event else None,
         )

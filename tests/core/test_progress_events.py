@@ -1,0 +1,32 @@
+"""Progress is typed events a renderer draws; the library never prints, and nothing parses strings back."""
+
+from __future__ import annotations
+
+from assay import api
+from assay.model import FileDone, GateStarted, Started, Verdict
+
+GATES = "[tool.assay]\ngates = ['compile', 'green']\n"
+
+
+def test_verify_reports_its_progress_as_typed_events(project):
+    root = project(
+        {
+            "src/calc.py": "def add(a, b):\n    return a + b\n",
+            "tests/test_ok.py": "from calc import add\n\ndef test_add():\n    assert add(2, 3) == 5\n",
+            "tests/test_bad.py": "from calc import add\n\ndef test_add():\n    assert add(2, 2) == 5\n",
+        },
+        GATES,
+    )
+    events: list[object] = []
+    api.verify([root / "tests"], root=root, use_cache=False, on_event=events.append)
+    assert events[0] == Started(2)
+    gates = {(e.file, e.gate) for e in events if isinstance(e, GateStarted)}
+    assert ("tests/test_bad.py", "green") in gates
+    done = {e.file: e for e in events if isinstance(e, FileDone)}
+    assert done["tests/test_ok.py"].verdict is Verdict.ACCEPTED
+    assert done["tests/test_bad.py"].rejected_at == "green"
+    assert done["tests/test_bad.py"].describe().startswith("rejected at green (")
+
+    again: list[object] = []
+    api.verify([root / "tests/test_ok.py"], root=root, on_event=again.append)
+    assert [e.describe() for e in again if isinstance(e, FileDone)][-1] == "cached"
