@@ -1,4 +1,4 @@
-"""Progress is typed events a renderer draws; the library never prints, and nothing parses strings back."""
+"""Progress is typed events a renderer draws: the library never prints, nothing parses strings."""
 
 from __future__ import annotations
 
@@ -6,14 +6,15 @@ from assay import api
 from assay.model import FileDone, GateStarted, Started, Verdict
 
 GATES = "[tool.assay]\ngates = ['compile', 'green']\n"
+TEST = "from calc import add\n\ndef test_add():\n    assert add(2, {}) == 5\n"
 
 
 def test_verify_reports_its_progress_as_typed_events(project):
     root = project(
         {
             "src/calc.py": "def add(a, b):\n    return a + b\n",
-            "tests/test_ok.py": "from calc import add\n\ndef test_add():\n    assert add(2, 3) == 5\n",
-            "tests/test_bad.py": "from calc import add\n\ndef test_add():\n    assert add(2, 2) == 5\n",
+            "tests/test_ok.py": TEST.format(3),
+            "tests/test_bad.py": TEST.format(2),
         },
         GATES,
     )

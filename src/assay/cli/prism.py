@@ -12,7 +12,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from assay import api
 from assay.cli.app import app, call, shown, terminal, usage_error, write
-from assay.prism.model import BuildReport, CheckReport, PrismReport
+from assay.prism.model import BuildReport, CheckReport, PrismEvent, PrismReport, UnitsPlanned
 from assay.report import PRISM_BUILD_FORMATS, PRISM_CHECK_FORMATS, PRISM_FORMATS
 
 prism_app = typer.Typer(
@@ -46,11 +46,11 @@ def _progress() -> tuple[Progress, Any]:
     )
     bar = progress.add_task("prism", total=None, current="")
 
-    def on_event(ev: dict[str, Any]) -> None:
-        if ev["event"] == "plan":
-            progress.update(bar, total=ev["total"], completed=ev["cached"])
-        elif ev["event"] == "run":
-            progress.update(bar, advance=1, current=f"{ev['task']}: {ev['member']}")
+    def on_event(ev: PrismEvent) -> None:
+        if isinstance(ev, UnitsPlanned):
+            progress.update(bar, total=ev.total, completed=ev.cached)
+        else:
+            progress.update(bar, advance=1, current=f"{ev.task}: {ev.member}")
 
     return progress, on_event
 

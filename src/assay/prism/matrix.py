@@ -20,12 +20,13 @@ from typing import Any
 from assay.config import Settings
 from assay.prism import pycov
 from assay.prism.command import CommandPlan
+from assay.prism.model import PrismEvent, UnitDone, UnitsPlanned
 from assay.prism.task import Member, Task, suite_digest
 from assay.prism.worker import RunJob, run_job
 from assay.store import Store
 
 NAMESPACE = "prism"
-EventSink = Callable[[dict[str, Any]], None]
+EventSink = Callable[[PrismEvent], None]
 
 
 @dataclass
@@ -105,7 +106,7 @@ def run_units(
         else:
             todo[unit.key] = unit
     stats = {"total": len(records) + len(todo), "cached": len(records), "executed": 0}
-    emit({"event": "plan", "total": stats["total"], "cached": stats["cached"]})
+    emit(UnitsPlanned(stats["total"], stats["cached"]))
     pending: dict[Future, Unit] = {executor.submit(run_job, u.job): u for u in todo.values()}
     try:
         while pending:
@@ -123,14 +124,13 @@ def run_units(
                 if store is not None and "error" not in record:
                     store.put(NAMESPACE, unit.key, record)
                 emit(
-                    {
-                        "event": "run",
-                        "task": unit.task.id,
-                        "member": unit.member.label,
-                        "run": unit.run,
-                        "accepted": record.get("accepted"),
-                        "error": record.get("error"),
-                    }
+                    UnitDone(
+                        unit.task.id,
+                        unit.member.label,
+                        unit.run,
+                        record.get("accepted"),
+                        record.get("error"),
+                    )
                 )
     except BaseException:
         for future in pending:

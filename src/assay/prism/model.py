@@ -264,3 +264,25 @@ class BuildReport:
             "duration_s": round(self.duration_s, 3),
             "added": [vars(m) for m in self.added],
         }
+
+
+@dataclass(frozen=True)
+class UnitsPlanned:
+    """Progress: `total` (task, member, run) units, `cached` of them answered from the cache."""
+
+    total: int
+    cached: int
+
+
+@dataclass(frozen=True)
+class UnitDone:
+    """Progress: one unit ran; `accepted`: the suite accepted the member (None on `error`)."""
+
+    task: str
+    member: str
+    run: int
+    accepted: bool | None
+    error: str | None
+
+
+PrismEvent = UnitsPlanned | UnitDone
