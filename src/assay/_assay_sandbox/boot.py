@@ -44,7 +44,10 @@ def isolate_imports(user_root: str, scratch_root: str, source_roots: list[str]) 
         )
     ]
     for name, mod in list(sys.modules.items()):
-        if _under(os.path.realpath(getattr(mod, "__file__", None) or "/nonexistent"), user_root):
+        real = os.path.realpath(getattr(mod, "__file__", None) or "/nonexistent")
+        # a virtualenv inside the project (`.venv/`) holds pytest, the project's dependencies
+        # and perhaps assay itself: those are the interpreter's, not the user's tree
+        if _under(real, user_root) and not any(_under(real, p) for p in prefixes):
             del sys.modules[name]
     sys.path_importer_cache.clear()
 
