@@ -8,37 +8,18 @@ from __future__ import annotations
 
 import ast
 import re
-from collections import defaultdict
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterator
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, TypeVar, overload
+from typing import TYPE_CHECKING
 
+from assay.smells.checks import CheckFinder
 from assay.smells.names import dotted, last_name
+from assay.smells.testfunc import TestFunc, _names
 
 if TYPE_CHECKING:
     from assay.smells.index import TargetIndex
 
-# Calls that assert by name: unittest's assert*, mock's assert_called*, numpy.testing, assertpy,
-# pytest.fail/self.fail, and the common names of project helpers we cannot see (check_*,
-# verify_* ...).
-ASSERT_NAME = re.compile(
-    r"^_*(assert|check|verify|expect|ensure|validate|compare|fail)([_A-Z0-9]|$)"
-)
-RAISES_CALLS = {"pytest.raises", "pytest.warns", "pytest.deprecated_call", "raises", "warns"}
-UNARY_ASSERTS = {
-    "assertTrue",
-    "assertFalse",
-    "assertIsNone",
-    "assertIsNotNone",
-    "assert_",
-    "failUnless",
-    "failIf",
-}
 TEST_CLASS_BASES = re.compile(r"(TestCase|Test|Tests)$")
-
-_N = TypeVar("_N", bound=ast.AST)
-_M = TypeVar("_M", bound=ast.AST)
 
 
 def is_empty(body: list[ast.stmt]) -> bool:
@@ -53,132 +34,6 @@ def same(a: ast.AST, b: ast.AST) -> bool:
     return type(a) is type(b) and ast.dump(a) == ast.dump(b)
 
 
-@dataclass
-class Assertion:
-    """One check in a test. `subjects` are the compared expressions (both sides of an equality,
-    the single operand of assertTrue ...), empty for raises/mock/helper checks."""
-
-    node: ast.AST
-    kind: str  # "assert" | "method" | "raises" | "helper" | "raise"
-    name: str = ""
-    has_msg: bool = False
-    expr: ast.AST | None = None  # the checked expression, as an `assert` would state it
-
-
-@dataclass
-class TestFunc:
-    node: ast.FunctionDef | ast.AsyncFunctionDef
-    cls: ast.ClassDef | None
-    module: Module
-    nodes: list[ast.AST] = field(default_factory=list)
-    by_type: dict[type, list[ast.AST]] = field(default_factory=lambda: defaultdict(list))
-    parents: dict[int, ast.AST] = field(default_factory=dict)
-    calls: list[tuple[ast.Call, str | None]] = field(default_factory=list)
-
-    @property
-    def name(self) -> str:
-        return f"{self.cls.name}::{self.node.name}" if self.cls else self.node.name
-
-    @property
-    def body(self) -> list[ast.stmt]:
-        body = self.node.body
-        if (
-            body
-            and isinstance(body[0], ast.Expr)
-            and isinstance(body[0].value, ast.Constant)
-            and isinstance(body[0].value.value, str)
-        ):
-            body = body[1:]
-        return body
-
-    @cached_property
-    def generated(self) -> bool:
-        """Marked `@pytest.mark.assay_generated` (the test, its class, or the
-        module's `pytestmark`)."""
-        m = self.module
-        if m.generated:
-            return True
-        owners = [self.node, *([self.cls] if self.cls else [])]
-        marks = [d for o in owners for d in o.decorator_list]
-        if self.cls:
-            marks += [
-                s.value
-                for s in self.cls.body
-                if isinstance(s, ast.Assign) and _names(s) == ["pytestmark"]
-            ]
-        return any(m.marks_generated(e) for e in marks)
-
-    @property
-    def params(self) -> list[str]:
-        a = self.node.args
-        return [x.arg for x in (*a.posonlyargs, *a.args, *a.kwonlyargs)]
-
-    @overload
-    def of(self, t: type[_N], /) -> list[_N]: ...
-
-    @overload
-    def of(self, t1: type[_N], t2: type[_M], /) -> list[_N | _M]: ...
-
-    @overload
-    def of(self, *types: type[ast.AST]) -> list[ast.AST]: ...
-
-    def of(self, *types: type[ast.AST]) -> list[Any]:
-        """The test's nodes of the given types (each list in source order for a single type)."""
-        if len(types) == 1:
-            return self.by_type.get(types[0], [])
-        return [n for t in types for n in self.by_type.get(t, [])]
-
-    def ancestors(self, node: ast.AST) -> Iterator[ast.AST]:
-        p = self.parents.get(id(node))
-        while p is not None and p is not self.node:
-            yield p
-            p = self.parents.get(id(p))
-
-    @cached_property
-    def assertions(self) -> list[Assertion]:
-        return (
-            [a for a in (self.module.classify(self, c, n) for c, n in self.calls) if a]
-            + [
-                Assertion(n, "assert", has_msg=n.msg is not None, expr=n.test)
-                for n in self.of(ast.Assert)
-            ]
-            + [Assertion(n, "raise") for n in self.of(ast.Raise)]
-        )
-
-    @cached_property
-    def assigned(self) -> dict[str, list[ast.AST | None]]:
-        """Local name -> the values assigned to it in the test (for following `expected = f(x)`);
-        None for a bare annotation (`x: int`)."""
-        out: dict[str, list[ast.AST | None]] = defaultdict(list)
-        for node in self.of(
-            ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.With, ast.NamedExpr
-        ):
-            targets: Sequence[ast.expr]
-            value: ast.AST | None
-            if isinstance(node, ast.Assign):
-                targets, value = node.targets, node.value
-            elif isinstance(node, (ast.AnnAssign, ast.AugAssign, ast.NamedExpr)):
-                targets, value = [node.target], node.value
-                if isinstance(node, ast.AugAssign):
-                    value = node  # a changed value: never a plain copy
-            elif isinstance(node, ast.For):
-                targets, value = [node.target], node  # loop variables are not plain copies
-            elif isinstance(node, ast.With):
-                targets = [i.optional_vars for i in node.items if i.optional_vars is not None]
-                value = node
-            else:  # not reached: `of` returns only the types asked for
-                continue
-            for t in targets:
-                for n in ast.walk(t):
-                    if isinstance(n, ast.Name):
-                        out[n.id].append(value if isinstance(t, ast.Name) else t)
-        return out
-
-
-def _names(assign: ast.Assign) -> list[str]:
-    return [t.id for t in assign.targets if isinstance(t, ast.Name)]
-
-
 def _statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
     """Every statement, nested ones included, without descending into expressions (cheap)."""
     stack = list(body)
@@ -189,7 +44,7 @@ def _statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
             stack.extend(getattr(node, name, ()))
 
 
-class Module:
+class Module(CheckFinder):
     """One test file: its tree, imports, helpers and tests."""
 
     def __init__(self, tree: ast.Module, path: str, lines: list[str]):
@@ -343,141 +198,6 @@ class Module:
             if line and not line.startswith("#"):
                 out.append(line)
         return "\n".join(out)
-
-    def method(
-        self, cls: ast.ClassDef | None, name: str, seen: frozenset[str] = frozenset()
-    ) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
-        """A method of a test class or of its bases defined in this file."""
-        if cls is None:
-            return None
-        for item in cls.body:
-            if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and item.name == name:
-                return item
-        for b in cls.bases:
-            base = last_name(dotted(b, self.aliases))
-            if base in self.classes and base not in seen:
-                found = self.method(self.classes[base], name, seen | {base})
-                if found:
-                    return found
-        return None
-
-    def _helper(
-        self, call: ast.Call, name: str | None, cls: ast.ClassDef | None
-    ) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
-        func = call.func
-        if isinstance(func, ast.Name):
-            return self.functions.get(func.id)
-        if (
-            isinstance(func, ast.Attribute)
-            and isinstance(func.value, ast.Name)
-            and func.value.id in ("self", "cls")
-        ):
-            return self.method(cls, func.attr)
-        return None
-
-    def asserts_inside(self, fn: ast.AST, cls: ast.ClassDef | None, depth: int = 0) -> bool:
-        """Whether a helper of this file asserts, directly or through helpers it calls
-        (3 levels)."""
-        key = id(fn)
-        if key in self._asserting:
-            return self._asserting[key]
-        self._asserting[key] = False  # recursion guard
-        found = False
-        for node in ast.walk(fn):
-            if isinstance(node, (ast.Assert, ast.Raise)):
-                found = True
-            elif isinstance(node, ast.Call):
-                name = dotted(node.func, self.aliases)
-                if ASSERT_NAME.match(last_name(name)) or name in RAISES_CALLS:
-                    found = True
-                elif depth < 3:
-                    helper = self._helper(node, name, cls)
-                    found = (
-                        helper is not None
-                        and helper is not fn
-                        and self.asserts_inside(helper, cls, depth + 1)
-                    )
-            if found:
-                break
-        self._asserting[key] = found
-        return found
-
-    def classify(self, test: TestFunc, call: ast.Call, name: str | None) -> Assertion | None:
-        """The assertion a call makes, or None when the call is not a check."""
-        short = call.func.attr if isinstance(call.func, ast.Attribute) else last_name(name)
-        if name in RAISES_CALLS or short in (
-            "assertRaises",
-            "assertRaisesRegex",
-            "assertWarns",
-            "assertLogs",
-        ):
-            return Assertion(call, "raises", short)
-        if ASSERT_NAME.match(short):
-            if short.startswith(
-                (
-                    "assert_called",
-                    "assert_not_called",
-                    "assert_any_call",
-                    "assert_has_calls",
-                    "assert_awaited",
-                )
-            ):
-                return Assertion(call, "method", short, has_msg=True)
-            return Assertion(
-                call,
-                "method",
-                short,
-                has_msg=self._has_msg(call, short),
-                expr=self._expr(call, short),
-            )
-        helper = self._helper(call, name, test.cls)
-        if helper is not None and self.asserts_inside(helper, test.cls):
-            return Assertion(call, "helper", short, has_msg=True)
-        return None
-
-    @staticmethod
-    def _has_msg(call: ast.Call, short: str) -> bool:
-        if any(k.arg == "msg" for k in call.keywords):
-            return True
-        if not short.startswith("assert") or short.startswith("assert_"):
-            return True  # helpers and library asserts (numpy ...) report their own context
-        return len(call.args) > (1 if short in UNARY_ASSERTS else 2)
-
-    @staticmethod
-    def _expr(call: ast.Call, short: str) -> ast.AST | None:
-        """unittest asserts as the `assert` expression they stand for (for the
-        tautology/weak rules)."""
-        a = call.args
-        ops = {
-            "assertEqual": ast.Eq,
-            "assertEquals": ast.Eq,
-            "assertNotEqual": ast.NotEq,
-            "assertIs": ast.Is,
-            "assertIsNot": ast.IsNot,
-            "assertIn": ast.In,
-            "assertNotIn": ast.NotIn,
-            "assertGreater": ast.Gt,
-            "assertLess": ast.Lt,
-            "assertGreaterEqual": ast.GtE,
-            "assertLessEqual": ast.LtE,
-            "assertAlmostEqual": ast.Eq,
-            "assertCountEqual": ast.Eq,
-            "assertListEqual": ast.Eq,
-            "assertDictEqual": ast.Eq,
-            "assertSequenceEqual": ast.Eq,
-            "assertTupleEqual": ast.Eq,
-            "assertSetEqual": ast.Eq,
-            "assert_equal": ast.Eq,
-        }
-        if short in ops and len(a) >= 2:
-            return ast.Compare(left=a[0], ops=[ops[short]()], comparators=[a[1]])
-        if short in ("assertTrue", "assert_") and a:
-            return a[0]
-        if short == "assertIsNotNone" and a:
-            return ast.Compare(left=a[0], ops=[ast.IsNot()], comparators=[ast.Constant(None)])
-        if short == "assertIsInstance" and len(a) >= 2:
-            return ast.Call(func=ast.Name("isinstance"), args=a[:2], keywords=[])
-        return None
 
     def suppressed(self, line: int, rule_id: str) -> bool:
         if not 0 < line <= len(self.lines):

@@ -11,9 +11,9 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
-from assay.smells.context import TestFunc
 from assay.smells.index import TargetIndex, trivial
 from assay.smells.names import dotted, last_name
+from assay.smells.testfunc import TestFunc
 
 SAFE_CALLS = {
     "str",

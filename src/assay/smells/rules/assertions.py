@@ -8,9 +8,11 @@ import re
 from collections.abc import Iterator
 
 from assay.config.smells import SmellsConfig
-from assay.smells.context import Assertion, TestFunc, is_empty, same
+from assay.smells.checks import Assertion
+from assay.smells.context import is_empty, same
 from assay.smells.model import Hit, rule
 from assay.smells.names import dotted, last_name
+from assay.smells.testfunc import TestFunc
 
 PREDICATE = re.compile(
     r"^_*(is|has|can|should|contains|exists|matches|equals?|are|was|were|supports|allows|"

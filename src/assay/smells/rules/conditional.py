@@ -7,9 +7,9 @@ import ast
 from collections.abc import Iterator
 
 from assay.config.smells import SmellsConfig
-from assay.smells.context import TestFunc
 from assay.smells.model import Hit, rule
 from assay.smells.names import dotted, last_name
+from assay.smells.testfunc import TestFunc
 
 # Calls that pass a case table through unchanged: iterating them iterates the table.
 TABLE_WRAPPERS = {

@@ -8,10 +8,10 @@ import re
 from collections.abc import Iterator
 
 from assay.config.smells import SmellsConfig
-from assay.smells.context import TestFunc
 from assay.smells.model import Hit, rule
 from assay.smells.names import dotted, last_name
 from assay.smells.rules.mocking import patched_paths, same_path
+from assay.smells.testfunc import TestFunc
 
 HTTP_VERBS = {
     "get",

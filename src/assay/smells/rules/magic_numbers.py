@@ -7,9 +7,10 @@ import ast
 from collections.abc import Iterator, Sequence
 
 from assay.config.smells import SmellsConfig
-from assay.smells.context import Assertion, TestFunc
+from assay.smells.checks import Assertion
 from assay.smells.model import Hit, rule
 from assay.smells.names import dotted, last_name
+from assay.smells.testfunc import TestFunc
 
 EQUALITY_OPS = (ast.Eq, ast.NotEq, ast.Is, ast.IsNot, ast.In, ast.NotIn)
 # unittest / numpy.testing checks of equality or membership: (actual, expected) in either order.

@@ -8,9 +8,9 @@ import sys
 from collections.abc import Iterator
 
 from assay.config.smells import SmellsConfig
-from assay.smells.context import TestFunc
 from assay.smells.model import Hit, rule
 from assay.smells.names import dotted, last_name
+from assay.smells.testfunc import TestFunc
 
 MOCK_FACTORIES = {
     "Mock",

@@ -7,9 +7,10 @@ import ast
 from collections.abc import Iterator
 
 from assay.config.smells import SmellsConfig
-from assay.smells.context import Module, TestFunc
+from assay.smells.context import Module
 from assay.smells.model import Hit, rule
 from assay.smells.names import dotted, last_name
+from assay.smells.testfunc import TestFunc
 
 STD_STREAMS = {"sys.stdout", "sys.stderr", "sys.__stdout__", "sys.__stderr__"}
 

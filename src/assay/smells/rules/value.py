@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from assay.config.smells import SmellsConfig
-from assay.smells.context import TestFunc
 from assay.smells.model import Hit, rule
+from assay.smells.testfunc import TestFunc
 from assay.smells.value import low_value
 
 HINT = (
