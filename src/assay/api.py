@@ -19,8 +19,9 @@ from assay.gates.base import BaseGate
 from assay.languages import LANGUAGES, Language, language_of
 from assay.model import Candidate, FileReport, LintReport, Report, Started
 from assay.mutation.summary import MutateReport
-from assay.pipeline import EventSink, ShippedVerifier, Verifier
+from assay.pipeline import EventSink, Verifier
 from assay.project import Project, candidate, discover, find_root, python_sources, read_source
+from assay.shipped import ShippedVerifier
 from assay.store import Store
 
 if TYPE_CHECKING:

@@ -1,121 +1,33 @@
-"""Run untrusted test code in a subprocess with limits.
-
-Layers, each applied only where this machine allows it and reported as such (`SandboxInfo`):
-- wall timeout; the whole process tree is killed on expiry (pid namespace, else process group);
-- rlimits: address space, CPU seconds, file size, no core dumps;
-- a pids cgroup caps the number of processes (fork bombs); where a memory cgroup can be made, a
-  profile may limit memory there instead of by address space (a JVM or Node reserves far more
-  address space than it uses);
-- `unshare`: new user+mount+pid namespaces, network namespace without interfaces, and the user's
-  project bind-mounted read-only so that even absolute paths into it cannot be written;
-- an environment without anything that looks like a secret, with HOME and TMPDIR in scratch space.
-If assay itself dies (even SIGKILL), PR_SET_PDEATHSIG takes the sandboxed tree down with it.
-
-A `Profile` says what one toolchain needs beyond that, without weakening the rest: environment
-variables that point it at its build caches (read-only, like every path outside the workspace), a
-build cache of its own in the workspace's `cache/`, the memory limit it can start under, directories
-the workspace keeps or links.
-"""
+"""Run untrusted test code in a subprocess with limits: `Sandbox` starts, times out, kills and reaps
+each run, applying the layers the package docstring lists where this machine allows them."""
 
 from __future__ import annotations
 
 import contextlib
 import ctypes
-import functools
 import os
-import re
 import resource
-import shutil
 import signal
 import subprocess
 import tempfile
 import threading
 import time
 import uuid
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, Literal
+from typing import IO, Any
 
 from assay.config import SandboxConfig
 from assay.model import SandboxInfo
+from assay.sandbox.cgroups import cgroup_base, limit_file
+from assay.sandbox.environment import scrubbed_env
+from assay.sandbox.namespaces import MOUNT_RO, unshare_flags
+from assay.sandbox.profiles import PYTHON, Profile, expand
 
 # Scratch workspaces are directories with this prefix (execution.workspace makes them): a run inside
 # one may write that whole tree.
 WORKSPACE_PREFIX = "assay-ws-"
-
-SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL", re.IGNORECASE)
-# $1 = the user's project (read-only, or fail), then the directories that stay writable (the scratch
-# workspace and any shared build cache of assay's own) up to "--"; then every other mount is made
-# read-only where the kernel allows, so a test cannot write outside them.
-_MOUNT_RO = r"""
-mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" || exit 97
-p="$1"; shift
-keep=""
-while [ "$1" != "--" ]; do
-  mount --bind "$1" "$1" || exit 97
-  keep="$keep$1
-"
-  shift
-done
-shift
-IFS='
-'
-for m in $(awk '{print $5}' /proc/self/mountinfo | sort -u); do
-  case "$m" in /proc|/proc/*|/sys|/sys/*|/dev|/dev/*|"$p") continue;; esac
-  skip=""
-  for w in $keep; do case "$m" in "$w"|"$w"/*) skip=1;; esac; done
-  [ -n "$skip" ] || mount -o remount,bind,ro "$m" 2>/dev/null
-done
-unset IFS
-exec "$@"
-"""
-_CGROUP_ROOTS = {
-    "pids": (Path("/sys/fs/cgroup/pids"), Path("/sys/fs/cgroup/unified"), Path("/sys/fs/cgroup")),
-    "memory": (
-        Path("/sys/fs/cgroup/memory"),
-        Path("/sys/fs/cgroup/unified"),
-        Path("/sys/fs/cgroup"),
-    ),
-}
-_LIMIT_FILES = {"pids": ("pids.max",), "memory": ("memory.max", "memory.limit_in_bytes")}
-
-
-@dataclass(frozen=True)
-class Profile:
-    """What one toolchain needs from the sandbox. `env` values may name `{cache}` (the workspace's
-    build cache, writable, kept across resets), `{home}` (the run's HOME) and `{user_home}` (the
-    real home, read-only: where `~/.m2`, `~/.cargo/registry` and the Go module cache live)."""
-
-    name: str = "python"
-    env: Mapping[str, str] = field(default_factory=dict)
-    memory: Literal["address_space", "cgroup"] = "address_space"
-    # pids.max for this toolchain (threads count): None = the config's
-    max_processes: int | None = None
-    # project-relative build output dirs the workspace keeps across resets
-    keep: tuple[str, ...] = ()
-    # project-relative dirs served read-only from the user's tree (node_modules)
-    links: tuple[str, ...] = ()
-    # Directories outside the workspace that stay writable, for a build cache of assay's own shared
-    # across runs (`{assay_cache}/go-build`: Go rebuilds its standard library into an empty cache, a
-    # minute per run).
-    shared: tuple[str, ...] = ()
-
-
-def assay_cache() -> Path:
-    """assay's own cache directory (build caches shared by sandboxed runs, downloaded
-    test launchers)."""
-    return Path(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")) / "assay"
-
-
-def expand(value: str, cache: Path, home: Path) -> str:
-    """A profile value with `{cache}`, `{home}`, `{user_home}` and `{assay_cache}` filled in."""
-    return value.format(
-        cache=cache, home=home, user_home=os.path.expanduser("~"), assay_cache=assay_cache()
-    )
-
-
-PYTHON = Profile()
 
 
 class Cancelled(Exception):
@@ -144,102 +56,6 @@ class RunResult:
         return None
 
 
-def scrubbed_env(base: dict[str, str] | None = None) -> tuple[dict[str, str], list[str]]:
-    """The environment minus every variable whose name looks like a secret; also returns what
-    was removed."""
-    env = dict(os.environ if base is None else base)
-    removed = sorted(k for k in env if SECRET_NAME.search(k))
-    for k in removed:
-        del env[k]
-    return env, removed
-
-
-def _probe(argv: list[str]) -> bool:
-    try:
-        return subprocess.run(argv, capture_output=True, timeout=10).returncode == 0
-    except (OSError, subprocess.SubprocessError):
-        return False
-
-
-_NAMESPACES = ("--user", "--map-root-user", "--mount", "--pid", "--fork", "--kill-child")
-
-
-@functools.lru_cache(maxsize=1)
-def _unshare_flags() -> tuple[str, ...] | None:
-    """unshare's flags that work here: with a /proc of the new pid namespace's own where the kernel
-    lets us mount one (the worker reads its children's CPU use there), else without; None when
-    unshare fails."""
-    if not shutil.which("unshare"):
-        return None
-    probe_dir = tempfile.mkdtemp(prefix="assay-probe-")
-    try:
-        writable = tempfile.mkdtemp(prefix="assay-probe-w-")
-        try:
-            check = f"! touch {probe_dir}/x && touch {writable}/x"
-            for extra in (("--mount-proc",), ()):
-                if _probe(
-                    [
-                        "unshare",
-                        *_NAMESPACES,
-                        *extra,
-                        "--net",
-                        "sh",
-                        "-c",
-                        _MOUNT_RO,
-                        "sh",
-                        probe_dir,
-                        writable,
-                        "--",
-                        "sh",
-                        "-c",
-                        check,
-                    ]
-                ):
-                    return (*_NAMESPACES, *extra)
-            return None
-        finally:
-            shutil.rmtree(writable, ignore_errors=True)
-    finally:
-        shutil.rmtree(probe_dir, ignore_errors=True)
-
-
-@functools.lru_cache(maxsize=2)
-def _cgroup_base(controller: str) -> Path | None:
-    """A writable cgroup directory with `controller` (pids, memory) whose children get a limit file,
-    or None."""
-    for root in _CGROUP_ROOTS[controller]:
-        controllers = root / "cgroup.controllers"
-        has = (
-            any((root / f).exists() for f in _LIMIT_FILES[controller])
-            or root.name == controller
-            or (controllers.exists() and controller in controllers.read_text().split())
-        )
-        if not has or not root.is_dir():
-            continue
-        base = root / "assay"
-        try:
-            base.mkdir(exist_ok=True)
-            if controllers.exists():  # cgroup v2: children need the controller enabled
-                (root / "cgroup.subtree_control").write_text(f"+{controller}")
-                (base / "cgroup.subtree_control").write_text(f"+{controller}")
-            probe = base / f"probe-{os.getpid()}"
-            probe.mkdir(exist_ok=True)
-            ok = any((probe / f).exists() for f in _LIMIT_FILES[controller])
-            probe.rmdir()
-            if ok:
-                return base
-        except OSError:
-            continue
-    return None
-
-
-def _limit_file(cgroup: Path, controller: str) -> Path:
-    return next(
-        (cgroup / f for f in _LIMIT_FILES[controller] if (cgroup / f).exists()),
-        cgroup / _LIMIT_FILES[controller][0],
-    )
-
-
 def _set_pdeathsig() -> None:
     try:
         libc = ctypes.CDLL(None, use_errno=True)
@@ -255,10 +71,8 @@ class Sandbox:
     def __init__(self, config: SandboxConfig, protect: Path):
         self.config = config
         self.protect = protect.resolve()
-        self.unshare = _unshare_flags()
-        self.cgroups = {
-            c: base for c in ("pids", "memory") if (base := _cgroup_base(c)) is not None
-        }
+        self.unshare = unshare_flags()
+        self.cgroups = {c: base for c in ("pids", "memory") if (base := cgroup_base(c)) is not None}
         self.env, self.removed = scrubbed_env()
         self._live: set[subprocess.Popen] = set()
         self._lock = threading.Lock()
@@ -350,7 +164,7 @@ class Sandbox:
             *ns,
             "sh",
             "-c",
-            _MOUNT_RO,
+            MOUNT_RO,
             "sh",
             str(self.protect),
             str(writable),
@@ -408,7 +222,7 @@ class Sandbox:
             path = base / uuid.uuid4().hex[:12]
             try:
                 path.mkdir()
-                _limit_file(path, controller).write_text(str(limit))
+                limit_file(path, controller).write_text(str(limit))
                 made.append(path)
             except OSError:
                 self._drop_cgroups([path])

@@ -22,8 +22,9 @@ from assay.llm.context import existing_tests, rules
 from assay.llm.excerpt import excerpt
 from assay.llm.prompts import Prompts
 from assay.model import FileReport, GateStatus, ProgressEvent, Started, TargetDone, Verdict
-from assay.pipeline import ShippedVerifier, Verifier, build_gates
+from assay.pipeline import Verifier, build_gates
 from assay.project import Project, candidate
+from assay.shipped import ShippedVerifier
 from assay.targets.model import Target
 from assay.writers import polyglot
 from assay.writers.base import Attempt, Feedback, WriteContext, Writer
