@@ -42,7 +42,7 @@ from assay.config import load_settings  # noqa: E402
 from assay.model import Verdict  # noqa: E402
 from assay.writers.offline import generate_offline  # noqa: E402
 from assay.writers.offline.markers import marker_problem  # noqa: E402
-from assay.writers.offline.writer import verify_settings  # noqa: E402
+from assay.writers.offline.verification import verify_settings  # noqa: E402
 
 PROJECTS = {
     "shop": {

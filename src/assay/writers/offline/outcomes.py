@@ -1,0 +1,69 @@
+"""Each function's line in a module's result: tested, skipped, dropped or no-kill, and why, in
+words a user can act on (a larger budget, type hints, a test to mine)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from assay.mutation.model import Mutant
+from assay.writers.offline.functions import FunctionInfo
+from assay.writers.offline.model import FunctionReport
+from assay.writers.offline.probe import Kept, ProbeResult
+
+UNJUDGED = {
+    "not_run": "not run (the probe's share of the budget ran out)",
+    "timeout": "timed out",
+    "crash": "crashed",
+}
+
+
+def _function_report(
+    info: FunctionInfo,
+    probe: ProbeResult,
+    counted: list[Mutant],
+    final: list[Kept],
+    killed: set[str],
+    dropped: dict[str, str],
+) -> FunctionReport:
+    found = probe.functions.get(info.name, {})
+    own = [m for m in counted if m.function == info.name]
+    kept = [k for k in probe.kept if k.function == info.name]
+    rep = FunctionReport(
+        info.name,
+        "tested",
+        inputs_tried=found.get("tried", {}),
+        inputs_kept=len(kept),
+        mutants=len(own),
+        killed=sum(m.id in killed for m in own),
+        tests=sum(k.function == info.name for k in final),
+    )
+    if rep.tests:
+        return rep
+    if "error" in found:
+        rep.status, rep.reason = "error", found["error"]
+    elif not found:
+        rep.status, rep.reason = "skipped", "not probed: the probe ran out of time or failed"
+    elif not kept:
+        rep.status, rep.reason = "skipped", _no_input(found)
+    elif info.name in dropped:
+        rep.status, rep.reason = "dropped", dropped[info.name]
+    elif not any(k.kills for k in kept):
+        rep.status = "no-kill"
+        rep.reason = f"no input kills any of its {len(own)} mutants" if own else "it has no mutants"
+    else:
+        rep.status, rep.reason = "no-kill", "other tests already kill every mutant its inputs kill"
+    return rep
+
+
+def _no_input(found: dict[str, Any]) -> str:
+    n = found.get("inputs", 0)
+    if not n:
+        return "no input could be built for it (no mined call, no type hints)"
+    if found.get("hung") == n:
+        return "hangs on every input it was given"
+    if found.get("memory") == n:
+        return "runs out of memory on every input it was given"
+    why = ", ".join(
+        f"{v} {k}" for k, v in sorted(found.get("dropped", {}).items(), key=lambda kv: -kv[1])
+    )
+    return f"none of its {n} inputs gave an outcome a test can pin ({why})"
