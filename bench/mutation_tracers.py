@@ -8,8 +8,9 @@ For each bench project (sdists from PyPI, `bench/sdists.py`) and each interprete
 pytest, and coverage for the `coverage` recorder), one process collects the tests once, then runs
 them all in forked children, one after the other: untraced, and under each recorder the interpreter
 has (`settrace`, `coverage` - coverage.py's C tracer with a dynamic context per test phase - and
-`monitoring`, 3.12+), with the worker's own code (`_assay_sandbox.mutation.baseline.run_tests`).
-Prints seconds and the ratio to the untraced run; writes bench/.cache/mutation_tracers.json.
+`monitoring`, 3.12+), with the worker's own code
+(`_assay_sandbox.mutation.baseline_child.run_tests`). Prints seconds and the ratio to the untraced
+run; writes bench/.cache/mutation_tracers.json.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ PROBE = r"""
 import json, os, sys, time
 sys.path.insert(0, sys.argv[1])
 from _assay_sandbox.fork import fork, watch
-from _assay_sandbox.mutation.baseline import run_tests
+from _assay_sandbox.mutation.baseline_child import run_tests
 from _assay_sandbox.protocol import MutationJob
 import pytest
 del sys.path[0]

@@ -1,6 +1,6 @@
 """Deadlines follow the pace of the tests against the baseline, both ways, within bounds."""
 
-from assay._assay_sandbox.mutation.pool import PACE_RANGE, pace
+from assay._assay_sandbox.mutation.children import PACE_RANGE, pace
 
 
 def test_too_few_tests_say_nothing_about_the_pace():

@@ -5,8 +5,9 @@ from __future__ import annotations
 import ast
 import hashlib
 
+from assay.mutation.edits import Finder
 from assay.mutation.model import Mutant
-from assay.mutation.operators import Finder, skipped_lines
+from assay.mutation.operators import skipped_lines
 
 MAX_DISPLAY = 120
 

@@ -29,33 +29,12 @@ from typing import Any
 
 import pytest
 
-from ..fork import Child, clock, cpu_ticks, fork, idle, watch
+from ..fork import Child, cpu_ticks, fork, idle, watch
 from ..protocol import MutationJob
+from .baseline_child import run_tests
 from .events import Events
-from .patch import FailureWatch
 from .protocol import BaselineProgress
-from .seed import reseed
-from .shapes import Functions, Report
-from .state import ProjectState
-from .tracers import Recorder, make_tracer
-from .warm import patterns
-
-
-class _Phases:
-    """pytest plugin in the traced child: lines of a test's call phase are recorded apart."""
-
-    def __init__(self, tracer: Recorder) -> None:
-        self.tracer = tracer
-        self.index = 0
-
-    @pytest.hookimpl(tryfirst=True)
-    def pytest_runtest_call(self, item: pytest.Item) -> None:
-        self.tracer.switch((self.index, True))
-
-    @pytest.hookimpl(tryfirst=True)
-    def pytest_runtest_teardown(self, item: pytest.Item) -> None:
-        self.tracer.switch((self.index, False))
-
+from .shapes import Functions
 
 # a test running this long is looked at: does its child wait rather than compute?
 SHARD_IDLE_S = 0.05
@@ -64,90 +43,6 @@ SHARD_CHECK_S = 0.25  # then again this often, while the test runs on
 SHARD_AHEAD_S = 0.25
 SHARD_MIN_LEFT = 4  # tests left to a child before a second one is worth its start
 SHARD_MAX = 6  # children per run at once (those that wait hold no core)
-
-
-def run_tests(
-    items: list[pytest.Item],
-    report: Report,
-    traced: bool,
-    cfg: MutationJob,
-    functions: Functions | None = None,
-    start: int = 0,
-    stop: mmap.mmap | None = None,
-) -> dict:
-    """In a child: tests `start`.. once in collection order, `next` / `done` reported for each.
-    `stop`: where the parent may write the index a tail child starts at; this child stops there
-    unless a test before it wrote module state."""
-    from _pytest.runner import runtestprotocol
-
-    tracer = phases = None
-    setup_start = time.perf_counter()
-    state_s = 0.0
-    targets = {os.path.realpath(p): rel for rel, p in cfg.targets.items()}
-    if traced:
-        tracer = make_tracer(targets, functions)
-        phases = _Phases(tracer)
-        items[0].config.pluginmanager.register(phases, "assay-phases")
-        tracer.start()
-    # after the probes went in: a function's new code is not a write
-    state = ProjectState(cfg.scratch_root, targets) if traced or stop is not None else None
-    setup_s = time.perf_counter() - setup_start
-    out = []
-    wrote = False
-    stopped = None
-    failures = FailureWatch.on(items)
-    for i in range(start, len(items)):
-        if stop is not None:
-            struct.pack_into("q", stop, 8, i)  # where this child is, for the parent choosing a stop
-            if i == struct.unpack_from("q", stop)[0]:
-                # untraced, the state is compared once, here, with the state the child started in
-                wrote = wrote or (not traced and state is not None and bool(state.writes()))
-                if not wrote:
-                    stopped = i
-                    break
-        item = items[i]
-        report({"next": i})
-        failures.failed = False
-        if tracer and phases is not None:
-            phases.index = i
-            tracer.switch((i, False))
-        reseed(item.nodeid)
-        begin = clock()
-        reports = runtestprotocol(
-            item, nextitem=items[i + 1] if i + 1 < len(items) else None, log=False
-        )
-        elapsed = clock() - begin
-        outcome = (
-            "failed"
-            if failures.failed or any(r.failed for r in reports)
-            else "skipped"
-            if any(r.skipped for r in reports)
-            else "passed"
-        )
-        writes_start = time.perf_counter()
-        writes = state.writes() if traced and state else []
-        out.append({"outcome": outcome, "duration": elapsed, "writes": writes})
-        state_s += time.perf_counter() - writes_start
-        report({"done": i, "s": elapsed, **({"wrote": True} if writes and not wrote else {})})
-        wrote = wrote or bool(writes)
-    if tracer:
-        tracer.stop()
-        lines: dict[int, set] = {}
-        call: dict[int, set] = {}
-        for (i, in_call), found in tracer.collect().items():
-            lines.setdefault(i, set()).update(found)
-            if in_call:
-                call.setdefault(i, set()).update(found)
-        for i, t in enumerate(out, start):
-            t["lines"] = sorted(lines.get(i, ()))
-            t["call"] = sorted(call.get(i, ()))
-    return {
-        "tests": out,
-        "stopped": stopped,
-        "tracer": tracer.name if tracer else None,
-        "patterns": patterns(),
-        "overhead": {"setup_s": round(setup_s, 3), "state_s": round(state_s, 3)},
-    }
 
 
 class BaselineFailed(Exception):

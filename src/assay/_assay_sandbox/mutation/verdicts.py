@@ -1,0 +1,206 @@
+"""How a child's end becomes its mutant's verdict, and how the tests after a hung or slow test go
+on in new children.
+
+The order of a mutant's tests (see `pool`) is learned while the run goes, so it differs between
+runs; the verdict must not. A test that hangs does not end its mutant: a new child runs the tests
+after it (those that passed before it are done), and so on past each hang, up to `MAX_SPLITS`.
+Killed when any covering test fails, Timeout when one hangs and none fails, whichever comes first in
+this run's order. Each hang costs its deadline; a mutant whose tests all hang pays them all.
+
+A test far slower under a mutant than in the baseline (a retry loop now sleeping, see `split`) does
+not hold the mutant up either: its child keeps running that test alone while a new child runs the
+tests after it, with the same verdict rule.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from ..fork import cpu_ticks, idle
+from ..protocol import MutantSpec
+from .children import Children, pace
+from .plan import Job
+from .protocol import LongestMutant, MutantDone, Status, Verdict
+from .shapes import Outcome
+from .split import IDLE_WINDOW_S, MAX_CHILDREN, MAX_SPLITS, Group, Running
+
+
+class Verdicts(Children):
+    """How `Pool` ends a mutant, or hands the tests after a hung or slow one to new children."""
+
+    def _split_slow(self, running: dict[int, Running]) -> None:
+        """A child whose test runs far past its baseline time keeps that test alone; a new child
+        runs the tests after it (writers first). Only when a core is free, or the slow test leaves
+        its core idle."""
+        now = time.monotonic()
+        for state in list(running.values()):
+            if state.check is None or state.check > now or state.group.over:
+                continue
+            state.check = None
+            job, ordered, test = state.job, state.ordered, state.test
+            index = ordered.index(test) if test in ordered else -1
+            if test is None or index < job.first or index + 1 == len(ordered):
+                continue
+            ticks = cpu_ticks(state.child.pid)
+            # /proc is read for slow tests only: first look
+            if state.cpu is None and ticks is not None:
+                state.cpu, state.check = (ticks, now), now + IDLE_WINDOW_S
+                continue
+            sleeping = state.cpu is not None and idle(ticks, state.cpu[0], now - state.cpu[1])
+            if len(running) >= MAX_CHILDREN * self.workers or (
+                not sleeping and self._busy(running) >= self.workers
+            ):
+                # no core yet
+                state.cpu, state.check = ((ticks, now) if ticks is not None else None, now + 0.25)
+                continue
+            state.solo, state.idle = test, sleeping
+            rest = self._rest(state.group, test, ordered[index + 1 :])
+            # a second test of this mutant sleeping: the tests after it go to two children, side
+            # by side
+            halves = (
+                [rest[: len(rest) // 2], rest[len(rest) // 2 :]]
+                if sleeping
+                and state.group.splits
+                and len(rest) > 1
+                and len(running) + 2 <= MAX_CHILDREN * self.workers
+                else [rest]
+            )
+            for half in halves:
+                self._split(running, state.group, job, ordered[: job.first] + half)
+
+    @staticmethod
+    def _rest(group: Group, slow: str, rest: list[str]) -> list[str]:
+        """The tests after a slow one, those of its class (or module) last: they share its set-up
+        and its calls, so the mutant likely slows them too."""
+        group.slow.add(slow.rpartition("::")[0])
+        return sorted(rest, key=lambda nodeid: nodeid.rpartition("::")[0] in group.slow)
+
+    def _split(
+        self, running: dict[int, Running], group: Group, job: Job, ordered: list[str]
+    ) -> None:
+        self.split_mutants += not group.splits
+        group.splits += 1
+        self._start(running, job, ordered, group)
+
+    def _group_verdict(
+        self, state: Running, how: str, result: dict[str, Any], running: dict[int, Running]
+    ) -> None:
+        """One child of a split mutant ended: Killed (or a broken module) ends the mutant at once;
+        else the verdict waits for the others: Timeout if a test hung (the tests after it go on in a
+        new child), else Survived."""
+        group, job = state.group, state.job
+        m, took = job.m, time.monotonic() - group.started
+        verdict: Verdict | None = None
+        if how == "timeout" and state.stopped:
+            pass
+        elif how == "timeout":
+            hung = state.test
+            reason = self._hang_reason(hung, state, job)
+            if hung is not None:
+                self.cost[hung] = self.cost.get(hung, 0.0) + time.monotonic() - state.since
+            if group.hang is None:
+                group.hang = Verdict(
+                    Status.TIMEOUT, group.ordered, [hung] if hung else [], reason=reason
+                )
+            ordered = state.ordered
+            index = ordered.index(hung) if hung in ordered else -1
+            if (
+                hung is not None
+                and state.solo is None
+                and group.splits < MAX_SPLITS
+                and index >= job.first
+                and index + 1 < len(ordered)
+            ):
+                self._split(
+                    running,
+                    group,
+                    job,
+                    ordered[: job.first] + self._rest(group, hung, ordered[index + 1 :]),
+                )
+        elif (outcome := Outcome.of(result)).crash is not None:
+            verdict = Verdict(Status.RUNTIME_ERROR, state.ordered, reason=outcome.crash)
+        elif outcome.import_error is not None:
+            verdict = Verdict(
+                Status.RUNTIME_ERROR,
+                state.ordered,
+                reason=f"the module body raises at import: {outcome.import_error}",
+            )
+        elif outcome.equivalent is not None:
+            verdict = Verdict(Status.IGNORED, reason=outcome.equivalent)
+        elif outcome.killed_by:
+            self._learn(m, outcome.killed_by[0])
+            verdict = Verdict(Status.KILLED, group.ordered, outcome.killed_by, group.done)
+        if verdict is None and not group.live:
+            verdict = (
+                Verdict(
+                    Status.TIMEOUT,
+                    group.ordered,
+                    group.hang.killed_by,
+                    group.done,
+                    group.hang.reason,
+                )
+                if group.hang
+                else Verdict(Status.SURVIVED, group.ordered, [], group.done)
+            )
+        if verdict is None:
+            return
+        group.over = True
+        for pid in list(group.live):
+            if pid in running:
+                running.pop(pid).child.kill()
+        if took > self.longest.seconds:
+            self.longest = LongestMutant(m.id, took)
+        self.events.send(MutantDone(m.id, verdict, took))
+
+    def _hang_reason(self, hung: str | None, state: Running, job: Job) -> str:
+        if hung is None:
+            what = "the tests' setup" if job.mode.in_place else "the mutant's module body re-run"
+            return f"{what} did not finish within {state.budget:.1f}s"
+        now = pace(self.ratios)
+        waiting = (
+            f", and {state.granted:.1f}s it waited for a core" if state.granted >= 0.05 else ""
+        )
+        return (
+            f"{hung} did not finish within {state.budget:.1f}s ({self.cfg.timeout_factor:g} x "
+            f"{self.duration.get(hung, 0.0):.3f}s{f' x {now:.2f} (pace)' if now != 1 else ''}"
+            f" + {self.cfg.timeout_s:g}s{waiting})"
+        )
+
+    def _learn(self, m: MutantSpec, killer: str) -> None:
+        self.kills[killer] = self.kills.get(killer, 0) + 1
+        self.line_killers.setdefault((m.file, m.line), set()).add(killer)
+        self.function_killers.setdefault((m.file, m.function), set()).add(killer)
+
+    def _verdict(self, state: Running, how: str, result: dict[str, Any]) -> None:
+        job, child = state.job, state.child
+        m, ordered = job.m, state.ordered
+        took = time.monotonic() - child.started
+        if took > self.longest.seconds:
+            self.longest = LongestMutant(m.id, took)
+        if how == "timeout":  # in its set-up, before any test: no test to blame
+            if m.id not in self.retried:  # first try again, with more time
+                self.retried.add(m.id)
+                self.pending.append(job)
+                return
+            verdict = Verdict(Status.TIMEOUT, ordered, reason=self._hang_reason(None, state, job))
+        elif (outcome := Outcome.of(result)).crash is not None:
+            verdict = Verdict(Status.RUNTIME_ERROR, ordered, reason=outcome.crash)
+        elif outcome.import_error is not None:
+            verdict = Verdict(
+                Status.RUNTIME_ERROR,
+                ordered,
+                reason=f"the module body raises at import: {outcome.import_error}",
+            )
+        elif outcome.equivalent is not None:
+            verdict = Verdict(Status.IGNORED, reason=outcome.equivalent)
+        else:
+            for killer in outcome.killed_by[:1]:
+                self._learn(m, killer)
+            verdict = Verdict(
+                Status.KILLED if outcome.killed_by else Status.SURVIVED,
+                ordered if outcome.selected is None else outcome.selected,
+                outcome.killed_by,
+                outcome.tests_completed,
+            )
+        self.events.send(MutantDone(m.id, verdict, took))
