@@ -8,7 +8,7 @@ interpreter of the user's tests.
 2. The tests asked for are picked from what was collected (`identity`), minus the deselected ones.
 3. Two forked children run every test once, one under the fastest per-test line recorder the
    interpreter has (coverage, module globals each test writes), one untraced (durations) -
-   `baseline`, `facts`.
+   `baseline`, `baseline_record`.
 4. Each mutant is compiled in memory (never written): equivalent and duplicate mutants (same
    bytecode as the original or an earlier mutant) are Ignored; uncovered ones are NoCoverage without
    running (`plan`).
