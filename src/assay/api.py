@@ -12,11 +12,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from assay.config import Settings, apply_overrides, load_settings
-from assay.errors import InputError, RunFailed, ToolchainError
+from assay.errors import ConfigError, InputError, RunFailed, ToolchainError
 from assay.execution.executor import threads
 from assay.execution.workspace import Workspace, sweep_stale
 from assay.gates.base import BaseGate
 from assay.languages import LANGUAGES, Language, language_of
+from assay.languages.python import interpreter_problem
 from assay.model import Candidate, FileReport, LintReport, Report, Started
 from assay.mutation.summary import MutateReport
 from assay.pipeline import EventSink, Verifier
@@ -39,6 +40,19 @@ __all__ = [
     "targets",
     "verify",
 ]
+
+
+def _settings(
+    root: Path, settings: Settings | None, config: Path | None, overrides: dict[str, Any] | None
+) -> Settings:
+    """The project's settings (or the caller's) with overrides; a configured interpreter that
+    cannot run pytest is a configuration error (exit 2), never a verdict on a test."""
+    settings = apply_overrides(settings or load_settings(root, config), overrides)
+    if settings.python.interpreter and (
+        problem := interpreter_problem(settings.python.interpreter)
+    ):
+        raise ConfigError(f"[tool.assay.python] interpreter: {problem}")
+    return settings
 
 
 def _root(paths: Sequence[Path | str], root: Path | str | None) -> Path:
@@ -113,7 +127,7 @@ def verify(
     if not paths and not candidates:
         raise InputError("no paths given")
     root = _root(paths, root)
-    settings = apply_overrides(settings or load_settings(root, config), overrides)
+    settings = _settings(root, settings, config, overrides)
     if review is not None:
         from assay.pipeline import build_gates
 
@@ -227,7 +241,7 @@ def mutate(
     if threshold is not None and not 0 <= threshold <= 100:
         raise InputError("the threshold is a percentage between 0 and 100")
     root = _root(paths, root)
-    settings = apply_overrides(settings or load_settings(root, config), overrides)
+    settings = _settings(root, settings, config, overrides)
     project = Project.load(root)
     targets = python_sources(project, [Path(p) for p in paths])
     test_args = _mutation_tests(project, [Path(t) for t in tests])
@@ -270,7 +284,7 @@ def lint(
     from assay.smells.files import lint_files
 
     root = _root(paths, root)
-    settings = apply_overrides(settings or load_settings(root, config), overrides)
+    settings = _settings(root, settings, config, overrides)
     files = discover([Path(p) for p in paths], root)
     project = Project.load(root)
     python = [f for f in files if f.suffix == ".py"]
@@ -305,7 +319,7 @@ def targets(
     from assay.targets.coverage import measure
 
     root = _root(paths, root) if paths or root else find_root(Path.cwd())
-    settings = settings or load_settings(root, config)
+    settings = _settings(root, settings, config, None)
     project = Project.load(root)
     modules = source_modules(project, [Path(p) for p in paths] or None)
     cov = measure(project, settings, use_cache)
@@ -349,7 +363,7 @@ def generate(
 
     paths = [s.split("::")[0] for s in specs]
     root = _root(paths, root) if paths or root else find_root(Path.cwd())
-    settings = apply_overrides(settings or load_settings(root, config), overrides)
+    settings = _settings(root, settings, config, overrides)
     spec = settings.generate.writer or DEFAULT_WRITER
     request = GenerateRequest(
         root,

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import importlib.util
 
+import pytest
+
 from assay.api import verify
 from assay.config import Settings
+from assay.errors import ConfigError
 from assay.model import GateStatus, Verdict
 
 LIB = {
@@ -183,13 +186,12 @@ def test_all_skipped_file_is_unvalidated(project):
     assert f.tests[0].verdict is Verdict.UNVALIDATED and "later" in f.tests[0].reason
 
 
-def test_missing_interpreter_makes_files_unvalidated(project):
+def test_a_configured_interpreter_that_cannot_run_is_a_config_error_not_a_verdict(project):
     root = project({**LIB, "tests/test_a.py": "def test_a():\n    assert 1 + 1 == 2\n"})
     s = fast()
     s.python.interpreter = str(root / "no-such-python")
-    f = one(verify([root / "tests/test_a.py"], s))
-    assert f.verdict is Verdict.UNVALIDATED
-    assert f.gates[0].status is GateStatus.SKIP and "cannot run" in f.gates[0].feedback
+    with pytest.raises(ConfigError, match="interpreter: cannot run"):
+        verify([root / "tests/test_a.py"], s)
 
 
 def test_verdicts_and_files_are_reported_for_a_directory(project):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -162,9 +163,20 @@ def load_settings(root: Path, config_file: Path | None = None) -> Settings:
             data = data.get("tool", {}).get("assay")
             if data is None:
                 continue
-            return settings_from_dict(data, f"{path.name} [tool.assay]")
-        return settings_from_dict(data.get("tool", {}).get("assay", data), path.name)
+            return _anchored(settings_from_dict(data, f"{path.name} [tool.assay]"), path.parent)
+        found = settings_from_dict(data.get("tool", {}).get("assay", data), path.name)
+        return _anchored(found, path.parent)
     return Settings()
+
+
+def _anchored(settings: Settings, base: Path) -> Settings:
+    """A relative path in a config file is relative to that file, not to where a run happens (tests
+    run in a scratch copy, which has no `.venv/`). Not resolved: a venv's python is a symlink, and
+    following it would leave the venv."""
+    interpreter = settings.python.interpreter
+    if interpreter and "/" in interpreter and not Path(interpreter).is_absolute():
+        settings.python.interpreter = os.path.normpath(base.absolute() / interpreter)
+    return settings
 
 
 def _field(settings: Settings, dotted: str) -> tuple[Section, str]:
