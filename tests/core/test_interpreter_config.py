@@ -29,7 +29,7 @@ def test_a_relative_interpreter_is_the_projects_own_venv(project, tmp_path):
     elsewhere.mkdir()
     out = run_cli("verify", str(root / "tests"), cwd=elsewhere)
     assert out.returncode == 0, out.stdout[-1500:] + out.stderr[-1500:]
-    assert "1 accepted" in out.stdout
+    assert "1 file: 1 accepted" in out.stdout
 
 
 def test_a_missing_interpreter_is_one_line_and_exit_2(project):

@@ -12,7 +12,7 @@ def render(report: Report) -> str:
     lines = [
         "### assay verify",
         "",
-        f"{s['files']} files: {s['accepted']} accepted, "
+        f"{s['files']} file{'' if s['files'] == 1 else 's'}: {s['accepted']} accepted, "
         f"{s['rejected']} rejected, {s['flaky']} flaky, "
         f"{s['low_value']} low value, {s['unvalidated']} unvalidated ({s['duration_s']:.1f} s)",
         "",

@@ -89,7 +89,7 @@ def renderable(report: Report, feedback: bool = True, short: bool = False) -> Gr
     cached = sum(f.cached for f in report.files)
     parts.append(
         Text(
-            f"\n{s['files']} files: {s['accepted']} accepted, "
+            f"\n{s['files']} file{'' if s['files'] == 1 else 's'}: {s['accepted']} accepted, "
             f"{s['rejected']} rejected, {s['flaky']} flaky, "
             f"{s['low_value']} low value, {s['unvalidated']} unvalidated in {s['duration_s']:.1f} s"
             + (f" ({cached} answered from the cache; --no-cache to re-run)" if cached else ""),
