@@ -14,13 +14,21 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
-from typing import NoReturn, TypeVar
+from typing import Annotated, NoReturn, TypeVar
 
 import typer
 from rich.console import Console
 from rich.progress import Progress
 
 from assay.errors import AssayError
+
+# `-o FILE` of the commands that take `-f FORMAT[=FILE]`: the file of the one format given alone
+OutputFiles = Annotated[
+    list[Path] | None,
+    typer.Option(
+        "--output", "-o", metavar="FILE", help="file for the one --format given without a file"
+    ),
+]
 
 
 def _hide_argument_types() -> None:

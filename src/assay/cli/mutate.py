@@ -15,7 +15,7 @@ from rich.progress import Progress as Progress_
 
 from assay import api
 from assay._assay_sandbox.mutation.protocol import Event, Progress
-from assay.cli.app import app, call, plan_outputs, shown, usage_error, write
+from assay.cli.app import OutputFiles, app, call, plan_outputs, shown, usage_error, write
 from assay.mutation.summary import MutateReport
 from assay.report import MUTATE_FORMATS
 from assay.report.mutation_text import print_report
@@ -120,12 +120,7 @@ def mutate(
             f"each to its own FILE (else the terminal)",
         ),
     ] = None,
-    output: Annotated[
-        list[Path] | None,
-        typer.Option(
-            "--output", "-o", metavar="FILE", help="file for the one --format given without a file"
-        ),
-    ] = None,
+    output: OutputFiles = None,
     threshold: Annotated[
         float | None, typer.Option(metavar="PERCENT", help="least score (default: by code class)")
     ] = None,

@@ -11,7 +11,17 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from assay import api
-from assay.cli.app import Outputs, app, call, interrupted_code, plan_outputs, shown, terminal, write
+from assay.cli.app import (
+    OutputFiles,
+    Outputs,
+    app,
+    call,
+    interrupted_code,
+    plan_outputs,
+    shown,
+    terminal,
+    write,
+)
 from assay.model import FileDone, GateStarted, ProgressEvent, Report, Started
 from assay.report import VERIFY_FORMATS
 from assay.report.text import print_report
@@ -83,12 +93,7 @@ def verify(
             "each to its own FILE (else the terminal)",
         ),
     ] = None,
-    output: Annotated[
-        list[Path] | None,
-        typer.Option(
-            "--output", "-o", metavar="FILE", help="file for the one --format given without a file"
-        ),
-    ] = None,
+    output: OutputFiles = None,
     junit_xml: Annotated[
         Path | None,
         typer.Option(
