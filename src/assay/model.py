@@ -166,6 +166,34 @@ class SandboxInfo:
 
 
 @dataclass
+class EnvironmentGap:
+    """Something the test interpreter lacks (`no module 'x'`), and what it left unjudged."""
+
+    missing: str
+    python: str
+    tests: set[str] = field(default_factory=set)
+    files: set[str] = field(default_factory=set)
+
+    def describe(self) -> str:
+        """One line for the terminal: what, where, how much, and what to do."""
+        n, m = len(self.tests), len(self.files)
+        files = f"{m} file{'' if m == 1 else 's'}"
+        what = f"{n} test{'' if n == 1 else 's'} of {files}" if n else files
+        return (
+            f"environment: {self.missing} in {self.python} "
+            f"({what} unvalidated; install it there and run again)"
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "missing": self.missing,
+            "python": self.python,
+            "tests": len(self.tests),
+            "files": len(self.files),
+        }
+
+
+@dataclass
 class Report:
     root: str
     files: list[FileReport]
@@ -181,13 +209,44 @@ class Report:
     def exit_code(self) -> int:
         if self.interrupted:
             return 130
-        return 0 if self.files and all(f.verdict is Verdict.ACCEPTED for f in self.files) else 1
+        accepted = self.files and all(f.verdict is Verdict.ACCEPTED for f in self.files)
+        return 0 if accepted and not self.environment_gaps() else 1
 
     def summary(self) -> dict[str, Any]:
         counts = {v.value: 0 for v in Verdict}
         for f in self.files:
             counts[f.verdict.value] += 1
-        return {"files": len(self.files), **counts, "duration_s": round(self.duration_s, 3)}
+        return {
+            "files": len(self.files),
+            **counts,
+            "duration_s": round(self.duration_s, 3),
+            **self._unjudged(),
+        }
+
+    def _unjudged(self) -> dict[str, Any]:
+        """The summary's count of tests no verdict could be given (skipped, stopped before, or an
+        environment gap), and the gaps, each named: a file may be judged while some of its tests
+        were not."""
+        return {
+            "unvalidated_tests": sum(
+                t.verdict is Verdict.UNVALIDATED for f in self.files for t in f.tests
+            ),
+            "environment": [g.to_json() for g in self.environment_gaps()],
+        }
+
+    def environment_gaps(self) -> list[EnvironmentGap]:
+        """What the test interpreter lacks, from the gates' `environment` details, one entry per
+        missing thing and interpreter, with the tests and files it left unjudged."""
+        gaps: dict[tuple[str, str], EnvironmentGap] = {}
+        for f in self.files:
+            for g in f.gates:
+                env = g.details.get("environment") or {}
+                python = str(env.get("python") or "the test interpreter")
+                for missing, where in (env.get("missing") or {}).items():
+                    gap = gaps.setdefault((missing, python), EnvironmentGap(missing, python))
+                    gap.files.add(f.path)
+                    gap.tests.update(w for w in where if "::" in w)
+        return list(gaps.values())
 
     def to_json(self) -> dict[str, Any]:
         return {

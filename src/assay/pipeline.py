@@ -102,6 +102,14 @@ def cache_key(
     return h.hexdigest()
 
 
+def cacheable(report: FileReport) -> bool:
+    """An `unvalidated` verdict is never kept, nor one that an environment gap left partly
+    unjudged: the next run judges again (after `pip install`, or with the toolchain found)."""
+    return report.verdict is not Verdict.UNVALIDATED and not any(
+        g.details.get("environment") for g in report.gates
+    )
+
+
 def stops(result: GateResult) -> bool:
     """A reject ends a file's run; so does a skip that leaves the file unvalidated (later gates
     need it)."""
@@ -119,9 +127,11 @@ def assemble(
 ) -> FileReport:
     """The file's verdict and per-test verdicts from the gates that ran.
 
-    A test no gate singled out is `accepted` when the file is, and also when every gate ran and the
-    last one rejected other tests by name (the test passed all gates); otherwise it was not fully
-    judged: `unvalidated`.
+    A test no gate singled out is `accepted` when no gate stopped the file, and also when every gate
+    ran and the last one rejected other tests by name (the test passed all gates); otherwise it was
+    not fully judged: `unvalidated`. A file some of whose tests the environment left unjudged (a
+    missing module, in the test or in a subprocess it starts) is `unvalidated` even when every other
+    test passed every gate; one rejected for a real reason stays `rejected`.
     """
     decided: dict[str, TestOutcome] = {}
     for result in results:
@@ -133,9 +143,9 @@ def assemble(
     else:
         verdict = next((r.verdict for r in results if r.verdict), Verdict.ACCEPTED)
         rejected_at = None
-    passed_all = verdict is Verdict.ACCEPTED or (
-        gates_run_all and stop is results[-1] and bool(stop.tests)
-    )
+    # no gate stopped the file (it may still be `unvalidated` for an environment gap, or
+    # `low_value`): a test no gate singled out passed them all
+    passed_all = stop is None or (gates_run_all and stop is results[-1] and bool(stop.tests))
     tests = []
     for nodeid in dict.fromkeys([*collected, *decided]):
         if nodeid in decided:
@@ -218,6 +228,11 @@ class Verifier:
         self.sandbox = Sandbox(settings.sandbox, protect=project.root)
         self.gates = list(gates) if gates is not None else build_gates(settings)
         self.use_cache = use_cache and settings.cache
+        # what the gates see: with the cache off for this run (--no-cache), their own caches
+        # (gate 4's mutants, gate 6's answers) are neither read nor written either
+        self.gate_settings = (
+            settings if self.use_cache else settings.model_copy(update={"cache": False})
+        )
         self.store = Store(project.root if settings.cache else None)
         self.pool = WorkspacePool(project.root)
         self.emit = on_event or (lambda *_: None)
@@ -290,7 +305,7 @@ class Verifier:
                 ws.apply({candidate.rel: candidate.source})
             ctx = GateContext(
                 self.project,
-                self.settings,
+                self.gate_settings,
                 ws,
                 self.sandbox,
                 language,
@@ -316,7 +331,8 @@ class Verifier:
             time.monotonic() - start,
             gates_run_all=len(results) == len(self.gates),
         )
-        self.store.put("verify", key, report.to_json())
+        if cacheable(report):
+            self.store.put("verify", key, report.to_json())
         self.emit(FileDone.of(report))
         return report
 

@@ -15,7 +15,7 @@ from assay.execution.executor import open_cluster
 from assay.execution.shipping import PackedTree, materialize, pack
 from assay.gates.base import BaseGate
 from assay.model import Candidate, FileDone, FileReport, GateStarted
-from assay.pipeline import EventSink, Verifier, build_gates, cache_key
+from assay.pipeline import EventSink, Verifier, build_gates, cache_key, cacheable
 from assay.project import Project
 from assay.sandbox import Cancelled
 
@@ -84,7 +84,8 @@ class ShippedVerifier(Verifier):
         if found is None:
             raise Cancelled(candidate.rel)
         report = found
-        self.store.put("verify", key, report.to_json())
+        if cacheable(report):
+            self.store.put("verify", key, report.to_json())
         self.emit(FileDone.of(report))
         return report
 

@@ -20,17 +20,56 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import signal
+import subprocess
 import time
-from typing import TYPE_CHECKING
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
 from . import boot
 from .protocol import PytestJob
 
 if TYPE_CHECKING:
+    from types import TracebackType
+
     import pytest
 
 MAX_MESSAGE = 2000
+# lines naming an import that failed, wherever a failing test shows them (its traceback, its
+# captured output, the output of a subprocess it ran): the parent decides whether the environment
+# lacks something the project needs
+_IMPORT_ERROR = re.compile(r"[^\n]*(?:No module named|ModuleNotFoundError|ImportError)[^\n]*")
+MAX_IMPORT_ERRORS = 10
+
+
+def _import_errors(texts: Iterable[Any]) -> list[str]:
+    found: dict[str, None] = {}
+    for text in texts:
+        if isinstance(text, bytes):
+            text = text.decode(errors="replace")
+        if isinstance(text, str):
+            found.update((m.group(0).strip()[:300], None) for m in _IMPORT_ERROR.finditer(text))
+    return list(found)[:MAX_IMPORT_ERRORS]
+
+
+def _subprocess_output(excinfo: pytest.ExceptionInfo[BaseException]) -> list[Any]:
+    """What the test's subprocesses printed, where the failure holds it: a `CalledProcessError`
+    (or `TimeoutExpired`) in the exception chain, a `CompletedProcess` in a traceback frame's
+    locals (`assert proc.returncode == 0`)."""
+    out: list[Any] = []
+    exc: BaseException | None = excinfo.value
+    seen = 0
+    while exc is not None and seen < 5:
+        out += [getattr(exc, a, None) for a in ("stdout", "stderr")]
+        exc, seen = exc.__cause__ or exc.__context__, seen + 1
+    tb: TracebackType | None = excinfo.tb
+    while tb is not None:
+        for value in list(tb.tb_frame.f_locals.values()):
+            if isinstance(value, (subprocess.CompletedProcess, subprocess.SubprocessError)):
+                out += [getattr(value, "stdout", None), getattr(value, "stderr", None)]
+        tb = tb.tb_next
+    return out
 
 
 def _short(report: pytest.TestReport) -> str:
@@ -215,6 +254,17 @@ class Recorder:
             entry["message"] = (
                 f"error at {report.when}: " if report.when != "call" else ""
             ) + _short(report)
+            entry["import_errors"] = _import_errors(
+                [report.longreprtext, *(text for _, text in report.sections)]
+            )
+
+    def pytest_exception_interact(
+        self, node: pytest.Item, call: pytest.CallInfo[Any], report: pytest.TestReport
+    ) -> None:
+        entry = self.tests.get(getattr(report, "nodeid", ""))
+        if entry is not None and call.excinfo is not None:
+            found = _import_errors(_subprocess_output(call.excinfo))
+            entry["import_errors"] = list(dict.fromkeys([*entry.get("import_errors", []), *found]))
 
     def result(self, exitstatus: int) -> dict:
         return {

@@ -40,6 +40,9 @@ class TestResult:
     outcome: Outcome
     duration_s: float = 0.0
     message: str = ""
+    # lines of a failure naming an import that failed, from its traceback, captured output or
+    # subprocesses' output (Python)
+    import_errors: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import time
 
+from assay.dependencies.installed import Installed
 from assay.feedback import collection_summary, compose, trim
 from assay.gates.base import BaseGate, GateContext
+from assay.gates.green import environment_details
 from assay.model import Candidate, GateResult, GateStatus, Verdict
 
 HEADER = "REJECT: Gate 1 — COMPILE ERROR"
@@ -80,24 +82,37 @@ class CompileGate(BaseGate):
         if result.crash:
             return reject([f"{candidate.rel}: collection did not finish: {trim(result.crash)}"])
         if result.errors:
-            causes = [ctx.project.dependencies.explain(e.message) for e in result.errors]
+            python = getattr(ctx.runner, "python", None)
+            installed = Installed(python) if python else None
+            deps = ctx.project.dependencies
+            gaps = [deps.gap([e.message], installed) for e in result.errors]
             # the environment lacks something the project itself needs: no verdict on the test
-            if all(causes):
-                tests_per_cause: dict[str, set[str]] = {}
-                for e, cause in zip(result.errors, causes, strict=True):
-                    tests_per_cause.setdefault(str(cause), set()).add(e.where)
+            if all(gaps):
+                where_per_gap: dict[str, list[str]] = {}
+                reasons: dict[str, str] = {}
+                for e, gap in zip(result.errors, gaps, strict=True):
+                    assert gap is not None
+                    where_per_gap.setdefault(gap.label, []).append(e.where)
+                    reasons[gap.label] = gap.reason
                 body = [
-                    f"{candidate.rel}: {cause}" + (f" ({len(ws)} tests)" if len(ws) > 1 else "")
-                    for cause, ws in tests_per_cause.items()
+                    f"{candidate.rel}: {reasons[label]}"
+                    + (f" ({len(ws)} tests)" if len(ws) > 1 else "")
+                    for label, ws in where_per_gap.items()
                 ]
-                python = getattr(ctx.runner, "python", "the test interpreter")
                 return GateResult(
                     self.name,
                     GateStatus.SKIP,
                     time.monotonic() - start,
-                    compose(MISSING_HEADER, body, MISSING_HINT.format(python=python)),
+                    compose(
+                        MISSING_HEADER,
+                        body,
+                        MISSING_HINT.format(python=python or "the test interpreter"),
+                    ),
                     verdict=Verdict.UNVALIDATED,
-                    details={"missing_dependencies": len(body)},
+                    details={
+                        "missing_dependencies": len(body),
+                        "environment": environment_details(where_per_gap, python),
+                    },
                 )
             return reject(
                 [f"{e.where}: {collection_summary(e.message)}" for e in result.errors],

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 
 from assay.dependencies import Dependencies
+from assay.dependencies.installed import Installed
 from assay.execution.runner import Outcome, TestRun
 from assay.feedback import compose, failure_summary, trim
 from assay.gates.base import BaseGate, GateContext
@@ -12,6 +13,11 @@ from assay.model import Candidate, GateResult, GateStatus, TestOutcome, Verdict
 
 HEADER = "REJECT: Gate 2 — TEST FAILURE"
 HINT = "Fix expected values or setup. Do not fit the test to the code: check the real contract."
+GAP_HEADER = "UNVALIDATED: Gate 2 — MISSING DEPENDENCY"
+GAP_HINT = (
+    "These tests were not judged: install what is missing for {python} and run again "
+    "(the other tests went on through the gates)."
+)
 FAILING = {Outcome.FAILED, Outcome.ERROR, Outcome.XPASSED, Outcome.TIMEOUT}
 
 
@@ -25,17 +31,27 @@ def _summary(message: str, language: str) -> str:
 
 
 def judge_run(
-    run: TestRun, gate: str, deps: Dependencies, language: str = "python"
-) -> tuple[list[TestOutcome], list[str]]:
-    """Per-test outcomes of a run that must be all green, and feedback lines for the failures.
+    run: TestRun,
+    gate: str,
+    deps: Dependencies,
+    language: str = "python",
+    installed: Installed | None = None,
+) -> tuple[list[TestOutcome], list[str], dict[str, list[str]]]:
+    """Per-test outcomes of a run that must be all green, feedback lines for the failures, and the
+    environment's gaps (`no module 'x'` -> the tests it left unjudged).
 
-    A test failing only because the environment lacks what the project needs (a module it uses, a
-    plugin it declares, the project's own package metadata) is `unvalidated`."""
+    A test failing only because the environment lacks what the project needs (a module it uses,
+    imported by the test or by a subprocess it starts, a plugin it declares, the project's own
+    package metadata) is `unvalidated`: `installed` (the test interpreter) tells a module it lacks
+    from one a test hides or a subprocess on another Python misses."""
     outcomes: list[TestOutcome] = []
     body: list[str] = []
+    gaps: dict[str, list[str]] = {}
     for nodeid, rec in run.tests.items():
-        if rec.outcome in (Outcome.FAILED, Outcome.ERROR) and (gap := deps.explain(rec.message)):
-            outcomes.append(TestOutcome(nodeid, Verdict.UNVALIDATED, gate, gap))
+        failed = rec.outcome in (Outcome.FAILED, Outcome.ERROR)
+        if failed and (gap := deps.gap([rec.message, *rec.import_errors], installed)):
+            outcomes.append(TestOutcome(nodeid, Verdict.UNVALIDATED, gate, gap.reason))
+            gaps.setdefault(gap.label, []).append(nodeid)
         elif rec.outcome in FAILING:
             msg = (
                 "marked xfail but passes"
@@ -62,7 +78,7 @@ def judge_run(
         reason = trim(run.crash)
         outcomes.append(TestOutcome(who, Verdict.REJECTED, gate, reason.splitlines()[0]))
         body.append(f"{who}: {reason}")
-    return outcomes, body
+    return outcomes, body, gaps
 
 
 def damage_lines(rel: str, deleted: list[str], changed: list[str]) -> list[str]:
@@ -87,10 +103,20 @@ class GreenGate(BaseGate):
         start = time.monotonic()
         before = ctx.workspace.snapshot()
         run = ctx.runner.run(ctx.workspace, [candidate.rel])
-        outcomes, body = judge_run(run, self.name, ctx.project.dependencies, candidate.language)
+        python = getattr(ctx.runner, "python", None)
+        installed = Installed(python) if python else None
+        outcomes, body, gaps = judge_run(
+            run, self.name, ctx.project.dependencies, candidate.language, installed
+        )
         body += damage_lines(candidate.rel, *ctx.workspace.damage(before))
         passed = run.passed()
-        details = {"passed": len(passed), "failed": len(body), "leaked_imports": run.leaked}
+        details: dict[str, object] = {
+            "passed": len(passed),
+            "failed": len(body),
+            "leaked_imports": run.leaked,
+        }
+        if gaps:
+            details["environment"] = environment_details(gaps, python)
         ctx.facts.passing_tests = list(passed)
         ctx.facts.test_durations = passed
         elapsed = time.monotonic() - start
@@ -118,4 +144,22 @@ class GreenGate(BaseGate):
                 tests=outcomes,
                 details=details,
             )
+        if gaps:
+            # the other tests go on through the gates; the file cannot be fully judged
+            gapped = [f"{t.id}: {t.reason}" for t in outcomes if t.verdict is Verdict.UNVALIDATED]
+            return GateResult(
+                self.name,
+                GateStatus.WARN,
+                elapsed,
+                compose(GAP_HEADER, gapped, GAP_HINT.format(python=python or "the interpreter")),
+                verdict=Verdict.UNVALIDATED,
+                tests=outcomes,
+                details=details,
+            )
         return GateResult(self.name, GateStatus.PASS, elapsed, tests=outcomes, details=details)
+
+
+def environment_details(gaps: dict[str, list[str]], python: str | None) -> dict[str, object]:
+    """A gate's `environment` details: the interpreter, and per gap the tests (or files) it
+    left unjudged; every report counts and names them from here."""
+    return {"python": python, "missing": gaps}

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from assay._assay_sandbox import launch
 from assay._assay_sandbox.protocol import HASH_SEED, PytestJob
 from assay.dependencies import normalize
+from assay.dependencies.installed import Installed
 from assay.execution.runner import (
     CompileResult,
     Order,
@@ -228,7 +229,13 @@ class PythonPytestRunner:
 
 def _results(tests: dict[str, dict], roots: tuple[str, ...]) -> dict[str, TestResult]:
     return {
-        k: TestResult(k, Outcome(v["outcome"]), v["duration"], relativize(v["message"], *roots))
+        k: TestResult(
+            k,
+            Outcome(v["outcome"]),
+            v["duration"],
+            relativize(v["message"], *roots),
+            tuple(relativize(line, *roots) for line in v.get("import_errors", ())),
+        )
         for k, v in tests.items()
     }
 
@@ -239,7 +246,10 @@ class PythonLanguage(Language):
         return interpreter_problem(self.python(settings))
 
     def toolchain_id(self, settings: Settings) -> str:
-        return self.python(settings)
+        """The interpreter and a fingerprint of what is installed for it: a `pip install` changes
+        verdicts."""
+        python = self.python(settings)
+        return f"{python}\0{Installed(python).fingerprint}"
 
     @staticmethod
     def python(settings: Settings) -> str:

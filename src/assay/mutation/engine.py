@@ -3,8 +3,8 @@ sandboxed worker.
 
 The worker (`_assay_sandbox/mutation/`) never writes a mutant to disk: it compiles each one in
 memory inside the scratch workspace, so neither the user's tree nor the scratch sources change.
-Verdicts are cached by (enclosing function's source, tests, mutant, assay version): after an edit to
-one function only that function's mutants run again.
+Verdicts are cached by (enclosing function's source, tests, mutant, interpreter and what is
+installed for it, assay version): after an edit to one function only its mutants run again.
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from assay._assay_sandbox.mutation.protocol import (
 )
 from assay._assay_sandbox.protocol import HASH_SEED, MutantSpec, MutationJob
 from assay.config.mutation import MutationConfig
+from assay.dependencies.installed import Installed
 from assay.errors import RunFailed
 from assay.execution.workspace import Workspace
 from assay.mutation.model import Mutant, MutantResult, MutationResult, Status
@@ -136,6 +137,9 @@ class Engine:
         spans = {rel: function_spans(sources[rel]) for rel in targets}
         options = [
             __version__,
+            # the interpreter and what is installed for it: a verdict may depend on either
+            self.python,
+            Installed(self.python).fingerprint,
             str(self.config.timeout_factor),
             str(self.config.timeout_s),
             *self.pytest_args,

@@ -10,7 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from assay.model import GATE_ORDER, GateResult, GateStatus, Report, Verdict
-from assay.report.symbols import STATUS_MARK, VERDICT_STYLE, verdict_label
+from assay.report.symbols import STATUS_MARK, VERDICT_STYLE, unvalidated_count, verdict_label
 
 STATUS_STYLE = {
     GateStatus.PASS: "green",
@@ -91,11 +91,12 @@ def renderable(report: Report, feedback: bool = True, short: bool = False) -> Gr
         Text(
             f"\n{s['files']} file{'' if s['files'] == 1 else 's'}: {s['accepted']} accepted, "
             f"{s['rejected']} rejected, {s['flaky']} flaky, "
-            f"{s['low_value']} low value, {s['unvalidated']} unvalidated in {s['duration_s']:.1f} s"
+            f"{s['low_value']} low value, {unvalidated_count(s)} in {s['duration_s']:.1f} s"
             + (f" ({cached} answered from the cache; --no-cache to re-run)" if cached else ""),
             style="bold",
         )
     )
+    parts.extend(Text(gap.describe(), style="bold yellow") for gap in report.environment_gaps())
     parts.extend(Text(note, style="yellow") for note in report.notes)
     if report.sandbox:
         sb = report.sandbox

@@ -1,9 +1,10 @@
-"""The third-party modules a project expects to exist.
+"""The third-party modules a project expects to exist, and what the test interpreter has.
 
-A test that cannot import one of them, or asks for a fixture of a pytest plugin the project
-declares, fails because the test environment is incomplete: its verdict is `unvalidated`, not
-`rejected`. A test importing a module the project never mentions (a hallucinated package) is the
-test's own fault.
+A test that cannot import one of them - itself, or in a subprocess it starts - or asks for a fixture
+of a pytest plugin the project declares, fails because the test environment is incomplete: its
+verdict is `unvalidated`, not `rejected`. A test importing a module the project never mentions (a
+hallucinated package) is the test's own fault, and so is a "No module named" about a module the
+interpreter does have (a test that hides it on purpose, a subprocess on another Python).
 """
 
 from __future__ import annotations
@@ -13,11 +14,16 @@ import contextlib
 import re
 import sys
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from packaging.requirements import InvalidRequirement, Requirement
 
 from assay.config import tomllib
+
+if TYPE_CHECKING:
+    from assay.dependencies.installed import Installed
 
 # distribution name (normalized) -> the module it installs, where the two differ
 MODULE_OF = {
@@ -71,6 +77,7 @@ _MISSING_MODULE = re.compile(r"No module named '([\w.]+)'")
 _MISSING_FIXTURE = re.compile(r"fixture '(\w+)' not found")
 _MISSING_METADATA = re.compile(r"No package metadata was found for ([\w.-]+)")
 _SETUP_NAME = re.compile(r"""name\s*=\s*["']([\w.-]+)["']""")
+_SETUP_KEYWORDS = {"install_requires", "extras_require", "tests_require"}
 
 
 def normalize(name: str) -> str:
@@ -125,6 +132,25 @@ def _from_setup_cfg(text: str) -> set[str]:
     return _requirement_names(lines)
 
 
+def _from_setup_py(text: str) -> set[str]:
+    """Requirements written as literals in `setup(install_requires=..., extras_require=...,
+    tests_require=...)` (python-slugify declares its dependencies only there)."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return set()
+    lines: list[object] = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.keyword) or node.arg not in _SETUP_KEYWORDS:
+            continue
+        with contextlib.suppress(ValueError):
+            value = ast.literal_eval(node.value)
+            groups = value.values() if isinstance(value, dict) else [value]
+            for group in groups:
+                lines += [group] if isinstance(group, str) else list(group)
+    return _requirement_names(lines)
+
+
 def own_names(root: Path, own_packages: set[str]) -> set[str]:
     """Normalized names the project itself is known by: its distribution name and its
     top-level packages."""
@@ -147,7 +173,7 @@ def own_names(root: Path, own_packages: set[str]) -> set[str]:
 
 
 def declared(root: Path) -> set[str]:
-    """Normalized distribution names the project declares (pyproject, setup.cfg,
+    """Normalized distribution names the project declares (pyproject, setup.cfg, setup.py,
     requirements files)."""
     names: set[str] = set()
     pyproject = root / "pyproject.toml"
@@ -157,6 +183,9 @@ def declared(root: Path) -> set[str]:
     setup_cfg = root / "setup.cfg"
     if setup_cfg.is_file():
         names |= _from_setup_cfg(setup_cfg.read_text(encoding="utf-8", errors="replace"))
+    setup_py = root / "setup.py"
+    if setup_py.is_file():
+        names |= _from_setup_py(setup_py.read_text(encoding="utf-8", errors="replace"))
     for req in [*root.glob("*requirements*.txt"), *root.glob("requirements/*.txt")]:
         names |= _requirement_names(req.read_text(encoding="utf-8", errors="replace").splitlines())
     return names
@@ -197,34 +226,60 @@ class Dependencies:
         }
         self.modules |= {normalize(MODULE_OF.get(d, d.removeprefix("python_"))) for d in dists}
 
-    def missing_module(self, message: str) -> str | None:
-        """The expected third-party module an import error names, or None."""
-        m = _MISSING_MODULE.search(message)
-        if m and normalize(m.group(1).split(".")[0]) in self.modules:
-            return m.group(1)
+    def gap(self, texts: Iterable[str], installed: Installed | None = None) -> Gap | None:
+        """What the environment lacks, as the first of `texts` (a failure's message, then the lines
+        of its captured output and of its subprocesses' output) that names it; None when the
+        failure is the test's own. With `installed` (the test interpreter), a module it can import
+        is never a gap."""
+        for text in texts:
+            for found in _MISSING_MODULE.finditer(text):
+                module = found.group(1)
+                top = normalize(module.split(".")[0])
+                known = top in self.modules and top not in self.own
+                if known and (installed is None or not installed.has(module)):
+                    return Gap("module", module)
+            m = _MISSING_METADATA.search(text)
+            if m and normalize(m.group(1)) in self.own | self.dists:
+                return Gap("metadata", m.group(1))
+            m = _MISSING_FIXTURE.search(text)
+            plugin = PLUGIN_FIXTURES.get(m.group(1)) if m else None
+            if plugin and plugin in self.dists:
+                return Gap("plugin", plugin)
         return None
-
-    def missing_plugin(self, message: str) -> str | None:
-        """The declared pytest plugin that provides a fixture reported missing, or None."""
-        m = _MISSING_FIXTURE.search(message)
-        plugin = PLUGIN_FIXTURES.get(m.group(1)) if m else None
-        return plugin if plugin and plugin in self.dists else None
 
     def explain(self, message: str) -> str | None:
         """Why an error is the test environment's fault, in words, or None when it is the test's."""
-        if module := self.missing_module(message):
+        gap = self.gap([message])
+        return gap.reason if gap else None
+
+
+@dataclass(frozen=True)
+class Gap:
+    """Something the project needs that the test interpreter lacks."""
+
+    kind: str  # module | metadata | plugin
+    name: str
+
+    @property
+    def label(self) -> str:
+        """Short, for a summary line: `no module 'text_unidecode'`."""
+        what = {"module": "module", "metadata": "package metadata for", "plugin": "pytest plugin"}
+        return f"no {what[self.kind]} '{self.name}'"
+
+    @property
+    def reason(self) -> str:
+        """A test's reason for being `unvalidated`."""
+        if self.kind == "module":
             return (
-                f"module '{module}' is not installed for the test interpreter (the project uses it)"
+                f"module '{self.name}' is not installed for "
+                "the test interpreter (the project uses it)"
             )
-        m = _MISSING_METADATA.search(message)
-        if m and normalize(m.group(1)) in self.own | self.dists:
+        if self.kind == "metadata":
             return (
-                f"package '{m.group(1)}' is not installed for "
-                f"the test interpreter (no package metadata)"
+                f"package '{self.name}' is not installed for "
+                "the test interpreter (no package metadata)"
             )
-        if plugin := self.missing_plugin(message):
-            return (
-                f"pytest plugin '{plugin}' is not installed for "
-                f"the test interpreter (the project declares it)"
-            )
-        return None
+        return (
+            f"pytest plugin '{self.name}' is not installed for "
+            "the test interpreter (the project declares it)"
+        )

@@ -1,0 +1,139 @@
+"""What one interpreter has installed: the modules it can import, and a fingerprint of its
+distributions for cache keys.
+
+The interpreter runs once, isolated (`-I`: no PYTHONPATH, no user site, as the sandbox runs the
+tests), to name its `sys.path`; the directories themselves are read here, and re-read only when one
+changes, so asking again in the same run costs a few `stat` calls.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import threading
+from pathlib import Path
+
+_PROBE = (
+    "import json, sys, sysconfig\n"
+    "paths = sysconfig.get_paths()\n"
+    "print(json.dumps({'version': sys.version, 'path': [p for p in sys.path if p],\n"
+    "    'stdlib': [paths['stdlib'], paths['platstdlib']],\n"
+    "    'modules': sorted(set(getattr(sys, 'stdlib_module_names', ()))\n"
+    "                      | set(sys.builtin_module_names))}))"
+)
+_EXTENSION = re.compile(r"^(\w+)\..*\.(so|pyd)$|^(\w+)\.(so|pyd)$")
+_probes: dict[tuple[str, int, int], dict | None] = {}
+_listings: dict[str, tuple[int, frozenset[str]]] = {}
+_cache_lock = threading.Lock()
+
+
+def _probe(python: str) -> dict | None:
+    """The interpreter's `sys.path`, stdlib directories and built-in module names; asked once
+    per interpreter file (path and mtime, and its venv's pyvenv.cfg)."""
+    real = os.path.realpath(shutil.which(python) or python)
+    stamps = []
+    for path in (real, str(Path(python).parent.parent / "pyvenv.cfg")):
+        try:
+            stamps.append(os.stat(path).st_mtime_ns)
+        except OSError:
+            stamps.append(0)
+    key = (os.path.abspath(python), stamps[0], stamps[1])
+    with _cache_lock:
+        if key in _probes:
+            return _probes[key]
+    try:
+        proc = subprocess.run(
+            [python, "-I", "-c", _PROBE], capture_output=True, text=True, timeout=60
+        )
+        found = json.loads(proc.stdout) if proc.returncode == 0 else None
+    except (OSError, subprocess.SubprocessError, ValueError):
+        found = None
+    with _cache_lock:
+        _probes[key] = found
+    return found
+
+
+def _listing(directory: str) -> frozenset[str]:
+    """The names in a directory, re-read only when the directory changed."""
+    try:
+        stamp = os.stat(directory).st_mtime_ns
+    except OSError:
+        return frozenset()
+    with _cache_lock:
+        cached = _listings.get(directory)
+    if cached and cached[0] == stamp:
+        return cached[1]
+    try:
+        names = frozenset(n for n in os.listdir(directory) if n != "__pycache__" and n[0] != ".")
+    except OSError:
+        names = frozenset()
+    with _cache_lock:
+        _listings[directory] = (stamp, names)
+    return names
+
+
+class Installed:
+    """What one interpreter can import, and a fingerprint of everything installed for it (its real
+    path, version, and the entries of its non-stdlib `sys.path` directories: distributions, modules,
+    `.pth` files and their lines). Verdicts that depend on the environment are cached under it, so
+    a `pip install` makes the next run judge again."""
+
+    def __init__(self, python: str):
+        self.python = python
+        found = _probe(python)
+        self.known = found is not None
+        self.version = found["version"] if found else ""
+        self.dirs: list[str] = [d for d in (found or {}).get("path", []) if os.path.isdir(d)]
+        stdlib = [os.path.realpath(d) for d in (found or {}).get("stdlib", [])]
+        self.site = [d for d in self.dirs if os.path.realpath(d) not in stdlib]
+        self.modules = set((found or {}).get("modules", []))
+        self._fingerprint: str | None = None
+
+    @property
+    def fingerprint(self) -> str:
+        if self._fingerprint is None:
+            h = hashlib.sha256()
+            real = os.path.realpath(shutil.which(self.python) or self.python)
+            h.update(f"{real}\0{self.version}\0".encode())
+            for directory in self.site:
+                h.update(f"\0{directory}\0".encode())
+                for name in sorted(_listing(directory)):
+                    h.update(f"{name}\0".encode())
+                    if name.endswith(".pth"):
+                        with contextlib.suppress(OSError):
+                            h.update(Path(directory, name).read_bytes())
+            self._fingerprint = h.hexdigest()
+        return self._fingerprint
+
+    def has(self, module: str) -> bool:
+        """Whether `module` (dotted) is importable from the interpreter's path, as files on disk
+        say (an interpreter that could not be asked has nothing)."""
+        top, *rest = module.split(".")
+        if not rest and top in self.modules:
+            return True
+        for directory in self.dirs:
+            names = _listing(directory)
+            if top in names and (not rest or _has_path(Path(directory, top), rest)):
+                return True
+            if not rest and (
+                f"{top}.py" in names
+                or any((m := _EXTENSION.match(n)) and top in m.groups() for n in names)
+            ):
+                return True
+        return False
+
+
+def _has_path(package: Path, parts: list[str]) -> bool:
+    """Whether the submodule `parts` exists under a package directory."""
+    *inner, last = parts
+    base = package.joinpath(*inner)
+    return (
+        (base / last).is_dir()
+        or (base / f"{last}.py").is_file()
+        or any(p.name.split(".")[0] == last for p in base.glob(f"{last}.*.so"))
+    )
