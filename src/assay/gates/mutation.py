@@ -91,6 +91,9 @@ class MutationGate(BaseGate):
             if store:
                 store.close()
         info = details(run, threshold, code_class, conf.max_survivors)
+        # answered from the cache, not run (none with --no-cache, nor after the interpreter's
+        # installed set changed)
+        info["cached_mutants"] = sum(r.cached for r in run.results.values())
         modules = module_scores(run, limits)
         if len(modules) > 1:
             info["modules"] = modules

@@ -1,0 +1,224 @@
+"""Environment gaps (issue 25, point 2) and caches that know the environment (point 11).
+
+A module the project needs but the test interpreter lacks - imported by the test, or by a subprocess
+the test starts - leaves the tests it breaks `unvalidated`, the file too, named on the terminal,
+counted in every summary, exit code 1. Verdicts are cached under the interpreter's installed set, so
+installing the module and running again judges again; `--no-cache` re-runs gate 4's mutants too.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sysconfig
+import venv
+import xml.etree.ElementTree as ET
+
+from assay.api import verify
+from assay.config import Settings
+from assay.dependencies import Dependencies, declared
+from assay.languages.python import PYTHON
+from assay.model import GateStatus, Verdict
+from assay.store import Store
+from tests.conftest import run_cli
+
+SLUG = {
+    # a flat layout: `python -m slug` finds the package from the working directory
+    "slug/__init__.py": """
+        def slugify(text):
+            return "-".join(text.lower().split())
+        """,
+    "slug/__main__.py": """
+        import sys
+
+        import fakedep_missing  # the CLI needs it; the library does not
+
+        from slug import slugify
+
+        print(slugify(fakedep_missing.fold(" ".join(sys.argv[1:]))))
+        """,
+    "tests/test_slug.py": """
+        import subprocess
+        import sys
+
+        from slug import slugify
+
+
+        def test_words():
+            assert slugify("Hello World") == "hello-world"
+
+
+        def test_cli_checked():
+            out = subprocess.run(
+                [sys.executable, "-m", "slug", "A b"], check=True, capture_output=True, text=True
+            )
+            assert out.stdout == "a-b\\n"
+
+
+        def test_cli_returncode():
+            proc = subprocess.run([sys.executable, "-m", "slug", "A"], capture_output=True)
+            assert proc.returncode == 0
+        """,
+    "tests/test_own_fault.py": """
+        import subprocess
+        import sys
+
+        from slug import slugify
+
+
+        def test_words():
+            assert slugify("a b") == "a-b"
+
+
+        def test_hides_an_installed_dependency():
+            raise ModuleNotFoundError("No module named 'pytest'")
+
+
+        def test_made_up_module_in_a_subprocess():
+            subprocess.run([sys.executable, "-c", "import madeup_xyz"], check=True)
+        """,
+}
+DEPENDS = (
+    'dependencies = ["fakedep-missing>=1", "pytest"]\n'
+    "[tool.assay]\ngates = ['compile', 'green', 'smells']\n"
+)
+
+
+def test_a_module_missing_in_a_subprocess_is_unvalidated_named_and_counted(project, tmp_path):
+    root = project(SLUG, DEPENDS)
+    out_dir = tmp_path / "out"
+    out_dir.mkdir()
+    proc = run_cli(
+        "verify",
+        "tests",
+        "-f",
+        "text",
+        "-f",
+        f"json={out_dir / 'r.json'}",
+        "-f",
+        f"markdown={out_dir / 'r.md'}",
+        "-f",
+        f"junit={out_dir / 'r.xml'}",
+        cwd=root,
+    )
+    assert proc.returncode == 1, proc.stdout[-2000:] + proc.stderr[-2000:]
+    data = json.loads((out_dir / "r.json").read_text())
+    files = {f["path"]: f for f in data["files"]}
+    slug, own = files["tests/test_slug.py"], files["tests/test_own_fault.py"]
+    tests = {t["id"].split("::")[1]: t for t in slug["tests"]}
+    # the test of the library is judged; the two CLI tests are not, for the module's absence
+    assert slug["verdict"] == "unvalidated", slug
+    assert tests["test_words"]["verdict"] == "accepted"
+    for name in ("test_cli_checked", "test_cli_returncode"):
+        assert tests[name]["verdict"] == "unvalidated"
+        assert "module 'fakedep_missing' is not installed" in tests[name]["reason"]
+    # an installed module "missing", or one the project never mentions: the test's own fault
+    assert (own["verdict"], own["rejected_at"]) == ("rejected", "green")
+    own_tests = {t["id"].split("::")[1]: t["verdict"] for t in own["tests"]}
+    assert own_tests["test_hides_an_installed_dependency"] == "rejected"
+    assert own_tests["test_made_up_module_in_a_subprocess"] == "rejected"
+
+    summary = data["summary"]
+    # the third: the rejected file's passing test, not judged past green
+    assert (summary["unvalidated"], summary["unvalidated_tests"]) == (1, 3)
+    [gap] = summary["environment"]
+    assert (gap["missing"], gap["tests"], gap["files"]) == ("no module 'fakedep_missing'", 2, 1)
+    text = proc.stdout
+    assert "2 files: 0 accepted, 1 rejected, 0 flaky, 0 low value, 1 unvalidated (3 tests)" in text
+    line = next(ln for ln in text.splitlines() if ln.startswith("environment:"))
+    assert re.search(r"no module 'fakedep_missing' in \S*python\S* \(2 tests of 1 file", line)
+    markdown = (out_dir / "r.md").read_text()
+    assert "1 unvalidated (3 tests)" in markdown and "no module 'fakedep_missing'" in markdown
+    suites = ET.parse(out_dir / "r.xml").getroot()
+    assert sum(int(s.get("skipped", "0")) for s in suites) == summary["unvalidated_tests"]
+
+
+def test_dependencies_declared_only_in_setup_py_are_known(tmp_path):
+    (tmp_path / "setup.py").write_text(
+        "from setuptools import setup\n"
+        "setup(name='slugify-like', install_requires=['text-unidecode>=1.3'],\n"
+        "      extras_require={'unidecode': ['Unidecode>=1.1.1']})\n"
+    )
+    assert {"text_unidecode", "unidecode"} <= declared(tmp_path)
+    gap = Dependencies(tmp_path, [], set()).gap(["No module named 'text_unidecode'"])
+    assert gap is not None and gap.label == "no module 'text_unidecode'"
+
+
+CALC = {
+    "src/calc.py": """
+        def clamp(x, low, high):
+            if x < low:
+                return low
+            if x > high:
+                return high
+            return x
+        """,
+    "tests/test_calc.py": """
+        from calc import clamp
+
+
+        def test_clamp():
+            assert clamp(5, 0, 3) == 3
+            assert clamp(-1, 0, 3) == 0
+            assert clamp(2, 0, 3) == 2
+
+
+        def test_pretty():
+            import fakedep_missing
+
+            assert fakedep_missing.fold("x") == "x"
+        """,
+}
+VENV_CONFIG = (
+    'dependencies = ["fakedep-missing"]\n'
+    '[tool.pytest.ini_options]\npythonpath = ["src"]\n'
+    "[tool.assay]\ngates = ['compile', 'green', 'mutation']\n"
+    '[tool.assay.python]\ninterpreter = ".venv/bin/python"\n'
+)
+
+
+def _mutants_cached(report) -> int:
+    [f] = report.files
+    return next(g for g in f.gates if g.gate == "mutation").details["cached_mutants"]
+
+
+def test_installing_the_missing_module_judges_again_and_no_cache_reruns_mutants(project):
+    root = project(CALC, VENV_CONFIG)
+    venv.EnvBuilder(with_pip=False).create(root / ".venv")
+    site = next((root / ".venv" / "lib").glob("python3*/site-packages"))
+    (site / "deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")  # pytest, from here
+
+    first = verify([root / "tests"], root=root)
+    assert first.files[0].verdict is Verdict.UNVALIDATED and first.exit_code == 1
+    # the other test went on through gate 4, measured
+    statuses = {g.gate: g.status for g in first.files[0].gates}
+    assert statuses == {
+        "compile": GateStatus.PASS,
+        "green": GateStatus.WARN,
+        "mutation": GateStatus.PASS,
+    }
+    with Store(root) as store:  # unvalidated is never kept
+        assert (
+            store._db.execute("SELECT COUNT(*) FROM entries WHERE namespace='verify'").fetchone()[0]
+            == 0
+        )
+
+    # `pip install fakedep-missing`, by hand
+    settings = Settings()
+    settings.python.interpreter = str(root / ".venv" / "bin" / "python")
+    before = PYTHON.toolchain_id(settings)
+    (site / "fakedep_missing.py").write_text("def fold(text):\n    return text\n")
+    (site / "fakedep_missing-1.0.dist-info").mkdir()
+    (site / "fakedep_missing-1.0.dist-info" / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: fakedep-missing\nVersion: 1.0\n"
+    )
+    assert PYTHON.toolchain_id(settings) != before  # part of every verdict's cache key
+    installed = verify([root / "tests"], root=root)
+    [f] = installed.files
+    assert (f.verdict, f.cached, installed.exit_code) == (Verdict.ACCEPTED, False, 0), f
+    # the mutants ran again under the new installed set
+    assert _mutants_cached(installed) == 0
+
+    assert verify([root / "tests"], root=root).files[0].cached  # nothing changed: from the cache
+    fresh = verify([root / "tests"], root=root, use_cache=False)
+    assert not fresh.files[0].cached and _mutants_cached(fresh) == 0
