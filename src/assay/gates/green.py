@@ -15,7 +15,7 @@ HEADER = "REJECT: Gate 2 — TEST FAILURE"
 HINT = "Fix expected values or setup. Do not fit the test to the code: check the real contract."
 GAP_HEADER = "UNVALIDATED: Gate 2 — MISSING DEPENDENCY"
 GAP_HINT = (
-    "These tests were not judged: install what is missing for {python} and run again "
+    "Not judged: install {missing} for {python} and run again "
     "(the other tests went on through the gates)."
 )
 FAILING = {Outcome.FAILED, Outcome.ERROR, Outcome.XPASSED, Outcome.TIMEOUT}
@@ -151,7 +151,14 @@ class GreenGate(BaseGate):
                 self.name,
                 GateStatus.WARN,
                 elapsed,
-                compose(GAP_HEADER, gapped, GAP_HINT.format(python=python or "the interpreter")),
+                compose(
+                    GAP_HEADER,
+                    gapped,
+                    GAP_HINT.format(
+                        missing=", ".join(label.removeprefix("no ") for label in gaps),
+                        python=python or "the test interpreter",
+                    ),
+                ),
                 verdict=Verdict.UNVALIDATED,
                 tests=outcomes,
                 details=details,

@@ -164,9 +164,11 @@ class TargetRun(TargetAcceptance):
                 if rest is not None:
                     source, report = rest
                 if report.verdict is Verdict.UNVALIDATED and report.rejected_at is None:
+                    # a missing toolchain, or tests an environment gap left unjudged (gate 2)
+                    why = next(g for g in report.gates if g.verdict is Verdict.UNVALIDATED)
                     self.result.outcome, self.result.note = (
                         "unvalidated",
-                        report.gates[0].feedback.splitlines()[-1],
+                        why.feedback.strip().splitlines()[-1],
                     )
                     return self.result
                 attempt = replace(attempt, source=source)
