@@ -16,7 +16,7 @@ import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from packaging.requirements import InvalidRequirement, Requirement
 
@@ -247,17 +247,12 @@ class Dependencies:
                 return Gap("plugin", plugin)
         return None
 
-    def explain(self, message: str) -> str | None:
-        """Why an error is the test environment's fault, in words, or None when it is the test's."""
-        gap = self.gap([message])
-        return gap.reason if gap else None
-
 
 @dataclass(frozen=True)
 class Gap:
     """Something the project needs that the test interpreter lacks."""
 
-    kind: str  # module | metadata | plugin
+    kind: Literal["module", "metadata", "plugin"]
     name: str
 
     @property
