@@ -134,12 +134,13 @@ def test_a_module_missing_in_a_subprocess_is_unvalidated_named_and_counted(proje
 
 
 def test_dependencies_declared_only_in_setup_py_are_known(tmp_path):
-    (tmp_path / "setup.py").write_text(
+    (tmp_path / "setup.py").write_text(  # as python-slugify writes it
         "from setuptools import setup\n"
-        "setup(name='slugify-like', install_requires=['text-unidecode>=1.3'],\n"
-        "      extras_require={'unidecode': ['Unidecode>=1.1.1']})\n"
+        "install_requires = ['text-unidecode>=1.3']\n"
+        "setup(name='slugify-like', install_requires=install_requires,\n"
+        "      extras_require={'unidecode': ['Unidecode>=1.1.1']}, tests_require=['pytest'])\n"
     )
-    assert {"text_unidecode", "unidecode"} <= declared(tmp_path)
+    assert {"text_unidecode", "unidecode", "pytest"} <= declared(tmp_path)
     gap = Dependencies(tmp_path, [], set()).gap(["No module named 'text_unidecode'"])
     assert gap is not None and gap.label == "no module 'text_unidecode'"
 

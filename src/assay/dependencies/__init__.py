@@ -134,17 +134,28 @@ def _from_setup_cfg(text: str) -> set[str]:
 
 def _from_setup_py(text: str) -> set[str]:
     """Requirements written as literals in `setup(install_requires=..., extras_require=...,
-    tests_require=...)` (python-slugify declares its dependencies only there)."""
+    tests_require=...)`, or in module-level names passed there (python-slugify declares its
+    dependencies only so: `install_requires = [...]`, then `setup(install_requires=...)`)."""
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError):
         return set()
+    names: dict[str, ast.expr] = {
+        target.id: node.value
+        for node in tree.body
+        if isinstance(node, ast.Assign)
+        for target in node.targets
+        if isinstance(target, ast.Name)
+    }
     lines: list[object] = []
     for node in ast.walk(tree):
         if not isinstance(node, ast.keyword) or node.arg not in _SETUP_KEYWORDS:
             continue
-        with contextlib.suppress(ValueError):
-            value = ast.literal_eval(node.value)
+        expr = (
+            names.get(node.value.id, node.value) if isinstance(node.value, ast.Name) else node.value
+        )
+        with contextlib.suppress(ValueError, TypeError, SyntaxError, RecursionError):
+            value = ast.literal_eval(expr)
             groups = value.values() if isinstance(value, dict) else [value]
             for group in groups:
                 lines += [group] if isinstance(group, str) else list(group)
