@@ -243,7 +243,9 @@ class Dependencies:
         failure is the test's own. With `installed` (the test interpreter), a module it can import
         is never a gap."""
         for text in texts:
-            for found in _MISSING_MODULE.finditer(text):
+            # the last first: in a chained traceback, the import that ended the test (slugify tries
+            # `unidecode`, then falls back on its declared `text_unidecode`)
+            for found in reversed(list(_MISSING_MODULE.finditer(text))):
                 module = found.group(1)
                 top = normalize(module.split(".")[0])
                 known = top in self.modules and top not in self.own
