@@ -41,6 +41,8 @@ SLUG = {
         import subprocess
         import sys
 
+        import pytest
+
         from slug import slugify
 
 
@@ -58,6 +60,11 @@ SLUG = {
         def test_cli_returncode():
             proc = subprocess.run([sys.executable, "-m", "slug", "A"], capture_output=True)
             assert proc.returncode == 0
+
+
+        def test_fold():
+            fakedep = pytest.importorskip("fakedep_missing")
+            assert fakedep.fold("A") == "A"
         """,
     "tests/test_own_fault.py": """
         import subprocess
@@ -109,7 +116,7 @@ def test_a_module_missing_in_a_subprocess_is_unvalidated_named_and_counted(proje
     # the test of the library is judged; the two CLI tests are not, for the module's absence
     assert slug["verdict"] == "unvalidated", slug
     assert tests["test_words"]["verdict"] == "accepted"
-    for name in ("test_cli_checked", "test_cli_returncode"):
+    for name in ("test_cli_checked", "test_cli_returncode", "test_fold"):
         assert tests[name]["verdict"] == "unvalidated"
         assert "module 'fakedep_missing' is not installed" in tests[name]["reason"]
     # an installed module "missing", or one the project never mentions: the test's own fault
@@ -119,16 +126,16 @@ def test_a_module_missing_in_a_subprocess_is_unvalidated_named_and_counted(proje
     assert own_tests["test_made_up_module_in_a_subprocess"] == "rejected"
 
     summary = data["summary"]
-    # the third: the rejected file's passing test, not judged past green
-    assert (summary["unvalidated"], summary["unvalidated_tests"]) == (1, 3)
+    # the fourth: the rejected file's passing test, not judged past green
+    assert (summary["unvalidated"], summary["unvalidated_tests"]) == (1, 4)
     [gap] = summary["environment"]
-    assert (gap["missing"], gap["tests"], gap["files"]) == ("no module 'fakedep_missing'", 2, 1)
+    assert (gap["missing"], gap["tests"], gap["files"]) == ("no module 'fakedep_missing'", 3, 1)
     text = proc.stdout
-    assert "2 files: 0 accepted, 1 rejected, 0 flaky, 0 low value, 1 unvalidated (3 tests)" in text
+    assert "2 files: 0 accepted, 1 rejected, 0 flaky, 0 low value, 1 unvalidated (4 tests)" in text
     line = next(ln for ln in text.splitlines() if ln.startswith("environment:"))
-    assert re.search(r"no module 'fakedep_missing' in \S*python\S* \(2 tests of 1 file", line)
+    assert re.search(r"no module 'fakedep_missing' in \S*python\S* \(3 tests of 1 file", line)
     markdown = (out_dir / "r.md").read_text()
-    assert "1 unvalidated (3 tests)" in markdown and "no module 'fakedep_missing'" in markdown
+    assert "1 unvalidated (4 tests)" in markdown and "no module 'fakedep_missing'" in markdown
     suites = ET.parse(out_dir / "r.xml").getroot()
     assert sum(int(s.get("skipped", "0")) for s in suites) == summary["unvalidated_tests"]
 

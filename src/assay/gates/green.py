@@ -40,16 +40,18 @@ def judge_run(
     """Per-test outcomes of a run that must be all green, feedback lines for the failures, and the
     environment's gaps (`no module 'x'` -> the tests it left unjudged).
 
-    A test failing only because the environment lacks what the project needs (a module it uses,
-    imported by the test or by a subprocess it starts, a plugin it declares, the project's own
-    package metadata) is `unvalidated`: `installed` (the test interpreter) tells a module it lacks
-    from one a test hides or a subprocess on another Python misses."""
+    A test failing (or skipped by `importorskip`) only because the environment lacks what the
+    project needs (a module it uses, imported by the test or by a subprocess it starts, a plugin it
+    declares, the project's own package metadata) is `unvalidated`: `installed` (the test
+    interpreter) tells a module it lacks from one a test hides or a subprocess on another Python
+    misses."""
     outcomes: list[TestOutcome] = []
     body: list[str] = []
     gaps: dict[str, list[str]] = {}
     for nodeid, rec in run.tests.items():
-        failed = rec.outcome in (Outcome.FAILED, Outcome.ERROR)
-        if failed and (gap := deps.gap([rec.message, *rec.import_errors], installed)):
+        # a skip too: `pytest.importorskip` of a module the project needs hides the same gap
+        unjudged = rec.outcome in (Outcome.FAILED, Outcome.ERROR, Outcome.SKIPPED)
+        if unjudged and (gap := deps.gap([rec.message, *rec.import_errors], installed)):
             outcomes.append(TestOutcome(nodeid, Verdict.UNVALIDATED, gate, gap.reason))
             gaps.setdefault(gap.label, []).append(nodeid)
         elif rec.outcome in FAILING:
