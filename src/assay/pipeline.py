@@ -121,7 +121,7 @@ def assemble(
 
     A test no gate singled out is `accepted` when the file is, and also when every gate ran and the
     last one rejected other tests by name (the test passed all gates); otherwise it was not fully
-    judged: `unvalidated`.
+    judged: `unvalidated`. A gate's notes on tests (gate 4: redundant) go on their outcomes.
     """
     decided: dict[str, TestOutcome] = {}
     for result in results:
@@ -148,6 +148,9 @@ def assemble(
                     nodeid, Verdict.UNVALIDATED, None, f"not judged: file stopped at {rejected_at}"
                 )
             )
+    notes = {nodeid: note for result in results for nodeid, note in result.notes.items()}
+    for t in tests:
+        t.note = notes.get(t.id, t.note)
     return FileReport(
         candidate.rel,
         candidate.language,
