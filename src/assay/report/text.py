@@ -123,7 +123,7 @@ def _warning_summary(gate: GateResult, f: FileReport) -> str:
     findings = [x for x in gate.details.get("findings") or [] if x.get("level") == "warn"]
     if findings:
         by_rule: dict[str, list[str]] = {}
-        said = {}  # the rule's first message: what it is about
+        said: dict[str, str] = {}  # the rule's first message: what it is about
         for x in findings:
             by_rule.setdefault(x["rule"], []).append(x.get("test") or f"line {x['line']}")
             said.setdefault(x["rule"], x.get("message", ""))
