@@ -31,13 +31,13 @@ def render(report: Report) -> str:
     suites = ET.Element("testsuites", name="assay verify", time=f"{report.duration_s:.3f}")
     for f in report.files:
         failures = sum(failed(f, t) for t in f.tests)
-        unvalidated = f.verdict is Verdict.UNVALIDATED
-        # the file failed and no test of it says why (or it has none): the file is the case
+        # the file has no test, or failed while no test of it says why (an unvalidated one's tests
+        # are skipped, each with its reason): the file itself is the case
         whole = not f.tests or (
-            f.verdict is not Verdict.ACCEPTED and not failures and not unvalidated
+            f.verdict not in (Verdict.ACCEPTED, Verdict.UNVALIDATED) and not failures
         )
-        failing_file = whole and f.verdict not in (Verdict.ACCEPTED, Verdict.UNVALIDATED)
-        skipped = sum(t.verdict is Verdict.UNVALIDATED for t in f.tests) + (whole and unvalidated)
+        failing_file = whole and f.verdict is not Verdict.ACCEPTED
+        skipped = sum(t.verdict is Verdict.UNVALIDATED for t in f.tests)
         suite = ET.SubElement(
             suites,
             "testsuite",
@@ -81,9 +81,7 @@ def render(report: Report) -> str:
             case = ET.SubElement(suite, "testcase", classname=f.path, name="<file>", file=f.path)
             gate = next((g for g in f.gates if g.gate == f.rejected_at), None)
             gate = gate or (f.gates[-1] if f.gates else None)
-            if unvalidated:
-                ET.SubElement(case, "skipped", message=gate.feedback if gate else "")
-            elif failing_file:
+            if failing_file:
                 fail = ET.SubElement(
                     case, "failure", type=f.verdict.value, message=f"{f.rejected_at}"
                 )
