@@ -49,14 +49,23 @@ class TestOutcome:
     verdict: Verdict
     gate: str | None = None
     reason: str = ""
+    # what the user should know that decides nothing (gate 4: `redundant: ...`)
+    note: str = ""
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out = {
             "id": self.id,
             "verdict": self.verdict.value,
             "gate": self.gate,
             "reason": self.reason,
         }
+        if self.note:
+            out["note"] = self.note
+        return out
+
+    @property
+    def redundant(self) -> bool:
+        return self.note.startswith("redundant:")
 
 
 @dataclass
@@ -66,6 +75,7 @@ class GateResult:
     `verdict` is set when the gate decides the file's verdict itself (e.g. `flaky`, `unvalidated`,
     `low_value`); a plain reject means `rejected`. `tests` holds per-test outcomes the gate decided.
     `details` is the gate's own JSON (score, findings, ...), merged into the report entry.
+    `notes`: node id -> a note on that test that decides nothing (its outcome carries it).
     """
 
     gate: str
@@ -75,6 +85,7 @@ class GateResult:
     verdict: Verdict | None = None
     tests: list[TestOutcome] = field(default_factory=list)
     details: dict[str, Any] = field(default_factory=dict)
+    notes: dict[str, str] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -134,7 +145,7 @@ class FileReport:
                 )
             )
         tests = [
-            TestOutcome(t["id"], Verdict(t["verdict"]), t["gate"], t["reason"])
+            TestOutcome(t["id"], Verdict(t["verdict"]), t["gate"], t["reason"], t.get("note", ""))
             for t in data["tests"]
         ]
         return cls(
@@ -221,6 +232,7 @@ class Report:
             **counts,
             "duration_s": round(self.duration_s, 3),
             **self._unjudged(),
+            "tests": self.test_counts(),
         }
 
     def _unjudged(self) -> dict[str, Any]:
@@ -247,6 +259,16 @@ class Report:
                     gap.files.add(f.path)
                     gap.tests.update(w for w in where if "::" in w)
         return list(gaps.values())
+
+    def test_counts(self) -> dict[str, int]:
+        """Tests of every file by verdict, and how many carry a redundancy note (a count of its
+        own: a redundant test is also `accepted`)."""
+        counts = {v.value: 0 for v in Verdict}
+        for f in self.files:
+            for t in f.tests:
+                counts[t.verdict.value] += 1
+        counts["redundant"] = sum(t.redundant for f in self.files for t in f.tests)
+        return counts
 
     def to_json(self) -> dict[str, Any]:
         return {

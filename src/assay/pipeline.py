@@ -131,7 +131,8 @@ def assemble(
     ran and the last one rejected other tests by name (the test passed all gates); otherwise it was
     not fully judged: `unvalidated`. A file some of whose tests the environment left unjudged (a
     missing module, in the test or in a subprocess it starts) is `unvalidated` even when every other
-    test passed every gate; one rejected for a real reason stays `rejected`.
+    test passed every gate; one rejected for a real reason stays `rejected`. A gate's notes on tests
+    (gate 4: redundant) go on their outcomes.
     """
     decided: dict[str, TestOutcome] = {}
     for result in results:
@@ -158,6 +159,9 @@ def assemble(
                     nodeid, Verdict.UNVALIDATED, None, f"not judged: file stopped at {rejected_at}"
                 )
             )
+    notes = {nodeid: note for result in results for nodeid, note in result.notes.items()}
+    for t in tests:
+        t.note = notes.get(t.id, t.note)
     return FileReport(
         candidate.rel,
         candidate.language,

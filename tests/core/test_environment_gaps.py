@@ -131,11 +131,12 @@ def test_a_module_missing_in_a_subprocess_is_unvalidated_named_and_counted(proje
     [gap] = summary["environment"]
     assert (gap["missing"], gap["tests"], gap["files"]) == ("no module 'fakedep_missing'", 3, 1)
     text = proc.stdout
-    assert "2 files: 0 accepted, 1 rejected, 0 flaky, 0 low value, 1 unvalidated (4 tests)" in text
+    assert "2 files: 0 accepted, 1 rejected, 0 flaky, 0 low value, 1 unvalidated; tests:" in text
+    assert "4 unvalidated" in text.split("; tests:", 1)[1].splitlines()[0]
     line = next(ln for ln in text.splitlines() if ln.startswith("environment:"))
     assert re.search(r"no module 'fakedep_missing' in \S*python\S* \(3 tests of 1 file", line)
     markdown = (out_dir / "r.md").read_text()
-    assert "1 unvalidated (4 tests)" in markdown and "no module 'fakedep_missing'" in markdown
+    assert "1 unvalidated; tests:" in markdown and "4 unvalidated" in markdown and "no module 'fakedep_missing'" in markdown
     suites = ET.parse(out_dir / "r.xml").getroot()
     assert sum(int(s.get("skipped", "0")) for s in suites) == summary["unvalidated_tests"]
 

@@ -21,7 +21,9 @@ def tree_digest(root: Path) -> dict[str, bytes]:
     }
 
 
-def run_engine(root: Path, sandbox: Sandbox, targets, tests, scoped=False, store=None, **config):
+def run_engine(
+    root: Path, sandbox: Sandbox, targets, tests, scoped=False, store=None, killers=1, **config
+):
     with Workspace(root) as ws:
         engine = Engine(
             ws,
@@ -31,4 +33,4 @@ def run_engine(root: Path, sandbox: Sandbox, targets, tests, scoped=False, store
             MutationConfig(workers=2, **config),
             store=store,
         )
-        return engine.run(targets, tests, scoped=scoped)
+        return engine.run(targets, tests, scoped=scoped, killers=killers)

@@ -1,12 +1,21 @@
-"""Gate 4 judges each test: one that catches nothing another test of the file does not catch is
-`low_value`; each target module is held to its own code class; a failing score names the tests
-closest to each survivor."""
+"""Gate 4 judges each test by its own kill set: one that kills no mutant is `low_value`; one whose
+kills other tests of the file all make too is noted `redundant`, still accepted; each target module
+is held to its own code class; a failing score names the tests closest to each survivor."""
 
 from __future__ import annotations
 
+import json
+import xml.etree.ElementTree as ET
+
+from assay._assay_sandbox.protocol import EVERY_TEST_FUNCTION
 from assay.api import verify
-from assay.config import Settings
-from assay.model import GateStatus, Verdict
+from assay.config import SandboxConfig, Settings
+from assay.model import GateStatus
+from assay.mutation.model import Status
+from assay.report import junit
+from assay.sandbox import Sandbox
+from tests.conftest import run_cli
+from tests.mutation._mutation_support import run_engine
 
 LIB = {
     "src/calc/__init__.py": "",
@@ -17,6 +26,10 @@ LIB = {
     "import clamp\n\nlog = logging.getLogger(__name__)\n\n\n"
     "def percent(n):\n    value = clamp(n, 0, 100)\n    return f'{value}%'\n",
 }
+SIGN = (
+    "def sign(n):\n    if n > 0:\n        return 1\n    if n < 0:\n        return -1\n"
+    "    return 0\n"
+)
 
 
 def settings() -> Settings:
@@ -25,45 +38,127 @@ def settings() -> Settings:
     return s
 
 
-def test_tests_that_catch_nothing_new_are_low_value_and_the_rest_accepted(project):
+def test_every_test_function_runs_up_to_its_first_failing_case(project):
+    root = project(
+        {
+            "src/calc/__init__.py": "",
+            "src/calc/ops.py": "def double(n):\n    return n * 2\n",
+            "tests/test_ops.py": """
+        import pytest
+        from calc.ops import double
+
+        @pytest.mark.parametrize("n", [3, 5, 7])
+        def test_table(n):
+            assert double(n) == 2 * n
+
+        def test_three():
+            assert double(3) == 6
+
+        def test_three_again():
+            assert double(3) == 6
+        """,
+        }
+    )
+    run = run_engine(
+        root,
+        Sandbox(SandboxConfig(timeout_s=30), protect=root),
+        ["src/calc/ops.py"],
+        ["tests/test_ops.py"],
+        killers=EVERY_TEST_FUNCTION,
+    )
+    assert run.scored and {r.status for _, r in run.scored} == {Status.KILLED}
+    # each function once, by its first failing case: the other cases of the table are skipped
+    assert {tuple(t.split("::")[1] for t in r.killed_by) for _, r in run.scored} == {
+        ("test_table[3]", "test_three", "test_three_again")
+    }
+
+
+def test_only_a_test_that_kills_nothing_is_low_value_and_shared_kills_are_a_note(project):
     root = project(
         {
             **LIB,
+            "src/calc/sign.py": SIGN,
             "tests/test_ops.py": """
         import pytest
         from calc.ops import clamp
+        from calc.sign import sign
 
-        def test_below():
+        def test_clamp_all():
+            assert clamp(-5, 0, 10) == 0
+            assert clamp(0, 0, 10) == 0
+            assert clamp(11, 0, 10) == 10
+            assert clamp(10, 0, 10) == 10
+            assert clamp(5, 0, 10) == 5
+
+        def test_clamp_below():
             assert clamp(-5, 0, 10) == 0
 
-        def test_below_again():
+        def test_clamp_below_too():
             assert clamp(-1, 0, 10) == 0
 
         def test_runs():
             clamp(3, 0, 10)
 
-        @pytest.mark.parametrize("n, want", [(11, 10), (10, 10), (5, 5), (0, 0)])
-        def test_table(n, want):
-            assert clamp(n, 0, 10) == want
+        @pytest.mark.parametrize("n, want", [(5, 1), (-5, -1), (0, 0)])
+        def test_sign(n, want):
+            assert sign(n) == want
         """,
-        }
+        },
+        '[tool.assay]\ngates = ["compile", "green", "mutation"]\n',
     )
-    f = verify([root / "tests/test_ops.py"], settings()).files[0]
-    gate = f.gates[-1]
-    assert (f.verdict, gate.status) == (Verdict.ACCEPTED, GateStatus.WARN)
-    by_name = {t.id.split("::")[1]: t for t in f.tests}
-    assert by_name["test_runs"].verdict is Verdict.LOW_VALUE
-    assert by_name["test_runs"].reason == "kills no mutant of the code it runs"
-    # the two tests below the range catch the same mutants: the first one in the file keeps
-    # its place
-    assert by_name["test_below"].verdict is Verdict.ACCEPTED
-    assert by_name["test_below_again"].verdict is Verdict.LOW_VALUE
-    assert "other tests of the file kill too" in by_name["test_below_again"].reason
-    # a parametrized test is one test: its cases share its verdict
-    assert {by_name[f"test_table[{c}]"].verdict for c in ("11-10", "10-10", "5-5", "0-0")} == {
-        Verdict.ACCEPTED
+    proc = run_cli(
+        "verify", "tests/test_ops.py", "-v", "-f", "text", "-f", "json=out.json",
+        "--junit-xml", "out.xml", "--no-cache", cwd=root,
+    )  # fmt: skip
+    # a low-value test is a note on an accepted file: exit 0
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    [f] = json.loads((root / "out.json").read_text())["files"]
+    gate = f["gates"][-1]
+    assert (f["verdict"], gate["status"]) == ("accepted", "warn")
+    by_name = {t["id"].split("::")[1]: t for t in f["tests"]}
+    assert {n for n, t in by_name.items() if t["verdict"] == "low_value"} == {"test_runs"}
+    assert by_name["test_runs"]["reason"] == "kills no mutant of the code it runs"
+    # the third of three tests killing the same mutants is known as such: every covering test of
+    # each mutant ran, not only the first two
+    redundant = {n: t["note"] for n, t in by_name.items() if t.get("note")}
+    assert redundant == {
+        "test_clamp_below": "redundant: every mutant it kills, test_clamp_all kills too",
+        "test_clamp_below_too": "redundant: every mutant it kills, test_clamp_all kills too",
     }
-    assert gate.feedback.startswith("WARN: Gate 4 — TESTS THAT CATCH NOTHING NEW")
+    assert {by_name[n]["verdict"] for n in redundant} == {"accepted"}
+    # a parametrized test is one test: its cases kill different mutants, none kills all of them
+    assert {by_name[f"test_sign[{c}]"]["verdict"] for c in ("5-1", "-5--1", "0-0")} == {"accepted"}
+    assert (gate["low_value_tests"], gate["redundant_tests"]) == (1, 2)
+    assert gate["feedback"].splitlines()[:2] == [
+        "WARN: Gate 4 — TESTS THAT CATCH NOTHING",
+        "tests/test_ops.py::test_runs: kills no mutant of the code it runs",
+    ]
+    summary = json.loads((root / "out.json").read_text())["summary"]["tests"]
+    assert (summary["accepted"], summary["low_value"], summary["redundant"]) == (6, 1, 2)
+
+    # the terminal names them all, counts tests as the JSON does, and -v gives every test a line
+    out = " ".join(proc.stdout.split())
+    assert (
+        "tests/test_ops.py — mutation: low value (kill no mutant of the code they run): test_runs"
+        in out
+    )
+    assert (
+        "tests/test_ops.py — note: redundant (every mutant they kill, other tests of the file kill"
+        " too; not a failure): test_clamp_below, test_clamp_below_too" in out
+    )
+    assert "tests: 6 accepted, 1 low value, 2 redundant in" in out
+    assert "low value tests/test_ops.py::test_runs — mutation: kills no mutant" in out
+    assert "accepted tests/test_ops.py::test_sign[0-0]" in out
+
+    # JUnit: failures are what failed the file (none); verdicts and notes are properties
+    suite = ET.parse(root / "out.xml").getroot().find("testsuite")
+    assert (suite.get("tests"), suite.get("failures")) == ("7", "0")
+    cases = {c.get("name"): c for c in suite.iter("testcase")}
+    assert cases["test_runs"].find("failure") is None
+    props = {p.get("name"): p.get("value") for p in cases["test_runs"].iter("property")}
+    assert props["assay.verdict"] == "low_value"
+    props = {p.get("name"): p.get("value") for p in cases["test_clamp_below"].iter("property")}
+    assert props["assay.note"].startswith("redundant: ")
 
 
 def test_each_module_is_held_to_its_own_class_and_survivors_name_their_closest_tests(project):
@@ -82,7 +177,8 @@ def test_each_module_is_held_to_its_own_class_and_survivors_name_their_closest_t
         """,
         }
     )
-    f = verify([root / "tests/test_report.py"], settings()).files[0]
+    report = verify([root / "tests/test_report.py"], settings())
+    f = report.files[0]
     gate = f.gates[-1]
     modules = {m["file"]: m for m in gate.details["modules"]}
     assert (
@@ -101,3 +197,7 @@ def test_each_module_is_held_to_its_own_class_and_survivors_name_their_closest_t
     lines = gate.feedback.splitlines()
     assert lines[0].startswith("REJECT: Gate 4 — LOW MUTATION SCORE (src/calc/report.py ")
     assert "   Closest tests: tests/test_report.py::test_percent_in_range" in lines
+    # JUnit fails what failed the file: here no test is named, the file itself is the failure
+    suite = ET.fromstring(junit.render(report)).find("testsuite")
+    failing = [c.get("name") for c in suite.iter("testcase") if c.find("failure") is not None]
+    assert (report.exit_code, suite.get("failures"), failing) == (1, "1", ["<file>"])

@@ -6,6 +6,7 @@ from __future__ import annotations
 from assay.api import verify
 from assay.config import Settings
 from assay.model import GateStatus, Verdict
+from assay.report import text
 from tests.smells.shop_lib import SHOP_LIB
 
 
@@ -131,12 +132,18 @@ def test_clean_file_passes_and_warnings_do_not_reject(project):
         """,
         }
     )
-    f, g = gate5(verify([root / "tests/test_good.py"], settings()))
+    report = verify([root / "tests/test_good.py"], settings())
+    f, g = gate5(report)
     assert (f.verdict, g.status) == (Verdict.ACCEPTED, GateStatus.WARN)
     assert g.feedback.splitlines()[:2] == [
         "WARN: Gate 5 — TEST SMELLS",
         "tests/test_good.py:9 AS010 test_total_later: time.sleep in a unit test",
     ]
+    # the terminal's warning line names the rule, what it is about and the tests
+    assert (
+        "tests/test_good.py — smells: 1 warning: AS010 (time.sleep in a unit test): "
+        "test_total_later" in " ".join(text.render(report).split())
+    )
     f, g = gate5(verify([root / "tests/test_good.py"], settings(levels={"AS010": "off"})))
     assert (f.verdict, g.status, g.feedback) == (Verdict.ACCEPTED, GateStatus.PASS, "")
 

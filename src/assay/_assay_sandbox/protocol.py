@@ -74,6 +74,11 @@ class MutantSpec(_Json):
     operator: str = ""
 
 
+# `MutationJob.killers` for gate 4: run every covering test of each mutant, each test function up to
+# its first failing case (its other cases are skipped), so that each function's kill set is exact
+EVERY_TEST_FUNCTION = 0
+
+
 @dataclass
 class MutationJob(_Json):
     """A mutation worker's whole job: the tests, the targets and the mutants to run against them."""
@@ -90,7 +95,7 @@ class MutationJob(_Json):
     # rel -> [name, first, last]: scope the run (verify gate)
     functions: dict[str, list[list]] | None = None
     workers: int = 1
-    # failing tests to find per mutant before stopping (2: tells a unique kill from a shared one)
+    # failing test functions to find per mutant before stopping; EVERY_TEST_FUNCTION: all of them
     killers: int = 1
     timeout_factor: float = 10.0  # a test's deadline: factor x its untraced duration + timeout_s
     timeout_s: float = 5.0

@@ -62,10 +62,10 @@ def progress_display(quiet: bool = False) -> tuple[Progress, api.EventSink]:
     return progress, on_event
 
 
-def write_outputs(report: Report, plan: Outputs) -> None:
+def write_outputs(report: Report, plan: Outputs, verbose: bool = False) -> None:
     console = terminal()
     if plan.terminal:
-        print_report(console, report)
+        print_report(console, report, verbose)
     for fmt, file in plan.files:
         write(VERIFY_FORMATS[fmt](report), file)
         console.print(f"[dim]{fmt} report written to {file}[/dim]")
@@ -110,6 +110,10 @@ def verify(
     ] = None,
     quiet: Annotated[
         bool, typer.Option("--quiet", "-q", help="no progress lines on stderr")
+    ] = False,
+    verbose: Annotated[
+        bool,
+        typer.Option("--verbose", "-v", help="every test's verdict and reason, after the table"),
     ] = False,
     profile: Annotated[
         str | None,
@@ -170,7 +174,7 @@ def verify(
                     "scheduler": scheduler,
                 },
             )
-        write_outputs(report, plan)
+        write_outputs(report, plan, verbose)
         return report
 
     report = call(run)

@@ -4,30 +4,31 @@ Scope: mutants inside the functions and methods the candidate's tests execute in
 so a focused test of one function is not charged for the rest of a large module. Each target module
 is held to the threshold of its own code class (pure / service / io, see
 `assay.mutation.codeclass`). Each test gets its own outcome: one that catches no mutant another test
-of the file does not catch is `low_value` (`assay.mutation.attribution`); when the score fails, the
-feedback names the surviving mutants and the tests closest to each.
+that kills no mutant is `low_value`, one whose kills other tests of the file all make too carries a
+`redundant` note (`assay.mutation.attribution`); when the score fails, the feedback names the
+surviving mutants and the tests closest to each.
 """
 
 from __future__ import annotations
 
 import time
 
+from assay._assay_sandbox.protocol import EVERY_TEST_FUNCTION
 from assay.errors import RunFailed
 from assay.feedback import compose
 from assay.gates.base import BaseGate, GateContext
 from assay.languages.python import PYTHON, pytest_args
 from assay.model import Candidate, GateResult, GateStatus, TestOutcome, Verdict
-from assay.mutation.attribution import module_limits, module_scores, redundant_tests
+from assay.mutation.attribution import attribute, module_limits, module_scores
 from assay.mutation.codeclass import threshold_for
 from assay.mutation.engine import Engine
 from assay.mutation.summary import details, feedback
 from assay.store import Store
 
-WARN_HEADER = "WARN: Gate 4 — TESTS THAT CATCH NOTHING NEW"
+WARN_HEADER = "WARN: Gate 4 — TESTS THAT CATCH NOTHING"
 WARN_HINT = (
-    "Each of these passes, but no mutant fails it that "
-    "another test of the file does not already fail: "
-    "test another behaviour, or drop it."
+    "Each of these passes on every mutant of the code it runs: "
+    "assert on what that code returns or does, or drop it."
 )
 
 
@@ -74,7 +75,7 @@ class MutationGate(BaseGate):
                 tests,
                 scoped=True,
                 durations=ctx.facts.test_durations,
-                killers=2,
+                killers=EVERY_TEST_FUNCTION,  # each test's own kill set, for `attribute`
             )
         # no evidence either way: the file cannot be validated, never "passed"
         except RunFailed as err:
@@ -97,18 +98,25 @@ class MutationGate(BaseGate):
         modules = module_scores(run, limits)
         if len(modules) > 1:
             info["modules"] = modules
-        redundant = redundant_tests(run, list(ctx.facts.passing_tests or []))
+        judged = attribute(run, list(ctx.facts.passing_tests or []))
+        low_value = judged.low_value
         outcomes = [
-            TestOutcome(t, Verdict.LOW_VALUE, self.name, why) for t, why in redundant.items()
+            TestOutcome(t, Verdict.LOW_VALUE, self.name, why) for t, why in low_value.items()
         ]
-        if redundant:
-            info["low_value_tests"] = len(redundant)
+        if low_value:
+            info["low_value_tests"] = len(low_value)
+        if judged.redundant:
+            info["redundant_tests"] = len(judged.redundant)
         if all(m["passed"] for m in modules):
-            if not redundant:
+            if not low_value:
                 return GateResult(
-                    self.name, GateStatus.PASS, time.monotonic() - start, details=info
+                    self.name,
+                    GateStatus.PASS,
+                    time.monotonic() - start,
+                    details=info,
+                    notes=judged.redundant,
                 )
-            body = [f"{t}: {why}" for t, why in redundant.items()]
+            body = [f"{t}: {why}" for t, why in low_value.items()]
             return GateResult(
                 self.name,
                 GateStatus.WARN,
@@ -116,6 +124,7 @@ class MutationGate(BaseGate):
                 compose(WARN_HEADER, body, WARN_HINT),
                 tests=outcomes,
                 details=info,
+                notes=judged.redundant,
             )
         return GateResult(
             self.name,
@@ -124,4 +133,5 @@ class MutationGate(BaseGate):
             feedback(run, threshold, conf.max_survivors, modules),
             tests=outcomes,
             details=info,
+            notes=judged.redundant,
         )

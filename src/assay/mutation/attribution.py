@@ -1,50 +1,75 @@
-"""Which tests of a file earn their place at gate 4, and the threshold of each target module.
+"""What each test of a file does at gate 4, and the threshold of each target module.
 
-A test function (all cases of a parametrized one together: they are one test in the source) earns
-its place when it kills a mutant no other test of the file kills, or - taken in file order after
-those - a mutant that no test kept so far kills. The others add nothing a mutant could tell apart:
-`low_value`. This needs more than the first killing test of each mutant: the gate asks the engine
-for two (`killers=2`), so a mutant killed by a single test is known as such (its other covering
-tests all ran and passed).
+A test function (all cases of a parametrized one together: they are one test in the source) is
+`low_value` when it kills no mutant at all: it passes on every mutant of the code it runs. One whose
+kills are all also made by other tests of the file is *redundant*: a note, not a verdict. Both need
+each function's exact kill set: the gate asks the engine for every failing test function of each
+mutant (`EVERY_TEST_FUNCTION`), not just the first.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from assay.config.mutation import CodeClass, MutationConfig
 from assay.mutation.codeclass import classify
 from assay.mutation.model import COUNTED, DETECTED, MutationResult
+
+LOW_VALUE = "kills no mutant of the code it runs"
+NAMED = 3  # other tests a redundancy note names before "and N more"
 
 
 def function_of(nodeid: str) -> str:
     return nodeid.split("[", 1)[0]
 
 
-def redundant_tests(run: MutationResult, tests: list[str]) -> dict[str, str]:
-    """Node id -> why it adds nothing, for the tests of `tests` whose function earns no place."""
-    # function -> the known killer functions of each mutant it kills
-    kills: dict[str, list[set[str]]] = {}
-    for _, r in run.scored:
-        if r.status not in DETECTED or not r.killed_by:
-            continue
-        killers = {function_of(t) for t in r.killed_by}
-        for f in killers:
-            kills.setdefault(f, []).append(killers)
+@dataclass
+class Attribution:
+    """Node id -> why, for the tests of a file that kill nothing, and those whose kills all other
+    tests of the file make too."""
+
+    low_value: dict[str, str] = field(default_factory=dict)
+    redundant: dict[str, str] = field(default_factory=dict)
+
+
+def attribute(run: MutationResult, tests: list[str]) -> Attribution:
+    """Each test of `tests` (node ids) by its function's kill set."""
+    kills: dict[str, set[str]] = {}  # function -> ids of the mutants it kills
+    for m, r in run.scored:
+        if r.status in DETECTED:
+            for f in {function_of(t) for t in r.killed_by}:
+                kills.setdefault(f, set()).add(m.id)
     functions = list(dict.fromkeys(function_of(t) for t in tests))
-    kept = {f for f in functions if any(k == {f} for k in kills.get(f, []))}  # a kill of its own
-    for f in functions:  # then, in file order, whatever kills what nothing kept kills
-        if f not in kept and any(not (k & kept) for k in kills.get(f, [])):
-            kept.add(f)
-    out = {}
+    notes = {f: note for f in functions if (note := _redundancy(f, kills, functions))}
+    out = Attribution()
     for t in tests:
         f = function_of(t)
-        if f in kept:
-            continue
-        out[t] = (
-            "kills no mutant of the code it runs"
-            if f not in kills
-            else "kills only mutants that other tests of the file kill too"
-        )
+        if f not in kills:
+            out.low_value[t] = LOW_VALUE
+        elif f in notes:
+            out.redundant[t] = notes[f]
     return out
+
+
+def _redundancy(f: str, kills: dict[str, set[str]], functions: list[str]) -> str | None:
+    """The note of a function whose every kill another test makes too, naming a few tests that
+    cover its kills (the one killing most of what is left first), or None."""
+    mine = kills.get(f)
+    others = [g for g in functions if g != f and g in kills]
+    if not mine or not mine <= set().union(*(kills[g] for g in others)):
+        return None
+    cover: list[str] = []
+    left = set(mine)
+    while left:
+        best = max(others, key=lambda g: len(kills[g] & left))
+        cover.append(best)
+        left -= kills[best]
+    names = [g.split("::", 1)[-1] for g in cover]
+    if len(names) > NAMED:
+        shown = f"{', '.join(names[:NAMED])} and {len(names) - NAMED} more"
+    else:
+        shown = " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
+    return f"redundant: every mutant it kills, {shown} {'kills' if len(names) == 1 else 'kill'} too"
 
 
 def module_limits(

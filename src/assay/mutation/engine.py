@@ -119,11 +119,12 @@ class Engine:
         mutants inside functions that the tests execute in their call phase. `durations`: untraced
         seconds per node id when the caller has them (the green gate), which spares the untraced
         baseline run. `deselect`: node ids, prefixes or globs left out (added to the config's).
-        `killers`: failing tests to find per mutant (1: stop at the first; 2: enough to tell a
-        mutant only one test kills). `progress` receives every worker event (typed, see
-        `assay._assay_sandbox.mutation.protocol`) and, after each change, a `Progress` event: the
-        numbers a display shows. `only`: run just these mutant ids (one batch of a distributed run;
-        the baseline runs all the same).
+        `killers`: failing test functions to find per mutant (1: stop at the first;
+        `EVERY_TEST_FUNCTION`: each covering function runs until one of its cases fails, so each
+        test's kill set is exact; part of the cache key). `progress` receives every worker event
+        (typed, see `assay._assay_sandbox.mutation.protocol`) and, after each change, a `Progress`
+        event: the numbers a display shows. `only`: run just these mutant ids (one batch of a
+        distributed run; the baseline runs all the same).
         """
         deselect = [*self.config.deselect, *(deselect or [])]
         start = time.monotonic()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from assay.model import GATE_ORDER, Report
-from assay.report.symbols import gate_cells, unvalidated_count, verdict_label
+from assay.report.symbols import gate_cells, summary_counts, verdict_label
 
 
 def render(report: Report) -> str:
@@ -12,9 +12,7 @@ def render(report: Report) -> str:
     lines = [
         "### assay verify",
         "",
-        f"{s['files']} file{'' if s['files'] == 1 else 's'}: {s['accepted']} accepted, "
-        f"{s['rejected']} rejected, {s['flaky']} flaky, "
-        f"{s['low_value']} low value, {unvalidated_count(s)} ({s['duration_s']:.1f} s)",
+        f"{summary_counts(report)} ({s['duration_s']:.1f} s)",
         *(f"\n**{gap.describe()}**" for gap in report.environment_gaps()),
         "",
         "| file | " + " | ".join(gates) + " | verdict |",

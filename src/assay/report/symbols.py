@@ -3,9 +3,7 @@ markdown reporters)."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from assay.model import FileReport, GateStatus, Verdict
+from assay.model import FileReport, GateStatus, Report, Verdict
 
 STATUS_MARK = {
     GateStatus.PASS: "✔",
@@ -32,10 +30,15 @@ def gate_cells(report: FileReport, gates: list[str]) -> list[str]:
     return [STATUS_MARK[by_name[g].status] if g in by_name else "" for g in gates]
 
 
-def unvalidated_count(summary: dict[str, Any]) -> str:
-    """`2 unvalidated (9 tests)`: the files, then every test no verdict could be given (an
-    environment gap, a skip), when there are any: a judged file may hold unjudged tests."""
-    tests = summary.get("unvalidated_tests", 0)
-    return f"{summary['unvalidated']} unvalidated" + (
-        f" ({tests} test{'' if tests == 1 else 's'})" if tests else ""
+def summary_counts(report: Report) -> str:
+    """Files by verdict, then tests by verdict (those with none left out, but `accepted`) and the
+    redundant ones: the counts of the JSON summary."""
+    s = report.summary()
+    tests = s["tests"]
+    labels = [(v.value, verdict_label(v)) for v in Verdict] + [("redundant", "redundant")]
+    shown = [f"{tests[k]} {label}" for k, label in labels if tests[k] or k == "accepted"]
+    return (
+        f"{s['files']} file{'' if s['files'] == 1 else 's'}: {s['accepted']} accepted, "
+        f"{s['rejected']} rejected, {s['flaky']} flaky, "
+        f"{s['low_value']} low value, {s['unvalidated']} unvalidated; tests: {', '.join(shown)}"
     )

@@ -9,8 +9,8 @@ from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
-from assay.model import GATE_ORDER, GateResult, GateStatus, Report, Verdict
-from assay.report.symbols import STATUS_MARK, VERDICT_STYLE, unvalidated_count, verdict_label
+from assay.model import GATE_ORDER, FileReport, GateResult, GateStatus, Report, Verdict
+from assay.report.symbols import STATUS_MARK, VERDICT_STYLE, summary_counts, verdict_label
 
 STATUS_STYLE = {
     GateStatus.PASS: "green",
@@ -19,6 +19,8 @@ STATUS_STYLE = {
     GateStatus.SKIP: "dim",
 }
 
+
+NAMED = 5  # tests a warning line names before "and N more"
 
 SHORT = {
     "compile": "cmp",
@@ -30,16 +32,18 @@ SHORT = {
 }
 
 
-def print_report(console: Console, report: Report) -> None:
+def print_report(console: Console, report: Report, verbose: bool = False) -> None:
     """The table, then feedback verbatim: soft-wrapped so that paths and code lines are
     never cut."""
-    for part in renderable(report, short=console.width < 110).renderables:
+    for part in renderable(report, short=console.width < 110, verbose=verbose).renderables:
         console.print(part, soft_wrap=isinstance(part, Text))
 
 
-def renderable(report: Report, feedback: bool = True, short: bool = False) -> Group:
+def renderable(
+    report: Report, feedback: bool = True, short: bool = False, verbose: bool = False
+) -> Group:
     """On narrow terminals gate headers are abbreviated and file names wrap: a verdict is
-    never cut."""
+    never cut. `verbose`: every test's verdict and reason after the table."""
     gates = [g for g in GATE_ORDER if any(r.gate == g for f in report.files for r in f.gates)]
     table = Table(title=f"assay verify — {report.root}", title_justify="left")
     table.add_column("file", overflow="fold", ratio=1)
@@ -62,6 +66,8 @@ def renderable(report: Report, feedback: bool = True, short: bool = False) -> Gr
             f.path, *cells, Text(label, style=VERDICT_STYLE[f.verdict]), f"{ok}/{len(f.tests)}"
         )
     parts: list = [table]
+    if verbose:
+        parts.extend(_test_lines(report))
     if feedback:
         for f in report.files:
             for g in f.gates:
@@ -75,7 +81,7 @@ def renderable(report: Report, feedback: bool = True, short: bool = False) -> Gr
                     parts.append(Text(g.feedback))
                 elif g.status is GateStatus.WARN:
                     parts.append(
-                        Text(f"{f.path} — {g.gate}: {_warning_summary(g)}", style="yellow")
+                        Text(f"{f.path} — {g.gate}: {_warning_summary(g, f)}", style="yellow")
                     )
                 # skipped without a verdict: one line
                 elif g.status is GateStatus.SKIP and g.feedback:
@@ -85,17 +91,16 @@ def renderable(report: Report, feedback: bool = True, short: bool = False) -> Gr
                             style="blue",
                         )
                     )
-    s = report.summary()
-    cached = sum(f.cached for f in report.files)
-    parts.append(
-        Text(
-            f"\n{s['files']} file{'' if s['files'] == 1 else 's'}: {s['accepted']} accepted, "
-            f"{s['rejected']} rejected, {s['flaky']} flaky, "
-            f"{s['low_value']} low value, {unvalidated_count(s)} in {s['duration_s']:.1f} s"
-            + (f" ({cached} answered from the cache; --no-cache to re-run)" if cached else ""),
-            style="bold",
-        )
-    )
+            redundant = _names([t.id for t in f.tests if t.redundant])
+            if redundant:
+                parts.append(
+                    Text(
+                        f"{f.path} — note: redundant (every mutant they kill, other tests of the "
+                        f"file kill too; not a failure): {redundant}",
+                        style="dim",
+                    )
+                )
+    parts.append(Text(summary_line(report), style="bold"))
     parts.extend(Text(gap.describe(), style="bold yellow") for gap in report.environment_gaps())
     parts.extend(Text(note, style="yellow") for note in report.notes)
     if report.sandbox:
@@ -106,13 +111,55 @@ def renderable(report: Report, feedback: bool = True, short: bool = False) -> Gr
     return Group(*parts)
 
 
-def _warning_summary(gate: GateResult) -> str:
-    findings = gate.details.get("findings") or []
-    rules = Counter(f["rule"] for f in findings if f.get("level") == "warn")
-    if not rules:
-        return gate.feedback.splitlines()[0] if gate.feedback else "warning"
-    listed = ", ".join(f"{rule} ×{n}" if n > 1 else rule for rule, n in sorted(rules.items()))
-    return f"{sum(rules.values())} warnings ({listed}); details in --format json"
+def summary_line(report: Report) -> str:
+    cached = sum(f.cached for f in report.files)
+    return f"\n{summary_counts(report)} in {report.summary()['duration_s']:.1f} s" + (
+        f" ({cached} answered from the cache; --no-cache to re-run)" if cached else ""
+    )
+
+
+def _warning_summary(gate: GateResult, f: FileReport) -> str:
+    """One line naming what the warning is about: each rule with its tests (smells), the
+    low-value tests (mutation)."""
+    findings = [x for x in gate.details.get("findings") or [] if x.get("level") == "warn"]
+    if findings:
+        by_rule: dict[str, list[str]] = {}
+        said: dict[str, str] = {}  # the rule's first message: what it is about
+        for x in findings:
+            by_rule.setdefault(x["rule"], []).append(x.get("test") or f"line {x['line']}")
+            said.setdefault(x["rule"], x.get("message", ""))
+        listed = "; ".join(
+            f"{rule}{f' ×{len(where)}' if len(where) > 1 else ''} ({said[rule]}): {_names(where)}"
+            for rule, where in sorted(by_rule.items())
+        )
+        return f"{len(findings)} warning{'' if len(findings) == 1 else 's'}: {listed}"
+    low = [t.id for t in f.tests if t.verdict is Verdict.LOW_VALUE and t.gate == gate.gate]
+    if low:
+        return f"low value (kill no mutant of the code they run): {_names(low)}"
+    return gate.feedback.splitlines()[0] if gate.feedback else "warning"
+
+
+def _names(ids: list[str], limit: int = NAMED) -> str:
+    """Test names (a parametrized function once, with its number of cases), the first `limit`
+    then how many more."""
+    cases = Counter(nodeid.split("::", 1)[-1].split("[", 1)[0] for nodeid in ids)
+    names = [f"{n} ({c} cases)" if c > 1 else n for n, c in cases.items()]
+    more = f" and {len(names) - limit} more" if len(names) > limit else ""
+    return ", ".join(names[:limit]) + more
+
+
+def _test_lines(report: Report) -> list[Text]:
+    """One line per test: verdict, id, the gate and reason that decided it, its note."""
+    lines = [Text("")]
+    for f in report.files:
+        for t in f.tests:
+            why = "; ".join(
+                x for x in (f"{t.gate}: {t.reason}" if t.gate else t.reason, t.note) if x
+            )
+            line = Text(f"{verdict_label(t.verdict):<12} ", style=VERDICT_STYLE[t.verdict])
+            line.append(t.id + (f" — {why}" if why else ""))
+            lines.append(line)
+    return lines
 
 
 def render(report: Report, width: int = 120) -> str:

@@ -91,8 +91,9 @@ class FailureWatch:
 
 
 def run_items(items: list[pytest.Item], report: Report, killers: int) -> ChildResult:
-    """Run tests in a forked child until the first failure (or the first `killers`), telling the
-    parent when each starts and ends (it holds the per-test deadline)."""
+    """Run tests in a forked child until `killers` test functions failed (0: run them all),
+    telling the parent when each starts and ends (it holds the per-test deadline). Once a case of a
+    parametrized function fails, its other cases are skipped: the function is known to kill."""
     from _pytest.nodes import Node
     from _pytest.runner import runtestprotocol
 
@@ -102,20 +103,56 @@ def run_items(items: list[pytest.Item], report: Report, killers: int) -> ChildRe
 
     done = 0
     killed_by: list[str] = []
+    failed_functions: set[str] = set()
     failures = FailureWatch.on(items)
+    following = _Following(items, failed_functions, skips=killers != 1)
     for i, item in enumerate(items):
+        if following.functions[i] in failed_functions:
+            continue
         report({"next": item.nodeid, "w": waited()})
         reseed(item.nodeid)
         start = clock()
         failures.failed = False
-        reports = runtestprotocol(
-            item, nextitem=items[i + 1] if i + 1 < len(items) else None, log=False
-        )
+        reports = runtestprotocol(item, nextitem=following.after(i), log=False)
         failed = failures.failed or any(r.failed for r in reports)
         report({"done": item.nodeid, "s": clock() - start, "failed": failed, "w": waited()})
         done += 1
         if failed:
             killed_by.append(item.nodeid)
-            if len(killed_by) >= killers:
+            failed_functions.add(following.functions[i])
+            if len(failed_functions) == killers:
                 break
     return {"killed_by": killed_by, "tests_completed": done}
+
+
+class _Following:
+    """The item to tear down towards after each test, whether it passes or fails: the next one of a
+    function that has not failed, past the current function's own cases (they are skipped if it
+    fails) unless only those are left. Passing a later item than the one that runs next only tears
+    down more (a class's fixtures set up again); a skipped one would leave the wrong ones set up."""
+
+    def __init__(self, items: list[pytest.Item], failed: set[str], skips: bool) -> None:
+        self.items = items
+        self.failed = failed
+        self.skips = skips  # else the run stops at the first failure: the next item is next
+        self.functions = [item.nodeid.split("[", 1)[0] for item in items]
+        # index just past the run of cases of the same function that starts at each index
+        self.block_end = list(range(1, len(items) + 1))
+        for i in range(len(items) - 2, -1, -1):
+            if self.functions[i] == self.functions[i + 1]:
+                self.block_end[i] = self.block_end[i + 1]
+
+    def after(self, i: int) -> pytest.Item | None:
+        n = len(self.items)
+        if not self.skips:
+            return self.items[i + 1] if i + 1 < n else None
+        j = self._unfailed(i + 1)
+        if j < n and self.functions[j] == self.functions[i]:
+            k = self._unfailed(self.block_end[j])
+            j = k if k < n else j
+        return self.items[j] if j < n else None
+
+    def _unfailed(self, j: int) -> int:
+        while j < len(self.items) and self.functions[j] in self.failed:
+            j = self.block_end[j]
+        return j

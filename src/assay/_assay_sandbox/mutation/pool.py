@@ -62,7 +62,7 @@ class Pool(Verdicts):
                 # kill first
                 rest = (
                     sorted(rest, key=position.__getitem__)
-                    if self.cfg.killers > 1
+                    if self.cfg.killers != 1
                     else self.order(job.m, rest)
                 )
                 ordered = job.ordered[: job.first] + rest

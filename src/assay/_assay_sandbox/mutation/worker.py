@@ -46,7 +46,7 @@ EXIT_CODES = {
 
 def main(job_path: str) -> int:
     cfg = MutationJob.read(job_path)
-    cfg.killers = max(1, cfg.killers)  # failing tests a child looks for before it stops
+    cfg.killers = max(0, cfg.killers)  # failing test functions a child looks for; 0: all
     boot.isolate_imports(cfg.user_root, cfg.scratch_root, cfg.source_roots)
     os.chdir(cfg.scratch_root)
     events = Events(cfg.events)
