@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import time
 
+from assay._assay_sandbox.mutation.protocol import BaselineProgress, Event, Progress
 from assay.errors import RunFailed
 from assay.feedback import compose
 from assay.gates.base import BaseGate, GateContext
 from assay.languages.python import PYTHON, pytest_args
-from assay.model import Candidate, GateResult, GateStatus, TestOutcome, Verdict
+from assay.model import Candidate, GateProgress, GateResult, GateStatus, TestOutcome, Verdict
 from assay.mutation.attribution import module_limits, module_scores, redundant_tests
 from assay.mutation.codeclass import threshold_for
 from assay.mutation.engine import Engine
@@ -75,6 +76,7 @@ class MutationGate(BaseGate):
                 scoped=True,
                 durations=ctx.facts.test_durations,
                 killers=2,
+                progress=lambda ev: _progress(ctx, candidate.rel, self.name, ev),
             )
         # no evidence either way: the file cannot be validated, never "passed"
         except RunFailed as err:
@@ -122,3 +124,11 @@ class MutationGate(BaseGate):
             tests=outcomes,
             details=info,
         )
+
+
+def _progress(ctx: GateContext, rel: str, gate: str, ev: Event) -> None:
+    """The engine's counts as the pipeline's `GateProgress`: baseline tests, then mutants."""
+    if isinstance(ev, BaselineProgress):
+        ctx.emit(GateProgress(rel, gate, ev.done, ev.total, "baseline tests"))
+    elif isinstance(ev, Progress) and ev.phase == "mutants":
+        ctx.emit(GateProgress(rel, gate, ev.done, ev.total))
