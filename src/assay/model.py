@@ -313,6 +313,18 @@ class GateStarted:
 
 
 @dataclass(frozen=True)
+class GateProgress:
+    """`file`'s `gate` has done `done` of `total` units of its work (gate 4: mutants), so that a
+    long gate is never silent."""
+
+    file: str
+    gate: str
+    done: int
+    total: int
+    unit: str = "mutants"
+
+
+@dataclass(frozen=True)
 class FileDone:
     """`file` has its verdict (`rejected_at`: the gate that stopped it); `cached`: from cache."""
 
@@ -353,4 +365,4 @@ class Note:
     text: str
 
 
-ProgressEvent = Started | GateStarted | FileDone | TargetDone | Note
+ProgressEvent = Started | GateStarted | GateProgress | FileDone | TargetDone | Note

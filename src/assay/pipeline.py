@@ -314,6 +314,7 @@ class Verifier:
                 self.sandbox,
                 language,
                 self._runners[language.name],
+                emit=self.emit,
             )
             for gate in self.gates:
                 if self.sandbox.cancelled:

@@ -24,6 +24,7 @@ from typing import Any, Protocol
 # a child that used less CPU than this share of a core is waiting (sleep, I/O), not working
 IDLE_SHARE = 0.25
 _TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+TICK_S = 1 / _TICK  # the resolution of `cpu_s`
 # a child that timed out with nothing to blame runs once more with this much more time: a
 RETRY_FACTOR = 4.0
 # busy machine slows every child, a real hang still times out
@@ -223,6 +224,12 @@ def cpu_ticks(pid: int) -> int | None:
         return int(fields[11]) + int(fields[12]) if int(fields[1]) == os.getpid() else None
     except (OSError, IndexError, ValueError):
         return None
+
+
+def cpu_s(pid: int) -> float | None:
+    """`cpu_ticks` in seconds (of every thread of the child)."""
+    ticks = cpu_ticks(pid)
+    return None if ticks is None else ticks * TICK_S
 
 
 def idle(ticks: int | None, since_ticks: int | None, elapsed_s: float) -> bool:

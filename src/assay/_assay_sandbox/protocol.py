@@ -97,8 +97,9 @@ class MutationJob(_Json):
     workers: int = 1
     # failing test functions to find per mutant before stopping; EVERY_TEST_FUNCTION: all of them
     killers: int = 1
-    timeout_factor: float = 10.0  # a test's deadline: factor x its untraced duration + timeout_s
-    timeout_s: float = 5.0
+    # a test's CPU deadline: factor x its untraced duration + timeout_s (`mutation.children`)
+    timeout_factor: float = 2.0
+    timeout_s: float = 0.5
     baseline_timeout: float = 180.0  # the deadline of one test in the baseline runs
     # node ids, prefixes or globs left out of the run
     deselect: list[str] = field(default_factory=list)

@@ -9,6 +9,8 @@ import os
 import signal
 import sys
 import tempfile
+import threading
+import time
 import traceback
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -98,13 +100,79 @@ def call(fn: Callable[[], T]) -> T:
 
 
 @contextlib.contextmanager
-def shown(progress: Progress) -> Iterator[None]:
-    """A progress display, on a terminal only: elsewhere it would leave blank lines in logs."""
+def shown(progress: Progress, ticker: Ticker | None = None) -> Iterator[None]:
+    """A progress display, on a terminal only: elsewhere it would leave blank lines in logs, and
+    `ticker` prints its lines instead."""
     if progress.console.is_terminal:
         with progress:
             yield
+    elif ticker is not None:
+        with ticker:
+            yield
     else:
         yield
+
+
+class Ticker:
+    """Progress in a log (stderr is not a terminal): the latest status of each piece of work in
+    flight, printed as one line every `period` seconds while something is in flight, and not while
+    the caller's own lines (`said`) come more often: a CI log neither floods nor goes silent."""
+
+    def __init__(
+        self,
+        write: Callable[[str], None],
+        period: float = 5.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.write = write
+        self.period = period
+        self.clock = clock
+        self.status: dict[str, str] = {}
+        self.since: dict[str, float] = {}  # when each piece of work in flight first said where
+        self.last = clock()
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def set(self, key: str, text: str) -> None:
+        with self._lock:
+            self.status[key] = text
+            self.since.setdefault(key, self.clock())
+
+    def clear(self, key: str) -> None:
+        with self._lock:
+            self.status.pop(key, None)
+            self.since.pop(key, None)
+
+    def said(self) -> None:
+        """The caller printed a line of its own just now."""
+        with self._lock:
+            self.last = self.clock()
+
+    def tick(self) -> None:
+        with self._lock:
+            now = self.clock()
+            if not self.status or now - self.last < self.period:
+                return
+            self.last = now
+            line = "; ".join(
+                f"{text} ({now - self.since[key]:.0f} s)" for key, text in self.status.items()
+            )
+        self.write(line)
+
+    def __enter__(self) -> Ticker:
+        def loop() -> None:
+            while not self._stop.wait(0.5):
+                self.tick()
+
+        self._thread = threading.Thread(target=loop, name="assay-ticker", daemon=True)
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
 
 
 @dataclass

@@ -21,10 +21,10 @@ def demo(
     ] = "python",
 ) -> None:
     """Verify the bundled example project (a copy in a temp dir) and print the verdict table."""
-    progress, on_event = progress_display()
+    progress, on_event, ticker = progress_display()
 
     def run() -> DemoRun:
-        with shown(progress):
+        with shown(progress, ticker):
             return run_demo(keep, on_event, example_for(language))
 
     result = call(run)

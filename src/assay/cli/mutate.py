@@ -15,7 +15,16 @@ from rich.progress import Progress as Progress_
 
 from assay import api
 from assay._assay_sandbox.mutation.protocol import Event, Progress
-from assay.cli.app import OutputFiles, app, call, plan_outputs, shown, usage_error, write
+from assay.cli.app import (
+    OutputFiles,
+    Ticker,
+    app,
+    call,
+    plan_outputs,
+    shown,
+    usage_error,
+    write,
+)
 from assay.mutation.summary import MutateReport
 from assay.report import MUTATE_FORMATS
 from assay.report.mutation_text import print_report
@@ -23,16 +32,16 @@ from assay.report.mutation_text import print_report
 
 def _progress(
     console: Console, quiet: bool
-) -> tuple[Progress_, Callable[[Event], None], Callable[[], str]]:
-    """The engine's `progress` events as a live bar on a terminal; elsewhere a line per phase and
-    every 10% of mutants, unless quiet."""
+) -> tuple[Progress_, Callable[[Event], None], Callable[[], str], Ticker]:
+    """The engine's `progress` events as a live bar on a terminal; elsewhere a line per phase, every
+    10% of mutants, and every 5 s between them, unless quiet."""
     progress = Progress_(
         TextColumn("[bold]{task.fields[phase]}"),
         BarColumn(),
         MofNCompleteColumn(),
         TextColumn(
             "killed {task.fields[killed]} survived {task.fields[survived]} "
-            "timeouts {task.fields[timeouts]}"
+            "timeouts {task.fields[timeouts]} no coverage {task.fields[no_coverage]}"
         ),
         TextColumn("{task.fields[eta]}"),
         TimeElapsedColumn(),
@@ -40,13 +49,24 @@ def _progress(
         transient=True,
     )
     task = progress.add_task(
-        "mutating", total=None, phase="starting", killed=0, survived=0, timeouts=0, eta=""
+        "mutating",
+        total=None,
+        phase="starting",
+        killed=0,
+        survived=0,
+        timeouts=0,
+        no_coverage=0,
+        eta="",
     )
     said = _Said()
+    logged = not console.is_terminal and not quiet
 
     def say(text: str) -> None:
-        if not console.is_terminal and not quiet:
+        if logged:
             print(f"mutate: {text}", file=sys.stderr, flush=True)
+            ticker.said()
+
+    ticker = Ticker(say)
 
     def on_event(ev: Event) -> None:
         if not isinstance(ev, Progress):
@@ -61,7 +81,16 @@ def _progress(
             killed=ev.killed,
             survived=ev.survived,
             timeouts=ev.timeouts,
+            no_coverage=ev.no_coverage,
             eta=eta,
+        )
+        counts = (
+            f"killed {ev.killed}, timeouts {ev.timeouts}, survived {ev.survived}, "
+            f"no coverage {ev.no_coverage}"
+        )
+        ticker.set(
+            "mutate",
+            f"{ev.done}/{ev.total}: {counts}" if ev.phase == "mutants" else f"{ev.phase}",
         )
         if ev.phase != said.phase and not ev.phase.startswith("baseline "):
             said.phase = ev.phase
@@ -69,10 +98,7 @@ def _progress(
         step = ev.done * 10 // max(ev.total, 1)
         if ev.phase == "mutants" and step > said.step:
             said.step = step
-            say(
-                f"{ev.done}/{ev.total} ({step * 10}%): killed {ev.killed}, timeouts {ev.timeouts}, "
-                f"survived {ev.survived}" + (f"; {eta}" if eta else "")
-            )
+            say(f"{ev.done}/{ev.total} ({step * 10}%): {counts}" + (f"; {eta}" if eta else ""))
 
     def partial() -> str:
         """What finished before an interrupt (a partial run has no score: the survivors are not
@@ -82,10 +108,11 @@ def _progress(
             return f"interrupted during {ev.phase if ev else 'start-up'}: no mutant finished"
         return (
             f"interrupted: {ev.done} of {ev.total} mutants finished: killed {ev.killed}, "
-            f"timeouts {ev.timeouts}, survived {ev.survived} (no score for a partial run)"
+            f"timeouts {ev.timeouts}, survived {ev.survived}, no coverage {ev.no_coverage} "
+            "(no score for a partial run)"
         )
 
-    return progress, on_event, partial
+    return progress, on_event, partial, ticker
 
 
 @dataclass
@@ -125,7 +152,8 @@ def mutate(
         float | None, typer.Option(metavar="PERCENT", help="least score (default: by code class)")
     ] = None,
     workers: Annotated[
-        int | None, typer.Option(metavar="N", help="mutants run at once (default: cores)")
+        int | None,
+        typer.Option(metavar="N", help="mutants run at once; 0 = one per core (the default)"),
     ] = None,
     timeout: Annotated[
         float | None,
@@ -134,14 +162,16 @@ def mutate(
     test_timeout: Annotated[
         float | None,
         typer.Option(
-            metavar="SECONDS", help="added to each test's deadline under a mutant (default 5)"
+            metavar="SECONDS",
+            help="CPU seconds added to each test's deadline under a mutant (default 0.5)",
         ),
     ] = None,
     timeout_factor: Annotated[
         float | None,
         typer.Option(
             metavar="X",
-            help="a test's deadline under a mutant: X times its time without mutants (default 10)",
+            help="a test's CPU deadline under a mutant: X times its time without mutants "
+            "(default 2)",
         ),
     ] = None,
     deselect: Annotated[
@@ -170,13 +200,13 @@ def mutate(
     plan = plan_outputs(format or ["text"], output or [], MUTATE_FORMATS)
     if threshold is not None and not 0 <= threshold <= 100:
         usage_error("--threshold is a percentage between 0 and 100")
-    if workers is not None and workers < 1:
-        usage_error("--workers must be at least 1")
+    if workers is not None and workers < 0:
+        usage_error("--workers must be 0 (one per core) or more")
     console = Console(stderr=True)
-    progress, on_event, partial = _progress(console, quiet)
+    progress, on_event, partial, ticker = _progress(console, quiet)
 
     def run() -> MutateReport:
-        with shown(progress):
+        with shown(progress, ticker):
             return api.mutate(
                 paths,
                 tests or [],

@@ -14,6 +14,7 @@ from assay import api
 from assay.cli.app import (
     OutputFiles,
     Outputs,
+    Ticker,
     app,
     call,
     interrupted_code,
@@ -22,14 +23,14 @@ from assay.cli.app import (
     terminal,
     write,
 )
-from assay.model import FileDone, GateStarted, ProgressEvent, Report, Started
+from assay.model import FileDone, GateProgress, GateStarted, ProgressEvent, Report, Started
 from assay.report import VERIFY_FORMATS
 from assay.report.text import print_report
 
 
-def progress_display(quiet: bool = False) -> tuple[Progress, api.EventSink]:
+def progress_display(quiet: bool = False) -> tuple[Progress, api.EventSink, Ticker]:
     """A transient progress bar on a terminal; elsewhere (CI logs) one line per finished file on
-    stderr, unless quiet."""
+    stderr and, every 5 s, where the files in flight are (gate, mutants done), unless quiet."""
     console = Console(stderr=True)
     progress = Progress(
         TextColumn("[bold]{task.description}"),
@@ -42,24 +43,34 @@ def progress_display(quiet: bool = False) -> tuple[Progress, api.EventSink]:
     )
     task = progress.add_task("verifying", total=None, current="")
     count = {"done": 0, "total": 0}
+    logged = not console.is_terminal and not quiet
+    ticker = Ticker(lambda line: print(line, file=sys.stderr, flush=True) if logged else None)
+
+    def at(file: str, where: str) -> None:
+        progress.update(task, current=f"{file}: {where}")
+        ticker.set(file, f"[{count['done']}/{count['total']}] {file}: {where}")
 
     def on_event(event: ProgressEvent) -> None:
         if isinstance(event, Started):
             count["total"] = event.total
             progress.update(task, total=event.total)
         elif isinstance(event, GateStarted):
-            progress.update(task, current=f"{event.file}: {event.gate}")
+            at(event.file, event.gate)
+        elif isinstance(event, GateProgress):
+            at(event.file, f"{event.gate}, {event.done}/{event.total} {event.unit}")
         elif isinstance(event, FileDone):
             count["done"] += 1
             progress.advance(task)
-            if not console.is_terminal and not quiet:
+            ticker.clear(event.file)
+            if logged:
                 print(
                     f"[{count['done']}/{count['total']}] {event.file}: {event.describe()}",
                     file=sys.stderr,
                     flush=True,
                 )
+                ticker.said()
 
-    return progress, on_event
+    return progress, on_event, ticker
 
 
 def write_outputs(report: Report, plan: Outputs, verbose: bool = False) -> None:
@@ -153,10 +164,10 @@ def verify(
     """Put test files through the gates and give a verdict per file and per test."""
     formats = (format or ["text"]) + ([f"junit={junit_xml}"] if junit_xml else [])
     plan = plan_outputs(formats, output or [], VERIFY_FORMATS)
-    progress, on_event = progress_display(quiet)
+    progress, on_event, ticker = progress_display(quiet)
 
     def run() -> Report:
-        with shown(progress):
+        with shown(progress, ticker):
             report = api.verify(
                 paths,
                 root=root,

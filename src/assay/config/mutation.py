@@ -24,16 +24,16 @@ class MutationConfig(Section):
         description="glob of project-relative paths -> code class, overriding detection",
     )
     timeout_factor: float = Field(
-        10.0,
+        2.0,
         gt=0,
-        description="each test a mutant runs gets factor x "
-        "its untraced baseline duration + timeout_s",
+        description="a test under a mutant may compute (CPU seconds) factor x its untraced "
+        "baseline duration + timeout_s; one that sleeps or blocks, 10 x that in wall time",
     )
     timeout_s: float = Field(
-        5.0,
+        0.5,
         ge=0,
         validation_alias=AliasChoices("timeout_s", "timeout_base_s"),
-        description="seconds added to each test's deadline (timeout_base_s: old name)",
+        description="CPU seconds added to each test's deadline (timeout_base_s: old name)",
     )
     deselect: list[str] = Field(
         default_factory=list,

@@ -10,6 +10,7 @@ can still be accepted on the other gates).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import ClassVar, Literal, Protocol, runtime_checkable
@@ -18,7 +19,7 @@ from assay.config import Settings
 from assay.execution.runner import Runner
 from assay.execution.workspace import Workspace
 from assay.languages.base import Language
-from assay.model import GATE_ORDER, Candidate, GateResult, GateStatus, Verdict
+from assay.model import GATE_ORDER, Candidate, GateResult, GateStatus, ProgressEvent, Verdict
 from assay.project import Project
 from assay.sandbox import Sandbox
 
@@ -54,6 +55,8 @@ class GateContext:
     facts: Facts = field(default_factory=Facts)
     # earlier gates' results for this file
     results: dict[str, GateResult] = field(default_factory=dict)
+    # progress within a long gate (`GateProgress`), drawn by the caller's renderer
+    emit: Callable[[ProgressEvent], None] = lambda event: None
 
     @property
     def root(self) -> Path:

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import time
 
+from assay._assay_sandbox.mutation.protocol import BaselineProgress, Event, Progress
 from assay._assay_sandbox.protocol import EVERY_TEST_FUNCTION
 from assay.errors import RunFailed
 from assay.feedback import compose
 from assay.gates.base import BaseGate, GateContext
 from assay.languages.python import PYTHON, pytest_args
-from assay.model import Candidate, GateResult, GateStatus, TestOutcome, Verdict
+from assay.model import Candidate, GateProgress, GateResult, GateStatus, TestOutcome, Verdict
 from assay.mutation.attribution import attribute, module_limits, module_scores
 from assay.mutation.codeclass import threshold_for
 from assay.mutation.engine import Engine
@@ -76,6 +77,7 @@ class MutationGate(BaseGate):
                 scoped=True,
                 durations=ctx.facts.test_durations,
                 killers=EVERY_TEST_FUNCTION,  # each test's own kill set, for `attribute`
+                progress=lambda ev: _progress(ctx, candidate.rel, self.name, ev),
             )
         # no evidence either way: the file cannot be validated, never "passed"
         except RunFailed as err:
@@ -135,3 +137,11 @@ class MutationGate(BaseGate):
             details=info,
             notes=judged.redundant,
         )
+
+
+def _progress(ctx: GateContext, rel: str, gate: str, ev: Event) -> None:
+    """The engine's counts as the pipeline's `GateProgress`: baseline tests, then mutants."""
+    if isinstance(ev, BaselineProgress):
+        ctx.emit(GateProgress(rel, gate, ev.done, ev.total, "baseline tests"))
+    elif isinstance(ev, Progress) and ev.phase == "mutants":
+        ctx.emit(GateProgress(rel, gate, ev.done, ev.total))

@@ -169,7 +169,7 @@ class Engine:
                 run.results[m.id] = MutantResult.from_json(hit, cached=True)
             else:
                 todo.append(m)
-        self._tally = Tally()
+        self._tally = Tally(todo if scoped and not baseline else None)
         if progress:
             plan = Plan(total=len(in_scope), cached=len(in_scope) - len(todo))
             progress(plan)

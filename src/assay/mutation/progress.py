@@ -1,5 +1,5 @@
-"""What a progress display shows while mutants run: done / total, killed, survived, timeouts and
-an ETA.
+"""What a progress display shows while mutants run: done / total, killed, survived, timeouts,
+uncovered and an ETA.
 
 The engine feeds every worker event through `Tally` and hands the caller one `Progress` event per
 change, so a display (the CLI's Rich bar, a gate's log) only renders numbers, never counts them.
@@ -8,6 +8,8 @@ change, so a display (the CLI's Rich bar, a gate's log) only renders numbers, ne
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from assay._assay_sandbox.mutation.protocol import (
     BaselineDone,
@@ -20,14 +22,22 @@ from assay._assay_sandbox.mutation.protocol import (
     Status,
 )
 
+if TYPE_CHECKING:
+    from assay.mutation.model import Mutant
+
 
 class Tally:
-    def __init__(self) -> None:
+    """`scoped`: the mutants a scoped run (gate 4) sends to the worker; the baseline's scope then
+    tells how many of them run, and the total drops to those (the others never report)."""
+
+    def __init__(self, scoped: Sequence[Mutant] | None = None) -> None:
+        self.scoped = scoped
         self.total = 0
         self.done = 0
         self.killed = 0
         self.survived = 0
         self.timeouts = 0
+        self.no_coverage = 0
         self.other = 0
         self.phase = "starting"
         self.first_mutant: float | None = None
@@ -43,6 +53,10 @@ class Tally:
             self.phase = f"baseline {ev.done}/{ev.total} tests"
         elif isinstance(ev, BaselineDone):
             self.phase = "mutants"
+            if self.scoped is not None and ev.scope is not None:
+                scope = ev.scope
+                out = sum(m.function not in scope.get(m.file, ()) for m in self.scoped)
+                self.total = max(self.done, self.total - out)
         elif isinstance(ev, MutantDone):
             self.done += 1
             if ev.duration_s > 0:  # ran in a child (settled-at-plan verdicts come at once)
@@ -54,8 +68,10 @@ class Tally:
                 self.killed += 1
             elif status is Status.TIMEOUT:
                 self.timeouts += 1
-            elif status in (Status.SURVIVED, Status.NO_COVERAGE):
+            elif status is Status.SURVIVED:
                 self.survived += 1
+            elif status is Status.NO_COVERAGE:
+                self.no_coverage += 1
             else:
                 self.other += 1
         else:
@@ -79,5 +95,6 @@ class Tally:
             survived=self.survived,
             timeouts=self.timeouts,
             other=self.other,
+            no_coverage=self.no_coverage,
             eta_s=None if eta is None else round(eta, 1),
         )

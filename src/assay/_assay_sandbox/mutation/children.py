@@ -1,19 +1,25 @@
 """The pool's state and its children: forking one for a job, and the deadlines each one is held to.
 
 Deadlines are per test and held here, in the parent: a child says which test it starts and when
-it ends, and each test gets `timeout_factor` x its untraced baseline duration + `timeout_s`. A
-child past its deadline is killed (Timeout, naming the test that hung), wherever it is stuck, C
-code included.
+it ends. A test may compute `timeout_factor` x its untraced baseline duration (x pace) +
+`timeout_s` seconds of CPU (2 x + 0.5 s by default, Stryker's rule on CPU time): a mutant that
+loops forever costs about half a second more than the test itself, not the old 5 s + 10 x. CPU time,
+read from `/proc/<pid>/stat`, is what makes a tight deadline safe: a child waiting for a core on a
+busy machine, or sleeping, or waiting on a subprocess or the disk, uses none. A test that sleeps or
+blocks past `WALL_FACTOR` x its CPU budget in wall time (less the time it waited for a core) is a
+hang too. A child past its deadline is killed (Timeout, naming the test that hung), wherever it is
+stuck, C code included. Where /proc can not say, only the wall-clock deadline holds.
 """
 
 from __future__ import annotations
 
 import collections
 import gc
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..fork import RETRY_FACTOR, fork, waited_of
+from ..fork import RETRY_FACTOR, TICK_S, cpu_s, fork, waited_of
 from ..protocol import MutationJob
 from .baseline_record import Baseline
 from .defaults import run_defaulted
@@ -29,6 +35,9 @@ from .split import Group, Running
 
 # what a new pytest session in a child costs beyond the worker's own collection
 FRESH_SESSION_S = 2.0
+# a test that sleeps or blocks may take this many times its CPU budget in wall time; a child's
+# set-up and the gap between two tests, this many times `timeout_s`
+WALL_FACTOR = 10.0
 # how far the deadlines follow the pace of the tests now against the baseline
 PACE_RANGE = (1 / 3, 10.0)
 
@@ -88,10 +97,24 @@ class Children:
         self.with_state = 0  # jobs whose first tests write module state
 
     def budget(self, nodeid: str) -> float:
+        """CPU seconds the test may use under a mutant."""
         return (
             self.cfg.timeout_factor * self.duration.get(nodeid, 0.0) * pace(self.ratios)
             + self.cfg.timeout_s
         )
+
+    def begin_test(self, state: Running, nodeid: str) -> None:
+        """The child started `nodeid`: its CPU budget, its wall backstop, its CPU time now."""
+        state.test = nodeid
+        state.budget = self.budget(nodeid)
+        state.backstop = WALL_FACTOR * state.budget
+        state.cpu_start = cpu_s(state.child.pid)
+        state.hung = ""
+
+    @property
+    def step_s(self) -> float:
+        """Wall seconds of a step that is not a test: a child's set-up, the gap after a test."""
+        return WALL_FACTOR * self.cfg.timeout_s
 
     @property
     def import_time(self) -> ImportTime:
@@ -135,7 +158,7 @@ class Children:
             )
         # a fresh import and collection in the child also pays pytest's start-up (plugins,
         # entry points)
-        setup = self.cfg.timeout_s + (
+        setup = self.step_s + (
             0
             if job.mode.in_place
             else self.collection_s * 2 + (0 if job.mode is Mode.RECOLLECT else FRESH_SESSION_S)
@@ -158,11 +181,35 @@ class Children:
         """Children holding a core: one left alone with a test that sleeps does not."""
         return sum(not s.idle for s in running.values())
 
+    def _grace(self, state: Running) -> bool:
+        """A child at its deadline goes on (True: its deadline moved) while it is not known to hang:
+        a test's deadline is on CPU time, with a wall-clock backstop; any other step's, wall time.
+        Either way, the time it spent waiting for a core (other processes held them) is owed."""
+        if self._owed(state):
+            return True
+        if state.test is None or state.stopped:
+            return False
+        now = time.monotonic()
+        backstop = state.since + state.backstop + state.granted
+        used = cpu_s(state.child.pid)
+        if used is not None and state.cpu_start is not None:
+            used -= state.cpu_start
+            if used + TICK_S >= state.budget:
+                state.hung = "cpu"
+                return False
+        else:
+            used = None
+        if now >= backstop:
+            state.hung = "wall"
+            return False
+        # it slept or blocked for part of the time: look again when it could have used its budget
+        state.deadline = backstop if used is None else min(backstop, now + state.budget - used)
+        return True
+
     @staticmethod
-    def _grace(state: Running) -> bool:
-        """A child at its deadline gets the time it spent waiting for a core since its test began
-        (other processes held them): on a busy machine a test is not a hang for that. True if it
-        moved the deadline."""
+    def _owed(state: Running) -> bool:
+        """Moves the deadline by the time the child waited for a core since its step began. True
+        if it moved the deadline."""
         if state.waited is None or state.stopped:
             return False
         now = waited_of(state.child.pid)

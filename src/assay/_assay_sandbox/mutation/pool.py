@@ -107,8 +107,7 @@ class Pool(Verdicts):
             self.beat = now
             self.events.send(Heartbeat())
         if "next" in msg:
-            state.test = msg["next"]
-            state.budget = self.budget(msg["next"])
+            self.begin_test(state, msg["next"])
             if not state.begun:
                 state.begun = True
                 self.setup_s[state.job.mode] = now - state.child.started
@@ -130,7 +129,7 @@ class Pool(Verdicts):
             # between tests, or after the last: a fresh pytest session (re-import) also reports and
             # tears down
             fresh = state.job.mode not in (Mode.PATCH, Mode.DEFAULTS, Mode.RECOLLECT)
-            state.budget = self.cfg.timeout_s + (FRESH_SESSION_S if fresh else 0.0)
+            state.budget = self.step_s + (FRESH_SESSION_S if fresh else 0.0)
             state.budget *= RETRY_FACTOR if state.job.m.id in self.retried else 1.0
             state.check = None
             state.group.done += 1

@@ -53,6 +53,8 @@ class Verdict:
     killed_by: list[str] = field(default_factory=list)
     tests_completed: int = 0
     reason: str = ""
+    # Timeout: the seconds the test that hung was granted (CPU, or wall time when it slept)
+    budget_s: float = 0.0
 
 
 E = TypeVar("E", bound="Event")
@@ -189,6 +191,7 @@ class MutantDone(Event):
             "tests_completed": v.tests_completed,
             "duration_s": round(self.duration_s, 4),
             "reason": v.reason,
+            "budget_s": round(v.budget_s, 4),
         }
 
     @classmethod
@@ -199,6 +202,7 @@ class MutantDone(Event):
             list(data.get("killed_by", [])),
             int(data.get("tests_completed", 0)),
             data.get("reason", ""),
+            float(data.get("budget_s", 0.0)),
         )
         return cls(data["id"], verdict, float(data.get("duration_s", 0.0)))
 
@@ -295,6 +299,7 @@ class Progress(Event):
     timeouts: int
     other: int
     eta_s: float | None
+    no_coverage: int = 0  # no test runs its line: not survived
 
 
 WORKER_EVENTS: dict[str, type[Event]] = {

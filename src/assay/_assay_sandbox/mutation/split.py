@@ -62,7 +62,9 @@ class Running:
     ordered: list[str]  # the tests it runs, in order
     group: Group  # the children of its mutant
     deadline: float
-    budget: float  # seconds granted to the current step (set-up, a test, the gap after one)
+    # seconds granted to the current step: CPU for a test, wall time for a set-up or the gap after
+    # one
+    budget: float
     since: float  # when the current step began
     test: str | None = None  # the test it is in, None between tests
     solo: str | None = None  # a slow test it keeps alone, the tests after it gone to a new child
@@ -73,4 +75,7 @@ class Running:
     # seconds it had waited for a core when its current step began (None: unknown)
     waited: float | None = 0.0
     granted: float = 0.0  # seconds added to its deadline for that waiting
+    backstop: float = 0.0  # wall seconds its current test may take when it sleeps or blocks
+    cpu_start: float | None = None  # its CPU seconds when its current test began (None: unknown)
+    hung: str = ""  # the deadline its test passed: "cpu", or "wall" (it slept or blocked)
     stopped: bool = False  # its solo test passed: the tests after it are another child's

@@ -19,7 +19,7 @@ from typing import Any
 
 from ..fork import cpu_ticks, idle
 from ..protocol import MutantSpec
-from .children import Children, pace
+from .children import WALL_FACTOR, Children, pace
 from .plan import Job
 from .protocol import LongestMutant, MutantDone, Status, Verdict
 from .shapes import Outcome
@@ -101,7 +101,11 @@ class Verdicts(Children):
                 self.cost[hung] = self.cost.get(hung, 0.0) + time.monotonic() - state.since
             if group.hang is None:
                 group.hang = Verdict(
-                    Status.TIMEOUT, group.ordered, [hung] if hung else [], reason=reason
+                    Status.TIMEOUT,
+                    group.ordered,
+                    [hung] if hung else [],
+                    reason=reason,
+                    budget_s=state.backstop if state.hung == "wall" else state.budget,
                 )
             ordered = state.ordered
             index = ordered.index(hung) if hung in ordered else -1
@@ -139,6 +143,7 @@ class Verdicts(Children):
                     group.hang.killed_by,
                     group.done,
                     group.hang.reason,
+                    group.hang.budget_s,
                 )
                 if group.hang
                 else Verdict(Status.SURVIVED, group.ordered, [], group.done)
@@ -158,14 +163,19 @@ class Verdicts(Children):
             what = "the tests' setup" if job.mode.in_place else "the mutant's module body re-run"
             return f"{what} did not finish within {state.budget:.1f}s"
         now = pace(self.ratios)
+        rule = (
+            f"{self.cfg.timeout_factor:g} x {self.duration.get(hung, 0.0):.3f}s"
+            f"{f' x {now:.2f} (pace)' if now != 1 else ''} + {self.cfg.timeout_s:g}s"
+        )
         waiting = (
             f", and {state.granted:.1f}s it waited for a core" if state.granted >= 0.05 else ""
         )
-        return (
-            f"{hung} did not finish within {state.budget:.1f}s ({self.cfg.timeout_factor:g} x "
-            f"{self.duration.get(hung, 0.0):.3f}s{f' x {now:.2f} (pace)' if now != 1 else ''}"
-            f" + {self.cfg.timeout_s:g}s{waiting})"
-        )
+        if state.hung == "wall":
+            return (
+                f"{hung} did not finish within {state.backstop:.1f}s, sleeping or blocked "
+                f"({WALL_FACTOR:g} x its CPU budget: {rule}{waiting})"
+            )
+        return f"{hung} did not finish within {state.budget:.2f}s of CPU ({rule})"
 
     def _learn(self, m: MutantSpec, killer: str) -> None:
         self.kills[killer] = self.kills.get(killer, 0) + 1
@@ -183,7 +193,12 @@ class Verdicts(Children):
                 self.retried.add(m.id)
                 self.pending.append(job)
                 return
-            verdict = Verdict(Status.TIMEOUT, ordered, reason=self._hang_reason(None, state, job))
+            verdict = Verdict(
+                Status.TIMEOUT,
+                ordered,
+                reason=self._hang_reason(None, state, job),
+                budget_s=state.budget,
+            )
         elif (outcome := Outcome.of(result)).crash is not None:
             verdict = Verdict(Status.RUNTIME_ERROR, ordered, reason=outcome.crash)
         elif outcome.import_error is not None:
