@@ -75,6 +75,7 @@ class MutationGate(BaseGate):
                 scoped=True,
                 durations=ctx.facts.test_durations,
                 killers=2,
+                observe=True,
             )
         # no evidence either way: the file cannot be validated, never "passed"
         except RunFailed as err:

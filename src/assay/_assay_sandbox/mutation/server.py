@@ -19,6 +19,7 @@ from ..protocol import MutationJob
 from .baseline import BaselineFailed, run_baseline
 from .baseline_record import Baseline
 from .events import Events
+from .exercised import Held, ObservingPool, settle
 from .identity import pick
 from .memo import Memos
 from .patch import function_index
@@ -104,9 +105,10 @@ class Server:
             recollectable(self.tracer, dirty, items),
         )
         warm(items, [p for run in runs.values() for p in run.get("patterns", [])])
+        held = Held(self.events) if cfg.observe else None
         pool = Pool(
             cfg,
-            self.events,
+            held or self.events,
             lambda: ImportTime(
                 cfg,
                 planned.original_code,
@@ -120,7 +122,22 @@ class Server:
             self.tracer.sites,
         )
         start = time.monotonic()
-        pool.run(planned.steps, {item.nodeid: item for item in items})
+        by_id = {item.nodeid: item for item in items}
+        pool.run(held.steps(planned.steps) if held else planned.steps, by_id)
+        if held:
+            settle(
+                held,
+                cfg.targets,
+                lambda events: ObservingPool(
+                    cfg,
+                    events,
+                    lambda: pool.import_time,
+                    baseline,
+                    self.collection_s,
+                    self.tracer.sites,
+                ),
+                by_id,
+            )
         self.events.send(
             Jobs(
                 total=sum(pool.modes.values()),
