@@ -74,11 +74,14 @@ def test_each_module_is_held_to_its_own_class_and_survivors_name_their_closest_t
         from calc.ops import clamp
         from calc.report import percent
 
-        def test_percent_in_range():
-            assert percent(42) == "42%"
+        def test_percent_above():
+            percent(150)  # receives what report.py's mutants change, checks none of it
 
         def test_clamp_low():
             assert clamp(-1, 0, 5) == 0
+
+        def test_clamp_high():
+            assert clamp(150, 0, 100) == 100
         """,
         }
     )
@@ -100,4 +103,4 @@ def test_each_module_is_held_to_its_own_class_and_survivors_name_their_closest_t
     assert gate.status is GateStatus.REJECT
     lines = gate.feedback.splitlines()
     assert lines[0].startswith("REJECT: Gate 4 — LOW MUTATION SCORE (src/calc/report.py ")
-    assert "   Closest tests: tests/test_report.py::test_percent_in_range" in lines
+    assert "   Closest tests: tests/test_report.py::test_percent_above" in lines
