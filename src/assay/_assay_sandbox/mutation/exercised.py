@@ -3,12 +3,12 @@ file's tests receive from the project (`observe`).
 
 A mutant on a line no test of the file runs is Unexercised at once. The pool's survivors are held
 back; once every mutant has run, each survivor runs again the same way (same job, same tests) with
-the tests observed, beside two observed runs of the original code. A survivor for which every one
+the tests observed, after two observed runs of the original code. A survivor for which every one
 of its tests received exactly what it received from the original (in both original runs) is
 Unexercised: the file's inputs never make that code matter, so its tests are not charged for it.
 Anything else (a test that saw a difference, one whose observations differ between two runs of the
-original, a re-run that did not survive) keeps the verdict Survived. Killed and timed-out mutants
-need nothing: only survivors pay for a re-run.
+original, a re-run that did not survive) keeps the verdict Survived; its re-run ends at the first
+such test. Killed and timed-out mutants need nothing: only survivors pay for a re-run.
 """
 
 from __future__ import annotations
@@ -103,9 +103,11 @@ def settle(
     OBSERVE.targets = frozenset(os.path.realpath(p) for p in targets.values())
     reruns = Reruns(held)
     try:
-        make_pool(reruns).run(iter([*originals, *jobs]), by_id)
+        make_pool(reruns).run(iter(originals), by_id)
         first, second = (read(OBSERVE.path(name)) for name in ORIGINAL)
         stable = {t: d for t, d in first.items() if second.get(t) == d}
+        OBSERVE.expected = stable
+        make_pool(reruns).run(iter(jobs), by_id)
         for ev in held.survived:
             rerun = reruns.done.get(ev.id)
             tests_of = ev.verdict.covered_by
@@ -130,7 +132,7 @@ def settle(
             took = ev.duration_s + (rerun.duration_s if rerun else 0.0)
             Events.send(held, MutantDone(ev.id, verdict, took))
     finally:
-        OBSERVE.sink = None
+        OBSERVE.sink = OBSERVE.expected = None
         shutil.rmtree(sink, ignore_errors=True)
 
 

@@ -143,16 +143,17 @@ def _state(value: Any) -> dict[str, Any] | None:
 class Observer:
     """Records one test's observations (set-up and call) into one digest."""
 
-    def __init__(self, targets: frozenset[str]) -> None:
+    def __init__(self, targets: frozenset[str], known: dict[str, bool]) -> None:
         self.targets = targets
-        self.known: dict[types.CodeType, bool] = {}
+        self.known = known  # file name -> a target's? (shared: a real path costs system calls)
         self.h = hashlib.blake2b(digest_size=16)
         self.points = 0
 
     def in_target(self, code: types.CodeType) -> bool:
-        hit = self.known.get(code)
+        name = code.co_filename
+        hit = self.known.get(name)
         if hit is None:
-            hit = self.known[code] = os.path.realpath(code.co_filename) in self.targets
+            hit = self.known[name] = os.path.realpath(name) in self.targets
         return hit
 
     def trace(self, frame: types.FrameType, event: str, arg: Any) -> Any:
@@ -207,13 +208,17 @@ class Point:
 class Observe:
     """pytest plugin, registered before the children fork: when `sink` is set, each test's digest
     (set-up and call phases) is appended to `<sink>/<current>.jsonl`, `current` naming the run
-    (a mutant, or the original code) the child was forked for."""
+    (a mutant, or the original code) the child was forked for. With `expected` (the original's
+    digests), a child ends at the first test whose digest differs: its mutant counts, and the
+    tests after it could not change that."""
 
     def __init__(self) -> None:
         self.sink: str | None = None
         self.current = ""
         self.targets: frozenset[str] = frozenset()
+        self.expected: dict[str, str] | None = None
         self.observer: Observer | None = None
+        self.known: dict[str, bool] = {}
 
     def path(self, run: str) -> str:
         assert self.sink is not None
@@ -222,7 +227,7 @@ class Observe:
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_setup(self, item: pytest.Item) -> Generator[None, None, None]:
         if self.sink is not None:
-            self.observer = Observer(self.targets)
+            self.observer = Observer(self.targets, self.known)
         yield from self._traced()
 
     @pytest.hookimpl(hookwrapper=True)
@@ -233,9 +238,11 @@ class Observe:
     def pytest_runtest_teardown(self, item: pytest.Item) -> Generator[None, None, None]:
         observer, self.observer = self.observer, None
         if observer is not None:
-            line = json_line(item.nodeid, observer.digest())
+            digest = observer.digest()
             with open(self.path(self.current), "a", encoding="utf-8") as fh:
-                fh.write(line)
+                fh.write(json_line(item.nodeid, digest))
+            if self.expected is not None and self.expected.get(item.nodeid) != digest:
+                os._exit(0)  # a forked child: the parent reads its end as a crash, the file as why
         yield
 
     def _traced(self) -> Generator[None, None, None]:
