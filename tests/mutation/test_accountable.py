@@ -57,6 +57,11 @@ class Tally:
 
     def add(self, n):
         self.items.append(n * 2)
+
+
+def each(items, visit):
+    for item in items:
+        visit(item + 1)
 """
 
 BOUNDARY = """
@@ -76,12 +81,12 @@ def test_short_enough():
     assert slug("Hello big World", max_length=15, word_boundary=True) == "hello-big-world"
 """
 
-# each test receives what the mutants change (a return value, an exception, an object's state)
-# and checks none of it
+# each test receives what the mutants change (a return value, an exception, an object's state,
+# a callback's argument) and checks none of it
 WEAK = """
 import pytest
 
-from slugs.core import Tally, parse, slug
+from slugs.core import Tally, each, parse, slug
 
 
 def test_boundary_runs():
@@ -95,6 +100,15 @@ def test_empty_is_refused():
 
 def test_add_runs():
     Tally().add(1)
+
+
+def test_each_calls_back():
+    seen = []
+
+    def visit(n):
+        seen.append(n)
+
+    each([1], visit)
 """
 
 
@@ -141,6 +155,7 @@ def test_a_test_that_receives_a_changed_value_and_checks_nothing_is_still_reject
     assert (20, "if len(candidate) >= max_length:") in survivors
     assert (31, "raise ValueError('XXemptyXX')") in survivors
     assert (40, "self.items.append(n / 2)") in survivors
+    assert (45, "visit(item - 1)") in survivors  # what the project hands the test's callback
     assert "Not counted:" in gate.feedback
     assert gate.details["unexercised"] > 0
 

@@ -72,10 +72,11 @@ class ObservingPool(Pool):
 
 
 @contextmanager
-def observing(targets: dict[str, str]) -> Iterator[None]:
+def observing(targets: dict[str, str], root: str, tests: list[str]) -> Iterator[None]:
     """Children forked inside observe their tests (`OBSERVE` is registered with pytest)."""
     OBSERVE.sink = tempfile.mkdtemp(prefix="assay-observe-")
     OBSERVE.targets = frozenset(os.path.realpath(p) for p in targets.values())
+    OBSERVE.tests = frozenset(os.path.realpath(os.path.join(root, t.split("::")[0])) for t in tests)
     try:
         yield
     finally:

@@ -22,6 +22,7 @@ import json
 import os
 import re
 import sys
+import threading
 import types
 from collections.abc import Generator
 from typing import Any
@@ -39,6 +40,7 @@ LEAVING = frozenset(
     for name in ("RETURN_VALUE", "RETURN_CONST", "YIELD_VALUE", "RETURN_GENERATOR")
     if name in dis.opmap
 )
+OTHER, TARGET, TESTS = 0, 1, 2  # sides of a file: the targets, the test files, the rest
 SCALARS = (type(None), bool, int, float, complex, str, bytes, bytearray)
 
 
@@ -78,6 +80,13 @@ class Walk:
         name = f"{kind.__module__}.{kind.__qualname__}"
         if isinstance(value, BaseException):
             self.put(f"raise {name}: {ADDRESS.sub('0x', str(value))}")
+            return
+        if isinstance(value, (types.MethodType, types.BuiltinMethodType)) and not isinstance(
+            getattr(value, "__self__", None), (types.ModuleType, type(None))
+        ):
+            # a bound method handed to the project (`seen.append`): its object is what changes
+            self.put(f"{name} {value.__name__}")
+            self.feed(value.__self__, depth + 1)
             return
         if isinstance(value, (types.FunctionType, types.BuiltinFunctionType, type)):
             self.put(f"{name} {getattr(value, '__module__', '')}.{value.__qualname__}")
@@ -143,28 +152,44 @@ def _state(value: Any) -> dict[str, Any] | None:
 class Observer:
     """Records one test's observations (set-up and call) into one digest."""
 
-    def __init__(self, targets: frozenset[str], known: dict[str, bool]) -> None:
-        self.targets = targets
-        self.known = known  # file name -> a target's? (shared: a real path costs system calls)
+    def __init__(self, plugin: Observe) -> None:
+        self.plugin = plugin
         self.h = hashlib.blake2b(digest_size=16)
         self.points = 0
 
-    def in_target(self, code: types.CodeType) -> bool:
+    def side(self, code: types.CodeType) -> int:
         name = code.co_filename
-        hit = self.known.get(name)
-        if hit is None:
-            hit = self.known[name] = os.path.realpath(name) in self.targets
-        return hit
+        side = self.plugin.known.get(name)
+        if side is None:
+            side = self.plugin.known[name] = self.plugin.side_of(name)
+        return side
 
     def trace(self, frame: types.FrameType, event: str, arg: Any) -> Any:
-        """Global tracer: a local one only for a target frame entered from outside the targets."""
-        if event != "call" or not self.in_target(frame.f_code):
+        """Global tracer: a local one only for a target frame entered from outside the targets;
+        a test's function that target code calls back receives its arguments."""
+        if event != "call":
+            return None
+        side = self.side(frame.f_code)
+        if side == OTHER:
             return None
         back = frame.f_back
-        if back is not None and self.in_target(back.f_code):
+        from_target = back is not None and self.side(back.f_code) == TARGET
+        if side == TESTS:
+            if from_target:
+                self.called_back(frame)
+            return None
+        if from_target:
             return None
         frame.f_trace_lines = False
         return Point(self, frame).trace
+
+    def called_back(self, frame: types.FrameType) -> None:
+        self.points += 1
+        code = frame.f_code
+        walk = Walk(self.h, ARG_NODES)
+        walk.put(f"called back {getattr(code, 'co_qualname', code.co_name)}")
+        for value in _arguments(frame):
+            walk.feed(value)
 
     def digest(self) -> str:
         return f"{self.points}:{self.h.hexdigest()}"
@@ -175,11 +200,7 @@ class Point:
 
     def __init__(self, observer: Observer, frame: types.FrameType) -> None:
         self.observer = observer
-        code = frame.f_code
-        n = code.co_argcount + code.co_kwonlyargcount
-        n += bool(code.co_flags & 0x04) + bool(code.co_flags & 0x08)  # *args, **kwargs
-        local = frame.f_locals
-        self.args = [local.get(name) for name in code.co_varnames[:n]]
+        self.args = _arguments(frame)
         self.raised: BaseException | None = None
 
     def trace(self, frame: types.FrameType, event: str, arg: Any) -> Any:
@@ -205,6 +226,14 @@ class Point:
             walk.feed(value)
 
 
+def _arguments(frame: types.FrameType) -> list[Any]:
+    code = frame.f_code
+    n = code.co_argcount + code.co_kwonlyargcount
+    n += bool(code.co_flags & 0x04) + bool(code.co_flags & 0x08)  # *args, **kwargs
+    local = frame.f_locals
+    return [local.get(name) for name in code.co_varnames[:n]]
+
+
 class Observe:
     """pytest plugin, registered before the children fork: when `sink` is set, each test's digest
     (set-up and call phases) is appended to `<sink>/<current>.jsonl`, `current` naming the run
@@ -214,8 +243,18 @@ class Observe:
         self.sink: str | None = None
         self.current = ""
         self.targets: frozenset[str] = frozenset()
+        self.tests: frozenset[str] = frozenset()  # the test files, real paths
         self.observer: Observer | None = None
-        self.known: dict[str, bool] = {}
+        # file name -> its side (kept across tests: a real path costs system calls)
+        self.known: dict[str, int] = {}
+
+    def side_of(self, filename: str) -> int:
+        path = os.path.realpath(filename)
+        if path in self.targets:
+            return TARGET
+        if path in self.tests or os.path.basename(path) == "conftest.py":
+            return TESTS
+        return OTHER
 
     def path(self, run: str) -> str:
         assert self.sink is not None
@@ -224,7 +263,7 @@ class Observe:
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_setup(self, item: pytest.Item) -> Generator[None, None, None]:
         if self.sink is not None:
-            self.observer = Observer(self.targets, self.known)
+            self.observer = Observer(self)
         yield from self._traced()
 
     @pytest.hookimpl(hookwrapper=True)
@@ -247,10 +286,12 @@ class Observe:
             yield
             return
         sys.settrace(observer.trace)
+        threading.settrace(observer.trace)  # threads the test starts
         try:
             yield
         finally:
             sys.settrace(None)
+            threading.settrace(None)  # type: ignore[arg-type,unused-ignore]
 
 
 def json_line(test: str, digest: str) -> str:

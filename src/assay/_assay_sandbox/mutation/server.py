@@ -129,7 +129,11 @@ class Server:
         pool = make_pool(held or self.events)
         start = time.monotonic()
         by_id = {item.nodeid: item for item in items}
-        with observing(cfg.targets) if held else contextlib.nullcontext():
+        with (
+            observing(cfg.targets, cfg.scratch_root, cfg.tests)
+            if held
+            else contextlib.nullcontext()
+        ):
             pool.run(planned.steps, by_id)
             if held:
                 settle(held, make_pool, by_id, next(iter(cfg.targets)))
