@@ -1,7 +1,9 @@
 """Gate 4: the candidate's tests must kill enough mutants of the code they exercise.
 
 Scope: mutants inside the functions and methods the candidate's tests execute in their call phase,
-so a focused test of one function is not charged for the rest of a large module. Each target module
+so a focused test of one function is not charged for the rest of a large module; within them, only
+the mutants that change something the tests receive from the project count (`observe=True`: the
+others are Unexercised, listed apart, see `_assay_sandbox.mutation.exercised`). Each target module
 is held to the threshold of its own code class (pure / service / io, see
 `assay.mutation.codeclass`). Each test gets its own outcome: one that catches no mutant another test
 of the file does not catch is `low_value` (`assay.mutation.attribution`); when the score fails, the
