@@ -4,9 +4,11 @@ that crosses from a target file's code back into the test's code (gate 4's accou
 A call is an observation point when a frame of a target file is entered from a frame that is not
 one (the test, its conftest and helpers, pytest): its return value or each value it yields, the
 exception it raises (type and text), and the state of its arguments (`self` included) after it.
-What target code calls inside target code is not seen: only what comes out of it can make a test
-pass or fail. Each test's observations, in order, hash to one digest; a mutant whose digests equal
-the original's for every test of the file changed nothing those tests could see.
+When target code calls back into a test file (a callback the test passed), the arguments it
+passes are observed too. What target code calls inside target code is not seen: only what comes out
+of it can make a test pass or fail. Each test's observations, in order, hash to one digest; a
+mutant whose digests equal the original's for every test of the file changed nothing those tests
+could see.
 
 `sys.settrace` carries it: its global function runs once per new frame and returns a local tracer
 (for `return` and `exception`, lines off) only for observation points, so callees run untraced.
