@@ -136,7 +136,11 @@ def test_a_module_missing_in_a_subprocess_is_unvalidated_named_and_counted(proje
     line = next(ln for ln in text.splitlines() if ln.startswith("environment:"))
     assert re.search(r"no module 'fakedep_missing' in \S*python\S* \(3 tests of 1 file", line)
     markdown = (out_dir / "r.md").read_text()
-    assert "1 unvalidated; tests:" in markdown and "4 unvalidated" in markdown and "no module 'fakedep_missing'" in markdown
+    assert (
+        "1 unvalidated; tests:" in markdown
+        and "4 unvalidated" in markdown
+        and "no module 'fakedep_missing'" in markdown
+    )
     suites = ET.parse(out_dir / "r.xml").getroot()
     assert sum(int(s.get("skipped", "0")) for s in suites) == summary["unvalidated_tests"]
 

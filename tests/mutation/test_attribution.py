@@ -169,11 +169,14 @@ def test_each_module_is_held_to_its_own_class_and_survivors_name_their_closest_t
         from calc.ops import clamp
         from calc.report import percent
 
-        def test_percent_in_range():
-            assert percent(42) == "42%"
+        def test_percent_above():
+            percent(150)  # receives what report.py's mutants change, checks none of it
 
         def test_clamp_low():
             assert clamp(-1, 0, 5) == 0
+
+        def test_clamp_high():
+            assert clamp(150, 0, 100) == 100
         """,
         }
     )
@@ -196,8 +199,8 @@ def test_each_module_is_held_to_its_own_class_and_survivors_name_their_closest_t
     assert gate.status is GateStatus.REJECT
     lines = gate.feedback.splitlines()
     assert lines[0].startswith("REJECT: Gate 4 — LOW MUTATION SCORE (src/calc/report.py ")
-    assert "   Closest tests: tests/test_report.py::test_percent_in_range" in lines
-    # JUnit fails what failed the file: here no test is named, the file itself is the failure
+    assert "   Closest tests: tests/test_report.py::test_percent_above" in lines
+    # JUnit fails what failed the file: the test gate 4 named (it kills nothing of report.py)
     suite = ET.fromstring(junit.render(report)).find("testsuite")
     failing = [c.get("name") for c in suite.iter("testcase") if c.find("failure") is not None]
-    assert (report.exit_code, suite.get("failures"), failing) == (1, "1", ["<file>"])
+    assert (report.exit_code, suite.get("failures"), failing) == (1, "1", ["test_percent_above"])

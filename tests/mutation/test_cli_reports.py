@@ -95,14 +95,20 @@ def test_verify_gate_4_rejects_a_weak_test_with_exact_survivors(shop):
     gate = next(g for g in json.loads(proc.stdout)["files"][0]["gates"] if g["gate"] == "mutation")
     assert gate["status"] == "reject"
     assert gate["scope"]["functions"] == ["src/shop/pricing.py::discount"]
-    assert gate["feedback"].startswith("REJECT: Gate 4 — LOW MUTATION SCORE (15% < 50%)")
-    assert gate["feedback"].endswith("Add test cases that fail under these mutations.")
+    assert gate["feedback"].startswith("REJECT: Gate 4 — LOW MUTATION SCORE (33% < 50%)")
+    assert "\nAdd test cases that fail under these mutations.\n" in gate["feedback"]
+    # the percent check's mutants change nothing `discount(200)` returns: listed, not counted
+    assert gate["feedback"].endswith(
+        "Not counted: 7 mutants in the functions these tests call changed nothing they receive"
+        " (code their inputs never reach)."
+    )
     first = gate["survivors"][0]
     assert first == {
         "file": "src/shop/pricing.py",
-        "line": 26,
-        "original": "if percent < 0 or percent > 100:",
-        "mutated": "if False:",
-        "operator": "condition",
+        "line": 28,
+        "original": "return cents - cents * percent // 100",
+        "mutated": "return cents + cents * percent // 100",
+        "operator": "arithmetic",
     }
-    assert len(gate["survivors"]) == 10
+    assert len(gate["survivors"]) == 4
+    assert {"line": 26, "mutated": "if False:"}.items() <= gate["unexercised_mutants"][0].items()

@@ -105,6 +105,9 @@ class MutationJob(_Json):
     deselect: list[str] = field(default_factory=list)
     # untraced seconds per node id (the green gate's run), if known
     durations: dict[str, float] | None = None
+    # survivors run again with the tests observed: Unexercised when no test receives anything
+    # different (gate 4)
+    observe: bool = False
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> MutationJob:

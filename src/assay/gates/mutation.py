@@ -1,7 +1,9 @@
 """Gate 4: the candidate's tests must kill enough mutants of the code they exercise.
 
 Scope: mutants inside the functions and methods the candidate's tests execute in their call phase,
-so a focused test of one function is not charged for the rest of a large module. Each target module
+so a focused test of one function is not charged for the rest of a large module; within them, only
+the mutants that change something the tests receive from the project count (`observe=True`: the
+others are Unexercised, listed apart, see `_assay_sandbox.mutation.exercised`). Each target module
 is held to the threshold of its own code class (pure / service / io, see
 `assay.mutation.codeclass`). Each test gets its own outcome: one that catches no mutant another test
 that kills no mutant is `low_value`, one whose kills other tests of the file all make too carries a
@@ -78,6 +80,7 @@ class MutationGate(BaseGate):
                 durations=ctx.facts.test_durations,
                 killers=EVERY_TEST_FUNCTION,  # each test's own kill set, for `attribute`
                 progress=lambda ev: _progress(ctx, candidate.rel, self.name, ev),
+                observe=True,
             )
         # no evidence either way: the file cannot be validated, never "passed"
         except RunFailed as err:

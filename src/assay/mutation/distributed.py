@@ -67,6 +67,7 @@ class MutantBatch:
     killers: int = 1
     scoped: bool = False
     durations: dict[str, float] | None = None
+    observe: bool = False
 
 
 @dataclass
@@ -130,6 +131,7 @@ def run_batch(tree: PackedTree, batch: MutantBatch) -> BatchResult:
             deselect=batch.deselect,
             killers=batch.killers,
             only=batch.ids,
+            observe=batch.observe,
         )
     kept = [
         ev for ev in events if not isinstance(ev, (Plan, Progress, Heartbeat, BaselineProgress))
@@ -200,6 +202,7 @@ class DistributedEngine(Engine):
         durations: dict[str, float] | None,
         deselect: list[str],
         killers: int = 1,
+        observe: bool = False,
     ) -> Events:
         self.tree = pack(self.ws.root)
         shared = self.pool.share(self.tree)
@@ -218,6 +221,7 @@ class DistributedEngine(Engine):
                 killers,
                 spans is not None,
                 durations,
+                observe,
             )
             submitted[self.pool.submit(run_batch, shared, batch)] = (len(group), time.monotonic())
         merged = _Merge()

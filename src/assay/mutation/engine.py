@@ -43,7 +43,14 @@ from assay.sandbox import Sandbox
 from assay.store import Store
 from assay.version import __version__
 
-CACHED = {Status.KILLED, Status.SURVIVED, Status.NO_COVERAGE, Status.IGNORED, Status.COMPILE_ERROR}
+CACHED = {
+    Status.KILLED,
+    Status.SURVIVED,
+    Status.NO_COVERAGE,
+    Status.IGNORED,
+    Status.COMPILE_ERROR,
+    Status.UNEXERCISED,
+}
 NAMESPACE = "mutation"
 
 
@@ -111,6 +118,7 @@ class Engine:
         deselect: list[str] | None = None,
         killers: int = 1,
         only: Collection[str] | None = None,
+        observe: bool = False,
     ) -> MutationResult:
         """Mutate `targets` (project-relative files) and run `tests` against them.
 
@@ -124,7 +132,9 @@ class Engine:
         test's kill set is exact; part of the cache key). `progress` receives every worker event
         (typed, see `assay._assay_sandbox.mutation.protocol`) and, after each change, a `Progress`
         event: the numbers a display shows. `only`: run just these mutant ids (one batch of a
-        distributed run; the baseline runs all the same).
+        distributed run; the baseline runs all the same). `observe`: survivors whose tests receive
+        nothing different from the project's code are Unexercised (gate 4, see
+        `_assay_sandbox.mutation.exercised`).
         """
         deselect = [*self.config.deselect, *(deselect or [])]
         start = time.monotonic()
@@ -148,6 +158,7 @@ class Engine:
             *deselect,
             "killers",
             str(killers),
+            *(["observe"] if observe else []),
         ]
         tests_hash = tests_fingerprint(self.ws.project, tests, options)
         keys = {m.id: self._key(m, sources[m.file], spans[m.file], tests_hash) for m in mutants}
@@ -185,6 +196,7 @@ class Engine:
                 durations,
                 deselect,
                 killers,
+                observe,
             )
             for ev in events:
                 if isinstance(ev, BaselineDone):
@@ -268,6 +280,7 @@ class Engine:
         durations: dict[str, float] | None,
         deselect: list[str],
         killers: int = 1,
+        observe: bool = False,
     ) -> list[Event]:
         tag = uuid.uuid4().hex[:8]
         run_dir = self.ws.run_dir
@@ -312,6 +325,7 @@ class Engine:
             deselect=deselect,
             durations=durations,
             killers=killers,
+            observe=observe,
         )
         cfg_path = run_dir / f"mutation-{tag}.json"
         cfg_path.write_text(cfg.to_json(), encoding="utf-8")

@@ -105,6 +105,7 @@ class MutantResult:
 
 
 DETECTED = (Status.KILLED, Status.TIMEOUT)
+# Unexercised (gate 4: changed nothing the tests receive) is not counted, as Ignored
 COUNTED = (Status.KILLED, Status.TIMEOUT, Status.SURVIVED, Status.NO_COVERAGE)
 
 
@@ -157,6 +158,11 @@ class MutationResult:
     @property
     def counts(self) -> dict[str, int]:
         return counts([r for _, r in self.scored])
+
+    def unexercised(self) -> list[tuple[Mutant, MutantResult]]:
+        """Mutants that changed nothing the tests receive (gate 4), in file order."""
+        left = [(m, r) for m, r in self.scored if r.status is Status.UNEXERCISED]
+        return sorted(left, key=lambda mr: (mr[0].file, mr[0].line))
 
     def survivors(self) -> list[tuple[Mutant, MutantResult]]:
         """Survived and uncovered mutants, those on the most-executed lines first."""

@@ -65,6 +65,9 @@ def details(
         "compile_error": c["CompileError"],
         "ignored": c["Ignored"],
         "survivors": [survivor_json(m) for m, _ in run.survivors()[:max_survivors]],
+        # gate 4: changed nothing the tests receive, not counted (`exercised`)
+        "unexercised": c["Unexercised"],
+        "unexercised_mutants": [survivor_json(m) for m, _ in run.unexercised()[:max_survivors]],
         "scope": scope,
     }
 
@@ -103,4 +106,17 @@ def feedback(
             near = list(dict.fromkeys(r.covered_by))[:2]
             lines.append(f"   Closest tests: {', '.join(near)}")
     lines.append("Add test cases that fail under these mutations.")
+    lines += unexercised_note(run)
     return "\n".join(lines)
+
+
+def unexercised_note(run: MutationResult) -> list[str]:
+    """The mutants the file is not charged for, in one line: they changed nothing its tests
+    receive from the project (its inputs never make that code matter)."""
+    n = len(run.unexercised())
+    if not n:
+        return []
+    return [
+        f"Not counted: {n} mutant{'s' if n != 1 else ''} in the functions these tests call changed"
+        " nothing they receive (code their inputs never reach)."
+    ]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from assay.mutation.model import MutationResult
+from assay.mutation.model import MutationResult, Status
 
 SCHEMA = "https://git.io/mutation-testing-schema"
 
@@ -37,6 +37,9 @@ def elements(run: MutationResult, thresholds: tuple[float, float] = (80, 60)) ->
         }
         if r.reason:
             mutant["statusReason"] = r.reason
+        if r.status is Status.UNEXERCISED:  # not in the schema: not counted, as Ignored
+            mutant["status"] = Status.IGNORED.value
+            mutant["statusReason"] = f"unexercised: {r.reason}"
         files[m.file]["mutants"].append(mutant)
     test_files: dict[str, Any] = {}
     for t in run.tests:

@@ -26,6 +26,9 @@ class Status(str, Enum):
     RUNTIME_ERROR = "RuntimeError"
     COMPILE_ERROR = "CompileError"
     IGNORED = "Ignored"
+    # survived, but none of the file's tests received anything different from the project's code
+    # (gate 4 only: not counted, see `exercised`); not one of Stryker's
+    UNEXERCISED = "Unexercised"
 
 
 class Mode(str, Enum):

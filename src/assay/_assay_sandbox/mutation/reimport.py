@@ -18,6 +18,7 @@ import pytest
 from ..fork import clock, waited
 from ..protocol import MutantSpec, MutationJob
 from .bytecode import import_error
+from .observe import OBSERVE
 from .seed import reseed
 from .shapes import ChildResult, Report
 
@@ -149,7 +150,9 @@ def run_reimported(
         "no:assay",
         *cfg.pytest_args,
     ]
-    exit_code = int(pytest.main(args, plugins=[collector]))
+    # an observed re-run (`exercised`) observes this fresh session too
+    plugins = [collector, OBSERVE] if OBSERVE.sink else [collector]
+    exit_code = int(pytest.main(args, plugins=plugins))
     if finder.error is not None:
         return {"import_error": finder.error}
     if exit_code == 0:

@@ -7,6 +7,7 @@ stable identity, the baseline in two children, the plan, the jobs in children.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import time
@@ -19,6 +20,7 @@ from ..protocol import MutationJob
 from .baseline import BaselineFailed, run_baseline
 from .baseline_record import Baseline
 from .events import Events
+from .exercised import Held, ObservingPool, observing, settle
 from .identity import pick
 from .memo import Memos
 from .patch import function_index
@@ -104,23 +106,37 @@ class Server:
             recollectable(self.tracer, dirty, items),
         )
         warm(items, [p for run in runs.values() for p in run.get("patterns", [])])
-        pool = Pool(
-            cfg,
-            self.events,
-            lambda: ImportTime(
+        # gate 4: every mutant's tests observed, survivors judged by what they received
+        held = Held(self.events) if cfg.observe else None
+
+        def make_pool(events: Events) -> Pool:
+            return (ObservingPool if held else Pool)(
                 cfg,
-                planned.original_code,
-                readers,
-                self.tracer.codes,
-                baseline.tests,
-                [item.nodeid for item in items],
-            ),
-            baseline,
-            self.collection_s,
-            self.tracer.sites,
-        )
+                events,
+                lambda: ImportTime(
+                    cfg,
+                    planned.original_code,
+                    readers,
+                    self.tracer.codes,
+                    baseline.tests,
+                    [item.nodeid for item in items],
+                ),
+                baseline,
+                self.collection_s,
+                self.tracer.sites,
+            )
+
+        pool = make_pool(held or self.events)
         start = time.monotonic()
-        pool.run(planned.steps, {item.nodeid: item for item in items})
+        by_id = {item.nodeid: item for item in items}
+        with (
+            observing(cfg.targets, cfg.scratch_root, cfg.tests)
+            if held
+            else contextlib.nullcontext()
+        ):
+            pool.run(planned.steps, by_id)
+            if held:
+                settle(held, make_pool, by_id, next(iter(cfg.targets)))
         self.events.send(
             Jobs(
                 total=sum(pool.modes.values()),

@@ -31,6 +31,7 @@ import pytest
 from .. import boot
 from ..protocol import MutationJob
 from .events import Events
+from .observe import OBSERVE
 from .protocol import WorkerError
 from .server import Server
 from .tracers import CollectTracer
@@ -67,7 +68,7 @@ def main(job_path: str) -> int:
         *cfg.pytest_args,
     ]
     tracer.start()
-    code = int(pytest.main(args, plugins=[server]))
+    code = int(pytest.main(args, plugins=[server, OBSERVE] if cfg.observe else [server]))
     tracer.stop()
     if not server.served:
         reason = "\n".join(server.collect_errors) or EXIT_CODES.get(code, "see the worker log")

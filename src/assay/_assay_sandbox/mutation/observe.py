@@ -1,0 +1,323 @@
+"""What a test receives from the project: a digest of every value, exception and argument state
+that crosses from a target file's code back into the test's code (gate 4's accountability).
+
+A call is an observation point when a frame of a target file is entered from a frame that is not
+one (the test, its conftest and helpers, pytest): its return value or each value it yields, the
+exception it raises (type and text), and the state of its arguments (`self` included) after it.
+When target code calls back into a test file (a callback the test passed), the arguments it
+passes are observed too. What target code calls inside target code is not seen: only what comes out
+of it can make a test pass or fail. Each test's observations, in order, hash to one digest; a
+mutant whose digests equal the original's for every test of the file changed nothing those tests
+could see.
+
+`sys.settrace` carries it: its global function runs once per new frame and returns a local tracer
+(for `return` and `exception`, lines off) only for observation points, so callees run untraced.
+Fingerprints are bounded (depth, items, nodes) and never raise: an object is its type and its
+attributes, a container its items, floats their repr, anything else its repr without addresses.
+"""
+
+from __future__ import annotations
+
+import dis
+import hashlib
+import json
+import os
+import re
+import sys
+import threading
+import types
+from collections.abc import Generator
+from typing import Any
+
+import pytest
+
+ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
+MAX_DEPTH = 4
+MAX_ITEMS = 100  # of one container; its length is always part of it
+RETURN_NODES = 2000  # values walked for what a call returns or raises
+ARG_NODES = 300  # ... for the state of its arguments after it
+# a frame left by one of these returned (or yielded); left elsewhere, an exception unwound it
+LEAVING = frozenset(
+    dis.opmap[name]
+    for name in ("RETURN_VALUE", "RETURN_CONST", "YIELD_VALUE", "RETURN_GENERATOR")
+    if name in dis.opmap
+)
+OTHER, TARGET, TESTS = 0, 1, 2  # sides of a file: the targets, the test files, the rest
+SCALARS = (type(None), bool, int, float, complex, str, bytes, bytearray)
+
+
+class Walk:
+    """Feeds one value's fingerprint into a hash: at most `budget` nodes, cycles cut."""
+
+    def __init__(self, h: Any, budget: int) -> None:
+        self.h = h
+        self.budget = budget
+        self.path: set[int] = set()
+
+    def put(self, text: str) -> None:
+        self.h.update(text.encode("utf-8", "surrogatepass"))
+        self.h.update(b"\x1f")
+
+    def feed(self, value: Any, depth: int = 0) -> None:
+        self.budget -= 1
+        if self.budget < 0:
+            self.put("...")
+            return
+        kind = type(value)
+        if isinstance(value, SCALARS):
+            self.put(f"{kind.__name__}:{value!r}")
+            return
+        if id(value) in self.path:
+            self.put("<cycle>")
+            return
+        self.path.add(id(value))
+        try:
+            self._compound(value, kind, depth)
+        except Exception as err:  # a hostile __eq__, __iter__ or property: its type says enough
+            self.put(f"<{kind.__qualname__}: {type(err).__name__}>")
+        finally:
+            self.path.discard(id(value))
+
+    def _compound(self, value: Any, kind: type, depth: int) -> None:
+        name = f"{kind.__module__}.{kind.__qualname__}"
+        if isinstance(value, BaseException):
+            self.put(f"raise {name}: {ADDRESS.sub('0x', str(value))}")
+            return
+        if isinstance(value, (types.MethodType, types.BuiltinMethodType)) and not isinstance(
+            getattr(value, "__self__", None), (types.ModuleType, type(None))
+        ):
+            # a bound method handed to the project (`seen.append`): its object is what changes
+            self.put(f"{name} {value.__name__}")
+            self.feed(value.__self__, depth + 1)
+            return
+        if isinstance(value, (types.FunctionType, types.BuiltinFunctionType, type)):
+            self.put(f"{name} {getattr(value, '__module__', '')}.{value.__qualname__}")
+            return
+        if isinstance(value, (types.ModuleType, types.GeneratorType, types.CoroutineType)):
+            self.put(f"{name} {getattr(value, '__name__', '')}")
+            return
+        if depth >= MAX_DEPTH:
+            self.put(f"{name} len={len(value) if hasattr(value, '__len__') else '?'}")
+            return
+        if isinstance(value, dict):
+            self.put(f"{name} len={len(value)}")
+            for i, (k, v) in enumerate(dict.items(value)):
+                if i >= MAX_ITEMS:
+                    break
+                self.feed(k, depth + 1)
+                self.feed(v, depth + 1)
+            return
+        if isinstance(value, (list, tuple)):
+            self.put(f"{name} len={len(value)}")
+            for item in list(value)[:MAX_ITEMS]:
+                self.feed(item, depth + 1)
+            return
+        if isinstance(value, (set, frozenset)):
+            # set order follows insertion history: each item on its own, sorted
+            self.put(f"{name} len={len(value)}")
+            for digest in sorted(self._apart(item, depth + 1) for item in value)[:MAX_ITEMS]:
+                self.put(digest)
+            return
+        state = _state(value)
+        if state is not None:
+            self.put(name)
+            self.feed(state, depth + 1)
+            return
+        self.put(f"{name} {ADDRESS.sub('0x', repr(value))}")
+
+    def _apart(self, value: Any, depth: int) -> str:
+        inner = Walk(hashlib.blake2b(digest_size=8), min(self.budget, 50))
+        inner.path = self.path
+        inner.feed(value, depth)
+        self.budget -= 50 - max(inner.budget, 0)
+        return inner.h.hexdigest()
+
+
+def _state(value: Any) -> dict[str, Any] | None:
+    """An object's attributes: its `__dict__` and its slots; None for objects with neither
+    (builtin and C types, whose repr is their value)."""
+    state: dict[str, Any] = {}
+    found = False
+    for klass in type(value).__mro__:
+        for slot in klass.__dict__.get("__slots__", ()) if klass is not object else ():
+            if isinstance(slot, str) and slot not in ("__dict__", "__weakref__"):
+                found = True
+                if hasattr(value, slot):
+                    state[slot] = getattr(value, slot)
+    attrs = getattr(value, "__dict__", None)
+    if isinstance(attrs, dict):
+        found = True
+        state.update(attrs)
+    return state if found else None
+
+
+class Observer:
+    """Records one test's observations (set-up and call) into one digest."""
+
+    def __init__(self, plugin: Observe) -> None:
+        self.plugin = plugin
+        self.h = hashlib.blake2b(digest_size=16)
+        self.points = 0
+
+    def side(self, code: types.CodeType) -> int:
+        name = code.co_filename
+        side = self.plugin.known.get(name)
+        if side is None:
+            side = self.plugin.known[name] = self.plugin.side_of(name)
+        return side
+
+    def trace(self, frame: types.FrameType, event: str, arg: Any) -> Any:
+        """Global tracer: a local one only for a target frame entered from outside the targets;
+        a test's function that target code calls back receives its arguments."""
+        if event != "call":
+            return None
+        side = self.side(frame.f_code)
+        if side == OTHER:
+            return None
+        back = frame.f_back
+        from_target = back is not None and self.side(back.f_code) == TARGET
+        if side == TESTS:
+            if from_target:
+                self.called_back(frame)
+            return None
+        if from_target:
+            return None
+        frame.f_trace_lines = False
+        return Point(self, frame).trace
+
+    def called_back(self, frame: types.FrameType) -> None:
+        self.points += 1
+        code = frame.f_code
+        walk = Walk(self.h, ARG_NODES)
+        walk.put(f"called back {getattr(code, 'co_qualname', code.co_name)}")
+        for value in _arguments(frame):
+            walk.feed(value)
+
+    def digest(self) -> str:
+        return f"{self.points}:{self.h.hexdigest()}"
+
+
+class Point:
+    """One call from the test's side into a target's code, until it returns, yields or raises."""
+
+    def __init__(self, observer: Observer, frame: types.FrameType) -> None:
+        self.observer = observer
+        self.args = _arguments(frame)
+        self.raised: BaseException | None = None
+
+    def trace(self, frame: types.FrameType, event: str, arg: Any) -> Any:
+        if event == "exception":
+            self.raised = arg[1]
+        elif event == "return":
+            self.leave(frame, arg)
+        return self.trace
+
+    def leave(self, frame: types.FrameType, value: Any) -> None:
+        observer = self.observer
+        observer.points += 1
+        code = frame.f_code
+        try:
+            unwound = self.raised is not None and code.co_code[frame.f_lasti] not in LEAVING
+        except (IndexError, ValueError):
+            unwound = self.raised is not None and value is None
+        walk = Walk(observer.h, RETURN_NODES)
+        walk.put(f"{code.co_filename}:{getattr(code, 'co_qualname', code.co_name)}")
+        walk.feed(self.raised if unwound else value)
+        walk.budget = ARG_NODES
+        for value in self.args:
+            walk.feed(value)
+
+
+def _arguments(frame: types.FrameType) -> list[Any]:
+    code = frame.f_code
+    n = code.co_argcount + code.co_kwonlyargcount
+    n += bool(code.co_flags & 0x04) + bool(code.co_flags & 0x08)  # *args, **kwargs
+    local = frame.f_locals
+    return [local.get(name) for name in code.co_varnames[:n]]
+
+
+class Observe:
+    """pytest plugin, registered before the children fork: when `sink` is set, each test's digest
+    (set-up and call phases) is appended to `<sink>/<current>.jsonl`, `current` naming the run
+    (a mutant, or the original code) the child was forked for."""
+
+    def __init__(self) -> None:
+        self.sink: str | None = None
+        self.current = ""
+        self.targets: frozenset[str] = frozenset()
+        self.tests: frozenset[str] = frozenset()  # the test files, real paths
+        self.observer: Observer | None = None
+        # file name -> its side (kept across tests: a real path costs system calls)
+        self.known: dict[str, int] = {}
+
+    def side_of(self, filename: str) -> int:
+        path = os.path.realpath(filename)
+        if path in self.targets:
+            return TARGET
+        if path in self.tests or os.path.basename(path) == "conftest.py":
+            return TESTS
+        return OTHER
+
+    def path(self, run: str) -> str:
+        assert self.sink is not None
+        return os.path.join(self.sink, hashlib.sha1(run.encode()).hexdigest() + ".jsonl")
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_setup(self, item: pytest.Item) -> Generator[None, None, None]:
+        if self.sink is not None:
+            self.observer = Observer(self)
+        yield from self._traced()
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_call(self, item: pytest.Item) -> Generator[None, None, None]:
+        yield from self._traced()
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_teardown(self, item: pytest.Item) -> Generator[None, None, None]:
+        observer, self.observer = self.observer, None
+        if observer is not None:
+            with open(self.path(self.current), "a", encoding="utf-8") as fh:
+                fh.write(json_line(item.nodeid, observer.digest()))
+        yield
+
+    def _traced(self) -> Generator[None, None, None]:
+        observer = self.observer
+        # another tracer (a debugger, coverage) stays: no digest then, and the mutant counts
+        if observer is None or sys.gettrace() is not None:
+            self.observer = None
+            yield
+            return
+        sys.settrace(observer.trace)
+        threading.settrace(observer.trace)  # threads the test starts
+        try:
+            yield
+        finally:
+            sys.settrace(None)
+            threading.settrace(None)  # type: ignore[arg-type,unused-ignore]
+
+
+def json_line(test: str, digest: str) -> str:
+    return json.dumps({"test": test, "digest": digest}) + "\n"
+
+
+def read(path: str) -> dict[str, str]:
+    """test -> digest, as a run's children wrote them; a test seen twice with two digests (a
+    split mutant ran it twice) has none."""
+    out: dict[str, str] = {}
+    twice: set[str] = set()
+    try:
+        with open(path, encoding="utf-8") as fh:
+            for line in fh:
+                try:
+                    row = json.loads(line)
+                except ValueError:
+                    continue
+                test, digest = row["test"], row["digest"]
+                if out.setdefault(test, digest) != digest:
+                    twice.add(test)
+    except OSError:
+        pass
+    return {test: digest for test, digest in out.items() if test not in twice}
+
+
+OBSERVE = Observe()
