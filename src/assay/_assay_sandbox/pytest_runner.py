@@ -9,7 +9,7 @@ Modes:
   isolate  - run each given test id alone, in a fork of the collected session
   plan     - several runs of one collected session, each in a fork (reruns, random order, each
              test alone): the state a fresh process has after collection, without paying for
-             start-up and collection again
+             start-up and collection again; it stops after the first run a test did not pass
 
 Progress (`<out>.progress`): one line per started test, so that when the run is killed (timeout,
 memory) the caller can name the test that was running.
@@ -17,10 +17,12 @@ memory) the caller can name the test that was running.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
 import signal
+import sys
 import time
 from typing import TYPE_CHECKING
 
@@ -107,9 +109,15 @@ class Recorder:
         if self.args.mode not in ("isolate", "plan") or session.config.option.collectonly:
             return None
         if self.args.mode == "plan":
-            self.steps = [
-                self._step(list(session.items), i, step) for i, step in enumerate(self.args.steps)
-            ]
+            # up to the first run in which a test that passed before (`ids`) did not: its file is
+            # flaky already, the runs after it would only add to the count
+            for i, step in enumerate(self.args.steps):
+                self.steps.append(self._step(list(session.items), i, step))
+                tests = self.steps[-1]["tests"]
+                if self.steps[-1].get("crash") or any(
+                    tests[t]["outcome"] != "passed" for t in self.args.ids if t in tests
+                ):
+                    break
             return True
         wanted = set(self.args.ids)
         for item in session.items:
@@ -132,6 +140,7 @@ class Recorder:
         if pid == 0:
             try:
                 self.tests = {}
+                _fresh_draws()
                 # close the parent's handle, not drop it: a file freed by the GC warns
                 # (ResourceWarning), which a project with `filterwarnings = error` sees as an error
                 # in whichever test is running
@@ -170,6 +179,7 @@ class Recorder:
         if pid == 0:
             try:
                 self.tests = {}
+                _fresh_draws()
                 item.ihook.pytest_runtest_protocol(item=item, nextitem=None)
                 with open(part, "w") as fh:
                     json.dump(self.tests.get(item.nodeid), fh)
@@ -225,6 +235,17 @@ class Recorder:
             "tests": self.tests,
             "leaked": boot.leaked_modules(self.args.user_root),
         }
+
+
+def _fresh_draws() -> None:
+    """In a forked run: numpy's global generator draws anew, as `random`'s does by itself after a
+    fork (CPython reseeds it). Else every rerun repeats the draws of the first, and a test that
+    hangs on unseeded numpy randomness passes or fails in all of them alike."""
+    numpy = sys.modules.get("numpy")
+    if numpy is not None:
+        # a numpy without the legacy API: its state is left as it is
+        with contextlib.suppress(Exception):
+            numpy.random.seed(int.from_bytes(os.urandom(4), "little"))
 
 
 def _wait(pid: int, timeout: float) -> int | None:

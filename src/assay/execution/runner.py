@@ -130,13 +130,18 @@ def run_plan(
 ) -> list[TestRun]:
     """Several runs of the same tests (reruns, another order, each alone): in one go where the
     runner can (`runner.run_plan`), else one `run` per step. `ids` are the tests an isolated
-    step runs."""
+    step runs. The runs stop after the first in which one of `ids` did not pass (the caller gets
+    fewer runs than steps): the file is flaky already."""
     own = getattr(runner, "run_plan", None)
     if own is not None:
         return own(ws, files, steps, ids)
-    return [
-        runner.run(
-            ws, files, ids=ids if s.isolate else None, order=s.order, seed=s.seed, isolate=s.isolate
-        )
-        for s in steps
-    ]
+    runs = []
+    for s in steps:
+        ids_ = ids if s.isolate else None
+        runs.append(runner.run(ws, files, ids=ids_, order=s.order, seed=s.seed, isolate=s.isolate))
+        done = runs[-1].tests
+        if runs[-1].crash or any(
+            done[t].outcome is not Outcome.PASSED for t in ids or [] if t in done
+        ):
+            break
+    return runs

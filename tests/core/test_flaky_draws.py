@@ -1,0 +1,107 @@
+"""Flaky detection that is not a coin toss (issue 25, point 7): a test that hangs on unseeded
+randomness is `flaky` or `rejected` in every run, and gate 4's runs count as evidence."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from assay.api import verify
+from assay.config import Settings
+from assay.gates.stability import MAX_RERUNS, rerun_count
+from assay.model import Verdict
+from tests.conftest import write_project
+
+LIB = {
+    "src/stats/__init__.py": "",
+    "src/stats/core.py": """
+    def largest(xs):
+        best = xs[0]
+        for x in xs[1:]:
+            if x > best:
+                best = x
+        return best
+    """,
+}
+
+# passes 75% of the time: the larger of two draws from 1..10 exceeds 5
+DRAWN = """
+import random
+
+from stats.core import largest
+
+
+def test_largest_of_fixed():
+    assert largest([3, 9, 4]) == 9
+
+
+def test_largest_of_random_draws():
+    xs = [random.randint(1, 10) for _ in range(2)]
+    assert largest(xs) > 5
+"""
+
+
+def test_a_test_on_unseeded_randomness_is_flaky_or_rejected_in_20_of_20_runs(tmp_path):
+    # 20 copies, each judged on its own (cache off): 20 runs of the file
+    files = {f"tests/test_draw_{i:02d}.py": DRAWN for i in range(20)}
+    root = write_project(tmp_path / "stats", {**LIB, **files})
+    report = verify(
+        [root / "tests"], Settings(gates=["green", "stability", "mutation"], cache=False)
+    )
+    verdicts = {f.path: (f.verdict.value, f.rejected_at) for f in report.files}
+    assert len(verdicts) == 20
+    accepted = {p: v for p, v in verdicts.items() if v[0] not in ("flaky", "rejected")}
+    assert not accepted, verdicts
+
+
+def test_a_test_failing_on_the_unmutated_code_in_gate_4_makes_the_file_flaky(project):
+    # stands for a draw that fails only in gate 4's baseline: this test fails only in the worker
+    root = project(
+        {
+            **LIB,
+            "tests/test_worker.py": """
+            import sys
+
+            from stats.core import largest
+
+
+            def test_largest():
+                assert largest([1, 3, 2]) == 3
+
+
+            def test_largest_outside_the_worker():
+                assert largest([2, 1]) == 2
+                assert not any(name.endswith("mutation.server") for name in sys.modules)
+            """,
+        }
+    )
+    settings = Settings(gates=["green", "stability", "mutation"], cache=False)
+    f = verify([root / "tests/test_worker.py"], settings).files[0]
+    assert (f.verdict, f.rejected_at) == (Verdict.FLAKY, "mutation")
+    flaky = [t for t in f.tests if t.verdict is Verdict.FLAKY]
+    assert [t.id for t in flaky] == ["tests/test_worker.py::test_largest_outside_the_worker"]
+    assert "on the unmutated code in gate 4's baseline" in flaky[0].reason
+    assert "REJECT: Gate 4 — FLAKY TESTS" in f.gates[-1].feedback
+
+
+def test_gate_4_draws_anew_in_each_run_and_alike_within_one():
+    probe = (
+        "import random\n"
+        "from assay._assay_sandbox.mutation.seed import reseed\n"
+        "reseed('tests/test_a.py::test_a'); a = random.random()\n"
+        "reseed('tests/test_a.py::test_a'); print(a == random.random(), a)\n"
+    )
+    runs = [
+        subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+        for _ in range(2)
+    ]
+    (same_1, draw_1), (same_2, draw_2) = (r.stdout.split() for r in runs)
+    assert same_1 == same_2 == "True"  # the baseline and every mutant see one draw
+    assert draw_1 != draw_2  # the next run another
+
+
+def test_fast_files_are_rerun_more_within_the_budget():
+    assert rerun_count(3, 0.5, {"a": 0.001, "b": 0.001}) == 41
+    assert rerun_count(3, 0.5, {"a": 0.0}) == MAX_RERUNS
+    assert rerun_count(3, 0.5, {"a": 2.0}) == 3  # slow: the configured reruns
+    assert rerun_count(0, 0.5, {"a": 0.001}) == 0  # reruns off stay off
