@@ -105,3 +105,22 @@ def test_fast_files_are_rerun_more_within_the_budget():
     assert rerun_count(3, 0.5, {"a": 0.0}) == MAX_RERUNS
     assert rerun_count(3, 0.5, {"a": 2.0}) == 3  # slow: the configured reruns
     assert rerun_count(0, 0.5, {"a": 0.001}) == 0  # reruns off stay off
+
+
+def test_the_reruns_stop_at_the_first_run_a_test_did_not_pass(project):
+    # passes once (gate 2), then fails in every run: the first rerun settles it
+    marker = """
+    from pathlib import Path
+
+
+    def test_creates_marker():
+        marker = Path("marker.txt")
+        assert not marker.exists()
+        marker.write_text("x")
+    """
+    root = project({**LIB, "tests/test_marker.py": marker})
+    f = verify([root / "tests/test_marker.py"], Settings(gates=["green", "stability"], cache=False))
+    assert (f.files[0].verdict, f.files[0].rejected_at) == (Verdict.FLAKY, "stability")
+    stability = f.files[0].gates[-1]
+    assert (stability.details["runs"], stability.details["plan"]) == (2, ["rerun 1"])
+    assert "passed 1 of 2 runs" in stability.feedback
