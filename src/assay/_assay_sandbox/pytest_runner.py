@@ -9,7 +9,7 @@ Modes:
   isolate  - run each given test id alone, in a fork of the collected session
   plan     - several runs of one collected session, each in a fork (reruns, random order, each
              test alone): the state a fresh process has after collection, without paying for
-             start-up and collection again; it stops after the first run a test did not pass
+             start-up and collection again; a step marked `last` ends it when a test failed
 
 Progress (`<out>.progress`): one line per started test, so that when the run is killed (timeout,
 memory) the caller can name the test that was running.
@@ -109,13 +109,14 @@ class Recorder:
         if self.args.mode not in ("isolate", "plan") or session.config.option.collectonly:
             return None
         if self.args.mode == "plan":
-            # up to the first run in which a test that passed before (`ids`) did not: its file is
-            # flaky already, the runs after it would only add to the count
             for i, step in enumerate(self.args.steps):
                 self.steps.append(self._step(list(session.items), i, step))
+                # a step marked `last` in which a test of `ids` did not pass ends the plan: its
+                # file is flaky already, the runs after it would only add to the count
                 tests = self.steps[-1]["tests"]
-                if self.steps[-1].get("crash") or any(
-                    tests[t]["outcome"] != "passed" for t in self.args.ids if t in tests
+                if step.get("last") and (
+                    self.steps[-1].get("crash")
+                    or any(tests[t]["outcome"] != "passed" for t in self.args.ids if t in tests)
                 ):
                     break
             return True

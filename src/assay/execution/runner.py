@@ -97,6 +97,8 @@ class RunStep:
     order: Order = Order.FILE
     seed: int = 0
     isolate: bool = False
+    # the plan ends after this step when one of its tests did not pass (a flaky file needs no more)
+    last_if_failed: bool = False
 
 
 class Runner(Protocol):
@@ -130,8 +132,8 @@ def run_plan(
 ) -> list[TestRun]:
     """Several runs of the same tests (reruns, another order, each alone): in one go where the
     runner can (`runner.run_plan`), else one `run` per step. `ids` are the tests an isolated
-    step runs. The runs stop after the first in which one of `ids` did not pass (the caller gets
-    fewer runs than steps): the file is flaky already."""
+    step runs. A step `last_if_failed` in which one of `ids` did not pass is the last run (the
+    caller gets fewer runs than steps)."""
     own = getattr(runner, "run_plan", None)
     if own is not None:
         return own(ws, files, steps, ids)
@@ -140,8 +142,9 @@ def run_plan(
         ids_ = ids if s.isolate else None
         runs.append(runner.run(ws, files, ids=ids_, order=s.order, seed=s.seed, isolate=s.isolate))
         done = runs[-1].tests
-        if runs[-1].crash or any(
-            done[t].outcome is not Outcome.PASSED for t in ids or [] if t in done
+        if s.last_if_failed and (
+            runs[-1].crash
+            or any(done[t].outcome is not Outcome.PASSED for t in ids or [] if t in done)
         ):
             break
     return runs

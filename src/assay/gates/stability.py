@@ -95,11 +95,15 @@ class StabilityGate(BaseGate):
         reruns = rerun_count(
             cfg.reruns_risky if risk else cfg.reruns, cfg.budget_s, ctx.facts.test_durations
         )
-        plan: list[tuple[str, RunStep]] = [(f"rerun {i + 1}", RunStep()) for i in range(reruns)]
+        # each run the last once a test did not pass in it: the file is flaky already
+        plan: list[tuple[str, RunStep]] = [
+            (f"rerun {i + 1}", RunStep(last_if_failed=True)) for i in range(reruns)
+        ]
         if cfg.random_order:
-            plan.append((f"random order (seed {cfg.seed})", RunStep(Order.RANDOM, cfg.seed)))
+            step = RunStep(Order.RANDOM, cfg.seed, last_if_failed=True)
+            plan.append((f"random order (seed {cfg.seed})", step))
         if cfg.isolation and passing:
-            plan.append(("alone", RunStep(isolate=True)))
+            plan.append(("alone", RunStep(isolate=True, last_if_failed=True)))
         runs = run_plan(
             ctx.runner, ctx.workspace, [candidate.rel], [step for _, step in plan], passing
         )
