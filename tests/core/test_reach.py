@@ -123,3 +123,16 @@ def test_a_test_that_runs_the_cli_in_a_subprocess_is_not_rejected(files):
 )
 def test_process_starts_are_seen_statically(source, how):
     assert process_start(source) == how
+
+
+def test_the_verdict_of_a_file_that_imports_no_module_is_cached_under_every_module(project):
+    from assay.pipeline import cache_key
+    from assay.project import Project, candidate
+
+    root = project(SLUG)
+    proj = Project.load(root)
+    fed = candidate(proj, "tests/test_fed.py", SLUG["tests/test_fed.py"])
+    assert fed.targets == []
+    before = cache_key(proj, fed, Settings(), "py")
+    (root / "src/slug/core.py").write_text("def slugify(text):\n    return text\n")
+    assert cache_key(proj, fed, Settings(), "py") != before

@@ -4,10 +4,10 @@ A test whose outcome changes is `flaky`. Flaky tests are reported, never repaire
 the runner can (`run_plan`), all runs share one collected session and each runs in a fork of it: the
 state a fresh process has after collection, without paying for start-up and collection again.
 
-A file whose tests are fast is rerun more than `reruns` times: as many reruns as fit in `budget_s`
-(at most `MAX_RERUNS`). A few reruns are a coin toss against a test that fails one run in four
-(unseeded randomness, the clock): 6 runs miss it 18% of the time, 40 runs almost never; and a fork
-of a fast file costs about 10 ms.
+Where reruns are forks, a file whose tests are fast is rerun more than `reruns` times: as many
+times as fit in `budget_s` (at most `MAX_RERUNS`). A few reruns are a coin toss against a test that
+fails one run in four (unseeded randomness, the clock): 6 runs miss it 18% of the time, 40 runs
+almost never; and a fork of a fast file costs about 10 ms.
 """
 
 from __future__ import annotations
@@ -92,9 +92,9 @@ class StabilityGate(BaseGate):
         passing = list(ctx.facts.passing_tests or [])
         observations: dict[str, list[tuple[str, str, str]]] = {t: [] for t in passing}
         risk = risk_of(candidate.source)
-        reruns = rerun_count(
-            cfg.reruns_risky if risk else cfg.reruns, cfg.budget_s, ctx.facts.test_durations
-        )
+        reruns = cfg.reruns_risky if risk else cfg.reruns
+        if getattr(ctx.runner, "run_plan", None) is not None:  # forked reruns: cheap when fast
+            reruns = rerun_count(reruns, cfg.budget_s, ctx.facts.test_durations)
         # each run the last once a test did not pass in it: the file is flaky already
         plan: list[tuple[str, RunStep]] = [
             (f"rerun {i + 1}", RunStep(last_if_failed=True)) for i in range(reruns)
