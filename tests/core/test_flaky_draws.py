@@ -105,3 +105,28 @@ def test_the_reruns_stop_at_the_first_run_a_test_did_not_pass(project):
     stability = f.files[0].gates[-1]
     assert (stability.details["runs"], stability.details["plan"]) == (2, ["rerun 1"])
     assert "passed 1 of 2 runs" in stability.feedback
+
+
+def test_each_forked_rerun_draws_anew_from_numpy(project):
+    # numpy's global generator, unlike `random`'s, is not reseeded after a fork: every rerun drew
+    # what the first did. A stand-in with numpy's legacy API, its state fixed at import
+    fake_numpy = {
+        "numpy/__init__.py": "from numpy import random\n",
+        "numpy/random.py": """
+        import random as _stdlib
+
+        _state = _stdlib.Random(1)  # its first draw is 0.13
+
+
+        def seed(n):
+            _state.seed(n)
+
+
+        def random():
+            return _state.random()
+        """,
+    }
+    drawn = "import numpy\n\n\ndef test_draw():\n    assert numpy.random.random() < 0.5\n"
+    root = project({**LIB, **fake_numpy, "tests/test_np.py": drawn})
+    f = verify([root / "tests/test_np.py"], Settings(gates=["green", "stability"], cache=False))
+    assert (f.files[0].verdict, f.files[0].rejected_at) == (Verdict.FLAKY, "stability")
