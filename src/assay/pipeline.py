@@ -89,9 +89,9 @@ def cache_key(
     h.update(candidate.source.encode())
     extra = [Path(candidate.rel).parent / "conftest.py"]
     extra += [p / "conftest.py" for p in Path(candidate.rel).parents]
-    files = (
-        _closure(project, candidate.targets) + [p.as_posix() for p in extra] + list(CONFIG_FILES)
-    )
+    # a file that imports no project module is judged on the modules its tests reach: any of them
+    reach = candidate.targets or sorted(project.modules.values())
+    files = _closure(project, reach) + [p.as_posix() for p in extra] + list(CONFIG_FILES)
     if language is not None:
         files += [f for f in language.cache_inputs(project, candidate.rel) if f != candidate.rel]
     for rel in dict.fromkeys(files):

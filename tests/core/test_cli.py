@@ -15,6 +15,7 @@ gates = ["compile", "green", "stability"]
 
 [tool.assay.stability]
 reruns = 1
+budget_s = 0
 """
 FILES = {
     "src/calc/__init__.py": "",

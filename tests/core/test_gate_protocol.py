@@ -34,6 +34,7 @@ def settings(*gates: str) -> Settings:
     s = Settings(gates=list(gates), cache=False)
     s.sandbox.timeout_s = 20
     s.stability.reruns = 1
+    s.stability.budget_s = 0
     return s
 
 
@@ -140,6 +141,7 @@ def test_cheap_static_causes_come_first_in_a_later_gates_feedback(project):
     s = Settings(cache=False)
     s.sandbox.timeout_s = 20
     s.stability.reruns = 1
+    s.stability.budget_s = 0
     f = verify([root / "tests/test_noassert.py"], s).files[0]
     assert f.rejected_at == "mutation"  # the deciding gate keeps its number
     lines = f.gates[-1].feedback.splitlines()

@@ -16,7 +16,7 @@ from assay.model import Verdict
 from assay.writers import WRITERS
 from tests.core.toylang import TOY
 
-FAST = "[tool.assay.stability]\nreruns = 1\n"
+FAST = "[tool.assay.stability]\nreruns = 1\nbudget_s = 0\n"
 
 
 @pytest.fixture

@@ -29,6 +29,7 @@ def fast(**kw) -> Settings:
     s = Settings(gates=["compile", "green", "stability"], cache=False, **kw)
     s.sandbox.timeout_s = 20
     s.stability.reruns = 1
+    s.stability.budget_s = 0
     return s
 
 

@@ -26,6 +26,7 @@ backoff_max_s = 0.05
 
 [tool.assay.stability]
 reruns = 1
+budget_s = 0
 """
 SHOP_TARGETS = ["src/shop/pricing.py", "src/shop/inventory.py", "src/shop/parser.py"]
 

@@ -52,7 +52,8 @@ class PytestJob(_Json):
     ids: list[str] = field(default_factory=list)  # isolate: the node ids to run alone
     test_timeout: float = 60.0  # isolate: the wall limit of one test
     pytest_args: list[str] = field(default_factory=list)
-    # plan: [{"order", "seed", "isolate"}], each a forked run
+    # plan: [{"order", "seed", "isolate", "last"}], each a forked run (`last`: the plan ends there
+    # when a test of `ids` did not pass)
     steps: list[dict] = field(default_factory=list)
 
 

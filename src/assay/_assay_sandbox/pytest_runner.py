@@ -9,7 +9,7 @@ Modes:
   isolate  - run each given test id alone, in a fork of the collected session
   plan     - several runs of one collected session, each in a fork (reruns, random order, each
              test alone): the state a fresh process has after collection, without paying for
-             start-up and collection again
+             start-up and collection again; a step marked `last` ends it when a test failed
 
 Progress (`<out>.progress`): one line per started test, so that when the run is killed (timeout,
 memory) the caller can name the test that was running.
@@ -17,12 +17,14 @@ memory) the caller can name the test that was running.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
 import re
 import signal
 import subprocess
+import sys
 import time
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
@@ -146,9 +148,16 @@ class Recorder:
         if self.args.mode not in ("isolate", "plan") or session.config.option.collectonly:
             return None
         if self.args.mode == "plan":
-            self.steps = [
-                self._step(list(session.items), i, step) for i, step in enumerate(self.args.steps)
-            ]
+            for i, step in enumerate(self.args.steps):
+                self.steps.append(self._step(list(session.items), i, step))
+                # a step marked `last` in which a test of `ids` did not pass ends the plan: its
+                # file is flaky already, the runs after it would only add to the count
+                tests = self.steps[-1]["tests"]
+                if step.get("last") and (
+                    self.steps[-1].get("crash")
+                    or any(tests[t]["outcome"] != "passed" for t in self.args.ids if t in tests)
+                ):
+                    break
             return True
         wanted = set(self.args.ids)
         for item in session.items:
@@ -171,6 +180,7 @@ class Recorder:
         if pid == 0:
             try:
                 self.tests = {}
+                _fresh_draws()
                 # close the parent's handle, not drop it: a file freed by the GC warns
                 # (ResourceWarning), which a project with `filterwarnings = error` sees as an error
                 # in whichever test is running
@@ -209,6 +219,7 @@ class Recorder:
         if pid == 0:
             try:
                 self.tests = {}
+                _fresh_draws()
                 item.ihook.pytest_runtest_protocol(item=item, nextitem=None)
                 with open(part, "w") as fh:
                     json.dump(self.tests.get(item.nodeid), fh)
@@ -275,6 +286,17 @@ class Recorder:
             "tests": self.tests,
             "leaked": boot.leaked_modules(self.args.user_root),
         }
+
+
+def _fresh_draws() -> None:
+    """In a forked run: numpy's global generator draws anew, as `random`'s does by itself after a
+    fork (CPython reseeds it). Else every rerun repeats the draws of the first, and a test that
+    hangs on unseeded numpy randomness passes or fails in all of them alike."""
+    numpy = sys.modules.get("numpy")
+    if numpy is not None:
+        # a numpy without the legacy API: its state is left as it is
+        with contextlib.suppress(Exception):
+            numpy.random.seed(int.from_bytes(os.urandom(4), "little"))
 
 
 def _wait(pid: int, timeout: float) -> int | None:

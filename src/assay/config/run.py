@@ -25,6 +25,11 @@ class StabilityConfig(Section):
     reruns_risky: int = Field(
         5, ge=0, le=50, description="reruns for integration/network/fs/subprocess tests"
     )
+    budget_s: float = Field(
+        0.5,
+        ge=0,
+        description="fast files get more reruns: as many as fit in this many seconds (at most 50)",
+    )
     random_order: bool = True
     isolation: bool = True
     seed: int = 20260601

@@ -100,6 +100,8 @@ class RunStep:
     order: Order = Order.FILE
     seed: int = 0
     isolate: bool = False
+    # the plan ends after this step when one of its tests did not pass (a flaky file needs no more)
+    last_if_failed: bool = False
 
 
 class Runner(Protocol):
@@ -133,13 +135,19 @@ def run_plan(
 ) -> list[TestRun]:
     """Several runs of the same tests (reruns, another order, each alone): in one go where the
     runner can (`runner.run_plan`), else one `run` per step. `ids` are the tests an isolated
-    step runs."""
+    step runs. A step `last_if_failed` in which one of `ids` did not pass is the last run (the
+    caller gets fewer runs than steps)."""
     own = getattr(runner, "run_plan", None)
     if own is not None:
         return own(ws, files, steps, ids)
-    return [
-        runner.run(
-            ws, files, ids=ids if s.isolate else None, order=s.order, seed=s.seed, isolate=s.isolate
-        )
-        for s in steps
-    ]
+    runs = []
+    for s in steps:
+        ids_ = ids if s.isolate else None
+        runs.append(runner.run(ws, files, ids=ids_, order=s.order, seed=s.seed, isolate=s.isolate))
+        done = runs[-1].tests
+        if s.last_if_failed and (
+            runs[-1].crash
+            or any(done[t].outcome is not Outcome.PASSED for t in ids or [] if t in done)
+        ):
+            break
+    return runs

@@ -20,14 +20,23 @@ from assay._assay_sandbox.protocol import EVERY_TEST_FUNCTION
 from assay.errors import RunFailed
 from assay.feedback import compose
 from assay.gates.base import BaseGate, GateContext
+from assay.gates.reach import project_modules, reached, starts_process
+from assay.gates.stability import HINT as STABILITY_HINT
 from assay.languages.python import PYTHON, pytest_args
 from assay.model import Candidate, GateProgress, GateResult, GateStatus, TestOutcome, Verdict
 from assay.mutation.attribution import attribute, module_limits, module_scores
 from assay.mutation.codeclass import threshold_for
 from assay.mutation.engine import Engine
+from assay.mutation.model import MutationResult
 from assay.mutation.summary import details, feedback
 from assay.store import Store
 
+FLAKY_HEADER = "REJECT: Gate 4 — FLAKY TESTS"
+UNREACHED_HEADER = "REJECT: Gate 4 — THE TESTS RUN NO CODE OF THE PROJECT"
+UNREACHED_HINT = (
+    "Test the project's own code: import it, or take it from a fixture. A copy of a function "
+    "pasted into the test file proves nothing about the project."
+)
 WARN_HEADER = "WARN: Gate 4 — TESTS THAT CATCH NOTHING"
 WARN_HINT = (
     "Each of these passes on every mutant of the code it runs: "
@@ -43,14 +52,14 @@ class MutationGate(BaseGate):
     def run(self, candidate: Candidate, ctx: GateContext) -> GateResult:
         start = time.monotonic()
         conf = ctx.settings.mutation
-        if not candidate.targets:
+        # no module imported: the run tells which ones the tests reach (`reach`)
+        targets = list(candidate.targets) or project_modules(ctx.project)
+        if not targets:
             return GateResult(
                 self.name,
                 GateStatus.SKIP,
                 time.monotonic() - start,
-                details={
-                    "reason": "no target: the file imports no module of the project (pass --target)"
-                },
+                details={"reason": "no target: the project has no module of its own"},
             )
         # the file, not node ids: the worker finds its tests again itself (ids of tests parametrized
         # over a set differ between processes); the green run's untraced durations spare the worker
@@ -58,7 +67,7 @@ class MutationGate(BaseGate):
         tests = [candidate.rel]
         sources = {
             rel: ctx.workspace.path(rel).read_text(encoding="utf-8", errors="replace")
-            for rel in candidate.targets
+            for rel in targets
         }
         code_class, threshold = threshold_for(sources, conf, ctx.project.packages)
         limits = module_limits(sources, conf, ctx.project.packages)
@@ -74,7 +83,7 @@ class MutationGate(BaseGate):
                 store,
             )
             run = engine.run(
-                list(candidate.targets),
+                targets,
                 tests,
                 scoped=True,
                 durations=ctx.facts.test_durations,
@@ -96,10 +105,31 @@ class MutationGate(BaseGate):
         finally:
             if store:
                 store.close()
+        skipped = set(ctx.facts.collected or []) - set(ctx.facts.passing_tests or [])
+        flakes = baseline_flakes(run, skipped, self.name)
+        if flakes:
+            return GateResult(
+                self.name,
+                GateStatus.REJECT,
+                time.monotonic() - start,
+                compose(FLAKY_HEADER, [f"{t.id}: {t.reason}" for t in flakes], STABILITY_HINT),
+                verdict=Verdict.FLAKY,
+                tests=flakes,
+                details={"flaky": [t.id for t in flakes]},
+            )
+        if not candidate.targets:
+            found = reached(run)
+            if not found:
+                return self._unreached(candidate, ctx, len(targets), time.monotonic() - start)
+            sources = {rel: sources[rel] for rel in found}
+            code_class, threshold = threshold_for(sources, conf, ctx.project.packages)
+            limits = module_limits(sources, conf, ctx.project.packages)
         info = details(run, threshold, code_class, conf.max_survivors)
         # answered from the cache, not run (none with --no-cache, nor after the interpreter's
         # installed set changed)
         info["cached_mutants"] = sum(r.cached for r in run.results.values())
+        if not candidate.targets:
+            info["reached"] = sorted(sources)
         modules = module_scores(run, limits)
         if len(modules) > 1:
             info["modules"] = modules
@@ -140,6 +170,46 @@ class MutationGate(BaseGate):
             details=info,
             notes=judged.redundant,
         )
+
+    def _unreached(
+        self, candidate: Candidate, ctx: GateContext, modules: int, elapsed: float
+    ) -> GateResult:
+        """No test executed a function of the project: rejected, unless the file starts processes
+        (they may run the project, where gate 4 does not see)."""
+        spawn = starts_process(ctx.project, candidate.rel, candidate.source)
+        if spawn:
+            reason = (
+                "no target: the tests run no function of the project in their own process; they "
+                f"may run it in processes they start ({spawn}), which gate 4 does not see"
+            )
+            return GateResult(self.name, GateStatus.SKIP, elapsed, details={"reason": reason})
+        reason = (
+            f"the tests run no code of the project: none of its {modules} modules is imported by "
+            "the file, and no test executed a function of one; nor does the file start a process"
+        )
+        return GateResult(
+            self.name,
+            GateStatus.REJECT,
+            elapsed,
+            compose(UNREACHED_HEADER, [f"{candidate.rel}: {reason}"], UNREACHED_HINT),
+            details={"reason": reason},
+        )
+
+
+def baseline_flakes(run: MutationResult, skipped: set[str], gate: str) -> list[TestOutcome]:
+    """Tests that failed on the unmutated code in the worker's baseline after passing gates 2 and
+    3 (`skipped`: those gate 2 skipped): flaky evidence. Before, such a test was left out of the
+    run and the mutants only it reached counted as uncovered: a score that hung on a draw."""
+    return [
+        TestOutcome(
+            t.id,
+            Verdict.FLAKY,
+            gate,
+            f"{t.outcome} on the unmutated code in gate 4's baseline after passing gates 2 and 3",
+        )
+        for t in run.tests
+        if "failed" in t.outcome and t.id not in skipped
+    ]
 
 
 def _progress(ctx: GateContext, rel: str, gate: str, ev: Event) -> None:

@@ -131,7 +131,10 @@ class PythonPytestRunner:
     ) -> list[TestRun]:
         """Every step in one sandboxed pytest process: collected once, each step in a fork of
         that session."""
-        plan = [{"order": s.order.value, "seed": s.seed, "isolate": s.isolate} for s in steps]
+        plan = [
+            {"order": s.order.value, "seed": s.seed, "isolate": s.isolate, "last": s.last_if_failed}
+            for s in steps
+        ]
         whole = self._pytest(ws, "plan", files, ids=ids, steps=plan)
         if whole.crash is not None or whole.errors:  # the session itself failed: every step saw it
             return [whole for _ in steps]

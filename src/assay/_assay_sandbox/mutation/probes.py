@@ -11,7 +11,9 @@ executed in the targets, nothing anywhere else.
 Statement level: a probe records the first line of its statement, which is the line a mutant's span
 always includes (`stmt_line`). Module and class bodies ran at import: the collection tracer has
 their lines. Every live function of the targets must take its probed code (same closure layout, one
-unambiguous match), or `instrument` returns None and the caller uses a tracer instead.
+unambiguous match), or `instrument` returns None and the caller uses a tracer instead. A target
+first imported later (by a fixture, inside a test) is loaded from its probed code (`_ProbedFinder`):
+its functions were not live to take it.
 """
 
 from __future__ import annotations
@@ -19,7 +21,9 @@ from __future__ import annotations
 import ast
 import builtins
 import gc
+import importlib.machinery
 import os
+import sys
 import types
 from typing import TYPE_CHECKING, Any
 
@@ -104,6 +108,7 @@ class ProbeRecorder:
         self.targets = targets  # realpath -> rel
         self.rels = list(targets.values())
         self.hits: set[int] = set()
+        self.modules: dict[str, types.CodeType] = {}  # realpath -> the probed module's code
         self.data: dict = {}
         self.key: object = None
 
@@ -116,6 +121,7 @@ class ProbeRecorder:
             with open(path, encoding="utf-8") as fh:
                 tree = ast.parse(fh.read(), path)
             module = compile(_Probes((i + 1) * _SCALE).visit(tree), path, "exec", dont_inherit=True)
+            self.modules[path] = module
             probed[path] = {}
             _index(module, probed[path])
         swaps = []
@@ -138,6 +144,14 @@ class ProbeRecorder:
             swaps.append((obj, found[0]))
         for func, code in swaps:
             func.__code__ = code
+        loaded = {
+            os.path.realpath(f)
+            for m in list(sys.modules.values())
+            if isinstance(f := getattr(m, "__file__", None), str)
+        }
+        later = {path: module for path, module in self.modules.items() if path not in loaded}
+        if later:
+            sys.meta_path.insert(0, _ProbedFinder(later))
         return True
 
     def switch(self, key: object) -> None:
@@ -157,3 +171,30 @@ class ProbeRecorder:
         for key, hits in self.data.items():
             out[key] = {(self.rels[h // _SCALE - 1], h % _SCALE) for h in hits}
         return out
+
+
+class _ProbedFinder:
+    """Meta path finder of the child that records: a target not imported yet runs its probed code
+    when a test (or a fixture) imports it."""
+
+    def __init__(self, modules: dict[str, types.CodeType]) -> None:
+        self.modules = modules
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> Any:
+        spec = importlib.machinery.PathFinder.find_spec(name, path)
+        if spec is None or spec.origin is None:
+            return None
+        code = self.modules.get(os.path.realpath(spec.origin))
+        if code is None:
+            return None
+        spec.loader = _ProbedLoader(name, spec.origin, code)
+        return spec
+
+
+class _ProbedLoader(importlib.machinery.SourceFileLoader):
+    def __init__(self, name: str, path: str, code: types.CodeType) -> None:
+        super().__init__(name, path)
+        self.code = code
+
+    def get_code(self, fullname: str) -> types.CodeType:
+        return self.code

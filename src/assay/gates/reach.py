@@ -1,0 +1,86 @@
+"""What gate 4 holds a file to that imports no module of the project: the modules it reaches.
+
+A file may get the project's objects through conftest fixtures, or run the project's CLI in a
+subprocess: no import in the file, yet it tests the project. Or it may test a copy of a function
+pasted into it, and then it proves nothing about the project. Static imports cannot tell these
+apart; the run can. Every module of the project becomes a target of one scoped mutation run (the
+scope is the functions the tests execute in their call phase, so only those modules' mutants run),
+and the modules the run reached become the file's targets. A file that reaches none and starts no
+process is rejected; one that starts processes may run the project there, out of gate 4's sight.
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+from pathlib import Path
+
+from assay.mutation.model import MutationResult
+from assay.project import Project
+
+# modules whose use starts (or may start) another process that can run the project
+SPAWNING_MODULES = {"subprocess", "multiprocessing", "pexpect", "sh", "plumbum", "delegator"}
+# calls that start one: os.system, os.execv, os.spawnl, asyncio.create_subprocess_exec...
+SPAWNING_ATTRIBUTES = ("system", "popen", "spawn", "exec", "posix_spawn", "create_subprocess_")
+SPAWNING_RECEIVERS = {"os", "asyncio"}
+# runners of a CLI or of pytest, in this process or another
+SPAWNING_NAMES = {"CliRunner", "script_runner", "pytester", "testdir"}
+
+
+def project_modules(project: Project) -> list[str]:
+    """Every module of the project that parses (a broken one is nobody's target)."""
+    found = []
+    for rel in dict.fromkeys(project.modules.values()):
+        with contextlib.suppress(OSError, UnicodeDecodeError, SyntaxError, ValueError):
+            ast.parse((project.root / rel).read_text(encoding="utf-8"))
+            found.append(rel)
+    return sorted(found)
+
+
+def reached(run: MutationResult) -> list[str]:
+    """The modules some test of the run executed a function of, in its call phase."""
+    return sorted(rel for rel, names in (run.scope or {}).items() if names)
+
+
+def process_start(source: str) -> str | None:
+    """How `source` starts another process (its first such use), or None."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            names = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+            )
+            for name in names:
+                if name.split(".")[0] in SPAWNING_MODULES:
+                    return f"imports {name}"
+        elif (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in SPAWNING_RECEIVERS
+            and node.attr.startswith(SPAWNING_ATTRIBUTES)
+        ):
+            return f"calls {node.value.id}.{node.attr}"
+        elif isinstance(node, ast.Name) and node.id in SPAWNING_NAMES:
+            return f"uses {node.id}"
+        elif isinstance(node, ast.arg) and node.arg in SPAWNING_NAMES:
+            return f"uses {node.arg}"
+    return None
+
+
+def starts_process(project: Project, rel: str, source: str) -> str | None:
+    """How the test file, or a conftest.py it runs under, starts another process, or None."""
+    how = process_start(source)
+    if how:
+        return how
+    for folder in Path(rel).parents:
+        conftest = project.root / folder / "conftest.py"
+        with contextlib.suppress(OSError, UnicodeDecodeError):
+            how = process_start(conftest.read_text(encoding="utf-8"))
+            if how:
+                return f"{how} ({(folder / 'conftest.py').as_posix()})"
+    return None

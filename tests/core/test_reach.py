@@ -1,0 +1,138 @@
+"""Gate 4 on a file that imports no module of the project: the run tells what the tests reach
+(issue 25, point 6). A test of a pasted copy is rejected; fixture-fed and subprocess tests are
+not."""
+
+from __future__ import annotations
+
+import pytest
+
+from assay.api import verify
+from assay.config import Settings
+from assay.gates.reach import process_start
+from assay.model import GateStatus, Verdict
+
+SLUG = {
+    "src/slug/__init__.py": "",
+    "src/slug/core.py": """
+    def slugify(text):
+        words = text.lower().split()
+        return "-".join(w for w in words if w.isalnum())
+    """,
+    "src/slug/cli.py": """
+    import sys
+
+    from slug.core import slugify
+
+    if __name__ == "__main__":
+        print(slugify(" ".join(sys.argv[1:])))
+    """,
+    # the project comes from a fixture, imported when the fixture runs (after collection)
+    "tests/conftest.py": """
+    import pytest
+
+
+    @pytest.fixture
+    def slugger():
+        from slug.core import slugify
+
+        return slugify
+    """,
+    "tests/test_pasted.py": """
+    def slugify(text):
+        words = text.lower().split()
+        return "-".join(w for w in words if w.isalnum())
+
+
+    def test_joins_words():
+        assert slugify("Hello World") == "hello-world"
+
+
+    def test_drops_punctuation():
+        assert slugify("a ! b") == "a-b"
+    """,
+    "tests/test_fed.py": """
+    def test_joins_words(slugger):
+        assert slugger("Hello World") == "hello-world"
+
+
+    def test_drops_punctuation(slugger):
+        assert slugger("a ! b") == "a-b"
+    """,
+    "tests/test_cli_run.py": """
+    import os
+    import subprocess
+    import sys
+
+
+    def test_cli_prints_the_slug():
+        out = subprocess.run(
+            [sys.executable, "-m", "slug.cli", "Hello", "World"],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "PYTHONPATH": "src"},
+        )
+        assert out.stdout.strip() == "hello-world"
+    """,
+}
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory):
+    from tests.conftest import write_project
+
+    root = write_project(tmp_path_factory.mktemp("reach") / "slug", SLUG)
+    settings = Settings(gates=["green", "mutation"], cache=False)
+    report = verify([root / "tests"], settings)
+    return {f.path: f for f in report.files}
+
+
+def test_a_test_of_a_pasted_copy_is_rejected(files):
+    f = files["tests/test_pasted.py"]
+    assert (f.verdict, f.rejected_at) == (Verdict.REJECTED, "mutation")
+    gate = f.gates[-1]
+    assert gate.details["reason"].startswith("the tests run no code of the project")
+    assert "THE TESTS RUN NO CODE OF THE PROJECT" in gate.feedback
+
+
+def test_a_fixture_fed_test_is_held_to_the_module_it_reaches(files):
+    f = files["tests/test_fed.py"]
+    gate = f.gates[-1]
+    assert gate.status is not GateStatus.SKIP
+    assert gate.details["reached"] == ["src/slug/core.py"]
+    assert gate.details["score"] is not None
+    assert f.verdict is not Verdict.REJECTED
+
+
+def test_a_test_that_runs_the_cli_in_a_subprocess_is_not_rejected(files):
+    f = files["tests/test_cli_run.py"]
+    gate = f.gates[-1]
+    assert gate.status is GateStatus.SKIP
+    assert "imports subprocess" in gate.details["reason"]
+    assert f.verdict is Verdict.ACCEPTED
+
+
+@pytest.mark.parametrize(
+    ("source", "how"),
+    [
+        ("import os\n\ndef test_x():\n    os.system('slug a')\n", "calls os.system"),
+        ("def test_x(pytester):\n    pytester.runpytest_subprocess()\n", "uses pytester"),
+        ("from click.testing import CliRunner\n\nrunner = CliRunner()\n", "uses CliRunner"),
+        ("import asyncio\n\ndef test_x():\n    asyncio.run(main())\n", None),
+        ("import os\n\ndef test_x():\n    assert os.path.exists('.')\n", None),
+    ],
+)
+def test_process_starts_are_seen_statically(source, how):
+    assert process_start(source) == how
+
+
+def test_the_verdict_of_a_file_that_imports_no_module_is_cached_under_every_module(project):
+    from assay.pipeline import cache_key
+    from assay.project import Project, candidate
+
+    root = project(SLUG)
+    proj = Project.load(root)
+    fed = candidate(proj, "tests/test_fed.py", SLUG["tests/test_fed.py"])
+    assert fed.targets == []
+    before = cache_key(proj, fed, Settings(), "py")
+    (root / "src/slug/core.py").write_text("def slugify(text):\n    return text\n")
+    assert cache_key(proj, fed, Settings(), "py") != before
