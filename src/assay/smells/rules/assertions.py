@@ -20,26 +20,6 @@ PREDICATE = re.compile(
     re.IGNORECASE,
 )
 FAIL_CALLS = ("fail",)
-# Test names that announce a check of equality, hashing or determinism: comparing a value with
-# itself or with a second identical call is then the point of the test.
-SELF_COMPARE_INTENT = (
-    "eq",
-    "ne",
-    "compar",
-    "hash",
-    "identity",
-    "reflexiv",
-    "symmetr",
-    "determinis",
-    "seed",
-    "random",
-    "reproduc",
-    "stable",
-    "idempot",
-    "pure",
-    "cach",
-    "memo",
-)
 
 
 @rule(
@@ -190,8 +170,55 @@ def _pure_call(test: TestFunc, node: ast.AST) -> bool:
     )
 
 
-def _self_compare_intended(test: TestFunc) -> bool:
-    return any(w.startswith(SELF_COMPARE_INTENT) for w in test.node.name.lower().split("_")[1:])
+def _builds_objects(test: TestFunc, call: ast.Call) -> bool:
+    """The call makes a new object on each evaluation: it constructs a class (a CapWords name, as
+    PEP 8 spells classes, or a class of the target modules) or its arguments do
+    (`hash(Key(1))`). Two such calls compared check value equality of distinct objects."""
+    if any(isinstance(n, ast.Call) for a in (*call.args, *call.keywords) for n in ast.walk(a)):
+        return True
+    name = last_name(dotted(call.func, test.module.aliases))
+    targets = test.module.targets
+    if targets is not None:
+        found = targets.resolve(dotted(call.func, test.module.aliases) or "")
+        if found is not None and isinstance(found[0], ast.ClassDef) and not found[1]:
+            return True
+    return name[:1].isupper() and not name.isupper()
+
+
+def _calls_of(test: TestFunc, expr: ast.AST, func: str) -> bool:
+    """`expr` calls `func` (an `ast.dump` of a callee), directly or through a local name assigned
+    once (`result = f(x)`)."""
+    nodes = list(ast.walk(expr))
+    for n in list(nodes):
+        values = test.assigned.get(n.id, []) if isinstance(n, ast.Name) else []
+        if len(values) == 1 and isinstance(values[0], ast.expr):
+            nodes += ast.walk(values[0])
+    return any(isinstance(n, ast.Call) and ast.dump(n.func) == func for n in nodes)
+
+
+def _pinned_elsewhere(test: TestFunc, call: ast.Call, at: ast.AST) -> bool:
+    """Another check of the test compares the same callee with something else (`key(1) !=
+    key(2)`, `f(x) == 3`): the identical-call comparison is then one part of a real test."""
+    func = ast.dump(call.func)
+    for a in test.assertions:
+        if a.node is at or a.expr is None or _repeated_call(test, a.expr, a.node) is not None:
+            continue
+        if _calls_of(test, a.expr, func):
+            return True
+    return False
+
+
+def _repeated_call(test: TestFunc, expr: ast.AST, at: ast.AST) -> ast.Call | None:
+    """The call when `expr` compares two evaluations of one call (`f(x) == f(x)`, directly or
+    through names assigned once: `expected = f(x)`) by ==, <= or >=."""
+    if not (isinstance(expr, ast.Compare) and len(expr.ops) == 1):
+        return None
+    if not isinstance(expr.ops[0], (ast.Eq, ast.GtE, ast.LtE)):
+        return None
+    left, right = _follow(test, expr.left, at), _follow(test, expr.comparators[0], at)
+    if isinstance(left, ast.Call) and _pure_call(test, left) and same(left, right):
+        return left
+    return None
 
 
 def _tautology(test: TestFunc, expr: ast.AST, at: ast.AST) -> str | None:
@@ -202,21 +229,20 @@ def _tautology(test: TestFunc, expr: ast.AST, at: ast.AST) -> str | None:
     left, right, op = expr.left, expr.comparators[0], expr.ops[0]
     if _literal(left) and _literal(right):
         return "tautology: compares two literals"
-    if not isinstance(op, (ast.Eq, ast.Is, ast.GtE, ast.LtE)) or _self_compare_intended(test):
+    if not isinstance(op, (ast.Eq, ast.Is, ast.GtE, ast.LtE)):
         return None
     has_call = any(isinstance(n, ast.Call) for n in ast.walk(left))
-    # `f(x) is f(x)` checks caching
-    if same(left, right) and not (has_call and isinstance(op, ast.Is)):
+    if same(left, right) and not has_call:
         return f"tautology: compares `{ast.unparse(left)}` with itself"
     if isinstance(op, ast.Is):
+        return None  # `f(x) is f(x)` checks caching
+    call = _repeated_call(test, expr, at)
+    if call is None or _builds_objects(test, call) or _pinned_elsewhere(test, call, at):
         return None
-    left, right = _follow(test, left, at), _follow(test, right, at)
-    if _pure_call(test, left) and same(left, right):
-        return (
-            f"tautology: the expected value is computed by "
-            f"`{ast.unparse(left)}`, the call under test"
-        )
-    return None
+    return (
+        f"tautology: compares `{ast.unparse(call)}` with a second identical call and checks "
+        "nothing else of it: any function that returns the same value twice passes"
+    )
 
 
 @rule(
@@ -230,18 +256,34 @@ def _tautology(test: TestFunc, expr: ast.AST, at: ast.AST) -> str | None:
 def tautology(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
     """An assertion that holds whatever the code does.
 
-    Caught: `assert True`, `assert x == x`, two literals compared, and the expected value computed
-    by calling the function under test with the same arguments. Tests named for equality, hashing
-    or determinism (`test_eq`, `test_hash_...`, `test_seeded_...`) may compare a value with itself.
+    Judged on the code, never on the test's name. Caught: `assert True`, two literals compared, the
+    same expression without a call on both sides (`x == x`), and two evaluations of one call
+    compared (`f(x) == f(x)`, or `expected = f(x)` then `f(x) == expected`) when that is all the
+    test checks of `f`: any function that returns the same value twice passes it. Two identical
+    calls are a real check, of determinism or of value equality, when each builds a new object (a
+    class is constructed, `Key(1) == Key(1)`, or the arguments are, `hash(Key(1)) == hash(Key(1))`:
+    distinct objects compare by identity unless the code defines equality), or when the test also
+    compares the callee with something else (`key(1) != key(2)`, `f(x) == 3`). `f(x) is f(x)`
+    checks caching and is not flagged.
 
     Bad:
         def test_total():
             expected = total([1, 2])
             assert total([1, 2]) == expected
 
+        def test_key_is_deterministic():
+            assert key("a") == key("a")
+
     Good:
         def test_total():
             assert total([1, 2]) == 3
+
+        def test_key_is_deterministic():
+            assert key("a") == key("a")
+            assert key("a") != key("b")
+
+        def test_equal_keys_hash_alike():
+            assert hash(Key(1)) == hash(Key(1))
     """
     for a in test.assertions:
         if a.expr is not None:
