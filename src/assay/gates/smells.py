@@ -57,6 +57,7 @@ class SmellsGate(BaseGate):
             candidate.rel,
             read_targets(ctx.root, candidate.targets),
             ctx.settings.smells,
+            ctx.root,
         )
 
     def causes(self, candidate: Candidate, ctx: GateContext) -> list[str]:

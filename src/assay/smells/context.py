@@ -30,6 +30,15 @@ def is_empty(body: list[ast.stmt]) -> bool:
     )
 
 
+def _defines_tests(cls: ast.ClassDef) -> bool:
+    """A class with `test*` methods holds tests whatever its name: a mixin or base class whose
+    tests run in the test classes that inherit it."""
+    return any(
+        isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and item.name.startswith("test")
+        for item in cls.body
+    )
+
+
 def same(a: ast.AST, b: ast.AST) -> bool:
     return type(a) is type(b) and ast.dump(a) == ast.dump(b)
 
@@ -109,6 +118,26 @@ class Module(CheckFinder):
                 return True
         return False
 
+    @cached_property
+    def external_bases(self) -> list[tuple[ast.ClassDef, str]]:
+        """(test class, dotted name of a base imported from another module): the tests such a
+        class inherits run in this file although they are written elsewhere (a mixin in
+        `tests/__init__.py`). unittest's own TestCase classes hold no tests and are left out."""
+        out = []
+        for cls in self.classes.values():
+            if not self._is_test_class(cls):
+                continue
+            for b in cls.bases:
+                name = dotted(b, self.aliases)
+                if (
+                    name
+                    and last_name(name) not in self.classes
+                    and not name.startswith("unittest.")
+                    and name not in ("object", "TestCase")
+                ):
+                    out.append((cls, name))
+        return out
+
     def _find_tests(
         self,
     ) -> Iterator[tuple[ast.FunctionDef | ast.AsyncFunctionDef, ast.ClassDef | None]]:
@@ -117,7 +146,9 @@ class Module(CheckFinder):
                 "test"
             ):
                 yield node, None
-            elif isinstance(node, ast.ClassDef) and self._is_test_class(node):
+            elif isinstance(node, ast.ClassDef) and (
+                self._is_test_class(node) or _defines_tests(node)
+            ):
                 for item in node.body:
                     if isinstance(
                         item, (ast.FunctionDef, ast.AsyncFunctionDef)
