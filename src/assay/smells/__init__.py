@@ -11,10 +11,10 @@ import io
 import tokenize
 from collections.abc import Callable
 from functools import lru_cache
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from assay.config.smells import SmellsConfig
-from assay.smells.context import Module
+from assay.smells.context import Module, seeds
 from assay.smells.mixins import Inherited, inherited_tests
 from assay.smells.model import Finding, Hit, Rule
 from assay.smells.rules import RULES
@@ -109,11 +109,27 @@ def analyze(
             targets = targets(module.imports_source())
         module.targets = TargetIndex.build(targets) if targets is not None else None
         inherited = inherited_tests(module, root) if root is not None else []
+        if root is not None and _conftest_seeds(root, path):
+            module.seeded = True
         return _run_rules(module, config, inherited)
     except (SyntaxError, ValueError) as err:
         return _unparsable(path, err, config)
     except (RecursionError, MemoryError):
         return _unparsable(path, ValueError("nested too deeply to analyse"), config)
+
+
+def _conftest_seeds(root: Path, path: str) -> bool:
+    """A conftest.py between the test file and the project root seeds randomness or freezes time
+    (an autouse fixture calling `random.seed(0)`): it does so for every test below it."""
+    folder = PurePosixPath(path).parent
+    for d in (folder, *folder.parents):
+        try:
+            data = (root / d / "conftest.py").read_bytes()
+        except OSError:
+            continue
+        if seeds(data.decode("utf-8", "replace")):
+            return True
+    return False
 
 
 def _run_rules(module: Module, config: SmellsConfig, inherited: list[Inherited]) -> list[Finding]:

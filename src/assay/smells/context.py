@@ -22,6 +22,12 @@ if TYPE_CHECKING:
 TEST_CLASS_BASES = re.compile(r"(TestCase|Test|Tests)$")
 
 
+def seeds(text: str) -> bool:
+    """Source text that seeds randomness or freezes time (`random.seed(`, `default_rng(seed=`,
+    freezegun, time-machine)."""
+    return any(s in text for s in (".seed(", "seed=", "freeze_time", "freezegun", "time_machine"))
+
+
 def is_empty(body: list[ast.stmt]) -> bool:
     """Only `pass`, `...` or strings: a body that does nothing."""
     return all(
@@ -187,10 +193,7 @@ class Module(CheckFinder):
     @cached_property
     def seeded(self) -> bool:
         """The file seeds its randomness or freezes time somewhere (a fixture, setUp ...)."""
-        text = "\n".join(self.lines)
-        return any(
-            s in text for s in (".seed(", "seed=", "freeze_time", "freezegun", "time_machine")
-        )
+        return seeds("\n".join(self.lines))
 
     @cached_property
     def duplicates(self) -> dict[int, str]:
