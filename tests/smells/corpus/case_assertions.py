@@ -194,6 +194,13 @@ def test_eq_reflexive():
     assert x == x  # expect[AS006]
 
 
+def test_reflexive_next_to_other_equalities_is_fine():
+    x = parse("a")
+    assert x == x
+    assert x == parse("a")
+    assert x != parse("b")
+
+
 def test_hash_stable_is_fine():
     assert hash(parse("a")) == hash(parse("a"))
 

@@ -41,6 +41,11 @@ def test_elapsed_wall_clock():
     assert elapsed < LIMIT  # expect[AS024]
 
 
+def test_code_result_ordered_against_a_draw():
+    n = random.randint(1, 5)  # expect[AS012]
+    assert total([1]) < n  # expect[AS024]
+
+
 def test_clock_with_approx():
     assert time.time() == pytest.approx(1.7e9, abs=5)  # expect[AS012,AS024]
 

@@ -194,6 +194,33 @@ def swallowed_assertion(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
                 yield Hit.at(h, "except swallows the assertion failures of its try block")
 
 
+def _boolean(e: ast.expr | None) -> bool:
+    return (
+        isinstance(e, (ast.Compare, ast.BoolOp))
+        or (isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.Not))
+        or (isinstance(e, ast.Constant) and isinstance(e.value, bool))
+        or (
+            isinstance(e, ast.Call)
+            and isinstance(e.func, (ast.Name, ast.Attribute))
+            and bool(PREDICATE.match(last_name(dotted(e.func, {}))))
+        )
+    )
+
+
+def _predicate(test: TestFunc, call: ast.Call) -> bool:
+    """The call answers yes or no, so asserting its result is the whole check. Judged on the
+    called function's code when it is one of the target modules' (every `return` gives a
+    comparison, a `not`, a bool or another predicate's answer); on its name otherwise
+    (`is_valid`, `has_key`, `match`)."""
+    name = dotted(call.func, test.module.aliases)
+    index = test.module.targets
+    found = index.resolve(name) if index is not None and name else None
+    if found is not None and not found[1] and not isinstance(found[0], ast.ClassDef):
+        returns = [n for n in ast.walk(found[0]) if isinstance(n, ast.Return)]
+        return bool(returns) and all(_boolean(r.value) for r in returns)
+    return bool(PREDICATE.match(last_name(name)))
+
+
 def _weak(test: TestFunc, expr: ast.AST) -> str | None:
     aliases = test.module.aliases
     if isinstance(expr, ast.Compare) and len(expr.ops) == 1:
@@ -219,9 +246,7 @@ def _weak(test: TestFunc, expr: ast.AST) -> str | None:
         return "only checks the type of the result"
     if isinstance(expr, (ast.Name, ast.Attribute)):
         source = follow(test, expr, expr)
-        if isinstance(source, ast.Call) and PREDICATE.match(
-            last_name(dotted(source.func, aliases))
-        ):
+        if isinstance(source, ast.Call) and _predicate(test, source):
             return None
         if source is expr or isinstance(source, ast.Call):
             return "only checks that the result is truthy"

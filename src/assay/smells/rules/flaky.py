@@ -171,10 +171,11 @@ def constant(test: TestFunc, node: ast.AST) -> bool:
 
 def _decided(flow: _Flow, expr: ast.AST) -> Source | None:
     """The source that decides the assertion: a raw nondeterministic value asserted true by itself,
-    compared for equality with a value that depends on no source, or ordered against a constant
-    (`random.random() < 0.9`, `time.time() - start < 1`). Ordering against the code's value is a
-    relation that holds whenever the code is right (`before <= obj.created`), and a value compared
-    with another of the same source (`f(x) == x`) a property: neither decides by chance."""
+    or compared with a value that depends on no source (`random.random() < 0.9`, `time.time() -
+    start < 1`, `f() == n` for a random `n`). The clock ordered against the code's value is a
+    relation that holds whenever the code is right, as the code may read the clock itself
+    (`before <= obj.created`); a value compared with another of the same source (`f(x) == x`) is
+    a property: neither decides by chance."""
     if not isinstance(expr, ast.Compare):
         found = flow.of(expr)
         return found if found is not None and found.raw else None
@@ -186,7 +187,7 @@ def _decided(flow: _Flow, expr: ast.AST) -> Source | None:
             if s is None or not s.raw or o is not None:
                 continue
             ordering = isinstance(op, (ast.Lt, ast.LtE, ast.Gt, ast.GtE))
-            if not ordering or constant(flow.test, operands[other]):
+            if not ordering or s.kind != "clock" or constant(flow.test, operands[other]):
                 return s
     return None
 
@@ -206,9 +207,11 @@ def nondeterministic_assertion(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hi
     assertion unchanged but for arithmetic, attributes, methods of its own and builtins (`round`,
     `len`, `pytest.approx` ...). A random input passed through the code under test and compared
     with a constant, or used on both sides (`assert f(x) == g(x)`), is a property that may hold for
-    every input and is not flagged (AS012 still warns). A seed or frozen clock anywhere in the
-    file (`random.seed`, `random.Random(42)`, `default_rng(7)`, freezegun), a patched source, and a
-    request to a local server (`localhost`, a fixture's URL) are not flagged.
+    every input, and the clock ordered against the code's value (`before <= obj.created <= after`)
+    a relation that holds when the code reads the clock: neither is flagged (AS012 still warns).
+    A seed or frozen clock anywhere in the file (`random.seed`, `random.Random(42)`,
+    `default_rng(7)`, freezegun) or in a `conftest.py` above it, a patched source, and a request to
+    a local server (`localhost`, a fixture's URL) are not flagged either.
 
     Bad:
         def test_discount_sometimes():

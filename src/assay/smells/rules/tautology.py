@@ -130,6 +130,9 @@ def _tautology(test: TestFunc, expr: ast.AST, at: ast.AST) -> str | None:
         return None
     has_call = any(isinstance(n, ast.Call) for n in ast.walk(left))
     if same(left, right) and not has_call:
+        made = follow(test, left, at)
+        if isinstance(made, ast.Call) and _pinned_elsewhere(test, made, at):
+            return None  # reflexivity of an object the test also compares with others
         return f"tautology: compares `{ast.unparse(left)}` with itself"
     if isinstance(op, ast.Is):
         return None  # `f(x) is f(x)` checks caching
@@ -154,7 +157,9 @@ def tautology(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
     """An assertion that holds whatever the code does.
 
     Judged on the code, never on the test's name. Caught: `assert True`, two literals compared, the
-    same expression without a call on both sides (`x == x`), and two evaluations of one call
+    same expression without a call on both sides (`x == x`; unless `x` is made by a call that the
+    test also compares otherwise, `x == make(1)`: then it checks that equality is reflexive), and
+    two evaluations of one call
     compared (`f(x) == f(x)`, or `expected = f(x)` then `f(x) == expected`) when that is all the
     test checks of `f`: any function that returns the same value twice passes it. Two identical
     calls are a real check, of determinism or of value equality, when each builds a new object (a
