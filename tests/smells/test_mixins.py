@@ -3,6 +3,8 @@ judged where they are written, reported under the name they run as."""
 
 from __future__ import annotations
 
+import textwrap
+
 from assay.api import lint, verify
 from assay.config import Settings
 from assay.model import GateStatus
@@ -79,8 +81,9 @@ def test_overridden_and_same_file_base_tests_are_judged_once_where_written(proje
         }
     )
     source = (root / "tests/test_width.py").read_text()
+    # a base class of the same file runs as a test of each class inheriting it, as pytest collects
     assert rows(analyze(source, "tests/test_width.py", {}, root=root)) == [
-        ("AS006", "tests/test_width.py", 8, "Checks::test_empty")
+        ("AS006", "tests/test_width.py", 8, "TestWidth::test_empty")
     ]
 
 
@@ -91,3 +94,20 @@ def test_verify_gate_reports_the_inherited_smell_at_the_mixin(project):
     gate = f.gates[-1]
     assert gate.status == GateStatus.REJECT
     assert "tests/__init__.py:9 AS006 test_wide: tautology" in gate.feedback
+
+
+def test_a_mixin_also_run_in_its_own_module_is_inherited_all_the_same(project):
+    root = project(
+        {
+            **WIDTH,
+            "tests/base.py": textwrap.dedent(WIDTH["tests/__init__.py"])
+            + "\n\nclass TestDefaultWidth(WidthMixin):\n    pass\n",
+            "tests/test_width.py": WIDTH["tests/test_width.py"].replace(
+                "from tests import", "from tests.base import"
+            ),
+        }
+    )
+    source = (root / "tests/test_width.py").read_text()
+    assert rows(analyze(source, "tests/test_width.py", {}, root=root)) == [
+        ("AS006", "tests/base.py", 9, "TestWidth::test_wide")
+    ]

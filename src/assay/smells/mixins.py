@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
 
-from assay.smells.context import Module
+from assay.smells.context import Module, test_methods
 from assay.smells.names import last_name
 from assay.smells.testfunc import TestFunc
 
@@ -101,8 +101,10 @@ def inherited_tests(module: Module, root: Path) -> list[Inherited]:
                 continue
             lineage = _lineage(other, last_name(base))
             for name in lineage:
+                # a mixin's tests, whichever class of its module they were prepared under
+                methods = {id(m) for m in test_methods(other.classes[name])}
                 for test in other.tests:
-                    if test.cls is not None and test.cls.name == name and test.node.name not in own:
+                    if id(test.node) in methods and test.node.name not in own:
                         own.add(test.node.name)
                         out.append(Inherited(test, other, cls.name))
             break
