@@ -201,6 +201,12 @@ def test_reflexive_next_to_other_equalities_is_fine():
     assert x != parse("b")
 
 
+class TestReflexiveOrder:
+    def test_ge_is_fine(self):
+        assert self.day >= self.day
+        assert self.day >= self.day.start
+
+
 def test_hash_stable_is_fine():
     assert hash(parse("a")) == hash(parse("a"))
 

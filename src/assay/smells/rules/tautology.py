@@ -105,6 +105,21 @@ def _pinned_elsewhere(test: TestFunc, call: ast.Call, at: ast.AST) -> bool:
     return False
 
 
+def _compared_elsewhere(test: TestFunc, value: ast.AST, at: ast.AST) -> bool:
+    """Another check of the test compares `value` with something else (`x == x` next to
+    `x == x.datetime` or `x != other`): the self-comparison then checks that the value's own
+    equality or order is reflexive, one part of a real test of that type."""
+    key = ast.dump(value)
+    for a in test.assertions:
+        expr = a.expr
+        if a.node is at or not isinstance(expr, ast.Compare) or len(expr.ops) != 1:
+            continue
+        sides = (expr.left, expr.comparators[0])
+        if not same(*sides) and any(ast.dump(n) == key for s in sides for n in ast.walk(s)):
+            return True
+    return False
+
+
 def _repeated_call(test: TestFunc, expr: ast.AST, at: ast.AST) -> ast.Call | None:
     """The call when `expr` compares two evaluations of one call (`f(x) == f(x)`, directly or
     through names assigned once: `expected = f(x)`) by ==, <= or >=."""
@@ -130,9 +145,8 @@ def _tautology(test: TestFunc, expr: ast.AST, at: ast.AST) -> str | None:
         return None
     has_call = any(isinstance(n, ast.Call) for n in ast.walk(left))
     if same(left, right) and not has_call:
-        made = follow(test, left, at)
-        if isinstance(made, ast.Call) and _pinned_elsewhere(test, made, at):
-            return None  # reflexivity of an object the test also compares with others
+        if _compared_elsewhere(test, left, at):
+            return None  # reflexivity of a value the test also compares with others
         return f"tautology: compares `{ast.unparse(left)}` with itself"
     if isinstance(op, ast.Is):
         return None  # `f(x) is f(x)` checks caching
@@ -157,11 +171,11 @@ def tautology(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
     """An assertion that holds whatever the code does.
 
     Judged on the code, never on the test's name. Caught: `assert True`, two literals compared, the
-    same expression without a call on both sides (`x == x`; unless `x` is made by a call that the
-    test also compares otherwise, `x == make(1)`: then it checks that equality is reflexive), and
-    two evaluations of one call
-    compared (`f(x) == f(x)`, or `expected = f(x)` then `f(x) == expected`) when that is all the
-    test checks of `f`: any function that returns the same value twice passes it. Two identical
+    same expression without a call on both sides (`x == x`, unless the test also compares `x` with
+    something else, `x == x.datetime`: then it checks that the type's equality is reflexive), and
+    two evaluations of one call compared (`f(x) == f(x)`, or `expected = f(x)` then
+    `f(x) == expected`) when that is all the test checks of `f`: any function that returns the
+    same value twice passes it. Two identical
     calls are a real check, of determinism or of value equality, when each builds a new object (a
     class is constructed, `Key(1) == Key(1)`, or the arguments are, `hash(Key(1)) == hash(Key(1))`:
     distinct objects compare by identity unless the code defines equality), or when the test also
