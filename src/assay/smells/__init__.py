@@ -123,13 +123,23 @@ def _conftest_seeds(root: Path, path: str) -> bool:
     (an autouse fixture calling `random.seed(0)`): it does so for every test below it."""
     folder = PurePosixPath(path).parent
     for d in (folder, *folder.parents):
+        conftest = root / d / "conftest.py"
         try:
-            data = (root / d / "conftest.py").read_bytes()
+            st = conftest.stat()
         except OSError:
             continue
-        if seeds(data.decode("utf-8", "replace")):
+        if _seeding(conftest, st.st_mtime_ns, st.st_size):
             return True
     return False
+
+
+@lru_cache(maxsize=256)
+def _seeding(conftest: Path, mtime_ns: int, size: int) -> bool:
+    """Read once per version: every test file below a conftest.py asks."""
+    try:
+        return seeds(conftest.read_bytes().decode("utf-8", "replace"))
+    except OSError:
+        return False
 
 
 def _run_rules(module: Module, config: SmellsConfig, inherited: list[Inherited]) -> list[Finding]:

@@ -127,7 +127,12 @@ def _repeated_call(test: TestFunc, expr: ast.AST, at: ast.AST) -> ast.Call | Non
         return None
     if not isinstance(expr.ops[0], (ast.Eq, ast.GtE, ast.LtE)):
         return None
-    left, right = follow(test, expr.left, at), follow(test, expr.comparators[0], at)
+    left, right = expr.left, expr.comparators[0]
+    if not (isinstance(left, (ast.Name, ast.Call)) and isinstance(right, (ast.Name, ast.Call))):
+        return None  # only a call, or a name assigned one, can stand for a call
+    if isinstance(left, ast.Call) and isinstance(right, ast.Call) and not same(left, right):
+        return None
+    left, right = follow(test, left, at), follow(test, right, at)
     if isinstance(left, ast.Call) and _pure_call(test, left) and same(left, right):
         return left
     return None
