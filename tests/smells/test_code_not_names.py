@@ -49,3 +49,34 @@ def test_truthiness_of_a_target_function_is_judged_on_what_it_returns():
             assert ready
         """
     ) == [5]
+
+
+def no_assertion(source: str) -> list[int]:
+    findings = analyze(textwrap.dedent(source), "tests/test_checks.py", {})
+    return [f.line for f in findings if f.rule == "AS001"]
+
+
+def test_a_helper_of_the_file_counts_as_a_check_by_its_code_not_its_name():
+    source = """\
+        from pkg.checks import in_stock
+
+        def check_stock(order):
+            return in_stock(order)
+
+        def check_total(order):
+            return sum(order)
+
+        def verify_total(order):
+            assert sum(order) > 0
+
+        def test_stock():
+            check_stock([1])
+
+        def test_total():
+            check_total([1])
+
+        def test_verified():
+            verify_total([1])
+        """
+    # check_stock hands its work to code not in the file: its name is all there is to go on
+    assert no_assertion(source) == [15]
