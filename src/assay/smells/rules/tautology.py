@@ -158,6 +158,11 @@ def _tautology(test: TestFunc, expr: ast.AST, at: ast.AST) -> str | None:
     call = _repeated_call(test, expr, at)
     if call is None or _builds_objects(test, call) or _pinned_elsewhere(test, call, at):
         return None
+    if isinstance(expr.left, ast.Name) or isinstance(expr.comparators[0], ast.Name):
+        return (
+            f"tautology: the expected value is computed by `{ast.unparse(call)}`, the call under "
+            "test, and the test checks nothing else of it"
+        )
     return (
         f"tautology: compares `{ast.unparse(call)}` with a second identical call and checks "
         "nothing else of it: any function that returns the same value twice passes"
