@@ -111,3 +111,34 @@ def test_a_mixin_also_run_in_its_own_module_is_inherited_all_the_same(project):
     assert rows(analyze(source, "tests/test_width.py", {}, root=root)) == [
         ("AS006", "tests/base.py", 9, "TestWidth::test_wide")
     ]
+
+
+def test_a_mixin_run_by_two_classes_is_one_feedback_line_and_two_failing_tests(project):
+    root = project(
+        {
+            "tests/test_checks.py": """\
+                import unittest
+
+
+                class Checks:
+                    def test_empty(self):
+                        assert True
+
+
+                class TestA(Checks, unittest.TestCase):
+                    pass
+
+
+                class TestB(Checks, unittest.TestCase):
+                    pass
+                """,
+        }
+    )
+    settings = Settings(gates=["compile", "smells"], cache=False)
+    (f,) = verify([root / "tests/test_checks.py"], settings).files
+    gate = f.gates[-1]
+    assert gate.feedback.count("AS006") == 1
+    assert sorted(t.id for t in gate.tests) == [
+        "tests/test_checks.py::TestA::test_empty",
+        "tests/test_checks.py::TestB::test_empty",
+    ]
