@@ -12,6 +12,7 @@ import requests
 from pricing import created_at, discount, pick, shuffled, stamp, total
 
 LIMIT = 2.0
+RATES = "https://api.example.com/rates"
 
 
 def test_random_against_a_constant():
@@ -53,6 +54,10 @@ def test_clock_with_approx():
 def test_remote_server_answer():
     rates = requests.get("https://api.example.com/rates").json()  # expect[AS013]
     assert rates["EUR"] == 1  # expect[AS024]
+
+
+def test_remote_address_in_a_constant():
+    assert requests.get(RATES).status_code == 200  # expect[AS013,AS024]
 
 
 def test_remote_socket_and_urlopen():

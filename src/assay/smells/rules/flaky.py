@@ -55,12 +55,15 @@ class Source:
     raw: bool
 
 
-def _remote(call: ast.Call) -> bool:
-    """The call's address is written in the test and names a remote host: a request to a local
-    test server (a fixture's URL, `localhost`) is deterministic enough to assert on."""
+def _remote(test: TestFunc, call: ast.Call) -> bool:
+    """The call's address is written in the test (or in a module constant) and names a remote
+    host: a request to a local test server (a fixture's URL, `localhost`) is deterministic enough
+    to assert on."""
     if not call.args:
         return False
     arg = call.args[0]
+    if isinstance(arg, ast.Name) and arg.id not in test.assigned:
+        arg = test.module.constants.get(arg.id, arg)
     if isinstance(arg, ast.JoinedStr) and arg.values:
         arg = arg.values[0]
     if isinstance(arg, ast.Tuple) and arg.elts:  # socket.create_connection(("host", 80))
@@ -80,7 +83,7 @@ def _source(test: TestFunc, call: ast.Call, name: str | None) -> str | None:
         return None if test.module.seeded else "clock"
     if _unseeded_random(call, name):
         return None if test.module.seeded else "random"
-    if name in NETWORK_CALLS and _remote(call):
+    if name in NETWORK_CALLS and _remote(test, call):
         return "network"
     return None
 
