@@ -57,6 +57,7 @@ class SmellsGate(BaseGate):
             candidate.rel,
             read_targets(ctx.root, candidate.targets),
             ctx.settings.smells,
+            ctx.root,
         )
 
     def causes(self, candidate: Candidate, ctx: GateContext) -> list[str]:
@@ -68,11 +69,11 @@ class SmellsGate(BaseGate):
             or candidate.read_error
         ):
             return []
-        return [
-            _line(f)
-            for f in self._findings(candidate, ctx)
-            if f.level == "reject" and f.rule != "AS000"
-        ]
+        found = self._findings(candidate, ctx)
+        # a mixin's finding is one line, however many test classes run it
+        return list(
+            dict.fromkeys(_line(f) for f in found if f.level == "reject" and f.rule != "AS000")
+        )
 
     def run(self, candidate: Candidate, ctx: GateContext) -> GateResult:
         start = time.monotonic()
@@ -102,7 +103,7 @@ class SmellsGate(BaseGate):
             status, header = GateStatus.PASS, ""
         ordered = sorted(shown, key=lambda f: (f.level != "reject", f.line, f.col))
         feedback = (
-            compose(header, [_line(f) for f in ordered], _hint(smells or low or shown))
+            compose(header, list(dict.fromkeys(map(_line, ordered))), _hint(smells or low or shown))
             if shown
             else ""
         )

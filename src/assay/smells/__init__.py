@@ -11,10 +11,11 @@ import io
 import tokenize
 from collections.abc import Callable
 from functools import lru_cache
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from assay.config.smells import SmellsConfig
-from assay.smells.context import Module
+from assay.smells.context import Module, seeds
+from assay.smells.mixins import Inherited, inherited_tests
 from assay.smells.model import Finding, Hit, Rule
 from assay.smells.rules import RULES
 from assay.smells.value import TargetIndex
@@ -84,14 +85,20 @@ Targets = dict[str, str] | Callable[[str], dict[str, str]] | None
 
 
 def analyze(
-    source: str, path: str, targets: Targets = None, config: SmellsConfig | None = None
+    source: str,
+    path: str,
+    targets: Targets = None,
+    config: SmellsConfig | None = None,
+    root: Path | None = None,
 ) -> list[Finding]:
     """Findings for one test file, sorted by position. `targets` maps project-relative paths of the
     code under test (the project's own modules the file imports) to their source, or is a function
     that gets the file's import statements (as source: cheap to parse again) and returns that map.
     The low-value rules need it, and AS005 uses it to tell project code from builtins and
-    dependencies; None means "not known" (an empty map: the file imports no project module). Never
-    raises on bad input: unparsable files give an AS000 finding."""
+    dependencies; None means "not known" (an empty map: the file imports no project module). With
+    the project's `root`, the tests the file's classes inherit from other project files (mixins)
+    are judged too: their findings point where those tests are written, under the name they run
+    as here. Never raises on bad input: unparsable files give an AS000 finding."""
     config = config or SmellsConfig()
     if len(source) > MAX_SOURCE_CHARS:
         return _unparsable(path, ValueError(f"file too large ({len(source) // 1024} KiB)"), config)
@@ -101,14 +108,41 @@ def analyze(
         if callable(targets):
             targets = targets(module.imports_source())
         module.targets = TargetIndex.build(targets) if targets is not None else None
-        return _run_rules(module, config)
+        inherited = inherited_tests(module, root) if root is not None else []
+        if root is not None and _conftest_seeds(root, path):
+            module.seeded = True
+        return _run_rules(module, config, inherited)
     except (SyntaxError, ValueError) as err:
         return _unparsable(path, err, config)
     except (RecursionError, MemoryError):
         return _unparsable(path, ValueError("nested too deeply to analyse"), config)
 
 
-def _run_rules(module: Module, config: SmellsConfig) -> list[Finding]:
+def _conftest_seeds(root: Path, path: str) -> bool:
+    """A conftest.py between the test file and the project root seeds randomness or freezes time
+    (an autouse fixture calling `random.seed(0)`): it does so for every test below it."""
+    folder = PurePosixPath(path).parent
+    for d in (folder, *folder.parents):
+        conftest = root / d / "conftest.py"
+        try:
+            st = conftest.stat()
+        except OSError:
+            continue
+        if _seeding(conftest, st.st_mtime_ns, st.st_size):
+            return True
+    return False
+
+
+@lru_cache(maxsize=256)
+def _seeding(conftest: Path, mtime_ns: int, size: int) -> bool:
+    """Read once per version: every test file below a conftest.py asks."""
+    try:
+        return seeds(conftest.read_bytes().decode("utf-8", "replace"))
+    except OSError:
+        return False
+
+
+def _run_rules(module: Module, config: SmellsConfig, inherited: list[Inherited]) -> list[Finding]:
     findings: list[Finding] = []
     for rule in RULES.values():
         if rule.scope == "parse":
@@ -121,18 +155,18 @@ def _run_rules(module: Module, config: SmellsConfig) -> list[Finding]:
                     if not module.suppressed(h.line, rule.id)
                 ]
             continue
-        for test in module.tests:
+        runs = [(t, t.name) for t in module.tests] + [(i.test, i.name) for i in inherited]
+        for test, name in runs:
             if level_of(rule, config, test.generated) == "off":
                 continue
+            owner = test.module  # where the test is written: a mixin's module for inherited ones
             for hit in rule.check(test, config):
                 if not (
-                    module.suppressed(hit.line, rule.id)
-                    or module.suppressed(test.node.lineno, rule.id)
+                    owner.suppressed(hit.line, rule.id)
+                    or owner.suppressed(test.node.lineno, rule.id)
                 ):
-                    findings.append(
-                        _finding(rule, hit, module.path, config, test.name, test.generated)
-                    )
-    return sorted(findings, key=lambda f: (f.line, f.col, f.rule))
+                    findings.append(_finding(rule, hit, owner.path, config, name, test.generated))
+    return sorted(findings, key=lambda f: (f.path != module.path, f.path, f.line, f.col, f.rule))
 
 
 def decode(data: bytes) -> str:
@@ -143,7 +177,11 @@ def decode(data: bytes) -> str:
 
 
 def analyze_bytes(
-    data: bytes, path: str, targets: Targets = None, config: SmellsConfig | None = None
+    data: bytes,
+    path: str,
+    targets: Targets = None,
+    config: SmellsConfig | None = None,
+    root: Path | None = None,
 ) -> list[Finding]:
     """`analyze` for raw file contents: undecodable bytes give an AS000 finding, not
     an exception."""
@@ -152,7 +190,7 @@ def analyze_bytes(
         source = decode(data)
     except (SyntaxError, UnicodeError, LookupError) as err:
         return _unparsable(path, ValueError(f"undecodable file: {err}"), config)
-    return analyze(source, path, targets, config)
+    return analyze(source, path, targets, config, root)
 
 
 @lru_cache(maxsize=1024)

@@ -4,6 +4,7 @@ assert): the half of a parsed test module that classifies calls, kept apart from
 from __future__ import annotations
 
 import ast
+import builtins
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -19,6 +20,7 @@ if TYPE_CHECKING:
 ASSERT_NAME = re.compile(
     r"^_*(assert|check|verify|expect|ensure|validate|compare|fail)([_A-Z0-9]|$)"
 )
+BUILTINS = frozenset(dir(builtins))
 RAISES_CALLS = {"pytest.raises", "pytest.warns", "pytest.deprecated_call", "raises", "warns"}
 UNARY_ASSERTS = {
     "assertTrue",
@@ -119,7 +121,12 @@ class CheckFinder:
             "assertLogs",
         ):
             return Assertion(call, "raises", short)
-        if ASSERT_NAME.match(short):
+        helper = self._helper(call, name, test.cls)
+        if ASSERT_NAME.match(short) and not (
+            helper is not None
+            and self.visible(helper)
+            and not self.asserts_inside(helper, test.cls)
+        ):
             if short.startswith(
                 (
                     "assert_called",
@@ -137,10 +144,21 @@ class CheckFinder:
                 has_msg=self._has_msg(call, short),
                 expr=self._expr(call, short),
             )
-        helper = self._helper(call, name, test.cls)
         if helper is not None and self.asserts_inside(helper, test.cls):
             return Assertion(call, "helper", short, has_msg=True)
         return None
+
+    def visible(self, fn: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+        """All of a helper's code is in this file: it calls only builtins and functions defined
+        here. Whether it checks anything is then read from its code; a name like `check_total`
+        counts only for a helper that hands its work to code we cannot see."""
+        for node in ast.walk(fn):
+            if isinstance(node, ast.Call):
+                if not isinstance(node.func, ast.Name):
+                    return False
+                if node.func.id not in self.functions and node.func.id not in BUILTINS:
+                    return False
+        return True
 
     @staticmethod
     def _has_msg(call: ast.Call, short: str) -> bool:

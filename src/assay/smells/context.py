@@ -22,12 +22,29 @@ if TYPE_CHECKING:
 TEST_CLASS_BASES = re.compile(r"(TestCase|Test|Tests)$")
 
 
+def seeds(text: str) -> bool:
+    """Source text that seeds randomness or freezes time (`random.seed(`, `default_rng(seed=`,
+    freezegun, time-machine)."""
+    return any(s in text for s in (".seed(", "seed=", "freeze_time", "freezegun", "time_machine"))
+
+
 def is_empty(body: list[ast.stmt]) -> bool:
     """Only `pass`, `...` or strings: a body that does nothing."""
     return all(
         isinstance(s, ast.Pass) or (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))
         for s in body
     )
+
+
+def test_methods(cls: ast.ClassDef) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
+    """A class's `test*` methods: whatever the class's name, a mixin or base class holds tests
+    that run in the test classes inheriting it."""
+    return [
+        item
+        for item in cls.body
+        if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))
+        and item.name.startswith("test")
+    ]
 
 
 def same(a: ast.AST, b: ast.AST) -> bool:
@@ -54,7 +71,9 @@ class Module(CheckFinder):
         self.classes: dict[str, ast.ClassDef] = {}
         self._asserting: dict[int, bool] = {}
         self.targets: TargetIndex | None = None  # set by analyze() when target sources are known
-        self.memo: dict[tuple[str, int], object] = {}  # results shared by several rules, per test
+        self.memo: dict[
+            tuple[object, ...], object
+        ] = {}  # results shared by several rules, per test
         self._imports: list[ast.stmt] = []
         for node in _statements(tree.body):
             if isinstance(node, (ast.Import, ast.ImportFrom)):
@@ -109,20 +128,70 @@ class Module(CheckFinder):
                 return True
         return False
 
+    @cached_property
+    def external_bases(self) -> list[tuple[ast.ClassDef, str]]:
+        """(test class, dotted name of a base imported from another module): the tests such a
+        class inherits run in this file although they are written elsewhere (a mixin in
+        `tests/__init__.py`). unittest's own TestCase classes hold no tests and are left out."""
+        out = []
+        for cls in self.classes.values():
+            if not self._is_test_class(cls):
+                continue
+            for b in cls.bases:
+                name = dotted(b, self.aliases)
+                if (
+                    name
+                    and last_name(name) not in self.classes
+                    and not name.startswith("unittest.")
+                    and name not in ("object", "TestCase")
+                ):
+                    out.append((cls, name))
+        return out
+
+    def _mixins(self, cls: ast.ClassDef, seen: frozenset[str] = frozenset()) -> list[ast.ClassDef]:
+        """The classes of this file that `cls` inherits from and that are no test classes
+        themselves (pytest does not collect them): their tests run as tests of `cls`."""
+        out = []
+        for b in cls.bases:
+            name = last_name(dotted(b, self.aliases))
+            base = self.classes.get(name)
+            if base is None or name in seen or self._is_test_class(base):
+                continue
+            out += [base, *self._mixins(base, seen | {name, cls.name})]
+        return out
+
     def _find_tests(
         self,
     ) -> Iterator[tuple[ast.FunctionDef | ast.AsyncFunctionDef, ast.ClassDef | None]]:
+        """Test functions, and test methods under the class they run as: a mixin's of this file
+        under each test class that inherits it (unless overridden), a mixin that no class here
+        inherits (one in `tests/__init__.py`) under its own name."""
+        inherited: set[str] = set()
         for node in self.tree.body:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith(
                 "test"
             ):
                 yield node, None
             elif isinstance(node, ast.ClassDef) and self._is_test_class(node):
-                for item in node.body:
-                    if isinstance(
-                        item, (ast.FunctionDef, ast.AsyncFunctionDef)
-                    ) and item.name.startswith("test"):
-                        yield item, node
+                own = {
+                    i.name
+                    for i in node.body
+                    if isinstance(i, ast.FunctionDef | ast.AsyncFunctionDef)
+                }
+                yield from ((m, node) for m in test_methods(node))
+                for mixin in self._mixins(node):
+                    inherited.add(mixin.name)
+                    for m in test_methods(mixin):
+                        if m.name not in own:
+                            own.add(m.name)
+                            yield m, node
+        for node in self.tree.body:
+            if (
+                isinstance(node, ast.ClassDef)
+                and node.name not in inherited
+                and not self._is_test_class(node)
+            ):
+                yield from ((m, node) for m in test_methods(node))
 
     def _prepare(
         self, fn: ast.FunctionDef | ast.AsyncFunctionDef, cls: ast.ClassDef | None
@@ -156,10 +225,7 @@ class Module(CheckFinder):
     @cached_property
     def seeded(self) -> bool:
         """The file seeds its randomness or freezes time somewhere (a fixture, setUp ...)."""
-        text = "\n".join(self.lines)
-        return any(
-            s in text for s in (".seed(", "seed=", "freeze_time", "freezegun", "time_machine")
-        )
+        return seeds("\n".join(self.lines))
 
     @cached_property
     def duplicates(self) -> dict[int, str]:

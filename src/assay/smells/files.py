@@ -28,6 +28,7 @@ def lint_file(path: Path, project: Project, config: SmellsConfig) -> list[Findin
         rel,
         lambda imports: read_targets(project.root, project.targets_of(imports, rel)),
         config,
+        project.root,
     )
 
 
@@ -45,14 +46,20 @@ def _lint_in_worker(path: Path) -> list[Finding]:
 
 
 def lint_files(files: list[Path], project: Project, config: SmellsConfig) -> list[Finding]:
-    """Findings of every file, in file order."""
+    """Findings of every file, in file order. A mixin's test inherited by several files is one
+    finding at the place it is written, reported once."""
     jobs = min(os.cpu_count() or 1, len(files) // PARALLEL_FROM)
     if jobs < 2 or "fork" not in multiprocessing.get_all_start_methods():
-        return [f for path in files for f in lint_file(path, project, config)]
-    with ProcessPoolExecutor(
-        jobs,
-        mp_context=multiprocessing.get_context("fork"),
-        initializer=_init_worker,
-        initargs=(project, config),
-    ) as pool:
-        return [f for found in pool.map(_lint_in_worker, files, chunksize=8) for f in found]
+        found = [f for path in files for f in lint_file(path, project, config)]
+    else:
+        with ProcessPoolExecutor(
+            jobs,
+            mp_context=multiprocessing.get_context("fork"),
+            initializer=_init_worker,
+            initargs=(project, config),
+        ) as pool:
+            found = [f for each in pool.map(_lint_in_worker, files, chunksize=8) for f in each]
+    first: dict[tuple[str, str, int, int, str], Finding] = {}
+    for f in found:
+        first.setdefault((f.rule, f.path, f.line, f.col, f.message), f)
+    return list(first.values())

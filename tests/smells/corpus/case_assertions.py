@@ -191,11 +191,48 @@ def test_same_object_is_cached():
 
 def test_eq_reflexive():
     x = parse("a")
+    assert x == x  # expect[AS006]
+
+
+def test_reflexive_next_to_other_equalities_is_fine():
+    x = parse("a")
     assert x == x
+    assert x == parse("a")
+    assert x != parse("b")
 
 
-def test_hash_stable():
+class TestReflexiveOrder:
+    def test_ge_is_fine(self):
+        assert self.day >= self.day
+        assert self.day >= self.day.start
+
+
+def test_hash_stable_is_fine():
     assert hash(parse("a")) == hash(parse("a"))
+
+
+def test_hash_of_a_repeated_call():
+    # the name announces hashing; the code compares one call with itself and checks nothing else
+    assert total([6]) == total([6])  # expect[AS006]
+
+
+def test_repeated_call_next_to_a_distinguishing_check_is_fine():
+    assert total([4]) == total([4])
+    assert total([4]) != total([5])
+
+
+def test_two_new_objects_equal_is_fine():
+    assert Money(1) == Money(1)
+
+
+class TestKeysUnittest(TestCase):
+    def test_key_deterministic_and_distinguishing_is_fine(self):
+        self.assertEqual(key(), key())
+        self.assertEqual(key(1, 2), key(1, 2))
+        self.assertNotEqual(key(1, 2), key(2, 1))
+
+    def test_key_alone(self):
+        self.assertEqual(key(1, 2), key(1, 2))  # expect[AS006]
 
 
 def test_assert_false_is_not_a_tautology():

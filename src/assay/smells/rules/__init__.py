@@ -13,10 +13,12 @@ from assay.smells.polyglot.rules import RULES as POLYGLOT
 from assay.smells.rules import (  # noqa: F401
     assertions,
     conditional,
+    flaky,
     hygiene,
     magic_numbers,
     mocking,
     parse,
+    tautology,
     upkeep,
     value,
 )

@@ -9,9 +9,10 @@ from collections.abc import Iterator
 
 from assay.config.smells import SmellsConfig
 from assay.smells.checks import Assertion
-from assay.smells.context import is_empty, same
+from assay.smells.context import is_empty
 from assay.smells.model import Hit, rule
 from assay.smells.names import dotted, last_name
+from assay.smells.rules.tautology import follow
 from assay.smells.testfunc import TestFunc
 
 PREDICATE = re.compile(
@@ -20,26 +21,6 @@ PREDICATE = re.compile(
     re.IGNORECASE,
 )
 FAIL_CALLS = ("fail",)
-# Test names that announce a check of equality, hashing or determinism: comparing a value with
-# itself or with a second identical call is then the point of the test.
-SELF_COMPARE_INTENT = (
-    "eq",
-    "ne",
-    "compar",
-    "hash",
-    "identity",
-    "reflexiv",
-    "symmetr",
-    "determinis",
-    "seed",
-    "random",
-    "reproduc",
-    "stable",
-    "idempot",
-    "pure",
-    "cach",
-    "memo",
-)
 
 
 @rule(
@@ -54,7 +35,9 @@ def no_assertion(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
     """A test without any check passes whatever the code returns.
 
     Counted as checks: `assert`, `self.assert*`, `pytest.raises`/`warns`, mock `assert_called*`,
-    `self.fail`/`pytest.fail`, `raise`, and helpers of the same file that assert. Benchmarks
+    `self.fail`/`pytest.fail`, `raise`, and helpers of the same file that assert (read from their
+    code: a `check_total` whose whole code is in the file and asserts nothing is no check; a
+    helper named like a check that hands its work to code of other files counts). Benchmarks
     (tests taking pytest-benchmark's `benchmark` fixture) measure instead and are exempt.
 
     Bad:
@@ -136,120 +119,6 @@ def assertion_roulette(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
         )
 
 
-def _literal(node: ast.AST) -> bool:
-    if isinstance(node, ast.Constant):
-        return True
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd, ast.Not)):
-        return _literal(node.operand)
-    if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
-        return all(_literal(e) for e in node.elts)
-    if isinstance(node, ast.Dict):
-        return all(k is not None and _literal(k) for k in node.keys) and all(
-            _literal(v) for v in node.values
-        )
-    return False
-
-
-def _acts(test: TestFunc, stmt: ast.AST) -> bool:
-    """A statement that may change state (a call statement, a `with`, a loop ...), not a
-    plain check."""
-    if isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.Assert, ast.Pass)):
-        return False
-    return not (isinstance(stmt, ast.Expr) and any(a.node is stmt.value for a in test.assertions))
-
-
-def _follow(test: TestFunc, node: ast.expr, at: ast.AST) -> ast.expr:
-    """A local name assigned once is replaced by its value (`expected = f(x)` → `f(x)`), unless
-    something that may change state runs between that assignment and `at`."""
-    if isinstance(node, ast.Name):
-        values = test.assigned.get(node.id, [])
-        if len(values) == 1 and isinstance(values[0], ast.expr):
-            assign = test.parents.get(id(values[0]))
-            start, end = getattr(assign, "end_lineno", 0) or 0, getattr(at, "lineno", 0)
-            if not any(
-                start < s.lineno < end and _acts(test, s)
-                for s in test.nodes
-                if isinstance(s, ast.stmt)
-            ):
-                return values[0]
-    return node
-
-
-def _pure_call(test: TestFunc, node: ast.AST) -> bool:
-    """A call of a module-level function (not a method of a local object that may hold state)."""
-    if not isinstance(node, ast.Call):
-        return False
-    root = node.func
-    while isinstance(root, ast.Attribute):
-        root = root.value
-    return (
-        isinstance(root, ast.Name)
-        and root.id not in test.assigned
-        and root.id not in test.params
-        and root.id not in ("self", "cls")
-    )
-
-
-def _self_compare_intended(test: TestFunc) -> bool:
-    return any(w.startswith(SELF_COMPARE_INTENT) for w in test.node.name.lower().split("_")[1:])
-
-
-def _tautology(test: TestFunc, expr: ast.AST, at: ast.AST) -> str | None:
-    if isinstance(expr, ast.Constant):
-        return f"tautology: `assert {expr.value!r}` always passes" if expr.value else None
-    if not (isinstance(expr, ast.Compare) and len(expr.ops) == 1):
-        return None
-    left, right, op = expr.left, expr.comparators[0], expr.ops[0]
-    if _literal(left) and _literal(right):
-        return "tautology: compares two literals"
-    if not isinstance(op, (ast.Eq, ast.Is, ast.GtE, ast.LtE)) or _self_compare_intended(test):
-        return None
-    has_call = any(isinstance(n, ast.Call) for n in ast.walk(left))
-    # `f(x) is f(x)` checks caching
-    if same(left, right) and not (has_call and isinstance(op, ast.Is)):
-        return f"tautology: compares `{ast.unparse(left)}` with itself"
-    if isinstance(op, ast.Is):
-        return None
-    left, right = _follow(test, left, at), _follow(test, right, at)
-    if _pure_call(test, left) and same(left, right):
-        return (
-            f"tautology: the expected value is computed by "
-            f"`{ast.unparse(left)}`, the call under test"
-        )
-    return None
-
-
-@rule(
-    "AS006",
-    "tautology",
-    "reject",
-    "tautology",
-    "Compare the result with an independently known value (a literal or a hand-computed case), "
-    "not with the code under test.",
-)
-def tautology(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
-    """An assertion that holds whatever the code does.
-
-    Caught: `assert True`, `assert x == x`, two literals compared, and the expected value computed
-    by calling the function under test with the same arguments. Tests named for equality, hashing
-    or determinism (`test_eq`, `test_hash_...`, `test_seeded_...`) may compare a value with itself.
-
-    Bad:
-        def test_total():
-            expected = total([1, 2])
-            assert total([1, 2]) == expected
-
-    Good:
-        def test_total():
-            assert total([1, 2]) == 3
-    """
-    for a in test.assertions:
-        if a.expr is not None:
-            msg = _tautology(test, a.expr, a.node)
-            if msg:
-                yield Hit.at(a.node, msg)
-
-
 def _fails(stmt: ast.stmt, test: TestFunc) -> bool:
     """A statement that fails the test when reached (`pytest.fail`, `self.fail`, `raise`,
     `assert False`)."""
@@ -327,6 +196,33 @@ def swallowed_assertion(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
                 yield Hit.at(h, "except swallows the assertion failures of its try block")
 
 
+def _boolean(e: ast.expr | None) -> bool:
+    return (
+        isinstance(e, (ast.Compare, ast.BoolOp))
+        or (isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.Not))
+        or (isinstance(e, ast.Constant) and isinstance(e.value, bool))
+        or (
+            isinstance(e, ast.Call)
+            and isinstance(e.func, (ast.Name, ast.Attribute))
+            and bool(PREDICATE.match(last_name(dotted(e.func, {}))))
+        )
+    )
+
+
+def _predicate(test: TestFunc, call: ast.Call) -> bool:
+    """The call answers yes or no, so asserting its result is the whole check. Judged on the
+    called function's code when it is one of the target modules' (every `return` gives a
+    comparison, a `not`, a bool or another predicate's answer); on its name otherwise
+    (`is_valid`, `has_key`, `match`)."""
+    name = dotted(call.func, test.module.aliases)
+    index = test.module.targets
+    found = index.resolve(name) if index is not None and name else None
+    if found is not None and not found[1] and not isinstance(found[0], ast.ClassDef):
+        returns = [n for n in ast.walk(found[0]) if isinstance(n, ast.Return)]
+        return bool(returns) and all(_boolean(r.value) for r in returns)
+    return bool(PREDICATE.match(last_name(name)))
+
+
 def _weak(test: TestFunc, expr: ast.AST) -> str | None:
     aliases = test.module.aliases
     if isinstance(expr, ast.Compare) and len(expr.ops) == 1:
@@ -351,10 +247,8 @@ def _weak(test: TestFunc, expr: ast.AST) -> str | None:
     ):
         return "only checks the type of the result"
     if isinstance(expr, (ast.Name, ast.Attribute)):
-        source = _follow(test, expr, expr)
-        if isinstance(source, ast.Call) and PREDICATE.match(
-            last_name(dotted(source.func, aliases))
-        ):
+        source = follow(test, expr, expr)
+        if isinstance(source, ast.Call) and _predicate(test, source):
             return None
         if source is expr or isinstance(source, ast.Call):
             return "only checks that the result is truthy"

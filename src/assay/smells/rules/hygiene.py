@@ -137,7 +137,7 @@ def nondeterminism(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
     failure may not come back. A test that checks nothing (a benchmark) has no outcome to change,
     and a patched clock or generator (`monkeypatch.setattr(time, "time", ...)`) is not flagged. One
     finding per test and source (random, clock, uuid), at its first use: one seed or frozen clock
-    fixes them all.
+    fixes them all. When such a value decides an assertion by itself, AS024 rejects the test.
 
     Bad:
         def test_shuffle_keeps_items():

@@ -46,7 +46,7 @@ def _patches(test: TestFunc) -> list[ast.Call | ast.AST]:
 def patched_paths(test: TestFunc) -> list[str]:
     """Dotted paths the test replaces: `patch("requests.get")`,
     `monkeypatch.setattr(time, "time", f)`."""
-    key = ("patched", id(test.node))
+    key = ("patched", id(test.node), id(test.cls))
     if key not in test.module.memo:
         test.module.memo[key] = [
             f"{t[0]}.{t[1]}" for p in _patches(test) if (t := _target(p, test))

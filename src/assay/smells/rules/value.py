@@ -17,7 +17,7 @@ HINT = (
 
 
 def _verdict(test: TestFunc) -> tuple[str, str] | None:
-    key = ("low_value", id(test.node))
+    key = ("low_value", id(test.node), id(test.cls))
     if key not in test.module.memo:
         index = test.module.targets
         test.module.memo[key] = low_value(test, index) if index is not None else None

@@ -1,0 +1,82 @@
+"""Verdicts that follow the code, not the names of tests or functions."""
+
+from __future__ import annotations
+
+import textwrap
+
+from assay.smells import analyze
+
+CHECKS = {
+    "pkg/checks.py": textwrap.dedent(
+        """\
+        def in_stock(order):
+            return order.total > 0 and bool(order.items)
+
+
+        def is_ready(order):
+            return order.items
+        """
+    )
+}
+
+
+def weak(source: str) -> list[int]:
+    findings = analyze(textwrap.dedent(source), "tests/test_checks.py", CHECKS)
+    return [f.line for f in findings if f.rule == "AS009"]
+
+
+def test_truthiness_of_a_target_function_is_judged_on_what_it_returns():
+    # `in_stock` returns a comparison: asserting its answer is the whole check, name aside
+    assert (
+        weak(
+            """\
+            from pkg.checks import in_stock
+
+            def test_valid():
+                ok = in_stock(order(3))
+                assert ok
+            """
+        )
+        == []
+    )
+    # `is_ready` returns the items themselves: truthiness says little, though named like a predicate
+    assert weak(
+        """\
+        from pkg.checks import is_ready
+
+        def test_ready():
+            ready = is_ready(order(3))
+            assert ready
+        """
+    ) == [5]
+
+
+def no_assertion(source: str) -> list[int]:
+    findings = analyze(textwrap.dedent(source), "tests/test_checks.py", {})
+    return [f.line for f in findings if f.rule == "AS001"]
+
+
+def test_a_helper_of_the_file_counts_as_a_check_by_its_code_not_its_name():
+    source = """\
+        from pkg.checks import in_stock
+
+        def check_stock(order):
+            return in_stock(order)
+
+        def check_total(order):
+            return sum(order)
+
+        def verify_total(order):
+            assert sum(order) > 0
+
+        def test_stock():
+            check_stock([1])
+
+        def test_total():
+            check_total([1])
+
+        def test_verified():
+            verify_total([1])
+        """
+    # check_stock hands its work to code not in the file: its name is all there is to go on
+    assert no_assertion(source) == [15]
