@@ -16,6 +16,7 @@ from collections.abc import Sequence
 import pytest
 
 from ..fork import clock, waited
+from ..plugins import quieting_args
 from ..protocol import MutantSpec, MutationJob
 from .bytecode import import_error
 from .seed import reseed
@@ -148,6 +149,7 @@ def run_reimported(
         "-p",
         "no:assay",
         *cfg.pytest_args,
+        *quieting_args(cfg.pytest_args),
     ]
     exit_code = int(pytest.main(args, plugins=[collector]))
     if finder.error is not None:
