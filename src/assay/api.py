@@ -323,6 +323,8 @@ def targets(
     project = Project.load(root)
     modules = source_modules(project, [Path(p) for p in paths] or None)
     cov = measure(project, settings, use_cache)
+    if cov.problem and not cov.files:  # nothing measured: an empty list would say "all tested"
+        raise ToolchainError(f"assay targets cannot rank functions: {cov.problem}")
     rows = [(m, f) for m in modules for f in function_targets(project, m, cov)]
     if since:
         changed = changed_lines(root, since)

@@ -51,12 +51,31 @@ def test_mutate_ignores_the_projects_coverage_settings(project):
     assert "killed 5" in done.stdout
 
 
+def test_targets_measure_the_tests_not_pytest_cov(project):
+    root = project(
+        {
+            **FILES,
+            "tests/test_wid.py": "from wid import width\n\n\n"
+            "def test_width():\n    assert width('ab') == 2\n",
+        }
+    )
+    done = run_cli("targets", "--no-cache", cwd=root)
+    assert done.returncode == 0, done.stdout + done.stderr
+    # 2 of its 3 lines run: pytest-cov's own measurement would leave assay's coverage.py with none
+    assert "width  line 1  coverage 67%" in done.stdout
+
+
 @pytest.mark.parametrize(
-    "command", [["verify", "tests/test_wid.py"], ["mutate", "src/wid", "--tests", "tests"]]
+    "command",
+    [
+        ["verify", "tests/test_wid.py", "-q"],
+        ["mutate", "src/wid", "--tests", "tests", "-q"],
+        ["targets"],
+    ],
 )
 def test_a_pytest_usage_error_is_a_configuration_error(project, command):
     root = project(FILES, FAST + NO_COV)
-    done = run_cli(*command, "--no-cache", "-q", cwd=root)
+    done = run_cli(*command, "--no-cache", cwd=root)
     assert done.returncode == 2, done.stdout + done.stderr
     (line,) = done.stderr.strip().splitlines()
     assert "unrecognized arguments: --cov" in line

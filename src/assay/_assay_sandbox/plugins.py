@@ -20,10 +20,13 @@ def _blocked(args: list[str], names: tuple[str, ...]) -> bool:
     return False
 
 
-def quieting_args(args: list[str]) -> list[str]:
+def quieting_args(args: list[str], has_pytest_cov: bool | None = None) -> list[str]:
     """`--no-cov` (pytest-cov's own switch; it wins over a `--cov` in addopts) when pytest-cov is
-    installed and will load, else nothing: pytest rejects `--no-cov` when pytest-cov is absent."""
-    if importlib.util.find_spec("pytest_cov") is None or _blocked(args, _COV_NAMES):
+    installed (in this interpreter, unless the caller probed another) and will load, else nothing:
+    pytest rejects `--no-cov` when pytest-cov is absent."""
+    if has_pytest_cov is None:
+        has_pytest_cov = importlib.util.find_spec("pytest_cov") is not None
+    if not has_pytest_cov or _blocked(args, _COV_NAMES):
         return []
     autoload = not os.environ.get("PYTEST_DISABLE_PLUGIN_AUTOLOAD")
     if not autoload and not any("pytest_cov" in a for a in args):

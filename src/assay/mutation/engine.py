@@ -359,10 +359,10 @@ class Engine:
             message = errors[0]
             # pytest's own words on why: the last lines of its output
             if message.startswith("pytest stopped"):
-                log = (run_dir / f"mutation-{tag}.log").read_text(errors="replace")
+                said = (run_dir / f"mutation-{tag}.log").read_text(errors="replace")
                 if message.startswith(f"pytest stopped before running (exit code {USAGE_ERROR})"):
-                    raise ConfigError(usage_problem(log))  # the config, not the tests
-                output = log.strip().splitlines()
+                    raise ConfigError(usage_problem(said))  # the config, not the tests
+                output = said.strip().splitlines()
                 message += "".join(f"\n  {line}" for line in output[-4:])
             raise MutationError(message)
         if not any(isinstance(ev, Done) for ev in events):
