@@ -104,7 +104,9 @@ def test_every_option_the_docs_name_is_one_of_assays():
     """`--out-dir` in the docs while the CLI says `--output-dir` sends users to a usage error."""
     import typer
 
-    from assay.cli import app
+    from assay.cli import app, load_commands
+
+    load_commands()
 
     known = set()
     commands = [typer.main.get_command(app)]
