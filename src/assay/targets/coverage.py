@@ -155,9 +155,8 @@ def _run(project: Project, settings: Settings, python: str) -> CoverageData:
             env=env,
             timeout=timeout,
         )
-        if "No module named coverage" in run.stderr or (
-            not has["coverage"] and "Traceback" in run.stderr and "coverage" in run.stderr
-        ):
+        # coverage.py did not start (no data file): assay's own does not run under that Python
+        if not has["coverage"] and not data_file.exists() and not run.timed_out:
             return CoverageData(
                 {},
                 f"coverage.py is not installed for {python}, and assay's own does not run "
