@@ -40,8 +40,15 @@ class CoverageData:
     duration_s: float = 0.0
 
 
+# how assay measures; a new value drops cached measurements (2: pytest-cov switched off, whose own
+# tracer had left assay's coverage.py with nothing)
+MEASURE = 2
+
+
 def project_hash(project: Project, settings: Settings) -> str:
-    h = hashlib.sha256(f"{settings.python.interpreter}\0{settings.python.pytest_args}".encode())
+    h = hashlib.sha256(
+        f"{MEASURE}\0{settings.python.interpreter}\0{settings.python.pytest_args}".encode()
+    )
     for path in sorted(_walk(project.root, {".py", ".toml", ".cfg", ".ini"})):
         h.update(str(path.relative_to(project.root)).encode() + b"\0")
         h.update(path.read_bytes())
