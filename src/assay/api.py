@@ -236,6 +236,7 @@ def mutate(
     from assay.mutation.codeclass import threshold_for
     from assay.mutation.distributed import DistributedEngine
     from assay.mutation.engine import Engine, MutationError
+    from assay.mutation.mutants import read_sources
     from assay.sandbox import Sandbox
 
     if threshold is not None and not 0 <= threshold <= 100:
@@ -246,7 +247,7 @@ def mutate(
     targets = python_sources(project, [Path(p) for p in paths])
     test_args = _mutation_tests(project, [Path(t) for t in tests])
     conf = settings.mutation
-    sources = {rel: (root / rel).read_text(encoding="utf-8") for rel in targets}
+    sources = read_sources(root, targets)
     code_class, limit = threshold_for(sources, conf, project.packages)
     store = Store(root) if settings.cache and use_cache else None
     try:
@@ -323,6 +324,8 @@ def targets(
     project = Project.load(root)
     modules = source_modules(project, [Path(p) for p in paths] or None)
     cov = measure(project, settings, use_cache)
+    if cov.problem and not cov.files:  # nothing measured: an empty list would say "all tested"
+        raise ToolchainError(f"assay targets cannot rank functions: {cov.problem}")
     rows = [(m, f) for m in modules for f in function_targets(project, m, cov)]
     if since:
         changed = changed_lines(root, since)

@@ -68,3 +68,56 @@ def test_no_module_of_assay_shadows_the_standard_library():
         if p.stem in sys.stdlib_module_names and p.stem not in ("__init__", "__main__")
     ]
     assert shadowing == []
+
+
+DOCS = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
+# .md files the docs name that assay or a tool writes, not documents of this repository
+WRITTEN = {"assay-summary.md", "summary.md", "assay-suspected-bugs.md", "pr.md", "instruction.md"}
+
+
+def test_every_relative_link_and_named_document_resolves():
+    """Markdown links relative to their document; a named `X.md` beside it, at the root or in
+    docs/."""
+    missing = []
+    for doc in DOCS:
+        text = doc.read_text(encoding="utf-8")
+        for target in re.findall(r"\]\(([^)\s]+)\)", text):
+            path = target.split("#")[0]
+            if path and not re.match(r"[a-z]+:", path) and not (doc.parent / path).exists():
+                missing.append(f"{doc.relative_to(REPO)}: {target}")
+        for name in set(re.findall(r"(?<![\w/.-])([\w./-]+\.md)\b", text)) - WRITTEN:
+            if not any((base / name).exists() for base in (doc.parent, REPO, REPO / "docs")):
+                missing.append(f"{doc.relative_to(REPO)}: {name}")
+    assert missing == []
+
+
+# options of other tools that the docs quote (pytest, cargo, dotnet, go, dask, ...)
+FOREIGN_OPTIONS = {
+    "--check", "--exact", "--filter", "--json", "--junitxml", "--lib", "--message-format",
+    "--no-build", "--no-restore", "--no-run", "--nthreads", "--offline", "--port", "--print",
+    "--randomize", "--reporter", "--select-class", "--select-method", "--sequence",
+    "--shuffle-seed", "--strict-markers", "--test", "--test-reporter", "--test-threads",
+}  # fmt: skip
+
+
+def test_every_option_the_docs_name_is_one_of_assays():
+    """`--out-dir` in the docs while the CLI says `--output-dir` sends users to a usage error."""
+    import typer
+
+    from assay.cli import app, load_commands
+
+    load_commands()
+
+    known = set()
+    commands = [typer.main.get_command(app)]
+    while commands:
+        command = commands.pop()
+        known.update(o for p in command.params for o in [*p.opts, *p.secondary_opts])
+        commands += getattr(command, "commands", {}).values()
+    unknown = [
+        f"{doc.relative_to(REPO)}: {option}"
+        for doc in DOCS
+        for option in sorted(set(re.findall(r"(?<![\w-])--[a-z][a-z0-9-]+", doc.read_text())))
+        if option not in known | FOREIGN_OPTIONS
+    ]
+    assert unknown == []

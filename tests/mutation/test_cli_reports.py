@@ -112,3 +112,10 @@ def test_verify_gate_4_rejects_a_weak_test_with_exact_survivors(shop):
     }
     assert len(gate["survivors"]) == 4
     assert {"line": 26, "mutated": "if False:"}.items() <= gate["unexercised_mutants"][0].items()
+
+
+def test_a_module_that_does_not_parse_is_one_line_naming_where(shop):
+    (shop / "src/shop/broken.py").write_text("def f(x):\n    if x\n        return 1\n")
+    proc = _assay(shop, "mutate", "src/shop/broken.py", "--tests", "tests", "-q")
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr == "assay: error: src/shop/broken.py:2: syntax error: expected ':'\n"

@@ -23,9 +23,12 @@ def test_dry_run_prints_the_file_and_writes_nothing(tmp_path_factory):
         "--dry-run",
         "-q",
         "--no-crosshair",
+        "-f",
+        f"json={root.parent / 'report.json'}",  # the report to a file, the dry run's text as ever
         cwd=root,
     )
     assert proc.returncode == 0, proc.stderr
+    assert '"schema": "assay.generate-offline/1"' in (root.parent / "report.json").read_text()
     assert proc.stdout.startswith(
         "# --- tests/test_rules_characterization.py (not written: --dry-run) ---"
     )
@@ -42,6 +45,7 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path_factory):
         (["src/ledger/rules.py", "--budget", "soon"], "--budget"),
         (["tests/test_rules.py"], "is a test file"),
         (["--since", "no-such-revision"], "--since"),
+        (["src/ledger/rules.py", "-f", "json=/nonexistent/r.json"], "cannot write"),
     ]
     for args, message in cases:
         proc = run_cli("generate", *args, cwd=root)

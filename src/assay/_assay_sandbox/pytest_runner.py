@@ -30,6 +30,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from . import boot
+from .plugins import quieting_args
 from .protocol import PytestJob
 
 if TYPE_CHECKING:
@@ -326,7 +327,7 @@ def _pytest_args(args: PytestJob, extra: list[str]) -> list[str]:
     ]
     if args.mode == "collect":
         base.append("--collect-only")
-    return base + extra
+    return base + extra + quieting_args(extra)
 
 
 def _run_once(args: PytestJob, extra: list[str], out: str) -> int:

@@ -1,15 +1,33 @@
 """The `assay` command: a thin Typer shell over `assay.api`. Each sub-command lives in its own
-module and registers itself on `app` when imported; importing this package registers them all."""
+module and registers itself on `app` when imported.
 
-from assay.cli import (  # noqa: F401 - registration
-    demo,
-    generate,
-    mutate,
-    prism,
-    smells,
-    targets,
-    verify,
-)
-from assay.cli.app import app, main
+`main` (the `assay` console script) imports only the module of the command it runs: all of them
+together import the whole library (pydantic settings, every gate, report and writer), about a second
+that `assay smells` (milliseconds of work) or `assay --version` should not pay. `load_commands()`
+registers every command, for callers of `app` itself."""
 
-__all__ = ["app", "main"]
+from __future__ import annotations
+
+import importlib
+import sys
+
+from assay.cli.app import app
+
+COMMANDS = ("verify", "demo", "generate", "mutate", "smells", "targets", "prism")
+__all__ = ["app", "load_commands", "main"]
+
+
+def load_commands(names: tuple[str, ...] = COMMANDS) -> None:
+    for name in names:
+        importlib.import_module(f"assay.cli.{name}")
+
+
+def main() -> None:
+    from assay.cli.app import main as run
+
+    words = [arg for arg in sys.argv[1:] if not arg.startswith("-")]
+    if words and words[0] in COMMANDS:
+        load_commands((words[0],))
+    elif words or "--version" not in sys.argv[1:]:  # help or a usage error: name every command
+        load_commands()
+    run()

@@ -219,7 +219,28 @@ def plan_outputs(formats: list[str], outputs: list[Path], known: Iterable[str]) 
             f"only one format can go to stdout; give the others a file: -f {to_stdout[1]}=FILE"
         )
     files = [(name, file) for name, file in pairs if file is not None]
+    for _, path in files:
+        check_writable(path)
     return Outputs(files, to_stdout[0] if to_stdout else None, terminal=not to_stdout)
+
+
+def check_writable(path: Path) -> None:
+    """Before any work starts: a report file that cannot be written is a usage error now, not
+    after a run of minutes whose report would then be lost."""
+    folder = path.parent
+    if path.is_dir():
+        usage_error(f"cannot write {path}: it is a directory")
+    if not folder.is_dir():
+        usage_error(f"cannot write {path}: no directory {folder}")
+    if not os.access(folder, os.W_OK | os.X_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        usage_error(f"cannot write {path}: permission denied")
+
+
+def writable(path: Path | None) -> Path | None:
+    """Option callback of a single `-o FILE`: checked when the command line is read."""
+    if path is not None:
+        check_writable(path)
+    return path
 
 
 def terminal() -> Console:

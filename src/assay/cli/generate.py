@@ -13,7 +13,16 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from assay import api
-from assay.cli.app import app, call, shown, terminal, usage_error, write
+from assay.cli.app import (
+    OutputFiles,
+    app,
+    call,
+    plan_outputs,
+    shown,
+    terminal,
+    usage_error,
+    write,
+)
 from assay.model import Note, ProgressEvent, Started, TargetDone
 from assay.report import WRITER_FORMATS, WRITER_PRESENTERS
 
@@ -120,11 +129,15 @@ def generate(
         typer.Option(help="write every model answer to this JSONL file (for replay:FILE)"),
     ] = None,
     format: Annotated[
-        str, typer.Option("--format", "-f", help=" | ".join(FORMATS) + " (offline: text, json)")
-    ] = "text",
-    output: Annotated[
-        Path | None, typer.Option("--output", "-o", help="write the report here")
+        list[str] | None,
+        typer.Option(
+            "--format",
+            "-f",
+            metavar="FORMAT[=FILE]",
+            help=f"{', '.join(FORMATS)} (offline: text, json); repeatable, each to its own FILE",
+        ),
     ] = None,
+    output: OutputFiles = None,
     root: Annotated[
         Path | None, typer.Option(help="project root (default: found from the first target)")
     ] = None,
@@ -144,8 +157,7 @@ def generate(
     """Write tests - with a model, or with no model by the offline writer (the default:
     mutant-killing characterization tests); keep only those that pass every gate, and say why for
     the rest."""
-    if format not in FORMATS:
-        usage_error(f"unknown format '{format}' (one of: {', '.join(FORMATS)})")
+    plan = plan_outputs(format or ["text"], output or [], FORMATS)
     if task is not None and task_file is not None:
         usage_error("give --task or --task-file, not both")
     if task_file is not None:
@@ -186,7 +198,11 @@ def generate(
 
     report = call(run)
     formats = WRITER_FORMATS[report.kind]
-    if format not in formats:
-        usage_error(f"{report.written_by} reports as {' or '.join(formats)}, not {format}")
-    WRITER_PRESENTERS[report.kind](report, format, output, write, terminal)
+    for name in [plan.stdout, *(name for name, _ in plan.files)]:
+        if name is not None and name not in formats:
+            usage_error(f"{report.written_by} reports as {' or '.join(formats)}, not {name}")
+    # the text view on the terminal, or the one format that goes to stdout; then the files
+    WRITER_PRESENTERS[report.kind](report, plan.stdout or "text", None, write, terminal)
+    for name, file in plan.files:
+        write(formats[name](report), file)
     raise typer.Exit(report.exit_code)

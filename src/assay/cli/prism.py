@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from assay import api
-from assay.cli.app import app, call, shown, terminal, usage_error, write
+from assay.cli.app import app, call, shown, terminal, usage_error, writable, write
 from assay.prism.model import BuildReport, CheckReport, PrismEvent, PrismReport, UnitsPlanned
 from assay.report import PRISM_BUILD_FORMATS, PRISM_CHECK_FORMATS, PRISM_FORMATS
 
@@ -31,7 +31,10 @@ State = Annotated[
     Path | None, typer.Option(help="where .assay/assay.db keeps finished runs (default: .)")
 ]
 NoCache = Annotated[bool, typer.Option("--no-cache", help="run everything again; keep nothing")]
-Output = Annotated[Path | None, typer.Option("--output", "-o", help="write the report here")]
+Output = Annotated[
+    Path | None,
+    typer.Option("--output", "-o", help="write the report here", callback=writable),
+]
 
 
 def _progress() -> tuple[Progress, Any]:

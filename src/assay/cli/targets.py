@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from assay import api
-from assay.cli.app import app, call, usage_error, write
+from assay.cli.app import OutputFiles, app, call, plan_outputs, usage_error, write
 from assay.report import TARGETS_FORMATS
 
 
@@ -23,11 +23,15 @@ def targets(
     ] = None,
     limit: Annotated[int | None, typer.Option(help="show at most this many")] = None,
     format: Annotated[
-        str, typer.Option("--format", "-f", help=" | ".join(TARGETS_FORMATS))
-    ] = "text",
-    output: Annotated[
-        Path | None, typer.Option("--output", "-o", help="write the report here")
+        list[str] | None,
+        typer.Option(
+            "--format",
+            "-f",
+            metavar="FORMAT[=FILE]",
+            help=f"{', '.join(TARGETS_FORMATS)}; repeatable, each to its own FILE (else stdout)",
+        ),
     ] = None,
+    output: OutputFiles = None,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="measure coverage again")] = False,
     root: Annotated[
         Path | None, typer.Option(help="project root (default: found from the first path)")
@@ -36,8 +40,7 @@ def targets(
 ) -> None:
     """Rank functions by what the project's tests leave unrun (coverage.py, branch mode, in
     the sandbox)."""
-    if format not in TARGETS_FORMATS:
-        usage_error(f"unknown format '{format}' (one of: {', '.join(TARGETS_FORMATS)})")
+    plan = plan_outputs(format or ["text"], output or [], TARGETS_FORMATS)
     if limit is not None and limit < 1:
         usage_error("--limit must be at least 1")
     report = call(
@@ -45,5 +48,10 @@ def targets(
             paths or [], root=root, since=since, use_cache=not no_cache, config=config, limit=limit
         )
     )
-    write(TARGETS_FORMATS[format](report), output)
+    if plan.terminal:
+        write(TARGETS_FORMATS["text"](report), None)
+    for name, file in plan.files:
+        write(TARGETS_FORMATS[name](report), file)
+    if plan.stdout:
+        write(TARGETS_FORMATS[plan.stdout](report), None)
     raise typer.Exit(0)

@@ -14,6 +14,7 @@ from assay._assay_sandbox import launch
 from assay._assay_sandbox.protocol import HASH_SEED, PytestJob
 from assay.dependencies import normalize
 from assay.dependencies.installed import Installed
+from assay.errors import ConfigError
 from assay.execution.runner import (
     CompileResult,
     Order,
@@ -64,6 +65,20 @@ def pytest_args(project: Project, settings: Settings) -> list[str]:
         for arg in ("-p", f"no:{plugin}")
     ]
     return [*settings.python.pytest_args, *off]
+
+
+USAGE_ERROR = 4  # pytest.ExitCode.USAGE_ERROR: its command line was rejected before any test ran
+
+
+def usage_problem(stderr: str) -> str:
+    """A pytest usage error as a configuration error: pytest's own line, and where its arguments
+    come from. Never a verdict: no test of the file was looked at."""
+    said = [line.strip() for line in stderr.splitlines() if "error:" in line]
+    cause = said[-1].split("error:", 1)[1].strip() if said else "a usage error"
+    return (
+        f"pytest rejected its arguments ({cause}): check pytest_args in [tool.assay.python] and "
+        "the addopts of the project's pytest configuration"
+    )
 
 
 def _last_started(progress: Path) -> str | None:
@@ -205,6 +220,8 @@ class PythonPytestRunner:
             )
             run.running = _last_started(Path(str(out) + ".progress"))
             return run
+        if data["exitstatus"] == USAGE_ERROR:
+            raise ConfigError(usage_problem(result.stderr))
         run.collected = data["collected"]
         run.errors = [
             Problem(

@@ -34,8 +34,9 @@ from assay._assay_sandbox.mutation.protocol import (
 from assay._assay_sandbox.protocol import HASH_SEED, MutantSpec, MutationJob
 from assay.config.mutation import MutationConfig
 from assay.dependencies.installed import Installed
-from assay.errors import RunFailed
+from assay.errors import ConfigError, RunFailed
 from assay.execution.workspace import Workspace
+from assay.languages.python import USAGE_ERROR, usage_problem
 from assay.mutation.model import Mutant, MutantResult, MutationResult, Status
 from assay.mutation.mutants import function_hash, function_spans, generate
 from assay.mutation.progress import Tally
@@ -377,12 +378,10 @@ class Engine:
             message = errors[0]
             # pytest's own words on why: the last lines of its output
             if message.startswith("pytest stopped"):
-                output = (
-                    (run_dir / f"mutation-{tag}.log")
-                    .read_text(errors="replace")
-                    .strip()
-                    .splitlines()
-                )
+                said = (run_dir / f"mutation-{tag}.log").read_text(errors="replace")
+                if message.startswith(f"pytest stopped before running (exit code {USAGE_ERROR})"):
+                    raise ConfigError(usage_problem(said))  # the config, not the tests
+                output = said.strip().splitlines()
                 message += "".join(f"\n  {line}" for line in output[-4:])
             raise MutationError(message)
         if not any(isinstance(ev, Done) for ev in events):

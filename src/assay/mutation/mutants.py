@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import ast
 import hashlib
+from pathlib import Path
 
+from assay.errors import InputError
 from assay.mutation.edits import Finder
 from assay.mutation.model import Mutant
 from assay.mutation.operators import skipped_lines
@@ -22,6 +24,25 @@ def apply(text: str, mutant: Mutant) -> str:
     """The module text with the mutant applied (what the worker compiles; what a disk
     rerun writes)."""
     return text[: mutant.start] + mutant.replacement + text[mutant.end :]
+
+
+def read_sources(root: Path, rels: list[str]) -> dict[str, str]:
+    """The text of each module to mutate; InputError (one line, `file:line: syntax error ...`) for
+    one that is not UTF-8 or does not parse: its mutants could not be generated nor its baseline
+    traced."""
+    sources = {}
+    for rel in rels:
+        try:
+            text = (root / rel).read_text(encoding="utf-8")
+            ast.parse(text, rel)
+        except UnicodeDecodeError as err:
+            raise InputError(f"{rel}: not UTF-8 text (byte {err.start})") from None
+        except SyntaxError as err:
+            raise InputError(f"{rel}:{err.lineno}: syntax error: {err.msg}") from None
+        except ValueError as err:  # null bytes
+            raise InputError(f"{rel}: {err}") from None
+        sources[rel] = text
+    return sources
 
 
 def generate(rel: str, text: str) -> list[Mutant]:

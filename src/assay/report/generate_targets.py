@@ -18,7 +18,7 @@ def render_text(report: Any) -> str:
     lines = [head]
     if report.coverage_problem:
         lines.append(f"coverage: {report.coverage_problem}")
-    if not report.functions:
+    if not report.functions and not report.coverage_problem:
         lines.append("nothing to do: every function's lines and branches run under the tests")
     for module, f in report.functions:
         cov = "n/a" if f.coverage is None else f"{f.coverage:.0f}%"

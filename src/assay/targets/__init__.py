@@ -5,6 +5,7 @@ missing lines."""
 
 from __future__ import annotations
 
+import ast
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -50,14 +51,26 @@ def _function_target(info: FunctionInfo, cov: CoverageData | None, rel: str) -> 
     if fc is not None:
         # the def line runs at import: not the function's
         span = range(info.node.lineno, info.end_line + 1)
-        ft.missing_lines = [n for n in fc.missing_lines if n in span]
+        ft.missing_lines = [n for n in fc.missing_lines if n in span and n != info.node.lineno]
         ft.missing_branches = [b for b in fc.missing_branches if b[0] in span]
         ran = sum(1 for n in fc.executed_lines if n in span and n != info.node.lineno)
         total = ran + len(ft.missing_lines)
         ft.coverage = round(100.0 * ran / total, 1) if total else 100.0
     elif cov is not None and not cov.problem:
-        ft.coverage = 0.0  # the file was never imported by any test
+        ft.coverage = 0.0  # the file was never imported by any test: all of its body is missing
+        ft.missing_lines = _statement_lines(info.node)
     return ft
+
+
+def _statement_lines(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[int]:
+    """The lines of a function's statements, as coverage.py counts them (no `def`, no
+    docstring)."""
+    body = node.body
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        body = body[1:]
+    return sorted(
+        {sub.lineno for stmt in body for sub in ast.walk(stmt) if isinstance(sub, ast.stmt)}
+    )
 
 
 def function_targets(project: Project, rel: str, cov: CoverageData | None) -> list[FunctionTarget]:
@@ -81,9 +94,33 @@ def needs_tests(f: FunctionTarget) -> bool:
     return bool(f.missing_lines or f.missing_branches) or f.coverage == 0.0
 
 
+# top-level files of a flat layout that build or script the project rather than make it up
+SCRIPTS = {"setup.py", "noxfile.py", "fabfile.py", "manage.py"}
+
+
+def in_package(project: Project, rel: str) -> bool:
+    """Whether `rel` is part of the project's code: a module of a regular package (every directory
+    up to its source root has an `__init__.py`) or a top-level module of a source root. Scripts in
+    `tools/`, `docs/` or `bin/`, and with a `src/` layout anything outside it, are not."""
+    path = Path(rel)
+    roots = [r for r in project.source_roots if r != "."]
+    root = next((r for r in roots if path.is_relative_to(r)), ".")
+    if root == "." and roots:
+        return False
+    inside = path.relative_to(root)
+    if len(inside.parts) == 1:
+        return inside.name not in SCRIPTS
+    base = project.root / root
+    return all(
+        (base.joinpath(*inside.parts[:i]) / "__init__.py").is_file()
+        for i in range(1, len(inside.parts))
+    )
+
+
 def source_modules(project: Project, paths: list[Path] | None = None) -> list[str]:
-    """Project-relative source modules (no tests), under `paths` when given."""
-    rels = sorted(set(project.modules.values()))
+    """Project-relative modules of the project's packages (no tests, no scripts), under `paths`
+    when given."""
+    rels = sorted(r for r in set(project.modules.values()) if in_package(project, r))
     if not paths:
         return rels
     wanted = [project.rel(p) for p in paths]

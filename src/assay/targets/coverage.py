@@ -13,8 +13,11 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from assay._assay_sandbox.plugins import quieting_args
 from assay.config import Settings
+from assay.errors import ConfigError
 from assay.execution.workspace import Workspace
+from assay.languages.python import USAGE_ERROR, usage_problem
 from assay.project import Project, _walk
 from assay.sandbox import Sandbox
 from assay.store import Store
@@ -37,8 +40,15 @@ class CoverageData:
     duration_s: float = 0.0
 
 
+# how assay measures; a new value drops cached measurements (2: pytest-cov switched off, whose own
+# tracer had left assay's coverage.py with nothing)
+MEASURE = 2
+
+
 def project_hash(project: Project, settings: Settings) -> str:
-    h = hashlib.sha256(f"{settings.python.interpreter}\0{settings.python.pytest_args}".encode())
+    h = hashlib.sha256(
+        f"{MEASURE}\0{settings.python.interpreter}\0{settings.python.pytest_args}".encode()
+    )
     for path in sorted(_walk(project.root, {".py", ".toml", ".cfg", ".ini"})):
         h.update(str(path.relative_to(project.root)).encode() + b"\0")
         h.update(path.read_bytes())
@@ -83,6 +93,35 @@ def measure(project: Project, settings: Settings, use_cache: bool = True) -> Cov
         store.close()
 
 
+PROBE = (
+    "import importlib.util, json, sys; "
+    "print(json.dumps({m: importlib.util.find_spec(m) is not None for m in sys.argv[1:]}))"
+)
+
+
+def _installed(
+    sandbox: Sandbox, python: str, env: dict[str, str], cwd: Path, modules: tuple[str, ...]
+) -> dict[str, bool]:
+    """Which of `modules` the project's interpreter can import."""
+    probe = sandbox.run([python, "-c", PROBE, *modules], cwd=cwd, env=env, timeout=60)
+    try:
+        found = json.loads(probe.stdout.strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        found = {}
+    return {m: bool(found.get(m)) for m in modules}
+
+
+def _lend_coverage(run_dir: Path) -> Path:
+    """A directory holding only assay's coverage package (a link): on the project interpreter's path
+    it adds coverage.py and nothing else of assay's environment."""
+    import coverage
+
+    lent = run_dir / "lent"
+    lent.mkdir(exist_ok=True)
+    (lent / "coverage").symlink_to(Path(coverage.__file__).parent, target_is_directory=True)
+    return lent
+
+
 def _run(project: Project, settings: Settings, python: str) -> CoverageData:
     sandbox = Sandbox(settings.sandbox, protect=project.root)
     with Workspace(project.root) as ws:
@@ -94,6 +133,9 @@ def _run(project: Project, settings: Settings, python: str) -> CoverageData:
         env = sandbox.env_for(
             ws.run_dir / "home", extra={"PYTHONPATH": os.pathsep.join(roots)}, cache=ws.cache_dir
         )
+        has = _installed(sandbox, python, env, ws.project, ("coverage", "pytest_cov"))
+        if not has["coverage"]:  # measure with assay's own coverage.py, after the project's paths
+            env["PYTHONPATH"] = os.pathsep.join([*roots, str(_lend_coverage(ws.run_dir))])
         source = ",".join(roots)
         timeout = max(settings.sandbox.timeout_s * 5, 120.0)
         run = sandbox.run(
@@ -114,15 +156,21 @@ def _run(project: Project, settings: Settings, python: str) -> CoverageData:
                 "no:randomly",
                 "--continue-on-collection-errors",
                 *settings.python.pytest_args,
+                *quieting_args(settings.python.pytest_args, has["pytest_cov"]),
             ],
             cwd=ws.project,
             env=env,
             timeout=timeout,
         )
-        if "No module named coverage" in run.stderr:
+        # coverage.py did not start (no data file): assay's own does not run under that Python
+        if not has["coverage"] and not data_file.exists() and not run.timed_out:
             return CoverageData(
-                {}, f"coverage.py is not installed for {python}: pip install coverage"
+                {},
+                f"coverage.py is not installed for {python}, and assay's own does not run "
+                "under it: pip install coverage",
             )
+        if run.returncode == USAGE_ERROR:
+            raise ConfigError(usage_problem(run.stderr))
         if run.timed_out:
             return CoverageData(
                 {}, f"the project's tests did not finish within {timeout:g} s", run.duration_s

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 import pytest
 
 from ..fork import clock, waited
+from ..plugins import quieting_args
 from ..protocol import MutantSpec, MutationJob
 from .bytecode import import_error
 from .observe import OBSERVE
@@ -149,6 +150,7 @@ def run_reimported(
         "-p",
         "no:assay",
         *cfg.pytest_args,
+        *quieting_args(cfg.pytest_args),
     ]
     # an observed re-run (`exercised`) observes this fresh session too
     plugins = [collector, OBSERVE] if OBSERVE.sink else [collector]

@@ -29,6 +29,7 @@ import os
 import pytest
 
 from .. import boot
+from ..plugins import quieting_args
 from ..protocol import MutationJob
 from .events import Events
 from .observe import OBSERVE
@@ -66,6 +67,7 @@ def main(job_path: str) -> int:
         "-p",
         "no:assay",
         *cfg.pytest_args,
+        *quieting_args(cfg.pytest_args),
     ]
     tracer.start()
     code = int(pytest.main(args, plugins=[server, OBSERVE] if cfg.observe else [server]))
