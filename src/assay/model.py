@@ -253,6 +253,8 @@ class Report:
         for f in self.files:
             for g in f.gates:
                 env = g.details.get("environment") or {}
+                if isinstance(env, str):  # a toolchain's build environment (no interpreter)
+                    env = {"python": "the build environment", "missing": {env: []}}
                 python = str(env.get("python") or "the test interpreter")
                 for missing, where in (env.get("missing") or {}).items():
                     gap = gaps.setdefault((missing, python), EnvironmentGap(missing, python))
