@@ -45,14 +45,15 @@ def _first_line(text: str) -> str:
 
 def _gaps(doc: dict) -> list[str]:
     """What the environment lacked, as assay named it: missing modules, and the one-line reasons
-    of unvalidated verdicts."""
+    of unvalidated verdicts (skips included; not those of files stopped before judging all)."""
     found: list[str] = []
     for entry in doc["files"]:
         for gate in entry["gates"]:
             found += [f"missing {m}" for m in gate.get("missing_dependencies", [])]
         for test in entry["tests"]:
-            if test["verdict"] == "unvalidated" and test["reason"]:
-                found.append(test["reason"])
+            reason = test["reason"]
+            if test["verdict"] == "unvalidated" and reason and not reason.startswith("not judged"):
+                found.append(reason)
     return sorted(Counter(found), key=lambda g: -found.count(g))
 
 
