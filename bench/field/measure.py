@@ -57,6 +57,16 @@ def _gaps(doc: dict) -> list[str]:
     return sorted(Counter(found), key=lambda g: -found.count(g))
 
 
+def _why(entry: dict) -> str:
+    """The first line under the deciding gate's header: what a user reads first."""
+    gate = next((g for g in entry["gates"] if g["gate"] == entry["rejected_at"]), None)
+    if gate is None:
+        return ""
+    lines = [line.strip() for line in gate["feedback"].splitlines() if line.strip()]
+    text = lines[1] if len(lines) > 1 else (lines[0] if lines else gate.get("reason", ""))
+    return text[:160]
+
+
 def verify(project: Project, root: Path, out: Path) -> dict:
     wall, code, output = _timed(
         _assay("verify", project.tests, "--no-cache", "-q", "-f", f"json={out}"), root
@@ -79,7 +89,7 @@ def verify(project: Project, root: Path, out: Path) -> dict:
         "gaps": _gaps(doc),
         "gate4": gate4,
         "not_accepted": [
-            {"path": f["path"], "verdict": f["verdict"], "at": f["rejected_at"]}
+            {"path": f["path"], "verdict": f["verdict"], "at": f["rejected_at"], "why": _why(f)}
             for f in doc["files"]
             if f["verdict"] != "accepted"
         ],
@@ -144,9 +154,13 @@ def mutmut(project: Project, root: Path, workdir: Path, limit: float) -> dict:
         project.pytest_args,
         limit,
     )
-    decided = result["killed"] + result["survived"]
-    result["score"] = round(100 * result["killed"] / decided, 1) if decided else None
     shutil.rmtree(work, ignore_errors=True)
+    if result["exit"] and not result["done"]:
+        tail = [line for line in result["tail"].splitlines() if line.strip()]
+        raise RunError(f"mutmut run: exit {result['exit']}: {' / '.join(tail[-2:])}")
+    # counted as assay counts: a mutant no test runs is not killed (mutmut leaves it out)
+    counted = result["killed"] + result["survived"] + result["no_tests"]
+    result["score"] = round(100 * result["killed"] / counted, 1) if counted else None
     return result
 
 

@@ -142,5 +142,10 @@ def render(rows: list[dict], reading: dict[str, dict]) -> str:
     others = [(n, f) for n, f in others if f["at"] != "mutation"]
     if others:
         out += ["", "Other files not accepted:"]
-        out += [f"- {n}/{f['path']}: {f['verdict']} at {f['at'] or '-'}" for n, f in others]
+        out += [
+            f"- {n}/{f['path']}: {f['verdict']} at {f['at'] or '-'}: {f.get('why', '')}".rstrip(
+                ": "
+            )
+            for n, f in others
+        ]
     return "\n".join(out)
