@@ -17,7 +17,6 @@ import json
 import os
 import random
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -27,6 +26,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from diskcheck import detected, rerun_from_disk  # noqa: E402
+from mutmut_runner import mutmut_venv  # noqa: E402
+from mutmut_runner import run_mutmut as run_mutmut_on  # noqa: E402
 from sdists import CACHE, fetch  # noqa: E402
 
 from assay.config import SandboxConfig  # noqa: E402
@@ -89,10 +90,6 @@ PROJECTS = [
         "deselect": ["tests/test_tenacity.py::TestRetryTyping::test_retry_type_annotations"],
     },
 ]
-MUTMUT_KILLED = {1, 3}
-MUTMUT_TIMEOUT = {36, 24, -24, 152, 255}
-MUTMUT_SURVIVED = {0}
-MUTMUT_NO_TESTS = {5, 33}
 DURATIONS_PLUGIN = """
 import json, os
 _d = {}
@@ -105,13 +102,7 @@ def pytest_sessionfinish(session):
 
 
 def mutmut_python() -> Path:
-    venv = CACHE / "mutmut-venv"
-    if not (venv / "bin" / "mutmut").exists():
-        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-        subprocess.run(
-            [str(venv / "bin" / "pip"), "install", "-q", "mutmut==3.8.1", "pytest"], check=True
-        )
-    return venv / "bin"
+    return mutmut_venv(CACHE / "mutmut-venv")
 
 
 def fresh_copy(root: Path) -> Path:
@@ -123,53 +114,20 @@ def fresh_copy(root: Path) -> Path:
 
 
 def run_mutmut(root: Path, project: dict, limit: float | None = None) -> dict:
-    """mutmut 3.8.1 on a fresh copy; after `limit` seconds it is stopped (its whole process group)
-    and the row says how many mutants it had finished: its wall time is then a lower bound."""
+    """mutmut 3.8.1 on a fresh copy, in its own venv (the projects here need nothing else)."""
     work = fresh_copy(root)
     deselect = [arg for d in project.get("deselect", []) for arg in ("--deselect", d)]
-    (work / "pyproject.toml").open("a").write(
-        f'\n[tool.mutmut]\npaths_to_mutate = ["{project["mutmut_path"]}"]\n'
-        f'tests_dir = ["{project["tests"]}"]\nalso_copy = {json.dumps(project["also_copy"])}\n'
-        f"pytest_add_cli_args = {json.dumps(deselect)}\n"
+    result = run_mutmut_on(
+        work,
+        mutmut_python(),
+        [project["mutmut_path"]],
+        [project["tests"]],
+        project["also_copy"],
+        deselect,
+        limit,
     )
-    bindir = mutmut_python()
-    start = time.monotonic()
-    proc = subprocess.Popen(
-        [str(bindir / "mutmut"), "run"],
-        cwd=work,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-        start_new_session=True,
-        env={**os.environ, "PATH": f"{bindir}:{os.environ['PATH']}"},
-    )
-    try:
-        stdout, _ = proc.communicate(timeout=limit)
-        finished = True
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        stdout, _ = proc.communicate()
-        finished = False
-    wall = time.monotonic() - start
-    codes = []
-    for meta in (work / "mutants").rglob("*.meta"):
-        codes += list(json.loads(meta.read_text())["exit_code_by_key"].values())
     shutil.rmtree(work.parent, ignore_errors=True)
-    return {
-        "wall_s": round(wall, 2),
-        "finished": finished,
-        "exit": proc.returncode,
-        "mutants": len(codes),
-        "done": sum(c is not None for c in codes),
-        "killed": sum(c in MUTMUT_KILLED or c in MUTMUT_TIMEOUT for c in codes),
-        "survived": sum(c in MUTMUT_SURVIVED for c in codes),
-        "no_tests": sum(c in MUTMUT_NO_TESTS for c in codes),
-        "other": sum(
-            c not in MUTMUT_KILLED | MUTMUT_TIMEOUT | MUTMUT_SURVIVED | MUTMUT_NO_TESTS
-            for c in codes
-        ),
-        "tail": stdout[-300:] if proc.returncode else "",
-    }
+    return result
 
 
 def run_assay(root: Path, project: dict) -> tuple[dict, dict]:

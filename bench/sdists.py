@@ -20,10 +20,10 @@ def _archives(downloads: Path, name: str, version: str | None) -> list[Path]:
     return [p for p in downloads.iterdir() if pattern.match(p.name.lower().replace("-", "_"))]
 
 
-def fetch(spec: str) -> Path:
-    """Download `spec` (e.g. 'inflection==0.5.1') as an sdist once and return the unpacked
-    project root."""
-    downloads = CACHE / "sdists"
+def fetch(spec: str, cache: Path = CACHE) -> Path:
+    """Download `spec` (e.g. 'inflection==0.5.1') as an sdist once into `cache` and return the
+    unpacked project root."""
+    downloads = cache / "sdists"
     downloads.mkdir(parents=True, exist_ok=True)
     name = spec.split("==")[0].lower().replace("-", "_")
     version = spec.split("==")[1] if "==" in spec else None
@@ -47,7 +47,7 @@ def fetch(spec: str) -> Path:
         )
         archives = _archives(downloads, name, version)
     archive = sorted(archives)[-1]
-    dest = CACHE / "projects"
+    dest = cache / "projects"
     stem = archive.name.removesuffix(".tar.gz").removesuffix(".zip")
     root = dest / stem
     if not root.exists():
