@@ -18,6 +18,17 @@ SLUG = {
         words = text.lower().split()
         return "-".join(w for w in words if w.isalnum())
     """,
+    "src/slug/word.py": """
+    class Word:
+        __slots__ = ("_text",)
+
+        def __init__(self, text):
+            self._text = text
+
+        @property
+        def text(self):
+            return self._text
+    """,
     "src/slug/cli.py": """
     import sys
 
@@ -36,6 +47,22 @@ SLUG = {
         from slug.core import slugify
 
         return slugify
+
+
+    @pytest.fixture
+    def word():
+        from slug.word import Word
+
+        return Word("a")
+    """,
+    # what it checks is declared (a read-only property), and no function of the project runs
+    "tests/test_readonly.py": """
+    import pytest
+
+
+    def test_text_is_read_only(word):
+        with pytest.raises(AttributeError):
+            word.text = "b"
     """,
     "tests/test_pasted.py": """
     def slugify(text):
@@ -101,6 +128,14 @@ def test_a_fixture_fed_test_is_held_to_the_module_it_reaches(files):
     assert gate.details["reached"] == ["src/slug/core.py"]
     assert gate.details["score"] is not None
     assert f.verdict is not Verdict.REJECTED
+
+
+def test_a_fixture_fed_test_of_a_declared_attribute_is_not_a_pasted_copy(files):
+    f = files["tests/test_readonly.py"]
+    gate = f.gates[-1]
+    assert gate.status is GateStatus.SKIP
+    assert "takes the fixture 'word' of tests/conftest.py" in gate.details["reason"]
+    assert f.verdict is Verdict.ACCEPTED
 
 
 def test_a_test_that_runs_the_cli_in_a_subprocess_is_not_rejected(files):

@@ -20,7 +20,7 @@ from assay._assay_sandbox.protocol import EVERY_TEST_FUNCTION
 from assay.errors import RunFailed
 from assay.feedback import compose
 from assay.gates.base import BaseGate, GateContext
-from assay.gates.reach import project_modules, reached, starts_process
+from assay.gates.reach import fixture_fed, project_modules, reached, starts_process
 from assay.gates.stability import HINT as STABILITY_HINT
 from assay.languages.python import PYTHON, pytest_args
 from assay.model import Candidate, GateProgress, GateResult, GateStatus, TestOutcome, Verdict
@@ -181,6 +181,14 @@ class MutationGate(BaseGate):
             reason = (
                 "no target: the tests run no function of the project in their own process; they "
                 f"may run it in processes they start ({spawn}), which gate 4 does not see"
+            )
+            return GateResult(self.name, GateStatus.SKIP, elapsed, details={"reason": reason})
+        fed = fixture_fed(ctx.project, candidate.rel, candidate.source)
+        if fed:
+            reason = (
+                "no target: the tests run no function of the project, but they get its objects "
+                f"from a fixture ({fed}): what they check (e.g. a read-only attribute) is "
+                "declared, not run, and gate 4 has no mutant of it"
             )
             return GateResult(self.name, GateStatus.SKIP, elapsed, details={"reason": reason})
         reason = (

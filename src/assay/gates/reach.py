@@ -84,3 +84,38 @@ def starts_process(project: Project, rel: str, source: str) -> str | None:
             if how:
                 return f"{how} ({(folder / 'conftest.py').as_posix()})"
     return None
+
+
+def fixture_fed(project: Project, rel: str, source: str) -> str | None:
+    """The first conftest fixture that hands the file's tests an object of the project, or None.
+
+    Such a test may check what the project declares rather than runs (semver's `version.major = 9`
+    must raise: a read-only property, no function of the project executes), so a run that reaches
+    no function does not make it a test of a copy."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return None
+    wanted = {
+        a.arg
+        for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+        for a in node.args.args
+    }
+    for folder in Path(rel).parents:
+        conftest_rel = (folder / "conftest.py").as_posix()
+        try:
+            text = (project.root / conftest_rel).read_text(encoding="utf-8")
+            conftest = ast.parse(text)
+        except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
+            continue
+        if not project.targets_of(text, conftest_rel):
+            continue
+        for node in conftest.body:
+            if (
+                isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+                and node.name in wanted
+                and any("fixture" in ast.unparse(d) for d in node.decorator_list)
+            ):
+                return f"takes the fixture {node.name!r} of {conftest_rel}"
+    return None
