@@ -95,7 +95,7 @@ def test_verify_gate_4_rejects_a_weak_test_with_exact_survivors(shop):
     gate = next(g for g in json.loads(proc.stdout)["files"][0]["gates"] if g["gate"] == "mutation")
     assert gate["status"] == "reject"
     assert gate["scope"]["functions"] == ["src/shop/pricing.py::discount"]
-    assert gate["feedback"].startswith("REJECT: Gate 4 — LOW MUTATION SCORE (33% < 50%)")
+    assert gate["feedback"].startswith("REJECT: Gate 4 — LOW MUTATION SCORE (33% < 60%)")
     assert "\nAdd test cases that fail under these mutations.\n" in gate["feedback"]
     # the percent check's mutants change nothing `discount(200)` returns: listed, not counted
     assert gate["feedback"].endswith(

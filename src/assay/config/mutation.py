@@ -16,7 +16,7 @@ class MutationConfig(Section):
     model_config = ConfigDict(extra="forbid", validate_assignment=True, populate_by_name=True)
 
     thresholds: dict[CodeClass, float] = Field(
-        default_factory=lambda: {"pure": 50.0, "service": 40.0, "io": 30.0},  # type: ignore[arg-type]
+        default_factory=lambda: {"pure": 60.0, "service": 50.0, "io": 40.0},  # type: ignore[arg-type]
         description="least mutation score (percent) by code class",
     )
     code_classes: dict[str, CodeClass] = Field(
@@ -60,4 +60,4 @@ class MutationConfig(Section):
         for name, pct in value.items():
             if not 0 <= pct <= 100:
                 raise ValueError(f"threshold of {name} must be a percentage (0-100), got {pct}")
-        return {"pure": 50.0, "service": 40.0, "io": 30.0, **value}
+        return {"pure": 60.0, "service": 50.0, "io": 40.0, **value}
