@@ -80,6 +80,12 @@ def test_random_input_on_both_sides_is_fine():
     assert sorted(shuffled(items)) == sorted(items)
 
 
+def test_clock_round_trip_through_unpacking_is_fine():
+    dt = datetime.datetime.now()  # expect[AS012]
+    [res] = stamp(dt.isoformat())
+    assert res == dt
+
+
 def test_random_through_the_code_against_a_constant_is_fine():
     items = [random.random() for _ in range(5)]  # expect[AS012]
     assert len(shuffled(items)) == 5

@@ -94,10 +94,20 @@ class _Flow:
     def __init__(self, test: TestFunc):
         self.test = test
         self.names: dict[str, Source] = {}
+        # `[res] = f(s)`: an unpacked name comes from the right-hand side (parse's round trip)
+        unpacked = {
+            id(t): node.value
+            for node in test.of(ast.Assign)
+            if isinstance(node, ast.Assign)
+            for t in node.targets
+            if isinstance(t, (ast.Tuple, ast.List))
+        }
         for _ in range(5):  # chains of assignments, each pass follows one more step
             changed = False
             for name, values in test.assigned.items():
-                found = [s for v in values if (s := self.of(_value(v))) is not None]
+                found = [
+                    s for v in values if (s := self.of(_value(unpacked.get(id(v), v)))) is not None
+                ]
                 if found and name not in self.names:
                     best = next((s for s in found if not s.raw), found[0])
                     self.names[name] = best
