@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 
 from assay.dependencies import Dependencies
@@ -72,7 +73,10 @@ def judge_run(
         elif rec.outcome in (Outcome.SKIPPED, Outcome.XFAILED):
             outcomes.append(
                 TestOutcome(
-                    nodeid, Verdict.UNVALIDATED, gate, f"{rec.outcome.value}: {rec.message}".strip()
+                    nodeid,
+                    Verdict.UNVALIDATED,
+                    gate,
+                    f"{rec.outcome.value}: {_unprefixed(rec.message)}".strip(),
                 )
             )
     if run.crash:
@@ -172,3 +176,8 @@ def environment_details(gaps: dict[str, list[str]], python: str | None) -> dict[
     """A gate's `environment` details: the interpreter, and per gap the tests (or files) it
     left unjudged; every report counts and names them from here."""
     return {"python": python, "missing": gaps}
+
+
+def _unprefixed(message: str) -> str:
+    """pytest's skip message repeats the outcome ("Skipped: needs numpy")."""
+    return re.sub(r"^(Skipped|XFAIL):? ", "", message)
