@@ -100,7 +100,7 @@ class MutationJob(_Json):
     killers: int = 1
     # a test's CPU deadline: factor x its untraced duration + timeout_s (`mutation.children`)
     timeout_factor: float = 2.0
-    timeout_s: float = 0.5
+    timeout_s: float = 0.25
     baseline_timeout: float = 180.0  # the deadline of one test in the baseline runs
     # node ids, prefixes or globs left out of the run
     deselect: list[str] = field(default_factory=list)

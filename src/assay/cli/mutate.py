@@ -163,7 +163,7 @@ def mutate(
         float | None,
         typer.Option(
             metavar="SECONDS",
-            help="CPU seconds added to each test's deadline under a mutant (default 0.5)",
+            help="CPU seconds added to each test's deadline under a mutant (default 0.25)",
         ),
     ] = None,
     timeout_factor: Annotated[

@@ -30,7 +30,7 @@ class MutationConfig(Section):
         "baseline duration + timeout_s; one that sleeps or blocks, 10 x that in wall time",
     )
     timeout_s: float = Field(
-        0.5,
+        0.25,
         ge=0,
         validation_alias=AliasChoices("timeout_s", "timeout_base_s"),
         description="CPU seconds added to each test's deadline (timeout_base_s: old name)",
