@@ -12,7 +12,7 @@ from assay.gates.reach import process_start
 from assay.model import GateStatus, Verdict
 
 SLUG = {
-    "src/slug/__init__.py": "",
+    "src/slug/__init__.py": "from slug.core import slugify\n",
     "src/slug/core.py": """
     def slugify(text):
         words = text.lower().split()
@@ -85,6 +85,15 @@ SLUG = {
     def test_drops_punctuation(slugger):
         assert slugger("a ! b") == "a-b"
     """,
+    # imports only the package, whose __init__ holds no function (more-itertools' `import
+    # more_itertools as mi`): held to the module its tests reach, not to an empty __init__
+    "tests/test_package.py": """
+    import slug as s
+
+
+    def test_joins_words():
+        assert s.slugify("Hello World") == "hello-world"
+    """,
     "tests/test_cli_run.py": """
     import os
     import subprocess
@@ -136,6 +145,14 @@ def test_a_fixture_fed_test_of_a_declared_attribute_is_not_a_pasted_copy(files):
     assert gate.status is GateStatus.SKIP
     assert "takes the fixture 'word' of tests/conftest.py" in gate.details["reason"]
     assert f.verdict is Verdict.ACCEPTED
+
+
+def test_a_file_importing_only_a_reexporting_package_is_held_to_what_it_reaches(files):
+    f = files["tests/test_package.py"]
+    gate = f.gates[-1]
+    assert f.targets == ["src/slug/__init__.py"]
+    assert gate.details["reached"] == ["src/slug/core.py"] and gate.details["score"] is not None
+    assert all(t.verdict is Verdict.ACCEPTED for t in f.tests), f.tests
 
 
 def test_a_test_that_runs_the_cli_in_a_subprocess_is_not_rejected(files):

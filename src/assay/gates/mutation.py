@@ -27,7 +27,7 @@ from assay.model import Candidate, GateProgress, GateResult, GateStatus, TestOut
 from assay.mutation.attribution import attribute, module_limits, module_scores
 from assay.mutation.codeclass import threshold_for
 from assay.mutation.engine import Engine
-from assay.mutation.model import MutationResult
+from assay.mutation.model import COUNTED, MutationResult
 from assay.mutation.summary import details, feedback
 from assay.store import Store
 
@@ -64,33 +64,15 @@ class MutationGate(BaseGate):
         # the file, not node ids: the worker finds its tests again itself (ids of tests parametrized
         # over a set differ between processes); the green run's untraced durations spare the worker
         # its own timing run
-        tests = [candidate.rel]
-        sources = {
-            rel: ctx.workspace.path(rel).read_text(encoding="utf-8", errors="replace")
-            for rel in targets
-        }
-        code_class, threshold = threshold_for(sources, conf, ctx.project.packages)
-        limits = module_limits(sources, conf, ctx.project.packages)
-        store = Store(ctx.root) if ctx.settings.cache else None
         try:
-            engine = Engine(
-                ctx.workspace,
-                ctx.sandbox,
-                PYTHON.python(ctx.settings),
-                ctx.project.source_roots,
-                conf,
-                pytest_args(ctx.project, ctx.settings),
-                store,
-            )
-            run = engine.run(
-                targets,
-                tests,
-                scoped=True,
-                durations=ctx.facts.test_durations,
-                killers=EVERY_TEST_FUNCTION,  # each test's own kill set, for `attribute`
-                progress=lambda ev: _progress(ctx, candidate.rel, self.name, ev),
-                observe=True,
-            )
+            run, sources = self._measure(ctx, candidate.rel, targets)
+            # the modules it imports hold no function its tests run (a package's __init__ that
+            # re-exports, `import more_itertools as mi`): held to the modules they reach instead
+            if candidate.targets and not reached(run):
+                wider = project_modules(ctx.project)
+                again, again_sources = self._measure(ctx, candidate.rel, wider)
+                if reached(again):  # else it imports the project and runs none of its functions
+                    run, sources, targets = again, again_sources, wider
         # no evidence either way: the file cannot be validated, never "passed"
         except RunFailed as err:
             reason = f"mutation run failed: {str(err)[:500]}"
@@ -102,9 +84,9 @@ class MutationGate(BaseGate):
                 verdict=Verdict.UNVALIDATED,
                 details={"reason": reason},
             )
-        finally:
-            if store:
-                store.close()
+        dynamic = targets != list(candidate.targets)
+        code_class, threshold = threshold_for(sources, conf, ctx.project.packages)
+        limits = module_limits(sources, conf, ctx.project.packages)
         skipped = set(ctx.facts.collected or []) - set(ctx.facts.passing_tests or [])
         flakes = baseline_flakes(run, skipped, self.name)
         if flakes:
@@ -117,7 +99,7 @@ class MutationGate(BaseGate):
                 tests=flakes,
                 details={"flaky": [t.id for t in flakes]},
             )
-        if not candidate.targets:
+        if dynamic:
             found = reached(run)
             if not found:
                 return self._unreached(candidate, ctx, len(targets), time.monotonic() - start)
@@ -128,13 +110,14 @@ class MutationGate(BaseGate):
         # answered from the cache, not run (none with --no-cache, nor after the interpreter's
         # installed set changed)
         info["cached_mutants"] = sum(r.cached for r in run.results.values())
-        if not candidate.targets:
+        if dynamic:
             info["reached"] = sorted(sources)
         modules = module_scores(run, limits)
         if len(modules) > 1:
             info["modules"] = modules
         judged = attribute(run, list(ctx.facts.passing_tests or []))
-        low_value = judged.low_value
+        # no mutant in scope: nothing a test could have killed, so no test is of low value for it
+        low_value = judged.low_value if any(r.status in COUNTED for _, r in run.scored) else {}
         outcomes = [
             TestOutcome(t, Verdict.LOW_VALUE, self.name, why) for t, why in low_value.items()
         ]
@@ -170,6 +153,38 @@ class MutationGate(BaseGate):
             details=info,
             notes=judged.redundant,
         )
+
+    def _measure(
+        self, ctx: GateContext, rel: str, targets: list[str]
+    ) -> tuple[MutationResult, dict[str, str]]:
+        """One scoped run of the file's tests against `targets`, and the targets' sources."""
+        sources = {
+            t: ctx.workspace.path(t).read_text(encoding="utf-8", errors="replace") for t in targets
+        }
+        store = Store(ctx.root) if ctx.settings.cache else None
+        try:
+            engine = Engine(
+                ctx.workspace,
+                ctx.sandbox,
+                PYTHON.python(ctx.settings),
+                ctx.project.source_roots,
+                ctx.settings.mutation,
+                pytest_args(ctx.project, ctx.settings),
+                store,
+            )
+            run = engine.run(
+                targets,
+                [rel],
+                scoped=True,
+                durations=ctx.facts.test_durations,
+                killers=EVERY_TEST_FUNCTION,  # each test's own kill set, for `attribute`
+                progress=lambda ev: _progress(ctx, rel, self.name, ev),
+                observe=True,
+            )
+        finally:
+            if store:
+                store.close()
+        return run, sources
 
     def _unreached(
         self, candidate: Candidate, ctx: GateContext, modules: int, elapsed: float
