@@ -15,6 +15,7 @@ import ast
 import contextlib
 from pathlib import Path
 
+from assay.gates.stability import imported
 from assay.mutation.model import MutationResult
 from assay.project import Project
 
@@ -50,12 +51,7 @@ def process_start(source: str) -> str | None:
         return None
     for node in ast.walk(tree):
         if isinstance(node, ast.Import | ast.ImportFrom):
-            names = (
-                [a.name for a in node.names]
-                if isinstance(node, ast.Import)
-                else [node.module or ""]
-            )
-            for name in names:
+            for name in imported(node):
                 if name.split(".")[0] in SPAWNING_MODULES:
                     return f"imports {name}"
         elif (

@@ -67,12 +67,7 @@ def risk_of(source: str) -> str | None:
         if isinstance(node, ast.Attribute) and node.attr == "integration":
             return "marked integration"
         if isinstance(node, ast.Import | ast.ImportFrom):
-            names = (
-                [a.name for a in node.names]
-                if isinstance(node, ast.Import)
-                else [node.module or ""]
-            )
-            for name in names:
+            for name in imported(node):
                 if name.split(".")[0] in RISKY_MODULES:
                     return f"uses {name.split('.')[0]}"
         if isinstance(node, ast.Name) and node.id in RISKY_NAMES:
@@ -146,3 +141,8 @@ class StabilityGate(BaseGate):
                 details=details,
             )
         return GateResult(self.name, GateStatus.PASS, elapsed, details=details)
+
+
+def imported(node: ast.Import | ast.ImportFrom) -> list[str]:
+    """The modules an import statement names (`from a.b import c`: a.b)."""
+    return [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
