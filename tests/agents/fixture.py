@@ -1,0 +1,56 @@
+"""A tiny project with one good test file and one weak one, shared by the agent-facing tests."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.conftest import write_project
+
+FILES = {
+    "calc.py": """
+        def clamp(x, lo, hi):
+            if x < lo:
+                return lo
+            if x > hi:
+                return hi
+            return x
+    """,
+    "tests/test_good.py": """
+        from calc import clamp
+
+
+        def test_below():
+            assert clamp(-5, 0, 10) == 0
+
+
+        def test_above():
+            assert clamp(42, 0, 10) == 10
+
+
+        def test_inside():
+            assert clamp(7, 0, 10) == 7
+
+
+        def test_edges():
+            assert clamp(0, 0, 10) == 0
+            assert clamp(10, 0, 10) == 10
+    """,
+    "tests/test_weak.py": """
+        from calc import clamp
+
+
+        def test_runs():
+            clamp(3, 0, 10)
+    """,
+}
+
+
+# gates 3 and 4 cost most and decide nothing these tests look at: the weak file fails gate 5
+LIGHT_GATES = """
+[tool.assay]
+gates = ["compile", "green", "smells"]
+"""
+
+
+def calc_project(root: Path) -> Path:
+    return write_project(root, FILES, LIGHT_GATES)

@@ -1,0 +1,61 @@
+"""`assay mcp` answered by the MCP SDK's own client over stdio: the tools list, verify's verdicts
+(the same as the library's), mutate's survivors, and a bad path as a tool error."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from assay import api
+from tests.agents.fixture import calc_project
+
+pytest.importorskip("mcp", reason="the MCP SDK (assay[mcp]) is not installed")
+
+import anyio  # noqa: E402
+from mcp import ClientSession  # noqa: E402
+from mcp.client.stdio import StdioServerParameters, stdio_client  # noqa: E402
+
+
+async def _session_calls(root, calls):
+    """Start `assay mcp` in `root` and make each (tool, arguments) call in turn."""
+    server = StdioServerParameters(command=sys.executable, args=["-m", "assay", "mcp"], cwd=root)
+    async with stdio_client(server) as (read, write), ClientSession(read, write) as session:
+        await session.initialize()
+        tools = await session.list_tools()
+        results = [await session.call_tool(name, args) for name, args in calls]
+        return {t.name: t for t in tools.tools}, results
+
+
+def test_the_sdk_client_gets_the_cli_verdicts_and_survivors(tmp_path):
+    root = calc_project(tmp_path / "proj")
+    tools, (verified, mutated, missing) = anyio.run(
+        _session_calls,
+        root,
+        [
+            ("verify", {"paths": ["tests"]}),
+            ("mutate", {"targets": ["calc.py"], "tests": ["tests/test_weak.py"]}),
+            ("verify", {"paths": ["tests/test_nothing.py"]}),
+        ],
+    )
+    assert set(tools) == {"verify", "mutate", "survivors", "generate"}
+    assert tools["verify"].output_schema["title"] == "VerifyAnswer"
+
+    answer = verified.structured_content
+    by_path = {f["path"]: f for f in answer["files"]}
+    library = api.verify([root / "tests"], root=root)  # what `assay verify` prints
+    assert {f.path: f.verdict.value for f in library.files} == {
+        p: f["verdict"] for p, f in by_path.items()
+    }
+    assert by_path["tests/test_good.py"]["verdict"] == "accepted"
+    assert by_path["tests/test_weak.py"]["verdict"] != "accepted"
+    assert by_path["tests/test_weak.py"]["feedback"].startswith("REJECT")
+    assert answer["exit_code"] == library.exit_code == 1
+
+    survived = mutated.structured_content
+    assert survived["passed"] is False
+    assert survived["survivors_total"] == len(survived["survivors"]) > 0
+    assert {s["file"] for s in survived["survivors"]} == {"calc.py"}
+
+    assert missing.is_error
+    assert "no such file or directory" in missing.content[0].text
