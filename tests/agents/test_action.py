@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from assay import api
-from assay.agents.server import diff_scoped
+from assay.agents import diff_scoped
 from tests.agents.fixture import calc_project
 from tests.conftest import REPO
 
@@ -22,8 +22,11 @@ pytest.importorskip("yaml", reason="ci/run_action_locally.py reads action.yml wi
 GIT = ["git", "-c", "user.name=dev", "-c", "user.email=dev@example.com"]
 
 
-def pull_request(tmp_path: Path) -> Path:
-    """`upstream` on main without the weak test; its clone on a branch that adds it."""
+@pytest.fixture(scope="module")
+def work(tmp_path_factory) -> Path:
+    """`upstream` on main without the weak test; its clone on a branch that adds it. Shared by
+    the tests of this module: the second answers from the first one's cached verdicts."""
+    tmp_path = tmp_path_factory.mktemp("pr")
     upstream = calc_project(tmp_path / "upstream")
     (upstream / "tests" / "test_weak.py").unlink()
     subprocess.run(["git", "init", "-q", "-b", "main"], cwd=upstream, check=True)
@@ -53,8 +56,7 @@ def run_action(work: Path, temp: Path, **inputs: str) -> tuple[int, dict]:
     return done.returncode, json.loads(done.stdout) if done.stdout.strip() else {}
 
 
-def test_the_action_steps_write_sarif_and_summary_and_fail_on_a_weak_file(tmp_path):
-    work = pull_request(tmp_path)
+def test_the_action_steps_write_sarif_and_summary_and_fail_on_a_weak_file(work, tmp_path):
     # the diff scope (`--since`) where this assay has it; every test under `paths` until then
     since = "auto" if diff_scoped(api.verify) else ""
     code, result = run_action(work, tmp_path / "t1", python="", since=since)
@@ -81,3 +83,30 @@ def test_the_action_steps_write_sarif_and_summary_and_fail_on_a_weak_file(tmp_pa
 
     code, result = run_action(work, tmp_path / "t3", python="", since=since, fail_on="often")
     assert code == 2 and result["ran"][-1] == "Run assay verify"
+
+
+def test_the_gitlab_template_script_writes_its_reports_and_fails_on_a_weak_file(work):
+    """Its script after the pip install (this assay is installed already), as a runner's bash."""
+    import yaml
+
+    job = yaml.safe_load((REPO / "ci" / "gitlab" / "assay.gitlab-ci.yml").read_text())[".assay"]
+    assert job["script"][0].startswith("python -m pip install")
+    since = "auto" if diff_scoped(api.verify) else ""
+    base = subprocess.run(
+        ["git", "merge-base", "origin/main", "HEAD"], cwd=work, capture_output=True, text=True
+    ).stdout.strip()
+    env = {
+        **os.environ,
+        **{k: str(v) for k, v in job["variables"].items()},
+        "ASSAY_SINCE": since,
+        "CI_MERGE_REQUEST_DIFF_BASE_SHA": base,
+        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+    }
+    script = "\n".join(job["script"][1:])
+    done = subprocess.run(
+        ["bash", "-eo", "pipefail", "-c", script], cwd=work, env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "assay verify exited 1 (fail-on: not-accepted)" in done.stdout
+    for artifact in [*job["artifacts"]["paths"], job["artifacts"]["reports"]["junit"]]:
+        assert (work / artifact).is_file(), artifact

@@ -8,6 +8,7 @@ import sys
 import pytest
 
 from assay import api
+from assay.agents import diff_scoped
 from tests.agents.fixture import calc_project
 
 pytest.importorskip("mcp", reason="the MCP SDK (assay[mcp]) is not installed")
@@ -29,13 +30,16 @@ async def _session_calls(root, calls):
 
 def test_the_sdk_client_gets_the_cli_verdicts_and_survivors(tmp_path):
     root = calc_project(tmp_path / "proj")
-    tools, (verified, mutated, missing) = anyio.run(
+    weak = {"targets": ["calc.py"], "tests": ["tests/test_weak.py"]}
+    tools, (verified, mutated, listed, missing, scoped) = anyio.run(
         _session_calls,
         root,
         [
             ("verify", {"paths": ["tests"]}),
-            ("mutate", {"targets": ["calc.py"], "tests": ["tests/test_weak.py"]}),
+            ("mutate", weak),
+            ("survivors", weak),  # the same run, from the cache
             ("verify", {"paths": ["tests/test_nothing.py"]}),
+            ("verify", {"since": "HEAD"}),
         ],
     )
     assert set(tools) == {"verify", "mutate", "survivors", "generate"}
@@ -57,5 +61,11 @@ def test_the_sdk_client_gets_the_cli_verdicts_and_survivors(tmp_path):
     assert survived["survivors_total"] == len(survived["survivors"]) > 0
     assert {s["file"] for s in survived["survivors"]} == {"calc.py"}
 
+    assert listed.structured_content["total"] == survived["survivors_total"]
+    assert listed.structured_content["survivors"][0] == survived["survivors"][0]
+
     assert missing.is_error
     assert "no such file or directory" in missing.content[0].text
+    if not diff_scoped(api.verify):  # `since` passed through only where the library takes it
+        assert scoped.is_error
+        assert "no diff scope" in scoped.content[0].text

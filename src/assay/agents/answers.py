@@ -63,6 +63,14 @@ class SurvivorAnswer:
 
 
 @dataclass
+class SurvivorsAnswer:
+    """Every surviving mutant of a mutation run, most-run lines first."""
+
+    total: int
+    survivors: list[SurvivorAnswer]
+
+
+@dataclass
 class MutateAnswer:
     """`assay mutate` in short; `score` and `threshold` in percent (`score` None: no mutant
     scored). `survivors` holds the first few, `survivors_total` counts them all."""
@@ -138,8 +146,9 @@ def survivor_answer(mutant: Mutant, result: MutantResult) -> SurvivorAnswer:
     )
 
 
-def survivors_answer(report: MutateReport) -> list[SurvivorAnswer]:
-    return [survivor_answer(m, r) for m, r in report.run.survivors()]
+def survivors_answer(report: MutateReport) -> SurvivorsAnswer:
+    found = [survivor_answer(m, r) for m, r in report.run.survivors()]
+    return SurvivorsAnswer(len(found), found)
 
 
 def mutate_answer(report: MutateReport) -> MutateAnswer:

@@ -6,7 +6,6 @@ error (a missing file, a bad option) is a tool error with assay's one line, neve
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -15,10 +14,11 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 
 from assay import api
+from assay.agents import diff_scoped
 from assay.agents.answers import (
     GenerateAnswer,
     MutateAnswer,
-    SurvivorAnswer,
+    SurvivorsAnswer,
     VerifyAnswer,
     generate_answer,
     mutate_answer,
@@ -34,12 +34,6 @@ INSTRUCTIONS = (
     "low_value, unvalidated) and, when not accepted, the feedback to act on; mutate and survivors "
     "show the code changes no test notices; generate writes tests for a module."
 )
-
-
-def diff_scoped(fn: Callable[..., Any]) -> bool:
-    """Whether this assay's `fn` takes `since` (the diff scope of issue 29): the tools pass the
-    parameter through only then, and say so otherwise."""
-    return "since" in inspect.signature(fn).parameters
 
 
 def _call(fn: Callable[[], T]) -> T:
@@ -92,7 +86,7 @@ def build_server(root: Path) -> MCPServer:
     @server.tool()
     def survivors(
         targets: list[str], tests: list[str], since: str | None = None
-    ) -> list[SurvivorAnswer]:
+    ) -> SurvivorsAnswer:
         """Every mutant of `targets` that `tests` let survive, most-run lines first: the line, the
         change, the closest tests and, where known, what a killing test must assert. Cached
         verdicts make a call after `mutate` cheap."""
