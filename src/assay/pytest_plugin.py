@@ -7,6 +7,7 @@ it imports nothing from assay and hooks nothing else; `-p no:assay` turns it off
 
 from __future__ import annotations
 
+from fnmatch import fnmatch
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -52,7 +53,17 @@ class GatesAfterSession:
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         # reports, not collected items: under xdist the controller collects nothing itself
-        self.files.setdefault(self.config.rootpath / report.nodeid.split("::")[0], None)
+        path = self.config.rootpath / report.nodeid.split("::")[0]
+        if path not in self.files and self.test_module(path):
+            self.files[path] = None
+
+    def test_module(self, path: Path) -> bool:
+        """A test module by pytest's own `python_files` (a glob with a `/` matches the path's end,
+        one without the name, as pytest matches them): not a module whose doctests ran."""
+        return any(
+            fnmatch(path.as_posix(), f"*/{g}") if "/" in g else fnmatch(path.name, g)
+            for g in self.config.getini("python_files")
+        )
 
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
         import pytest

@@ -9,6 +9,10 @@ from tests.conftest import write_project
 FILES = {
     "calc.py": """
         def clamp(x, lo, hi):
+            \"\"\"
+            >>> clamp(12, 0, 10)
+            10
+            \"\"\"
             if x < lo:
                 return lo
             if x > hi:

@@ -38,13 +38,13 @@ def pytest_run(root, *args, autoload=False):
 
 def test_assay_option_fails_the_run_on_a_weak_file_with_the_verify_summary(tmp_path):
     root = calc_project(tmp_path / "proj")
-    weak = pytest_run(root, "--assay", "tests")
+    weak = pytest_run(root, "--assay", "--doctest-modules", "tests", "calc.py")
     assert weak.returncode == 1, weak.stdout + weak.stderr
-    assert "5 passed" in weak.stdout  # the tests themselves pass: the gates fail the run
+    assert "6 passed" in weak.stdout  # the tests themselves pass: the gates fail the run
     summary = weak.stdout.split("assay verify")[-1]
     assert "tests/test_weak.py" in summary
     assert "AS001" in summary  # the feedback, as `assay verify` prints it
-    assert "1 accepted, 1 rejected" in summary
+    assert "2 files: 1 accepted, 1 rejected" in summary  # calc.py's doctest is not a test file
 
     good = pytest_run(root, "--assay", "tests/test_good.py")
     assert good.returncode == 0, good.stdout + good.stderr
