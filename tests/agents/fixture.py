@@ -1,7 +1,9 @@
-"""A tiny project with one good test file and one weak one, shared by the agent-facing tests."""
+"""A tiny project with one good test file and one weak one, shared by the agent-facing tests;
+as a git clone whose branch adds the weak file to main, like a pull request."""
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 from tests.conftest import write_project
@@ -58,3 +60,22 @@ gates = ["compile", "green", "smells"]
 
 def calc_project(root: Path) -> Path:
     return write_project(root, FILES, LIGHT_GATES)
+
+
+GIT = ["git", "-c", "user.name=dev", "-c", "user.email=dev@example.com"]
+
+
+def pull_request(tmp: Path) -> Path:
+    """`upstream` on main without the weak test; its clone `work` on a branch that adds it."""
+    upstream = calc_project(tmp / "upstream")
+    (upstream / "tests" / "test_weak.py").unlink()
+    subprocess.run(["git", "init", "-q", "-b", "main"], cwd=upstream, check=True)
+    subprocess.run(["git", "add", "-A"], cwd=upstream, check=True)
+    subprocess.run([*GIT, "commit", "-qm", "base"], cwd=upstream, check=True)
+    work = tmp / "work"
+    subprocess.run(["git", "clone", "-q", str(upstream), str(work)], check=True)
+    subprocess.run(["git", "checkout", "-qb", "feature"], cwd=work, check=True)
+    calc_project(work)  # writes the weak test back
+    subprocess.run(["git", "add", "-A"], cwd=work, check=True)
+    subprocess.run([*GIT, "commit", "-qm", "a weak test"], cwd=work, check=True)
+    return work

@@ -14,31 +14,9 @@ import pytest
 
 from assay import api
 from assay.agents import diff_scoped
-from tests.agents.fixture import calc_project
 from tests.conftest import REPO
 
 pytest.importorskip("yaml", reason="ci/run_action_locally.py reads action.yml with PyYAML")
-
-GIT = ["git", "-c", "user.name=dev", "-c", "user.email=dev@example.com"]
-
-
-@pytest.fixture(scope="module")
-def work(tmp_path_factory) -> Path:
-    """`upstream` on main without the weak test; its clone on a branch that adds it. Shared by
-    the tests of this module: the second answers from the first one's cached verdicts."""
-    tmp_path = tmp_path_factory.mktemp("pr")
-    upstream = calc_project(tmp_path / "upstream")
-    (upstream / "tests" / "test_weak.py").unlink()
-    subprocess.run(["git", "init", "-q", "-b", "main"], cwd=upstream, check=True)
-    subprocess.run(["git", "add", "-A"], cwd=upstream, check=True)
-    subprocess.run([*GIT, "commit", "-qm", "base"], cwd=upstream, check=True)
-    work = tmp_path / "work"
-    subprocess.run(["git", "clone", "-q", str(upstream), str(work)], check=True)
-    subprocess.run(["git", "checkout", "-qb", "feature"], cwd=work, check=True)
-    calc_project(work)  # writes the weak test back
-    subprocess.run(["git", "add", "-A"], cwd=work, check=True)
-    subprocess.run([*GIT, "commit", "-qm", "a weak test"], cwd=work, check=True)
-    return work
 
 
 def run_action(work: Path, temp: Path, **inputs: str) -> tuple[int, dict]:
@@ -56,7 +34,8 @@ def run_action(work: Path, temp: Path, **inputs: str) -> tuple[int, dict]:
     return done.returncode, json.loads(done.stdout) if done.stdout.strip() else {}
 
 
-def test_the_action_steps_write_sarif_and_summary_and_fail_on_a_weak_file(work, tmp_path):
+def test_the_action_steps_write_sarif_and_summary_and_fail_on_a_weak_file(calc_repo, tmp_path):
+    work = calc_repo
     # the diff scope (`--since`) where this assay has it; every test under `paths` until then
     since = "auto" if diff_scoped(api.verify) else ""
     code, result = run_action(work, tmp_path / "t1", python="", since=since)
@@ -85,7 +64,8 @@ def test_the_action_steps_write_sarif_and_summary_and_fail_on_a_weak_file(work, 
     assert code == 2 and result["ran"][-1] == "Run assay verify"
 
 
-def test_the_gitlab_template_script_writes_its_reports_and_fails_on_a_weak_file(work):
+def test_the_gitlab_template_script_writes_its_reports_and_fails_on_a_weak_file(calc_repo):
+    work = calc_repo
     """Its script after the pip install (this assay is installed already), as a runner's bash."""
     import yaml
 

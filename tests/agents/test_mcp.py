@@ -9,7 +9,6 @@ import pytest
 
 from assay import api
 from assay.agents import diff_scoped
-from tests.agents.fixture import calc_project
 
 pytest.importorskip("mcp", reason="the MCP SDK (assay[mcp]) is not installed")
 
@@ -28,8 +27,8 @@ async def _session_calls(root, calls):
         return {t.name: t for t in tools.tools}, results
 
 
-def test_the_sdk_client_gets_the_cli_verdicts_and_survivors(tmp_path):
-    root = calc_project(tmp_path / "proj")
+def test_the_sdk_client_gets_the_cli_verdicts_and_survivors(calc_repo):
+    root = calc_repo
     weak = {"targets": ["calc.py"], "tests": ["tests/test_weak.py"]}
     tools, (verified, mutated, listed, missing, scoped) = anyio.run(
         _session_calls,

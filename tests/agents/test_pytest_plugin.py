@@ -36,8 +36,8 @@ def pytest_run(root, *args, autoload=False):
     )
 
 
-def test_assay_option_fails_the_run_on_a_weak_file_with_the_verify_summary(tmp_path):
-    root = calc_project(tmp_path / "proj")
+def test_assay_option_fails_the_run_on_a_weak_file_with_the_verify_summary(calc_repo):
+    root = calc_repo
     weak = pytest_run(root, "--assay", "--doctest-modules", "tests", "calc.py")
     assert weak.returncode == 1, weak.stdout + weak.stderr
     assert "6 passed" in weak.stdout  # the tests themselves pass: the gates fail the run

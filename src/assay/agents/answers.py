@@ -129,6 +129,8 @@ def verify_answer(report: Report) -> VerifyAnswer:
     summary = report.summary()
     counts = {v.value: summary[v.value] for v in Verdict}
     notes = [*report.notes, *(gap.describe() for gap in report.environment_gaps())]
+    # TODO(issue 29 point 2): the test-diff integrity findings (AI001...: file:line, old and new
+    # text, level) as a typed list here once the report carries them
     return VerifyAnswer(report.exit_code, counts, files, notes)
 
 
