@@ -26,6 +26,7 @@ from assay.agents.answers import (
     verify_answer,
 )
 from assay.errors import AssayError
+from assay.mutation.summary import MutateReport
 from assay.project import find_root
 
 T = TypeVar("T")
@@ -72,7 +73,7 @@ def build_server(root: Path) -> MCPServer:
         report = _call(lambda: api.verify(paths_of(paths or []), root=root, **extra))
         return verify_answer(report)
 
-    def run_mutate(targets: list[str], tests: list[str], since: str | None) -> Any:
+    def run_mutate(targets: list[str], tests: list[str], since: str | None) -> MutateReport:
         extra = since_of(api.mutate, since)
         return _call(lambda: api.mutate(paths_of(targets), paths_of(tests), root=root, **extra))
 
