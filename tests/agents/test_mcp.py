@@ -3,22 +3,21 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
 import pytest
 
 from assay import api
 from assay.agents import diff_scoped
-
-pytest.importorskip("mcp", reason="the MCP SDK (assay[mcp]) is not installed")
-
-import anyio  # noqa: E402
-from mcp import ClientSession  # noqa: E402
-from mcp.client.stdio import StdioServerParameters, stdio_client  # noqa: E402
+from tests.conftest import run_cli
 
 
 async def _session_calls(root, calls):
     """Start `assay mcp` in `root` and make each (tool, arguments) call in turn."""
+    from mcp import ClientSession
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+
     server = StdioServerParameters(command=sys.executable, args=["-m", "assay", "mcp"], cwd=root)
     async with stdio_client(server) as (read, write), ClientSession(read, write) as session:
         await session.initialize()
@@ -28,6 +27,9 @@ async def _session_calls(root, calls):
 
 
 def test_the_sdk_client_gets_the_cli_verdicts_and_survivors(calc_repo):
+    pytest.importorskip("mcp", reason="the MCP SDK (assay[mcp]) is not installed")
+    import anyio
+
     root = calc_repo
     weak = {"targets": ["calc.py"], "tests": ["tests/test_weak.py"]}
     tools, (verified, mutated, listed, missing, scoped) = anyio.run(
@@ -68,3 +70,17 @@ def test_the_sdk_client_gets_the_cli_verdicts_and_survivors(calc_repo):
     if not diff_scoped(api.verify):  # `since` passed through only where the library takes it
         assert scoped.is_error
         assert "no diff scope" in scoped.content[0].text
+
+
+def test_without_the_sdk_assay_mcp_says_what_to_install(tmp_path):
+    """An environment without the `mcp` package (here: one that shadows it with a missing one)."""
+    (tmp_path / "mcp").mkdir()
+    (tmp_path / "mcp" / "__init__.py").write_text(
+        "raise ModuleNotFoundError(\"No module named 'mcp'\", name='mcp')\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    done = run_cli("mcp", cwd=tmp_path, env=env)
+    assert done.returncode == 2
+    assert (
+        done.stderr.strip() == "assay: error: assay mcp needs the MCP SDK: pip install 'assay[mcp]'"
+    )
