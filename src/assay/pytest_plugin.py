@@ -54,10 +54,10 @@ class GatesAfterSession:
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         # reports, not collected items: under xdist the controller collects nothing itself
         path = self.config.rootpath / report.nodeid.split("::")[0]
-        if path not in self.files and self.test_module(path):
+        if path not in self.files and self.is_test_module(path):
             self.files[path] = None
 
-    def test_module(self, path: Path) -> bool:
+    def is_test_module(self, path: Path) -> bool:
         """A test module by pytest's own `python_files` (a glob with a `/` matches the path's end,
         one without the name, as pytest matches them): not a module whose doctests ran."""
         return any(
@@ -77,7 +77,8 @@ class GatesAfterSession:
         if reporter is not None:
             if self.config.get_terminal_writer().width_of_current_line:
                 reporter.write("\n")  # after the progress dots
-            reporter.write_line(f"assay: verifying {len(self.files)} test files…")
+            n = len(self.files)
+            reporter.write_line(f"assay: verifying {n} test file{'s' if n != 1 else ''}…")
         try:
             self.report = api.verify(list(self.files), use_cache=True)
         except AssayError as err:
