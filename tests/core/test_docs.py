@@ -73,6 +73,7 @@ def test_no_module_of_assay_shadows_the_standard_library():
 DOCS = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
 # .md files the docs name that assay or a tool writes, not documents of this repository
 WRITTEN = {"assay-summary.md", "summary.md", "assay-suspected-bugs.md", "pr.md", "instruction.md"}
+WRITTEN |= {"CLAUDE.md", "AGENTS.md", "GEMINI.md", "assay.md"}  # agents' rules files; CI artifacts
 
 
 def test_every_relative_link_and_named_document_resolves():
@@ -97,6 +98,7 @@ FOREIGN_OPTIONS = {
     "--no-build", "--no-restore", "--no-run", "--nthreads", "--offline", "--port", "--print",
     "--randomize", "--reporter", "--select-class", "--select-method", "--sequence",
     "--shuffle-seed", "--strict-markers", "--test", "--test-reporter", "--test-threads",
+    "--assay",  # pytest's, from assay's plugin (docs/agents.md)
 }  # fmt: skip
 
 

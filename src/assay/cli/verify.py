@@ -100,7 +100,7 @@ def verify(
             "--format",
             "-f",
             metavar="FORMAT[=FILE]",
-            help="text, json, junit, markdown; repeatable, "
+            help="text, json, junit, markdown, sarif; repeatable, "
             "each to its own FILE (else the terminal)",
         ),
     ] = None,

@@ -28,6 +28,7 @@ from assay.report import (
     smells_text,
     text,
     verify_json,
+    verify_sarif,
 )
 
 VERIFY_FORMATS: dict[str, Callable[[Any], str]] = {
@@ -35,6 +36,7 @@ VERIFY_FORMATS: dict[str, Callable[[Any], str]] = {
     "json": verify_json.render,
     "junit": junit.render,
     "markdown": markdown.render,
+    "sarif": verify_sarif.render,
 }
 MUTATE_FORMATS: dict[str, Callable[[Any], str]] = {
     "text": mutation_text.render,
