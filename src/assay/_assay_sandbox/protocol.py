@@ -78,6 +78,10 @@ class MutantSpec(_Json):
 # `MutationJob.killers` for gate 4: run every covering test of each mutant, each test function up to
 # its first failing case (its other cases are skipped), so that each function's kill set is exact
 EVERY_TEST_FUNCTION = 0
+# ... or each test function only until it has killed one mutant: a function that has not killed yet
+# runs on every mutant it covers (so `low_value`, kills nothing, stays exact); once every covering
+# function has killed, a mutant stops at its first failing test, as with 1
+PROVE_EACH_TEST = -1
 
 
 @dataclass
@@ -96,7 +100,8 @@ class MutationJob(_Json):
     # rel -> [name, first, last]: scope the run (verify gate)
     functions: dict[str, list[list]] | None = None
     workers: int = 1
-    # failing test functions to find per mutant before stopping; EVERY_TEST_FUNCTION: all of them
+    # failing test functions to find per mutant before stopping; EVERY_TEST_FUNCTION: all of them;
+    # PROVE_EACH_TEST: every one that has not killed yet, then the first
     killers: int = 1
     # a test's CPU deadline: factor x its untraced duration + timeout_s (`mutation.children`)
     timeout_factor: float = 2.0

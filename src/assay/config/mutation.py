@@ -29,6 +29,13 @@ class MutationConfig(Section):
         description="a test under a mutant may compute (CPU seconds) factor x its untraced "
         "baseline duration + timeout_s; one that sleeps or blocks, 10 x that in wall time",
     )
+    attribution: Literal["proof", "exact"] = Field(
+        "proof",
+        description="gate 4, which test kills what: `proof` runs each test function on every "
+        "mutant it covers until it has killed one (exact `low_value`; a mutant then stops at its "
+        "first killer), `exact` runs every covering test on every mutant (adds `redundant` notes; "
+        "costs a multiple)",
+    )
     timeout_s: float = Field(
         0.25,
         ge=0,

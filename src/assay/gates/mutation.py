@@ -16,7 +16,7 @@ from __future__ import annotations
 import time
 
 from assay._assay_sandbox.mutation.protocol import BaselineProgress, Event, Progress
-from assay._assay_sandbox.protocol import EVERY_TEST_FUNCTION
+from assay._assay_sandbox.protocol import EVERY_TEST_FUNCTION, PROVE_EACH_TEST
 from assay.errors import RunFailed
 from assay.feedback import compose
 from assay.gates.base import BaseGate, GateContext
@@ -115,7 +115,7 @@ class MutationGate(BaseGate):
         modules = module_scores(run, limits)
         if len(modules) > 1:
             info["modules"] = modules
-        judged = attribute(run, list(ctx.facts.passing_tests or []))
+        judged = attribute(run, list(ctx.facts.passing_tests or []), conf.attribution == "exact")
         # no mutant in scope: nothing a test could have killed, so no test is of low value for it
         low_value = judged.low_value if any(r.status in COUNTED for _, r in run.scored) else {}
         outcomes = [
@@ -177,7 +177,12 @@ class MutationGate(BaseGate):
                 [rel],
                 scoped=True,
                 durations=ctx.facts.test_durations,
-                killers=EVERY_TEST_FUNCTION,  # each test's own kill set, for `attribute`
+                # each test's own kill set, or proof that it kills one, for `attribute`
+                killers=(
+                    EVERY_TEST_FUNCTION
+                    if ctx.settings.mutation.attribution == "exact"
+                    else PROVE_EACH_TEST
+                ),
                 progress=lambda ev: _progress(ctx, rel, self.name, ev),
                 observe=True,
             )

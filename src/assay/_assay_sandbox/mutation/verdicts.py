@@ -20,6 +20,7 @@ from typing import Any
 from ..fork import cpu_ticks, idle
 from ..protocol import MutantSpec
 from .children import WALL_FACTOR, Children, pace
+from .patch import function_of
 from .plan import Job
 from .protocol import LongestMutant, MutantDone, Status, Verdict
 from .shapes import Outcome
@@ -133,7 +134,7 @@ class Verdicts(Children):
         elif outcome.equivalent is not None:
             verdict = Verdict(Status.IGNORED, reason=outcome.equivalent)
         elif outcome.killed_by:
-            self._learn(m, outcome.killed_by[0])
+            self._learn(m, outcome.killed_by)
             verdict = Verdict(Status.KILLED, group.ordered, outcome.killed_by, group.done)
         if verdict is None and not group.live:
             verdict = (
@@ -148,6 +149,8 @@ class Verdicts(Children):
                 if group.hang
                 else Verdict(Status.SURVIVED, group.ordered, [], group.done)
             )
+            if group.hang:
+                self.proven.update(function_of(k) for k in group.hang.killed_by)
         if verdict is None:
             return
         group.over = True
@@ -177,7 +180,12 @@ class Verdicts(Children):
             )
         return f"{hung} did not finish within {state.budget:.2f}s of CPU ({rule})"
 
-    def _learn(self, m: MutantSpec, killer: str) -> None:
+    def _learn(self, m: MutantSpec, killed_by: list[str]) -> None:
+        """What a kill teaches the ordering (its first killer) and which tests have killed."""
+        self.proven.update(function_of(k) for k in killed_by)
+        if not killed_by:
+            return
+        killer = killed_by[0]
         self.kills[killer] = self.kills.get(killer, 0) + 1
         self.line_killers.setdefault((m.file, m.line), set()).add(killer)
         self.function_killers.setdefault((m.file, m.function), set()).add(killer)
@@ -210,8 +218,7 @@ class Verdicts(Children):
         elif outcome.equivalent is not None:
             verdict = Verdict(Status.IGNORED, reason=outcome.equivalent)
         else:
-            for killer in outcome.killed_by[:1]:
-                self._learn(m, killer)
+            self._learn(m, outcome.killed_by)
             verdict = Verdict(
                 Status.KILLED if outcome.killed_by else Status.SURVIVED,
                 ordered if outcome.selected is None else outcome.selected,
