@@ -9,6 +9,7 @@ to the project.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Protocol
@@ -102,6 +103,9 @@ class RunStep:
     isolate: bool = False
     # the plan ends after this step when one of its tests did not pass (a flaky file needs no more)
     last_if_failed: bool = False
+    # optional: left out once the plan has run this many seconds (such steps come last); an
+    # isolated step still runs each test function's first case alone, its other cases until then
+    within: float | None = None
 
 
 class Runner(Protocol):
@@ -141,7 +145,10 @@ def run_plan(
     if own is not None:
         return own(ws, files, steps, ids)
     runs = []
+    began = time.monotonic()
     for s in steps:
+        if s.within is not None and time.monotonic() - began > s.within:
+            break
         ids_ = ids if s.isolate else None
         runs.append(runner.run(ws, files, ids=ids_, order=s.order, seed=s.seed, isolate=s.isolate))
         done = runs[-1].tests

@@ -88,8 +88,8 @@ class StabilityGate(BaseGate):
         observations: dict[str, list[tuple[str, str, str]]] = {t: [] for t in passing}
         risk = risk_of(candidate.source)
         reruns = cfg.reruns_risky if risk else cfg.reruns
-        if getattr(ctx.runner, "run_plan", None) is not None:  # forked reruns: cheap when fast
-            reruns = rerun_count(reruns, cfg.budget_s, ctx.facts.test_durations)
+        forked = getattr(ctx.runner, "run_plan", None) is not None  # cheap reruns when fast
+        more = rerun_count(reruns, cfg.budget_s, ctx.facts.test_durations) if forked else reruns
         # each run the last once a test did not pass in it: the file is flaky already
         plan: list[tuple[str, RunStep]] = [
             (f"rerun {i + 1}", RunStep(last_if_failed=True)) for i in range(reruns)
@@ -98,7 +98,15 @@ class StabilityGate(BaseGate):
             step = RunStep(Order.RANDOM, cfg.seed, last_if_failed=True)
             plan.append((f"random order (seed {cfg.seed})", step))
         if cfg.isolation and passing:
-            plan.append(("alone", RunStep(isolate=True, last_if_failed=True)))
+            # a fork per test: each function's first case, its other cases within the budget
+            within = cfg.budget_s if forked else None
+            plan.append(("alone", RunStep(isolate=True, last_if_failed=True, within=within)))
+        # the reruns a fast file gets on top, last: left out once the plan used its budget (the
+        # durations leave out pytest's own cost per test, so the estimate alone is not enough)
+        plan += [
+            (f"rerun {i + 1}", RunStep(last_if_failed=True, within=cfg.budget_s))
+            for i in range(reruns, more)
+        ]
         runs = run_plan(
             ctx.runner, ctx.workspace, [candidate.rel], [step for _, step in plan], passing
         )

@@ -147,7 +147,13 @@ class PythonPytestRunner:
         """Every step in one sandboxed pytest process: collected once, each step in a fork of
         that session."""
         plan = [
-            {"order": s.order.value, "seed": s.seed, "isolate": s.isolate, "last": s.last_if_failed}
+            {
+                "order": s.order.value,
+                "seed": s.seed,
+                "isolate": s.isolate,
+                "last": s.last_if_failed,
+                "within": s.within,
+            }
             for s in steps
         ]
         whole = self._pytest(ws, "plan", files, ids=ids, steps=plan)
