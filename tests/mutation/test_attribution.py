@@ -12,7 +12,7 @@ from assay.api import verify
 from assay.config import SandboxConfig, Settings
 from assay.model import GateStatus
 from assay.mutation.attribution import attribute
-from assay.mutation.model import Status
+from assay.mutation.model import COUNTED, NOT_SAMPLED, Status
 from assay.report import junit
 from assay.sandbox import Sandbox
 from tests.conftest import run_cli
@@ -119,6 +119,48 @@ def test_proof_runs_each_test_until_it_has_killed_and_low_value_stays_exact(proj
     assert {t.split("::")[1] for t in killers} >= {"test_clamp_below", "test_clamp_above"}
     ran = {k: sum(r.tests_completed for _, r in run.scored) for k, run in runs.items()}
     assert ran[PROVE_EACH_TEST] < ran[EVERY_TEST_FUNCTION]
+
+
+def test_a_sample_counts_for_the_score_and_the_rest_still_proves_each_test(project):
+    """Gate 4's sample: at most `sample` mutants count, one per line first; the others run only
+    for tests that have not killed yet (Ignored), so a test whose kills all fall outside the
+    sample is not `low_value`, and one that kills nothing is."""
+    root = project(
+        {
+            **LIB,
+            "tests/test_ops.py": """
+        from calc.ops import clamp
+
+        def test_clamp_below():
+            assert clamp(-5, 0, 10) == 0
+
+        def test_clamp_above():
+            assert clamp(11, 0, 10) == 10
+
+        def test_clamp_inside():
+            assert clamp(5, 0, 10) == 5
+
+        def test_runs():
+            clamp(3, 0, 10)
+            clamp(-3, 0, 10)
+            clamp(13, 0, 10)
+        """,
+        }
+    )
+    sandbox = Sandbox(SandboxConfig(timeout_s=30), protect=root)
+    run = run_engine(
+        root, sandbox, ["src/calc/ops.py"], ["tests/test_ops.py"], killers=PROVE_EACH_TEST, sample=2
+    )
+    counted = [r for _, r in run.scored if r.status in COUNTED]
+    left = [r for _, r in run.scored if r.reason == NOT_SAMPLED]
+    assert len(counted) == 2 and len(left) >= 4
+    assert {r.status for r in left} == {Status.IGNORED}
+    ids = [t.id for t in run.tests]
+    assert set(attribute(run, ids, exact=False).low_value) == {"tests/test_ops.py::test_runs"}
+    # some test proved itself only on a mutant out of the sample
+    outside = {t for r in left for t in r.killed_by}
+    inside = {t for r in counted for t in r.killed_by}
+    assert outside - inside
 
 
 def test_only_a_test_that_kills_nothing_is_low_value_and_shared_kills_are_a_note(project):

@@ -115,6 +115,9 @@ class MutationJob(_Json):
     # survivors run again with the tests observed: Unexercised when no test receives anything
     # different (gate 4)
     observe: bool = False
+    # at most this many mutants in scope run for the score (0: all), one per line first (`sample`);
+    # the others run only for tests that have not killed yet, and count as Ignored
+    sample: int = 0
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> MutationJob:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import time
 
-from assay._assay_sandbox.mutation.protocol import BaselineProgress, Event, Progress
+from assay._assay_sandbox.mutation.protocol import NOT_SAMPLED, BaselineProgress, Event, Progress
 from assay._assay_sandbox.protocol import EVERY_TEST_FUNCTION, PROVE_EACH_TEST
 from assay.errors import RunFailed
 from assay.feedback import compose
@@ -110,6 +110,9 @@ class MutationGate(BaseGate):
         # answered from the cache, not run (none with --no-cache, nor after the interpreter's
         # installed set changed)
         info["cached_mutants"] = sum(r.cached for r in run.results.values())
+        unsampled = sum(r.reason == NOT_SAMPLED for r in run.results.values())
+        if unsampled:  # the score is over a sample
+            info["not_sampled"] = unsampled
         if dynamic:
             info["reached"] = sorted(sources)
         modules = module_scores(run, limits)
@@ -185,6 +188,7 @@ class MutationGate(BaseGate):
                 ),
                 progress=lambda ev: _progress(ctx, rel, self.name, ev),
                 observe=True,
+                sample=ctx.settings.mutation.sample,
             )
         finally:
             if store:

@@ -40,7 +40,8 @@ def attribute(run: MutationResult, tests: list[str], exact: bool = True) -> Attr
     redundancy can be told; else known only to be empty or not)."""
     kills: dict[str, set[str]] = {}  # function -> ids of the mutants it kills
     for m, r in run.scored:
-        if r.status in DETECTED:
+        # a mutant out of gate 4's sample (Ignored) may have run to prove a test: its kills count
+        if r.status in DETECTED or r.killed_by:
             for f in {function_of(t) for t in r.killed_by}:
                 kills.setdefault(f, set()).add(m.id)
     functions = list(dict.fromkeys(function_of(t) for t in tests))

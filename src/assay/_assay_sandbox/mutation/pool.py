@@ -69,8 +69,10 @@ class Pool(Verdicts):
         killers are found in every run. Proving each test: those that have not killed yet first, in
         file order, all of them; then the cheapest expected kill. Else the cheapest first."""
         rest = job.ordered[job.first :]
-        if self.cfg.killers == PROVE_EACH_TEST:
+        if self.cfg.killers == PROVE_EACH_TEST or job.proof:
             must = [t for t in rest if function_of(t) not in self.proven]
+            if job.proof:  # out of the sample: only to prove those
+                return sorted(must, key=position.__getitem__), Hunt(1, frozenset(must))
             proven = self.order(job.m, [t for t in rest if function_of(t) in self.proven])
             return sorted(must, key=position.__getitem__) + proven, Hunt(1, frozenset(must))
         if self.cfg.killers != 1:

@@ -22,7 +22,7 @@ from ..protocol import MutantSpec
 from .children import WALL_FACTOR, Children, pace
 from .patch import function_of
 from .plan import Job
-from .protocol import LongestMutant, MutantDone, Status, Verdict
+from .protocol import NOT_SAMPLED, LongestMutant, MutantDone, Status, Verdict
 from .shapes import Outcome
 from .split import IDLE_WINDOW_S, MAX_CHILDREN, MAX_SPLITS, Group, Running
 
@@ -159,7 +159,7 @@ class Verdicts(Children):
                 running.pop(pid).child.kill()
         if took > self.longest.seconds:
             self.longest = LongestMutant(m.id, took)
-        self.events.send(MutantDone(m.id, verdict, took))
+        self._done(job, verdict, took)
 
     def _hang_reason(self, hung: str | None, state: Running, job: Job) -> str:
         if hung is None:
@@ -179,6 +179,15 @@ class Verdicts(Children):
                 f"({WALL_FACTOR:g} x its CPU budget: {rule}{waiting})"
             )
         return f"{hung} did not finish within {state.budget:.2f}s of CPU ({rule})"
+
+    def _done(self, job: Job, verdict: Verdict, took: float) -> None:
+        """Send a mutant's verdict; one out of the sample ran only to prove tests: Ignored, with
+        the tests that killed it."""
+        if job.proof:
+            verdict = Verdict(
+                Status.IGNORED, verdict.covered_by, verdict.killed_by, reason=NOT_SAMPLED
+            )
+        self.events.send(MutantDone(job.m.id, verdict, took))
 
     def _learn(self, m: MutantSpec, killed_by: list[str]) -> None:
         """What a kill teaches the ordering (its first killer) and which tests have killed."""
@@ -225,4 +234,4 @@ class Verdicts(Children):
                 outcome.killed_by,
                 outcome.tests_completed,
             )
-        self.events.send(MutantDone(m.id, verdict, took))
+        self._done(job, verdict, took)
