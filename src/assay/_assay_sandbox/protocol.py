@@ -52,9 +52,9 @@ class PytestJob(_Json):
     ids: list[str] = field(default_factory=list)  # isolate: the node ids to run alone
     test_timeout: float = 60.0  # isolate: the wall limit of one test
     pytest_args: list[str] = field(default_factory=list)
-    # plan: [{"order", "seed", "isolate", "last", "within"}], each a forked run (`last`: the plan
-    # ends there when a test of `ids` did not pass; `within`: seconds since the plan began past
-    # which the step is left out - an isolated step still runs each test function's first case)
+    # plan: [{"order", "seed", "isolate", "last", "ids"}], each a forked run (`last`: the plan
+    # ends there when a test of `ids` did not pass; an isolated step's own `ids`: the tests it runs
+    # alone, else every one of `ids`)
     steps: list[dict] = field(default_factory=list)
 
 

@@ -96,7 +96,6 @@ class Recorder:
         self.errors: list[dict] = []
         self.tests: dict[str, dict] = {}
         self.steps: list[dict] = []  # plan mode: one result per step
-        self.began = 0.0  # plan mode: when the first step began
 
     def pytest_configure(self, config: pytest.Config) -> None:
         # assay's own pytest plugin is kept out of the sandbox (-p no:assay); its marker is
@@ -150,10 +149,7 @@ class Recorder:
         if self.args.mode not in ("isolate", "plan") or session.config.option.collectonly:
             return None
         if self.args.mode == "plan":
-            self.began = time.monotonic()
             for i, step in enumerate(self.args.steps):
-                if self._late(step) and not step.get("isolate"):
-                    break  # optional steps come last: the ones after it are late too
                 self.steps.append(self._step(list(session.items), i, step))
                 # a step marked `last` in which a test of `ids` did not pass ends the plan: its
                 # file is flaky already, the runs after it would only add to the count
@@ -170,27 +166,13 @@ class Recorder:
                 self.tests[item.nodeid] = self._forked(item)
         return True
 
-    def _late(self, step: dict) -> bool:
-        within = step.get("within")
-        return within is not None and time.monotonic() - self.began > within
-
     def _step(self, items: list[pytest.Item], index: int, step: dict) -> dict:
         """One run of a plan: every test (in the step's order) in one forked child, or each wanted
         test alone."""
         if step.get("isolate"):
-            ids = set(self.args.ids)
-            wanted = [x for x in items if x.nodeid in ids]
-            # each function's first case alone, then its other cases while the plan has time
-            seen: set[str] = set()
-            first = [x for x in wanted if _new(seen, x.nodeid.split("[", 1)[0])]
-            alone = {x.nodeid for x in first}
-            tests = {x.nodeid: self._forked(x) for x in first}
-            for x in wanted:
-                if x.nodeid not in alone:
-                    if self._late(step):
-                        break
-                    tests[x.nodeid] = self._forked(x)
-            return {"tests": tests}
+            # the step's own choice of tests (`runner.alone`), else every wanted one
+            wanted = set(self.args.ids if step.get("ids") is None else step["ids"])
+            return {"tests": {i.nodeid: self._forked(i) for i in items if i.nodeid in wanted}}
         if step.get("order") == "random":
             random.Random(step.get("seed", 0)).shuffle(items)
         elif step.get("order") == "reverse":
@@ -364,11 +346,3 @@ def main(job_path: str) -> int:
     boot.isolate_imports(job.user_root, job.scratch_root, job.source_roots)
     os.chdir(job.scratch_root)
     return _run_once(job, [*job.pytest_args, *job.paths], job.out)
-
-
-def _new(seen: set[str], key: str) -> bool:
-    """Whether `key` is seen for the first time (and now seen)."""
-    if key in seen:
-        return False
-    seen.add(key)
-    return True

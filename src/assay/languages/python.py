@@ -23,6 +23,7 @@ from assay.execution.runner import (
     RunStep,
     TestResult,
     TestRun,
+    alone,
 )
 from assay.execution.workspace import Workspace
 from assay.feedback import relativize
@@ -152,7 +153,7 @@ class PythonPytestRunner:
                 "seed": s.seed,
                 "isolate": s.isolate,
                 "last": s.last_if_failed,
-                "within": s.within,
+                "ids": alone(ids, s.alone) if s.isolate else None,
             }
             for s in steps
         ]
