@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from assay.api import verify
 from assay.config import Settings
-from assay.gates.stability import MAX_RERUNS, rerun_count
+from assay.execution.runner import alone
+from assay.gates.stability import MAX_RERUNS, alone_count, rerun_count
 from assay.model import Verdict
 from tests.conftest import write_project
 
@@ -82,8 +83,15 @@ def test_a_test_failing_on_the_unmutated_code_in_gate_4_makes_the_file_flaky(pro
 
 
 def test_fast_files_are_rerun_more_within_the_budget():
-    assert rerun_count(3, 0.5, {"a": 0.001, "b": 0.001}) == 41
-    assert rerun_count(3, 0.5, {"a": 0.0}) == MAX_RERUNS
+    assert rerun_count(3, 0.5, {"a": 0.001, "b": 0.001}) == 38
+    # pytest's own cost per test counts: 455 fast cases (inflection) get the configured 3, not 50
+    assert rerun_count(3, 0.5, {f"t{i}": 0.0 for i in range(455)}) == 3
+    # ... and 47 of them run alone, each test function's first case among them (`runner.alone`)
+    assert alone_count(0.5, {f"t{i}": 0.0 for i in range(455)}) == 47
+    ids = [f"t.py::f[{i}]" for i in range(5)] + ["t.py::g[0]", "t.py::g[1]"]
+    assert alone(ids, 3) == ["t.py::f[0]", "t.py::f[1]", "t.py::g[0]"]
+    assert alone(ids, None) == ids
+    assert rerun_count(3, 1.0, {"a": 0.0}) == MAX_RERUNS
     assert rerun_count(3, 0.5, {"a": 2.0}) == 3  # slow: the configured reruns
     assert rerun_count(0, 0.5, {"a": 0.001}) == 0  # reruns off stay off
 

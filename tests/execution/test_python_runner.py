@@ -168,6 +168,43 @@ def test_a_plan_runs_every_step_in_one_session_and_names_a_hung_test(project):
     assert outcome[3] == {"test_a": "passed", "test_b": "failed", "test_slow": "passed"}
 
 
+def test_an_isolated_step_on_a_limit_runs_each_function_alone_first(project):
+    """Gate 3's plan on a budget: a fork per test alone costs pytest's own per-test time, which the
+    durations leave out (455 cases of inflection: 14 s). An isolated step with a limit runs each
+    test function's first case alone, then other cases up to the limit."""
+    root = project(
+        {
+            **LIB,
+            "tests/test_many.py": """
+        import pytest
+
+        @pytest.mark.parametrize("n", range(40))
+        def test_case(n):
+            assert n >= 0
+
+        def test_one():
+            pass
+        """,
+        }
+    )
+    sandbox = Sandbox(SandboxConfig(timeout_s=10), protect=root)
+    runner = PythonPytestRunner(sandbox, sys.executable, ["src", "."], 10)
+    from assay.execution.runner import RunStep
+
+    ids = [f"tests/test_many.py::test_case[{n}]" for n in range(40)] + [
+        "tests/test_many.py::test_one"
+    ]
+    steps = [RunStep(), RunStep(isolate=True, alone=3)]
+    with Workspace(root) as ws:
+        runs = runner.run_plan(ws, ["tests/test_many.py"], steps, ids)
+    assert len(runs) == 2 and len(runs[0].tests) == 41
+    assert sorted(runs[1].tests) == [
+        "tests/test_many.py::test_case[0]",
+        "tests/test_many.py::test_case[1]",
+        "tests/test_many.py::test_one",
+    ]
+
+
 def test_a_step_that_hangs_is_cut_at_its_deadline_and_the_next_step_still_runs(project):
     root = project(
         {

@@ -22,7 +22,15 @@ def tree_digest(root: Path) -> dict[str, bytes]:
 
 
 def run_engine(
-    root: Path, sandbox: Sandbox, targets, tests, scoped=False, store=None, killers=1, **config
+    root: Path,
+    sandbox: Sandbox,
+    targets,
+    tests,
+    scoped=False,
+    store=None,
+    killers=1,
+    sample=0,
+    **config,
 ):
     with Workspace(root) as ws:
         engine = Engine(
@@ -33,4 +41,4 @@ def run_engine(
             MutationConfig(workers=2, **config),
             store=store,
         )
-        return engine.run(targets, tests, scoped=scoped, killers=killers)
+        return engine.run(targets, tests, scoped=scoped, killers=killers, sample=sample)

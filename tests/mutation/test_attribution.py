@@ -7,11 +7,12 @@ from __future__ import annotations
 import json
 import xml.etree.ElementTree as ET
 
-from assay._assay_sandbox.protocol import EVERY_TEST_FUNCTION
+from assay._assay_sandbox.protocol import EVERY_TEST_FUNCTION, PROVE_EACH_TEST
 from assay.api import verify
 from assay.config import SandboxConfig, Settings
 from assay.model import GateStatus
-from assay.mutation.model import Status
+from assay.mutation.attribution import attribute
+from assay.mutation.model import COUNTED, NOT_SAMPLED, Status
 from assay.report import junit
 from assay.sandbox import Sandbox
 from tests.conftest import run_cli
@@ -73,6 +74,95 @@ def test_every_test_function_runs_up_to_its_first_failing_case(project):
     }
 
 
+def test_proof_runs_each_test_until_it_has_killed_and_low_value_stays_exact(project):
+    """The default attribution: a test function meets every mutant it covers until it kills one;
+    then a mutant stops at its first killer. Fewer runs than the exact kill sets, the same
+    statuses and the same `low_value` tests."""
+    root = project(
+        {
+            **LIB,
+            "tests/test_ops.py": """
+        from calc.ops import clamp
+
+        def test_clamp_all():
+            assert clamp(-5, 0, 10) == 0
+            assert clamp(0, 0, 10) == 0
+            assert clamp(11, 0, 10) == 10
+            assert clamp(10, 0, 10) == 10
+            assert clamp(5, 0, 10) == 5
+
+        def test_clamp_below():
+            assert clamp(-5, 0, 10) == 0
+
+        def test_clamp_above():
+            assert clamp(11, 0, 10) == 10
+
+        def test_runs():
+            clamp(3, 0, 10)
+        """,
+        }
+    )
+    sandbox = Sandbox(SandboxConfig(timeout_s=30), protect=root)
+    runs = {
+        killers: run_engine(
+            root, sandbox, ["src/calc/ops.py"], ["tests/test_ops.py"], killers=killers
+        )
+        for killers in (EVERY_TEST_FUNCTION, PROVE_EACH_TEST)
+    }
+    exact, proof = runs[EVERY_TEST_FUNCTION], runs[PROVE_EACH_TEST]
+    assert {m.id: r.status for m, r in proof.scored} == {m.id: r.status for m, r in exact.scored}
+    ids = [t.id for t in exact.tests]
+    assert set(attribute(proof, ids, exact=False).low_value) == {"tests/test_ops.py::test_runs"}
+    assert set(attribute(exact, ids).low_value) == {"tests/test_ops.py::test_runs"}
+    # every test killed a mutant of its own at some point (each ran on every mutant until then)
+    killers = {t for _, r in proof.scored for t in r.killed_by}
+    assert {t.split("::")[1] for t in killers} >= {"test_clamp_below", "test_clamp_above"}
+    ran = {k: sum(r.tests_completed for _, r in run.scored) for k, run in runs.items()}
+    assert ran[PROVE_EACH_TEST] < ran[EVERY_TEST_FUNCTION]
+
+
+def test_a_sample_counts_for_the_score_and_the_rest_still_proves_each_test(project):
+    """Gate 4's sample: at most `sample` mutants count, one per line first; the others run only
+    for tests that have not killed yet (Ignored), so a test whose kills all fall outside the
+    sample is not `low_value`, and one that kills nothing is."""
+    root = project(
+        {
+            **LIB,
+            "tests/test_ops.py": """
+        from calc.ops import clamp
+
+        def test_clamp_below():
+            assert clamp(-5, 0, 10) == 0
+
+        def test_clamp_above():
+            assert clamp(11, 0, 10) == 10
+
+        def test_clamp_inside():
+            assert clamp(5, 0, 10) == 5
+
+        def test_runs():
+            clamp(3, 0, 10)
+            clamp(-3, 0, 10)
+            clamp(13, 0, 10)
+        """,
+        }
+    )
+    sandbox = Sandbox(SandboxConfig(timeout_s=30), protect=root)
+    run = run_engine(
+        root, sandbox, ["src/calc/ops.py"], ["tests/test_ops.py"], killers=PROVE_EACH_TEST, sample=2
+    )
+    counted = [r for _, r in run.scored if r.status in COUNTED]
+    left = [r for _, r in run.scored if r.reason == NOT_SAMPLED]
+    assert len(counted) == 2 and len(left) >= 4
+    assert {r.status for r in left} == {Status.IGNORED}
+    ids = [t.id for t in run.tests]
+    assert set(attribute(run, ids, exact=False).low_value) == {"tests/test_ops.py::test_runs"}
+    # some test proved itself only on a mutant out of the sample
+    outside = {t for r in left for t in r.killed_by}
+    inside = {t for r in counted for t in r.killed_by}
+    assert outside - inside
+
+
 def test_only_a_test_that_kills_nothing_is_low_value_and_shared_kills_are_a_note(project):
     root = project(
         {
@@ -104,7 +194,8 @@ def test_only_a_test_that_kills_nothing_is_low_value_and_shared_kills_are_a_note
             assert sign(n) == want
         """,
         },
-        '[tool.assay]\ngates = ["compile", "green", "mutation"]\n',
+        '[tool.assay]\ngates = ["compile", "green", "mutation"]\n'
+        '[tool.assay.mutation]\nattribution = "exact"\n',
     )
     proc = run_cli(
         "verify", "tests/test_ops.py", "-v", "-f", "text", "-f", "json=out.json",

@@ -52,8 +52,9 @@ class PytestJob(_Json):
     ids: list[str] = field(default_factory=list)  # isolate: the node ids to run alone
     test_timeout: float = 60.0  # isolate: the wall limit of one test
     pytest_args: list[str] = field(default_factory=list)
-    # plan: [{"order", "seed", "isolate", "last"}], each a forked run (`last`: the plan ends there
-    # when a test of `ids` did not pass)
+    # plan: [{"order", "seed", "isolate", "last", "ids"}], each a forked run (`last`: the plan
+    # ends there when a test of `ids` did not pass; an isolated step's own `ids`: the tests it runs
+    # alone, else every one of `ids`)
     steps: list[dict] = field(default_factory=list)
 
 
@@ -78,6 +79,10 @@ class MutantSpec(_Json):
 # `MutationJob.killers` for gate 4: run every covering test of each mutant, each test function up to
 # its first failing case (its other cases are skipped), so that each function's kill set is exact
 EVERY_TEST_FUNCTION = 0
+# ... or each test function only until it has killed one mutant: a function that has not killed yet
+# runs on every mutant it covers (so `low_value`, kills nothing, stays exact); once every covering
+# function has killed, a mutant stops at its first failing test, as with 1
+PROVE_EACH_TEST = -1
 
 
 @dataclass
@@ -96,7 +101,8 @@ class MutationJob(_Json):
     # rel -> [name, first, last]: scope the run (verify gate)
     functions: dict[str, list[list]] | None = None
     workers: int = 1
-    # failing test functions to find per mutant before stopping; EVERY_TEST_FUNCTION: all of them
+    # failing test functions to find per mutant before stopping; EVERY_TEST_FUNCTION: all of them;
+    # PROVE_EACH_TEST: every one that has not killed yet, then the first
     killers: int = 1
     # a test's CPU deadline: factor x its untraced duration + timeout_s (`mutation.children`)
     timeout_factor: float = 2.0
@@ -109,6 +115,9 @@ class MutationJob(_Json):
     # survivors run again with the tests observed: Unexercised when no test receives anything
     # different (gate 4)
     observe: bool = False
+    # at most this many mutants in scope run for the score (0: all), one per line first (`sample`);
+    # the others run only for tests that have not killed yet, and count as Ignored
+    sample: int = 0
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> MutationJob:

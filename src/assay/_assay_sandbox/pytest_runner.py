@@ -170,7 +170,8 @@ class Recorder:
         """One run of a plan: every test (in the step's order) in one forked child, or each wanted
         test alone."""
         if step.get("isolate"):
-            wanted = set(self.args.ids)
+            # the step's own choice of tests (`runner.alone`), else every wanted one
+            wanted = set(self.args.ids if step.get("ids") is None else step["ids"])
             return {"tests": {i.nodeid: self._forked(i) for i in items if i.nodeid in wanted}}
         if step.get("order") == "random":
             random.Random(step.get("seed", 0)).shuffle(items)

@@ -29,6 +29,20 @@ class MutationConfig(Section):
         description="a test under a mutant may compute (CPU seconds) factor x its untraced "
         "baseline duration + timeout_s; one that sleeps or blocks, 10 x that in wall time",
     )
+    sample: int = Field(
+        100,
+        ge=0,
+        description="gate 4: at most this many mutants in a file's scope count for its score, one "
+        "per line first, the same ones every run (0: all); the others run only to prove tests "
+        "that have not killed yet (never a wrong `low_value`) and count as Ignored",
+    )
+    attribution: Literal["proof", "exact"] = Field(
+        "proof",
+        description="gate 4, which test kills what: `proof` runs each test function on every "
+        "mutant it covers until it has killed one (exact `low_value`; a mutant then stops at its "
+        "first killer), `exact` runs every covering test on every mutant (adds `redundant` notes; "
+        "costs a multiple)",
+    )
     timeout_s: float = Field(
         0.25,
         ge=0,

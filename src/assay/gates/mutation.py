@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import time
 
-from assay._assay_sandbox.mutation.protocol import BaselineProgress, Event, Progress
-from assay._assay_sandbox.protocol import EVERY_TEST_FUNCTION
+from assay._assay_sandbox.mutation.protocol import NOT_SAMPLED, BaselineProgress, Event, Progress
+from assay._assay_sandbox.protocol import EVERY_TEST_FUNCTION, PROVE_EACH_TEST
 from assay.errors import RunFailed
 from assay.feedback import compose
 from assay.gates.base import BaseGate, GateContext
@@ -110,12 +110,15 @@ class MutationGate(BaseGate):
         # answered from the cache, not run (none with --no-cache, nor after the interpreter's
         # installed set changed)
         info["cached_mutants"] = sum(r.cached for r in run.results.values())
+        unsampled = sum(r.reason == NOT_SAMPLED for r in run.results.values())
+        if unsampled:  # the score is over a sample
+            info["not_sampled"] = unsampled
         if dynamic:
             info["reached"] = sorted(sources)
         modules = module_scores(run, limits)
         if len(modules) > 1:
             info["modules"] = modules
-        judged = attribute(run, list(ctx.facts.passing_tests or []))
+        judged = attribute(run, list(ctx.facts.passing_tests or []), conf.attribution == "exact")
         # no mutant in scope: nothing a test could have killed, so no test is of low value for it
         low_value = judged.low_value if any(r.status in COUNTED for _, r in run.scored) else {}
         outcomes = [
@@ -177,9 +180,15 @@ class MutationGate(BaseGate):
                 [rel],
                 scoped=True,
                 durations=ctx.facts.test_durations,
-                killers=EVERY_TEST_FUNCTION,  # each test's own kill set, for `attribute`
+                # each test's own kill set, or proof that it kills one, for `attribute`
+                killers=(
+                    EVERY_TEST_FUNCTION
+                    if ctx.settings.mutation.attribution == "exact"
+                    else PROVE_EACH_TEST
+                ),
                 progress=lambda ev: _progress(ctx, rel, self.name, ev),
                 observe=True,
+                sample=ctx.settings.mutation.sample,
             )
         finally:
             if store:

@@ -23,6 +23,7 @@ from assay.execution.runner import (
     RunStep,
     TestResult,
     TestRun,
+    alone,
 )
 from assay.execution.workspace import Workspace
 from assay.feedback import relativize
@@ -147,7 +148,13 @@ class PythonPytestRunner:
         """Every step in one sandboxed pytest process: collected once, each step in a fork of
         that session."""
         plan = [
-            {"order": s.order.value, "seed": s.seed, "isolate": s.isolate, "last": s.last_if_failed}
+            {
+                "order": s.order.value,
+                "seed": s.seed,
+                "isolate": s.isolate,
+                "last": s.last_if_failed,
+                "ids": alone(ids, s.alone) if s.isolate else None,
+            }
             for s in steps
         ]
         whole = self._pytest(ws, "plan", files, ids=ids, steps=plan)

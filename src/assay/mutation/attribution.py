@@ -1,10 +1,13 @@
 """What each test of a file does at gate 4, and the threshold of each target module.
 
 A test function (all cases of a parametrized one together: they are one test in the source) is
-`low_value` when it kills no mutant at all: it passes on every mutant of the code it runs. One whose
-kills are all also made by other tests of the file is *redundant*: a note, not a verdict. Both need
-each function's exact kill set: the gate asks the engine for every failing test function of each
-mutant (`EVERY_TEST_FUNCTION`), not just the first.
+`low_value` when it kills no mutant at all: it passes on every mutant of the code it runs. That
+needs proof, not the whole kill set: by default (`attribution = "proof"`) the engine runs a
+function on every mutant it covers until it has killed one (`PROVE_EACH_TEST`), and a mutant whose
+covering tests have all killed stops at its first killer - a fraction of the cost. One whose kills
+are all also made by other tests of the file is *redundant*: a note, not a verdict, which needs
+each function's exact kill set (`attribution = "exact"`: every failing test function of each
+mutant, `EVERY_TEST_FUNCTION`).
 """
 
 from __future__ import annotations
@@ -32,15 +35,17 @@ class Attribution:
     redundant: dict[str, str] = field(default_factory=dict)
 
 
-def attribute(run: MutationResult, tests: list[str]) -> Attribution:
-    """Each test of `tests` (node ids) by its function's kill set."""
+def attribute(run: MutationResult, tests: list[str], exact: bool = True) -> Attribution:
+    """Each test of `tests` (node ids) by its function's kill set (`exact`: whole, so that
+    redundancy can be told; else known only to be empty or not)."""
     kills: dict[str, set[str]] = {}  # function -> ids of the mutants it kills
     for m, r in run.scored:
-        if r.status in DETECTED:
+        # a mutant out of gate 4's sample (Ignored) may have run to prove a test: its kills count
+        if r.status in DETECTED or r.killed_by:
             for f in {function_of(t) for t in r.killed_by}:
                 kills.setdefault(f, set()).add(m.id)
     functions = list(dict.fromkeys(function_of(t) for t in tests))
-    notes = {f: note for f in functions if (note := _redundancy(f, kills, functions))}
+    notes = {f: note for f in functions if exact and (note := _redundancy(f, kills, functions))}
     out = Attribution()
     for t in tests:
         f = function_of(t)

@@ -68,6 +68,7 @@ class MutantBatch:
     scoped: bool = False
     durations: dict[str, float] | None = None
     observe: bool = False
+    sample: int = 0  # this batch's share of the run's sample
 
 
 @dataclass
@@ -132,6 +133,7 @@ def run_batch(tree: PackedTree, batch: MutantBatch) -> BatchResult:
             killers=batch.killers,
             only=batch.ids,
             observe=batch.observe,
+            sample=batch.sample,
         )
     kept = [
         ev for ev in events if not isinstance(ev, (Plan, Progress, Heartbeat, BaselineProgress))
@@ -203,6 +205,7 @@ class DistributedEngine(Engine):
         deselect: list[str],
         killers: int = 1,
         observe: bool = False,
+        sample: int = 0,
     ) -> Events:
         self.tree = pack(self.ws.root)
         shared = self.pool.share(self.tree)
@@ -222,6 +225,8 @@ class DistributedEngine(Engine):
                 spans is not None,
                 durations,
                 observe,
+                # each batch samples its own mutants: its share of the whole sample
+                -(-sample * len(group) // len(mutants)) if sample else 0,
             )
             submitted[self.pool.submit(run_batch, shared, batch)] = (len(group), time.monotonic())
         merged = _Merge()

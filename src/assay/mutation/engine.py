@@ -120,6 +120,7 @@ class Engine:
         killers: int = 1,
         only: Collection[str] | None = None,
         observe: bool = False,
+        sample: int = 0,
     ) -> MutationResult:
         """Mutate `targets` (project-relative files) and run `tests` against them.
 
@@ -135,7 +136,9 @@ class Engine:
         event: the numbers a display shows. `only`: run just these mutant ids (one batch of a
         distributed run; the baseline runs all the same). `observe`: survivors whose tests receive
         nothing different from the project's code are Unexercised (gate 4, see
-        `_assay_sandbox.mutation.exercised`).
+        `_assay_sandbox.mutation.exercised`). `sample`: run at most this many mutants in scope for
+        the score, one per line first; the others only for tests that have not killed yet, Ignored
+        (gate 4, see `_assay_sandbox.mutation.plan.sample`).
         """
         deselect = [*self.config.deselect, *(deselect or [])]
         start = time.monotonic()
@@ -160,6 +163,7 @@ class Engine:
             "killers",
             str(killers),
             *(["observe"] if observe else []),
+            f"sample {sample}",
         ]
         tests_hash = tests_fingerprint(self.ws.project, tests, options)
         keys = {m.id: self._key(m, sources[m.file], spans[m.file], tests_hash) for m in mutants}
@@ -198,6 +202,7 @@ class Engine:
                 deselect,
                 killers,
                 observe,
+                sample,
             )
             for ev in events:
                 if isinstance(ev, BaselineDone):
@@ -282,6 +287,7 @@ class Engine:
         deselect: list[str],
         killers: int = 1,
         observe: bool = False,
+        sample: int = 0,
     ) -> list[Event]:
         tag = uuid.uuid4().hex[:8]
         run_dir = self.ws.run_dir
@@ -327,6 +333,7 @@ class Engine:
             durations=durations,
             killers=killers,
             observe=observe,
+            sample=sample,
         )
         cfg_path = run_dir / f"mutation-{tag}.json"
         cfg_path.write_text(cfg.to_json(), encoding="utf-8")

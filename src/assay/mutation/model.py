@@ -6,6 +6,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from assay._assay_sandbox.mutation.protocol import (
+    NOT_SAMPLED,
     BaselineSummary,
     BaselineTest,
     LongestMutant,
@@ -20,6 +21,7 @@ __all__ = [
     "Mutant",
     "MutantResult",
     "MutationResult",
+    "NOT_SAMPLED",
     "Status",
     "counts",
     "score",

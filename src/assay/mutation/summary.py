@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from assay.mutation.model import Mutant, MutationResult, Status
+from assay.mutation.model import NOT_SAMPLED, Mutant, MutationResult, Status
 
 
 @dataclass
@@ -107,6 +107,12 @@ def feedback(
             lines.append(f"   Closest tests: {', '.join(near)}")
     lines.append("Add test cases that fail under these mutations.")
     lines += unexercised_note(run)
+    unsampled = sum(r.reason == NOT_SAMPLED for r in run.results.values())
+    if unsampled:
+        lines.append(
+            f"Scored on a sample: {unsampled} more mutants of the same code were not counted "
+            "(mutation.sample; 0 counts them all)."
+        )
     return "\n".join(lines)
 
 

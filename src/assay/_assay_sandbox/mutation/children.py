@@ -73,6 +73,8 @@ class Children:
         self.duration = baseline.duration
         self.collection_s = collection_s
         self.kills: dict[str, int] = {}
+        # test functions that killed a mutant (`PROVE_EACH_TEST`: they need not meet every mutant)
+        self.proven: set[str] = set()
         self.runs: dict[str, int] = {}
         self.cost: dict[str, float] = {}  # seconds spent in each test over all mutants
         self.line_killers: dict[tuple[str, int], set[str]] = {}
@@ -127,19 +129,15 @@ class Children:
         self, running: dict[int, Running], job: Job, ordered: list[str], group: Group
     ) -> None:
         items = [self.by_id[i] for i in ordered]
-        killers = self.cfg.killers
+        hunt = group.hunt
         if job.mode is Mode.PATCH:
-            child = fork(
-                lambda report, p=job.patches, it=items: run_patched(p, it, report, killers)
-            )
+            child = fork(lambda report, p=job.patches, it=items: run_patched(p, it, report, hunt))
         elif job.mode is Mode.DEFAULTS:
-            child = fork(
-                lambda report, p=job.patches, it=items: run_defaulted(p, it, report, killers)
-            )
+            child = fork(lambda report, p=job.patches, it=items: run_defaulted(p, it, report, hunt))
         elif job.mode is Mode.RECOLLECT:
             child = fork(
                 lambda report, j=job, it=items: run_recollected(
-                    j.patches, it, j.files, report, killers, j.first
+                    j.patches, it, j.files, report, hunt, j.first
                 )
             )
         elif job.mode is Mode.REBIND:
@@ -147,13 +145,13 @@ class Children:
             import_time = self.import_time
             child = fork(
                 lambda report, j=job, it=items: import_time.run(
-                    j.m, j.code, it, report, j.first > 0
+                    j.m, j.code, it, report, hunt, j.first > 0
                 )
             )
         else:
             child = fork(
                 lambda report, j=job, o=ordered: run_reimported(
-                    self.cfg, j.m, j.code, o, report, self.known, j.first
+                    self.cfg, j.m, j.code, o, report, self.known, hunt, j.first
                 )
             )
         # a fresh import and collection in the child also pays pytest's start-up (plugins,

@@ -23,6 +23,7 @@ from .shapes import ChildResult, Functions, Report
 if TYPE_CHECKING:
     import pytest
 
+    from .patch import Hunt
     from .tracers import CollectTracer
 
 _MISSING = object()
@@ -110,11 +111,11 @@ def defaults_patch(
 
 
 def run_defaulted(
-    patches: list, items: list[pytest.Item], report: Report, killers: int
+    patches: list, items: list[pytest.Item], report: Report, hunt: Hunt
 ) -> ChildResult:
     from .patch import run_items
 
     for f, positional, keywords in patches:
         f.__defaults__ = positional
         f.__kwdefaults__ = keywords
-    return run_items(items, report, killers)
+    return run_items(items, report, hunt)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import gc
 import os
 import types
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..fork import clock, waited
@@ -58,11 +59,11 @@ def patches(
     return pairs or None
 
 
-def run_patched(pairs: list, items: list[pytest.Item], report: Report, killers: int) -> ChildResult:
+def run_patched(pairs: list, items: list[pytest.Item], report: Report, hunt: Hunt) -> ChildResult:
     for funcs, new in pairs:
         for f in funcs:
             f.__code__ = new
-    return run_items(items, report, killers)
+    return run_items(items, report, hunt)
 
 
 class FailureWatch:
@@ -90,10 +91,25 @@ class FailureWatch:
         return watch
 
 
-def run_items(items: list[pytest.Item], report: Report, killers: int) -> ChildResult:
-    """Run tests in a forked child until `killers` test functions failed (0: run them all),
-    telling the parent when each starts and ends (it holds the per-test deadline). Once a case of a
-    parametrized function fails, its other cases are skipped: the function is known to kill."""
+def function_of(nodeid: str) -> str:
+    """The test function of a node id: all cases of a parametrized one are one test."""
+    return nodeid.split("[", 1)[0]
+
+
+@dataclass(frozen=True)
+class Hunt:
+    """What a child looks for under one mutant: `killers` failing test functions (0: all of them),
+    but not before every test of `must` has run (gate 4's tests that have not killed yet: each meets
+    every mutant it covers until it kills one, so that `low_value` stays exact)."""
+
+    killers: int = 1
+    must: frozenset[str] = frozenset()
+
+
+def run_items(items: list[pytest.Item], report: Report, hunt: Hunt) -> ChildResult:
+    """Run tests in a forked child until the hunt is over, telling the parent when each starts and
+    ends (it holds the per-test deadline). Once a case of a parametrized function fails, its other
+    cases are skipped: the function is known to kill."""
     from _pytest.nodes import Node
     from _pytest.runner import runtestprotocol
 
@@ -105,8 +121,12 @@ def run_items(items: list[pytest.Item], report: Report, killers: int) -> ChildRe
     killed_by: list[str] = []
     failed_functions: set[str] = set()
     failures = FailureWatch.on(items)
-    following = _Following(items, failed_functions, skips=killers != 1)
+    following = _Following(items, failed_functions, skips=hunt.killers != 1 or bool(hunt.must))
+    left = sum(item.nodeid in hunt.must for item in items)  # `must` tests still to run
     for i, item in enumerate(items):
+        if hunt.killers and len(failed_functions) >= hunt.killers and not left:
+            break
+        left -= item.nodeid in hunt.must
         if following.functions[i] in failed_functions:
             continue
         report({"next": item.nodeid, "w": waited()})
@@ -120,8 +140,6 @@ def run_items(items: list[pytest.Item], report: Report, killers: int) -> ChildRe
         if failed:
             killed_by.append(item.nodeid)
             failed_functions.add(following.functions[i])
-            if len(failed_functions) == killers:
-                break
     return {"killed_by": killed_by, "tests_completed": done}
 
 
@@ -135,7 +153,7 @@ class _Following:
         self.items = items
         self.failed = failed
         self.skips = skips  # else the run stops at the first failure: the next item is next
-        self.functions = [item.nodeid.split("[", 1)[0] for item in items]
+        self.functions = [function_of(item.nodeid) for item in items]
         # index just past the run of cases of the same function that starts at each index
         self.block_end = list(range(1, len(items) + 1))
         for i in range(len(items) - 2, -1, -1):

@@ -22,17 +22,18 @@ in a fresh process (children fork from the state before the baseline).
 from __future__ import annotations
 import __future__
 
+import hashlib
 import os
 import types
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..protocol import MutantSpec, MutationJob
 from .bytecode import fingerprint, top_level_defs
 from .defaults import defaults_patch
-from .patch import patches
-from .protocol import Mode, Status, Verdict
+from .patch import function_of, patches
+from .protocol import NOT_SAMPLED, Mode, Status, Verdict
 from .shapes import Functions
 
 if TYPE_CHECKING:
@@ -59,6 +60,9 @@ class Job:
     # the first `first` tests of `ordered` write module state: they run first, in collection order
     first: int
     files: tuple = ()  # recollect: the test modules to import and collect again
+    # not in the sample: run only to prove the tests in `ordered` that have not killed yet; its
+    # verdict is Ignored, whatever they find (`sample`)
+    proof: bool = False
 
 
 @dataclass(frozen=True)
@@ -88,6 +92,7 @@ def plan(
     functions: Functions,
     memos: Memos | None = None,
     recollect: dict[str, list[tuple[str, types.CodeType | None]]] | None = None,
+    proven: set[str] | None = None,
 ) -> Plan:
     """The plan of the job's mutants: which ones run, how and against which tests; the
     others' verdicts."""
@@ -135,10 +140,28 @@ def plan(
         code = compile(mutated, path, "exec", dont_inherit=True)
         return code, fingerprint(code), True
 
+    def in_scope(m: MutantSpec) -> bool:
+        return scope is None or m.function in scope.get(m.file, ())
+
+    def reached(m: MutantSpec) -> bool:
+        span = {*range(m.line, m.end_line + 1), m.stmt_line}
+        return any(covering.get((m.file, line)) or (m.file, line) in collect.lines for line in span)
+
+    chosen = sample(cfg.mutants, cfg.sample, lambda m: in_scope(m) and reached(m))
+    proven = set() if proven is None else proven
+
     def steps() -> Iterator[Job | Settled]:
-        for m in cfg.mutants:
+        if chosen is None:
+            yield from each(cfg.mutants)
+            return
+        yield from each(m for m in cfg.mutants if m.id in chosen)
+        # the rest, once the sample has run: only for the tests that have not killed yet
+        yield from each((m for m in cfg.mutants if m.id not in chosen), proof=True)
+
+    def each(mutants: Iterable[MutantSpec], proof: bool = False) -> Iterator[Job | Settled]:
+        for m in mutants:
             rel = m.file
-            if scope is not None and m.function not in scope.get(rel, ()):
+            if not in_scope(m):
                 continue
             span = {*range(m.line, m.end_line + 1), m.stmt_line}
             direct = {i for line in span for i in covering.get((rel, line), ())}
@@ -196,6 +219,9 @@ def plan(
             if not ordered:
                 yield Settled(m, Verdict(Status.NO_COVERAGE))
                 continue
+            if proof and not any(function_of(t) not in proven for t in ordered[len(writers) :]):
+                yield Settled(m, Verdict(Status.IGNORED, ordered, reason=NOT_SAMPLED))
+                continue
             found: Any
             files: tuple = ()
             if defaulted is not None:
@@ -218,9 +244,35 @@ def plan(
                 code = compile(
                     mutated, os.path.realpath(cfg.targets[rel]), "exec", dont_inherit=True
                 )
-            yield Job(m, ordered, code, found, mode, len(writers), files)
+            yield Job(m, ordered, code, found, mode, len(writers), files, proof)
 
     return Plan(steps(), original_code)
+
+
+def sample(
+    mutants: list[MutantSpec], size: int, eligible: Callable[[MutantSpec], bool]
+) -> set[str] | None:
+    """The ids of at most `size` eligible mutants (in scope, on a line the tests run), or None for
+    all when there are no more than that. One per line first, then a second per line, and so on
+    (a line's mutants are alike: most die together); lines and mutants in an order fixed by their
+    ids, so the same code gives the same sample in every run and on every machine."""
+    pool = [m for m in mutants if eligible(m)]
+    if not size or len(pool) <= size:
+        return None
+
+    def key(m: MutantSpec) -> str:
+        return hashlib.blake2b(m.id.encode(), digest_size=8).hexdigest()
+
+    lines: dict[tuple[str, int], list[MutantSpec]] = {}
+    for m in sorted(pool, key=key):
+        lines.setdefault((m.file, m.stmt_line or m.line), []).append(m)
+    rounds = sorted(lines.values(), key=lambda ms: key(ms[0]))
+    chosen: list[str] = []
+    depth = 0
+    while len(chosen) < size:
+        chosen += [ms[depth].id for ms in rounds if depth < len(ms)][: size - len(chosen)]
+        depth += 1
+    return set(chosen)
 
 
 def with_state(

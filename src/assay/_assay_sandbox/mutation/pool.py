@@ -18,8 +18,9 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..fork import RETRY_FACTOR, watch
-from ..protocol import MutantSpec
+from ..protocol import PROVE_EACH_TEST, MutantSpec
 from .children import FRESH_SESSION_S, pace
+from .patch import Hunt, function_of
 from .plan import Job, Settled
 from .protocol import Cost, Heartbeat, LongestMutant, Mode, MutantDone, TestCost
 from .split import MAX_CHILDREN, MAX_SPLITS, Group, Running, split_after
@@ -56,18 +57,27 @@ class Pool(Verdicts):
                     job, ahead = ahead, self._draw(fresh)
                     self.modes[job.mode] += 1
                     self.with_state += job.first > 0
-                rest = job.ordered[job.first :]
-                # looking for more than one killer (which test kills what, gate 4): file order,
-                # so that the same killers are found in every run; else the cheapest expected
-                # kill first
-                rest = (
-                    sorted(rest, key=position.__getitem__)
-                    if self.cfg.killers != 1
-                    else self.order(job.m, rest)
-                )
+                rest, hunt = self._hunt(job, position)
                 ordered = job.ordered[: job.first] + rest
-                self._start(running, job, ordered, Group(ordered, time.monotonic()))
+                group = Group(ordered, time.monotonic(), hunt=hunt)
+                self._start(running, job, ordered, group)
             self._step(running)
+
+    def _hunt(self, job: Job, position: dict[str, int]) -> tuple[list[str], Hunt]:
+        """The tests after the state writers, in the order to run them, and what to look for.
+        Looking for every killer (which test kills what, gate 4): file order, so that the same
+        killers are found in every run. Proving each test: those that have not killed yet first, in
+        file order, all of them; then the cheapest expected kill. Else the cheapest first."""
+        rest = job.ordered[job.first :]
+        if self.cfg.killers == PROVE_EACH_TEST or job.proof:
+            must = [t for t in rest if function_of(t) not in self.proven]
+            if job.proof:  # out of the sample: only to prove those
+                return sorted(must, key=position.__getitem__), Hunt(1, frozenset(must))
+            proven = self.order(job.m, [t for t in rest if function_of(t) in self.proven])
+            return sorted(must, key=position.__getitem__) + proven, Hunt(1, frozenset(must))
+        if self.cfg.killers != 1:
+            return sorted(rest, key=position.__getitem__), Hunt(self.cfg.killers)
+        return self.order(job.m, rest), Hunt(1)
 
     def _draw(self, steps: Iterator[Job | Settled]) -> Job | None:
         """The next job; the settled mutants before it get their verdicts now."""
@@ -111,7 +121,8 @@ class Pool(Verdicts):
             if not state.begun:
                 state.begun = True
                 self.setup_s[state.job.mode] = now - state.child.started
-            if state.solo is None and self.cfg.killers == 1 and state.group.splits < MAX_SPLITS:
+            alone = state.group.hunt == Hunt(1)  # looking for one killer, no test that must run
+            if state.solo is None and alone and state.group.splits < MAX_SPLITS:
                 state.check = now + split_after(
                     self.duration.get(msg["next"], 0.0) * pace(self.ratios),
                     self.setup_s.get(state.job.mode, 0.0),

@@ -31,6 +31,10 @@ class Status(str, Enum):
     UNEXERCISED = "Unexercised"
 
 
+# the reason of a mutant left out of gate 4's sample (`plan.sample`): Ignored, not counted
+NOT_SAMPLED = "not in the sample (mutation.sample): not counted"
+
+
 class Mode(str, Enum):
     """How a child applies its mutant (see `plan`)."""
 

@@ -17,7 +17,7 @@ from ..protocol import MutantSpec, MutationJob
 from .body_watch import watch_body
 from .bytecode import import_error
 from .flow import Body
-from .patch import run_items
+from .patch import Hunt, run_items
 from .reimport import run_reimported
 from .same import changed_names
 from .shapes import ChildResult, Report
@@ -99,6 +99,7 @@ class ImportTime:
         code: types.CodeType,
         items: list[pytest.Item],
         report: Report,
+        hunt: Hunt,
         in_order: bool = False,
     ) -> ChildResult:
         """In the child: re-run the mutated body, rebind the project's and tests' module globals
@@ -149,19 +150,20 @@ class ImportTime:
                 asked + [t for t in self.all_ids if t not in seen],
                 report,
                 self.known,
+                hunt,
             )
         selected, complete = self.readers.select(m, changed | aliases, old)
         if complete and unsafe is None:
             run = [item for item in items if item.nodeid in selected]
             return {
-                **run_items(run, report, self.cfg.killers),
+                **run_items(run, report, hunt),
                 "selected": [item.nodeid for item in run],
             }
         # cannot bound who observes it: every test, the likely killers first
         return run_items(
             items if in_order else sorted(items, key=lambda item: item.nodeid not in selected),
             report,
-            self.cfg.killers,
+            hunt,
         )
 
 

@@ -17,7 +17,7 @@ import sys
 import types
 from typing import TYPE_CHECKING, Any
 
-from .patch import run_items
+from .patch import Hunt, run_items
 from .shapes import ChildResult, Report
 from .state import changed_since_body
 
@@ -58,7 +58,7 @@ def run_recollected(
     items: list[pytest.Item],
     files: list[tuple[str, types.CodeType | None]],
     report: Report,
-    killers: int,
+    hunt: Hunt,
     first: int = 0,
 ) -> ChildResult:
     """In the child: the mutant in place, the calling test modules imported and collected again,
@@ -105,4 +105,4 @@ def run_recollected(
         for item in items
     ]
     kept = [x for x in ordered if x is not None]
-    return run_items(kept[:first] + list(by_id.values()) + kept[first:], report, killers)
+    return run_items(kept[:first] + list(by_id.values()) + kept[first:], report, hunt)

@@ -20,6 +20,7 @@ from ..plugins import quieting_args
 from ..protocol import MutantSpec, MutationJob
 from .bytecode import import_error
 from .observe import OBSERVE
+from .patch import Hunt
 from .seed import reseed
 from .shapes import ChildResult, Report
 
@@ -123,6 +124,7 @@ def run_reimported(
     ordered: list[str],
     report: Report,
     known: set[str],
+    hunt: Hunt,
     first: int = 0,
 ) -> ChildResult:
     """In the child: drop the project's modules, run pytest again with the mutant served at import;
@@ -141,7 +143,8 @@ def run_reimported(
     functions = list(dict.fromkeys(nodeid.split("[")[0] for nodeid in ordered))
     args = [
         *functions,
-        f"--maxfail={cfg.killers}",
+        # every test of `must` runs: no stop at a failure
+        f"--maxfail={0 if hunt.must else hunt.killers}",
         "-q",
         "-p",
         "no:cacheprovider",

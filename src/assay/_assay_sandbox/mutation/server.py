@@ -95,6 +95,7 @@ class Server:
         memos = Memos(
             ProjectState(cfg.scratch_root, targets).modules, baseline.writes, cfg.scratch_root
         )
+        proven: set[str] = set()  # test functions that killed: shared by the plan and the pool
         planned = plan(
             cfg,
             baseline,
@@ -104,6 +105,7 @@ class Server:
             functions,
             memos,
             recollectable(self.tracer, dirty, items),
+            proven,
         )
         warm(items, [p for run in runs.values() for p in run.get("patterns", [])])
         # gate 4: every mutant's tests observed, survivors judged by what they received
@@ -127,6 +129,7 @@ class Server:
             )
 
         pool = make_pool(held or self.events)
+        pool.proven = proven
         start = time.monotonic()
         by_id = {item.nodeid: item for item in items}
         with (

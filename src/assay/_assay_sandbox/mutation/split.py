@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..fork import Child
+from .patch import Hunt
 from .plan import Job
 from .protocol import Verdict
 
@@ -40,6 +41,7 @@ class Group:
     slow: set[str] = field(default_factory=set)  # classes (or modules) of its tests that ran slow
     hang: Verdict | None = None  # the Timeout of the first test that hung, should no test fail
     over: bool = False
+    hunt: Hunt = field(default_factory=Hunt)  # what its children look for
 
 
 def split_after(baseline_s: float, setup_s: float, splits: int) -> float:

@@ -20,8 +20,9 @@ from typing import Any
 from ..fork import cpu_ticks, idle
 from ..protocol import MutantSpec
 from .children import WALL_FACTOR, Children, pace
+from .patch import function_of
 from .plan import Job
-from .protocol import LongestMutant, MutantDone, Status, Verdict
+from .protocol import NOT_SAMPLED, LongestMutant, MutantDone, Status, Verdict
 from .shapes import Outcome
 from .split import IDLE_WINDOW_S, MAX_CHILDREN, MAX_SPLITS, Group, Running
 
@@ -133,7 +134,7 @@ class Verdicts(Children):
         elif outcome.equivalent is not None:
             verdict = Verdict(Status.IGNORED, reason=outcome.equivalent)
         elif outcome.killed_by:
-            self._learn(m, outcome.killed_by[0])
+            self._learn(m, outcome.killed_by)
             verdict = Verdict(Status.KILLED, group.ordered, outcome.killed_by, group.done)
         if verdict is None and not group.live:
             verdict = (
@@ -148,6 +149,8 @@ class Verdicts(Children):
                 if group.hang
                 else Verdict(Status.SURVIVED, group.ordered, [], group.done)
             )
+            if group.hang:
+                self.proven.update(function_of(k) for k in group.hang.killed_by)
         if verdict is None:
             return
         group.over = True
@@ -156,7 +159,7 @@ class Verdicts(Children):
                 running.pop(pid).child.kill()
         if took > self.longest.seconds:
             self.longest = LongestMutant(m.id, took)
-        self.events.send(MutantDone(m.id, verdict, took))
+        self._done(job, verdict, took)
 
     def _hang_reason(self, hung: str | None, state: Running, job: Job) -> str:
         if hung is None:
@@ -177,7 +180,21 @@ class Verdicts(Children):
             )
         return f"{hung} did not finish within {state.budget:.2f}s of CPU ({rule})"
 
-    def _learn(self, m: MutantSpec, killer: str) -> None:
+    def _done(self, job: Job, verdict: Verdict, took: float) -> None:
+        """Send a mutant's verdict; one out of the sample ran only to prove tests: Ignored, with
+        the tests that killed it."""
+        if job.proof:
+            verdict = Verdict(
+                Status.IGNORED, verdict.covered_by, verdict.killed_by, reason=NOT_SAMPLED
+            )
+        self.events.send(MutantDone(job.m.id, verdict, took))
+
+    def _learn(self, m: MutantSpec, killed_by: list[str]) -> None:
+        """What a kill teaches the ordering (its first killer) and which tests have killed."""
+        self.proven.update(function_of(k) for k in killed_by)
+        if not killed_by:
+            return
+        killer = killed_by[0]
         self.kills[killer] = self.kills.get(killer, 0) + 1
         self.line_killers.setdefault((m.file, m.line), set()).add(killer)
         self.function_killers.setdefault((m.file, m.function), set()).add(killer)
@@ -210,12 +227,11 @@ class Verdicts(Children):
         elif outcome.equivalent is not None:
             verdict = Verdict(Status.IGNORED, reason=outcome.equivalent)
         else:
-            for killer in outcome.killed_by[:1]:
-                self._learn(m, killer)
+            self._learn(m, outcome.killed_by)
             verdict = Verdict(
                 Status.KILLED if outcome.killed_by else Status.SURVIVED,
                 ordered if outcome.selected is None else outcome.selected,
                 outcome.killed_by,
                 outcome.tests_completed,
             )
-        self.events.send(MutantDone(m.id, verdict, took))
+        self._done(job, verdict, took)

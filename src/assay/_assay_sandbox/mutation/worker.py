@@ -30,7 +30,7 @@ import pytest
 
 from .. import boot
 from ..plugins import quieting_args
-from ..protocol import MutationJob
+from ..protocol import PROVE_EACH_TEST, MutationJob
 from .events import Events
 from .observe import OBSERVE
 from .protocol import WorkerError
@@ -48,7 +48,8 @@ EXIT_CODES = {
 
 def main(job_path: str) -> int:
     cfg = MutationJob.read(job_path)
-    cfg.killers = max(0, cfg.killers)  # failing test functions a child looks for; 0: all
+    # failing test functions a child looks for; 0: all; PROVE_EACH_TEST: see `pool.Pool._hunt`
+    cfg.killers = max(PROVE_EACH_TEST, cfg.killers)
     boot.isolate_imports(cfg.user_root, cfg.scratch_root, cfg.source_roots)
     os.chdir(cfg.scratch_root)
     events = Events(cfg.events)
