@@ -111,6 +111,8 @@ def verify(
     overrides: dict[str, Any] | None = None,
     review: str | None = None,
     languages: Sequence[str] | None = None,
+    since: str | None = None,
+    staged: bool = False,
 ) -> Report:
     """Verify test files (`paths`: files or directories) and in-memory `candidates` through
     the gates.
@@ -122,11 +124,14 @@ def verify(
     `settings` default to the project's config (`config` names another file); `overrides` set dotted
     keys on them (`{"sandbox.timeout_s": 10}`); `review` (`provider:model`) adds gate 6.
     `languages`: only test files of these languages (a mixed repository). With `require_toolchain`
-    set, a missing toolchain raises ToolchainError instead of `unvalidated` files."""
+    set, a missing toolchain raises ToolchainError instead of `unvalidated` files. `since` (a
+    revision, or `auto`; `staged`: the index, not the working tree): only the test files the change
+    touched or whose tests import changed code, gate 4 on the changed lines, and the integrity
+    check of the test diff (`assay.diff`)."""
     start = time.monotonic()
-    if not paths and not candidates:
+    if not paths and not candidates and since is None:
         raise InputError("no paths given")
-    root = _root(paths, root)
+    root = _root(paths, root) if paths or root else find_root(Path.cwd())
     settings = _settings(root, settings, config, overrides)
     if review is not None:
         from assay.pipeline import build_gates
@@ -139,6 +144,13 @@ def verify(
     project = Project.load(root)
     path_list = [Path(p) for p in paths]
     files = discover(path_list, root, _languages(languages)) if path_list else []
+    if since is not None:
+        from assay.diff.judge import plan
+
+        diff = plan(
+            project, since, discover(path_list or [root], root, _languages(languages)), staged
+        )
+        files = diff.files(project)
     target_rels = None
     if targets:
         missing = [t for t in targets if not Path(t).is_file()]
@@ -147,6 +159,8 @@ def verify(
         target_rels = [project.rel(Path(t)) for t in targets]
     explicit = {p.resolve() for p in path_list if p.is_file()}
     todo = _load_candidates(project, files, explicit, target_rels) + list(candidates)
+    if since is not None:
+        diff.narrow(todo)
     if settings.require_toolchain:
         for name in dict.fromkeys(c.language for c in todo):
             if name in LANGUAGES and (problem := LANGUAGES[name].toolchain_problem(settings)):
@@ -188,6 +202,10 @@ def verify(
         notes,
         interrupted=interrupted,
     )
+    if since is not None:
+        from assay.diff.judge import apply
+
+        report = apply(report, diff)
     if settings.cache:
         with Store(root) as store:
             store.record_run("verify", time.time(), report.duration_s, report.summary())
