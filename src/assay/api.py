@@ -245,10 +245,14 @@ def mutate(
     progress: Callable[[MutationEvent], None] | None = None,
     config: Path | None = None,
     overrides: dict[str, Any] | None = None,
+    since: str | None = None,
+    scope: str = "lines",
 ) -> MutateReport:
     """Mutate source files (or every module under directories) in memory and run `tests` against
     the mutants. Raises RunFailed when the run cannot give verdicts (the baseline fails,
-    collection fails)."""
+    collection fails). `since` (a revision or `auto`): only the code changed since then under
+    `paths` (default: the project), only its mutants on changed lines (`scope="function"`: in
+    changed functions), `tests` defaulting to the test files that touch or import it."""
     from assay.execution.executor import open_cluster
     from assay.languages.python import PYTHON, pytest_args
     from assay.mutation.codeclass import threshold_for
@@ -259,10 +263,19 @@ def mutate(
 
     if threshold is not None and not 0 <= threshold <= 100:
         raise InputError("the threshold is a percentage between 0 and 100")
-    root = _root(paths, root)
+    root = _root(paths, root) if paths or root or since is None else find_root(Path.cwd())
     settings = _settings(root, settings, config, overrides)
     project = Project.load(root)
-    targets = python_sources(project, [Path(p) for p in paths])
+    diff = None
+    if since is not None:
+        from assay.diff.mutants import mutation_scope
+
+        diff = mutation_scope(project, since, [Path(p) for p in paths], scope)
+        if not diff.targets:
+            raise InputError(f"no Python code changed since {since} under the paths given")
+        targets, tests = diff.targets, tests or [root / t for t in diff.tests]
+    else:
+        targets = python_sources(project, [Path(p) for p in paths])
     test_args = _mutation_tests(project, [Path(t) for t in tests])
     conf = settings.mutation
     sources = read_sources(root, targets)
@@ -281,13 +294,17 @@ def mutate(
             )
             if cluster is not None:  # the same run, its mutants in batches on the cluster's workers
                 engine = DistributedEngine.on(cluster, settings, engine)
-            run = engine.run(targets, test_args, progress=progress)
+            only = diff.only(sources) if diff else None
+            run = engine.run(targets, test_args, progress=progress, only=only)
     except MutationError as err:
         raise RunFailed(f"mutation run failed: {err}") from None
     finally:
         if store:
             store.close()
-    return MutateReport(run, threshold if threshold is not None else limit, code_class)
+    report = MutateReport(run, threshold if threshold is not None else limit, code_class)
+    if diff is not None:
+        report.diff_scope = diff.to_json(len(run.mutants), len(run.results))
+    return report
 
 
 def lint(

@@ -76,8 +76,8 @@ def apply(report: Report, diff: DiffPlan, language: str = "python") -> Report:
     """`report` with the integrity gate on every file in scope, files rejected by it, deleted
     test files with findings added, and notes saying what was in scope and why."""
     by_file: dict[str, list[IntegrityFinding]] = {}
-    for f in diff.findings:
-        by_file.setdefault(f.path, []).append(f)
+    for finding in diff.findings:
+        by_file.setdefault(finding.path, []).append(finding)
     why = {s.path: s.describe() for s in diff.in_scope}
     for f in report.files:
         result = gate_result(by_file.pop(f.path, []), why.get(f.path, ""))

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from assay.mutation.briefs import brief
 from assay.mutation.model import Mutant, MutationResult, Status
 
 
@@ -17,6 +18,8 @@ class MutateReport:
     run: MutationResult
     threshold: float
     code_class: str
+    # `mutate --since`: what the change put in scope (`assay.diff.mutants.MutationScope.to_json`)
+    diff_scope: dict[str, Any] | None = None
 
     @property
     def passed(self) -> bool:
@@ -65,6 +68,8 @@ def details(
         "compile_error": c["CompileError"],
         "ignored": c["Ignored"],
         "survivors": [survivor_json(m) for m, _ in run.survivors()[:max_survivors]],
+        # what a test that kills each survivor must do (`briefs`)
+        "briefs": [brief(m, r).to_json() for m, r in run.survivors()[:max_survivors]],
         # gate 4: changed nothing the tests receive, not counted (`exercised`)
         "unexercised": c["Unexercised"],
         "unexercised_mutants": [survivor_json(m) for m, _ in run.unexercised()[:max_survivors]],
@@ -105,6 +110,8 @@ def feedback(
         if r.covered_by:
             near = list(dict.fromkeys(r.covered_by))[:2]
             lines.append(f"   Closest tests: {', '.join(near)}")
+        b = brief(m, r)
+        lines.append(f"   A killing test asserts {b.must_assert} (e.g. {b.suggested_test})")
     lines.append("Add test cases that fail under these mutations.")
     lines += unexercised_note(run)
     return "\n".join(lines)
