@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from assay.config import Settings, apply_overrides, load_settings
+from assay.diff import judge
+from assay.diff.mutants import mutation_scope
 from assay.errors import ConfigError, InputError, RunFailed, ToolchainError
 from assay.execution.executor import threads
 from assay.execution.workspace import Workspace, sweep_stale
@@ -32,6 +34,7 @@ if TYPE_CHECKING:
 __all__ = [
     "candidate",
     "generate",
+    "integrity",
     "lint",
     "mutate",
     "prism_build",
@@ -125,9 +128,7 @@ def verify(
     keys on them (`{"sandbox.timeout_s": 10}`); `review` (`provider:model`) adds gate 6.
     `languages`: only test files of these languages (a mixed repository). With `require_toolchain`
     set, a missing toolchain raises ToolchainError instead of `unvalidated` files. `since` (a
-    revision, or `auto`; `staged`: the index, not the working tree): only the test files the change
-    touched or whose tests import changed code, gate 4 on the changed lines, and the integrity
-    check of the test diff (`assay.diff`)."""
+    revision or `auto`; `staged`: the index): diff scope, integrity check (`assay.diff.judge`)."""
     start = time.monotonic()
     if not paths and not candidates and since is None:
         raise InputError("no paths given")
@@ -143,14 +144,14 @@ def verify(
             settings.gates = [*names, "review"]
     project = Project.load(root)
     path_list = [Path(p) for p in paths]
-    files = discover(path_list, root, _languages(languages)) if path_list else []
-    if since is not None:
-        from assay.diff.judge import plan
-
-        diff = plan(
-            project, since, discover(path_list or [root], root, _languages(languages)), staged
-        )
-        files = diff.files(project)
+    langs = _languages(languages)
+    files = discover(path_list, root, langs) if path_list else []
+    diff = (
+        judge.plan(project, since, discover(path_list or [root], root, langs), staged)
+        if since
+        else None
+    )
+    files = diff.files(project) if diff else files
     target_rels = None
     if targets:
         missing = [t for t in targets if not Path(t).is_file()]
@@ -159,7 +160,7 @@ def verify(
         target_rels = [project.rel(Path(t)) for t in targets]
     explicit = {p.resolve() for p in path_list if p.is_file()}
     todo = _load_candidates(project, files, explicit, target_rels) + list(candidates)
-    if since is not None:
+    if diff:
         diff.narrow(todo)
     if settings.require_toolchain:
         for name in dict.fromkeys(c.language for c in todo):
@@ -202,10 +203,8 @@ def verify(
         notes,
         interrupted=interrupted,
     )
-    if since is not None:
-        from assay.diff.judge import apply
-
-        report = apply(report, diff)
+    if diff:
+        report = judge.apply(report, diff)
     if settings.cache:
         with Store(root) as store:
             store.record_run("verify", time.time(), report.duration_s, report.summary())
@@ -250,9 +249,7 @@ def mutate(
 ) -> MutateReport:
     """Mutate source files (or every module under directories) in memory and run `tests` against
     the mutants. Raises RunFailed when the run cannot give verdicts (the baseline fails,
-    collection fails). `since` (a revision or `auto`): only the code changed since then under
-    `paths` (default: the project), only its mutants on changed lines (`scope="function"`: in
-    changed functions), `tests` defaulting to the test files that touch or import it."""
+    collection fails). `since`, `scope`: the changed code only (`assay.diff.mutants`)."""
     from assay.execution.executor import open_cluster
     from assay.languages.python import PYTHON, pytest_args
     from assay.mutation.codeclass import threshold_for
@@ -266,13 +263,8 @@ def mutate(
     root = _root(paths, root) if paths or root or since is None else find_root(Path.cwd())
     settings = _settings(root, settings, config, overrides)
     project = Project.load(root)
-    diff = None
-    if since is not None:
-        from assay.diff.mutants import mutation_scope
-
-        diff = mutation_scope(project, since, [Path(p) for p in paths], scope)
-        if not diff.targets:
-            raise InputError(f"no Python code changed since {since} under the paths given")
+    diff = mutation_scope(project, since, [Path(p) for p in paths], scope) if since else None
+    if diff is not None:
         targets, tests = diff.targets, tests or [root / t for t in diff.tests]
     else:
         targets = python_sources(project, [Path(p) for p in paths])
@@ -305,6 +297,11 @@ def mutate(
     if diff is not None:
         report.diff_scope = diff.to_json(len(run.mutants), len(run.results))
     return report
+
+
+def integrity(root: Path | str | None = None, *, since: str = "HEAD", staged: bool = False) -> Any:
+    """The test-diff integrity check (`assay integrity`): a `diff.judge.IntegrityReport`."""
+    return judge.check(Path(root).resolve() if root else find_root(Path.cwd()), since, staged)
 
 
 def lint(

@@ -101,3 +101,31 @@ def apply(report: Report, diff: DiffPlan, language: str = "python") -> Report:
         f"file{'' if changed == 1 else 's'}; in scope: {said}",
     )
     return report
+
+
+@dataclass
+class IntegrityReport:
+    """`assay integrity`: what a change did to the tests, without running anything."""
+
+    root: str
+    changes: ChangeSet
+    findings: list[IntegrityFinding]
+
+    @property
+    def exit_code(self) -> int:
+        return 1 if any(f.level == "reject" for f in self.findings) else 0
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "schema": "assay.integrity/1",
+            "root": self.root,
+            "changes": self.changes.to_json(),
+            "findings": [f.to_json() for f in self.findings],
+        }
+
+
+def check(root: Path, since: str = "HEAD", staged: bool = False) -> IntegrityReport:
+    """The integrity check alone (the pre-commit hook: `staged`, against HEAD)."""
+    project = Project.load(root)
+    found = changes(project.root, since, staged)
+    return IntegrityReport(str(project.root), found, integrity(project, found))

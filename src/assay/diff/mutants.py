@@ -70,6 +70,8 @@ def mutation_scope(
         )
     )
     python = [LANGUAGES["python"]]
-    tests = [s.path for s in scope(project, found, discover([project.root], project.root, python))]
-    tests = [t for t in tests if t]
+    in_scope = scope(project, found, discover([project.root], project.root, python))
+    tests = [s.path for s in in_scope if s.code]
+    if not targets:
+        raise InputError(f"no Python code changed since {since} under the paths given")
     return MutationScope(found, targets, tests, by)
