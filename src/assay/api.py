@@ -146,11 +146,7 @@ def verify(
     path_list = [Path(p) for p in paths]
     langs = _languages(languages)
     files = discover(path_list, root, langs) if path_list else []
-    diff = (
-        judge.plan(project, since, discover(path_list or [root], root, langs), staged)
-        if since
-        else None
-    )
+    diff = judge.plan(project, since, path_list, langs, staged) if since else None
     files = diff.files(project) if diff else files
     target_rels = None
     if targets:

@@ -14,8 +14,9 @@ from assay.diff.integrity import integrity
 from assay.diff.rules import IntegrityFinding
 from assay.diff.scope import InScope, scope
 from assay.feedback import compose
+from assay.languages import Language
 from assay.model import Candidate, FileReport, GateResult, GateStatus, Report, Verdict
-from assay.project import Project
+from assay.project import Project, discover
 
 GATE = "integrity"
 HEADER = "REJECT: integrity — THE CHANGE WEAKENS TESTS OF CODE IT CHANGED"
@@ -52,10 +53,18 @@ class DiffPlan:
         }
 
 
-def plan(project: Project, since: str, test_files: list[Path], staged: bool = False) -> DiffPlan:
-    """The change since `since` and the test files among `test_files` it puts in scope."""
+def plan(
+    project: Project,
+    since: str,
+    paths: list[Path],
+    languages: list[Language] | None = None,
+    staged: bool = False,
+) -> DiffPlan:
+    """The change since `since` and the test files under `paths` (default: the project) it puts
+    in scope."""
     found = changes(project.root, since, staged)
-    return DiffPlan(found, scope(project, found, test_files), integrity(project, found))
+    tests = discover(paths or [project.root], project.root, languages)
+    return DiffPlan(found, scope(project, found, tests), integrity(project, found))
 
 
 def gate_result(findings: list[IntegrityFinding], why: str) -> GateResult:
