@@ -15,7 +15,15 @@ from assay.diff.rules import IntegrityFinding
 from assay.diff.scope import InScope, scope
 from assay.feedback import compose
 from assay.languages import Language
-from assay.model import Candidate, FileReport, GateResult, GateStatus, Report, Verdict
+from assay.model import (
+    Candidate,
+    FileReport,
+    GateResult,
+    GateStatus,
+    Report,
+    TestOutcome,
+    Verdict,
+)
 from assay.project import Project, discover
 
 GATE = "integrity"
@@ -81,6 +89,14 @@ def gate_result(findings: list[IntegrityFinding], why: str) -> GateResult:
     )
 
 
+def _reject_tests(report: FileReport, findings: list[IntegrityFinding]) -> None:
+    """The tests a `reject` finding names are rejected by it; the others keep their verdicts."""
+    for x in findings:
+        for i, t in enumerate(report.tests):
+            if t.id.split("[")[0].endswith(f"::{x.test}"):
+                report.tests[i] = TestOutcome(t.id, Verdict.REJECTED, GATE, x.text, t.note)
+
+
 def apply(report: Report, diff: DiffPlan, language: str = "python") -> Report:
     """`report` with the integrity gate on every file in scope, files rejected by it, deleted
     test files with findings added, and notes saying what was in scope and why."""
@@ -89,10 +105,12 @@ def apply(report: Report, diff: DiffPlan, language: str = "python") -> Report:
         by_file.setdefault(finding.path, []).append(finding)
     why = {s.path: s.describe() for s in diff.in_scope}
     for f in report.files:
-        result = gate_result(by_file.pop(f.path, []), why.get(f.path, ""))
+        findings = by_file.pop(f.path, [])
+        result = gate_result(findings, why.get(f.path, ""))
         f.gates.append(result)
         if result.status is GateStatus.REJECT and f.verdict is not Verdict.REJECTED:
             f.verdict, f.rejected_at = Verdict.REJECTED, GATE
+        _reject_tests(f, [x for x in findings if x.level == "reject" and x.test])
     for path, findings in sorted(by_file.items()):  # deleted files, files outside the paths
         result = gate_result(findings, "touched by the change")
         if result.status is GateStatus.REJECT:
