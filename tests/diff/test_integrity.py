@@ -1,0 +1,140 @@
+"""The integrity rules on pairs of old/new test files (no git, no run), and the change set git
+gives for deletions, renames and untracked files."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from assay.diff import changes
+from assay.diff.changes import Kind
+from assay.diff.docs import render
+from assay.diff.integrity import compare
+from assay.diff.rules import RULES
+from tests.conftest import REPO
+from tests.diff.fixture import git
+
+
+def _found(old: str, new: str, code_changed: bool = True) -> list[tuple[str, str]]:
+    found = compare("tests/test_x.py", textwrap.dedent(old), textwrap.dedent(new), code_changed)
+    return [(f.rule, f.message) for f in found]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        ("assert f(1) == 0.5", "assert f(1) == pytest.approx(0.5)", "became approximate"),
+        ("assert f(1) == 0.5", "assert math.isclose(f(1), 0.5)", "became approximate"),
+        ("assert f(1) == 'a'", "assert 'a' in f(1)", "became membership"),
+        ("assert f(1) == 3", "assert f(1)", "truthiness"),
+        ("assert f(1) == 3", "assert f(1) is not None", "inequality"),
+        ("assert f(1) == 3", "assert f(1) >= 3", "inequality"),
+        ("self.assertEqual(f(1), 3)", "self.assertTrue(f(1))", "assertEqual became assertTrue"),
+    ],
+)
+def test_loosened_assertions(old, new, message):
+    [(rule, said)] = _found(f"def test_f():\n    {old}\n", f"def test_f():\n    {new}\n")
+    assert rule == "AI003" and message in said
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        ("pytest.raises(KeyError)", "pytest.raises(Exception)", "base exception"),
+        ("pytest.raises(KeyError)", "pytest.raises((KeyError, ValueError))", "tuple"),
+        ("pytest.raises(KeyError, match='x')", "pytest.raises(KeyError)", "match= removed"),
+    ],
+)
+def test_widened_raises(old, new, message):
+    body = "def test_f():\n    with {}:\n        f()\n"
+    [(rule, said)] = _found(body.format(old), body.format(new))
+    assert rule == "AI003" and message in said
+
+
+def test_removed_assert_skip_xfail_and_deletion():
+    old = """\
+    def test_a():
+        assert f(1) == 1
+        assert f(2) == 2
+
+    def test_b():
+        assert f(3) == 3
+
+    class TestC:
+        def test_c(self):
+            assert f(4) == 4
+
+    def test_d():
+        assert f(5) == 5
+    """
+    new = """\
+    import pytest
+
+    def test_a():
+        assert f(1) == 1
+
+    @pytest.mark.xfail
+    def test_b():
+        assert f(3) == 3
+
+    class TestC:
+        def test_c(self):
+            pytest.skip("later")
+            assert f(4) == 4
+
+    def test_e():
+        assert f(5) == 5
+    """
+    assert _found(old, new) == [
+        ("AI003", "assertion removed"),
+        ("AI002", "test newly skipped or xfailed"),
+        ("AI002", "test newly skipped or xfailed"),
+    ]  # test_d renamed to test_e with the same body: not a deletion
+    assert (
+        _found(old, "") == [("AI001", "test deleted (file deleted; line of the base revision)")] * 4
+    )
+
+
+def test_an_edited_expectation_counts_only_when_the_code_changed_and_levels_follow_it():
+    old, new = "def test_f():\n    assert f(42) == 10\n", "def test_f():\n    assert f(42) == 9\n"
+    assert _found(old, new) == [
+        ("AI004", "expected value changed while the code under test changed")
+    ]
+    assert _found(old, new, code_changed=False) == []
+    assert _found(old, "def test_f():\n    assert f(43) == 9\n") == []  # a new case, not an edit
+    weak = compare("t.py", old, "def test_f():\n    assert f(42)\n", code_changed=False)
+    assert [f.level for f in weak] == ["warn"]
+    # stronger, or unchanged: nothing
+    assert _found("def test_f():\n    assert f(1)\n", "def test_f():\n    assert f(1) == 2\n") == []
+
+
+def test_changes_name_deleted_renamed_and_untracked_files_with_changed_lines(tmp_path):
+    root = tmp_path / "repo"
+    root.mkdir()
+    git(root, "init", "-q", "-b", "main")
+    (root / "a.py").write_text("x = 1\ny = 2\nz = 3\n")
+    (root / "gone.py").write_text("pass\n")
+    (root / "old_name.py").write_text("".join(f"v{i} = {i}\n" for i in range(20)))
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "base")
+    (root / "a.py").write_text("x = 1\ny = 20\nz = 3\n")
+    (root / "gone.py").unlink()
+    git(root, "mv", "old_name.py", "new_name.py")
+    (root / "fresh.py").write_text("a = 1\nb = 2\n")
+    found = changes(root, "HEAD")
+    kinds = {p: (c.kind, sorted(c.lines)) for p, c in found.files.items()}
+    assert kinds == {
+        "a.py": (Kind.MODIFIED, [2]),
+        "gone.py": (Kind.DELETED, []),
+        "new_name.py": (Kind.RENAMED, []),
+        "fresh.py": (Kind.UNTRACKED, [1, 2]),
+    }
+    assert found.old_text(found.files["new_name.py"]).startswith("v0 = 0")
+    assert found.old_text(found.files["fresh.py"]) is None
+
+
+def test_every_rule_is_documented():
+    text = (REPO / "docs/integrity.md").read_text()
+    assert text == render(), "run: python -m assay.diff.docs > docs/integrity.md"
+    assert all(f"## {r.id} {r.name}" in text and "Bad" in r.doc for r in RULES.values())
