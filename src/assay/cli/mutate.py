@@ -217,7 +217,7 @@ def mutate(
     if threshold is not None and not 0 <= threshold <= 100:
         usage_error("--threshold is a percentage between 0 and 100")
     if not paths and since is None:
-        usage_error("no source files given (or --since REV for the changed code)")
+        usage_error("Missing argument 'PATH...' (source files or directories, or --since REV)")
     if workers is not None and workers < 0:
         usage_error("--workers must be 0 (one per core) or more")
     console = Console(stderr=True)

@@ -21,6 +21,7 @@ from assay.cli.app import (
     plan_outputs,
     shown,
     terminal,
+    usage_error,
     write,
 )
 from assay.model import FileDone, GateProgress, GateStarted, ProgressEvent, Report, Started
@@ -176,6 +177,8 @@ def verify(
     ] = None,
 ) -> None:
     """Put test files through the gates and give a verdict per file and per test."""
+    if not paths and since is None:
+        usage_error("Missing argument 'PATH...' (test files or directories, or --since REV)")
     formats = (format or ["text"]) + ([f"junit={junit_xml}"] if junit_xml else [])
     plan = plan_outputs(formats, output or [], VERIFY_FORMATS)
     progress, on_event, ticker = progress_display(quiet)
