@@ -138,3 +138,11 @@ def test_every_rule_is_documented():
     text = (REPO / "docs/integrity.md").read_text()
     assert text == render(), "run: python -m assay.diff.docs > docs/integrity.md"
     assert all(f"## {r.id} {r.name}" in text and "Bad" in r.doc for r in RULES.values())
+
+
+def test_the_pre_commit_hook_runs_the_staged_check():
+    import yaml
+
+    hooks = {h["id"]: h for h in yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text())}
+    assert hooks["assay-integrity"]["entry"] == "assay integrity --staged"
+    assert hooks["assay-integrity"]["pass_filenames"] is False
