@@ -146,3 +146,15 @@ def test_the_pre_commit_hook_runs_the_staged_check():
     hooks = {h["id"]: h for h in yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text())}
     assert hooks["assay-integrity"]["entry"] == "assay integrity --staged"
     assert hooks["assay-integrity"]["pass_filenames"] is False
+
+
+def test_an_assert_on_the_exception_moved_into_match_is_not_a_removal():
+    """humanize 0e02705: `assert str(excinfo.value) == m` became `pytest.raises(..., match=m)`."""
+    old = """\
+    def test_f():
+        with pytest.raises(KeyError) as excinfo:
+            f()
+        assert str(excinfo.value) == MSG
+    """
+    new = "def test_f():\n    with pytest.raises(KeyError, match=MSG):\n        f()\n"
+    assert _found(old, new) == []

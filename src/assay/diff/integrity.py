@@ -204,6 +204,19 @@ def _raises(o: ast.Call, n: ast.Call) -> tuple[str, str] | None:
     return None
 
 
+def _matches(found: list[Check]) -> int:
+    return sum(
+        isinstance(c.node, ast.Call) and any(k.arg == "match" for k in c.node.keywords)
+        for c in found
+    )
+
+
+def _moved_to_match(removed: Check, olds: list[Check], news: list[Check]) -> bool:
+    """`assert str(excinfo.value) == msg` replaced by `pytest.raises(..., match=msg)`: the check
+    moved, it was not dropped."""
+    return ".value" in removed.text and _matches(news) > _matches(olds)
+
+
 def compare(path: str, old: str, new: str, code_changed: bool) -> list[IntegrityFinding]:
     """Findings of one test file: `old` at the base revision, `new` after the change ("" when
     deleted). A file that does not parse on either side is left to the compile gate."""
@@ -246,6 +259,8 @@ def compare(path: str, old: str, new: str, code_changed: bool) -> list[Integrity
                 if found := loosened(o, n, code_changed):
                     add(found[0], n.line, found[1], test, o.text, n.text)
             for o in olds[i1 + len(pairs) : i2]:
+                if _moved_to_match(o, olds, news):
+                    continue
                 line = news[j1].line if j1 < len(news) else nfn.lineno
                 add("AI003", line, "assertion removed", test, o.text, "")
     return [f for f in out if f.rule != "AI004" or code_changed]
