@@ -115,9 +115,7 @@ def main() -> None:
         sys.exit(f"no repository at {args.repo}: pass --repo (a git dir or a clone)")
     root = clone(args.repo)
     rev = args.rev or git(args.repo, "rev-parse", "HEAD").strip()
-    commits = git(
-        root, "rev-list", "--first-parent", "--no-merges", f"-n{args.n}", rev, "--", "tests"
-    ).split()
+    commits = git(root, "rev-list", "--no-merges", f"-n{args.n}", rev, "--", "tests").split()
     rows = [one(root, c, args.verify) for c in commits]
     print(
         f"{'commit':10}  {'files':>5}  {'tests in scope':>14}  {'mutants':>13}  findings  subject"

@@ -158,3 +158,16 @@ def test_an_assert_on_the_exception_moved_into_match_is_not_a_removal():
     """
     new = "def test_f():\n    with pytest.raises(KeyError, match=MSG):\n        f()\n"
     assert _found(old, new) == []
+
+
+def test_an_edited_expectation_of_a_parametrized_case():
+    """humanize 6d89dfa: `(timedelta(hours=23, minutes=50, seconds=50), "23 hours")` -> "a day"."""
+    old = """\
+    @pytest.mark.parametrize("value, expected", [(1, "one"), (2, "two")])
+    def test_f(value, expected):
+        assert f(value) == expected
+    """
+    new = old.replace('(2, "two")', '(2, "deux"), (3, "three")')
+    found = compare("t.py", textwrap.dedent(old), textwrap.dedent(new), code_changed=True)
+    assert [(f.rule, f.old, f.new) for f in found] == [("AI004", "(2, 'two')", "(2, 'deux')")]
+    assert compare("t.py", textwrap.dedent(old), textwrap.dedent(new), code_changed=False) == []

@@ -204,6 +204,32 @@ def _raises(o: ast.Call, n: ast.Call) -> tuple[str, str] | None:
     return None
 
 
+def cases(decorators: list) -> dict[str, tuple[str, str, int]]:
+    """The rows of `pytest.mark.parametrize` with two or more names, keyed by their inputs (every
+    column but the last), each with its expected value (the last column), text and line."""
+    out: dict[str, tuple[str, str, int]] = {}
+    for d in decorators:
+        if _name(d) != "parametrize" or not isinstance(d, ast.Call) or len(d.args) < 2:
+            continue
+        names, rows = d.args[0], d.args[1]
+        width = (
+            len(names.value.split(","))
+            if isinstance(names, ast.Constant) and isinstance(names.value, str)
+            else len(names.elts)
+            if isinstance(names, (ast.Tuple, ast.List))
+            else 0
+        )
+        if width < 2 or not isinstance(rows, (ast.List, ast.Tuple)):
+            continue
+        for row in rows.elts:
+            if isinstance(row, ast.Call) and _name(row) == "param" and row.args:
+                row = ast.Tuple(list(row.args), ast.Load(), lineno=row.lineno)
+            if isinstance(row, (ast.Tuple, ast.List)) and len(row.elts) == width:
+                key = ast.dump(ast.Tuple(row.elts[:-1], ast.Load()))
+                out[key] = (ast.dump(row.elts[-1]), ast.unparse(row), row.lineno)
+    return out
+
+
 def _matches(found: list[Check]) -> int:
     return sum(
         isinstance(c.node, ast.Call) and any(k.arg == "match" for k in c.node.keywords)
@@ -249,6 +275,12 @@ def compare(path: str, old: str, new: str, code_changed: bool) -> list[Integrity
         was, now = skipped(fn, decorators), skipped(nfn, ndecorators)
         if now and not was:
             add("AI002", nfn.lineno, "test newly skipped or xfailed", test, "", now)
+        if code_changed:
+            before_cases = cases(decorators)
+            for key, (expected, text, line) in cases(ndecorators).items():
+                if key in before_cases and before_cases[key][0] != expected:
+                    message = "expected value of a parametrized case changed with the code"
+                    add("AI004", line, message, test, before_cases[key][1], text)
         olds, news = checks(fn), checks(nfn)
         matcher = difflib.SequenceMatcher(a=[c.text for c in olds], b=[c.text for c in news])
         for op, i1, i2, j1, j2 in matcher.get_opcodes():
