@@ -164,7 +164,7 @@ def verify(
                 raise ToolchainError(f"{LANGUAGES[name].title} toolchain missing: {problem}")
     sweep_stale()
     verifier = (ShippedVerifier if settings.scheduler else Verifier)(
-        project, settings, use_cache, on_event, gates
+        project, settings, use_cache, diff.progress(on_event) if diff else on_event, gates
     )
     verifier.emit(Started(len(todo)))
     jobs = settings.jobs or os.cpu_count() or 1

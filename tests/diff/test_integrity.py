@@ -171,3 +171,32 @@ def test_an_edited_expectation_of_a_parametrized_case():
     found = compare("t.py", textwrap.dedent(old), textwrap.dedent(new), code_changed=True)
     assert [(f.rule, f.old, f.new) for f in found] == [("AI004", "(2, 'two')", "(2, 'deux')")]
     assert compare("t.py", textwrap.dedent(old), textwrap.dedent(new), code_changed=False) == []
+
+
+def test_a_deleted_test_file_of_changed_code_is_a_rejected_file_and_a_test_only_one_a_note(
+    tmp_path,
+):
+    from assay.diff.judge import DiffPlan, apply
+    from assay.diff.rules import IntegrityFinding
+    from assay.model import Report
+
+    gone = IntegrityFinding("AI001", "reject", "tests/test_gone.py", 3, "test deleted", "test_a")
+    tidy = IntegrityFinding("AI001", "warn", "tests/test_old.py", 5, "test deleted", "test_b")
+    root = tmp_path / "repo"
+    root.mkdir()
+    git(root, "init", "-q", "-b", "main")
+    (root / "a.py").write_text("")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "base")
+    report = apply(
+        Report(str(root), [], None, 0.0), DiffPlan(changes(root, "HEAD"), [], [gone, tidy])
+    )
+    [file] = report.files
+    assert (file.path, file.verdict.value, file.rejected_at) == (
+        "tests/test_gone.py",
+        "rejected",
+        "integrity",
+    )
+    assert report.exit_code == 1
+    assert report.notes[0].startswith("diff scope since HEAD") and "no test file" in report.notes[0]
+    assert any("tests/test_old.py:5: AI001" in n for n in report.notes)

@@ -6,8 +6,10 @@ the file."""
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from assay.diff.changes import ChangeSet, changes
 from assay.diff.integrity import integrity
@@ -17,9 +19,11 @@ from assay.feedback import compose
 from assay.languages import Language
 from assay.model import (
     Candidate,
+    FileDone,
     FileReport,
     GateResult,
     GateStatus,
+    ProgressEvent,
     Report,
     TestOutcome,
     Verdict,
@@ -52,6 +56,24 @@ class DiffPlan:
             s = by_path.get(c.rel)
             if s is not None and s.lines:
                 c.changed = {m: sorted(lines) for m, lines in s.lines.items()}
+
+    def progress(self, sink: Callable[[ProgressEvent], None] | None) -> Any:
+        """`sink` told the verdict the integrity gate will give: a file its gates accept but a
+        `reject` finding rejects is not announced as accepted in the progress lines."""
+        rejected = {f.path for f in self.findings if f.level == "reject"}
+        if sink is None or not rejected:
+            return sink
+
+        def told(event: ProgressEvent) -> None:
+            if (
+                isinstance(event, FileDone)
+                and event.file in rejected
+                and event.verdict is not Verdict.REJECTED
+            ):
+                event = replace(event, verdict=Verdict.REJECTED, rejected_at=GATE)
+            sink(event)
+
+        return told
 
     def to_json(self) -> dict[str, object]:
         return {
