@@ -132,6 +132,13 @@ def test_changes_name_deleted_renamed_and_untracked_files_with_changed_lines(tmp
     }
     assert found.old_text(found.files["new_name.py"]).startswith("v0 = 0")
     assert found.old_text(found.files["fresh.py"]) is None
+    # auto: the merge base with the default branch, here `main` (no origin)
+    base = git(root, "rev-parse", "HEAD").strip()
+    git(root, "checkout", "-q", "-b", "feature")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "feature work")
+    assert changes(root, "auto").base == base
+    assert set(changes(root, "auto").files) == {"a.py", "gone.py", "new_name.py", "fresh.py"}
 
 
 def test_every_rule_is_documented():
