@@ -242,10 +242,12 @@ def mutate(
     overrides: dict[str, Any] | None = None,
     since: str | None = None,
     scope: str = "lines",
+    witness: bool = False,
 ) -> MutateReport:
     """Mutate source files (or every module under directories) in memory and run `tests` against
     the mutants. Raises RunFailed when the run cannot give verdicts (the baseline fails,
-    collection fails). `since`, `scope`: the changed code only (`assay.diff.mutants`)."""
+    collection fails). `since`, `scope`: the changed code only (`assay.diff.mutants`); `witness`:
+    a call each survivor gets wrong (`writers.offline.witness`)."""
     from assay.execution.executor import open_cluster
     from assay.languages.python import PYTHON, pytest_args
     from assay.mutation.codeclass import threshold_for
@@ -292,6 +294,11 @@ def mutate(
     report = MutateReport(run, threshold if threshold is not None else limit, code_class)
     if diff is not None:
         report.diff_scope = diff.to_json(len(run.mutants), len(run.results))
+    if witness:
+        from assay.writers.offline.witness import witnesses
+
+        found = witnesses(project, settings, [m for m, _ in run.survivors()])
+        report.witnesses = {k: w.to_json() for k, w in found.items()}
     return report
 
 

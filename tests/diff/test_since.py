@@ -55,7 +55,8 @@ def test_verify_since_flags_the_tampering_and_the_weak_file_and_mutates_changed_
 
 def test_mutate_since_mutates_changed_lines_or_functions_and_briefs_survivors(tmp_path):
     root = scripted_change(tmp_path / "calc")
-    lines = json.loads(run_cli("mutate", "--since", "HEAD", "-q", "-f", "json", cwd=root).stdout)
+    proc = run_cli("mutate", "--since", "HEAD", "--witness", "-q", "-f", "json", cwd=root)
+    lines = json.loads(proc.stdout)
     scope = lines["diff_scope"]
     assert scope["targets"] == ["src/calc/core.py"]
     assert scope["tests"] == ["tests/test_core.py", "tests/test_span.py"]
@@ -63,12 +64,21 @@ def test_mutate_since_mutates_changed_lines_or_functions_and_briefs_survivors(tm
     assert {m["line"] for m in lines["mutants"]} == {5, 10, 11, 16}
     brief = next(b for b in lines["briefs"] if b["operator"] == "arithmetic")
     assert brief["line"] == 16 and brief["tests"] == ["tests/test_span.py::test_span"]
-    assert brief["must_assert"].startswith("the exact result of `max(xs) - min(xs)`")
     assert brief["suggested_test"] == "test_span_arithmetic"
+    # run on the input the weak test already uses, the original gives 4, the mutant 6
+    assert brief["witness"] == {
+        "call": "span([1, 5])",
+        "assert": "assert span([1, 5]) == 4",
+        "input_from": "tests",
+    }
     functions = run_cli(
         "mutate", "--since", "HEAD", "--scope", "function", "-q", "-f", "json", cwd=root
     )
     assert json.loads(functions.stdout)["diff_scope"]["mutants"] == 19
+    static = next(
+        b for b in json.loads(functions.stdout)["briefs"] if b["operator"] == "arithmetic"
+    )
+    assert static["must_assert"].startswith("the exact result of `max(xs) - min(xs)`")
 
 
 def test_integrity_staged_sees_the_index_and_outside_git_is_one_line(tmp_path):

@@ -211,6 +211,14 @@ def mutate(
         str,
         typer.Option(metavar="lines|function", help="with --since: changed lines or functions"),
     ] = "lines",
+    witness: Annotated[
+        bool,
+        typer.Option(
+            "--witness",
+            help="for each survivor, a call (inputs from the tests first) on which it and the "
+            "original differ, and the assertion a killing test needs (runs the code)",
+        ),
+    ] = False,
 ) -> None:
     """Mutate source files in memory and report which mutants the tests kill."""
     plan = plan_outputs(format or ["text"], output or [], MUTATE_FORMATS)
@@ -243,6 +251,7 @@ def mutate(
                 },
                 since=since,
                 scope=scope,
+                witness=witness,
             )
 
     try:

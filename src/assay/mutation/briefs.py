@@ -46,6 +46,7 @@ SLUG = {
 
 @dataclass(frozen=True)
 class SurvivorBrief:
+    id: str
     file: str
     line: int
     function: str
@@ -58,6 +59,7 @@ class SurvivorBrief:
 
     def to_json(self) -> dict[str, Any]:
         return {
+            "id": self.id,
             "file": self.file,
             "line": self.line,
             "function": self.function,
@@ -80,6 +82,7 @@ def brief(m: Mutant, r: MutantResult) -> SurvivorBrief:
     stem = re.sub(r"\W+", "_", name.strip("_")).lower() or "module"
     suggested = f"test_{stem}_{SLUG.get(m.operator, m.operator)}"
     return SurvivorBrief(
+        m.id,
         m.file,
         m.line,
         m.function,

@@ -3,7 +3,7 @@ writer's feedback."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from assay.mutation.briefs import brief
@@ -20,6 +20,8 @@ class MutateReport:
     code_class: str
     # `mutate --since`: what the change put in scope (`assay.diff.mutants.MutationScope.to_json`)
     diff_scope: dict[str, Any] | None = None
+    # mutant id -> a call the original and the mutant disagree on (`writers.offline.witness`)
+    witnesses: dict[str, dict[str, str]] = field(default_factory=dict)
 
     @property
     def passed(self) -> bool:
@@ -30,7 +32,11 @@ class MutateReport:
         return 0 if self.passed else 1
 
     def details(self, max_survivors: int = 10) -> dict[str, Any]:
-        return details(self.run, self.threshold, self.code_class, max_survivors)
+        out = details(self.run, self.threshold, self.code_class, max_survivors)
+        for b in out["briefs"]:  # a witness says exactly what to assert
+            if found := self.witnesses.get(b["id"]):
+                b["witness"], b["must_assert"] = found, found["assert"]
+        return out
 
 
 def survivor_json(m: Mutant) -> dict[str, Any]:

@@ -38,8 +38,9 @@ def print_report(console: Console, report: MutateReport) -> None:
     for i, (s, b) in enumerate(zip(d["survivors"], d["briefs"], strict=True), 1):
         console.print(f"{i}. {s['file']}:{s['line']} [dim]({s['operator']})[/dim]", highlight=False)
         console.print(
-            f"   `{s['original']}` → `{s['mutated']}`\n   a killing test asserts "
-            f"{b['must_assert']} (e.g. {b['suggested_test']})",
+            f"   `{s['original']}` → `{s['mutated']}`\n   a killing test"
+            + (": " if "witness" in b else " asserts ")
+            + f"{b['must_assert']} (e.g. {b['suggested_test']})",
             highlight=False,
             markup=False,
             soft_wrap=True,
