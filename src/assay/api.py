@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from assay.config import Settings, apply_overrides, load_settings
+from assay.diff import judge
+from assay.diff.mutants import mutation_scope
 from assay.errors import ConfigError, InputError, RunFailed, ToolchainError
 from assay.execution.executor import threads
 from assay.execution.workspace import Workspace, sweep_stale
@@ -32,6 +34,7 @@ if TYPE_CHECKING:
 __all__ = [
     "candidate",
     "generate",
+    "integrity",
     "lint",
     "mutate",
     "prism_build",
@@ -111,6 +114,8 @@ def verify(
     overrides: dict[str, Any] | None = None,
     review: str | None = None,
     languages: Sequence[str] | None = None,
+    since: str | None = None,
+    staged: bool = False,
 ) -> Report:
     """Verify test files (`paths`: files or directories) and in-memory `candidates` through
     the gates.
@@ -122,11 +127,12 @@ def verify(
     `settings` default to the project's config (`config` names another file); `overrides` set dotted
     keys on them (`{"sandbox.timeout_s": 10}`); `review` (`provider:model`) adds gate 6.
     `languages`: only test files of these languages (a mixed repository). With `require_toolchain`
-    set, a missing toolchain raises ToolchainError instead of `unvalidated` files."""
+    set, a missing toolchain raises ToolchainError instead of `unvalidated` files. `since` (a
+    revision or `auto`; `staged`: the index): diff scope, integrity check (`assay.diff.judge`)."""
     start = time.monotonic()
-    if not paths and not candidates:
+    if not paths and not candidates and since is None:
         raise InputError("no paths given")
-    root = _root(paths, root)
+    root = _root(paths, root) if paths or root else find_root(Path.cwd())
     settings = _settings(root, settings, config, overrides)
     if review is not None:
         from assay.pipeline import build_gates
@@ -138,7 +144,10 @@ def verify(
             settings.gates = [*names, "review"]
     project = Project.load(root)
     path_list = [Path(p) for p in paths]
-    files = discover(path_list, root, _languages(languages)) if path_list else []
+    langs = _languages(languages)
+    files = discover(path_list, root, langs) if path_list else []
+    diff = judge.plan(project, since, path_list, langs, staged) if since else None
+    files = diff.files(project) if diff else files
     target_rels = None
     if targets:
         missing = [t for t in targets if not Path(t).is_file()]
@@ -147,13 +156,15 @@ def verify(
         target_rels = [project.rel(Path(t)) for t in targets]
     explicit = {p.resolve() for p in path_list if p.is_file()}
     todo = _load_candidates(project, files, explicit, target_rels) + list(candidates)
+    if diff:
+        diff.narrow(todo)
     if settings.require_toolchain:
         for name in dict.fromkeys(c.language for c in todo):
             if name in LANGUAGES and (problem := LANGUAGES[name].toolchain_problem(settings)):
                 raise ToolchainError(f"{LANGUAGES[name].title} toolchain missing: {problem}")
     sweep_stale()
     verifier = (ShippedVerifier if settings.scheduler else Verifier)(
-        project, settings, use_cache, on_event, gates
+        project, settings, use_cache, diff.progress(on_event) if diff else on_event, gates
     )
     verifier.emit(Started(len(todo)))
     jobs = settings.jobs or os.cpu_count() or 1
@@ -188,6 +199,8 @@ def verify(
         notes,
         interrupted=interrupted,
     )
+    if diff:
+        report = judge.apply(report, diff)
     if settings.cache:
         with Store(root) as store:
             store.record_run("verify", time.time(), report.duration_s, report.summary())
@@ -227,10 +240,14 @@ def mutate(
     progress: Callable[[MutationEvent], None] | None = None,
     config: Path | None = None,
     overrides: dict[str, Any] | None = None,
+    since: str | None = None,
+    scope: str = "lines",
+    witness: bool = False,
 ) -> MutateReport:
     """Mutate source files (or every module under directories) in memory and run `tests` against
     the mutants. Raises RunFailed when the run cannot give verdicts (the baseline fails,
-    collection fails)."""
+    collection fails). `since`, `scope`: the changed code only (`assay.diff.mutants`); `witness`:
+    a call each survivor gets wrong (`writers.offline.witness`)."""
     from assay.execution.executor import open_cluster
     from assay.languages.python import PYTHON, pytest_args
     from assay.mutation.codeclass import threshold_for
@@ -241,10 +258,14 @@ def mutate(
 
     if threshold is not None and not 0 <= threshold <= 100:
         raise InputError("the threshold is a percentage between 0 and 100")
-    root = _root(paths, root)
+    root = _root(paths, root) if paths or root or since is None else find_root(Path.cwd())
     settings = _settings(root, settings, config, overrides)
     project = Project.load(root)
-    targets = python_sources(project, [Path(p) for p in paths])
+    diff = mutation_scope(project, since, [Path(p) for p in paths], scope) if since else None
+    if diff is not None:
+        targets, tests = diff.targets, tests or [root / t for t in diff.tests]
+    else:
+        targets = python_sources(project, [Path(p) for p in paths])
     test_args = _mutation_tests(project, [Path(t) for t in tests])
     conf = settings.mutation
     sources = read_sources(root, targets)
@@ -263,13 +284,27 @@ def mutate(
             )
             if cluster is not None:  # the same run, its mutants in batches on the cluster's workers
                 engine = DistributedEngine.on(cluster, settings, engine)
-            run = engine.run(targets, test_args, progress=progress)
+            only = diff.only(sources) if diff else None
+            run = engine.run(targets, test_args, progress=progress, only=only)
     except MutationError as err:
         raise RunFailed(f"mutation run failed: {err}") from None
     finally:
         if store:
             store.close()
-    return MutateReport(run, threshold if threshold is not None else limit, code_class)
+    report = MutateReport(run, threshold if threshold is not None else limit, code_class)
+    if diff is not None:
+        report.diff_scope = diff.to_json(len(run.mutants), len(run.results))
+    if witness:
+        from assay.writers.offline.witness import witnesses
+
+        found = witnesses(project, settings, [m for m, _ in run.survivors()])
+        report.witnesses = {k: w.to_json() for k, w in found.items()}
+    return report
+
+
+def integrity(root: Path | str | None = None, *, since: str = "HEAD", staged: bool = False) -> Any:
+    """The test-diff integrity check (`assay integrity`): a `diff.judge.IntegrityReport`."""
+    return judge.check(Path(root).resolve() if root else find_root(Path.cwd()), since, staged)
 
 
 def lint(

@@ -25,7 +25,7 @@ class GateStatus(str, Enum):
     SKIP = "skip"
 
 
-GATE_ORDER = ("compile", "green", "stability", "mutation", "smells", "review")
+GATE_ORDER = ("compile", "green", "stability", "mutation", "smells", "review", "integrity")
 
 
 @dataclass
@@ -39,6 +39,8 @@ class Candidate:
     language: str = "python"
     targets: list[str] = field(default_factory=list)  # project-relative source files it tests
     read_error: str | None = None  # why the file could not be read as UTF-8 Python text
+    # diff scope (`verify --since`): changed lines of the code under test; gate 4 mutates only these
+    changed: dict[str, list[int]] | None = None
 
 
 @dataclass

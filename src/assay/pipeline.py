@@ -87,6 +87,8 @@ def cache_key(
     h = hashlib.sha256()
     h.update(f"{__version__}\0{settings.fingerprint()}\0{toolchain}\0{candidate.rel}\0".encode())
     h.update(candidate.source.encode())
+    if candidate.changed is not None:  # diff scope: the mutants gate 4 counts
+        h.update(repr(sorted(candidate.changed.items())).encode())
     extra = [Path(candidate.rel).parent / "conftest.py"]
     extra += [p / "conftest.py" for p in Path(candidate.rel).parents]
     # a file that imports no project module is judged on the modules its tests reach: any of them

@@ -13,7 +13,17 @@ import sys
 
 from assay.cli.app import app
 
-COMMANDS = ("verify", "demo", "generate", "mutate", "smells", "targets", "prism", "mcp")
+COMMANDS = (
+    "verify",
+    "demo",
+    "generate",
+    "mutate",
+    "smells",
+    "targets",
+    "prism",
+    "mcp",
+    "integrity",
+)
 __all__ = ["app", "load_commands", "main"]
 
 

@@ -127,8 +127,12 @@ class _Said:
 @app.command("mutate")
 def mutate(
     paths: Annotated[
-        list[Path], typer.Argument(metavar="PATH", help="source files or directories to mutate")
-    ],
+        list[Path] | None,
+        typer.Argument(
+            metavar="PATH",
+            help="source files or directories to mutate (with --since: default the project)",
+        ),
+    ] = None,
     tests: Annotated[
         list[Path] | None,
         typer.Option("--tests", "-t", metavar="PATH", help="test files/dirs (repeatable)"),
@@ -195,11 +199,33 @@ def mutate(
             help="run the mutants in batches on this Dask cluster's workers",
         ),
     ] = None,
+    since: Annotated[
+        str | None,
+        typer.Option(
+            metavar="REV|auto",
+            help="only code changed since REV, its mutants on changed lines; tests default to "
+            "the test files that touch or import it (auto: merge base with the default branch)",
+        ),
+    ] = None,
+    scope: Annotated[
+        str,
+        typer.Option(metavar="lines|function", help="with --since: changed lines or functions"),
+    ] = "lines",
+    witness: Annotated[
+        bool,
+        typer.Option(
+            "--witness",
+            help="for each survivor, a call (inputs from the tests first) on which it and the "
+            "original differ, and the assertion a killing test needs (runs the code)",
+        ),
+    ] = False,
 ) -> None:
     """Mutate source files in memory and report which mutants the tests kill."""
     plan = plan_outputs(format or ["text"], output or [], MUTATE_FORMATS)
     if threshold is not None and not 0 <= threshold <= 100:
         usage_error("--threshold is a percentage between 0 and 100")
+    if not paths and since is None:
+        usage_error("Missing argument 'PATH...' (source files or directories, or --since REV)")
     if workers is not None and workers < 0:
         usage_error("--workers must be 0 (one per core) or more")
     console = Console(stderr=True)
@@ -208,7 +234,7 @@ def mutate(
     def run() -> MutateReport:
         with shown(progress, ticker):
             return api.mutate(
-                paths,
+                paths or [],
                 tests or [],
                 root=root,
                 threshold=threshold,
@@ -223,6 +249,9 @@ def mutate(
                     "mutation.deselect": deselect,
                     "scheduler": scheduler,
                 },
+                since=since,
+                scope=scope,
+                witness=witness,
             )
 
     try:

@@ -28,6 +28,7 @@ from assay.mutation.attribution import attribute, module_limits, module_scores
 from assay.mutation.codeclass import threshold_for
 from assay.mutation.engine import Engine
 from assay.mutation.model import COUNTED, MutationResult
+from assay.mutation.mutants import generate
 from assay.mutation.summary import details, feedback
 from assay.store import Store
 
@@ -65,12 +66,12 @@ class MutationGate(BaseGate):
         # over a set differ between processes); the green run's untraced durations spare the worker
         # its own timing run
         try:
-            run, sources = self._measure(ctx, candidate.rel, targets)
+            run, sources = self._measure(ctx, candidate.rel, targets, candidate.changed)
             # the modules it imports hold no function its tests run (a package's __init__ that
             # re-exports, `import more_itertools as mi`): held to the modules they reach instead
             if candidate.targets and not reached(run):
                 wider = project_modules(ctx.project)
-                again, again_sources = self._measure(ctx, candidate.rel, wider)
+                again, again_sources = self._measure(ctx, candidate.rel, wider, candidate.changed)
                 if reached(again):  # else it imports the project and runs none of its functions
                     run, sources, targets = again, again_sources, wider
         # no evidence either way: the file cannot be validated, never "passed"
@@ -120,7 +121,10 @@ class MutationGate(BaseGate):
             info["modules"] = modules
         judged = attribute(run, list(ctx.facts.passing_tests or []), conf.attribution == "exact")
         # no mutant in scope: nothing a test could have killed, so no test is of low value for it
-        low_value = judged.low_value if any(r.status in COUNTED for _, r in run.scored) else {}
+        # diff scope: a test of code the change left alone catches nothing on the changed lines
+        # and is not of low value for it
+        counted = any(r.status in COUNTED for _, r in run.scored) and candidate.changed is None
+        low_value = judged.low_value if counted else {}
         outcomes = [
             TestOutcome(t, Verdict.LOW_VALUE, self.name, why) for t, why in low_value.items()
         ]
@@ -158,9 +162,14 @@ class MutationGate(BaseGate):
         )
 
     def _measure(
-        self, ctx: GateContext, rel: str, targets: list[str]
+        self,
+        ctx: GateContext,
+        rel: str,
+        targets: list[str],
+        changed: dict[str, list[int]] | None = None,
     ) -> tuple[MutationResult, dict[str, str]]:
-        """One scoped run of the file's tests against `targets`, and the targets' sources."""
+        """One scoped run of the file's tests against `targets`, and the targets' sources;
+        `changed` (diff scope): only the mutants on these lines."""
         sources = {
             t: ctx.workspace.path(t).read_text(encoding="utf-8", errors="replace") for t in targets
         }
@@ -178,6 +187,7 @@ class MutationGate(BaseGate):
             run = engine.run(
                 targets,
                 [rel],
+                only=changed_mutants(sources, changed),
                 scoped=True,
                 durations=ctx.facts.test_durations,
                 # each test's own kill set, or proof that it kills one, for `attribute`
@@ -226,6 +236,20 @@ class MutationGate(BaseGate):
             compose(UNREACHED_HEADER, [f"{candidate.rel}: {reason}"], UNREACHED_HINT),
             details={"reason": reason},
         )
+
+
+def changed_mutants(
+    sources: dict[str, str], changed: dict[str, list[int]] | None
+) -> set[str] | None:
+    """Ids of the mutants that touch a changed line (`verify --since`); None: every mutant."""
+    if changed is None:
+        return None
+    return {
+        m.id
+        for rel, text in sources.items()
+        for m in generate(rel, text)
+        if any(n in changed.get(rel, ()) for n in range(m.line, m.end_line + 1))
+    }
 
 
 def baseline_flakes(run: MutationResult, skipped: set[str], gate: str) -> list[TestOutcome]:

@@ -3,9 +3,10 @@ writer's feedback."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from assay.mutation.briefs import brief
 from assay.mutation.model import NOT_SAMPLED, Mutant, MutationResult, Status
 
 
@@ -17,6 +18,10 @@ class MutateReport:
     run: MutationResult
     threshold: float
     code_class: str
+    # `mutate --since`: what the change put in scope (`assay.diff.mutants.MutationScope.to_json`)
+    diff_scope: dict[str, Any] | None = None
+    # mutant id -> a call the original and the mutant disagree on (`writers.offline.witness`)
+    witnesses: dict[str, dict[str, str]] = field(default_factory=dict)
 
     @property
     def passed(self) -> bool:
@@ -27,7 +32,11 @@ class MutateReport:
         return 0 if self.passed else 1
 
     def details(self, max_survivors: int = 10) -> dict[str, Any]:
-        return details(self.run, self.threshold, self.code_class, max_survivors)
+        out = details(self.run, self.threshold, self.code_class, max_survivors)
+        for b in out["briefs"]:  # a witness says exactly what to assert
+            if found := self.witnesses.get(b["id"]):
+                b["witness"], b["must_assert"] = found, found["assert"]
+        return out
 
 
 def survivor_json(m: Mutant) -> dict[str, Any]:
@@ -65,6 +74,8 @@ def details(
         "compile_error": c["CompileError"],
         "ignored": c["Ignored"],
         "survivors": [survivor_json(m) for m, _ in run.survivors()[:max_survivors]],
+        # what a test that kills each survivor must do (`briefs`)
+        "briefs": [brief(m, r).to_json() for m, r in run.survivors()[:max_survivors]],
         # gate 4: changed nothing the tests receive, not counted (`exercised`)
         "unexercised": c["Unexercised"],
         "unexercised_mutants": [survivor_json(m) for m, _ in run.unexercised()[:max_survivors]],
@@ -105,6 +116,8 @@ def feedback(
         if r.covered_by:
             near = list(dict.fromkeys(r.covered_by))[:2]
             lines.append(f"   Closest tests: {', '.join(near)}")
+        b = brief(m, r)
+        lines.append(f"   A killing test asserts {b.must_assert} (e.g. {b.suggested_test})")
     lines.append("Add test cases that fail under these mutations.")
     lines += unexercised_note(run)
     unsampled = sum(r.reason == NOT_SAMPLED for r in run.results.values())

@@ -11,6 +11,7 @@ from assay.report import (
     generate_markdown,
     generate_targets,
     generate_text,
+    integrity,
     junit,
     markdown,
     mutation_elements,
@@ -53,6 +54,11 @@ GENERATE_FORMATS: dict[str, Callable[[Any], str]] = {
     "text": generate_text.render,
     "json": generate_json.render,
     "markdown": generate_markdown.render,
+}
+INTEGRITY_FORMATS: dict[str, Callable[[Any], str]] = {
+    "text": integrity.render_text,
+    "json": integrity.render_json,
+    "sarif": integrity.render_sarif,
 }
 TARGETS_FORMATS: dict[str, Callable[[Any], str]] = {
     "text": generate_targets.render_text,

@@ -22,6 +22,7 @@ def render(report: MutateReport) -> str:
         "split_mutants": run.split_mutants,
         "modes": run.modes,
         "deselected": run.deselected,
+        "diff_scope": report.diff_scope,
         "mutants": [{**m.to_json(), **run.results[m.id].to_json()} for m, _ in run.scored],
     }
     return json.dumps(data, indent=2) + "\n"

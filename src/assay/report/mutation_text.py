@@ -26,10 +26,21 @@ def print_report(console: Console, report: MutateReport) -> None:
         f"runtime error {d['runtime_error']}, "
         f"compile error {d['compile_error']} — {len(run.results)} mutants in {run.duration_s:.1f}s"
     )
-    for i, s in enumerate(d["survivors"], 1):
+    if report.diff_scope:
+        ds = report.diff_scope
+        console.print(
+            f"diff scope since {ds['since']}: {ds['mutants']} of {ds['mutants_whole_files']} "
+            f"mutants of {', '.join(ds['targets'])} (changed {ds['by']}), tests: "
+            f"{', '.join(ds['tests']) or 'none given'}",
+            highlight=False,
+            markup=False,
+        )
+    for i, (s, b) in enumerate(zip(d["survivors"], d["briefs"], strict=True), 1):
         console.print(f"{i}. {s['file']}:{s['line']} [dim]({s['operator']})[/dim]", highlight=False)
         console.print(
-            f"   `{s['original']}` → `{s['mutated']}`",
+            f"   `{s['original']}` → `{s['mutated']}`\n   a killing test"
+            + (": " if "witness" in b else " asserts ")
+            + f"{b['must_assert']} (e.g. {b['suggested_test']})",
             highlight=False,
             markup=False,
             soft_wrap=True,
