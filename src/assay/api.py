@@ -386,3 +386,28 @@ def generate(
 
 # --- assay prism (issue 12): judge suites against panels; the functions live in assay.prism.api ---
 from assay.prism.api import prism_build, prism_check, prism_run  # noqa: E402
+
+
+# --- assay tasks / generate --sprint / stats (issue 30): the steps live in assay.sprint ---
+def tasks(
+    tracker: str,
+    sprint: str,
+    *,
+    root: Path | str | None = None,
+    rev_range: str = "HEAD",
+    writer: str | None = None,
+    coverage: bool = True,
+    use_cache: bool = True,
+    config: Path | None = None,
+) -> Any:
+    """The sprint's tasks from `tracker` (`file:PATH`, `github:O/R`, `gitlab:G/P`, `jira:URL`),
+    each with its commits in `rev_range`, its targets and its class (`sprint.TasksReport`)."""
+    from assay.sprint.ask import model_classifier
+    from assay.sprint.git import toplevel
+    from assay.sprint.tasks import tasks_report
+
+    root = Path(root).resolve() if root else find_root(Path.cwd())
+    toplevel(root)
+    settings = _settings(root, None, config, None)
+    model = model_classifier(writer, settings, root) if writer else None
+    return tasks_report(root, settings, tracker, sprint, rev_range, model, coverage, use_cache)

@@ -13,7 +13,7 @@ import sys
 
 from assay.cli.app import app
 
-COMMANDS = ("verify", "demo", "generate", "mutate", "smells", "targets", "prism")
+COMMANDS = ("verify", "demo", "generate", "mutate", "smells", "targets", "prism", "tasks", "stats")
 __all__ = ["app", "load_commands", "main"]
 
 

@@ -1,0 +1,71 @@
+"""`assay tasks`: the sprint's tasks from the tracker, each with its commits, files, targets and
+class."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from assay.config import Settings
+from assay.project import Project
+from assay.sprint.classify import Model, classify
+from assay.sprint.commits import Commit, changed_functions, log, of_task
+from assay.sprint.model import ClassifiedTask, TasksReport
+from assay.sprint.trackers import load_tasks
+from assay.targets import function_targets, rank
+from assay.targets.coverage import CoverageData, measure
+
+
+def _targets(
+    root: Path, project: Project, commits: list[Commit], cov: CoverageData | None
+) -> list[str]:
+    """`path::function` of what the commits changed and still exists, most uncovered first."""
+    changed = {pair for c in commits for pair in changed_functions(root, c)}
+    rows = []
+    for rel in sorted({rel for rel, _ in changed}):
+        if not (root / rel).is_file():
+            continue
+        rows += [(rel, f) for f in function_targets(project, rel, cov) if (rel, f.name) in changed]
+    return [f"{rel}::{f.name}" for rel, f in rank(rows)]
+
+
+def _is_test(rel: str) -> bool:
+    name = Path(rel).name
+    return "tests" in Path(rel).parts or name.startswith("test_") or name.endswith("_test.py")
+
+
+def tasks_report(
+    root: Path,
+    settings: Settings,
+    tracker: str,
+    sprint: str,
+    rev_range: str = "HEAD",
+    model: Model | None = None,
+    coverage: bool = True,
+    use_cache: bool = True,
+) -> TasksReport:
+    tasks = load_tasks(tracker, sprint)
+    history = log(root, rev_range)
+    project = Project.load(root)
+    found = []
+    for task in tasks:
+        commits = of_task(history, task.id)
+        files = list(dict.fromkeys(f for c in commits for f in c.files))
+        decided = classify(task, files, model)
+        found.append((task, commits, files, decided))
+    cov = None
+    if coverage and any(d.task_class.value == "core" and c for _, c, _, d in found):
+        cov = measure(project, settings, use_cache)  # one run of the project's tests, cached
+    out = []
+    for task, commits, files, decided in found:
+        targets = _targets(root, project, commits, cov) if decided.task_class.value == "core" else []
+        out.append(
+            ClassifiedTask(
+                task,
+                decided.task_class,
+                decided.reason,
+                [c.sha for c in commits],
+                files,
+                [t for t in targets if not _is_test(t.split("::")[0])],
+            )
+        )
+    return TasksReport(sprint, tracker, out)
