@@ -76,20 +76,22 @@ STOCK_V2 = STOCK_V1.replace(
 )
 
 
-def git(root: Path, *args: str) -> str:
+def git(root: Path, *args: str, date: str | None = None) -> str:
     env = {**os.environ, **GIT_ENV}
+    if date:
+        env.update(GIT_AUTHOR_DATE=date, GIT_COMMITTER_DATE=date)
     return subprocess.run(
         ["git", *args], cwd=root, env=env, check=True, capture_output=True, text=True
     ).stdout
 
 
-def commit(root: Path, files: dict[str, str], message: str) -> str:
+def commit(root: Path, files: dict[str, str], message: str, date: str | None = None) -> str:
     for rel, text in files.items():
         path = root / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(textwrap.dedent(text).lstrip("\n"))
     git(root, "add", "-A")
-    git(root, "commit", "-q", "-m", message)
+    git(root, "commit", "-q", "-m", message, date=date)
     return git(root, "rev-parse", "HEAD").strip()
 
 
@@ -110,6 +112,7 @@ def sprint_repo(root: Path) -> Path:
             "def test_with_tax():\n    assert with_tax(100) == 120\n",
         },
         "initial shop",
+        date="2025-01-06T10:00:00Z",  # apply_discount's docstring is older than its code
     )
     commit(root, {"src/shop/pricing.py": PRICING_V2}, "SPAN-1: refuse discounts beyond the price")
     commit(root, {"src/shop/stock.py": STOCK_V2}, "Fix refunds (SPAN-2)")

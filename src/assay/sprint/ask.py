@@ -29,12 +29,15 @@ def model_classifier(spec: str, settings: Settings, root: Path) -> Model:
         try:
             answer = client.complete(Prompt(SYSTEM, user, purpose="classify")).text
         except LLMError as err:
-            return Classification(TaskClass.UNCLASSIFIED, f"no rule decides; the model failed: {err}")
+            return Classification(
+                TaskClass.UNCLASSIFIED, f"no rule decides; the model failed: {err}"
+            )
         word = answer.strip().strip(".`'\"").lower().split()[:1]
+        first = (answer.strip().splitlines() or [""])[0]
         if word and word[0] in CLASSES:
             return Classification(TaskClass(word[0]), f"model {spec} (no rule decides)")
         return Classification(
-            TaskClass.UNCLASSIFIED, f"no rule decides; the model answered {answer.strip()[:40]!r}"
+            TaskClass.UNCLASSIFIED, f"no rule decides; the model answered {first[:40]!r}"
         )
 
     return decide

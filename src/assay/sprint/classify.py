@@ -18,7 +18,16 @@ NAMED: dict[str, TaskClass] = {
     **dict.fromkeys(("frontend", "front-end", "ui", "css", "ux", "design"), C.FRONTEND),
     **dict.fromkeys(("adapter", "adapters", "integration", "integrations", "webhook"), C.ADAPTERS),
     **dict.fromkeys(
-        ("technical", "infra", "infrastructure", "ci", "devops", "chore", "dependencies", "tech-debt"),
+        (
+            "technical",
+            "infra",
+            "infrastructure",
+            "ci",
+            "devops",
+            "chore",
+            "dependencies",
+            "tech-debt",
+        ),
         C.TECHNICAL,
     ),
     **dict.fromkeys(("backend", "core", "domain"), C.CORE),
@@ -30,23 +39,74 @@ GENERIC: dict[str, TaskClass] = dict.fromkeys(
 TITLE_WORDS: list[tuple[re.Pattern[str], TaskClass]] = [
     (re.compile(r"\b(incident|outage|postmortem|page[rd]?|on-?call|sev[0-9])\b", re.I), C.INCIDENT),
     (re.compile(r"\b(css|style|layout|button|template|page|component|ui|ux)\b", re.I), C.FRONTEND),
-    (re.compile(r"\b(webhook|integration|adapter|api client|slack|telegram|stripe)\b", re.I), C.ADAPTERS),
     (
-        re.compile(r"\b(ci|pipeline|migration|bump|upgrade|docker|deploy|dependenc(y|ies))\b", re.I),
+        re.compile(r"\b(webhook|integration|adapter|api client|slack|telegram|stripe)\b", re.I),
+        C.ADAPTERS,
+    ),
+    (
+        re.compile(
+            r"\b(ci|pipeline|migration|bump|upgrade|docker|deploy|dependenc(y|ies))\b", re.I
+        ),
         C.TECHNICAL,
     ),
 ]
 
-FRONTEND_SUFFIXES = {".css", ".scss", ".sass", ".less", ".html", ".htm", ".jinja", ".jinja2",
-                     ".j2", ".vue", ".svelte", ".jsx", ".tsx", ".svg", ".png", ".ico"}
+FRONTEND_SUFFIXES = {
+    ".css",
+    ".scss",
+    ".sass",
+    ".less",
+    ".html",
+    ".htm",
+    ".jinja",
+    ".jinja2",
+    ".j2",
+    ".vue",
+    ".svelte",
+    ".jsx",
+    ".tsx",
+    ".svg",
+    ".png",
+    ".ico",
+}
 FRONTEND_DIRS = {"templates", "static", "components", "frontend", "ui", "styles", "assets"}
 ADAPTER_DIRS = {"adapters", "integrations", "webhooks", "channels", "connectors", "clients"}
-TECHNICAL_DIRS = {".github", ".gitlab", ".circleci", "migrations", "alembic", "ci", "deploy",
-                  "infra", "terraform", "helm", "k8s", "docker", ".ci"}
-TECHNICAL_FILES = {"dockerfile", ".gitlab-ci.yml", "requirements.txt", "requirements-dev.txt",
-                   "poetry.lock", "uv.lock", "package-lock.json", "yarn.lock", "pnpm-lock.yaml",
-                   "cargo.lock", "go.sum", "makefile", "tox.ini", "noxfile.py", "docker-compose.yml",
-                   "renovate.json", ".pre-commit-config.yaml", "setup.cfg", "pyproject.toml"}
+TECHNICAL_DIRS = {
+    ".github",
+    ".gitlab",
+    ".circleci",
+    "migrations",
+    "alembic",
+    "ci",
+    "deploy",
+    "infra",
+    "terraform",
+    "helm",
+    "k8s",
+    "docker",
+    ".ci",
+}
+TECHNICAL_FILES = {
+    "dockerfile",
+    ".gitlab-ci.yml",
+    "requirements.txt",
+    "requirements-dev.txt",
+    "poetry.lock",
+    "uv.lock",
+    "package-lock.json",
+    "yarn.lock",
+    "pnpm-lock.yaml",
+    "cargo.lock",
+    "go.sum",
+    "makefile",
+    "tox.ini",
+    "noxfile.py",
+    "docker-compose.yml",
+    "renovate.json",
+    ".pre-commit-config.yaml",
+    "setup.cfg",
+    "pyproject.toml",
+}
 CODE_SUFFIXES = {".py", ".java", ".go", ".rs", ".ts", ".js", ".cs", ".kt", ".rb"}
 NEUTRAL_DIRS = {"tests", "test", "docs", "doc"}
 
@@ -98,8 +158,9 @@ def classify(task: Task, files: list[str], model: Model | None = None) -> Classi
         return decided
     for kind, word in words:
         if (cls := GENERIC.get(word.strip().lower())) is not None:
-            return Classification(cls, f"{kind} {word!r} (no commit names it)" if not files
-                                  else f"{kind} {word!r}")
+            return Classification(
+                cls, f"{kind} {word!r} (no commit names it)" if not files else f"{kind} {word!r}"
+            )
     for pattern, cls in TITLE_WORDS:
         if m := pattern.search(task.title):
             return Classification(cls, f"title word {m.group(0)!r}")

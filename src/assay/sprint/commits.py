@@ -58,7 +58,17 @@ def of_task(commits: list[Commit], task_id: str) -> list[Commit]:
 def changed_functions(root: Path, commit: Commit) -> list[tuple[str, str]]:
     """(path, qualified name) of the Python functions whose lines the commit added or changed,
     as the file was at that commit."""
-    diff = git(root, "show", "--relative", "--unified=0", "--no-color", "--format=", commit.sha, "--", "*.py")
+    diff = git(
+        root,
+        "show",
+        "--relative",
+        "--unified=0",
+        "--no-color",
+        "--format=",
+        commit.sha,
+        "--",
+        "*.py",
+    )
     lines: dict[str, set[int]] = {}
     path = None
     for line in diff.splitlines():

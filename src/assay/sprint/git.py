@@ -55,3 +55,12 @@ def show(root: Path, rev: str, path: str) -> str | None:
         return proc.stdout.decode("utf-8")
     except UnicodeDecodeError:
         return None
+
+
+def git_bytes(root: Path, *args: str) -> bytes:
+    """`git ARGS`' stdout as bytes (an archive)."""
+    proc = subprocess.run(["git", *args], cwd=root, capture_output=True, timeout=300)
+    if proc.returncode:
+        first = (proc.stderr.decode(errors="replace").strip().splitlines() or ["failed"])[0]
+        raise RunFailed(f"git {args[0]}: {first}")
+    return proc.stdout

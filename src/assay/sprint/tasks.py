@@ -57,7 +57,9 @@ def tasks_report(
         cov = measure(project, settings, use_cache)  # one run of the project's tests, cached
     out = []
     for task, commits, files, decided in found:
-        targets = _targets(root, project, commits, cov) if decided.task_class.value == "core" else []
+        targets = (
+            _targets(root, project, commits, cov) if decided.task_class.value == "core" else []
+        )
         out.append(
             ClassifiedTask(
                 task,

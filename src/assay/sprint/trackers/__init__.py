@@ -25,9 +25,7 @@ def load_tasks(spec: str, sprint: str) -> list[Task]:
     """The sprint's tasks from the tracker `spec` names (`file:tasks.json`, `github:o/r`...)."""
     kind, sep, arg = spec.partition(":")
     if not sep or kind not in TRACKERS or not arg:
-        raise InputError(
-            f"--tracker {spec!r}: expected {', '.join(k + ':...' for k in TRACKERS)}"
-        )
+        raise InputError(f"--tracker {spec!r}: expected {', '.join(k + ':...' for k in TRACKERS)}")
     if not sprint.strip():
         raise InputError("--sprint: give the sprint's name")
     module = importlib.import_module(TRACKERS[kind])

@@ -16,7 +16,9 @@ def _api() -> Api:
     headers = {"Accept": "application/vnd.github+json", "X-GitHub-Api-Version": "2022-11-28"}
     if secret := token("GITHUB_TOKEN"):
         headers["Authorization"] = f"Bearer {secret}"
-    return Api("github", base_url("GITHUB_API_URL", "https://api.github.com"), headers, "GITHUB_TOKEN")
+    return Api(
+        "github", base_url("GITHUB_API_URL", "https://api.github.com"), headers, "GITHUB_TOKEN"
+    )
 
 
 def _task(issue: dict[str, Any], sprint: str) -> Task:
