@@ -57,7 +57,7 @@ def apply_discount(price, percent):
 def with_tax(price, rate=20):
     return price + price * rate // 100
 '''
-STOCK_V1 = '''
+STOCK_V1 = """
 class Stock:
     def __init__(self):
         self.items = {}
@@ -68,10 +68,10 @@ class Stock:
     def refund(self, sku, n):
         self.items[sku] = self.items.get(sku, 0) - n
         return self.items[sku]
-'''
+"""
 STOCK_V2 = STOCK_V1.replace(
     "        self.items[sku] = self.items.get(sku, 0) - n\n",
-    "        if n <= 0:\n            raise ValueError(\"refund a positive quantity\")\n"
+    '        if n <= 0:\n            raise ValueError("refund a positive quantity")\n'
     "        self.items[sku] = self.items.get(sku, 0) + n\n",
 )
 
@@ -119,8 +119,10 @@ def sprint_repo(root: Path) -> Path:
     commit(root, {"docs/notes.md": "notes\n"}, "SPAN-10: release notes")
     commit(
         root,
-        {"templates/cart.html": "<div class=total>{{ total }}</div>\n",
-         "static/cart.css": ".total { text-align: right }\n"},
+        {
+            "templates/cart.html": "<div class=total>{{ total }}</div>\n",
+            "static/cart.css": ".total { text-align: right }\n",
+        },
         "SPAN-3 align the total",
     )
     commit(

@@ -3,7 +3,7 @@ would write for the fixture's two core tasks, chosen by the function the prompt 
 
 import sys
 
-PRICING = '''
+PRICING = """
 import pytest
 
 from shop.pricing import apply_discount
@@ -22,8 +22,8 @@ def test_discount_bounds_are_allowed():
 def test_discount_out_of_range_is_refused(percent):
     with pytest.raises(ValueError, match="out of range"):
         apply_discount(1000, percent)
-'''
-STOCK = '''
+"""
+STOCK = """
 import pytest
 
 from shop.stock import Stock
@@ -40,7 +40,7 @@ def test_refund_puts_items_back():
 def test_refund_of_nothing_is_refused(n):
     with pytest.raises(ValueError, match="positive"):
         Stock().refund("A", n)
-'''
+"""
 
 prompt = sys.stdin.read()
 if "sort a software team's sprint tasks" in prompt:
