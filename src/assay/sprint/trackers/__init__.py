@@ -4,9 +4,10 @@ is one module with a `tasks(arg, sprint) -> list[Task]` function plus one line h
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from typing import Protocol
 
-from assay.errors import InputError
+from assay.errors import InputError, ToolchainError
 from assay.sprint.model import Task
 
 TRACKERS = {
@@ -28,6 +29,8 @@ def load_tasks(spec: str, sprint: str) -> list[Task]:
         raise InputError(f"--tracker {spec!r}: expected {', '.join(k + ':...' for k in TRACKERS)}")
     if not sprint.strip():
         raise InputError("--sprint: give the sprint's name")
+    if kind != "file" and importlib.util.find_spec("httpx") is None:
+        raise ToolchainError(f"--tracker {kind}: needs httpx (pip install 'assay[trackers]')")
     module = importlib.import_module(TRACKERS[kind])
     tasks: list[Task] = module.tasks(arg, sprint)
     return tasks
