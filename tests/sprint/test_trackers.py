@@ -76,7 +76,7 @@ def test_jira_sprint_by_jql_with_start_at_pages(monkeypatch):
     ("recording", "spec", "env", "expected"),
     [
         ("github.json", "github:acme/private", "GITHUB_API_URL",
-         "github: 401 on {url}/repos/acme/private/milestones: the token was refused: set GITHUB_TOKEN"),
+         "github: 401 on {url}/repos/acme/private/milestones: the token was refused"),
         ("github.json", "github:acme/gone", "GITHUB_API_URL",
          "github: 404 on {url}/repos/acme/gone/milestones: not found"),
         ("gitlab.json", "gitlab:acme/secret", "GITLAB_URL",

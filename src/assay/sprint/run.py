@@ -105,8 +105,8 @@ def _export(top: Path, rev: str, dest: Path) -> None:
         tar.extractall(dest, filter="data")
 
 
-def _files(root: Path) -> dict[str, float]:
-    out = {}
+def _files(root: Path) -> dict[str, int]:
+    out: dict[str, int] = {}
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames[:] = [d for d in dirnames if d not in SKIP_DIRS]
         for name in filenames:

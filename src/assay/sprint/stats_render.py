@@ -56,7 +56,7 @@ def chart(groups: list[Tally]) -> str:
     ]
     for n, g in enumerate(groups):
         x = gap + n * (bar + gap)
-        y = top + height
+        y: float = top + height
         for status in ("unchanged", "edited", "deleted"):
             h = height * g.counts[status] / most
             y -= h
