@@ -443,14 +443,15 @@ def generate_sprint(
     top = toplevel(root)
     settings = _settings(root, None, config, overrides)
     writer = settings.generate.writer or DEFAULT_WRITER
-    model = model_classifier(writer, settings, root) if writer.split(":")[0] in PROVIDERS else None
+    reads_tasks = writer.split(":")[0] in PROVIDERS  # the offline writer reads no task text
+    model = model_classifier(writer, settings, root) if reads_tasks else None
     listed = tasks_report(root, settings, tracker, sprint, rev_range, model, True, use_cache)
 
     def write_tests(work: Path, specs: list[str], task: str) -> WriterReport:
         return generate(
             [str(work / spec) for spec in specs],
             root=work,
-            task=task,
+            task=task if reads_tasks else None,
             use_cache=use_cache,
             config=config.resolve() if config else None,
             overrides=overrides,

@@ -106,9 +106,26 @@ TECHNICAL_FILES = {
     ".pre-commit-config.yaml",
     "setup.cfg",
     "pyproject.toml",
+    "setup.py",
+    "manifest.in",
+    "__version__.py",
+    "_version.py",
+    "version.py",
+    ".travis.yml",
+    "format.sh",
 }
 CODE_SUFFIXES = {".py", ".java", ".go", ".rs", ".ts", ".js", ".cs", ".kt", ".rb"}
 NEUTRAL_DIRS = {"tests", "test", "docs", "doc"}
+TEST_FILES = {"test.py", "tests.py", "conftest.py"}
+
+
+def is_test_or_doc(name: str) -> bool:
+    name = name.lower()
+    return (
+        name in TEST_FILES
+        or name.startswith(("test_", "readme", "license", "changelog"))
+        or name.endswith(("_test.py", ".md", ".rst", ".txt"))
+    )
 
 
 def file_class(path: str) -> TaskClass | None:
@@ -116,9 +133,11 @@ def file_class(path: str) -> TaskClass | None:
     p = PurePosixPath(path)
     dirs = {part.lower() for part in p.parts[:-1]}
     name = p.name.lower()
-    if dirs & NEUTRAL_DIRS or name.startswith("test_") or name.endswith(("_test.py", ".md")):
+    if name in TECHNICAL_FILES or "requirements" in name:
+        return C.TECHNICAL
+    if dirs & NEUTRAL_DIRS or is_test_or_doc(name):
         return None
-    if dirs & TECHNICAL_DIRS or name in TECHNICAL_FILES or name.startswith("requirements"):
+    if dirs & TECHNICAL_DIRS:
         return C.TECHNICAL
     if p.suffix.lower() in FRONTEND_SUFFIXES or dirs & FRONTEND_DIRS:
         return C.FRONTEND
@@ -166,7 +185,11 @@ def classify(task: Task, files: list[str], model: Model | None = None) -> Classi
             return Classification(cls, f"title word {m.group(0)!r}")
     if model is not None and (decided := model(task)) is not None:
         return decided
-    why = "no commit names it" if not files else "its files decide nothing"
+    why = (
+        "no commit names it"
+        if not files
+        else "its commits touch only tests, docs or files no rule places"
+    )
     return Classification(
         C.UNCLASSIFIED,
         f"no rule decides ({why}; no label, type or title word names a class); "

@@ -31,7 +31,7 @@ def description(report: SprintReport) -> str:
     for r in report.results:
         t = r.task
         lines += [f"## {t.task.id}: {t.task.title}", ""]
-        lines.append(f"- tested: {', '.join(f'`{x}`' for x in t.targets) or 'nothing'}")
+        lines.append(f"- tested: {', '.join(f'`{x}`' for x in r.targets) or 'nothing'}")
         lines.append(f"- kept: {r.kept} tests; targets without a kept test: {r.rejected}")
         if r.files:
             lines.append(f"- files: {', '.join(f'`{f}`' for f in r.files)}")

@@ -33,7 +33,8 @@ def tasks_json(report: TasksReport) -> str:
 
 
 def sprint_text(report: SprintReport) -> str:
-    lines = [f"sprint {report.sprint}: {len(report.results)} core tasks -> branch {report.branch}"]
+    where = f"branch {report.branch}" if report.branch_made else "no branch (no test kept)"
+    lines = [f"sprint {report.sprint}: {len(report.results)} core tasks -> {where}"]
     for r in report.results:
         lines.append(
             f"  {r.task.task.id:<10} {r.kept} tests kept, {r.rejected} targets without a test"
@@ -41,8 +42,11 @@ def sprint_text(report: SprintReport) -> str:
         )
         for debt in r.docs_debt:
             lines.append(f"  {'':<10} documentation debt: {debt.describe()}")
+        if r.note:
+            lines.append(f"  {'':<10} note: {r.note}")
     for t in report.skipped:
-        lines.append(f"  {t.task.id:<10} skipped: {t.task_class.value} ({t.reason})")
+        why = "its commits change no function" if t.task_class.value == "core" else t.reason
+        lines.append(f"  {t.task.id:<10} skipped: {t.task_class.value} ({why})")
     if report.mr_file:
         lines.append(f"merge-request description: {report.mr_file}")
     if report.mr_command:

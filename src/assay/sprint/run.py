@@ -10,6 +10,7 @@ import os
 import re
 import tarfile
 import tempfile
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,6 +21,7 @@ from assay.sprint.docs_debt import DocsDebt, stale_docs, withhold
 from assay.sprint.git import git_bytes, show, toplevel
 from assay.sprint.model import ClassifiedTask, TaskClass, TasksReport
 from assay.writers.base import WriterReport
+from assay.writers.offline.model import OfflineReport
 from assay.writers.report import GenerateReport
 
 # (project root of the copy, targets, task text) -> the writer's report
@@ -31,6 +33,7 @@ MARK = re.compile(r"pytest\.mark\.assay_generated(?:\((?:task=(?P<task>'[^']*'|\
 @dataclass
 class TaskResult:
     task: ClassifiedTask
+    targets: list[str] = field(default_factory=list)  # those not tested under an earlier task
     kept: int = 0  # tests kept by the gates
     rejected: int = 0  # targets that ended without a kept test
     files: list[str] = field(default_factory=list)  # repo-relative, committed
@@ -46,7 +49,7 @@ class TaskResult:
         return {
             "id": self.task.task.id,
             "title": self.task.task.title,
-            "targets": self.task.targets,
+            "targets": self.targets,
             "kept": self.kept,
             "rejected": self.rejected,
             "files": self.files,
@@ -126,9 +129,16 @@ def _outcome(result: TaskResult, report: WriterReport) -> None:
             for t in report.targets
             for b in t.suspected_bugs
         ]
-        result.note = report.stopped or ""
-    else:
-        result.kept = int(getattr(report, "tests", 0))
+        result.note = "; ".join(filter(None, [result.note, report.stopped]))
+    elif isinstance(report, OfflineReport):
+        functions = [f for m in report.modules for f in m.functions]
+        result.kept = report.tests
+        result.rejected = sum(f.status != "tested" for f in functions)
+        result.gates = dict(
+            Counter(f"offline {f.status}" for f in functions if f.status != "tested")
+        )
+        notes = [n for m in report.modules for n in m.notes] + report.notes
+        result.note = "; ".join(dict.fromkeys(filter(None, [result.note, *notes[:2]])))
     result.exit_code = report.exit_code
 
 
@@ -151,10 +161,19 @@ def run_sprint(
     with tempfile.TemporaryDirectory(prefix="assay-sprint-") as tmp:
         _export(top, out.base, Path(tmp))
         work = Path(tmp) / prefix
+        tested: dict[str, str] = {}  # target -> the task whose tests cover it in this run
         for task in core:
             result = TaskResult(task)
+            result.targets = [t for t in task.targets if t not in tested]
+            earlier = sorted({tested[t] for t in task.targets if t in tested})
+            if earlier:
+                result.note = f"targets tested under {', '.join(earlier)} are not written again"
+            report.results.append(result)
+            if not result.targets:
+                continue
+            tested.update(dict.fromkeys(result.targets, task.task.id))
             modules: dict[str, list[str]] = {}
-            for target in task.targets:
+            for target in result.targets:
                 rel, _, name = target.partition("::")
                 modules.setdefault(rel, []).append(name)
             for rel, names in modules.items():
@@ -166,7 +185,7 @@ def run_sprint(
             text = f"{task.task.id}: {task.task.title}"
             if task.task.description:
                 text += "\n\n" + task.task.description
-            _outcome(result, generate(work, task.targets, text))
+            _outcome(result, generate(work, result.targets, text))
             for rel in modules:  # the code as it is, for the next task
                 original = show(root, out.base, rel)
                 if original is not None:
@@ -184,13 +203,12 @@ def run_sprint(
             result.files = sorted(files)
             if files:
                 result.commit = out.commit(files, _message(task, tasks.sprint, writer, result))
-            report.results.append(result)
     report.branch_made = out.finish()
     return report
 
 
 def _message(task: ClassifiedTask, sprint: str, writer: str, result: TaskResult) -> str:
-    tested = "\n".join(f"- {t}" for t in task.targets)
+    tested = "\n".join(f"- {t}" for t in result.targets)
     return (
         f"{task.task.id}: tests for {task.task.title}\n\n"
         f"{result.kept} tests kept by assay's gates for:\n{tested}\n\n"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from assay.config import Settings
 from assay.project import Project
-from assay.sprint.classify import Model, classify
+from assay.sprint.classify import TEST_FILES, Model, classify
 from assay.sprint.commits import Commit, changed_functions, log, of_task
 from assay.sprint.model import ClassifiedTask, TasksReport
 from assay.sprint.trackers import load_tasks
@@ -30,7 +30,9 @@ def _targets(
 
 def _is_test(rel: str) -> bool:
     name = Path(rel).name
-    return "tests" in Path(rel).parts or name.startswith("test_") or name.endswith("_test.py")
+    return bool({"tests", "test"} & set(Path(rel).parts[:-1])) or (
+        name.startswith("test_") or name.endswith("_test.py") or name in TEST_FILES
+    )
 
 
 def tasks_report(

@@ -9,7 +9,7 @@ from urllib.parse import quote
 
 from assay.errors import InputError
 from assay.sprint.model import Task
-from assay.sprint.trackers.http import Api, base_url, token
+from assay.sprint.trackers.rest import Api, base_url, token
 
 
 def _api() -> Api:

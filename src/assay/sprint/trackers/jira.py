@@ -8,7 +8,7 @@ from typing import Any
 
 from assay.errors import InputError, RunFailed
 from assay.sprint.model import Task
-from assay.sprint.trackers.http import Api, token
+from assay.sprint.trackers.rest import Api, token
 
 FIELDS = "summary,description,issuetype,labels"
 PAGE = 100
