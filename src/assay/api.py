@@ -32,12 +32,15 @@ if TYPE_CHECKING:
 __all__ = [
     "candidate",
     "generate",
+    "generate_sprint",
     "lint",
     "mutate",
     "prism_build",
     "prism_check",
     "prism_run",
+    "stats",
     "targets",
+    "tasks",
     "verify",
 ]
 
@@ -387,102 +390,5 @@ def generate(
 # --- assay prism (issue 12): judge suites against panels; the functions live in assay.prism.api ---
 from assay.prism.api import prism_build, prism_check, prism_run  # noqa: E402
 
-
-# --- assay tasks / generate --sprint / stats (issue 30): the steps live in assay.sprint ---
-def tasks(
-    tracker: str,
-    sprint: str,
-    *,
-    root: Path | str | None = None,
-    rev_range: str = "HEAD",
-    writer: str | None = None,
-    coverage: bool = True,
-    use_cache: bool = True,
-    config: Path | None = None,
-) -> Any:
-    """The sprint's tasks from `tracker` (`file:PATH`, `github:O/R`, `gitlab:G/P`, `jira:URL`),
-    each with its commits in `rev_range`, its targets and its class (`sprint.TasksReport`)."""
-    from assay.sprint.ask import model_classifier
-    from assay.sprint.git import toplevel
-    from assay.sprint.tasks import tasks_report
-
-    root = Path(root).resolve() if root else find_root(Path.cwd())
-    toplevel(root)
-    settings = _settings(root, None, config, None)
-    model = model_classifier(writer, settings, root) if writer else None
-    return tasks_report(root, settings, tracker, sprint, rev_range, model, coverage, use_cache)
-
-
-def generate_sprint(
-    tracker: str,
-    sprint: str,
-    *,
-    root: Path | str | None = None,
-    rev_range: str = "HEAD",
-    branch: str | None = None,
-    mr_file: Path | None = None,
-    open_mr: bool = False,
-    docs_debt_days: int = 180,
-    use_cache: bool = True,
-    config: Path | None = None,
-    overrides: dict[str, Any] | None = None,
-    on_event: EventSink | None = None,
-) -> Any:
-    """Tests for each core task of the sprint (`generate` on its targets, in a private copy of
-    HEAD), committed onto `branch` (default `assay/sprint-NAME`), one commit per task, and a
-    merge-request description (`sprint.run.SprintReport`)."""
-    from assay.llm import PROVIDERS
-    from assay.sprint import mr
-    from assay.sprint.ask import model_classifier
-    from assay.sprint.git import git, toplevel
-    from assay.sprint.run import run_sprint
-    from assay.sprint.tasks import tasks_report
-    from assay.writers import DEFAULT_WRITER
-
-    root = Path(root).resolve() if root else find_root(Path.cwd())
-    top = toplevel(root)
-    settings = _settings(root, None, config, overrides)
-    writer = settings.generate.writer or DEFAULT_WRITER
-    reads_tasks = writer.split(":")[0] in PROVIDERS  # the offline writer reads no task text
-    model = model_classifier(writer, settings, root) if reads_tasks else None
-    listed = tasks_report(root, settings, tracker, sprint, rev_range, model, True, use_cache)
-
-    def write_tests(work: Path, specs: list[str], task: str) -> WriterReport:
-        return generate(
-            [str(work / spec) for spec in specs],
-            root=work,
-            task=task if reads_tasks else None,
-            use_cache=use_cache,
-            config=config.resolve() if config else None,
-            overrides=overrides,
-            on_event=on_event,
-        )
-
-    branch = branch or f"assay/sprint-{sprint}"
-    report = run_sprint(root, listed, write_tests, writer, branch, docs_debt_days)
-    report.description = mr.description(report)
-    if mr_file is None:
-        git_dir = Path(git(top, "rev-parse", "--absolute-git-dir").strip())
-        mr_file = git_dir / "assay" / f"mr-{branch.replace('/', '-')}.md"
-    mr_file.parent.mkdir(parents=True, exist_ok=True)
-    mr_file.write_text(report.description, encoding="utf-8")
-    report.mr_file = str(mr_file)
-    if report.branch_made:
-        commands = mr.open_command(top, branch, f"Tests for sprint {sprint}", mr_file)
-        opened = mr.open_mr(top, commands) if open_mr else None
-        if opened is None:
-            report.mr_command = mr.shown(commands, mr_file)
-        else:
-            report.mr_url = opened
-    return report
-
-
-def stats(*, root: Path | str | None = None, rev: str = "HEAD", since: str | None = None) -> Any:
-    """How the tests `generate --sprint` wrote fared in review, from git history: unchanged,
-    edited or deleted at `rev`, per task, sprint, writer and day (`sprint.stats.StatsReport`)."""
-    from assay.sprint.git import toplevel
-    from assay.sprint.stats import collect
-
-    root = Path(root).resolve() if root else Path.cwd()
-    toplevel(root)
-    return collect(root, rev, since)
+# --- assay tasks, generate --sprint, stats (issue 30): the functions live in assay.sprint.api ---
+from assay.sprint.api import generate_sprint, stats, tasks  # noqa: E402
