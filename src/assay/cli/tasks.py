@@ -23,7 +23,8 @@ def tasks(
         str, typer.Option("--range", metavar="REVS", help="git revisions the commits are in")
     ] = "HEAD",
     writer: Annotated[
-        str | None, typer.Option(help="provider:model that classifies what no rule does")
+        str | None,
+        typer.Option(metavar="PROVIDER:MODEL", help="a model for what no rule classifies"),
     ] = None,
     no_coverage: Annotated[
         bool, typer.Option("--no-coverage", help="rank targets without running the tests")
