@@ -26,6 +26,7 @@ TASKS = [
     {"id": "SPAN-5", "title": "Bump httpx and run CI on 3.12", "type": "Task"},
     {"id": "SPAN-6", "title": "Checkout 500s on Friday night", "type": "Incident"},
     {"id": "SPAN-7", "title": "Look into the thing Bob mentioned", "type": "Task"},
+    {"id": "SPAN-8", "title": "Explain how tax is rounded", "type": ""},
 ]
 EXPECTED = {
     "SPAN-1": "core",
@@ -35,6 +36,7 @@ EXPECTED = {
     "SPAN-5": "technical",
     "SPAN-6": "incident",
     "SPAN-7": "unclassified",
+    "SPAN-8": "unclassified",  # a docstring alone changed: no code, no target, no class
 }
 
 PRICING_V1 = '''
@@ -136,6 +138,11 @@ def sprint_repo(root: Path) -> Path:
         "SPAN-5 bump httpx, CI on 3.12",
     )
     commit(root, {"src/shop/config.py": "TIMEOUT = 30\n"}, "SPAN-6: raise the timeout")
+    taxed = PRICING_V2.replace(
+        "def with_tax(price, rate=20):\n",
+        'def with_tax(price, rate=20):\n    """Tax in whole per cent, rounded down."""\n',
+    )
+    commit(root, {"src/shop/pricing.py": taxed}, "SPAN-8: say how tax is rounded")
     (root.parent / "tasks.json").write_text(
         json.dumps({"tasks": [{**t, "sprint": SPRINT} for t in TASKS]}, indent=1)
     )

@@ -10,13 +10,14 @@ import json
 from assay import api
 from assay.sprint.stats_render import stats_text
 from tests.conftest import run_cli
-from tests.sprint.fixture import EXPECTED, git
+from tests.sprint.fixture import EXPECTED, git, sprint_repo
 
 
-def test_tasks_classifies_every_task_by_rules(sprint_run, tmp_path):
+def test_tasks_classifies_every_task_by_rules(tmp_path):
+    root = sprint_repo(tmp_path / "shop")
     proc = run_cli(
         "tasks", "--tracker", "file:../tasks.json", "--sprint", "S42", "--no-coverage",
-        "-f", "json", cwd=sprint_run.root,
+        "-f", "json", cwd=root,
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     listed = json.loads(proc.stdout)
@@ -31,6 +32,10 @@ def test_tasks_classifies_every_task_by_rules(sprint_run, tmp_path):
     assert tasks["SPAN-6"]["reason"] == "type 'Incident'"
     assert "give --writer" in tasks["SPAN-7"]["reason"] and tasks["SPAN-7"]["commits"] == []
     assert all(len(t["commits"]) == 1 for i, t in tasks.items() if i != "SPAN-7")
+    assert tasks["SPAN-8"]["files"] == ["src/shop/pricing.py"] and tasks["SPAN-8"]["targets"] == []
+    assert tasks["SPAN-8"]["reason"].startswith(
+        "no rule decides (its commits touch only tests, docs"
+    )
 
 
 def test_generate_sprint_writes_a_branch_and_leaves_the_tree_alone(sprint_run):
@@ -46,7 +51,7 @@ def test_generate_sprint_writes_a_branch_and_leaves_the_tree_alone(sprint_run):
     ]
     tasks = {t["id"]: t for t in sprint_run.report["tasks"]}
     assert set(tasks) == {"SPAN-1", "SPAN-2"}
-    assert {t["id"] for t in sprint_run.report["skipped"]} == {f"SPAN-{n}" for n in range(3, 8)}
+    assert {t["id"] for t in sprint_run.report["skipped"]} == {f"SPAN-{n}" for n in range(3, 9)}
     # the model is asked only where no rule decides, and its non-answer keeps it unclassified
     span7 = next(t for t in sprint_run.report["skipped"] if t["id"] == "SPAN-7")
     assert span7["class"] == "unclassified" and "model answered 'unsure'" in span7["reason"]

@@ -168,7 +168,11 @@ def by_files(files: list[str]) -> Classification | None:
 Model = Callable[[Task], Classification | None]
 
 
-def classify(task: Task, files: list[str], model: Model | None = None) -> Classification:
+def classify(
+    task: Task, files: list[str], model: Model | None = None, named: bool = False
+) -> Classification:
+    """`files`: what the task's commits changed (prose-only Python files left out); `named`:
+    whether any commit names the task."""
     words = [("label", lab) for lab in task.labels] + [("type", task.type)]
     for kind, word in words:
         if (cls := NAMED.get(word.strip().lower())) is not None:
@@ -178,7 +182,7 @@ def classify(task: Task, files: list[str], model: Model | None = None) -> Classi
     for kind, word in words:
         if (cls := GENERIC.get(word.strip().lower())) is not None:
             return Classification(
-                cls, f"{kind} {word!r} (no commit names it)" if not files else f"{kind} {word!r}"
+                cls, f"{kind} {word!r} (no commit names it)" if not named else f"{kind} {word!r}"
             )
     for pattern, cls in TITLE_WORDS:
         if m := pattern.search(task.title):
@@ -187,7 +191,7 @@ def classify(task: Task, files: list[str], model: Model | None = None) -> Classi
         return decided
     why = (
         "no commit names it"
-        if not files
+        if not (named or files)
         else "its commits touch only tests, docs or files no rule places"
     )
     return Classification(

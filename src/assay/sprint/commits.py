@@ -4,6 +4,7 @@ they changed that still exist, ranked by their uncovered branches."""
 
 from __future__ import annotations
 
+import ast
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -55,20 +56,39 @@ def of_task(commits: list[Commit], task_id: str) -> list[Commit]:
     return [c for c in commits if pattern.search(c.message)]
 
 
-def changed_functions(root: Path, commit: Commit) -> list[tuple[str, str]]:
-    """(path, qualified name) of the Python functions whose lines the commit added or changed,
-    as the file was at that commit."""
-    diff = git(
-        root,
-        "show",
-        "--relative",
-        "--unified=0",
-        "--no-color",
-        "--format=",
-        commit.sha,
-        "--",
-        "*.py",
-    )
+@dataclass
+class CodeChange:
+    """What one commit changed in Python code, docstrings, comments and blank lines left out: a
+    commit that only rewords documentation changes no behaviour and has no target."""
+
+    files: set[str] = field(default_factory=set)  # Python files whose code changed
+    functions: list[tuple[str, str]] = field(default_factory=list)  # (path, qualified name)
+
+
+def _prose_lines(source: str) -> set[int]:
+    """Lines of docstrings, comments and blank lines."""
+    lines = source.splitlines()
+    prose = {
+        n for n, text in enumerate(lines, 1) if not text.strip() or text.lstrip().startswith("#")
+    }
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return prose
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(body, list) and body and isinstance(body[0], ast.Expr):
+            value = body[0].value
+            if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                prose.update(range(body[0].lineno, (body[0].end_lineno or body[0].lineno) + 1))
+    return prose
+
+
+def code_change(root: Path, commit: Commit) -> CodeChange:
+    """The Python files and functions whose code (not prose) the commit added or changed, as the
+    files were at that commit."""
+    diff = git(root, "show", "--relative", "--unified=0", "--no-color", "--format=", commit.sha,
+               "--", "*.py")  # fmt: skip
     lines: dict[str, set[int]] = {}
     path = None
     for line in diff.splitlines():
@@ -77,10 +97,14 @@ def changed_functions(root: Path, commit: Commit) -> list[tuple[str, str]]:
         elif path and (m := HUNK.match(line)):
             start, count = int(m.group(1)), int(m.group(2) or "1")
             lines.setdefault(path, set()).update(range(start, start + max(count, 1)))
-    found = []
+    change = CodeChange()
     for rel, changed in lines.items():
-        source = show(root, commit.sha, rel)
-        for name, info in index(source or "").items():
-            if any(info.line <= n <= info.end_line for n in changed):
-                found.append((rel, name))
-    return found
+        source = show(root, commit.sha, rel) or ""
+        code = changed - _prose_lines(source)
+        if not code:
+            continue
+        change.files.add(rel)
+        for name, info in index(source).items():
+            if any(info.line <= n <= info.end_line for n in code):
+                change.functions.append((rel, name))
+    return change

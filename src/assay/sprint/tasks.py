@@ -8,7 +8,7 @@ from pathlib import Path
 from assay.config import Settings
 from assay.project import Project
 from assay.sprint.classify import TEST_FILES, Model, classify
-from assay.sprint.commits import Commit, changed_functions, log, of_task
+from assay.sprint.commits import CodeChange, code_change, log, of_task
 from assay.sprint.model import ClassifiedTask, TasksReport
 from assay.sprint.trackers import load_tasks
 from assay.targets import function_targets, rank
@@ -16,10 +16,10 @@ from assay.targets.coverage import CoverageData, measure
 
 
 def _targets(
-    root: Path, project: Project, commits: list[Commit], cov: CoverageData | None
+    root: Path, project: Project, changes: list[CodeChange], cov: CoverageData | None
 ) -> list[str]:
     """`path::function` of what the commits changed and still exists, most uncovered first."""
-    changed = {pair for c in commits for pair in changed_functions(root, c)}
+    changed = {pair for change in changes for pair in change.functions}
     rows = []
     for rel in sorted({rel for rel, _ in changed}):
         if not (root / rel).is_file():
@@ -52,15 +52,19 @@ def tasks_report(
     for task in tasks:
         commits = of_task(history, task.id)
         files = list(dict.fromkeys(f for c in commits for f in c.files))
-        decided = classify(task, files, model)
-        found.append((task, commits, files, decided))
+        changes = [code_change(root, c) for c in commits]
+        code = {f for change in changes for f in change.files}
+        # a Python file whose docstrings or comments alone changed says nothing of the task's class
+        kept = [f for f in files if not f.endswith(".py") or f in code]
+        decided = classify(task, kept, model, named=bool(commits))
+        found.append((task, commits, changes, files, decided))
     cov = None
-    if coverage and any(d.task_class.value == "core" and c for _, c, _, d in found):
+    if coverage and any(d.task_class.value == "core" and c for _, c, _, _, d in found):
         cov = measure(project, settings, use_cache)  # one run of the project's tests, cached
     out = []
-    for task, commits, files, decided in found:
+    for task, commits, changes, files, decided in found:
         targets = (
-            _targets(root, project, commits, cov) if decided.task_class.value == "core" else []
+            _targets(root, project, changes, cov) if decided.task_class.value == "core" else []
         )
         out.append(
             ClassifiedTask(
