@@ -85,6 +85,7 @@ def generate_sprint(
     from assay.llm import PROVIDERS
     from assay.sprint import mr
     from assay.sprint.ask import model_classifier
+    from assay.sprint.branch import check_new
     from assay.sprint.git import git, toplevel
     from assay.sprint.run import run_sprint
     from assay.sprint.tasks import tasks_report
@@ -93,6 +94,8 @@ def generate_sprint(
 
     root = _repo_root(root)
     top = toplevel(root)
+    branch = branch or f"assay/sprint-{sprint}"
+    check_new(top, branch)  # before any work: an existing branch is someone's
     settings = _settings(root, config, overrides)
     writer = settings.generate.writer or DEFAULT_WRITER
     reads_tasks = writer.split(":")[0] in PROVIDERS  # the offline writer reads no task text
@@ -112,7 +115,6 @@ def generate_sprint(
         )
         return writer_kind(writer).generate(request)
 
-    branch = branch or f"assay/sprint-{sprint}"
     report = run_sprint(root, listed, write_tests, writer, branch, docs_debt_days)
     report.description = mr.description(report)
     if mr_file is None:
