@@ -35,12 +35,15 @@ __all__ = [
     "candidate",
     "generate",
     "integrity",
+    "generate_sprint",
     "lint",
     "mutate",
     "prism_build",
     "prism_check",
     "prism_run",
+    "stats",
     "targets",
+    "tasks",
     "verify",
 ]
 
@@ -421,3 +424,6 @@ def generate(
 
 # --- assay prism (issue 12): judge suites against panels; the functions live in assay.prism.api ---
 from assay.prism.api import prism_build, prism_check, prism_run  # noqa: E402
+
+# --- assay tasks, generate --sprint, stats (issue 30): the functions live in assay.sprint.api ---
+from assay.sprint.api import generate_sprint, stats, tasks  # noqa: E402

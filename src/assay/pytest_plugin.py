@@ -29,8 +29,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
-        "assay_generated(task=None): test written by `assay generate` and accepted "
-        "by its gates; task: the task id it was written for",
+        "assay_generated(task=None, sprint=None): test written by `assay generate` and "
+        "accepted by its gates; task: the task id it was written for, sprint: the sprint "
+        "(`assay generate --sprint`; `assay stats` counts what review kept)",
     )
     config.addinivalue_line(
         "markers",

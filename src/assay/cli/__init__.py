@@ -23,6 +23,8 @@ COMMANDS = (
     "prism",
     "mcp",
     "integrity",
+    "tasks",
+    "stats",
 )
 __all__ = ["app", "load_commands", "main"]
 

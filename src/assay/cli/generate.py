@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
@@ -15,6 +15,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from assay import api
 from assay.cli.app import (
     OutputFiles,
+    Outputs,
     app,
     call,
     plan_outputs,
@@ -25,11 +26,13 @@ from assay.cli.app import (
 )
 from assay.model import Note, ProgressEvent, Started, TargetDone
 from assay.report import WRITER_FORMATS, WRITER_PRESENTERS
+from assay.sprint.render import SPRINT_FORMATS
 
 # every writer's
 FORMATS = list(dict.fromkeys(f for formats in WRITER_FORMATS.values() for f in formats))
 
 if TYPE_CHECKING:
+    from assay.sprint.run import SprintReport
     from assay.writers.base import WriterReport
 
 _BUDGET = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(s|sec|m|min|h)?\s*$")
@@ -153,6 +156,30 @@ def generate(
             "(the offline writer runs here)",
         ),
     ] = None,
+    sprint: Annotated[
+        str | None,
+        typer.Option(
+            metavar="NAME", help="tests for each core task of this sprint (with --tracker)"
+        ),
+    ] = None,
+    tracker: Annotated[
+        str | None, typer.Option(metavar="SPEC", help="--sprint: where its tasks are (see tasks)")
+    ] = None,
+    range: Annotated[
+        str, typer.Option("--range", metavar="REVS", help="--sprint: git revisions of its commits")
+    ] = "HEAD",
+    branch: Annotated[
+        str | None, typer.Option(help="--sprint: the new branch (default assay/sprint-NAME)")
+    ] = None,
+    mr_file: Annotated[
+        Path | None, typer.Option(help="--sprint: write the merge-request description here")
+    ] = None,
+    open_mr: Annotated[
+        bool, typer.Option("--open-mr", help="--sprint: open the merge request with gh/glab")
+    ] = False,
+    docs_debt_days: Annotated[
+        int, typer.Option(help="--sprint: withhold docstrings older than their code by this")
+    ] = 180,
 ) -> None:
     """Write tests - with a model, or with no model by the offline writer (the default:
     mutant-killing characterization tests); keep only those that pass every gate, and say why for
@@ -165,6 +192,13 @@ def generate(
             task = task_file.read_text(encoding="utf-8").strip()
         except (OSError, UnicodeDecodeError) as err:
             usage_error(f"cannot read --task-file {task_file}: {err}")
+    if sprint is not None or tracker is not None:
+        if not (sprint and tracker):
+            usage_error("--sprint and --tracker go together")
+        if targets or since or task:
+            usage_error("--sprint chooses the targets and the task: drop TARGETS, --since, --task")
+        if docs_debt_days < 0:
+            usage_error("--docs-debt-days must be 0 or more")
     progress, on_event = _progress(quiet)
     overrides = {
         "generate.writer": writer,
@@ -179,6 +213,10 @@ def generate(
         "sandbox.timeout_s": timeout,
         "scheduler": scheduler,
     }
+
+    if sprint and tracker:
+        _sprint(plan, sprint, tracker, range, branch, mr_file, open_mr, docs_debt_days,
+                no_cache, config, overrides, on_event, progress)  # fmt: skip
 
     def run() -> WriterReport:
         with shown(progress):
@@ -205,4 +243,47 @@ def generate(
     WRITER_PRESENTERS[report.kind](report, plan.stdout or "text", None, write, terminal)
     for name, file in plan.files:
         write(formats[name](report), file)
+    raise typer.Exit(report.exit_code)
+
+
+def _sprint(
+    plan: Outputs,
+    sprint: str,
+    tracker: str,
+    revs: str,
+    branch: str | None,
+    mr_file: Path | None,
+    open_mr: bool,
+    docs_debt_days: int,
+    no_cache: bool,
+    config: Path | None,
+    overrides: dict[str, Any],
+    on_event: api.EventSink,
+    progress: Progress,
+) -> NoReturn:
+    """`generate --sprint`: the sprint report (text, json) instead of the writer's."""
+    for name in [plan.stdout, *(name for name, _ in plan.files)]:
+        if name is not None and name not in SPRINT_FORMATS:
+            usage_error(f"--sprint reports as text or json, not {name}")
+
+    def run() -> SprintReport:
+        with shown(progress):
+            return api.generate_sprint(
+                tracker,
+                sprint,
+                rev_range=revs,
+                branch=branch,
+                mr_file=mr_file,
+                open_mr=open_mr,
+                docs_debt_days=docs_debt_days,
+                use_cache=not no_cache,
+                config=config,
+                overrides=overrides,
+                on_event=on_event,
+            )
+
+    report = call(run)
+    write(SPRINT_FORMATS[plan.stdout or "text"](report), None)
+    for name, file in plan.files:
+        write(SPRINT_FORMATS[name](report), file)
     raise typer.Exit(report.exit_code)

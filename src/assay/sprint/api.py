@@ -1,0 +1,149 @@
+"""The library functions of `assay tasks`, `assay generate --sprint` and `assay stats`, re-exported
+by `assay.api` (as `prism`'s are). Heavy imports wait for the call: `assay.api` imports this
+module for every command."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from assay.config import Settings, apply_overrides, load_settings
+from assay.errors import ConfigError
+from assay.project import find_root
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from assay.model import ProgressEvent
+    from assay.sprint.model import TasksReport
+    from assay.sprint.run import SprintReport
+    from assay.sprint.stats import StatsReport
+    from assay.writers.base import WriterReport
+
+
+def _settings(root: Path, config: Path | None, overrides: dict[str, Any] | None) -> Settings:
+    """As `api._settings`: a configured interpreter that cannot run pytest is a config error."""
+    from assay.languages.python import interpreter_problem
+
+    settings = apply_overrides(load_settings(root, config), overrides)
+    if settings.python.interpreter and (
+        problem := interpreter_problem(settings.python.interpreter)
+    ):
+        raise ConfigError(f"[tool.assay.python] interpreter: {problem}")
+    return settings
+
+
+def _repo_root(root: Path | str | None) -> Path:
+    from assay.sprint.git import toplevel
+
+    found = Path(root).resolve() if root else find_root(Path.cwd())
+    toplevel(found)  # the sprint steps read git history: outside a repository is bad input
+    return found
+
+
+def tasks(
+    tracker: str,
+    sprint: str,
+    *,
+    root: Path | str | None = None,
+    rev_range: str = "HEAD",
+    writer: str | None = None,
+    coverage: bool = True,
+    use_cache: bool = True,
+    config: Path | None = None,
+) -> TasksReport:
+    """The sprint's tasks from `tracker` (`file:PATH`, `github:O/R`, `gitlab:G/P`, `jira:URL`),
+    each with its commits in `rev_range`, its targets and its class; a model (`writer`) only
+    where no rule decides."""
+    from assay.sprint.ask import model_classifier
+    from assay.sprint.tasks import tasks_report
+
+    root = _repo_root(root)
+    settings = _settings(root, config, None)
+    model = model_classifier(writer, settings, root) if writer else None
+    return tasks_report(root, settings, tracker, sprint, rev_range, model, coverage, use_cache)
+
+
+def generate_sprint(
+    tracker: str,
+    sprint: str,
+    *,
+    root: Path | str | None = None,
+    rev_range: str = "HEAD",
+    branch: str | None = None,
+    mr_file: Path | None = None,
+    open_mr: bool = False,
+    docs_debt_days: int = 180,
+    use_cache: bool = True,
+    config: Path | None = None,
+    overrides: dict[str, Any] | None = None,
+    on_event: Callable[[ProgressEvent], None] | None = None,
+) -> SprintReport:
+    """Tests for each core task of the sprint (the writer `generate.writer` on its targets, in a
+    private copy of HEAD), committed onto `branch` (default `assay/sprint-NAME`), one commit per
+    task, and a merge-request description."""
+    from assay.llm import PROVIDERS
+    from assay.sprint import mr
+    from assay.sprint.ask import model_classifier
+    from assay.sprint.branch import check_new
+    from assay.sprint.git import git, toplevel
+    from assay.sprint.run import run_sprint
+    from assay.sprint.tasks import tasks_report
+    from assay.writers import DEFAULT_WRITER, writer_kind
+    from assay.writers.base import GenerateRequest
+
+    root = _repo_root(root)
+    top = toplevel(root)
+    branch = branch or f"assay/sprint-{sprint}"
+    check_new(top, branch)  # before any work: an existing branch is someone's
+    settings = _settings(root, config, overrides)
+    writer = settings.generate.writer or DEFAULT_WRITER
+    reads_tasks = writer.split(":")[0] in PROVIDERS  # the offline writer reads no task text
+    model = model_classifier(writer, settings, root) if reads_tasks else None
+    listed = tasks_report(root, settings, tracker, sprint, rev_range, model, True, use_cache)
+    config = config.resolve() if config else None
+
+    def write_tests(work: Path, specs: list[str], task: str) -> WriterReport:
+        request = GenerateRequest(
+            work,
+            _settings(work, config, overrides),
+            [str(work / spec) for spec in specs],
+            writer,
+            task=task if reads_tasks else None,
+            use_cache=use_cache,
+            on_event=on_event,
+        )
+        return writer_kind(writer).generate(request)
+
+    report = run_sprint(root, listed, write_tests, writer, branch, docs_debt_days)
+    report.description = mr.description(report)
+    if mr_file is None:
+        git_dir = Path(git(top, "rev-parse", "--absolute-git-dir").strip())
+        mr_file = git_dir / "assay" / f"mr-{branch.replace('/', '-')}.md"
+    mr_file.parent.mkdir(parents=True, exist_ok=True)
+    mr_file.write_text(report.description, encoding="utf-8")
+    report.mr_file = str(mr_file)
+    if report.branch_made:
+        commands = mr.open_command(top, branch, f"Tests for sprint {sprint}", mr_file)
+        opened = mr.open_mr(top, commands) if open_mr else None
+        if opened is None:
+            report.mr_command = mr.shown(commands, mr_file)
+        else:
+            report.mr_url = opened
+    return report
+
+
+def stats(
+    *, root: Path | str | None = None, rev: str = "HEAD", since: str | None = None
+) -> StatsReport:
+    """How the tests `generate --sprint` wrote fared in review, from git history: unchanged,
+    edited or deleted at `rev`, per task, sprint, writer and day."""
+    from assay.sprint.git import toplevel
+    from assay.sprint.stats import collect
+
+    found = Path(root).resolve() if root else Path.cwd()
+    toplevel(found)
+    return collect(found, rev, since)
+
+
+__all__ = ["generate_sprint", "stats", "tasks"]
