@@ -20,8 +20,16 @@ def _rules(file: dict) -> list[tuple[str, str | None, str]]:
 
 def test_verify_since_flags_the_tampering_and_the_weak_file_and_mutates_changed_lines(tmp_path):
     root = scripted_change(tmp_path / "calc")
-    proc = run_cli("verify", "--since", "HEAD", "--no-cache", "-f", "json", cwd=root)
+    proc = run_cli(
+        "verify", "--since", "HEAD", "--no-cache", "-f", "json", "-f", "sarif=../v.sarif", cwd=root
+    )
     assert proc.returncode == 1, proc.stderr
+    # code scanning shows the edited expectation at its line
+    sarif = json.loads((root.parent / "v.sarif").read_text())["runs"][0]["results"]
+    assert ("AI004", "error", 7) in {
+        (r["ruleId"], r["level"], r["locations"][0]["physicalLocation"]["region"]["startLine"])
+        for r in sarif
+    }
     # the progress lines (CI logs) already give the integrity gate's verdict
     assert "tests/test_core.py: rejected at integrity" in proc.stderr
     data = json.loads(proc.stdout)

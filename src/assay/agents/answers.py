@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from assay.model import Report, Verdict
+from assay.mutation.briefs import brief
 from assay.mutation.model import Mutant, MutantResult
 from assay.mutation.summary import MutateReport
 
@@ -37,6 +38,19 @@ class FileAnswer:
 
 
 @dataclass
+class IntegrityAnswer:
+    """A weakening edit of a test in the diff (`assay.diff`): rule, level, where, before/after."""
+
+    rule: str
+    level: str  # reject | warn
+    path: str
+    line: int
+    message: str
+    old: str
+    new: str
+
+
+@dataclass
 class VerifyAnswer:
     """`assay verify` in short: `exit_code` as the CLI's (0 all accepted, 1 not)."""
 
@@ -44,6 +58,8 @@ class VerifyAnswer:
     counts: dict[str, int]
     files: list[FileAnswer]
     notes: list[str]
+    # `since`: what the change did to the tests (deleted, skipped, loosened, expected value edited)
+    integrity: list[IntegrityAnswer] = field(default_factory=list)
 
 
 @dataclass
@@ -129,14 +145,20 @@ def verify_answer(report: Report) -> VerifyAnswer:
     summary = report.summary()
     counts = {v.value: summary[v.value] for v in Verdict}
     notes = [*report.notes, *(gap.describe() for gap in report.environment_gaps())]
-    # TODO(issue 29 point 2): the test-diff integrity findings (AI001...: file:line, old and new
-    # text, level) as a typed list here once the report carries them
-    return VerifyAnswer(report.exit_code, counts, files, notes)
+    integrity = [
+        IntegrityAnswer(
+            x["rule"], x["level"], x["path"], x["line"], x["message"], x["old"], x["new"]
+        )
+        for f in report.files
+        for g in f.gates
+        if g.gate == "integrity"
+        for x in g.details.get("findings", [])
+    ]
+    return VerifyAnswer(report.exit_code, counts, files, notes, integrity)
 
 
 def survivor_answer(mutant: Mutant, result: MutantResult) -> SurvivorAnswer:
-    # TODO(issue 29 point 6): fill must_assert and suggested_test from the survivor brief (the
-    # value the original returns that the mutant does not) once the mutation run carries it.
+    said = brief(mutant, result)
     return SurvivorAnswer(
         mutant.file,
         mutant.line,
@@ -145,6 +167,8 @@ def survivor_answer(mutant: Mutant, result: MutantResult) -> SurvivorAnswer:
         mutant.operator,
         result.status.name.lower(),
         list(dict.fromkeys(result.covered_by))[:3],
+        said.must_assert,
+        said.suggested_test,
     )
 
 

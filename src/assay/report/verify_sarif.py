@@ -104,7 +104,14 @@ def to_verify_sarif(report: Report) -> dict[str, Any]:
         for f in report.files
         if f.verdict is not Verdict.ACCEPTED
     ]
-    # TODO(issue 29 point 2): the test-diff integrity findings (AI001...) once the report has them
+    # the test-diff integrity findings (`verify --since`): AI001... at the test's line
+    run["results"] += [
+        _location(x["rule"], x["level"], x["message"], x["path"], x["line"], 1)
+        for f in report.files
+        for g in f.gates
+        if g.gate == "integrity"
+        for x in g.details.get("findings", [])
+    ]
     return sarif
 
 
