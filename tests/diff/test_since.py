@@ -21,8 +21,9 @@ def _rules(file: dict) -> list[tuple[str, str | None, str]]:
 def test_verify_since_flags_the_tampering_and_the_weak_file_and_mutates_changed_lines(tmp_path):
     root = scripted_change(tmp_path / "calc")
     proc = run_cli(
-        "verify", "--since", "HEAD", "--no-cache", "-f", "json", "-f", "sarif=../v.sarif", cwd=root
-    )
+        "verify", "--since", "HEAD", "--no-cache", "-f", "json=../v.json", "-f", "sarif=../v.sarif",
+        cwd=root,
+    )  # fmt: skip
     assert proc.returncode == 1, proc.stderr
     # code scanning shows the edited expectation at its line
     sarif = json.loads((root.parent / "v.sarif").read_text())["runs"][0]["results"]
@@ -32,7 +33,7 @@ def test_verify_since_flags_the_tampering_and_the_weak_file_and_mutates_changed_
     }
     # the progress lines (CI logs) already give the integrity gate's verdict
     assert "tests/test_core.py: rejected at integrity" in proc.stderr
-    data = json.loads(proc.stdout)
+    data = json.loads((root.parent / "v.json").read_text())
     files = {f["path"]: f for f in data["files"]}
     # test_other.py imports nothing the change touched: out of scope
     assert sorted(files) == ["tests/test_core.py", "tests/test_span.py"]
