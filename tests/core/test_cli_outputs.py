@@ -3,6 +3,7 @@ version, width."""
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
 import shutil
@@ -71,6 +72,9 @@ def test_one_output_goes_to_the_one_data_format_and_ambiguity_is_one_line(shop):
     assert (
         proc.returncode == 0 and junit.read_text().startswith("<?xml") and "verdict" in proc.stdout
     )
+    # a data format on stdout stays parseable beside one written to a file
+    proc = run_cli("verify", "tests/test_pricing.py", "-f", "json", "-f", "junit=j.xml", cwd=shop)
+    assert json.loads(proc.stdout)["files"] and "junit report written" in proc.stderr
     for args in (
         ["-f", "json", "-f", "junit"],
         ["-f", "json", "-f", "junit", "-o", "x"],

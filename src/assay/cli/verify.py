@@ -80,7 +80,8 @@ def write_outputs(report: Report, plan: Outputs, verbose: bool = False) -> None:
         print_report(console, report, verbose)
     for fmt, file in plan.files:
         write(VERIFY_FORMATS[fmt](report), file)
-        console.print(f"[dim]{fmt} report written to {file}[/dim]")
+        # stderr: stdout may carry a data format
+        Console(stderr=True).print(f"[dim]{fmt} report written to {file}[/dim]")
     if plan.stdout:
         sys.stdout.write(VERIFY_FORMATS[plan.stdout](report))
 
