@@ -151,8 +151,9 @@ def test_secrets_never_reach_the_tests(project, monkeypatch):
 
         def test_env():
             names = set(os.environ)
-            assert "HARMLESS_SETTING" in names
-            assert not {"MY_API_KEY", "GITHUB_TOKEN", "db_password"} & names
+            assert "PATH" in names
+            assert not {"MY_API_KEY", "GITHUB_TOKEN", "db_password", "HARMLESS_SETTING"} & names
+            assert not {"OLDPWD"} & names
         """,
     )
     assert f.verdict is Verdict.ACCEPTED
@@ -189,7 +190,9 @@ def test_nothing_outside_the_workspace_is_writable(project, tmp_path):
             Path({str(outside)!r}).write_text("owned")
         """,
     )
-    assert f.rejected_at == "green" and "Read-only file system" in f.gates[-1].feedback
+    said = f.gates[-1].feedback
+    assert f.rejected_at == "green"
+    assert "Read-only file system" in said or "Permission denied" in said
     assert not outside.exists()
 
 

@@ -28,6 +28,7 @@ from typing import NamedTuple
 
 from assay.errors import InputError
 from assay.sandbox.process import WORKSPACE_PREFIX
+from assay.sandbox.view import hand_over, hand_over_tree
 
 PREFIX = WORKSPACE_PREFIX
 SKIP_DIRS = {
@@ -179,6 +180,7 @@ class Workspace:
             if (self.root / rel).is_dir() and not os.path.lexists(self.project / rel):
                 (self.project / rel).parent.mkdir(parents=True, exist_ok=True)
                 os.symlink(self.root / rel, self.project / rel)
+        hand_over_tree(self.base)  # before the snapshot: a chown changes ctime
         self._pristine = self._scan()
 
     # --- reading ----------------------------------------------------------------------------------
@@ -302,6 +304,7 @@ class Workspace:
                 path.unlink()
             path.mkdir(parents=True, exist_ok=True)
             os.chmod(path, stat.S_IMODE(entry.mode))
+            hand_over(path)
             return
         if now is not None:
             if stat.S_ISDIR(now.mode):

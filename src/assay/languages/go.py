@@ -300,6 +300,7 @@ GO = GoLanguage(
     ),
     profile=Profile(
         name="go",
+        passes=("GOROOT",),
         memory="cgroup",
         env={
             "GOCACHE": "{assay_cache}/go-build",
