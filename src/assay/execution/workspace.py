@@ -231,10 +231,12 @@ class Workspace:
 
     def damage(self, before: dict[str, tuple[int, int]]) -> tuple[list[str], list[str]]:
         """Project files deleted and changed since `before` (new files are not damage, nor files
-        assay itself took out of the copy, such as a broken sibling test)."""
+        assay itself took out of the copy, such as a broken sibling test, nor files an earlier run
+        of the tests wrote: a `node --test` collection run at gate 1 that wrote `out.txt`)."""
         after = self.snapshot()
-        deleted = sorted(p for p in before if p not in after and p not in self._overlaid)
-        changed = sorted(p for p in before if p in after and after[p] != before[p])
+        ours = {p for p in before if p in self._pristine or p in self._overlaid}
+        deleted = sorted(p for p in ours if p not in after and p not in self._overlaid)
+        changed = sorted(p for p in ours if p in after and after[p] != before[p])
         return deleted, changed
 
     # --- writing ----------------------------------------------------------------------------------
