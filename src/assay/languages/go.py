@@ -43,6 +43,7 @@ TEST_FUNC = re.compile(r"^func\s+(Test[A-Z_0-9]\w*)\s*\(\s*\w+\s+\*testing\.T\s*
 _MISSING_MODULE = re.compile(r"GOPROXY=off|missing go\.sum entry|updates to go\.mod needed")
 _PACKAGE = re.compile(r"^package\s+(\w+)", re.M)
 _MODULE = re.compile(r"^module\s+(\S+)", re.M)
+_TIMED_OUT = "panic: test timed out after"
 _RUN_NOISE = re.compile(r"^\s*(=== (RUN|PAUSE|CONT|NAME)|--- (FAIL|PASS|SKIP):)")
 
 
@@ -85,7 +86,8 @@ class GoRunner(ToolRunner):
         raw, duration = 0, 0.0
         for step in (["go", "vet", pkg], ["go", "test", "-count=1", "-run", "XXX_NONE", pkg]):
             for _attempt in range(4):
-                ran = self.exec(ws, step, cwd=module)
+                # a build is not a test run: the timeout's allowance for it, as at gate 2
+                ran = self.exec(ws, step, cwd=module, timeout=self.timeout_s + 30)
                 raw += ran.raw_lines
                 duration += ran.result.duration_s
                 if ran.result.returncode == 0:
@@ -105,7 +107,10 @@ class GoRunner(ToolRunner):
                 problems = go_errors(ran.text, ran.roots, module)
                 if not problems:
                     return CompileResult(
-                        crash=ran.why(" ".join(step[:2])), raw_lines=raw, duration_s=duration
+                        crash=ran.why(" ".join(step[:2])),
+                        timed_out=ran.result.timed_out,
+                        raw_lines=raw,
+                        duration_s=duration,
                     )
                 if not outside_errors(problems, rel):
                     return CompileResult(
@@ -157,7 +162,7 @@ class GoRunner(ToolRunner):
             return TestRun(crash="no Test functions in the file")
         if not isolate:
             run = self._go_test(ws, rel, names, order, seed)
-            if run.tests or not run.crash:
+            if run.tests or not run.crash or run.timed_out:
                 return run
             # the build failed: take out broken siblings, or say what failed
             built = self.compile(ws, files)
@@ -230,7 +235,11 @@ class GoRunner(ToolRunner):
                     msg.strip(),
                 )
         unfinished = [t for t in started if f"{rel}{TEST_ID_SEP}{t}" not in run.tests]
-        if unfinished or (
+        if ran.result.timed_out or _TIMED_OUT in ran.result.stdout:  # go test's own -timeout
+            run.timed_out = True
+            run.crash = f"timed out after {self.timeout_s:g} s"
+            run.running = f"{rel}{TEST_ID_SEP}{unfinished[-1]}" if unfinished else None
+        elif unfinished or (
             ran.result.returncode != 0
             and not any(r.outcome is Outcome.FAILED for r in run.tests.values())
         ):
