@@ -15,6 +15,7 @@ import pytest
 
 from assay.api import verify
 from assay.config import SandboxConfig, Settings
+from assay.report.text import render
 from assay.sandbox import Sandbox
 from tests.conftest import tree_digest
 from tests.languages.conftest import copy_example
@@ -159,5 +160,8 @@ def test_relative_write_is_accepted_and_the_attacks_fail(lang, tmp_path):
     assert tree_digest(root) == before
     f = report.files[0]
     assert f.verdict.value == "accepted", "\n".join(g.feedback for g in f.gates)
+    profile = "node" if lang == "javascript" else lang  # each file names its own limits
+    assert f.limits["profile"] == profile
+    assert f"limits ({profile}): memory" in render(report)
     for where in ("/tmp", "/dev/shm"):
         assert not os.path.exists(os.path.join(where, mark)), where

@@ -21,6 +21,7 @@ from typing import IO, Any
 from assay.config import SandboxConfig
 from assay.model import SandboxInfo
 from assay.sandbox.cgroups import cgroup_base, limit_file
+from assay.sandbox.describe import cpu_limit, describe, limits
 from assay.sandbox.environment import Redactor, allowed_env
 from assay.sandbox.namespaces import unshare_flags
 from assay.sandbox.profiles import PYTHON, Profile, expand
@@ -93,47 +94,11 @@ class Sandbox:
 
     def info_for(self, profile: Profile = PYTHON) -> SandboxInfo:
         """What isolation applies to runs under `profile` on this machine, in words."""
-        if self.use_unshare:
-            network = (
-                "allowed by config" if self.config.network else "cut (empty network namespace)"
-            )
-            fs = (
-                "project and (where possible) every other mount "
-                "read-only; tests write only in a scratch copy"
-            )
-            procs = "pid namespace (whole tree killed on timeout)"
-        else:
-            why = "unshare with user namespaces is not available here"
-            network = "allowed by config" if self.config.network else f"not cut: {why}"
-            fs = f"scratch copy only, project not mounted read-only: {why}"
-            procs = "process group (killed on timeout)"
-        pids = profile.max_processes or self.config.max_processes
-        procs += (
-            f", pids.max={pids}"
-            if "pids" in self.cgroups
-            else ", no process-count limit (no pids cgroup)"
-        )
-        rlimits: dict[str, object] = {
-            "file_size_mb": self.config.file_size_mb,
-            "cpu_s": self._cpu_limit(self.config.timeout_s),
-        }
-        if self._memory_by_cgroup(profile):
-            rlimits["memory_cgroup_mb"] = self.config.memory_mb
-        elif profile.memory == "cgroup":
-            rlimits["memory"] = (
-                "not limited: no memory cgroup here, and this toolchain cannot start under an "
-                "address-space limit"
-            )
-        else:
-            rlimits["address_space_mb"] = self.config.memory_mb
-        return SandboxInfo(
-            network=network,
-            filesystem=fs,
-            processes=procs,
-            rlimits=rlimits,
-            env_removed=self.removed,
-            timeout_s=self.config.timeout_s,
-        )
+        return describe(self.config, profile, self.unshare, set(self.cgroups), self.removed)
+
+    def limits_for(self, profile: Profile) -> dict[str, object]:
+        """The limits runs under `profile` get here (what a file's report names)."""
+        return limits(self.config, profile, set(self.cgroups))
 
     @property
     def info(self) -> SandboxInfo:
@@ -144,7 +109,7 @@ class Sandbox:
 
     @staticmethod
     def _cpu_limit(timeout: float) -> int:
-        return int(timeout * 2) + 5
+        return cpu_limit(timeout)
 
     @staticmethod
     def _writable_for(cwd: Path) -> Path:
