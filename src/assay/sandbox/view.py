@@ -1,5 +1,5 @@
 """The command line that runs one test command inside the namespaces: what it sees (the arguments of
-`namespaces.MOUNTS`), and the unprivileged uid it runs as once the view is built.
+`_assay_sandbox/view.py`), and the unprivileged uid it runs as once the view is built.
 
 Tests never keep uid 0. As the real root, assay builds the view as root of the new namespaces and
 then `setpriv` drops to `TEST_UID` (nobody) with no capabilities and no way to gain any: the test
@@ -16,7 +16,14 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from assay.sandbox.namespaces import HIDDEN, MOUNTS, TEST_GID, TEST_UID, as_root, drop_privileges
+from assay.sandbox.namespaces import (
+    HIDDEN,
+    TEST_GID,
+    TEST_UID,
+    as_root,
+    drop_privileges,
+    view_command,
+)
 
 
 def hand_over(*paths: Path) -> None:
@@ -98,9 +105,13 @@ def shown_dirs(
     tokens = [argv[0], *(v for v in env.values())] if argv else list(env.values())
     for value in tokens:
         for token in value.replace("=", " ").replace(os.pathsep, " ").split():
-            if not token.startswith("/") or not _under(token, HIDDEN):
+            if not token.startswith("/"):  # a path outside may lead inside: a venv's python
                 continue
-            for d in _candidates(token):
+            try:
+                found_here = _candidates(token)
+            except OSError:  # a directory we cannot read ourselves: not ours to show
+                continue
+            for d in found_here:
                 if d not in refused and _under(d, HIDDEN) and not _under(d, taken):
                     found.append(d)
                     break
@@ -123,7 +134,7 @@ def wrap(
     shared: tuple[SharedCache, ...],
     env: Mapping[str, str],
 ) -> list[str]:
-    """`argv` inside new namespaces, seeing the view `namespaces.MOUNTS` builds, without
+    """`argv` inside new namespaces, seeing the view `_assay_sandbox/view.py` builds, without
     privileges."""
     ns = ["unshare", *flags, *([] if network else ["--net"])]
     layers = [x for c in shared for x in (c.lower, c.upper, c.work)]
@@ -131,10 +142,7 @@ def wrap(
     show = shown_dirs(argv, env, taken)
     return [
         *ns,
-        "sh",
-        "-c",
-        MOUNTS,
-        "sh",
+        *view_command(),
         str(cwd),
         str(protect),
         str(writable),
