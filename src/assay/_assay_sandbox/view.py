@@ -10,6 +10,7 @@ view could not be built (the run is reported, never run unprotected).
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import os
 import sys
@@ -56,10 +57,9 @@ def _mounts() -> dict[str, int]:
 
 
 def _read_only(point: str, kept: int) -> None:
-    try:
+    # a mount the kernel will not change (already locked read-only, or hidden) stays as it is
+    with contextlib.suppress(ViewError):
         _mount(None, point, None, MS_REMOUNT | MS_BIND | MS_RDONLY | kept)
-    except ViewError:
-        pass  # a mount the kernel will not change (already locked read-only, or gone)
 
 
 def _under(path: str, roots: list[str]) -> bool:
