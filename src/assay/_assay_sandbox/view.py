@@ -100,7 +100,7 @@ def build(cwd: str, project: str, rest: list[str]) -> list[str]:
     _mount("assay-shm", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777")
     stage = "/dev/shm/.assay-stage"
     os.mkdir(stage)
-    staged = []
+    staged: list[tuple[str, str]] = []
     for v in [project, *keep, *shared, *show]:
         if _under(v, hide) and v not in (s for _, s in staged):
             spot = f"{stage}/{len(staged)}"
