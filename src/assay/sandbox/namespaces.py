@@ -1,5 +1,5 @@
-"""Namespaces via `unshare`: the script that builds a test's view of the filesystem, and the probe
-for which unshare flags this machine allows.
+"""Namespaces via `unshare`: the program that builds a test's view of the filesystem, the
+privileges a test runs without, and the probe for which unshare flags this machine allows.
 
 The view (built by `_assay_sandbox/view.py`, run as root of the new mount namespace before the test
 starts):
