@@ -97,6 +97,9 @@ FOREIGN_OPTIONS = {
     "--no-build", "--no-restore", "--no-run", "--nthreads", "--offline", "--port", "--print",
     "--randomize", "--reporter", "--select-class", "--select-method", "--sequence",
     "--shuffle-seed", "--strict-markers", "--test", "--test-reporter", "--test-threads",
+    # bubblewrap, firejail, nsjail, Docker (docs/sandbox.md compares them)
+    "--memory", "--net", "--network", "--pids-limit", "--security-opt", "--uid", "--unshare-net",
+    "--unshare-user", "--user",
 }  # fmt: skip
 
 
