@@ -219,7 +219,9 @@ def test_without_unshare_the_report_says_so_and_limits_still_hold(project, tmp_p
     doc = json.loads(proc.stdout)
     assert doc["sandbox"]["network"].startswith("not cut: unshare")
     assert doc["sandbox"]["filesystem"].startswith("scratch copy only")
+    assert doc["sandbox"]["warning"].startswith("sandbox: WEAKER PROFILE")  # never silence
     f = doc["files"][0]
+    assert f["limits"]["profile"] == "python" and "address space" in f["limits"]["memory"]
     assert f["rejected_at"] == "green" and "timed out after 3 s" in f["gates"][1]["feedback"]
     assert tree_digest(root) == before
 
