@@ -154,12 +154,20 @@ class Sandbox:
     def use_unshare(self) -> bool:
         return self.unshare is not None
 
-    def _wrap(self, argv: list[str], writable: Path, shared: tuple[str, ...] = ()) -> list[str]:
+    def _wrap(
+        self,
+        argv: list[str],
+        writable: Path,
+        shared: tuple[str, ...] = (),
+        loopback: bool = False,
+    ) -> list[str]:
         if self.unshare is None:
             return argv
         ns = ["unshare", *self.unshare]
         if not self.config.network:
             ns.append("--net")
+            if loopback:  # the namespace's own 127.0.0.1, nothing of the host's
+                argv = ["sh", "-c", 'ip link set lo up 2>/dev/null; exec "$@"', "sh", *argv]
         return [
             *ns,
             "sh",
@@ -283,7 +291,9 @@ class Sandbox:
             raise Cancelled("the run was cancelled")
         cgroups = self._make_cgroups(profile)
         proc = subprocess.Popen(
-            self._wrap(argv, self._writable_for(cwd), self._shared_dirs(profile, cwd)),
+            self._wrap(
+                argv, self._writable_for(cwd), self._shared_dirs(profile, cwd), profile.loopback
+            ),
             cwd=cwd,
             env=env,
             stdin=subprocess.DEVNULL,
