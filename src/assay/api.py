@@ -244,6 +244,12 @@ def mutate(
     root = _root(paths, root)
     settings = _settings(root, settings, config, overrides)
     project = Project.load(root)
+    lang = next((language_of(Path(p), root) for p in paths if Path(p).is_file()), None)
+    if lang is not None and lang.name != "python":  # the language's own tool (PIT, StrykerJS ...)
+        from assay.mutation.tools import session
+
+        paths_, tests_ = [Path(p) for p in paths], [Path(t) for t in tests]
+        return session.mutate(project, settings, lang, paths_, tests_, threshold)
     targets = python_sources(project, [Path(p) for p in paths])
     test_args = _mutation_tests(project, [Path(t) for t in tests])
     conf = settings.mutation

@@ -159,7 +159,7 @@ def _add_plugin(pom: Path) -> None:
     pom.write_text(text, encoding="utf-8")
 
 
-def test_id(name: str, tests: dict[str, str]) -> str:
+def junit_id(name: str, tests: dict[str, str]) -> str:
     """PIT's `com.acme.PriceTest.[engine:junit-jupiter]/[class:...]/[method:total()]` as gate 2
     names it: `src/test/java/com/acme/PriceTest.java::total`."""
     outer, nested, method = "", [], ""
@@ -203,8 +203,8 @@ def read_mutations(
             operator.removesuffix("Mutator") or "pit",
             after=described,
         )
-        killers = [test_id(t, tests) for t in _names(node, "killingTests")]
-        covering = [test_id(t, tests) for t in _names(node, "coveringTests")]
+        killers = [junit_id(t, tests) for t in _names(node, "killingTests")]
+        covering = [junit_id(t, tests) for t in _names(node, "coveringTests")]
         status = STATUS.get(node.get("status", ""), Status.RUNTIME_ERROR)
         mutants.append(mutant)
         results[mutant.id] = MutantResult(

@@ -123,34 +123,35 @@ class Stryker:
                 f"StrykerJS failed: {ran.limit_hit or f'exit {ran.returncode}'}\n{text}"
             )
         data = json.loads(report.read_text(encoding="utf-8"))
-        mutants, results, sources = read_report(data, module, request)
+        mutants, results, sources = read_report(data, module, request.root, request.passing)
         return assemble(mutants, results, sources, request, time.monotonic() - start)
 
 
 def read_report(
-    data: dict[str, Any], module: str, request: ToolRequest
+    data: dict[str, Any], module: str, root: Path, passing: tuple[str, ...] = ()
 ) -> tuple[list[Mutant], dict[str, MutantResult], dict[str, str]]:
-    """Stryker's mutation-testing-elements JSON as assay's mutants, results and sources."""
+    """Stryker's mutation-testing-elements JSON (run in the project-relative `module` of the copy
+    at `root`) as assay's mutants, results and sources; test names mapped onto `passing` ids."""
 
     def rel(path: str) -> str:
         return os.path.normpath(PurePosixPath(module, path)).replace(os.sep, "/")
 
     by_name = {
         (t.split(TEST_ID_SEP, 1)[0], t.split(TEST_ID_SEP, 1)[-1].replace(TITLE_SEP, " ")): t
-        for t in request.passing
+        for t in passing
     }
     names: dict[str, str] = {}  # Stryker's test id -> gate 2's
     for path, entry in (data.get("testFiles") or {}).items():
         for test in entry.get("tests", []):
             key = (rel(path), test.get("name", ""))
             names[test["id"]] = by_name.get(key, f"{key[0]}{TEST_ID_SEP}{key[1]}")
-    every = list(dict.fromkeys([*request.passing, *names.values()]))
+    every = list(dict.fromkeys([*passing, *names.values()]))
     mutants: list[Mutant] = []
     results: dict[str, MutantResult] = {}
     sources: dict[str, str] = {}
     for path, entry in data.get("files", {}).items():
         file = rel(path)
-        source = sources[file] = entry.get("source") or (request.root / file).read_text("utf-8")
+        source = sources[file] = entry.get("source") or (root / file).read_text("utf-8")
         for m in entry.get("mutants", []):
             loc = m["location"]
             mutant = span_mutant(
