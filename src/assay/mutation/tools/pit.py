@@ -31,6 +31,9 @@ PIT_VERSION = "1.30.2"
 JUNIT5_PLUGIN_VERSION = "1.2.3"
 GOAL = f"org.pitest:pitest-maven:{PIT_VERSION}:mutationCoverage"
 REPORTS = "target/assay-pit"
+# PIT's STRONGER group: DEFAULTS plus conditions forced true/false, as assay's Python operators do
+# (DEFAULTS never removes `if (c < 0) throw`, so a test of the throw killed nothing)
+MUTATORS = "STRONGER"
 STATUS = {
     "KILLED": Status.KILLED,
     "SURVIVED": Status.SURVIVED,
@@ -118,6 +121,7 @@ class Pit:
             "-DtimestampedReports=false",
             "-DfullMutationMatrix=true",
             "-DfailWhenNoMutations=false",
+            f"-Dmutators={MUTATORS}",
             f"-DreportsDirectory={reports}",
             f"-Dthreads={max(1, request.settings.mutation.workers or 1)}",
         ]
