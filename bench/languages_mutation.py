@@ -8,8 +8,8 @@ Each row is one entry of `ROWS`: where the project comes from, the test file, th
 how the native tool is run directly (outside the sandbox, on a throwaway copy). assay's side is
 `assay verify <test> --no-cache` with gates compile, green, mutation; its gate 4 time is the tool's
 run inside the sandbox plus the scoring. Needs the network once to prepare the projects (Maven
-Central and npm), then runs offline; needs `.ci/toolchains` (PIT in ~/.m2, StrykerJS in assay's cache).
-A Rust or Go row is one more entry of `ROWS` with its own `prepare` and `native`.
+Central and npm), then runs offline; needs `.ci/toolchains` (PIT in ~/.m2, StrykerJS in assay's
+cache). A Rust or Go row is one more entry of `ROWS` with its own `prepare` and `native`.
 """
 
 from __future__ import annotations
