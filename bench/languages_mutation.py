@@ -184,6 +184,9 @@ def native_stryker(root: Path, row: Row) -> Counter[str]:
         "mutate": [row.source],
         "reporters": ["json"],
         "jsonReporter": {"fileName": "m.json"},
+        # as assay does: Stryker is installed outside the project, where its sandbox copy's tsconfig
+        # rewrite cannot resolve the project's packages
+        "inPlace": True,
         "concurrency": 2,
         "logLevel": "error",
     }

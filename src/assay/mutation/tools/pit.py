@@ -122,6 +122,7 @@ class Pit:
             "-DfullMutationMatrix=true",
             "-DfailWhenNoMutations=false",
             f"-Dmutators={MUTATORS}",
+            "-DjvmArgs=-XX:TieredStopAtLevel=1,-Xshare:auto",  # short-lived minions: C1 only
             f"-DreportsDirectory={reports}",
             f"-Dthreads={max(1, request.settings.mutation.workers or 1)}",
         ]
