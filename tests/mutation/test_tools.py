@@ -131,3 +131,39 @@ def test_loopback_profile_reaches_its_own_127_0_0_1_and_nothing_else(tmp_path):
     }
     assert results[True].stdout.strip() == "connected", results[True].stderr
     assert results[False].returncode != 0 and "connected" not in results[False].stdout
+
+
+def test_the_files_a_test_imports_are_what_gate_4_mutates(tmp_path):
+    from assay.languages import LANGUAGES
+    from assay.project import Project
+
+    files = {
+        "pom.xml": "<project/>",
+        "src/main/java/com/acme/Price.java": "package com.acme; class Price {}",
+        "src/main/java/com/acme/util/Money.java": "package com.acme.util; class Money {}",
+        "src/main/java/com/acme/Unused.java": "package com.acme; class Unused {}",
+        "package.json": "{}",
+        "src/price.ts": "export const p = 1;",
+        "src/util/index.ts": "export const u = 1;",
+        "test/helper.test.ts": "",
+    }
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    project = Project.load(tmp_path)
+    java = (
+        "package com.acme;\nimport static com.acme.util.Money.cents;\nimport java.util.List;\n"
+        "class PriceTest { void t() { Price.total(); } }\n"
+    )
+    assert LANGUAGES["java"].targets_of(project, java, "src/test/java/com/acme/PriceTest.java") == [
+        "src/main/java/com/acme/util/Money.java",
+        "src/main/java/com/acme/Price.java",
+    ]
+    ts = (
+        'import { p } from "../src/price.js";\nimport { u } from "../src/util";\n'
+        'import "./helper.test";\nimport { it } from "vitest";\n'
+    )
+    assert LANGUAGES["typescript"].targets_of(project, ts, "test/price.test.ts") == [
+        "src/price.ts",
+        "src/util/index.ts",
+    ]
