@@ -47,6 +47,10 @@ def run_tool(gate: str, candidate: Candidate, ctx: GateContext) -> GateResult:
         workspace=ctx.workspace,
         passing=tuple(ctx.facts.passing_tests or ()),
     )
+    why = tool.unavailable(request)
+    if why is not None:  # as for a language with no tool: no verdict
+        reason = f"not available for this {candidate.language} project yet: {why}"
+        return GateResult(gate, GateStatus.SKIP, 0.0, details={"reason": reason})
     problem = tool.problem(request)
     try:
         if problem is None:

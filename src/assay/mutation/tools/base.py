@@ -56,6 +56,11 @@ class MutationTool(Protocol):
     name: str  # the tool as users know it: "pit", "stryker", "cargo-mutants"
     language: str  # `Language.name` it serves
 
+    def unavailable(self, request: ToolRequest) -> str | None:
+        """Why the tool cannot serve this project at all (a Gradle build for PIT-through-Maven), or
+        None: gate 4 then skips as for a language with no tool, with no verdict."""
+        ...
+
     def problem(self, request: ToolRequest) -> str | None:
         """One line naming what is missing to run here (toolchain, plugin, runner), or None.
         A problem makes the file `unvalidated`, never rejected, and is never cached."""

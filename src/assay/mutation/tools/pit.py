@@ -80,12 +80,15 @@ class Pit:
     name = "pit"
     language = "java"
 
+    def unavailable(self, request: ToolRequest) -> str | None:
+        module = _module(request)
+        if not (request.root / module / "pom.xml").is_file():
+            return f"PIT runs through Maven here: {module} has no pom.xml (Gradle, plain javac)"
+        return None
+
     def problem(self, request: ToolRequest) -> str | None:
         if shutil.which("mvn") is None:
             return "PIT runs through Maven: `mvn` not found on PATH (apt install maven)"
-        module = _module(request)
-        if not (request.root / module / "pom.xml").is_file():
-            return f"PIT runs through Maven: {module} has no pom.xml (Gradle is not supported yet)"
         repo = Path.home() / ".m2/repository/org/pitest"
         for artifact, version in (
             ("pitest-maven", PIT_VERSION),

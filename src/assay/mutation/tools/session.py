@@ -70,7 +70,7 @@ def mutate(
             timeout_s=max(settings.sandbox.timeout_s, 1800),
             workspace=ws,
         )
-        problem = tool.problem(request)
+        problem = tool.unavailable(request) or tool.problem(request)
         if problem is not None:
             raise RunFailed(f"{tool.name}: {problem}")
         run = tool.run(request)

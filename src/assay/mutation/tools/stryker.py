@@ -58,6 +58,9 @@ class Stryker:
     def __init__(self, language: str):
         self.language = language
 
+    def unavailable(self, request: ToolRequest) -> str | None:
+        return None
+
     def problem(self, request: ToolRequest) -> str | None:
         if shutil.which("node") is None:
             return "StrykerJS needs Node.js: `node` not found on PATH (apt install nodejs npm)"
