@@ -167,3 +167,22 @@ def test_the_files_a_test_imports_are_what_gate_4_mutates(tmp_path):
         "src/price.ts",
         "src/util/index.ts",
     ]
+
+
+def test_pit_without_a_pom_is_not_available_rather_than_a_missing_tool(tmp_path):
+    from assay.config import Settings
+    from assay.mutation.tools import REGISTRY, ToolRequest
+    from assay.project import Project
+
+    (tmp_path / "build.gradle").write_text("plugins { id 'java' }\n")
+    request = ToolRequest(
+        root=tmp_path,
+        project=Project.load(tmp_path),
+        settings=Settings(),
+        sandbox=Sandbox(SandboxConfig(), protect=tmp_path),
+        tests=("src/test/java/PriceTest.java",),
+        targets=("src/main/java/Price.java",),
+    )
+    assert "has no pom.xml" in (REGISTRY["java"].unavailable(request) or "")
+    (tmp_path / "pom.xml").write_text("<project/>")
+    assert REGISTRY["java"].unavailable(request) is None
