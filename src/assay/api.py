@@ -264,6 +264,12 @@ def mutate(
     root = _root(paths, root) if paths or root or since is None else find_root(Path.cwd())
     settings = _settings(root, settings, config, overrides)
     project = Project.load(root)
+    lang = next((language_of(Path(p), root) for p in paths if Path(p).is_file()), None)
+    if lang is not None and lang.name != "python":  # the language's own tool (PIT, StrykerJS ...)
+        from assay.mutation.tools import session
+
+        paths_, tests_ = [Path(p) for p in paths], [Path(t) for t in tests]
+        return session.mutate(project, settings, lang, paths_, tests_, threshold)
     diff = mutation_scope(project, since, [Path(p) for p in paths], scope) if since else None
     if diff is not None:
         targets, tests = diff.targets, tests or [root / t for t in diff.tests]

@@ -96,7 +96,7 @@ def test_every_relative_link_and_named_document_resolves():
 FOREIGN_OPTIONS = {
     "--check", "--exact", "--filter", "--json", "--junitxml", "--lib", "--message-format",
     "--no-build", "--no-restore", "--no-run", "--nthreads", "--offline", "--port", "--print",
-    "--randomize", "--reporter", "--select-class", "--select-method", "--sequence",
+    "--prefix", "--randomize", "--reporter", "--select-class", "--select-method", "--sequence",
     "--shuffle-seed", "--strict-markers", "--test", "--test-reporter", "--test-threads",
     "--assay",  # pytest's, from assay's plugin (docs/agents.md)
     # bubblewrap, firejail, nsjail, Docker (docs/sandbox.md compares them)

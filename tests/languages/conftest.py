@@ -19,6 +19,17 @@ from tests.conftest import REPO
 EXAMPLES = {"java": "java", "go": "go", "rust": "rust", "typescript": "ts"}
 
 
+def tool_missing(lang: str) -> str | None:
+    """Why gate 4's tool for `lang` cannot run here (`.ci/toolchains` installs it), or None."""
+    from assay.mutation.tools import pit, stryker
+
+    if lang == "java" and not (Path.home() / ".m2/repository/org/pitest/pitest-maven").is_dir():
+        return f"PIT not in ~/.m2: {pit.FETCH}"
+    if lang in ("typescript", "javascript") and not (stryker.home() / "node_modules").is_dir():
+        return f"StrykerJS not installed: {stryker.install_command()}"
+    return None
+
+
 def copy_example(name: str, dest: Path) -> Path:
     """A temp copy of an example project; its `node_modules` (from `npm ci`) linked,
     never copied."""

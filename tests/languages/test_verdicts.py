@@ -1,7 +1,9 @@
 """Each language's example project through every gate with its real toolchain: a good, a
 non-compiling, a failing and a flaky test, with the verdicts the example expects
 (`assay-expected.toml`, as `assay demo --language` checks), compact compiler feedback at the test
-file's lines, and the mutation skip visible in every report format."""
+file's lines; gate 4 on the language's own tool (PIT, StrykerJS) where one is registered: the good
+file accepted, a weak one rejected with survivors as file:line and original → mutant; elsewhere the
+mutation skip visible in every report format."""
 
 from __future__ import annotations
 
@@ -10,8 +12,9 @@ import json
 import pytest
 
 from assay.demo import surprises
+from assay.mutation.tools import REGISTRY
 from assay.report import junit, markdown, text
-from tests.languages.conftest import EXAMPLES, digest
+from tests.languages.conftest import EXAMPLES, digest, tool_missing
 
 pytestmark = pytest.mark.slow
 LANGS = list(EXAMPLES)
@@ -19,6 +22,8 @@ LANGS = list(EXAMPLES)
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_example_verdicts_are_as_expected(examples, lang):
+    if tool_missing(lang):
+        pytest.skip(tool_missing(lang))
     project, report = examples.report(lang)
     assert surprises(report, project / "assay-expected.toml") == []
     assert {f.language for f in report.files} == {lang}
@@ -53,7 +58,25 @@ def test_failing_and_flaky_tests_are_named_with_the_runners_own_words(examples, 
     assert [t.verdict.value for t in flaky.tests].count("flaky") == 1
 
 
-@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("lang", [lang for lang in LANGS if lang in REGISTRY])
+def test_gate_4_runs_the_languages_tool_and_rejects_the_weak_file(examples, lang):
+    if tool_missing(lang):
+        pytest.skip(tool_missing(lang))
+    _, report = examples.report(lang)
+    good = next(f for f in report.files if f.verdict.value == "accepted")
+    mutation = next(g for g in good.gates if g.gate == "mutation")
+    assert mutation.status.value == "pass", mutation.feedback
+    assert mutation.details["tool"] == REGISTRY[lang].name and mutation.details["killed"] > 0
+    weak = next(f for f in report.files if f.rejected_at == "mutation")
+    lines = weak.gates[-1].feedback.splitlines()
+    assert lines[0].startswith("REJECT: Gate 4 — LOW MUTATION SCORE"), lines
+    source = "src/price.ts" if lang == "typescript" else "src/main/java/com/acme/Price.java"
+    assert lines[1].startswith(f"1. File: {source}, line "), lines
+    assert lines[2].startswith("   Mutation: `") and "` → `" in lines[2], lines
+    assert any(ln.startswith(f"   Closest tests: {weak.path}::") for ln in lines), lines
+
+
+@pytest.mark.parametrize("lang", [lang for lang in LANGS if lang not in REGISTRY])
 def test_good_file_is_accepted_with_the_mutation_skip_in_every_format(examples, lang):
     _, report = examples.report(lang)
     good = next(f for f in report.files if f.verdict.value == "accepted")

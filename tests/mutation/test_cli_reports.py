@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
+import html
 import json
+import re
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
+import jsonschema
 import pytest
 
 from tests.mutation._mutation_support import FIXTURES
+
+SCHEMA = json.loads(
+    (Path(__file__).parent / "fixtures/tools/mutation-testing-report-schema.json").read_text()
+)
 
 
 def _assay(cwd, *args):
@@ -57,15 +65,102 @@ def test_mutation_testing_elements_report_round_trips(shop):
     assert "tests/test_pricing.py" in data["testFiles"]
 
 
-def test_html_report_is_self_contained(shop):
+def test_html_report_is_the_mte_web_component_offline_with_schema_valid_json(shop):
     proc = _assay(
-        shop, "mutate", "src/shop", "--tests", "tests/test_pricing.py", "-f", "html", "-o", "m.html"
+        shop,
+        "mutate",
+        "src/shop",
+        "--tests",
+        "tests/test_pricing.py",
+        "-f",
+        "html=m.html",
+        "-f",
+        "mutation-testing-elements=mte.json",
     )
     assert proc.returncode == 0, proc.stderr
+    jsonschema.validate(json.loads((shop / "mte.json").read_text()), SCHEMA)
     page = (shop / "m.html").read_text()
-    assert "src/shop/pricing.py" in page and 'class="flt"' in page
-    assert "http://" not in page and "https://" not in page
-    assert "&lt;" in page or "&#34;" in page or "&quot;" in page  # source is escaped, not markup
+    assert "<mutation-test-report-app" in page and "customElements.define" in page
+    assert "<script src" not in page and "<link" not in page  # nothing to fetch: opens offline
+    embedded = page.split('id="assay-report">', 1)[1].split("</script>", 1)[0]
+    assert "<" not in embedded and "src/shop/pricing.py" in embedded  # the source cannot close it
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if chromium is None:
+        pytest.skip("no chromium on PATH (apt-get install chromium): the page is not rendered")
+    seen = render(chromium, page, shop.parent / "chromium")
+    assert seen["errors"] == [], seen
+    assert seen["root"] >= 1, seen  # the file list
+    assert seen["file"] and seen["mutants"] > 0, seen  # a file's source with its mutants
+    assert seen["test"], seen  # the tests view
+
+
+# Walks the component's shadow roots through its three views (file list, one file, one test
+# file) and writes what it saw into the light DOM, which `--dump-dom` prints.
+PROBE = """<script>
+const errors = [];
+window.addEventListener("error", (e) => errors.push(String(e.message)));
+const logged = console.error;
+console.error = (...a) => { errors.push(a.join(" ")); logged(...a); };
+const all = (root, out = []) => {
+  for (const el of root.querySelectorAll("*")) {
+    out.push(el);
+    if (el.shadowRoot) all(el.shadowRoot, out);
+  }
+  return out;
+};
+const links = (kind) => all(document).map((e) => e.getAttribute && e.getAttribute("href"))
+  .filter((h) => h && h.includes("#" + kind + "/"));
+const tag = (name) => all(document).filter((e) => e.tagName.toLowerCase() === name).length;
+const seen = {};
+const wait = (ms) => new Promise((r) => setTimeout(r, ms));
+(async () => {
+  await wait(1000);
+  seen.root = links("mutant").length;
+  const file = links("mutant").find((h) => h.includes("pricing.py")) || links("mutant")[0];
+  location.hash = file.split("#")[1];
+  await wait(1000);
+  seen.file = tag("mte-file");
+  seen.mutants = all(document).filter((e) => e.classList && e.classList.contains("mutant-dot"))
+    .length;
+  location.hash = links("test")[0].split("#")[1];
+  await wait(1000);
+  seen.test = tag("mte-test-file");
+  seen.errors = errors;
+  const pre = document.createElement("pre");
+  pre.id = "probe";
+  pre.textContent = JSON.stringify(seen);
+  document.body.appendChild(pre);
+})().catch((e) => { errors.push(String(e)); seen.errors = errors;
+  const pre = document.createElement("pre"); pre.id = "probe";
+  pre.textContent = JSON.stringify(seen); document.body.appendChild(pre); });
+</script>"""
+
+
+def render(chromium: str, page: str, work) -> dict:
+    work.mkdir()
+    (work / "page.html").write_text(page.replace("</body>", PROBE + "</body>"))
+    proc = subprocess.run(
+        [
+            chromium,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+            f"--user-data-dir={work / 'profile'}",
+            "--virtual-time-budget=10000",
+            "--dump-dom",
+            (work / "page.html").as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    found = re.search(r'<pre id="probe">(.*?)</pre>', proc.stdout, re.S)
+    assert found, proc.stderr[-2000:]
+    return json.loads(html.unescape(found.group(1)))
 
 
 def test_weak_tests_fail_the_threshold_and_bad_input_is_one_line(shop):

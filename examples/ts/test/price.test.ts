@@ -14,5 +14,7 @@ describe("total", () => {
 describe("discount", () => {
   it("rounds down", () => {
     expect(discount(95, 30)).toBe(66);
+    expect(discount(95, 100)).toBe(0);
+    expect(() => discount(95, 101)).toThrow(RangeError);
   });
 });

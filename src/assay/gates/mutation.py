@@ -15,21 +15,23 @@ from __future__ import annotations
 
 import time
 
-from assay._assay_sandbox.mutation.protocol import NOT_SAMPLED, BaselineProgress, Event, Progress
+from assay._assay_sandbox.mutation.protocol import BaselineProgress, Event, Progress
 from assay._assay_sandbox.protocol import EVERY_TEST_FUNCTION, PROVE_EACH_TEST
 from assay.errors import RunFailed
 from assay.feedback import compose
 from assay.gates.base import BaseGate, GateContext
+from assay.gates.mutation_tool import judge, run_tool
 from assay.gates.reach import fixture_fed, project_modules, reached, starts_process
 from assay.gates.stability import HINT as STABILITY_HINT
 from assay.languages.python import PYTHON, pytest_args
 from assay.model import Candidate, GateProgress, GateResult, GateStatus, TestOutcome, Verdict
-from assay.mutation.attribution import attribute, module_limits, module_scores
+from assay.mutation.attribution import module_limits
 from assay.mutation.codeclass import threshold_for
 from assay.mutation.engine import Engine
-from assay.mutation.model import COUNTED, MutationResult
+from assay.mutation.model import MutationResult
 from assay.mutation.mutants import generate
-from assay.mutation.summary import details, feedback
+from assay.mutation.summary import details
+from assay.mutation.tools import REGISTRY
 from assay.store import Store
 
 FLAKY_HEADER = "REJECT: Gate 4 — FLAKY TESTS"
@@ -38,19 +40,17 @@ UNREACHED_HINT = (
     "Test the project's own code: import it, or take it from a fixture. A copy of a function "
     "pasted into the test file proves nothing about the project."
 )
-WARN_HEADER = "WARN: Gate 4 — TESTS THAT CATCH NOTHING"
-WARN_HINT = (
-    "Each of these passes on every mutant of the code it runs: "
-    "assert on what that code returns or does, or drop it."
-)
 
 
 class MutationGate(BaseGate):
     name = "mutation"
     needs = ("passing_tests",)
-    languages = frozenset({"python"})
+    # Python by assay's own engine, the others by their ecosystem's tool (`mutation.tools`)
+    languages = frozenset({"python", *REGISTRY})
 
     def run(self, candidate: Candidate, ctx: GateContext) -> GateResult:
+        if candidate.language != "python":
+            return run_tool(self.name, candidate, ctx)
         start = time.monotonic()
         conf = ctx.settings.mutation
         # no module imported: the run tells which ones the tests reach (`reach`)
@@ -108,58 +108,11 @@ class MutationGate(BaseGate):
             code_class, threshold = threshold_for(sources, conf, ctx.project.packages)
             limits = module_limits(sources, conf, ctx.project.packages)
         info = details(run, threshold, code_class, conf.max_survivors)
-        # answered from the cache, not run (none with --no-cache, nor after the interpreter's
-        # installed set changed)
-        info["cached_mutants"] = sum(r.cached for r in run.results.values())
-        unsampled = sum(r.reason == NOT_SAMPLED for r in run.results.values())
-        if unsampled:  # the score is over a sample
-            info["not_sampled"] = unsampled
         if dynamic:
             info["reached"] = sorted(sources)
-        modules = module_scores(run, limits)
-        if len(modules) > 1:
-            info["modules"] = modules
-        judged = attribute(run, list(ctx.facts.passing_tests or []), conf.attribution == "exact")
-        # no mutant in scope: nothing a test could have killed, so no test is of low value for it
-        # diff scope: a test of code the change left alone catches nothing on the changed lines
-        # and is not of low value for it
-        counted = any(r.status in COUNTED for _, r in run.scored) and candidate.changed is None
-        low_value = judged.low_value if counted else {}
-        outcomes = [
-            TestOutcome(t, Verdict.LOW_VALUE, self.name, why) for t, why in low_value.items()
-        ]
-        if low_value:
-            info["low_value_tests"] = len(low_value)
-        if judged.redundant:
-            info["redundant_tests"] = len(judged.redundant)
-        if all(m["passed"] for m in modules):
-            if not low_value:
-                return GateResult(
-                    self.name,
-                    GateStatus.PASS,
-                    time.monotonic() - start,
-                    details=info,
-                    notes=judged.redundant,
-                )
-            body = [f"{t}: {why}" for t, why in low_value.items()]
-            return GateResult(
-                self.name,
-                GateStatus.WARN,
-                time.monotonic() - start,
-                compose(WARN_HEADER, body, WARN_HINT),
-                tests=outcomes,
-                details=info,
-                notes=judged.redundant,
-            )
-        return GateResult(
-            self.name,
-            GateStatus.REJECT,
-            time.monotonic() - start,
-            feedback(run, threshold, conf.max_survivors, modules),
-            tests=outcomes,
-            details=info,
-            notes=judged.redundant,
-        )
+        # a test of code the change left alone (diff scope) is not of low value for changed lines
+        exact, diff = conf.attribution == "exact", candidate.changed is not None
+        return judge(self.name, run, threshold, limits, ctx, info, start, exact, diff)
 
     def _measure(
         self,

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from assay.languages.base import Language, Toolchain, WritePlan
 from assay.languages.java_runner import JavaRunner
-from assay.languages.java_sources import _PACKAGE, build_tool
+from assay.languages.java_sources import _PACKAGE, build_tool, sources_under_test
 from assay.languages.tooling import module_files
 from assay.sandbox import Profile, Sandbox
 
@@ -27,6 +27,9 @@ class JavaLanguage(Language):
         """A test class by name, outside the main sources (`src/main/java/.../TestData.java` is
         not one)."""
         return super().is_test_file(rel) and "main" not in PurePosixPath(rel).parts[:-1]
+
+    def targets_of(self, project: Project, source: str, rel: str) -> list[str]:
+        return sources_under_test(project.root, source, rel)
 
     def cache_inputs(self, project: Project, rel: str) -> list[str]:
         _, module = build_tool(project.root, rel, _defaults())

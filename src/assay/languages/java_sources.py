@@ -38,3 +38,31 @@ def build_tool(project_root: Path, rel: str, settings: Settings) -> tuple[str, s
     if chosen:
         return chosen, module
     return ("maven" if (project_root / module / "pom.xml").exists() else "gradle"), module
+
+
+_IMPORT = re.compile(r"^\s*import\s+(?:static\s+)?([\w.]+?)(?:\.\*)?\s*;", re.M)
+_CLASS_WORD = re.compile(r"\b[A-Z]\w*\b")
+
+
+def sources_under_test(project_root: Path, source: str, rel: str) -> list[str]:
+    """The module's main classes a test file names: imported (`import a.b.C;`, `import static
+    a.b.C.m;`) or used unqualified from its own package; the files gate 4 mutates."""
+    module = nearest(project_root, rel, ("pom.xml", "build.gradle", "build.gradle.kts")) or "."
+    main = PurePosixPath(module, "src/main/java")
+    if not (project_root / main).is_dir():
+        main = PurePosixPath(module)
+    package = m.group(1) if (m := _PACKAGE.search(source)) else ""
+    names = list(_IMPORT.findall(source))
+    names += [f"{package}.{w}" if package else w for w in _CLASS_WORD.findall(source)]
+    out: list[str] = []
+    for fqn in dict.fromkeys(names):
+        parts = fqn.split(".")
+        # `import static a.b.C.m;` names a member: its class is one part up
+        for cut in (len(parts), len(parts) - 1):
+            path = main.joinpath(*parts[:cut]).with_suffix(".java") if cut else None
+            if path is None or path.as_posix() == rel or TEST_NAME.search(path.name):
+                continue
+            if (project_root / path).is_file():
+                out.append(path.as_posix())
+                break
+    return list(dict.fromkeys(out))

@@ -34,6 +34,10 @@ NODE_PROFILE = Profile(
         "npm_config_cache": "{cache}/npm",
     },
 )
+_JS_EXTENSIONS = (".ts", ".tsx", ".mts", ".cts", ".js", ".mjs", ".cjs", ".jsx")
+_RELATIVE_IMPORT = re.compile(
+    r"""(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)["'](\.{1,2}/[^"']+)["']"""
+)
 TEST_DIRS = ("test", "tests", "__tests__")
 _NODE_ESM = re.compile(r'"(module|moduleResolution)"\s*:\s*"node(16|next)"', re.I)
 FRAMEWORKS = {
@@ -66,6 +70,20 @@ class NodeLanguage(Language):
 
     def profile_for(self, project: Project) -> Profile:
         return _profile(project.root)
+
+    def targets_of(self, project: Project, source: str, rel: str) -> list[str]:
+        """The project's files a test file imports by relative path (`../src/price`,
+        `./util.js` standing for `util.ts`): what gate 4 mutates."""
+        out: list[str] = []
+        for spec in _RELATIVE_IMPORT.findall(source):
+            base = PurePosixPath(os.path.normpath(PurePosixPath(rel).parent / spec))
+            stem = base.with_suffix("") if base.suffix in _JS_EXTENSIONS else base
+            tries = [base, *(stem.with_suffix(e) for e in _JS_EXTENSIONS)]
+            tries += [base / f"index{e}" for e in _JS_EXTENSIONS]
+            found = next((t for t in tries if (project.root / t).is_file()), None)
+            if found is not None and not self.is_test_file(found.as_posix()):
+                out.append(found.as_posix())
+        return list(dict.fromkeys(out))
 
     def cache_inputs(self, project: Project, rel: str) -> list[str]:
         module = nearest(project.root, rel, ("package.json",)) or "."

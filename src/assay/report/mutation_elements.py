@@ -7,16 +7,37 @@ that applying it to the file on disk reproduces the mutant.
 from __future__ import annotations
 
 import json
+from pathlib import PurePosixPath
 from typing import Any
 
 from assay.mutation.model import MutationResult, Status
 
 SCHEMA = "https://git.io/mutation-testing-schema"
+# the viewer's syntax highlighting, by file suffix
+LANGUAGES = {
+    ".py": "python",
+    ".java": "java",
+    ".ts": "typescript",
+    ".tsx": "typescript",
+    ".mts": "typescript",
+    ".cts": "typescript",
+    ".js": "javascript",
+    ".mjs": "javascript",
+    ".cjs": "javascript",
+    ".jsx": "javascript",
+    ".go": "go",
+    ".rs": "rust",
+    ".cs": "csharp",
+}
+
+
+def language(rel: str) -> str:
+    return LANGUAGES.get(PurePosixPath(rel).suffix, PurePosixPath(rel).suffix.lstrip("."))
 
 
 def elements(run: MutationResult, thresholds: tuple[float, float] = (80, 60)) -> dict[str, Any]:
     files: dict[str, Any] = {
-        rel: {"language": "python", "source": text, "mutants": []}
+        rel: {"language": language(rel), "source": text, "mutants": []}
         for rel, text in run.sources.items()
     }
     for m, r in run.scored:

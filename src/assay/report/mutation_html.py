@@ -1,54 +1,47 @@
-"""One self-contained HTML page of a mutation run: source per file, mutants under their lines,
-status filters.
+"""The HTML report of `assay mutate`: the mutation-testing-elements web component (the viewer
+StrykerJS and PIT's plugin use), vendored in `templates/mutation-testing-elements/` and inlined with
+the run's MTE JSON into one page that opens offline: files, mutants and tests views, filters.
 
-No external assets (opens offline); Jinja2 autoescaping keeps the user's source from
-injecting markup.
+The JSON is embedded in a `<script type="application/json">` block with every `<` escaped, so the
+user's source cannot close the block or inject markup.
 """
 
 from __future__ import annotations
 
+import json
+from functools import lru_cache
 from pathlib import Path
 
-from jinja2 import Environment, FileSystemLoader, select_autoescape
+from assay.mutation.model import MutationResult
+from assay.report.mutation_elements import elements
 
-from assay.mutation.model import MutationResult, Status, score
+VENDORED = Path(__file__).parent / "templates" / "mutation-testing-elements"
 
-WORST = [Status.SURVIVED, Status.NO_COVERAGE, Status.TIMEOUT, Status.KILLED]
+PAGE = """<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>assay mutate</title>
+<script>{bundle}</script>
+</head>
+<body>
+<mutation-test-report-app title-postfix="assay"></mutation-test-report-app>
+<script type="application/json" id="assay-report">{report}</script>
+<script>
+document.querySelector("mutation-test-report-app").report =
+  JSON.parse(document.getElementById("assay-report").textContent);
+</script>
+</body>
+</html>
+"""
 
 
-def _pct(value: float | None) -> str:
-    return "n/a" if value is None else f"{value * 100:.1f}%"
+@lru_cache(maxsize=1)
+def _bundle() -> str:
+    return (VENDORED / "mutation-test-elements.js").read_text(encoding="utf-8")
 
 
 def render(run: MutationResult) -> str:
-    env = Environment(
-        loader=FileSystemLoader(Path(__file__).parent / "templates"),
-        autoescape=select_autoescape(["html", "j2"]),
-    )
-    files = []
-    for rel, text in run.sources.items():
-        per_line: dict[int, list] = {}
-        for m, r in run.scored:
-            if m.file == rel:
-                per_line.setdefault(m.line, []).append(
-                    {
-                        "status": r.status.value,
-                        "operator": m.operator,
-                        "before": m.before,
-                        "after": m.after,
-                        "killed_by": ", ".join(r.killed_by),
-                        "reason": r.reason,
-                    }
-                )
-        lines = []
-        for number, line in enumerate(text.split("\n"), 1):
-            mutants = per_line.get(number, [])
-            statuses = {m["status"] for m in mutants}
-            status = next((s.value for s in WORST if s.value in statuses), "")
-            lines.append({"number": number, "text": line, "mutants": mutants, "status": status})
-        file_results = [r for m, r in run.scored if m.file == rel]
-        files.append({"path": rel, "lines": lines, "score": _pct(score(file_results))})
-    counts = run.counts
-    return env.get_template("mutation.html.j2").render(
-        score=_pct(run.score), counts=counts, statuses=[s.value for s in Status], files=files
-    )
+    report = json.dumps(elements(run)).replace("<", "\\u003c")
+    return PAGE.replace("{report}", report).replace("{bundle}", _bundle())

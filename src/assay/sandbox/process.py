@@ -135,6 +135,7 @@ class Sandbox:
             writable=writable,
             shared=self._shared_caches(profile, cwd, writable),
             env=env,
+            loopback=profile.loopback,
         )
 
     @staticmethod

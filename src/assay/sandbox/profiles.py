@@ -32,6 +32,9 @@ class Profile:
     # across runs (`{assay_cache}/go-build`: Go rebuilds its standard library into an empty cache, a
     # minute per run).
     shared: tuple[str, ...] = ()
+    # the private network namespace's own loopback up (still no route out): tools whose processes
+    # talk over 127.0.0.1 (StrykerJS's workers)
+    loopback: bool = False
 
 
 def assay_cache() -> Path:

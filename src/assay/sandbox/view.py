@@ -133,10 +133,14 @@ def wrap(
     writable: Path,
     shared: tuple[SharedCache, ...],
     env: Mapping[str, str],
+    loopback: bool = False,
 ) -> list[str]:
     """`argv` inside new namespaces, seeing the view `_assay_sandbox/view.py` builds, without
-    privileges."""
+    privileges. `loopback`: the private network namespace's own 127.0.0.1 up first (while the
+    namespace's root may still do it), no route out (PIT and StrykerJS talk to their workers)."""
     ns = ["unshare", *flags, *([] if network else ["--net"])]
+    if loopback and not network:
+        ns += ["sh", "-c", 'ip link set lo up 2>/dev/null; exec "$@"', "sh"]
     layers = [x for c in shared for x in (c.lower, c.upper, c.work)]
     taken = [str(protect), str(writable), *(c.lower for c in shared)]
     show = shown_dirs(argv, env, taken)

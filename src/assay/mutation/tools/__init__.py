@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 from assay.mutation.tools.base import MutationTool, ToolRequest
+from assay.mutation.tools.pit import PIT
+from assay.mutation.tools.stryker import Stryker
 
-REGISTRY: dict[str, MutationTool] = {}
+REGISTRY: dict[str, MutationTool] = {
+    "java": PIT,
+    "typescript": Stryker("typescript"),
+    "javascript": Stryker("javascript"),
+}
 
 __all__ = ["REGISTRY", "MutationTool", "ToolRequest"]

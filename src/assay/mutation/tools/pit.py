@@ -1,0 +1,232 @@
+"""Java: PIT (`pitest-maven` with the JUnit 5 plugin) through the project's own Maven build,
+offline, in the scratch copy.
+
+The plugin is added to the copy's `pom.xml` (never the user's) unless the build declares it;
+`targetClasses` are the candidate's classes under test (and their inner classes), `targetTests` the
+candidate's class. PIT's XML with the full mutation matrix is read back: each mutant's killing and
+covering tests, mapped onto gate 2's test ids (`<file>::<method>`). PIT names a change instead of
+giving its text ("changed conditional boundary"): that name stands in the mutant's replacement,
+under the source line it changes. Gradle projects are `unvalidated` for now (one line).
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import time
+import xml.etree.ElementTree as ET
+from dataclasses import replace
+from pathlib import Path
+
+from assay.errors import RunFailed
+from assay.feedback import relativize
+from assay.languages.compiler_output import error_tail
+from assay.languages.java import JAVA
+from assay.languages.java_sources import class_name
+from assay.languages.tooling import TEST_ID_SEP, nearest
+from assay.mutation.model import Mutant, MutantResult, MutationResult, Status
+from assay.mutation.tools.base import ToolRequest, assemble, drop_other_tests, span_mutant
+
+PIT_VERSION = "1.30.2"
+JUNIT5_PLUGIN_VERSION = "1.2.3"
+GOAL = f"org.pitest:pitest-maven:{PIT_VERSION}:mutationCoverage"
+REPORTS = "target/assay-pit"
+# PIT's STRONGER group: DEFAULTS plus conditions forced true/false, as assay's Python operators do
+# (DEFAULTS never removes `if (c < 0) throw`, so a test of the throw killed nothing)
+MUTATORS = "STRONGER"
+STATUS = {
+    "KILLED": Status.KILLED,
+    "SURVIVED": Status.SURVIVED,
+    "NO_COVERAGE": Status.NO_COVERAGE,
+    "TIMED_OUT": Status.TIMEOUT,
+    "NON_VIABLE": Status.COMPILE_ERROR,
+}
+PLUGIN = f"""      <plugin>
+        <groupId>org.pitest</groupId>
+        <artifactId>pitest-maven</artifactId>
+        <version>{PIT_VERSION}</version>
+        <dependencies>
+          <dependency>
+            <groupId>org.pitest</groupId>
+            <artifactId>pitest-junit5-plugin</artifactId>
+            <version>{JUNIT5_PLUGIN_VERSION}</version>
+          </dependency>
+        </dependencies>
+      </plugin>
+"""
+# PIT talks to its minion JVMs over 127.0.0.1 (the sandbox's own loopback) and writes its class
+# path jar to java.io.tmpdir: the run's private one, not the read-only /tmp
+PROFILE = replace(
+    JAVA.profile,
+    loopback=True,
+    env={
+        **JAVA.profile.env,
+        "MAVEN_OPTS": JAVA.profile.env.get("MAVEN_OPTS", "") + " -Djava.io.tmpdir={home}/tmp",
+    },
+)
+_OFFLINE = re.compile(
+    r"offline mode|has not been downloaded from it before|Could not resolve|"
+    r"could not be resolved|Cannot access \S+ in offline mode"
+)
+_SEGMENT = re.compile(r"\[(nested-class|class|method|test-template|test-factory):([^\]]+)\]")
+FETCH = (
+    f"fetch PIT once with the network: mvn dependency:get "
+    f"-Dartifact=org.pitest:pitest-maven:{PIT_VERSION} && mvn dependency:get "
+    f"-Dartifact=org.pitest:pitest-junit5-plugin:{JUNIT5_PLUGIN_VERSION}"
+)
+
+
+class Pit:
+    name = "pit"
+    language = "java"
+
+    def unavailable(self, request: ToolRequest) -> str | None:
+        module = _module(request)
+        if not (request.root / module / "pom.xml").is_file():
+            return f"PIT runs through Maven here: {module} has no pom.xml (Gradle, plain javac)"
+        return None
+
+    def problem(self, request: ToolRequest) -> str | None:
+        if shutil.which("mvn") is None:
+            return "PIT runs through Maven: `mvn` not found on PATH (apt install maven)"
+        repo = Path.home() / ".m2/repository/org/pitest"
+        for artifact, version in (
+            ("pitest-maven", PIT_VERSION),
+            ("pitest-junit5-plugin", JUNIT5_PLUGIN_VERSION),
+        ):
+            if not (repo / artifact / version).is_dir():
+                return f"org.pitest:{artifact}:{version} is not in ~/.m2: {FETCH}"
+        return None
+
+    def run(self, request: ToolRequest) -> MutationResult:
+        start = time.monotonic()
+        module = _module(request)
+        _add_plugin(request.root / module / "pom.xml")
+        drop_other_tests(request, JAVA, module)
+        sources = {t: (request.root / t).read_text(encoding="utf-8") for t in request.targets}
+        classes = {class_name(text, t): t for t, text in sources.items()}
+        tests = {
+            class_name((request.root / t).read_text(encoding="utf-8"), t): t for t in request.tests
+        }
+        reports = request.root / module / REPORTS
+        shutil.rmtree(reports, ignore_errors=True)
+        argv = [
+            "mvn",
+            "-B",
+            "-o",
+            "-q",
+            "-Dstyle.color=never",
+            "test-compile",
+            GOAL,
+            f"-DtargetClasses={','.join(c for k in classes for c in (k, k + '$*'))}",
+            f"-DtargetTests={','.join(tests)}",
+            "-DoutputFormats=XML",
+            "-DtimestampedReports=false",
+            "-DfullMutationMatrix=true",
+            "-DfailWhenNoMutations=false",
+            f"-Dmutators={MUTATORS}",
+            "-DjvmArgs=-XX:TieredStopAtLevel=1,-Xshare:auto",  # short-lived minions: C1 only
+            f"-DreportsDirectory={reports}",
+            f"-Dthreads={max(1, request.settings.mutation.workers or 1)}",
+        ]
+        ran = request.exec(argv, module, PROFILE)
+        xml = reports / "mutations.xml"
+        if ran.returncode != 0 or not xml.is_file():
+            text = relativize(error_tail(ran.stdout + "\n" + ran.stderr), str(request.root))
+            what = "PIT could not load offline" if _OFFLINE.search(text) else "PIT failed"
+            hint = f" ({FETCH})" if _OFFLINE.search(text) else ""
+            raise RunFailed(f"{what}{hint}: {ran.limit_hit or f'exit {ran.returncode}'}\n{text}")
+        mutants, results = read_mutations(xml, sources, classes, tests)
+        return assemble(mutants, results, sources, request, time.monotonic() - start)
+
+
+def _module(request: ToolRequest) -> str:
+    rel = request.tests[0] if request.tests else request.targets[0]
+    return nearest(request.root, rel, ("pom.xml", "build.gradle", "build.gradle.kts")) or "."
+
+
+def _add_plugin(pom: Path) -> None:
+    """PIT and its JUnit 5 plugin in the copy's build, unless the build declares PIT itself."""
+    text = pom.read_text(encoding="utf-8")
+    if "pitest-maven" in text:
+        return
+    managed = re.sub(r"<pluginManagement>.*?</pluginManagement>", "", text, flags=re.S)
+    if re.search(r"<build>.*?</plugins>", managed, flags=re.S):
+        # the build's own <plugins> (the last closing tag outside pluginManagement)
+        at = text.rfind("</plugins>")
+        while "</pluginManagement>" in text[at:] and "<pluginManagement>" not in text[at:]:
+            at = text.rfind("</plugins>", 0, at)
+        text = text[:at] + PLUGIN + "    " + text[at:]
+    elif "<build>" in text:
+        text = text.replace("<build>", f"<build>\n    <plugins>\n{PLUGIN}    </plugins>", 1)
+    else:
+        text = text.replace(
+            "</project>",
+            f"  <build>\n    <plugins>\n{PLUGIN}    </plugins>\n  </build>\n</project>",
+        )
+    pom.write_text(text, encoding="utf-8")
+
+
+def junit_id(name: str, tests: dict[str, str]) -> str:
+    """PIT's `com.acme.PriceTest.[engine:junit-jupiter]/[class:...]/[method:total()]` as gate 2
+    names it: `src/test/java/com/acme/PriceTest.java::total`."""
+    outer, nested, method = "", [], ""
+    for kind, value in _SEGMENT.findall(name):
+        if kind == "class":
+            outer = value
+        elif kind == "nested-class":
+            nested.append(value)
+        else:
+            method = value.split("(", 1)[0]
+    rel = tests.get(outer)
+    if rel is None or not method:
+        return name
+    return f"{rel}{TEST_ID_SEP}{'.'.join([*nested, method])}"
+
+
+def read_mutations(
+    xml: Path, sources: dict[str, str], classes: dict[str, str], tests: dict[str, str]
+) -> tuple[list[Mutant], dict[str, MutantResult]]:
+    """PIT's mutations.xml as assay's mutants and results."""
+    mutants: list[Mutant] = []
+    results: dict[str, MutantResult] = {}
+    for i, node in enumerate(ET.parse(xml).getroot().iter("mutation")):
+        owner = (node.findtext("mutatedClass") or "").split("$", 1)[0]
+        rel = classes.get(owner)
+        if rel is None:
+            continue
+        text = sources[rel]
+        line = int(node.findtext("lineNumber") or 1)
+        code = text.split("\n")[line - 1] if line <= text.count("\n") + 1 else ""
+        indent = len(code) - len(code.lstrip())
+        described = node.findtext("description") or ""
+        operator = (node.findtext("mutator") or "").rsplit(".", 1)[-1]
+        mutant = span_mutant(
+            f"pit-{i}",
+            rel,
+            text,
+            (line, indent + 1),
+            (line, len(code.rstrip()) + 1),
+            described,
+            operator.removesuffix("Mutator") or "pit",
+            after=described,
+        )
+        killers = [junit_id(t, tests) for t in _names(node, "killingTests")]
+        covering = [junit_id(t, tests) for t in _names(node, "coveringTests")]
+        status = STATUS.get(node.get("status", ""), Status.RUNTIME_ERROR)
+        mutants.append(mutant)
+        results[mutant.id] = MutantResult(
+            status,
+            covered_by=covering or killers,
+            killed_by=killers,
+            tests_completed=int(node.get("numberOfTestsRun") or 0),
+            reason="" if node.get("status") in STATUS else f"PIT: {node.get('status')}",
+        )
+    return mutants, results
+
+
+def _names(node: ET.Element, tag: str) -> list[str]:
+    return [t for t in (node.findtext(tag) or "").split("|") if t]
+
+
+PIT = Pit()

@@ -1,0 +1,188 @@
+"""The other languages' mutation tools read back: PIT's XML and StrykerJS's
+mutation-testing-elements JSON (captured from real runs on the Java and TypeScript examples,
+`fixtures/tools/`) as assay's mutants, with the tools' test names mapped onto gate 2's ids, source
+spans that reproduce each mutant, and a report that validates against the official schema; the
+copy's pom gets PIT once, where Maven reads plugins; the sandbox's private loopback for tools whose
+workers talk over it."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from assay.config import SandboxConfig
+from assay.mutation.model import MutationResult, Status
+from assay.mutation.tools.pit import _add_plugin, junit_id, read_mutations
+from assay.mutation.tools.stryker import read_report
+from assay.report.mutation_elements import elements
+from assay.sandbox import Profile, Sandbox
+from tests.conftest import REPO
+
+TOOLS = Path(__file__).parent / "fixtures" / "tools"
+SCHEMA = json.loads((TOOLS / "mutation-testing-report-schema.json").read_text())
+PRICE = "src/main/java/com/acme/Price.java"
+PRICE_TEST = "src/test/java/com/acme/PriceTest.java"
+
+
+def _java_run() -> MutationResult:
+    source = (REPO / "examples/java" / PRICE).read_text()
+    mutants, results = read_mutations(
+        TOOLS / "pit-mutations.xml",
+        {PRICE: source},
+        {"com.acme.Price": PRICE},
+        {"com.acme.PriceTest": PRICE_TEST},
+    )
+    return MutationResult(mutants, results, {PRICE: source})
+
+
+def test_pit_xml_becomes_assays_mutants_with_gate_2s_test_ids():
+    run = _java_run()
+    assert run.counts["Killed"] == 9 and run.counts["Survived"] == 3 and len(run.mutants) == 12
+    survivors = run.survivors()
+    m, r = survivors[0]
+    assert (m.file, m.line, m.operator) == (PRICE, 11, "ConditionalsBoundary")
+    assert m.before == "if (c < 0) {" and m.after == "changed conditional boundary"
+    assert r.covered_by == [
+        f"{PRICE_TEST}::totalAddsPrices",
+        f"{PRICE_TEST}::totalRejectsNegativePrices",
+    ]
+    killed = [r for _, r in run.scored if r.status is Status.KILLED]
+    assert all(r.killed_by and set(r.killed_by) <= set(r.covered_by) for r in killed)
+    jsonschema.validate(elements(run), SCHEMA)
+
+
+def test_pit_names_nested_classes_and_leaves_unknown_ones_alone():
+    tests = {"com.acme.PriceTest": PRICE_TEST}
+    nested = (
+        "com.acme.PriceTest.[engine:junit-jupiter]/[class:com.acme.PriceTest]/"
+        "[nested-class:Discount]/[method:roundsDown()]"
+    )
+    assert junit_id(nested, tests) == f"{PRICE_TEST}::Discount.roundsDown"
+    assert junit_id("other.Test.[engine:x]/[class:other.Test]/[method:m()]", tests).startswith(
+        "other.Test."
+    )
+
+
+def test_stryker_json_becomes_assays_mutants_with_exact_spans():
+    data = json.loads((TOOLS / "stryker-mutation.json").read_text())
+    passing = (
+        "test/price.test.ts::total > adds prices",
+        "test/price.test.ts::discount > rounds down",
+    )
+    mutants, results, sources = read_report(data, ".", Path("/nonexistent"), passing)
+    source = sources["src/price.ts"]
+    assert len(mutants) == 24
+    for m in mutants:  # the span and replacement reproduce the mutant on the file
+        mutated = source[: m.start] + m.replacement + source[m.end :]
+        assert mutated != source and m.original == source[m.start : m.end]
+    block = next(m for m in mutants if m.id == "stryker-1")
+    assert (block.line, block.operator, block.replacement) == (6, "BlockStatement", "{}")
+    assert results["stryker-1"].killed_by == ["test/price.test.ts::total > adds prices"]
+    # a test gate 2 did not pass keeps Stryker's name, in the same shape
+    assert "test/price.test.ts::total rejects negative prices" in results["stryker-1"].covered_by
+    run = MutationResult(mutants, results, sources)
+    assert 0.5 < (run.score or 0) < 0.6
+    report = elements(run)
+    assert report["files"]["src/price.ts"]["language"] == "typescript"
+    jsonschema.validate(report, SCHEMA)
+
+
+POMS = {
+    "plugins": "<project><build><pluginManagement><plugins><plugin><artifactId>x</artifactId>"
+    "</plugin></plugins></pluginManagement><plugins><plugin><artifactId>y</artifactId></plugin>"
+    "</plugins></build></project>",
+    "managed only": "<project><build><pluginManagement><plugins></plugins></pluginManagement>"
+    "</build></project>",
+    "no build": "<project><modelVersion>4.0.0</modelVersion></project>",
+}
+
+
+@pytest.mark.parametrize("kind", list(POMS))
+def test_pit_goes_into_the_builds_own_plugins_once(tmp_path, kind):
+    pom = tmp_path / "pom.xml"
+    pom.write_text(POMS[kind])
+    _add_plugin(pom)
+    _add_plugin(pom)
+    root = ET.fromstring(pom.read_text())
+    found = root.findall("./build/plugins/plugin[artifactId='pitest-maven']")
+    assert len(found) == 1 and len(root.findall(".//plugin[artifactId='pitest-maven']")) == 1
+    dep = found[0].find("./dependencies/dependency/artifactId")
+    assert dep is not None and dep.text == "pitest-junit5-plugin"
+
+
+def test_loopback_profile_reaches_its_own_127_0_0_1_and_nothing_else(tmp_path):
+    sandbox = Sandbox(SandboxConfig(), protect=tmp_path)
+    if not sandbox.use_unshare:
+        pytest.skip("no network namespace here")
+    serve = (
+        "import socket\ns = socket.socket()\ns.bind(('127.0.0.1', 0))\ns.listen()\n"
+        "c = socket.create_connection(s.getsockname(), timeout=2)\nprint('connected')\n"
+    )
+    env = sandbox.env_for(tmp_path / "home")
+    results = {
+        loopback: sandbox.run(
+            ["python3", "-c", serve], tmp_path, env, 20, Profile(loopback=loopback)
+        )
+        for loopback in (False, True)
+    }
+    assert results[True].stdout.strip() == "connected", results[True].stderr
+    assert results[False].returncode != 0 and "connected" not in results[False].stdout
+
+
+def test_the_files_a_test_imports_are_what_gate_4_mutates(tmp_path):
+    from assay.languages import LANGUAGES
+    from assay.project import Project
+
+    files = {
+        "pom.xml": "<project/>",
+        "src/main/java/com/acme/Price.java": "package com.acme; class Price {}",
+        "src/main/java/com/acme/util/Money.java": "package com.acme.util; class Money {}",
+        "src/main/java/com/acme/Unused.java": "package com.acme; class Unused {}",
+        "package.json": "{}",
+        "src/price.ts": "export const p = 1;",
+        "src/util/index.ts": "export const u = 1;",
+        "test/helper.test.ts": "",
+    }
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    project = Project.load(tmp_path)
+    java = (
+        "package com.acme;\nimport static com.acme.util.Money.cents;\nimport java.util.List;\n"
+        "class PriceTest { void t() { Price.total(); } }\n"
+    )
+    assert LANGUAGES["java"].targets_of(project, java, "src/test/java/com/acme/PriceTest.java") == [
+        "src/main/java/com/acme/util/Money.java",
+        "src/main/java/com/acme/Price.java",
+    ]
+    ts = (
+        'import { p } from "../src/price.js";\nimport { u } from "../src/util";\n'
+        'import "./helper.test";\nimport { it } from "vitest";\n'
+    )
+    assert LANGUAGES["typescript"].targets_of(project, ts, "test/price.test.ts") == [
+        "src/price.ts",
+        "src/util/index.ts",
+    ]
+
+
+def test_pit_without_a_pom_is_not_available_rather_than_a_missing_tool(tmp_path):
+    from assay.config import Settings
+    from assay.mutation.tools import REGISTRY, ToolRequest
+    from assay.project import Project
+
+    (tmp_path / "build.gradle").write_text("plugins { id 'java' }\n")
+    request = ToolRequest(
+        root=tmp_path,
+        project=Project.load(tmp_path),
+        settings=Settings(),
+        sandbox=Sandbox(SandboxConfig(), protect=tmp_path),
+        tests=("src/test/java/PriceTest.java",),
+        targets=("src/main/java/Price.java",),
+    )
+    assert "has no pom.xml" in (REGISTRY["java"].unavailable(request) or "")
+    (tmp_path / "pom.xml").write_text("<project/>")
+    assert REGISTRY["java"].unavailable(request) is None
