@@ -18,13 +18,15 @@ from assay._assay_sandbox.offline.calls import match_for
 from assay._assay_sandbox.offline.values import Imports, Unwritable, round_trips, to_source
 from assay.cli.generate import parse_budget
 from assay.errors import InputError
+from assay.mutation.model import Mutant
 from assay.project import Project
-from assay.writers.offline.cover import cover
-from assay.writers.offline.functions import functions_of
+from assay.writers.offline.cover import cover, fit_threshold, foresee
+from assay.writers.offline.functions import FunctionInfo, functions_of
 from assay.writers.offline.markers import marker_problem
 from assay.writers.offline.mine import mine
+from assay.writers.offline.outcomes import _function_report
 from assay.writers.offline.place import out_dir_rel, path_for, write_new
-from assay.writers.offline.probe import Kept
+from assay.writers.offline.probe import Kept, ProbeResult
 from assay.writers.offline.render import render
 from assay.writers.offline.session import _since
 
@@ -285,3 +287,38 @@ def test_out_dir_must_be_a_test_directory_inside_the_project(tmp_path):
     for bad in (root / "pkg", tmp_path / "elsewhere"):
         with pytest.raises(InputError):
             out_dir_rel(project, bad)
+
+
+def _mutant(id_, function, line):
+    return Mutant(id_, "m.py", "op", 0, 1, line, 0, line, 1, "a", "b", function)
+
+
+def test_mutants_the_probe_never_ran_do_not_drop_a_function_for_the_file_score():
+    """Under load the probe runs few mutants; those it did not run are unknown, not survivors."""
+    spans = {"f": (1, 5), "g": (6, 9)}
+    f = _kept("f1", "f", {"m1"})
+    f.lines = {2}
+    g = _kept("g1", "g", {"m3"})
+    g.lines = {7}
+    mutants = [_mutant("m1", "f", 2), _mutant("m2", "f", 3), _mutant("m3", "g", 7)]
+    mutants += [_mutant(f"n{i}", "g", 8) for i in range(6)]
+    status = {"m1": "run", "m2": "not_run", "m3": "run"} | {f"n{i}": "not_run" for i in range(6)}
+    assert foresee([f, g], mutants, status, spans)[0] == 100.0
+    kept, left_out = fit_threshold([f, g], mutants, status, spans, 50.0)
+    assert (kept, left_out) == ([f, g], [])
+    status["n0"] = "run"  # a mutant g's tests ran and let live still counts
+    assert foresee([g], mutants, status, spans)[0] == 50.0
+
+
+def test_a_function_whose_mutants_never_ran_is_not_said_to_kill_none():
+    info = FunctionInfo("f", "function", 1, 5)
+    mutants = [_mutant("m1", "f", 2), _mutant("m2", "f", 3)]
+    probe = ProbeResult({"f": {"tried": {}}}, [_kept("k", "f", set())], {"m1": "not_run"})
+    rep = _function_report(info, probe, mutants, [], set(), {})
+    assert rep.status == "no-kill"
+    assert rep.reason == (
+        "none of its 2 mutants was run: 2 not run (the probe's share of the budget ran out)"
+    )
+    probe.status = {"m1": "run", "m2": "not_run"}
+    rep = _function_report(info, probe, mutants, [], set(), {})
+    assert rep.reason == "no input kills any of the 1 of its 2 mutants the probe ran"

@@ -3,6 +3,7 @@ words a user can act on (a larger budget, type hints, a test to mine)."""
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from assay.mutation.model import Mutant
@@ -48,11 +49,25 @@ def _function_report(
     elif info.name in dropped:
         rep.status, rep.reason = "dropped", dropped[info.name]
     elif not any(k.kills for k in kept):
-        rep.status = "no-kill"
-        rep.reason = f"no input kills any of its {len(own)} mutants" if own else "it has no mutants"
+        rep.status, rep.reason = "no-kill", _no_kill(own, probe.status)
     else:
         rep.status, rep.reason = "no-kill", "other tests already kill every mutant its inputs kill"
     return rep
+
+
+def _no_kill(own: list[Mutant], status: dict[str, str]) -> str:
+    """Why no input kills a mutant: none ran (the budget), none was reached, or they all live."""
+    if not own:
+        return "it has no mutants"
+    seen = Counter(status.get(m.id, "not_run") for m in own)
+    n = len(own)
+    if seen["run"]:
+        return f"no input kills any of the {seen['run']} of its {n} mutants the probe ran"
+    if seen["no_coverage"] == n:
+        return f"no input reaches the lines of its {n} mutants"
+    return f"none of its {n} mutants was run: " + ", ".join(
+        f"{v} {UNJUDGED.get(k, k.replace('_', ' '))}" for k, v in seen.most_common()
+    )
 
 
 def _no_input(found: dict[str, Any]) -> str:
