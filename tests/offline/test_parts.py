@@ -322,3 +322,44 @@ def test_a_function_whose_mutants_never_ran_is_not_said_to_kill_none():
     probe.status = {"m1": "run", "m2": "not_run"}
     rep = _function_report(info, probe, mutants, [], set(), {})
     assert rep.reason == "no input kills any of the 1 of its 2 mutants the probe ran"
+
+
+def test_inputs_are_mined_through_re_exports_and_receivers_built_by_class_methods(tmp_path):
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("from .core import Box\nfrom .more import *\n")
+    (tmp_path / "pkg" / "more.py").write_text("from .core import twice\n")
+    core = textwrap.dedent("""
+        def twice(x):
+            return x * 2
+
+        class Box:
+            def __init__(self, n):
+                self.n = n
+
+            @classmethod
+            def of(cls, text):
+                return cls(len(text))
+
+            def grow(self, k):
+                return Box(self.n + k)
+    """)
+    (tmp_path / "pkg" / "core.py").write_text(core)
+    (tmp_path / "test_box.py").write_text(
+        textwrap.dedent("""
+        import pkg
+        from pkg import Box
+
+        def test_box():
+            assert pkg.twice(3) == 6
+            b = Box(1)
+            assert b.grow(5).n == 6
+            assert Box.of("ab").grow(2).n == 4
+    """)
+    )
+    modules = {"pkg": "pkg/__init__.py", "pkg.core": "pkg/core.py", "pkg.more": "pkg/more.py"}
+    functions = {"twice": "function", "Box.of": "static", "Box.grow": "method"}
+    mined = mine(tmp_path, "pkg.core", core, functions, modules)
+    assert [i["args"] for i in mined.inputs["twice"]] == [["3"]]
+    grow = [(i["receiver"], i["args"]) for i in mined.inputs["Box.grow"]]
+    assert grow == [("Box(1)", ["5"]), ("Box.of('ab')", ["2"])]
+    assert mined.inputs["Box.of"][0]["args"] == ["'ab'"]

@@ -151,7 +151,9 @@ class OfflineWriter(Verification):
         mutants: list[Mutant],
         until: float,
     ) -> ProbeResult:
-        mined = mine(self.project.root, dotted, text, {i.name: i.kind for i in todo})
+        mined = mine(
+            self.project.root, dotted, text, {i.name: i.kind for i in todo}, self.project.modules
+        )
         functions = [
             OfflineFunction(
                 i.name,
