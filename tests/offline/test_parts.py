@@ -5,17 +5,22 @@ from __future__ import annotations
 
 import ast
 import enum
+import json
 import os
 import re
 import subprocess
+import sys
 import textwrap
+import time
 from dataclasses import dataclass
 from decimal import Decimal
 
 import pytest
 
+from assay._assay_sandbox import launch
 from assay._assay_sandbox.offline.calls import match_for
 from assay._assay_sandbox.offline.values import Imports, Unwritable, round_trips, to_source
+from assay._assay_sandbox.protocol import MutantSpec, OfflineFunction, OfflineJob
 from assay.cli.generate import parse_budget
 from assay.errors import InputError
 from assay.mutation.model import Mutant
@@ -363,3 +368,31 @@ def test_inputs_are_mined_through_re_exports_and_receivers_built_by_class_method
     grow = [(i["receiver"], i["args"]) for i in mined.inputs["Box.grow"]]
     assert grow == [("Box(1)", ["5"]), ("Box.of('ab')", ["2"])]
     assert mined.inputs["Box.of"][0]["args"] == ["'ab'"]
+
+
+def test_the_probe_ends_by_the_wall_clock_end_it_is_given_start_up_included(tmp_path):
+    """A slow interpreter start must not eat the time the probe needs to write its result."""
+    (tmp_path / "m.py").write_text("def inc(x):\n    return x + 1\n")
+    mutant = MutantSpec("m1", "m.py", 27, 28, "2", 2, 2, 2, "inc", [["inc", 1]])
+    out = tmp_path / "out.json"
+    job = OfflineJob(
+        user_root=str(tmp_path),
+        scratch_root=str(tmp_path),
+        out=str(out),
+        module="m",
+        path=str(tmp_path / "m.py"),
+        imports=["from m import inc"],
+        functions=[OfflineFunction("inc", "function", [{"args": ["1"], "kwargs": {}}], [])],
+        mutants=[mutant],
+        budget_s=30.0,
+        ends_at=time.time() - 1,  # the start-up took the whole budget
+        hypothesis_examples=0,
+    )
+    (tmp_path / "job.json").write_text(job.to_json())
+    subprocess.run(
+        launch.argv(sys.executable, "offline", str(tmp_path / "job.json")),
+        cwd=tmp_path,
+        check=True,
+        timeout=60,
+    )
+    assert json.loads(out.read_text())["status"].get("m1", "not_run") == "not_run"

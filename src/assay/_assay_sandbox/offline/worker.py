@@ -286,6 +286,8 @@ def main(job_path: str) -> int:
     job = OfflineJob.read(job_path)
     start = time.monotonic()
     deadline = start + job.budget_s
+    if job.ends_at:
+        deadline = min(deadline, start + job.ends_at - time.time())
     result: dict = {"functions": {}, "mutants": {}, "status": {}}
     try:
         boot.isolate_imports(job.user_root, job.scratch_root, job.source_roots)
@@ -303,7 +305,7 @@ def main(job_path: str) -> int:
         with open(path, encoding="utf-8") as fh:
             text = fh.read()
         hypothesis = bool(job.hypothesis_examples) and _warm_hypothesis()
-        explore_end = start + job.budget_s * EXPLORE_SHARE
+        explore_end = start + (deadline - start) * EXPLORE_SHARE
         for i, fn in enumerate(job.functions):
             share = (explore_end - time.monotonic()) / (len(job.functions) - i)
             result["functions"][fn.name] = explore(
