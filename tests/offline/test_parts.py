@@ -371,9 +371,12 @@ def test_inputs_are_mined_through_re_exports_and_receivers_built_by_class_method
 
 
 def test_the_probe_ends_by_the_wall_clock_end_it_is_given_start_up_included(tmp_path):
-    """A slow interpreter start must not eat the time the probe needs to write its result."""
+    """A slow interpreter start must not eat the time the probe needs to write its result, nor
+    compiling mutants that will not run."""
     (tmp_path / "m.py").write_text("def inc(x):\n    return x + 1\n")
     mutant = MutantSpec("m1", "m.py", 27, 28, "2", 2, 2, 2, "inc", [["inc", 1]])
+    # equivalent (same bytecode): found so only by compiling it, which waits for its turn to run
+    same = MutantSpec("m2", "m.py", 27, 28, "(1)", 2, 2, 2, "inc", [["inc", 1]])
     out = tmp_path / "out.json"
     job = OfflineJob(
         user_root=str(tmp_path),
@@ -383,7 +386,7 @@ def test_the_probe_ends_by_the_wall_clock_end_it_is_given_start_up_included(tmp_
         path=str(tmp_path / "m.py"),
         imports=["from m import inc"],
         functions=[OfflineFunction("inc", "function", [{"args": ["1"], "kwargs": {}}], [])],
-        mutants=[mutant],
+        mutants=[mutant, same],
         budget_s=30.0,
         ends_at=time.time() - 1,  # the start-up took the whole budget
         hypothesis_examples=0,
@@ -395,4 +398,5 @@ def test_the_probe_ends_by_the_wall_clock_end_it_is_given_start_up_included(tmp_
         check=True,
         timeout=60,
     )
-    assert json.loads(out.read_text())["status"].get("m1", "not_run") == "not_run"
+    status = json.loads(out.read_text())["status"]
+    assert status.get("m1", "not_run") == status.get("m2", "not_run") == "not_run"

@@ -165,12 +165,16 @@ def explore(
     path: str,
     deadline: float,
     hypothesis: bool,
+    hard: float | None = None,
 ) -> dict:
     """One function: candidate inputs, then the oracle twice; what is kept and why the rest
-    is not."""
+    is not. `deadline`: its share; `hard`: the probe's end, which no step overruns."""
     spec = {"name": fn.name, "kind": fn.kind, "inputs": fn.inputs, "receivers": fn.receivers}
     share = deadline - time.monotonic()
-    gen_limit = max(2.0, share * 0.3)
+    left = (hard if hard is not None else deadline + 60.0) - time.monotonic()
+    if left < 0.5:
+        return {"error": "not probed: the probe's time ran out before it (raise --budget)"}
+    gen_limit = min(max(2.0, share * 0.3), left * 0.5)
     state, made, _ = _run(
         lambda: candidates(module, spec, job.literals, job.max_inputs, job.seed), gen_limit
     )
@@ -179,8 +183,9 @@ def explore(
     if "crash" in made:
         return {"error": "building inputs failed: " + made["crash"].strip().splitlines()[-1][:200]}
     inputs = made["inputs"]
-    if hypothesis and len(inputs) < job.max_inputs:  # in its own child, bounded
-        limit = min(share * 0.2, 4.0)
+    left = (hard if hard is not None else deadline + 60.0) - time.monotonic()
+    if hypothesis and len(inputs) < job.max_inputs and left > 2.0:  # in its own child, bounded
+        limit = min(share * 0.2, 4.0, left * 0.2)
         until = time.monotonic() + limit * 0.7
         # the draws stop at `until`; the kill comes later, so a slow start on a busy machine still
         # returns them
@@ -309,12 +314,12 @@ def main(job_path: str) -> int:
         for i, fn in enumerate(job.functions):
             share = (explore_end - time.monotonic()) / (len(job.functions) - i)
             result["functions"][fn.name] = explore(
-                job, module, fn, path, time.monotonic() + max(share, 0.5), hypothesis
+                job, module, fn, path, time.monotonic() + max(share, 0.5), hypothesis, deadline
             )
         result["explore_s"] = time.monotonic() - start
         cases = _cases(job, result["functions"])
-        todo, settled = mutants.plan(job, text, path)
-        result["status"].update(settled)
+        planner = mutants.Planner(text, path)
+        todo = [(m, None) for m in job.mutants]
         observers = mutants.Observers(text, path)
         source_lines = text.split("\n")
 
@@ -338,7 +343,15 @@ def main(job_path: str) -> int:
 
         todo.sort(key=lambda mc: (not mc[0].chain, len(cases_for(mc[0])[0])))
         kills, status = mutants.run(
-            todo, cases_for, module, path, job.imports, job.workers, job.memory_mb, deadline - 0.3
+            todo,
+            cases_for,
+            module,
+            path,
+            job.imports,
+            job.workers,
+            job.memory_mb,
+            deadline - 0.3,
+            planner,
         )
         result["mutants"] = kills
         result["status"].update(status)
