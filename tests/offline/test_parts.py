@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import enum
+import importlib
 import json
 import os
 import re
@@ -19,6 +20,7 @@ import pytest
 
 from assay._assay_sandbox import launch
 from assay._assay_sandbox.offline.calls import match_for
+from assay._assay_sandbox.offline.inputs import candidates
 from assay._assay_sandbox.offline.values import Imports, Unwritable, round_trips, to_source
 from assay._assay_sandbox.protocol import MutantSpec, OfflineFunction, OfflineJob
 from assay.cli.generate import parse_budget
@@ -400,3 +402,35 @@ def test_the_probe_ends_by_the_wall_clock_end_it_is_given_start_up_included(tmp_
     )
     status = json.loads(out.read_text())["status"]
     assert status.get("m1", "not_run") == status.get("m2", "not_run") == "not_run"
+
+
+def test_untyped_parameters_get_values_shaped_by_how_the_function_uses_them(tmp_path):
+    source = textwrap.dedent("""
+        def lookup(record, suffix=None):
+            return record["name"] + (suffix.upper() if suffix else "")
+
+        def swap(pair):
+            a, b = pair
+            return b, a
+
+        def total(items):
+            return sum(x for x in items if x > 0)
+    """)
+    (tmp_path / "untyped_mod.py").write_text(source)
+    sys.path.insert(0, str(tmp_path))
+    try:
+        module = importlib.import_module("untyped_mod")
+        pool = {"int": [], "float": [], "str": []}
+
+        def inputs(name):
+            spec = {"name": name, "kind": "function", "inputs": [], "receivers": []}
+            made = candidates(module, spec, pool, 60, 0)["inputs"]
+            return [(i["args"], i["kwargs"]) for i in made]
+
+        assert (["{'name': 1}"], {}) in inputs("lookup")
+        assert any(args[1:] == ["'abc'"] for args, _ in inputs("lookup"))  # default None
+        assert (["(1, 2)"], {}) in inputs("swap")
+        assert (["[1, 2, 3]"], {}) in inputs("total")
+    finally:
+        sys.path.remove(str(tmp_path))
+        sys.modules.pop("untyped_mod", None)

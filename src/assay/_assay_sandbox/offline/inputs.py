@@ -2,10 +2,10 @@
 
 Each parameter gets a list of candidate sources: what the project's tests and doctests passed there,
 values built from its type hint (boundary values, the literals mined from the tests and the code and
-their neighbours), its default. Inputs vary one parameter at a time around each mined call (or
-around the first choices), then random combinations, then - when hypothesis is importable -
-`st.from_type` draws. Runs in a forked child: building a receiver or a hypothesis strategy may run
-the user's code.
+their neighbours) or, untyped, from how the function uses it (`shapes`), its default. Inputs vary
+one parameter at a time around each mined call (or around the first choices), then random
+combinations, then - when hypothesis is importable - `st.from_type` draws. Runs in a forked child:
+building a receiver or a hypothesis strategy may run the user's code.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ import warnings
 from typing import TYPE_CHECKING, Any
 
 from .calls import resolve
+from .shapes import shaped
 from .values import UNTYPED, Imports, Unwritable, to_source, values_for
 
 if TYPE_CHECKING:
@@ -174,6 +175,8 @@ def candidates(
                 defaults[p.name] = src
         hint = sig.hints.get(p.name)
         typed = values_for(hint, pool) if hint is not None else []
+        if not typed and hint is None:  # untyped: what its uses say it is
+            typed = shaped(obj, p.name, pool)
         if not typed and p.default is not p.empty and p.default is not None:
             typed = values_for(type(p.default), pool)
         if not typed and hint is None and not from_mined and p.default is p.empty:
