@@ -145,6 +145,8 @@ def fresh_copy(name: str, tool: str) -> Path:
             ".assay", "__pycache__", "*.egg-info", ".venv", ".tox", "build", "mutants"
         ),
     )
+    if (src / ".venv").is_dir():  # a field project's interpreter (its assay configuration names it)
+        (dest / ".venv").symlink_to(src / ".venv")
     return dest
 
 
