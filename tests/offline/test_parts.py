@@ -434,3 +434,10 @@ def test_untyped_parameters_get_values_shaped_by_how_the_function_uses_them(tmp_
     finally:
         sys.path.remove(str(tmp_path))
         sys.modules.pop("untyped_mod", None)
+
+
+def test_a_function_whose_every_input_raises_says_which_exception():
+    info = FunctionInfo("f", "function", 1, 5)
+    found = {"inputs": 3, "dropped": {"raise TypeError": 3}, "examples": {"raise TypeError": "bad"}}
+    rep = _function_report(info, ProbeResult({"f": found}, [], {}), [], [], set(), {})
+    assert rep.reason.startswith("all its 3 inputs raise TypeError ('bad'): no input of the right")

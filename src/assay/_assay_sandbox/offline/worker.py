@@ -19,6 +19,7 @@ import importlib
 import importlib.util
 import json
 import os
+import re
 import time
 import traceback
 from typing import TYPE_CHECKING, Any
@@ -234,10 +235,13 @@ def explore(
         second[i] = b
     kept: list[dict] = []
     dropped: dict[str, int] = {}
+    examples: dict[str, str] = {}  # drop reason -> the first exception message behind it
     for inp, a, b in zip(inputs, first, second):  # noqa: B905 - one outcome per input
         why = _why_dropped(inp, a, b)
         if why:
             dropped[why] = dropped.get(why, 0) + 1
+            message = re.sub(r"\\(.)", r"\1", (a.get("match") or "").strip("^$"))
+            examples.setdefault(why, message[:80])
             continue
         if "literal" in a:
             inp = {**inp, **a["literal"]}
@@ -259,6 +263,7 @@ def explore(
         "tried": tried,
         "kept": kept,
         "dropped": dropped,
+        "examples": {k: v for k, v in examples.items() if v},
         "hung": hung,
         "memory": memory,
         "inputs": len(inputs),
@@ -283,7 +288,7 @@ def _why_dropped(inp: dict, a: dict, b: dict) -> str | None:
         and a["k"] == "raise"
         and a["type"] in ("TypeError", "AttributeError", "NotImplementedError")
     ):
-        return "wrong type of argument"
+        return f"raise {a['type']}"
     return None
 
 

@@ -78,7 +78,14 @@ def _no_input(found: dict[str, Any]) -> str:
         return "hangs on every input it was given"
     if found.get("memory") == n:
         return "runs out of memory on every input it was given"
-    why = ", ".join(
-        f"{v} {k}" for k, v in sorted(found.get("dropped", {}).items(), key=lambda kv: -kv[1])
-    )
+    dropped = found.get("dropped", {})
+    if len(dropped) == 1 and next(iter(dropped)).startswith("raise "):
+        kind = next(iter(dropped))[len("raise ") :]
+        example = found.get("examples", {}).get(f"raise {kind}")
+        return (
+            f"all its {n} inputs raise {kind}"
+            + (f" ({example!r})" if example else "")
+            + ": no input of the right type was found (add a type hint or a test that calls it)"
+        )
+    why = ", ".join(f"{v} {k}" for k, v in sorted(dropped.items(), key=lambda kv: -kv[1]))
     return f"none of its {n} inputs gave an outcome a test can pin ({why})"
