@@ -441,3 +441,11 @@ def test_a_function_whose_every_input_raises_says_which_exception():
     found = {"inputs": 3, "dropped": {"raise TypeError": 3}, "examples": {"raise TypeError": "bad"}}
     rep = _function_report(info, ProbeResult({"f": found}, [], {}), [], [], set(), {})
     assert rep.reason.startswith("all its 3 inputs raise TypeError ('bad'): no input of the right")
+
+
+def test_tests_lost_with_a_file_the_gates_did_not_accept_are_not_called_redundant():
+    info = FunctionInfo("f", "function", 1, 5)
+    probe = ProbeResult({"f": {"tried": {}}}, [_kept("k", "f", {"m1"})], {"m1": "run"})
+    why = "its tests were in a file the gates did not accept: the budget ran out"
+    rep = _function_report(info, probe, [_mutant("m1", "f", 2)], [], set(), {}, {"f": why})
+    assert (rep.status, rep.reason) == ("unverified", why)

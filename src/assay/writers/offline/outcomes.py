@@ -25,7 +25,10 @@ def _function_report(
     final: list[Kept],
     killed: set[str],
     dropped: dict[str, str],
+    unverified: dict[str, str] | None = None,
 ) -> FunctionReport:
+    """`unverified`: function -> why the file holding its tests was not accepted (the budget ran
+    out in the gates, the gates rejected it): that, not a lack of kills, is why it has none."""
     found = probe.functions.get(info.name, {})
     own = [m for m in counted if m.function == info.name]
     kept = [k for k in probe.kept if k.function == info.name]
@@ -48,6 +51,8 @@ def _function_report(
         rep.status, rep.reason = "skipped", _no_input(found)
     elif info.name in dropped:
         rep.status, rep.reason = "dropped", dropped[info.name]
+    elif unverified and info.name in unverified:
+        rep.status, rep.reason = "unverified", unverified[info.name]
     elif not any(k.kills for k in kept):
         rep.status, rep.reason = "no-kill", _no_kill(own, probe.status)
     else:
