@@ -21,6 +21,7 @@ import pytest
 from assay._assay_sandbox import launch
 from assay._assay_sandbox.offline.calls import match_for
 from assay._assay_sandbox.offline.inputs import candidates
+from assay._assay_sandbox.offline.worker import _why_dropped
 from assay._assay_sandbox.offline.values import Imports, Unwritable, round_trips, to_source
 from assay._assay_sandbox.protocol import MutantSpec, OfflineFunction, OfflineJob
 from assay.cli.generate import parse_budget
@@ -449,3 +450,9 @@ def test_tests_lost_with_a_file_the_gates_did_not_accept_are_not_called_redundan
     why = "its tests were in a file the gates did not accept: the budget ran out"
     rep = _function_report(info, probe, [_mutant("m1", "f", 2)], [], set(), {}, {"f": why})
     assert (rep.status, rep.reason) == ("unverified", why)
+
+
+def test_an_outcome_whose_second_run_did_not_come_is_out_of_time_not_flaky():
+    first = {"k": "return", "expr": "1", "imports": []}
+    assert _why_dropped({"origin": "tests"}, first, {"k": "not_run"}) == "out of time"
+    assert _why_dropped({"origin": "tests"}, first, {**first, "expr": "2"}) == "not deterministic"

@@ -65,12 +65,17 @@ def _observe(
     path: str,
     trace: bool,
     memory_mb: int,
+    stop: float = float("inf"),
 ) -> list[dict]:
-    """In a child: each input's outcome (with the lines it ran and its time when tracing)."""
+    """In a child: each input's outcome (with the lines it ran and its time when tracing); from
+    `stop` on, the rest are not run and the child returns what it has before it is killed."""
     child_setup(memory_mb)
     spaces = Namespaces(lines)
     out: list[dict] = []
     for inp in inputs:
+        if time.monotonic() >= stop:
+            out.append({"k": "not_run"})
+            continue
         bounded = [r["k"] for r in out if r["k"] in ("timeout", "memory")]
         # it hangs or eats memory: the other inputs would only cost time
         if len(bounded) >= GIVE_UP:
@@ -110,7 +115,7 @@ def _observe(
 
 
 def _bisected(
-    run_child: Callable[[list[dict]], list[dict]],
+    run_child: Callable[[list[dict], float], list[dict]],
     inputs: list[dict],
     timeout: float,
     deadline: float,
@@ -123,7 +128,9 @@ def _bisected(
     if left <= 0:
         return [{"k": "not_run"} for _ in inputs]
     limit = min(len(inputs) * timeout * 2 + 2.0, left)
-    state, result, _ = _run(lambda: run_child(inputs), limit)
+    # the child stops taking inputs before it is killed: a busy machine keeps what it ran
+    stop = time.monotonic() + limit - min(1.0, limit * 0.2)
+    state, result, _ = _run(lambda: run_child(inputs, stop), limit)
     if state == "exited" and isinstance(result, list):
         return result
     if len(inputs) == 1:
@@ -205,12 +212,12 @@ def explore(
             ]
             inputs += fresh[: job.max_inputs - len(inputs)]
 
-    def forward(batch: list[dict]) -> list[dict]:
+    def forward(batch: list[dict], stop: float) -> list[dict]:
         return _observe(
-            module, spec, batch, job.imports, job.call_timeout, path, True, job.memory_mb
+            module, spec, batch, job.imports, job.call_timeout, path, True, job.memory_mb, stop
         )
 
-    def backward(batch: list[dict]) -> list[dict]:
+    def backward(batch: list[dict], stop: float) -> list[dict]:
         return list(
             reversed(
                 _observe(
@@ -222,11 +229,15 @@ def explore(
                     path,
                     False,
                     job.memory_mb,
+                    stop,
                 )
             )
         )
 
-    first = _bisected(forward, inputs, job.call_timeout, deadline)
+    # the first run leaves the second (which drops the outcomes that do not repeat) a share
+    first = _bisected(
+        forward, inputs, job.call_timeout, time.monotonic() + (deadline - time.monotonic()) * 0.6
+    )
     again = [i for i, a in enumerate(first) if a["k"] in ASSERTABLE]  # only those can be kept
     second = [{"k": "not_run"} for _ in inputs]
     for i, b in zip(  # noqa: B905
@@ -281,6 +292,8 @@ def _why_dropped(inp: dict, a: dict, b: dict) -> str | None:
             "not_run": "out of time",
             "unwritable": "outcome cannot be written back",
         }.get(a["k"], a["k"])
+    if b["k"] == "not_run":  # the second run, which checks that the outcome repeats, did not come
+        return "out of time"
     if not _same(a, b):
         return "not deterministic"
     if (
