@@ -21,8 +21,8 @@ import pytest
 from assay._assay_sandbox import launch
 from assay._assay_sandbox.offline.calls import match_for
 from assay._assay_sandbox.offline.inputs import candidates
-from assay._assay_sandbox.offline.worker import _why_dropped
 from assay._assay_sandbox.offline.values import Imports, Unwritable, round_trips, to_source
+from assay._assay_sandbox.offline.worker import _why_dropped
 from assay._assay_sandbox.protocol import MutantSpec, OfflineFunction, OfflineJob
 from assay.cli.generate import parse_budget
 from assay.errors import InputError
