@@ -17,6 +17,8 @@ UNJUDGED = {
     "crash": "crashed",
 }
 
+LABELS = {**UNJUDGED, "no_coverage": "reached by no input"}
+
 
 def _function_report(
     info: FunctionInfo,
@@ -71,7 +73,7 @@ def _no_kill(own: list[Mutant], status: dict[str, str]) -> str:
     if seen["no_coverage"] == n:
         return f"no input reaches the lines of its {n} mutants"
     return f"none of its {n} mutants was run: " + ", ".join(
-        f"{v} {UNJUDGED.get(k, k.replace('_', ' '))}" for k, v in seen.most_common()
+        f"{v} {LABELS.get(k, k.replace('_', ' '))}" for k, v in seen.most_common()
     )
 
 
