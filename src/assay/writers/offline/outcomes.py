@@ -68,6 +68,8 @@ def _no_kill(own: list[Mutant], status: dict[str, str]) -> str:
         return "it has no mutants"
     seen = Counter(status.get(m.id, "not_run") for m in own)
     n = len(own)
+    if seen["run"] == n:
+        return f"no input kills any of its {n} mutants"
     if seen["run"]:
         return f"no input kills any of the {seen['run']} of its {n} mutants the probe ran"
     if seen["no_coverage"] == n:
@@ -81,11 +83,12 @@ def _no_input(found: dict[str, Any]) -> str:
     n = found.get("inputs", 0)
     if not n:
         return "no input could be built for it (no mined call, no type hints)"
-    if found.get("hung") == n:
-        return "hangs on every input it was given"
-    if found.get("memory") == n:
-        return "runs out of memory on every input it was given"
     dropped = found.get("dropped", {})
+    late = dropped.get("out of time", 0)  # not run: the time went to the ones that hung
+    if found.get("hung") and found["hung"] + late >= n:
+        return "hangs on every input it was given"
+    if found.get("memory") and found["memory"] + late >= n:
+        return "runs out of memory on every input it was given"
     if len(dropped) == 1 and next(iter(dropped)).startswith("raise "):
         kind = next(iter(dropped))[len("raise ") :]
         example = found.get("examples", {}).get(f"raise {kind}")
