@@ -51,6 +51,7 @@ from .values import Imports, Unwritable, to_source
 
 ASSERTABLE = {"return", "iter", "raise"}
 EXPLORE_SHARE = 0.55  # of the budget, for inputs and oracle; the rest for the mutants
+OVERRUN_SHARE = 0.4  # of the mutants' share, what a late exploration may take
 MAX_CASES = 250  # inputs run against one mutant
 # inputs of one function that hang or exhaust memory before its other inputs are not run
 GIVE_UP = 2
@@ -329,10 +330,12 @@ def main(job_path: str) -> int:
             text = fh.read()
         hypothesis = bool(job.hypothesis_examples) and _warm_hypothesis()
         explore_end = start + (deadline - start) * EXPLORE_SHARE
+        # exploring late on a busy machine may eat into the mutants' share, never all of it
+        hard = explore_end + (deadline - explore_end) * OVERRUN_SHARE
         for i, fn in enumerate(job.functions):
             share = (explore_end - time.monotonic()) / (len(job.functions) - i)
             result["functions"][fn.name] = explore(
-                job, module, fn, path, time.monotonic() + max(share, 0.5), hypothesis, deadline
+                job, module, fn, path, time.monotonic() + max(share, 0.5), hypothesis, hard
             )
         result["explore_s"] = time.monotonic() - start
         cases = _cases(job, result["functions"])
