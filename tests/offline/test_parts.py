@@ -416,6 +416,10 @@ def test_untyped_parameters_get_values_shaped_by_how_the_function_uses_them(tmp_
 
         def total(items):
             return sum(x for x in items if x > 0)
+
+        class Lexer:
+            def tokenize(self, expression):
+                return expression.split()
     """)
     (tmp_path / "untyped_mod.py").write_text(source)
     sys.path.insert(0, str(tmp_path))
@@ -424,7 +428,8 @@ def test_untyped_parameters_get_values_shaped_by_how_the_function_uses_them(tmp_
         pool = {"int": [], "float": [], "str": []}
 
         def inputs(name):
-            spec = {"name": name, "kind": "function", "inputs": [], "receivers": []}
+            kind = "method" if "." in name else "function"
+            spec = {"name": name, "kind": kind, "inputs": [], "receivers": []}
             made = candidates(module, spec, pool, 60, 0)["inputs"]
             return [(i["args"], i["kwargs"]) for i in made]
 
@@ -432,6 +437,10 @@ def test_untyped_parameters_get_values_shaped_by_how_the_function_uses_them(tmp_
         assert any(args[1:] == ["'abc'"] for args, _ in inputs("lookup"))  # default None
         assert (["(1, 2)"], {}) in inputs("swap")
         assert (["[1, 2, 3]"], {}) in inputs("total")
+        made = candidates(
+            module, {"name": "Lexer.tokenize", "kind": "method", "inputs": []}, pool, 9, 0
+        )
+        assert {i["receiver"] for i in made["inputs"]} == {"Lexer()"}  # built with no argument
     finally:
         sys.path.remove(str(tmp_path))
         sys.modules.pop("untyped_mod", None)

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from .calls import resolve
 from .shapes import shaped
-from .values import UNTYPED, Imports, Unwritable, to_source, values_for
+from .values import UNTYPED, Imports, Unwritable, importable, to_source, values_for
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
@@ -188,6 +188,8 @@ def candidates(
     if cls is not None:
         receivers += [r for i in mined if (r := i.get("receiver"))]
         receivers += _sources(values_for(cls, pool), imports, 6)
+        if not receivers:  # a class built with no argument (`Lexer()`) is its own receiver
+            receivers += _bare(cls, imports)
         receivers = list(dict.fromkeys(receivers))[:MAX_CHOICES]
     lines = sorted(set(imports.lines.values()))
     out: list[dict] = []
@@ -242,6 +244,21 @@ def candidates(
         named = {n: rng.choice(c) for n, c in choices.items() if c}
         add(named, rng.choice(receivers) if receivers else None, "combination")
     return {"params": [*sig.positional, *sig.keyword], "inputs": out}
+
+
+def _bare(cls: type, imports: Imports) -> list[str]:
+    """`Cls()` when the class's constructor needs no argument, else nothing."""
+    try:
+        params = inspect.signature(cls).parameters.values()
+        name = importable(cls, imports)
+    except (TypeError, ValueError, Unwritable):
+        return []
+    needed = [
+        p
+        for p in params
+        if p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+    ]
+    return [] if needed else [f"{name}()"]
 
 
 def _stringy(sources: list[str]) -> bool:
