@@ -2,6 +2,12 @@
 
 Run by hand (not a test):
   .venv/bin/python bench/offline_vs_pynguin.py [--budget 60] [--only shop] [--seed 1]
+      [--tool assay|pynguin|both]
+
+`--tool pynguin` runs Pynguin alone and keeps each module's figures under bench/.cache (it is slow:
+run it once, in the background); `--tool assay` then reads them back for the table.
+`--set field` picks six modules of the field projects (bench/field, set up by its prepare.py under
+/tmp/assay-field/projects) instead of the modules the writer was tuned on.
 
 Per module, for each tool, on a fresh copy of the project:
 - tests produced (test cases: a parametrized case counts once per row, as pytest counts them);
@@ -61,6 +67,42 @@ PROJECTS = {
         "modules": ["toolz/dicttoolz.py", "toolz/itertoolz.py"],
     },
 }
+FIELD = Path("/tmp/assay-field/projects")
+# six modules of the field projects the writer was not tuned on (a project's .venv is not copied)
+FIELD_PROJECTS = {
+    "humanize": {
+        "root": FIELD / "humanize-4.11.0",
+        "source": "src",
+        "modules": ["src/humanize/number.py"],
+    },
+    "semver": {
+        "root": FIELD / "semver-3.0.2",
+        "source": "src",
+        "modules": ["src/semver/version.py"],
+    },
+    "tabulate": {
+        "root": FIELD / "tabulate-0.9.0",
+        "source": ".",
+        "modules": ["tabulate/__init__.py"],
+    },
+    "isodate": {
+        "root": FIELD / "isodate-0.7.2",
+        "source": "src",
+        "modules": ["src/isodate/isodates.py"],
+    },
+    "inflection-field": {
+        "root": FIELD / "inflection-0.5.1",
+        "source": ".",
+        "modules": ["inflection/__init__.py"],
+    },
+    "toolz-field": {
+        "root": FIELD / "toolz-1.2.0",
+        "source": ".",
+        "modules": ["toolz/itertoolz.py"],
+    },
+}
+SETS = {"tuned": PROJECTS, "field": FIELD_PROJECTS}
+ALL = {**PROJECTS, **FIELD_PROJECTS}
 RUNS = CACHE / "offline_vs_pynguin"
 NOTHING = {"produced": 0, "kept": 0, "score": None, "lines": 0, "wall_s": 0, "note": "not run"}
 
@@ -90,13 +132,21 @@ def pynguin_exe(python: str | None) -> Path:
 
 
 def fresh_copy(name: str, tool: str) -> Path:
-    spec = PROJECTS[name]
+    spec = ALL[name]
     src = spec["root"] if "root" in spec else fetch(spec["spec"])
     dest = RUNS / tool / name
     if dest.exists():
         shutil.rmtree(dest)
     dest.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copytree(src, dest, ignore=shutil.ignore_patterns(".assay", "__pycache__", "*.egg-info"))
+    shutil.copytree(
+        src,
+        dest,
+        ignore=shutil.ignore_patterns(
+            ".assay", "__pycache__", "*.egg-info", ".venv", ".tox", "build", "mutants"
+        ),
+    )
+    if (src / ".venv").is_dir():  # a field project's interpreter (its assay configuration names it)
+        (dest / ".venv").symlink_to(src / ".venv")
     return dest
 
 
@@ -226,7 +276,7 @@ def run_assay(name: str, module: str, budget: float, max_tests: int) -> dict:
 
 def run_pynguin(name: str, module: str, budget: float, exe: Path, seed: int) -> dict:
     root = fresh_copy(name, "pynguin")
-    spec = PROJECTS[name]
+    spec = ALL[name]
     out = root / "pynguin_out"
     env = {**os.environ, "PYNGUIN_DANGER_AWARE": "1"}
     start = time.monotonic()
@@ -330,7 +380,9 @@ def main() -> int:
     parser.add_argument(
         "--budget", type=float, default=60.0, help="seconds per module for each tool"
     )
-    parser.add_argument("--only", choices=sorted(PROJECTS), action="append")
+    parser.add_argument("--only", choices=sorted(ALL), action="append")
+    parser.add_argument("--set", choices=sorted(SETS), default="tuned", help="which modules")
+    parser.add_argument("--tool", choices=("both", "assay", "pynguin"), default="both")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--max-tests", type=int, default=20, help="assay's tests per function")
     parser.add_argument(
@@ -338,20 +390,32 @@ def main() -> int:
     )
     parser.add_argument("--pynguin-python", help="a Python 3.10 for Pynguin's venv")
     args = parser.parse_args()
-    exe = Path() if args.skip_pynguin else pynguin_exe(args.pynguin_python)
+    if args.skip_pynguin:
+        args.tool = "assay"
+    exe = Path() if args.tool == "assay" else pynguin_exe(args.pynguin_python)
     rows = []
-    for name in args.only or list(PROJECTS):
-        for module in PROJECTS[name]["modules"]:
-            print(f"{name} {module}: assay ...", file=sys.stderr, flush=True)
-            mine = run_assay(name, module, args.budget, args.max_tests)
-            print(f"{name} {module}: pynguin ...", file=sys.stderr, flush=True)
-            theirs = (
-                NOTHING
-                if args.skip_pynguin
-                else run_pynguin(name, module, args.budget, exe, args.seed)
-            )
-            rows.append({"project": name, "module": module, "assay": mine, "pynguin": theirs})
-            print(json.dumps(rows[-1]), file=sys.stderr, flush=True)
+    for name in args.only or list(SETS[args.set]):
+        for module in ALL[name]["modules"]:
+            row = {"project": name, "module": module}
+            for tool in ("assay", "pynguin"):
+                kept = (
+                    RUNS
+                    / "figures"
+                    / f"{tool}-{name}-{module.replace('/', '_')}-{args.budget:g}.json"
+                )
+                if args.tool in (tool, "both"):
+                    print(f"{name} {module}: {tool} ...", file=sys.stderr, flush=True)
+                    row[tool] = (
+                        run_assay(name, module, args.budget, args.max_tests)
+                        if tool == "assay"
+                        else run_pynguin(name, module, args.budget, exe, args.seed)
+                    )
+                    kept.parent.mkdir(parents=True, exist_ok=True)
+                    kept.write_text(json.dumps(row[tool]))
+                else:  # the other tool's figures from an earlier run, when there are some
+                    row[tool] = json.loads(kept.read_text()) if kept.is_file() else NOTHING
+            rows.append(row)
+            print(json.dumps(row), file=sys.stderr, flush=True)
     uptime = re.sub(
         r"\s+", " ", subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
     )

@@ -5,26 +5,36 @@ from __future__ import annotations
 
 import ast
 import enum
+import importlib
+import json
 import os
 import re
 import subprocess
+import sys
 import textwrap
+import time
 from dataclasses import dataclass
 from decimal import Decimal
 
 import pytest
 
+from assay._assay_sandbox import launch
 from assay._assay_sandbox.offline.calls import match_for
+from assay._assay_sandbox.offline.inputs import candidates
 from assay._assay_sandbox.offline.values import Imports, Unwritable, round_trips, to_source
+from assay._assay_sandbox.offline.worker import _why_dropped
+from assay._assay_sandbox.protocol import MutantSpec, OfflineFunction, OfflineJob
 from assay.cli.generate import parse_budget
 from assay.errors import InputError
+from assay.mutation.model import Mutant
 from assay.project import Project
-from assay.writers.offline.cover import cover
-from assay.writers.offline.functions import functions_of
+from assay.writers.offline.cover import cover, fit_threshold, foresee
+from assay.writers.offline.functions import FunctionInfo, functions_of
 from assay.writers.offline.markers import marker_problem
 from assay.writers.offline.mine import mine
+from assay.writers.offline.outcomes import _function_report
 from assay.writers.offline.place import out_dir_rel, path_for, write_new
-from assay.writers.offline.probe import Kept
+from assay.writers.offline.probe import Kept, ProbeResult
 from assay.writers.offline.render import render
 from assay.writers.offline.session import _since
 
@@ -285,3 +295,173 @@ def test_out_dir_must_be_a_test_directory_inside_the_project(tmp_path):
     for bad in (root / "pkg", tmp_path / "elsewhere"):
         with pytest.raises(InputError):
             out_dir_rel(project, bad)
+
+
+def _mutant(id_, function, line):
+    return Mutant(id_, "m.py", "op", 0, 1, line, 0, line, 1, "a", "b", function)
+
+
+def test_mutants_the_probe_never_ran_do_not_drop_a_function_for_the_file_score():
+    """Under load the probe runs few mutants; those it did not run are unknown, not survivors."""
+    spans = {"f": (1, 5), "g": (6, 9)}
+    f = _kept("f1", "f", {"m1"})
+    f.lines = {2}
+    g = _kept("g1", "g", {"m3"})
+    g.lines = {7}
+    mutants = [_mutant("m1", "f", 2), _mutant("m2", "f", 3), _mutant("m3", "g", 7)]
+    mutants += [_mutant(f"n{i}", "g", 8) for i in range(6)]
+    status = {"m1": "run", "m2": "not_run", "m3": "run"} | {f"n{i}": "not_run" for i in range(6)}
+    assert foresee([f, g], mutants, status, spans)[0] == 100.0
+    kept, left_out = fit_threshold([f, g], mutants, status, spans, 50.0)
+    assert (kept, left_out) == ([f, g], [])
+    status["n0"] = "run"  # a mutant g's tests ran and let live still counts
+    assert foresee([g], mutants, status, spans)[0] == 50.0
+
+
+def test_a_function_whose_mutants_never_ran_is_not_said_to_kill_none():
+    info = FunctionInfo("f", "function", 1, 5)
+    mutants = [_mutant("m1", "f", 2), _mutant("m2", "f", 3)]
+    probe = ProbeResult({"f": {"tried": {}}}, [_kept("k", "f", set())], {"m1": "not_run"})
+    rep = _function_report(info, probe, mutants, [], set(), {})
+    assert rep.status == "no-kill"
+    assert rep.reason == (
+        "none of its 2 mutants was run: 2 not run (the probe's share of the budget ran out)"
+    )
+    probe.status = {"m1": "run", "m2": "not_run"}
+    rep = _function_report(info, probe, mutants, [], set(), {})
+    assert rep.reason == "no input kills any of the 1 of its 2 mutants the probe ran"
+
+
+def test_inputs_are_mined_through_re_exports_and_receivers_built_by_class_methods(tmp_path):
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("from .core import Box\nfrom .more import *\n")
+    (tmp_path / "pkg" / "more.py").write_text("from .core import twice\n")
+    core = textwrap.dedent("""
+        def twice(x):
+            return x * 2
+
+        class Box:
+            def __init__(self, n):
+                self.n = n
+
+            @classmethod
+            def of(cls, text):
+                return cls(len(text))
+
+            def grow(self, k):
+                return Box(self.n + k)
+    """)
+    (tmp_path / "pkg" / "core.py").write_text(core)
+    (tmp_path / "test_box.py").write_text(
+        textwrap.dedent("""
+        import pkg
+        from pkg import Box
+
+        def test_box():
+            assert pkg.twice(3) == 6
+            b = Box(1)
+            assert b.grow(5).n == 6
+            assert Box.of("ab").grow(2).n == 4
+    """)
+    )
+    modules = {"pkg": "pkg/__init__.py", "pkg.core": "pkg/core.py", "pkg.more": "pkg/more.py"}
+    functions = {"twice": "function", "Box.of": "static", "Box.grow": "method"}
+    mined = mine(tmp_path, "pkg.core", core, functions, modules)
+    assert [i["args"] for i in mined.inputs["twice"]] == [["3"]]
+    grow = [(i["receiver"], i["args"]) for i in mined.inputs["Box.grow"]]
+    assert grow == [("Box(1)", ["5"]), ("Box.of('ab')", ["2"])]
+    assert mined.inputs["Box.of"][0]["args"] == ["'ab'"]
+
+
+def test_the_probe_ends_by_the_wall_clock_end_it_is_given_start_up_included(tmp_path):
+    """A slow interpreter start must not eat the time the probe needs to write its result, nor
+    compiling mutants that will not run."""
+    (tmp_path / "m.py").write_text("def inc(x):\n    return x + 1\n")
+    mutant = MutantSpec("m1", "m.py", 27, 28, "2", 2, 2, 2, "inc", [["inc", 1]])
+    # equivalent (same bytecode): found so only by compiling it, which waits for its turn to run
+    same = MutantSpec("m2", "m.py", 27, 28, "(1)", 2, 2, 2, "inc", [["inc", 1]])
+    out = tmp_path / "out.json"
+    job = OfflineJob(
+        user_root=str(tmp_path),
+        scratch_root=str(tmp_path),
+        out=str(out),
+        module="m",
+        path=str(tmp_path / "m.py"),
+        imports=["from m import inc"],
+        functions=[OfflineFunction("inc", "function", [{"args": ["1"], "kwargs": {}}], [])],
+        mutants=[mutant, same],
+        budget_s=30.0,
+        ends_at=time.time() - 1,  # the start-up took the whole budget
+        hypothesis_examples=0,
+    )
+    (tmp_path / "job.json").write_text(job.to_json())
+    subprocess.run(
+        launch.argv(sys.executable, "offline", str(tmp_path / "job.json")),
+        cwd=tmp_path,
+        check=True,
+        timeout=60,
+    )
+    status = json.loads(out.read_text())["status"]
+    assert status.get("m1", "not_run") == status.get("m2", "not_run") == "not_run"
+
+
+def test_untyped_parameters_get_values_shaped_by_how_the_function_uses_them(tmp_path):
+    source = textwrap.dedent("""
+        def lookup(record, suffix=None):
+            return record["name"] + (suffix.upper() if suffix else "")
+
+        def swap(pair):
+            a, b = pair
+            return b, a
+
+        def total(items):
+            return sum(x for x in items if x > 0)
+
+        class Lexer:
+            def tokenize(self, expression):
+                return expression.split()
+    """)
+    (tmp_path / "untyped_mod.py").write_text(source)
+    sys.path.insert(0, str(tmp_path))
+    try:
+        module = importlib.import_module("untyped_mod")
+        pool = {"int": [], "float": [], "str": []}
+
+        def inputs(name):
+            kind = "method" if "." in name else "function"
+            spec = {"name": name, "kind": kind, "inputs": [], "receivers": []}
+            made = candidates(module, spec, pool, 60, 0)["inputs"]
+            return [(i["args"], i["kwargs"]) for i in made]
+
+        assert (["{'name': 1}"], {}) in inputs("lookup")
+        assert any(args[1:] == ["'abc'"] for args, _ in inputs("lookup"))  # default None
+        assert (["(1, 2)"], {}) in inputs("swap")
+        assert (["[1, 2, 3]"], {}) in inputs("total")
+        made = candidates(
+            module, {"name": "Lexer.tokenize", "kind": "method", "inputs": []}, pool, 9, 0
+        )
+        assert {i["receiver"] for i in made["inputs"]} == {"Lexer()"}  # built with no argument
+    finally:
+        sys.path.remove(str(tmp_path))
+        sys.modules.pop("untyped_mod", None)
+
+
+def test_a_function_whose_every_input_raises_says_which_exception():
+    info = FunctionInfo("f", "function", 1, 5)
+    found = {"inputs": 3, "dropped": {"raise TypeError": 3}, "examples": {"raise TypeError": "bad"}}
+    rep = _function_report(info, ProbeResult({"f": found}, [], {}), [], [], set(), {})
+    assert rep.reason.startswith("all its 3 inputs raise TypeError ('bad'): no input of the right")
+
+
+def test_tests_lost_with_a_file_the_gates_did_not_accept_are_not_called_redundant():
+    info = FunctionInfo("f", "function", 1, 5)
+    probe = ProbeResult({"f": {"tried": {}}}, [_kept("k", "f", {"m1"})], {"m1": "run"})
+    why = "its tests were in a file the gates did not accept: the budget ran out"
+    rep = _function_report(info, probe, [_mutant("m1", "f", 2)], [], set(), {}, {"f": why})
+    assert (rep.status, rep.reason) == ("unverified", why)
+
+
+def test_an_outcome_whose_second_run_did_not_come_is_out_of_time_not_flaky():
+    first = {"k": "return", "expr": "1", "imports": []}
+    assert _why_dropped({"origin": "tests"}, first, {"k": "not_run"}) == "out of time"
+    assert _why_dropped({"origin": "tests"}, first, {**first, "expr": "2"}) == "not deterministic"

@@ -160,6 +160,9 @@ class OfflineJob(_Json):
     # type name -> values mined from tests and the code
     literals: dict[str, list] = field(default_factory=dict)
     budget_s: float = 30.0  # the whole probe, import included
+    # wall clock (time.time()) by which the result must be written, the interpreter's start
+    # included (a busy machine can spend seconds there); 0: budget_s from the probe's start
+    ends_at: float = 0.0
     call_timeout: float = 1.0  # one call of the function under test (the original)
     memory_mb: int = 1024  # address space a call may add to the worker's
     workers: int = 1

@@ -4,7 +4,7 @@ oracle), run them against the module's mutants, and report which input kills whi
 imports `assay`.
 
 Modules: `values` (values as Python source, boundary values by type), `inputs` (candidate inputs
-per function), `calls` (timed, memory-bounded calls and their outcomes), `mutants` (the outcomes
-under each mutant), `worker` (the job), `markers` (a pytest plugin registering the markers of
-generated tests).
+per function; `shapes`: values for untyped parameters from how they are used), `calls` (timed,
+memory-bounded calls and their outcomes), `mutants` (the outcomes under each mutant), `worker` (the
+job), `markers` (a pytest plugin registering the markers of generated tests).
 """

@@ -2,10 +2,10 @@
 
 Each parameter gets a list of candidate sources: what the project's tests and doctests passed there,
 values built from its type hint (boundary values, the literals mined from the tests and the code and
-their neighbours), its default. Inputs vary one parameter at a time around each mined call (or
-around the first choices), then random combinations, then - when hypothesis is importable -
-`st.from_type` draws. Runs in a forked child: building a receiver or a hypothesis strategy may run
-the user's code.
+their neighbours) or, untyped, from how the function uses it (`shapes`), its default. Inputs vary
+one parameter at a time around each mined call (or around the first choices), then random
+combinations, then - when hypothesis is importable - `st.from_type` draws. Runs in a forked child:
+building a receiver or a hypothesis strategy may run the user's code.
 """
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ import warnings
 from typing import TYPE_CHECKING, Any
 
 from .calls import resolve
-from .values import UNTYPED, Imports, Unwritable, to_source, values_for
+from .shapes import shaped
+from .values import UNTYPED, Imports, Unwritable, importable, to_source, values_for
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
@@ -174,6 +175,8 @@ def candidates(
                 defaults[p.name] = src
         hint = sig.hints.get(p.name)
         typed = values_for(hint, pool) if hint is not None else []
+        if not typed and hint is None:  # untyped: what its uses say it is
+            typed = shaped(obj, p.name, pool)
         if not typed and p.default is not p.empty and p.default is not None:
             typed = values_for(type(p.default), pool)
         if not typed and hint is None and not from_mined and p.default is p.empty:
@@ -185,6 +188,8 @@ def candidates(
     if cls is not None:
         receivers += [r for i in mined if (r := i.get("receiver"))]
         receivers += _sources(values_for(cls, pool), imports, 6)
+        if not receivers:  # a class built with no argument (`Lexer()`) is its own receiver
+            receivers += _bare(cls, imports)
         receivers = list(dict.fromkeys(receivers))[:MAX_CHOICES]
     lines = sorted(set(imports.lines.values()))
     out: list[dict] = []
@@ -239,6 +244,21 @@ def candidates(
         named = {n: rng.choice(c) for n, c in choices.items() if c}
         add(named, rng.choice(receivers) if receivers else None, "combination")
     return {"params": [*sig.positional, *sig.keyword], "inputs": out}
+
+
+def _bare(cls: type, imports: Imports) -> list[str]:
+    """`Cls()` when the class's constructor needs no argument, else nothing."""
+    try:
+        params = inspect.signature(cls).parameters.values()
+        name = importable(cls, imports)
+    except (TypeError, ValueError, Unwritable):
+        return []
+    needed = [
+        p
+        for p in params
+        if p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+    ]
+    return [] if needed else [f"{name}()"]
 
 
 def _stringy(sources: list[str]) -> bool:

@@ -33,33 +33,38 @@ from .calls import Namespaces, child_setup, differs, prepare, run_call, setup
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from ..protocol import MutantSpec, OfflineJob
+    from ..protocol import MutantSpec
 
 MAX_KILLERS = 12  # killing inputs sought per mutant: enough for the set cover to choose among
 
 
-def plan(job: OfflineJob, text: str, path: str) -> tuple[list[tuple], dict[str, str]]:
-    """([(mutant, code)] to run, {mutant id: status}) for the settled ones: compile_error,
-    equivalent, duplicate."""
-    original = compile(text, path, "exec", dont_inherit=True)
-    # fingerprint -> first mutant (None: original)
-    seen: dict[str, str | None] = {fingerprint(original): None}
-    todo, settled = [], {}
-    for m in job.mutants:
+class Planner:
+    """Compiles a mutant when it is about to run, and settles the ones no run is needed for
+    (compile_error, equivalent, duplicate). Compiling every mutant first took seconds of a busy
+    machine's budget before any of them ran."""
+
+    def __init__(self, text: str, path: str):
+        self.text, self.path = text, path
+        original = compile(text, path, "exec", dont_inherit=True)
+        # fingerprint -> first mutant (None: original)
+        self.seen: dict[str, str | None] = {fingerprint(original): None}
+
+    def __call__(self, m: MutantSpec) -> tuple[types.CodeType | None, str | None]:
+        """(code to run, None) or (None, settled status)."""
         try:
             code = compile(
-                text[: m.start] + m.replacement + text[m.end :], path, "exec", dont_inherit=True
+                self.text[: m.start] + m.replacement + self.text[m.end :],
+                self.path,
+                "exec",
+                dont_inherit=True,
             )
         except (SyntaxError, ValueError):
-            settled[m.id] = "compile_error"
-            continue
+            return None, "compile_error"
         fp = fingerprint(code)
-        if fp in seen:
-            settled[m.id] = "equivalent" if seen[fp] is None else "duplicate"
-            continue
-        seen[fp] = m.id
-        todo.append((m, code))
-    return todo, settled
+        if fp in self.seen:
+            return None, "equivalent" if self.seen[fp] is None else "duplicate"
+        self.seen[fp] = m.id
+        return code, None
 
 
 class Observers:
@@ -233,12 +238,14 @@ def run(
     workers: int,
     memory_mb: int,
     deadline: float,
+    planner: Planner | None = None,
 ) -> tuple[dict[str, list[str]], dict[str, str]]:
     """Run mutants in forked children, `workers` at a time, until done or the deadline.
 
     `cases_for(m)` gives the cases a mutant may change (with their call timeouts) and whether the
     module body must run again. Returns ({mutant id: killing input ids}, {mutant id: status}) where
-    status is run | timeout | crash | not_run | no_coverage."""
+    status is run | timeout | crash | not_run | no_coverage; a mutant whose code is None is
+    compiled by `planner` when its turn comes (and may settle then)."""
     kills: dict[str, list[str]] = {}
     status: dict[str, str] = {}
     pending = list(reversed(todo))
@@ -248,6 +255,11 @@ def run(
     while pending or running:
         while pending and len(running) < max(1, workers) and time.monotonic() < deadline:
             m, code = pending.pop()
+            if code is None and planner is not None:
+                code, settled = planner(m)
+                if settled:
+                    status[m.id] = settled
+                    continue
             cases, reexec = cases_for(m)
             if not cases:
                 status[m.id] = "no_coverage"

@@ -19,6 +19,7 @@ import importlib
 import importlib.util
 import json
 import os
+import re
 import time
 import traceback
 from typing import TYPE_CHECKING, Any
@@ -50,6 +51,7 @@ from .values import Imports, Unwritable, to_source
 
 ASSERTABLE = {"return", "iter", "raise"}
 EXPLORE_SHARE = 0.55  # of the budget, for inputs and oracle; the rest for the mutants
+OVERRUN_SHARE = 0.4  # of the mutants' share, what a late exploration may take
 MAX_CASES = 250  # inputs run against one mutant
 # inputs of one function that hang or exhaust memory before its other inputs are not run
 GIVE_UP = 2
@@ -64,12 +66,17 @@ def _observe(
     path: str,
     trace: bool,
     memory_mb: int,
+    stop: float = float("inf"),
 ) -> list[dict]:
-    """In a child: each input's outcome (with the lines it ran and its time when tracing)."""
+    """In a child: each input's outcome (with the lines it ran and its time when tracing); from
+    `stop` on, the rest are not run and the child returns what it has before it is killed."""
     child_setup(memory_mb)
     spaces = Namespaces(lines)
     out: list[dict] = []
     for inp in inputs:
+        if time.monotonic() >= stop:
+            out.append({"k": "not_run"})
+            continue
         bounded = [r["k"] for r in out if r["k"] in ("timeout", "memory")]
         # it hangs or eats memory: the other inputs would only cost time
         if len(bounded) >= GIVE_UP:
@@ -109,7 +116,7 @@ def _observe(
 
 
 def _bisected(
-    run_child: Callable[[list[dict]], list[dict]],
+    run_child: Callable[[list[dict], float], list[dict]],
     inputs: list[dict],
     timeout: float,
     deadline: float,
@@ -122,7 +129,9 @@ def _bisected(
     if left <= 0:
         return [{"k": "not_run"} for _ in inputs]
     limit = min(len(inputs) * timeout * 2 + 2.0, left)
-    state, result, _ = _run(lambda: run_child(inputs), limit)
+    # the child stops taking inputs before it is killed: a busy machine keeps what it ran
+    stop = time.monotonic() + limit - min(1.0, limit * 0.2)
+    state, result, _ = _run(lambda: run_child(inputs, stop), limit)
     if state == "exited" and isinstance(result, list):
         return result
     if len(inputs) == 1:
@@ -165,12 +174,16 @@ def explore(
     path: str,
     deadline: float,
     hypothesis: bool,
+    hard: float | None = None,
 ) -> dict:
     """One function: candidate inputs, then the oracle twice; what is kept and why the rest
-    is not."""
+    is not. `deadline`: its share; `hard`: the probe's end, which no step overruns."""
     spec = {"name": fn.name, "kind": fn.kind, "inputs": fn.inputs, "receivers": fn.receivers}
     share = deadline - time.monotonic()
-    gen_limit = max(2.0, share * 0.3)
+    left = (hard if hard is not None else deadline + 60.0) - time.monotonic()
+    if left < 0.5:
+        return {"error": "not probed: the probe's time ran out before it (raise --budget)"}
+    gen_limit = min(max(2.0, share * 0.3), left * 0.5)
     state, made, _ = _run(
         lambda: candidates(module, spec, job.literals, job.max_inputs, job.seed), gen_limit
     )
@@ -179,8 +192,9 @@ def explore(
     if "crash" in made:
         return {"error": "building inputs failed: " + made["crash"].strip().splitlines()[-1][:200]}
     inputs = made["inputs"]
-    if hypothesis and len(inputs) < job.max_inputs:  # in its own child, bounded
-        limit = min(share * 0.2, 4.0)
+    left = (hard if hard is not None else deadline + 60.0) - time.monotonic()
+    if hypothesis and len(inputs) < job.max_inputs and left > 2.0:  # in its own child, bounded
+        limit = min(share * 0.2, 4.0, left * 0.2)
         until = time.monotonic() + limit * 0.7
         # the draws stop at `until`; the kill comes later, so a slow start on a busy machine still
         # returns them
@@ -199,12 +213,12 @@ def explore(
             ]
             inputs += fresh[: job.max_inputs - len(inputs)]
 
-    def forward(batch: list[dict]) -> list[dict]:
+    def forward(batch: list[dict], stop: float) -> list[dict]:
         return _observe(
-            module, spec, batch, job.imports, job.call_timeout, path, True, job.memory_mb
+            module, spec, batch, job.imports, job.call_timeout, path, True, job.memory_mb, stop
         )
 
-    def backward(batch: list[dict]) -> list[dict]:
+    def backward(batch: list[dict], stop: float) -> list[dict]:
         return list(
             reversed(
                 _observe(
@@ -216,11 +230,15 @@ def explore(
                     path,
                     False,
                     job.memory_mb,
+                    stop,
                 )
             )
         )
 
-    first = _bisected(forward, inputs, job.call_timeout, deadline)
+    # the first run leaves the second (which drops the outcomes that do not repeat) a share
+    first = _bisected(
+        forward, inputs, job.call_timeout, time.monotonic() + (deadline - time.monotonic()) * 0.6
+    )
     again = [i for i, a in enumerate(first) if a["k"] in ASSERTABLE]  # only those can be kept
     second = [{"k": "not_run"} for _ in inputs]
     for i, b in zip(  # noqa: B905
@@ -229,10 +247,13 @@ def explore(
         second[i] = b
     kept: list[dict] = []
     dropped: dict[str, int] = {}
+    examples: dict[str, str] = {}  # drop reason -> the first exception message behind it
     for inp, a, b in zip(inputs, first, second):  # noqa: B905 - one outcome per input
         why = _why_dropped(inp, a, b)
         if why:
             dropped[why] = dropped.get(why, 0) + 1
+            message = re.sub(r"\\(.)", r"\1", (a.get("match") or "").strip("^$"))
+            examples.setdefault(why, message[:80])
             continue
         if "literal" in a:
             inp = {**inp, **a["literal"]}
@@ -254,6 +275,7 @@ def explore(
         "tried": tried,
         "kept": kept,
         "dropped": dropped,
+        "examples": {k: v for k, v in examples.items() if v},
         "hung": hung,
         "memory": memory,
         "inputs": len(inputs),
@@ -271,6 +293,8 @@ def _why_dropped(inp: dict, a: dict, b: dict) -> str | None:
             "not_run": "out of time",
             "unwritable": "outcome cannot be written back",
         }.get(a["k"], a["k"])
+    if b["k"] == "not_run":  # the second run, which checks that the outcome repeats, did not come
+        return "out of time"
     if not _same(a, b):
         return "not deterministic"
     if (
@@ -278,7 +302,7 @@ def _why_dropped(inp: dict, a: dict, b: dict) -> str | None:
         and a["k"] == "raise"
         and a["type"] in ("TypeError", "AttributeError", "NotImplementedError")
     ):
-        return "wrong type of argument"
+        return f"raise {a['type']}"
     return None
 
 
@@ -286,6 +310,8 @@ def main(job_path: str) -> int:
     job = OfflineJob.read(job_path)
     start = time.monotonic()
     deadline = start + job.budget_s
+    if job.ends_at:
+        deadline = min(deadline, start + job.ends_at - time.time())
     result: dict = {"functions": {}, "mutants": {}, "status": {}}
     try:
         boot.isolate_imports(job.user_root, job.scratch_root, job.source_roots)
@@ -303,16 +329,18 @@ def main(job_path: str) -> int:
         with open(path, encoding="utf-8") as fh:
             text = fh.read()
         hypothesis = bool(job.hypothesis_examples) and _warm_hypothesis()
-        explore_end = start + job.budget_s * EXPLORE_SHARE
+        explore_end = start + (deadline - start) * EXPLORE_SHARE
+        # exploring late on a busy machine may eat into the mutants' share, never all of it
+        hard = explore_end + (deadline - explore_end) * OVERRUN_SHARE
         for i, fn in enumerate(job.functions):
             share = (explore_end - time.monotonic()) / (len(job.functions) - i)
             result["functions"][fn.name] = explore(
-                job, module, fn, path, time.monotonic() + max(share, 0.5), hypothesis
+                job, module, fn, path, time.monotonic() + max(share, 0.5), hypothesis, hard
             )
         result["explore_s"] = time.monotonic() - start
         cases = _cases(job, result["functions"])
-        todo, settled = mutants.plan(job, text, path)
-        result["status"].update(settled)
+        planner = mutants.Planner(text, path)
+        todo = [(m, None) for m in job.mutants]
         observers = mutants.Observers(text, path)
         source_lines = text.split("\n")
 
@@ -336,7 +364,15 @@ def main(job_path: str) -> int:
 
         todo.sort(key=lambda mc: (not mc[0].chain, len(cases_for(mc[0])[0])))
         kills, status = mutants.run(
-            todo, cases_for, module, path, job.imports, job.workers, job.memory_mb, deadline - 0.3
+            todo,
+            cases_for,
+            module,
+            path,
+            job.imports,
+            job.workers,
+            job.memory_mb,
+            deadline - 0.3,
+            planner,
         )
         result["mutants"] = kills
         result["status"].update(status)

@@ -5,8 +5,8 @@ call), at most `per_function` per function, until no input adds a kill. An input
 new is never a test.
 
 Gate 4 scores a file on the mutants of the functions its tests execute; the probe knows which lines
-each input runs and which mutants it kills, so the score can be foreseen and functions that would
-pull it under the threshold left out before the file is verified.
+each input runs and which mutants it kills, so the score can be foreseen (over the mutants it ran)
+and functions that would pull it under the threshold left out before the file is verified.
 """
 
 from __future__ import annotations
@@ -18,6 +18,9 @@ from assay.mutation.model import Mutant
 from assay.writers.offline.probe import Kept
 
 UNCOUNTED = {"equivalent", "duplicate", "compile_error"}
+# mutants the probe did not judge: unknown to the foresight, which neither counts them killed nor
+# survived (gate 4 runs them; under load most of a large module's mutants end here)
+UNJUDGED = {"not_run", "timeout", "crash"}
 
 
 def cover(
@@ -69,7 +72,11 @@ def foresee(
 ) -> tuple[float | None, set[str]]:
     """(gate 4's score in percent as the probe sees it, the functions in its scope)."""
     scope = {name for k in chosen for line in k.lines if (name := innermost(spans, line))}
-    counted = [m for m in mutants if m.function in scope and status.get(m.id) not in UNCOUNTED]
+    counted = [
+        m
+        for m in mutants
+        if m.function in scope and status.get(m.id, "not_run") not in UNCOUNTED | UNJUDGED
+    ]
     if not counted:
         return None, scope
     killed = set().union(*(k.kills for k in chosen)) if chosen else set()

@@ -22,6 +22,7 @@ from pathlib import Path
 from assay.execution.workspace import SKIP_DIRS
 from assay.project import is_test_file
 from assay.writers.offline.bindings import _locals, _Portable, _Resolver, _rows
+from assay.writers.offline.exports import Exports, read_exports
 from assay.writers.offline.regex import samples
 
 MAX_ARG = 200  # characters of one argument's source
@@ -55,8 +56,11 @@ def project_test_files(root: Path) -> list[Path]:
 class _Miner:
     """Collects inputs for the functions of one module from one parsed file."""
 
-    def __init__(self, dotted: str, functions: dict[str, str], mined: Mined):
+    def __init__(
+        self, dotted: str, functions: dict[str, str], mined: Mined, exports: Exports | None = None
+    ):
         self.dotted = dotted
+        self.exports = exports or Exports()
         self.functions = functions  # name -> kind
         self.classes = {n.split(".")[0] for n, k in functions.items() if "." in n}
         self.mined = mined
@@ -68,19 +72,27 @@ class _Miner:
         origin = resolver.origin.get(head)
         if origin is None:
             return None
-        full = f"{origin}.{rest}" if rest else origin
+        full = self.exports.canon(f"{origin}.{rest}" if rest else origin)
         if not full.startswith(self.dotted + "."):
             return None
         name = full[len(self.dotted) + 1 :]
         return name if self.functions.get(name) in ("function", "static") else None
 
     def _class(self, func: ast.AST, resolver: _Resolver) -> str | None:
-        origin = resolver.origin.get(ast.unparse(func).split(".")[0])
+        """The target class a call builds: its constructor, or one of its static or class
+        methods (`Version.parse(...)`, an alternative constructor)."""
         text = ast.unparse(func)
         head, _, rest = text.partition(".")
-        full = f"{resolver.origin.get(head, '')}.{rest}" if rest else (origin or "")
+        origin = resolver.origin.get(head)
+        if origin is None:
+            return None
+        full = self.exports.canon(f"{origin}.{rest}" if rest else origin)
         name = full[len(self.dotted) + 1 :] if full.startswith(self.dotted + ".") else None
-        return name if name in self.classes else None
+        if name in self.classes:
+            return name
+        if name and self.functions.get(name) == "static":
+            return name.split(".")[0]
+        return None
 
     def _portable(
         self, expr: ast.AST, env: dict[str, ast.AST], resolver: _Resolver
@@ -180,6 +192,16 @@ class _Miner:
                     method = f"{cls}.{sub.func.attr}"
                     if self.functions.get(method) == "method":
                         self._add(method, self._input(sub, env, resolver, origin, src, lines))
+                elif (
+                    isinstance(sub.func, ast.Attribute)
+                    and isinstance(sub.func.value, ast.Call)
+                    and (cls := self._class(sub.func.value.func, resolver))
+                    and self.functions.get(f"{cls}.{sub.func.attr}") == "method"
+                    and (got := self._portable(sub.func.value, env, resolver)) is not None
+                    and not got[2]
+                ):  # `Version.parse("1.2.3").bump_major()`: the receiver is built inline
+                    inp = self._input(sub, env, resolver, origin, got[0], got[1])
+                    self._add(f"{cls}.{sub.func.attr}", inp)
 
     def file(self, tree: ast.Module, resolver: _Resolver, origin: str) -> None:
         module_env = {k: v for k, v in resolver.constants.items()}
@@ -207,11 +229,19 @@ def _literals(trees: Sequence[ast.AST], counts: dict[str, Counter]) -> None:
                     counts["str"][v] += 1
 
 
-def mine(root: Path, dotted: str, module_text: str, functions: dict[str, str]) -> Mined:
+def mine(
+    root: Path,
+    dotted: str,
+    module_text: str,
+    functions: dict[str, str],
+    modules: dict[str, str] | None = None,
+) -> Mined:
     """Inputs for `functions` (name -> kind) of module `dotted` from every test file under `root`
-    and the module's doctests; literals from both."""
+    and the module's doctests; literals from both. `modules` (the project's, dotted name ->
+    path): their re-exports are followed to `dotted`."""
     mined = Mined()
-    miner = _Miner(dotted, functions, mined)
+    exports = read_exports(root, modules or {})
+    miner = _Miner(dotted, functions, mined, exports)
     counts: dict[str, Counter] = {"int": Counter(), "float": Counter(), "str": Counter()}
     trees = []
     for path in project_test_files(root):
@@ -221,7 +251,12 @@ def mine(root: Path, dotted: str, module_text: str, functions: dict[str, str]) -
             continue
         rel = path.relative_to(root)
         resolver = _Resolver(tree, list(rel.with_suffix("").parts[:-1]))
-        if any(o == dotted or o.startswith(dotted + ".") for o in resolver.origin.values()):
+        if any(
+            (c := exports.canon(o)) == dotted
+            or c.startswith(dotted + ".")
+            or dotted.startswith(o + ".")
+            for o in resolver.origin.values()
+        ):
             miner.file(tree, resolver, "tests")
             trees.append(tree)
             mined.files += 1

@@ -43,7 +43,7 @@ class FunctionReport:
     """What became of one function: tests written, or why none."""
 
     name: str
-    status: str  # tested | skipped | no-kill | dropped | error
+    status: str  # tested | skipped | no-kill | dropped | unverified | error
     reason: str = ""
     tests: int = 0
     inputs_tried: dict[str, int] = field(default_factory=dict)  # by origin

@@ -2,14 +2,16 @@
 it found.
 
 The probe runs in a scratch copy of the project through `Sandbox.popen`, like every run of user
-code, under the interpreter that runs the project's tests; its wall time is the probe budget plus a
-margin for the interpreter's start, after which the whole process tree is killed.
+code, under the interpreter that runs the project's tests. Its clock ends at the budget's wall-clock
+end, the interpreter's start included (seconds on a busy machine); the whole process tree is
+killed a margin later.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import time
 import uuid
 from dataclasses import dataclass, field
 from typing import Any
@@ -88,6 +90,10 @@ def run_probe(
     hypothesis_examples: int = 40,
 ) -> ProbeResult:
     """Probe `functions` of module `rel` (import name `dotted`) in workspace `ws`."""
+    # the probe's clock starts after the interpreter's: it is given the wall-clock end, and the
+    # kill comes a margin after it, for writing the result
+    ends_at = time.time() + budget_s
+    margin = min(10.0, max(3.0, budget_s * 0.05))
     tag = uuid.uuid4().hex[:8]
     out = ws.run_dir / f"offline-{tag}.json"
     job = OfflineJob(
@@ -102,6 +108,7 @@ def run_probe(
         source_roots=source_roots,
         literals=literals,
         budget_s=budget_s,
+        ends_at=ends_at,
         call_timeout=call_timeout,
         memory_mb=memory_mb,
         workers=workers,
@@ -110,8 +117,6 @@ def run_probe(
     job_path = ws.run_dir / f"offline-{tag}.job.json"
     job_path.write_text(job.to_json(), encoding="utf-8")
     env = sandbox.env_for(ws.run_dir / "home", cache=ws.cache_dir)
-    # the interpreter's start, beyond the probe's own clock
-    margin = min(10.0, max(2.0, budget_s * 0.05))
     result = sandbox.run(
         launch.argv(python, "offline", str(job_path)),
         cwd=ws.project,

@@ -151,7 +151,9 @@ class OfflineWriter(Verification):
         mutants: list[Mutant],
         until: float,
     ) -> ProbeResult:
-        mined = mine(self.project.root, dotted, text, {i.name: i.kind for i in todo})
+        mined = mine(
+            self.project.root, dotted, text, {i.name: i.kind for i in todo}, self.project.modules
+        )
         functions = [
             OfflineFunction(
                 i.name,
@@ -239,8 +241,16 @@ class OfflineWriter(Verification):
             )
         else:
             result.verdict = result.verdict or "no test"
+        unverified = {}
+        if not accepted and rendered is not None:
+            gates = [n for n in result.notes if not n.startswith("probe:")]
+            why = gates[-1] if gates else f"the file was {result.verdict}"
+            why = f"its tests were in a file the gates did not accept: {why}"
+            unverified = {k.function: why for group in rendered.rows.values() for k in group}
         for info in todo:
-            result.functions.append(_function_report(info, probe, counted, final, killed, dropped))
+            result.functions.append(
+                _function_report(info, probe, counted, final, killed, dropped, unverified)
+            )
 
 
 def targets_from(project: Project, items: list[str | Path | OfflineTarget]) -> list[OfflineTarget]:
