@@ -8,6 +8,7 @@ workers talk over it."""
 from __future__ import annotations
 
 import json
+import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -125,7 +126,7 @@ def test_loopback_profile_reaches_its_own_127_0_0_1_and_nothing_else(tmp_path):
     env = sandbox.env_for(tmp_path / "home")
     results = {
         loopback: sandbox.run(
-            ["python3", "-c", serve], tmp_path, env, 20, Profile(loopback=loopback)
+            [sys.executable, "-c", serve], tmp_path, env, 20, Profile(loopback=loopback)
         )
         for loopback in (False, True)
     }
