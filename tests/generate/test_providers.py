@@ -111,12 +111,38 @@ def test_a_truncated_answer_is_a_reject_with_feedback(keys):
         ("", "EMPTY"),
         ("Sure! I would test the edge cases.", "NO CODE BLOCK"),
         ("```java\n@Test void a() {}\n```", "WRONG LANGUAGE"),
-        ("```python\ndef test_a():\n    x = [", "TRUNCATED"),
     ],
 )
 def test_unusable_answers_name_their_problem(answer, what):
     found = extract(answer)
     assert found.code is None and found.problem.splitlines()[0] == f"REJECT: ANSWER — {what}"
+
+
+LENIENT = {
+    "unclosed fence, rationale inside": "```python\nimport m\n\n\ndef test_a():\n    assert m.f()"
+    "\n\n# Rationale: covers f's contract.\n",
+    "no language tag, prose after the code": "```\nimport m\n\n\ndef test_a():\n    assert m.f()"
+    "\nThis test checks that f holds.\n",
+    "a file over two blocks": "Imports:\n```python\nimport m\n```\nTests:\n```python\n\n\n"
+    "def test_a():\n    assert m.f()\n```\n",
+    "a file, then its corrected copy": "```python\ndef test_a():\n    assert m.g()\n```\nBetter:"
+    "\n```python\nimport m\n\n\ndef test_a():\n    assert m.f()\n```",
+    "no fence at all": "Here are the tests.\nimport m\n\n\ndef test_a():\n    assert m.f()\n",
+}
+
+
+@pytest.mark.parametrize("answer", LENIENT.values(), ids=list(LENIENT))
+def test_answers_are_read_leniently_and_truncated_only_when_the_server_says_so(keys, answer):
+    """A small model stops without closing its fence (finish `stop`): that answer is a file,
+    not a truncation."""
+    with FakeServer("openai", sequence(Reply(answer), Reply(answer, finish="length"))) as server:
+        keys.setenv("OPENAI_BASE_URL", server.url)
+        client = make_client("openai:m", FAST)
+        stopped, cut = client.complete(Prompt("s", "u")), client.complete(Prompt("s", "v"))
+    assert extract(stopped.text, stopped.finish).code == (
+        "import m\n\n\ndef test_a():\n    assert m.f()\n"
+    )
+    assert extract(cut.text, cut.finish).problem.startswith("REJECT: ANSWER — TRUNCATED")
 
 
 def test_answers_are_cached_by_prompt_and_no_cache_asks_again(keys, tmp_path):
