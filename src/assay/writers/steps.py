@@ -9,11 +9,12 @@ from typing import TYPE_CHECKING
 from assay.gates.review import ReviewBrief
 from assay.languages import WritePlan
 from assay.llm.context import existing_tests, rules
-from assay.llm.excerpt import excerpt
+from assay.llm.excerpt import excerpt, read_index
 from assay.model import FileReport, GateStatus, Verdict
 from assay.project import candidate
 from assay.targets.model import Target
 from assay.writers import polyglot
+from assay.writers.advice import advise, top_level_names
 from assay.writers.base import Attempt, Feedback, WriteContext
 from assay.writers.edit import remove_tests, test_key
 from assay.writers.report import AttemptRecord, Dropped, SuspectedBug, TargetResult
@@ -39,6 +40,13 @@ def feedback_of(report: FileReport) -> Feedback:
     )
 
 
+def called(target: Target, gen: Generator) -> frozenset[str]:
+    """The names a test of the target calls: its functions (methods by their own name), or every
+    function of the module when the target names none."""
+    names = [f.name for f in target.functions] or list(read_index(gen.project.root, target.module))
+    return frozenset(n.rsplit(".", 1)[-1] for n in names)
+
+
 class TargetSteps:
     """One target's state (answers counted, texts verified, tests dropped) and the steps the loop
     (`loop.TargetRun`) takes on it."""
@@ -52,7 +60,7 @@ class TargetSteps:
         if target.language == "python":
             self.rel = gen.output.plan(target)
             ex = excerpt(gen.project, target)
-            tests = existing_tests(gen.project, target.module, self.rel)
+            tests = existing_tests(gen.project, target.module, self.rel, calls=called(target, gen))
             rule_text = rules(gen.prompts, gen.settings)
         else:
             self.plan = gen.output.plan_other(target)
@@ -87,6 +95,17 @@ class TargetSteps:
         """Answers counted against max_attempts (a compile reject of another language has its
         own bound)."""
         return self.answers - self.compile_rejects
+
+    def feedback(self, report: FileReport) -> Feedback:
+        """The stopping gate's feedback, with advice for the failures small models repeat."""
+        found = feedback_of(report)
+        if self.plan is None:
+            try:
+                module = (self.gen.project.root / self.target.module).read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                module = ""
+            found.text = advise(found.text, self.target, top_level_names(module))
+        return found
 
     # --- steps ------------------------------------------------------------------------------------
     def record(
