@@ -209,3 +209,14 @@ def test_the_command_provider_reads_stdout_and_estimates_tokens(tmp_path):
 def test_bad_specs_are_config_errors(spec):
     with pytest.raises(ConfigError, match="provider:model"):
         make_client(spec, FAST)
+
+
+def test_a_local_server_gets_at_least_300_s_per_request_unless_timeout_is_set(keys):
+    """A 1.5B model on 2 CPU cores writes ~10 tokens/s: 120 s cut its answers off."""
+    from assay.llm.openai_compat import OpenAIProvider
+
+    keys.setenv("OPENAI_BASE_URL", "http://127.0.0.1:8741/v1")
+    assert OpenAIProvider("m", LLMConfig()).timeout_s == 300
+    assert OpenAIProvider("m", LLMConfig(timeout_s=30)).timeout_s == 30
+    keys.setenv("OPENAI_BASE_URL", "https://api.example.com/v1")
+    assert OpenAIProvider("m", LLMConfig()).timeout_s == 120

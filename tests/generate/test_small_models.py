@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import pytest
 
+from assay.writers.edit import remove_tests
 from tests.conftest import run_cli, write_project
 from tests.generate.conftest import FAST, llm_env
 from tests.generate.fakes import FakeServer, Reply, Request, code
@@ -149,3 +150,16 @@ def test_file_names_name_the_package_and_a_target_that_wrote_nothing_frees_its_n
         "tests/test_text_generated.py",  # not _2: the first target of text.py wrote nothing
     ]
     assert [t["output"] for t in run.report["targets"]] == [None, None, None]
+
+
+def test_removing_a_test_takes_the_comments_right_above_it():
+    source = (
+        "import m\n\n\n# the sum of two\ndef test_a():\n    assert m.f()\n    # done\n\n\n"
+        "# checks g\n# on zero\n@pytest.mark.slow\ndef test_b():\n    assert m.g()\n\n\n"
+        "class TestC:\n    # about c\n    def test_c(self):\n        assert m.h()\n\n"
+        "    def test_d(self):\n        assert m.k()\n"
+    )
+    assert remove_tests(source, ["t.py::test_b", "t.py::TestC::test_c"]) == (
+        "import m\n\n\n# the sum of two\ndef test_a():\n    assert m.f()\n    # done\n\n\n"
+        "class TestC:\n\n    def test_d(self):\n        assert m.k()\n"
+    )
