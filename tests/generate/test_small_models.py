@@ -31,6 +31,16 @@ def shout(s: str) -> str:
 def whisper(s: str) -> str:
     """Lower case, trailing off."""
     return s.lower() + "..."
+
+
+def trim(s: str) -> str:
+    """Without surrounding blanks."""
+    return s.strip()
+
+
+def double(n: int) -> int:
+    """Twice n."""
+    return n * 2
 '''
 EXISTING = """\
 from mini.text import (
@@ -59,8 +69,31 @@ WRONG = code("from mini.text import shout\n\n\ndef test_shout():\n    assert sho
 NOT_COLLECTED = code(
     "from mini.text import whisper\n\n\ndef check_whisper():\n    assert whisper('A')"
 )
+PARTLY_WRONG = code(
+    """
+from mini.text import trim
+
+
+def test_trim_cuts_both_ends():
+    assert trim("  a ") == "a"
+    assert trim(" b") == " b"
+    assert trim("c  ") == "c"
+
+
+def test_trim_of_none_is_empty():
+    value = trim(None)
+    assert value == ""
+
+
+def test_trim_keeps_inner_blanks():
+    assert trim(" a b ") == "a b"
+"""
+)
+PASTED = code("def double(n):\n    return n * 2\n\n\ndef test_double():\n    assert double(2) == 4")
 # per target (told apart by the code in the prompt), the model's answers in order
 ANSWERS = {
+    "def trim(": [PARTLY_WRONG],
+    "def double(": [PASTED] * 3,
     "def version(": ["no code today"] * 3,
     "def whisper(": [NOT_COLLECTED, "no code today", "no code today"],
     "def shout(": [UNIMPORTED, WRONG, WRONG],
@@ -72,8 +105,11 @@ class Run:
     report: dict
     prompts: dict[str, list[str]]  # per target: the prompts the model got
 
+    def target(self, target: str) -> dict:
+        return next(t for t in self.report["targets"] if t["id"] == target)
+
     def attempts(self, target: str) -> list[dict]:
-        return next(t["attempts"] for t in self.report["targets"] if t["id"] == target)
+        return self.target(target)["attempts"]
 
 
 @pytest.fixture(scope="module")
@@ -89,9 +125,16 @@ def run(tmp_path_factory) -> Run:
     def script(req: Request) -> Reply:
         key = next(k for k in ANSWERS if k in req.user.split("Existing tests")[0])
         prompts[key].append(req.user)
-        return Reply(ANSWERS[key][len(prompts[key]) - 1])
+        answers = ANSWERS[key]
+        return Reply(answers[min(len(prompts[key]), len(answers)) - 1])
 
-    targets = ["src/mini/__init__.py", "src/mini/text.py::shout", "src/mini/text.py::whisper"]
+    targets = [
+        "src/mini/__init__.py",
+        "src/mini/text.py::shout",
+        "src/mini/text.py::whisper",
+        "src/mini/text.py::trim",
+        "src/mini/text.py::double",
+    ]
     with FakeServer("openai", script) as server:
         proc = run_cli(
             "generate",
@@ -149,7 +192,30 @@ def test_file_names_name_the_package_and_a_target_that_wrote_nothing_frees_its_n
         "tests/test_text_generated.py",
         "tests/test_text_generated.py",  # not _2: the first target of text.py wrote nothing
     ]
-    assert [t["output"] for t in run.report["targets"]] == [None, None, None]
+    assert [t["output"] for t in run.report["targets"][:3]] == [None, None, None]
+
+
+def test_a_failing_assertion_is_cut_and_the_rest_kept(run):
+    target = run.target("src/mini/text.py::trim")
+    assert target["outcome"] == "partial", target["note"]
+    assert [k.split("::")[-1] for k in target["kept_tests"]] == [
+        "test_trim_cuts_both_ends",
+        "test_trim_keeps_inner_blanks",
+    ]
+    assert [d["reason"] for d in target["dropped"]] == [
+        'cut: test_trim_cuts_both_ends: `assert trim(" b") == " b"`',
+        "cut: test_trim_of_none_is_empty (the whole test: its failure is not in an assertion)",
+    ]
+    assert 'trim("c  ") == "c"' in target["source"] and "trim(None)" not in target["source"]
+    assert [a["kind"] for a in target["attempts"]][:2] == ["write", "salvage"]
+
+
+def test_a_test_of_a_pasted_copy_is_rejected(run):
+    target = run.target("src/mini/text.py::double")
+    assert target["outcome"] == "rejected" and not target["kept_tests"]
+    first = target["attempts"][0]
+    assert first["rejected_at"] == "mutation", first
+    assert "none of" in first["feedback"] or "reach" in first["feedback"], first["feedback"]
 
 
 def test_removing_a_test_takes_the_comments_right_above_it():

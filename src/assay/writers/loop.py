@@ -181,6 +181,8 @@ class TargetRun(TargetAcceptance):
                 )
                 if rest is not None:
                     source, report = rest
+                if report.rejected_at == "green" and (cut := self.cut(source, report)):
+                    source, report = cut
                 if report.verdict is Verdict.UNVALIDATED and report.rejected_at is None:
                     # a missing toolchain, or tests an environment gap left unjudged (gate 2)
                     why = next(g for g in report.gates if g.verdict is Verdict.UNVALIDATED)

@@ -18,6 +18,7 @@ from assay.writers.advice import advise, top_level_names
 from assay.writers.base import Attempt, Feedback, WriteContext
 from assay.writers.edit import remove_tests, test_key
 from assay.writers.report import AttemptRecord, Dropped, SuspectedBug, TargetResult
+from assay.writers.salvage import Cut, cut_failures, told
 
 if TYPE_CHECKING:
     from assay.writers.loop import Generator
@@ -89,6 +90,7 @@ class TargetSteps:
         self.compile_rejects = 0
         self.review_answers = 0
         self.reviews = 0
+        self.cuts: list[Cut] = []  # failing checks cut out since the writer was last told
 
     @property
     def spent(self) -> int:
@@ -105,6 +107,9 @@ class TargetSteps:
             except (OSError, UnicodeDecodeError):
                 module = ""
             found.text = advise(found.text, self.target, top_level_names(module))
+        if self.cuts:  # told once, with the first feedback after the cut
+            found.text = found.text.rstrip() + "\n" + told(self.cuts)
+            self.cuts = []
         return found
 
     # --- steps ------------------------------------------------------------------------------------
@@ -164,6 +169,27 @@ class TargetSteps:
         report = self.verify(rest, quick)
         self.record("split", report)
         return rest, report
+
+    def cut(self, source: str, report: FileReport) -> tuple[str, FileReport] | None:
+        """A file that failed gate 2 in part, its failing checks (or tests) cut out and verified
+        again; None when there is nothing to keep."""
+        green = next((g for g in report.gates if g.gate == "green"), None)
+        failing = [
+            t.id for t in report.tests if t.verdict is Verdict.REJECTED and t.gate == "green"
+        ]
+        if green is None or not failing or self.plan is not None:
+            return None
+        found = cut_failures(source, green.details.get("failed_at", {}), failing)
+        if found is None:
+            return None
+        text, cuts = found
+        self.result.dropped += [
+            Dropped(c.test, Verdict.REJECTED.value, "green", "cut: " + c.describe()) for c in cuts
+        ]
+        self.cuts += cuts
+        report = self.verify(text)
+        self.record("salvage", report)
+        return text, report
 
     def drop_flaky(self, source: str, report: FileReport) -> tuple[str, FileReport] | None:
         flaky = [t for t in report.tests if t.verdict is Verdict.FLAKY]
