@@ -99,7 +99,7 @@ def _helpers(tree: ast.Module, sample: ast.stmt) -> list[ast.stmt]:
     """The test file's own top-level definitions (helpers, fixtures, constants) the sample uses,
     at most MAX_HELPERS, so a model copying the style does not call what it was never shown."""
     used = _names(sample)
-    found = []
+    found: list[ast.stmt] = []
     for node in tree.body:
         if node is sample:
             continue
