@@ -111,6 +111,10 @@ def test_a_truncated_answer_is_a_reject_with_feedback(keys):
         ("", "EMPTY"),
         ("Sure! I would test the edge cases.", "NO CODE BLOCK"),
         ("```java\n@Test void a() {}\n```", "WRONG LANGUAGE"),
+        (
+            "```python\ndef shout(s):\n    return s.upper()\n\n# Rationale: covers shout\n",
+            "NO TESTS",
+        ),
     ],
 )
 def test_unusable_answers_name_their_problem(answer, what):

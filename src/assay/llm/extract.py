@@ -133,6 +133,17 @@ def extract(text: str, finish: str = "stop", language: str = "python") -> Extrac
                 "Write a shorter file: fewer, focused tests; no comments that restate the code.",
             ),
         )
+    if lang.test_mark and not re.search(lang.test_mark, code, re.MULTILINE):
+        return Extracted(
+            None,
+            rationale,
+            _problem(
+                "NO TESTS",
+                "The code block has no test: it repeats or rewrites the code under test.",
+                f"Write {name} tests that import the code under test as shown and call it; do not "
+                "copy the code into the test file.",
+            ),
+        )
     code, trailer = _trim(code, language)
     if trailer:
         rationale = " ".join(f"{rationale} {trailer}".split())[:600]
