@@ -33,6 +33,7 @@ from assay.writers.output import Output
 from assay.writers.report import TargetResult
 from assay.writers.steps import feedback_of
 
+MAX_CUTS = 4  # salvage passes on one answer (each a gate-2 run; far cheaper than an answer)
 GenerateSink = Callable[[ProgressEvent], None]
 
 
@@ -181,7 +182,10 @@ class TargetRun(TargetAcceptance):
                 )
                 if rest is not None:
                     source, report = rest
-                if report.rejected_at == "green" and (cut := self.cut(source, report)):
+                # a cut re-runs the file, which may then fail on the next check of a test
+                for _ in range(MAX_CUTS):
+                    if report.rejected_at != "green" or not (cut := self.cut(source, report)):
+                        break
                     source, report = cut
                 if report.verdict is Verdict.UNVALIDATED and report.rejected_at is None:
                     # a missing toolchain, or tests an environment gap left unjudged (gate 2)
