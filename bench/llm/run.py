@@ -32,7 +32,13 @@ REPO = HERE.parent.parent
 sys.path.insert(0, str(REPO))
 REPLAYS = HERE / "replay"
 WRITER_KINDS = ("write", "revise", "rewrite", "review-revise")
-CONFIG = "\n[tool.assay.llm]\nmax_output_tokens = 1000\ntemperature = 0.2\ntimeout_s = 900\nretries = 1\n"
+CONFIG = """
+[tool.assay.llm]
+max_output_tokens = 1000
+temperature = 0.2
+timeout_s = 900
+retries = 1
+"""
 
 
 @dataclass

@@ -234,6 +234,6 @@ class Replayed:
 
 def _purpose(req: Request) -> str:
     """write | revise | review, from the prompt's text (the server sees no purpose)."""
-    if "review" in req.system.lower():
+    if not req.system.startswith("You write"):  # the reviewer's and bug-check's system prompts
         return "review"
     return "revise" if "\nFeedback:" in req.user else "write"
