@@ -4,6 +4,7 @@ garbage, slow answers."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import threading
 import time
@@ -189,3 +190,50 @@ def review_json(
             },
         }
     )
+
+
+class Replayed:
+    """A recorded run (`--record` JSONL) as an OpenAI server script: the answer recorded for the
+    same prompt (hash of system + user text), else the next unserved answer of the same purpose in
+    recorded order (prompts change when assay's prompts do); counts how each was found."""
+
+    def __init__(self, records: list[dict[str, Any]]):
+        self.records = records
+        self.served: set[int] = set()
+        self.by_hash = self.by_order = self.missing = 0
+        self._lock = threading.Lock()
+
+    def __call__(self, req: Request) -> Reply:
+        digest = hashlib.sha256(f"{req.system}\0{req.user}".encode()).hexdigest()
+        purpose = _purpose(req)
+        with self._lock:
+            hit = next((i for i, r in enumerate(self.records) if r["hash"] == digest), None)
+            if hit is not None:
+                self.by_hash += 1
+            else:
+                hit = next(
+                    (
+                        i
+                        for i, r in enumerate(self.records)
+                        if i not in self.served
+                        and r.get("purpose", "write")
+                        .replace("rewrite", "write")
+                        .replace("review-revise", "revise")
+                        == purpose
+                    ),
+                    None,
+                )
+                if hit is None:
+                    self.missing += 1
+                    return Reply(status=400)
+                self.by_order += 1
+            self.served.add(hit)
+        rec = self.records[hit]
+        return Reply(rec["text"], finish=rec.get("finish", "stop"))
+
+
+def _purpose(req: Request) -> str:
+    """write | revise | review, from the prompt's text (the server sees no purpose)."""
+    if not req.system.startswith("You write"):  # the reviewer's and bug-check's system prompts
+        return "review"
+    return "revise" if "\nFeedback:" in req.user else "write"

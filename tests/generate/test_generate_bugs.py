@@ -68,7 +68,10 @@ def test_the_token_budget_stops_the_run_and_keeps_accepted_work(calc):
     with FakeServer("openai", bug_writer) as w:
         proc = run_cli(
             "generate",
-            "src/calc/ranges.py",
+            "src/calc/ranges.py::clamp",
+            "src/calc/ranges.py::percent_of",
+            "--jobs",
+            "1",
             "--writer",
             "openai:w",
             "--max-tokens",
@@ -84,8 +87,9 @@ def test_the_token_budget_stops_the_run_and_keeps_accepted_work(calc):
     assert report["stopped"].startswith("token budget reached")
     target = report["targets"][0]
     assert target["outcome"] == "partial"  # the failing test cut out, the rest verified and kept
+    assert report["targets"][1]["outcome"] == "budget"  # not started
     assert (calc / "tests/test_ranges_generated.py").exists()
-    assert proc.returncode == 0
+    assert proc.returncode == 1  # the second target kept nothing
 
 
 def test_without_a_writer_generate_runs_the_offline_writer(calc):

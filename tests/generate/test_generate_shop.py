@@ -19,7 +19,7 @@ def test_the_loop_repairs_reviews_and_keeps_only_what_passes(shop_run):
     pricing, inventory, parser = t["pricing.py"], t["inventory.py"], t["parser.py"]
     assert [a["kind"] for a in pricing["attempts"]] == [
         "write",
-        "revise",
+        "salvage",  # the failing assertion cut out, the rest verified: no answer spent on it
         "review",
         "review-revise",
         "review",
@@ -27,8 +27,9 @@ def test_the_loop_repairs_reviews_and_keeps_only_what_passes(shop_run):
     ]
     first = pricing["attempts"][0]
     assert (first["verdict"], first["rejected_at"]) == ("rejected", "green")
-    assert first["feedback"].startswith("REJECT: Gate 2 — TEST FAILURE")
-    assert "assert 850 == 800" in first["feedback"]
+    assert [d["reason"] for d in pricing["dropped"]] == [
+        "cut: test_discount_takes_percentage_off: `assert apply_discount(1000, 15) == 800`"
+    ]
     assert pricing["attempts"][1]["gates"] == {
         "compile": "pass",
         "green": "pass",
@@ -42,7 +43,7 @@ def test_the_loop_repairs_reviews_and_keeps_only_what_passes(shop_run):
     )
     # a small revision after the review re-runs gates 1-2 only
     assert pricing["attempts"][3]["gates"] == {"compile": "pass", "green": "pass"}
-    assert pricing["outcome"] == "accepted" and len(pricing["kept_tests"]) == 13
+    assert pricing["outcome"] == "partial" and len(pricing["kept_tests"]) == 13
     assert any(k.endswith("test_with_tax_given_rate") for k in pricing["kept_tests"])
 
     assert inventory["outcome"] == "partial"

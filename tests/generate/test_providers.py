@@ -111,12 +111,42 @@ def test_a_truncated_answer_is_a_reject_with_feedback(keys):
         ("", "EMPTY"),
         ("Sure! I would test the edge cases.", "NO CODE BLOCK"),
         ("```java\n@Test void a() {}\n```", "WRONG LANGUAGE"),
-        ("```python\ndef test_a():\n    x = [", "TRUNCATED"),
+        (
+            "```python\ndef shout(s):\n    return s.upper()\n\n# Rationale: covers shout\n",
+            "NO TESTS",
+        ),
     ],
 )
 def test_unusable_answers_name_their_problem(answer, what):
     found = extract(answer)
     assert found.code is None and found.problem.splitlines()[0] == f"REJECT: ANSWER — {what}"
+
+
+LENIENT = {
+    "unclosed fence, rationale inside": "```python\nimport m\n\n\ndef test_a():\n    assert m.f()"
+    "\n\n# Rationale: covers f's contract.\n",
+    "no language tag, prose after the code": "```\nimport m\n\n\ndef test_a():\n    assert m.f()"
+    "\nThis test checks that f holds.\n",
+    "a file over two blocks": "Imports:\n```python\nimport m\n```\nTests:\n```python\n\n\n"
+    "def test_a():\n    assert m.f()\n```\n",
+    "a file, then its corrected copy": "```python\ndef test_a():\n    assert m.g()\n```\nBetter:"
+    "\n```python\nimport m\n\n\ndef test_a():\n    assert m.f()\n```",
+    "no fence at all": "Here are the tests.\nimport m\n\n\ndef test_a():\n    assert m.f()\n",
+}
+
+
+@pytest.mark.parametrize("answer", LENIENT.values(), ids=list(LENIENT))
+def test_answers_are_read_leniently_and_truncated_only_when_the_server_says_so(keys, answer):
+    """A small model stops without closing its fence (finish `stop`): that answer is a file,
+    not a truncation."""
+    with FakeServer("openai", sequence(Reply(answer), Reply(answer, finish="length"))) as server:
+        keys.setenv("OPENAI_BASE_URL", server.url)
+        client = make_client("openai:m", FAST)
+        stopped, cut = client.complete(Prompt("s", "u")), client.complete(Prompt("s", "v"))
+    assert extract(stopped.text, stopped.finish).code == (
+        "import m\n\n\ndef test_a():\n    assert m.f()\n"
+    )
+    assert extract(cut.text, cut.finish).problem.startswith("REJECT: ANSWER — TRUNCATED")
 
 
 def test_answers_are_cached_by_prompt_and_no_cache_asks_again(keys, tmp_path):
@@ -183,3 +213,14 @@ def test_the_command_provider_reads_stdout_and_estimates_tokens(tmp_path):
 def test_bad_specs_are_config_errors(spec):
     with pytest.raises(ConfigError, match="provider:model"):
         make_client(spec, FAST)
+
+
+def test_a_local_server_gets_at_least_300_s_per_request_unless_timeout_is_set(keys):
+    """A 1.5B model on 2 CPU cores writes ~10 tokens/s: 120 s cut its answers off."""
+    from assay.llm.openai_compat import OpenAIProvider
+
+    keys.setenv("OPENAI_BASE_URL", "http://127.0.0.1:8741/v1")
+    assert OpenAIProvider("m", LLMConfig()).timeout_s == 300
+    assert OpenAIProvider("m", LLMConfig(timeout_s=30)).timeout_s == 30
+    keys.setenv("OPENAI_BASE_URL", "https://api.example.com/v1")
+    assert OpenAIProvider("m", LLMConfig()).timeout_s == 120

@@ -87,6 +87,17 @@ def judge_run(
     return outcomes, body, gaps
 
 
+def failure_lines(run: TestRun, rel: str) -> dict[str, int]:
+    """Per failing test, the line of the test file where it failed (the first frame in that file
+    of its traceback), when the message names one: what a writer's salvage cuts."""
+    frame = re.compile(rf"^{re.escape(rel)}:(\d+):", re.MULTILINE)
+    out = {}
+    for nodeid, rec in run.tests.items():
+        if rec.outcome in (Outcome.FAILED, Outcome.ERROR) and (m := frame.search(rec.message)):
+            out[nodeid] = int(m.group(1))
+    return out
+
+
 def damage_lines(rel: str, deleted: list[str], changed: list[str]) -> list[str]:
     """Feedback for tests that deleted or rewrote project files (in the scratch copy, where
     they ran)."""
@@ -126,6 +137,8 @@ class GreenGate(BaseGate):
         }
         if gaps:
             details["environment"] = environment_details(gaps, python)
+        if failed_at := failure_lines(run, candidate.rel):
+            details["failed_at"] = failed_at
         ctx.facts.passing_tests = list(passed)
         ctx.facts.test_durations = passed
         elapsed = time.monotonic() - start

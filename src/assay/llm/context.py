@@ -14,6 +14,7 @@ from assay.project import Project, discover
 
 MAX_TEST_NAMES = 30
 MAX_STYLE_LINES = 15
+MAX_HELPERS = 4
 
 
 def tests_of(project: Project, module: str, exclude: str | None = None) -> list[Path]:
@@ -38,10 +39,16 @@ def tests_of(project: Project, module: str, exclude: str | None = None) -> list[
 
 
 def existing_tests(
-    project: Project, module: str, exclude: str | None = None, max_files: int = 3
+    project: Project,
+    module: str,
+    exclude: str | None = None,
+    max_files: int = 3,
+    calls: frozenset[str] = frozenset(),
 ) -> str:
-    """Per test file of the module: its imports, its fixtures, the names of its tests, and the first
-    test as a sample of the style. Empty when the module has no tests."""
+    """Per test file of the module: its imports (whole statements), its fixtures, the names of its
+    tests, and one test as a sample of the style - one that calls a name of `calls` (the target's
+    functions) when there is one - with the file's helpers and fixtures the sample uses. Empty when
+    the module has no tests."""
     parts = []
     for path in tests_of(project, module, exclude)[:max_files]:
         source = path.read_text(encoding="utf-8")
@@ -50,9 +57,7 @@ def existing_tests(
         except SyntaxError:
             continue
         lines = source.splitlines()
-        imports = [
-            lines[n.lineno - 1] for n in tree.body if isinstance(n, ast.Import | ast.ImportFrom)
-        ]
+        imports = [_text(lines, n) for n in tree.body if isinstance(n, ast.Import | ast.ImportFrom)]
         funcs = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
         fixtures = [
             f.name for f in funcs if any("fixture" in ast.unparse(d) for d in f.decorator_list)
@@ -65,12 +70,49 @@ def existing_tests(
             block.append(f"# fixtures: {', '.join(fixtures)}")
         block.append(f"# tests: {', '.join(names[:MAX_TEST_NAMES])}{more}")
         if tests:
-            first = tests[0]
-            start = min([d.lineno for d in first.decorator_list] + [first.lineno])
-            sample = lines[start - 1 : min(first.end_lineno or start, start + MAX_STYLE_LINES - 1)]
-            block += ["# first test, for style:", *sample]
+            sample = next((t for t in tests if _names(t) & calls), tests[0])
+            helpers = _helpers(tree, sample)
+            if helpers:
+                block += ["# helpers the sample uses:", *(_text(lines, h) for h in helpers)]
+            text = _text(lines, sample).splitlines()
+            block += ["# a test of this code, for style:", *text[:MAX_STYLE_LINES]]
         parts.append("\n".join(block))
     return "\n\n".join(parts)
+
+
+def _text(lines: list[str], node: ast.stmt) -> str:
+    """A statement's whole source, decorators included (a multi-line import is one statement)."""
+    start = min([d.lineno for d in getattr(node, "decorator_list", [])] + [node.lineno])
+    return "\n".join(lines[start - 1 : node.end_lineno or node.lineno])
+
+
+def _names(node: ast.AST) -> set[str]:
+    """The names a test uses: called or read, and its parameters (fixtures)."""
+    used = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+    used |= {n.attr for n in ast.walk(node) if isinstance(n, ast.Attribute)}
+    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+        used |= {a.arg for a in node.args.args}
+    return used
+
+
+def _helpers(tree: ast.Module, sample: ast.stmt) -> list[ast.stmt]:
+    """The test file's own top-level definitions (helpers, fixtures, constants) the sample uses,
+    at most MAX_HELPERS, so a model copying the style does not call what it was never shown."""
+    used = _names(sample)
+    found: list[ast.stmt] = []
+    for node in tree.body:
+        if node is sample:
+            continue
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            defined = {node.name}
+        elif isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            defined = {t.id for t in targets if isinstance(t, ast.Name)}
+        else:
+            continue
+        if defined & used and (node.end_lineno or 0) - node.lineno < MAX_STYLE_LINES:
+            found.append(node)
+    return found[:MAX_HELPERS]
 
 
 def rules(prompts: Prompts, settings: Settings) -> str:

@@ -7,12 +7,25 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Mapping
+from urllib.parse import urlsplit
 
 from assay.config.llm import LLMConfig
 from assay.errors import ConfigError
 from assay.llm.base import CallParams, Completion, PermanentError, Prompt, TransientError
 
 FINISH = {"stop": "stop", "length": "length"}
+# a model on this machine's CPU writes 1-15 tokens/s: a 1500-token answer needs minutes
+LOCAL_TIMEOUT_S = 300.0
+
+
+def request_timeout(config: LLMConfig, base_url: str | None) -> float:
+    """Seconds one request may take: `timeout_s`, but at least LOCAL_TIMEOUT_S for a server on
+    this machine unless `timeout_s` was set."""
+    host = urlsplit(base_url or "").hostname or ""
+    local = host in ("localhost", "::1", "0.0.0.0") or host.startswith("127.")
+    if local and "timeout_s" not in config.model_fields_set:
+        return max(config.timeout_s, LOCAL_TIMEOUT_S)
+    return config.timeout_s
 
 
 def retry_after(headers: Mapping[str, str] | None) -> float | None:
@@ -45,13 +58,15 @@ class OpenAIProvider:
                 f"openai: no API key: set ${config.openai_api_key_env} (or OPENAI_BASE_URL for a "
                 "local server)"
             )
+        self.timeout_s = request_timeout(config, base_url)
         self._client = openai.OpenAI(
-            api_key=key, base_url=base_url, max_retries=0, timeout=config.timeout_s
+            api_key=key, base_url=base_url, max_retries=0, timeout=self.timeout_s
         )
 
     def complete(self, prompt: Prompt, params: CallParams) -> Completion:
         sdk = self._sdk
         start = time.monotonic()
+        timeout = max(params.timeout_s, self.timeout_s)  # a local server's floor
         try:
             resp = self._client.chat.completions.create(
                 model=self.model,
@@ -61,10 +76,10 @@ class OpenAIProvider:
                     {"role": "system", "content": prompt.system},
                     {"role": "user", "content": prompt.user},
                 ],
-                timeout=params.timeout_s,
+                timeout=timeout,
             )
         except sdk.APITimeoutError:
-            raise TransientError(f"openai: no answer within {params.timeout_s:g} s") from None
+            raise TransientError(f"openai: no answer within {timeout:g} s") from None
         except sdk.APIConnectionError as err:
             raise TransientError(
                 f"openai: connection failed: {type(err.__cause__ or err).__name__}"

@@ -32,8 +32,8 @@ def _span(node: ast.stmt) -> tuple[int, int]:
 
 
 def remove_tests(source: str, nodeids: list[str]) -> str | None:
-    """The file without the given tests (a class left without tests goes too); None when no test is
-    left or the file does not parse."""
+    """The file without the given tests and the comments right above them (a class left without
+    tests goes too); None when no test is left or the file does not parse."""
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError):
@@ -59,9 +59,20 @@ def remove_tests(source: str, nodeids: list[str]) -> str | None:
         return None
     lines = source.splitlines(keepends=True)
     for start, end in sorted(cut, reverse=True):
+        # the comment lines right above a test are about it: they go with it (a reviewer shown
+        # them would ask for the test they describe)
+        indent = _indent(lines[start - 1])
+        while start > 1 and lines[start - 2].lstrip().startswith("#"):
+            if _indent(lines[start - 2]) != indent:
+                break
+            start -= 1
         del lines[start - 1 : end]
     text = "".join(lines)
     return re.sub(r"\n{4,}", "\n\n\n", text)
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
 
 
 def changed_share(old: str, new: str) -> float:

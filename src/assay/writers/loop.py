@@ -26,12 +26,14 @@ from assay.shipped import ShippedVerifier
 from assay.targets.model import Target
 from assay.writers import polyglot
 from assay.writers.acceptance import TargetAcceptance
+from assay.writers.advice import same_file, unchanged
 from assay.writers.base import Attempt, Feedback, Writer
 from assay.writers.edit import changed_share, remove_tests
 from assay.writers.output import Output
 from assay.writers.report import TargetResult
 from assay.writers.steps import feedback_of
 
+MAX_CUTS = 4  # salvage passes on one answer (each a gate-2 run; far cheaper than an answer)
 GenerateSink = Callable[[ProgressEvent], None]
 
 
@@ -101,6 +103,9 @@ class Generator:
             )
         else:
             result = TargetRun(self, target).run()
+            if result.source is None and result.output:
+                self.output.release(result.output)
+                result.output = None
         result.duration_s = time.monotonic() - start
         self.emit(
             TargetDone(target.id, result.outcome, len(result.kept_tests), self.budget.usage.tokens)
@@ -137,6 +142,20 @@ class TargetRun(TargetAcceptance):
                     and changed_share(attempt.parent.source or "", attempt.source)
                     <= self.settings.review.small_change
                 )
+                if (
+                    attempt.kind == "revise"
+                    and attempt.parent is not None
+                    and attempt.source is not None
+                    and feedback is not None
+                    and same_file(attempt.source, attempt.parent.source or "")
+                ):  # resent unchanged: it would fail the same way; other words this time
+                    feedback = Feedback(unchanged(feedback.text), feedback.gate)
+                    attempt = replace(attempt, problem=feedback.text)
+                    rec = self.record(attempt.kind, None, attempt)
+                    if self.spent >= max_attempts:
+                        break
+                    rec.feedback = feedback.text
+                    continue
                 if attempt.source is None:  # no usable answer: its own feedback, no gate ran
                     rec = self.record(attempt.kind, None, attempt)
                     feedback = Feedback(attempt.problem or "no test file in the answer")
@@ -163,6 +182,11 @@ class TargetRun(TargetAcceptance):
                 )
                 if rest is not None:
                     source, report = rest
+                # a cut re-runs the file, which may then fail on the next check of a test
+                for _ in range(MAX_CUTS):
+                    if report.rejected_at != "green" or not (cut := self.cut(source, report)):
+                        break
+                    source, report = cut
                 if report.verdict is Verdict.UNVALIDATED and report.rejected_at is None:
                     # a missing toolchain, or tests an environment gap left unjudged (gate 2)
                     why = next(g for g in report.gates if g.verdict is Verdict.UNVALIDATED)
@@ -196,7 +220,7 @@ class TargetRun(TargetAcceptance):
                         break
                 elif self.spent >= max_attempts:
                     break
-                feedback = feedback_of(report)
+                feedback = self.feedback(report)
                 self.result.attempts[-1].feedback = feedback.text
         except BudgetExhausted as err:
             gen.stop(str(err))

@@ -54,7 +54,11 @@ class Output:
         """A project-relative path for the target's test file that neither exists nor is planned by
         another target of this run."""
         directory = self._directory(target)
-        stem = PurePosixPath(target.module).stem
+        module = PurePosixPath(target.module)
+        # a package's own module is tested as the package: test_pkg_generated.py
+        stem = (
+            module.parent.name if module.stem == "__init__" and module.parent.name else module.stem
+        )
         base = self.file_name.format(module=stem)
         with self._lock:
             for n in range(1, 1000):
@@ -64,6 +68,12 @@ class Output:
                     self._taken.add(rel)
                     return rel
         raise InputError(f"no free file name for tests of {target.module} in {directory}")
+
+    def release(self, rel: str) -> None:
+        """A planned name nothing was written to, free again: the next target of the module takes
+        it instead of a numbered one."""
+        with self._lock:
+            self._taken.discard(rel)
 
     def plan_other(self, target: Target) -> WritePlan:
         """For a target in another language: the language's own choice of file (its test layout, its

@@ -9,14 +9,16 @@ from typing import TYPE_CHECKING
 from assay.gates.review import ReviewBrief
 from assay.languages import WritePlan
 from assay.llm.context import existing_tests, rules
-from assay.llm.excerpt import excerpt
+from assay.llm.excerpt import excerpt, read_index
 from assay.model import FileReport, GateStatus, Verdict
 from assay.project import candidate
 from assay.targets.model import Target
 from assay.writers import polyglot
+from assay.writers.advice import advise, top_level_names
 from assay.writers.base import Attempt, Feedback, WriteContext
 from assay.writers.edit import remove_tests, test_key
 from assay.writers.report import AttemptRecord, Dropped, SuspectedBug, TargetResult
+from assay.writers.salvage import Cut, cut_failures, told
 
 if TYPE_CHECKING:
     from assay.writers.loop import Generator
@@ -39,6 +41,13 @@ def feedback_of(report: FileReport) -> Feedback:
     )
 
 
+def called(target: Target, gen: Generator) -> frozenset[str]:
+    """The names a test of the target calls: its functions (methods by their own name), or every
+    function of the module when the target names none."""
+    names = [f.name for f in target.functions] or list(read_index(gen.project.root, target.module))
+    return frozenset(n.rsplit(".", 1)[-1] for n in names)
+
+
 class TargetSteps:
     """One target's state (answers counted, texts verified, tests dropped) and the steps the loop
     (`loop.TargetRun`) takes on it."""
@@ -52,7 +61,7 @@ class TargetSteps:
         if target.language == "python":
             self.rel = gen.output.plan(target)
             ex = excerpt(gen.project, target)
-            tests = existing_tests(gen.project, target.module, self.rel)
+            tests = existing_tests(gen.project, target.module, self.rel, calls=called(target, gen))
             rule_text = rules(gen.prompts, gen.settings)
         else:
             self.plan = gen.output.plan_other(target)
@@ -81,12 +90,27 @@ class TargetSteps:
         self.compile_rejects = 0
         self.review_answers = 0
         self.reviews = 0
+        self.cuts: list[Cut] = []  # failing checks cut out since the writer was last told
 
     @property
     def spent(self) -> int:
         """Answers counted against max_attempts (a compile reject of another language has its
         own bound)."""
         return self.answers - self.compile_rejects
+
+    def feedback(self, report: FileReport) -> Feedback:
+        """The stopping gate's feedback, with advice for the failures small models repeat."""
+        found = feedback_of(report)
+        if self.plan is None:
+            try:
+                module = (self.gen.project.root / self.target.module).read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                module = ""
+            found.text = advise(found.text, self.target, top_level_names(module))
+        if self.cuts:  # told once, with the first feedback after the cut
+            found.text = found.text.rstrip() + "\n" + told(self.cuts)
+            self.cuts = []
+        return found
 
     # --- steps ------------------------------------------------------------------------------------
     def record(
@@ -145,6 +169,27 @@ class TargetSteps:
         report = self.verify(rest, quick)
         self.record("split", report)
         return rest, report
+
+    def cut(self, source: str, report: FileReport) -> tuple[str, FileReport] | None:
+        """A file that failed gate 2 in part, its failing checks (or tests) cut out and verified
+        again; None when there is nothing to keep."""
+        green = next((g for g in report.gates if g.gate == "green"), None)
+        failing = [
+            t.id for t in report.tests if t.verdict is Verdict.REJECTED and t.gate == "green"
+        ]
+        if green is None or not failing or self.plan is not None:
+            return None
+        found = cut_failures(source, green.details.get("failed_at", {}), failing)
+        if found is None:
+            return None
+        text, cuts = found
+        self.result.dropped += [
+            Dropped(c.test, Verdict.REJECTED.value, "green", "cut: " + c.describe()) for c in cuts
+        ]
+        self.cuts += cuts
+        report = self.verify(text)
+        self.record("salvage", report)
+        return text, report
 
     def drop_flaky(self, source: str, report: FileReport) -> tuple[str, FileReport] | None:
         flaky = [t for t in report.tests if t.verdict is Verdict.FLAKY]

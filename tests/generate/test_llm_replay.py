@@ -1,0 +1,39 @@
+"""A slice of the real local model's recorded answers (bench/llm/run.py, Qwen2.5-Coder-1.5B on the
+demo project), replayed through `assay generate` by a fake OpenAI server on 127.0.0.1: what assay
+makes of a small model's real answers stays measured in CI, without the model."""
+
+from __future__ import annotations
+
+import json
+
+from tests.conftest import REPO, run_cli
+from tests.generate.conftest import llm_env, shop_copy
+from tests.generate.fakes import FakeServer, Replayed
+
+RECORDED = REPO / "bench" / "llm" / "replay" / "shop.jsonl"
+
+
+def test_the_recorded_answers_for_one_module_replay_and_keep_tests(tmp_path):
+    records = [json.loads(line) for line in RECORDED.read_text().splitlines() if line.strip()]
+    root = shop_copy(tmp_path / "shop")
+    replayed = Replayed(records)
+    with FakeServer("openai", replayed) as server:
+        proc = run_cli(
+            "generate",
+            "src/shop/pricing.py",
+            "--writer",
+            "openai:local",
+            "--dry-run",
+            "-f",
+            "json",
+            cwd=root,
+            env=llm_env(server.url),
+        )
+    assert proc.stdout, proc.stderr
+    target = json.loads(proc.stdout)["targets"][0]
+    kinds = [a["kind"] for a in target["attempts"]]
+    assert replayed.missing == 0 and replayed.by_hash >= 1, kinds
+    # the first answer repeats the code under test: told so, not sent to the compiler
+    assert target["attempts"][0]["problem"].startswith("REJECT: ANSWER — NO TESTS")
+    assert target["outcome"] in ("accepted", "partial"), (target["note"], kinds)
+    assert target["kept_tests"], kinds

@@ -1,0 +1,237 @@
+"""What a small local model needs from `assay generate` (issue 28): whole statements and the
+helpers a style sample uses in the prompt, a sample that calls the target, revision prompts that
+end with the instruction, advice for NameError and empty collection, an unchanged resend answered
+differently, and file names and comments that make sense. A scripted OpenAI server on 127.0.0.1
+plays the model; most answers stop before the expensive gates."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+
+import pytest
+
+from assay.writers.edit import remove_tests
+from tests.conftest import run_cli, write_project
+from tests.generate.conftest import FAST, llm_env
+from tests.generate.fakes import FakeServer, Reply, Request, code
+
+PYPROJECT = '[tool.pytest.ini_options]\npythonpath = ["src"]\n' + FAST
+VERSION = 'def version() -> str:\n    """The version."""\n    return "1"\n'
+TEXT = '''\
+"""Text helpers."""
+
+
+def shout(s: str) -> str:
+    """Upper case with a bang."""
+    return s.upper() + "!"
+
+
+def whisper(s: str) -> str:
+    """Lower case, trailing off."""
+    return s.lower() + "..."
+
+
+def trim(s: str) -> str:
+    """Without surrounding blanks."""
+    return s.strip()
+
+
+def double(n: int) -> int:
+    """Twice n."""
+    return n * 2
+'''
+EXISTING = """\
+from mini.text import (
+    shout,
+    whisper,
+)
+
+LOUD = "HI!"
+
+
+def check(value, expected):
+    assert value == expected, value
+
+
+def test_whisper():
+    check(whisper("Hi"), "hi...")
+
+
+def test_shout():
+    check(shout("hi"), LOUD)
+"""
+
+
+UNIMPORTED = code("def test_shout():\n    assert shout('a') == 'A!'")
+WRONG = code("from mini.text import shout\n\n\ndef test_shout():\n    assert shout('a') == 'a'")
+NOT_COLLECTED = code(
+    "from mini.text import whisper\n\n\nclass TestWhisper:\n    def __init__(self):\n"
+    "        self.word = 'A'\n\n    def test_lowers(self):\n        assert whisper(self.word)"
+)
+PARTLY_WRONG = code(
+    """
+import pytest
+
+from mini.text import trim
+
+
+def test_trim_cuts_both_ends():
+    assert trim("  a ") == "a"
+    assert trim(" b") == " b"
+    assert trim("c  ") == "c"
+    with pytest.raises(TypeError):
+        trim("d")
+
+
+def test_trim_of_none_is_empty():
+    value = trim(None)
+    assert value == ""
+
+
+def test_trim_keeps_inner_blanks():
+    assert trim(" a b ") == "a b"
+"""
+)
+PASTED = code("def double(n):\n    return n * 2\n\n\ndef test_double():\n    assert double(2) == 4")
+# per target (told apart by the code in the prompt), the model's answers in order
+ANSWERS = {
+    "def trim(": [PARTLY_WRONG],
+    "def double(": [PASTED] * 3,
+    "def version(": ["no code today"] * 3,
+    "def whisper(": [NOT_COLLECTED, "no code today", "no code today"],
+    "def shout(": [UNIMPORTED, WRONG, WRONG],
+}
+
+
+@dataclass
+class Run:
+    report: dict
+    prompts: dict[str, list[str]]  # per target: the prompts the model got
+
+    def target(self, target: str) -> dict:
+        return next(t for t in self.report["targets"] if t["id"] == target)
+
+    def attempts(self, target: str) -> list[dict]:
+        return self.target(target)["attempts"]
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory) -> Run:
+    """One `generate` run (dry) over three targets of the mini project."""
+    root = write_project(
+        tmp_path_factory.mktemp("small") / "mini",
+        {"src/mini/__init__.py": VERSION, "src/mini/text.py": TEXT, "tests/test_text.py": EXISTING},
+        PYPROJECT,
+    )
+    prompts: dict[str, list[str]] = {key: [] for key in ANSWERS}
+
+    def script(req: Request) -> Reply:
+        key = next(k for k in ANSWERS if k in req.user.split("Existing tests")[0])
+        prompts[key].append(req.user)
+        answers = ANSWERS[key]
+        return Reply(answers[min(len(prompts[key]), len(answers)) - 1])
+
+    targets = [
+        "src/mini/__init__.py",
+        "src/mini/text.py::shout",
+        "src/mini/text.py::whisper",
+        "src/mini/text.py::trim",
+        "src/mini/text.py::double",
+    ]
+    with FakeServer("openai", script) as server:
+        proc = run_cli(
+            "generate",
+            *targets,
+            "--writer",
+            "openai:small",
+            "--dry-run",
+            "--jobs",
+            "1",
+            "-f",
+            "json",
+            cwd=root,
+            env=llm_env(server.url),
+        )
+    assert proc.stdout, proc.stderr
+    return Run(json.loads(proc.stdout), prompts)
+
+
+def test_the_prompt_shows_whole_imports_the_sample_helpers_and_a_test_of_the_target(run):
+    prompt = run.prompts["def shout("][0]
+    assert "from mini.text import (\n    shout,\n    whisper,\n)" in prompt
+    assert "def test_shout():\n    check(shout" in prompt
+    assert "def test_whisper" not in prompt  # the sample tests the target
+    assert "def check(value, expected):" in prompt and 'LOUD = "HI!"' in prompt
+
+
+def test_a_revision_prompt_ends_with_the_instruction(run):
+    last = run.prompts["def version("][1].strip().splitlines()[-1]
+    assert last.startswith("Fix what the feedback names and answer with the complete corrected")
+
+
+def test_feedback_says_what_to_do_for_a_name_error_and_no_tests(run):
+    assert (
+        "`shout` is not defined in the test file: add `from mini.text import shout`"
+        in (run.prompts["def shout("][1])
+    )
+    assert "write top-level functions named `test_...`" in run.prompts["def whisper("][1]
+
+
+def test_an_unchanged_resend_gets_other_feedback_and_no_second_verification(run):
+    attempts = run.attempts("src/mini/text.py::shout")
+    assert [a["kind"] for a in attempts] == ["write", "revise", "revise"]
+    assert attempts[1]["rejected_at"] == "green"
+    assert attempts[2]["problem"].startswith("REJECT: ANSWER — UNCHANGED")
+    assert attempts[2]["gates"] == {}  # not verified again
+
+
+def test_file_names_name_the_package_and_a_target_that_wrote_nothing_frees_its_name(run):
+    paths = [
+        re.search(r"test file `([^`]+)`", run.prompts[key][0]).group(1)
+        for key in ("def version(", "def shout(", "def whisper(")
+    ]
+    assert paths == [
+        "tests/test_mini_generated.py",
+        "tests/test_text_generated.py",
+        "tests/test_text_generated.py",  # not _2: the first target of text.py wrote nothing
+    ]
+    assert [t["output"] for t in run.report["targets"][:3]] == [None, None, None]
+
+
+def test_a_failing_assertion_is_cut_and_the_rest_kept(run):
+    target = run.target("src/mini/text.py::trim")
+    assert target["outcome"] == "partial", target["note"]
+    assert [k.split("::")[-1] for k in target["kept_tests"]] == [
+        "test_trim_cuts_both_ends",
+        "test_trim_keeps_inner_blanks",
+    ]
+    assert [d["reason"] for d in target["dropped"]] == [
+        'cut: test_trim_cuts_both_ends: `assert trim(" b") == " b"`',
+        "cut: test_trim_of_none_is_empty (the whole test: its failure is not in an assertion)",
+        "cut: test_trim_cuts_both_ends: `with pytest.raises(TypeError):`",  # failed once re-run
+    ]
+    assert 'trim("c  ") == "c"' in target["source"] and "trim(None)" not in target["source"]
+    assert [a["kind"] for a in target["attempts"]][:3] == ["write", "salvage", "salvage"]
+
+
+def test_a_test_of_a_pasted_copy_is_rejected(run):
+    target = run.target("src/mini/text.py::double")
+    assert target["outcome"] == "rejected" and not target["kept_tests"]
+    first = target["attempts"][0]
+    assert first["rejected_at"] == "mutation", first
+    assert "none of" in first["feedback"] or "reach" in first["feedback"], first["feedback"]
+
+
+def test_removing_a_test_takes_the_comments_right_above_it():
+    source = (
+        "import m\n\n\n# the sum of two\ndef test_a():\n    assert m.f()\n    # done\n\n\n"
+        "# checks g\n# on zero\n@pytest.mark.slow\ndef test_b():\n    assert m.g()\n\n\n"
+        "class TestC:\n    # about c\n    def test_c(self):\n        assert m.h()\n\n"
+        "    def test_d(self):\n        assert m.k()\n"
+    )
+    assert remove_tests(source, ["t.py::test_b", "t.py::TestC::test_c"]) == (
+        "import m\n\n\n# the sum of two\ndef test_a():\n    assert m.f()\n    # done\n\n\n"
+        "class TestC:\n\n    def test_d(self):\n        assert m.k()\n"
+    )
