@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 from assay.mutation.tools.base import MutationTool, ToolRequest
+from assay.mutation.tools.cargo_mutants import CargoMutants
+from assay.mutation.tools.go import GoEngine
 
-REGISTRY: dict[str, MutationTool] = {}
+REGISTRY: dict[str, MutationTool] = {
+    "rust": CargoMutants(),
+    "go": GoEngine(),
+}
 
 __all__ = ["REGISTRY", "MutationTool", "ToolRequest"]
