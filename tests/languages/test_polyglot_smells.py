@@ -158,3 +158,38 @@ def test_rule_docs_are_generated_from_the_rules():
     from tests.conftest import REPO
 
     assert (REPO / "docs" / "smells-polyglot.md").read_text() == render()
+
+
+def test_a_tautology_is_not_a_format_with_its_values_nor_the_same_call_twice():
+    go = """
+package price
+
+import (
+\t"fmt"
+\t"testing"
+)
+
+func TestFormat(t *testing.T) {
+\tif got := Total(100, 250); got != 350 {
+\t\tt.Errorf("Total(%d, %d) = %d", 100, 250, got)
+\t}
+}
+func TestTable(t *testing.T) {
+\tfor _, err := range []error{fmt.Errorf("bad %d", 1)} {
+\t\tif err == nil {
+\t\t\tt.Fatalf("%s", "nil")
+\t\t}
+\t}
+}
+func TestTaut(t *testing.T) { assert.Equal(t, 3, 3) }
+"""
+    rust = """
+#[test]
+fn equal_versions() { assert_eq!(version("1.2.3"), version( "1.2.3" )); }
+#[test]
+fn taut() { let v = version("1"); assert_eq!(v, v); }
+"""
+    go_hits = {(f.test, f.rule) for f in analyze(go, "price/price_test.go", "go")}
+    rust_hits = {(f.test, f.rule) for f in analyze(rust, "tests/v.rs", "rust")}
+    assert go_hits == {("TestTaut", "AP006")}
+    assert rust_hits == {("taut", "AP006")}
