@@ -88,7 +88,9 @@ class GoEngine:
         module = nearest(root, request.targets[0], ("go.mod",)) or "."
         dirs = ScratchDirs.of(root, "go-mutants")
         gomod = (root / module / "go.mod").read_text(encoding="utf-8", errors="replace")
-        module_path = m.group(1) if (m := re.search(r"^module\s+(\S+)", gomod, re.M)) else ""
+        module_path = (
+            found.group(1) if (found := re.search(r"^module\s+(\S+)", gomod, re.M)) else ""
+        )
         env = {"GOMODCACHE": cache} if (cache := module_cache()) else {}
         owner = {  # test function -> its test id
             n: f"{t}{TEST_ID_SEP}{n}"
