@@ -38,6 +38,8 @@ class Context:
     file_mocks: int = 0
     sleep: str = "$^"  # regex of a fixed sleep's callee (`Language.smells.sleep`)
     mocks: str = "$^"  # regex of a mock's callee (`Language.smells.mocks`)
+    # helpers defined in the file that assert (a test calling one asserts through it)
+    asserting_helpers: frozenset[str] = frozenset()
 
 
 def rule(id: str, name: str, level: Level, message: str, hint: str) -> Callable:
@@ -77,7 +79,7 @@ def no_assertion(case: Case, ctx: Context) -> Iterator[Hit]:
 
     Expected exceptions count (`assertThrows`, `#[should_panic]`, `[ExpectedException]`,
     `.toThrow()`), and so do calls of helpers whose name starts with assert, expect, verify or
-    check, and in Go any helper given `t`.
+    check, in Go any helper given `t`, and any helper of the same file that asserts.
 
     Bad:
         @Test
@@ -95,7 +97,7 @@ def no_assertion(case: Case, ctx: Context) -> Iterator[Hit]:
         return
     if case.attrs & {"should_panic", "ExpectedException"}:
         return
-    if not any(is_assertion(c, ctx) for c in ctx.calls):
+    if not any(is_assertion(c, ctx) or c.name in ctx.asserting_helpers for c in ctx.calls):
         yield Hit(case.line, case.col)
 
 
