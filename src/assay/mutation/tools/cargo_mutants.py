@@ -56,18 +56,19 @@ def _cargo_env() -> dict[str, str]:
     return env
 
 
-def test_selection(crate: str, test_rel: str) -> list[str]:
-    """`cargo test` arguments that run only the candidate's tests: its integration-test target,
-    or the library's tests under the candidate module's path."""
+def selection(crate: str, test_rel: str) -> tuple[list[str], list[str]]:
+    """(cargo's target selection, libtest's name filter) that build and run only the candidate's
+    tests: its integration-test target, or the library's tests under the candidate module's path.
+    The selection goes to every cargo command (a broken sibling test target is never built)."""
     inner = PurePosixPath(under(crate, test_rel))
     if inner.parts[0] == "tests" and len(inner.parts) == 2:
-        return ["--test", inner.stem]
+        return ["--test", inner.stem], []
     if inner.parts[0] == "src":
         parts = list(inner.with_suffix("").parts[1:])
         if parts and parts[-1] in ("lib", "main", "mod"):
             parts.pop()
-        return ["--lib", "--", "::".join(parts)] if parts else ["--lib"]
-    return []
+        return ["--lib"], (["::".join(parts)] if parts else [])
+    return [], []
 
 
 def _key(m: dict[str, Any]) -> tuple:
@@ -186,8 +187,9 @@ class CargoMutants:
             names = "|".join(re.escape(mutant_name(m)) for m, _ in scope)
             argv.append(f"--re=^({names})")
         for test in request.tests:
-            selection = test_selection(crate, test)
-            argv += [f"--cargo-test-arg={a}" for a in selection]
+            targets, names = selection(crate, test)
+            argv += [f"--cargo-arg={a}" for a in targets]
+            argv += [f"--cargo-test-arg={a}" for a in (["--", *names] if names else [])]
         ran = run_tool(request, argv, root, RUST.profile, dirs, env)
         outcomes = dirs.out / "mutants.out" / "outcomes.json"
         if not outcomes.is_file():
