@@ -184,12 +184,12 @@ class CargoMutants:
             str(dirs.out),
         ]
         if len(scope) < len(mutants):
-            names = "|".join(re.escape(mutant_name(m)) for m, _ in scope)
-            argv.append(f"--re=^({names})")
+            wanted = "|".join(re.escape(mutant_name(m)) for m, _ in scope)
+            argv.append(f"--re=^({wanted})$")
         for test in request.tests:
-            targets, names = selection(crate, test)
-            argv += [f"--cargo-arg={a}" for a in targets]
-            argv += [f"--cargo-test-arg={a}" for a in (["--", *names] if names else [])]
+            chosen, filters = selection(crate, test)
+            argv += [f"--cargo-arg={a}" for a in chosen]
+            argv += [f"--cargo-test-arg={a}" for a in (["--", *filters] if filters else [])]
         ran = run_tool(request, argv, root, RUST.profile, dirs, env)
         outcomes = dirs.out / "mutants.out" / "outcomes.json"
         if not outcomes.is_file():
