@@ -131,6 +131,9 @@ def main() -> None:
     lang, root = sys.argv[1], Path(sys.argv[2]).resolve()
     tests, targets = sys.argv[3].split(","), sys.argv[4].split(",")
     ours, our_wall = assay_side(lang, root, tests, targets)
+    print(
+        f"assay: {len(ours)} mutants, {dict(Counter(ours.values()))}, {our_wall:.1f} s", flush=True
+    )
     if lang == "go":
         native, native_wall, name = *gremlins_side(root, targets), "gremlins"
         # gremlins names no replacement: match on file, line, column, operator
