@@ -23,6 +23,7 @@ from assay.feedback import with_causes
 from assay.gates import REGISTRY
 from assay.gates.base import BaseGate, GateContext, precondition
 from assay.languages import LANGUAGES, Language
+from assay.languages.prepare import prepare
 from assay.model import (
     GATE_ORDER,
     Candidate,
@@ -260,10 +261,10 @@ class Verifier:
         per language."""
         with self._lock:
             if language.name not in self._toolchains:
-                self._toolchains[language.name] = (
-                    language.toolchain_id(self.settings),
-                    language.toolchain_problem(self.settings),
+                problem = language.toolchain_problem(self.settings) or prepare(
+                    self.project.root, language.name, offline=self.settings.offline
                 )
+                self._toolchains[language.name] = (language.toolchain_id(self.settings), problem)
                 self._runners[language.name] = language.runner(
                     self.sandbox, self.project, self.settings
                 )

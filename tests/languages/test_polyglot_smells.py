@@ -158,3 +158,68 @@ def test_rule_docs_are_generated_from_the_rules():
     from tests.conftest import REPO
 
     assert (REPO / "docs" / "smells-polyglot.md").read_text() == render()
+
+
+def test_a_tautology_is_not_a_format_with_its_values_nor_the_same_call_twice():
+    go = """
+package price
+
+import (
+\t"fmt"
+\t"testing"
+)
+
+func TestFormat(t *testing.T) {
+\tif got := Total(100, 250); got != 350 {
+\t\tt.Errorf("Total(%d, %d) = %d", 100, 250, got)
+\t}
+}
+func TestTable(t *testing.T) {
+\tfor _, err := range []error{fmt.Errorf("bad %d", 1)} {
+\t\tif err == nil {
+\t\t\tt.Fatalf("%s", "nil")
+\t\t}
+\t}
+}
+func TestTaut(t *testing.T) { assert.Equal(t, 3, 3) }
+"""
+    rust = """
+#[test]
+fn equal_versions() { assert_eq!(version("1.2.3"), version( "1.2.3" )); }
+#[test]
+fn taut() { let v = version("1"); assert_eq!(v, v); }
+"""
+    go_hits = {(f.test, f.rule) for f in analyze(go, "price/price_test.go", "go")}
+    rust_hits = {(f.test, f.rule) for f in analyze(rust, "tests/v.rs", "rust")}
+    assert go_hits == {("TestTaut", "AP006")}
+    assert rust_hits == {("taut", "AP006")}
+
+
+def test_a_test_that_asserts_through_a_helper_of_its_file_has_an_assertion():
+    rust = """
+fn roundtrip(v: &str) { let parsed = version(v).unwrap(); check_text(&parsed, v); }
+fn check_text(p: &Version, v: &str) { assert_eq!(p.to_string(), v); }
+fn build(v: &str) -> Version { version(v).unwrap() }
+#[test]
+fn parses() { roundtrip("1.2.3"); }
+#[test]
+fn only_builds() { build("1.2.3"); }
+"""
+    go = """
+package price
+
+import "testing"
+
+func sameTotal(t *testing.T, want int, cents ...int) {
+\tif got, _ := Total(cents...); got != want {
+\t\tt.Errorf("Total = %d", got)
+\t}
+}
+func total(cents ...int) int { got, _ := Total(cents...); return got }
+func TestAdds(t *testing.T) { sameTotal(nil, 3, 1, 2) }
+func TestOnlyCalls(t *testing.T) { total(1, 2) }
+"""
+    rust_hits = {(f.test, f.rule) for f in analyze(rust, "tests/v.rs", "rust")}
+    go_hits = {(f.test, f.rule) for f in analyze(go, "price/price_test.go", "go")}
+    assert ("only_builds", "AP001") in rust_hits and ("parses", "AP001") not in rust_hits
+    assert ("TestOnlyCalls", "AP001") in go_hits and ("TestAdds", "AP001") not in go_hits

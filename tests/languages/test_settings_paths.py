@@ -32,7 +32,10 @@ def test_a_module_missing_from_the_cache_is_unvalidated_with_the_command_that_fe
             ),
         },
     )
-    report = api.verify([root / "x_test.go"], root=root, use_cache=False)
+    # offline: no prepare step, so the sandboxed build itself meets the gap
+    report = api.verify(
+        [root / "x_test.go"], root=root, use_cache=False, overrides={"offline": True}
+    )
     f = report.files[0]
     assert (f.verdict.value, f.rejected_at) == ("unvalidated", "compile"), f.gates[0].feedback
     assert "run `go mod download` in ." in f.gates[0].feedback.replace("\n", " ")

@@ -161,6 +161,13 @@ def verify(
             help="a missing compiler or runner is an error (exit 2), not 'unvalidated'",
         ),
     ] = False,
+    offline: Annotated[
+        bool,
+        typer.Option(
+            "--offline",
+            help="no network at all: skip the prepare step that fetches dependencies",
+        ),
+    ] = False,
     scheduler: Annotated[
         str | None,
         typer.Option(
@@ -200,6 +207,7 @@ def verify(
                     "sandbox.timeout_s": timeout,
                     "smells.profile": profile,
                     "require_toolchain": require_toolchain or None,
+                    "offline": offline or None,
                     "scheduler": scheduler,
                 },
                 since=since,

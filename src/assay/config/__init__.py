@@ -87,6 +87,13 @@ class Settings(Section):
     require_toolchain: Annotated[
         bool, Field(description="a missing toolchain is an error (exit 2), not unvalidated")
     ] = False
+    offline: Annotated[
+        bool,
+        Field(
+            description="no prepare step: dependencies are not fetched before candidates run "
+            "(docs/languages.md#the-prepare-step)"
+        ),
+    ] = False
     # `[tool.assay.java]`, `[tool.assay.go]` ...: one per language whose `Language.tool_section`
     # is set
     tools: dict[str, ToolConfig] = Field(default_factory=dict, alias=TOOLS)

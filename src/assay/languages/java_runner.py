@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 _OFFLINE = re.compile(
     r"offline mode|has not been downloaded from it before|Could not resolve dependencies|"
     r"Plugin [^ ]+ or one of its dependencies could not be resolved|Could not transfer artifact|"
-    r"Cannot access \S+ in offline mode|Could not resolve plugin"
+    r"Cannot access \S+ in offline mode|Could not resolve plugin|LocalRepositoryNotAccessible"
 )
 _RELEASE = re.compile(r"<(?:maven\.compiler\.)?(?:release|target)>\s*(?:1\.)?(\w+)\s*</")
 MAVEN_INSTALL = "install Maven (https://maven.apache.org, or apt install maven)"

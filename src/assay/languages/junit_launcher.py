@@ -73,6 +73,8 @@ def fetch(version: str | None) -> Path | None:
                 "-q",
                 "dependency:get",
                 f"-Dartifact={ARTIFACT}:{version or DEFAULT_VERSION}",
+                # where `find` looks: a JVM's user.home ignores $HOME
+                f"-Dmaven.repo.local={repositories()[0]}",
             ],
             capture_output=True,
             timeout=600,

@@ -23,6 +23,7 @@ from assay.execution.workspace import Workspace
 from assay.feedback import relativize
 from assay.languages.base import Language, Toolchain, WritePlan
 from assay.languages.compiler_output import cap, rel_path
+from assay.languages.rust_manifest import register_test
 from assay.languages.tooling import TEST_ID_SEP, Ran, ToolRunner, module_files, nearest, under
 from assay.sandbox import Profile, Sandbox
 
@@ -97,6 +98,7 @@ class RustRunner(ToolRunner):
         rel = files[0]
         crate = nearest(ws.project, rel, ("Cargo.toml",)) or "."
         select, module = _target(crate, rel)
+        register_test(ws.project, crate, rel)  # `autotests = false`: list it as a [[test]]
         conf = self.settings.tool("rust")
         argv = conf.compile_command or [
             "cargo",

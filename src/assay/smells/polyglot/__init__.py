@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib
 from functools import cache
+from typing import Any
 
 from assay.config.smells import SmellsConfig
 from assay.languages import LANGUAGES as REGISTRY
@@ -71,17 +72,53 @@ def analyze(
     if tree.root_node.has_error:
         findings.append(_finding(UNPARSABLE, Hit(1, 1), path, config))
     shared = syntax.file_mocks(text(tree.root_node))
+    tests = {c.body.start_byte for c in found if c.body is not None}
+    helpers = asserting_helpers(tree.root_node, facts.calls, syntax, tests)
     for case in found:
         found_calls = (
             calls(facts.calls, case.body, syntax.named_args) if case.body is not None else []
         )
-        ctx = Context(syntax, found_calls, config.max_mocks, shared, facts.sleep, facts.mocks)
+        ctx = Context(
+            syntax, found_calls, config.max_mocks, shared, facts.sleep, facts.mocks, helpers
+        )
         for rule in RULES.values():
             if level(rule, config) == "off":
                 continue
             for hit in rule.check(case, ctx):
                 findings.append(_finding(rule, hit, path, config, case.name))
     return sorted(findings, key=lambda f: (f.line, f.col, f.rule))
+
+
+_FUNCTIONS = ("function_declaration", "method_declaration", "function_item", "function_definition")
+
+
+def asserting_helpers(
+    root: Any, kinds: tuple[str, ...], syntax: Family, tests: set[int]
+) -> frozenset[str]:
+    """Names of the file's non-test functions whose body asserts, directly or through another
+    such helper (`fn check(v: &str) { assert_eq!(parse(v).unwrap().to_string(), v) }`)."""
+    bodies: dict[str, list[Any]] = {}
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        stack.extend(node.named_children)
+        name, body = node.child_by_field_name("name"), node.child_by_field_name("body")
+        if (
+            node.type in _FUNCTIONS
+            and name is not None
+            and body is not None
+            and body.start_byte not in tests  # a test case, not a helper
+        ):
+            bodies[text(name)] = calls(kinds, body, syntax.named_args)
+    found: set[str] = set()
+    grew = True
+    while grew:
+        grew = False
+        for name, inner in bodies.items():
+            if name not in found and any(syntax.is_assertion(c) or c.name in found for c in inner):
+                found.add(name)
+                grew = True
+    return frozenset(found)
 
 
 def _finding(

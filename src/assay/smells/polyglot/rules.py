@@ -38,6 +38,8 @@ class Context:
     file_mocks: int = 0
     sleep: str = "$^"  # regex of a fixed sleep's callee (`Language.smells.sleep`)
     mocks: str = "$^"  # regex of a mock's callee (`Language.smells.mocks`)
+    # helpers defined in the file that assert (a test calling one asserts through it)
+    asserting_helpers: frozenset[str] = frozenset()
 
 
 def rule(id: str, name: str, level: Level, message: str, hint: str) -> Callable:
@@ -77,7 +79,7 @@ def no_assertion(case: Case, ctx: Context) -> Iterator[Hit]:
 
     Expected exceptions count (`assertThrows`, `#[should_panic]`, `[ExpectedException]`,
     `.toThrow()`), and so do calls of helpers whose name starts with assert, expect, verify or
-    check, and in Go any helper given `t`.
+    check, in Go any helper given `t`, and any helper of the same file that asserts.
 
     Bad:
         @Test
@@ -95,7 +97,7 @@ def no_assertion(case: Case, ctx: Context) -> Iterator[Hit]:
         return
     if case.attrs & {"should_panic", "ExpectedException"}:
         return
-    if not any(is_assertion(c, ctx) for c in ctx.calls):
+    if not any(is_assertion(c, ctx) or c.name in ctx.asserting_helpers for c in ctx.calls):
         yield Hit(case.line, case.col)
 
 
@@ -215,8 +217,18 @@ def excessive_mocking(case: Case, ctx: Context) -> Iterator[Hit]:
         yield Hit(case.line, case.col, f"excessive mocking: {n} mocks (at most {ctx.max_mocks})")
 
 
+# calls that report a failure or format a message: their arguments are a format and its values,
+# not two sides of a comparison (`t.Errorf("Total(%d) = %d", 100, got)`, `fmt.Errorf` in a table)
+REPORT = re.compile(r"^(Error|Errorf|Fatal|Fatalf|Log|Logf|Skipf|Sprintf|Printf|format)$")
+
+
 def _same(a: str, b: str) -> bool:
-    return norm(a) == norm(b) or (bool(LITERAL.match(a.strip())) and bool(LITERAL.match(b.strip())))
+    """Two sides that cannot differ: the same value twice, or two literals. The same *call* twice
+    (`assert_eq!(version("1.2.3"), version("1.2.3"))`) is not: it checks equality or determinism
+    of two results and fails when they differ."""
+    if norm(a) == norm(b):
+        return "(" not in a
+    return bool(LITERAL.match(a.strip())) and bool(LITERAL.match(b.strip()))
 
 
 @rule(
@@ -242,7 +254,7 @@ def tautology(case: Case, ctx: Context) -> Iterator[Hit]:
         });
     """
     for call in ctx.calls:
-        if not is_assertion(call, ctx):
+        if not is_assertion(call, ctx) or REPORT.match(call.name):
             continue
         args = [a for a in call.args if a.strip() != "t"]
         if call.receiver_args and call.args and len(call.receiver_args) == 1:  # expect(a).toBe(b)

@@ -1,0 +1,174 @@
+"""The prepare step: before any candidate runs, the project's dependencies and build plugins are
+resolved with the network, by the user's own build tool, from the user's own build files, in a
+scratch copy of the pristine project (no candidate code present). Candidates then run offline in the
+sandbox, so a missing artifact can never look like the test's fault.
+
+It is trusted work (the user's build, as they would run it), so it runs outside the sandbox, with
+the real caches (`~/.m2`, `~/.cargo/registry`, the Go module cache) writable. Done once per hash of
+the build and lock files (a marker in assay's cache); `--offline` forbids it. A failure names the
+missing artifact in one line; the files of that language are then `unvalidated`, never cached.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from assay.execution.workspace import SKIP_DIRS, Workspace
+from assay.sandbox import assay_cache
+
+
+@dataclass(frozen=True)
+class Step:
+    """How one build tool fetches what the project needs."""
+
+    language: str
+    build_file: str  # the file that marks a module this step prepares
+    inputs: tuple[str, ...]  # files whose content decides whether to run again (with build_file)
+    argv: tuple[str, ...]
+
+
+STEPS = (
+    Step(
+        "java",
+        "pom.xml",
+        (),
+        (
+            "mvn",
+            "-B",
+            "-q",
+            "-Dstyle.color=never",
+            "dependency:resolve-plugins",
+            "dependency:go-offline",
+            "test-compile",
+        ),
+    ),
+    Step(
+        "java",
+        "build.gradle",
+        ("settings.gradle", "gradle.lockfile"),
+        ("gradle", "-q", "testClasses"),
+    ),
+    Step(
+        "java",
+        "build.gradle.kts",
+        ("settings.gradle.kts", "gradle.lockfile"),
+        ("gradle", "-q", "testClasses"),
+    ),
+    Step("rust", "Cargo.toml", ("Cargo.lock",), ("cargo", "fetch")),
+    Step("go", "go.mod", ("go.sum",), ("go", "mod", "download")),
+)
+# the artifact Maven could not fetch, as it names it ("g:a:v", "g:a:jar:v")
+_MAVEN_ARTIFACT = re.compile(
+    r"(?:artifacts could not be resolved: |Could not find artifact |Could not transfer artifact "
+    r"|Failed to read artifact descriptor for |the artifact |Plugin )([\w.-]+:[\w.:-]+\w)"
+)
+_MAVEN_MISSING = re.compile(
+    r"(Could not resolve dependencies|could not be resolved|Could not find artifact|"
+    r"Could not transfer artifact|Failed to read artifact descriptor|Unknown host|"
+    r"Non-resolvable|Plugin .* could not be resolved)[^\n]*"
+)
+_CARGO_MISSING = re.compile(r"(failed to (?:download|get|load)[^\n]*|no matching package[^\n]*)")
+_GO_MISSING = re.compile(r"(go: [^\n]*(?:reading|verifying|not found|dial tcp|no such host)[^\n]*)")
+
+
+def modules(root: Path, build_file: str, limit: int = 20) -> list[Path]:
+    """The outermost directories holding `build_file` (a reactor or workspace root prepares its
+    members)."""
+    found: list[Path] = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and not d.startswith("."))
+        if build_file in filenames:
+            found.append(Path(dirpath))
+            dirnames[:] = []
+            if len(found) >= limit:
+                break
+    return found
+
+
+def fingerprint(root: Path, step: Step, module: Path) -> str:
+    h = hashlib.sha256("\0".join(step.argv).encode())
+    h.update(os.path.expanduser("~").encode())  # another HOME, other caches
+    for dirpath, dirnames, filenames in os.walk(module):
+        dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and not d.startswith("."))
+        for name in sorted(filenames):
+            if name == step.build_file or name in step.inputs:
+                path = Path(dirpath, name)
+                h.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())
+    return h.hexdigest()[:24]
+
+
+def missing(step: Step, output: str) -> str:
+    """The one line that names what could not be fetched."""
+    pattern = {"java": _MAVEN_MISSING, "rust": _CARGO_MISSING, "go": _GO_MISSING}[step.language]
+    found = pattern.search(output)
+    line = found.group(0) if found else ""
+    if step.language == "java" and (named := _MAVEN_ARTIFACT.search(output)):
+        return f"could not fetch {named.group(1)}"
+    line = line or next((ln for ln in reversed(output.splitlines()) if ln.strip()), "")
+    return line.strip().removeprefix("[ERROR]").strip()[:200] or "it failed with no output"
+
+
+def prepare(
+    root: Path, language: str, offline: bool = False, timeout_s: float = 1800
+) -> str | None:
+    """Resolve the dependencies of `language`'s modules in the project at `root` (once per build
+    files' hash); the problem in one line, or None when ready (or nothing to do)."""
+    for step in STEPS:
+        if step.language != language:
+            continue
+        for module in modules(root, step.build_file):
+            problem = _prepare_module(root, step, module, offline, timeout_s)
+            if problem:
+                return problem
+    return None
+
+
+def _prepare_module(
+    root: Path, step: Step, module: Path, offline: bool, timeout_s: float
+) -> str | None:
+    marker = assay_cache() / "prepared" / fingerprint(root, step, module)
+    if marker.exists() or offline:
+        return None  # offline: the sandboxed run says what the caches lack, as before
+    rel = module.relative_to(root).as_posix()
+    tool = step.argv[0]
+    if step.build_file.startswith("build.gradle") and (module / "gradlew").is_file():
+        tool = "./gradlew"
+    elif shutil.which(tool) is None:
+        return None  # the toolchain check names what is missing
+    argv = [tool, *step.argv[1:]]
+    if step.build_file == "pom.xml":  # the repository the sandboxed runs read (JVMs ignore $HOME)
+        argv.insert(1, f"-Dmaven.repo.local={os.path.expanduser('~/.m2/repository')}")
+    env = dict(os.environ)
+    if step.build_file.startswith("build.gradle"):
+        env["GRADLE_USER_HOME"] = os.path.expanduser("~/.gradle")
+    with Workspace(root) as ws:
+        try:
+            ran = subprocess.run(
+                argv,
+                cwd=ws.path(rel),
+                capture_output=True,
+                text=True,
+                timeout=timeout_s,
+                stdin=subprocess.DEVNULL,
+                env=env,
+            )
+        except subprocess.TimeoutExpired:
+            return f"preparing {rel} (`{' '.join(argv)}`) timed out after {timeout_s:.0f} s"
+        except OSError as exc:
+            return f"preparing {rel} (`{' '.join(argv)}`) could not start: {exc}"
+    output = ran.stdout + "\n" + ran.stderr
+    # Maven fetches before it compiles: the project's own code failing to compile is no gap
+    if ran.returncode != 0 and (step.language != "java" or _MAVEN_MISSING.search(output)):
+        return (
+            f"dependencies of {rel}/{step.build_file} could not be prepared "
+            f"(`{' '.join(argv)}`): {missing(step, output)}"
+        )
+    marker.parent.mkdir(parents=True, exist_ok=True)
+    marker.write_text(" ".join(argv) + "\n", encoding="utf-8")
+    return None

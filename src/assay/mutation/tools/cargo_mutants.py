@@ -1,0 +1,224 @@
+"""Rust: cargo-mutants, run `--in-place` in the scratch copy (never the user's tree) inside assay's
+sandbox with the Rust profile (offline, the real CARGO_HOME read-only, the workspace's warm target
+dir), scoped with `--file` to the targets and, for a line scope, `--re` to the exact mutant names,
+its tests scoped to the candidate's test target; `mutants.out/outcomes.json` read back.
+
+The mutants come from `--list --json` first (no build), so a mutant that never ran still shows in
+the report; cargo-mutants reports no per-test kills, so `killed_by` stays empty. Unviable mutants
+(they do not compile) are CompileError: not counted, as in Stryker's schema.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from assay._assay_sandbox.mutation.protocol import Status
+from assay.languages.rust import RUST
+from assay.languages.tooling import nearest, under
+from assay.mutation.model import Mutant, MutantResult, MutationResult
+from assay.mutation.tools.base import ToolRequest
+from assay.mutation.tools.scratch_run import (
+    ScratchDirs,
+    ToolFailed,
+    offset,
+    run_tool,
+    touched_lines,
+)
+
+SUMMARY = {
+    "CaughtMutant": Status.KILLED,
+    "MissedMutant": Status.SURVIVED,
+    "Timeout": Status.TIMEOUT,
+    "Unviable": Status.COMPILE_ERROR,
+}
+PER_MUTANT_TIMEOUT_S = 20
+
+
+def executable() -> str | None:
+    """cargo-mutants on PATH or in CARGO_HOME/bin (where `cargo install` puts it)."""
+    home = os.environ.get("CARGO_HOME") or os.path.expanduser("~/.cargo")
+    return shutil.which("cargo-mutants") or shutil.which(
+        "cargo-mutants", path=str(Path(home) / "bin")
+    )
+
+
+def _cargo_env() -> dict[str, str]:
+    env = {}
+    for name, default in (("CARGO_HOME", "~/.cargo"), ("RUSTUP_HOME", "~/.rustup")):
+        value = os.environ.get(name) or os.path.expanduser(default)
+        if os.path.isdir(value):
+            env[name] = value
+    return env
+
+
+def selection(crate: str, test_rel: str) -> tuple[list[str], list[str]]:
+    """(cargo's target selection, libtest's name filter) that build and run only the candidate's
+    tests: its integration-test target, or the library's tests under the candidate module's path.
+    The selection goes to every cargo command (a broken sibling test target is never built)."""
+    inner = PurePosixPath(under(crate, test_rel))
+    if inner.parts[0] == "tests" and len(inner.parts) == 2:
+        return ["--test", inner.stem], []
+    if inner.parts[0] == "src":
+        parts = list(inner.with_suffix("").parts[1:])
+        if parts and parts[-1] in ("lib", "main", "mod"):
+            parts.pop()
+        return ["--lib"], (["::".join(parts)] if parts else [])
+    return [], []
+
+
+def _key(m: dict[str, Any]) -> tuple:
+    span = m.get("span") or {}
+    start, end = span.get("start") or {}, span.get("end") or {}
+    return (
+        m.get("file"),
+        start.get("line"),
+        start.get("column"),
+        end.get("line"),
+        end.get("column"),
+        m.get("replacement"),
+        m.get("genre"),
+    )
+
+
+def mutant_name(m: dict[str, Any]) -> str:
+    """The name cargo-mutants prints and `--re` matches: `file:line:col: replace X with Y in f`."""
+    if m.get("name"):
+        return str(m["name"])
+    span = (m.get("span") or {}).get("start") or {}
+    return f"{m.get('file')}:{span.get('line')}:{span.get('column')}"
+
+
+def to_mutant(m: dict[str, Any], crate: str, sources: dict[str, str], index: int) -> Mutant:
+    rel = (PurePosixPath(crate) / m["file"]).as_posix() if crate != "." else m["file"]
+    text = sources.get(rel, "")
+    span = m.get("span") or {}
+    start, end = span.get("start") or {}, span.get("end") or {}
+    line, col = int(start.get("line", 1)), int(start.get("column", 1)) - 1
+    end_line, end_col = int(end.get("line", line)), int(end.get("column", col + 1)) - 1
+    a, b = offset(text, line, col), offset(text, end_line, end_col)
+    function = (m.get("function") or {}).get("function_name") or "<module>"
+    replacement = str(m.get("replacement", ""))
+    before = touched_lines(text, line, end_line)
+    after_text = text[:a] + replacement + text[b:]
+    after = touched_lines(after_text, line, line + replacement.count("\n"))
+    return Mutant(
+        id=f"rust-{index}",
+        file=rel,
+        operator=str(m.get("genre", "")),
+        start=a,
+        end=b,
+        line=line,
+        col=col,
+        end_line=end_line,
+        end_col=end_col,
+        original=text[a:b],
+        replacement=replacement,
+        function=function,
+        stmt_line=line,
+        before=before,
+        after=after,
+    )
+
+
+class CargoMutants:
+    name = "cargo-mutants"
+    language = "rust"
+
+    def unavailable(self, request: ToolRequest) -> str | None:
+        return None  # every project of its language
+
+    def problem(self, request: ToolRequest) -> str | None:
+        if shutil.which("cargo") is None:
+            return "cargo is not installed (install Rust with rustup: https://rustup.rs)"
+        if executable() is None:
+            return (
+                "cargo-mutants is not installed: run `cargo install --locked cargo-mutants` "
+                "(Rust's mutation tool; gate 4 uses it for Rust)"
+            )
+        if not request.targets:
+            return "no Rust source file to mutate"
+        return None
+
+    def run(self, request: ToolRequest) -> MutationResult:
+        exe = executable()
+        if exe is None:
+            raise ToolFailed(self.problem(request) or "cargo-mutants is not installed")
+        root = request.root
+        crate = nearest(root, request.targets[0], ("Cargo.toml",)) or "."
+        dirs = ScratchDirs.of(root, "cargo-mutants")
+        base = [exe, "mutants", "--dir", str(root / crate)]
+        files = [a for t in request.targets for a in ("--file", under(crate, t))]
+        env = _cargo_env()
+        listed = run_tool(
+            request, [*base, "--list", "--json", *files], root, RUST.profile, dirs, env
+        )
+        if listed.returncode != 0:
+            raise ToolFailed(_why("cargo mutants --list", listed.stderr or listed.stdout))
+        try:
+            raw = json.loads(listed.stdout)
+        except ValueError as exc:
+            raise ToolFailed(f"cargo mutants --list gave no JSON: {exc}") from None
+        sources = {
+            t: (root / t).read_text(encoding="utf-8", errors="replace") for t in request.targets
+        }
+        mutants = [to_mutant(m, crate, sources, i) for i, m in enumerate(raw)]
+        by_key = {_key(m): mut for m, mut in zip(raw, mutants, strict=True)}
+        scope = [
+            (m, mut)
+            for m, mut in zip(raw, mutants, strict=True)
+            if request.lines is None or mut.line in request.lines.get(mut.file, frozenset())
+        ]
+        result = MutationResult(mutants=mutants, results={}, sources=sources)
+        if not scope:
+            return result
+        argv = [
+            *base,
+            *files,
+            "--in-place",
+            "--no-shuffle",
+            "--baseline=skip",
+            f"--timeout={PER_MUTANT_TIMEOUT_S}",
+            "--output",
+            str(dirs.out),
+        ]
+        if len(scope) < len(mutants):
+            wanted = "|".join(re.escape(mutant_name(m)) for m, _ in scope)
+            argv.append(f"--re=^({wanted})$")
+        for test in request.tests:
+            chosen, filters = selection(crate, test)
+            argv += [f"--cargo-arg={a}" for a in chosen]
+            argv += [f"--cargo-test-arg={a}" for a in (["--", *filters] if filters else [])]
+        ran = run_tool(request, argv, root, RUST.profile, dirs, env)
+        outcomes = dirs.out / "mutants.out" / "outcomes.json"
+        if not outcomes.is_file():
+            raise ToolFailed(_why("cargo mutants", ran.stderr or ran.stdout, ran.timed_out))
+        data = json.loads(outcomes.read_text(encoding="utf-8"))
+        for outcome in data.get("outcomes", []):
+            scenario = outcome.get("scenario")
+            if not isinstance(scenario, dict) or "Mutant" not in scenario:
+                continue
+            mut = by_key.get(_key(scenario["Mutant"]))
+            status = SUMMARY.get(outcome.get("summary", ""))
+            if mut is None or status is None:
+                continue
+            duration = sum(
+                float(p.get("duration") or 0) for p in outcome.get("phase_results") or []
+            )
+            result.results[mut.id] = MutantResult(
+                status, covered_by=list(request.tests), duration_s=duration
+            )
+        result.duration_s = ran.duration_s + listed.duration_s
+        return result
+
+
+def _why(what: str, text: str, timed_out: bool = False) -> str:
+    if timed_out:
+        return f"{what} timed out"
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    tail = next((ln for ln in reversed(lines) if "error" in ln.lower()), lines[-1] if lines else "")
+    return f"{what} failed: {tail}" if tail else f"{what} failed"
