@@ -271,3 +271,18 @@ def test_profile_environment_names_caches_and_never_secrets(tmp_path, monkeypatc
     assert env["GOCACHE"] == f"{tmp_path}/cache/go-build"
     assert env["GOMODCACHE"] == os.path.expanduser("~/go/pkg/mod")
     assert "MY_API_TOKEN" not in env and env["HOME"] == str(tmp_path / "run" / "home")
+
+
+def test_the_view_shows_back_every_directory_the_command_names_under_a_hidden_root(tmp_path):
+    """assay's own package installed under /tmp or /home (a CI clone, a user's venv) is named by
+    the command's later words, not its first: it must be shown back, or no sandboxed Python run can
+    import `_assay_sandbox` (every gate failed in a clone under /tmp)."""
+    from assay._assay_sandbox import launch
+    from assay.sandbox.view import shown_dirs
+
+    package = tmp_path / "site" / "assay"
+    package.mkdir(parents=True)
+    argv = launch.argv("/usr/bin/python3", "pytest", "job.json")
+    argv[argv.index(str(launch.PARENT))] = str(package)
+    shown = shown_dirs(argv, {}, taken=[], home="/nonexistent")
+    assert shown == (str(package),)  # only what was named

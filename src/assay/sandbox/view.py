@@ -96,13 +96,16 @@ def shown_dirs(
     argv: list[str], env: Mapping[str, str], taken: Iterable[str], home: str = ""
 ) -> tuple[str, ...]:
     """Directories under a hidden root (/home, /root, /tmp ...) that the command or its environment
-    names (toolchains, the interpreter, dependency caches), to bind back read-only; never a hidden
+    names (toolchains, the interpreter, assay's own package, dependency caches), to bind back
+    read-only; never a hidden
     root or the real home itself, never what `taken` (project, workspace, caches) already shows."""
     home = home or os.path.expanduser("~")
     refused = {*HIDDEN, home, "/"}
     taken = list(taken)
     found: list[str] = []
-    tokens = [argv[0], *(v for v in env.values())] if argv else list(env.values())
+    # every word of the command (assay builds it: no test can add to it), e.g. assay's own package
+    # directory when it is installed under /home or /tmp, and its environment
+    tokens = [*argv, *env.values()]
     for value in tokens:
         for token in value.replace("=", " ").replace(os.pathsep, " ").split():
             if not token.startswith("/"):  # a path outside may lead inside: a venv's python
