@@ -130,8 +130,7 @@ class NodeRunner(ToolRunner):
             run = self.run(ws, files)
             listed = CompileResult(
                 collected=list(run.tests),
-                crash=None if run.tests and not run.timed_out else run.crash,
-                timed_out=run.timed_out,
+                crash=None if run.tests else run.crash,
                 duration_s=run.duration_s,
             )
         listed.raw_lines += checked.raw_lines
@@ -246,11 +245,9 @@ class NodeRunner(ToolRunner):
             total.tests.update(one.tests)
             total.duration_s += one.duration_s
             total.exit_status = one.exit_status
-            if one.crash and (not one.tests or one.timed_out):
-                total.crash, total.timed_out = one.crash, one.timed_out
+            if one.crash and not one.tests:
+                total.crash = one.crash
                 total.running = f"{rel}{TEST_ID_SEP}{group[0]}" if group else None
-            if one.timed_out:  # the next group would wait as long again
-                break
         return total
 
     def _run_once(
@@ -302,10 +299,7 @@ class NodeRunner(ToolRunner):
         run.tests = self._results(out, rel, runner, ran.roots)
         if only:
             run.tests = {k: v for k, v in run.tests.items() if k.split(TEST_ID_SEP, 1)[1] in only}
-        if ran.result.timed_out:  # whatever finished before, the file did not
-            run.timed_out = True
-            run.crash = f"{runner} timed out after {self.timeout_s:g} s"
-        elif not run.tests:
+        if not run.tests:
             run.crash = ran.why(runner if runner != "node" else "node --test")
         return run
 

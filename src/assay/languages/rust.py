@@ -377,7 +377,6 @@ RUST = RustLanguage(
     ),
     profile=Profile(
         name="rust",
-        passes=("RUSTUP_TOOLCHAIN",),
         memory="cgroup",
         env={
             "CARGO_TARGET_DIR": "{cache}/cargo-target",
