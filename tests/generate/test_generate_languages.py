@@ -35,7 +35,7 @@ JAVA_HEAD = (
 
 
 # languages whose gate 4 runs a tool (`assay.mutation.tools`)
-MUTATED = ("java", "typescript")
+MUTATED = ("java", "typescript", "go", "rust")
 GATES_BUT_MUTATION = ["compile", "green", "stability", "smells"]
 
 
@@ -200,7 +200,7 @@ def generate(lang: str, base: Path, name: str | None = None, settings: str = "")
     root = copy(case, base / (name or lang))
     if settings:
         (root / "assay.toml").write_text(settings + SETTINGS)
-    elif lang in MUTATED:  # the repair loop is under test here, not PIT or StrykerJS (a minute)
+    elif lang in MUTATED:  # the repair loop is under test here, not PIT, StrykerJS... (a minute)
         (root / "assay.toml").write_text(f"gates = {json.dumps(GATES_BUT_MUTATION)}\n" + SETTINGS)
     before = tree_digest(root)
 

@@ -58,7 +58,9 @@ def test_failing_and_flaky_tests_are_named_with_the_runners_own_words(examples, 
     assert [t.verdict.value for t in flaky.tests].count("flaky") == 1
 
 
-@pytest.mark.parametrize("lang", [lang for lang in LANGS if lang in REGISTRY])
+# the examples with a weak test file for gate 4 (Rust's and Go's tools are tested on their own:
+# tests/mutation/test_tool_rust.py, test_tool_go.py)
+@pytest.mark.parametrize("lang", ["java", "typescript"])
 def test_gate_4_runs_the_languages_tool_and_rejects_the_weak_file(examples, lang):
     if tool_missing(lang):
         pytest.skip(tool_missing(lang))

@@ -246,7 +246,7 @@ def test_a_module_body_that_raises_is_reported_with_its_exception_in_every_forma
     elements = json.loads(MUTATE_FORMATS["mutation-testing-elements"](report))
     entry = next(x for x in elements["files"]["src/state/broken.py"]["mutants"] if x["id"] == m.id)
     assert (entry["status"], entry["statusReason"]) == ("RuntimeError", r.reason)
-    assert "KeyError: &#39;a&#39; (line 4)" in MUTATE_FORMATS["html"](report)
+    assert "KeyError: 'a' (line 4)" in MUTATE_FORMATS["html"](report)  # the MTE JSON it embeds
     out = io.StringIO()
     print_report(Console(file=out, width=200), report)
     assert f"RuntimeError src/state/broken.py:3 `{m.before}`" in out.getvalue()
