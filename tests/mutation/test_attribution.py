@@ -27,6 +27,18 @@ LIB = {
     "import clamp\n\nlog = logging.getLogger(__name__)\n\n\n"
     "def percent(n):\n    value = clamp(n, 0, 100)\n    return f'{value}%'\n",
 }
+# one test that kills every mutant of clamp, one that kills only the lower bound's
+CLAMP_TESTS = """
+        def test_clamp_all():
+            assert clamp(-5, 0, 10) == 0
+            assert clamp(0, 0, 10) == 0
+            assert clamp(11, 0, 10) == 10
+            assert clamp(10, 0, 10) == 10
+            assert clamp(5, 0, 10) == 5
+
+        def test_clamp_below():
+            assert clamp(-5, 0, 10) == 0
+"""
 SIGN = (
     "def sign(n):\n    if n > 0:\n        return 1\n    if n < 0:\n        return -1\n"
     "    return 0\n"
@@ -84,16 +96,9 @@ def test_proof_runs_each_test_until_it_has_killed_and_low_value_stays_exact(proj
             "tests/test_ops.py": """
         from calc.ops import clamp
 
-        def test_clamp_all():
-            assert clamp(-5, 0, 10) == 0
-            assert clamp(0, 0, 10) == 0
-            assert clamp(11, 0, 10) == 10
-            assert clamp(10, 0, 10) == 10
-            assert clamp(5, 0, 10) == 5
-
-        def test_clamp_below():
-            assert clamp(-5, 0, 10) == 0
-
+"""
+            + CLAMP_TESTS
+            + """
         def test_clamp_above():
             assert clamp(11, 0, 10) == 10
 
@@ -173,16 +178,9 @@ def test_only_a_test_that_kills_nothing_is_low_value_and_shared_kills_are_a_note
         from calc.ops import clamp
         from calc.sign import sign
 
-        def test_clamp_all():
-            assert clamp(-5, 0, 10) == 0
-            assert clamp(0, 0, 10) == 0
-            assert clamp(11, 0, 10) == 10
-            assert clamp(10, 0, 10) == 10
-            assert clamp(5, 0, 10) == 5
-
-        def test_clamp_below():
-            assert clamp(-5, 0, 10) == 0
-
+"""
+            + CLAMP_TESTS
+            + """
         def test_clamp_below_too():
             assert clamp(-1, 0, 10) == 0
 

@@ -18,7 +18,7 @@ from assay.gates.base import GateContext
 from assay.model import Candidate, GateResult, GateStatus, TestOutcome, Verdict
 from assay.mutation.attribution import attribute, module_limits, module_scores
 from assay.mutation.codeclass import threshold_for
-from assay.mutation.model import COUNTED, NOT_SAMPLED, MutationResult
+from assay.mutation.model import COUNTED, MutationResult
 from assay.mutation.summary import details, feedback
 from assay.mutation.tools import REGISTRY, ToolRequest
 
@@ -92,9 +92,8 @@ def judge(
     # answered from the cache, not run (none with --no-cache, nor after the interpreter's
     # installed set changed)
     info["cached_mutants"] = sum(r.cached for r in run.results.values())
-    unsampled = sum(r.reason == NOT_SAMPLED for r in run.results.values())
-    if unsampled:  # the score is over a sample
-        info["not_sampled"] = unsampled
+    if run.unsampled:  # the score is over a sample
+        info["not_sampled"] = run.unsampled
     modules = module_scores(run, limits)
     if len(modules) > 1:
         info["modules"] = modules

@@ -161,6 +161,11 @@ class MutationResult:
     def counts(self) -> dict[str, int]:
         return counts([r for _, r in self.scored])
 
+    @property
+    def unsampled(self) -> int:
+        """Mutants left out of gate 4's sample (Ignored, not counted)."""
+        return sum(r.reason == NOT_SAMPLED for r in self.results.values())
+
     def unexercised(self) -> list[tuple[Mutant, MutantResult]]:
         """Mutants that changed nothing the tests receive (gate 4), in file order."""
         left = [(m, r) for m, r in self.scored if r.status is Status.UNEXERCISED]

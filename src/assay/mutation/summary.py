@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from assay.mutation.briefs import brief
-from assay.mutation.model import NOT_SAMPLED, Mutant, MutationResult, Status
+from assay.mutation.model import Mutant, MutationResult, Status
 
 
 @dataclass
@@ -120,10 +120,9 @@ def feedback(
         lines.append(f"   A killing test asserts {b.must_assert} (e.g. {b.suggested_test})")
     lines.append("Add test cases that fail under these mutations.")
     lines += unexercised_note(run)
-    unsampled = sum(r.reason == NOT_SAMPLED for r in run.results.values())
-    if unsampled:
+    if run.unsampled:
         lines.append(
-            f"Scored on a sample: {unsampled} more mutants of the same code were not counted "
+            f"Scored on a sample: {run.unsampled} more mutants of the same code were not counted "
             "(mutation.sample; 0 counts them all)."
         )
     return "\n".join(lines)
