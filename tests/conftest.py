@@ -61,3 +61,22 @@ def project(tmp_path):
         return write_project(tmp_path / name, files, pyproject)
 
     return make
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Keep the users of one shared (module or session) fixture of this suite on one xdist worker.
+
+    Each xdist worker builds its own copy of a session fixture: the shared verify, generate and
+    prism runs would be paid once per worker that gets one of their tests.
+    """
+    for item in items:
+        info = getattr(item, "_fixtureinfo", None)
+        if info is None or item.get_closest_marker("xdist_group"):
+            continue
+        shared = sorted(
+            name
+            for name, defs in info.name2fixturedefs.items()
+            if defs and defs[-1].scope in ("module", "session") and defs[-1].baseid
+        )
+        if shared:
+            item.add_marker(pytest.mark.xdist_group(shared[0]))
