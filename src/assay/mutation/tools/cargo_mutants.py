@@ -4,7 +4,8 @@ dir), scoped with `--file` to the targets and, for a line scope, `--re` to the e
 its tests scoped to the candidate's test target; `mutants.out/outcomes.json` read back.
 
 The mutants come from `--list --json` first (no build), so a mutant that never ran still shows in
-the report; cargo-mutants reports no per-test kills, so `killed_by` stays empty. Unviable mutants
+the report; cargo-mutants reports no per-test kills, so a killed mutant counts every passing test of
+the file as its killer (as Stryker's command runner does), never none of them. Unviable mutants
 (they do not compile) are CompileError: not counted, as in Stryker's schema.
 """
 
@@ -209,8 +210,12 @@ class CargoMutants:
             duration = sum(
                 float(p.get("duration") or 0) for p in outcome.get("phase_results") or []
             )
+            # no per-test kills: as Stryker's command runner, every test of the file killed it
+            # (else each test of a good file would be `low_value`, killing nothing)
+            ran = list(request.passing) or list(request.tests)
+            killed = ran if status in (Status.KILLED, Status.TIMEOUT) else []
             result.results[mut.id] = MutantResult(
-                status, covered_by=list(request.tests), duration_s=duration
+                status, covered_by=ran, killed_by=killed, duration_s=duration
             )
         result.duration_s = ran.duration_s + listed.duration_s
         return result
