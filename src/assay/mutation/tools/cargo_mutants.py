@@ -199,6 +199,9 @@ class CargoMutants:
         if not outcomes.is_file():
             raise ToolFailed(_why("cargo mutants", ran.stderr or ran.stdout, ran.timed_out))
         data = json.loads(outcomes.read_text(encoding="utf-8"))
+        # no per-test kills: as Stryker's command runner, every test of the file killed a killed
+        # mutant (else each test of a good file would be `low_value`, killing nothing)
+        every = list(request.passing) or list(request.tests)
         for outcome in data.get("outcomes", []):
             scenario = outcome.get("scenario")
             if not isinstance(scenario, dict) or "Mutant" not in scenario:
@@ -210,12 +213,9 @@ class CargoMutants:
             duration = sum(
                 float(p.get("duration") or 0) for p in outcome.get("phase_results") or []
             )
-            # no per-test kills: as Stryker's command runner, every test of the file killed it
-            # (else each test of a good file would be `low_value`, killing nothing)
-            ran = list(request.passing) or list(request.tests)
-            killed = ran if status in (Status.KILLED, Status.TIMEOUT) else []
+            killed = every if status in (Status.KILLED, Status.TIMEOUT) else []
             result.results[mut.id] = MutantResult(
-                status, covered_by=ran, killed_by=killed, duration_s=duration
+                status, covered_by=list(every), killed_by=list(killed), duration_s=duration
             )
         result.duration_s = ran.duration_s + listed.duration_s
         return result
