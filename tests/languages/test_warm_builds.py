@@ -5,12 +5,14 @@ runs write reaches that build."""
 from __future__ import annotations
 
 import shutil
+from pathlib import Path
 
 import pytest
 
 from assay.config import Settings
 from assay.execution.workspace import Workspace
 from assay.languages import LANGUAGES
+from assay.languages.java_warm import jdk_version
 from assay.languages.rust_warm import rust_version
 from assay.languages.warm import location
 from assay.project import Project
@@ -50,3 +52,38 @@ def test_a_rust_workspace_starts_warm_and_builds_only_the_candidate(tmp_path, mo
         assert runner.run(second, ["tests/extra.rs"]).passed()
     # the workspace's build and run wrote their own copy only
     assert sorted(p.name for p in warm.iterdir()) == before
+
+
+@pytest.mark.slow
+def test_a_java_workspace_starts_from_the_warm_classes_and_javac_compiles_the_candidate(
+    tmp_path, monkeypatch
+):
+    """Slow: one Maven build of the example's main classes, then javac and the JUnit launcher."""
+    if (
+        shutil.which("mvn") is None
+        or not (Path.home() / ".m2/repository/org/junit/jupiter/junit-jupiter-api").is_dir()
+    ):
+        pytest.skip("Maven or JUnit 5 in ~/.m2 is missing (.ci/toolchains)")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    root = tmp_path / "java"
+    shutil.copytree(REPO / "examples/java", root, ignore=shutil.ignore_patterns("target"))
+    tests = root / "src/test/java/com/acme"
+    for other in tests.glob("Price*Test.java"):
+        if other.name != "PriceTest.java":
+            other.unlink()
+    settings = Settings(cache=False)
+    runner = LANGUAGES["java"].runner(
+        Sandbox(settings.sandbox, protect=root), Project.load(root), settings
+    )
+    rel = "src/test/java/com/acme/PriceTest.java"
+    with Workspace(root) as ws:
+        built = runner.compile(ws, [rel])
+        assert built.ok and len(built.collected) == 3, built
+        warm = location("maven", root, ".", jdk_version()) / "target/classes/com/acme/Price.class"
+        copied = ws.path("target/classes/com/acme/Price.class")
+        # the main class is the warm build's (no Maven in the workspace), the test javac's own
+        assert copied.stat().st_mtime_ns == warm.stat().st_mtime_ns
+        assert ws.path("target/test-classes/com/acme/PriceTest.class").is_file()
+        assert not ws.path("target/maven-status").exists()
+        assert len(runner.run(ws, [rel]).passed()) == 3
+    assert not (warm.parents[3] / "test-classes/com/acme/PriceTest.class").exists()

@@ -1,4 +1,4 @@
-"""Java's warm build (`languages.warm`): the module's main and test classes and its test class
+"""Java's warm build (`languages.warm`): the module's main classes, test resources and test class
 path, built by Maven once per change of the module's files, outside the sandbox on a pristine
 copy. A workspace starts from a copy of the classes, so gate 1 compiles the candidate alone with
 javac (a second) instead of starting Maven (10-20 s), and the runs use the JUnit launcher on the
@@ -6,7 +6,6 @@ same class path."""
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import os
 import shutil
@@ -58,8 +57,9 @@ def _build(
     project_root: Path, module: str, warm: Path, env: dict[str, str], timeout: float
 ) -> bool:
     """Maven on a pristine copy, offline (the prepare step fetched what it needs): the class path,
-    then `test-compile`, or only `process-test-resources` (main classes and test resources) when
-    the project's own tests do not compile."""
+    the main classes and the test resources (`process-test-resources`). The project's test files
+    are not compiled here, outside the sandbox (one may be a candidate): javac compiles the helpers
+    a candidate uses from source, in the sandbox."""
     shutil.rmtree(warm / "target", ignore_errors=True)
     (warm / CLASSPATH).unlink(missing_ok=True)
     base = ["mvn", "-B", "-o", "-q", "-Dstyle.color=never"]
@@ -70,19 +70,18 @@ def _build(
     ]
     with Workspace(project_root) as pristine:
         cwd = pristine.path(module)
-        for phase in ("test-compile", "process-test-resources"):
-            with contextlib.suppress(OSError, subprocess.SubprocessError):
-                ran = subprocess.run(
-                    [*base, *classpath, phase],
-                    cwd=cwd,
-                    env={**env, "HOME": str(pristine.run_dir)},
-                    capture_output=True,
-                    stdin=subprocess.DEVNULL,
-                    timeout=max(timeout, 600),
-                )
-                if ran.returncode == 0:
-                    break
-        else:
+        try:
+            ran = subprocess.run(
+                [*base, *classpath, "process-test-resources"],
+                cwd=cwd,
+                env={**env, "HOME": str(pristine.run_dir)},
+                capture_output=True,
+                stdin=subprocess.DEVNULL,
+                timeout=max(timeout, 600),
+            )
+        except (OSError, subprocess.SubprocessError):
+            return False
+        if ran.returncode != 0:
             return False
         (warm / "target").mkdir()
         for rel in CLASSES:

@@ -1,5 +1,5 @@
-"""Rust's warm build (`languages.warm`): the crate's cargo target directory after `cargo test
---no-run --tests` on the pristine crate, per crate and compiler. A workspace's target directory
+"""Rust's warm build (`languages.warm`): the crate's cargo target directory with its library,
+dependencies and dev-dependencies built, per crate and compiler. A workspace's target directory
 starts as a copy of it, so a candidate's build compiles the candidate's test crate alone (the
 dependencies, dev-dependencies and the library are fresh: cargo's fingerprints hash paths relative
 to the workspace root, and the copy keeps mtimes) instead of the whole dependency tree each time."""
@@ -9,10 +9,11 @@ from __future__ import annotations
 import contextlib
 import functools
 import subprocess
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
 from assay.execution.workspace import Workspace
+from assay.languages.rust_manifest import register_test
 from assay.languages.tooling import module_files
 from assay.languages.warm import location, refresh, seed, state_of
 from assay.sandbox.profiles import expand
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
     from assay.languages.rust import RustRunner
 
 BUILD_FILES = ("Cargo.toml", "Cargo.lock", "build.rs")
+WARM_TEST = "assay_warm"
 
 
 @functools.lru_cache(maxsize=16)
@@ -55,15 +57,21 @@ def warm_target(runner: RustRunner, ws: Workspace, crate: str) -> None:
 
 
 def _build(runner: RustRunner, warm: Path, crate: str) -> bool:
-    """`cargo test --no-run --tests` on a pristine copy, outside the sandbox (trusted: no candidate
-    is present), with the sandboxed runs' environment and `warm` as their cache."""
+    """The library, its dependencies and dev-dependencies, built for an empty integration test of
+    assay's own (`cargo test --no-run --test assay_warm`) in a pristine copy, outside the sandbox
+    with the sandboxed runs' environment and `warm` as their cache. Trusted as the prepare step is:
+    the user's own crate and build; no test file of the project is compiled (one may be a
+    candidate)."""
     with Workspace(runner.project.root) as pristine:
+        rel = (PurePosixPath(crate) / "tests" / f"{WARM_TEST}.rs").as_posix()
+        pristine.apply({rel: "// assay's warm build: the library and dev-dependencies only\n"})
+        register_test(pristine.project, crate, rel)
         env = runner.sandbox.env_for(
             pristine.run_dir / "home", runner.env_extra(pristine), runner.profile, cache=warm
         )
         with contextlib.suppress(OSError, subprocess.SubprocessError):
             subprocess.run(
-                ["cargo", "test", "--offline", "--no-run", "--tests"],
+                ["cargo", "test", "--offline", "--no-run", "--test", WARM_TEST],
                 cwd=pristine.path(crate),
                 env=env,
                 capture_output=True,
