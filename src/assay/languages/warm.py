@@ -105,5 +105,18 @@ def seed(warm: Path, part: str, dest: Path) -> bool:
         except (OSError, subprocess.SubprocessError):
             shutil.rmtree(partial, ignore_errors=True)
             return False
+    _own_like(partial, dest.parent)
     os.replace(partial, dest)
     return True
+
+
+def _own_like(tree: Path, parent: Path) -> None:
+    """The copy belongs to whoever owns the directory it lands in: a sandbox that runs tests under
+    another uid hands the workspace to that uid, and the build must be able to write its copy."""
+    want = parent.stat()
+    if os.geteuid() != 0 or want.st_uid == os.geteuid():
+        return
+    for dirpath, dirnames, filenames in os.walk(tree):
+        for name in (*dirnames, *filenames):
+            os.lchown(os.path.join(dirpath, name), want.st_uid, want.st_gid)
+    os.lchown(tree, want.st_uid, want.st_gid)
