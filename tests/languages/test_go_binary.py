@@ -41,7 +41,9 @@ def _outcomes(stream: list[dict]) -> dict[str, str]:
     }
 
 
+@pytest.mark.slow
 def test_the_binary_gives_go_test_json_s_outcomes_and_messages(tmp_path: Path) -> None:
+    """Slow: two Go builds of a small package (3 s, 12 s on a loaded machine)."""
     if shutil.which("go") is None:
         pytest.skip("go is not installed")
     (tmp_path / "go.mod").write_text("module demo\n\ngo 1.21\n")
