@@ -21,6 +21,7 @@ from typing import Any
 from assay._assay_sandbox.mutation.protocol import Status
 from assay.languages.rust import RUST
 from assay.languages.tooling import nearest, under
+from assay.languages.warm import seed
 from assay.mutation.model import Mutant, MutantResult, MutationResult
 from assay.mutation.tools.base import ToolRequest
 from assay.mutation.tools.scratch_run import (
@@ -55,6 +56,15 @@ def _cargo_env() -> dict[str, str]:
         if os.path.isdir(value):
             env[name] = value
     return env
+
+
+def _mutants_target(cache: Path) -> Path:
+    """cargo-mutants' own target dir in the workspace, a copy of gates 1-3's (dependencies built):
+    a mutant's library built into theirs would look fresh to cargo once the workspace's reset puts
+    the source back with its old mtime, and the next candidate would run against the mutant."""
+    target = cache / "cargo-mutants-target"
+    seed(cache, "cargo-target", target)  # once per workspace; nothing to copy: cargo builds it
+    return target
 
 
 def selection(crate: str, test_rel: str) -> tuple[list[str], list[str]]:
@@ -154,7 +164,7 @@ class CargoMutants:
         dirs = ScratchDirs.of(root, "cargo-mutants")
         base = [exe, "mutants", "--dir", str(root / crate)]
         files = [a for t in request.targets for a in ("--file", under(crate, t))]
-        env = _cargo_env()
+        env = {**_cargo_env(), "CARGO_TARGET_DIR": str(_mutants_target(dirs.cache))}
         listed = run_tool(
             request, [*base, "--list", "--json", *files], root, RUST.profile, dirs, env
         )
