@@ -4,7 +4,8 @@ on the same test file (issue 27 §3; goal: assay ≤ 5× the native runner).
     python bench/lang_speed.py [ROW ...] [--runs N]     # rows: see ROWS (default: every row whose
                                                          # toolchain is on PATH)
 
-Per row the project is copied once into `$TMPDIR/assay-bench-lang-speed/<row>` (files that do not
+Per row the project is copied once into `$TMPDIR/assay-bench-lang-speed/<row>` (or
+`$LANG_SPEED_WORK/<row>`: two runs side by side must not share a build; files that do not
 compile, the examples' `typo` tests, are left out: a user's tree builds), the native command runs
 once to warm its build, then `N` times (default 3: the median is printed); `assay verify FILE
 --no-cache` with `gates = ["compile", "green", "stability"]` runs once to warm assay's caches and
@@ -32,7 +33,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-WORK = Path(tempfile.gettempdir()) / "assay-bench-lang-speed"
+WORK = Path(
+    os.environ.get("LANG_SPEED_WORK") or Path(tempfile.gettempdir()) / "assay-bench-lang-speed"
+)
 MUTATION_WORK = Path(tempfile.gettempdir()) / "assay-bench-languages-mutation"
 ASSAY = [sys.executable, "-m", "assay"]
 CONFIG = 'gates = ["compile", "green", "stability"]\n'
