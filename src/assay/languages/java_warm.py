@@ -22,12 +22,16 @@ CLASSPATH = "classpath.txt"
 
 @functools.lru_cache(maxsize=1)
 def jdk_version() -> str:
-    """The JDK's identity (a warm build made with one javac is no use to another)."""
-    try:
-        out = subprocess.run(["javac", "-version"], capture_output=True, text=True, timeout=60)
-    except (OSError, subprocess.SubprocessError):
+    """The JDK's identity: where javac really is and when it was installed (a warm build made with
+    one javac is no use to another). Not `javac -version`: a JVM start per assay run."""
+    found = shutil.which("javac")
+    if found is None:
         return "javac ?"
-    return (out.stdout + out.stderr).strip() or "javac ?"
+    real = os.path.realpath(found)
+    try:
+        return f"{real} {os.stat(real).st_mtime_ns}"
+    except OSError:
+        return real
 
 
 def warm_classpath(
