@@ -4,7 +4,7 @@ compile, "no tests collected"."""
 
 from __future__ import annotations
 
-from assay.languages.java_sources import test_methods
+from assay.languages import java_sources
 
 SOURCE = """class PriceCasesTest {
     @ParameterizedTest(name = "{0} off {1}")
@@ -30,7 +30,7 @@ SOURCE = """class PriceCasesTest {
 
 
 def test_every_kind_of_junit_test_is_listed_whatever_its_annotations_hold():
-    assert test_methods(SOURCE) == [
+    assert java_sources.test_methods(SOURCE) == [
         "discountRoundsDown",
         "totalOfNothing",
         "totalIsStable",
