@@ -139,6 +139,7 @@ def to_mutant(m: dict[str, Any], crate: str, sources: dict[str, str], index: int
 class CargoMutants:
     name = "cargo-mutants"
     language = "rust"
+    per_test_kills = False
 
     def unavailable(self, request: ToolRequest) -> str | None:
         return None  # every project of its language
