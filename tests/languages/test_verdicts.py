@@ -58,22 +58,34 @@ def test_failing_and_flaky_tests_are_named_with_the_runners_own_words(examples, 
     assert [t.verdict.value for t in flaky.tests].count("flaky") == 1
 
 
-# the examples with a weak test file for gate 4 (Rust's and Go's tools are tested on their own:
-# tests/mutation/test_tool_rust.py, test_tool_go.py)
-@pytest.mark.parametrize("lang", ["java", "typescript"])
+SOURCES = {
+    "java": "src/main/java/com/acme/Price.java",
+    "typescript": "src/price.ts",
+    "go": "price/price.go",
+    "rust": "src/lib.rs",
+}
+
+
+# every example has a weak test file for gate 4: through `assay verify`, its targets found from the
+# test's own names (Go and Rust had none: their gate 4 skipped, "no target", and accepted it)
+@pytest.mark.parametrize("lang", list(SOURCES))
 def test_gate_4_runs_the_languages_tool_and_rejects_the_weak_file(examples, lang):
     if tool_missing(lang):
         pytest.skip(tool_missing(lang))
     _, report = examples.report(lang)
     good = next(f for f in report.files if f.verdict.value == "accepted")
     mutation = next(g for g in good.gates if g.gate == "mutation")
-    assert mutation.status.value == "pass", mutation.feedback
+    # Go's engine finds that one good test kills none of its operators' mutants: a warning
+    assert mutation.status.value in ("pass", "warn"), mutation.feedback
     assert mutation.details["tool"] == REGISTRY[lang].name and mutation.details["killed"] > 0
+    # a tool without per-test kills (cargo-mutants) makes no good test `low_value`, nor redundant
+    assert sum(t.verdict.value == "accepted" for t in good.tests) >= 2, good.tests
+    if not REGISTRY[lang].per_test_kills:
+        assert not mutation.notes, mutation.notes
     weak = next(f for f in report.files if f.rejected_at == "mutation")
     lines = weak.gates[-1].feedback.splitlines()
     assert lines[0].startswith("REJECT: Gate 4 — LOW MUTATION SCORE"), lines
-    source = "src/price.ts" if lang == "typescript" else "src/main/java/com/acme/Price.java"
-    assert lines[1].startswith(f"1. File: {source}, line "), lines
+    assert lines[1].startswith(f"1. File: {SOURCES[lang]}, line "), lines
     assert lines[2].startswith("   Mutation: `") and "` → `" in lines[2], lines
     assert any(ln.startswith(f"   Closest tests: {weak.path}::") for ln in lines), lines
 

@@ -10,6 +10,7 @@ import pytest
 from assay._assay_sandbox.mutation.protocol import Status
 from assay.config import Settings
 from assay.execution.workspace import Workspace
+from assay.languages import LANGUAGES
 from assay.mutation.tools import REGISTRY, ToolRequest
 from assay.mutation.tools.cargo_mutants import executable, selection
 from assay.project import Project
@@ -35,9 +36,16 @@ def test_cargo_mutants_statuses_are_read_back_and_the_tree_is_untouched(tmp_path
             ("src/lib.rs",),
             timeout_s=600,
         )
+        runner = LANGUAGES["rust"].runner(request.sandbox, request.project, settings)
+        assert runner.compile(ws, ["tests/price.rs"]).ok  # gates 1-3's build, then gate 4
         assert REGISTRY["rust"].problem(request) is None
         result = REGISTRY["rust"].run(request)
         scratch_after = (ws.project / "src/lib.rs").read_text()
+        # the next candidate in this workspace: the source back with its old mtime must not meet
+        # a mutant's build (cargo would find it fresh)
+        ws.reset()
+        assert runner.compile(ws, ["tests/price.rs"]).ok
+        assert len(runner.run(ws, ["tests/price.rs"]).passed()) == 3
     assert tree_digest(root) == before
     assert scratch_after == (root / "src/lib.rs").read_text()  # --in-place put it back
     statuses = {(m.line, m.original, m.replacement): r.status for m, r in result.scored}

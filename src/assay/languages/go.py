@@ -23,12 +23,15 @@ from assay.execution.workspace import Workspace
 from assay.feedback import relativize
 from assay.languages.base import Language, Toolchain, WritePlan
 from assay.languages.compiler_output import go_errors
+from assay.languages.go_binary import TestBinary, events, sources_state
+from assay.languages.tested_sources import go_sources
 from assay.languages.tooling import (
     TEST_ID_SEP,
     ToolRunner,
     module_files,
     nearest,
     outside_errors,
+    slug,
     under,
 )
 from assay.sandbox import Profile, Sandbox
@@ -59,12 +62,46 @@ def module_cache() -> str | None:
     return out.stdout.strip() or None
 
 
+def _json_events(stdout: str) -> list[dict]:
+    """The events of `go test -json` (lines that are not JSON objects left out)."""
+    found = []
+    for line in stdout.splitlines():
+        try:
+            event = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(event, dict):
+            found.append(event)
+    return found
+
+
 def test_names(source: str) -> list[str]:
     return list(dict.fromkeys(TEST_FUNC.findall(source)))
 
 
 class GoRunner(ToolRunner):
     language = "go"
+
+    def __init__(
+        self, sandbox: Sandbox, project: Project, settings: Settings, profile: Profile
+    ) -> None:
+        super().__init__(sandbox, project, settings, profile)
+        # (workspace, test file) -> its package's test binary, built at gate 1
+        self._binaries: dict[tuple[str, str], TestBinary] = {}
+
+    def _binary_path(self, ws: Workspace, rel: str) -> Path:
+        return ws.cache_dir / "go-test" / (slug(PurePosixPath(rel).parent.as_posix()) + ".test")
+
+    def _state(self, ws: Workspace, rel: str) -> tuple:
+        module, _ = self._package(ws, rel)
+        return sources_state(ws, ws.path(rel).parent, ws.path(module))
+
+    def _fresh_binary(self, ws: Workspace, rel: str) -> Path | None:
+        """The test binary gate 1 built, if the package has not changed since."""
+        built = self._binaries.get((str(ws.base), rel))
+        if built is None or not built.path.exists() or built.built_from != self._state(ws, rel):
+            return None
+        return built.path
 
     def env_extra(self, ws: Workspace) -> dict[str, str]:
         cache = module_cache()
@@ -83,7 +120,11 @@ class GoRunner(ToolRunner):
         rel = files[0]
         module, pkg = self._package(ws, rel)
         raw, duration = 0, 0.0
-        for step in (["go", "vet", pkg], ["go", "test", "-count=1", "-run", "XXX_NONE", pkg]):
+        binary = self._binary_path(ws, rel)
+        binary.parent.mkdir(parents=True, exist_ok=True)
+        self._binaries.pop((str(ws.base), rel), None)
+        # vet type-checks the tests; the test binary is linked once, for every run that follows
+        for step in (["go", "vet", pkg], ["go", "test", "-c", "-o", str(binary), pkg]):
             for _attempt in range(4):
                 ran = self.exec(ws, step, cwd=module)
                 raw += ran.raw_lines
@@ -133,6 +174,7 @@ class GoRunner(ToolRunner):
                     raw_lines=raw,
                     duration_s=duration,
                 )
+        self._binaries[(str(ws.base), rel)] = TestBinary(binary, self._state(ws, rel))
         names = test_names(ws.path(rel).read_text(encoding="utf-8", errors="replace"))
         return CompileResult(
             collected=[f"{rel}{TEST_ID_SEP}{n}" for n in names], raw_lines=raw, duration_s=duration
@@ -185,26 +227,30 @@ class GoRunner(ToolRunner):
         self, ws: Workspace, rel: str, names: list[str], order: Order, seed: int
     ) -> TestRun:
         module, pkg = self._package(ws, rel)
-        argv = [
-            "go",
-            "test",
-            "-json",
-            "-count=1",
-            f"-timeout={int(self.timeout_s)}s",
-            "-run",
-            "^(" + "|".join(re.escape(n) for n in names) + ")$",
-        ]
+        binary = self._fresh_binary(ws, rel)
+        if binary is None and self.compile(ws, [rel]).ok:
+            binary = self._fresh_binary(ws, rel)
+        if binary is None:  # no binary: `go test` builds and says why
+            argv = ["go", "test", "-json", "-count=1", f"-timeout={int(self.timeout_s)}s"]
+        else:  # what `go test` runs, in the package's directory as `go test` does
+            argv = [str(binary), "-test.v=test2json", "-test.paniconexit0", "-test.count=1"]
+            argv.append(f"-test.timeout={int(self.timeout_s)}s")
+        flag = "-run" if binary is None else "-test.run"
+        argv += [flag, "^(" + "|".join(re.escape(n) for n in names) + ")$"]
         if order is Order.RANDOM:
-            argv.append(f"-shuffle={seed}")
-        ran = self.exec(ws, [*argv, pkg], cwd=module, timeout=self.timeout_s + 30)
+            argv.append(f"-shuffle={seed}" if binary is None else f"-test.shuffle={seed}")
+        if binary is None:
+            ran = self.exec(ws, [*argv, pkg], cwd=module, timeout=self.timeout_s + 30)
+            stream = _json_events(ran.result.stdout)
+        else:
+            ran = self.exec(
+                ws, argv, cwd=str(PurePosixPath(rel).parent), timeout=self.timeout_s + 30
+            )
+            stream = events(ran.result.stdout, ran.result.stderr)
         run = TestRun(exit_status=ran.result.returncode, duration_s=ran.result.duration_s)
         output: dict[str, list[str]] = {}
         started: list[str] = []
-        for line in ran.result.stdout.splitlines():
-            try:
-                event = json.loads(line)
-            except ValueError:
-                continue
+        for event in stream:
             test = event.get("Test")
             if not test:
                 continue
@@ -246,6 +292,9 @@ class GoRunner(ToolRunner):
 class GoLanguage(Language):
     def runner(self, sandbox: Sandbox, project: Project, settings: Settings) -> GoRunner:
         return GoRunner(sandbox, project, settings, self.profile)
+
+    def targets_of(self, project: Project, source: str, rel: str) -> list[str]:
+        return go_sources(project.root, source, rel)
 
     def cache_inputs(self, project: Project, rel: str) -> list[str]:
         return module_files(

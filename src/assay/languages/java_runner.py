@@ -23,6 +23,7 @@ from assay.execution.workspace import Workspace
 from assay.languages import junit_launcher, junit_xml
 from assay.languages.compiler_output import javac_errors
 from assay.languages.java_sources import TEST_NAME, build_tool, class_name, test_methods
+from assay.languages.java_warm import warm_classpath
 from assay.languages.tooling import TEST_ID_SEP, Ran, ToolRunner, slug
 from assay.sandbox import Profile, Sandbox
 
@@ -74,6 +75,8 @@ class JavaRunner(ToolRunner):
             return self._javac(ws, rel, module)
         conf = self.settings.tool("java")
         known = self._classpath.get((str(ws.base), module))
+        if tool == "maven" and known is None and not conf.compile_command:
+            known = self._warm(ws, module)
         # warm: the module is built, javac the file
         if tool == "maven" and known and not conf.compile_command:
             fast = self._javac_one(ws, rel, module, known)
@@ -130,6 +133,14 @@ class JavaRunner(ToolRunner):
         if tool != "maven":
             self._classpath[(str(ws.base), module)] = [str(ws.path(module) / c) for c in classes]
         return self._collected(ws, rel, raw, duration)
+
+    def _warm(self, ws: Workspace, module: str) -> list[str] | None:
+        """The module's warm classes copied into a fresh workspace (`java_warm`): its class path."""
+        env = self.sandbox.env_for(ws.run_dir / "home", profile=self.profile, cache=ws.cache_dir)
+        found = warm_classpath(self.project.root, module, ws, env, self.timeout_s)
+        if found is not None:
+            self._classpath[(str(ws.base), module)] = found
+        return found
 
     def _javac_one(
         self, ws: Workspace, rel: str, module: str, classpath: list[str]

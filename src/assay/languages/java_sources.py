@@ -14,8 +14,12 @@ if TYPE_CHECKING:
 
 TEST_NAME = re.compile(r"(^Test\w*|\w+(Test|Tests|IT|TestCase))\.java$")
 _PACKAGE = re.compile(r"^\s*package\s+([\w.]+)\s*;", re.M)
+# the annotation, then other annotations whose arguments may hold braces (`@CsvSource({"1, 2"})`,
+# `@ParameterizedTest(name = "{0}")`), then the method's name
 _TEST_METHOD = re.compile(
-    r"@(?:Test|ParameterizedTest|RepeatedTest|TestFactory|TestTemplate)\b[^;{]*?\s(\w+)\s*\(", re.S
+    r"@(?:Test|ParameterizedTest|RepeatedTest|TestFactory|TestTemplate)\b"
+    r"(?:\([^()]*(?:\([^()]*\)[^()]*)*\)|[^;{(])*?\s(\w+)\s*\(",
+    re.S,
 )
 
 

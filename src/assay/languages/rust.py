@@ -24,6 +24,8 @@ from assay.feedback import relativize
 from assay.languages.base import Language, Toolchain, WritePlan
 from assay.languages.compiler_output import cap, rel_path
 from assay.languages.rust_manifest import register_test
+from assay.languages.rust_warm import BUILD_FILES, warm_target
+from assay.languages.tested_sources import rust_sources
 from assay.languages.tooling import TEST_ID_SEP, Ran, ToolRunner, module_files, nearest, under
 from assay.sandbox import Profile, Sandbox
 
@@ -98,6 +100,9 @@ class RustRunner(ToolRunner):
         rel = files[0]
         crate = nearest(ws.project, rel, ("Cargo.toml",)) or "."
         select, module = _target(crate, rel)
+        if not self.settings.tool("rust").compile_command:
+            # the crate's warm build (`rust_warm`) before the workspace's first build
+            warm_target(self, ws, crate)
         register_test(ws.project, crate, rel)  # `autotests = false`: list it as a [[test]]
         conf = self.settings.tool("rust")
         argv = conf.compile_command or [
@@ -310,9 +315,12 @@ class RustLanguage(Language):
         parts = PurePosixPath(rel).parts
         return self.owns(rel) and len(parts) >= 2 and parts[-2] == "tests"
 
+    def targets_of(self, project: Project, source: str, rel: str) -> list[str]:
+        return rust_sources(project.root, source, rel)
+
     def cache_inputs(self, project: Project, rel: str) -> list[str]:
         crate = nearest(project.root, rel, ("Cargo.toml",)) or "."
-        return module_files(project.root, crate, (".rs",), ("Cargo.toml", "Cargo.lock", "build.rs"))
+        return module_files(project.root, crate, (".rs",), BUILD_FILES)
 
     def plan_tests(self, root: Path, source_rel: str, n: int = 1) -> WritePlan:
         """An integration test, `tests/<stem>_assay.rs` of the crate: a new file there needs no

@@ -14,7 +14,8 @@ from assay.mutation.operators import skipped_lines
 MAX_DISPLAY = 120
 
 
-def _display(text: str, start_line: int, end_line: int) -> str:
+def display(text: str, start_line: int, end_line: int) -> str:
+    """Lines `start_line`..`end_line` of `text` on one line (each stripped), capped for feedback."""
     lines = text.split("\n")[start_line - 1 : end_line]
     joined = " ".join(part.strip() for part in lines)
     return joined if len(joined) <= MAX_DISPLAY else joined[: MAX_DISPLAY - 1] + "…"
@@ -105,8 +106,8 @@ def generate(rel: str, text: str) -> list[Mutant]:
                 function=edit.chain[0][2] if edit.chain else "<module>",
                 chain=tuple((name, first) for name, first, _ in edit.chain),
                 stmt_line=statement_line(line),
-                before=_display(text, line, end_line),
-                after=_display(mutated, line, new_end_line),
+                before=display(text, line, end_line),
+                after=display(mutated, line, new_end_line),
             )
         )
     return mutants

@@ -55,6 +55,9 @@ class MutationTool(Protocol):
 
     name: str  # the tool as users know it: "pit", "stryker", "cargo-mutants"
     language: str  # `Language.name` it serves
+    # whether a result names the very tests that killed a mutant (else every test of the file is
+    # named: no test can then be told redundant)
+    per_test_kills: bool
 
     def unavailable(self, request: ToolRequest) -> str | None:
         """Why the tool cannot serve this project at all (a Gradle build for PIT-through-Maven), or

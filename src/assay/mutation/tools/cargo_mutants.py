@@ -4,7 +4,8 @@ dir), scoped with `--file` to the targets and, for a line scope, `--re` to the e
 its tests scoped to the candidate's test target; `mutants.out/outcomes.json` read back.
 
 The mutants come from `--list --json` first (no build), so a mutant that never ran still shows in
-the report; cargo-mutants reports no per-test kills, so `killed_by` stays empty. Unviable mutants
+the report; cargo-mutants reports no per-test kills, so a killed mutant counts every passing test of
+the file as its killer (as Stryker's command runner does), never none of them. Unviable mutants
 (they do not compile) are CompileError: not counted, as in Stryker's schema.
 """
 
@@ -20,6 +21,7 @@ from typing import Any
 from assay._assay_sandbox.mutation.protocol import Status
 from assay.languages.rust import RUST
 from assay.languages.tooling import nearest, under
+from assay.languages.warm import seed
 from assay.mutation.model import Mutant, MutantResult, MutationResult
 from assay.mutation.tools.base import ToolRequest
 from assay.mutation.tools.scratch_run import (
@@ -54,6 +56,15 @@ def _cargo_env() -> dict[str, str]:
         if os.path.isdir(value):
             env[name] = value
     return env
+
+
+def _mutants_target(cache: Path) -> Path:
+    """cargo-mutants' own target dir in the workspace, a copy of gates 1-3's (dependencies built):
+    a mutant's library built into theirs would look fresh to cargo once the workspace's reset puts
+    the source back with its old mtime, and the next candidate would run against the mutant."""
+    target = cache / "cargo-mutants-target"
+    seed(cache, "cargo-target", target)  # once per workspace; nothing to copy: cargo builds it
+    return target
 
 
 def selection(crate: str, test_rel: str) -> tuple[list[str], list[str]]:
@@ -128,6 +139,7 @@ def to_mutant(m: dict[str, Any], crate: str, sources: dict[str, str], index: int
 class CargoMutants:
     name = "cargo-mutants"
     language = "rust"
+    per_test_kills = False
 
     def unavailable(self, request: ToolRequest) -> str | None:
         return None  # every project of its language
@@ -153,7 +165,7 @@ class CargoMutants:
         dirs = ScratchDirs.of(root, "cargo-mutants")
         base = [exe, "mutants", "--dir", str(root / crate)]
         files = [a for t in request.targets for a in ("--file", under(crate, t))]
-        env = _cargo_env()
+        env = {**_cargo_env(), "CARGO_TARGET_DIR": str(_mutants_target(dirs.cache))}
         listed = run_tool(
             request, [*base, "--list", "--json", *files], root, RUST.profile, dirs, env
         )
@@ -198,6 +210,9 @@ class CargoMutants:
         if not outcomes.is_file():
             raise ToolFailed(_why("cargo mutants", ran.stderr or ran.stdout, ran.timed_out))
         data = json.loads(outcomes.read_text(encoding="utf-8"))
+        # no per-test kills: as Stryker's command runner, every test of the file killed a killed
+        # mutant (else each test of a good file would be `low_value`, killing nothing)
+        every = list(request.passing) or list(request.tests)
         for outcome in data.get("outcomes", []):
             scenario = outcome.get("scenario")
             if not isinstance(scenario, dict) or "Mutant" not in scenario:
@@ -209,8 +224,9 @@ class CargoMutants:
             duration = sum(
                 float(p.get("duration") or 0) for p in outcome.get("phase_results") or []
             )
+            killed = every if status in (Status.KILLED, Status.TIMEOUT) else []
             result.results[mut.id] = MutantResult(
-                status, covered_by=list(request.tests), duration_s=duration
+                status, covered_by=list(every), killed_by=list(killed), duration_s=duration
             )
         result.duration_s = ran.duration_s + listed.duration_s
         return result

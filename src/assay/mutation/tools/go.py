@@ -75,6 +75,7 @@ def covered_lines(profile: str, module_path: str, module: str) -> dict[str, set[
 class GoEngine:
     name = "go-overlay"
     language = "go"
+    per_test_kills = True
 
     def unavailable(self, request: ToolRequest) -> str | None:
         return None  # every project of its language

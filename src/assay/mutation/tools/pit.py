@@ -79,6 +79,7 @@ FETCH = (
 class Pit:
     name = "pit"
     language = "java"
+    per_test_kills = True
 
     def unavailable(self, request: ToolRequest) -> str | None:
         module = _module(request)

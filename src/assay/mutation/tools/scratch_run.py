@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from assay.errors import RunFailed
+from assay.mutation.mutants import display
 from assay.sandbox import RunResult
 
 if TYPE_CHECKING:
@@ -66,5 +67,7 @@ def offset(text: str, line: int, col: int) -> int:
 
 
 def touched_lines(text: str, line: int, end_line: int) -> str:
-    """The source lines a mutant touches, for feedback."""
-    return "".join(text.splitlines(keepends=True)[line - 1 : end_line]).rstrip("\n")
+    """The source lines a mutant touches, for feedback: on one line and capped, as Python's mutants
+    show them (a Rust `FnValue` mutant replaces a whole function body; Go's lines start with
+    tabs)."""
+    return display(text, line, end_line)

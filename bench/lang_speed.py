@@ -1,0 +1,230 @@
+"""Gates 1-3 outside Python on a warm build against the native runner a user would otherwise type,
+on the same test file (issue 27 §3; goal: assay ≤ 5× the native runner).
+
+    python bench/lang_speed.py [ROW ...] [--runs N]     # rows: see ROWS (default: every row whose
+                                                         # toolchain is on PATH)
+
+Per row the project is copied once into `$TMPDIR/assay-bench-lang-speed/<row>` (or
+`$LANG_SPEED_WORK/<row>`: two runs side by side must not share a build; files that do not
+compile, the examples' `typo` tests, are left out: a user's tree builds), the native command runs
+once to warm its build, then `N` times (default 3: the median is printed); `assay verify FILE
+--no-cache` with `gates = ["compile", "green", "stability"]` runs once to warm assay's caches and
+then `N` times. Wall is the median; CPU is user + system of the process tree (`os.wait4`), median.
+assay runs with bytecode caching on (as installed from a wheel: PYTHONDONTWRITEBYTECODE dropped);
+`--assay-src DIR` runs the assay of another checkout (`git archive` of the commit before).
+The real projects come from the local caches (no network): google/uuid v1.6.0 from the Go module
+cache, semver 1.0.28 from cargo's registry; commons-cli and @fastify/deepmerge from
+`bench/languages_mutation.py`'s work directory (run it once with `commons-cli deepmerge`).
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+WORK = Path(
+    os.environ.get("LANG_SPEED_WORK") or Path(tempfile.gettempdir()) / "assay-bench-lang-speed"
+)
+MUTATION_WORK = Path(tempfile.gettempdir()) / "assay-bench-languages-mutation"
+ASSAY = [sys.executable, "-m", "assay"]
+CONFIG = 'gates = ["compile", "green", "stability"]\n'
+
+
+@dataclass(frozen=True)
+class Row:
+    name: str
+    tool: str  # the executable the row needs on PATH
+    source: Callable[[], Path]  # the project to copy
+    test: str  # project-relative test file
+    native: Callable[[Path, str], list[str]]  # (project, test) -> the native command
+    drop: tuple[str, ...] = ()  # project-relative files left out of the copy
+
+
+def example(name: str) -> Callable[[], Path]:
+    return lambda: REPO / "examples" / name
+
+
+def go_module(path: str) -> Callable[[], Path]:
+    def find() -> Path:
+        cache = subprocess.run(["go", "env", "GOMODCACHE"], capture_output=True, text=True)
+        return Path(cache.stdout.strip()) / path
+
+    return find
+
+
+def crate(name: str) -> Callable[[], Path]:
+    def find() -> Path:
+        home = os.environ.get("CARGO_HOME") or os.path.expanduser("~/.cargo")
+        found = sorted(glob.glob(f"{home}/registry/src/*/{name}"))
+        if not found:
+            raise SystemExit(f"{name} is not in cargo's registry: `cargo fetch` a crate using it")
+        return Path(found[-1])
+
+    return find
+
+
+def prepared(name: str) -> Callable[[], Path]:
+    def find() -> Path:
+        path = MUTATION_WORK / name
+        if not path.is_dir():
+            raise SystemExit(f"{path} is missing: run `python bench/languages_mutation.py {name}`")
+        return path
+
+    return find
+
+
+def go_test(root: Path, test: str) -> list[str]:
+    names = re.findall(r"^func (Test\w+)\(", (root / test).read_text(), re.M)
+    pkg = "./" + (os.path.dirname(test) or ".")
+    return ["go", "test", "-count=1", "-run", "^(" + "|".join(names) + ")$", pkg]
+
+
+def cargo_test(root: Path, test: str) -> list[str]:
+    return ["cargo", "test", "--offline", "-q", "--test", Path(test).stem]
+
+
+def mvn_test(root: Path, test: str) -> list[str]:
+    return ["mvn", "-o", "-q", "test", f"-Dtest={Path(test).stem}"]
+
+
+def vitest(root: Path, test: str) -> list[str]:
+    return ["node_modules/.bin/vitest", "run", test]
+
+
+def tape(root: Path, test: str) -> list[str]:
+    return ["node_modules/.bin/tape", test]
+
+
+ROWS = {
+    r.name: r
+    for r in (
+        Row("go-example", "go", example("go"), "price/price_test.go", go_test,
+            ("price/typo_test.go",)),
+        Row("go-uuid", "go", go_module("github.com/google/uuid@v1.6.0"), "sql_test.go", go_test),
+        Row("rust-example", "cargo", example("rust"), "tests/price.rs", cargo_test,
+            ("tests/typo.rs",)),
+        Row("rust-semver", "cargo", crate("semver-1.0.28"), "tests/test_version.rs", cargo_test),
+        Row("java-example", "mvn", example("java"), "src/test/java/com/acme/PriceTest.java",
+            mvn_test, ("src/test/java/com/acme/PriceTypoTest.java",)),
+        Row("java-commons-cli", "mvn", prepared("commons-cli"),
+            "src/test/java/org/apache/commons/cli/OptionValidatorTest.java", mvn_test),
+        Row("ts-example", "node", prepared("ts-example"), "test/price.test.ts", vitest,
+            ("test/typo.test.ts",)),
+        Row("js-deepmerge", "node", prepared("deepmerge"), "test/mergearray.test.js", tape),
+    )
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Sample:
+    wall: float
+    cpu: float
+    code: int
+
+
+def timed(argv: list[str], cwd: Path, log: Path, env: dict[str, str] | None = None) -> Sample:
+    """One run of `argv`: wall, and CPU of its whole process tree (children it waited for)."""
+    start = time.monotonic()
+    with log.open("wb") as out:
+        proc = subprocess.Popen(argv, cwd=cwd, stdout=out, stderr=subprocess.STDOUT, env=env)
+        _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return Sample(time.monotonic() - start, usage.ru_utime + usage.ru_stime, proc.returncode)
+
+
+def setup(row: Row) -> Path:
+    dest = WORK / row.name
+    if dest.is_dir():
+        return dest
+    source = row.source()
+    shutil.copytree(source, dest, symlinks=True, ignore=shutil.ignore_patterns("target", ".assay"))
+    for path in [dest, *dest.rglob("*")]:  # the module cache's copies are read-only
+        if not path.is_symlink():
+            path.chmod(path.stat().st_mode | 0o200)
+    for rel in row.drop:
+        (dest / rel).unlink(missing_ok=True)
+    (dest / "assay-bench.toml").write_text(CONFIG)
+    return dest
+
+
+def median(samples: list[Sample]) -> Sample:
+    return Sample(
+        statistics.median(s.wall for s in samples),
+        statistics.median(s.cpu for s in samples),
+        max(s.code for s in samples),
+    )
+
+
+def assay_env(src: Path | None) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    if src is not None:
+        env["PYTHONPATH"] = str(src / "src")
+    return env
+
+
+def measure(row: Row, runs: int, src: Path | None) -> tuple[Sample, Sample, str]:
+    root = setup(row)
+    native = row.native(root, row.test)
+    verify = [
+        *ASSAY, "verify", row.test, "--root", ".", "--no-cache", "-q",
+        "--config", "assay-bench.toml", "-f", "json", "-o", str(WORK / f"{row.name}.json"),
+    ]  # fmt: skip
+    log = WORK / f"{row.name}.log"
+    timed(native, root, log)  # warm the build
+    own = [timed(native, root, log) for _ in range(runs)]
+    if own[-1].code != 0:
+        raise SystemExit(f"{row.name}: {' '.join(native)} failed, see {log}")
+    env = assay_env(src)
+    timed(verify, root, log, env)  # warm assay's caches
+    theirs = [timed(verify, root, log, env) for _ in range(runs)]
+    verdict = "?"
+    report = WORK / f"{row.name}.json"
+    if report.is_file():
+        found = re.search(r'"verdict":\s*"(\w+)"', report.read_text())
+        verdict = found.group(1) if found else "?"
+    return median(own), median(theirs), verdict
+
+
+def main(argv: list[str]) -> None:
+    runs = 3
+    if "--runs" in argv:
+        i = argv.index("--runs")
+        runs = int(argv[i + 1])
+        del argv[i : i + 2]
+    src = None
+    if "--assay-src" in argv:
+        i = argv.index("--assay-src")
+        src = Path(argv[i + 1]).resolve()
+        del argv[i : i + 2]
+    names = argv or [n for n, r in ROWS.items() if shutil.which(r.tool)]
+    WORK.mkdir(parents=True, exist_ok=True)
+    print(
+        "| row | native command | native wall | native CPU | assay wall | assay CPU | "
+        "wall ratio | CPU ratio | verdict |\n|---|---|---:|---:|---:|---:|---:|---:|---|",
+        flush=True,
+    )
+    for name in names:
+        row = ROWS[name]
+        own, theirs, verdict = measure(row, runs, src)
+        command = " ".join(row.native(WORK / name, row.test)[:3])
+        print(
+            f"| {name} | `{command}` | {own.wall:.2f} s | {own.cpu:.2f} s | {theirs.wall:.2f} s "
+            f"| {theirs.cpu:.2f} s | {theirs.wall / own.wall:.1f}× | "
+            f"{theirs.cpu / max(own.cpu, 0.01):.1f}× | {verdict} |",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,75 @@
+"""The source files a Go or Rust test file tests (gate 4 mutates them): those of its package or
+crate that define a name the test file uses, as Java's `sources_under_test` does by class names.
+Without them gate 4 skipped every Go and Rust file ("no target"), so a test that asserts almost
+nothing was accepted."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path, PurePosixPath
+
+from assay.execution.workspace import SKIP_DIRS
+from assay.languages.tooling import nearest, under
+
+_WORD = re.compile(r"\b[A-Za-z_]\w*\b")
+# top-level Go declarations: funcs and methods, types, single vars and consts
+_GO_DECL = re.compile(r"^(?:func(?:\s*\([^)]*\))?|type|var|const)\s+([A-Za-z_]\w*)", re.M)
+# Rust items reachable from an integration test: `pub` ones, methods inside impls included
+_RUST_ITEM = re.compile(
+    r"^\s*pub(?:\([^)]*\))?\s+(?:(?:const|async|unsafe|extern\s+\"\w+\")\s+)*"
+    r"(?:fn|struct|enum|trait|type|const|static|union)\s+([A-Za-z_]\w*)",
+    re.M,
+)
+LIMIT = 30
+
+
+def _defining(root: Path, files: list[str], source: str, declared: re.Pattern[str]) -> list[str]:
+    """The files among `files` that declare a name `source` uses."""
+    words = set(_WORD.findall(source))
+    found = []
+    for rel in files:
+        try:
+            text = (root / rel).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        if words & set(declared.findall(text)):
+            found.append(rel)
+    return found
+
+
+def go_sources(root: Path, source: str, rel: str) -> list[str]:
+    """A Go test file's package (its directory, `_test.go` files left out): the files declaring a
+    name the test uses, else all of them."""
+    directory = PurePosixPath(rel).parent
+    try:
+        names = sorted(os.listdir(root / directory))
+    except OSError:
+        return []
+    files = [
+        (directory / n).as_posix()
+        for n in names
+        if n.endswith(".go") and not n.endswith("_test.go") and (root / directory / n).is_file()
+    ]
+    return (_defining(root, files, source, _GO_DECL) or files)[:LIMIT]
+
+
+def rust_sources(root: Path, source: str, rel: str) -> list[str]:
+    """A Rust test file's code: a file under `src/` tests itself (its `#[cfg(test)]` module); an
+    integration test, the crate's `src/` files declaring a `pub` item it names, else the crate
+    root (`src/lib.rs`)."""
+    crate = nearest(root, rel, ("Cargo.toml",)) or "."
+    if PurePosixPath(under(crate, rel)).parts[:1] == ("src",):
+        return [rel]
+    src = root / crate / "src"
+    files = []
+    for dirpath, dirnames, filenames in os.walk(src):
+        dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and d != "bin")
+        files += [
+            Path(dirpath, n).relative_to(root).as_posix()
+            for n in sorted(filenames)
+            if n.endswith(".rs")
+        ]
+    lib = (PurePosixPath(crate) / "src/lib.rs").as_posix()
+    found = _defining(root, files, source, _RUST_ITEM)
+    return (found or ([lib] if (root / lib).is_file() else []))[:LIMIT]

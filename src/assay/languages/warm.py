@@ -1,0 +1,122 @@
+"""Warm builds: one build of the pristine project per project, module and toolchain, kept in
+assay's cache, that every workspace starts from, so that a candidate compiles only what it adds
+(Rust rebuilt every dependency of the crate in each workspace: 83-131 s where a warm `cargo test`
+takes 0.3 s).
+
+Like the prepare step, a warm build is the user's own build of the user's own files with no
+candidate present, so it runs outside the sandbox, in a scratch copy of the pristine project, with
+the environment the sandboxed runs get (their build caches then see it as up to date). Tests never
+reach it: a workspace gets a copy (`seed`), which is all its runs can write. It is rebuilt in place
+(incrementally) when a file it was built from changed (name, size or mtime); a lock file keeps
+concurrent assay processes from reading a half-written build.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import os
+import shutil
+import subprocess
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from assay.sandbox import assay_cache
+
+MARKER = "assay-warm-state"
+
+
+def location(kind: str, root: Path, module: str, toolchain: str) -> Path:
+    """Where the warm build of `kind` ("cargo", "maven") for one module of one project, made with
+    one toolchain, lives."""
+    key = hashlib.sha256(f"{root.resolve()}\0{module}\0{toolchain}".encode()).hexdigest()[:20]
+    return assay_cache() / "warm" / kind / key
+
+
+def state_of(root: Path, files: list[str]) -> str:
+    """What the warm build depends on: the names, sizes and mtimes of the module's source and build
+    files (a copy keeps mtimes, so the build tool's own checks agree)."""
+    h = hashlib.sha256()
+    for rel in files:
+        try:
+            st = (root / rel).stat()
+        except OSError:
+            continue
+        h.update(f"{rel}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+    return h.hexdigest()
+
+
+@contextlib.contextmanager
+def _locked(directory: Path, exclusive: bool) -> Iterator[None]:
+    directory.parent.mkdir(parents=True, exist_ok=True)
+    with open(directory.with_name(directory.name + ".lock"), "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def refresh(directory: Path, state: str, build: Callable[[Path], bool]) -> bool:
+    """Bring the warm build in `directory` up to `state` with `build(directory)` (which says whether
+    it left a usable build) unless it is there already; whether a usable build is there."""
+    marker = directory / MARKER
+    with _locked(directory, exclusive=True):
+        if _read(marker) == state:
+            return True
+        directory.mkdir(parents=True, exist_ok=True)
+        marker.unlink(missing_ok=True)
+        if not build(directory):
+            return False
+        marker.write_text(state, encoding="utf-8")
+        return True
+
+
+def _read(path: Path) -> str | None:
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError:
+        return None
+
+
+def seed(warm: Path, part: str, dest: Path) -> bool:
+    """Copy `part` of the warm build in `warm` to `dest` (which must not exist yet), keeping mtimes
+    (build tools compare them); whether it was copied. `cp -a` where there is one: three times as
+    fast as Python's copy on a 200 MB Rust target, and a reflink where the file system has them."""
+    source = warm / part
+    if not source.is_dir() or os.path.lexists(dest):
+        return False
+    partial = dest.with_name(dest.name + ".partial")
+    shutil.rmtree(partial, ignore_errors=True)
+    partial.parent.mkdir(parents=True, exist_ok=True)
+    with _locked(warm, exclusive=False):
+        cp = shutil.which("cp")
+        try:
+            if cp is not None:
+                subprocess.run(
+                    [cp, "-a", "--reflink=auto", str(source), str(partial)],
+                    check=True,
+                    capture_output=True,
+                    timeout=600,
+                )
+            else:
+                shutil.copytree(source, partial, symlinks=True)
+        except (OSError, subprocess.SubprocessError):
+            shutil.rmtree(partial, ignore_errors=True)
+            return False
+    _own_like(partial, dest.parent)
+    os.replace(partial, dest)
+    return True
+
+
+def _own_like(tree: Path, parent: Path) -> None:
+    """The copy belongs to whoever owns the directory it lands in: a sandbox that runs tests under
+    another uid hands the workspace to that uid, and the build must be able to write its copy."""
+    want = parent.stat()
+    if os.geteuid() != 0 or want.st_uid == os.geteuid():
+        return
+    for dirpath, dirnames, filenames in os.walk(tree):
+        for name in (*dirnames, *filenames):
+            os.lchown(os.path.join(dirpath, name), want.st_uid, want.st_gid)
+    os.lchown(tree, want.st_uid, want.st_gid)

@@ -1,0 +1,58 @@
+"""Gate 4's targets of a Go or Rust test file: the package's or crate's files that declare a name
+the test uses (without them gate 4 skipped every Go and Rust file, "no target")."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from assay.languages import LANGUAGES
+from assay.project import Project
+
+
+def _write(root: Path, files: dict[str, str]) -> Project:
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    return Project.load(root)
+
+
+def test_a_go_test_targets_the_package_files_declaring_what_it_calls(tmp_path):
+    project = _write(
+        tmp_path,
+        {
+            "go.mod": "module shop\n\ngo 1.21\n",
+            "price/price.go": "package price\n\nfunc Total(c ...int) int { return 0 }\n",
+            "price/tax.go": "package price\n\nfunc (r *Rate) Apply(c int) int { return c }\n",
+            "price/other.go": "package price\n\nconst unused = 1\n",
+            "price/price_test.go": "package price\n",
+            "cart/cart.go": "package cart\n\nfunc Total() int { return 1 }\n",
+        },
+    )
+    test = "package price\n\nfunc TestTotal(t *testing.T) { Total(1); (&Rate{}).Apply(2) }\n"
+    go = LANGUAGES["go"]
+    assert go.targets_of(project, test, "price/price_test.go") == ["price/price.go", "price/tax.go"]
+    # naming none of them: the whole package
+    assert go.targets_of(project, "package price\n", "price/x_test.go") == [
+        "price/other.go",
+        "price/price.go",
+        "price/tax.go",
+    ]
+
+
+def test_a_rust_integration_test_targets_the_src_files_declaring_its_pub_items(tmp_path):
+    project = _write(
+        tmp_path,
+        {
+            "Cargo.toml": '[package]\nname = "shop"\nversion = "0.1.0"\n',
+            "src/lib.rs": "pub mod price;\nmod util;\n",
+            "src/price.rs": "pub fn total(c: &[i64]) -> i64 { 0 }\n",
+            "src/util.rs": "pub(crate) fn helper() {}\n",
+            "src/bin/cli.rs": "pub fn total() {}\n",
+        },
+    )
+    rust = LANGUAGES["rust"]
+    test = "use shop::price::total;\n#[test]\nfn t() { assert_eq!(total(&[1]), 1); }\n"
+    assert rust.targets_of(project, test, "tests/price.rs") == ["src/price.rs"]
+    # naming no item: the crate root; a unit-test module tests its own file
+    assert rust.targets_of(project, "#[test]\nfn t() {}\n", "tests/x.rs") == ["src/lib.rs"]
+    assert rust.targets_of(project, "", "src/price.rs") == ["src/price.rs"]

@@ -1,0 +1,89 @@
+"""Warm builds (`languages.warm`): a workspace starts from a copy of the pristine project's build,
+made once outside the sandbox, so a candidate compiles only what it adds; nothing a workspace's
+runs write reaches that build."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from assay.config import Settings
+from assay.execution.workspace import Workspace
+from assay.languages import LANGUAGES
+from assay.languages.java_warm import jdk_version
+from assay.languages.rust_warm import rust_version
+from assay.languages.warm import location
+from assay.project import Project
+from assay.sandbox import Sandbox
+from tests.conftest import REPO
+
+EXTRA = "use price::total;\n\n#[test]\nfn one_price() {\n    assert_eq!(total(&[5]), Ok(5));\n}\n"
+
+
+@pytest.mark.slow
+def test_a_rust_workspace_starts_warm_and_builds_only_the_candidate(tmp_path, monkeypatch):
+    """Slow: three cargo builds of a small crate (about 5 s, more under load)."""
+    if shutil.which("cargo") is None:
+        pytest.skip("cargo is not installed")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))  # assay's cache, this test's
+    root = tmp_path / "rust"
+    shutil.copytree(REPO / "examples/rust", root, ignore=shutil.ignore_patterns("target"))
+    for broken in ("typo", "wrong", "flaky", "weak"):
+        (root / "tests" / f"{broken}.rs").unlink()
+    settings = Settings(cache=False)
+    runner = LANGUAGES["rust"].runner(
+        Sandbox(settings.sandbox, protect=root), Project.load(root), settings
+    )
+    with Workspace(root) as first:
+        assert runner.compile(first, ["tests/price.rs"]).ok
+    warm = location("cargo", root, ".", rust_version(root)) / "cargo-target/debug/deps"
+    lib = next(warm.glob("libprice-*.rlib"))
+    before = sorted(p.name for p in warm.iterdir())
+    with Workspace(root) as second:
+        second.apply({"tests/extra.rs": EXTRA})
+        built = runner.compile(second, ["tests/extra.rs"])
+        assert built.ok and built.collected == ["tests/extra.rs::one_price"]
+        deps = second.cache_dir / "cargo-target/debug/deps"
+        # the library came from the warm build, not from a rebuild
+        assert (deps / lib.name).stat().st_mtime_ns == lib.stat().st_mtime_ns
+        assert any(p.name.startswith("extra-") for p in deps.iterdir())
+        assert runner.run(second, ["tests/extra.rs"]).passed()
+    # the workspace's build and run wrote their own copy only
+    assert sorted(p.name for p in warm.iterdir()) == before
+
+
+@pytest.mark.slow
+def test_a_java_workspace_starts_from_the_warm_classes_and_javac_compiles_the_candidate(
+    tmp_path, monkeypatch
+):
+    """Slow: one Maven build of the example's main classes, then javac and the JUnit launcher."""
+    if (
+        shutil.which("mvn") is None
+        or not (Path.home() / ".m2/repository/org/junit/jupiter/junit-jupiter-api").is_dir()
+    ):
+        pytest.skip("Maven or JUnit 5 in ~/.m2 is missing (.ci/toolchains)")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    root = tmp_path / "java"
+    shutil.copytree(REPO / "examples/java", root, ignore=shutil.ignore_patterns("target"))
+    tests = root / "src/test/java/com/acme"
+    for other in tests.glob("Price*Test.java"):
+        if other.name != "PriceTest.java":
+            other.unlink()
+    settings = Settings(cache=False)
+    runner = LANGUAGES["java"].runner(
+        Sandbox(settings.sandbox, protect=root), Project.load(root), settings
+    )
+    rel = "src/test/java/com/acme/PriceTest.java"
+    with Workspace(root) as ws:
+        built = runner.compile(ws, [rel])
+        assert built.ok and len(built.collected) == 3, built
+        warm = location("maven", root, ".", jdk_version()) / "target/classes/com/acme/Price.class"
+        copied = ws.path("target/classes/com/acme/Price.class")
+        # the main class is the warm build's (no Maven in the workspace), the test javac's own
+        assert copied.stat().st_mtime_ns == warm.stat().st_mtime_ns
+        assert ws.path("target/test-classes/com/acme/PriceTest.class").is_file()
+        assert not ws.path("target/maven-status").exists()
+        assert len(runner.run(ws, [rel]).passed()) == 3
+    assert not (warm.parents[3] / "test-classes/com/acme/PriceTest.class").exists()
