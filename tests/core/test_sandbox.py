@@ -278,7 +278,7 @@ def test_the_view_shows_back_every_directory_the_command_names_under_a_hidden_ro
     the command's later words, not its first: it must be shown back, or no sandboxed Python run can
     import `_assay_sandbox` (every gate failed in a clone under /tmp)."""
     from assay._assay_sandbox import launch
-    from assay.sandbox.view import shown_dirs
+    from assay.sandbox.shown import shown_dirs
 
     package = tmp_path / "site" / "assay"
     package.mkdir(parents=True)

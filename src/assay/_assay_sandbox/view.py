@@ -78,6 +78,16 @@ def _lists(args: list[str]) -> tuple[list[str], list[str], list[str], list[str]]
     raise ViewError("bad arguments")
 
 
+def _make_way(path: str) -> None:
+    """`path`'s missing directories made in the fresh tmpfs, each traversable by the test's uid
+    whatever assay's umask (a 0700 parent would keep it out of what the view shows)."""
+    if os.path.isdir(path):
+        return
+    _make_way(os.path.dirname(path))
+    os.mkdir(path)
+    os.chmod(path, 0o755)
+
+
 def build(cwd: str, project: str, rest: list[str]) -> list[str]:
     keep, triples, show, command = _lists(rest)
     _mount(project, project, None, MS_BIND | MS_REC)
@@ -112,7 +122,7 @@ def build(cwd: str, project: str, rest: list[str]) -> list[str]:
             mode = "1777" if h.endswith("tmp") else "755"
             _mount("assay-private", h, "tmpfs", MS_NOSUID | MS_NODEV, f"mode={mode}")
     for spot, v in staged:
-        os.makedirs(v, exist_ok=True)
+        _make_way(v)
         _mount(spot, v, None, MS_MOVE)
         os.rmdir(spot)
     os.rmdir(stage)

@@ -23,8 +23,9 @@ from assay.model import SandboxInfo
 from assay.sandbox.cgroups import cgroup_base, limit_file
 from assay.sandbox.describe import cpu_limit, describe, limits
 from assay.sandbox.environment import Redactor, allowed_env
-from assay.sandbox.namespaces import unshare_flags
+from assay.sandbox.namespaces import as_root, unshare_flags
 from assay.sandbox.profiles import PYTHON, Profile, expand
+from assay.sandbox.shown import blocked, linked_targets, shown_dirs
 from assay.sandbox.view import SharedCache, hand_over, wrap
 
 # Scratch workspaces are directories with this prefix (execution.workspace makes them): a run inside
@@ -81,6 +82,9 @@ class Sandbox:
         self._live: set[subprocess.Popen] = set()
         self._lock = threading.Lock()
         self.cancelled = False
+        # directories the test's uid could not reach, each with what keeps it out: runs that need
+        # one fall back to the weaker profile, and the report says so
+        self.unreachable: dict[str, str] = {}
 
     def cancel(self) -> None:
         """Stop: kill every sandboxed process tree now running, and refuse to start new ones
@@ -94,7 +98,15 @@ class Sandbox:
 
     def info_for(self, profile: Profile = PYTHON) -> SandboxInfo:
         """What isolation applies to runs under `profile` on this machine, in words."""
-        return describe(self.config, profile, self.unshare, set(self.cgroups), self.removed)
+        info = describe(self.config, profile, self.unshare, set(self.cgroups), self.removed)
+        if self.unreachable and info.warning is None:
+            needed, wall = next(iter(self.unreachable.items()))
+            info.warning = (
+                f"sandbox: WEAKER PROFILE for runs that need {needed}: uid nobody cannot get past "
+                f"{wall}, so those ran unconfined, as you (make it world-readable, or move it; "
+                "docs/sandbox.md)"
+            )
+        return info
 
     def limits_for(self, profile: Profile) -> dict[str, object]:
         """The limits runs under `profile` get here (what a file's report names)."""
@@ -126,6 +138,16 @@ class Sandbox:
         if self.unshare is None:
             return argv
         writable = self._writable_for(cwd)
+        shared = self._shared_caches(profile, cwd, writable)
+        taken = [str(self.protect), str(writable), *(c.lower for c in shared)]
+        show = shown_dirs(argv, env, taken, reached=linked_targets(self.protect))
+        if as_root():
+            wall = blocked([str(self.protect), *show])
+            if wall is not None:
+                needed = next(d for d in [str(self.protect), *show] if blocked([d]))
+                with self._lock:
+                    self.unreachable.setdefault(needed, wall)
+                return argv
         return wrap(
             argv,
             self.unshare,
@@ -133,8 +155,8 @@ class Sandbox:
             cwd=cwd.resolve(),
             protect=self.protect,
             writable=writable,
-            shared=self._shared_caches(profile, cwd, writable),
-            env=env,
+            shared=shared,
+            show=show,
             loopback=profile.loopback,
         )
 

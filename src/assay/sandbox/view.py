@@ -12,12 +12,10 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from assay.sandbox.namespaces import (
-    HIDDEN,
     TEST_GID,
     TEST_UID,
     as_root,
@@ -75,57 +73,6 @@ class SharedCache:
         return cls(str(lower), str(upper), str(work))
 
 
-def _under(path: str, roots: Iterable[str]) -> bool:
-    return any(path == r or path.startswith(r.rstrip("/") + "/") for r in roots)
-
-
-def _candidates(token: str) -> list[str]:
-    """The directories one absolute path named by the run stands for: a directory itself (with its
-    prefix when it is a `bin`), a file's directory (the prefix when it sits in a `bin`)."""
-    path = Path(token)
-    out = []
-    for p in dict.fromkeys((path, path.resolve())):
-        if p.is_dir():
-            out += [str(p.parent), str(p)] if p.name == "bin" else [str(p)]
-        elif p.exists():
-            out += [str(p.parent.parent)] if p.parent.name == "bin" else [str(p.parent)]
-    return out
-
-
-def shown_dirs(
-    argv: list[str], env: Mapping[str, str], taken: Iterable[str], home: str = ""
-) -> tuple[str, ...]:
-    """Directories under a hidden root (/home, /root, /tmp ...) that the command or its environment
-    names (toolchains, the interpreter, assay's own package, dependency caches), to bind back
-    read-only; never a hidden
-    root or the real home itself, never what `taken` (project, workspace, caches) already shows."""
-    home = home or os.path.expanduser("~")
-    refused = {*HIDDEN, home, "/"}
-    taken = list(taken)
-    found: list[str] = []
-    # every word of the command (assay builds it: no test can add to it), e.g. assay's own package
-    # directory when it is installed under /home or /tmp, and its environment
-    tokens = [*argv, *env.values()]
-    for value in tokens:
-        for token in value.replace("=", " ").replace(os.pathsep, " ").split():
-            if not token.startswith("/"):  # a path outside may lead inside: a venv's python
-                continue
-            try:
-                found_here = _candidates(token)
-            except OSError:  # a directory we cannot read ourselves: not ours to show
-                continue
-            for d in found_here:
-                if d not in refused and _under(d, HIDDEN) and not _under(d, taken):
-                    found.append(d)
-                    break
-    kept = sorted(set(found), key=len)
-    out: list[str] = []
-    for d in kept:
-        if not _under(d, out) and not any(_under(t, [d]) for t in taken):
-            out.append(d)
-    return tuple(out)
-
-
 def wrap(
     argv: list[str],
     flags: tuple[str, ...],
@@ -135,18 +82,17 @@ def wrap(
     protect: Path,
     writable: Path,
     shared: tuple[SharedCache, ...],
-    env: Mapping[str, str],
+    show: tuple[str, ...],
     loopback: bool = False,
 ) -> list[str]:
     """`argv` inside new namespaces, seeing the view `_assay_sandbox/view.py` builds, without
-    privileges. `loopback`: the private network namespace's own 127.0.0.1 up first (while the
-    namespace's root may still do it), no route out (PIT and StrykerJS talk to their workers)."""
+    privileges, with `show` (`shown.shown_dirs`) bound back read-only. `loopback`: the private
+    network namespace's own 127.0.0.1 up first (while the namespace's root may still do it), no
+    route out (PIT and StrykerJS talk to their workers)."""
     ns = ["unshare", *flags, *([] if network else ["--net"])]
     if loopback and not network:
         ns += ["sh", "-c", 'ip link set lo up 2>/dev/null; exec "$@"', "sh"]
     layers = [x for c in shared for x in (c.lower, c.upper, c.work)]
-    taken = [str(protect), str(writable), *(c.lower for c in shared)]
-    show = shown_dirs(argv, env, taken)
     return [
         *ns,
         *view_command(),
