@@ -6,8 +6,9 @@ reads (`Profile.passes`: JAVA_HOME, GOROOT ...) and those the user names (`sandb
 else (no DATABASE_URL, no NPM_AUTH, no OLDPWD). Even an allowed variable is withheld when its value
 is credential-shaped (a URL with user:password, a known token format, a long random-looking
 string), and one whose name says secret unless the user named it. Whatever a test prints is then
-`Redactor`-ed: any value of the real environment it was not given (8 characters or more) becomes
-`[redacted: NAME]` before it reaches a report, the cache, feedback or a prompt.
+`Redactor`-ed before it reaches a report, the cache, feedback or a prompt: a secret-looking value
+of the real environment, or one of a variable the test was not given (8 characters or more, not a
+path, not a plain word), becomes `[redacted: NAME]`.
 """
 
 from __future__ import annotations
@@ -20,8 +21,6 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
-
-from assay.sandbox.namespaces import HIDDEN
 
 SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH", re.IGNORECASE)
 ALLOWED = ("PATH", "LANG", "LANGUAGE", "LC_*", "TZ")
@@ -92,29 +91,32 @@ def scrubbed_env(base: dict[str, str] | None = None) -> tuple[dict[str, str], li
     return got.env, got.withheld
 
 
-def _visible_path(value: str) -> bool:
-    """An existing absolute path outside the directories the sandbox hides: the test sees it
-    anyway, it is no secret."""
-    return (
-        value.startswith("/")
-        and not any(value == h or value.startswith(h + "/") for h in HIDDEN)
-        and os.path.exists(value)
-    )
+# Never redacted: where things are (a traceback names the working directory, the home, the
+# interpreter) says nothing secret, and redacting it made every path in a report unreadable.
+NEVER_REDACTED = ("PWD", "OLDPWD", "HOME", "PATH", "USER", "LOGNAME", "SHELL", "TERM")
+_PATHS = re.compile(r"[~/][^\s:@]*(:[~/][^\s:@]*)*")
+
+
+def _secret(name: str, value: str) -> bool:
+    return bool(SECRET_NAME.search(name)) or credential_shaped(value)
 
 
 class Redactor:
-    """Replaces, in any text, the values of the real environment a test was not given."""
+    """Replaces, in any text, the values of the real environment that must not reach a report:
+    every secret-looking one (credential-shaped, or of a variable named *TOKEN*, *KEY* ...), and
+    those of variables the test was not given; never a path, a short value or a plain word."""
 
     def __init__(self, real: Mapping[str, str], given: Iterable[str]):
-        given_text = "\0".join(given)
+        given_values = set(given)
         secrets: dict[str, str] = {}
         for name, value in real.items():
             value = value.strip()
-            if (
-                len(value) < MIN_REDACTED
-                or value in given_text
-                or _visible_path(value)
-                or re.fullmatch(r"[a-z]{1,15}", value)
+            if len(value) < MIN_REDACTED or name in NEVER_REDACTED:
+                continue
+            if not _secret(name, value) and (
+                value in given_values
+                or _PATHS.fullmatch(value)
+                or re.fullmatch(r"[A-Za-z]{1,15}|[0-9.]+", value)
             ):
                 continue
             secrets.setdefault(value, name)

@@ -159,9 +159,7 @@ def blocked(dirs: Iterable[str], hidden: Iterable[str] = HIDDEN) -> str | None:
     hidden = tuple(hidden)
     for d in dirs:
         path = Path(d)
-        for p in [*reversed(path.parents), path]:
-            if _under(str(p), hidden) and p != path:
-                continue
+        for p in [path] if _under(d, hidden) else [*reversed(path.parents), path]:
             try:
                 st = p.stat()
             except OSError:

@@ -1,0 +1,134 @@
+"""What the view shows back through the hidden roots, run for real: a test interpreter whose venv
+reaches its packages through a `.pth` file and an editable-install finder, a `node_modules` linked
+from elsewhere with a tool linked from another package; and whether nobody can get there."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+from assay.config import SandboxConfig
+from assay.sandbox import Sandbox
+from assay.sandbox.shown import blocked
+
+FINDER = """
+import os, sys
+from importlib.machinery import PathFinder
+
+MAPPING = {{"victim": {victim!r}}}
+
+
+class _EditableFinder:
+    @classmethod
+    def find_spec(cls, fullname, path=None, target=None):
+        if fullname in MAPPING:
+            return PathFinder.find_spec(fullname, [os.path.dirname(MAPPING[fullname])])
+        return None
+
+
+def install():
+    sys.meta_path.append(_EditableFinder)
+"""
+
+
+def sandbox_or_skip(protect: Path) -> Sandbox:
+    sandbox = Sandbox(SandboxConfig(), protect=protect)
+    if not sandbox.use_unshare:
+        pytest.skip("no namespaces here: nothing is hidden, so nothing needs showing back")
+    return sandbox
+
+
+def venv_with_pth_and_finder(base: Path) -> str:
+    """A venv (under a hidden root: tmp_path) that reaches `helper_mod` only through a `.pth`
+    file and `victim` only through a setuptools-style editable finder, both outside the project;
+    and pytest's site-packages through another `.pth`, as a venv layered on another one does."""
+    venv = base / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    python = str(venv / "bin" / "python")
+    purelib = subprocess.run(
+        [python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    deps = base / "elsewhere" / "site"
+    deps.mkdir(parents=True)
+    (deps / "helper_mod.py").write_text("WHERE = 'pth'\n")
+    victim = base / "checkout" / "src" / "victim"
+    victim.mkdir(parents=True)
+    (victim / "__init__.py").write_text("WHERE = 'editable'\n")
+    site = Path(purelib)
+    (site / "00_base.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    (site / "deps.pth").write_text(f"{deps}\n")
+    (site / "__editable___victim_0_1_finder.py").write_text(FINDER.format(victim=str(victim)))
+    (site / "__editable__.victim-0.1.pth").write_text(
+        "import __editable___victim_0_1_finder; __editable___victim_0_1_finder.install()\n"
+    )
+    return python
+
+
+def test_the_interpreter_reaches_its_pth_targets_and_editable_roots(tmp_path):
+    """The CI clone under /tmp: tests as nobody behind a hidden /tmp could import nothing reached
+    through a `.pth` file or an editable finder ("No module named pytest"). Run under umask 077,
+    as a user's shell may set it: the view's way to what it shows stays traversable for nobody."""
+    python = venv_with_pth_and_finder(tmp_path)
+    project = tmp_path / "proj"
+    project.mkdir()
+    sandbox = sandbox_or_skip(project)
+    code = "import helper_mod, victim, pytest; print(helper_mod.WHERE, victim.WHERE)"
+    old = os.umask(0o077)
+    try:
+        result = sandbox.run(
+            [python, "-c", code], cwd=project, env=sandbox.env_for(tmp_path / "home"), timeout=60
+        )
+    finally:
+        os.umask(old)
+    assert (result.returncode, result.stdout.strip()) == (0, "pth editable"), result.stderr
+
+
+def test_a_linked_node_modules_and_its_linked_tools_are_shown(tmp_path):
+    """`node_modules` linked from a shared checkout (as the language tests and monorepos do), with
+    a tool in `.bin` linked to another package: both run in the sandbox."""
+    shared = tmp_path / "shared" / "node_modules"
+    (shared / "lib").mkdir(parents=True)
+    (shared / "lib" / "index.js").write_text("module.exports = 1\n")
+    tool = tmp_path / "tools" / "fmt"
+    (tool / "bin").mkdir(parents=True)
+    (tool / "package.json").write_text('{"name": "fmt"}\n')
+    script = tool / "bin" / "fmt.sh"
+    script.write_text("#!/bin/sh\necho formatted\n")
+    script.chmod(0o755)
+    (shared / ".bin").mkdir()
+    (shared / ".bin" / "fmt").symlink_to(script)
+    project = tmp_path / "proj"
+    project.mkdir()
+    (project / "node_modules").symlink_to(shared)
+    sandbox = sandbox_or_skip(project)
+    result = sandbox.run(
+        ["sh", "-c", "cat node_modules/lib/index.js && node_modules/.bin/fmt"],
+        cwd=project,
+        env=sandbox.env_for(tmp_path / "home"),
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["module.exports", "=", "1", "formatted"]
+
+
+def test_a_directory_nobody_cannot_reach_is_named(tmp_path):
+    """A shown directory the test's uid cannot read would fail its run as an import error: it is
+    named, so the run falls back to the weaker profile and the report says so. Its parents under a
+    hidden root do not count: the view makes that way itself, traversable."""
+    locked = tmp_path / "locked"
+    inner = locked / "venv"
+    inner.mkdir(parents=True)
+    locked.chmod(0o700)
+    hidden = (str(tmp_path),)
+    assert blocked([str(locked)], hidden) == str(locked)
+    assert blocked([str(inner)], hidden) is None
+    locked.chmod(0o755)
+    assert blocked([str(locked)], hidden) is None
