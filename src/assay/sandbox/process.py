@@ -141,13 +141,13 @@ class Sandbox:
         shared = self._shared_caches(profile, cwd, writable)
         taken = [str(self.protect), str(writable), *(c.lower for c in shared)]
         show = shown_dirs(argv, env, taken, reached=linked_targets(self.protect))
-        if as_root():
-            wall = blocked([str(self.protect), *show])
-            if wall is not None:
-                needed = next(d for d in [str(self.protect), *show] if blocked([d]))
-                with self._lock:
-                    self.unreachable.setdefault(needed, wall)
-                return argv
+        # the project is only mounted read-only (the run works in the scratch copy), but what is
+        # shown back is read: where nobody cannot, the run falls back to the weaker profile
+        if as_root() and (wall := blocked(show)) is not None:
+            needed = next(d for d in show if blocked([d]))
+            with self._lock:
+                self.unreachable.setdefault(needed, wall)
+            return argv
         return wrap(
             argv,
             self.unshare,
