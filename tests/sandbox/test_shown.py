@@ -132,3 +132,28 @@ def test_a_directory_nobody_cannot_reach_is_named(tmp_path):
     assert blocked([str(inner)], hidden) is None
     locked.chmod(0o755)
     assert blocked([str(locked)], hidden) is None
+
+
+def test_a_run_that_needs_what_nobody_cannot_read_falls_back_and_says_so(tmp_path):
+    """As root, a directory the run names that is itself 0700 cannot be read by uid nobody: the
+    run goes on under the weaker profile, and the report's sandbox line names the directory."""
+    if os.geteuid() != 0:
+        pytest.skip("tests drop to uid nobody only when assay runs as root")
+    private = tmp_path / "private"
+    private.mkdir(mode=0o700)
+    (private / "data.txt").write_text("readable\n")
+    project = tmp_path / "proj"
+    project.mkdir()
+    sandbox = sandbox_or_skip(project)
+    result = sandbox.run(
+        ["cat", str(private / "data.txt")],
+        cwd=project,
+        env=sandbox.env_for(tmp_path / "home"),
+        timeout=60,
+    )
+    assert (result.returncode, result.stdout) == (0, "readable\n"), result.stderr
+    warning = sandbox.info.warning or ""
+    assert (
+        warning.startswith("sandbox: WEAKER PROFILE for runs that need ")
+        and str(private) in warning
+    )
