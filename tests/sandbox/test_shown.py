@@ -14,7 +14,7 @@ import pytest
 
 from assay.config import SandboxConfig
 from assay.sandbox import Sandbox
-from assay.sandbox.shown import blocked
+from assay.sandbox.shown import blocked, shown_dirs
 
 FINDER = """
 import os, sys
@@ -157,3 +157,16 @@ def test_a_run_that_needs_what_nobody_cannot_read_falls_back_and_says_so(tmp_pat
         warning.startswith("sandbox: WEAKER PROFILE for runs that need ")
         and str(private) in warning
     )
+
+
+def test_a_venv_and_the_base_interpreter_it_links_to_are_both_shown(tmp_path):
+    """A venv under /tmp whose python links to a base interpreter under /root (pyenv): the run
+    needs both prefixes, not the first one found."""
+    base = tmp_path / "pyenv" / "versions" / "3.11"
+    (base / "bin").mkdir(parents=True)
+    (base / "bin" / "python3.11").write_text("")
+    venv = tmp_path / "venv"
+    (venv / "bin").mkdir(parents=True)
+    (venv / "bin" / "python").symlink_to(base / "bin" / "python3.11")
+    shown = shown_dirs([str(venv / "bin" / "python"), "-c", "pass"], {}, taken=[])
+    assert set(shown) == {str(venv), str(base)}

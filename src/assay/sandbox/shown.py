@@ -25,16 +25,17 @@ def _under(path: str, roots: Iterable[str]) -> bool:
     return any(path == r or path.startswith(r.rstrip("/") + "/") for r in roots)
 
 
-def _candidates(token: str) -> list[str]:
-    """The directories one absolute path named by the run stands for: a directory itself (with its
-    prefix when it is a `bin`), a file's directory (the prefix when it sits in a `bin`)."""
+def _candidates(token: str) -> list[list[str]]:
+    """The directories one absolute path named by the run stands for, as named and resolved (a
+    venv's python links to its base interpreter): a directory itself (its prefix first when it is
+    a `bin`), a file's directory (the prefix when it sits in a `bin`)."""
     path = Path(token)
     out = []
     for p in dict.fromkeys((path, path.resolve())):
         if p.is_dir():
-            out += [str(p.parent), str(p)] if p.name == "bin" else [str(p)]
+            out.append([str(p.parent), str(p)] if p.name == "bin" else [str(p)])
         elif p.exists():
-            out += [str(p.parent.parent)] if p.parent.name == "bin" else [str(p.parent)]
+            out.append([str(p.parent.parent)] if p.parent.name == "bin" else [str(p.parent)])
     return out
 
 
@@ -131,10 +132,11 @@ def shown_dirs(
             found_here = _candidates(token)
         except OSError:  # a directory we cannot read ourselves: not ours to show
             continue
-        for d in found_here:
-            if d not in refused and _under(d, HIDDEN) and not _under(d, taken):
-                found.append(d)
-                break
+        for form in found_here:  # as named, and resolved: the first directory each stands for
+            for d in form:
+                if d not in refused and _under(d, HIDDEN) and not _under(d, taken):
+                    found.append(d)
+                    break
     kept = sorted(set(found), key=len)
     out: list[str] = []
     for d in kept:
