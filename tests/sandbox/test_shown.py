@@ -45,8 +45,9 @@ def sandbox_or_skip(protect: Path) -> Sandbox:
 
 def venv_with_pth_and_finder(base: Path) -> str:
     """A venv (under a hidden root: tmp_path) that reaches `helper_mod` only through a `.pth`
-    file and `victim` only through a setuptools-style editable finder, both outside the project;
-    and pytest's site-packages through another `.pth`, as a venv layered on another one does."""
+    file (and `linked_pkg` through a link in that directory, as assay lends its coverage.py),
+    `victim` only through a setuptools-style editable finder, all outside the project; and
+    pytest's site-packages through another `.pth`, as a venv layered on another one does."""
     venv = base / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     python = str(venv / "bin" / "python")
@@ -59,6 +60,10 @@ def venv_with_pth_and_finder(base: Path) -> str:
     deps = base / "elsewhere" / "site"
     deps.mkdir(parents=True)
     (deps / "helper_mod.py").write_text("WHERE = 'pth'\n")
+    store = base / "store" / "linked_pkg"
+    store.mkdir(parents=True)
+    (store / "__init__.py").write_text("WHERE = 'link'\n")
+    (deps / "linked_pkg").symlink_to(store, target_is_directory=True)
     victim = base / "checkout" / "src" / "victim"
     victim.mkdir(parents=True)
     (victim / "__init__.py").write_text("WHERE = 'editable'\n")
@@ -80,7 +85,10 @@ def test_the_interpreter_reaches_its_pth_targets_and_editable_roots(tmp_path):
     project = tmp_path / "proj"
     project.mkdir()
     sandbox = sandbox_or_skip(project)
-    code = "import helper_mod, victim, pytest; print(helper_mod.WHERE, victim.WHERE)"
+    code = (
+        "import helper_mod, linked_pkg, victim, pytest; "
+        "print(helper_mod.WHERE, linked_pkg.WHERE, victim.WHERE)"
+    )
     old = os.umask(0o077)
     try:
         result = sandbox.run(
@@ -88,7 +96,7 @@ def test_the_interpreter_reaches_its_pth_targets_and_editable_roots(tmp_path):
         )
     finally:
         os.umask(old)
-    assert (result.returncode, result.stdout.strip()) == (0, "pth editable"), result.stderr
+    assert (result.returncode, result.stdout.strip()) == (0, "pth link editable"), result.stderr
 
 
 def test_a_linked_node_modules_and_its_linked_tools_are_shown(tmp_path):

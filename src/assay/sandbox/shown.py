@@ -46,15 +46,28 @@ def _stamp(path: str) -> int:
         return 0
 
 
+def links_in(directory: str) -> list[str]:
+    """The real targets of the links directly in a directory on a module search path (a package
+    linked into a directory of links, as assay lends its coverage.py to a project's Python)."""
+    try:
+        with os.scandir(directory) as entries:
+            links = [e.path for e in entries if e.is_symlink()]
+    except OSError:
+        return []
+    return [os.path.realpath(link) for link in links]
+
+
 @functools.lru_cache(maxsize=32)
 def _interpreter_reach(python: str, stamp: int) -> tuple[str, ...]:
-    return (*Installed(python).dirs, *Installed(python).editable)
+    installed = Installed(python)
+    dirs = [*installed.dirs, *installed.editable]
+    return (*dirs, *(t for d in installed.dirs for t in links_in(d)))
 
 
 def interpreter_reach(python: str) -> tuple[str, ...]:
     """Every directory `python` imports from: its `sys.path` after site processing (so the targets
-    of `.pth` files) and the roots its editable-install finders map modules to. Asked once per
-    interpreter file and mtime, outside the sandbox."""
+    of `.pth` files, and of links in those directories) and the roots its editable-install finders
+    map modules to. Asked once per interpreter file and mtime, outside the sandbox."""
     return _interpreter_reach(python, _stamp(python))
 
 
@@ -126,6 +139,9 @@ def shown_dirs(
     for token in argv:
         if token.startswith("/") and _INTERPRETER.fullmatch(os.path.basename(token)):
             tokens += interpreter_reach(token)
+    for name in ("PYTHONPATH", "NODE_PATH"):
+        for entry in env.get(name, "").split(os.pathsep):
+            tokens += links_in(entry) if entry.startswith("/") else []
     found: list[str] = []
     for token in [*tokens, *reached]:
         try:
