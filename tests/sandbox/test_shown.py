@@ -89,14 +89,17 @@ def test_the_interpreter_reaches_its_pth_targets_and_editable_roots(tmp_path):
         "import helper_mod, linked_pkg, victim, pytest; "
         "print(helper_mod.WHERE, linked_pkg.WHERE, victim.WHERE)"
     )
+    env = sandbox.env_for(tmp_path / "home")
     old = os.umask(0o077)
     try:
-        result = sandbox.run(
-            [python, "-c", code], cwd=project, env=sandbox.env_for(tmp_path / "home"), timeout=60
-        )
+        named = sandbox.run([python, "-c", code], cwd=project, env=env, timeout=60)
     finally:
         os.umask(old)
-    assert (result.returncode, result.stdout.strip()) == (0, "pth link editable"), result.stderr
+    assert (named.returncode, named.stdout.strip()) == (0, "pth link editable"), named.stderr
+    # started by name from the venv's bin on PATH, as prism's shell commands do
+    env["PATH"] = f"{Path(python).parent}:{env['PATH']}"
+    by_path = sandbox.run(["sh", "-c", f'python -c "{code}"'], cwd=project, env=env, timeout=60)
+    assert (by_path.returncode, by_path.stdout.strip()) == (0, "pth link editable"), by_path.stderr
 
 
 def test_a_linked_node_modules_and_its_linked_tools_are_shown(tmp_path):

@@ -136,9 +136,16 @@ def shown_dirs(
         for token in value.replace("=", " ").replace(os.pathsep, " ").split()
         if token.startswith("/")  # a path outside may lead inside: a venv's python
     ]
-    for token in argv:
+    # the interpreters a command may start by name: `sh -c "python -m pytest"` in a venv's bin
+    on_path = [
+        os.path.join(d, name)
+        for d in env.get("PATH", "").split(os.pathsep)
+        if d.startswith("/") and _under(d, HIDDEN)
+        for name in ("python", "python3")
+    ]
+    for token in [*argv, *on_path]:
         if token.startswith("/") and _INTERPRETER.fullmatch(os.path.basename(token)):
-            tokens += interpreter_reach(token)
+            tokens += interpreter_reach(token) if os.access(token, os.X_OK) else ()
     for name in ("PYTHONPATH", "NODE_PATH"):
         for entry in env.get(name, "").split(os.pathsep):
             tokens += links_in(entry) if entry.startswith("/") else []
