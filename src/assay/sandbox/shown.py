@@ -71,14 +71,9 @@ def interpreter_reach(python: str) -> tuple[str, ...]:
     return _interpreter_reach(python, _stamp(python))
 
 
-def _package_dir(target: Path, stop: Path) -> Path:
+def _package_dir(target: Path) -> Path:
     """The package directory (the nearest one with a package.json) holding a linked executable."""
-    for p in target.parents:
-        if p == stop or p == p.parent:
-            break
-        if (p / "package.json").is_file():
-            return p
-    return target.parent
+    return next((p for p in target.parents if (p / "package.json").is_file()), target.parent)
 
 
 @functools.lru_cache(maxsize=32)
@@ -95,7 +90,7 @@ def _linked(project: str, stamps: tuple[int, int]) -> tuple[str, ...]:
         except (OSError, RuntimeError):
             continue
         if entry.parent == bins and target.is_file():
-            target = _package_dir(target, Path("/"))
+            target = _package_dir(target)
         out.append(str(target if target.is_dir() else target.parent))
     return tuple(out)
 
