@@ -25,7 +25,7 @@ from assay.sandbox.describe import cpu_limit, describe, limits
 from assay.sandbox.environment import Redactor, allowed_env
 from assay.sandbox.namespaces import as_root, unshare_flags
 from assay.sandbox.profiles import PYTHON, Profile, expand
-from assay.sandbox.shown import blocked, linked_targets, shown_dirs
+from assay.sandbox.shown import blocked, linked_targets, needed_dirs, shown_dirs
 from assay.sandbox.view import SharedCache, hand_over, wrap
 
 # Scratch workspaces are directories with this prefix (execution.workspace makes them): a run inside
@@ -141,12 +141,12 @@ class Sandbox:
         shared = self._shared_caches(profile, cwd, writable)
         taken = [str(self.protect), str(writable), *(c.lower for c in shared)]
         show = shown_dirs(argv, env, taken, reached=linked_targets(self.protect))
-        # the project is only mounted read-only (the run works in the scratch copy), but what is
-        # shown back is read: where nobody cannot, the run falls back to the weaker profile
-        if as_root() and (wall := blocked(show)) is not None:
-            needed = next(d for d in show if blocked([d]))
+        # the project is only mounted read-only (the run works in the scratch copy), but what the
+        # command runs from is read: where nobody cannot, the run falls back to the weaker profile
+        needed = needed_dirs(argv, taken) if as_root() else []
+        if (wall := blocked(needed)) is not None:
             with self._lock:
-                self.unreachable.setdefault(needed, wall)
+                self.unreachable.setdefault(next(d for d in needed if blocked([d])), wall)
             return argv
         return wrap(
             argv,

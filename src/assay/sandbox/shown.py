@@ -163,6 +163,21 @@ def shown_dirs(
     return tuple(out)
 
 
+def needed_dirs(argv: list[str], taken: Iterable[str]) -> list[str]:
+    """The directories the command itself runs from and, for a Python interpreter, imports from
+    (wherever they are): those uid nobody must be able to reach, or the run cannot start."""
+    taken = list(taken)
+    tokens = [t for t in argv if t.startswith("/")]
+    for token in list(tokens):
+        if _INTERPRETER.fullmatch(os.path.basename(token)) and os.access(token, os.X_OK):
+            tokens += interpreter_reach(token)
+    out = []
+    for token in tokens:
+        for form in _candidates(token):
+            out += [form[0]] if form[0] != "/" and not _under(form[0], taken) else []
+    return list(dict.fromkeys(out))
+
+
 def _lets_in(st: os.stat_result, bits: int) -> bool:
     """Whether the test's uid gets `bits` (of r=4, w=2, x=1) on a file with this stat."""
     if st.st_uid == TEST_UID:
