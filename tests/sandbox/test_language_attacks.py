@@ -133,8 +133,11 @@ LANGUAGES = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_relative_write_is_accepted_and_the_attacks_fail(lang, tmp_path):
+    """Slow: one verify of a file through gates 1-2 with the language's toolchain (a build and a
+    run; 15-30 s each on a loaded machine)."""
     make, tool = LANGUAGES[lang]
     if shutil.which(tool) is None:
         pytest.skip(f"`{tool}` not on PATH")

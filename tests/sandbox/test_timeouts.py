@@ -23,8 +23,10 @@ def _settings() -> Settings:
     return settings
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("go") is None, reason="`go` not on PATH")
 def test_go_endless_loop_is_a_timeout_at_green(tmp_path):
+    """Slow: a Go test build, then a run that waits out its timeout."""
     root = copy_example("go", tmp_path)
     (root / "price/spin_test.go").write_text(GO_SPIN)
     f = verify([root / "price/spin_test.go"], _settings()).files[0]
