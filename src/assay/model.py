@@ -113,6 +113,8 @@ class FileReport:
     tests: list[TestOutcome]
     cached: bool = False
     duration_s: float = 0.0
+    # the limits this file's runs got: its language's sandbox profile (memory, processes, ...)
+    limits: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -125,6 +127,7 @@ class FileReport:
             "duration_s": round(self.duration_s, 3),
             "gates": [g.to_json() for g in self.gates],
             "tests": [t.to_json() for t in self.tests],
+            "limits": self.limits,
         }
 
     @classmethod
@@ -160,6 +163,7 @@ class FileReport:
             tests=tests,
             cached=data.get("cached", False),
             duration_s=data.get("duration_s", 0.0),
+            limits=data.get("limits", {}),
         )
 
 
@@ -173,6 +177,8 @@ class SandboxInfo:
     rlimits: dict[str, Any]
     env_removed: list[str]
     timeout_s: float
+    # one line when this machine gives only the weaker profile (no namespaces): never silence
+    warning: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)

@@ -339,6 +339,9 @@ class Verifier:
             time.monotonic() - start,
             gates_run_all=len(results) == len(self.gates),
         )
+        report.limits = self.sandbox.limits_for(language.profile_for(self.project))
+        # nothing of the user's environment the tests printed reaches a report, cache or prompt
+        report = FileReport.from_json(self.sandbox.redactor().tree(report.to_json()))
         if cacheable(report):
             self.store.put("verify", key, report.to_json())
         self.emit(FileDone.of(report))

@@ -99,6 +99,9 @@ FOREIGN_OPTIONS = {
     "--prefix", "--randomize", "--reporter", "--select-class", "--select-method", "--sequence",
     "--shuffle-seed", "--strict-markers", "--test", "--test-reporter", "--test-threads",
     "--assay",  # pytest's, from assay's plugin (docs/agents.md)
+    # bubblewrap, firejail, nsjail, Docker (docs/sandbox.md compares them)
+    "--memory", "--net", "--network", "--pids-limit", "--security-opt", "--uid", "--unshare-net",
+    "--unshare-user", "--user",
 }  # fmt: skip
 
 

@@ -151,8 +151,9 @@ def test_secrets_never_reach_the_tests(project, monkeypatch):
 
         def test_env():
             names = set(os.environ)
-            assert "HARMLESS_SETTING" in names
-            assert not {"MY_API_KEY", "GITHUB_TOKEN", "db_password"} & names
+            assert "PATH" in names
+            assert not {"MY_API_KEY", "GITHUB_TOKEN", "db_password", "HARMLESS_SETTING"} & names
+            assert not {"OLDPWD"} & names
         """,
     )
     assert f.verdict is Verdict.ACCEPTED
@@ -189,7 +190,9 @@ def test_nothing_outside_the_workspace_is_writable(project, tmp_path):
             Path({str(outside)!r}).write_text("owned")
         """,
     )
-    assert f.rejected_at == "green" and "Read-only file system" in f.gates[-1].feedback
+    said = f.gates[-1].feedback
+    assert f.rejected_at == "green"
+    assert "Read-only file system" in said or "Permission denied" in said
     assert not outside.exists()
 
 
@@ -216,7 +219,9 @@ def test_without_unshare_the_report_says_so_and_limits_still_hold(project, tmp_p
     doc = json.loads(proc.stdout)
     assert doc["sandbox"]["network"].startswith("not cut: unshare")
     assert doc["sandbox"]["filesystem"].startswith("scratch copy only")
+    assert doc["sandbox"]["warning"].startswith("sandbox: WEAKER PROFILE")  # never silence
     f = doc["files"][0]
+    assert f["limits"]["profile"] == "python" and "address space" in f["limits"]["memory"]
     assert f["rejected_at"] == "green" and "timed out after 3 s" in f["gates"][1]["feedback"]
     assert tree_digest(root) == before
 
@@ -266,3 +271,18 @@ def test_profile_environment_names_caches_and_never_secrets(tmp_path, monkeypatc
     assert env["GOCACHE"] == f"{tmp_path}/cache/go-build"
     assert env["GOMODCACHE"] == os.path.expanduser("~/go/pkg/mod")
     assert "MY_API_TOKEN" not in env and env["HOME"] == str(tmp_path / "run" / "home")
+
+
+def test_the_view_shows_back_every_directory_the_command_names_under_a_hidden_root(tmp_path):
+    """assay's own package installed under /tmp or /home (a CI clone, a user's venv) is named by
+    the command's later words, not its first: it must be shown back, or no sandboxed Python run can
+    import `_assay_sandbox` (every gate failed in a clone under /tmp)."""
+    from assay._assay_sandbox import launch
+    from assay.sandbox.shown import shown_dirs
+
+    package = tmp_path / "site" / "assay"
+    package.mkdir(parents=True)
+    argv = launch.argv("/usr/bin/python3", "pytest", "job.json")
+    argv[argv.index(str(launch.PARENT))] = str(package)
+    shown = shown_dirs(argv, {}, taken=[], home="/nonexistent")
+    assert shown == (str(package),)  # only what was named

@@ -18,6 +18,11 @@ class SandboxConfig(Section):
     )
     file_size_mb: int = Field(512, ge=1, description="largest file a test may write")
     network: bool = Field(False, description="allow network access (cut by default where possible)")
+    env: list[str] = Field(
+        default_factory=list,
+        description="variables (names or fnmatch patterns) passed to tests besides PATH, LANG, "
+        "LC_*, TZ and the toolchain's own; credential-shaped values are withheld all the same",
+    )
 
 
 class StabilityConfig(Section):

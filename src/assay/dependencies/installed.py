@@ -18,10 +18,31 @@ import subprocess
 import threading
 from pathlib import Path
 
+# The editable-install finders on sys.meta_path (setuptools' `__editable___*_finder` MAPPING,
+# the `editables` redirector of hatchling's exact mode, ...) keep the paths they map modules to in
+# their own or their module's attributes: every absolute path found there, two levels deep.
 _PROBE = (
     "import json, sys, sysconfig\n"
+    "def found(value, depth=0):\n"
+    "    if isinstance(value, str):\n"
+    "        return [value] if value.startswith('/') else []\n"
+    "    if isinstance(value, dict):\n"
+    "        value = list(value.values())\n"
+    "    if depth > 1 or not isinstance(value, (list, tuple, set, frozenset)):\n"
+    "        return []\n"
+    "    return [p for v in value for p in found(v, depth + 1)]\n"
+    "editable = []\n"
+    "for finder in sys.meta_path:\n"
+    "    home = getattr(finder, '__module__', '') or ''\n"
+    "    if home.startswith(('_frozen_importlib', 'importlib', 'zipimport', '_distutils_hack')):\n"
+    "        continue\n"
+    "    for space in (getattr(finder, '__dict__', {}), getattr(sys.modules.get(home), "
+    "'__dict__', {})):\n"
+    "        for name, value in list(space.items()):\n"
+    "            editable += [] if name.startswith('__') else found(value)\n"
     "paths = sysconfig.get_paths()\n"
     "print(json.dumps({'version': sys.version, 'path': [p for p in sys.path if p],\n"
+    "    'editable': sorted(set(editable)),\n"
     "    'stdlib': [paths['stdlib'], paths['platstdlib']],\n"
     "    'modules': sorted(set(getattr(sys, 'stdlib_module_names', ()))\n"
     "                      | set(sys.builtin_module_names))}))"
@@ -89,6 +110,9 @@ class Installed:
         self.known = found is not None
         self.version = found["version"] if found else ""
         self.dirs: list[str] = [d for d in (found or {}).get("path", []) if os.path.isdir(d)]
+        # where its editable installs' finders import from (not on sys.path)
+        editable = (found or {}).get("editable", [])
+        self.editable: list[str] = [d for d in editable if os.path.exists(d)]
         stdlib = [os.path.realpath(d) for d in (found or {}).get("stdlib", [])]
         self.site = [d for d in self.dirs if os.path.realpath(d) not in stdlib]
         self.modules = set((found or {}).get("modules", []))

@@ -63,6 +63,8 @@ class CompileResult:
     errors: list[Problem] = field(default_factory=list)
     collected: list[str] = field(default_factory=list)
     crash: str | None = None  # the toolchain itself ended abnormally (timeout, killed, no result)
+    # the crash was the wall timeout (a collection that runs the tests: jest, node --test)
+    timed_out: bool = False
     duration_s: float = 0.0
     raw_lines: int = 0  # lines the toolchain printed (the feedback sends far fewer)
 
@@ -82,6 +84,7 @@ class TestRun:
     exit_status: int | None = None
     crash: str | None = None  # why the run itself ended abnormally (timeout, killed, no result)
     running: str | None = None  # the test that was running when the run was killed
+    timed_out: bool = False  # the crash was the timeout (the runner's own or the sandbox's)
     # files of the user's tree the run loaded (should be none)
     leaked: list[str] = field(default_factory=list)
     duration_s: float = 0.0

@@ -28,6 +28,7 @@ from typing import NamedTuple
 
 from assay.errors import InputError
 from assay.sandbox.process import WORKSPACE_PREFIX
+from assay.sandbox.view import hand_over, hand_over_tree
 
 PREFIX = WORKSPACE_PREFIX
 SKIP_DIRS = {
@@ -179,6 +180,7 @@ class Workspace:
             if (self.root / rel).is_dir() and not os.path.lexists(self.project / rel):
                 (self.project / rel).parent.mkdir(parents=True, exist_ok=True)
                 os.symlink(self.root / rel, self.project / rel)
+        hand_over_tree(self.base)  # before the snapshot: a chown changes ctime
         self._pristine = self._scan()
 
     # --- reading ----------------------------------------------------------------------------------
@@ -229,10 +231,12 @@ class Workspace:
 
     def damage(self, before: dict[str, tuple[int, int]]) -> tuple[list[str], list[str]]:
         """Project files deleted and changed since `before` (new files are not damage, nor files
-        assay itself took out of the copy, such as a broken sibling test)."""
+        assay itself took out of the copy, such as a broken sibling test, nor files an earlier run
+        of the tests wrote: a `node --test` collection run at gate 1 that wrote `out.txt`)."""
         after = self.snapshot()
-        deleted = sorted(p for p in before if p not in after and p not in self._overlaid)
-        changed = sorted(p for p in before if p in after and after[p] != before[p])
+        ours = {p for p in before if p in self._pristine or p in self._overlaid}
+        deleted = sorted(p for p in ours if p not in after and p not in self._overlaid)
+        changed = sorted(p for p in ours if p in after and after[p] != before[p])
         return deleted, changed
 
     # --- writing ----------------------------------------------------------------------------------
@@ -302,6 +306,7 @@ class Workspace:
                 path.unlink()
             path.mkdir(parents=True, exist_ok=True)
             os.chmod(path, stat.S_IMODE(entry.mode))
+            hand_over(path)
             return
         if now is not None:
             if stat.S_ISDIR(now.mode):

@@ -79,6 +79,18 @@ class CompileGate(BaseGate):
                 ],
                 **details,
             )
+        if result.timed_out:  # not a compile error (collecting by running: jest, node --test)
+            return GateResult(
+                self.name,
+                GateStatus.REJECT,
+                time.monotonic() - start,
+                compose(
+                    "REJECT: Gate 1 — TIMEOUT",
+                    [f"{candidate.rel}: {result.crash}"],
+                    "A test never ends: look for an endless loop or a wait on something that "
+                    "never comes.",
+                ),
+            )
         if result.crash:
             return reject([f"{candidate.rel}: collection did not finish: {trim(result.crash)}"])
         if result.errors:

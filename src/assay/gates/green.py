@@ -120,6 +120,9 @@ class GreenGate(BaseGate):
         start = time.monotonic()
         before = ctx.workspace.snapshot()
         run = ctx.runner.run(ctx.workspace, [candidate.rel])
+        if run.crash and run.running is None:  # a runner that cannot tell (a JVM's reports)
+            unfinished = [t for t in ctx.facts.collected or [] if t not in run.tests]
+            run.running = unfinished[0] if len(unfinished) == 1 else None
         python = getattr(ctx.runner, "python", None)
         installed = Installed(python) if python else None
         outcomes, body, gaps = judge_run(

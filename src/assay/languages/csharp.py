@@ -183,6 +183,7 @@ CSHARP = CSharpLanguage(
     toolchain=(Toolchain("dotnet", DOTNET_INSTALL),),
     profile=Profile(
         name="csharp",
+        passes=("DOTNET_ROOT",),
         memory="cgroup",
         max_processes=1024,
         keep=("bin", "obj"),

@@ -107,6 +107,7 @@ JAVA = JavaLanguage(
     ),
     profile=Profile(
         name="java",
+        passes=("JAVA_HOME", "MAVEN_HOME", "M2_HOME", "GRADLE_HOME"),
         memory="cgroup",
         max_processes=1024,
         keep=("target", "build"),

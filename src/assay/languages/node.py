@@ -130,7 +130,8 @@ class NodeRunner(ToolRunner):
             run = self.run(ws, files)
             listed = CompileResult(
                 collected=list(run.tests),
-                crash=None if run.tests else run.crash,
+                crash=None if run.tests and not run.timed_out else run.crash,
+                timed_out=run.timed_out,
                 duration_s=run.duration_s,
             )
         listed.raw_lines += checked.raw_lines
@@ -245,9 +246,11 @@ class NodeRunner(ToolRunner):
             total.tests.update(one.tests)
             total.duration_s += one.duration_s
             total.exit_status = one.exit_status
-            if one.crash and not one.tests:
-                total.crash = one.crash
+            if one.crash and (not one.tests or one.timed_out):
+                total.crash, total.timed_out = one.crash, one.timed_out
                 total.running = f"{rel}{TEST_ID_SEP}{group[0]}" if group else None
+            if one.timed_out:  # the next group would wait as long again
+                break
         return total
 
     def _run_once(
@@ -299,7 +302,10 @@ class NodeRunner(ToolRunner):
         run.tests = self._results(out, rel, runner, ran.roots)
         if only:
             run.tests = {k: v for k, v in run.tests.items() if k.split(TEST_ID_SEP, 1)[1] in only}
-        if not run.tests:
+        if ran.result.timed_out:  # whatever finished before, the file did not
+            run.timed_out = True
+            run.crash = f"{runner} timed out after {self.timeout_s:g} s"
+        elif not run.tests:
             run.crash = ran.why(runner if runner != "node" else "node --test")
         return run
 

@@ -385,6 +385,7 @@ RUST = RustLanguage(
     ),
     profile=Profile(
         name="rust",
+        passes=("RUSTUP_TOOLCHAIN",),
         memory="cgroup",
         env={
             "CARGO_TARGET_DIR": "{cache}/cargo-target",

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 NODE_INSTALL = "install Node.js 20 or newer (https://nodejs.org, or apt install nodejs npm)"
 NODE_PROFILE = Profile(
     name="node",
+    passes=("NODE_PATH", "NVM_DIR", "NVM_BIN"),
     memory="cgroup",
     max_processes=1024,
     env={

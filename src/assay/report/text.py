@@ -105,10 +105,26 @@ def renderable(
     parts.extend(Text(note, style="yellow") for note in report.notes)
     if report.sandbox:
         sb = report.sandbox
-        parts.append(
-            Text(f"sandbox: network {sb.network}; {sb.filesystem}; {sb.processes}", style="dim")
-        )
+        if sb.warning:
+            parts.append(Text(sb.warning, style="bold yellow"))
+        parts.append(Text(f"sandbox: network {sb.network}; {sb.filesystem}", style="dim"))
+    parts.extend(Text(line, style="dim") for line in limit_lines(report))
     return Group(*parts)
+
+
+def limit_lines(report: Report) -> list[str]:
+    """One line per sandbox profile the files ran under: the limits each language got."""
+    seen: dict[str, list[str]] = {}
+    for f in report.files:
+        if f.limits:
+            lim = f.limits
+            line = (
+                f"limits ({lim.get('profile')}): memory {lim.get('memory')}, processes "
+                f"{lim.get('processes')}, CPU {lim.get('cpu_s')} s, files up to "
+                f"{lim.get('file_size_mb')} MB, timeout {lim.get('timeout_s'):g} s"
+            )
+            seen.setdefault(line, []).append(f.language)
+    return list(seen)
 
 
 def summary_line(report: Report) -> str:

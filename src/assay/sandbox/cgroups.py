@@ -1,5 +1,9 @@
 """cgroups that cap a sandboxed run's processes (pids) and memory: where this machine lets assay
-make them, and which file holds a controller's limit."""
+make them, which file holds a controller's limit, and the sweep of those a killed assay left.
+
+Each run's cgroup is `<base>/<assay's pid>-<random>`; one whose assay process is gone (`kill -9`)
+is removed when the next assay starts (a cgroup that still holds processes cannot be removed and
+stays)."""
 
 from __future__ import annotations
 
@@ -42,6 +46,7 @@ def cgroup_base(controller: str) -> Path | None:
             ok = any((probe / f).exists() for f in _LIMIT_FILES[controller])
             probe.rmdir()
             if ok:
+                sweep_stale(base)
                 return base
         except OSError:
             continue
@@ -53,3 +58,28 @@ def limit_file(cgroup: Path, controller: str) -> Path:
         (cgroup / f for f in _LIMIT_FILES[controller] if (cgroup / f).exists()),
         cgroup / _LIMIT_FILES[controller][0],
     )
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def sweep_stale(base: Path) -> int:
+    """Remove the run cgroups under `base` whose assay process is dead; how many were removed."""
+    removed = 0
+    for child in base.iterdir() if base.is_dir() else ():
+        owner, sep, _ = child.name.partition("-")
+        if not child.is_dir() or not (owner.isdigit() and sep) or _alive(int(owner)):
+            continue
+        try:
+            child.rmdir()
+            removed += 1
+        except OSError:
+            continue
+    return removed

@@ -21,9 +21,12 @@ from typing import IO, Any
 from assay.config import SandboxConfig
 from assay.model import SandboxInfo
 from assay.sandbox.cgroups import cgroup_base, limit_file
-from assay.sandbox.environment import scrubbed_env
-from assay.sandbox.namespaces import MOUNT_RO, unshare_flags
+from assay.sandbox.describe import cpu_limit, describe, limits
+from assay.sandbox.environment import Redactor, allowed_env
+from assay.sandbox.namespaces import as_root, unshare_flags
 from assay.sandbox.profiles import PYTHON, Profile, expand
+from assay.sandbox.shown import blocked, linked_targets, needed_dirs, shown_dirs
+from assay.sandbox.view import SharedCache, hand_over, wrap
 
 # Scratch workspaces are directories with this prefix (execution.workspace makes them): a run inside
 # one may write that whole tree.
@@ -73,10 +76,15 @@ class Sandbox:
         self.protect = protect.resolve()
         self.unshare = unshare_flags()
         self.cgroups = {c: base for c in ("pids", "memory") if (base := cgroup_base(c)) is not None}
-        self.env, self.removed = scrubbed_env()
+        self.removed = allowed_env(named=config.env).withheld
+        self._given: set[str] = set()
+        self._redactor: Redactor | None = None
         self._live: set[subprocess.Popen] = set()
         self._lock = threading.Lock()
         self.cancelled = False
+        # directories the test's uid could not reach, each with what keeps it out: runs that need
+        # one fall back to the weaker profile, and the report says so
+        self.unreachable: dict[str, str] = {}
 
     def cancel(self) -> None:
         """Stop: kill every sandboxed process tree now running, and refuse to start new ones
@@ -90,47 +98,19 @@ class Sandbox:
 
     def info_for(self, profile: Profile = PYTHON) -> SandboxInfo:
         """What isolation applies to runs under `profile` on this machine, in words."""
-        if self.use_unshare:
-            network = (
-                "allowed by config" if self.config.network else "cut (empty network namespace)"
+        info = describe(self.config, profile, self.unshare, set(self.cgroups), self.removed)
+        if self.unreachable and info.warning is None:
+            needed, wall = next(iter(self.unreachable.items()))
+            info.warning = (
+                f"sandbox: WEAKER PROFILE for runs that need {needed}: uid nobody cannot get past "
+                f"{wall}, so those ran unconfined, as you (make it world-readable, or move it; "
+                "docs/sandbox.md)"
             )
-            fs = (
-                "project and (where possible) every other mount "
-                "read-only; tests write only in a scratch copy"
-            )
-            procs = "pid namespace (whole tree killed on timeout)"
-        else:
-            why = "unshare with user namespaces is not available here"
-            network = "allowed by config" if self.config.network else f"not cut: {why}"
-            fs = f"scratch copy only, project not mounted read-only: {why}"
-            procs = "process group (killed on timeout)"
-        pids = profile.max_processes or self.config.max_processes
-        procs += (
-            f", pids.max={pids}"
-            if "pids" in self.cgroups
-            else ", no process-count limit (no pids cgroup)"
-        )
-        rlimits: dict[str, object] = {
-            "file_size_mb": self.config.file_size_mb,
-            "cpu_s": self._cpu_limit(self.config.timeout_s),
-        }
-        if self._memory_by_cgroup(profile):
-            rlimits["memory_cgroup_mb"] = self.config.memory_mb
-        elif profile.memory == "cgroup":
-            rlimits["memory"] = (
-                "not limited: no memory cgroup here, and this toolchain cannot start under an "
-                "address-space limit"
-            )
-        else:
-            rlimits["address_space_mb"] = self.config.memory_mb
-        return SandboxInfo(
-            network=network,
-            filesystem=fs,
-            processes=procs,
-            rlimits=rlimits,
-            env_removed=self.removed,
-            timeout_s=self.config.timeout_s,
-        )
+        return info
+
+    def limits_for(self, profile: Profile) -> dict[str, object]:
+        """The limits runs under `profile` get here (what a file's report names)."""
+        return limits(self.config, profile, set(self.cgroups))
 
     @property
     def info(self) -> SandboxInfo:
@@ -141,7 +121,7 @@ class Sandbox:
 
     @staticmethod
     def _cpu_limit(timeout: float) -> int:
-        return int(timeout * 2) + 5
+        return cpu_limit(timeout)
 
     @staticmethod
     def _writable_for(cwd: Path) -> Path:
@@ -154,46 +134,56 @@ class Sandbox:
     def use_unshare(self) -> bool:
         return self.unshare is not None
 
-    def _wrap(
-        self,
-        argv: list[str],
-        writable: Path,
-        shared: tuple[str, ...] = (),
-        loopback: bool = False,
-    ) -> list[str]:
+    def _wrap(self, argv: list[str], cwd: Path, env: dict[str, str], profile: Profile) -> list[str]:
         if self.unshare is None:
             return argv
-        ns = ["unshare", *self.unshare]
-        if not self.config.network:
-            ns.append("--net")
-            if loopback:  # the namespace's own 127.0.0.1, nothing of the host's
-                argv = ["sh", "-c", 'ip link set lo up 2>/dev/null; exec "$@"', "sh", *argv]
-        return [
-            *ns,
-            "sh",
-            "-c",
-            MOUNT_RO,
-            "sh",
-            str(self.protect),
-            str(writable),
-            *shared,
-            "--",
-            *argv,
-        ]
+        writable = self._writable_for(cwd)
+        shared = self._shared_caches(profile, cwd, writable)
+        taken = [str(self.protect), str(writable), *(c.lower for c in shared)]
+        show = shown_dirs(argv, env, taken, reached=linked_targets(self.protect))
+        # the project is only mounted read-only (the run works in the scratch copy), but what the
+        # command runs from is read: where nobody cannot, the run falls back to the weaker profile
+        needed = needed_dirs(argv, taken) if as_root() else []
+        if (wall := blocked(needed)) is not None:
+            with self._lock:
+                self.unreachable.setdefault(next(d for d in needed if blocked([d])), wall)
+            return argv
+        return wrap(
+            argv,
+            self.unshare,
+            network=self.config.network,
+            cwd=cwd.resolve(),
+            protect=self.protect,
+            writable=writable,
+            shared=shared,
+            show=show,
+            loopback=profile.loopback,
+        )
 
     @staticmethod
-    def _shared_dirs(profile: Profile, cwd: Path) -> tuple[str, ...]:
-        """The profile's shared writable directories, created; one that cannot be created is
-        left out."""
+    def _shared_caches(profile: Profile, cwd: Path, writable: Path) -> tuple[SharedCache, ...]:
+        """The profile's shared build caches, created, each with this workspace's writable layer
+        over it; one that cannot be created is left out."""
         out = []
-        for value in profile.shared:
+        for i, value in enumerate(profile.shared):
             path = Path(expand(value, cwd, cwd))
             try:
                 path.mkdir(parents=True, exist_ok=True)
+                out.append(SharedCache.prepare(path.resolve(), writable / "cache" / f"layer-{i}"))
             except OSError:
                 continue
-            out.append(str(path.resolve()))
         return tuple(out)
+
+    @staticmethod
+    def _hand_over_run(cwd: Path, writable: Path) -> None:
+        """The workspace's directories a test writes (its root, `run/`, `cache/` and what assay made
+        in them, the way to the working directory) made writable by the test's uid."""
+        if not writable.name.startswith(WORKSPACE_PREFIX):
+            return
+        tops = [writable / "run", writable / "cache"]
+        made = [c for t in tops if t.is_dir() for c in t.iterdir() if not c.is_symlink()]
+        way = [p for p in (cwd, *cwd.parents) if writable in p.parents]
+        hand_over(writable, *tops, *made, *way)
 
     def _preexec(
         self, timeout: float, cgroups: list[Path], address_space: bool
@@ -227,7 +217,7 @@ class Sandbox:
             base = self.cgroups.get(controller)
             if base is None:
                 continue
-            path = base / uuid.uuid4().hex[:12]
+            path = base / f"{os.getpid()}-{uuid.uuid4().hex[:12]}"
             try:
                 path.mkdir()
                 limit_file(path, controller).write_text(str(limit))
@@ -259,21 +249,24 @@ class Sandbox:
         (`{cache}`: the workspace's build cache), `extra`."""
         tmp = home / "tmp"
         tmp.mkdir(parents=True, exist_ok=True)
-        env = dict(self.env)
-        for k in (
-            "PYTHONPATH",
-            "PYTHONHOME",
-            "PYTHONSTARTUP",
-            "PYTEST_ADDOPTS",
-            "PYTEST_PLUGINS",
-            "COV_CORE_SOURCE",
-        ):
-            env.pop(k, None)
+        hand_over(home, tmp)
+        env = allowed_env(passes=profile.passes, named=self.config.env).env
         cache = cache or home / "cache"
         env.update({"HOME": str(home), "TMPDIR": str(tmp), "PYTHONDONTWRITEBYTECODE": "1"})
         env.update({k: expand(v, cache, home) for k, v in profile.env.items()})
         env.update(extra or {})
+        with self._lock:
+            if not set(env.values()) <= self._given:
+                self._given |= set(env.values())
+                self._redactor = None
         return env
+
+    def redactor(self) -> Redactor:
+        """What hides the user's environment in whatever the tests printed (environment.py)."""
+        with self._lock:
+            if self._redactor is None:
+                self._redactor = Redactor(os.environ, self._given)
+            return self._redactor
 
     def popen(
         self,
@@ -290,10 +283,10 @@ class Sandbox:
         if self.cancelled:
             raise Cancelled("the run was cancelled")
         cgroups = self._make_cgroups(profile)
+        if self.use_unshare:
+            self._hand_over_run(cwd.resolve(), self._writable_for(cwd))
         proc = subprocess.Popen(
-            self._wrap(
-                argv, self._writable_for(cwd), self._shared_dirs(profile, cwd), profile.loopback
-            ),
+            self._wrap(argv, cwd, env, profile),
             cwd=cwd,
             env=env,
             stdin=subprocess.DEVNULL,
@@ -346,10 +339,11 @@ class Sandbox:
             duration = time.monotonic() - start
             out.seek(0)
             err.seek(0)
+            redact = self.redactor().text
             return RunResult(
                 returncode=proc.returncode,
-                stdout=out.read().decode("utf-8", "replace"),
-                stderr=err.read().decode("utf-8", "replace"),
+                stdout=redact(out.read().decode("utf-8", "replace")),
+                stderr=redact(err.read().decode("utf-8", "replace")),
                 duration_s=duration,
                 timed_out=timed_out,
             )

@@ -19,6 +19,9 @@ class Profile:
     name: str = "python"
     env: Mapping[str, str] = field(default_factory=dict)
     memory: Literal["address_space", "cgroup"] = "address_space"
+    # variables of the user's environment this toolchain reads (names or fnmatch patterns), passed
+    # besides PATH, LANG, LC_*, TZ and those the user names in `sandbox.env`
+    passes: tuple[str, ...] = ()
     # pids.max for this toolchain (threads count): None = the config's
     max_processes: int | None = None
     # project-relative build output dirs the workspace keeps across resets
@@ -47,4 +50,4 @@ def expand(value: str, cache: Path, home: Path) -> str:
     )
 
 
-PYTHON = Profile()
+PYTHON = Profile(passes=("PYENV_ROOT", "PYENV_VERSION", "VIRTUAL_ENV"))

@@ -1,0 +1,183 @@
+"""What the view shows back through the hidden roots, run for real: a test interpreter whose venv
+reaches its packages through a `.pth` file and an editable-install finder, a `node_modules` linked
+from elsewhere with a tool linked from another package; and whether nobody can get there."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+from assay.config import SandboxConfig
+from assay.sandbox import Sandbox
+from assay.sandbox.shown import blocked, shown_dirs
+
+FINDER = """
+import os, sys
+from importlib.machinery import PathFinder
+
+MAPPING = {{"victim": {victim!r}}}
+
+
+class _EditableFinder:
+    @classmethod
+    def find_spec(cls, fullname, path=None, target=None):
+        if fullname in MAPPING:
+            return PathFinder.find_spec(fullname, [os.path.dirname(MAPPING[fullname])])
+        return None
+
+
+def install():
+    sys.meta_path.append(_EditableFinder)
+"""
+
+
+def sandbox_or_skip(protect: Path) -> Sandbox:
+    sandbox = Sandbox(SandboxConfig(), protect=protect)
+    if not sandbox.use_unshare:
+        pytest.skip("no namespaces here: nothing is hidden, so nothing needs showing back")
+    return sandbox
+
+
+def venv_with_pth_and_finder(base: Path) -> str:
+    """A venv (under a hidden root: tmp_path) that reaches `helper_mod` only through a `.pth`
+    file (and `linked_pkg` through a link in that directory, as assay lends its coverage.py),
+    `victim` only through a setuptools-style editable finder, all outside the project; and
+    pytest's site-packages through another `.pth`, as a venv layered on another one does."""
+    venv = base / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    python = str(venv / "bin" / "python")
+    purelib = subprocess.run(
+        [python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    deps = base / "elsewhere" / "site"
+    deps.mkdir(parents=True)
+    (deps / "helper_mod.py").write_text("WHERE = 'pth'\n")
+    store = base / "store" / "linked_pkg"
+    store.mkdir(parents=True)
+    (store / "__init__.py").write_text("WHERE = 'link'\n")
+    (deps / "linked_pkg").symlink_to(store, target_is_directory=True)
+    victim = base / "checkout" / "src" / "victim"
+    victim.mkdir(parents=True)
+    (victim / "__init__.py").write_text("WHERE = 'editable'\n")
+    site = Path(purelib)
+    (site / "00_base.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    (site / "deps.pth").write_text(f"{deps}\n")
+    (site / "__editable___victim_0_1_finder.py").write_text(FINDER.format(victim=str(victim)))
+    (site / "__editable__.victim-0.1.pth").write_text(
+        "import __editable___victim_0_1_finder; __editable___victim_0_1_finder.install()\n"
+    )
+    return python
+
+
+def test_the_interpreter_reaches_its_pth_targets_and_editable_roots(tmp_path):
+    """The CI clone under /tmp: tests as nobody behind a hidden /tmp could import nothing reached
+    through a `.pth` file or an editable finder ("No module named pytest"). Run under umask 077,
+    as a user's shell may set it: the view's way to what it shows stays traversable for nobody."""
+    python = venv_with_pth_and_finder(tmp_path)
+    project = tmp_path / "proj"
+    project.mkdir()
+    sandbox = sandbox_or_skip(project)
+    code = (
+        "import helper_mod, linked_pkg, victim, pytest; "
+        "print(helper_mod.WHERE, linked_pkg.WHERE, victim.WHERE)"
+    )
+    env = sandbox.env_for(tmp_path / "home")
+    old = os.umask(0o077)
+    try:
+        named = sandbox.run([python, "-c", code], cwd=project, env=env, timeout=60)
+    finally:
+        os.umask(old)
+    assert (named.returncode, named.stdout.strip()) == (0, "pth link editable"), named.stderr
+    # started by name from the venv's bin on PATH, as prism's shell commands do
+    env["PATH"] = f"{Path(python).parent}:{env['PATH']}"
+    by_path = sandbox.run(["sh", "-c", f'python -c "{code}"'], cwd=project, env=env, timeout=60)
+    assert (by_path.returncode, by_path.stdout.strip()) == (0, "pth link editable"), by_path.stderr
+
+
+def test_a_linked_node_modules_and_its_linked_tools_are_shown(tmp_path):
+    """`node_modules` linked from a shared checkout (as the language tests and monorepos do), with
+    a tool in `.bin` linked to another package: both run in the sandbox."""
+    shared = tmp_path / "shared" / "node_modules"
+    (shared / "lib").mkdir(parents=True)
+    (shared / "lib" / "index.js").write_text("module.exports = 1\n")
+    tool = tmp_path / "tools" / "fmt"
+    (tool / "bin").mkdir(parents=True)
+    (tool / "package.json").write_text('{"name": "fmt"}\n')
+    script = tool / "bin" / "fmt.sh"
+    script.write_text("#!/bin/sh\necho formatted\n")
+    script.chmod(0o755)
+    (shared / ".bin").mkdir()
+    (shared / ".bin" / "fmt").symlink_to(script)
+    project = tmp_path / "proj"
+    project.mkdir()
+    (project / "node_modules").symlink_to(shared)
+    sandbox = sandbox_or_skip(project)
+    result = sandbox.run(
+        ["sh", "-c", "cat node_modules/lib/index.js && node_modules/.bin/fmt"],
+        cwd=project,
+        env=sandbox.env_for(tmp_path / "home"),
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["module.exports", "=", "1", "formatted"]
+
+
+def test_a_directory_nobody_cannot_reach_is_named(tmp_path):
+    """A shown directory the test's uid cannot read would fail its run as an import error: it is
+    named, so the run falls back to the weaker profile and the report says so. Its parents under a
+    hidden root do not count: the view makes that way itself, traversable."""
+    locked = tmp_path / "locked"
+    inner = locked / "venv"
+    inner.mkdir(parents=True)
+    locked.chmod(0o700)
+    hidden = (str(tmp_path),)
+    assert blocked([str(locked)], hidden) == str(locked)
+    assert blocked([str(inner)], hidden) is None
+    locked.chmod(0o755)
+    assert blocked([str(locked)], hidden) is None
+
+
+def test_a_run_that_needs_what_nobody_cannot_read_falls_back_and_says_so(tmp_path):
+    """As root, a directory the run names that is itself 0700 cannot be read by uid nobody: the
+    run goes on under the weaker profile, and the report's sandbox line names the directory."""
+    if os.geteuid() != 0:
+        pytest.skip("tests drop to uid nobody only when assay runs as root")
+    private = tmp_path / "private"
+    private.mkdir(mode=0o700)
+    (private / "data.txt").write_text("readable\n")
+    project = tmp_path / "proj"
+    project.mkdir()
+    sandbox = sandbox_or_skip(project)
+    result = sandbox.run(
+        ["cat", str(private / "data.txt")],
+        cwd=project,
+        env=sandbox.env_for(tmp_path / "home"),
+        timeout=60,
+    )
+    assert (result.returncode, result.stdout) == (0, "readable\n"), result.stderr
+    warning = sandbox.info.warning or ""
+    assert (
+        warning.startswith("sandbox: WEAKER PROFILE for runs that need ")
+        and str(private) in warning
+    )
+
+
+def test_a_venv_and_the_base_interpreter_it_links_to_are_both_shown(tmp_path):
+    """A venv under /tmp whose python links to a base interpreter under /root (pyenv): the run
+    needs both prefixes, not the first one found."""
+    base = tmp_path / "pyenv" / "versions" / "3.11"
+    (base / "bin").mkdir(parents=True)
+    (base / "bin" / "python3.11").write_text("")
+    venv = tmp_path / "venv"
+    (venv / "bin").mkdir(parents=True)
+    (venv / "bin" / "python").symlink_to(base / "bin" / "python3.11")
+    shown = shown_dirs([str(venv / "bin" / "python"), "-c", "pass"], {}, taken=[])
+    assert set(shown) == {str(venv), str(base)}
