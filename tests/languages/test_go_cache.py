@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 import time
 
-from assay.languages.go import hold_fresh
+from assay.languages.go_cache import hold_fresh
 
 
 def test_shared_cache_entries_are_dated_ahead_so_go_never_stamps_them(tmp_path):

@@ -9,15 +9,11 @@ sandbox, because an empty one rebuilds the standard library for a minute on ever
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import json
-import os
 import re
 import shutil
 import subprocess
-import tempfile
-import time
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
@@ -28,6 +24,7 @@ from assay.feedback import relativize
 from assay.languages.base import Language, Toolchain, WritePlan
 from assay.languages.compiler_output import go_errors
 from assay.languages.go_binary import TestBinary, events, sources_state
+from assay.languages.go_cache import GO_CACHE, hold_fresh, warm_build_cache
 from assay.languages.tested_sources import go_sources
 from assay.languages.tooling import (
     TEST_ID_SEP,
@@ -51,7 +48,6 @@ _MISSING_MODULE = re.compile(r"GOPROXY=off|missing go\.sum entry|updates to go\.
 _PACKAGE = re.compile(r"^package\s+(\w+)", re.M)
 _MODULE = re.compile(r"^module\s+(\S+)", re.M)
 _TIMED_OUT = "panic: test timed out after"
-GO_CACHE = "{assay_cache}/go-build"  # shared by assay's runs, read-only to tests
 _RUN_NOISE = re.compile(r"^\s*(=== (RUN|PAUSE|CONT|NAME)|--- (FAIL|PASS|SKIP):)")
 
 
@@ -79,57 +75,6 @@ def _json_events(stdout: str) -> list[dict]:
         if isinstance(event, dict):
             found.append(event)
     return found
-
-
-_WARM_TEST = (
-    'package warm\n\nimport (\n\t"fmt"\n\t"testing"\n)\n\n'
-    "func TestWarm(t *testing.T) { t.Log(fmt.Sprint(1)) }\n"
-)
-
-
-@functools.lru_cache(maxsize=1)
-def warm_build_cache() -> None:
-    """Fill assay's shared Go build cache with the standard library, once per machine, outside the
-    sandbox: tests only read it (each workspace writes its own layer), and an empty one costs a
-    minute per workspace. Only a module of assay's own is built here, never project code."""
-    go = shutil.which("go")
-    cache = Path(GO_CACHE.format(assay_cache=assay_cache()))
-    marker = cache / "assay-warmed"
-    if go is None or marker.exists():
-        return
-    env = {**os.environ, "GOCACHE": str(cache), "GOFLAGS": "-mod=readonly", "GOPROXY": "off"}
-    with tempfile.TemporaryDirectory(prefix="assay-go-warm-") as tmp:
-        Path(tmp, "go.mod").write_text("module warm\n\ngo 1.21\n")
-        Path(tmp, "warm_test.go").write_text(_WARM_TEST)
-        try:
-            for step in ([go, "vet", "./..."], [go, "test", "-json", "-count=1", "./..."]):
-                subprocess.run(step, cwd=tmp, env=env, capture_output=True, timeout=600, check=True)
-            marker.write_text("the standard library is in this cache\n")
-        except (OSError, subprocess.SubprocessError):
-            return
-
-
-# Go stamps a cache entry it reads with the time when its mtime is over an hour old; on the
-# read-only shared cache that stamp copies the whole entry up into the workspace's layer (59 MB, a
-# second of CPU per workspace for examples/go). Entries dated ahead are never stamped.
-_AHEAD_S = 24 * 3600
-_fresh_until: dict[Path, float] = {}
-
-
-def hold_fresh(cache: Path) -> None:
-    """Date the shared build cache's entries a day ahead (those within half of that, once per
-    half day per process; 7,500 entries cost 0.05 s): no run copies one up only to stamp it."""
-    now = time.time()
-    if now < _fresh_until.get(cache, 0.0):
-        return
-    ahead = now + _AHEAD_S
-    for dirpath, _, names in os.walk(cache):
-        for name in names:
-            path = os.path.join(dirpath, name)
-            with contextlib.suppress(OSError):
-                if os.stat(path).st_mtime < now + _AHEAD_S / 2:
-                    os.utime(path, (ahead, ahead))
-    _fresh_until[cache] = now + _AHEAD_S / 2
 
 
 def test_names(source: str) -> list[str]:
