@@ -41,7 +41,7 @@ class PytestJob(_Json):
     """One pytest run: collect, run (in file, random or reverse order) or isolate (each
     id alone)."""
 
-    mode: str  # collect | run | isolate | plan
+    mode: str  # collect | checked (collect, then run) | run | isolate | plan
     out: str  # where the result JSON goes; `<out>.progress` names each test as it starts
     user_root: str
     scratch_root: str
