@@ -5,8 +5,8 @@ Standalone (stdlib + pytest) because it runs under the interpreter of the user's
 
 Modes:
   collect  - collection only; reports collection errors and tests whose fixtures do not exist
-  checked  - collect as `collect` does, then, if nothing is wrong, run the tests as `run` does: gates
-             1 and 2 in one process
+  checked  - collect as `collect` does, then, if nothing is wrong, run the tests as `run` does
+             (gates 1 and 2 in one process)
   run      - run the tests (order: file, random with a seed, or reverse)
   isolate  - run each given test id alone, in a fork of the collected session
   plan     - several runs of one collected session, each in a fork (reruns, random order, each
