@@ -27,8 +27,16 @@ GRADE = """def grade(score):
         return "D"
     return "F"
 """
-# every boundary but 60's: `>= 60` -> `> 60` survives, so the file cannot reach 100%
+SIGN = """def sign(n):
+    if n > 0:
+        return 1
+    if n < 0:
+        return -1
+    return 0
+"""
+# every boundary of grade but 60's; sign never meets 0, so `return 0` -> `return 1` survives
 GRADE_TESTS = """from calc.grade import grade
+from calc.sign import sign
 
 
 def test_boundaries():
@@ -41,6 +49,10 @@ def test_top():
 
 def test_runs():
     grade(95)
+
+
+def test_sign():
+    assert (sign(5), sign(-5)) == (1, -1)
 """
 BAG = """class Bag:
     def __init__(self):
@@ -64,43 +76,46 @@ def test_many():
 """
 
 
-def _run(root, target: str, test: str, **run) -> MutationResult:
+def _run(root, targets: list[str], test: str, **run) -> MutationResult:
     sandbox = Sandbox(SandboxConfig(timeout_s=30), protect=root)
     with Workspace(root) as ws:
         engine = Engine(ws, sandbox, sys.executable, ["src"], MutationConfig(workers=2))
-        return engine.run([target], [test], scoped=True, killers=PROVE_EACH_TEST, **run)
+        return engine.run(targets, [test], scoped=True, killers=PROVE_EACH_TEST, **run)
 
 
-def test_a_certain_pass_stops_counting_and_still_proves_each_test(project):
+def test_a_module_certain_to_pass_stops_counting_and_still_proves_each_test(project):
     root = project(
         {
             "src/calc/__init__.py": "",
             "src/calc/grade.py": GRADE,
+            "src/calc/sign.py": SIGN,
             "tests/test_grade.py": GRADE_TESTS,
         }
     )
-    target, test = "src/calc/grade.py", "tests/test_grade.py"
-    early = _run(root, target, test, enough={target: 20.0})
-    stopped = [r for _, r in early.scored if r.reason == EARLY_STOP]
-    counted = [r for _, r in early.scored if r.status in COUNTED]
-    assert stopped and {r.status for r in stopped} == {Status.IGNORED}
-    assert early.early_stopped == len(stopped)
-    # certain: the kills alone reach 20% of every mutant that could have counted
+    grade, sign = "src/calc/grade.py", "src/calc/sign.py"
+    run = _run(root, [grade, sign], "tests/test_grade.py", enough={grade: 20.0, sign: 100.0})
+    stopped = [(m, r) for m, r in run.scored if r.reason == EARLY_STOP]
+    assert stopped and {r.status for _, r in stopped} == {Status.IGNORED}
+    assert run.early_stopped == len(stopped)
+    # grade.py was certain: its kills alone reach 20% of every mutant of it that could have counted
+    assert {m.file for m, _ in stopped} == {grade}
+    mine = [r for m, r in run.scored if m.file == grade]
+    counted = [r for r in mine if r.status in COUNTED]
     assert 100 * sum(r.status in DETECTED for r in counted) >= 20 * (len(counted) + len(stopped))
-    ids = [t.id for t in early.tests]
-    assert set(attribute(early, ids, exact=False).low_value) == {"tests/test_grade.py::test_runs"}
-    # 100% is never certain with a survivor: the whole sample counts
-    whole = _run(root, target, test, enough={target: 100.0})
-    assert whole.early_stopped == 0
-    assert any(r.status is Status.SURVIVED for _, r in whole.scored)
-    assert len([r for _, r in whole.scored if r.status in COUNTED]) > len(counted)
+    # sign.py can never be certain of 100% with a survivor: its whole sample counts, whatever
+    # grade.py does
+    signs = [r for m, r in run.scored if m.file == sign]
+    assert any(r.status is Status.SURVIVED for r in signs)
+    assert not any(r.reason == EARLY_STOP for r in signs)
+    ids = [t.id for t in run.tests]
+    assert set(attribute(run, ids, exact=False).low_value) == {"tests/test_grade.py::test_runs"}
 
 
 def test_a_test_the_observer_slows_runs_unobserved_not_into_false_timeouts(project):
     root = project(
         {"src/calc/__init__.py": "", "src/calc/bag.py": BAG, "tests/test_bag.py": BAG_TESTS}
     )
-    run = _run(root, "src/calc/bag.py", "tests/test_bag.py", observe=True)
+    run = _run(root, ["src/calc/bag.py"], "tests/test_bag.py", observe=True)
     statuses = {m.line: r.status for m, r in run.scored if m.line in (8, 9)}
     # `self.adds += 1` and the returned bag change what the test receives and nothing it checks
     assert statuses and set(statuses.values()) == {Status.SURVIVED}

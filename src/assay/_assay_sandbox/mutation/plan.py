@@ -159,7 +159,10 @@ def plan(
             by_id = {m.id: m for m in cfg.mutants}
             picked = [by_id[i] for i in (drawn(eligible) if chosen is None else chosen)]
             enough.plan(picked)
-            yield from each(picked, stop=enough)
+            for step in each(picked, stop=enough):
+                if isinstance(step, Settled):
+                    enough.settled(step.m, step.verdict)
+                yield step
             left = {m.id for m in picked}
             yield from each((m for m in cfg.mutants if m.id not in left), NOT_SAMPLED)
             return
@@ -176,8 +179,7 @@ def plan(
     ) -> Iterator[Job | Settled]:
         for m in mutants:
             rel = m.file
-            if stop is not None and stop.certain():
-                proof = EARLY_STOP
+            why = EARLY_STOP if stop is not None and stop.certain(rel) else proof
             if not in_scope(m):
                 continue
             span = {*range(m.line, m.end_line + 1), m.stmt_line}
@@ -236,8 +238,8 @@ def plan(
             if not ordered:
                 yield Settled(m, Verdict(Status.NO_COVERAGE))
                 continue
-            if proof and not any(function_of(t) not in proven for t in ordered[len(writers) :]):
-                yield Settled(m, Verdict(Status.IGNORED, ordered, reason=proof))
+            if why and not any(function_of(t) not in proven for t in ordered[len(writers) :]):
+                yield Settled(m, Verdict(Status.IGNORED, ordered, reason=why))
                 continue
             found: Any
             files: tuple = ()
@@ -261,7 +263,7 @@ def plan(
                 code = compile(
                     mutated, os.path.realpath(cfg.targets[rel]), "exec", dont_inherit=True
                 )
-            yield Job(m, ordered, code, found, mode, len(writers), files, proof)
+            yield Job(m, ordered, code, found, mode, len(writers), files, why)
 
     return Plan(steps(), original_code)
 

@@ -98,7 +98,7 @@ class Server:
         )
         proven: set[str] = set()  # test functions that killed: shared by the plan and the pool
         # the early stop: the pool counts the sample's verdicts, the plan stops once it may
-        enough = None if cfg.enough is None else Enough(cfg.enough, cfg.known)
+        enough = None if cfg.enough is None else Enough(cfg.enough, cfg.known, cfg.observe)
         planned = plan(
             cfg,
             baseline,
