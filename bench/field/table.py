@@ -66,6 +66,15 @@ def _read(row: dict, reading: dict[str, dict]) -> str:
     return f"{len(marks)} ({', '.join(marks)})" if marks else "0"
 
 
+def cpu_ratio(row: dict) -> float | None:
+    """verify's CPU seconds over pytest's (all their processes): what a shared machine's load
+    leaves alone."""
+    verify, pytest = row.get("verify") or {}, row.get("pytest") or {}
+    if "cpu_s" not in verify or not pytest.get("cpu_s"):
+        return None
+    return verify["cpu_s"] / pytest["cpu_s"]
+
+
 def verify_ratio(row: dict) -> float | None:
     verify, pytest = row.get("verify") or {}, row.get("pytest") or {}
     if "wall_s" not in verify or not pytest.get("wall_s"):
@@ -119,6 +128,12 @@ def render(rows: list[dict], reading: dict[str, dict]) -> str:
         out.append(
             f"verify/pytest over {len(ratios)} projects: median {statistics.median(ratios):.1f}x,"
             f" worst {ratios[-1]:.1f}x ({worst['project']})"
+        )
+    cpu = sorted(r for r in map(cpu_ratio, rows) if r is not None)
+    if cpu:
+        out.append(
+            f"verify/pytest in CPU seconds over {len(cpu)} projects: median"
+            f" {statistics.median(cpu):.1f}x, worst {cpu[-1]:.1f}x"
         )
     files = sum(sum(r["verify"]["files"].values()) for r in rows if not r.get("error"))
     gate4 = [

@@ -41,7 +41,7 @@ class PytestJob(_Json):
     """One pytest run: collect, run (in file, random or reverse order) or isolate (each
     id alone)."""
 
-    mode: str  # collect | run | isolate | plan
+    mode: str  # collect | checked (collect, then run) | run | isolate | plan
     out: str  # where the result JSON goes; `<out>.progress` names each test as it starts
     user_root: str
     scratch_root: str
@@ -118,6 +118,11 @@ class MutationJob(_Json):
     # at most this many mutants in scope run for the score (0: all), one per line first (`sample`);
     # the others run only for tests that have not killed yet, and count as Ignored
     sample: int = 0
+    # gate 4's early stop (`mutation.enough`): each target's threshold (percent); None: every
+    # sampled mutant counts
+    enough: dict[str, float] | None = None
+    # ... and the [detected, counted] mutants of each target the cache answered
+    known: dict[str, list[int]] = field(default_factory=dict)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> MutationJob:

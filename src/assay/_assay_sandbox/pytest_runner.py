@@ -5,6 +5,8 @@ Standalone (stdlib + pytest) because it runs under the interpreter of the user's
 
 Modes:
   collect  - collection only; reports collection errors and tests whose fixtures do not exist
+  checked  - collect as `collect` does, then, if nothing is wrong, run the tests as `run` does
+             (gates 1 and 2 in one process)
   run      - run the tests (order: file, random with a seed, or reverse)
   isolate  - run each given test id alone, in a fork of the collected session
   plan     - several runs of one collected session, each in a fork (reruns, random order, each
@@ -117,7 +119,7 @@ class Recorder:
             random.Random(self.args.seed).shuffle(items)
         elif self.args.order == "reverse":
             items.reverse()
-        if self.args.mode == "collect":
+        if self.args.mode in ("collect", "checked"):
             self._check_fixtures(items)
 
     def _check_fixtures(self, items: list[pytest.Item]) -> None:
@@ -146,6 +148,8 @@ class Recorder:
         """In isolate mode each wanted test runs in a fork of the freshly collected session: the
         state a new process has after importing the test module, without paying for interpreter
         start and collection."""
+        if self.args.mode == "checked" and self.errors:  # gate 1 rejects: no run
+            return True
         if self.args.mode not in ("isolate", "plan") or session.config.option.collectonly:
             return None
         if self.args.mode == "plan":

@@ -36,6 +36,13 @@ class MutationConfig(Section):
         "per line first, the same ones every run (0: all); the others run only to prove tests "
         "that have not killed yet (never a wrong `low_value`) and count as Ignored",
     )
+    early_stop: bool = Field(
+        True,
+        description="gate 4: once the score is certain to reach every module's threshold (the "
+        "mutants killed so far reach it over the whole sample), the sampled mutants left count "
+        "as Ignored and run only to prove tests that have not killed yet; the verdict is the "
+        "whole sample's, the score is over the mutants that ran (a random part of the sample)",
+    )
     attribution: Literal["proof", "exact"] = Field(
         "proof",
         description="gate 4, which test kills what: `proof` runs each test function on every "

@@ -126,6 +126,14 @@ class MutationGate(BaseGate):
         sources = {
             t: ctx.workspace.path(t).read_text(encoding="utf-8", errors="replace") for t in targets
         }
+        conf = ctx.settings.mutation
+        # the verdict needs every module at its threshold: certain before the sample has all run
+        # (not in diff scope, whose few mutants all count)
+        enough = (
+            {rel: t for rel, (_, t) in module_limits(sources, conf, ctx.project.packages).items()}
+            if conf.early_stop and changed is None
+            else None
+        )
         store = Store(ctx.root) if ctx.settings.cache else None
         try:
             engine = Engine(
@@ -152,6 +160,7 @@ class MutationGate(BaseGate):
                 progress=lambda ev: _progress(ctx, rel, self.name, ev),
                 observe=True,
                 sample=ctx.settings.mutation.sample,
+                enough=enough,
             )
         finally:
             if store:

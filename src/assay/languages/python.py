@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import threading
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
@@ -91,7 +92,10 @@ def _last_started(progress: Path) -> str | None:
 
 
 class PythonPytestRunner:
-    """Runs pytest on test files inside a workspace, one sandboxed process per call."""
+    """Runs pytest on test files inside a workspace, one sandboxed process per call; `compile` runs
+    the tests too once they collect cleanly, and the next `run` of the same files in the same
+    workspace is that run (gates 1 and 2 in one process: one interpreter start and one collection
+    less per file)."""
 
     language = "python"
 
@@ -108,10 +112,15 @@ class PythonPytestRunner:
         self.source_roots = source_roots
         self.timeout_s = timeout_s
         self.pytest_args = list(pytest_args or [])
+        # (scratch root, files) -> (their text, the run `compile` made of them), for `run`
+        self._ran: dict[tuple[str, tuple[str, ...]], tuple[list[str], TestRun]] = {}
+        self._lock = threading.Lock()
 
     def compile(self, ws: Workspace, files: list[str]) -> CompileResult:
         """Each file must parse; then pytest must import the files and collect their tests (a test
-        asking for a fixture that nobody defines counts here, not at run time)."""
+        asking for a fixture that nobody defines counts here, not at run time). When they do, the
+        same process runs them, kept for the next `run`; when that process crashed or timed out (a
+        test may hang), a collection alone answers, and `run` starts afresh."""
         errors = []
         for rel in files:
             try:
@@ -124,7 +133,15 @@ class PythonPytestRunner:
                 errors.append(Problem(rel, str(err), None, "syntax"))
         if errors:
             return CompileResult(errors=errors)
-        run = self._pytest(ws, "collect", files)
+        key = (str(ws.project), tuple(files))
+        with self._lock:
+            self._ran.pop(key, None)
+        run = self._pytest(ws, "checked", files)
+        if run.crash is not None:
+            run = self._pytest(ws, "collect", files)
+        elif not run.errors:
+            with self._lock:
+                self._ran[key] = (_texts(ws, files), run)
         return CompileResult(
             errors=run.errors, collected=run.collected, crash=run.crash, duration_s=run.duration_s
         )
@@ -140,6 +157,11 @@ class PythonPytestRunner:
     ) -> TestRun:
         if isolate:
             return self._pytest(ws, "isolate", files, order=order, seed=seed, ids=ids)
+        with self._lock:
+            kept = self._ran.pop((str(ws.project), tuple(files)), None)
+        # the run `compile` made, if the files are still what it ran
+        if kept is not None and not ids and order is Order.FILE and kept[0] == _texts(ws, files):
+            return kept[1]
         return self._pytest(ws, "run", list(ids) if ids else files, order=order, seed=seed)
 
     def run_plan(
@@ -252,6 +274,10 @@ class PythonPytestRunner:
                 )
             )
         return run
+
+
+def _texts(ws: Workspace, files: list[str]) -> list[str]:
+    return [ws.path(rel).read_text(encoding="utf-8", errors="replace") for rel in files]
 
 
 def _results(tests: dict[str, dict], roots: tuple[str, ...]) -> dict[str, TestResult]:

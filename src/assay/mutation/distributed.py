@@ -206,6 +206,7 @@ class DistributedEngine(Engine):
         killers: int = 1,
         observe: bool = False,
         sample: int = 0,
+        enough: tuple[dict[str, float], dict[str, list[int]]] | None = None,  # gate 4's alone
     ) -> Events:
         self.tree = pack(self.ws.root)
         shared = self.pool.share(self.tree)

@@ -37,7 +37,15 @@ from assay.dependencies.installed import Installed
 from assay.errors import ConfigError, RunFailed
 from assay.execution.workspace import Workspace
 from assay.languages.python import USAGE_ERROR, usage_problem
-from assay.mutation.model import Mutant, MutantResult, MutationResult, Status
+from assay.mutation.model import (
+    COUNTED,
+    DETECTED,
+    EARLY_STOP,
+    Mutant,
+    MutantResult,
+    MutationResult,
+    Status,
+)
 from assay.mutation.mutants import function_hash, function_spans, generate
 from assay.mutation.progress import Tally
 from assay.sandbox import Sandbox
@@ -121,6 +129,7 @@ class Engine:
         only: Collection[str] | None = None,
         observe: bool = False,
         sample: int = 0,
+        enough: dict[str, float] | None = None,
     ) -> MutationResult:
         """Mutate `targets` (project-relative files) and run `tests` against them.
 
@@ -138,7 +147,9 @@ class Engine:
         nothing different from the project's code are Unexercised (gate 4, see
         `_assay_sandbox.mutation.exercised`). `sample`: run at most this many mutants in scope for
         the score, one per line first; the others only for tests that have not killed yet, Ignored
-        (gate 4, see `_assay_sandbox.mutation.plan.sample`).
+        (gate 4, see `_assay_sandbox.mutation.plan.sample`). `enough`: each target's threshold
+        (percent): once the score is certain to reach them all, the sampled mutants left run only
+        for tests that have not killed yet, Ignored (gate 4, `_assay_sandbox.mutation.enough`).
         """
         deselect = [*self.config.deselect, *(deselect or [])]
         start = time.monotonic()
@@ -179,10 +190,14 @@ class Engine:
         if only is not None:
             in_scope = [m for m in in_scope if m.id in only]
         todo = []
+        known: dict[str, list[int]] = {}  # what the cache answered: [detected, counted]
         for m in in_scope:
             hit = self.store.get(NAMESPACE, keys[m.id]) if self.store else None
             if hit:
-                run.results[m.id] = MutantResult.from_json(hit, cached=True)
+                result = run.results[m.id] = MutantResult.from_json(hit, cached=True)
+                tally = known.setdefault(m.file, [0, 0])
+                tally[0] += result.status in DETECTED
+                tally[1] += result.status in COUNTED
             else:
                 todo.append(m)
         self._tally = Tally(todo if scoped and not baseline else None)
@@ -203,6 +218,7 @@ class Engine:
                 killers,
                 observe,
                 sample,
+                None if enough is None else (enough, known),
             )
             for ev in events:
                 if isinstance(ev, BaselineDone):
@@ -229,7 +245,8 @@ class Engine:
                 elif isinstance(ev, MutantDone):
                     result = MutantResult.of(ev.verdict, ev.duration_s)
                     run.results[ev.id] = result
-                    if self.store and result.status in CACHED:
+                    # one the early stop left out is not: the next run may need it
+                    if self.store and result.status in CACHED and result.reason != EARLY_STOP:
                         self.store.put(NAMESPACE, keys[ev.id], result.to_json())
         else:
             run.worker_ran = False
@@ -288,6 +305,7 @@ class Engine:
         killers: int = 1,
         observe: bool = False,
         sample: int = 0,
+        enough: tuple[dict[str, float], dict[str, list[int]]] | None = None,
     ) -> list[Event]:
         tag = uuid.uuid4().hex[:8]
         run_dir = self.ws.run_dir
@@ -334,6 +352,8 @@ class Engine:
             killers=killers,
             observe=observe,
             sample=sample,
+            enough=None if enough is None else enough[0],
+            known={} if enough is None else enough[1],
         )
         cfg_path = run_dir / f"mutation-{tag}.json"
         cfg_path.write_text(cfg.to_json(), encoding="utf-8")

@@ -6,6 +6,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from assay._assay_sandbox.mutation.protocol import (
+    EARLY_STOP,
     NOT_SAMPLED,
     BaselineSummary,
     BaselineTest,
@@ -18,6 +19,7 @@ from assay._assay_sandbox.mutation.protocol import (
 __all__ = [
     "COUNTED",
     "DETECTED",
+    "EARLY_STOP",
     "Mutant",
     "MutantResult",
     "MutationResult",
@@ -165,6 +167,11 @@ class MutationResult:
     def unsampled(self) -> int:
         """Mutants left out of gate 4's sample (Ignored, not counted)."""
         return sum(r.reason == NOT_SAMPLED for r in self.results.values())
+
+    @property
+    def early_stopped(self) -> int:
+        """Sampled mutants the score was certain without (`mutation.early_stop`)."""
+        return sum(r.reason == EARLY_STOP for r in self.results.values())
 
     def unexercised(self) -> list[tuple[Mutant, MutantResult]]:
         """Mutants that changed nothing the tests receive (gate 4), in file order."""

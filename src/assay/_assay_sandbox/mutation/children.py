@@ -23,6 +23,7 @@ from ..fork import RETRY_FACTOR, TICK_S, cpu_s, fork, waited_of
 from ..protocol import MutationJob
 from .baseline_record import Baseline
 from .defaults import run_defaulted
+from .enough import Enough
 from .events import Events
 from .hint import Hints
 from .patch import run_patched
@@ -75,6 +76,7 @@ class Children:
         self.kills: dict[str, int] = {}
         # test functions that killed a mutant (`PROVE_EACH_TEST`: they need not meet every mutant)
         self.proven: set[str] = set()
+        self.enough: Enough | None = None  # gate 4's early stop, told each counted verdict
         self.runs: dict[str, int] = {}
         self.cost: dict[str, float] = {}  # seconds spent in each test over all mutants
         self.line_killers: dict[tuple[str, int], set[str]] = {}

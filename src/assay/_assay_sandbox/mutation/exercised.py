@@ -3,12 +3,13 @@ file's tests receive from the project (`observe`).
 
 A mutant on a line no test of the file runs is Unexercised at once. Every other mutant's tests run
 observed (the observer costs a fraction of a test's time; a re-run of each survivor would double
-the cost of the survivors, which are most of it). Survivors' verdicts are held back; once every
-mutant has run, two observed runs of the original code give each test's digests. A survivor for
-which every one of its tests received exactly what it received from the original (in both runs) is
-Unexercised: the file's inputs never make that code matter, so its tests are not charged for it.
-Anything else (a test that saw a difference, one whose observations differ between two runs of the
-original, a test with no digest) keeps the verdict Survived.
+the cost of the survivors, which are most of it). Survivors' verdicts are held back; two observed
+runs of the original code give each test's digests: the first before the mutants (it also tells
+each test's time when observed, see `observe_original`), the second once every mutant has run. A
+survivor for which every one of its tests received exactly what it received from the original (in
+both runs) is Unexercised: the file's inputs never make that code matter, so its tests are not
+charged for it. Anything else (a test that saw a difference, one whose observations differ between
+two runs of the original, a test with no digest) keeps the verdict Survived.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ from .split import Group, Running
 
 UNRUN = "no test of the file runs its line"
 ORIGINAL = ("original code, first run", "original code, second run")
+# a test the observer slows past this (x its untraced time + seconds) runs unobserved
+OBSERVED_LIMIT = (3.0, 0.02)
 
 
 class Held(Events):
@@ -81,7 +84,44 @@ def observing(targets: dict[str, str], root: str, tests: list[str]) -> Iterator[
         yield
     finally:
         shutil.rmtree(OBSERVE.sink, ignore_errors=True)
-        OBSERVE.sink = None
+        OBSERVE.sink, OBSERVE.unobserved = None, frozenset()
+
+
+def _original(name: str, target: str, tests: list[str]) -> Job:
+    """A job that runs `tests` on the original code (named `name`: the observer's file)."""
+    nothing = compile("", "<original>", "exec")
+    return Job(
+        MutantSpec(name, target, 0, 0, "", 0, 0, 0, "<original>"), tests, nothing, [], Mode.PATCH, 0
+    )
+
+
+def observe_original(
+    held: Held,
+    make_pool: Callable[[Events], Pool],
+    by_id: dict[str, Any],
+    target: str,
+    duration: dict[str, float],
+) -> None:
+    """The first observed run of the original code, before any mutant: every test's digests (for
+    `settle`) and its time when observed. Held to their untraced time, the tests under mutants
+    timed out where the observer slowed them (cachetools' `test_pickle_maxsize` passes a 2000-item
+    cache to the project 2000 times): mutants that change nothing counted as killed, each at the
+    cost of its deadline. Now a test observed within `OBSERVED_LIMIT` of its untraced time keeps
+    the longer of the two as its time (`duration`, its deadline under mutants); one slower than
+    that, or stopped at that deadline here, runs unobserved: it has no digest, so a survivor it
+    covers stays Survived (never wrongly Unexercised)."""
+    factor, floor = OBSERVED_LIMIT
+    pool = make_pool(Originals(held))
+    pool.duration = {t: d * factor + floor for t, d in duration.items()}
+    pool.run(iter([_original(ORIGINAL[0], target, list(by_id))]), by_id)
+    slowed = set()
+    for test in by_id:
+        seconds = pool.cost.get(test)
+        if pool.runs.get(test) != 1 or seconds is None or seconds > pool.duration.get(test, 0):
+            slowed.add(test)
+        elif seconds > duration.get(test, 0.0):
+            duration[test] = seconds
+    OBSERVE.unobserved = frozenset(slowed)
 
 
 def settle(
@@ -90,24 +130,13 @@ def settle(
     by_id: dict[str, Any],
     target: str,
 ) -> None:
-    """Run the original code twice, observed, and send the held survivors' final verdicts."""
+    """Run the original code a second time, observed, and send the held survivors' final
+    verdicts (the first run was `observe_original`'s)."""
     if not held.survived:
         return
     wanted = {t for ev in held.survived for t in ev.verdict.covered_by}
     tests = [t for t in by_id if t in wanted]
-    nothing = compile("", "<original>", "exec")
-    originals = [
-        Job(
-            MutantSpec(name, target, 0, 0, "", 0, 0, 0, "<original>"),
-            tests,
-            nothing,
-            [],
-            Mode.PATCH,
-            0,
-        )
-        for name in ORIGINAL
-    ]
-    make_pool(Originals(held)).run(iter(originals), by_id)
+    make_pool(Originals(held)).run(iter([_original(ORIGINAL[1], target, tests)]), by_id)
     first, second = (read(OBSERVE.path(name)) for name in ORIGINAL)
     stable = {t: d for t, d in first.items() if second.get(t) == d}
     for ev in held.survived:

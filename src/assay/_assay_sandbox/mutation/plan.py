@@ -32,8 +32,9 @@ from typing import TYPE_CHECKING, Any
 from ..protocol import MutantSpec, MutationJob
 from .bytecode import fingerprint, top_level_defs
 from .defaults import defaults_patch
+from .enough import Enough
 from .patch import function_of, patches
-from .protocol import NOT_SAMPLED, Mode, Status, Verdict
+from .protocol import EARLY_STOP, NOT_SAMPLED, Mode, Status, Verdict
 from .shapes import Functions
 
 if TYPE_CHECKING:
@@ -60,9 +61,10 @@ class Job:
     # the first `first` tests of `ordered` write module state: they run first, in collection order
     first: int
     files: tuple = ()  # recollect: the test modules to import and collect again
-    # not in the sample: run only to prove the tests in `ordered` that have not killed yet; its
-    # verdict is Ignored, whatever they find (`sample`)
-    proof: bool = False
+    # why it does not count (not in the sample, or not needed, `enough`): it runs only to prove
+    # the tests in `ordered` that have not killed yet; its verdict is Ignored with this reason,
+    # whatever they find; empty: it counts
+    proof: str = ""
 
 
 @dataclass(frozen=True)
@@ -93,6 +95,7 @@ def plan(
     memos: Memos | None = None,
     recollect: dict[str, list[tuple[str, types.CodeType | None]]] | None = None,
     proven: set[str] | None = None,
+    enough: Enough | None = None,
 ) -> Plan:
     """The plan of the job's mutants: which ones run, how and against which tests; the
     others' verdicts."""
@@ -147,20 +150,36 @@ def plan(
         span = {*range(m.line, m.end_line + 1), m.stmt_line}
         return any(covering.get((m.file, line)) or (m.file, line) in collect.lines for line in span)
 
-    chosen = sample(cfg.mutants, cfg.sample, lambda m: in_scope(m) and reached(m))
+    eligible = [m for m in cfg.mutants if in_scope(m) and reached(m)]
+    chosen = sample(eligible, cfg.sample)
     proven = set() if proven is None else proven
 
     def steps() -> Iterator[Job | Settled]:
+        if enough is not None:  # the sample in its own order: what runs is a random subsample
+            by_id = {m.id: m for m in cfg.mutants}
+            picked = [by_id[i] for i in (drawn(eligible) if chosen is None else chosen)]
+            enough.plan(picked)
+            for step in each(picked, stop=enough):
+                if isinstance(step, Settled):
+                    enough.settled(step.m, step.verdict)
+                yield step
+            left = {m.id for m in picked}
+            yield from each((m for m in cfg.mutants if m.id not in left), NOT_SAMPLED)
+            return
         if chosen is None:
             yield from each(cfg.mutants)
             return
-        yield from each(m for m in cfg.mutants if m.id in chosen)
+        taken = set(chosen)
+        yield from each(m for m in cfg.mutants if m.id in taken)
         # the rest, once the sample has run: only for the tests that have not killed yet
-        yield from each((m for m in cfg.mutants if m.id not in chosen), proof=True)
+        yield from each((m for m in cfg.mutants if m.id not in taken), NOT_SAMPLED)
 
-    def each(mutants: Iterable[MutantSpec], proof: bool = False) -> Iterator[Job | Settled]:
+    def each(
+        mutants: Iterable[MutantSpec], proof: str = "", stop: Enough | None = None
+    ) -> Iterator[Job | Settled]:
         for m in mutants:
             rel = m.file
+            why = EARLY_STOP if stop is not None and stop.certain(rel) else proof
             if not in_scope(m):
                 continue
             span = {*range(m.line, m.end_line + 1), m.stmt_line}
@@ -219,8 +238,8 @@ def plan(
             if not ordered:
                 yield Settled(m, Verdict(Status.NO_COVERAGE))
                 continue
-            if proof and not any(function_of(t) not in proven for t in ordered[len(writers) :]):
-                yield Settled(m, Verdict(Status.IGNORED, ordered, reason=NOT_SAMPLED))
+            if why and not any(function_of(t) not in proven for t in ordered[len(writers) :]):
+                yield Settled(m, Verdict(Status.IGNORED, ordered, reason=why))
                 continue
             found: Any
             files: tuple = ()
@@ -244,21 +263,24 @@ def plan(
                 code = compile(
                     mutated, os.path.realpath(cfg.targets[rel]), "exec", dont_inherit=True
                 )
-            yield Job(m, ordered, code, found, mode, len(writers), files, proof)
+            yield Job(m, ordered, code, found, mode, len(writers), files, why)
 
     return Plan(steps(), original_code)
 
 
-def sample(
-    mutants: list[MutantSpec], size: int, eligible: Callable[[MutantSpec], bool]
-) -> set[str] | None:
-    """The ids of at most `size` eligible mutants (in scope, on a line the tests run), or None for
-    all when there are no more than that. One per line first, then a second per line, and so on
-    (a line's mutants are alike: most die together); lines and mutants in an order fixed by their
-    ids, so the same code gives the same sample in every run and on every machine."""
-    pool = [m for m in mutants if eligible(m)]
+def sample(pool: list[MutantSpec], size: int) -> list[str] | None:
+    """The ids of at most `size` of `pool` (the eligible mutants: in scope, on a line the tests
+    run), in the order drawn, or None for all when there are no more than that. One per line first,
+    then a second per line, and so on (a line's mutants are alike: most die together); lines and
+    mutants in an order fixed by their ids, so the same code gives the same sample in every run and
+    on every machine, and each prefix of it is a sample too (`enough`)."""
     if not size or len(pool) <= size:
         return None
+    return drawn(pool)[:size]
+
+
+def drawn(pool: list[MutantSpec]) -> list[str]:
+    """The ids of all of `pool` in the order `sample` draws them."""
 
     def key(m: MutantSpec) -> str:
         return hashlib.blake2b(m.id.encode(), digest_size=8).hexdigest()
@@ -269,10 +291,10 @@ def sample(
     rounds = sorted(lines.values(), key=lambda ms: key(ms[0]))
     chosen: list[str] = []
     depth = 0
-    while len(chosen) < size:
-        chosen += [ms[depth].id for ms in rounds if depth < len(ms)][: size - len(chosen)]
+    while len(chosen) < len(pool):
+        chosen += [ms[depth].id for ms in rounds if depth < len(ms)]
         depth += 1
-    return set(chosen)
+    return chosen
 
 
 def with_state(

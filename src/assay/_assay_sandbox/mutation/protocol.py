@@ -33,6 +33,8 @@ class Status(str, Enum):
 
 # the reason of a mutant left out of gate 4's sample (`plan.sample`): Ignored, not counted
 NOT_SAMPLED = "not in the sample (mutation.sample): not counted"
+# ... of a sampled one that did not need to count (`enough`): Ignored, not counted
+EARLY_STOP = "not needed: the score was certain to pass (mutation.early_stop): not counted"
 
 
 class Mode(str, Enum):

@@ -19,8 +19,9 @@ import pytest
 from ..protocol import MutationJob
 from .baseline import BaselineFailed, run_baseline
 from .baseline_record import Baseline
+from .enough import Enough
 from .events import Events
-from .exercised import Held, ObservingPool, observing, settle
+from .exercised import Held, ObservingPool, observe_original, observing, settle
 from .identity import pick
 from .memo import Memos
 from .patch import function_index
@@ -96,6 +97,8 @@ class Server:
             ProjectState(cfg.scratch_root, targets).modules, baseline.writes, cfg.scratch_root
         )
         proven: set[str] = set()  # test functions that killed: shared by the plan and the pool
+        # the early stop: the pool counts the sample's verdicts, the plan stops once it may
+        enough = None if cfg.enough is None else Enough(cfg.enough, cfg.known, cfg.observe)
         planned = plan(
             cfg,
             baseline,
@@ -106,6 +109,7 @@ class Server:
             memos,
             recollectable(self.tracer, dirty, items),
             proven,
+            enough,
         )
         warm(items, [p for run in runs.values() for p in run.get("patterns", [])])
         # gate 4: every mutant's tests observed, survivors judged by what they received
@@ -130,6 +134,7 @@ class Server:
 
         pool = make_pool(held or self.events)
         pool.proven = proven
+        pool.enough = enough
         start = time.monotonic()
         by_id = {item.nodeid: item for item in items}
         with (
@@ -137,6 +142,8 @@ class Server:
             if held
             else contextlib.nullcontext()
         ):
+            if held:
+                observe_original(held, make_pool, by_id, next(iter(cfg.targets)), pool.duration)
             pool.run(planned.steps, by_id)
             if held:
                 settle(held, make_pool, by_id, next(iter(cfg.targets)))

@@ -22,7 +22,7 @@ from ..protocol import MutantSpec
 from .children import WALL_FACTOR, Children, pace
 from .patch import function_of
 from .plan import Job
-from .protocol import NOT_SAMPLED, LongestMutant, MutantDone, Status, Verdict
+from .protocol import LongestMutant, MutantDone, Status, Verdict
 from .shapes import Outcome
 from .split import IDLE_WINDOW_S, MAX_CHILDREN, MAX_SPLITS, Group, Running
 
@@ -181,12 +181,15 @@ class Verdicts(Children):
         return f"{hung} did not finish within {state.budget:.2f}s of CPU ({rule})"
 
     def _done(self, job: Job, verdict: Verdict, took: float) -> None:
-        """Send a mutant's verdict; one out of the sample ran only to prove tests: Ignored, with
-        the tests that killed it."""
+        """Send a mutant's verdict; one that does not count (out of the sample, or not needed)
+        ran only to prove tests: Ignored, with the tests that killed it. One that counts tells the
+        early stop (`enough`)."""
         if job.proof:
             verdict = Verdict(
-                Status.IGNORED, verdict.covered_by, verdict.killed_by, reason=NOT_SAMPLED
+                Status.IGNORED, verdict.covered_by, verdict.killed_by, reason=job.proof
             )
+        elif self.enough is not None:
+            self.enough.count(job.m, verdict)
         self.events.send(MutantDone(job.m.id, verdict, took))
 
     def _learn(self, m: MutantSpec, killed_by: list[str]) -> None:

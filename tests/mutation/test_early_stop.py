@@ -1,0 +1,122 @@
+"""Gate 4 runs no more than its verdict needs: once the score is certain to reach the threshold the
+sampled mutants left do not count (they still prove the tests that have not killed yet), and a test
+the observer slows too much runs unobserved instead of timing out under mutants that change
+nothing."""
+
+from __future__ import annotations
+
+import sys
+
+from assay._assay_sandbox.protocol import PROVE_EACH_TEST
+from assay.config import SandboxConfig
+from assay.config.mutation import MutationConfig
+from assay.execution.workspace import Workspace
+from assay.mutation.attribution import attribute
+from assay.mutation.engine import Engine
+from assay.mutation.model import COUNTED, DETECTED, EARLY_STOP, MutationResult, Status
+from assay.sandbox import Sandbox
+
+GRADE = """def grade(score):
+    if score >= 90:
+        return "A"
+    if score >= 80:
+        return "B"
+    if score >= 70:
+        return "C"
+    if score >= 60:
+        return "D"
+    return "F"
+"""
+SIGN = """def sign(n):
+    if n > 0:
+        return 1
+    if n < 0:
+        return -1
+    return 0
+"""
+# every boundary of grade but 60's; sign never meets 0, so `return 0` -> `return 1` survives
+GRADE_TESTS = """from calc.grade import grade
+from calc.sign import sign
+
+
+def test_boundaries():
+    assert [grade(s) for s in (90, 89, 80, 79, 70, 69, 59)] == ["A", "B", "B", "C", "C", "D", "F"]
+
+
+def test_top():
+    assert grade(100) == "A"
+
+
+def test_runs():
+    grade(95)
+
+
+def test_sign():
+    assert (sign(5), sign(-5)) == (1, -1)
+"""
+BAG = """class Bag:
+    def __init__(self):
+        self.items = []
+        self.adds = 0
+
+    def add(self, item):
+        self.items.append([item] * 20)
+        self.adds += 1
+        return self
+"""
+# each call returns a bag of up to 1000 lists: the observer walks 2000 nodes of it 1000 times
+BAG_TESTS = """from calc.bag import Bag
+
+
+def test_many():
+    bag = Bag()
+    for i in range(1000):
+        bag.add(i)
+    assert len(bag.items) == 1000
+"""
+
+
+def _run(root, targets: list[str], test: str, **run) -> MutationResult:
+    sandbox = Sandbox(SandboxConfig(timeout_s=30), protect=root)
+    with Workspace(root) as ws:
+        engine = Engine(ws, sandbox, sys.executable, ["src"], MutationConfig(workers=2))
+        return engine.run(targets, [test], scoped=True, killers=PROVE_EACH_TEST, **run)
+
+
+def test_a_module_certain_to_pass_stops_counting_and_still_proves_each_test(project):
+    root = project(
+        {
+            "src/calc/__init__.py": "",
+            "src/calc/grade.py": GRADE,
+            "src/calc/sign.py": SIGN,
+            "tests/test_grade.py": GRADE_TESTS,
+        }
+    )
+    grade, sign = "src/calc/grade.py", "src/calc/sign.py"
+    run = _run(root, [grade, sign], "tests/test_grade.py", enough={grade: 20.0, sign: 100.0})
+    stopped = [(m, r) for m, r in run.scored if r.reason == EARLY_STOP]
+    assert stopped and {r.status for _, r in stopped} == {Status.IGNORED}
+    assert run.early_stopped == len(stopped)
+    # grade.py was certain: its kills alone reach 20% of every mutant of it that could have counted
+    assert {m.file for m, _ in stopped} == {grade}
+    mine = [r for m, r in run.scored if m.file == grade]
+    counted = [r for r in mine if r.status in COUNTED]
+    assert 100 * sum(r.status in DETECTED for r in counted) >= 20 * (len(counted) + len(stopped))
+    # sign.py can never be certain of 100% with a survivor: its whole sample counts, whatever
+    # grade.py does
+    signs = [r for m, r in run.scored if m.file == sign]
+    assert any(r.status is Status.SURVIVED for r in signs)
+    assert not any(r.reason == EARLY_STOP for r in signs)
+    ids = [t.id for t in run.tests]
+    assert set(attribute(run, ids, exact=False).low_value) == {"tests/test_grade.py::test_runs"}
+
+
+def test_a_test_the_observer_slows_runs_unobserved_not_into_false_timeouts(project):
+    root = project(
+        {"src/calc/__init__.py": "", "src/calc/bag.py": BAG, "tests/test_bag.py": BAG_TESTS}
+    )
+    run = _run(root, ["src/calc/bag.py"], "tests/test_bag.py", observe=True)
+    statuses = {m.line: r.status for m, r in run.scored if m.line in (8, 9)}
+    # `self.adds += 1` and the returned bag change what the test receives and nothing it checks
+    assert statuses and set(statuses.values()) == {Status.SURVIVED}
+    assert not [m.id for m, r in run.scored if r.status is Status.TIMEOUT]
