@@ -81,9 +81,15 @@ class TestRun:
     errors: list[Problem] = field(default_factory=list)
     exit_status: int | None = None
     crash: str | None = None  # why the run itself ended abnormally (timeout, killed, no result)
+    # why the environment, not the tests, kept the run from happening (a runner artefact, toolchain
+    # or dependency missing), naming what is missing: the file is `unvalidated`, never rejected
+    environment: str | None = None
     running: str | None = None  # the test that was running when the run was killed
     # files of the user's tree the run loaded (should be none)
     leaked: list[str] = field(default_factory=list)
+    # project files the test calls created, changed or deleted (the runner watched the tree around
+    # them); None: unknown, every change in the tree is the tests' doing
+    writes: frozenset[str] | None = None
     duration_s: float = 0.0
     # a plan's runs, one per step (Runner.run_plan)
     steps: list[TestRun] = field(default_factory=list)

@@ -240,6 +240,8 @@ class PythonPytestRunner:
         ]
         run.exit_status = data["exitstatus"]
         run.leaked = data["leaked"]
+        if data.get("writes") is not None:
+            run.writes = frozenset(data["writes"])
         run.tests = _results(data["tests"], roots)
         for step in data.get("steps", []):
             run.steps.append(
