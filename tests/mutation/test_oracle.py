@@ -100,6 +100,8 @@ def test_the_expected_side_of_an_assertion_on_other_project_code_is_oracle_code(
         "print(to_ordinal(3))\n    assert render(3)",
         # compared with a constant: it is what the test checks
         'render(3)\n    assert to_ordinal(3) == "3rd"',
+        # compared with a parameter of a parametrized case: it is what the test checks
+        "render(3)\n    assert to_ordinal(n) == expected",
         # no code the test calls computes with it
         "result = callback_name(f)\n    assert result == to_ordinal(3)",
     ],

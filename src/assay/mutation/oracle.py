@@ -116,10 +116,35 @@ class _File:
             other is not None
             and self.used(own)
             and not any(isinstance(n, ast.Call) and _name(n) == own for n in ast.walk(other))
-            and any(
-                isinstance(n, (ast.Name, ast.Attribute, ast.Subscript)) for n in ast.walk(other)
-            )
+            and self._computed(other, own)
         )
+
+    def _computed(self, side: ast.AST, own: str) -> bool:
+        """`side` reads a local name the project's code produced or filled in the same function:
+        assigned from a call of it (`result = render(3)`), or handed to one (`describe(3,
+        seen.append)`). A parameter (`expected` of a parametrized case) or a constant is not."""
+        names = {n.id for n in ast.walk(side) if isinstance(n, ast.Name)}
+        scope: ast.AST = side
+        while scope in self.parent and not isinstance(
+            scope, (ast.FunctionDef, ast.AsyncFunctionDef)
+        ):
+            scope = self.parent[scope]
+        for call in ast.walk(scope):
+            if not (isinstance(call, ast.Call) and self._other(call, own)):
+                continue
+            handed = [
+                n for a in [*call.args, *(k.value for k in call.keywords)] for n in ast.walk(a)
+            ]
+            if names & {n.id for n in handed if isinstance(n, ast.Name)}:
+                return True
+            up = self.parent.get(call)
+            while up is not None and not isinstance(up, ast.stmt):
+                up = self.parent.get(up)
+            if isinstance(up, ast.Assign) and names & {
+                n.id for t in up.targets for n in ast.walk(t) if isinstance(n, ast.Name)
+            }:
+                return True
+        return False
 
     def used(self, own: str) -> bool:
         """A function the test file calls, other than `own`, calls `own`: the code under test
