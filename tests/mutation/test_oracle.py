@@ -17,7 +17,7 @@ from tests.conftest import write_project
 
 SCOPE = {
     "pkg/after.py": ["after_log", "after_log.<locals>.log_it", "render"],
-    "pkg/_utils.py": ["to_ordinal", "callback_name"],
+    "pkg/_utils.py": ["to_ordinal", "find_ordinal", "callback_name"],
 }
 SOURCES = {
     "pkg/after.py": """\
@@ -37,7 +37,11 @@ def render(n):
 """,
     "pkg/_utils.py": """\
 def to_ordinal(n):
-    return str(n) + ("st" if n == 1 else "th")
+    return str(n) + find_ordinal(n)
+
+
+def find_ordinal(n):
+    return "st" if n == 1 else "th"
 
 
 def callback_name(fn):
@@ -67,7 +71,7 @@ def oracles(source: str) -> dict[str, list[str]]:
 
 def test_values_built_for_a_mock_check_are_oracle_code():
     assert oracles(textwrap.dedent(TENACITY_SHAPE)) == {
-        "pkg/_utils.py": ["to_ordinal", "callback_name"]
+        "pkg/_utils.py": ["to_ordinal", "find_ordinal", "callback_name"]
     }
 
 
@@ -84,7 +88,8 @@ def test_values_built_for_a_mock_check_are_oracle_code():
 )
 def test_the_expected_side_of_an_assertion_on_other_project_code_is_oracle_code(body):
     found = oracles(f"def test_render(self):\n    {body}\n")
-    assert found == {"pkg/_utils.py": ["to_ordinal"]}
+    # and what only the oracle calls
+    assert found == {"pkg/_utils.py": ["to_ordinal", "find_ordinal"]}
 
 
 @pytest.mark.parametrize(

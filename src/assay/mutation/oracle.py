@@ -212,7 +212,8 @@ def oracle_functions(
         for part in n.split(".")
         if not part.startswith("<")
     }
-    found = _File(tree, project, _callees(sources))
+    callees = _callees(sources)
+    found = _File(tree, project, callees)
     calls: dict[str, list[ast.Call]] = {}
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and (name := _name(node)) in project:
@@ -222,6 +223,29 @@ def oracle_functions(
         for name, sites in calls.items()
         if all(found.expected_side(p, name) for c in sites for p in found.positions(c))
     }
+    return _named(scope, _helpers(oracles, set(last.values()) - found.called, callees))
+
+
+def _helpers(oracles: set[str], uncalled: set[str], callees: dict[str, set[str]]) -> set[str]:
+    """The oracles and what only they call: tenacity's `to_ordinal` is a one-line wrapper of
+    `find_ordinal`, which no other code calls and the tests do not call themselves."""
+    if not oracles:
+        return oracles
+    closure = set(oracles)
+    grew = True
+    while grew:
+        grew = False
+        for name in uncalled - closure:
+            callers = {g for g, called in callees.items() if name in called and g != name}
+            if callers and callers <= closure:
+                closure.add(name)
+                grew = True
+    return closure
+
+
+def _named(scope: dict[str, list[str]], oracles: set[str]) -> dict[str, list[str]]:
+    """`scope`'s functions whose name is one of `oracles`, by file."""
+    last = {name: name.rsplit(".", 1)[-1] for names in scope.values() for name in names}
     out = {
         rel: [n for n in names if last[n] in oracles and not n.startswith("<")]
         for rel, names in scope.items()
