@@ -5,11 +5,13 @@ per machine."""
 
 from __future__ import annotations
 
+import re
 import shutil
 
 import pytest
 
 from assay import api
+from assay.errors import ConfigError
 from assay.execution.executor import open_executor
 from assay.execution.shipping import materialize, pack
 from assay.mutation.distributed import batches
@@ -114,6 +116,22 @@ def test_an_unreachable_scheduler_is_one_line_and_exit_2(calc, command):
     assert proc.stderr.strip().splitlines() == [
         "assay: error: cannot reach the Dask scheduler at tcp://127.0.0.1:9: Connection refused"
     ]
+
+
+def test_a_pytest_usage_error_on_the_workers_is_a_configuration_error(cluster, calc):
+    """A bad `-p` in the project's addopts stops pytest on the workers as it does here: a
+    configuration error (one line, exit 2) naming pytest's own cause, never "mutation run failed"
+    nor a verdict."""
+    (calc / "pyproject.toml").write_text(
+        (calc / "pyproject.toml").read_text()
+        + '[tool.pytest.ini_options]\naddopts = "-p no_such_plugin"\n'
+    )
+    remote = {"scheduler": cluster}
+    cause = 'pytest rejected its arguments (Error importing plugin "no_such_plugin"'
+    with pytest.raises(ConfigError, match=re.escape(cause)):
+        api.mutate([calc / "calc.py"], [calc / "tests"], use_cache=False, overrides=remote)
+    with pytest.raises(ConfigError, match=re.escape(cause)):
+        api.verify([calc / "tests/test_calc.py"], use_cache=False, overrides=remote)
 
 
 def test_a_shipped_tree_is_unpacked_once_and_the_users_tree_is_untouched(cluster, calc):

@@ -4,9 +4,14 @@ source file."""
 
 from __future__ import annotations
 
+import os
+import shutil
 from pathlib import Path
 
+import pytest
+
 from assay import api
+from tests.conftest import run_cli
 
 GO_TEST = (
     'package x\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) '
@@ -80,3 +85,37 @@ def test_rust_unit_tests_of_a_source_file_are_its_own_modules_tests(tmp_path):
     f = report.files[0]
     assert f.verdict.value == "accepted", [g.feedback for g in f.gates]
     assert [t.id for t in f.tests] == ["src/price.rs::price::tests::adds"]
+
+
+def test_a_missing_junit_launcher_at_gate_2_is_unvalidated_never_rejected(tmp_path):
+    """No JUnit launcher in the Maven cache and no Maven that can fetch it: the tests cannot run,
+    which says nothing of them (with compile_validation off the build happens at gate 2)."""
+    if shutil.which("javac") is None:
+        pytest.skip("no JDK here")
+    home, shims = tmp_path / "home", tmp_path / "bin"
+    home.mkdir()
+    shims.mkdir()
+    (shims / "mvn").write_text("#!/bin/sh\necho 'no network' >&2\nexit 1\n")
+    (shims / "mvn").chmod(0o755)
+    root = write(
+        tmp_path / "j",
+        {
+            "Calc.java": "public class Calc {\n    static int twice(int x) { return 2 * x; }\n}\n",
+            "CalcTest.java": "import org.junit.jupiter.api.Test;\n"
+            "import static org.junit.jupiter.api.Assertions.assertEquals;\n\n"
+            "class CalcTest {\n    @Test\n    void twice() {\n"
+            "        assertEquals(4, Calc.twice(2));\n    }\n}\n",
+            "assay.toml": 'compile_validation = false\ngates = ["compile", "green"]\n',
+        },
+    )
+    env = {
+        **os.environ,
+        "HOME": str(home),
+        "XDG_CACHE_HOME": str(tmp_path / "cache"),
+        "PATH": f"{shims}{os.pathsep}{os.environ['PATH']}",
+    }
+    done = run_cli("verify", "CalcTest.java", cwd=root, env=env)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "1 unvalidated" in done.stdout and "0 rejected" in done.stdout, done.stdout
+    assert "UNVALIDATED: Gate 2 — TEST ENVIRONMENT" in done.stdout
+    assert "JUnit 5 is not in ~/.m2" in done.stdout, done.stdout

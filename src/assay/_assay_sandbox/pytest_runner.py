@@ -338,10 +338,14 @@ def _pytest_args(args: PytestJob, extra: list[str]) -> list[str]:
 def _run_once(args: PytestJob, extra: list[str], out: str) -> int:
     import pytest
 
+    from .tree_watch import TreeWatch
+
     rec = Recorder(args, out + ".progress")
-    code = pytest.main(_pytest_args(args, extra), plugins=[rec])
+    # the green gate's run: which project files the tests wrote, apart from the session's own writes
+    watch = TreeWatch(args.scratch_root) if args.mode in ("run", "checked") else None
+    code = pytest.main(_pytest_args(args, extra), plugins=[rec, *([watch] if watch else [])])
     with open(out, "w") as fh:
-        json.dump(rec.result(code), fh)
+        json.dump({**rec.result(code), "writes": watch.writes if watch else None}, fh)
     return int(code)
 
 

@@ -33,6 +33,20 @@ OutputFiles = Annotated[
 ]
 
 
+# options every command that takes them spells alike
+ConfigFile = Annotated[
+    Path | None,
+    typer.Option(
+        metavar="FILE", help="assay.toml or pyproject.toml to use (default: found in the root)"
+    ),
+]
+RootDir = Annotated[
+    Path | None,
+    typer.Option(metavar="DIR", help="project root (default: found from the first path)"),
+]
+Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="no progress lines on stderr")]
+
+
 def _hide_argument_types() -> None:
     """Newer Typer prints an argument's Python type (`<list[Path]>`) beside its metavar; the metavar
     says it."""

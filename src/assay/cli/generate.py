@@ -14,8 +14,10 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from assay import api
 from assay.cli.app import (
+    ConfigFile,
     OutputFiles,
     Outputs,
+    Quiet,
     app,
     call,
     plan_outputs,
@@ -105,9 +107,7 @@ def generate(
         bool,
         typer.Option("--no-crosshair", help="offline writer: no CrossHair even when installed"),
     ] = False,
-    quiet: Annotated[
-        bool, typer.Option("--quiet", "-q", help="no progress lines on stderr")
-    ] = False,
+    quiet: Quiet = False,
     reviewer: Annotated[str | None, typer.Option(help="provider:model of gate 6 (review)")] = None,
     max_attempts: Annotated[
         int | None, typer.Option(help="writer answers per target (default 3)")
@@ -144,7 +144,7 @@ def generate(
     root: Annotated[
         Path | None, typer.Option(help="project root (default: found from the first target)")
     ] = None,
-    config: Annotated[Path | None, typer.Option(help="assay.toml or pyproject.toml to use")] = None,
+    config: ConfigFile = None,
     timeout: Annotated[
         float | None, typer.Option(help="wall timeout of one test run, seconds")
     ] = None,

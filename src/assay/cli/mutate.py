@@ -16,7 +16,10 @@ from rich.progress import Progress as Progress_
 from assay import api
 from assay._assay_sandbox.mutation.protocol import Event, Progress
 from assay.cli.app import (
+    ConfigFile,
     OutputFiles,
+    Quiet,
+    RootDir,
     Ticker,
     app,
     call,
@@ -137,10 +140,7 @@ def mutate(
         list[Path] | None,
         typer.Option("--tests", "-t", metavar="PATH", help="test files/dirs (repeatable)"),
     ] = None,
-    root: Annotated[
-        Path | None,
-        typer.Option(metavar="DIR", help="project root (default: found from the first path)"),
-    ] = None,
+    root: RootDir = None,
     format: Annotated[
         list[str] | None,
         typer.Option(
@@ -185,13 +185,8 @@ def mutate(
         ),
     ] = None,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="ignore cached verdicts")] = False,
-    config: Annotated[
-        Path | None,
-        typer.Option(metavar="FILE", help="config file (default: assay.toml / pyproject.toml)"),
-    ] = None,
-    quiet: Annotated[
-        bool, typer.Option("--quiet", "-q", help="no progress lines on stderr")
-    ] = False,
+    config: ConfigFile = None,
+    quiet: Quiet = False,
     scheduler: Annotated[
         str | None,
         typer.Option(

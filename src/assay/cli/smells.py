@@ -8,7 +8,7 @@ from pathlib import Path
 import typer
 
 from assay import api
-from assay.cli.app import app, call, plan_outputs, write
+from assay.cli.app import ConfigFile, OutputFiles, RootDir, app, call, plan_outputs, write
 from assay.report import SMELLS_FORMATS
 
 
@@ -22,19 +22,9 @@ def smells(
         metavar="FORMAT[=FILE]",
         help="text, json, sarif; repeatable, each to its own FILE (else stdout)",
     ),
-    output: list[Path] | None = typer.Option(
-        None,
-        "--output",
-        "-o",
-        metavar="FILE",
-        help="file for the one --format given without a file",
-    ),
-    root: Path | None = typer.Option(
-        None, "--root", metavar="DIR", help="project root (default: found from the first path)"
-    ),
-    config: Path | None = typer.Option(
-        None, "--config", metavar="FILE", help="assay.toml or pyproject.toml to read"
-    ),
+    output: OutputFiles = None,
+    root: RootDir = None,
+    config: ConfigFile = None,
     profile: str | None = typer.Option(
         None,
         "--profile",

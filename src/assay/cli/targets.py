@@ -9,7 +9,16 @@ from typing import Annotated
 import typer
 
 from assay import api
-from assay.cli.app import OutputFiles, app, call, plan_outputs, usage_error, write
+from assay.cli.app import (
+    ConfigFile,
+    OutputFiles,
+    RootDir,
+    app,
+    call,
+    plan_outputs,
+    usage_error,
+    write,
+)
 from assay.report import TARGETS_FORMATS
 
 
@@ -33,10 +42,8 @@ def targets(
     ] = None,
     output: OutputFiles = None,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="measure coverage again")] = False,
-    root: Annotated[
-        Path | None, typer.Option(help="project root (default: found from the first path)")
-    ] = None,
-    config: Annotated[Path | None, typer.Option(help="assay.toml or pyproject.toml to use")] = None,
+    root: RootDir = None,
+    config: ConfigFile = None,
 ) -> None:
     """Rank functions by what the project's tests leave unrun (coverage.py, branch mode, in
     the sandbox)."""

@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from assay import api
-from assay.cli.app import OutputFiles, app, call, plan_outputs, write
+from assay.cli.app import ConfigFile, OutputFiles, app, call, plan_outputs, write
 from assay.sprint.render import TASKS_FORMATS
 
 TRACKER_HELP = "file:PATH (JSON/CSV export), github:OWNER/REPO, gitlab:GROUP/PROJECT, jira:URL"
@@ -35,7 +35,7 @@ def tasks(
     ] = None,
     output: OutputFiles = None,
     root: Annotated[Path | None, typer.Option(help="project root (default: from here)")] = None,
-    config: Annotated[Path | None, typer.Option(help="assay.toml or pyproject.toml to use")] = None,
+    config: ConfigFile = None,
 ) -> None:
     """List a sprint's tasks with a class each, decided by rules (files, labels, type, title)
     and by a model only where rules cannot (with --writer)."""

@@ -12,8 +12,11 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from assay import api
 from assay.cli.app import (
+    ConfigFile,
     OutputFiles,
     Outputs,
+    Quiet,
+    RootDir,
     Ticker,
     app,
     call,
@@ -94,10 +97,7 @@ def verify(
             metavar="PATH", help="test files or directories (with --since: default the project)"
         ),
     ] = None,
-    root: Annotated[
-        Path | None,
-        typer.Option(metavar="DIR", help="project root (default: found from the first path)"),
-    ] = None,
+    root: RootDir = None,
     target: Annotated[
         list[Path] | None, typer.Option(metavar="FILE", help="source file under test (repeatable)")
     ] = None,
@@ -119,16 +119,12 @@ def verify(
         ),
     ] = None,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="ignore cached verdicts")] = False,
-    config: Annotated[
-        Path | None, typer.Option(metavar="FILE", help="assay.toml or pyproject.toml to use")
-    ] = None,
+    config: ConfigFile = None,
     jobs: Annotated[int | None, typer.Option(metavar="N", help="files verified at once")] = None,
     timeout: Annotated[
         float | None, typer.Option(metavar="SECONDS", help="wall timeout of one test run")
     ] = None,
-    quiet: Annotated[
-        bool, typer.Option("--quiet", "-q", help="no progress lines on stderr")
-    ] = False,
+    quiet: Quiet = False,
     verbose: Annotated[
         bool,
         typer.Option("--verbose", "-v", help="every test's verdict and reason, after the table"),

@@ -83,10 +83,20 @@ class TestRun:
     errors: list[Problem] = field(default_factory=list)
     exit_status: int | None = None
     crash: str | None = None  # why the run itself ended abnormally (timeout, killed, no result)
+    # why the environment, not the tests, kept the run from happening (a runner artefact, toolchain
+    # or dependency missing), naming what is missing: the file is `unvalidated`, never rejected
+    environment: str | None = None
     running: str | None = None  # the test that was running when the run was killed
     timed_out: bool = False  # the crash was the timeout (the runner's own or the sandbox's)
     # files of the user's tree the run loaded (should be none)
     leaked: list[str] = field(default_factory=list)
+    # project files the test calls created, changed or deleted (the runner watched the tree around
+    # them); None: unknown, every change in the tree is the tests' doing
+    writes: frozenset[str] | None = None
+    # the workspace as it was before this run, when the run was made earlier than asked for (a
+    # Python file's tests run in the process that collected them at gate 1): what they damaged is
+    # measured from here, not from when the caller asked
+    tree_before: dict[str, tuple[int, int]] | None = None
     duration_s: float = 0.0
     # a plan's runs, one per step (Runner.run_plan)
     steps: list[TestRun] = field(default_factory=list)

@@ -98,6 +98,28 @@ def failure_lines(run: TestRun, rel: str) -> dict[str, int]:
     return out
 
 
+def session_writes(
+    run: TestRun, deleted: list[str], changed: list[str]
+) -> tuple[list[str], list[str], list[str]]:
+    """The deleted and changed project files the test calls are to blame for, and those written by
+    the pytest session around them (a plugin's or the project config's session-end artefacts:
+    `--junitxml` in addopts, a report a conftest writes at session end), which are not the test
+    file's doing. A runner that could not watch the calls leaves every change to the tests."""
+    if run.writes is None:
+        return deleted, changed, []
+    ours = run.writes
+    ignored = sorted(p for p in [*deleted, *changed] if p not in ours)
+    return [p for p in deleted if p in ours], [p for p in changed if p in ours], ignored
+
+
+def ignored_note(ignored: list[str]) -> str:
+    more = f" (+{len(ignored) - 5} more)" if len(ignored) > 5 else ""
+    return (
+        f"changes to {', '.join(ignored[:5])}{more} not counted: the pytest session wrote them "
+        "outside the tests (a plugin or the project's pytest configuration)"
+    )
+
+
 def damage_lines(rel: str, deleted: list[str], changed: list[str]) -> list[str]:
     """Feedback for tests that deleted or rewrote project files (in the scratch copy, where
     they ran)."""
@@ -120,6 +142,9 @@ class GreenGate(BaseGate):
         start = time.monotonic()
         before = ctx.workspace.snapshot()
         run = ctx.runner.run(ctx.workspace, [candidate.rel])
+        before = run.tree_before if run.tree_before is not None else before
+        if run.environment:
+            return unrun(self.name, run.environment, time.monotonic() - start)
         if run.crash and run.running is None:  # a runner that cannot tell (a JVM's reports)
             unfinished = [t for t in ctx.facts.collected or [] if t not in run.tests]
             run.running = unfinished[0] if len(unfinished) == 1 else None
@@ -128,13 +153,17 @@ class GreenGate(BaseGate):
         outcomes, body, gaps = judge_run(
             run, self.name, ctx.project.dependencies, candidate.language, installed
         )
-        body += damage_lines(candidate.rel, *ctx.workspace.damage(before))
+        deleted, changed, ignored = session_writes(run, *ctx.workspace.damage(before))
+        body += damage_lines(candidate.rel, deleted, changed)
         passed = run.passed()
         details: dict[str, object] = {
             "passed": len(passed),
             "failed": len(body),
             "leaked_imports": run.leaked,
         }
+        if ignored:
+            details["ignored_writes"] = ignored
+            details["notes"] = [ignored_note(ignored)]
         if gaps:
             details["environment"] = environment_details(gaps, python)
         if failed_at := failure_lines(run, candidate.rel):
@@ -186,6 +215,23 @@ class GreenGate(BaseGate):
                 details=details,
             )
         return GateResult(self.name, GateStatus.PASS, elapsed, tests=outcomes, details=details)
+
+
+def unrun(gate: str, missing: str, elapsed: float) -> GateResult:
+    """The run did not happen for want of something the machine lacks (the runner says what): the
+    file is `unvalidated` with that named, never rejected, never cached."""
+    return GateResult(
+        gate,
+        GateStatus.SKIP,
+        elapsed,
+        compose(
+            "UNVALIDATED: Gate 2 — TEST ENVIRONMENT",
+            [missing],
+            "Not judged: the tests did not run. Provide what is missing and run again.",
+        ),
+        verdict=Verdict.UNVALIDATED,
+        details={"environment": missing},
+    )
 
 
 def environment_details(gaps: dict[str, list[str]], python: str | None) -> dict[str, object]:

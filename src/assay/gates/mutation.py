@@ -1,7 +1,8 @@
 """Gate 4: the candidate's tests must kill enough mutants of the code they exercise.
 
 Scope: mutants inside the functions and methods the candidate's tests execute in their call phase,
-so a focused test of one function is not charged for the rest of a large module; within them, only
+so a focused test of one function is not charged for the rest of a large module, nor for the code it
+only computes its expected values with (`assay.mutation.oracle`); within them, only
 the mutants that change something the tests receive from the project count (`observe=True`: the
 others are Unexercised, listed apart, see `_assay_sandbox.mutation.exercised`). Each target module
 is held to the threshold of its own code class (pure / service / io, see
@@ -30,6 +31,8 @@ from assay.mutation.codeclass import threshold_for
 from assay.mutation.engine import Engine
 from assay.mutation.model import MutationResult
 from assay.mutation.mutants import generate
+from assay.mutation.oracle import note as oracle_note
+from assay.mutation.oracle import oracle_functions, set_aside
 from assay.mutation.summary import details
 from assay.mutation.tools import REGISTRY
 from assay.store import Store
@@ -107,7 +110,16 @@ class MutationGate(BaseGate):
             sources = {rel: sources[rel] for rel in found}
             code_class, threshold = threshold_for(sources, conf, ctx.project.packages)
             limits = module_limits(sources, conf, ctx.project.packages)
+        # code the tests only compute expected values with is not what they test
+        oracle = oracle_functions(candidate.source, run.scope or {}, sources)
+        aside = set_aside(run, oracle) if oracle else []
         info = details(run, threshold, code_class, conf.max_survivors)
+        if aside:
+            info["oracle"] = {
+                "functions": [f"{rel}::{n}" for rel, names in oracle.items() for n in names],
+                "mutants": len(aside),
+            }
+            info["notes"] = [oracle_note(oracle, len(aside))]
         if dynamic:
             info["reached"] = sorted(sources)
         # a test of code the change left alone (diff scope) is not of low value for changed lines

@@ -289,6 +289,9 @@ class JavaRunner(ToolRunner):
             built = self.compile(ws, files)
             classpath = self._classpath.get((str(ws.base), module))
             if not built.ok or classpath is None:
+                missing = [p.message for p in built.errors if p.kind == "environment"]
+                if missing:
+                    return TestRun(environment="; ".join(missing[:3]))
                 return TestRun(
                     crash=built.crash
                     or "; ".join(p.message for p in built.errors[:3])
@@ -297,8 +300,8 @@ class JavaRunner(ToolRunner):
         jar = junit_launcher.launcher(classpath)
         if jar is None:
             return TestRun(
-                crash="the JUnit console launcher is not in ~/.m2 and cannot be fetched: run `mvn "
-                f"dependency:get -Dartifact={junit_launcher.ARTIFACT}:"
+                environment="the JUnit console launcher is not in ~/.m2 and cannot be fetched: "
+                f"run `mvn dependency:get -Dartifact={junit_launcher.ARTIFACT}:"
                 f"{junit_launcher.DEFAULT_VERSION}` once"
             )
         fqcn = class_name(ws.path(rel).read_text(encoding="utf-8", errors="replace"), rel)

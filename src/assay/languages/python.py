@@ -4,6 +4,7 @@ it writes."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import threading
 import uuid
@@ -69,14 +70,17 @@ def pytest_args(project: Project, settings: Settings) -> list[str]:
     return [*settings.python.pytest_args, *off]
 
 
+_SAID = re.compile(r"error:(.+)", re.IGNORECASE)
 USAGE_ERROR = 4  # pytest.ExitCode.USAGE_ERROR: its command line was rejected before any test ran
 
 
 def usage_problem(stderr: str) -> str:
     """A pytest usage error as a configuration error: pytest's own line, and where its arguments
     come from. Never a verdict: no test of the file was looked at."""
-    said = [line.strip() for line in stderr.splitlines() if "error:" in line]
-    cause = said[-1].split("error:", 1)[1].strip() if said else "a usage error"
+    # argparse's `pytest: error: unrecognized arguments: ...`, a plugin's `ERROR: Error importing
+    # plugin "x": No module named 'x'`
+    said = [m.group(1).strip() for line in stderr.splitlines() if (m := _SAID.search(line))]
+    cause = said[-1] if said else "a usage error"
     return (
         f"pytest rejected its arguments ({cause}): check pytest_args in [tool.assay.python] and "
         "the addopts of the project's pytest configuration"
@@ -136,7 +140,9 @@ class PythonPytestRunner:
         key = (str(ws.project), tuple(files))
         with self._lock:
             self._ran.pop(key, None)
+        tree_before = ws.snapshot()
         run = self._pytest(ws, "checked", files)
+        run.tree_before = tree_before
         if run.crash is not None:
             run = self._pytest(ws, "collect", files)
         elif not run.errors:
@@ -262,6 +268,8 @@ class PythonPytestRunner:
         ]
         run.exit_status = data["exitstatus"]
         run.leaked = data["leaked"]
+        if data.get("writes") is not None:
+            run.writes = frozenset(data["writes"])
         run.tests = _results(data["tests"], roots)
         for step in data.get("steps", []):
             run.steps.append(

@@ -91,6 +91,10 @@ def renderable(
                             style="blue",
                         )
                     )
+                parts.extend(
+                    Text(f"{f.path} — {g.gate} note: {note}", style="dim")
+                    for note in g.details.get("notes") or []
+                )
             redundant = _names([t.id for t in f.tests if t.redundant])
             if redundant:
                 parts.append(

@@ -1,0 +1,274 @@
+"""Oracle code: project functions a test file calls only to compute the values it expects.
+
+tenacity's `test_after.py` checks `after_log` by asserting the logged message equals one it builds
+with the project's own `to_ordinal`. A mutant of `to_ordinal` changes the message and the expected
+value alike, so no assertion through it can catch it: the file trusts `to_ordinal` as its oracle,
+it does not test it. Such a function is out of the file's gate-4 scope; its mutants are listed in a
+note, neither killed nor survived.
+
+Read from the code, not from names: a call of `f` in the test file is on the expected side when it
+sits inside an assertion (an `assert` statement or a call of an `assert*` function or method),
+feeds no other project call there, and the assertion checks code of the project that itself calls
+`f`: another call in the assertion (`assert render(3) == f"{to_ordinal(3)} place"` where `render`
+calls `to_ordinal`), a mock's `assert_called_with`-style record of what the code under test did, or
+a computed value on the other side of an equality (`result = render(3)` before it, then
+`assert result == f"{to_ordinal(3)} place"`); in the last two, a function the file calls must
+itself call `f`. A local name assigned from such a call and read only on the
+expected side of assertions counts the same. `f` is oracle code when every call of it in the file
+is of that kind: a file that also asserts `to_ordinal(3) == "3rd"` tests it, and stays accountable
+for it.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from assay.mutation.model import Mutant, MutantResult, MutationResult
+
+# a mock's own record of the calls the code under test made is the actual side of these
+MOCK_CHECKS = ("assert_called", "assert_any_call", "assert_has_calls", "assert_awaited")
+
+
+def _name(call: ast.Call) -> str | None:
+    func = call.func
+    if isinstance(func, ast.Name):
+        return func.id
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return None
+
+
+def _callees(sources: dict[str, str]) -> dict[str, set[str]]:
+    """Per function or class name of the targets, the names it calls (nested functions included:
+    `after_log` calls what its inner `log_it` calls)."""
+    out: dict[str, set[str]] = {}
+    for text in sources.values():
+        try:
+            tree = ast.parse(text)
+        except SyntaxError:
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                called = out.setdefault(node.name, set())
+                called.update(
+                    name for n in ast.walk(node) if isinstance(n, ast.Call) if (name := _name(n))
+                )
+    return out
+
+
+class _File:
+    """A test module's assertions and the calls and names in them."""
+
+    def __init__(self, tree: ast.Module, project: set[str], callees: dict[str, set[str]]) -> None:
+        self.project = project
+        self.callees = callees
+        self.parent: dict[ast.AST, ast.AST] = {}
+        for node in ast.walk(tree):
+            for child in ast.iter_child_nodes(node):
+                self.parent[child] = node
+        self.tree = tree
+        self.called = {
+            name for n in ast.walk(tree) if isinstance(n, ast.Call) if (name := _name(n))
+        } & project
+
+    def assertion(self, node: ast.AST) -> ast.AST | None:
+        """The assertion `node` sits in: an `assert` statement's test, or an `assert*` call."""
+        while node in self.parent:
+            up = self.parent[node]
+            if isinstance(up, ast.Assert) and node is up.test:
+                return node
+            if isinstance(up, ast.Call) and node is not up.func:
+                name = _name(up)
+                if name and name.startswith("assert"):
+                    return up
+            if isinstance(up, ast.stmt):
+                return None
+            node = up
+        return None
+
+    def expected_side(self, node: ast.AST, own: str) -> bool:
+        """`node` (a value of the function `own`) is inside an assertion, feeds no other project
+        call there, and the assertion checks project code that calls `own`: a call in it, a mock's
+        record of calls, or a computed value it is compared with."""
+        root = self.assertion(node)
+        if root is None:
+            return False
+        up = node
+        while up is not root:
+            up = self.parent[up]
+            if isinstance(up, ast.Call) and up is not root and self._other(up, own):
+                return False  # an argument of the call under test
+        if isinstance(root, ast.Call) and (_name(root) or "").startswith(MOCK_CHECKS):
+            return self.used(own)
+        inside = {id(n) for n in ast.walk(node)}
+        if any(
+            isinstance(n, ast.Call)
+            and id(n) not in inside
+            and self._other(n, own)
+            and own in self.callees.get(_name(n) or "", ())
+            for n in ast.walk(root)
+        ):
+            return True
+        # `result = render(3)` before it, then `assert result == f"{to_ordinal(3)} place"`
+        other = self._opposite(node, root)
+        return (
+            other is not None
+            and self.used(own)
+            and not any(isinstance(n, ast.Call) and _name(n) == own for n in ast.walk(other))
+            and self._computed(other, own)
+        )
+
+    def _computed(self, side: ast.AST, own: str) -> bool:
+        """`side` reads a local name the project's code produced or filled in the same function:
+        assigned from a call of it (`result = render(3)`), or handed to one (`describe(3,
+        seen.append)`). A parameter (`expected` of a parametrized case) or a constant is not."""
+        names = {n.id for n in ast.walk(side) if isinstance(n, ast.Name)}
+        scope: ast.AST = side
+        while scope in self.parent and not isinstance(
+            scope, (ast.FunctionDef, ast.AsyncFunctionDef)
+        ):
+            scope = self.parent[scope]
+        for call in ast.walk(scope):
+            if not (isinstance(call, ast.Call) and self._other(call, own)):
+                continue
+            handed = [
+                n for a in [*call.args, *(k.value for k in call.keywords)] for n in ast.walk(a)
+            ]
+            if names & {n.id for n in handed if isinstance(n, ast.Name)}:
+                return True
+            up = self.parent.get(call)
+            while up is not None and not isinstance(up, ast.stmt):
+                up = self.parent.get(up)
+            if isinstance(up, ast.Assign) and names & {
+                n.id for t in up.targets for n in ast.walk(t) if isinstance(n, ast.Name)
+            }:
+                return True
+        return False
+
+    def used(self, own: str) -> bool:
+        """A function the test file calls, other than `own`, calls `own`: the code under test
+        computes with it too."""
+        return any(own in self.callees.get(name, ()) for name in self.called - {own})
+
+    def _opposite(self, node: ast.AST, root: ast.AST) -> ast.AST | None:
+        """The other operand of the equality `node` is an operand of (`a == b`, `a != b`,
+        `assertEqual(a, b)`), or None."""
+        sides: list[ast.expr] = []
+        if isinstance(root, ast.Compare) and len(root.ops) == 1:
+            if isinstance(root.ops[0], (ast.Eq, ast.NotEq)):
+                sides = [root.left, root.comparators[0]]
+        elif isinstance(root, ast.Call) and "Equal" in (_name(root) or "") and len(root.args) >= 2:
+            sides = root.args[:2]
+        for i, side in enumerate(sides):
+            if any(n is node for n in ast.walk(side)):
+                return sides[1 - i]
+        return None
+
+    def _other(self, call: ast.Call, own: str) -> bool:
+        name = _name(call)
+        return name is not None and name != own and name in self.project
+
+    def positions(self, call: ast.Call) -> Iterator[ast.AST]:
+        """Where the value of `call` is used: the call itself, or each read of a local name it is
+        assigned to (`expected = f"{to_ordinal(n)} time"`)."""
+        stmt: ast.AST = call
+        while stmt in self.parent and not isinstance(stmt, ast.stmt):
+            stmt = self.parent[stmt]
+        if (
+            self.assertion(call) is None
+            and isinstance(stmt, ast.Assign)
+            and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], ast.Name)
+        ):
+            scope = self.parent.get(stmt, self.tree)
+            reads: list[ast.AST] = [
+                n
+                for n in ast.walk(scope)
+                if isinstance(n, ast.Name)
+                and n.id == stmt.targets[0].id
+                and isinstance(n.ctx, ast.Load)
+            ]
+            yield from reads or [call]
+            return
+        yield call
+
+
+def oracle_functions(
+    test_source: str, scope: dict[str, list[str]], sources: dict[str, str]
+) -> dict[str, list[str]]:
+    """rel -> the functions of `scope` (as the run names them, in the targets' `sources`) that the
+    test file calls only on the expected side of its assertions."""
+    try:
+        tree = ast.parse(test_source)
+    except SyntaxError:
+        return {}
+    last = {name: name.rsplit(".", 1)[-1] for names in scope.values() for name in names}
+    # what a call of the project looks like: a function's or method's name, a class's
+    project = {
+        part
+        for names in scope.values()
+        for n in names
+        for part in n.split(".")
+        if not part.startswith("<")
+    }
+    callees = _callees(sources)
+    found = _File(tree, project, callees)
+    calls: dict[str, list[ast.Call]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and (name := _name(node)) in project:
+            calls.setdefault(name, []).append(node)
+    oracles = {
+        name
+        for name, sites in calls.items()
+        if all(found.expected_side(p, name) for c in sites for p in found.positions(c))
+    }
+    return _named(scope, _helpers(oracles, set(last.values()) - found.called, callees))
+
+
+def _helpers(oracles: set[str], uncalled: set[str], callees: dict[str, set[str]]) -> set[str]:
+    """The oracles and what only they call: tenacity's `to_ordinal` is a one-line wrapper of
+    `find_ordinal`, which no other code calls and the tests do not call themselves."""
+    if not oracles:
+        return oracles
+    closure = set(oracles)
+    grew = True
+    while grew:
+        grew = False
+        for name in uncalled - closure:
+            callers = {g for g, called in callees.items() if name in called and g != name}
+            if callers and callers <= closure:
+                closure.add(name)
+                grew = True
+    return closure
+
+
+def _named(scope: dict[str, list[str]], oracles: set[str]) -> dict[str, list[str]]:
+    """`scope`'s functions whose name is one of `oracles`, by file."""
+    last = {name: name.rsplit(".", 1)[-1] for names in scope.values() for name in names}
+    out = {
+        rel: [n for n in names if last[n] in oracles and not n.startswith("<")]
+        for rel, names in scope.items()
+    }
+    return {rel: names for rel, names in out.items() if names}
+
+
+def set_aside(
+    run: MutationResult, oracle: dict[str, list[str]]
+) -> list[tuple[Mutant, MutantResult]]:
+    """Take the mutants of oracle functions out of the run's scope; returns them."""
+    out = [(m, r) for m, r in run.scored if m.function in oracle.get(m.file, ())]
+    for m, _ in out:
+        del run.results[m.id]
+    if run.scope is not None:
+        for rel, names in oracle.items():
+            run.scope[rel] = [n for n in run.scope.get(rel, []) if n not in names]
+    return out
+
+
+def note(oracle: dict[str, list[str]], mutants: int) -> str:
+    where = ", ".join(f"{name} ({rel})" for rel, names in oracle.items() for name in names)
+    return (
+        f"{mutants} mutant{'' if mutants == 1 else 's'} of oracle code not counted: {where}, "
+        "which the tests call only to compute the values they expect"
+    )
