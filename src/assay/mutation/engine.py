@@ -9,12 +9,10 @@ installed for it, assay version): after an edit to one function only its mutants
 
 from __future__ import annotations
 
-import hashlib
 import os
 import time
 import uuid
 from collections.abc import Callable, Collection
-from pathlib import Path
 from typing import Any
 
 from assay._assay_sandbox import launch
@@ -37,6 +35,7 @@ from assay.dependencies.installed import Installed
 from assay.errors import ConfigError, RunFailed
 from assay.execution.workspace import Workspace
 from assay.languages.python import USAGE_ERROR, usage_problem
+from assay.mutation.keys import cache_key, sha, tests_fingerprint
 from assay.mutation.model import (
     COUNTED,
     DETECTED,
@@ -46,7 +45,7 @@ from assay.mutation.model import (
     MutationResult,
     Status,
 )
-from assay.mutation.mutants import function_hash, function_spans, generate
+from assay.mutation.mutants import function_spans, generate
 from assay.mutation.progress import Tally
 from assay.sandbox import Sandbox
 from assay.store import Store
@@ -66,33 +65,6 @@ NAMESPACE = "mutation"
 class MutationError(RunFailed):
     """The mutation run could not produce verdicts (collection failed, tests fail without
     mutants, ...)."""
-
-
-def _sha(*parts: str) -> str:
-    h = hashlib.sha256()
-    for p in parts:
-        h.update(p.encode())
-        h.update(b"\0")
-    return h.hexdigest()
-
-
-def tests_fingerprint(project: Path, tests: list[str], extra: list[str]) -> str:
-    """Hash of the test files named by `tests` (paths or node ids), every conftest.py, and
-    run options."""
-    files = sorted({t.split("::")[0] for t in tests})
-    parts = [*extra, *tests]
-    for rel in files:
-        path = project / rel
-        paths = sorted(path.rglob("*.py")) if path.is_dir() else [path]
-        parts += [
-            f"{p.relative_to(project)}:{p.read_text(encoding='utf-8', errors='replace')}"
-            for p in paths
-            if p.is_file()
-        ]
-    for conftest in sorted(project.rglob("conftest.py")):
-        text = conftest.read_text(encoding="utf-8", errors="replace")
-        parts.append(f"{conftest.relative_to(project)}:{text}")
-    return _sha(*parts)
 
 
 class Engine:
@@ -177,8 +149,8 @@ class Engine:
             f"sample {sample}",
         ]
         tests_hash = tests_fingerprint(self.ws.project, tests, options)
-        keys = {m.id: self._key(m, sources[m.file], spans[m.file], tests_hash) for m in mutants}
-        base_key = _sha("baseline", tests_hash, str(scoped), *(sources[rel] for rel in targets))
+        keys = {m.id: cache_key(m, sources[m.file], spans[m.file], tests_hash) for m in mutants}
+        base_key = sha("baseline", tests_hash, str(scoped), *(sources[rel] for rel in targets))
 
         run = MutationResult(mutants=mutants, results={}, sources=sources)
         baseline = self.store.get(NAMESPACE, base_key) if self.store else None
@@ -274,24 +246,6 @@ class Engine:
     @staticmethod
     def _in_scope(run: MutationResult, m: Mutant) -> bool:
         return run.scope is None or m.function in run.scope.get(m.file, [])
-
-    @staticmethod
-    def _key(m: Mutant, text: str, spans: dict[str, tuple[int, int]], tests_hash: str) -> str:
-        outer = m.function.split(".<locals>.")[0]
-        base = 0
-        if m.chain and outer in spans:
-            first = spans[outer][0]
-            base = sum(len(line) + 1 for line in text.split("\n")[: first - 1])
-        return _sha(
-            __version__,
-            m.file,
-            function_hash(text, m, spans),
-            tests_hash,
-            m.operator,
-            str(m.start - base),
-            str(m.end - base),
-            m.replacement,
-        )
 
     def _worker(
         self,
