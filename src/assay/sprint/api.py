@@ -106,6 +106,8 @@ def generate_sprint(
     model = model_classifier(writes, settings, root, recorder) if reads_tasks else None
     listed = tasks_report(root, settings, tracker, sprint, rev_range, model, True, use_cache)
     config = config.resolve() if config else None
+    if settings.python.interpreter:  # `.venv/bin/python` is the project's, not the private copy's
+        overrides = {**(overrides or {}), "python.interpreter": settings.python.interpreter}
 
     def write_tests(work: Path, specs: list[str], task: str) -> WriterReport:
         request = GenerateRequest(
