@@ -65,8 +65,12 @@ def clone(repo: Path, dest: Path) -> Path:
         # the one-time set-up a team does: pytest under filterwarnings=error refuses unknown marks
         text = text.replace("[tool.pytest.ini_options]\n", "[tool.pytest.ini_options]\n" + MARKERS)
     if "[tool.assay" not in text:
-        text += LLM
+        text += LLM + '\n[tool.assay.python]\ninterpreter = ".venv/bin/python"\n'
     pyproject.write_text(text)
+    # README step 1: the project's own venv with its dependencies (slugify imports text_unidecode)
+    venv = dest / ".venv"
+    sh(dest, sys.executable, "-m", "venv", str(venv))
+    sh(dest, str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "-e", ".", "pytest")
     sh(dest, "git", "add", "pyproject.toml")
     sh(dest, "git", "commit", "-qm", "assay's set-up: pytest markers, model limits")
     return dest
