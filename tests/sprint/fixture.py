@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
@@ -101,12 +102,21 @@ def sprint_repo(root: Path) -> Path:
     """The project and its history; `tasks.json` (the tracker export) lies outside the repo."""
     root.mkdir(parents=True)
     git(root, "init", "-q", "-b", "main")
+    venv_python = root / ".venv" / "bin" / "python"  # ignored by git, as a project's venv is
+    venv_python.parent.mkdir(parents=True)
+    venv_python.write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n')
+    venv_python.chmod(0o755)
     commit(
         root,
         {
             "pyproject.toml": '[project]\nname = "shop"\nversion = "0"\n\n'
             '[tool.pytest.ini_options]\npythonpath = ["src"]\ntestpaths = ["tests"]\n\n'
-            "[tool.assay.stability]\nreruns = 1\nbudget_s = 0\n",
+            "[tool.assay.stability]\nreruns = 1\nbudget_s = 0\n\n"
+            # the project's own interpreter, as README step 1 has it (tests/sprint/conftest.py)
+            '[tool.assay.python]\ninterpreter = ".venv/bin/python"\n\n'
+            # the recorded answers (tests/sprint/recorded/) outlive a change of assay's prompts
+            '[tool.assay.llm]\nreplay_match = "order"\n',
+            ".gitignore": ".venv/\n",
             "src/shop/__init__.py": "",
             "src/shop/pricing.py": PRICING_V1,
             "src/shop/stock.py": STOCK_V1,

@@ -29,7 +29,7 @@ def test_html_page_renders_in_chromium_without_console_errors(reviewed, tmp_path
     if browser is None:
         pytest.skip("chromium is not installed (.ci/toolchains installs it)")
     page = tmp_path / "stats.html"
-    proc = run_cli("stats", "-f", f"html={page}", cwd=reviewed)
+    proc = run_cli("stats", "-f", f"html={page}", cwd=reviewed.clone)
     assert proc.returncode == 0, proc.stderr
     # a console error of the page would be logged as "CONSOLE(...)" / "Uncaught" on stderr
     page.write_text(page.read_text().replace("</body>", "<span id=probe></span></body>"))

@@ -216,7 +216,7 @@ def generate(
 
     if sprint and tracker:
         _sprint(plan, sprint, tracker, range, branch, mr_file, open_mr, docs_debt_days,
-                no_cache, config, overrides, on_event, progress)  # fmt: skip
+                no_cache, record, config, overrides, on_event, progress)  # fmt: skip
 
     def run() -> WriterReport:
         with shown(progress):
@@ -256,6 +256,7 @@ def _sprint(
     open_mr: bool,
     docs_debt_days: int,
     no_cache: bool,
+    record: Path | None,
     config: Path | None,
     overrides: dict[str, Any],
     on_event: api.EventSink,
@@ -277,6 +278,7 @@ def _sprint(
                 open_mr=open_mr,
                 docs_debt_days=docs_debt_days,
                 use_cache=not no_cache,
+                record=record,
                 config=config,
                 overrides=overrides,
                 on_event=on_event,

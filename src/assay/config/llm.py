@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import Field, field_validator
 
 from assay.section import Section
@@ -38,6 +40,11 @@ class LLMConfig(Section):
     temperature: float = Field(0.2, ge=0, le=2)
     max_output_tokens: int = Field(
         4096, ge=64, le=200_000, description="completion limit of one call"
+    )
+    replay_match: Literal["prompt", "order"] = Field(
+        "prompt",
+        description="replay:FILE answers the same prompt only, or else (order) the next answer "
+        "recorded for the same target, which outlives a change of assay's prompts",
     )
     prices: dict[str, Price] = Field(
         default_factory=dict, description="'provider:model' -> price per 1M tokens"

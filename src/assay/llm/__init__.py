@@ -70,8 +70,11 @@ def make_client(
     recorder: Recorder | None = None,
     root: Path | None = None,
 ) -> LLMClient:
-    """A client for `provider:model`. A relative replay file is taken from `root` (the project)."""
+    """A client for `provider:model`. A relative replay file is taken from `root` (the project);
+    a replay is not cached (a cached answer would not count as served, and the order by subject
+    would slip)."""
     provider_name, model = parse_spec(spec, role)
+    use_cache = use_cache and provider_name != "replay"
     if provider_name == "replay" and root is not None and not Path(model).is_absolute():
         model = str((root / model) if not Path(model).exists() else Path(model).resolve())
     module, _, cls = PROVIDERS[provider_name].partition(":")

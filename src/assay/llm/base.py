@@ -15,12 +15,14 @@ from typing import Any, Protocol
 
 @dataclass(frozen=True)
 class Prompt:
-    """One request. `purpose` (write, revise, review, bugcheck) is for reports; it is not part of
-    the hash."""
+    """One request. `purpose` (write, revise, review, bugcheck) is for reports; `subject` (the
+    target, the task) is what it is about, for replays that must outlive a change of prompts.
+    Neither is part of the hash."""
 
     system: str
     user: str
     purpose: str = "write"
+    subject: str = ""
 
     @property
     def hash(self) -> str:

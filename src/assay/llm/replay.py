@@ -1,6 +1,11 @@
-"""`replay:FILE`: answers from a recorded JSONL file (prompt hash -> response), for reproducible
-runs and CI. `--record FILE` on any provider writes such a file (`Recorder`). A prompt that was
-never recorded is an error, never a guess."""
+"""`replay:FILE`: answers from a recorded JSONL file, for reproducible runs and CI. `--record FILE`
+on any provider writes such a file (`Recorder`).
+
+An answer is found by the prompt's hash. With `[llm] replay_match = "order"`, failing that, it is
+the next answer not yet served that was recorded for the same subject (the target, the task), in
+recorded order: such a recording stays usable when assay's prompts change, for a replay then
+reproduces the recorded *answers*, not the prompts. A request with no answer is an error, never a
+guess."""
 
 from __future__ import annotations
 
@@ -14,21 +19,22 @@ from assay.errors import ConfigError
 from assay.llm.base import CallParams, Completion, PermanentError, Prompt, estimate_tokens
 
 
-def load_records(path: Path) -> dict[str, dict[str, Any]]:
+def load_records(path: Path) -> list[dict[str, Any]]:
+    """The records of `path` in recorded order; a ConfigError naming the first bad line."""
     if not path.is_file():
         raise ConfigError(f"replay: no such file: {path}")
-    records: dict[str, dict[str, Any]] = {}
+    records: list[dict[str, Any]] = []
     for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         if not line.strip():
             continue
         try:
             entry = json.loads(line)
-            records[str(entry["hash"])] = entry
-            str(entry["text"])
+            str(entry["hash"]), str(entry["text"]), str(entry.get("subject", ""))
         except (ValueError, KeyError, TypeError):
             raise ConfigError(
                 f"replay: {path}:{n}: not a record (JSON with 'hash' and 'text')"
             ) from None
+        records.append(entry)
     return records
 
 
@@ -39,14 +45,39 @@ class ReplayProvider:
         self.model = model
         self.path = Path(model)
         self.records = load_records(self.path)
+        self.by_order = config.replay_match == "order"
+        self.by_hash = {str(r["hash"]): i for i, r in enumerate(self.records)}  # the last wins
+        self.served: set[int] = set()
+        self.asked: dict[str, int] = {}  # subject -> requests so far
+        self._lock = threading.Lock()
+
+    def _find(self, prompt: Prompt) -> int | None:
+        hit = self.by_hash.get(prompt.hash)
+        if hit is None and self.by_order and prompt.subject:
+            hit = next(
+                (
+                    i
+                    for i, r in enumerate(self.records)
+                    if i not in self.served and r.get("subject") == prompt.subject
+                ),
+                None,
+            )
+        return hit
 
     def complete(self, prompt: Prompt, params: CallParams) -> Completion:
-        entry = self.records.get(prompt.hash)
-        if entry is None:
+        with self._lock:
+            self.asked[prompt.subject] = self.asked.get(prompt.subject, 0) + 1
+            hit = self._find(prompt)
+            if hit is not None:
+                self.served.add(hit)
+        if hit is None:
+            about = f"request {self.asked[prompt.subject]} for {prompt.subject}, "
+            about = about if prompt.subject else ""
             raise PermanentError(
                 f"replay: {self.path.name} has no answer for this {prompt.purpose} prompt "
-                f"(hash {prompt.hash[:12]}); record it again with --record"
+                f"({about}hash {prompt.hash[:12]}); record it again with --record"
             )
+        entry = self.records[hit]
         text = entry["text"]
         given = "prompt_tokens" in entry and "completion_tokens" in entry
         return Completion(
@@ -62,7 +93,8 @@ class ReplayProvider:
 
 
 class Recorder:
-    """Appends every answer a client gets (cached ones too) to a JSONL file that `replay:` reads."""
+    """Appends every answer a client gets (cached ones too) to a JSONL file that `replay:` reads.
+    One recorder may serve several clients (a sprint's classifier and each task's writer)."""
 
     def __init__(self, path: Path):
         self.path = path
@@ -77,6 +109,7 @@ class Recorder:
         entry = {
             "hash": prompt.hash,
             "purpose": prompt.purpose,
+            "subject": prompt.subject,
             "source": source,
             "text": completion.text,
             "prompt_tokens": completion.prompt_tokens,

@@ -75,14 +75,16 @@ def generate_sprint(
     open_mr: bool = False,
     docs_debt_days: int = 180,
     use_cache: bool = True,
+    record: Path | None = None,
     config: Path | None = None,
     overrides: dict[str, Any] | None = None,
     on_event: Callable[[ProgressEvent], None] | None = None,
 ) -> SprintReport:
     """Tests for each core task of the sprint (the writer `generate.writer` on its targets, in a
     private copy of HEAD), committed onto `branch` (default `assay/sprint-NAME`), one commit per
-    task, and a merge-request description."""
-    from assay.llm import PROVIDERS
+    task, and a merge-request description. `record`: every model answer of the run (the
+    classifier's and every task's) to this JSONL file, for `replay:FILE`."""
+    from assay.llm import PROVIDERS, Recorder
     from assay.sprint import mr
     from assay.sprint.ask import model_classifier
     from assay.sprint.branch import check_new
@@ -99,21 +101,26 @@ def generate_sprint(
     settings = _settings(root, config, overrides)
     writer = settings.generate.writer or DEFAULT_WRITER
     reads_tasks = writer.split(":")[0] in PROVIDERS  # the offline writer reads no task text
-    model = model_classifier(writer, settings, root) if reads_tasks else None
+    recorder = Recorder(record) if record is not None and reads_tasks else None
+    writes = _absolute_replay(writer, root)  # each task's writer runs in a private copy
+    model = model_classifier(writes, settings, root, recorder) if reads_tasks else None
     listed = tasks_report(root, settings, tracker, sprint, rev_range, model, True, use_cache)
     config = config.resolve() if config else None
+    if settings.python.interpreter:  # `.venv/bin/python` is the project's, not the private copy's
+        overrides = {**(overrides or {}), "python.interpreter": settings.python.interpreter}
 
     def write_tests(work: Path, specs: list[str], task: str) -> WriterReport:
         request = GenerateRequest(
             work,
             _settings(work, config, overrides),
             [str(work / spec) for spec in specs],
-            writer,
+            writes,
             task=task if reads_tasks else None,
             use_cache=use_cache,
+            recorder=recorder,
             on_event=on_event,
         )
-        return writer_kind(writer).generate(request)
+        return writer_kind(writes).generate(request)
 
     report = run_sprint(root, listed, write_tests, writer, branch, docs_debt_days)
     report.description = mr.description(report)
@@ -131,6 +138,16 @@ def generate_sprint(
         else:
             report.mr_url = opened
     return report
+
+
+def _absolute_replay(writer: str, root: Path) -> str:
+    """`replay:FILE` with FILE as `make_client` finds it (the working directory, else the
+    project), made absolute; any other writer as it is."""
+    provider, _, path = writer.partition(":")
+    if provider != "replay" or Path(path).is_absolute():
+        return writer
+    found = Path(path).resolve() if Path(path).exists() else (root / path).resolve()
+    return f"replay:{found}"
 
 
 def stats(

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from assay.config import Settings
-from assay.llm import LLMError, make_client
+from assay.llm import LLMError, Recorder, make_client
 from assay.llm.base import Prompt
 from assay.sprint.classify import Model
 from assay.sprint.model import Classification, Task, TaskClass
@@ -20,14 +20,16 @@ SYSTEM = (
 CLASSES = {c.value for c in TaskClass if c is not TaskClass.UNCLASSIFIED}
 
 
-def model_classifier(spec: str, settings: Settings, root: Path) -> Model:
-    client = make_client(spec, settings.llm, role="writer", root=root)
+def model_classifier(
+    spec: str, settings: Settings, root: Path, recorder: Recorder | None = None
+) -> Model:
+    client = make_client(spec, settings.llm, role="writer", root=root, recorder=recorder)
 
     def decide(task: Task) -> Classification | None:
         user = f"Task {task.id}: {task.title}\nType: {task.type}\nLabels: {', '.join(task.labels)}"
         user += f"\n\n{task.description[:2000]}"
         try:
-            answer = client.complete(Prompt(SYSTEM, user, purpose="classify")).text
+            answer = client.complete(Prompt(SYSTEM, user, "classify", f"task {task.id}")).text
         except LLMError as err:
             return Classification(
                 TaskClass.UNCLASSIFIED, f"no rule decides; the model failed: {err}"

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import io
 import os
-import re
 import tarfile
 import tempfile
 from collections import Counter
@@ -20,6 +19,7 @@ from assay.sprint.branch import BranchWriter, check_new
 from assay.sprint.docs_debt import DocsDebt, stale_docs, withhold
 from assay.sprint.git import git_bytes, show, toplevel
 from assay.sprint.model import ClassifiedTask, TaskClass, TasksReport
+from assay.sprint.tags import tag
 from assay.writers.base import WriterReport
 from assay.writers.offline.model import OfflineReport
 from assay.writers.report import GenerateReport
@@ -27,7 +27,6 @@ from assay.writers.report import GenerateReport
 # (project root of the copy, targets, task text) -> the writer's report
 Generate = Callable[[Path, list[str], str], WriterReport]
 SKIP_DIRS = {".assay", "__pycache__", ".pytest_cache", ".git", ".mypy_cache", ".ruff_cache"}
-MARK = re.compile(r"pytest\.mark\.assay_generated(?:\((?:task=(?P<task>'[^']*'|\"[^\"]*\"))?\))?")
 
 
 @dataclass
@@ -94,11 +93,6 @@ class SprintReport:
             "mr_command": self.mr_command,
             "mr_url": self.mr_url,
         }
-
-
-def sprint_marker(source: str, task: str, sprint: str) -> str:
-    """Every `assay_generated` mark of a generated file carries the task and the sprint."""
-    return MARK.sub(f"pytest.mark.assay_generated(task={task!r}, sprint={sprint!r})", source)
 
 
 def _export(top: Path, rev: str, dest: Path) -> None:
@@ -195,10 +189,12 @@ def run_sprint(
             files: dict[str, bytes] = {}
             for rel in new:
                 path = work / rel
-                if rel.endswith(".py"):
-                    marked = sprint_marker(path.read_text(encoding="utf-8"), task.task.id,
-                                           tasks.sprint)  # fmt: skip
-                    path.write_text(marked, encoding="utf-8")
+                try:
+                    source = path.read_text(encoding="utf-8")
+                except UnicodeDecodeError:  # not a test file: committed as it is
+                    pass
+                else:
+                    path.write_text(tag(rel, source, task.task.id, tasks.sprint), encoding="utf-8")
                 files[prefix + rel] = path.read_bytes()
             result.files = sorted(files)
             if files:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, runtime_chec
 from assay.config import Settings
 from assay.languages.base import WritePlan
 from assay.llm.base import Call
+from assay.llm.replay import Recorder
 from assay.model import FileReport, ProgressEvent
 from assay.project import Project
 from assay.targets.model import Target
@@ -110,6 +111,7 @@ class GenerateRequest:
     # (event, target, detail); "note" is one line
     on_event: Callable[[ProgressEvent], None] | None = None
     crosshair: bool | None = None  # None: where installed; False: never (writers that use it)
+    recorder: Recorder | None = None  # or to this one, shared with other runs (a sprint's tasks)
 
 
 class WriterReport(Protocol):

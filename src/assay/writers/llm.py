@@ -4,6 +4,7 @@ so far - so a revision costs about as much as the first attempt, however many ca
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import ClassVar
 
 from assay.config import Settings
@@ -74,6 +75,7 @@ class LLMWriter(LoopWriter):
         kind: AttemptKind,
         parent: Attempt | None,
     ) -> Attempt:
+        prompt = replace(prompt, subject=target.id)  # a replay answers by target and order
         completion = self.client.complete(prompt)
         call = self.client.record(prompt, completion)
         found = extract(completion.text, completion.finish, context.language)

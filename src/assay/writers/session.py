@@ -106,7 +106,7 @@ def run_generate(request: GenerateRequest, kind: type[LoopWriter]) -> GenerateRe
     if store.problem:
         notes.append(store.problem)
     budget = Budget(conf.max_tokens, conf.max_cost)
-    recorder = Recorder(record) if record is not None else None
+    recorder = request.recorder or (Recorder(record) if record is not None else None)
     gsettings = generate_settings(settings)
     writer: Writer | None = None
     reviewer: ReviewGate | None = None
