@@ -188,8 +188,8 @@ def candidates(
     if cls is not None:
         receivers += [r for i in mined if (r := i.get("receiver"))]
         receivers += _sources(values_for(cls, pool), imports, 6)
-        if not receivers:  # a class built with no argument (`Lexer()`) is its own receiver
-            receivers += _bare(cls, imports)
+        if not receivers:  # built from its constructor's hints and uses (`Lexer()`, `Wait(1)`)
+            receivers += _built(cls, pool, imports)
         receivers = list(dict.fromkeys(receivers))[:MAX_CHOICES]
     lines = sorted(set(imports.lines.values()))
     out: list[dict] = []
@@ -246,19 +246,37 @@ def candidates(
     return {"params": [*sig.positional, *sig.keyword], "inputs": out}
 
 
-def _bare(cls: type, imports: Imports) -> list[str]:
-    """`Cls()` when the class's constructor needs no argument, else nothing."""
+def _built(cls: type, pool: dict[str, list], imports: Imports) -> list[str]:
+    """`Cls(...)` with each required constructor argument from its type hint or, untyped, from
+    how `__init__` uses it (`shapes`): the first values, then the next ones; `Cls()` when it
+    needs none."""
     try:
-        params = inspect.signature(cls).parameters.values()
+        init = Signature(cls.__init__, drop_first=True)  # type: ignore[misc]
         name = importable(cls, imports)
     except (TypeError, ValueError, Unwritable):
         return []
     needed = [
         p
-        for p in params
+        for p in init.params
         if p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
     ]
-    return [] if needed else [f"{name}()"]
+    choices = []
+    for p in needed:
+        hint = init.hints.get(p.name)
+        values = values_for(hint, pool) if hint is not None else []
+        values = values or shaped(cls.__init__, p.name, pool)  # type: ignore[misc]
+        sources = _sources(values, imports, 3)
+        if not sources:
+            return []
+        choices.append((p, sources))
+    out = []
+    for n in range(3):
+        args = [
+            (f"{p.name}=" if p.kind is p.KEYWORD_ONLY else "") + c[min(n, len(c) - 1)]
+            for p, c in choices
+        ]
+        out.append(f"{name}({', '.join(args)})")
+    return list(dict.fromkeys(out))
 
 
 def _stringy(sources: list[str]) -> bool:

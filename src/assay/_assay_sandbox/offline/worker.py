@@ -362,7 +362,7 @@ def main(job_path: str) -> int:
                 [c for c in cases if lines is None or lines & c[5]], MAX_CASES, words
             ), True
 
-        todo.sort(key=lambda mc: (not mc[0].chain, len(cases_for(mc[0])[0])))
+        todo = mutants.first_things_first(todo, [f.name for f in job.functions], cases_for)
         kills, status = mutants.run(
             todo,
             cases_for,

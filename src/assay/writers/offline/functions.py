@@ -185,9 +185,10 @@ def functions_of(text: str) -> list[FunctionInfo]:
             found.append(_info(node, node.name, "function", aliases))
         elif isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
             for item in node.body:
-                if isinstance(
-                    item, (ast.FunctionDef, ast.AsyncFunctionDef)
-                ) and not item.name.startswith("_"):
+                # an instance called like a function (`wait_fixed(1)(state)`) is tested that way
+                if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and (
+                    not item.name.startswith("_") or item.name == "__call__"
+                ):
                     kind = (
                         "static"
                         if _decorators(item) & {"staticmethod", "classmethod"}

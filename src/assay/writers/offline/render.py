@@ -154,7 +154,8 @@ class _Writer:
     def callee(self, fn: str, receiver: str) -> str:
         kind = self.kinds[fn]
         if kind == "method":
-            return f"{receiver}.{fn.rsplit('.', 1)[1]}"
+            method = fn.rsplit(".", 1)[1]
+            return receiver if method == "__call__" else f"{receiver}.{method}"
         return fn
 
     def columns(self, k: Kept) -> list[str]:
