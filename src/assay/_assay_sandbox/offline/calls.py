@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
 from .values import Imports, Unwritable, importable, round_trips, to_source
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator
+    from collections.abc import Callable, Iterator, Sequence
     from types import FrameType, ModuleType
     from typing import Self
 
@@ -107,11 +107,16 @@ def resolve(module: object, name: str) -> Any:
     return obj
 
 
+class Prepared(NamedTuple):
+    receiver: Any  # None for a function
+    call: Callable[[], Any]  # the call, with no argument
+    args: list[Any]  # the positional arguments it passes (a list may change under the call)
+
+
 def prepare(
     module: ModuleType, fn: dict, inp: dict, ns: dict, literal: dict | None = None
-) -> tuple[Any, Callable[[], Any]]:
-    """(receiver or None, a zero-argument callable doing the call); raises when the input does
-    not evaluate.
+) -> Prepared:
+    """The receiver, the call and its arguments; raises when the input does not evaluate.
 
     `literal`, when given, receives a plain literal source for each argument whose value has one
     (`args`, `kwargs`): a mined `'fix'.capitalize()` is written `'Fix'`."""
@@ -126,7 +131,21 @@ def prepare(
     bound = (
         getattr(receiver, fn["name"].rsplit(".", 1)[1]) if method else resolve(module, fn["name"])
     )
-    return receiver, lambda: bound(*args, **kwargs)
+    return Prepared(receiver, lambda: bound(*args, **kwargs), args)
+
+
+MUTABLE = (list, dict, set, bytearray)
+
+
+def mutable_sources(args: list[Any]) -> dict[int, str]:
+    """Source of each positional argument a call may change in place (a list, dict, set), before
+    the call: the oracle pins its state after when it changed."""
+    out = {}
+    for i, value in enumerate(args):
+        if isinstance(value, MUTABLE):
+            with contextlib.suppress(Unwritable, Exception):
+                out[i] = to_source(value, Imports())
+    return out
 
 
 def _literal(value: object, source: str) -> str:
@@ -194,9 +213,17 @@ class _Items(list):
     """The items of an iterator the function returned (asserted as `list(f(x)) == [...]`)."""
 
 
-def record(ran: Ran, receiver: object, before: str | None, ns_lines: list[str]) -> dict:
+def record(
+    ran: Ran,
+    receiver: object,
+    before: str | None,
+    ns_lines: list[str],
+    args: Sequence[Any] = (),
+    args_before: dict[int, str] | None = None,
+) -> dict:
     """The oracle's record of one outcome: what a test can assert about it, or why nothing
-    can be."""
+    can be. `args_before` (`mutable_sources`): an argument the call changed is pinned in its
+    state after (`after`: position -> source)."""
     value, exc = ran.value, ran.exc
     if exc is not None:
         if isinstance(exc, CallTimeout):
@@ -240,6 +267,11 @@ def record(ran: Ran, receiver: object, before: str | None, ns_lines: list[str]) 
         # a state that cannot be written is simply not asserted
         with contextlib.suppress(Unwritable):
             state = to_source(receiver, imports)
+    changed: dict[str, str] = {}
+    for i, src in (args_before or {}).items():
+        with contextlib.suppress(Unwritable, Exception):
+            if (now := to_source(args[i], imports)) != src:
+                changed[str(i)] = now
     lines = sorted(set(imports.lines.values()))
     ns = Namespaces(ns_lines).get(tuple(lines))
     if not round_trips(expr, plain, ns):
@@ -247,11 +279,21 @@ def record(ran: Ran, receiver: object, before: str | None, ns_lines: list[str]) 
     out = {"k": kind, "expr": expr, "imports": lines}
     if state is not None and state != before and round_trips(state, receiver, ns):
         out["state"] = state
+    after = {i: src for i, src in changed.items() if round_trips(src, args[int(i)], ns)}
+    if after:
+        out["after"] = after
     return out
 
 
-def differs(expected: dict, ran: Ran, receiver: object, ns: dict) -> bool:
-    """Whether the test written from `expected` would fail on this outcome."""
+def differs(
+    expected: dict,
+    ran: Ran,
+    receiver: object,
+    ns: dict,
+    args: Sequence[Any] = (),
+) -> bool:
+    """Whether the test written from `expected` would fail on this outcome (`args`: the call's
+    positional arguments, after it)."""
     value, exc = ran.value, ran.exc
     try:
         if expected["k"] == "raise":
@@ -270,7 +312,12 @@ def differs(expected: dict, ran: Ran, receiver: object, ns: dict) -> bool:
         plain = list(value) if expected["k"] == "iter" else value
         if not bool(plain == eval(expected["expr"], ns)):  # noqa: S307
             return True
-        return "state" in expected and not bool(receiver == eval(expected["state"], ns))  # noqa: S307
+        if "state" in expected and not bool(receiver == eval(expected["state"], ns)):  # noqa: S307
+            return True
+        return any(
+            not bool(args[int(i)] == eval(src, ns))  # noqa: S307
+            for i, src in expected.get("after", {}).items()
+        )
     except BaseException:  # noqa: BLE001 - comparing failed: the assertion would fail too
         return True
 

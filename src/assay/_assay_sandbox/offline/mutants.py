@@ -244,12 +244,12 @@ def _child(
     for case_id, fn, inp, expected, timeout in cases:
         ns = spaces.get((*setup(inp), *expected.get("imports", [])))
         try:
-            receiver, call = prepare(module, fn, inp, ns)
+            receiver, call, args = prepare(module, fn, inp, ns)
         # the input no longer builds under this mutant: the test fails
         except BaseException:  # noqa: BLE001
             killed.append(case_id)
             continue
-        if differs(expected, run_call(call, timeout), receiver, ns):
+        if differs(expected, run_call(call, timeout), receiver, ns, args):
             killed.append(case_id)
             if len(killed) >= MAX_KILLERS:
                 break

@@ -40,6 +40,7 @@ from .calls import (
     LineTrace,
     Namespaces,
     child_setup,
+    mutable_sources,
     prepare,
     record,
     run_call,
@@ -86,7 +87,7 @@ def _observe(
         ns = spaces.get(extra)
         literal: dict = {}
         try:
-            receiver, call = prepare(module, fn, inp, ns, literal if trace else None)
+            receiver, call, args = prepare(module, fn, inp, ns, literal if trace else None)
         except BaseException as err:  # noqa: BLE001 - an input that does not evaluate is dropped
             out.append({"k": "bad_input", "why": f"{type(err).__name__}: {err}"[:200]})
             continue
@@ -94,12 +95,13 @@ def _observe(
         if receiver is not None:
             with contextlib.suppress(Unwritable, Exception):
                 before = to_source(receiver, Imports())
+        args_before = mutable_sources(args)
         tracer = LineTrace(path)
         with tracer if trace else contextlib.nullcontext():
             ran = run_call(call, timeout)
         try:
             with timer(timeout):
-                rec = record(ran, receiver, before, [*lines, *extra])
+                rec = record(ran, receiver, before, [*lines, *extra], args, args_before)
         except CallTimeout:
             rec = {"k": "unwritable", "why": "writing the value back took too long"}
         except Exception as err:  # noqa: BLE001 - a repr or __eq__ that raises
@@ -153,7 +155,7 @@ def _run(body: Task, timeout: float) -> tuple[str, Any, float]:
 
 
 def _same(a: dict, b: dict) -> bool:
-    keys = ("k", "expr", "type", "match", "state", "iterating")
+    keys = ("k", "expr", "type", "match", "state", "iterating", "after")
     return all(a.get(k) == b.get(k) for k in keys)
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 import copy
 import doctest
+import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -27,6 +28,7 @@ from assay.writers.offline.regex import samples
 
 MAX_ARG = 200  # characters of one argument's source
 MAX_PER_FUNCTION = 250
+ENOUGH = 60  # mined inputs of every function after which no more test files are read
 
 
 @dataclass
@@ -235,16 +237,25 @@ def mine(
     module_text: str,
     functions: dict[str, str],
     modules: dict[str, str] | None = None,
+    until: float | None = None,
 ) -> Mined:
-    """Inputs for `functions` (name -> kind) of module `dotted` from every test file under `root`
+    """Inputs for `functions` (name -> kind) of module `dotted` from the test files under `root`
     and the module's doctests; literals from both. `modules` (the project's, dotted name ->
-    path): their re-exports are followed to `dotted`."""
+    path): their re-exports are followed to `dotted`. The test files named after the module are
+    read first; reading stops when every function has `ENOUGH` inputs or at `until` (a large
+    test suite took a busy machine's whole budget before the probe started)."""
     mined = Mined()
     exports = read_exports(root, modules or {})
     miner = _Miner(dotted, functions, mined, exports)
     counts: dict[str, Counter] = {"int": Counter(), "float": Counter(), "str": Counter()}
     trees = []
-    for path in project_test_files(root):
+    stem = dotted.split(".")[-1] if dotted.split(".")[-1] != "__init__" else dotted.split(".")[0]
+    files = sorted(project_test_files(root), key=lambda p: stem.lower() not in p.stem.lower())
+    for path in files:
+        if (until is not None and time.monotonic() > until) or all(
+            len(mined.inputs.get(name, ())) >= ENOUGH for name in functions
+        ):
+            break
         try:
             tree = ast.parse(path.read_text(encoding="utf-8"))
         except (SyntaxError, UnicodeDecodeError, ValueError, OSError):

@@ -42,6 +42,7 @@ from assay.writers.offline.verification import Verification
 LATE_VERDICT = "kept: gates 1-3, 5 passed; gate 4 by the probe (out of time)"
 PROBE_SHARE = 0.5  # of the module's budget; verification takes the rest
 CROSSHAIR_SHARE = 0.2  # of the probe's time, for `crosshair cover` when it is installed
+MINING_SHARE = 0.15  # of the probe's time, for reading the project's tests
 
 
 def dotted_of(project: Project, rel: str) -> str:
@@ -155,7 +156,12 @@ class OfflineWriter(Verification):
         until: float,
     ) -> ProbeResult:
         mined = mine(
-            self.project.root, dotted, text, {i.name: i.kind for i in todo}, self.project.modules
+            self.project.root,
+            dotted,
+            text,
+            {i.name: i.kind for i in todo},
+            self.project.modules,
+            time.monotonic() + (until - time.monotonic()) * MINING_SHARE,
         )
         functions = [
             OfflineFunction(

@@ -1,0 +1,96 @@
+"""Inputs the offline writer builds for code that has no type hints and no test calling it: objects
+called like functions, objects whose attributes a function reads, characters a function compares
+by code point (issue 28). No process is started: the module is imported here."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import textwrap
+from types import SimpleNamespace
+
+import pytest
+
+from assay._assay_sandbox.offline.inputs import candidates
+from assay._assay_sandbox.offline.values import Imports, round_trips, to_source
+from assay.writers.offline.functions import functions_of
+from assay.writers.offline.probe import Kept
+from assay.writers.offline.render import render
+
+SOURCE = textwrap.dedent("""
+    import typing
+
+    if typing.TYPE_CHECKING:
+        from elsewhere import State  # never importable: the hint does not resolve
+
+
+    class wait_fixed:
+        def __init__(self, wait):
+            self.wait = wait * 1.0
+
+        def __call__(self, state: "State") -> float:
+            if state.attempt_number > 3:
+                return self.wait * state.attempt_number
+            return self.wait
+
+
+    def width(ch):
+        code = ord(ch)
+        if 32 <= code < 127:
+            return 1
+        return 0 if code < 32 else 2
+""")
+POOL: dict[str, list] = {"int": [], "float": [], "str": []}
+
+
+@pytest.fixture
+def module(tmp_path):
+    (tmp_path / "waits.py").write_text(SOURCE)
+    sys.path.insert(0, str(tmp_path))
+    try:
+        yield importlib.import_module("waits")
+    finally:
+        sys.path.remove(str(tmp_path))
+        sys.modules.pop("waits", None)
+
+
+def test_an_instance_called_like_a_function_is_a_target_and_is_called_so():
+    names = {f.name: f for f in functions_of(SOURCE)}
+    assert names["wait_fixed.__call__"].kind == "method" and not names["wait_fixed.__call__"].skip
+    k = Kept(
+        "k",
+        "wait_fixed.__call__",
+        {"args": ["SimpleNamespace(attempt_number=5)"], "kwargs": {}, "receiver": "wait_fixed(2)"},
+        {"k": "return", "expr": "10.0", "imports": []},
+        set(),
+        {"m1"},
+    )
+    kinds = {"wait_fixed.__call__": "method"}
+    text = render("waits", [k], kinds, {}, {"waits"}, list(kinds)).text
+    assert "wait_fixed_obj = wait_fixed(2)" in text
+    assert "wait_fixed_obj(SimpleNamespace(attempt_number=5)) == 10.0" in text
+    assert ".__call__(" not in text
+
+
+def test_a_receiver_is_built_from_the_constructor_and_attribute_reads_make_an_object(module):
+    spec = {"name": "wait_fixed.__call__", "kind": "method", "inputs": [], "receivers": []}
+    made = candidates(module, spec, POOL, 60, 0)["inputs"]
+    receivers = {i["receiver"] for i in made}
+    assert receivers and all(r.startswith("wait_fixed(") for r in receivers)
+    states = {i["args"][0] for i in made}
+    assert "SimpleNamespace(attempt_number=5)" in states
+    assert any("from types import SimpleNamespace" in i["imports"] for i in made)
+
+
+def test_a_parameter_passed_to_ord_gets_the_characters_at_the_boundaries_compared(module):
+    spec = {"name": "width", "kind": "function", "inputs": [], "receivers": []}
+    made = {i["args"][0] for i in candidates(module, spec, POOL, 60, 0)["inputs"]}
+    assert {repr(chr(31)), repr(chr(32)), repr(chr(126)), repr(chr(127))} <= made
+
+
+def test_an_object_of_attributes_is_written_back_as_source():
+    imports = Imports()
+    value = SimpleNamespace(attempt_number=3, delay=0.5)
+    src = to_source(value, imports)
+    assert src == "SimpleNamespace(attempt_number=3, delay=0.5)"
+    assert round_trips(src, value, imports.namespace())
