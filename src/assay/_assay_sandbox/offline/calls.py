@@ -325,9 +325,10 @@ def differs(
 class LineTrace:
     """Lines of one file executed during a call (only frames of that file are traced)."""
 
-    def __init__(self, path: str):
+    def __init__(self, path: str, on_call: Callable[[FrameType], None] | None = None):
         self.path = path
         self.lines: set[int] = set()
+        self.on_call = on_call  # told of each call of a function of the file
 
     def _global(
         self, frame: FrameType, event: str, arg: object
@@ -335,6 +336,8 @@ class LineTrace:
         if frame.f_code.co_filename != self.path:
             return None
         self.lines.add(frame.f_lineno)
+        if self.on_call is not None:
+            self.on_call(frame)
         return self._local
 
     def _local(

@@ -159,6 +159,9 @@ def candidates(
     pool = own_literals(module, obj, pool)
     imports = Imports()
     mined = [dict(i, origin=i.get("origin", "tests")) for i in fn["inputs"]]
+    # what a person wrote (tests, doctests) seeds the variants; what callers passed (`callgraph`)
+    # is tried as it came, and leaves the parameters' boundary values their place
+    written = [i for i in mined if i["origin"] != "callgraph"]
     # a variant may reuse any mined argument: it carries what every mined input needs
     mined_imports = sorted({line for i in mined for line in i.get("imports", [])})
     mined_helpers = sorted({h for i in mined for h in i.get("helpers", [])})
@@ -167,7 +170,7 @@ def candidates(
     for p in sig.params:
         if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
             continue
-        from_mined = [named[p.name] for i in mined if (named := sig.named(i)) and p.name in named]
+        from_mined = [named[p.name] for i in written if (named := sig.named(i)) and p.name in named]
         values: list = []
         if p.default is not p.empty:
             values.append(p.default)
@@ -224,7 +227,7 @@ def candidates(
             seen.add(key)
             out.append({**inp, "imports": sorted(set(inp.get("imports", [])))})
     names = list(choices)
-    bases = [(n, i.get("receiver")) for i in mined if (n := sig.named(i)) is not None][:3]
+    bases = [(n, i.get("receiver")) for i in written if (n := sig.named(i)) is not None][:3]
     if not bases:
         bases = [({n: c[0] for n, c in choices.items() if c}, receivers[0] if receivers else None)]
     regex = pool.get("regex", [])
