@@ -5,14 +5,18 @@ by code point (issue 28). No process is started: the module is imported here."""
 from __future__ import annotations
 
 import importlib
+import json
+import subprocess
 import sys
 import textwrap
 from types import SimpleNamespace
 
 import pytest
 
+from assay._assay_sandbox import launch
 from assay._assay_sandbox.offline.inputs import candidates
 from assay._assay_sandbox.offline.values import Imports, round_trips, to_source
+from assay._assay_sandbox.protocol import OfflineFunction, OfflineJob
 from assay.writers.offline.functions import functions_of
 from assay.writers.offline.probe import Kept
 from assay.writers.offline.render import render
@@ -94,3 +98,48 @@ def test_an_object_of_attributes_is_written_back_as_source():
     src = to_source(value, imports)
     assert src == "SimpleNamespace(attempt_number=3, delay=0.5)"
     assert round_trips(src, value, imports.namespace())
+
+
+def test_what_a_caller_passes_a_target_becomes_its_input(tmp_path):
+    """`describe` has no hint and no test; `label`, which calls it, is listed after it yet explored
+    first, and the arguments it passes while its inputs run are tried on `describe` as they came
+    (the real probe, in a subprocess)."""
+    (tmp_path / "shelf.py").write_text(
+        textwrap.dedent("""
+        def describe(name, size):
+            return f"{name}:{size}"
+
+
+        def label(record):
+            return describe(record["name"], record["size"] * 2)
+    """)
+    )
+    out = tmp_path / "out.json"
+    job = OfflineJob(
+        user_root=str(tmp_path),
+        scratch_root=str(tmp_path),
+        out=str(out),
+        module="shelf",
+        path=str(tmp_path / "shelf.py"),
+        imports=["from shelf import describe, label"],
+        functions=[
+            OfflineFunction("describe", "function", [], []),
+            OfflineFunction("label", "function", [], []),
+        ],
+        mutants=[],
+        budget_s=60.0,
+        hypothesis_examples=0,
+    )
+    (tmp_path / "job.json").write_text(job.to_json())
+    subprocess.run(
+        launch.argv(sys.executable, "offline", str(tmp_path / "job.json")),
+        cwd=tmp_path,
+        check=True,
+        timeout=120,
+    )
+    found = json.loads(out.read_text())["functions"]["describe"]
+    passed = [k["input"] for k in found["kept"] if k["input"]["origin"] == "callgraph"]
+    # label({"name": 1, "size": 2}) calls describe(1, 4)
+    assert {"args": ["1", "4"], "kwargs": {}} in [
+        {"args": i["args"], "kwargs": i["kwargs"]} for i in passed
+    ], found
