@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib
 import sys
 import textwrap
+import warnings
 
 import pytest
 
@@ -18,6 +19,7 @@ from assay._assay_sandbox.offline.calls import (
     record,
     run_call,
 )
+from assay.writers.offline.markers import warnings_fail
 from assay.writers.offline.probe import Kept
 from assay.writers.offline.render import render
 
@@ -90,3 +92,19 @@ def test_the_written_test_builds_the_argument_and_asserts_its_state_after(module
     namespace["settle"] = module.settle_wrongly
     with pytest.raises(AssertionError):
         test()
+
+
+def test_a_call_that_warns_is_not_pinned_where_pytest_turns_warnings_into_errors(tmp_path):
+    """wcwidth's pytest has `filterwarnings = error`: its tests of a call that warns passed the
+    probe and failed gate 2, which cost a round of the budget."""
+
+    def old(x):
+        warnings.warn("old", DeprecationWarning, stacklevel=1)
+        return x
+
+    ran = run_call(lambda: old(1), 1.0)
+    assert ran.warned == "DeprecationWarning: old"
+    assert record(ran, None, None, [], warnings_fail=True) == {"k": "warning", "why": ran.warned}
+    assert record(ran, None, None, [])["expr"] == "1"  # elsewhere a warning fails nothing
+    (tmp_path / "tox.ini").write_text("[pytest]\nfilterwarnings =\n    error\n")
+    assert warnings_fail(tmp_path) and not warnings_fail(tmp_path / "elsewhere")

@@ -20,6 +20,7 @@ import resource
 import signal
 import sys
 import time
+import warnings
 from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
 
 from .values import Imports, Unwritable, importable, round_trips, to_source
@@ -192,21 +193,29 @@ class Ran(NamedTuple):
     seconds: float
     # the exception came from iterating the returned iterator, not from the call
     iterating: bool = False
+    warned: str = ""  # the first warning the call emitted (category: message)
 
 
 def run_call(call: Callable[[], Any], timeout: float) -> Ran:
-    """The call, and a returned iterator's items (at most MAX_ITEMS + 1)."""
+    """The call, and a returned iterator's items (at most MAX_ITEMS + 1), with the warnings it
+    emitted recorded (a project whose pytest turns warnings into errors fails such a test)."""
     start = time.perf_counter()
     iterating = False
-    try:
-        with timer(timeout):
-            value = call()
-            if _is_iterator(value):
-                iterating = True
-                value = _Items(itertools.islice(value, MAX_ITEMS + 1))
-        return Ran(value, None, time.perf_counter() - start)
-    except BaseException as exc:  # noqa: BLE001 - what the call raised is its outcome
-        return Ran(None, exc, time.perf_counter() - start, iterating)
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        try:
+            with timer(timeout):
+                value = call()
+                if _is_iterator(value):
+                    iterating = True
+                    value = _Items(itertools.islice(value, MAX_ITEMS + 1))
+            ran = Ran(value, None, time.perf_counter() - start)
+        except BaseException as exc:  # noqa: BLE001 - what the call raised is its outcome
+            ran = Ran(None, exc, time.perf_counter() - start, iterating)
+    if seen:
+        first = seen[0]
+        return ran._replace(warned=f"{first.category.__name__}: {first.message}"[:160])
+    return ran
 
 
 class _Items(list):
@@ -220,11 +229,15 @@ def record(
     ns_lines: list[str],
     args: Sequence[Any] = (),
     args_before: dict[int, str] | None = None,
+    warnings_fail: bool = False,
 ) -> dict:
     """The oracle's record of one outcome: what a test can assert about it, or why nothing
     can be. `args_before` (`mutable_sources`): an argument the call changed is pinned in its
-    state after (`after`: position -> source)."""
+    state after (`after`: position -> source). `warnings_fail`: the project's pytest turns warnings
+    into errors, so a call that warns cannot be pinned."""
     value, exc = ran.value, ran.exc
+    if warnings_fail and ran.warned and not isinstance(exc, CallTimeout):
+        return {"k": "warning", "why": ran.warned}
     if exc is not None:
         if isinstance(exc, CallTimeout):
             return {"k": "timeout"}

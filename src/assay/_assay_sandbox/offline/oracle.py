@@ -45,6 +45,7 @@ def observe(
     memory_mb: int,
     stop: float = float("inf"),
     watched: Watched | None = None,
+    warnings_fail: bool = False,
 ) -> list[dict]:
     """In a child: each input's outcome (with the lines it ran, its time and - `watched` - the
     calls of other targets it made, when tracing); from `stop` on, the rest are not run and the
@@ -82,7 +83,9 @@ def observe(
             ran = run_call(call, timeout)
         try:
             with timer(timeout):
-                rec = record(ran, receiver, before, [*lines, *extra], args, args_before)
+                rec = record(
+                    ran, receiver, before, [*lines, *extra], args, args_before, warnings_fail
+                )
         except CallTimeout:
             rec = {"k": "unwritable", "why": "writing the value back took too long"}
         except Exception as err:  # noqa: BLE001 - a repr or __eq__ that raises

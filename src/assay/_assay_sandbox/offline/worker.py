@@ -120,6 +120,7 @@ def explore(
             job.memory_mb,
             stop,
             watched,
+            job.warnings_fail,
         )
 
     def backward(batch: list[dict], stop: float) -> list[dict]:
@@ -135,6 +136,8 @@ def explore(
                     False,
                     job.memory_mb,
                     stop,
+                    None,
+                    job.warnings_fail,
                 )
             )
         )
@@ -199,6 +202,7 @@ def _why_dropped(inp: dict, a: dict, b: dict) -> str | None:
             "crash": "crashes the process",
             "not_run": "out of time",
             "unwritable": "outcome cannot be written back",
+            "warning": "emits a warning",
         }.get(a["k"], a["k"])
     if b["k"] == "not_run":  # the second run, which checks that the outcome repeats, did not come
         return "out of time"

@@ -30,6 +30,7 @@ from assay.writers.offline import crosshair
 from assay.writers.offline.cover import UNCOUNTED, cover, fit_threshold, foresee
 from assay.writers.offline.functions import FunctionInfo, functions_of
 from assay.writers.offline.gates import gate4_out_of_time
+from assay.writers.offline.markers import warnings_fail
 from assay.writers.offline.mine import mine
 from assay.writers.offline.model import FunctionReport, ModuleResult, OfflineTarget
 from assay.writers.offline.outcomes import UNJUDGED, _function_report
@@ -205,6 +206,7 @@ class OfflineWriter(Verification):
                 call_timeout=self.call_timeout,
                 workers=self.settings.mutation.workers or default_workers(),
                 hypothesis_examples=self.hypothesis_examples,
+                warnings_fail=warnings_fail(self.project.root),
             )
 
     def _finish(
