@@ -90,8 +90,8 @@ def _arguments(frame: FrameType, first: str) -> dict | None:
 
 
 def callers_first(text: str, functions: list[OfflineFunction]) -> list[OfflineFunction]:
-    """The functions in source order, except that one calling another target comes before it
-    (cycles broken in source order)."""
+    """The functions in the order given, except that one calling another target comes before it
+    (cycles broken in that order)."""
     try:
         tree = ast.parse(text)
     except SyntaxError:

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import functools
 import itertools
+import operator
 import os
 import random
 import re
@@ -30,6 +32,27 @@ if TYPE_CHECKING:
     from types import FrameType, ModuleType
     from typing import Self
 
+# a special method a test calls through its syntax: how the probe calls it (`render` writes it)
+OPERATORS: dict[str, Callable[..., Any]] = {
+    "__call__": lambda obj, *a, **k: obj(*a, **k),
+    "__eq__": operator.eq,
+    "__ne__": operator.ne,
+    "__lt__": operator.lt,
+    "__le__": operator.le,
+    "__gt__": operator.gt,
+    "__ge__": operator.ge,
+    "__add__": operator.add,
+    "__sub__": operator.sub,
+    "__mul__": operator.mul,
+    "__and__": operator.and_,
+    "__or__": operator.or_,
+    "__getitem__": operator.getitem,
+    "__contains__": operator.contains,
+    "__len__": len,
+    "__str__": str,
+    "__repr__": repr,
+    "__iter__": iter,
+}
 MAX_ITEMS = 50  # a returned iterator is pinned by its items, when it has no more than this
 MAX_MESSAGE = 80  # a raised exception is pinned by the start of its message
 _ADDRESS = re.compile(r"0x[0-9a-fA-F]{6,}")
@@ -128,10 +151,13 @@ def prepare(
     if literal is not None:
         literal["args"] = [_literal(v, src) for v, src in zip(args, inp.get("args", []))]  # noqa: B905
         literal["kwargs"] = {k: _literal(v, inp["kwargs"][k]) for k, v in kwargs.items()}
-    method = fn["kind"] == "method"
-    bound = (
-        getattr(receiver, fn["name"].rsplit(".", 1)[1]) if method else resolve(module, fn["name"])
-    )
+    name = fn["name"].rsplit(".", 1)[-1]
+    if fn["kind"] == "method" and name in OPERATORS:  # as `v < w` runs it, not `v.__lt__(w)`
+        bound: Callable[..., Any] = functools.partial(OPERATORS[name], receiver)
+    elif fn["kind"] == "method":
+        bound = getattr(receiver, name)
+    else:
+        bound = resolve(module, fn["name"])
     return Prepared(receiver, lambda: bound(*args, **kwargs), args)
 
 

@@ -3,8 +3,9 @@ time budget.
 
 1. Import the module once (the worker never calls its functions itself: every call runs in a
    forked child).
-2. Per function, callers before callees, in a child: candidate inputs (`inputs.candidates`), with
-   the arguments its callers passed it while their inputs ran (`callgraph`).
+2. Per function - those with the most mutants first, callers before callees - in a child:
+   candidate inputs (`inputs.candidates`), with the arguments its callers passed it while their
+   inputs ran (`callgraph`).
 3. The oracle, in a child per function: every input in order under a line tracer, each call bounded
    by a timer and an address-space limit; then again in reverse order in another child. An input is
    kept when both runs agree and its outcome can be asserted. A child that dies or overruns is
@@ -245,7 +246,14 @@ def main(job_path: str) -> int:
         hard = explore_end + (deadline - explore_end) * OVERRUN_SHARE
         watched = Watched(module, job.functions)
         passed: dict[str, list[dict]] = {}  # callee -> the arguments its callers gave it
-        order = callers_first(text, job.functions)
+        # the functions with the most mutants of their own first (the time may not reach the
+        # last ones), callers before their callees
+        own: dict[str, int] = {}
+        for m in job.mutants:
+            own[m.function.split(".<locals>.")[0]] = (
+                own.get(m.function.split(".<locals>.")[0], 0) + 1
+            )
+        order = callers_first(text, sorted(job.functions, key=lambda f: -own.get(f.name, 0)))
         for i, fn in enumerate(order):
             share = (explore_end - time.monotonic()) / (len(order) - i)
             fresh = [c for c in passed.get(fn.name, []) if c not in fn.inputs]

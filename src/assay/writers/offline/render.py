@@ -18,6 +18,21 @@ from assay.writers.offline.model import PinnedTest
 from assay.writers.offline.probe import Kept
 
 MARKS = ("@pytest.mark.assay_generated", "@pytest.mark.characterization")
+# special methods written with their syntax (the probe runs them so: `calls.OPERATORS`)
+BINARY = {
+    "__eq__": "==",
+    "__ne__": "!=",
+    "__lt__": "<",
+    "__le__": "<=",
+    "__gt__": ">",
+    "__ge__": ">=",
+    "__add__": "+",
+    "__sub__": "-",
+    "__mul__": "*",
+    "__and__": "&",
+    "__or__": "|",
+}
+UNARY = {"__len__": "len", "__str__": "str", "__repr__": "repr", "__iter__": "iter"}
 MAX_ARG_SLUG = 12  # an argument shows in a test's name only when this short
 MAX_VALUE_SLUG = 16
 
@@ -111,6 +126,16 @@ class _Writer:
 
     def call(self, k: Kept, recv: str, args: list[str], kwargs: dict[str, str]) -> str:
         parts = [*args, *(f"{n}={v}" for n, v in kwargs.items())]
+        method = k.function.rsplit(".", 1)[-1]
+        if self.kinds.get(k.function) == "method" and not kwargs:
+            if method in BINARY and len(args) == 1:
+                return f"({recv} {BINARY[method]} {args[0]})"
+            if method == "__getitem__" and len(args) == 1:
+                return f"{recv}[{args[0]}]"
+            if method == "__contains__" and len(args) == 1:
+                return f"({args[0]} in {recv})"
+            if method in UNARY and not args:
+                return f"{UNARY[method]}({recv})"
         return f"{self.callee(k.function, recv)}({', '.join(parts)})"
 
     def bound_args(self, k: Kept) -> tuple[list[str], list[str]]:
