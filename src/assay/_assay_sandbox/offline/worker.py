@@ -3,7 +3,7 @@ time budget.
 
 1. Import the module once (the worker never calls its functions itself: every call runs in a
    forked child).
-2. Per function - those with the most mutants first, callers before callees - in a child:
+2. Per function - those with mutants of their own first, callers before callees - in a child:
    candidate inputs (`inputs.candidates`), with the arguments its callers passed it while their
    inputs ran (`callgraph`).
 3. The oracle, in a child per function: every input in order under a line tracer, each call bounded
@@ -246,14 +246,11 @@ def main(job_path: str) -> int:
         hard = explore_end + (deadline - explore_end) * OVERRUN_SHARE
         watched = Watched(module, job.functions)
         passed: dict[str, list[dict]] = {}  # callee -> the arguments its callers gave it
-        # the functions with the most mutants of their own first (the time may not reach the
-        # last ones), callers before their callees
-        own: dict[str, int] = {}
-        for m in job.mutants:
-            own[m.function.split(".<locals>.")[0]] = (
-                own.get(m.function.split(".<locals>.")[0], 0) + 1
-            )
-        order = callers_first(text, sorted(job.functions, key=lambda f: -own.get(f.name, 0)))
+        # a function with no mutant of its own last (the time may not reach it), callers before
+        # their callees, source order otherwise (ordered by mutant count, a function that hangs
+        # came early and squeezed the shares of those after it)
+        owners = {m.function.split(".<locals>.")[0] for m in job.mutants}
+        order = callers_first(text, sorted(job.functions, key=lambda f: f.name not in owners))
         for i, fn in enumerate(order):
             share = (explore_end - time.monotonic()) / (len(order) - i)
             fresh = [c for c in passed.get(fn.name, []) if c not in fn.inputs]
