@@ -14,6 +14,7 @@ from types import SimpleNamespace
 import pytest
 
 from assay._assay_sandbox import launch
+from assay._assay_sandbox.offline.calls import prepare
 from assay._assay_sandbox.offline.inputs import candidates
 from assay._assay_sandbox.offline.values import Imports, round_trips, to_source
 from assay._assay_sandbox.protocol import OfflineFunction, OfflineJob
@@ -143,3 +144,59 @@ def test_what_a_caller_passes_a_target_becomes_its_input(tmp_path):
     assert {"args": ["1", "4"], "kwargs": {}} in [
         {"args": i["args"], "kwargs": i["kwargs"]} for i in passed
     ], found
+
+
+def test_special_methods_are_targets_run_and_written_with_their_syntax(tmp_path):
+    """semver's comparisons and indexing hold a third of its mutants; `v.__lt__(1)` returns
+    NotImplemented where `v < 1` raises, so the probe runs what the test will write."""
+    source = textwrap.dedent("""
+        class Version:
+            def __init__(self, n):
+                self.n = n
+
+            def __lt__(self, other):
+                if not isinstance(other, Version):
+                    return NotImplemented
+                return self.n < other.n
+
+            def __getitem__(self, i):
+                return [self.n][i]
+    """)
+    names = {f.name for f in functions_of(source)}
+    assert {"Version.__lt__", "Version.__getitem__"} <= names and "Version.__init__" not in names
+    (tmp_path / "versions.py").write_text(source)
+    sys.path.insert(0, str(tmp_path))
+    try:
+        module = importlib.import_module("versions")
+        ns = {"Version": module.Version}
+        spec = {"name": "Version.__lt__", "kind": "method"}
+        _, call, _ = prepare(module, spec, {"receiver": "Version(1)", "args": ["1"]}, ns)
+        with pytest.raises(TypeError):
+            call()
+        _, call, _ = prepare(module, spec, {"receiver": "Version(1)", "args": ["Version(2)"]}, ns)
+        assert call() is True
+    finally:
+        sys.path.remove(str(tmp_path))
+        sys.modules.pop("versions", None)
+    kinds = {"Version.__lt__": "method", "Version.__getitem__": "method"}
+    chosen = [
+        Kept(
+            "a",
+            "Version.__lt__",
+            {"args": ["Version(2)"], "kwargs": {}, "receiver": "Version(1)"},
+            {"k": "return", "expr": "True", "imports": []},
+            set(),
+            {"m1"},
+        ),
+        Kept(
+            "b",
+            "Version.__getitem__",
+            {"args": ["0"], "kwargs": {}, "receiver": "Version(1)"},
+            {"k": "return", "expr": "1", "imports": []},
+            set(),
+            {"m2"},
+        ),
+    ]
+    text = render("versions", chosen, kinds, {}, {"versions"}, list(kinds)).text
+    assert "assert (version < Version(2)) is True" in text
+    assert "assert version[0] == 1" in text
