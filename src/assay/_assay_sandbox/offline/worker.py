@@ -250,7 +250,14 @@ def main(job_path: str) -> int:
         # their callees, source order otherwise (ordered by mutant count, a function that hangs
         # came early and squeezed the shares of those after it)
         owners = {m.function.split(".<locals>.")[0] for m in job.mutants}
-        order = callers_first(text, sorted(job.functions, key=lambda f: f.name not in owners))
+        # special methods (`v < w`) after the module's named functions: its public API first
+        order = callers_first(
+            text,
+            sorted(
+                job.functions,
+                key=lambda f: (f.name not in owners, f.name.rsplit(".", 1)[-1].startswith("__")),
+            ),
+        )
         for i, fn in enumerate(order):
             share = (explore_end - time.monotonic()) / (len(order) - i)
             fresh = [c for c in passed.get(fn.name, []) if c not in fn.inputs]
