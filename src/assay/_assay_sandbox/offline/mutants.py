@@ -169,7 +169,8 @@ def first_things_first(
             own.setdefault(fn, []).append(mc)
         else:
             rest.append(mc)
-    cost = {mc[0].id: len(cases_for(mc[0])[0]) for mc in todo}
+    # counting the cases of module-level mutants costs seconds on a large module: they go last
+    cost = {mc[0].id: len(cases_for(mc[0])[0]) if mc[0].chain else 0 for mc in todo}
     queues = [sorted(q, key=lambda mc: cost[mc[0].id]) for q in own.values()]
     out: list[tuple] = []
     while queues:
