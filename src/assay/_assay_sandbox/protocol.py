@@ -174,6 +174,8 @@ class OfflineJob(_Json):
     max_inputs: int = 250  # per function
     hypothesis_examples: int = 40  # per function, when hypothesis is importable
     seed: int = 0
+    # the project's pytest turns warnings into errors: an input whose call warns is not kept
+    warnings_fail: bool = False
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> OfflineJob:

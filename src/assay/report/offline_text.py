@@ -29,6 +29,8 @@ def render(report: OfflineReport) -> str:
             if m.text is not None
             else m.verdict
         )
+        if m.text is not None and m.verdict not in (None, "accepted"):
+            state = f"{state}; {m.verdict}"  # kept with gate 4 by the probe: said first
         score = f", gate 4 {m.gate_score:g}%" if m.gate_score is not None else ""
         lines.append(
             f"{m.module} -> {where}: {_n(len(m.tests) if m.text is not None else 0, 'test')}, kill "

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import functools
 import itertools
+import operator
 import os
 import random
 import re
@@ -20,15 +22,37 @@ import resource
 import signal
 import sys
 import time
+import warnings
 from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
 
 from .values import Imports, Unwritable, importable, round_trips, to_source
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator
+    from collections.abc import Callable, Iterator, Sequence
     from types import FrameType, ModuleType
     from typing import Self
 
+# a special method a test calls through its syntax: how the probe calls it (`render` writes it)
+OPERATORS: dict[str, Callable[..., Any]] = {
+    "__call__": lambda obj, *a, **k: obj(*a, **k),
+    "__eq__": operator.eq,
+    "__ne__": operator.ne,
+    "__lt__": operator.lt,
+    "__le__": operator.le,
+    "__gt__": operator.gt,
+    "__ge__": operator.ge,
+    "__add__": operator.add,
+    "__sub__": operator.sub,
+    "__mul__": operator.mul,
+    "__and__": operator.and_,
+    "__or__": operator.or_,
+    "__getitem__": operator.getitem,
+    "__contains__": operator.contains,
+    "__len__": len,
+    "__str__": str,
+    "__repr__": repr,
+    "__iter__": iter,
+}
 MAX_ITEMS = 50  # a returned iterator is pinned by its items, when it has no more than this
 MAX_MESSAGE = 80  # a raised exception is pinned by the start of its message
 _ADDRESS = re.compile(r"0x[0-9a-fA-F]{6,}")
@@ -107,11 +131,16 @@ def resolve(module: object, name: str) -> Any:
     return obj
 
 
+class Prepared(NamedTuple):
+    receiver: Any  # None for a function
+    call: Callable[[], Any]  # the call, with no argument
+    args: list[Any]  # the positional arguments it passes (a list may change under the call)
+
+
 def prepare(
     module: ModuleType, fn: dict, inp: dict, ns: dict, literal: dict | None = None
-) -> tuple[Any, Callable[[], Any]]:
-    """(receiver or None, a zero-argument callable doing the call); raises when the input does
-    not evaluate.
+) -> Prepared:
+    """The receiver, the call and its arguments; raises when the input does not evaluate.
 
     `literal`, when given, receives a plain literal source for each argument whose value has one
     (`args`, `kwargs`): a mined `'fix'.capitalize()` is written `'Fix'`."""
@@ -122,11 +151,28 @@ def prepare(
     if literal is not None:
         literal["args"] = [_literal(v, src) for v, src in zip(args, inp.get("args", []))]  # noqa: B905
         literal["kwargs"] = {k: _literal(v, inp["kwargs"][k]) for k, v in kwargs.items()}
-    method = fn["kind"] == "method"
-    bound = (
-        getattr(receiver, fn["name"].rsplit(".", 1)[1]) if method else resolve(module, fn["name"])
-    )
-    return receiver, lambda: bound(*args, **kwargs)
+    name = fn["name"].rsplit(".", 1)[-1]
+    if fn["kind"] == "method" and name in OPERATORS:  # as `v < w` runs it, not `v.__lt__(w)`
+        bound: Callable[..., Any] = functools.partial(OPERATORS[name], receiver)
+    elif fn["kind"] == "method":
+        bound = getattr(receiver, name)
+    else:
+        bound = resolve(module, fn["name"])
+    return Prepared(receiver, lambda: bound(*args, **kwargs), args)
+
+
+MUTABLE = (list, dict, set, bytearray)
+
+
+def mutable_sources(args: list[Any]) -> dict[int, str]:
+    """Source of each positional argument a call may change in place (a list, dict, set), before
+    the call: the oracle pins its state after when it changed."""
+    out = {}
+    for i, value in enumerate(args):
+        if isinstance(value, MUTABLE):
+            with contextlib.suppress(Unwritable, Exception):
+                out[i] = to_source(value, Imports())
+    return out
 
 
 def _literal(value: object, source: str) -> str:
@@ -173,31 +219,51 @@ class Ran(NamedTuple):
     seconds: float
     # the exception came from iterating the returned iterator, not from the call
     iterating: bool = False
+    warned: str = ""  # the first warning the call emitted (category: message)
 
 
 def run_call(call: Callable[[], Any], timeout: float) -> Ran:
-    """The call, and a returned iterator's items (at most MAX_ITEMS + 1)."""
+    """The call, and a returned iterator's items (at most MAX_ITEMS + 1), with the warnings it
+    emitted recorded (a project whose pytest turns warnings into errors fails such a test)."""
     start = time.perf_counter()
     iterating = False
-    try:
-        with timer(timeout):
-            value = call()
-            if _is_iterator(value):
-                iterating = True
-                value = _Items(itertools.islice(value, MAX_ITEMS + 1))
-        return Ran(value, None, time.perf_counter() - start)
-    except BaseException as exc:  # noqa: BLE001 - what the call raised is its outcome
-        return Ran(None, exc, time.perf_counter() - start, iterating)
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        try:
+            with timer(timeout):
+                value = call()
+                if _is_iterator(value):
+                    iterating = True
+                    value = _Items(itertools.islice(value, MAX_ITEMS + 1))
+            ran = Ran(value, None, time.perf_counter() - start)
+        except BaseException as exc:  # noqa: BLE001 - what the call raised is its outcome
+            ran = Ran(None, exc, time.perf_counter() - start, iterating)
+    if seen:
+        first = seen[0]
+        return ran._replace(warned=f"{first.category.__name__}: {first.message}"[:160])
+    return ran
 
 
 class _Items(list):
     """The items of an iterator the function returned (asserted as `list(f(x)) == [...]`)."""
 
 
-def record(ran: Ran, receiver: object, before: str | None, ns_lines: list[str]) -> dict:
+def record(
+    ran: Ran,
+    receiver: object,
+    before: str | None,
+    ns_lines: list[str],
+    args: Sequence[Any] = (),
+    args_before: dict[int, str] | None = None,
+    warnings_fail: bool = False,
+) -> dict:
     """The oracle's record of one outcome: what a test can assert about it, or why nothing
-    can be."""
+    can be. `args_before` (`mutable_sources`): an argument the call changed is pinned in its
+    state after (`after`: position -> source). `warnings_fail`: the project's pytest turns warnings
+    into errors, so a call that warns cannot be pinned."""
     value, exc = ran.value, ran.exc
+    if warnings_fail and ran.warned and not isinstance(exc, CallTimeout):
+        return {"k": "warning", "why": ran.warned}
     if exc is not None:
         if isinstance(exc, CallTimeout):
             return {"k": "timeout"}
@@ -240,6 +306,11 @@ def record(ran: Ran, receiver: object, before: str | None, ns_lines: list[str]) 
         # a state that cannot be written is simply not asserted
         with contextlib.suppress(Unwritable):
             state = to_source(receiver, imports)
+    changed: dict[str, str] = {}
+    for i, src in (args_before or {}).items():
+        with contextlib.suppress(Unwritable, Exception):
+            if (now := to_source(args[i], imports)) != src:
+                changed[str(i)] = now
     lines = sorted(set(imports.lines.values()))
     ns = Namespaces(ns_lines).get(tuple(lines))
     if not round_trips(expr, plain, ns):
@@ -247,11 +318,21 @@ def record(ran: Ran, receiver: object, before: str | None, ns_lines: list[str]) 
     out = {"k": kind, "expr": expr, "imports": lines}
     if state is not None and state != before and round_trips(state, receiver, ns):
         out["state"] = state
+    after = {i: src for i, src in changed.items() if round_trips(src, args[int(i)], ns)}
+    if after:
+        out["after"] = after
     return out
 
 
-def differs(expected: dict, ran: Ran, receiver: object, ns: dict) -> bool:
-    """Whether the test written from `expected` would fail on this outcome."""
+def differs(
+    expected: dict,
+    ran: Ran,
+    receiver: object,
+    ns: dict,
+    args: Sequence[Any] = (),
+) -> bool:
+    """Whether the test written from `expected` would fail on this outcome (`args`: the call's
+    positional arguments, after it)."""
     value, exc = ran.value, ran.exc
     try:
         if expected["k"] == "raise":
@@ -270,7 +351,12 @@ def differs(expected: dict, ran: Ran, receiver: object, ns: dict) -> bool:
         plain = list(value) if expected["k"] == "iter" else value
         if not bool(plain == eval(expected["expr"], ns)):  # noqa: S307
             return True
-        return "state" in expected and not bool(receiver == eval(expected["state"], ns))  # noqa: S307
+        if "state" in expected and not bool(receiver == eval(expected["state"], ns)):  # noqa: S307
+            return True
+        return any(
+            not bool(args[int(i)] == eval(src, ns))  # noqa: S307
+            for i, src in expected.get("after", {}).items()
+        )
     except BaseException:  # noqa: BLE001 - comparing failed: the assertion would fail too
         return True
 
@@ -278,9 +364,10 @@ def differs(expected: dict, ran: Ran, receiver: object, ns: dict) -> bool:
 class LineTrace:
     """Lines of one file executed during a call (only frames of that file are traced)."""
 
-    def __init__(self, path: str):
+    def __init__(self, path: str, on_call: Callable[[FrameType], None] | None = None):
         self.path = path
         self.lines: set[int] = set()
+        self.on_call = on_call  # told of each call of a function of the file
 
     def _global(
         self, frame: FrameType, event: str, arg: object
@@ -288,6 +375,8 @@ class LineTrace:
         if frame.f_code.co_filename != self.path:
             return None
         self.lines.add(frame.f_lineno)
+        if self.on_call is not None:
+            self.on_call(frame)
         return self._local
 
     def _local(

@@ -159,6 +159,9 @@ def candidates(
     pool = own_literals(module, obj, pool)
     imports = Imports()
     mined = [dict(i, origin=i.get("origin", "tests")) for i in fn["inputs"]]
+    # what a person wrote (tests, doctests) seeds the variants; what callers passed (`callgraph`)
+    # is tried as it came, and leaves the parameters' boundary values their place
+    written = [i for i in mined if i["origin"] != "callgraph"]
     # a variant may reuse any mined argument: it carries what every mined input needs
     mined_imports = sorted({line for i in mined for line in i.get("imports", [])})
     mined_helpers = sorted({h for i in mined for h in i.get("helpers", [])})
@@ -167,7 +170,7 @@ def candidates(
     for p in sig.params:
         if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
             continue
-        from_mined = [named[p.name] for i in mined if (named := sig.named(i)) and p.name in named]
+        from_mined = [named[p.name] for i in written if (named := sig.named(i)) and p.name in named]
         values: list = []
         if p.default is not p.empty:
             values.append(p.default)
@@ -188,8 +191,8 @@ def candidates(
     if cls is not None:
         receivers += [r for i in mined if (r := i.get("receiver"))]
         receivers += _sources(values_for(cls, pool), imports, 6)
-        if not receivers:  # a class built with no argument (`Lexer()`) is its own receiver
-            receivers += _bare(cls, imports)
+        if not receivers:  # built from its constructor's hints and uses (`Lexer()`, `Wait(1)`)
+            receivers += _built(cls, pool, imports)
         receivers = list(dict.fromkeys(receivers))[:MAX_CHOICES]
     lines = sorted(set(imports.lines.values()))
     out: list[dict] = []
@@ -224,7 +227,7 @@ def candidates(
             seen.add(key)
             out.append({**inp, "imports": sorted(set(inp.get("imports", [])))})
     names = list(choices)
-    bases = [(n, i.get("receiver")) for i in mined if (n := sig.named(i)) is not None][:3]
+    bases = [(n, i.get("receiver")) for i in written if (n := sig.named(i)) is not None][:3]
     if not bases:
         bases = [({n: c[0] for n, c in choices.items() if c}, receivers[0] if receivers else None)]
     regex = pool.get("regex", [])
@@ -246,19 +249,37 @@ def candidates(
     return {"params": [*sig.positional, *sig.keyword], "inputs": out}
 
 
-def _bare(cls: type, imports: Imports) -> list[str]:
-    """`Cls()` when the class's constructor needs no argument, else nothing."""
+def _built(cls: type, pool: dict[str, list], imports: Imports) -> list[str]:
+    """`Cls(...)` with each required constructor argument from its type hint or, untyped, from
+    how `__init__` uses it (`shapes`): the first values, then the next ones; `Cls()` when it
+    needs none."""
     try:
-        params = inspect.signature(cls).parameters.values()
+        init = Signature(cls.__init__, drop_first=True)  # type: ignore[misc]
         name = importable(cls, imports)
     except (TypeError, ValueError, Unwritable):
         return []
     needed = [
         p
-        for p in params
+        for p in init.params
         if p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
     ]
-    return [] if needed else [f"{name}()"]
+    choices = []
+    for p in needed:
+        hint = init.hints.get(p.name)
+        values = values_for(hint, pool) if hint is not None else []
+        values = values or shaped(cls.__init__, p.name, pool)  # type: ignore[misc]
+        sources = _sources(values, imports, 3)
+        if not sources:
+            return []
+        choices.append((p, sources))
+    out = []
+    for n in range(3):
+        args = [
+            (f"{p.name}=" if p.kind is p.KEYWORD_ONLY else "") + c[min(n, len(c) - 1)]
+            for p, c in choices
+        ]
+        out.append(f"{name}({', '.join(args)})")
+    return list(dict.fromkeys(out))
 
 
 def _stringy(sources: list[str]) -> bool:

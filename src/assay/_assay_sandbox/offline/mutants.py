@@ -153,6 +153,34 @@ def spread(
     return [c[:5] for c in out]
 
 
+def first_things_first(
+    todo: list[tuple], targets: list[str], cases_for: Callable[[MutantSpec], tuple[list, bool]]
+) -> list[tuple]:
+    """The order mutants run in: the targets' own mutants first, taken in turn from each target
+    (within one, the cheapest first), then the other defs' (helpers), then module-level code. A
+    test is kept for killing its target's mutants: run by fewest cases alone, a large module spent
+    the probe's time on helpers and module code, and most targets had no mutant run."""
+    own: dict[str, list[tuple]] = {}
+    rest: list[tuple] = []
+    wanted = set(targets)
+    for mc in todo:
+        fn = mc[0].function.split(".<locals>.")[0]
+        if mc[0].chain and fn in wanted:
+            own.setdefault(fn, []).append(mc)
+        else:
+            rest.append(mc)
+    # counting the cases of module-level mutants costs seconds on a large module: they go last
+    cost = {mc[0].id: len(cases_for(mc[0])[0]) if mc[0].chain else 0 for mc in todo}
+    queues = [sorted(q, key=lambda mc: cost[mc[0].id]) for q in own.values()]
+    out: list[tuple] = []
+    while queues:
+        for q in list(queues):
+            out.append(q.pop(0))
+            if not q:
+                queues.remove(q)
+    return out + sorted(rest, key=lambda mc: (not mc[0].chain, cost[mc[0].id]))
+
+
 def words_of(text: str) -> set[str]:
     """The words (three letters or more) of a line of code: what an input that reaches it
     may contain."""
@@ -217,12 +245,12 @@ def _child(
     for case_id, fn, inp, expected, timeout in cases:
         ns = spaces.get((*setup(inp), *expected.get("imports", [])))
         try:
-            receiver, call = prepare(module, fn, inp, ns)
+            receiver, call, args = prepare(module, fn, inp, ns)
         # the input no longer builds under this mutant: the test fails
         except BaseException:  # noqa: BLE001
             killed.append(case_id)
             continue
-        if differs(expected, run_call(call, timeout), receiver, ns):
+        if differs(expected, run_call(call, timeout), receiver, ns, args):
             killed.append(case_id)
             if len(killed) >= MAX_KILLERS:
                 break

@@ -1,10 +1,11 @@
 """Values for an untyped parameter, from how the function uses it (`ast` of its source).
 
 `for x in p`, `len(p)`, `p[0]`: a sequence; `p["key"]`, `p.get(...)`, `p.items()`: a mapping with
-those keys; `p.split()`, `p + "s"`: a string; `p > 0`, `p * 2`, `abs(p)`: a number; `a, b = p`: a
-pair; `p(...)`: a callable; `isinstance(p, T)`: a T. The most used shape comes first. Untyped code
-otherwise gets a fixed mix of values that mostly raise, and a default of None is all a
-parameter is ever given.
+those keys; `p.split()`, `p + "s"`: a string; `ord(p)`: a character, at the numbers the function
+compares with; `p > 0`, `p * 2`, `abs(p)`: a number; `a, b = p`: a pair; `p(...)`: a callable;
+`isinstance(p, T)`: a T; `p.attempt`: an object with that attribute (a `SimpleNamespace`). The most
+used shape comes first. Untyped code otherwise gets a fixed mix of values that mostly raise, and a
+default of None is all a parameter is ever given.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import ast
 import inspect
 from collections import Counter
+from types import SimpleNamespace
 from typing import Any
 
 from .values import pooled
@@ -67,6 +69,8 @@ def uses(tree: ast.AST, name: str) -> tuple[Counter, list[str], int]:  # noqa: C
                     seen["seq"] += 1
                 elif func.id in NUM_CALLS:
                     seen["num"] += 1
+                elif func.id == "ord":
+                    seen["char"] += 2
                 elif func.id == "isinstance" and len(args) == 2 and _is(args[0], name):
                     kinds = args[1].elts if isinstance(args[1], ast.Tuple) else [args[1]]
                     for k in kinds:
@@ -127,6 +131,9 @@ def _values(shape: str, pool: dict[str, list], keys: list[str], width: int) -> l
         return pooled(int, pool, 8) + pooled(float, pool, 4)
     if shape == "str":
         return pooled(str, pool, 10)
+    if shape == "char":  # `ord(p)` compared with numbers: the characters at those boundaries
+        codes = [n for n in pooled(int, pool, 40) if 0 <= n < 0x110000]
+        return list(dict.fromkeys(chr(n) for n in codes))[:24] + ["a"]
     if shape == "seq":
         words = [s for s in pool.get("str", []) if s][:3] or ["a", "b"]
         return [[1, 2, 3], [], [3, 1, 2], [1], [0, -1, 5, 5], words, "abc"]
@@ -141,6 +148,32 @@ def _values(shape: str, pool: dict[str, list], keys: list[str], width: int) -> l
     return []
 
 
+def attributes(tree: ast.AST, name: str) -> list[str]:
+    """The attributes read from `name` that are not a method of a builtin type (`state.attempt`):
+    it is an object with those attributes."""
+    methods = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
+    return list(
+        dict.fromkeys(
+            n.attr
+            for n in ast.walk(tree)
+            if isinstance(n, ast.Attribute)
+            and _is(n.value, name)
+            and isinstance(n.ctx, ast.Load)
+            and not n.attr.startswith("_")
+            and id(n) not in methods
+        )
+    )
+
+
+def _objects(attrs: list[str], pool: dict[str, list]) -> list:
+    """Objects with these attributes, each a number (most attributes read that way are counts and
+    durations): all equal, then each one apart."""
+    numbers = [v for v in pooled(int, pool, 6) if v > 0][:3] or [1, 2, 3]
+    out = [SimpleNamespace(**dict.fromkeys(attrs, n)) for n in numbers]
+    out += [SimpleNamespace(**{a: (5 if a == b else 1) for a in attrs}) for b in attrs[:4]]
+    return out
+
+
 def shaped(obj: Any, name: str, pool: dict[str, list]) -> list:
     """Values for parameter `name` of function `obj`, by the shapes its body uses it as; empty
     when its source cannot be read or it is only passed on."""
@@ -149,7 +182,11 @@ def shaped(obj: Any, name: str, pool: dict[str, list]) -> list:
     except (OSError, TypeError, SyntaxError, IndentationError):
         return []
     seen, keys, width = uses(tree, name)
+    attrs = attributes(tree, name)
+    if attrs:
+        seen["obj"] += len(attrs)
     out: list = []
     for shape, _ in seen.most_common():
-        out += [v for v in _values(shape, pool, keys, width) if v not in out]
+        values = _objects(attrs, pool) if shape == "obj" else _values(shape, pool, keys, width)
+        out += [v for v in values if v not in out]
     return out

@@ -137,6 +137,12 @@ def _source(v: Any, imports: Imports, depth: int) -> str:  # noqa: C901 - one ca
             f"{f.name}={_source(getattr(v, f.name), imports, depth + 1)}" for f in fields
         )
         return f"{importable(t, imports)}({args})"
+    if t is types.SimpleNamespace:  # an object of attributes, for an untyped parameter
+        imports.bind("SimpleNamespace", "from types import SimpleNamespace")
+        args = ", ".join(
+            f"{n}={_source(x, imports, depth + 1)}" for n, x in vars(v).items() if n.isidentifier()
+        )
+        return f"SimpleNamespace({args})"
     if isinstance(v, tuple) and hasattr(t, "_fields"):
         args = ", ".join(f"{n}={_source(x, imports, depth + 1)}" for n, x in zip(t._fields, v))  # noqa: B905
         return f"{importable(t, imports)}({args})"

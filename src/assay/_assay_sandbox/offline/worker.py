@@ -3,7 +3,9 @@ time budget.
 
 1. Import the module once (the worker never calls its functions itself: every call runs in a
    forked child).
-2. Per function, in a child: candidate inputs (`inputs.candidates`).
+2. Per function - those with mutants of their own first, callers before callees - in a child:
+   candidate inputs (`inputs.candidates`), with the arguments its callers passed it while their
+   inputs ran (`callgraph`).
 3. The oracle, in a child per function: every input in order under a line tracer, each call bounded
    by a timer and an address-space limit; then again in reverse order in another child. An input is
    kept when both runs agree and its outcome can be asserted. A child that dies or overruns is
@@ -14,7 +16,6 @@ Output: JSON at `job.out`, read by `assay.writers.offline.probe`.
 
 from __future__ import annotations
 
-import contextlib
 import importlib
 import importlib.util
 import json
@@ -22,138 +23,31 @@ import os
 import re
 import time
 import traceback
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .. import boot
-from ..fork import run_one
 from ..protocol import OfflineJob
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
     from types import ModuleType
 
-    from ..fork import Task
     from ..protocol import MutantSpec, OfflineFunction
 from . import mutants
+from .callgraph import PER_CALLEE, Watched, callers_first
 from .calls import (
-    CallTimeout,
     LineTrace,
-    Namespaces,
-    child_setup,
-    prepare,
-    record,
-    run_call,
-    setup,
-    timer,
 )
 from .inputs import candidates, drawn
-from .values import Imports, Unwritable, to_source
+from .oracle import bisected, in_child, observe
 
 ASSERTABLE = {"return", "iter", "raise"}
 EXPLORE_SHARE = 0.55  # of the budget, for inputs and oracle; the rest for the mutants
 OVERRUN_SHARE = 0.4  # of the mutants' share, what a late exploration may take
 MAX_CASES = 250  # inputs run against one mutant
-# inputs of one function that hang or exhaust memory before its other inputs are not run
-GIVE_UP = 2
-
-
-def _observe(
-    module: ModuleType,
-    fn: dict,
-    inputs: list[dict],
-    lines: list[str],
-    timeout: float,
-    path: str,
-    trace: bool,
-    memory_mb: int,
-    stop: float = float("inf"),
-) -> list[dict]:
-    """In a child: each input's outcome (with the lines it ran and its time when tracing); from
-    `stop` on, the rest are not run and the child returns what it has before it is killed."""
-    child_setup(memory_mb)
-    spaces = Namespaces(lines)
-    out: list[dict] = []
-    for inp in inputs:
-        if time.monotonic() >= stop:
-            out.append({"k": "not_run"})
-            continue
-        bounded = [r["k"] for r in out if r["k"] in ("timeout", "memory")]
-        # it hangs or eats memory: the other inputs would only cost time
-        if len(bounded) >= GIVE_UP:
-            out.append({"k": bounded[-1], "why": "not run: earlier inputs hit the same limit"})
-            continue
-        extra = setup(inp)
-        ns = spaces.get(extra)
-        literal: dict = {}
-        try:
-            receiver, call = prepare(module, fn, inp, ns, literal if trace else None)
-        except BaseException as err:  # noqa: BLE001 - an input that does not evaluate is dropped
-            out.append({"k": "bad_input", "why": f"{type(err).__name__}: {err}"[:200]})
-            continue
-        before = None
-        if receiver is not None:
-            with contextlib.suppress(Unwritable, Exception):
-                before = to_source(receiver, Imports())
-        tracer = LineTrace(path)
-        with tracer if trace else contextlib.nullcontext():
-            ran = run_call(call, timeout)
-        try:
-            with timer(timeout):
-                rec = record(ran, receiver, before, [*lines, *extra])
-        except CallTimeout:
-            rec = {"k": "unwritable", "why": "writing the value back took too long"}
-        except Exception as err:  # noqa: BLE001 - a repr or __eq__ that raises
-            rec = {"k": "unwritable", "why": f"{type(err).__name__} while writing the value back"}
-        rec["s"] = ran.seconds
-        if trace:
-            rec["lines"] = sorted(tracer.lines)
-            if literal and (
-                literal["args"] != inp.get("args", []) or literal["kwargs"] != inp.get("kwargs", {})
-            ):
-                rec["literal"] = literal
-        out.append(rec)
-    return out
-
-
-def _bisected(
-    run_child: Callable[[list[dict], float], list[dict]],
-    inputs: list[dict],
-    timeout: float,
-    deadline: float,
-) -> list[dict]:
-    """Outcomes of `inputs` in as few children as possible; a child that dies or overruns
-    is split."""
-    if not inputs:
-        return []
-    left = deadline - time.monotonic()
-    if left <= 0:
-        return [{"k": "not_run"} for _ in inputs]
-    limit = min(len(inputs) * timeout * 2 + 2.0, left)
-    # the child stops taking inputs before it is killed: a busy machine keeps what it ran
-    stop = time.monotonic() + limit - min(1.0, limit * 0.2)
-    state, result, _ = _run(lambda: run_child(inputs, stop), limit)
-    if state == "exited" and isinstance(result, list):
-        return result
-    if len(inputs) == 1:
-        if state == "timeout":
-            return [{"k": "timeout"}]
-        crash = str(result.get("crash", ""))[-300:] if isinstance(result, dict) else ""
-        return [{"k": "memory" if "MemoryError" in crash else "crash", "why": crash}]
-    half = len(inputs) // 2
-    return _bisected(run_child, inputs[:half], timeout, deadline) + _bisected(
-        run_child, inputs[half:], timeout, deadline
-    )
-
-
-def _run(body: Task, timeout: float) -> tuple[str, Any, float]:
-    """`body()` in a forked child: ("exited", its value or {"crash": ...}) or ("timeout", {}),
-    and seconds."""
-    state, out, took = run_one(body, timeout)
-    return state, out.get("result", out) if state == "exited" else out, took
 
 
 def _same(a: dict, b: dict) -> bool:
-    keys = ("k", "expr", "type", "match", "state", "iterating")
+    keys = ("k", "expr", "type", "match", "state", "iterating", "after")
     return all(a.get(k) == b.get(k) for k in keys)
 
 
@@ -175,16 +69,18 @@ def explore(
     deadline: float,
     hypothesis: bool,
     hard: float | None = None,
+    watched: Watched | None = None,
 ) -> dict:
     """One function: candidate inputs, then the oracle twice; what is kept and why the rest
-    is not. `deadline`: its share; `hard`: the probe's end, which no step overruns."""
+    is not, and (`calls`) the inputs other targets got from its runs (`callgraph`). `deadline`:
+    its share; `hard`: the probe's end, which no step overruns."""
     spec = {"name": fn.name, "kind": fn.kind, "inputs": fn.inputs, "receivers": fn.receivers}
     share = deadline - time.monotonic()
     left = (hard if hard is not None else deadline + 60.0) - time.monotonic()
     if left < 0.5:
         return {"error": "not probed: the probe's time ran out before it (raise --budget)"}
     gen_limit = min(max(2.0, share * 0.3), left * 0.5)
-    state, made, _ = _run(
+    state, made, _ = in_child(
         lambda: candidates(module, spec, job.literals, job.max_inputs, job.seed), gen_limit
     )
     if state == "timeout":
@@ -198,7 +94,7 @@ def explore(
         until = time.monotonic() + limit * 0.7
         # the draws stop at `until`; the kill comes later, so a slow start on a busy machine still
         # returns them
-        state, more, _ = _run(
+        state, more, _ = in_child(
             lambda: drawn(module, spec, job.literals, job.hypothesis_examples, until),
             limit + max(2.0, limit),
         )
@@ -214,14 +110,24 @@ def explore(
             inputs += fresh[: job.max_inputs - len(inputs)]
 
     def forward(batch: list[dict], stop: float) -> list[dict]:
-        return _observe(
-            module, spec, batch, job.imports, job.call_timeout, path, True, job.memory_mb, stop
+        return observe(
+            module,
+            spec,
+            batch,
+            job.imports,
+            job.call_timeout,
+            path,
+            True,
+            job.memory_mb,
+            stop,
+            watched,
+            job.warnings_fail,
         )
 
     def backward(batch: list[dict], stop: float) -> list[dict]:
         return list(
             reversed(
-                _observe(
+                observe(
                     module,
                     spec,
                     list(reversed(batch)),
@@ -231,18 +137,20 @@ def explore(
                     False,
                     job.memory_mb,
                     stop,
+                    None,
+                    job.warnings_fail,
                 )
             )
         )
 
     # the first run leaves the second (which drops the outcomes that do not repeat) a share
-    first = _bisected(
+    first = bisected(
         forward, inputs, job.call_timeout, time.monotonic() + (deadline - time.monotonic()) * 0.6
     )
     again = [i for i, a in enumerate(first) if a["k"] in ASSERTABLE]  # only those can be kept
     second = [{"k": "not_run"} for _ in inputs]
     for i, b in zip(  # noqa: B905
-        again, _bisected(backward, [inputs[i] for i in again], job.call_timeout, deadline)
+        again, bisected(backward, [inputs[i] for i in again], job.call_timeout, deadline)
     ):
         second[i] = b
     kept: list[dict] = []
@@ -260,7 +168,9 @@ def explore(
         kept.append(
             {
                 "input": inp,
-                "outcome": {k: v for k, v in a.items() if k not in ("lines", "s", "literal")},
+                "outcome": {
+                    k: v for k, v in a.items() if k not in ("lines", "s", "literal", "calls")
+                },
                 "lines": a.get("lines", []),
                 "s": a.get("s", 0.0),
             }
@@ -279,6 +189,7 @@ def explore(
         "hung": hung,
         "memory": memory,
         "inputs": len(inputs),
+        "first": [a for a in first if "calls" in a],  # for `callgraph`, taken out by the caller
     }
 
 
@@ -292,6 +203,7 @@ def _why_dropped(inp: dict, a: dict, b: dict) -> str | None:
             "crash": "crashes the process",
             "not_run": "out of time",
             "unwritable": "outcome cannot be written back",
+            "warning": "emits a warning",
         }.get(a["k"], a["k"])
     if b["k"] == "not_run":  # the second run, which checks that the outcome repeats, did not come
         return "out of time"
@@ -332,11 +244,31 @@ def main(job_path: str) -> int:
         explore_end = start + (deadline - start) * EXPLORE_SHARE
         # exploring late on a busy machine may eat into the mutants' share, never all of it
         hard = explore_end + (deadline - explore_end) * OVERRUN_SHARE
-        for i, fn in enumerate(job.functions):
-            share = (explore_end - time.monotonic()) / (len(job.functions) - i)
-            result["functions"][fn.name] = explore(
-                job, module, fn, path, time.monotonic() + max(share, 0.5), hypothesis, hard
+        watched = Watched(module, job.functions)
+        passed: dict[str, list[dict]] = {}  # callee -> the arguments its callers gave it
+        # a function with no mutant of its own last (the time may not reach it), callers before
+        # their callees, source order otherwise (ordered by mutant count, a function that hangs
+        # came early and squeezed the shares of those after it)
+        owners = {m.function.split(".<locals>.")[0] for m in job.mutants}
+        # special methods (`v < w`) after the module's named functions: its public API first
+        order = callers_first(
+            text,
+            sorted(
+                job.functions,
+                key=lambda f: (f.name not in owners, f.name.rsplit(".", 1)[-1].startswith("__")),
+            ),
+        )
+        for i, fn in enumerate(order):
+            share = (explore_end - time.monotonic()) / (len(order) - i)
+            fresh = [c for c in passed.get(fn.name, []) if c not in fn.inputs]
+            fn.inputs = fn.inputs + fresh[:PER_CALLEE]
+            found = explore(
+                job, module, fn, path, time.monotonic() + max(share, 0.5), hypothesis, hard, watched
             )
+            for first in found.pop("first", []):
+                for callee, inputs in first.get("calls", {}).items():
+                    passed.setdefault(callee, []).extend(inputs)
+            result["functions"][fn.name] = found
         result["explore_s"] = time.monotonic() - start
         cases = _cases(job, result["functions"])
         planner = mutants.Planner(text, path)
@@ -362,7 +294,7 @@ def main(job_path: str) -> int:
                 [c for c in cases if lines is None or lines & c[5]], MAX_CASES, words
             ), True
 
-        todo.sort(key=lambda mc: (not mc[0].chain, len(cases_for(mc[0])[0])))
+        todo = mutants.first_things_first(todo, [f.name for f in job.functions], cases_for)
         kills, status = mutants.run(
             todo,
             cases_for,

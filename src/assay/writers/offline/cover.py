@@ -4,9 +4,9 @@ Greedy: take the input that kills the most mutants no chosen input kills yet (ti
 call), at most `per_function` per function, until no input adds a kill. An input that kills nothing
 new is never a test.
 
-Gate 4 scores a file on the mutants of the functions its tests execute; the probe knows which lines
-each input runs and which mutants it kills, so the score can be foreseen (over the mutants it ran)
-and functions that would pull it under the threshold left out before the file is verified.
+The writer scopes gate 4 to the lines of the functions a file's tests target; the probe knows which
+mutants each input kills, so the score can be foreseen (over the mutants it ran) and functions that
+would pull it under the threshold left out before the file is verified.
 """
 
 from __future__ import annotations
@@ -55,27 +55,22 @@ def _origin_rank(k: Kept) -> int:
     return {"tests": 3, "doctest": 2, "variant": 1, "regex": 1}.get(k.input.get("origin", ""), 0)
 
 
-def innermost(spans: dict[str, tuple[int, int]], line: int) -> str | None:
-    """The def around a line, the innermost one (as gate 4 scopes its run)."""
-    best = None
-    for name, (first, last) in spans.items():
-        if first <= line <= last and (best is None or first >= spans[best][0]):
-            best = name
-    return best
-
-
 def foresee(
     chosen: list[Kept],
     mutants: list[Mutant],
     status: dict[str, str],
     spans: dict[str, tuple[int, int]],
 ) -> tuple[float | None, set[str]]:
-    """(gate 4's score in percent as the probe sees it, the functions in its scope)."""
-    scope = {name for k in chosen for line in k.lines if (name := innermost(spans, line))}
+    """(gate 4's score in percent as the probe sees it, the functions in its scope). The writer
+    scopes gate 4 to the lines of the functions the tests target (`gates.scope`), so the mutants
+    of the helpers they call are not counted here either."""
+    scope = {k.function for k in chosen if k.function in spans}
+    lines = {n for fn in scope for n in range(spans[fn][0], spans[fn][1] + 1)}
     counted = [
         m
         for m in mutants
-        if m.function in scope and status.get(m.id, "not_run") not in UNCOUNTED | UNJUDGED
+        if any(n in lines for n in range(m.line, m.end_line + 1))
+        and status.get(m.id, "not_run") not in UNCOUNTED | UNJUDGED
     ]
     if not counted:
         return None, scope

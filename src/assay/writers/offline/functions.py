@@ -61,6 +61,28 @@ FS_CALLS = {
     "glob.glob",
     "Path.cwd",
 }
+# special methods a test calls through their syntax (`v < w`, `v[0]`, `len(v)`, `v(x)`): tested
+# like public methods, written with that syntax (`render`), run through `operator` (`calls`)
+SPECIAL = {
+    "__call__",
+    "__eq__",
+    "__ne__",
+    "__lt__",
+    "__le__",
+    "__gt__",
+    "__ge__",
+    "__add__",
+    "__sub__",
+    "__mul__",
+    "__and__",
+    "__or__",
+    "__getitem__",
+    "__contains__",
+    "__len__",
+    "__str__",
+    "__repr__",
+    "__iter__",
+}
 NOT_CALLED = {"property", "cached_property", "setter", "getter", "abstractmethod", "overload"}
 _HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@", re.MULTILINE)
 
@@ -185,9 +207,10 @@ def functions_of(text: str) -> list[FunctionInfo]:
             found.append(_info(node, node.name, "function", aliases))
         elif isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
             for item in node.body:
-                if isinstance(
-                    item, (ast.FunctionDef, ast.AsyncFunctionDef)
-                ) and not item.name.startswith("_"):
+                # an instance called like a function (`wait_fixed(1)(state)`), compared, indexed
+                if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and (
+                    not item.name.startswith("_") or item.name in SPECIAL
+                ):
                     kind = (
                         "static"
                         if _decorators(item) & {"staticmethod", "classmethod"}

@@ -57,6 +57,16 @@ def _options(root: Path) -> list[dict]:
     return found
 
 
+def warnings_fail(root: Path) -> bool:
+    """Whether the project's pytest configuration turns warnings into errors (a test of a call
+    that warns would fail there)."""
+    return any(
+        line.strip() == "error"
+        for opts in _options(root)
+        for line in _lines(opts.get("filterwarnings"))
+    )
+
+
 def marker_problem(root: Path) -> tuple[str, bool] | None:
     """(what to tell the user, whether collection would fail) when the configuration does not
     register both marks; None when it does."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 import copy
 import doctest
+import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -26,7 +27,9 @@ from assay.writers.offline.exports import Exports, read_exports
 from assay.writers.offline.regex import samples
 
 MAX_ARG = 200  # characters of one argument's source
-MAX_PER_FUNCTION = 250
+# mined inputs of a function: more are not read (a large table-driven test file gave one function
+# 250, whose reading and building took a busy machine's whole probe share)
+MAX_PER_FUNCTION = 60
 
 
 @dataclass
@@ -142,6 +145,9 @@ class _Miner:
             "helpers": sorted(helpers),
         }
 
+    def _full(self, name: str) -> bool:
+        return len(self.mined.inputs.get(name, ())) >= MAX_PER_FUNCTION
+
     def _add(self, name: str, inp: dict | None) -> None:
         if inp is None:
             return
@@ -182,7 +188,8 @@ class _Miner:
                     continue
                 name = self._target(sub.func, resolver)
                 if name is not None:
-                    self._add(name, self._input(sub, env, resolver, origin))
+                    if not self._full(name):
+                        self._add(name, self._input(sub, env, resolver, origin))
                 elif (
                     isinstance(sub.func, ast.Attribute)
                     and isinstance(sub.func.value, ast.Name)
@@ -235,16 +242,25 @@ def mine(
     module_text: str,
     functions: dict[str, str],
     modules: dict[str, str] | None = None,
+    until: float | None = None,
 ) -> Mined:
-    """Inputs for `functions` (name -> kind) of module `dotted` from every test file under `root`
+    """Inputs for `functions` (name -> kind) of module `dotted` from the test files under `root`
     and the module's doctests; literals from both. `modules` (the project's, dotted name ->
-    path): their re-exports are followed to `dotted`."""
+    path): their re-exports are followed to `dotted`. The test files named after the module are
+    read first; reading stops when every function has `MAX_PER_FUNCTION` inputs or at `until` (a
+    large test suite took a busy machine's whole budget before the probe started)."""
     mined = Mined()
     exports = read_exports(root, modules or {})
     miner = _Miner(dotted, functions, mined, exports)
     counts: dict[str, Counter] = {"int": Counter(), "float": Counter(), "str": Counter()}
     trees = []
-    for path in project_test_files(root):
+    stem = dotted.split(".")[-1] if dotted.split(".")[-1] != "__init__" else dotted.split(".")[0]
+    files = sorted(project_test_files(root), key=lambda p: stem.lower() not in p.stem.lower())
+    for path in files:
+        if (until is not None and time.monotonic() > until) or all(
+            len(mined.inputs.get(name, ())) >= MAX_PER_FUNCTION for name in functions
+        ):
+            break
         try:
             tree = ast.parse(path.read_text(encoding="utf-8"))
         except (SyntaxError, UnicodeDecodeError, ValueError, OSError):

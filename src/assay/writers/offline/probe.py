@@ -88,6 +88,7 @@ def run_probe(
     workers: int,
     memory_mb: int = 1024,
     hypothesis_examples: int = 40,
+    warnings_fail: bool = False,
 ) -> ProbeResult:
     """Probe `functions` of module `rel` (import name `dotted`) in workspace `ws`."""
     # the probe's clock starts after the interpreter's: it is given the wall-clock end, and the
@@ -113,6 +114,7 @@ def run_probe(
         memory_mb=memory_mb,
         workers=workers,
         hypothesis_examples=hypothesis_examples,
+        warnings_fail=warnings_fail,
     )
     job_path = ws.run_dir / f"offline-{tag}.job.json"
     job_path.write_text(job.to_json(), encoding="utf-8")

@@ -13,10 +13,26 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from assay.writers.offline.imports import FileImports
 from assay.writers.offline.model import PinnedTest
 from assay.writers.offline.probe import Kept
 
 MARKS = ("@pytest.mark.assay_generated", "@pytest.mark.characterization")
+# special methods written with their syntax (the probe runs them so: `calls.OPERATORS`)
+BINARY = {
+    "__eq__": "==",
+    "__ne__": "!=",
+    "__lt__": "<",
+    "__le__": "<=",
+    "__gt__": ">",
+    "__ge__": ">=",
+    "__add__": "+",
+    "__sub__": "-",
+    "__mul__": "*",
+    "__and__": "&",
+    "__or__": "|",
+}
+UNARY = {"__len__": "len", "__str__": "str", "__repr__": "repr", "__iter__": "iter"}
 MAX_ARG_SLUG = 12  # an argument shows in a test's name only when this short
 MAX_VALUE_SLUG = 16
 
@@ -49,75 +65,6 @@ def _pattern(p: str) -> str:
     return f'"{p}"'
 
 
-def _bound(line: str) -> dict[str, str]:
-    """Names an import line (or a helper's def) binds -> what they stand for."""
-    node = ast.parse(line).body[0]
-    if isinstance(node, ast.FunctionDef):
-        return {node.name: "def:" + line}
-    if isinstance(node, ast.Import):
-        return {
-            (a.asname or a.name.split(".")[0]): (a.name if a.asname else a.name.split(".")[0])
-            for a in node.names
-        }
-    assert isinstance(node, ast.ImportFrom)
-    return {(a.asname or a.name): f"{node.module}.{a.name}" for a in node.names}
-
-
-class _Imports:
-    def __init__(self) -> None:
-        self.names: dict[str, str] = {}
-        self.lines: list[str] = []
-
-    def fits(self, lines: list[str]) -> bool:
-        return all(
-            self.names.get(n, what) == what for line in lines for n, what in _bound(line).items()
-        )
-
-    def add(self, lines: list[str]) -> None:
-        for line in lines:
-            self.names.update(_bound(line))
-            if line not in self.lines:
-                self.lines.append(line)
-
-    def helpers(self, used: set[str]) -> list[str]:
-        """The test files' helper functions the tests use, as they were written."""
-        return [line for line in self.lines if line.startswith("def ") and set(_bound(line)) & used]
-
-    def header(self, first_party: set[str], used: set[str]) -> str:
-        """The import block (stdlib, third party, first party), without names the tests do
-        not use."""
-        froms: dict[str, list[str]] = {}
-        plain: list[str] = []
-        for line in self.lines:
-            if not set(_bound(line)) & used or line.startswith("def "):
-                continue
-            node = ast.parse(line).body[0]
-            if isinstance(node, ast.ImportFrom):
-                froms.setdefault(node.module or "", []).extend(
-                    a.name + (f" as {a.asname}" if a.asname else "") for a in node.names
-                )
-            else:
-                plain.append(line)
-        entries = [(line.split()[1].split(".")[0], line) for line in plain]
-        entries += [
-            (mod.split(".")[0], f"from {mod} import {', '.join(sorted(set(names)))}")
-            for mod, names in froms.items()
-        ]
-
-        def group(top: str) -> int:
-            return 2 if top in first_party else 0 if top in sys.stdlib_module_names else 1
-
-        blocks = []
-        for g in (0, 1, 2):
-            lines = sorted(
-                (line for top, line in entries if group(top) == g),
-                key=lambda s: (s.startswith("from "), s),
-            )
-            if lines:
-                blocks.append("\n".join(lines))
-        return "\n\n".join(blocks)
-
-
 def _shape(k: Kept) -> tuple:
     o, i = k.outcome, k.input
     kind = (
@@ -133,6 +80,9 @@ def _shape(k: Kept) -> tuple:
         tuple(sorted(i.get("kwargs", {}))),
         "state" in o,
         o.get("expr") == "None",
+        # an argument changed in place is built inside its own test: a parametrize row's object
+        # would be shared by every run of the test
+        k.id if "after" in o else "",
     )
 
 
@@ -140,7 +90,7 @@ class _Writer:
     def __init__(self, dotted: str, kinds: dict[str, str], params: dict[str, list[str]]):
         self.dotted, self.kinds, self.params = dotted, kinds, params
         self.names: set[str] = set()
-        self.imports = _Imports()
+        self.imports = FileImports()
         self.imports.add(["import pytest"])
 
     def unique(self, name: str) -> str:
@@ -154,7 +104,8 @@ class _Writer:
     def callee(self, fn: str, receiver: str) -> str:
         kind = self.kinds[fn]
         if kind == "method":
-            return f"{receiver}.{fn.rsplit('.', 1)[1]}"
+            method = fn.rsplit(".", 1)[1]
+            return receiver if method == "__call__" else f"{receiver}.{method}"
         return fn
 
     def columns(self, k: Kept) -> list[str]:
@@ -175,7 +126,32 @@ class _Writer:
 
     def call(self, k: Kept, recv: str, args: list[str], kwargs: dict[str, str]) -> str:
         parts = [*args, *(f"{n}={v}" for n, v in kwargs.items())]
+        method = k.function.rsplit(".", 1)[-1]
+        if self.kinds.get(k.function) == "method" and not kwargs:
+            if method in BINARY and len(args) == 1:
+                return f"({recv} {BINARY[method]} {args[0]})"
+            if method == "__getitem__" and len(args) == 1:
+                return f"{recv}[{args[0]}]"
+            if method == "__contains__" and len(args) == 1:
+                return f"({args[0]} in {recv})"
+            if method in UNARY and not args:
+                return f"{UNARY[method]}({recv})"
         return f"{self.callee(k.function, recv)}({', '.join(parts)})"
+
+    def bound_args(self, k: Kept) -> tuple[list[str], list[str]]:
+        """(the call's arguments, the lines binding those the call changes to a name of their
+        own: the test asserts their state after)."""
+        args = list(k.input.get("args", []))
+        params = self.params.get(k.function, [])
+        lines = []
+        for n in k.outcome.get("after", {}):
+            at = int(n)
+            name = params[at] if at < len(params) else f"arg{at}"
+            if name in self.imports.names or keyword.iskeyword(name) or name == "pytest":
+                name += "_"
+            lines.append(f"{name} = {args[at]}")
+            args[at] = name
+        return args, lines
 
     def body(
         self, k: Kept, recv: str, call: str, expected: str, state: str, message: str
@@ -188,7 +164,7 @@ class _Writer:
         lines = []
         if o["k"] == "iter":
             lines.append(f"assert list({call}) == {expected}")
-        elif o.get("expr") == "None" and "state" in o:
+        elif o.get("expr") == "None" and ("state" in o or "after" in o):
             lines.append(call)
         elif expected in ("None", "True", "False"):
             lines.append(f"assert {call} is {expected}")
@@ -203,6 +179,9 @@ class _Writer:
         if o["k"] == "raise":
             return f"raises {o['type']}" + (f" matching {o['match']}" if o["match"] else "")
         what = f"list(...) == {o['expr']}" if o["k"] == "iter" else f"== {o['expr']}"
+        what += "".join(
+            f"; then argument {int(i) + 1} == {v}" for i, v in o.get("after", {}).items()
+        )
         return what + (f"; then {o['state']}" if "state" in o else "")
 
     def name(self, k: Kept, single: bool) -> str:
@@ -214,6 +193,8 @@ class _Writer:
             what = f"raises_{snake(o['type'].split('.')[-1])}"
         elif "state" in o and o.get("expr") == "None":
             what = f"updates_{snake(k.function.split('.')[0])}"
+        elif "after" in o and o.get("expr") == "None":
+            what = "updates_its_argument"
         else:
             value = slug(o["expr"])
             what = (
@@ -227,12 +208,16 @@ class _Writer:
         first = group[0]
         i = first.input
         recv_name = snake(first.function.split(".")[0])
+        if recv_name == first.function.split(".")[0]:  # a lowercase class: not its own name
+            recv_name += "_obj"
         if len(group) == 1:
             name = self.name(first, single=True)
             recv = recv_name if i.get("receiver") is not None else ""
-            call = self.call(first, recv, i.get("args", []), i.get("kwargs", {}))
             o = first.outcome
+            args, bound = self.bound_args(first)
+            call = self.call(first, recv, args, i.get("kwargs", {}))
             lines = [f"{recv} = {i['receiver']}"] if recv else []
+            lines += bound
             lines += self.body(
                 first,
                 recv,
@@ -241,6 +226,7 @@ class _Writer:
                 o.get("state", ""),
                 _pattern(o.get("match", "")),
             )
+            lines += [f"assert {args[int(n)]} == {v}" for n, v in o.get("after", {}).items()]
             text = "\n".join([*MARKS, f"def {name}():", *(f"    {line}" for line in lines)])
             return (
                 name,

@@ -15,6 +15,7 @@ from assay.pipeline import Verifier
 from assay.project import Project, candidate
 from assay.writers.offline.cover import cover, fit_threshold, foresee
 from assay.writers.offline.functions import FunctionInfo
+from assay.writers.offline.gates import gate4_out_of_time, scope, writer_gates
 from assay.writers.offline.model import ModuleResult
 from assay.writers.offline.probe import Kept, ProbeResult
 from assay.writers.offline.render import Rendered, formatted, render
@@ -91,14 +92,20 @@ class Verification:
             began = time.monotonic()
             # the gates still running then are cancelled
             stop = deadline + max(0.0, self.budget_s * 0.1 - MARGIN_S)
-            report = self._verify(result.test_path or "", rendered.text, stop)
+            report = self._verify(
+                result.test_path or "",
+                rendered.text,
+                stop,
+                deadline,
+                scope(result.module, chosen, spans),
+            )
             last = time.monotonic() - began
             if report is None:
                 result.notes.append(
                     "the budget ran out while the gates ran: nothing written (raise --budget)"
                 )
                 return rendered, None
-            if report.verdict is Verdict.ACCEPTED:
+            if report.verdict is Verdict.ACCEPTED or gate4_out_of_time(report):
                 return rendered, report
             bad = self._rejected(result.test_path or "", report, rendered)
             if bad:
@@ -148,15 +155,23 @@ class Verification:
             options.append((foresee(rest, mutants, probe.status, spans)[0] or 0.0, fn))
         return max(options)[1]
 
-    def _verify(self, rel: str, text: str, deadline: float) -> FileReport | None:
-        """Gates 1-5 on the text (in a scratch copy, like any in-memory candidate); None when
-        the budget ran out first (the run is then cancelled: its processes killed, its
-        workspace removed)."""
-        verifier = Verifier(self.project, verify_settings(self.settings), self.use_cache)
+    def _verify(
+        self, rel: str, text: str, deadline: float, until: float, lines: dict[str, list[int]]
+    ) -> FileReport | None:
+        """Gates 1-5 on the text (in a scratch copy, like any in-memory candidate), gate 4 last,
+        on `lines` (the tested functions'), stopped at `until` (`gates.BoundedMutation`); None when
+        the budget ran out first (the run is then cancelled at `deadline`: its processes killed,
+        its workspace removed)."""
+        settings = verify_settings(self.settings)
+        gates = writer_gates(settings, until)
+        verifier = Verifier(self.project, settings, self.use_cache, gates=gates)
         stop = threading.Timer(max(0.0, deadline - time.monotonic()), verifier.cancel)
         stop.start()
+        file = candidate(self.project, rel, text)
+        file.targets = list(dict.fromkeys([*file.targets, *lines]))
+        file.changed = lines
         try:
-            return verifier.verify_file(candidate(self.project, rel, text))
+            return verifier.verify_file(file)
         finally:
             stop.cancel()
             verifier.close()

@@ -27,8 +27,10 @@ from assay.mutation.mutants import function_spans, generate
 from assay.project import Project, python_sources
 from assay.sandbox import Sandbox
 from assay.writers.offline import crosshair
-from assay.writers.offline.cover import UNCOUNTED, cover, fit_threshold
+from assay.writers.offline.cover import UNCOUNTED, cover, fit_threshold, foresee
 from assay.writers.offline.functions import FunctionInfo, functions_of
+from assay.writers.offline.gates import gate4_out_of_time
+from assay.writers.offline.markers import warnings_fail
 from assay.writers.offline.mine import mine
 from assay.writers.offline.model import FunctionReport, ModuleResult, OfflineTarget
 from assay.writers.offline.outcomes import UNJUDGED, _function_report
@@ -37,8 +39,11 @@ from assay.writers.offline.probe import ProbeResult, default_workers, run_probe
 from assay.writers.offline.render import Rendered
 from assay.writers.offline.verification import Verification
 
+# a file kept on gates 1-3 and 5, gate 4 having run out of the budget (the probe checked it)
+LATE_VERDICT = "kept: gates 1-3, 5 passed; gate 4 by the probe (out of time)"
 PROBE_SHARE = 0.5  # of the module's budget; verification takes the rest
 CROSSHAIR_SHARE = 0.2  # of the probe's time, for `crosshair cover` when it is installed
+MINING_SHARE = 0.15  # of the probe's time, for reading the project's tests
 
 
 def dotted_of(project: Project, rel: str) -> str:
@@ -124,7 +129,7 @@ class OfflineWriter(Verification):
         if getattr(target, "functions", None):  # asked for some functions: count their mutants only
             names = {i.name for i in infos}
             mutants = [m for m in mutants if m.function.split(".<locals>.")[0] in names]
-        self._finish(result, todo, probe, mutants, rendered, report, dropped)
+        self._finish(result, todo, probe, mutants, rendered, report, dropped, spans)
         result.timings["verify"] = time.monotonic() - start - result.timings["probe"]
         result.timings["total"] = time.monotonic() - start
         return result
@@ -152,7 +157,12 @@ class OfflineWriter(Verification):
         until: float,
     ) -> ProbeResult:
         mined = mine(
-            self.project.root, dotted, text, {i.name: i.kind for i in todo}, self.project.modules
+            self.project.root,
+            dotted,
+            text,
+            {i.name: i.kind for i in todo},
+            self.project.modules,
+            time.monotonic() + (until - time.monotonic()) * MINING_SHARE,
         )
         functions = [
             OfflineFunction(
@@ -196,6 +206,7 @@ class OfflineWriter(Verification):
                 call_timeout=self.call_timeout,
                 workers=self.settings.mutation.workers or default_workers(),
                 hypothesis_examples=self.hypothesis_examples,
+                warnings_fail=warnings_fail(self.project.root),
             )
 
     def _finish(
@@ -207,9 +218,13 @@ class OfflineWriter(Verification):
         rendered: Rendered | None,
         report: FileReport | None,
         dropped: dict[str, str],
+        spans: dict[str, tuple[int, int]],
     ) -> None:
+        late = report is not None and gate4_out_of_time(report)
         accepted = (
-            report is not None and report.verdict is Verdict.ACCEPTED and rendered is not None
+            report is not None
+            and (report.verdict is Verdict.ACCEPTED or late)
+            and rendered is not None
         )
         final = (
             [k for group in rendered.rows.values() for k in group] if accepted and rendered else []
@@ -233,6 +248,15 @@ class OfflineWriter(Verification):
             result.text, result.tests, result.verdict = rendered.text, rendered.tests, "accepted"
             gate = next((g for g in report.gates if g.gate == "mutation"), None)
             result.gate_score = gate.details.get("score") if gate else None
+            if late:
+                result.verdict = LATE_VERDICT
+                score = foresee(final, mutants, probe.status, spans)[0]
+                result.notes.append(
+                    "gate 4 did not finish within the budget: the file passed gates 1-3 and 5, "
+                    "and gate 4 is the probe's check"
+                    + (f" ({score:.0f}% of the tested functions' mutants it ran)" if score else "")
+                    + " - run `assay verify` on it, or raise --budget"
+                )
         elif report is not None:
             result.verdict = (
                 f"{report.verdict.value} at {report.rejected_at}"

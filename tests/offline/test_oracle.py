@@ -1,0 +1,110 @@
+"""The offline writer's oracle on an argument the call changes in place (issue 28): its state after
+the call is pinned, a mutant that changes it otherwise is told apart, and the written test builds
+the argument itself and asserts it. In process: the module is imported here, the test run here."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import textwrap
+import warnings
+
+import pytest
+
+from assay._assay_sandbox.offline.calls import (
+    Namespaces,
+    differs,
+    mutable_sources,
+    prepare,
+    record,
+    run_call,
+)
+from assay.writers.offline.markers import warnings_fail
+from assay.writers.offline.probe import Kept
+from assay.writers.offline.render import render
+
+SOURCE = textwrap.dedent("""
+    def settle(entries, fee):
+        entries.sort()
+        entries.append(-fee)
+
+
+    def settle_wrongly(entries, fee):
+        entries.append(fee)
+""")
+
+
+@pytest.fixture
+def module(tmp_path):
+    (tmp_path / "books.py").write_text(SOURCE)
+    sys.path.insert(0, str(tmp_path))
+    try:
+        yield importlib.import_module("books")
+    finally:
+        sys.path.remove(str(tmp_path))
+        sys.modules.pop("books", None)
+
+
+def _outcome(module, name):
+    inp = {"args": ["[3, 1, 2]", "5"], "kwargs": {}}
+    ns = Namespaces([]).get()
+    receiver, call, args = prepare(module, {"name": name, "kind": "function"}, inp, ns)
+    before = mutable_sources(args)
+    return record(run_call(call, 1.0), receiver, None, [], args, before)
+
+
+def test_an_argument_changed_in_place_is_pinned_and_a_mutant_changing_it_otherwise_is_caught(
+    module,
+):
+    outcome = _outcome(module, "settle")
+    assert outcome["k"] == "return" and outcome["expr"] == "None"
+    assert outcome["after"] == {"0": "[1, 2, 3, -5]"}
+    # the same call where the code changes the list otherwise: the test written would fail
+    ns = Namespaces([]).get()
+    inp = {"args": ["[3, 1, 2]", "5"], "kwargs": {}}
+    _, call, args = prepare(module, {"name": "settle_wrongly", "kind": "function"}, inp, ns)
+    assert differs(outcome, run_call(call, 1.0), None, ns, args)
+    _, call, args = prepare(module, {"name": "settle", "kind": "function"}, inp, ns)
+    assert not differs(outcome, run_call(call, 1.0), None, ns, args)
+
+
+def test_the_written_test_builds_the_argument_and_asserts_its_state_after(module):
+    outcome = _outcome(module, "settle")
+    k = Kept(
+        "settle#0",
+        "settle",
+        {"args": ["[3, 1, 2]", "5"], "kwargs": {}, "receiver": None, "origin": "variant"},
+        outcome,
+        set(),
+        {"m1"},
+    )
+    kinds = {"settle": "function"}
+    rendered = render("books", [k], kinds, {"settle": ["entries", "fee"]}, {"books"}, ["settle"])
+    text = rendered.text
+    assert "entries = [3, 1, 2]" in text and "settle(entries, 5)" in text
+    assert "assert entries == [1, 2, 3, -5]" in text
+    assert "argument 1 == [1, 2, 3, -5]" in rendered.tests[0].expected
+    namespace: dict = {}
+    exec(compile(text, "test_books.py", "exec"), namespace)  # noqa: S102 - the file just written
+    [test] = [v for n, v in namespace.items() if n.startswith("test_")]
+    test()  # passes on the code as it is
+    module.settle = module.settle_wrongly
+    namespace["settle"] = module.settle_wrongly
+    with pytest.raises(AssertionError):
+        test()
+
+
+def test_a_call_that_warns_is_not_pinned_where_pytest_turns_warnings_into_errors(tmp_path):
+    """wcwidth's pytest has `filterwarnings = error`: its tests of a call that warns passed the
+    probe and failed gate 2, which cost a round of the budget."""
+
+    def old(x):
+        warnings.warn("old", DeprecationWarning, stacklevel=1)
+        return x
+
+    ran = run_call(lambda: old(1), 1.0)
+    assert ran.warned == "DeprecationWarning: old"
+    assert record(ran, None, None, [], warnings_fail=True) == {"k": "warning", "why": ran.warned}
+    assert record(ran, None, None, [])["expr"] == "1"  # elsewhere a warning fails nothing
+    (tmp_path / "tox.ini").write_text("[pytest]\nfilterwarnings =\n    error\n")
+    assert warnings_fail(tmp_path) and not warnings_fail(tmp_path / "elsewhere")
