@@ -41,6 +41,11 @@ def trim(s: str) -> str:
 def double(n: int) -> int:
     """Twice n."""
     return n * 2
+
+
+def halve(n: int) -> int:
+    """Half of n, rounded down."""
+    return n // 2
 '''
 EXISTING = """\
 from mini.text import (
@@ -94,11 +99,19 @@ def test_trim_keeps_inner_blanks():
     assert trim(" a b ") == "a b"
 """
 )
-PASTED = code("def double(n):\n    return n * 2\n\n\ndef test_double():\n    assert double(2) == 4")
+# a copy of the code under test, renamed: its test runs nothing of the project
+RENAMED = code("def twice(n):\n    return n * 2\n\n\ndef test_double():\n    assert twice(2) == 4")
+# the code under test pasted above its tests: taken out, the name imported instead
+PASTED = code(
+    "import pytest\n\n\ndef halve(n):\n    return n // 2\n\n\n"
+    "def test_halve_rounds_down():\n    assert halve(7) == 3\n\n\n"
+    "def test_halve_of_an_even_number():\n    assert halve(8) == 4"
+)
 # per target (told apart by the code in the prompt), the model's answers in order
 ANSWERS = {
     "def trim(": [PARTLY_WRONG],
-    "def double(": [PASTED] * 3,
+    "def double(": [RENAMED] * 3,
+    "def halve(": [PASTED],
     "def version(": ["no code today"] * 3,
     "def whisper(": [NOT_COLLECTED, "no code today", "no code today"],
     "def shout(": [UNIMPORTED, WRONG, WRONG],
@@ -139,6 +152,7 @@ def run(tmp_path_factory) -> Run:
         "src/mini/text.py::whisper",
         "src/mini/text.py::trim",
         "src/mini/text.py::double",
+        "src/mini/text.py::halve",
     ]
     with FakeServer("openai", script) as server:
         proc = run_cli(
@@ -164,6 +178,26 @@ def test_the_prompt_shows_whole_imports_the_sample_helpers_and_a_test_of_the_tar
     assert "def test_shout():\n    check(shout" in prompt
     assert "def test_whisper" not in prompt  # the sample tests the target
     assert "def check(value, expected):" in prompt and 'LOUD = "HI!"' in prompt
+
+
+def test_a_write_prompt_ends_with_the_behaviours_and_the_import_lines(run):
+    prompt = run.prompts["def halve("][0]
+    assert prompt.index("def halve(") < prompt.index("Rules the tests")  # the code comes first
+    tail = prompt.split("Now write the new test file `tests/test_text_generated")[1]
+    assert (
+        tail.splitlines()[1]
+        == "1. `halve` on a typical input, the expected value worked out by hand"
+    )
+    assert tail.rstrip().endswith("```python\nimport pytest\n\nfrom mini.text import halve\n```")
+
+
+def test_a_pasted_copy_of_the_code_is_taken_out_and_its_tests_kept(run):
+    target = run.target("src/mini/text.py::halve")
+    assert target["attempts"][0]["copied"] == ["halve"]
+    assert target["outcome"] == "accepted", target["note"]
+    assert len(target["kept_tests"]) == 2
+    assert "def halve" not in target["source"]
+    assert "from mini.text import halve" in target["source"]
 
 
 def test_a_revision_prompt_ends_with_the_instruction(run):

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from assay.gates.review import ReviewBrief
 from assay.languages import WritePlan
+from assay.llm.brief import WriteBrief, write_brief
 from assay.llm.context import existing_tests, rules
 from assay.llm.excerpt import excerpt, read_index
 from assay.model import FileReport, GateStatus, Verdict
@@ -63,7 +64,9 @@ class TargetSteps:
             ex = excerpt(gen.project, target)
             tests = existing_tests(gen.project, target.module, self.rel, calls=called(target, gen))
             rule_text = rules(gen.prompts, gen.settings)
+            brief: WriteBrief | None = write_brief(gen.project, target)
         else:
+            brief = None
             self.plan = gen.output.plan_other(target)
             self.rel = self.plan.path
             ex, tests, rule_text = polyglot.context_facts(
@@ -80,6 +83,7 @@ class TargetSteps:
             target.language,
             verifier=gen.full,
             plan=self.plan,
+            brief=brief,
         )
         self.brief = ReviewBrief(task=target.task, excerpt=ex, existing_tests=tests)
         self.verified: list[tuple[str, FileReport]] = []  # every verified text, for the salvage
@@ -124,6 +128,7 @@ class TargetSteps:
             calls,
             attempt.problem if attempt is not None else None,
         )
+        rec.copied = list(attempt.copied) if attempt is not None else []
         self.result.attempts.append(rec)
         return rec
 
