@@ -69,7 +69,8 @@ def test_shout():
 """
 
 
-UNIMPORTED = code("def test_shout():\n    assert shout('a') == 'A!'")
+# `shout` is imported for the writer (the module defines it); `WORD` is nobody's
+UNIMPORTED = code("def test_shout():\n    assert shout(WORD) == 'A!'")
 WRONG = code("from mini.text import shout\n\n\ndef test_shout():\n    assert shout('a') == 'a'")
 NOT_COLLECTED = code(
     "from mini.text import whisper\n\n\nclass TestWhisper:\n    def __init__(self):\n"
@@ -206,8 +207,10 @@ def test_a_revision_prompt_ends_with_the_instruction(run):
 
 
 def test_feedback_says_what_to_do_for_a_name_error_and_no_tests(run):
+    assert run.attempts("src/mini/text.py::shout")[0]["imported"] == ["shout"]
+    assert "from mini.text import shout\n\n\ndef test_shout" in run.prompts["def shout("][1]
     assert (
-        "`shout` is not defined in the test file: add `from mini.text import shout`"
+        "`WORD` is not defined in the test file: import it from where the code under test gets it"
         in (run.prompts["def shout("][1])
     )
     assert "write top-level functions named `test_...`" in run.prompts["def whisper("][1]

@@ -12,6 +12,7 @@ from assay.llm.context import existing_tests
 from assay.llm.excerpt import Module, Named, excerpt
 from assay.project import Project
 from assay.writers.copies import strip_copies
+from assay.writers.imports import add_missing_imports, module_bindings
 from tests.conftest import write_project
 
 RULES = "RULES = [\n" + "".join(f"    ({i}, 'r{i}'),\n" for i in range(30)) + "]\n"
@@ -149,3 +150,31 @@ def test_the_one_style_sample_comes_from_the_test_file_named_after_the_module(tm
     assert text.startswith("# tests/test_core.py\n")
     assert "def test_plural_adds_s" in text and "# tests: test_plural_mocked" in text
     assert "mock.patch" not in text  # before: each file's sample, the mocked one's first
+
+
+MODULE = """\
+import re
+from decimal import Decimal as D
+
+LIMIT = 3
+
+
+def cut(text):
+    return re.sub(" +", " ", text)[:LIMIT]
+"""
+
+
+def test_names_the_module_binds_are_imported_others_left_to_the_feedback():
+    answer = (
+        '"""Tests."""\n\n\ndef test_cut(tmp_path):\n    for word in ["a  b"]:\n'
+        "        assert cut(word) == D(LIMIT) or re.escape(word) or MISSING\n"
+        "    with pytest.raises(TypeError):\n        cut(None)\n"
+    )
+    code, imported = add_missing_imports(answer, module_bindings(MODULE, "pkg.text"))
+    assert imported == ["D", "LIMIT", "cut", "pytest", "re"]
+    assert code.startswith(
+        '"""Tests."""\nfrom decimal import Decimal as D\nfrom pkg.text import LIMIT\n'
+        "from pkg.text import cut\nimport pytest\nimport re\n"
+    )
+    assert "MISSING" not in imported  # nobody's name: gate 2 and its advice
+    assert add_missing_imports(code, module_bindings(MODULE, "pkg.text")) == (code, [])

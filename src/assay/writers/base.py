@@ -81,6 +81,7 @@ class Attempt:
     calls: list[Call] = field(default_factory=list)
     parent: Attempt | None = None
     copied: list[str] = field(default_factory=list)  # pasted definitions taken out of the answer
+    imported: list[str] = field(default_factory=list)  # names the answer used, imports added
 
 
 @runtime_checkable

@@ -16,6 +16,7 @@ from assay.targets.model import Target
 from assay.writers.advice import top_level_names
 from assay.writers.base import Attempt, AttemptKind, Feedback, WriteContext, Writer
 from assay.writers.copies import strip_copies
+from assay.writers.imports import add_missing_imports, module_bindings
 from assay.writers.session import LoopWriter, Resources
 
 
@@ -80,11 +81,22 @@ class LLMWriter(LoopWriter):
         completion = self.client.complete(prompt)
         call = self.client.record(prompt, completion)
         found = extract(completion.text, completion.finish, context.language)
-        code, copied = found.code, list[str]()
+        code, copied, imported = found.code, list[str](), list[str]()
         if code is not None and context.language == "python":
-            code, copied = strip_copies(code, _defined(context, target), target.dotted)
+            module = _module_source(context, target)
+            code, copied = strip_copies(code, top_level_names(module), target.dotted)
+            code, imported = add_missing_imports(code, module_bindings(module, target.dotted))
         return Attempt(
-            target, context, code, kind, found.rationale, found.problem, [call], parent, copied
+            target,
+            context,
+            code,
+            kind,
+            found.rationale,
+            found.problem,
+            [call],
+            parent,
+            copied,
+            imported,
         )
 
     def write(self, target: Target, context: WriteContext) -> Attempt:
@@ -128,10 +140,10 @@ class LLMWriter(LoopWriter):
         )
 
 
-def _defined(context: WriteContext, target: Target) -> set[str]:
-    """The names the target's module defines at top level (what a pasted copy redefines)."""
+def _module_source(context: WriteContext, target: Target) -> str:
+    """The code under test's module: what a pasted copy redefines, what a missing name is bound
+    to."""
     try:
-        source = (context.project.root / target.module).read_text(encoding="utf-8")
+        return (context.project.root / target.module).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
-        return set()
-    return top_level_names(source)
+        return ""

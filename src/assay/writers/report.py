@@ -28,6 +28,7 @@ class AttemptRecord:
     feedback: str = ""  # what was sent back to the writer after this attempt ("" = nothing)
     duration_s: float = 0.0
     copied: list[str] = field(default_factory=list)  # pasted definitions taken out of the answer
+    imported: list[str] = field(default_factory=list)  # names the answer used, imports added
 
     @property
     def tokens(self) -> int:
@@ -50,6 +51,7 @@ class AttemptRecord:
             "calls": [c.to_json() for c in self.calls],
             "duration_s": round(self.duration_s, 3),
             "copied": self.copied,
+            "imported": self.imported,
         }
 
     @classmethod

@@ -128,7 +128,8 @@ class TargetSteps:
             calls,
             attempt.problem if attempt is not None else None,
         )
-        rec.copied = list(attempt.copied) if attempt is not None else []
+        if attempt is not None:
+            rec.copied, rec.imported = list(attempt.copied), list(attempt.imported)
         self.result.attempts.append(rec)
         return rec
 
