@@ -50,7 +50,7 @@ def existing_tests(
     a sample of the style - one that calls a name of `calls` (the target's functions) when there is
     one - with the file's helpers and fixtures the sample uses. One sample only: a small model
     copies every style it is shown, the odd files' too. Empty when the module has no tests."""
-    parts = []
+    parts: list[str] = []
     stem = Path(module).stem if Path(module).stem != "__init__" else Path(module).parent.name
     files = sorted(tests_of(project, module, exclude), key=lambda p: stem not in p.name)
     for path in files[:max_files]:
