@@ -110,16 +110,20 @@ def cause_of(rec: dict) -> str:
 
 def answers(report: dict) -> list[Answer]:
     """Every writer answer in the report; the checks that followed it (salvage, split, final) are
-    its own. An answer counts as kept when a file made of it passed every gate and the target
-    kept tests."""
+    its own, and so is the split at the end of the file it made. An answer counts as kept when a
+    file made of it passed every gate and the target kept tests."""
     out: list[Answer] = []
     for t in report["targets"]:
         groups: list[list[dict]] = []
+        current = -1
         for rec in t["attempts"]:
             if rec["kind"] in WRITER_KINDS:
                 groups.append([rec])
+                current = len(groups) - 1
             elif groups and rec["kind"] != "review":
-                groups[-1].append(rec)
+                if rec.get("answer"):  # the salvage at the end split this answer's file
+                    current = min(rec["answer"], len(groups)) - 1
+                groups[current].append(rec)
         for group in groups:
             head, calls = group[0], group[0]["calls"]
             kept = max(

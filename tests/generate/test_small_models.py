@@ -46,6 +46,13 @@ def double(n: int) -> int:
 def halve(n: int) -> int:
     """Half of n, rounded down."""
     return n // 2
+
+
+def clip(s: str, n: int) -> str:
+    """The first n characters; n must not be negative."""
+    if n < 0:
+        raise ValueError("negative")
+    return s[:n]
 '''
 EXISTING = """\
 from mini.text import (
@@ -108,11 +115,23 @@ PASTED = code(
     "def test_halve_rounds_down():\n    assert halve(7) == 3\n\n\n"
     "def test_halve_of_an_even_number():\n    assert halve(8) == 4"
 )
+# two good tests and one without an assertion (gate 5); then files that lose the good tests
+CLIP_GOOD = code(
+    "import pytest\nfrom mini.text import clip\n\n\ndef test_clip_cuts():\n"
+    "    assert clip('abc', 2) == 'ab'\n\n\ndef test_clip_rejects_negative():\n"
+    "    with pytest.raises(ValueError):\n        clip('abc', -1)\n\n\n"
+    "def test_clip_runs():\n    clip('abc', 1)"
+)
+CLIP_BROKEN = code(
+    "from mini.text import clip\n\n\ndef test_clip_runs():\n    clip('abc', 1)\n\n\n"
+    "def test_clip_cuts():\n    assert clip('abc', 2) == 'abc'"
+)
 # per target (told apart by the code in the prompt), the model's answers in order
 ANSWERS = {
     "def trim(": [PARTLY_WRONG],
     "def double(": [RENAMED] * 3,
     "def halve(": [PASTED],
+    "def clip(": [CLIP_GOOD, CLIP_BROKEN, CLIP_BROKEN + " "],
     "def version(": ["no code today"] * 3,
     "def whisper(": [NOT_COLLECTED, "no code today", "no code today"],
     "def shout(": [UNIMPORTED, WRONG, WRONG],
@@ -154,6 +173,7 @@ def run(tmp_path_factory) -> Run:
         "src/mini/text.py::trim",
         "src/mini/text.py::double",
         "src/mini/text.py::halve",
+        "src/mini/text.py::clip",
     ]
     with FakeServer("openai", script) as server:
         proc = run_cli(
@@ -199,6 +219,17 @@ def test_a_pasted_copy_of_the_code_is_taken_out_and_its_tests_kept(run):
     assert len(target["kept_tests"]) == 2
     assert "def halve" not in target["source"]
     assert "from mini.text import halve" in target["source"]
+
+
+def test_the_salvage_at_the_end_keeps_the_good_tests_of_an_earlier_answer(run):
+    target = run.target("src/mini/text.py::clip")
+    assert target["outcome"] == "partial", (target["note"], target["attempts"])
+    assert sorted(k.split("::")[-1] for k in target["kept_tests"]) == [
+        "test_clip_cuts",
+        "test_clip_rejects_negative",
+    ]
+    split = [a for a in target["attempts"] if a["kind"] == "split"]
+    assert split[-1]["answer"] == 1  # before: only the last answer's file was tried
 
 
 def test_a_revision_prompt_ends_with_the_instruction(run):

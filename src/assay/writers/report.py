@@ -29,6 +29,7 @@ class AttemptRecord:
     duration_s: float = 0.0
     copied: list[str] = field(default_factory=list)  # pasted definitions taken out of the answer
     imported: list[str] = field(default_factory=list)  # names the answer used, imports added
+    answer: int = 0  # a split at the end: the writer answer (1-based) whose file it is
 
     @property
     def tokens(self) -> int:
@@ -52,6 +53,7 @@ class AttemptRecord:
             "duration_s": round(self.duration_s, 3),
             "copied": self.copied,
             "imported": self.imported,
+            "answer": self.answer,
         }
 
     @classmethod

@@ -3,7 +3,7 @@ verify, split tests out, drop flaky ones, check suspected bugs, review (gate 6).
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from assay.gates.review import ReviewBrief
@@ -25,6 +25,15 @@ if TYPE_CHECKING:
     from assay.writers.loop import Generator
 
 DROP = (Verdict.REJECTED, Verdict.FLAKY, Verdict.LOW_VALUE)
+
+
+@dataclass
+class Verified:
+    """A text the gates judged, and the writer answer (1-based count) it was made of."""
+
+    source: str
+    report: FileReport
+    answer: int
 
 
 def feedback_of(report: FileReport) -> Feedback:
@@ -86,7 +95,7 @@ class TargetSteps:
             brief=brief,
         )
         self.brief = ReviewBrief(task=target.task, excerpt=ex, existing_tests=tests)
-        self.verified: list[tuple[str, FileReport]] = []  # every verified text, for the salvage
+        self.verified: list[Verified] = []  # every verified text, for the salvage
         self.dropped: list[str] = []  # node ids taken out for good (flaky, suspected bugs)
         self.bug_sources: list[tuple[str, str, str]] = []  # (test name, its file, reason)
         self.answers = 0
@@ -147,7 +156,7 @@ class TargetSteps:
         )
         if report is None:  # the run was cancelled (Ctrl-C): nothing more to judge
             raise KeyboardInterrupt
-        self.verified.append((source, report))
+        self.verified.append(Verified(source, report, self.answers))
         return report
 
     def ask(
