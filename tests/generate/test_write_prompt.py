@@ -167,14 +167,14 @@ def cut(text):
 def test_names_the_module_binds_are_imported_others_left_to_the_feedback():
     answer = (
         '"""Tests."""\n\n\ndef test_cut(tmp_path):\n    for word in ["a  b"]:\n'
-        "        assert cut(word) == D(LIMIT) or re.escape(word) or MISSING\n"
+        "        assert cut(word) == D(LIMIT) or re.escape(word) or MISSING or pkg.text\n"
         "    with pytest.raises(TypeError):\n        cut(None)\n"
     )
     code, imported = add_missing_imports(answer, module_bindings(MODULE, "pkg.text"))
-    assert imported == ["D", "LIMIT", "cut", "pytest", "re"]
+    assert imported == ["D", "LIMIT", "cut", "pkg", "pytest", "re"]
     assert code.startswith(
         '"""Tests."""\nfrom decimal import Decimal as D\nfrom pkg.text import LIMIT\n'
-        "from pkg.text import cut\nimport pytest\nimport re\n"
+        "from pkg.text import cut\nimport pkg.text\nimport pytest\nimport re\n"
     )
     assert "MISSING" not in imported  # nobody's name: gate 2 and its advice
     assert add_missing_imports(code, module_bindings(MODULE, "pkg.text")) == (code, [])

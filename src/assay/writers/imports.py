@@ -12,13 +12,16 @@ BUILTINS = set(dir(builtins))
 
 
 def module_bindings(source: str, dotted: str) -> dict[str, str]:
-    """name -> the import statement that binds it in a test, for every top-level name of the
-    module: its own definitions (from the module itself) and what it imports."""
+    """name -> the import statement that binds it in a test: the module's own name, every
+    top-level name of the module - its own definitions (from the module itself) and what it
+    imports - and `pytest`."""
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError):
         return {}
     out: dict[str, str] = {"pytest": "import pytest"}
+    if dotted:  # `inflection.camelize(...)` in a test of inflection
+        out[dotted.split(".")[0]] = f"import {dotted}"
     for node in tree.body:
         if isinstance(node, ast.Import):
             for a in node.names:
