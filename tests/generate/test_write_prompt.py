@@ -13,6 +13,7 @@ from assay.llm.excerpt import Module, Named, excerpt
 from assay.project import Project
 from assay.writers.copies import strip_copies
 from assay.writers.imports import add_missing_imports, module_bindings
+from assay.writers.salvage import cut_failures
 from tests.conftest import write_project
 
 RULES = "RULES = [\n" + "".join(f"    ({i}, 'r{i}'),\n" for i in range(30)) + "]\n"
@@ -178,3 +179,23 @@ def test_names_the_module_binds_are_imported_others_left_to_the_feedback():
     )
     assert "MISSING" not in imported  # nobody's name: gate 2 and its advice
     assert add_missing_imports(code, module_bindings(MODULE, "pkg.text")) == (code, [])
+
+
+def test_a_test_whose_only_check_failed_is_said_to_go_for_that_reason():
+    source = (
+        "import pytest\n\n\n@pytest.mark.parametrize('n', [1, 2])\ndef test_one(n):\n"
+        "    assert n == 1\n\n\ndef test_two():\n    int('x')\n    assert True\n\n\n"
+        "def test_three():\n    assert 3 == 3\n"
+    )
+    _, cuts = cut_failures(
+        source,
+        {"t.py::test_one[2]": 6, "t.py::test_two": 10},
+        [
+            "t.py::test_one[2]",
+            "t.py::test_two",
+        ],
+    )
+    assert [c.describe() for c in cuts] == [
+        "test_one (the whole test: its only check failed)",  # before: "is not in an assertion"
+        "test_two (the whole test: its failure is not in an assertion)",
+    ]
