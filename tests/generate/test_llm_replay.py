@@ -33,7 +33,9 @@ def test_the_recorded_answers_for_one_module_replay_and_keep_tests(tmp_path):
     target = json.loads(proc.stdout)["targets"][0]
     kinds = [a["kind"] for a in target["attempts"]]
     assert replayed.missing == 0 and replayed.by_hash >= 1, kinds
-    # the first answer repeats the code under test: told so, not sent to the compiler
-    assert target["attempts"][0]["problem"].startswith("REJECT: ANSWER — NO TESTS")
+    # the write prompt that ends with the import lines got a test file at once (before: a copy
+    # of the code under test); the `Decimal` it forgot to import was imported for it
+    first = target["attempts"][0]
+    assert first["problem"] is None and "Decimal" in first["imported"], first
     assert target["outcome"] in ("accepted", "partial"), (target["note"], kinds)
-    assert target["kept_tests"], kinds
+    assert len(target["kept_tests"]) >= 5, kinds

@@ -41,6 +41,18 @@ def trim(s: str) -> str:
 def double(n: int) -> int:
     """Twice n."""
     return n * 2
+
+
+def halve(n: int) -> int:
+    """Half of n, rounded down."""
+    return n // 2
+
+
+def clip(s: str, n: int) -> str:
+    """The first n characters; n must not be negative."""
+    if n < 0:
+        raise ValueError("negative")
+    return s[:n]
 '''
 EXISTING = """\
 from mini.text import (
@@ -64,7 +76,8 @@ def test_shout():
 """
 
 
-UNIMPORTED = code("def test_shout():\n    assert shout('a') == 'A!'")
+# `shout` is imported for the writer (the module defines it); `WORD` is nobody's
+UNIMPORTED = code("def test_shout():\n    assert shout(WORD) == 'A!'")
 WRONG = code("from mini.text import shout\n\n\ndef test_shout():\n    assert shout('a') == 'a'")
 NOT_COLLECTED = code(
     "from mini.text import whisper\n\n\nclass TestWhisper:\n    def __init__(self):\n"
@@ -94,11 +107,31 @@ def test_trim_keeps_inner_blanks():
     assert trim(" a b ") == "a b"
 """
 )
-PASTED = code("def double(n):\n    return n * 2\n\n\ndef test_double():\n    assert double(2) == 4")
+# a copy of the code under test, renamed: its test runs nothing of the project
+RENAMED = code("def twice(n):\n    return n * 2\n\n\ndef test_double():\n    assert twice(2) == 4")
+# the code under test pasted above its tests: taken out, the name imported instead
+PASTED = code(
+    "import pytest\n\n\ndef halve(n):\n    return n // 2\n\n\n"
+    "def test_halve_rounds_down():\n    assert halve(7) == 3\n\n\n"
+    "def test_halve_of_an_even_number():\n    assert halve(8) == 4"
+)
+# two good tests and one without an assertion (gate 5); then files that lose the good tests
+CLIP_GOOD = code(
+    "import pytest\nfrom mini.text import clip\n\n\ndef test_clip_cuts():\n"
+    "    assert clip('abc', 2) == 'ab'\n\n\ndef test_clip_rejects_negative():\n"
+    "    with pytest.raises(ValueError):\n        clip('abc', -1)\n\n\n"
+    "def test_clip_runs():\n    clip('abc', 1)"
+)
+CLIP_BROKEN = code(
+    "from mini.text import clip\n\n\ndef test_clip_runs():\n    clip('abc', 1)\n\n\n"
+    "def test_clip_cuts():\n    assert clip('abc', 2) == 'abc'"
+)
 # per target (told apart by the code in the prompt), the model's answers in order
 ANSWERS = {
     "def trim(": [PARTLY_WRONG],
-    "def double(": [PASTED] * 3,
+    "def double(": [RENAMED] * 3,
+    "def halve(": [PASTED],
+    "def clip(": [CLIP_GOOD, CLIP_BROKEN, CLIP_BROKEN + " "],
     "def version(": ["no code today"] * 3,
     "def whisper(": [NOT_COLLECTED, "no code today", "no code today"],
     "def shout(": [UNIMPORTED, WRONG, WRONG],
@@ -139,6 +172,8 @@ def run(tmp_path_factory) -> Run:
         "src/mini/text.py::whisper",
         "src/mini/text.py::trim",
         "src/mini/text.py::double",
+        "src/mini/text.py::halve",
+        "src/mini/text.py::clip",
     ]
     with FakeServer("openai", script) as server:
         proc = run_cli(
@@ -166,14 +201,47 @@ def test_the_prompt_shows_whole_imports_the_sample_helpers_and_a_test_of_the_tar
     assert "def check(value, expected):" in prompt and 'LOUD = "HI!"' in prompt
 
 
+def test_a_write_prompt_ends_with_the_behaviours_and_the_import_lines(run):
+    prompt = run.prompts["def halve("][0]
+    assert prompt.index("def halve(") < prompt.index("Rules the tests")  # the code comes first
+    tail = prompt.split("Now write the new test file `tests/test_text_generated")[1]
+    assert (
+        tail.splitlines()[1]
+        == "1. `halve` on a typical input, the expected value worked out by hand"
+    )
+    assert tail.rstrip().endswith("```python\nimport pytest\n\nfrom mini.text import halve\n```")
+
+
+def test_a_pasted_copy_of_the_code_is_taken_out_and_its_tests_kept(run):
+    target = run.target("src/mini/text.py::halve")
+    assert target["attempts"][0]["copied"] == ["halve"]
+    assert target["outcome"] == "accepted", target["note"]
+    assert len(target["kept_tests"]) == 2
+    assert "def halve" not in target["source"]
+    assert "from mini.text import halve" in target["source"]
+
+
+def test_the_salvage_at_the_end_keeps_the_good_tests_of_an_earlier_answer(run):
+    target = run.target("src/mini/text.py::clip")
+    assert target["outcome"] == "partial", (target["note"], target["attempts"])
+    assert sorted(k.split("::")[-1] for k in target["kept_tests"]) == [
+        "test_clip_cuts",
+        "test_clip_rejects_negative",
+    ]
+    split = [a for a in target["attempts"] if a["kind"] == "split"]
+    assert split[-1]["answer"] == 1  # before: only the last answer's file was tried
+
+
 def test_a_revision_prompt_ends_with_the_instruction(run):
     last = run.prompts["def version("][1].strip().splitlines()[-1]
     assert last.startswith("Fix what the feedback names and answer with the complete corrected")
 
 
 def test_feedback_says_what_to_do_for_a_name_error_and_no_tests(run):
+    assert run.attempts("src/mini/text.py::shout")[0]["imported"] == ["shout"]
+    assert "from mini.text import shout\n\n\ndef test_shout" in run.prompts["def shout("][1]
     assert (
-        "`shout` is not defined in the test file: add `from mini.text import shout`"
+        "`WORD` is not defined in the test file: import it from where the code under test gets it"
         in (run.prompts["def shout("][1])
     )
     assert "write top-level functions named `test_...`" in run.prompts["def whisper("][1]

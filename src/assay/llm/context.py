@@ -46,11 +46,14 @@ def existing_tests(
     calls: frozenset[str] = frozenset(),
 ) -> str:
     """Per test file of the module: its imports (whole statements), its fixtures, the names of its
-    tests, and one test as a sample of the style - one that calls a name of `calls` (the target's
-    functions) when there is one - with the file's helpers and fixtures the sample uses. Empty when
-    the module has no tests."""
-    parts = []
-    for path in tests_of(project, module, exclude)[:max_files]:
+    tests; and from the first file (the one named after the module, when there is one) one test as
+    a sample of the style - one that calls a name of `calls` (the target's functions) when there is
+    one - with the file's helpers and fixtures the sample uses. One sample only: a small model
+    copies every style it is shown, the odd files' too. Empty when the module has no tests."""
+    parts: list[str] = []
+    stem = Path(module).stem if Path(module).stem != "__init__" else Path(module).parent.name
+    files = sorted(tests_of(project, module, exclude), key=lambda p: stem not in p.name)
+    for path in files[:max_files]:
         source = path.read_text(encoding="utf-8")
         try:
             tree = ast.parse(source)
@@ -69,7 +72,7 @@ def existing_tests(
         if fixtures:
             block.append(f"# fixtures: {', '.join(fixtures)}")
         block.append(f"# tests: {', '.join(names[:MAX_TEST_NAMES])}{more}")
-        if tests:
+        if tests and not parts:
             sample = next((t for t in tests if _names(t) & calls), tests[0])
             helpers = _helpers(tree, sample)
             if helpers:

@@ -28,6 +28,7 @@ BRANCHES = (
 )
 MAX_CALLED = 12
 MAX_CLASS_LINES = 15
+MAX_CONSTANT_LINES = 6
 
 
 @dataclass
@@ -137,14 +138,30 @@ def _constants(tree: ast.Module, names: set[str], lines: list[str]) -> list[str]
         if isinstance(stmt, ast.Assign | ast.AnnAssign):
             targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
             if any(isinstance(t, ast.Name) and t.id in names for t in targets):
-                out.append(
-                    _lines(lines, stmt.lineno, min(stmt.end_lineno or stmt.lineno, stmt.lineno + 5))
-                )
+                out.append(_shortened(lines, stmt))
         elif isinstance(stmt, ast.Import | ast.ImportFrom) and any(
             (a.asname or a.name).split(".")[0] in names for a in stmt.names
         ):
             out.append(_lines(lines, stmt.lineno, stmt.end_lineno or stmt.lineno))
     return out
+
+
+def _shortened(lines: list[str], stmt: ast.stmt) -> str:
+    """An assignment as written, a long one (a table of rules) cut to its first entries and its
+    closing line, so that what is shown still parses: a model copies what it sees."""
+    start, end = stmt.lineno, stmt.end_lineno or stmt.lineno
+    if end - start < MAX_CONSTANT_LINES:
+        return _lines(lines, start, end)
+    entry = lines[start] if start < len(lines) else "    "
+    indent = entry[: len(entry) - len(entry.lstrip())]
+    more = end - start - (MAX_CONSTANT_LINES - 1)
+    return "\n".join(
+        [
+            _lines(lines, start, start + MAX_CONSTANT_LINES - 2),
+            f"{indent}# ... {more} more lines",
+            lines[end - 1],
+        ]
+    )
 
 
 def _imported(tree: ast.Module, project: Project) -> dict[str, str]:
@@ -223,6 +240,24 @@ def _describe_missing(target: Subject, lines: list[str]) -> list[str]:
     return out
 
 
+def chosen_functions(funcs: dict[str, FunctionInfo], target: Subject) -> list[FunctionInfo]:
+    """The target's functions (all public ones when it names none) in file order, so that the
+    methods shown under a class header are that class's."""
+    chosen = [funcs[f.name] for f in target.functions if f.name in funcs] or [
+        i for i in funcs.values() if i.public
+    ]
+    return sorted(chosen, key=lambda i: i.line)
+
+
+def exported_names(tree: ast.Module, chosen: list[FunctionInfo]) -> list[str]:
+    """What a test imports to call `chosen`: their top-level names, and the module's classes
+    they use (the exception they raise, the record they return)."""
+    names = {n.id for i in chosen for n in ast.walk(i.node) if isinstance(n, ast.Name)}
+    classes = {c.name for c in tree.body if isinstance(c, ast.ClassDef)}
+    own = sorted({i.qualname.split(".")[0] for i in chosen})
+    return own + sorted((names & classes) - set(own))
+
+
 def excerpt(project: Project, target: Subject) -> str:
     """What the writer and the reviewer see of the code under test (a few dozen lines for a
     typical target)."""
@@ -234,9 +269,7 @@ def excerpt(project: Project, target: Subject) -> str:
     except (SyntaxError, ValueError):  # the writer sees the file as it is; gate 1 will say the rest
         return f"# {target.module} (does not parse)\n" + "\n".join(lines[:200]) + "\n"
     funcs = index(source)
-    chosen = [funcs[f.name] for f in target.functions if f.name in funcs] or [
-        i for i in funcs.values() if i.public
-    ]
+    chosen = chosen_functions(funcs, target)
     names = {n.id for i in chosen for n in ast.walk(i.node) if isinstance(n, ast.Name)}
     exported = sorted({(i.qualname.split(".")[0]) for i in chosen})
     dotted = target.dotted or next(

@@ -8,24 +8,34 @@ from assay.writers.output import compose_final
 from assay.writers.report import Dropped, TargetResult
 from assay.writers.steps import DROP, TargetSteps, feedback_of
 
+SALVAGE_TRIES = 2  # verified files split at the end (each split is a run of gates 1-5)
+
 
 class TargetAcceptance(TargetSteps):
     """Salvage and finish: turns what a target's steps verified into its result and its file."""
 
     def salvage(self) -> TargetResult:
-        """No attempt was accepted whole: keep the tests of the latest verified file that passed
-        every gate that judged them (the failing ones cut out, the rest re-verified as a file)."""
-        for source, report in reversed(self.verified[-3:]):
-            drop = [t.id for t in report.tests if t.verdict in DROP]
-            if not drop or len(drop) == len(report.tests):
-                continue
-            for t in report.tests:
-                if t.verdict in DROP and t.id not in self.dropped:
-                    self.result.dropped.append(Dropped(t.id, t.verdict.value, t.gate, t.reason))
-            rest = self.split(source, drop)
+        """No attempt was accepted whole: keep the tests of a verified file that passed every gate
+        that judged them (the failing ones cut out, the rest re-verified as a file). The file with
+        the most such tests is tried first, the latest of equals, then the next: a last answer
+        that broke what an earlier one got right does not lose the earlier tests."""
+        partly = [
+            v
+            for v in reversed(self.verified)
+            if 0 < sum(t.verdict in DROP for t in v.report.tests) < len(v.report.tests)
+        ]
+        partly.sort(key=lambda v: -sum(t.verdict is Verdict.ACCEPTED for t in v.report.tests))
+        for n, v in enumerate(partly[:SALVAGE_TRIES]):
+            drop = [t.id for t in v.report.tests if t.verdict in DROP]
+            rest = self.split(v.source, drop)
+            if rest is not None:
+                self.result.attempts[-1].answer = v.answer
+            if rest is not None and rest[1].verdict is Verdict.ACCEPTED or n == 0:
+                for t in v.report.tests:
+                    if t.verdict in DROP and t.id not in self.dropped:
+                        self.result.dropped.append(Dropped(t.id, t.verdict.value, t.gate, t.reason))
             if rest is not None and rest[1].verdict is Verdict.ACCEPTED:
                 return self.finish(*rest, partial=True)
-            break
         if self.bug_sources:
             return self.finish(None, None)
         if self.result.outcome not in ("error",):

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, runtime_chec
 from assay.config import Settings
 from assay.languages.base import WritePlan
 from assay.llm.base import Call
+from assay.llm.brief import WriteBrief
 from assay.llm.replay import Recorder
 from assay.model import FileReport, ProgressEvent
 from assay.project import Project
@@ -46,6 +47,8 @@ class WriteContext:
     verifier: Verifier | None = None  # sandbox and workspaces, for writers that run code
     # another language than Python: its test file, framework and imports
     plan: WritePlan | None = None
+    # Python: how the write prompt ends (imports, behaviours to test, an example test)
+    brief: WriteBrief | None = None
 
 
 @dataclass
@@ -78,6 +81,8 @@ class Attempt:
     # model calls made for this attempt (none without a model)
     calls: list[Call] = field(default_factory=list)
     parent: Attempt | None = None
+    copied: list[str] = field(default_factory=list)  # pasted definitions taken out of the answer
+    imported: list[str] = field(default_factory=list)  # names the answer used, imports added
 
 
 @runtime_checkable

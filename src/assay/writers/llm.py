@@ -10,10 +10,14 @@ from typing import ClassVar
 from assay.config import Settings
 from assay.languages import LANGUAGES
 from assay.llm import LLMClient, Prompt, make_client, parse_spec
+from assay.llm.brief import WriteBrief
 from assay.llm.extract import extract, fence_for
 from assay.llm.prompts import Prompts
 from assay.targets.model import Target
+from assay.writers.advice import top_level_names
 from assay.writers.base import Attempt, AttemptKind, Feedback, WriteContext, Writer
+from assay.writers.copies import strip_copies
+from assay.writers.imports import add_missing_imports, module_bindings
 from assay.writers.session import LoopWriter, Resources
 
 
@@ -79,12 +83,27 @@ class LLMWriter(LoopWriter):
         completion = self.client.complete(prompt)
         call = self.client.record(prompt, completion)
         found = extract(completion.text, completion.finish, context.language)
+        code, copied, imported = found.code, list[str](), list[str]()
+        if code is not None and context.language == "python":
+            module = _module_source(context, target)
+            code, copied = strip_copies(code, top_level_names(module), target.dotted)
+            code, imported = add_missing_imports(code, module_bindings(module, target.dotted))
         return Attempt(
-            target, context, found.code, kind, found.rationale, found.problem, [call], parent
+            target,
+            context,
+            code,
+            kind,
+            found.rationale,
+            found.problem,
+            [call],
+            parent,
+            copied,
+            imported,
         )
 
     def write(self, target: Target, context: WriteContext) -> Attempt:
         extra = self._facts(context) if context.plan else {}
+        brief = context.brief or WriteBrief("import pytest")
         user = self.prompts.render(
             "write_lang" if extra else "write",
             test_path=context.test_path,
@@ -92,7 +111,11 @@ class LLMWriter(LoopWriter):
             excerpt=context.excerpt,
             existing_tests=context.existing_tests,
             rules=context.rules,
-            **extra,
+            imports=extra.get("imports", brief.imports),
+            behaviours=brief.behaviours,
+            example=brief.example if brief.example_is_ours or not context.existing_tests else "",
+            example_is_ours=brief.example_is_ours,
+            **{k: v for k, v in extra.items() if k != "imports"},
         )
         return self._ask(
             Prompt(self._system(context), user, "write"), target, context, "write", None
@@ -117,3 +140,12 @@ class LLMWriter(LoopWriter):
         return self._ask(
             Prompt(self._system(context), user, kind), attempt.target, context, kind, attempt
         )
+
+
+def _module_source(context: WriteContext, target: Target) -> str:
+    """The code under test's module: what a pasted copy redefines, what a missing name is bound
+    to."""
+    try:
+        return (context.project.root / target.module).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return ""

@@ -27,6 +27,9 @@ class AttemptRecord:
     kept: int = 0  # tests that passed every gate that ran
     feedback: str = ""  # what was sent back to the writer after this attempt ("" = nothing)
     duration_s: float = 0.0
+    copied: list[str] = field(default_factory=list)  # pasted definitions taken out of the answer
+    imported: list[str] = field(default_factory=list)  # names the answer used, imports added
+    answer: int = 0  # a split at the end: the writer answer (1-based) whose file it is
 
     @property
     def tokens(self) -> int:
@@ -48,6 +51,9 @@ class AttemptRecord:
             "tokens": self.tokens,
             "calls": [c.to_json() for c in self.calls],
             "duration_s": round(self.duration_s, 3),
+            "copied": self.copied,
+            "imported": self.imported,
+            "answer": self.answer,
         }
 
     @classmethod

@@ -19,11 +19,12 @@ class Cut:
 
     test: str  # node id
     statement: str | None
+    why: str = "its failure is not in an assertion"  # the whole test went: why not a cut
 
     def describe(self) -> str:
         name = test_key(self.test)[-1]
         if self.statement is None:
-            return f"{name} (the whole test: its failure is not in an assertion)"
+            return f"{name} (the whole test: {self.why})"
         first = self.statement.strip().splitlines()[0]
         return f"{name}: `{first}`"
 
@@ -88,6 +89,16 @@ def _failing_check(
         )
 
 
+def _at_check(func: ast.FunctionDef | ast.AsyncFunctionDef, line: int | None) -> bool:
+    """`line` is in a check of `func` (which `_failing_check` declines to cut: its block would be
+    left empty)."""
+    return line is not None and any(
+        _is_check(n) and n.lineno <= line <= (n.end_lineno or n.lineno)
+        for n in ast.walk(func)
+        if isinstance(n, ast.stmt)
+    )
+
+
 def cut_failures(
     source: str, failed_at: dict[str, int], failing: list[str]
 ) -> tuple[str, list[Cut]] | None:
@@ -107,7 +118,10 @@ def cut_failures(
         found = _failing_check(func, line) if func is not None and line is not None else None
         if func is None or found is None or _checks(func) - _checks(found[1]) < 1:
             whole.append(nodeid)
-            cuts.append(Cut(nodeid, None))
+            only = found is not None or (
+                func is not None and _checks(func) == 1 and _at_check(func, line)
+            )
+            cuts.append(Cut(nodeid, None, "its only check failed") if only else Cut(nodeid, None))
             continue
         stmt = found[1]
         start, end = stmt.lineno, stmt.end_lineno or stmt.lineno

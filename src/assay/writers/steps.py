@@ -3,11 +3,12 @@ verify, split tests out, drop flaky ones, check suspected bugs, review (gate 6).
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from assay.gates.review import ReviewBrief
 from assay.languages import WritePlan
+from assay.llm.brief import WriteBrief, write_brief
 from assay.llm.context import existing_tests, rules
 from assay.llm.excerpt import excerpt, read_index
 from assay.model import FileReport, GateStatus, Verdict
@@ -24,6 +25,15 @@ if TYPE_CHECKING:
     from assay.writers.loop import Generator
 
 DROP = (Verdict.REJECTED, Verdict.FLAKY, Verdict.LOW_VALUE)
+
+
+@dataclass
+class Verified:
+    """A text the gates judged, and the writer answer (1-based count) it was made of."""
+
+    source: str
+    report: FileReport
+    answer: int
 
 
 def feedback_of(report: FileReport) -> Feedback:
@@ -63,7 +73,9 @@ class TargetSteps:
             ex = excerpt(gen.project, target)
             tests = existing_tests(gen.project, target.module, self.rel, calls=called(target, gen))
             rule_text = rules(gen.prompts, gen.settings)
+            brief: WriteBrief | None = write_brief(gen.project, target)
         else:
+            brief = None
             self.plan = gen.output.plan_other(target)
             self.rel = self.plan.path
             ex, tests, rule_text = polyglot.context_facts(
@@ -80,9 +92,10 @@ class TargetSteps:
             target.language,
             verifier=gen.full,
             plan=self.plan,
+            brief=brief,
         )
         self.brief = ReviewBrief(task=target.task, excerpt=ex, existing_tests=tests)
-        self.verified: list[tuple[str, FileReport]] = []  # every verified text, for the salvage
+        self.verified: list[Verified] = []  # every verified text, for the salvage
         self.dropped: list[str] = []  # node ids taken out for good (flaky, suspected bugs)
         self.bug_sources: list[tuple[str, str, str]] = []  # (test name, its file, reason)
         self.answers = 0
@@ -124,6 +137,8 @@ class TargetSteps:
             calls,
             attempt.problem if attempt is not None else None,
         )
+        if attempt is not None:
+            rec.copied, rec.imported = list(attempt.copied), list(attempt.imported)
         self.result.attempts.append(rec)
         return rec
 
@@ -141,7 +156,7 @@ class TargetSteps:
         )
         if report is None:  # the run was cancelled (Ctrl-C): nothing more to judge
             raise KeyboardInterrupt
-        self.verified.append((source, report))
+        self.verified.append(Verified(source, report, self.answers))
         return report
 
     def ask(

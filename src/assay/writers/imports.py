@@ -1,0 +1,94 @@
+"""Names an answer uses and never binds - the module's own `Decimal`, `re`, the class under test,
+`pytest` - cost a small model a whole round (NameError at gate 2, then often the same file again).
+When the code under test's module binds such a name (defines it, or imports it), the same import is
+added to the file: a repair that cannot change what a test means, only whether it runs."""
+
+from __future__ import annotations
+
+import ast
+import builtins
+
+BUILTINS = set(dir(builtins))
+
+
+def module_bindings(source: str, dotted: str) -> dict[str, str]:
+    """name -> the import statement that binds it in a test: the module's own name, every
+    top-level name of the module - its own definitions (from the module itself) and what it
+    imports - and `pytest`."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return {}
+    out: dict[str, str] = {"pytest": "import pytest"}
+    if dotted:  # `inflection.camelize(...)` in a test of inflection
+        out[dotted.split(".")[0]] = f"import {dotted}"
+    for node in tree.body:
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                if a.asname:
+                    out[a.asname] = f"import {a.name} as {a.asname}"
+                elif "." not in a.name:
+                    out[a.name] = f"import {a.name}"
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            for a in node.names:
+                if a.name != "*" and node.module != "__future__":
+                    bind = a.asname or a.name
+                    alias = f" as {a.asname}" if a.asname else ""
+                    out[bind] = f"from {node.module} import {a.name}{alias}"
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) and dotted:
+            out[node.name] = f"from {dotted} import {node.name}"
+        elif isinstance(node, ast.Assign | ast.AnnAssign) and dotted:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for t in targets:
+                if isinstance(t, ast.Name):
+                    out[t.id] = f"from {dotted} import {t.id}"
+    return out
+
+
+def add_missing_imports(code: str, bindings: dict[str, str]) -> tuple[str, list[str]]:
+    """`code` with an import for each name it reads but binds nowhere, when `bindings` knows one;
+    and those names. Unchanged when it does not parse."""
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError):
+        return code, []
+    read = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    missing = sorted(n for n in read - _bound(tree) - BUILTINS if n in bindings)
+    if not missing:
+        return code, []
+    lines = code.splitlines()
+    at = max(
+        (n.end_lineno or n.lineno for n in tree.body if isinstance(n, ast.Import | ast.ImportFrom)),
+        default=_after_docstring(tree),
+    )
+    added = sorted({bindings[n] for n in missing})
+    lines[at:at] = added + (["", ""] if at == 0 else [])  # before the code: set apart
+    return "\n".join(lines).rstrip("\n") + "\n", missing
+
+
+def _bound(tree: ast.Module) -> set[str]:
+    """Every name the file binds anywhere (an over-estimate is safe: it only adds no import)."""
+    out: set[str] = set()
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load):
+            out.add(n.id)
+        elif isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            out.add(n.name)
+        elif isinstance(n, ast.arg):
+            out.add(n.arg)
+        elif isinstance(n, ast.alias):
+            out.add((n.asname or n.name).split(".")[0])
+        elif isinstance(n, ast.ExceptHandler) and n.name:
+            out.add(n.name)
+        elif isinstance(n, ast.Global | ast.Nonlocal):
+            out.update(n.names)
+        elif isinstance(n, ast.MatchAs | ast.MatchStar) and n.name:
+            out.add(n.name)
+    return out
+
+
+def _after_docstring(tree: ast.Module) -> int:
+    first = tree.body[0] if tree.body else None
+    if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+        return first.end_lineno or first.lineno
+    return 0
