@@ -13,6 +13,7 @@ import hashlib
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from assay.config import Settings
@@ -341,7 +342,15 @@ class Verifier:
         )
         report.limits = self.sandbox.limits_for(language.profile_for(self.project))
         # nothing of the user's environment the tests printed reaches a report, cache or prompt
-        report = FileReport.from_json(self.sandbox.redactor().tree(report.to_json()))
+        redactor = self.sandbox.redactor()
+        redacted = FileReport.from_json(redactor.tree(report.to_json()))
+        # each gate's own per-test outcomes are not in the JSON (smells and generate read them)
+        for done, was in zip(redacted.gates, report.gates, strict=True):
+            done.tests = [
+                replace(t, reason=redactor.text(t.reason), note=redactor.text(t.note))
+                for t in was.tests
+            ]
+        report = redacted
         if cacheable(report):
             self.store.put("verify", key, report.to_json())
         self.emit(FileDone.of(report))

@@ -117,7 +117,7 @@ class PythonPytestRunner:
         self.timeout_s = timeout_s
         self.pytest_args = list(pytest_args or [])
         # (scratch root, files) -> (their text, the run `compile` made of them), for `run`
-        self._ran: dict[tuple[str, tuple[str, ...]], tuple[list[str], TestRun]] = {}
+        self._ran: dict[tuple[str, tuple[str, ...]], tuple[list[str | None], TestRun]] = {}
         self._lock = threading.Lock()
 
     def compile(self, ws: Workspace, files: list[str]) -> CompileResult:
@@ -284,8 +284,13 @@ class PythonPytestRunner:
         return run
 
 
-def _texts(ws: Workspace, files: list[str]) -> list[str]:
-    return [ws.path(rel).read_text(encoding="utf-8", errors="replace") for rel in files]
+def _texts(ws: Workspace, files: list[str]) -> list[str | None]:
+    """The files as they are now (None: gone; a test may delete its own file, which gate 2 must
+    still see in the run that did it)."""
+    return [
+        path.read_text(encoding="utf-8", errors="replace") if path.is_file() else None
+        for path in (ws.path(rel) for rel in files)
+    ]
 
 
 def _results(tests: dict[str, dict], roots: tuple[str, ...]) -> dict[str, TestResult]:
