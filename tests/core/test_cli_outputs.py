@@ -43,6 +43,7 @@ def shop(tmp_path_factory):
     return dest
 
 
+@pytest.mark.slow  # every command of the README tour
 def test_the_readme_tour_runs_as_written(shop):
     commands = readme_tour()
     assert len(commands) >= 9

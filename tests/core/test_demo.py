@@ -3,9 +3,12 @@ example expects."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.conftest import REPO, run_cli, tree_digest
 
 
+@pytest.mark.slow  # the whole demo: every gate on ten files
 def test_demo_gives_every_expected_verdict():
     before = tree_digest(REPO / "examples" / "shop")
     proc = run_cli("demo")

@@ -3,6 +3,8 @@ randomness is `flaky` or `rejected` in every run, and gate 4's runs count as evi
 
 from __future__ import annotations
 
+import pytest
+
 from assay.api import verify
 from assay.config import Settings
 from assay.execution.runner import alone
@@ -39,6 +41,7 @@ def test_largest_of_random_draws():
 """
 
 
+@pytest.mark.slow  # twenty verify runs
 def test_a_test_on_unseeded_randomness_is_flaky_or_rejected_in_20_of_20_runs(tmp_path):
     # 20 copies, each judged on its own (cache off): 20 runs of the file
     files = {f"tests/test_draw_{i:02d}.py": DRAWN for i in range(20)}

@@ -19,6 +19,8 @@ from assay.mutation.model import Status
 from assay.mutation.mutants import generate
 from tests.conftest import run_cli, tree_digest, write_project
 
+pytestmark = pytest.mark.slow  # a real Dask LocalCluster of two worker processes
+
 distributed = pytest.importorskip("distributed")
 
 CALC = """\

@@ -6,8 +6,12 @@ from __future__ import annotations
 import json
 import shutil
 
+import pytest
+
 from tests.conftest import run_cli, tree_digest
 from tests.generate.conftest import REVIEWER_KEY, SHOP_TARGETS, WRITER_KEY, llm_env, shop_copy
+
+pytestmark = pytest.mark.slow  # generate end to end on the demo project
 
 
 def by_module(report: dict) -> dict[str, dict]:

@@ -17,6 +17,8 @@ from tests.conftest import run_cli, write_project
 from tests.generate.conftest import FAST, llm_env
 from tests.generate.fakes import FakeServer, Reply, Request, code
 
+pytestmark = pytest.mark.slow  # generate end to end through a fake small model
+
 PYPROJECT = '[tool.pytest.ini_options]\npythonpath = ["src"]\n' + FAST
 VERSION = 'def version() -> str:\n    """The version."""\n    return "1"\n'
 TEXT = '''\

@@ -21,6 +21,8 @@ from assay.sandbox import Sandbox
 from bench.diskcheck import detected, rerun_from_disk
 from tests.mutation._mutation_support import FIXTURES, run_engine
 
+pytestmark = pytest.mark.slow  # real projects' module-state troubles, each a whole mutation run
+
 TARGETS = [
     "src/state/dates.py",
     "src/state/table.py",

@@ -18,6 +18,8 @@ import pytest
 
 from assay.report import PRISM_FORMATS
 
+pytestmark = pytest.mark.slow  # the bundled prism bench: every suite set against every panel member
+
 EXPECTED = {
     "strong": {
         "slugify-unicode": (True, 1, 1, 1, 1),

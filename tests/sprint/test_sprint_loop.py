@@ -16,6 +16,8 @@ from tests.conftest import run_cli
 from tests.sprint.conftest import RECORDED, generated_tests
 from tests.sprint.fixture import EXPECTED, git, sprint_repo
 
+pytestmark = pytest.mark.slow  # the whole sprint loop on a fixture repository, replayed model
+
 
 def test_tasks_classifies_every_task_by_rules(tmp_path):
     root = sprint_repo(tmp_path / "shop")
