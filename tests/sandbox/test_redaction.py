@@ -17,6 +17,7 @@ REAL = {
     "GITHUB_TOKEN": "plain-but-named-token",
     "BUILD_LABEL": "release candidate 7 for the nightly",
     "LANG": "C.UTF-8 with a long tail",
+    "_": ".venv/bin/python",  # the shell's last argument, a relative path
 }
 
 
@@ -25,7 +26,7 @@ def test_only_secrets_and_what_the_test_was_not_given_are_redacted():
     redact = Redactor(REAL, given.values()).text
     trace = (
         'File "/tmp/ciclone/project/src/app.py", line 3, in /home/someone and /usr/bin '
-        "interactive abc1234 C.UTF-8 with a long tail"
+        "interactive abc1234 C.UTF-8 with a long tail; no module in /tmp/ciclone/.venv/bin/python"
     )
     assert redact(trace) == trace
     assert redact(REAL["DATABASE_URL"]) == "[redacted: DATABASE_URL]"

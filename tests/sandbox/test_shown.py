@@ -181,3 +181,25 @@ def test_a_venv_and_the_base_interpreter_it_links_to_are_both_shown(tmp_path):
     (venv / "bin" / "python").symlink_to(base / "bin" / "python3.11")
     shown = shown_dirs([str(venv / "bin" / "python"), "-c", "pass"], {}, taken=[])
     assert set(shown) == {str(venv), str(base)}
+
+
+def test_an_interpreter_behind_a_wrapper_script_is_shown(tmp_path):
+    """`interpreter = ".venv/bin/python"` may be a script (a pyenv shim, `exec /elsewhere/python
+    "$@"`): the interpreter it starts, under a hidden /tmp here, was "not found" in the sandbox and
+    every file was rejected at compile."""
+    elsewhere = tmp_path / "elsewhere" / "bin"
+    elsewhere.mkdir(parents=True)
+    (elsewhere / "python").symlink_to(sys.executable)
+    project = tmp_path / "proj"
+    wrapper = project / ".venv" / "bin" / "python"
+    wrapper.parent.mkdir(parents=True)
+    wrapper.write_text(f'#!/bin/sh\nexec "{elsewhere / "python"}" "$@"\n')
+    wrapper.chmod(0o755)
+    sandbox = sandbox_or_skip(project)
+    ran = sandbox.run(
+        [str(wrapper), "-c", "import pytest; print('ran')"],
+        cwd=project,
+        env=sandbox.env_for(tmp_path / "home"),
+        timeout=60,
+    )
+    assert (ran.returncode, ran.stdout.strip()) == (0, "ran"), ran.stderr

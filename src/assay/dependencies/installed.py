@@ -43,6 +43,7 @@ _PROBE = (
     "paths = sysconfig.get_paths()\n"
     "print(json.dumps({'version': sys.version, 'path': [p for p in sys.path if p],\n"
     "    'editable': sorted(set(editable)),\n"
+    "    'runs': [sys.executable, sys.prefix, sys.base_prefix, sys.exec_prefix],\n"
     "    'stdlib': [paths['stdlib'], paths['platstdlib']],\n"
     "    'modules': sorted(set(getattr(sys, 'stdlib_module_names', ()))\n"
     "                      | set(sys.builtin_module_names))}))"
@@ -113,6 +114,14 @@ class Installed:
         # where its editable installs' finders import from (not on sys.path)
         editable = (found or {}).get("editable", [])
         self.editable: list[str] = [d for d in editable if os.path.exists(d)]
+        # what it runs from: a wrapper script (a pyenv shim, `exec /elsewhere/python "$@"`) names
+        # an interpreter the wrapper's own path does not show
+        runs = [p for p in (found or {}).get("runs", []) if p and os.path.isabs(p)]
+        executable = [os.path.dirname(p) for p in runs[:1]]
+        real = [os.path.dirname(os.path.realpath(p)) for p in runs[:1]]
+        self.homes: list[str] = [
+            d for d in dict.fromkeys([*executable, *real, *runs[1:]]) if os.path.isdir(d)
+        ]
         stdlib = [os.path.realpath(d) for d in (found or {}).get("stdlib", [])]
         self.site = [d for d in self.dirs if os.path.realpath(d) not in stdlib]
         self.modules = set((found or {}).get("modules", []))

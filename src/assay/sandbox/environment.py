@@ -94,7 +94,8 @@ def scrubbed_env(base: dict[str, str] | None = None) -> tuple[dict[str, str], li
 # Never redacted: where things are (a traceback names the working directory, the home, the
 # interpreter) says nothing secret, and redacting it made every path in a report unreadable.
 NEVER_REDACTED = ("PWD", "OLDPWD", "HOME", "PATH", "USER", "LOGNAME", "SHELL", "TERM")
-_PATHS = re.compile(r"[~/][^\s:@]*(:[~/][^\s:@]*)*")
+# absolute or relative (`.venv/bin/python`, the shell's `$_`): a path names where, not what
+_PATHS = re.compile(r"(?:[~/]|[\w.-]+/)[^\s:@]*(:[~/][^\s:@]*)*")
 
 
 def _secret(name: str, value: str) -> bool:

@@ -60,7 +60,7 @@ def links_in(directory: str) -> list[str]:
 @functools.lru_cache(maxsize=32)
 def _interpreter_reach(python: str, stamp: int) -> tuple[str, ...]:
     installed = Installed(python)
-    dirs = [*installed.dirs, *installed.editable]
+    dirs = [*installed.dirs, *installed.editable, *installed.homes]
     return (*dirs, *(t for d in installed.dirs for t in links_in(d)))
 
 
