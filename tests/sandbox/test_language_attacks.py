@@ -1,7 +1,7 @@
-"""The hostile corpus in Go, Rust, Java and JavaScript: one small test file each that writes a
-relative path (it must be accepted: the working directory is the writable copy), and on the way
-tries the host's Unix socket and leaves files in /tmp and /dev/shm; both checked from the host side.
-Each skips when its toolchain is absent; gates 1 and 2 only, the cheapest route."""
+"""The hostile corpus in Go, Rust, Java, JavaScript and TypeScript: one small test file each that
+writes a relative path (it must be accepted: the working directory is the writable copy), and on
+the way tries the host's Unix socket and leaves files in /tmp and /dev/shm; both checked from the
+host side. Each skips when its toolchain is absent; gates 1 and 2 only, the cheapest route."""
 
 from __future__ import annotations
 
@@ -105,6 +105,26 @@ test("relative write and attacks", async () => {
 });
 """
 
+# the example has no @types/node (`types: []`): node's modules come in untyped
+TYPESCRIPT = """import { expect, it } from "vitest";
+// @ts-ignore: node's own module, untyped here
+import * as fs from "node:fs";
+// @ts-ignore: node's own module, untyped here
+import * as net from "node:net";
+
+it("relative write and attacks", async () => {
+  await new Promise<void>((done) => {
+    const c = net.connect("{sock}", () => { c.end("escaped"); done(); });
+    c.on("error", () => done());
+  });
+  for (const where of ["/dev/shm/{mark}", "/tmp/{mark}"]) {
+    try { fs.writeFileSync(where, "left"); } catch (e) {}
+  }
+  fs.writeFileSync("out.txt", "ok");
+  expect(fs.readFileSync("out.txt", "utf8")).toBe("ok");
+});
+"""
+
 
 def _go(dest: Path) -> tuple[Path, str, str]:
     return copy_example("go", dest), "price/attack_test.go", GO
@@ -125,11 +145,16 @@ def _javascript(dest: Path) -> tuple[Path, str, str]:
     return root, "test/attack.test.js", JAVASCRIPT
 
 
+def _typescript(dest: Path) -> tuple[Path, str, str]:
+    return copy_example("ts", dest), "test/attack.test.ts", TYPESCRIPT
+
+
 LANGUAGES = {
     "go": (_go, "go"),
     "rust": (_rust, "cargo"),
     "java": (_java, "mvn"),
     "javascript": (_javascript, "node"),
+    "typescript": (_typescript, "node"),
 }
 
 
@@ -163,7 +188,7 @@ def test_relative_write_is_accepted_and_the_attacks_fail(lang, tmp_path):
     assert tree_digest(root) == before
     f = report.files[0]
     assert f.verdict.value == "accepted", "\n".join(g.feedback for g in f.gates)
-    profile = "node" if lang == "javascript" else lang  # each file names its own limits
+    profile = "node" if lang in ("javascript", "typescript") else lang  # its own limits
     assert f.limits["profile"] == profile
     assert f"limits ({profile}): memory" in render(report)
     for where in ("/tmp", "/dev/shm"):
