@@ -189,7 +189,10 @@ def test_an_interpreter_behind_a_wrapper_script_is_shown(tmp_path):
     every file was rejected at compile."""
     elsewhere = tmp_path / "elsewhere" / "bin"
     elsewhere.mkdir(parents=True)
-    (elsewhere / "python").symlink_to(sys.executable)
+    # two links on the way, both under the hidden /tmp (a venv's python links on to its base)
+    (tmp_path / "venv" / "bin").mkdir(parents=True)
+    (tmp_path / "venv" / "bin" / "python").symlink_to(os.path.realpath(sys.executable))
+    (elsewhere / "python").symlink_to(tmp_path / "venv" / "bin" / "python")
     project = tmp_path / "proj"
     wrapper = project / ".venv" / "bin" / "python"
     wrapper.parent.mkdir(parents=True)

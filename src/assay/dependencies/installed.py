@@ -99,6 +99,18 @@ def _listing(directory: str) -> frozenset[str]:
     return names
 
 
+def _hops(path: str) -> list[str]:
+    """The directory of each link on the way from `path` to the file it names (a link to a venv's
+    python, itself a link to the base interpreter): a run needs every one of them."""
+    out = []
+    for _ in range(40):
+        out.append(os.path.dirname(path))
+        if not os.path.islink(path):
+            break
+        path = os.path.normpath(os.path.join(os.path.dirname(path), os.readlink(path)))
+    return out
+
+
 class Installed:
     """What one interpreter can import, and a fingerprint of everything installed for it (its real
     path, version, and the entries of its non-stdlib `sys.path` directories: distributions, modules,
@@ -117,11 +129,8 @@ class Installed:
         # what it runs from: a wrapper script (a pyenv shim, `exec /elsewhere/python "$@"`) names
         # an interpreter the wrapper's own path does not show
         runs = [p for p in (found or {}).get("runs", []) if p and os.path.isabs(p)]
-        executable = [os.path.dirname(p) for p in runs[:1]]
-        real = [os.path.dirname(os.path.realpath(p)) for p in runs[:1]]
-        self.homes: list[str] = [
-            d for d in dict.fromkeys([*executable, *real, *runs[1:]]) if os.path.isdir(d)
-        ]
+        hops = [d for p in runs[:1] for d in _hops(p)]
+        self.homes: list[str] = [d for d in dict.fromkeys([*hops, *runs[1:]]) if os.path.isdir(d)]
         stdlib = [os.path.realpath(d) for d in (found or {}).get("stdlib", [])]
         self.site = [d for d in self.dirs if os.path.realpath(d) not in stdlib]
         self.modules = set((found or {}).get("modules", []))
