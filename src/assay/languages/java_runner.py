@@ -26,6 +26,7 @@ from assay.languages.java_sources import TEST_NAME, build_tool, class_name, test
 from assay.languages.java_warm import warm_classpath
 from assay.languages.tooling import TEST_ID_SEP, Ran, ToolRunner, slug
 from assay.sandbox import Profile, Sandbox
+from assay.sandbox.view import hand_over
 
 if TYPE_CHECKING:
     from assay.config import Settings
@@ -150,7 +151,10 @@ class JavaRunner(ToolRunner):
         a Maven start. The release and flags come from the pom; None (use Maven) when javac fails
         outside the candidate."""
         pom = ws.path(f"{module}/pom.xml").read_text(encoding="utf-8", errors="replace")
-        Path(classpath[0]).mkdir(parents=True, exist_ok=True)
+        out = Path(classpath[0])
+        missing = [p for p in (out, *out.parents) if not p.exists()]
+        out.mkdir(parents=True, exist_ok=True)
+        hand_over(*missing)  # javac writes here as the tests' uid
         # helpers not compiled yet are compiled from source
         sources = [
             str(ws.path(f"{module}/{d}"))
