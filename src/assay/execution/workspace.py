@@ -27,6 +27,7 @@ from pathlib import Path, PurePosixPath
 from typing import NamedTuple
 
 from assay.errors import InputError
+from assay.sandbox.cgroups import pid_alive
 from assay.sandbox.process import WORKSPACE_PREFIX
 from assay.sandbox.view import hand_over, hand_over_tree
 
@@ -103,23 +104,13 @@ def _ignorer(root: Path) -> Callable[[str, list[str]], set[str]]:
     return ignore
 
 
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 def sweep_stale(tmp_root: Path | None = None) -> int:
     """Remove workspaces left behind by assay processes that no longer exist (e.g.
     after SIGKILL)."""
     removed = 0
     for entry in Path(tmp_root or tempfile.gettempdir()).glob(f"{PREFIX}*"):
         parts = entry.name[len(PREFIX) :].split("-", 1)
-        if parts[0].isdigit() and not _pid_alive(int(parts[0])):
+        if parts[0].isdigit() and not pid_alive(int(parts[0])):
             _force_rmtree(entry)
             removed += 1
     return removed

@@ -60,7 +60,8 @@ def limit_file(cgroup: Path, controller: str) -> Path:
     )
 
 
-def _alive(pid: int) -> bool:
+def pid_alive(pid: int) -> bool:
+    """Whether a process with this pid exists (one of another user's counts too)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -75,7 +76,7 @@ def sweep_stale(base: Path) -> int:
     removed = 0
     for child in base.iterdir() if base.is_dir() else ():
         owner, sep, _ = child.name.partition("-")
-        if not child.is_dir() or not (owner.isdigit() and sep) or _alive(int(owner)):
+        if not child.is_dir() or not (owner.isdigit() and sep) or pid_alive(int(owner)):
             continue
         try:
             child.rmdir()
