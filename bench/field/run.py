@@ -37,7 +37,7 @@ def bench(project: Project, workdir: Path, args: argparse.Namespace) -> dict:
     except SetupError as exc:
         return {**row, "error": f"setup: {exc}"}
     row["config"] = config
-    reports = workdir / "reports" / project.name
+    reports = (args.out or workdir) / "reports" / project.name
     reports.mkdir(parents=True, exist_ok=True)
     try:
         row["verify"] = measure.verify(project, root, reports / "verify.json")
@@ -79,16 +79,23 @@ def main() -> None:
     parser.add_argument("--workdir", type=Path, default=Path("/tmp/assay-field"))
     parser.add_argument("--projects", type=Path, default=HERE / "projects.toml")
     parser.add_argument("--table", action="store_true", help="print the last results, run nothing")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        help="results.json and reports/ here (default: the work dir), so "
+        "two runs sharing the set-up projects do not overwrite each other's figures",
+    )
     args = parser.parse_args()
     projects = load(args.projects)
     unknown = set(args.only or []) - {p.name for p in projects}
     if unknown:
         raise SystemExit(f"not in {args.projects}: {', '.join(sorted(unknown))}")
     chosen = [p for p in projects if not args.only or p.name in args.only]
-    saved = args.workdir / "results.json"
+    saved = (args.out or args.workdir) / "results.json"
     rows = json.loads(saved.read_text()) if saved.exists() else {}
     if not args.table:
         args.workdir.mkdir(parents=True, exist_ok=True)
+        (args.out or args.workdir).mkdir(parents=True, exist_ok=True)
         with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
             for row in pool.map(lambda p: guarded(p, args.workdir, args), chosen):
                 rows[row["project"]] = row
