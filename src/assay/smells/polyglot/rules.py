@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from assay.smells.model import Hit, Level, Rule
-from assay.smells.polyglot.syntax import Call, Case, Family, norm
+from assay.smells.polyglot.syntax import Call, Case, Family, norm, text
 
 RULES: dict[str, Rule] = {}
 
@@ -79,7 +79,10 @@ def no_assertion(case: Case, ctx: Context) -> Iterator[Hit]:
 
     Expected exceptions count (`assertThrows`, `#[should_panic]`, `[ExpectedException]`,
     `.toThrow()`), and so do calls of helpers whose name starts with assert, expect, verify or
-    check, in Go any helper given `t`, and any helper of the same file that asserts.
+    check, in Go any helper given `t`, in Rust `.unwrap()`/`.expect(..)` (they panic when the
+    call fails) and assertions inside a macro's arguments, and any helper that asserts: a
+    function of the same file (all its overloads), of a module it declares (`mod util;`), or a
+    `macro_rules!` whose body asserts.
 
     Bad:
         @Test
@@ -217,18 +220,102 @@ def excessive_mocking(case: Case, ctx: Context) -> Iterator[Hit]:
         yield Hit(case.line, case.col, f"excessive mocking: {n} mocks (at most {ctx.max_mocks})")
 
 
-# calls that report a failure or format a message: their arguments are a format and its values,
-# not two sides of a comparison (`t.Errorf("Total(%d) = %d", 100, got)`, `fmt.Errorf` in a table)
-REPORT = re.compile(r"^(Error|Errorf|Fatal|Fatalf|Log|Logf|Skipf|Sprintf|Printf|format)$")
+# comparisons by name, in every language's spelling: `assertEquals`, `assert_eq!`, `Equal`,
+# `AreEqual`, `t.equal`, `deepStrictEqual`, `expect(a).toBe`, ... Other calls are not compared
+# (a helper `checkEncoding("01", "Aabjoe")` takes an expected value and an input, not two sides)
+EQUAL = frozenset(
+    [
+        "assertEquals",
+        "assertArrayEquals",
+        "assertIterableEquals",
+        "assert_eq!",
+        "debug_assert_eq!",
+        "Equal",
+        "AreEqual",
+        "EqualValues",
+        "Exactly",
+        "ObjectsAreEqual",
+        "equal",
+        "equals",
+        "strictEqual",
+        "deepEqual",
+        "deepStrictEqual",
+        "same",
+        "strictSame",
+        "is",
+        "isEqualTo",
+        "toBe",
+        "toEqual",
+        "toStrictEqual",
+        "eq",
+        "eql",
+        "assertSame",
+        "Same",
+        "AreSame",
+        "isSameAs",
+    ]
+)
+NOT_EQUAL = frozenset(
+    [
+        "assertNotEquals",
+        "assertNotSame",
+        "assert_ne!",
+        "debug_assert_ne!",
+        "NotEqual",
+        "AreNotEqual",
+        "NotSame",
+        "AreNotSame",
+        "notEqual",
+        "notStrictEqual",
+        "notDeepEqual",
+        "notDeepStrictEqual",
+        "notSame",
+        "isNotEqualTo",
+        "isNotSameAs",
+    ]
+)
+# comparisons by identity: no user code runs, so `x` against `x` cannot fail
+IDENTITY = frozenset(["assertSame", "Same", "AreSame", "isSameAs", "toBe", "strictEqual", "is"])
+_PLAIN_TYPE = (
+    r"(int|long|short|byte|char|boolean|double|float|String|string|bool|var|"
+    r"[iu](8|16|32|64|128|size)|f32|f64|&str|&'static str)"
+)
 
 
-def _same(a: str, b: str) -> bool:
-    """Two sides that cannot differ: the same value twice, or two literals. The same *call* twice
-    (`assert_eq!(version("1.2.3"), version("1.2.3"))`) is not: it checks equality or determinism
-    of two results and fails when they differ."""
-    if norm(a) == norm(b):
-        return "(" not in a
-    return bool(LITERAL.match(a.strip())) and bool(LITERAL.match(b.strip()))
+def _bound_to_plain(name: str, body: str) -> bool:
+    """`name` is declared in the test with a primitive type or bound to a literal (`int x =`,
+    `let x = 1;`, `let x: u32 =`): its equality is the language's, not the type's own."""
+    n = re.escape(name)
+    if re.search(rf"\b{_PLAIN_TYPE}\s+{n}\s*=", body) or re.search(
+        rf"\b{n}\s*:\s*{_PLAIN_TYPE}\s*=", body
+    ):
+        return True
+    m = re.search(rf"(^|[\s;{{(])(let\s+(mut\s+)?)?{n}\s*=\s*([^;=\n]+)[;\n]", body)
+    return bool(m and LITERAL.match(m.group(4).strip()))
+
+
+def _same(a: str, b: str, name: str, ctx: Context, body: str) -> bool:
+    """Two sides that cannot differ: the same value twice or the same literal twice. The same
+    *call* twice (`assert_eq!(version("1.2.3"), version("1.2.3"))`) is not (it checks
+    determinism), nor a getter twice (`reply.elapsedTime`), nor one object against itself where
+    equality is the type's own code (`assertEquals(option, option)` tests `equals`)."""
+    if norm(a) != norm(b):
+        return False
+    if "(" in a or (ctx.family.getters and "." in a):
+        return False
+    if LITERAL.match(a.strip()) or name in IDENTITY or not ctx.family.own_equality:
+        return True
+    return _bound_to_plain(a.strip(), body)
+
+
+def _pair(call: Call, args: list[str]) -> tuple[str, str] | None:
+    """The two sides an equality assertion compares: `expect(a).toBe(b)`, else its first two
+    arguments (after Go's `t`)."""
+    if call.receiver_args and call.args and len(call.receiver_args) == 1:
+        return call.receiver_args[0], call.args[0]
+    if len(args) >= 2:
+        return args[0], args[1]
+    return None
 
 
 @rule(
@@ -239,8 +326,14 @@ def _same(a: str, b: str) -> bool:
     "Compare the code's result with an expected value the test states, not a value with itself.",
 )
 def tautology(case: Case, ctx: Context) -> Iterator[Hit]:
-    """An assertion that compares a value with itself, or one literal with another, or asserts
-    `true`, can never fail: it looks like a check and is none.
+    """An assertion that compares a value with itself, or a literal with the same literal, or
+    asserts `true`, or that two different literals differ, can never fail: it looks like a check
+    and is none. Only equality assertions are read as two sides (`assertEquals`, `assert_eq!`,
+    `Equal`, `t.equal`, `expect(a).toBe(b)` ...), not helpers (`checkEncoding("01", "Aabjoe")`).
+    Not tautologies: the same call twice (it checks determinism), a getter twice, and an object
+    compared with itself where equality is the type's own code (Java's `equals`, Rust's
+    `PartialEq`, C#'s `Equals`: `assertEquals(option, option)` tests reflexivity), unless the
+    test binds it to a plain value (`int x = ...`, `let x = 1;`).
 
     Bad:
         it("totals", () => {
@@ -253,33 +346,33 @@ def tautology(case: Case, ctx: Context) -> Iterator[Hit]:
           expect(total(100, 250)).toBe(350);
         });
     """
+    body = text(case.body) if case.body is not None else ""
     for call in ctx.calls:
-        if not is_assertion(call, ctx) or REPORT.match(call.name):
+        if not is_assertion(call, ctx):
             continue
         args = [a for a in call.args if a.strip() != "t"]
-        if call.receiver_args and call.args and len(call.receiver_args) == 1:  # expect(a).toBe(b)
-            pair: list[str] | None = [call.receiver_args[0], call.args[0]]
-        elif call.receiver_args and not call.args and call.name in ("toBeTruthy", "toBeDefined"):
-            if TRUTHY.match(call.receiver_args[0].strip()) or LITERAL.match(
-                call.receiver_args[0].strip()
-            ):
+        negated = ".not." in call.callee or call.name in NOT_EQUAL
+        if call.receiver_args and not call.args and call.name in ("toBeTruthy", "toBeDefined"):
+            arg = call.receiver_args[0].strip()
+            if TRUTHY.match(arg) or LITERAL.match(arg):
                 yield Hit(call.line, call.col, f"tautology: {call.callee}() on a literal")
             continue
-        elif len(args) >= 2 and not call.name.lower().startswith(
-            ("assertthrows", "assert_matches", "expect_")
+        if (
+            len(args) == 1
+            and TRUTHY.match(args[0].strip())
+            and re.search(r"assert(True|!)?$|^assert$|True$", call.name)
         ):
-            pair = args[:2]
+            yield Hit(call.line, call.col, f"tautology: {call.name}({args[0].strip()})")
+            continue
+        if call.name not in EQUAL | NOT_EQUAL:
+            continue
+        pair = _pair(call, args)
+        if pair is None:
+            continue
+        a, b = (x.strip() for x in pair)
+        if negated:  # `assert_ne!(1, 2)`: two different literals can never be equal
+            hit = bool(LITERAL.match(a)) and bool(LITERAL.match(b)) and norm(a) != norm(b)
         else:
-            pair = None
-            if (
-                len(args) == 1
-                and TRUTHY.match(args[0].strip())
-                and re.search(r"assert(True|!)?$|^assert$|True$", call.name)
-            ):
-                yield Hit(call.line, call.col, f"tautology: {call.name}({args[0].strip()})")
-        if pair and _same(*pair):
-            yield Hit(
-                call.line,
-                call.col,
-                f"tautology: compares {pair[0].strip()[:40]} with {pair[1].strip()[:40]}",
-            )
+            hit = _same(a, b, call.name, ctx, body)
+        if hit:
+            yield Hit(call.line, call.col, f"tautology: compares {a[:40]} with {b[:40]}")
