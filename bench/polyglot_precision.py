@@ -113,6 +113,11 @@ PROJECTS = (
     Project("go", "google/uuid v1.6.0", go_module("github.com/google/uuid", "v1.6.0"), GO),
     Project("go", "spf13/cast v1.7.1", go_module("github.com/spf13/cast", "v1.7.1"), GO),
     Project("go", "gorilla/mux v1.8.1", go_module("github.com/gorilla/mux", "v1.8.1"), GO),
+    Project("go", "spf13/pflag v1.0.5", go_module("github.com/spf13/pflag", "v1.0.5"), GO),
+    Project("go", "pkg/errors v0.9.1", go_module("github.com/pkg/errors", "v0.9.1"), GO),
+    Project(
+        "go", "stretchr/testify v1.9.0", go_module("github.com/stretchr/testify", "v1.9.0"), GO
+    ),
     Project("rust", "semver 1.0.28", crate("semver", "1.0.28"), RUST),
     Project("rust", "hex 0.4.3", crate("hex", "0.4.3"), RUST),
     Project("rust", "serde_json 1.0.149", crate("serde_json", "1.0.149"), RUST),

@@ -142,3 +142,46 @@ test('one schema', (t) => {
 
 def test_js_reached_markers_and_getters_are_not_tautologies():
     assert rejects(JS, "test/hooks.test.js", "javascript") == {("one schema", "AP006")}
+
+
+GO_ASSERT_LIBRARY = """
+package assert
+
+import "testing"
+
+func TestEqualWrapper(t *testing.T) {
+\tassert := New(new(testing.T))
+\tif !assert.Equal("Hello World", "Hello World") {
+\t\tt.Error("Equal should return true")
+\t}
+}
+func TestEqual(t *testing.T) {
+\tEqual(t, 1, 1)
+\tmockT := new(MockT)
+\tEqual(mockT, 1, 2)
+\tif !mockT.Failed {
+\t\tt.Error("Check should fail")
+\t}
+}
+"""
+GO_USER = """
+package price
+
+import (
+\t"testing"
+
+\t"github.com/stretchr/testify/assert"
+)
+
+func TestTaut(t *testing.T) { assert.Equal(t, 3, 3) }
+func TestChecked(t *testing.T) {
+\tif !assert.Equal(t, 350, Total(100, 250)) {
+\t\tt.Log("see above")
+\t}
+}
+"""
+
+
+def test_go_an_assertion_library_testing_itself_is_not_a_tautology():
+    assert rejects(GO_ASSERT_LIBRARY, "assert/assertions_test.go", "go") == set()
+    assert rejects(GO_USER, "price/price_test.go", "go") == {("TestTaut", "AP006")}

@@ -79,13 +79,21 @@ def analyze(
         findings.append(_finding(UNPARSABLE, Hit(1, 1), path, config))
     shared = syntax.file_mocks(text(tree.root_node))
     more = _modules(root, path, tree.root_node, syntax, ts)
+    package = syntax.package(tree.root_node)
     helpers = asserting_helpers(tree.root_node, facts.calls, syntax, more)
     for case in found:
         found_calls = (
             calls(facts.calls, case.body, syntax.named_args) if case.body is not None else []
         )
         ctx = Context(
-            syntax, found_calls, config.max_mocks, shared, facts.sleep, facts.mocks, helpers
+            syntax,
+            found_calls,
+            config.max_mocks,
+            shared,
+            facts.sleep,
+            facts.mocks,
+            helpers,
+            package,
         )
         for rule in RULES.values():
             if level(rule, config) == "off":

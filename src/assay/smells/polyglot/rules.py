@@ -40,6 +40,7 @@ class Context:
     mocks: str = "$^"  # regex of a mock's callee (`Language.smells.mocks`)
     # helpers defined in the file that assert (a test calling one asserts through it)
     asserting_helpers: frozenset[str] = frozenset()
+    package: str | None = None  # the file's package when its functions are called unqualified
 
 
 def rule(id: str, name: str, level: Level, message: str, hint: str) -> Callable:
@@ -308,6 +309,13 @@ def _same(a: str, b: str, name: str, ctx: Context, body: str) -> bool:
     return _bound_to_plain(a.strip(), body)
 
 
+def _under_test(call: Call, ctx: Context) -> bool:
+    """An assertion of the file's own package (`Equal(t, 1, 1)` or `assert.Equal(1, 1)` in
+    package assert): the assertion library tests itself."""
+    qualifier = call.callee.rpartition(".")[0]
+    return ctx.package is not None and qualifier in ("", ctx.package)
+
+
 def _pair(call: Call, args: list[str]) -> tuple[str, str] | None:
     """The two sides an equality assertion compares: `expect(a).toBe(b)`, else its first two
     arguments (after Go's `t`)."""
@@ -333,7 +341,9 @@ def tautology(case: Case, ctx: Context) -> Iterator[Hit]:
     Not tautologies: the same call twice (it checks determinism), a getter twice, and an object
     compared with itself where equality is the type's own code (Java's `equals`, Rust's
     `PartialEq`, C#'s `Equals`: `assertEquals(option, option)` tests reflexivity), unless the
-    test binds it to a plain value (`int x = ...`, `let x = 1;`).
+    test binds it to a plain value (`int x = ...`, `let x = 1;`). An assertion whose result
+    the test uses (`if !assert.Equal(1, 1) { t.Error(..) }`) or that belongs to the test's own
+    Go package is the code under test, not a check (an assertion library's own suite).
 
     Bad:
         it("totals", () => {
@@ -348,7 +358,7 @@ def tautology(case: Case, ctx: Context) -> Iterator[Hit]:
     """
     body = text(case.body) if case.body is not None else ""
     for call in ctx.calls:
-        if not is_assertion(call, ctx):
+        if not is_assertion(call, ctx) or not call.statement or _under_test(call, ctx):
             continue
         args = [a for a in call.args if a.strip() != "t"]
         negated = ".not." in call.callee or call.name in NOT_EQUAL

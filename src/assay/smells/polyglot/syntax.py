@@ -50,6 +50,9 @@ class Call:
     col: int
     # expect(x).toBe(y): the args of expect(...)
     receiver_args: list[str] = field(default_factory=list)
+    # False when the test uses the call's result (`if !assert.Equal(1, 1) { t.Error(..) }`):
+    # then it is the code under test (an assertion library's own suite), not an assertion
+    statement: bool = True
 
 
 @dataclass
@@ -121,6 +124,10 @@ def token_calls(tree: Any) -> list[Call]:
     return out
 
 
+# where a call's result is not used: a statement, a block's tail, an arrow function's body
+_STATEMENT = frozenset({"expression_statement", "block", "arrow_function", "statement_block"})
+
+
 def _call(node: Any, named_args: bool) -> Call:
     if node.type == "macro_invocation":
         name = text(node.child_by_field_name("macro") or node.named_children[0]) + "!"
@@ -155,7 +162,16 @@ def _call(node: Any, named_args: bool) -> Call:
         # expect(x).toBe(y), expect(x).not.toBe(y)
         if inner is not None and inner.type == "call_expression":
             receiver = _call(inner, named_args).args
-    return Call(name, callee, args, node.start_point[0] + 1, node.start_point[1] + 1, receiver)
+    parent = node.parent.type if node.parent is not None else ""
+    return Call(
+        name,
+        callee,
+        args,
+        node.start_point[0] + 1,
+        node.start_point[1] + 1,
+        receiver,
+        parent in _STATEMENT,
+    )
 
 
 def _no_file_mocks(source: str) -> int:
@@ -168,6 +184,10 @@ def _no_skip(call: Call) -> bool:
 
 def _no_modules(root: Any, path: str) -> list[str]:
     return []
+
+
+def _no_package(root: Any) -> str | None:
+    return None
 
 
 def default_assertion(call: Call) -> bool:
@@ -196,3 +216,6 @@ class Family:
     # variable with itself tests it (reflexivity), unless the test binds it to a plain value
     own_equality: bool = False
     getters: bool = False  # `a.b` may run code (JavaScript getters, C# properties)
+    # (parsed root) -> the file's package when its own functions are called unqualified (Go):
+    # assertions of that package are the code under test (testify's own tests)
+    package: Callable[[Any], str | None] = _no_package
