@@ -60,7 +60,7 @@ def install_command() -> str:
 
 class Stryker:
     name = "stryker"
-    # with vitest; the command runner (jest, mocha, node's) names every test of the file
+    # with vitest, jest and mocha; the command runner (node --test) names every test of the file
     per_test_kills = True
 
     def __init__(self, language: str):
