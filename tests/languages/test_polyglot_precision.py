@@ -104,13 +104,23 @@ fn reflexive() { let id = prerelease("alpha"); assert_eq!(id, id); }
 fn ne_literals() { assert_ne!(1, 2); }
 #[test]
 fn builds() { let _ = json!([1, 2]); }
+struct PanickingCounter { curr: usize, max: usize }
+impl Iterator for PanickingCounter {
+    type Item = ();
+    fn next(&mut self) -> Option<()> { self.curr += 1; assert_ne!(self.curr, self.max); Some(()) }
+}
+fn no_collect_test<A: Iterator, T: Fn(PanickingCounter) -> A>(to_adaptor: T) {
+    for _ in to_adaptor(PanickingCounter { curr: 0, max: 10_000 }).take(5) {}
+}
+#[test]
+fn permutations_no_collect() { no_collect_test(|iter| iter.permutations(5)) }
 fn check_normalize(m: u64, e: i32, s: u32, mm: u64, ee: i32) {
     assert_eq!(normalize(m, e, s), (mm, ee));
 }
 """
 
 
-def test_rust_turbofish_macros_unwrap_and_modules_count_as_assertions(tmp_path):
+def test_rust_turbofish_macros_unwrap_modules_and_asserting_types_count_as_assertions(tmp_path):
     (tmp_path / "tests/util").mkdir(parents=True)
     (tmp_path / "tests/util/mod.rs").write_text(
         "pub(super) fn req(text: &str) -> VersionReq { VersionReq::parse(text).unwrap() }\n"

@@ -6,6 +6,7 @@ is separate."""
 from __future__ import annotations
 
 import importlib
+import re
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -113,7 +114,7 @@ def asserting_helpers(
     helper (`fn check(v: &str) { assert_eq!(parse(v).unwrap().to_string(), v) }`); the overloads
     of one name count together (`testByChunk(a, b)` calling `testByChunk(a, b, false)`), a test
     method called by another test is a helper too, and so are the functions of `more` (the
-    modules the file declares) and Rust's `macro_rules!`."""
+    modules the file declares), Rust's `macro_rules!` and the types whose `impl` asserts."""
     bodies: dict[str, list[Any]] = {}
     stack = [root, *more]
     while stack:
@@ -122,6 +123,11 @@ def asserting_helpers(
         name, body = node.child_by_field_name("name"), node.child_by_field_name("body")
         if node.type in _FUNCTIONS and name is not None and body is not None:
             bodies.setdefault(text(name), []).extend(calls(kinds, body, syntax.named_args))
+        elif node.type == "impl_item" and body is not None:
+            # a type whose methods assert (an `Iterator` panicking past its limit): a test or helper
+            # that builds it (`Counter { .. }`) asserts through it
+            kind = re.sub(r"<.*", "", text(node.child_by_field_name("type")))
+            bodies.setdefault(kind, []).extend(calls(kinds, body, syntax.named_args))
         elif node.type == "macro_definition" and name is not None:
             inner = [c for c in node.named_children if c.type == "macro_rule"]
             found_calls = [

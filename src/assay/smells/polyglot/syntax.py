@@ -98,6 +98,9 @@ def calls(kinds: tuple[str, ...], body: Any, named_args: bool = False) -> list[C
         node = stack.pop()
         if node.type in kinds:
             out.append(_call(node, named_args))
+        elif node.type == "struct_expression":  # Rust's `Counter { .. }` builds a type of the file
+            name = text(node.child_by_field_name("name"))
+            out.append(Call(name, name, [], node.start_point[0] + 1, node.start_point[1] + 1))
         if node.type == "token_tree":
             out += token_calls(node)
             continue
