@@ -15,14 +15,18 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from assay.smells.model import Hit, Level, Rule
+from assay.smells.polyglot.comparisons import (
+    EQUAL,
+    LITERAL,
+    NOT_EQUAL,
+    pair,
+    same,
+    under_test,
+)
 from assay.smells.polyglot.syntax import Call, Case, Family, norm, text
 
 RULES: dict[str, Rule] = {}
 
-LITERAL = re.compile(
-    r'^(-?\d[\d_.]*[a-zA-Z]*|"[^"]*"|\'[^\']*\'|`[^`$]*`|true|false|null|nil|None|undefined|'
-    r"True|False)$"
-)
 TRUTHY = re.compile(r"^(true|True)$")
 
 
@@ -222,111 +226,6 @@ def excessive_mocking(case: Case, ctx: Context) -> Iterator[Hit]:
         yield Hit(case.line, case.col, f"excessive mocking: {n} mocks (at most {ctx.max_mocks})")
 
 
-# comparisons by name, in every language's spelling: `assertEquals`, `assert_eq!`, `Equal`,
-# `AreEqual`, `t.equal`, `deepStrictEqual`, `expect(a).toBe`, ... Other calls are not compared
-# (a helper `checkEncoding("01", "Aabjoe")` takes an expected value and an input, not two sides)
-EQUAL = frozenset(
-    [
-        "assertEquals",
-        "assertArrayEquals",
-        "assertIterableEquals",
-        "assert_eq!",
-        "debug_assert_eq!",
-        "Equal",
-        "AreEqual",
-        "EqualValues",
-        "Exactly",
-        "ObjectsAreEqual",
-        "equal",
-        "equals",
-        "strictEqual",
-        "deepEqual",
-        "deepStrictEqual",
-        "same",
-        "strictSame",
-        "is",
-        "isEqualTo",
-        "toBe",
-        "toEqual",
-        "toStrictEqual",
-        "eq",
-        "eql",
-        "assertSame",
-        "Same",
-        "AreSame",
-        "isSameAs",
-    ]
-)
-NOT_EQUAL = frozenset(
-    [
-        "assertNotEquals",
-        "assertNotSame",
-        "assert_ne!",
-        "debug_assert_ne!",
-        "NotEqual",
-        "AreNotEqual",
-        "NotSame",
-        "AreNotSame",
-        "notEqual",
-        "notStrictEqual",
-        "notDeepEqual",
-        "notDeepStrictEqual",
-        "notSame",
-        "isNotEqualTo",
-        "isNotSameAs",
-    ]
-)
-# comparisons by identity: no user code runs, so `x` against `x` cannot fail
-IDENTITY = frozenset(["assertSame", "Same", "AreSame", "isSameAs", "toBe", "strictEqual", "is"])
-_PLAIN_TYPE = (
-    r"(int|long|short|byte|char|boolean|double|float|String|string|bool|var|"
-    r"[iu](8|16|32|64|128|size)|f32|f64|&str|&'static str)"
-)
-
-
-def _bound_to_plain(name: str, body: str) -> bool:
-    """`name` is declared in the test with a primitive type or bound to a literal (`int x =`,
-    `let x = 1;`, `let x: u32 =`): its equality is the language's, not the type's own."""
-    n = re.escape(name)
-    if re.search(rf"\b{_PLAIN_TYPE}\s+{n}\s*=", body) or re.search(
-        rf"\b{n}\s*:\s*{_PLAIN_TYPE}\s*=", body
-    ):
-        return True
-    m = re.search(rf"(^|[\s;{{(])(let\s+(mut\s+)?)?{n}\s*=\s*([^;=\n]+)[;\n]", body)
-    return bool(m and LITERAL.match(m.group(4).strip()))
-
-
-def _same(a: str, b: str, name: str, ctx: Context, body: str) -> bool:
-    """Two sides that cannot differ: the same value twice or the same literal twice. The same
-    *call* twice (`assert_eq!(version("1.2.3"), version("1.2.3"))`) is not (it checks
-    determinism), nor a getter twice (`reply.elapsedTime`), nor one object against itself where
-    equality is the type's own code (`assertEquals(option, option)` tests `equals`)."""
-    if norm(a) != norm(b):
-        return False
-    if "(" in a or (ctx.family.getters and "." in a):
-        return False
-    if LITERAL.match(a.strip()) or name in IDENTITY or not ctx.family.own_equality:
-        return True
-    return _bound_to_plain(a.strip(), body)
-
-
-def _under_test(call: Call, ctx: Context) -> bool:
-    """An assertion of the file's own package (`Equal(t, 1, 1)` or `assert.Equal(1, 1)` in
-    package assert): the assertion library tests itself."""
-    qualifier = call.callee.rpartition(".")[0]
-    return ctx.package is not None and qualifier in ("", ctx.package)
-
-
-def _pair(call: Call, args: list[str]) -> tuple[str, str] | None:
-    """The two sides an equality assertion compares: `expect(a).toBe(b)`, else its first two
-    arguments (after Go's `t`)."""
-    if call.receiver_args and call.args and len(call.receiver_args) == 1:
-        return call.receiver_args[0], call.args[0]
-    if len(args) >= 2:
-        return args[0], args[1]
-    return None
-
-
 @rule(
     "AP006",
     "tautology",
@@ -359,7 +258,7 @@ def tautology(case: Case, ctx: Context) -> Iterator[Hit]:
     """
     body = text(case.body) if case.body is not None else ""
     for call in ctx.calls:
-        if not is_assertion(call, ctx) or not call.statement or _under_test(call, ctx):
+        if not is_assertion(call, ctx) or not call.statement or under_test(call, ctx.package):
             continue
         args = [a for a in call.args if a.strip() != "t"]
         negated = ".not." in call.callee or call.name in NOT_EQUAL
@@ -377,13 +276,13 @@ def tautology(case: Case, ctx: Context) -> Iterator[Hit]:
             continue
         if call.name not in EQUAL | NOT_EQUAL:
             continue
-        pair = _pair(call, args)
-        if pair is None:
+        sides = pair(call, args)
+        if sides is None:
             continue
-        a, b = (x.strip() for x in pair)
+        a, b = (x.strip() for x in sides)
         if negated:  # `assert_ne!(1, 2)`: two different literals can never be equal
             hit = bool(LITERAL.match(a)) and bool(LITERAL.match(b)) and norm(a) != norm(b)
         else:
-            hit = _same(a, b, call.name, ctx, body)
+            hit = same(a, b, call.name, ctx.family, body)
         if hit:
             yield Hit(call.line, call.col, f"tautology: compares {a[:40]} with {b[:40]}")

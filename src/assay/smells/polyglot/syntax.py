@@ -127,8 +127,10 @@ def token_calls(tree: Any) -> list[Call]:
     return out
 
 
-# where a call's result is not used: a statement, a block's tail, an arrow function's body
-_STATEMENT = frozenset({"expression_statement", "block", "arrow_function", "statement_block"})
+# where a call's result is not used: a statement, a block's tail, a lambda's body
+_STATEMENT = frozenset(
+    {"expression_statement", "block", "arrow_function", "statement_block", "lambda_expression"}
+)
 
 
 def _call(node: Any, named_args: bool) -> Call:
