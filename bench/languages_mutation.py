@@ -2,7 +2,7 @@
 tests: the mutant statuses (same tool, same operators: they must agree) and the wall time of each.
 
     python bench/languages_mutation.py [ROW ...]     # rows: java-example, commons-cli, ts-example,
-                                                      # deepmerge (default: all)
+                                                      # deepmerge, jest-good, jest-weak (all)
 
 Each row is one entry of `ROWS`: where the project comes from, the test file, the source file, and
 how the native tool is run directly (outside the sandbox, on a throwaway copy). assay's side is
@@ -121,6 +121,14 @@ def commons_cli(dest: Path) -> None:
     sh(["mvn", "-B", "-q", "dependency:go-offline", "test-compile"], dest)
 
 
+def jest_fixture(dest: Path) -> None:
+    """The jest project of assay's tests (`tests/languages/fixtures/jest`: `price.js`, a good and a
+    weak test), jest 29.7.0 installed from its lockfile."""
+    shutil.copytree(REPO / "tests/languages/fixtures/jest", dest, dirs_exist_ok=True, symlinks=True)
+    if not (dest / "node_modules/jest").is_dir():
+        sh(["npm", "ci", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"], dest)
+
+
 def deepmerge(dest: Path) -> None:
     """@fastify/deepmerge 3.2.4 from npm with its tape tests; tape installed (its other dev tools
     are linters and coverage)."""
@@ -201,6 +209,16 @@ def native_stryker(root: Path, row: Row) -> Counter[str]:
                 )
             ],
         }
+    elif "jest" in deps:
+        config |= {
+            "testRunner": "jest",
+            "coverageAnalysis": "perTest",
+            # inPlace backs the originals up under .stryker-tmp/, which jest would run too
+            "jest": {"config": {"testPathIgnorePatterns": ["/node_modules/", "/\\.stryker-tmp/"]}},
+            "plugins": [
+                str(stryker.home() / "node_modules/@stryker-mutator/jest-runner/dist/src/index.js")
+            ],
+        }
     else:
         config |= {
             "testRunner": "command",
@@ -260,6 +278,17 @@ ROWS = [
     ),
     Row(
         "deepmerge", "javascript", deepmerge, "test/mergearray.test.js", "index.js", native_stryker
+    ),
+    Row(
+        "jest-good",
+        "javascript",
+        jest_fixture,
+        "test/price.test.js",
+        "src/price.js",
+        native_stryker,
+    ),
+    Row(
+        "jest-weak", "javascript", jest_fixture, "test/weak.test.js", "src/price.js", native_stryker
     ),
 ]
 

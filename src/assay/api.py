@@ -338,7 +338,7 @@ def lint(
         lang = language_of(path, root)
         if lang is not None and lang.name in polyglot.LANGUAGES:
             findings += polyglot.analyze(
-                read_source(path), project.rel(path), lang.name, settings.smells
+                read_source(path), project.rel(path), lang.name, settings.smells, root
             )
     return LintReport(findings, len(files), settings.smells)
 

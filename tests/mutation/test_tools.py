@@ -170,12 +170,13 @@ def test_the_files_a_test_imports_are_what_gate_4_mutates(tmp_path):
     ]
 
 
-def test_pit_without_a_pom_is_not_available_rather_than_a_missing_tool(tmp_path):
+def test_pit_on_gradle_is_unvalidated_in_one_line_and_plain_javac_has_no_tool(tmp_path):
+    """A Gradle build: `unvalidated` (a problem), naming gradle and its PIT plugin; no build
+    file at all (plain javac): not available, as for a language with no tool."""
     from assay.config import Settings
     from assay.mutation.tools import REGISTRY, ToolRequest
     from assay.project import Project
 
-    (tmp_path / "build.gradle").write_text("plugins { id 'java' }\n")
     request = ToolRequest(
         root=tmp_path,
         project=Project.load(tmp_path),
@@ -184,6 +185,13 @@ def test_pit_without_a_pom_is_not_available_rather_than_a_missing_tool(tmp_path)
         tests=("src/test/java/PriceTest.java",),
         targets=("src/main/java/Price.java",),
     )
-    assert "has no pom.xml" in (REGISTRY["java"].unavailable(request) or "")
+    pit = REGISTRY["java"]
+    assert "has no pom.xml or build.gradle" in (pit.unavailable(request) or "")
+    (tmp_path / "build.gradle").write_text("plugins { id 'java' }\n")
+    assert pit.unavailable(request) is None
+    problem = pit.problem(request) or ""
+    assert problem.startswith("gradle: ") and "info.solidsoft.pitest" in problem
+    assert "\n" not in problem
     (tmp_path / "pom.xml").write_text("<project/>")
-    assert REGISTRY["java"].unavailable(request) is None
+    assert pit.unavailable(request) is None
+    assert not (pit.problem(request) or "").startswith("gradle")

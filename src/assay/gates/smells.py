@@ -50,7 +50,7 @@ class SmellsGate(BaseGate):
         # tree-sitter rules AP000-AP006 (docs/smells-polyglot.md)
         if candidate.language != "python":
             return polyglot.analyze(
-                candidate.source, candidate.rel, candidate.language, ctx.settings.smells
+                candidate.source, candidate.rel, candidate.language, ctx.settings.smells, ctx.root
             )
         return analyze(
             candidate.source,

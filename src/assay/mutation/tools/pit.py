@@ -6,7 +6,9 @@ The plugin is added to the copy's `pom.xml` (never the user's) unless the build 
 candidate's class. PIT's XML with the full mutation matrix is read back: each mutant's killing and
 covering tests, mapped onto gate 2's test ids (`<file>::<method>`). PIT names a change instead of
 giving its text ("changed conditional boundary"): that name stands in the mutant's replacement,
-under the source line it changes. Gradle projects are `unvalidated` for now (one line).
+under the source line it changes. A Gradle build is `unvalidated` (one line, `gradle: ...`): its PIT
+plugin (`info.solidsoft.pitest`) is not wired, Gradle cannot run on these machines (Debian's 4.4 is
+too old for the plugin, and a wrapper downloads Gradle from a host that is not reachable).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ PIT_VERSION = "1.30.2"
 JUNIT5_PLUGIN_VERSION = "1.2.3"
 GOAL = f"org.pitest:pitest-maven:{PIT_VERSION}:mutationCoverage"
 REPORTS = "target/assay-pit"
+BUILDS = ("pom.xml", "build.gradle", "build.gradle.kts")
 # PIT's STRONGER group: DEFAULTS plus conditions forced true/false, as assay's Python operators do
 # (DEFAULTS never removes `if (c < 0) throw`, so a test of the throw killed nothing)
 MUTATORS = "STRONGER"
@@ -83,11 +86,21 @@ class Pit:
 
     def unavailable(self, request: ToolRequest) -> str | None:
         module = _module(request)
-        if not (request.root / module / "pom.xml").is_file():
-            return f"PIT runs through Maven here: {module} has no pom.xml (Gradle, plain javac)"
+        if not any((request.root / module / b).is_file() for b in BUILDS):
+            return (
+                f"PIT runs through a build: {module} has no pom.xml or build.gradle (plain javac)"
+            )
         return None
 
     def problem(self, request: ToolRequest) -> str | None:
+        module = _module(request)
+        if not (request.root / module / "pom.xml").is_file():  # a Gradle build
+            found = (request.root / module / "gradlew").is_file() or shutil.which("gradle")
+            return (
+                "gradle: gate 4 runs PIT through Maven only; Gradle's PIT plugin "
+                f"(info.solidsoft.pitest) is not supported yet ({module}"
+                + (")" if found else "; no `gradle` or ./gradlew here either)")
+            )
         if shutil.which("mvn") is None:
             return "PIT runs through Maven: `mvn` not found on PATH (apt install maven)"
         repo = Path.home() / ".m2/repository/org/pitest"
@@ -143,7 +156,7 @@ class Pit:
 
 def _module(request: ToolRequest) -> str:
     rel = request.tests[0] if request.tests else request.targets[0]
-    return nearest(request.root, rel, ("pom.xml", "build.gradle", "build.gradle.kts")) or "."
+    return nearest(request.root, rel, BUILDS) or "."
 
 
 def _add_plugin(pom: Path) -> None:

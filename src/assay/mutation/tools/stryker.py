@@ -1,14 +1,15 @@
 """JavaScript and TypeScript: StrykerJS, run from assay's own install (`~/.cache/assay/tools/`,
 prepared once with the network: `.ci/toolchains`), in the scratch copy, offline.
 
-Stryker runs in the package's directory of the copy, so its vitest runner resolves the project's own
-vitest; `inPlace` mutates the copy's files (never the user's tree). With vitest: per-test coverage,
-the package's other test files taken out of the copy first (Stryker's vitest runner takes no file
-filter, and a config of assay's own would need vite to bundle it into the read-only
-`node_modules`). Other runners (jest, mocha, node's) go through Stryker's command runner on the
-candidate files: no per-test attribution there, every test of the file counts as the killer of a
-detected mutant. The mutation-testing-elements JSON (`reporters: ["json"]`) is read back,
-Stryker's test names mapped onto gate 2's ids (`<file>::describe > it`).
+Stryker runs in the package's directory of the copy, so its runner plugin resolves the project's
+own test runner; `inPlace` mutates the copy's files (never the user's tree). The runner is the
+project's (`package.json`): vitest, jest and mocha through Stryker's own runner plugins with
+per-test coverage (a mutant runs only the tests that cover it, and the report names the tests that
+kill it), the package's other test files taken out of the copy first (the plugins take no file
+filter that works for all three). Node's own runner (`node --test`) goes through Stryker's command
+runner on the candidate files: no per-test attribution there, every test of the file counts as
+the killer of a detected mutant. The mutation-testing-elements JSON (`reporters: ["json"]`) is read
+back, Stryker's test names mapped onto gate 2's ids (`<file>::describe > it`).
 
 StrykerJS 9.6 is the pinned version: 10.x requires Node 22, Debian ships Node 20.
 """
@@ -34,13 +35,18 @@ from assay.mutation.tools.base import ToolRequest, assemble, drop_other_tests, s
 from assay.sandbox import assay_cache
 
 STRYKER_VERSION = "9.6.1"
-PACKAGES = (
-    f"@stryker-mutator/core@{STRYKER_VERSION}",
-    f"@stryker-mutator/vitest-runner@{STRYKER_VERSION}",
-)
+CORE = "@stryker-mutator/core"
+# the project's test runner -> Stryker's plugin for it (per-test coverage); others: command runner
+RUNNERS = {
+    "vitest": "@stryker-mutator/vitest-runner",
+    "jest": "@stryker-mutator/jest-runner",
+    "mocha": "@stryker-mutator/mocha-runner",
+}
+PACKAGES = tuple(f"{name}@{STRYKER_VERSION}" for name in (CORE, *RUNNERS.values()))
 CONFIG = ".assay-stryker.json"
 REPORT = ".assay-stryker/mutation.json"
 STATUS = {s.value: s for s in Status}
+HIDDEN = "/\\.assay-stryker/"  # a path pattern (regex) of assay's Stryker files
 
 
 def home() -> Path:
@@ -54,7 +60,7 @@ def install_command() -> str:
 
 class Stryker:
     name = "stryker"
-    # with vitest; the command runner (jest, mocha, node's) names every test of the file
+    # with vitest, jest and mocha; the command runner (node --test) names every test of the file
     per_test_kills = True
 
     def __init__(self, language: str):
@@ -66,19 +72,22 @@ class Stryker:
     def problem(self, request: ToolRequest) -> str | None:
         if shutil.which("node") is None:
             return "StrykerJS needs Node.js: `node` not found on PATH (apt install nodejs npm)"
-        for package in PACKAGES:
-            name = package.rsplit("@", 1)[0]
+        module, _ = self._package(request)
+        needed = [CORE, *([RUNNERS[r]] if (r := runner(request.root, module)) in RUNNERS else [])]
+        for name in needed:
             if not (home() / "node_modules" / name / "package.json").is_file():
                 return f"{name} {STRYKER_VERSION} is not installed for assay: {install_command()}"
         return None
 
-    def run(self, request: ToolRequest) -> MutationResult:
-        start = time.monotonic()
+    def _package(self, request: ToolRequest) -> tuple[str, Path]:
+        """The package (directory of the nearest package.json) of the request's files."""
         first = request.tests[0] if request.tests else request.targets[0]
         module = nearest(request.root, first, ("package.json",)) or "."
-        base = request.root / module
-        pkg = package_json(request.root, module)
-        deps = {**pkg.get("dependencies", {}), **pkg.get("devDependencies", {})}
+        return module, request.root / module
+
+    def run(self, request: ToolRequest) -> MutationResult:
+        start = time.monotonic()
+        module, base = self._package(request)
         config: dict[str, Any] = {
             "mutate": [under(module, t) for t in request.targets],
             "reporters": ["json"],
@@ -91,28 +100,13 @@ class Stryker:
             "fileLogLevel": "off",
             "allowEmpty": True,
         }
-        tests = [under(module, t) for t in request.tests]
-        if "vitest" in deps:
+        config |= runner_config(
+            runner(request.root, module),
+            [under(module, t) for t in request.tests],
+            package_json(request.root, module),
+        )
+        if config["testRunner"] != "command":
             drop_other_tests(request, LANGUAGES[self.language], module)
-            plugin = home() / "node_modules/@stryker-mutator/vitest-runner/dist/src/index.js"
-            config |= {
-                "testRunner": "vitest",
-                "plugins": [str(plugin)],
-                "coverageAnalysis": "perTest",
-                "vitest": {"related": False},
-            }
-        else:
-            runner = "jest" if "jest" in deps else "mocha" if "mocha" in deps else "node"
-            command = (
-                f"node --test {' '.join(tests)}"
-                if runner == "node"
-                else f"node_modules/.bin/{runner} {' '.join(tests)}"
-            )
-            config |= {
-                "testRunner": "command",
-                "commandRunner": {"command": command},
-                "coverageAnalysis": "off",
-            }
         (base / CONFIG).write_text(json.dumps(config, indent=2), encoding="utf-8")
         report = base / REPORT
         report.unlink(missing_ok=True)
@@ -133,6 +127,51 @@ class Stryker:
         data = json.loads(report.read_text(encoding="utf-8"))
         mutants, results, sources = read_report(data, module, request.root, request.passing)
         return assemble(mutants, results, sources, request, time.monotonic() - start)
+
+
+def runner(root: Path, module: str) -> str:
+    """The package's test runner from its `package.json` dependencies: vitest, jest, mocha, or
+    node (node's own `node --test`)."""
+    pkg = package_json(root, module)
+    deps = {**pkg.get("dependencies", {}), **pkg.get("devDependencies", {})}
+    return next((name for name in RUNNERS if name in deps), "node")
+
+
+def runner_config(name: str, tests: list[str], pkg: dict[str, Any]) -> dict[str, Any]:
+    """Stryker's options for the runner `name` on the package-relative test files `tests` of
+    the package whose `package.json` is `pkg`."""
+    if name not in RUNNERS:  # node's own runner: no plugin, no per-test coverage
+        return {
+            "testRunner": "command",
+            "commandRunner": {"command": f"node --test {' '.join(tests)}"},
+            "coverageAnalysis": "off",
+        }
+    plugin = home() / "node_modules" / RUNNERS[name] / "dist/src/index.js"
+    by_runner: dict[str, dict[str, Any]] = {
+        "vitest": {"vitest": {"related": False}},
+        # the project's own jest config (package.json or jest.config.*), no `--findRelatedTests`,
+        # and not the originals Stryker backs up under its temp dir (jest would run them too)
+        "jest": {
+            "jest": {
+                "projectType": "custom",
+                "enableFindRelatedTests": False,
+                "config": {
+                    key: [*pkg.get("jest", {}).get(key, default), HIDDEN]
+                    for key, default in (
+                        ("testPathIgnorePatterns", ["/node_modules/"]),
+                        ("modulePathIgnorePatterns", []),
+                    )
+                },
+            }
+        },
+        "mocha": {"mochaOptions": {"spec": tests}},
+    }
+    return {
+        "testRunner": name,
+        "plugins": [str(plugin)],
+        "coverageAnalysis": "perTest",
+        **by_runner[name],
+    }
 
 
 def read_report(

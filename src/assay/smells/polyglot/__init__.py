@@ -6,7 +6,9 @@ is separate."""
 from __future__ import annotations
 
 import importlib
+import re
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from assay.config.smells import SmellsConfig
@@ -14,7 +16,7 @@ from assay.languages import LANGUAGES as REGISTRY
 from assay.languages.base import SmellsFacts
 from assay.smells.model import Finding, Hit, Rule
 from assay.smells.polyglot.rules import RULES, Context
-from assay.smells.polyglot.syntax import Family, calls, parser, text
+from assay.smells.polyglot.syntax import Family, calls, parser, text, token_calls
 
 __all__ = ["LANGUAGES", "RULES", "analyze", "available"]
 
@@ -55,9 +57,14 @@ def level(rule: Rule, config: SmellsConfig) -> str:
 
 
 def analyze(
-    source: str, path: str, language: str, config: SmellsConfig | None = None
+    source: str,
+    path: str,
+    language: str,
+    config: SmellsConfig | None = None,
+    root: Path | None = None,
 ) -> list[Finding]:
-    """Findings for one test file, sorted by position; never raises on bad input."""
+    """Findings for one test file, sorted by position; never raises on bad input. With the
+    project's `root`, the helpers of the modules the file declares count too."""
     config = config or SmellsConfig.model_validate({})
     facts = _facts(language)
     ts = parser(facts.grammar_for(path)) if facts is not None else None
@@ -72,14 +79,22 @@ def analyze(
     if tree.root_node.has_error:
         findings.append(_finding(UNPARSABLE, Hit(1, 1), path, config))
     shared = syntax.file_mocks(text(tree.root_node))
-    tests = {c.body.start_byte for c in found if c.body is not None}
-    helpers = asserting_helpers(tree.root_node, facts.calls, syntax, tests)
+    more = _modules(root, path, tree.root_node, syntax, ts)
+    package = syntax.package(tree.root_node)
+    helpers = asserting_helpers(tree.root_node, facts.calls, syntax, more)
     for case in found:
         found_calls = (
             calls(facts.calls, case.body, syntax.named_args) if case.body is not None else []
         )
         ctx = Context(
-            syntax, found_calls, config.max_mocks, shared, facts.sleep, facts.mocks, helpers
+            syntax,
+            found_calls,
+            config.max_mocks,
+            shared,
+            facts.sleep,
+            facts.mocks,
+            helpers,
+            package,
         )
         for rule in RULES.values():
             if level(rule, config) == "off":
@@ -93,23 +108,32 @@ _FUNCTIONS = ("function_declaration", "method_declaration", "function_item", "fu
 
 
 def asserting_helpers(
-    root: Any, kinds: tuple[str, ...], syntax: Family, tests: set[int]
+    root: Any, kinds: tuple[str, ...], syntax: Family, more: tuple[Any, ...] = ()
 ) -> frozenset[str]:
-    """Names of the file's non-test functions whose body asserts, directly or through another
-    such helper (`fn check(v: &str) { assert_eq!(parse(v).unwrap().to_string(), v) }`)."""
+    """Names of the file's functions whose body asserts, directly or through another such
+    helper (`fn check(v: &str) { assert_eq!(parse(v).unwrap().to_string(), v) }`); the overloads
+    of one name count together (`testByChunk(a, b)` calling `testByChunk(a, b, false)`), a test
+    method called by another test is a helper too, and so are the functions of `more` (the
+    modules the file declares), Rust's `macro_rules!` and the types whose `impl` asserts."""
     bodies: dict[str, list[Any]] = {}
-    stack = [root]
+    stack = [root, *more]
     while stack:
         node = stack.pop()
         stack.extend(node.named_children)
         name, body = node.child_by_field_name("name"), node.child_by_field_name("body")
-        if (
-            node.type in _FUNCTIONS
-            and name is not None
-            and body is not None
-            and body.start_byte not in tests  # a test case, not a helper
-        ):
-            bodies[text(name)] = calls(kinds, body, syntax.named_args)
+        if node.type in _FUNCTIONS and name is not None and body is not None:
+            bodies.setdefault(text(name), []).extend(calls(kinds, body, syntax.named_args))
+        elif node.type == "impl_item" and body is not None:
+            # a type whose methods assert (an `Iterator` panicking past its limit): a test or helper
+            # that builds it (`Counter { .. }`) asserts through it
+            kind = re.sub(r"<.*", "", text(node.child_by_field_name("type")))
+            bodies.setdefault(kind, []).extend(calls(kinds, body, syntax.named_args))
+        elif node.type == "macro_definition" and name is not None:
+            inner = [c for c in node.named_children if c.type == "macro_rule"]
+            found_calls = [
+                call for rule in inner for t in rule.named_children for call in token_calls(t)
+            ]
+            bodies.setdefault(text(name) + "!", []).extend(found_calls)
     found: set[str] = set()
     grew = True
     while grew:
@@ -119,6 +143,19 @@ def asserting_helpers(
                 found.add(name)
                 grew = True
     return frozenset(found)
+
+
+def _modules(root: Path | None, path: str, tree: Any, syntax: Family, ts: Any) -> tuple[Any, ...]:
+    """Parsed roots of the modules the file declares (Rust's `mod util;`), read from `root`."""
+    if root is None:
+        return ()
+    out = []
+    for rel in syntax.modules(tree, path):
+        try:
+            out.append(ts.parse((root / rel).read_bytes()).root_node)
+        except OSError:
+            continue
+    return tuple(out)
 
 
 def _finding(

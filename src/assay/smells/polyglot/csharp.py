@@ -46,4 +46,6 @@ def _csharp(root: Any) -> list[Case]:
     return out
 
 
-FAMILY = Family(cases=lambda root, path: _csharp(root), named_args=True)
+FAMILY = Family(
+    cases=lambda root, path: _csharp(root), named_args=True, own_equality=True, getters=True
+)

@@ -43,6 +43,14 @@ def unexplained_skip(call: Call) -> bool:
     return call.callee.endswith((".Skip", ".SkipNow", ".Skipf")) and not call.args
 
 
+def _package(root: Any) -> str | None:
+    clause = next((c for c in root.named_children if c.type == "package_clause"), None)
+    return text(clause.named_children[0]) if clause is not None else None
+
+
 FAMILY = Family(
-    cases=lambda root, path: _go(root), is_assertion=is_assertion, unexplained_skip=unexplained_skip
+    cases=lambda root, path: _go(root),
+    is_assertion=is_assertion,
+    unexplained_skip=unexplained_skip,
+    package=_package,
 )

@@ -4,6 +4,7 @@ Mockito fields."""
 from __future__ import annotations
 
 import re
+from pathlib import PurePosixPath
 from typing import Any
 
 from assay.smells.polyglot.syntax import Case, Family, text
@@ -57,4 +58,35 @@ def _file_mocks(source: str) -> int:
     return len(re.findall(r"@(Mock|Spy|MockBean|SpyBean)\b", source))
 
 
-FAMILY = Family(cases=lambda root, path: _java(root, []), file_mocks=_file_mocks)
+def _modules(root: Any, path: str) -> list[str]:
+    """Files of the classes a test may assert through: the classes it imports and the
+    superclasses of its classes (same package), under the file's source root
+    (`FileStringLookupTest.testFence(...)`, a helper inherited from `AbstractEncoderTest`)."""
+    package = next((c for c in root.named_children if c.type == "package_declaration"), None)
+    pkg = text(package.named_children[0]).replace(".", "/") if package is not None else ""
+    here = PurePosixPath(path).parent
+    if pkg and not str(here).endswith(pkg):
+        return []
+    base = PurePosixPath(str(here)[: len(str(here)) - len(pkg)] or ".")
+    names: list[str] = []
+    for child in root.named_children:
+        if child.type == "import_declaration" and "*" not in text(child):
+            dotted = re.sub(r"^import\s+(static\s+)?|;$", "", text(child).strip()).split(".")
+            static = re.match(r"import\s+static\b", text(child)) is not None
+            names.append("/".join(dotted[:-1] if static else dotted))
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        stack.extend(node.named_children)
+        if node.type == "superclass":
+            simple = re.sub(r"<.*", "", text(node).removeprefix("extends").strip())
+            names.append(f"{pkg}/{simple}" if "." not in simple else simple.replace(".", "/"))
+    return [str(base / f"{n.strip('/')}.java") for n in dict.fromkeys(names)]
+
+
+FAMILY = Family(
+    cases=lambda root, path: _java(root, []),
+    file_mocks=_file_mocks,
+    own_equality=True,
+    modules=_modules,
+)

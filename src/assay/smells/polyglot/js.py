@@ -77,5 +77,8 @@ def _file_mocks(source: str) -> int:
 
 
 FAMILY = Family(
-    cases=lambda root, path: _js(root, []), is_assertion=is_assertion, file_mocks=_file_mocks
+    cases=lambda root, path: _js(root, []),
+    is_assertion=is_assertion,
+    file_mocks=_file_mocks,
+    getters=True,
 )

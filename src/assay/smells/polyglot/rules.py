@@ -15,14 +15,18 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from assay.smells.model import Hit, Level, Rule
-from assay.smells.polyglot.syntax import Call, Case, Family, norm
+from assay.smells.polyglot.comparisons import (
+    EQUAL,
+    LITERAL,
+    NOT_EQUAL,
+    pair,
+    same,
+    under_test,
+)
+from assay.smells.polyglot.syntax import Call, Case, Family, norm, text
 
 RULES: dict[str, Rule] = {}
 
-LITERAL = re.compile(
-    r'^(-?\d[\d_.]*[a-zA-Z]*|"[^"]*"|\'[^\']*\'|`[^`$]*`|true|false|null|nil|None|undefined|'
-    r"True|False)$"
-)
 TRUTHY = re.compile(r"^(true|True)$")
 
 
@@ -40,6 +44,7 @@ class Context:
     mocks: str = "$^"  # regex of a mock's callee (`Language.smells.mocks`)
     # helpers defined in the file that assert (a test calling one asserts through it)
     asserting_helpers: frozenset[str] = frozenset()
+    package: str | None = None  # the file's package when its functions are called unqualified
 
 
 def rule(id: str, name: str, level: Level, message: str, hint: str) -> Callable:
@@ -79,7 +84,11 @@ def no_assertion(case: Case, ctx: Context) -> Iterator[Hit]:
 
     Expected exceptions count (`assertThrows`, `#[should_panic]`, `[ExpectedException]`,
     `.toThrow()`), and so do calls of helpers whose name starts with assert, expect, verify or
-    check, in Go any helper given `t`, and any helper of the same file that asserts.
+    check, in Go any helper given `t`, in Rust `.unwrap()`/`.expect(..)` (they panic when the
+    call fails) and assertions inside a macro's arguments, and any helper that asserts: a
+    function of the same file (all its overloads), of a module it declares (`mod util;`, an
+    imported test class, a superclass), a `macro_rules!` whose body asserts, or a Rust type of the
+    file whose `impl` asserts, built by the test (`PanickingCounter { .. }`).
 
     Bad:
         @Test
@@ -217,20 +226,6 @@ def excessive_mocking(case: Case, ctx: Context) -> Iterator[Hit]:
         yield Hit(case.line, case.col, f"excessive mocking: {n} mocks (at most {ctx.max_mocks})")
 
 
-# calls that report a failure or format a message: their arguments are a format and its values,
-# not two sides of a comparison (`t.Errorf("Total(%d) = %d", 100, got)`, `fmt.Errorf` in a table)
-REPORT = re.compile(r"^(Error|Errorf|Fatal|Fatalf|Log|Logf|Skipf|Sprintf|Printf|format)$")
-
-
-def _same(a: str, b: str) -> bool:
-    """Two sides that cannot differ: the same value twice, or two literals. The same *call* twice
-    (`assert_eq!(version("1.2.3"), version("1.2.3"))`) is not: it checks equality or determinism
-    of two results and fails when they differ."""
-    if norm(a) == norm(b):
-        return "(" not in a
-    return bool(LITERAL.match(a.strip())) and bool(LITERAL.match(b.strip()))
-
-
 @rule(
     "AP006",
     "tautology",
@@ -239,8 +234,16 @@ def _same(a: str, b: str) -> bool:
     "Compare the code's result with an expected value the test states, not a value with itself.",
 )
 def tautology(case: Case, ctx: Context) -> Iterator[Hit]:
-    """An assertion that compares a value with itself, or one literal with another, or asserts
-    `true`, can never fail: it looks like a check and is none.
+    """An assertion that compares a value with itself, or a literal with the same literal, or
+    asserts `true`, or that two different literals differ, can never fail: it looks like a check
+    and is none. Only equality assertions are read as two sides (`assertEquals`, `assert_eq!`,
+    `Equal`, `t.equal`, `expect(a).toBe(b)` ...), not helpers (`checkEncoding("01", "Aabjoe")`).
+    Not tautologies: the same call twice (it checks determinism), a getter twice, and an object
+    compared with itself where equality is the type's own code (Java's `equals`, Rust's
+    `PartialEq`, C#'s `Equals`: `assertEquals(option, option)` tests reflexivity), unless the
+    test binds it to a plain value (`int x = ...`, `let x = 1;`). An assertion whose result
+    the test uses (`if !assert.Equal(1, 1) { t.Error(..) }`) or that belongs to the test's own
+    Go package is the code under test, not a check (an assertion library's own suite).
 
     Bad:
         it("totals", () => {
@@ -253,33 +256,33 @@ def tautology(case: Case, ctx: Context) -> Iterator[Hit]:
           expect(total(100, 250)).toBe(350);
         });
     """
+    body = text(case.body) if case.body is not None else ""
     for call in ctx.calls:
-        if not is_assertion(call, ctx) or REPORT.match(call.name):
+        if not is_assertion(call, ctx) or not call.statement or under_test(call, ctx.package):
             continue
         args = [a for a in call.args if a.strip() != "t"]
-        if call.receiver_args and call.args and len(call.receiver_args) == 1:  # expect(a).toBe(b)
-            pair: list[str] | None = [call.receiver_args[0], call.args[0]]
-        elif call.receiver_args and not call.args and call.name in ("toBeTruthy", "toBeDefined"):
-            if TRUTHY.match(call.receiver_args[0].strip()) or LITERAL.match(
-                call.receiver_args[0].strip()
-            ):
+        negated = ".not." in call.callee or call.name in NOT_EQUAL
+        if call.receiver_args and not call.args and call.name in ("toBeTruthy", "toBeDefined"):
+            arg = call.receiver_args[0].strip()
+            if TRUTHY.match(arg) or LITERAL.match(arg):
                 yield Hit(call.line, call.col, f"tautology: {call.callee}() on a literal")
             continue
-        elif len(args) >= 2 and not call.name.lower().startswith(
-            ("assertthrows", "assert_matches", "expect_")
+        if (
+            len(args) == 1
+            and TRUTHY.match(args[0].strip())
+            and re.search(r"assert(True|!)?$|^assert$|True$", call.name)
         ):
-            pair = args[:2]
+            yield Hit(call.line, call.col, f"tautology: {call.name}({args[0].strip()})")
+            continue
+        if call.name not in EQUAL | NOT_EQUAL:
+            continue
+        sides = pair(call, args)
+        if sides is None:
+            continue
+        a, b = (x.strip() for x in sides)
+        if negated:  # `assert_ne!(1, 2)`: two different literals can never be equal
+            hit = bool(LITERAL.match(a)) and bool(LITERAL.match(b)) and norm(a) != norm(b)
         else:
-            pair = None
-            if (
-                len(args) == 1
-                and TRUTHY.match(args[0].strip())
-                and re.search(r"assert(True|!)?$|^assert$|True$", call.name)
-            ):
-                yield Hit(call.line, call.col, f"tautology: {call.name}({args[0].strip()})")
-        if pair and _same(*pair):
-            yield Hit(
-                call.line,
-                call.col,
-                f"tautology: compares {pair[0].strip()[:40]} with {pair[1].strip()[:40]}",
-            )
+            hit = same(a, b, call.name, ctx.family, body)
+        if hit:
+            yield Hit(call.line, call.col, f"tautology: compares {a[:40]} with {b[:40]}")

@@ -61,7 +61,14 @@ def _rust(node: Any, path: list[str]) -> list[Case]:
 
 
 def is_assertion(call: Call) -> bool:
-    return bool(RUST_ASSERTS.match(call.name)) or bool(ASSERT_NAME.match(call.name))
+    """`assert*!`, `panic!`, an assert-named helper, and `.unwrap()`/`.expect(..)`: they panic
+    when the call fails, so `VersionReq::parse("1.2.3").unwrap()` (or a helper `req(..)` doing
+    it) checks that the input parses; trybuild's `compile_fail` checks that code is refused."""
+    return (
+        bool(RUST_ASSERTS.match(call.name))
+        or bool(ASSERT_NAME.match(call.name))
+        or call.name in ("unwrap", "expect", "unwrap_err", "expect_err", "compile_fail")
+    )
 
 
 def _cases(root: Any, path: str) -> list[Case]:
@@ -69,4 +76,20 @@ def _cases(root: Any, path: str) -> list[Case]:
     return _rust(root, [module] if module else [])
 
 
-FAMILY = Family(cases=_cases, is_assertion=is_assertion)
+def _modules(root: Any, path: str) -> list[str]:
+    """Files of the modules a file declares (`mod util;` -> util.rs or util/mod.rs beside it)."""
+    here = PurePosixPath(path).parent
+    out = []
+    for child in root.named_children:
+        if child.type == "mod_item" and child.child_by_field_name("body") is None:
+            name = text(child.child_by_field_name("name"))
+            out += [str(here / f"{name}.rs"), str(here / name / "mod.rs")]
+    return out
+
+
+FAMILY = Family(
+    cases=_cases,
+    is_assertion=is_assertion,
+    modules=_modules,
+    own_equality=True,
+)

@@ -50,6 +50,9 @@ class Call:
     col: int
     # expect(x).toBe(y): the args of expect(...)
     receiver_args: list[str] = field(default_factory=list)
+    # False when the test uses the call's result (`if !assert.Equal(1, 1) { t.Error(..) }`):
+    # then it is the code under test (an assertion library's own suite), not an assertion
+    statement: bool = True
 
 
 @dataclass
@@ -86,16 +89,48 @@ def _split_tokens(node: Any) -> list[str]:
 
 
 def calls(kinds: tuple[str, ...], body: Any, named_args: bool = False) -> list[Call]:
-    """Every call under `body` (nodes of `kinds`), in source order; `named_args`: `name: value`
-    arguments are taken by their value."""
+    """Every call under `body` (nodes of `kinds`), in source order, with the calls written
+    inside a Rust macro's arguments (`test_stream!(data, |s| { assert_eq!(...) })`);
+    `named_args`: `name: value` arguments are taken by their value."""
     out: list[Call] = []
     stack = [body]
     while stack:
         node = stack.pop()
         if node.type in kinds:
             out.append(_call(node, named_args))
+        elif node.type == "struct_expression":  # Rust's `Counter { .. }` builds a type of the file
+            name = text(node.child_by_field_name("name"))
+            out.append(Call(name, name, [], node.start_point[0] + 1, node.start_point[1] + 1))
+        if node.type == "token_tree":
+            out += token_calls(node)
+            continue
         stack.extend(reversed(node.named_children))
     return out
+
+
+def token_calls(tree: Any) -> list[Call]:
+    """Calls in a Rust token tree, which tree-sitter leaves as tokens: `name!(...)` and
+    `name(...)` (a macro's arguments, a `macro_rules!` body)."""
+    out: list[Call] = []
+    kids = tree.children
+    for i, kid in enumerate(kids):
+        if kid.type in ("token_tree", "token_repetition"):  # `$( assert!($x); )*`
+            out += token_calls(kid)
+        if kid.type != "identifier" or i + 1 >= len(kids):
+            continue
+        bang = kids[i + 1].type == "!"
+        args = kids[i + 2] if bang and i + 2 < len(kids) else kids[i + 1]
+        if args.type == "token_tree" and (bang or text(args).startswith("(")):
+            name = text(kid) + ("!" if bang else "")
+            line, col = kid.start_point[0] + 1, kid.start_point[1] + 1
+            out.append(Call(name, name, _split_tokens(args), line, col))
+    return out
+
+
+# where a call's result is not used: a statement, a block's tail, a lambda's body
+_STATEMENT = frozenset(
+    {"expression_statement", "block", "arrow_function", "statement_block", "lambda_expression"}
+)
 
 
 def _call(node: Any, named_args: bool) -> Call:
@@ -123,7 +158,8 @@ def _call(node: Any, named_args: bool) -> Call:
     )
     if named_args:
         args = [re.sub(r"^\w+\s*:\s*", "", a) for a in args]
-    name = re.split(r"[.:]+", re.sub(r"<[^<>]*>$", "", callee))[-1].strip()
+    # `Assertions.assertEquals`, `List<T>`, Rust's turbofish `assert_send::<T>` -> the last name
+    name = re.split(r"[.:]+", re.sub(r"(::)?<.*>$", "", callee))[-1].strip()
     receiver: list[str] = []
     obj = node.child_by_field_name("function") or node.child_by_field_name("object")
     if obj is not None and obj.type == "member_expression":
@@ -131,7 +167,16 @@ def _call(node: Any, named_args: bool) -> Call:
         # expect(x).toBe(y), expect(x).not.toBe(y)
         if inner is not None and inner.type == "call_expression":
             receiver = _call(inner, named_args).args
-    return Call(name, callee, args, node.start_point[0] + 1, node.start_point[1] + 1, receiver)
+    parent = node.parent.type if node.parent is not None else ""
+    return Call(
+        name,
+        callee,
+        args,
+        node.start_point[0] + 1,
+        node.start_point[1] + 1,
+        receiver,
+        parent in _STATEMENT,
+    )
 
 
 def _no_file_mocks(source: str) -> int:
@@ -140,6 +185,14 @@ def _no_file_mocks(source: str) -> int:
 
 def _no_skip(call: Call) -> bool:
     return False
+
+
+def _no_modules(root: Any, path: str) -> list[str]:
+    return []
+
+
+def _no_package(root: Any) -> str | None:
+    return None
 
 
 def default_assertion(call: Call) -> bool:
@@ -162,3 +215,12 @@ class Family:
     # a call that skips without a reason (Go's `t.Skip()`)
     unexplained_skip: Callable[[Call], bool] = _no_skip
     named_args: bool = False  # `name: value` arguments (C#): compared by their value
+    # (parsed root, path) -> project-relative paths of the modules the file declares
+    modules: Callable[[Any, str], list[str]] = _no_modules
+    # `==` can be the type's own code (Java's equals, Rust's PartialEq, C#'s Equals): comparing a
+    # variable with itself tests it (reflexivity), unless the test binds it to a plain value
+    own_equality: bool = False
+    getters: bool = False  # `a.b` may run code (JavaScript getters, C# properties)
+    # (parsed root) -> the file's package when its own functions are called unqualified (Go):
+    # assertions of that package are the code under test (testify's own tests)
+    package: Callable[[Any], str | None] = _no_package
