@@ -198,10 +198,13 @@ class EnvironmentGap:
         n, m = len(self.tests), len(self.files)
         files = f"{m} file{'' if m == 1 else 's'}"
         what = f"{n} test{'' if n == 1 else 's'} of {files}" if n else files
-        return (
-            f"environment: {self.missing} in {self.python} "
-            f"({what} unvalidated; install it there and run again)"
+        # a module of the standard library comes with the interpreter's build, not from pip
+        todo = (
+            "use a Python built with it"
+            if self.missing.startswith("no standard-library module")
+            else "install it there and run again"
         )
+        return f"environment: {self.missing} in {self.python} ({what} unvalidated; {todo})"
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -241,3 +241,55 @@ def test_installing_the_missing_module_judges_again_and_no_cache_reruns_mutants(
     assert verify([root / "tests"], root=root).files[0].cached  # nothing changed: from the cache
     fresh = verify([root / "tests"], root=root, use_cache=False)
     assert not fresh.files[0].cached and _mutants_cached(fresh) == 0
+
+
+def _absent_stdlib() -> str:
+    """A standard-library module this interpreter lacks: `_dbm` on builds without ndbm (pyenv's
+    default on Debian), a Windows-only one on Linux otherwise."""
+    import importlib.util
+
+    for name in ("_dbm", "_gdbm", "_tkinter", "_lzma", "winreg", "_winapi"):
+        if importlib.util.find_spec(name) is None:
+            return name
+    raise AssertionError("every candidate module is present")
+
+
+def test_a_standard_library_module_the_interpreter_was_built_without_is_an_environment_gap(
+    project, tmp_path
+):
+    """six's `test_move_items[dbm_ndbm]` fails with "No module named '_dbm'" on a Python built
+    without ndbm: the interpreter is incomplete; the test is not wrong."""
+    absent = _absent_stdlib()
+    files = {
+        "kv.py": """
+            def put(store, key, value):
+                return {**store, key: value}
+            """,
+        "tests/test_kv.py": f"""
+            import importlib
+
+            from kv import put
+
+
+            def test_put():
+                assert put({{}}, "a", 1) == {{"a": 1}}
+
+
+            def test_native_backend():
+                backend = importlib.import_module("{absent}")
+                assert backend is not None
+            """,
+    }
+    root = project(files, "[tool.assay]\ngates = ['compile', 'green']\n")
+    out = tmp_path / "r.json"
+    proc = run_cli("verify", "tests", "-f", "text", "-f", f"json={out}", cwd=root)
+    assert proc.returncode == 1, proc.stdout[-2000:] + proc.stderr[-2000:]
+    [f] = json.loads(out.read_text())["files"]
+    tests = {t["id"].split("::")[1]: t for t in f["tests"]}
+    assert f["verdict"] == "unvalidated", f
+    assert tests["test_put"]["verdict"] == "accepted"
+    backend = tests["test_native_backend"]
+    assert backend["verdict"] == "unvalidated"
+    assert f"module '{absent}' of the standard library is missing" in backend["reason"]
+    line = next(ln for ln in proc.stdout.splitlines() if ln.startswith("environment:"))
+    assert f"no standard-library module '{absent}'" in line and "use a Python built with it" in line

@@ -5,6 +5,7 @@ is held to its own code class; a failing score names the tests closest to each s
 from __future__ import annotations
 
 import json
+import re
 import xml.etree.ElementTree as ET
 
 from assay._assay_sandbox.protocol import EVERY_TEST_FUNCTION, PROVE_EACH_TEST
@@ -173,8 +174,10 @@ def test_only_a_test_that_kills_nothing_is_low_value_and_shared_kills_are_a_note
         {
             **LIB,
             "src/calc/sign.py": SIGN,
+            "src/calc/compat.py": "text_type = str\n",
             "tests/test_ops.py": """
         import pytest
+        from calc.compat import text_type
         from calc.ops import clamp
         from calc.sign import sign
 
@@ -186,6 +189,9 @@ def test_only_a_test_that_kills_nothing_is_low_value_and_shared_kills_are_a_note
 
         def test_runs():
             clamp(3, 0, 10)
+
+        def test_alias():
+            assert text_type("a") == "a"
 
         @pytest.mark.parametrize("n, want", [(5, 1), (-5, -1), (0, 0)])
         def test_sign(n, want):
@@ -205,8 +211,17 @@ def test_only_a_test_that_kills_nothing_is_low_value_and_shared_kills_are_a_note
     gate = f["gates"][-1]
     assert (f["verdict"], gate["status"]) == ("accepted", "warn")
     by_name = {t["id"].split("::")[1]: t for t in f["tests"]}
-    assert {n for n, t in by_name.items() if t["verdict"] == "low_value"} == {"test_runs"}
-    assert by_name["test_runs"]["reason"] == "kills no mutant of the code it runs"
+    assert {n for n, t in by_name.items() if t["verdict"] == "low_value"} == {
+        "test_runs",
+        "test_alias",
+    }
+    # how many mutants it ran on, or that it reached none (six's tests of builtins' aliases)
+    assert re.fullmatch(
+        r"kills none of the \d+ mutants of the code it runs", by_name["test_runs"]["reason"]
+    )
+    assert by_name["test_alias"]["reason"] == (
+        "reaches no mutant: none of the project lines it runs has one"
+    )
     # the third of three tests killing the same mutants is known as such: every covering test of
     # each mutant ran, not only the first two
     redundant = {n: t["note"] for n, t in by_name.items() if t.get("note")}
@@ -217,31 +232,33 @@ def test_only_a_test_that_kills_nothing_is_low_value_and_shared_kills_are_a_note
     assert {by_name[n]["verdict"] for n in redundant} == {"accepted"}
     # a parametrized test is one test: its cases kill different mutants, none kills all of them
     assert {by_name[f"test_sign[{c}]"]["verdict"] for c in ("5-1", "-5--1", "0-0")} == {"accepted"}
-    assert (gate["low_value_tests"], gate["redundant_tests"]) == (1, 2)
-    assert gate["feedback"].splitlines()[:2] == [
+    assert (gate["low_value_tests"], gate["redundant_tests"]) == (2, 2)
+    assert gate["feedback"].splitlines()[:3] == [
         "WARN: Gate 4 — TESTS THAT CATCH NOTHING",
-        "tests/test_ops.py::test_runs: kills no mutant of the code it runs",
+        f"tests/test_ops.py::test_runs: {by_name['test_runs']['reason']}",
+        "tests/test_ops.py::test_alias: reaches no mutant: none of the project lines it runs"
+        " has one",
     ]
     summary = json.loads((root / "out.json").read_text())["summary"]["tests"]
-    assert (summary["accepted"], summary["low_value"], summary["redundant"]) == (6, 1, 2)
+    assert (summary["accepted"], summary["low_value"], summary["redundant"]) == (6, 2, 2)
 
     # the terminal names them all, counts tests as the JSON does, and -v gives every test a line
     out = " ".join(proc.stdout.split())
     assert (
-        "tests/test_ops.py — mutation: low value (kill no mutant of the code they run): test_runs"
-        in out
+        "tests/test_ops.py — mutation: low value (kill no mutant of the code they run): test_runs,"
+        " test_alias" in out
     )
     assert (
         "tests/test_ops.py — note: redundant (every mutant they kill, other tests of the file kill"
         " too; not a failure): test_clamp_below, test_clamp_below_too" in out
     )
-    assert "tests: 6 accepted, 1 low value, 2 redundant in" in out
-    assert "low value tests/test_ops.py::test_runs — mutation: kills no mutant" in out
+    assert "tests: 6 accepted, 2 low value, 2 redundant in" in out
+    assert "low value tests/test_ops.py::test_runs — mutation: kills none of the" in out
     assert "accepted tests/test_ops.py::test_sign[0-0]" in out
 
     # JUnit: failures are what failed the file (none); verdicts and notes are properties
     suite = ET.parse(root / "out.xml").getroot().find("testsuite")
-    assert (suite.get("tests"), suite.get("failures")) == ("7", "0")
+    assert (suite.get("tests"), suite.get("failures")) == ("8", "0")
     cases = {c.get("name"): c for c in suite.iter("testcase")}
     assert cases["test_runs"].find("failure") is None
     props = {p.get("name"): p.get("value") for p in cases["test_runs"].iter("property")}

@@ -115,6 +115,33 @@ def test_a_function_the_file_tests_or_feeds_is_not_oracle_code(body):
     assert oracles(f"def test_it(self):\n    {body}\n") == {}
 
 
+MARKUP = """\
+class Markup(str):
+    def __new__(cls, base=""):
+        return super().__new__(cls, base)
+
+    def split(self, sep=None):
+        return [self.__class__(v) for v in super().split(sep)]
+
+    def striptags(self):
+        return Markup(" ".join(self.split()))
+"""
+
+
+def test_expected_values_built_with_a_constructor_do_not_make_the_method_under_test_an_oracle():
+    """markupsafe 2.1.5's `test_splitting`: `Markup("a b").split() == expect`, `expect` a list of
+    `Markup`s. Calling the class runs its constructor, which does not call `split` (another method,
+    `striptags`, does): `split` is what the test checks."""
+    source = (
+        "def test_splitting():\n"
+        '    expect = [Markup("a"), Markup("b")]\n'
+        '    assert Markup("a b").split() == expect\n'
+        '    assert Markup("<i>a</i>").striptags() == "a"\n'
+    )
+    scope = {"pkg/markup.py": ["Markup.__new__", "Markup.split", "Markup.striptags"]}
+    assert oracle_functions(source, scope, {"pkg/markup.py": MARKUP}) == {}
+
+
 def test_one_direct_test_of_it_makes_the_file_accountable_again():
     source = (
         textwrap.dedent(TENACITY_SHAPE)

@@ -80,3 +80,23 @@ def test_a_helper_of_the_file_counts_as_a_check_by_its_code_not_its_name():
         """
     # check_stock hands its work to code not in the file: its name is all there is to go on
     assert no_assertion(source) == [15]
+
+
+def test_a_call_of_another_files_test_routine_is_a_check():
+    """idna 3.7's codec tests run the checks of `test_idna.IDNATests.test_decode` with another
+    decoder: that call is where their assertions are."""
+    source = """\
+        import unittest
+
+        class CodecTests(unittest.TestCase):
+            def setUp(self):
+                from . import test_idna
+                self.idnatests = test_idna.IDNATests()
+
+            def test_direct_decode(self):
+                self.idnatests.test_decode(decode=lambda b: b.decode("idna2008"))
+
+            def test_runs_only(self):
+                self.idnatests.decode_all()
+        """
+    assert no_assertion(source) == [11]

@@ -4,7 +4,9 @@ A test that cannot import one of them - itself, or in a subprocess it starts - o
 of a pytest plugin the project declares, fails because the test environment is incomplete: its
 verdict is `unvalidated`, not `rejected`. A test importing a module the project never mentions (a
 hallucinated package) is the test's own fault, and so is a "No module named" about a module the
-interpreter does have (a test that hides it on purpose, a subprocess on another Python).
+interpreter does have (a test that hides it on purpose, a subprocess on another Python). A module of
+the standard library that the interpreter was built without (`_dbm`, `_lzma`, `_tkinter`) is the
+environment's gap, whoever imports it.
 """
 
 from __future__ import annotations
@@ -247,6 +249,8 @@ class Dependencies:
             # `unidecode`, then falls back on its declared `text_unidecode`)
             for found in reversed(list(_MISSING_MODULE.finditer(text))):
                 module = found.group(1)
+                if installed is not None and module.split(".")[0] in installed.absent:
+                    return Gap("stdlib", module)
                 top = normalize(module.split(".")[0])
                 known = top in self.modules and top not in self.own
                 if known and (installed is None or not installed.has(module)):
@@ -265,13 +269,18 @@ class Dependencies:
 class Gap:
     """Something the project needs that the test interpreter lacks."""
 
-    kind: Literal["module", "metadata", "plugin"]
+    kind: Literal["module", "stdlib", "metadata", "plugin"]
     name: str
 
     @property
     def label(self) -> str:
         """Short, for a summary line: `no module 'text_unidecode'`."""
-        what = {"module": "module", "metadata": "package metadata for", "plugin": "pytest plugin"}
+        what = {
+            "module": "module",
+            "stdlib": "standard-library module",
+            "metadata": "package metadata for",
+            "plugin": "pytest plugin",
+        }
         return f"no {what[self.kind]} '{self.name}'"
 
     @property
@@ -281,6 +290,11 @@ class Gap:
             return (
                 f"module '{self.name}' is not installed for "
                 "the test interpreter (the project uses it)"
+            )
+        if self.kind == "stdlib":
+            return (
+                f"module '{self.name}' of the standard library is missing from "
+                "the test interpreter (built without it)"
             )
         if self.kind == "metadata":
             return (

@@ -22,7 +22,7 @@ from pathlib import Path
 # the `editables` redirector of hatchling's exact mode, ...) keep the paths they map modules to in
 # their own or their module's attributes: every absolute path found there, two levels deep.
 _PROBE = (
-    "import json, sys, sysconfig\n"
+    "import importlib.util, json, sys, sysconfig\n"
     "def found(value, depth=0):\n"
     "    if isinstance(value, str):\n"
     "        return [value] if value.startswith('/') else []\n"
@@ -46,7 +46,10 @@ _PROBE = (
     "    'runs': [sys.executable, sys.prefix, sys.base_prefix, sys.exec_prefix],\n"
     "    'stdlib': [paths['stdlib'], paths['platstdlib']],\n"
     "    'modules': sorted(set(getattr(sys, 'stdlib_module_names', ()))\n"
-    "                      | set(sys.builtin_module_names))}))"
+    "                      | set(sys.builtin_module_names)),\n"
+    "    'absent': sorted(n for n in getattr(sys, 'stdlib_module_names', ())\n"
+    "                     if n not in sys.builtin_module_names\n"
+    "                     and importlib.util.find_spec(n) is None)}))"
 )
 _EXTENSION = re.compile(r"^(\w+)\..*\.(so|pyd)$|^(\w+)\.(so|pyd)$")
 _probes: dict[tuple[str, int, int], dict | None] = {}
@@ -134,6 +137,9 @@ class Installed:
         stdlib = [os.path.realpath(d) for d in (found or {}).get("stdlib", [])]
         self.site = [d for d in self.dirs if os.path.realpath(d) not in stdlib]
         self.modules = set((found or {}).get("modules", []))
+        # standard-library modules this build lacks (`_dbm`, `_tkinter`, `_lzma` when their C
+        # libraries were missing at build time, Windows-only ones on Linux)
+        self.absent = set((found or {}).get("absent", []))
         self._fingerprint: str | None = None
 
     @property
@@ -157,7 +163,7 @@ class Installed:
         say (an interpreter that could not be asked has nothing)."""
         top, *rest = module.split(".")
         if not rest and top in self.modules:
-            return True
+            return top not in self.absent
         for directory in self.dirs:
             names = _listing(directory)
             if top in names and (not rest or _has_path(Path(directory, top), rest)):

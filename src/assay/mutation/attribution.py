@@ -18,7 +18,9 @@ from assay.config.mutation import CodeClass, MutationConfig
 from assay.mutation.codeclass import classify
 from assay.mutation.model import COUNTED, DETECTED, MutationResult
 
-LOW_VALUE = "kills no mutant of the code it runs"
+# a test that reaches no mutant (it checks a module-level value, an alias of a builtin, code out
+# of scope) is low value too, but saying "kills no mutant" of it would hide why
+REACHES_NONE = "reaches no mutant: none of the project lines it runs has one"
 NAMED = 3  # other tests a redundancy note names before "and N more"
 
 
@@ -39,7 +41,10 @@ def attribute(run: MutationResult, tests: list[str], exact: bool = True) -> Attr
     """Each test of `tests` (node ids) by its function's kill set (`exact`: whole, so that
     redundancy can be told; else known only to be empty or not)."""
     kills: dict[str, set[str]] = {}  # function -> ids of the mutants it kills
+    reached: dict[str, int] = {}  # function -> how many mutants it covers
     for m, r in run.scored:
+        for f in {function_of(t) for t in r.covered_by}:
+            reached[f] = reached.get(f, 0) + 1
         # a mutant out of gate 4's sample (Ignored) may have run to prove a test: its kills count
         if r.status in DETECTED or r.killed_by:
             for f in {function_of(t) for t in r.killed_by}:
@@ -50,7 +55,12 @@ def attribute(run: MutationResult, tests: list[str], exact: bool = True) -> Attr
     for t in tests:
         f = function_of(t)
         if f not in kills:
-            out.low_value[t] = LOW_VALUE
+            n = reached.get(f, 0)
+            out.low_value[t] = (
+                f"kills none of the {n} mutant{'' if n == 1 else 's'} of the code it runs"
+                if n
+                else REACHES_NONE
+            )
         elif f in notes:
             out.redundant[t] = notes[f]
     return out

@@ -223,15 +223,10 @@ class Engine:
         else:
             run.worker_ran = False
         if scoped:
-            run.results = {
-                k: v for k, v in run.results.items() if self._in_scope(run, self._by_id(run, k))
-            }
+            by_id = {m.id: m for m in run.mutants}
+            run.results = {k: v for k, v in run.results.items() if self._in_scope(run, by_id[k])}
         run.duration_s = time.monotonic() - start
         return run
-
-    @staticmethod
-    def _by_id(run: MutationResult, mutant_id: str) -> Mutant:
-        return next(m for m in run.mutants if m.id == mutant_id)
 
     @staticmethod
     def _apply_baseline(run: MutationResult, baseline: dict[str, Any]) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from pathlib import Path
 
@@ -37,14 +38,17 @@ def tests_fingerprint(project: Path, tests: list[str], extra: list[str]) -> str:
     return sha(*parts)
 
 
+@functools.lru_cache(maxsize=1024)
+def _offset(text: str, line: int) -> int:
+    """Where line `line` (1-based) of `text` starts; memoized for the mutants of one function."""
+    return sum(len(row) + 1 for row in text.split("\n")[: line - 1])
+
+
 def cache_key(m: Mutant, text: str, spans: dict[str, tuple[int, int]], tests_hash: str) -> str:
     """A mutant's verdict key: its enclosing function's source (offsets relative to it, so an edit
     elsewhere in the file keeps the key), the tests, the operator and the replacement."""
     outer = m.function.split(".<locals>.")[0]
-    base = 0
-    if m.chain and outer in spans:
-        first = spans[outer][0]
-        base = sum(len(line) + 1 for line in text.split("\n")[: first - 1])
+    base = _offset(text, spans[outer][0]) if m.chain and outer in spans else 0
     return sha(
         __version__,
         m.file,

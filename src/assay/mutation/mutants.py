@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
 from pathlib import Path
 
@@ -16,7 +17,10 @@ MAX_DISPLAY = 120
 
 def display(text: str, start_line: int, end_line: int) -> str:
     """Lines `start_line`..`end_line` of `text` on one line (each stripped), capped for feedback."""
-    lines = text.split("\n")[start_line - 1 : end_line]
+    return _joined(text.split("\n")[start_line - 1 : end_line])
+
+
+def _joined(lines: list[str]) -> str:
     joined = " ".join(part.strip() for part in lines)
     return joined if len(joined) <= MAX_DISPLAY else joined[: MAX_DISPLAY - 1] + "…"
 
@@ -76,6 +80,7 @@ def generate(rel: str, text: str) -> list[Mutant]:
     def statement_line(line: int) -> int:
         return next((first for first, last in statements if first <= line <= last), line)
 
+    lines = text.split("\n")
     mutants: list[Mutant] = []
     seen: set[tuple[int, int, str]] = set()
     edits = sorted(Finder(text).find(tree), key=lambda e: (e.start, e.end, e.replacement))
@@ -86,10 +91,11 @@ def generate(rel: str, text: str) -> list[Mutant]:
         if key in seen or skip.intersection(range(line, end_line + 1)):
             continue
         seen.add(key)
-        mutated = text[: edit.start] + edit.replacement + text[edit.end :]
-        new_end_line = (
-            end_line + edit.replacement.count("\n") - text.count("\n", edit.start, edit.end)
-        )
+        # the edited lines alone, never the whole text per mutant: idna's 8,600-line data
+        # module has 22,000 mutants
+        first = starts[line - 1]
+        region = text[first : starts[end_line] - 1 if end_line < len(starts) else len(text)]
+        mutated = region[: edit.start - first] + edit.replacement + region[edit.end - first :]
         mutants.append(
             Mutant(
                 id=f"{rel}#{len(mutants) + 1}",
@@ -106,8 +112,8 @@ def generate(rel: str, text: str) -> list[Mutant]:
                 function=edit.chain[0][2] if edit.chain else "<module>",
                 chain=tuple((name, first) for name, first, _ in edit.chain),
                 stmt_line=statement_line(line),
-                before=display(text, line, end_line),
-                after=display(mutated, line, new_end_line),
+                before=_joined(lines[line - 1 : end_line]),
+                after=_joined(mutated.split("\n")),
             )
         )
     return mutants
@@ -146,8 +152,14 @@ def function_hash(text: str, mutant: Mutant, spans: dict[str, tuple[int, int]]) 
     whole module."""
     outer = mutant.function.split(".<locals>.")[0]
     if mutant.chain and outer in spans:
-        first, last = spans[outer]
-        body = "\n".join(text.split("\n")[first - 1 : last])
-    else:
-        body = text
+        return _digest(text, *spans[outer])
+    return _digest(text, 0, 0)
+
+
+@functools.lru_cache(maxsize=1024)
+def _digest(text: str, first: int, last: int) -> str:
+    """Hash of lines `first`..`last` of `text` (all of it for 0, 0). Memoized: the mutants of a
+    module share a few regions, and idna's 20,000 mutants of its data tables each hashed the
+    whole 200 KB module."""
+    body = "\n".join(text.split("\n")[first - 1 : last]) if first else text
     return hashlib.sha256(body.encode()).hexdigest()[:20]

@@ -28,6 +28,7 @@ from assay.mutation.model import Mutant, MutantResult, MutationResult
 
 # a mock's own record of the calls the code under test made is the actual side of these
 MOCK_CHECKS = ("assert_called", "assert_any_call", "assert_has_calls", "assert_awaited")
+CONSTRUCTORS = ("__new__", "__init__", "__post_init__")
 
 
 def _name(call: ast.Call) -> str | None:
@@ -49,12 +50,20 @@ def _callees(sources: dict[str, str]) -> dict[str, set[str]]:
         except SyntaxError:
             continue
         for node in ast.walk(tree):
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                out.setdefault(node.name, set()).update(_calls(node))
+            elif isinstance(node, ast.ClassDef):
+                # calling a class runs its constructor, not every method: markupsafe's
+                # `Markup("a")` does not call the `split` its `striptags` uses
                 called = out.setdefault(node.name, set())
-                called.update(
-                    name for n in ast.walk(node) if isinstance(n, ast.Call) if (name := _name(n))
-                )
+                for item in node.body:
+                    if isinstance(item, ast.FunctionDef) and item.name in CONSTRUCTORS:
+                        called.update(_calls(item))
     return out
+
+
+def _calls(node: ast.AST) -> set[str]:
+    return {name for n in ast.walk(node) if isinstance(n, ast.Call) if (name := _name(n))}
 
 
 class _File:
@@ -120,8 +129,8 @@ class _File:
         )
 
     def _computed(self, side: ast.AST, own: str) -> bool:
-        """`side` reads a local name the project's code produced or filled in the same function:
-        assigned from a call of it (`result = render(3)`), or handed to one (`describe(3,
+        """`side` reads a local name that project code calling `own` produced or filled in the same
+        function: assigned from a call of it (`result = render(3)`), or handed to one (`describe(3,
         seen.append)`). A parameter (`expected` of a parametrized case) or a constant is not."""
         names = {n.id for n in ast.walk(side) if isinstance(n, ast.Name)}
         scope: ast.AST = side
@@ -130,7 +139,13 @@ class _File:
         ):
             scope = self.parent[scope]
         for call in ast.walk(scope):
-            if not (isinstance(call, ast.Call) and self._other(call, own)):
+            # the code that produced the value computes with `own` too: `expect = [Markup("a")]`
+            # compared with `Markup("a b").split()` is an expected value, not `split`'s oracle
+            if not (
+                isinstance(call, ast.Call)
+                and self._other(call, own)
+                and own in self.callees.get(_name(call) or "", ())
+            ):
                 continue
             handed = [
                 n for a in [*call.args, *(k.value for k in call.keywords)] for n in ast.walk(a)

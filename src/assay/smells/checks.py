@@ -15,10 +15,11 @@ if TYPE_CHECKING:
     from assay.smells.testfunc import TestFunc
 
 # Calls that assert by name: unittest's assert*, mock's assert_called*, numpy.testing, assertpy,
-# pytest.fail/self.fail, and the common names of project helpers we cannot see (check_*,
-# verify_* ...).
+# pytest.fail/self.fail, the common names of project helpers we cannot see (check_*,
+# verify_* ...), and a test routine of another file run with other inputs (idna's codec tests
+# call `test_idna.IDNATests().test_decode(decode=...)`).
 ASSERT_NAME = re.compile(
-    r"^_*(assert|check|verify|expect|ensure|validate|compare|fail)([_A-Z0-9]|$)"
+    r"^_*(assert|check|verify|expect|ensure|validate|compare|fail|test)([_A-Z0-9]|$)"
 )
 BUILTINS = frozenset(dir(builtins))
 RAISES_CALLS = {"pytest.raises", "pytest.warns", "pytest.deprecated_call", "raises", "warns"}

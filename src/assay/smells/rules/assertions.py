@@ -37,8 +37,10 @@ def no_assertion(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
     Counted as checks: `assert`, `self.assert*`, `pytest.raises`/`warns`, mock `assert_called*`,
     `self.fail`/`pytest.fail`, `raise`, and helpers of the same file that assert (read from their
     code: a `check_total` whose whole code is in the file and asserts nothing is no check; a
-    helper named like a check that hands its work to code of other files counts). Benchmarks
-    (tests taking pytest-benchmark's `benchmark` fixture) measure instead and are exempt.
+    helper named like a check that hands its work to code of other files counts, and so does a
+    test routine of another test file called with other inputs, `other.test_decode(...)`).
+    Benchmarks (tests taking pytest-benchmark's `benchmark` fixture) measure instead and are
+    exempt.
 
     Bad:
         def test_total():
