@@ -46,3 +46,37 @@ def test_node_test_project(tmp_path):
     assert "\ntest/broken.test.mjs:3: SyntaxError: Unexpected token" in broken.gates[0].feedback
     failing = files["test/failing.test.mjs"]
     assert failing.rejected_at == "green" and "351" in failing.gates[-1].feedback
+
+
+MOCHA = """\
+const assert = require("node:assert");
+const { total } = require("../src/price.js");
+
+describe("total", () => {
+  it("adds prices", () => {
+    assert.strictEqual(total(100, 250), 350);
+  });
+});
+"""
+
+
+def test_a_file_of_a_runner_assay_does_not_drive_is_unvalidated_not_rejected(tmp_path):
+    """A mocha project's `describe`/`it` are the runner's globals: under `node --test` the file
+    failed at green, the environment's fault passed off as the test's."""
+    root = tmp_path / "js"
+    (root / "src").mkdir(parents=True)
+    (root / "test").mkdir()
+    (root / "package.json").write_text(
+        '{"name": "js", "scripts": {"test": "mocha"}, "devDependencies": {"mocha": "^10.0.0"}}\n'
+    )
+    (root / "src/price.js").write_text("exports.total = (...c) => c.reduce((a, b) => a + b, 0);\n")
+    (root / "test/price.test.js").write_text(MOCHA)
+    report = api.verify(
+        [root / "test/price.test.js"],
+        root=root,
+        use_cache=False,
+        overrides={"gates": ["compile", "green"]},
+    )
+    [f] = report.files
+    assert f.verdict.value == "unvalidated", [g.feedback for g in f.gates]
+    assert "tests with mocha, which assay does not run yet" in f.gates[0].feedback

@@ -28,6 +28,8 @@ if TYPE_CHECKING:
     from assay.project import Project
     from assay.sandbox import Profile, Sandbox
 
+# test runners a project may use that assay does not drive: their files are not judged
+UNDRIVEN = ("mocha", "jasmine", "ava", "tap", "uvu")
 TITLE_SEP = " > "  # describe > it, as vitest names a test
 _NODE_CHECK = re.compile(r"^(?P<file>.+?):(?P<line>\d+)$")
 _JS_SPECIAL = re.compile(r"[.*+?^${}()|[\]\\/]")
@@ -112,6 +114,17 @@ class NodeRunner(ToolRunner):
         rel = files[0]
         module = self._module(ws, rel)
         runner = self.test_runner(ws, module)
+        pkg = package_json(ws.project, module)
+        deps = {**pkg.get("dependencies", {}), **pkg.get("devDependencies", {})}
+        other = next((r for r in UNDRIVEN if r in deps), None)
+        if runner == "node" and other and not self.conf.runner:
+            # its tests need the runner's globals (mocha's describe/it): under `node --test` they
+            # would fail for the environment, not for what they check
+            return self.environment(
+                f"{module}/package.json tests with {other}, which assay does not run yet (it runs "
+                'vitest, jest and node --test); runner = "node" in its [tool.assay] language table '
+                "if the file runs under node --test"
+            )
         if runner == "node" and self.language == "typescript":
             return self.environment(
                 f"no TypeScript test runner in {module}/package.json: add vitest "
