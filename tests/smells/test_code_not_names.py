@@ -100,3 +100,49 @@ def test_a_call_of_another_files_test_routine_is_a_check():
                 self.idnatests.decode_all()
         """
     assert no_assertion(source) == [11]
+
+
+def tautologies(source: str, sources: dict[str, str]) -> list[int]:
+    findings = analyze(textwrap.dedent(source), "tests/test_spec.py", sources)
+    return [f.line for f in findings if f.rule == "AS006"]
+
+
+SPEC = {
+    "pkg/spec.py": textwrap.dedent(
+        """\
+        class PathSpec:
+            def __init__(self, patterns):
+                self.patterns = patterns
+
+            def __eq__(self, other):
+                return self.patterns == other.patterns
+
+            @classmethod
+            def from_lines(cls, lines):
+                return cls(sorted(lines))
+
+
+        def normalize(lines):
+            return sorted(lines)
+        """
+    )
+}
+
+
+def test_two_objects_built_alike_by_an_alternate_constructor_test_the_class_equality():
+    """pathspec 0.12.1's `test_02_eq` builds two specs with `PathSpec.from_lines` and checks
+    they are equal: that is `PathSpec.__eq__` under test, not a tautology. The same pair of calls
+    of a plain function still is one."""
+    source = """\
+        from pkg.spec import PathSpec, normalize
+
+        def test_eq():
+            first = PathSpec.from_lines(["*.txt", "!a/**"])
+            second = PathSpec.from_lines(["*.txt", "!a/**"])
+            assert first == second
+
+        def test_normalize():
+            expected = normalize(["b", "a"])
+            assert normalize(["b", "a"]) == expected
+        """
+    assert tautologies(source, SPEC) == [10]

@@ -69,17 +69,26 @@ def _pure_call(test: TestFunc, node: ast.AST) -> bool:
 
 def _builds_objects(test: TestFunc, call: ast.Call) -> bool:
     """The call makes a new object on each evaluation: it constructs a class (a CapWords name, as
-    PEP 8 spells classes, or a class of the target modules) or its arguments do
-    (`hash(Key(1))`). Two such calls compared check value equality of distinct objects."""
+    PEP 8 spells classes, or a class of the target modules), directly or through a method called
+    on the class (`PathSpec.from_lines(...)`), or its arguments do (`hash(Key(1))`). Two such
+    calls compared check value equality of distinct objects: the class's `__eq__`."""
     if any(isinstance(n, ast.Call) for a in (*call.args, *call.keywords) for n in ast.walk(a)):
         return True
     name = last_name(dotted(call.func, test.module.aliases))
+    # an alternate constructor called on its class: pathspec's `PathSpec.from_lines(...)`,
+    # `Decimal.from_float(...)`
+    owner = call.func.value if isinstance(call.func, ast.Attribute) else None
+    if owner is not None and any(isinstance(n, ast.Call) for n in ast.walk(owner)):
+        owner = None  # `Path(p).read_text()`: a method of an object, not of its class
     targets = test.module.targets
-    if targets is not None:
-        found = targets.resolve(dotted(call.func, test.module.aliases) or "")
-        if found is not None and isinstance(found[0], ast.ClassDef) and not found[1]:
-            return True
-    return name[:1].isupper() and not name.isupper()
+    for func in (call.func, owner):
+        path = dotted(func, test.module.aliases) if func is not None else None
+        if targets is not None and path:
+            found = targets.resolve(path)
+            if found is not None and isinstance(found[0], ast.ClassDef) and not found[1]:
+                return True
+    owner_name = last_name(dotted(owner, test.module.aliases)) if owner is not None else ""
+    return any(n[:1].isupper() and not n.isupper() for n in (name, owner_name or ""))
 
 
 def _calls_of(test: TestFunc, expr: ast.AST, func: str) -> bool:
