@@ -54,6 +54,23 @@ def test_counts_runs():
     assert runs < 2
 """
 
+# rewrites a project file only when run again (gate 3's runs): gate 2 never saw that write
+WRITES_WHEN_RERUN = """
+import os
+import pathlib
+
+from calc.ops import add
+
+
+def test_add_leaves_a_file_when_rerun():
+    counter = pathlib.Path(os.environ["HOME"], "runs")
+    runs = int(counter.read_text()) if counter.exists() else 0
+    counter.write_text(str(runs + 1))
+    if runs:
+        pathlib.Path("tests/data.txt").write_text("a rerun was here")
+    assert add(1, 2) == 3
+"""
+
 
 class SessionsGate(BaseGate):
     """Reads how many pytest sessions gates 1-3 started for the file."""
@@ -73,12 +90,14 @@ def test_gate_3_runs_in_the_session_of_gates_1_and_2_with_the_same_verdicts(proj
             "tests/conftest.py": CONFTEST,
             "tests/test_steady.py": STEADY,
             "tests/test_third_run_fails.py": THIRD_RUN_FAILS,
+            "tests/test_writes_when_rerun.py": WRITES_WHEN_RERUN,
+            "tests/data.txt": "as shipped",
         }
     )
     s = Settings(gates=["compile", "green", "stability"], cache=False, jobs=1)
     gates = [CompileGate(s), GreenGate(s), StabilityGate(s), SessionsGate(s)]
     report = verify([root / "tests"], s, gates=gates)
-    steady, flaky = sorted(report.files, key=lambda f: f.path)
+    steady, flaky, writer = sorted(report.files, key=lambda f: f.path)
     assert steady.verdict is Verdict.ACCEPTED, steady.gates[-1].feedback
     stability = steady.gates[2].details
     # the whole plan ran: reruns (more than the 3 configured: the tests are fast), a random
@@ -90,3 +109,7 @@ def test_gate_3_runs_in_the_session_of_gates_1_and_2_with_the_same_verdicts(proj
     [outcome] = [t for t in flaky.tests if t.verdict is Verdict.FLAKY]
     assert outcome.id.endswith("test_counts_runs")
     assert outcome.reason == "passed 2 of 3 runs; failed when rerun 2"
+    # what gate 3's runs wrote is not shown as the green run's session writing it
+    assert writer.verdict is Verdict.ACCEPTED, writer.gates[-1].feedback
+    assert "ignored_writes" not in writer.gates[1].details, writer.gates[1].details
+    assert writer.gates[3].details == {"sessions": 1}

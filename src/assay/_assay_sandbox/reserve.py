@@ -13,6 +13,7 @@ import time
 from typing import TYPE_CHECKING
 
 from . import stability_plan
+from .tree_watch import snapshot
 
 if TYPE_CHECKING:
     import pytest
@@ -34,7 +35,7 @@ def ahead(
     outcomes = [t["outcome"] for t in rec.tests.values()]
     passing = {k: t["duration"] for k, t in rec.tests.items() if t["outcome"] == "passed"}
     # gate 2 stops the file on a failure, a test that wrote into the tree, or no passing test
-    if code != 0 or writes or not passing or any(o not in CLEAN for o in outcomes):
+    if code != 0 or writes != [] or not passing or any(o not in CLEAN for o in outcomes):
         return [], []
     if len(args.paths) != 1 or set(rec.collected) != set(rec.tests):
         return [], []
@@ -52,25 +53,26 @@ def ahead(
 class Reserve:
     """A fork of the freshly collected session, waiting while the parent runs the tests (gate 2);
     given a plan, it runs it as plan mode does (each step in a fork of its own) and writes the
-    result, else it ends. Gate 3 then costs no interpreter start and no collection of its own.
+    result, else it ends. Gate 3 then costs no interpreter start and no collection of its own. It
+    is forked before any test runs, so each step starts from the state plan mode's steps start from.
 
-    While it waits it is also the parent's clock: a run past `test_timeout` since the process
-    started is killed, as the sandbox would kill it (the process may live longer, for the plan)."""
+    The plan runs before the caller looks at what the green run did to the project's files: what
+    the plan's runs wrote is in the result (`writes`), for gate 2 to leave out, as the later process
+    of gate 3 never showed it."""
 
     def __init__(self, rec: Recorder, items: list[pytest.Item]) -> None:
         read, self._write = os.pipe()
-        parent = os.getpid()
         self.pid = os.fork()
         if self.pid == 0:
             os.close(self._write)
             try:
-                self._serve(rec, items, read, parent)
+                self._serve(rec, items, read)
             finally:
                 os._exit(0)
         os.close(read)
 
     @staticmethod
-    def _serve(rec: Recorder, items: list[pytest.Item], read: int, parent: int) -> None:
+    def _serve(rec: Recorder, items: list[pytest.Item], read: int) -> None:
         data = b""
         while chunk := os.read(read, 65536):
             data += chunk
@@ -78,9 +80,14 @@ class Reserve:
             return
         job = json.loads(data)
         rec.tests, rec.steps = {}, []
+        before = snapshot(rec.args.scratch_root)
         rec.run_steps(items, job["plan"], job["ids"])
+        after = snapshot(rec.args.scratch_root)
+        writes = sorted(p for p in {*before, *after} if before.get(p) != after.get(p))
         with open(job["out"] + ".part", "w") as fh:
-            json.dump({"plan": job["plan"], "ids": job["ids"], "steps": rec.steps}, fh)
+            json.dump(
+                {"plan": job["plan"], "ids": job["ids"], "steps": rec.steps, "writes": writes}, fh
+            )
         os.replace(job["out"] + ".part", job["out"])
 
     def run(self, plan: list[dict], ids: list[str], out: str) -> None:

@@ -118,6 +118,8 @@ class PlanAhead:
     steps: list[dict]
     ids: list[str]
     runs: list[TestRun]
+    # project files its runs created, changed or deleted (not the earlier run's doing)
+    writes: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)

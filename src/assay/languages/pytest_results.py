@@ -29,7 +29,8 @@ def plan_ahead(path: Path, whole: TestRun, roots: tuple[str, ...]) -> PlanAhead 
         data = json.loads(path.read_text())
     except (OSError, ValueError):
         return None
-    return PlanAhead(data["plan"], data["ids"], step_runs(data["steps"], whole, roots))
+    runs = step_runs(data["steps"], whole, roots)
+    return PlanAhead(data["plan"], data["ids"], runs, frozenset(data["writes"]))
 
 
 def results(tests: dict[str, dict], roots: tuple[str, ...]) -> dict[str, TestResult]:
