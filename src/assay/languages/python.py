@@ -309,8 +309,8 @@ def _texts(ws: Workspace, files: list[str]) -> list[str | None]:
 
 def stability_ahead(settings: Settings) -> dict[str, Any] | None:
     """Gate 3's settings for the process of gates 1-2 to run its plan ahead (`Reserve`), when gate
-    3 is among the gates that run (its plan would be wasted otherwise)."""
-    if settings.gates is not None and "stability" not in settings.gates:
+    3 and gate 2, whose run it follows, are among the gates that run (else it would be wasted)."""
+    if settings.gates is not None and not {"green", "stability"} <= set(settings.gates):
         return None
     cfg = settings.stability
     return {
