@@ -56,6 +56,9 @@ class PytestJob(_Json):
     # ends there when a test of `ids` did not pass; an isolated step's own `ids`: the tests it runs
     # alone, else every one of `ids`)
     steps: list[dict] = field(default_factory=list)
+    # checked: gate 3's stability settings; when the run leaves the file for gate 3, its plan runs
+    # ahead from the collected session (`stability_plan.ahead`), its result in `<out>.plan`
+    stability: dict = field(default_factory=dict)
 
 
 @dataclass

@@ -6,7 +6,8 @@ Standalone (stdlib + pytest) because it runs under the interpreter of the user's
 Modes:
   collect  - collection only; reports collection errors and tests whose fixtures do not exist
   checked  - collect as `collect` does, then, if nothing is wrong, run the tests as `run` does
-             (gates 1 and 2 in one process)
+             (gates 1 and 2 in one process); given gate 3's settings, a fork of the collected
+             session waits meanwhile and then runs gate 3's plan as `plan` does (`Reserve`)
   run      - run the tests (order: file, random with a seed, or reverse)
   isolate  - run each given test id alone, in a fork of the collected session
   plan     - several runs of one collected session, each in a fork (reruns, random order, each
@@ -34,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 from . import boot
 from .plugins import quieting_args
 from .protocol import PytestJob
+from .reserve import Reserve, ahead
 
 if TYPE_CHECKING:
     from types import TracebackType
@@ -98,6 +100,7 @@ class Recorder:
         self.errors: list[dict] = []
         self.tests: dict[str, dict] = {}
         self.steps: list[dict] = []  # plan mode: one result per step
+        self.reserve: Reserve | None = None  # checked mode: the session kept for gate 3's plan
 
     def pytest_configure(self, config: pytest.Config) -> None:
         # assay's own pytest plugin is kept out of the sandbox (-p no:assay); its marker is
@@ -150,19 +153,12 @@ class Recorder:
         start and collection."""
         if self.args.mode == "checked" and self.errors:  # gate 1 rejects: no run
             return True
+        if self.args.mode == "checked" and self.args.stability:
+            self.reserve = Reserve(self, list(session.items))
         if self.args.mode not in ("isolate", "plan") or session.config.option.collectonly:
             return None
         if self.args.mode == "plan":
-            for i, step in enumerate(self.args.steps):
-                self.steps.append(self._step(list(session.items), i, step))
-                # a step marked `last` in which a test of `ids` did not pass ends the plan: its
-                # file is flaky already, the runs after it would only add to the count
-                tests = self.steps[-1]["tests"]
-                if step.get("last") and (
-                    self.steps[-1].get("crash")
-                    or any(tests[t]["outcome"] != "passed" for t in self.args.ids if t in tests)
-                ):
-                    break
+            self.run_steps(list(session.items), self.args.steps, self.args.ids)
             return True
         wanted = set(self.args.ids)
         for item in session.items:
@@ -170,12 +166,25 @@ class Recorder:
                 self.tests[item.nodeid] = self._forked(item)
         return True
 
-    def _step(self, items: list[pytest.Item], index: int, step: dict) -> dict:
+    def run_steps(self, items: list[pytest.Item], steps: list[dict], ids: list[str]) -> None:
+        """A plan's steps, each in a fork of the collected session, into `steps`."""
+        for i, step in enumerate(steps):
+            self.steps.append(self._step(list(items), i, step, ids))
+            # a step marked `last` in which a test of `ids` did not pass ends the plan: its
+            # file is flaky already, the runs after it would only add to the count
+            tests = self.steps[-1]["tests"]
+            if step.get("last") and (
+                self.steps[-1].get("crash")
+                or any(tests[t]["outcome"] != "passed" for t in ids if t in tests)
+            ):
+                break
+
+    def _step(self, items: list[pytest.Item], index: int, step: dict, ids: list[str]) -> dict:
         """One run of a plan: every test (in the step's order) in one forked child, or each wanted
         test alone."""
         if step.get("isolate"):
             # the step's own choice of tests (`runner.alone`), else every wanted one
-            wanted = set(self.args.ids if step.get("ids") is None else step["ids"])
+            wanted = set(ids if step.get("ids") is None else step["ids"])
             return {"tests": {i.nodeid: self._forked(i) for i in items if i.nodeid in wanted}}
         if step.get("order") == "random":
             random.Random(step.get("seed", 0)).shuffle(items)
@@ -346,6 +355,9 @@ def _run_once(args: PytestJob, extra: list[str], out: str) -> int:
     code = pytest.main(_pytest_args(args, extra), plugins=[rec, *([watch] if watch else [])])
     with open(out, "w") as fh:
         json.dump({**rec.result(code), "writes": watch.writes if watch else None}, fh)
+    if rec.reserve is not None:
+        plan, ids = ahead(args, rec, int(code), watch.writes if watch else None)
+        rec.reserve.run(plan, ids, out + ".plan")
     return int(code)
 
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Protocol
 
+from assay._assay_sandbox.stability_plan import alone
 from assay.execution.workspace import Workspace
 
 
@@ -100,10 +101,25 @@ class TestRun:
     duration_s: float = 0.0
     # a plan's runs, one per step (Runner.run_plan)
     steps: list[TestRun] = field(default_factory=list)
+    # gate 3's plan, run ahead by the process that made this run (Python: gates 1-2's process)
+    ahead: PlanAhead | None = None
 
     def passed(self) -> dict[str, float]:
         """Passing test ids with their durations, in run order."""
         return {k: r.duration_s for k, r in self.tests.items() if r.outcome is Outcome.PASSED}
+
+
+@dataclass
+class PlanAhead:
+    """A plan some process ran before it was asked for: its steps in the runner's own form, the
+    tests it watched, and a run per step done (fewer when it stopped at a failing step). A caller
+    takes it only for exactly that plan."""
+
+    steps: list[dict]
+    ids: list[str]
+    runs: list[TestRun]
+    # project files its runs created, changed or deleted (not the earlier run's doing)
+    writes: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -140,19 +156,6 @@ class Runner(Protocol):
     ) -> TestRun:
         """Run the tests of `files` (or only `ids`), in `order`; `isolate`: each test alone."""
         ...
-
-
-def alone(ids: list[str] | None, limit: int | None) -> list[str] | None:
-    """The tests an isolated step runs: each test function's first case, then the other cases in
-    file order, at most `limit` of them (a fork each: 455 cases of one function cost seconds)."""
-    if ids is None or limit is None:
-        return ids
-    first: dict[str, str] = {}
-    for t in ids:
-        first.setdefault(t.split("[", 1)[0], t)
-    chosen = set(first.values())
-    chosen.update([t for t in ids if t not in chosen][: max(0, limit - len(chosen))])
-    return [t for t in ids if t in chosen]
 
 
 def run_plan(

@@ -12,9 +12,15 @@ almost never; and a fork of a fast file costs about 10 ms.
 
 from __future__ import annotations
 
-import ast
 import time
 
+from assay._assay_sandbox.stability_plan import (
+    MAX_RERUNS,
+    alone_count,
+    imported,
+    rerun_count,
+    risk_of,
+)
 from assay.execution.runner import Order, RunStep, run_plan
 from assay.feedback import compose, trim
 from assay.gates.base import BaseGate, GateContext
@@ -25,69 +31,7 @@ HINT = (
     "Flaky tests are dropped, not retried: remove the dependence on order, shared state, time, "
     "randomness or the environment."
 )
-RISKY_MODULES = {
-    "socket",
-    "requests",
-    "httpx",
-    "urllib",
-    "aiohttp",
-    "http",
-    "subprocess",
-    "multiprocessing",
-    "shutil",
-    "tempfile",
-    "threading",
-    "asyncio",
-    "smtplib",
-    "ftplib",
-    "sqlite3",
-}
-RISKY_NAMES = {"open", "tmp_path", "tmpdir", "tmp_path_factory", "monkeypatch"}
-MAX_RERUNS = 50
-STEP_OVERHEAD_S = 0.01  # a forked rerun's own cost beside its tests (fork, results, wait)
-# pytest's own cost per test beside the call the durations time (set-up, reports): 455 cases of
-# inflection take 0.25 s a run where their durations add up to 0.02 s
-PER_TEST_S = 0.0005
-FORK_S = 0.01  # a test alone: a fork of the collected session
-
-
-def rerun_count(configured: int, budget_s: float, durations: dict[str, float] | None) -> int:
-    """`configured` reruns, or more when the file's tests are fast enough that more fit in
-    `budget_s` (the green run's durations tell, plus pytest's own cost per test). A count, not a
-    clock: the same file gets the same reruns on a busy machine. `configured` 0 turns reruns off."""
-    if configured == 0 or durations is None:
-        return configured
-    per_run = sum(durations.values()) + PER_TEST_S * len(durations) + STEP_OVERHEAD_S
-    return max(configured, min(MAX_RERUNS, int(budget_s / per_run)))
-
-
-def alone_count(budget_s: float, durations: dict[str, float] | None) -> int | None:
-    """How many tests the isolated step runs alone (None: all): as many forks as fit in
-    `budget_s`, each test function at least once (`runner.alone`)."""
-    if durations is None:
-        return None
-    return int(budget_s / (FORK_S + PER_TEST_S + sum(durations.values()) / max(1, len(durations))))
-
-
-def risk_of(source: str) -> str | None:
-    """Why a test file deserves more reruns (integration marker, network, filesystem,
-    subprocesses)."""
-    try:
-        tree = ast.parse(source)
-    except SyntaxError:
-        return None
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Attribute) and node.attr == "integration":
-            return "marked integration"
-        if isinstance(node, ast.Import | ast.ImportFrom):
-            for name in imported(node):
-                if name.split(".")[0] in RISKY_MODULES:
-                    return f"uses {name.split('.')[0]}"
-        if isinstance(node, ast.Name) and node.id in RISKY_NAMES:
-            return f"uses {node.id}"
-        if isinstance(node, ast.arg) and node.arg in RISKY_NAMES:
-            return f"uses {node.arg}"
-    return None
+__all__ = ["MAX_RERUNS", "StabilityGate", "alone_count", "imported", "rerun_count", "risk_of"]
 
 
 class StabilityGate(BaseGate):
@@ -156,8 +100,3 @@ class StabilityGate(BaseGate):
                 details=details,
             )
         return GateResult(self.name, GateStatus.PASS, elapsed, details=details)
-
-
-def imported(node: ast.Import | ast.ImportFrom) -> list[str]:
-    """The modules an import statement names (`from a.b import c`: a.b)."""
-    return [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]

@@ -20,16 +20,16 @@ from assay.errors import ConfigError
 from assay.execution.runner import (
     CompileResult,
     Order,
-    Outcome,
+    PlanAhead,
     Problem,
     RunStep,
-    TestResult,
     TestRun,
     alone,
 )
 from assay.execution.workspace import Workspace
 from assay.feedback import relativize
 from assay.languages.base import Language
+from assay.languages.pytest_results import plan_ahead, results, step_runs
 from assay.sandbox import Sandbox
 
 if TYPE_CHECKING:
@@ -110,14 +110,19 @@ class PythonPytestRunner:
         source_roots: list[str],
         timeout_s: float,
         pytest_args: list[str] | None = None,
+        stability: dict[str, Any] | None = None,
     ):
         self.sandbox = sandbox
         self.python = python
         self.source_roots = source_roots
         self.timeout_s = timeout_s
         self.pytest_args = list(pytest_args or [])
+        # gate 3's settings when gate 3 will run: `compile`'s process runs its plan ahead
+        self.stability = dict(stability or {})
         # (scratch root, files) -> (their text, the run `compile` made of them), for `run`
         self._ran: dict[tuple[str, tuple[str, ...]], tuple[list[str | None], TestRun]] = {}
+        # the same key -> gate 3's plan as `compile`'s process ran it, for `run_plan`
+        self._ahead: dict[tuple[str, tuple[str, ...]], tuple[list[str | None], PlanAhead]] = {}
         self._lock = threading.Lock()
 
     def compile(self, ws: Workspace, files: list[str]) -> CompileResult:
@@ -140,6 +145,7 @@ class PythonPytestRunner:
         key = (str(ws.project), tuple(files))
         with self._lock:
             self._ran.pop(key, None)
+            self._ahead.pop(key, None)
         tree_before = ws.snapshot()
         run = self._pytest(ws, "checked", files)
         run.tree_before = tree_before
@@ -148,6 +154,8 @@ class PythonPytestRunner:
         elif not run.errors:
             with self._lock:
                 self._ran[key] = (_texts(ws, files), run)
+                if run.ahead is not None:
+                    self._ahead[key] = (_texts(ws, files), run.ahead)
         return CompileResult(
             errors=run.errors, collected=run.collected, crash=run.crash, duration_s=run.duration_s
         )
@@ -163,11 +171,14 @@ class PythonPytestRunner:
     ) -> TestRun:
         if isolate:
             return self._pytest(ws, "isolate", files, order=order, seed=seed, ids=ids)
+        key = (str(ws.project), tuple(files))
         with self._lock:
-            kept = self._ran.pop((str(ws.project), tuple(files)), None)
+            kept = self._ran.pop(key, None)
         # the run `compile` made, if the files are still what it ran
         if kept is not None and not ids and order is Order.FILE and kept[0] == _texts(ws, files):
             return kept[1]
+        with self._lock:  # the plan run ahead followed a run the caller did not take
+            self._ahead.pop(key, None)
         return self._pytest(ws, "run", list(ids) if ids else files, order=order, seed=seed)
 
     def run_plan(
@@ -185,6 +196,15 @@ class PythonPytestRunner:
             }
             for s in steps
         ]
+        with self._lock:
+            ahead = self._ahead.pop((str(ws.project), tuple(files)), None)
+        # the plan `compile`'s process ran ahead, if it is this plan, of these tests, these files
+        if (
+            ahead is not None
+            and (ahead[1].steps, ahead[1].ids) == (plan, list(ids or []))
+            and ahead[0] == _texts(ws, files)
+        ):
+            return ahead[1].runs
         whole = self._pytest(ws, "plan", files, ids=ids, steps=plan)
         if whole.crash is not None or whole.errors:  # the session itself failed: every step saw it
             return [whole for _ in steps]
@@ -214,6 +234,7 @@ class PythonPytestRunner:
             test_timeout=self.timeout_s,
             pytest_args=self.pytest_args,
             steps=list(steps or []),
+            stability=self.stability if mode == "checked" else {},
         )
         if mode == "plan":  # each step and each isolated test has its own deadline inside
             runs = sum(len(ids or []) if s.get("isolate") else 1 for s in steps or [])
@@ -270,17 +291,10 @@ class PythonPytestRunner:
         run.leaked = data["leaked"]
         if data.get("writes") is not None:
             run.writes = frozenset(data["writes"])
-        run.tests = _results(data["tests"], roots)
-        for step in data.get("steps", []):
-            run.steps.append(
-                TestRun(
-                    tests=_results(step["tests"], roots),
-                    collected=run.collected,
-                    crash=relativize(step["crash"], *roots) if step.get("crash") else None,
-                    running=step.get("running"),
-                    duration_s=run.duration_s,
-                )
-            )
+        run.tests = results(data["tests"], roots)
+        run.steps = step_runs(data.get("steps", []), run, roots)
+        if mode == "checked":
+            run.ahead = plan_ahead(Path(f"{out}.plan"), run, roots)
         return run
 
 
@@ -293,16 +307,19 @@ def _texts(ws: Workspace, files: list[str]) -> list[str | None]:
     ]
 
 
-def _results(tests: dict[str, dict], roots: tuple[str, ...]) -> dict[str, TestResult]:
+def stability_ahead(settings: Settings) -> dict[str, Any] | None:
+    """Gate 3's settings for the process of gates 1-2 to run its plan ahead (`Reserve`), when gate
+    3 and gate 2, whose run it follows, are among the gates that run (else it would be wasted)."""
+    if settings.gates is not None and not {"green", "stability"} <= set(settings.gates):
+        return None
+    cfg = settings.stability
     return {
-        k: TestResult(
-            k,
-            Outcome(v["outcome"]),
-            v["duration"],
-            relativize(v["message"], *roots),
-            tuple(relativize(line, *roots) for line in v.get("import_errors", ())),
-        )
-        for k, v in tests.items()
+        "reruns": cfg.reruns,
+        "reruns_risky": cfg.reruns_risky,
+        "budget_s": cfg.budget_s,
+        "random_order": cfg.random_order,
+        "seed": cfg.seed,
+        "isolation": cfg.isolation,
     }
 
 
@@ -330,6 +347,7 @@ class PythonLanguage(Language):
             project.source_roots,
             settings.sandbox.timeout_s,
             pytest_args(project, settings),
+            stability_ahead(settings),
         )
 
     def targets_of(self, project: Project, source: str, rel: str) -> list[str]:

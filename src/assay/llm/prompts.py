@@ -6,8 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import jinja2
-
 from assay.errors import ConfigError
 
 PACKAGE_DIR = Path(__file__).resolve().parent / "templates"
@@ -15,6 +13,8 @@ PACKAGE_DIR = Path(__file__).resolve().parent / "templates"
 
 class Prompts:
     def __init__(self, override: Path | None = None):
+        import jinja2  # here: every command that never prompts a model would pay for it at start
+
         dirs = [str(PACKAGE_DIR)]
         if override is not None:
             if not override.is_dir():
@@ -30,6 +30,8 @@ class Prompts:
         )
 
     def render(self, name: str, **values: Any) -> str:
+        import jinja2
+
         try:
             return self.env.get_template(f"{name}.j2").render(**values).strip() + "\n"
         except jinja2.TemplateError as err:

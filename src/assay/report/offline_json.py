@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
-from assay.writers.offline import OfflineReport
+if TYPE_CHECKING:  # the writer's code is not what a reporter of other commands should import
+    from assay.writers.offline import OfflineReport
 
 
 def render(report: OfflineReport) -> str:

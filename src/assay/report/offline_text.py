@@ -6,9 +6,10 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from assay.writers.offline import CHARACTERIZATION_NOTE, OfflineReport
+if TYPE_CHECKING:  # the writer's code is not what a reporter of other commands should import
+    from assay.writers.offline import OfflineReport
 
 
 def _n(count: int, word: str) -> str:
@@ -56,6 +57,8 @@ def render(report: OfflineReport) -> str:
         lines += [f"  note: {n}" for n in m.notes]
     lines += report.notes
     if report.tests:
+        from assay.writers.offline import CHARACTERIZATION_NOTE
+
         lines.append(CHARACTERIZATION_NOTE)
     files = sum(m.written or (report.dry_run and m.text is not None) for m in report.modules)
     lines.append(f"{_n(report.tests, 'test')} in {_n(files, 'file')}, {report.duration_s:.1f} s")

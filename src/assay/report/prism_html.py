@@ -5,8 +5,6 @@ No external assets; Jinja2 autoescaping keeps test ids and failure messages from
 
 from __future__ import annotations
 
-from jinja2 import Environment
-
 from assay.prism.model import PrismReport
 from assay.report.prism_text import SUMMARY_HEADER, TASK_HEADER, findings, summary_row, task_row
 
@@ -64,6 +62,8 @@ suites <code>{{ suites }}</code>; {{ runs }}.</p>
 
 
 def render(report: PrismReport) -> str:
+    from jinja2 import Environment  # here: verify and mutate import this module, never use it
+
     env = Environment(autoescape=True)
     rows = [summary_row("all", report.aggregate)]
     rows += [summary_row(f"category {k}", s) for k, s in report.by("category").items()]

@@ -1,0 +1,46 @@
+"""The JSON `_assay_sandbox.pytest_runner` writes, as typed runs (paths made project-relative)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from assay.execution.runner import Outcome, PlanAhead, TestResult, TestRun
+from assay.feedback import relativize
+
+
+def step_runs(steps: list[dict], whole: TestRun, roots: tuple[str, ...]) -> list[TestRun]:
+    """A plan's runs, from the JSON of the process that ran it."""
+    return [
+        TestRun(
+            tests=results(step["tests"], roots),
+            collected=whole.collected,
+            crash=relativize(step["crash"], *roots) if step.get("crash") else None,
+            running=step.get("running"),
+            duration_s=whole.duration_s,
+        )
+        for step in steps
+    ]
+
+
+def plan_ahead(path: Path, whole: TestRun, roots: tuple[str, ...]) -> PlanAhead | None:
+    """Gate 3's plan as gates 1-2's process ran it (`Reserve`), if it did and finished."""
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+    runs = step_runs(data["steps"], whole, roots)
+    return PlanAhead(data["plan"], data["ids"], runs, frozenset(data["writes"]))
+
+
+def results(tests: dict[str, dict], roots: tuple[str, ...]) -> dict[str, TestResult]:
+    return {
+        k: TestResult(
+            k,
+            Outcome(v["outcome"]),
+            v["duration"],
+            relativize(v["message"], *roots),
+            tuple(relativize(line, *roots) for line in v.get("import_errors", ())),
+        )
+        for k, v in tests.items()
+    }

@@ -1,0 +1,115 @@
+"""Gates 1-3 of a Python file in one pytest process: gate 3's plan runs ahead in a fork of the
+session gates 1-2 collected, and the verdicts stay what a process of gate 3's own gives. Real pytest
+runs; the sessions are counted by the fixture project's own conftest."""
+
+from __future__ import annotations
+
+from assay.api import verify
+from assay.config import Settings
+from assay.gates.base import BaseGate, GateContext
+from assay.gates.compile import CompileGate
+from assay.gates.green import GreenGate
+from assay.gates.stability import StabilityGate
+from assay.model import Candidate, GateResult, GateStatus, Verdict
+
+LIB = {"src/calc/__init__.py": "", "src/calc/ops.py": "def add(a, b):\n    return a + b\n"}
+# every pytest session (not the forks of one) writes a line into the scratch HOME of its workspace
+CONFTEST = """
+import os
+import pathlib
+
+
+def pytest_configure(config):
+    with open(pathlib.Path(os.environ["HOME"], "sessions.log"), "a") as fh:
+        fh.write(f"{os.getpid()}\\n")
+"""
+STEADY = """
+from calc.ops import add
+
+
+def test_add():
+    assert add(1, 2) == 3
+
+
+def test_add_negative():
+    assert add(-1, -2) == -3
+"""
+# passes in the green run and the first rerun, fails from the third run on (a counter in HOME,
+# which every fork of the session shares)
+THIRD_RUN_FAILS = """
+import os
+import pathlib
+
+from calc.ops import add
+
+
+def test_add():
+    assert add(1, 2) == 3
+
+
+def test_counts_runs():
+    counter = pathlib.Path(os.environ["HOME"], "runs")
+    runs = int(counter.read_text()) if counter.exists() else 0
+    counter.write_text(str(runs + 1))
+    assert runs < 2
+"""
+
+# rewrites a project file only when run again (gate 3's runs): gate 2 never saw that write
+WRITES_WHEN_RERUN = """
+import os
+import pathlib
+
+from calc.ops import add
+
+
+def test_add_leaves_a_file_when_rerun():
+    counter = pathlib.Path(os.environ["HOME"], "runs")
+    runs = int(counter.read_text()) if counter.exists() else 0
+    counter.write_text(str(runs + 1))
+    if runs:
+        pathlib.Path("tests/data.txt").write_text("a rerun was here")
+    assert add(1, 2) == 3
+"""
+
+
+class SessionsGate(BaseGate):
+    """Reads how many pytest sessions gates 1-3 started for the file."""
+
+    name = "sessions"
+
+    def run(self, candidate: Candidate, ctx: GateContext) -> GateResult:
+        log = ctx.workspace.run_dir / "home" / "sessions.log"
+        started = len(log.read_text().split()) if log.exists() else 0
+        return GateResult(self.name, GateStatus.PASS, 0.0, details={"sessions": started})
+
+
+def test_gate_3_runs_in_the_session_of_gates_1_and_2_with_the_same_verdicts(project):
+    root = project(
+        {
+            **LIB,
+            "tests/conftest.py": CONFTEST,
+            "tests/test_steady.py": STEADY,
+            "tests/test_third_run_fails.py": THIRD_RUN_FAILS,
+            "tests/test_writes_when_rerun.py": WRITES_WHEN_RERUN,
+            "tests/data.txt": "as shipped",
+        }
+    )
+    s = Settings(gates=["compile", "green", "stability"], cache=False, jobs=1)
+    gates = [CompileGate(s), GreenGate(s), StabilityGate(s), SessionsGate(s)]
+    report = verify([root / "tests"], s, gates=gates)
+    steady, flaky, writer = sorted(report.files, key=lambda f: f.path)
+    assert steady.verdict is Verdict.ACCEPTED, steady.gates[-1].feedback
+    stability = steady.gates[2].details
+    # the whole plan ran: reruns (more than the 3 configured: the tests are fast), a random
+    # order, each test alone
+    assert stability["plan"][-2:] == ["random order (seed 20260601)", "alone"]
+    assert stability["runs"] == 1 + len(stability["plan"]) > 5
+    assert steady.gates[3].details == {"sessions": 1}  # was 2: gate 3 started its own
+    assert flaky.verdict is Verdict.FLAKY and flaky.rejected_at == "stability"
+    [outcome] = [t for t in flaky.tests if t.verdict is Verdict.FLAKY]
+    assert outcome.id.endswith("test_counts_runs")
+    assert outcome.reason == "passed 2 of 3 runs; failed when rerun 2"
+    # what gate 3's runs wrote is not shown as the green run's session writing it
+    assert writer.verdict is Verdict.ACCEPTED, writer.gates[-1].feedback
+    assert "ignored_writes" not in writer.gates[1].details, writer.gates[1].details
+    assert writer.gates[3].details == {"sessions": 1}
