@@ -36,6 +36,25 @@ LOOP = {
         def test_count_down():
             assert count_down(3) == 3
         """,
+    "src/loop/drain.py": """\
+        import time
+
+
+        def drain(items):
+            taken = 0
+            while items:
+                items.pop()
+                taken += 1
+                time.sleep(0.002)
+            return taken
+        """,
+    "tests/test_drain.py": """\
+        from loop.drain import drain
+
+
+        def test_drain():
+            assert drain([1, 2, 3]) == 3
+        """,
 }
 
 
@@ -63,6 +82,25 @@ def test_a_mutant_that_loops_forever_times_out_on_a_cpu_budget_under_a_second(lo
     done = {ev.id: ev.verdict for ev in events if isinstance(ev, MutantDone)}
     timeouts = [v for v in done.values() if v.status is Status.TIMEOUT]
     assert timeouts and all(0.25 <= v.budget_s < 1.0 for v in timeouts), timeouts
+
+
+def test_a_mutant_that_sleeps_forever_costs_about_a_second_beyond_its_tests_time(loop_root):
+    # `items.pop()` removed: the loop sleeps 2 ms a turn, for ever, and computes next to nothing.
+    # The wall backstop ends it at 2 x the test's own time + 4 x timeout_s (1 s by default), not
+    # at 10 x its CPU budget (2.5 s): issue 25's "a hanging mutant costs <= 1 s beyond its test"
+    events: list[object] = []
+    box = Sandbox(SandboxConfig(timeout_s=120), protect=loop_root)
+    with Workspace(loop_root) as ws:
+        engine = Engine(ws, box, sys.executable, ["src"], MutationConfig(workers=2))
+        run = engine.run(["src/loop/drain.py"], ["tests/test_drain.py"], progress=events.append)
+    pop = next(m for m in run.mutants if m.original == "items.pop()" and m.replacement == "None")
+    done = {ev.id: ev.verdict for ev in events if isinstance(ev, MutantDone)}
+    hang = done[pop.id]
+    assert hang.status is Status.TIMEOUT, hang
+    assert hang.killed_by == ["tests/test_drain.py::test_drain"]
+    assert "sleeping or blocked (2 x " in hang.reason and "+ 4 x 0.25s" in hang.reason, hang.reason
+    duration = next(t.duration for t in run.tests if t.id == "tests/test_drain.py::test_drain")
+    assert 1.0 <= hang.budget_s <= 2 * duration + 1.001, (hang, duration)
 
 
 def test_gate_4_reports_mutants_done_out_of_the_total_before_it_ends(project):

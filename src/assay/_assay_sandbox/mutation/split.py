@@ -78,6 +78,8 @@ class Running:
     waited: float | None = 0.0
     granted: float = 0.0  # seconds added to its deadline for that waiting
     backstop: float = 0.0  # wall seconds its current test may take when it sleeps or blocks
+    # CPU ticks of the child and the processes under it at the last look, and when (None: unknown)
+    family: tuple[int | None, float] = (None, 0.0)
     cpu_start: float | None = None  # its CPU seconds when its current test began (None: unknown)
     hung: str = ""  # the deadline its test passed: "cpu", or "wall" (it slept or blocked)
     stopped: bool = False  # its solo test passed: the tests after it are another child's

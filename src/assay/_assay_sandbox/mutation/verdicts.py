@@ -19,7 +19,7 @@ from typing import Any
 
 from ..fork import cpu_ticks, idle
 from ..protocol import MutantSpec
-from .children import WALL_FACTOR, Children, pace
+from .children import WALL_EXTRA, Children, pace
 from .patch import function_of
 from .plan import Job
 from .protocol import LongestMutant, MutantDone, Status, Verdict
@@ -174,9 +174,14 @@ class Verdicts(Children):
             f", and {state.granted:.1f}s it waited for a core" if state.granted >= 0.05 else ""
         )
         if state.hung == "wall":
+            wall = (
+                f"{self.cfg.timeout_factor:g} x {self.duration.get(hung, 0.0):.3f}s"
+                f"{f' x {now:.2f} (pace)' if now != 1 else ''}"
+                f" + {WALL_EXTRA:g} x {self.cfg.timeout_s:g}s"
+            )
             return (
                 f"{hung} did not finish within {state.backstop:.1f}s, sleeping or blocked "
-                f"({WALL_FACTOR:g} x its CPU budget: {rule}{waiting})"
+                f"({wall}{waiting})"
             )
         return f"{hung} did not finish within {state.budget:.2f}s of CPU ({rule})"
 
