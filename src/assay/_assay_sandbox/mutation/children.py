@@ -104,6 +104,7 @@ class Children:
         self.by_id: dict[str, Any] = {}  # node id -> pytest item
         self.workers = max(1, cfg.workers)
         self.split_mutants = 0  # mutants whose tests ran in more than one child, a slow test apart
+        self.hangs_in_a_row = 0  # the most hangs one after another in one mutant's children
         # jobs drawn, by how the mutant is applied
         self.modes: collections.Counter[Mode] = collections.Counter()
         self.with_state = 0  # jobs whose first tests write module state
@@ -146,7 +147,7 @@ class Children:
 
     def _start(
         self, running: dict[int, Running], job: Job, ordered: list[str], group: Group
-    ) -> None:
+    ) -> Running:
         items = [self.by_id[i] for i in ordered]
         hunt = group.hunt
         if job.mode is Mode.PATCH:
@@ -182,7 +183,7 @@ class Children:
         )
         setup *= RETRY_FACTOR if job.m.id in self.retried else 1.0
         # a forked child starts with no wait
-        running[child.pid] = Running(
+        state = running[child.pid] = Running(
             job,
             child,
             ordered,
@@ -192,6 +193,7 @@ class Children:
             since=child.started,
         )
         group.live.add(child.pid)
+        return state
 
     @staticmethod
     def _busy(running: dict[int, Running]) -> int:
