@@ -10,11 +10,13 @@ import pytest
 
 from assay import api
 from assay._assay_sandbox.mutation.protocol import MutantDone, Plan, Status, Verdict
+from assay._assay_sandbox.protocol import EVERY_TEST_FUNCTION
 from assay.config import SandboxConfig
 from assay.config.mutation import MutationConfig
 from assay.execution.workspace import Workspace
 from assay.model import FileDone
 from assay.mutation.engine import Engine
+from assay.mutation.mutants import generate
 from assay.mutation.progress import Tally
 from assay.sandbox import Sandbox
 from tests.conftest import run_cli, write_project
@@ -35,6 +37,29 @@ LOOP = {
 
         def test_count_down():
             assert count_down(3) == 3
+        """,
+    "src/loop/drain.py": """\
+        import time
+
+
+        def drain(items):
+            taken = 0
+            while items:
+                items.pop()
+                taken += 1
+                time.sleep(0.002)
+            return taken
+        """,
+    "tests/test_drain.py": """\
+        from loop.drain import drain
+
+
+        import pytest
+
+
+        @pytest.mark.parametrize("n", range(6))
+        def test_drain(n):
+            assert drain(list(range(n + 1))) == n + 1
         """,
 }
 
@@ -63,6 +88,39 @@ def test_a_mutant_that_loops_forever_times_out_on_a_cpu_budget_under_a_second(lo
     done = {ev.id: ev.verdict for ev in events if isinstance(ev, MutantDone)}
     timeouts = [v for v in done.values() if v.status is Status.TIMEOUT]
     assert timeouts and all(0.25 <= v.budget_s < 1.0 for v in timeouts), timeouts
+
+
+def test_a_mutant_that_sleeps_forever_costs_about_a_second_beyond_its_tests_time(loop_root):
+    # `items.pop()` removed: the loop sleeps 2 ms a turn, for ever, and computes next to nothing.
+    # The wall backstop ends each test at 2 x its own time + 4 x timeout_s (1 s by default), not
+    # at 10 x its CPU budget (2.5 s): issue 25's "a hanging mutant costs <= 1 s beyond its test".
+    # All six cases hang: after the first, the others go to children side by side (at most 4),
+    # not one after another
+    events: list[object] = []
+    box = Sandbox(SandboxConfig(timeout_s=120), protect=loop_root)
+    source = (loop_root / "src/loop/drain.py").read_text()
+    pop = next(
+        m
+        for m in generate("src/loop/drain.py", source)
+        if m.original == "items.pop()" and m.replacement == "None"
+    )
+    with Workspace(loop_root) as ws:
+        engine = Engine(ws, box, sys.executable, ["src"], MutationConfig(workers=2))
+        run = engine.run(
+            ["src/loop/drain.py"],
+            ["tests/test_drain.py"],
+            progress=events.append,
+            killers=EVERY_TEST_FUNCTION,
+            only={pop.id},
+        )
+    hang = next(ev.verdict for ev in events if isinstance(ev, MutantDone) and ev.id == pop.id)
+    assert hang.status is Status.TIMEOUT, hang
+    assert hang.killed_by == ["tests/test_drain.py::test_drain[0]"]
+    assert "sleeping or blocked (2 x " in hang.reason and "+ 4 x 0.25s" in hang.reason, hang.reason
+    first = next(t.duration for t in run.tests if t.id == "tests/test_drain.py::test_drain[0]")
+    assert 1.0 <= hang.budget_s <= 2 * first + 1.001, (hang, first)
+    # 1 hang, then 5 cases in 4 children: 2 more hangs in a row at most (6 before)
+    assert run.hangs_in_a_row == 3
 
 
 def test_gate_4_reports_mutants_done_out_of_the_total_before_it_ends(project):

@@ -27,8 +27,14 @@ def run(tmp_path_factory):
     root = tmp_path_factory.mktemp("slow") / "slow"
     shutil.copytree(FIXTURES / "slow", root)
     box = Sandbox(SandboxConfig(timeout_s=120), protect=root)
+    # timeout_s 0.5: a test that sleeps may take 2 x its time + 4 x 0.5 s, so settle()'s mutant
+    # sleeping one second only slows its tests (at the default 0.25, 1 s: a hang)
     return run_engine(
-        root, box, ["src/slow/retry.py"], ["tests/test_retry.py", "tests/test_wait.py"]
+        root,
+        box,
+        ["src/slow/retry.py"],
+        ["tests/test_retry.py", "tests/test_wait.py"],
+        timeout_s=0.5,
     )
 
 
@@ -81,8 +87,8 @@ def test_the_other_verdicts_are_those_of_one_sequential_run(run):
 
 @pytest.fixture(scope="module")
 def short(tmp_path_factory):
-    """The same with a 0.05 s CPU deadline, so a wall backstop of about 0.5 s: every test settle()
-    makes sleep a second hangs."""
+    """The same with a 0.05 s CPU deadline, so a wall backstop of about 0.2 s (2 x the test's
+    time + 4 x 0.05 s): every test settle() makes sleep a second hangs."""
     root = tmp_path_factory.mktemp("slow-short") / "slow"
     shutil.copytree(FIXTURES / "slow", root)
     box = Sandbox(SandboxConfig(timeout_s=120), protect=root)
@@ -93,7 +99,7 @@ def test_a_test_set_apart_that_hangs_makes_the_mutant_timeout_once_no_other_test
     r = _pick(short, 11, "0", "1")
     assert r.status is Status.TIMEOUT
     assert r.killed_by and r.killed_by[0] in SETTLES
-    # it sleeps: no CPU deadline, the wall-clock backstop (10 x its CPU budget) ended it
+    # it sleeps: no CPU deadline, the wall-clock backstop (2 x its time + 4 x timeout_s) ended it
     assert "did not finish within" in r.reason and "sleeping or blocked" in r.reason, r.reason
 
 

@@ -226,6 +226,29 @@ def cpu_ticks(pid: int) -> int | None:
         return None
 
 
+def family_ticks(pid: int) -> int | None:
+    """CPU ticks of a child of this process and of every process under it: its own, those of the
+    children it reaped, those of its live descendants (a test waiting on a subprocess that
+    computes is making progress). None where /proc can not say."""
+    if cpu_ticks(pid) is None:
+        return None
+    return _ticks_below(pid, 0)
+
+
+def _ticks_below(pid: int, depth: int) -> int:
+    """utime + stime + cutime + cstime of `pid`, and the same of its live descendants."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            total = sum(int(f) for f in fh.read().rsplit(b")", 1)[1].split()[11:15])
+        kids: list[int] = []
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{task}/children", "rb") as fh:
+                kids += [int(k) for k in fh.read().split()]
+    except (OSError, ValueError):
+        return 0
+    return total + (sum(_ticks_below(k, depth + 1) for k in kids) if depth < 8 else 0)
+
+
 def cpu_s(pid: int) -> float | None:
     """`cpu_ticks` in seconds (of every thread of the child)."""
     ticks = cpu_ticks(pid)

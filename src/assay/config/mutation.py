@@ -27,7 +27,8 @@ class MutationConfig(Section):
         2.0,
         gt=0,
         description="a test under a mutant may compute (CPU seconds) factor x its untraced "
-        "baseline duration + timeout_s; one that sleeps or blocks, 10 x that in wall time",
+        "baseline duration + timeout_s; one that sleeps or blocks, factor x its duration + 4 x "
+        "timeout_s in wall time (longer while it or a process it started computes)",
     )
     sample: int = Field(
         100,

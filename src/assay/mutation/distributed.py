@@ -327,4 +327,5 @@ def _cost(events: list[Cost]) -> Cost:
         slowest,
         longest,
         sum(ev.split_mutants for ev in events),
+        max((ev.hangs_in_a_row for ev in events), default=0),
     )

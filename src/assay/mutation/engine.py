@@ -214,6 +214,7 @@ class Engine:
                     run.slowest = ev.slowest
                     run.longest_mutant = ev.longest_mutant
                     run.split_mutants = ev.split_mutants
+                    run.hangs_in_a_row = ev.hangs_in_a_row
                 elif isinstance(ev, MutantDone):
                     result = MutantResult.of(ev.verdict, ev.duration_s)
                     run.results[ev.id] = result

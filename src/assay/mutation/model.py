@@ -147,6 +147,7 @@ class MutationResult:
     slowest: list[TestCost] = field(default_factory=list)  # the 5 tests that cost most
     longest_mutant: LongestMutant | None = None
     split_mutants: int = 0  # mutants whose tests ran in more than one child (a slow test set apart)
+    hangs_in_a_row: int = 0  # the most tests of one mutant that hung one after another
     # how the run mutants were applied: patch, reimport, ...
     modes: dict[str, int] = field(default_factory=dict)
     deselected: int = 0

@@ -20,6 +20,7 @@ def render(report: MutateReport) -> str:
         "slowest": [asdict(t) for t in run.slowest],
         "longest_mutant": asdict(run.longest_mutant) if run.longest_mutant else {},
         "split_mutants": run.split_mutants,
+        "hangs_in_a_row": run.hangs_in_a_row,
         "modes": run.modes,
         "deselected": run.deselected,
         "diff_scope": report.diff_scope,

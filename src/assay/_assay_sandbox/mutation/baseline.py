@@ -19,6 +19,7 @@ own check says otherwise.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import mmap
 import os
@@ -109,13 +110,15 @@ class _Segment:
     def pause(self) -> None:
         """Stopped (SIGSTOP) while the child before it likely runs on into its tests: it holds
         no core."""
-        os.kill(self.child.pid, signal.SIGSTOP)
+        with contextlib.suppress(ProcessLookupError):  # it ended meanwhile
+            os.kill(self.child.pid, signal.SIGSTOP)
         self.paused, self.check_at = True, math.inf
 
     def resume(self, now: float) -> None:
         """Needed after all: the test it was in counts the pause in its duration (looser
         deadline only)."""
-        os.kill(self.child.pid, signal.SIGCONT)
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(self.child.pid, signal.SIGCONT)
         self.paused, self.since = False, now
         self.look_from(now, SHARD_CHECK_S)
 
@@ -158,9 +161,10 @@ class _Run:
 
     def resume(self, now: float) -> None:
         """A paused child whose predecessor stopped at its start is needed after all (one that ran
-        on into it has dropped it)."""
+        on into it has dropped it). One paused as it ended (its last line was on its way) is done:
+        it was reaped, and its pid may be gone or another process's."""
         for before, segment in zip(self.segments, self.segments[1:], strict=False):
-            if segment.paused and before.result is not None:
+            if segment.paused and segment.result is None and before.result is not None:
                 segment.resume(now)
                 self.resumed += 1
 

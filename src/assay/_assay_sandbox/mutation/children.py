@@ -6,9 +6,13 @@ it ends. A test may compute `timeout_factor` x its untraced baseline duration (x
 loops forever costs about half a second more than the test itself, not the old 5 s + 10 x. CPU time,
 read from `/proc/<pid>/stat`, is what makes a tight deadline safe: a child waiting for a core on a
 busy machine, or sleeping, or waiting on a subprocess or the disk, uses none. A test that sleeps or
-blocks past `WALL_FACTOR` x its CPU budget in wall time (less the time it waited for a core) is a
-hang too. A child past its deadline is killed (Timeout, naming the test that hung), wherever it is
-stuck, C code included. Where /proc can not say, only the wall-clock deadline holds.
+blocks past `timeout_factor` x its time (x pace) + `WALL_EXTRA` x `timeout_s` (1 s by default) in
+wall time, less the time it waited for a core, is a hang too - unless it, or a process it started,
+still computes (a quarter of a core or more since the last look): then it may go on up to
+`WALL_FACTOR` x its CPU budget. A sleeping hang (a retry loop that never ends) so costs about a
+second beyond the test's own time, not ten times its budget. A child past its deadline is killed
+(Timeout, naming the test that hung), wherever it is stuck, C code included. Where /proc can not
+say, only the wall-clock deadline holds.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..fork import RETRY_FACTOR, TICK_S, cpu_s, fork, waited_of
+from ..fork import RETRY_FACTOR, TICK_S, cpu_s, family_ticks, fork, idle, waited_of
 from ..protocol import MutationJob
 from .baseline_record import Baseline
 from .defaults import run_defaulted
@@ -36,9 +40,13 @@ from .split import Group, Running
 
 # what a new pytest session in a child costs beyond the worker's own collection
 FRESH_SESSION_S = 2.0
-# a test that sleeps or blocks may take this many times its CPU budget in wall time; a child's
+# a test that sleeps or blocks may take `timeout_factor` x its time + this many times `timeout_s`
+# in wall time
+WALL_EXTRA = 4.0
+# ... and, while it or a process it started computes, this many times its CPU budget; a child's
 # set-up and the gap between two tests, this many times `timeout_s`
 WALL_FACTOR = 10.0
+PROGRESS_LOOK_S = 0.25  # how often a test past its wall backstop is looked at again
 # how far the deadlines follow the pace of the tests now against the baseline
 PACE_RANGE = (1 / 3, 10.0)
 
@@ -96,6 +104,7 @@ class Children:
         self.by_id: dict[str, Any] = {}  # node id -> pytest item
         self.workers = max(1, cfg.workers)
         self.split_mutants = 0  # mutants whose tests ran in more than one child, a slow test apart
+        self.hangs_in_a_row = 0  # the most hangs one after another in one mutant's children
         # jobs drawn, by how the mutant is applied
         self.modes: collections.Counter[Mode] = collections.Counter()
         self.with_state = 0  # jobs whose first tests write module state
@@ -107,12 +116,21 @@ class Children:
             + self.cfg.timeout_s
         )
 
+    def backstop(self, nodeid: str) -> float:
+        """Wall seconds the test may take while it sleeps or blocks (see the module's doc)."""
+        return (
+            self.cfg.timeout_factor * self.duration.get(nodeid, 0.0) * pace(self.ratios)
+            + WALL_EXTRA * self.cfg.timeout_s
+        )
+
     def begin_test(self, state: Running, nodeid: str) -> None:
-        """The child started `nodeid`: its CPU budget, its wall backstop, its CPU time now."""
+        """The child started `nodeid`: its CPU budget, its wall backstop, its CPU time now (its
+        own, and its family's: the progress a test past its backstop makes)."""
         state.test = nodeid
         state.budget = self.budget(nodeid)
-        state.backstop = WALL_FACTOR * state.budget
+        state.backstop = self.backstop(nodeid)
         state.cpu_start = cpu_s(state.child.pid)
+        state.family = (family_ticks(state.child.pid), time.monotonic())
         state.hung = ""
 
     @property
@@ -129,7 +147,7 @@ class Children:
 
     def _start(
         self, running: dict[int, Running], job: Job, ordered: list[str], group: Group
-    ) -> None:
+    ) -> Running:
         items = [self.by_id[i] for i in ordered]
         hunt = group.hunt
         if job.mode is Mode.PATCH:
@@ -165,7 +183,7 @@ class Children:
         )
         setup *= RETRY_FACTOR if job.m.id in self.retried else 1.0
         # a forked child starts with no wait
-        running[child.pid] = Running(
+        state = running[child.pid] = Running(
             job,
             child,
             ordered,
@@ -175,6 +193,7 @@ class Children:
             since=child.started,
         )
         group.live.add(child.pid)
+        return state
 
     @staticmethod
     def _busy(running: dict[int, Running]) -> int:
@@ -200,11 +219,26 @@ class Children:
         else:
             used = None
         if now >= backstop:
+            # still computing, itself or through a process it started: the backstop moves on
+            limit = WALL_FACTOR * state.budget
+            if state.backstop < limit and self._progressing(state, now):
+                moved = now + PROGRESS_LOOK_S - state.since - state.granted
+                state.backstop = min(limit, max(state.backstop, moved))
+                state.deadline = state.since + state.backstop + state.granted
+                return True
             state.hung = "wall"
             return False
         # it slept or blocked for part of the time: look again when it could have used its budget
         state.deadline = backstop if used is None else min(backstop, now + state.budget - used)
         return True
+
+    @staticmethod
+    def _progressing(state: Running, now: float) -> bool:
+        """Whether the child and the processes under it used a quarter of a core or more since
+        the last look (the test's start, at first)."""
+        ticks, (before, then) = family_ticks(state.child.pid), state.family
+        state.family = (ticks, now)
+        return ticks is not None and before is not None and not idle(ticks, before, now - then)
 
     @staticmethod
     def _owed(state: Running) -> bool:

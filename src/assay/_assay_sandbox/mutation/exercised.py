@@ -69,9 +69,9 @@ class ObservingPool(Pool):
 
     def _start(
         self, running: dict[int, Running], job: Job, ordered: list[str], group: Group
-    ) -> None:
+    ) -> Running:
         OBSERVE.current = job.m.id  # read by the child forked next
-        super()._start(running, job, ordered, group)
+        return super()._start(running, job, ordered, group)
 
 
 @contextmanager

@@ -201,4 +201,5 @@ class Pool(Verdicts):
             ],
             longest_mutant=LongestMutant(self.longest.id, round(self.longest.seconds, 3)),
             split_mutants=self.split_mutants,
+            hangs_in_a_row=self.hangs_in_a_row,
         )

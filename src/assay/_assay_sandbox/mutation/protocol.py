@@ -259,6 +259,8 @@ class Cost(Event):
     slowest: list[TestCost]
     longest_mutant: LongestMutant
     split_mutants: int = 0  # mutants whose tests ran in more than one child (a slow test set apart)
+    # the most tests of one mutant that hung one after another (each costs its deadline)
+    hangs_in_a_row: int = 0
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Cost:
@@ -268,6 +270,7 @@ class Cost(Event):
             [TestCost(**t) for t in data["slowest"]],
             LongestMutant(**data["longest_mutant"]),
             data.get("split_mutants", 0),
+            data.get("hangs_in_a_row", 0),
         )
 
 

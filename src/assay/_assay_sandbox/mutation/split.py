@@ -27,6 +27,9 @@ IDLE_WINDOW_S = 0.05  # how long a slow test's child is watched to tell waiting 
 # children a mutant may add beside its first: bounds what one mutant takes from the others
 MAX_SPLITS = 32
 MAX_CHILDREN = 4  # children alive at once, per worker: most of them sleep, but each holds memory
+# after a test that slept past its backstop, the tests after it go to this many children side by
+# side (they likely sleep too: each hang costs about a second, and a sleeping child holds no core)
+HANG_FANOUT = 4
 
 
 @dataclass
@@ -78,6 +81,9 @@ class Running:
     waited: float | None = 0.0
     granted: float = 0.0  # seconds added to its deadline for that waiting
     backstop: float = 0.0  # wall seconds its current test may take when it sleeps or blocks
+    hangs: int = 0  # tests of its mutant that hung one after another before it started
+    # CPU ticks of the child and the processes under it at the last look, and when (None: unknown)
+    family: tuple[int | None, float] = (None, 0.0)
     cpu_start: float | None = None  # its CPU seconds when its current test began (None: unknown)
     hung: str = ""  # the deadline its test passed: "cpu", or "wall" (it slept or blocked)
     stopped: bool = False  # its solo test passed: the tests after it are another child's

@@ -5,7 +5,10 @@ The order of a mutant's tests (see `pool`) is learned while the run goes, so it 
 runs; the verdict must not. A test that hangs does not end its mutant: a new child runs the tests
 after it (those that passed before it are done), and so on past each hang, up to `MAX_SPLITS`.
 Killed when any covering test fails, Timeout when one hangs and none fails, whichever comes first in
-this run's order. Each hang costs its deadline; a mutant whose tests all hang pays them all.
+this run's order. Each hang costs its deadline; after a test that slept past its backstop, the tests
+after it go to up to `HANG_FANOUT` children side by side (a mutant whose retry loop never ends makes
+every test of the class sleep: tenacity's 37 hung one after another, 100 s), so a mutant whose tests
+all hang pays a few of them in a row, not all.
 
 A test far slower under a mutant than in the baseline (a retry loop now sleeping, see `split`) does
 not hold the mutant up either: its child keeps running that test alone while a new child runs the
@@ -19,12 +22,12 @@ from typing import Any
 
 from ..fork import cpu_ticks, idle
 from ..protocol import MutantSpec
-from .children import WALL_FACTOR, Children, pace
+from .children import WALL_EXTRA, Children, pace
 from .patch import function_of
 from .plan import Job
 from .protocol import LongestMutant, MutantDone, Status, Verdict
 from .shapes import Outcome
-from .split import IDLE_WINDOW_S, MAX_CHILDREN, MAX_SPLITS, Group, Running
+from .split import HANG_FANOUT, IDLE_WINDOW_S, MAX_CHILDREN, MAX_SPLITS, Group, Running
 
 
 class Verdicts(Children):
@@ -79,17 +82,33 @@ class Verdicts(Children):
 
     def _split(
         self, running: dict[int, Running], group: Group, job: Job, ordered: list[str]
-    ) -> None:
+    ) -> Running:
         self.split_mutants += not group.splits
         group.splits += 1
-        self._start(running, job, ordered, group)
+        return self._start(running, job, ordered, group)
+
+    def _after_hang(
+        self, state: Running, rest: list[str], running: dict[int, Running]
+    ) -> list[list[str]]:
+        """The tests after a hung one, in the children that run them: after a test that slept past
+        its backstop (its class's tests last, likely asleep too), up to `HANG_FANOUT` side by side,
+        for a mutant applied in place (a child costs a fork, not an import); else one."""
+        group = state.group
+        free = MAX_CHILDREN * self.workers - len(running)
+        parts = (
+            min(HANG_FANOUT, free, len(rest), MAX_SPLITS - group.splits)
+            if state.hung == "wall" and state.job.mode.in_place
+            else 1
+        )
+        parts = max(1, parts)
+        return [rest[k * len(rest) // parts : (k + 1) * len(rest) // parts] for k in range(parts)]
 
     def _group_verdict(
         self, state: Running, how: str, result: dict[str, Any], running: dict[int, Running]
     ) -> None:
         """One child of a split mutant ended: Killed (or a broken module) ends the mutant at once;
-        else the verdict waits for the others: Timeout if a test hung (the tests after it go on in a
-        new child), else Survived."""
+        else the verdict waits for the others: Timeout if a test hung (the tests after it go on in
+        new children, `_after_hang`), else Survived."""
         group, job = state.group, state.job
         m, took = job.m, time.monotonic() - group.started
         verdict: Verdict | None = None
@@ -100,6 +119,7 @@ class Verdicts(Children):
             reason = self._hang_reason(hung, state, job)
             if hung is not None:
                 self.cost[hung] = self.cost.get(hung, 0.0) + time.monotonic() - state.since
+                self.hangs_in_a_row = max(self.hangs_in_a_row, state.hangs + 1)
             if group.hang is None:
                 group.hang = Verdict(
                     Status.TIMEOUT,
@@ -117,12 +137,10 @@ class Verdicts(Children):
                 and index >= job.first
                 and index + 1 < len(ordered)
             ):
-                self._split(
-                    running,
-                    group,
-                    job,
-                    ordered[: job.first] + self._rest(group, hung, ordered[index + 1 :]),
-                )
+                rest = self._rest(group, hung, ordered[index + 1 :])
+                for part in self._after_hang(state, rest, running):
+                    child = self._split(running, group, job, ordered[: job.first] + part)
+                    child.hangs = state.hangs + 1
         elif (outcome := Outcome.of(result)).crash is not None:
             verdict = Verdict(Status.RUNTIME_ERROR, state.ordered, reason=outcome.crash)
         elif outcome.import_error is not None:
@@ -174,9 +192,14 @@ class Verdicts(Children):
             f", and {state.granted:.1f}s it waited for a core" if state.granted >= 0.05 else ""
         )
         if state.hung == "wall":
+            wall = (
+                f"{self.cfg.timeout_factor:g} x {self.duration.get(hung, 0.0):.3f}s"
+                f"{f' x {now:.2f} (pace)' if now != 1 else ''}"
+                f" + {WALL_EXTRA:g} x {self.cfg.timeout_s:g}s"
+            )
             return (
                 f"{hung} did not finish within {state.backstop:.1f}s, sleeping or blocked "
-                f"({WALL_FACTOR:g} x its CPU budget: {rule}{waiting})"
+                f"({wall}{waiting})"
             )
         return f"{hung} did not finish within {state.budget:.2f}s of CPU ({rule})"
 
