@@ -15,12 +15,13 @@ from __future__ import annotations
 import os
 import re
 import shutil
+from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
-from assay.execution.runner import CompileResult, Order, TestRun
+from assay.execution.runner import CompileResult, Order, Outcome, RunStep, TestRun
 from assay.execution.workspace import Workspace
-from assay.languages import junit_launcher, junit_xml
+from assay.languages import java_plan, junit_launcher, junit_xml
 from assay.languages.compiler_output import javac_errors
 from assay.languages.java_sources import TEST_NAME, build_tool, class_name, test_methods
 from assay.languages.java_warm import warm_classpath
@@ -43,6 +44,7 @@ MAVEN_INSTALL = "install Maven (https://maven.apache.org, or apt install maven)"
 
 class JavaRunner(ToolRunner):
     language = "java"
+    plan_forks = False  # gate 3's runs are class loaders in one JVM, not forks: no extra reruns
 
     def __init__(
         self, sandbox: Sandbox, project: Project, settings: Settings, profile: Profile
@@ -277,15 +279,9 @@ class JavaRunner(ToolRunner):
         self._classpath[(str(ws.base), module)] = [str(out), *libs]
         return self._collected(ws, rel, ran.raw_lines, ran.result.duration_s)
 
-    def run(
-        self,
-        ws: Workspace,
-        files: list[str],
-        ids: list[str] | None = None,
-        order: Order = Order.FILE,
-        seed: int = 0,
-        isolate: bool = False,
-    ) -> TestRun:
+    def _ready(self, ws: Workspace, files: list[str]) -> tuple[list[str], Path, str] | TestRun:
+        """The class path, the JUnit launcher jar and the test class to run; or the TestRun that
+        says why the file cannot run."""
         rel = files[0]
         tool, module = build_tool(ws.project, rel, self.settings)
         classpath = self._classpath.get((str(ws.base), module))
@@ -309,8 +305,28 @@ class JavaRunner(ToolRunner):
                 f"{junit_launcher.DEFAULT_VERSION}` once"
             )
         fqcn = class_name(ws.path(rel).read_text(encoding="utf-8", errors="replace"), rel)
-        names = [i.split(TEST_ID_SEP, 1)[1] for i in ids] if ids else []
-        groups = [[n] for n in names] if isolate else [names]
+        return classpath, jar, fqcn
+
+    def run(
+        self,
+        ws: Workspace,
+        files: list[str],
+        ids: list[str] | None = None,
+        order: Order = Order.FILE,
+        seed: int = 0,
+        isolate: bool = False,
+    ) -> TestRun:
+        rel = files[0]
+        ready = self._ready(ws, files)
+        if isinstance(ready, TestRun):
+            return ready
+        classpath, jar, fqcn = ready
+        module = build_tool(ws.project, rel, self.settings)[1]
+        # a parametrized method's cases (`total(int)[2]`) run together: no selector takes one
+        methods: dict[str, list[str]] = {}
+        for i in ids or []:
+            methods.setdefault(java_plan.method_of(fqcn, i.split(TEST_ID_SEP, 1)[1]), []).append(i)
+        groups = [[m] for m in methods] if isolate else [list(methods)]
         total = TestRun()
         for group in groups:
             one = self._launch(ws, rel, module, jar, classpath, fqcn, group, order, seed)
@@ -319,8 +335,94 @@ class JavaRunner(ToolRunner):
             total.exit_status = one.exit_status
             if one.crash and not one.tests:
                 total.crash = one.crash
-                total.running = f"{rel}{TEST_ID_SEP}{group[0]}" if len(group) == 1 else None
+                cases = methods.get(group[0], []) if len(group) == 1 else []
+                total.running = cases[0] if len(cases) == 1 else None
         return total
+
+    def run_plan(
+        self, ws: Workspace, files: list[str], steps: list[RunStep], ids: list[str] | None = None
+    ) -> list[TestRun]:
+        """Every run of gate 3 in one JVM (`java_plan`); a JVM per run where the plan launcher
+        cannot be built or a console-launcher argument is configured."""
+        rel = files[0]
+        ready = self._ready(ws, files)
+        if isinstance(ready, TestRun):
+            return [ready]
+        classpath, jar, fqcn = ready
+        config = java_plan.config_of(self.settings.tool("java").test_args)
+        launcher_dir = java_plan.compiled(jar) if config is not None else None
+        if launcher_dir is None or config is None:
+            return self._run_steps(ws, files, steps, ids)
+        module = build_tool(ws.project, rel, self.settings)[1]
+        reports = ws.run_dir / f"plan-{len(list(ws.run_dir.glob('plan-*')))}"
+        reports.mkdir(parents=True)
+        hand_over(reports)  # the tests' uid writes the XML
+        plan_file = reports / "plan.txt"
+        cp = junit_launcher.without_bundled(classpath)
+        runs = java_plan.write(
+            plan_file, reports, cp, config, fqcn, steps, ids, f"{rel}{TEST_ID_SEP}"
+        )
+        ran = self.exec(
+            ws,
+            java_plan.argv(launcher_dir, jar, plan_file),
+            cwd=module,
+            timeout=self.timeout_s * len(runs) + 30,
+        )
+        name_of = self._names(rel, fqcn)
+        out: list[TestRun] = []
+        for planned in runs:
+            xml = sorted(planned.reports.glob("*.xml"))
+            if not xml:
+                failed = out and any(
+                    t.outcome is not Outcome.PASSED for t in out[-1].tests.values()
+                )
+                if failed and steps[len(out) - 1].last_if_failed and planned.step >= len(out):
+                    break  # the plan ended after a run in which a test failed, as asked
+                crash = TestRun(
+                    crash=ran.why(f"the JUnit launcher on {fqcn}"), timed_out=ran.result.timed_out
+                )
+                crash.running = planned.ids[0] if planned.ids and len(planned.ids) == 1 else None
+                if planned.step < len(out):
+                    out[-1].crash, out[-1].running = crash.crash, crash.running
+                else:
+                    out.append(crash)
+                break
+            if planned.step == len(out):
+                out.append(TestRun(exit_status=ran.result.returncode))
+            out[-1].tests.update(junit_xml.read(xml, name_of))
+            out[-1].duration_s = ran.result.duration_s
+        return out
+
+    def _run_steps(
+        self, ws: Workspace, files: list[str], steps: list[RunStep], ids: list[str] | None
+    ) -> list[TestRun]:
+        """A JVM per run of the plan (`execution.runner.run_plan` without a runner's own)."""
+        runs = []
+        for s in steps:
+            runs.append(self.run(ws, files, ids if s.isolate else None, s.order, s.seed, s.isolate))
+            failed = [
+                t
+                for t in ids or []
+                if t in runs[-1].tests and runs[-1].tests[t].outcome is not Outcome.PASSED
+            ]
+            if s.last_if_failed and (runs[-1].crash or failed):
+                break
+        return runs
+
+    @staticmethod
+    def _names(rel: str, fqcn: str) -> Callable[[str, str], str | None]:
+        """Test id of a JUnit XML testcase of the class (or of its nested classes); None for
+        another class's."""
+
+        def name_of(classname: str, name: str) -> str | None:
+            if classname != fqcn and not classname.startswith(fqcn + "$"):
+                return None
+            method = name[:-2] if name.endswith("()") else name
+            if classname != fqcn:
+                method = classname[len(fqcn) + 1 :].replace("$", ".") + "." + method
+            return f"{rel}{TEST_ID_SEP}{method}"
+
+        return name_of
 
     def _launch(
         self,
@@ -330,13 +432,14 @@ class JavaRunner(ToolRunner):
         jar: Path,
         classpath: list[str],
         fqcn: str,
-        names: list[str],
+        selected: list[str],
         order: Order,
         seed: int,
     ) -> TestRun:
+        """One console launcher JVM on the class, or on the `selected` methods (`Class#method`)."""
         reports = ws.run_dir / f"junit-{len(list(ws.run_dir.glob('junit-*')))}"
         selectors = (
-            [f"--select-method={fqcn}#{n}" for n in names] if names else [f"--select-class={fqcn}"]
+            [f"--select-method={m}" for m in selected] if selected else [f"--select-class={fqcn}"]
         )
         argv = junit_launcher.argv(
             jar,
@@ -347,20 +450,10 @@ class JavaRunner(ToolRunner):
             self.settings.tool("java").test_args,
         )
         ran = self.exec(ws, argv, cwd=module)
-        stem = fqcn.rsplit(".", 1)[-1]
-
-        def name_of(classname: str, name: str) -> str | None:
-            if classname != fqcn and not classname.startswith(fqcn + "$"):
-                return None
-            method = name[:-2] if name.endswith("()") else name
-            if classname != fqcn:
-                method = classname[len(fqcn) + 1 :].replace("$", ".") + "." + method
-            return f"{rel}{TEST_ID_SEP}{method}"
-
-        tests = junit_xml.read(sorted(reports.glob("*.xml")), name_of)
+        tests = junit_xml.read(sorted(reports.glob("*.xml")), self._names(rel, fqcn))
         run = TestRun(
             tests=tests, exit_status=ran.result.returncode, duration_s=ran.result.duration_s
         )
         if not tests:
-            run.crash = ran.why(f"the JUnit launcher on {stem}")
+            run.crash = ran.why(f"the JUnit launcher on {fqcn.rsplit('.', 1)[-1]}")
         return run
