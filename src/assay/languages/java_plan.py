@@ -23,10 +23,10 @@ import re
 import shutil
 import subprocess
 import tempfile
-from dataclasses import dataclass
 from pathlib import Path
 
 from assay.execution.runner import Order, RunStep
+from assay.languages.plans import PlannedRun
 from assay.sandbox import assay_cache
 
 SOURCE = Path(__file__).with_name("junit_plan") / "AssayPlan.java"
@@ -90,16 +90,6 @@ def config_of(test_args: list[str]) -> list[str] | None:
             return None
         out.append(m.group(1))
     return out
-
-
-@dataclass(frozen=True)
-class PlannedRun:
-    """One run of the plan: the step it belongs to (a step alone has a run per test method),
-    where its XML goes, and the test ids it judges (None: the whole file's)."""
-
-    step: int
-    reports: Path
-    ids: list[str] | None
 
 
 def write(

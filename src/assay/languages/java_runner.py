@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from assay.execution.runner import Order, Outcome, RunStep, TestRun
+from assay.execution.runner import Order, RunStep, TestResult, TestRun, each_step
 from assay.execution.workspace import Workspace
-from assay.languages import java_plan, junit_launcher, junit_xml
+from assay.languages import java_plan, junit_launcher, junit_xml, plans
 from assay.languages.java_compile import JavaCompiler
 from assay.languages.java_sources import build_tool, class_name
 from assay.languages.tooling import TEST_ID_SEP
@@ -92,7 +92,7 @@ class JavaRunner(JavaCompiler):
         config = java_plan.config_of(self.settings.tool("java").test_args)
         launcher_dir = java_plan.compiled(jar) if config is not None else None
         if launcher_dir is None or config is None:
-            return self._run_steps(ws, files, steps, ids)
+            return each_step(self, ws, files, steps, ids)
         module = build_tool(ws.project, rel, self.settings)[1]
         reports = ws.run_dir / f"plan-{len(list(ws.run_dir.glob('plan-*')))}"
         reports.mkdir(parents=True)
@@ -109,45 +109,13 @@ class JavaRunner(JavaCompiler):
             timeout=self.timeout_s * len(runs) + 30,
         )
         name_of = self._names(rel, fqcn)
-        out: list[TestRun] = []
-        for planned in runs:
-            xml = sorted(planned.reports.glob("*.xml"))
-            if not xml:
-                failed = out and any(
-                    t.outcome is not Outcome.PASSED for t in out[-1].tests.values()
-                )
-                if failed and steps[len(out) - 1].last_if_failed and planned.step >= len(out):
-                    break  # the plan ended after a run in which a test failed, as asked
-                crash = TestRun(
-                    crash=ran.why(f"the JUnit launcher on {fqcn}"), timed_out=ran.result.timed_out
-                )
-                crash.running = planned.ids[0] if planned.ids and len(planned.ids) == 1 else None
-                if planned.step < len(out):
-                    out[-1].crash, out[-1].running = crash.crash, crash.running
-                else:
-                    out.append(crash)
-                break
-            if planned.step == len(out):
-                out.append(TestRun(exit_status=ran.result.returncode))
-            out[-1].tests.update(junit_xml.read(xml, name_of))
-            out[-1].duration_s = ran.result.duration_s
-        return out
 
-    def _run_steps(
-        self, ws: Workspace, files: list[str], steps: list[RunStep], ids: list[str] | None
-    ) -> list[TestRun]:
-        """A JVM per run of the plan (`execution.runner.run_plan` without a runner's own)."""
-        runs = []
-        for s in steps:
-            runs.append(self.run(ws, files, ids if s.isolate else None, s.order, s.seed, s.isolate))
-            failed = [
-                t
-                for t in ids or []
-                if t in runs[-1].tests and runs[-1].tests[t].outcome is not Outcome.PASSED
-            ]
-            if s.last_if_failed and (runs[-1].crash or failed):
-                break
-        return runs
+        def read(out: Path) -> dict[str, TestResult] | None:
+            xml = sorted(out.glob("*.xml"))
+            return junit_xml.read(xml, name_of) if xml else None
+
+        why = ran.why(f"the JUnit launcher on {fqcn}")
+        return plans.gather(runs, steps, read, why, ran.result.timed_out)
 
     @staticmethod
     def _names(rel: str, fqcn: str) -> Callable[[str, str], str | None]:
