@@ -110,8 +110,8 @@ class JavaRunner(JavaCompiler):
         )
         name_of = self._names(rel, fqcn)
 
-        def read(out: Path) -> dict[str, TestResult] | None:
-            xml = sorted(out.glob("*.xml"))
+        def read(planned: plans.PlannedRun) -> dict[str, TestResult] | None:
+            xml = sorted(planned.out.glob("*.xml"))
             return junit_xml.read(xml, name_of) if xml else None
 
         why = ran.why(f"the JUnit launcher on {fqcn}")

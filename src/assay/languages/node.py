@@ -13,27 +13,33 @@ from __future__ import annotations
 import json
 import os
 import re
-import xml.etree.ElementTree as ET
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
-from assay.execution.runner import CompileResult, Order, Outcome, Problem, TestResult, TestRun
+from assay.execution.runner import (
+    CompileResult,
+    Order,
+    Problem,
+    RunStep,
+    TestResult,
+    TestRun,
+    each_step,
+)
 from assay.execution.workspace import SKIP_DIRS, Workspace
-from assay.feedback import relativize
+from assay.languages import node_results, plans, vitest_plan
 from assay.languages.compiler_output import tsc_errors
+from assay.languages.node_results import TITLE_SEP
+from assay.languages.plans import PlannedRun
 from assay.languages.tooling import TEST_ID_SEP, ToolRunner, nearest, under
+from assay.sandbox.view import hand_over
 
 if TYPE_CHECKING:
     from assay.config import Settings
     from assay.project import Project
     from assay.sandbox import Profile, Sandbox
 
-TITLE_SEP = " > "  # describe > it, as vitest names a test
 _NODE_CHECK = re.compile(r"^(?P<file>.+?):(?P<line>\d+)$")
 _JS_SPECIAL = re.compile(r"[.*+?^${}()|[\]\\/]")
-_OWN_FRAMES = re.compile(
-    r"node_modules|node:internal|^\s*at new Promise|^\s*at (async )?(runTest|runWithTimeout)"
-)
 
 
 def js_regex(text: str) -> str:
@@ -60,18 +66,10 @@ def node_module_dirs(root: Path, limit: int = 200) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _message(text: str, roots: tuple[str, ...]) -> str:
-    """A failure's first line and the stack frames in the project's own code (not the runner's)."""
-    lines = [ln.rstrip() for ln in relativize(text, *roots).strip().splitlines() if ln.strip()]
-    head = [ln for ln in lines if not ln.lstrip().startswith("at ")][:6]
-    frames = [
-        ln.strip() for ln in lines if ln.lstrip().startswith("at ") and not _OWN_FRAMES.search(ln)
-    ]
-    return "\n".join(head + frames[:1])
-
-
 class NodeRunner(ToolRunner):
     """`language` is "typescript" or "javascript"; the two differ only in gate 1's check."""
+
+    plan_forks = False  # gate 3's runs are isolated vitest runs, not forks: no extra reruns
 
     def __init__(
         self,
@@ -253,6 +251,35 @@ class NodeRunner(ToolRunner):
                 break
         return total
 
+    def run_plan(
+        self, ws: Workspace, files: list[str], steps: list[RunStep], ids: list[str] | None = None
+    ) -> list[TestRun]:
+        """Every run of gate 3 in one vitest instance (`vitest_plan`); a process per run for jest,
+        `node --test`, a vitest without the Node API, or when `test_args` are configured."""
+        rel = files[0]
+        module = self._module(ws, rel)
+        exe = self._bin(ws, module, "vitest") if self.test_runner(ws, module) == "vitest" else None
+        vitest = vitest_plan.package_dir(exe) if exe and not self.conf.test_args else None
+        if vitest is None:
+            return each_step(self, ws, files, steps, ids)
+        out_dir = ws.run_dir / f"vitest-plan-{len(list(ws.run_dir.glob('vitest-plan-*')))}"
+        out_dir.mkdir(parents=True)
+        hand_over(out_dir)  # the tests' uid writes the results
+        names = {i: js_regex(i.split(TEST_ID_SEP, 1)[1].replace(TITLE_SEP, " ")) for i in ids or []}
+        plan = out_dir / "plan.json"
+        planned = vitest_plan.write(plan, out_dir, vitest, under(module, rel), steps, ids, names)
+        timeout = self.timeout_s * len(planned) + 30
+        ran = self.exec(ws, vitest_plan.argv(plan), cwd=module, timeout=timeout)
+
+        def read(run: PlannedRun) -> dict[str, TestResult] | None:
+            if not run.out.is_file():
+                return None
+            tests = node_results.results(run.out, rel, "vitest", ran.roots)
+            return {k: v for k, v in tests.items() if run.ids is None or k in run.ids}
+
+        why = ran.why("vitest")
+        return plans.gather(planned, steps, read, why, ran.result.timed_out)
+
     def _run_once(
         self,
         ws: Workspace,
@@ -299,7 +326,7 @@ class NodeRunner(ToolRunner):
                 argv.insert(2, f"--test-name-pattern={pattern}")
         ran = self.exec(ws, [*argv, *self.conf.test_args], cwd=module)
         run = TestRun(exit_status=ran.result.returncode, duration_s=ran.result.duration_s)
-        run.tests = self._results(out, rel, runner, ran.roots)
+        run.tests = node_results.results(out, rel, runner, ran.roots)
         if only:
             run.tests = {k: v for k, v in run.tests.items() if k.split(TEST_ID_SEP, 1)[1] in only}
         if ran.result.timed_out:  # whatever finished before, the file did not
@@ -308,75 +335,3 @@ class NodeRunner(ToolRunner):
         elif not run.tests:
             run.crash = ran.why(runner if runner != "node" else "node --test")
         return run
-
-    @staticmethod
-    def _results(out: Path, rel: str, runner: str, roots: tuple[str, ...]) -> dict[str, TestResult]:
-        results: dict[str, TestResult] = {}
-        if runner == "node":
-            try:
-                root = ET.parse(out).getroot()
-            except (OSError, ET.ParseError):
-                return results
-            _walk_junit(root, [], rel, results, roots)
-            return results
-        try:
-            data = json.loads(out.read_text())
-        except (OSError, ValueError):
-            return results
-        status = {
-            "passed": Outcome.PASSED,
-            "failed": Outcome.FAILED,
-            "skipped": Outcome.SKIPPED,
-            "pending": Outcome.SKIPPED,
-            "todo": Outcome.SKIPPED,
-            "disabled": Outcome.SKIPPED,
-        }
-        for suite in data.get("testResults", []):
-            for case in suite.get("assertionResults", []):
-                name = TITLE_SEP.join([*case.get("ancestorTitles", []), case.get("title", "")])
-                test_id = f"{rel}{TEST_ID_SEP}{name}"
-                msg = _message("\n".join(case.get("failureMessages") or []), roots)
-                results[test_id] = TestResult(
-                    test_id,
-                    status.get(case.get("status"), Outcome.FAILED),
-                    float(case.get("duration") or 0) / 1000,
-                    msg,
-                )
-            # the file failed to load
-            if not suite.get("assertionResults") and suite.get("message"):
-                test_id = f"{rel}{TEST_ID_SEP}<file>"
-                results[test_id] = TestResult(
-                    test_id, Outcome.ERROR, 0.0, _message(suite["message"], roots)
-                )
-        return results
-
-
-def _walk_junit(
-    node: ET.Element,
-    path: list[str],
-    rel: str,
-    results: dict[str, TestResult],
-    roots: tuple[str, ...],
-) -> None:
-    """`node --test`'s JUnit XML: a describe is a nested <testsuite>, a test a <testcase>."""
-    for child in node:
-        if child.tag == "testsuite":
-            _walk_junit(child, [*path, child.get("name", "")], rel, results, roots)
-        elif child.tag == "testcase":
-            name = TITLE_SEP.join([*path, child.get("name", "")])
-            failure = child.find("failure")
-            skipped = child.find("skipped")
-            outcome = (
-                Outcome.FAILED
-                if failure is not None
-                else Outcome.SKIPPED
-                if skipped is not None
-                else Outcome.PASSED
-            )
-            msg = (
-                ""
-                if failure is None
-                else _message((failure.get("message") or "") + "\n" + (failure.text or ""), roots)
-            )
-            test_id = f"{rel}{TEST_ID_SEP}{name}"
-            results[test_id] = TestResult(test_id, outcome, float(child.get("time") or 0), msg)

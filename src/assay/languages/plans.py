@@ -30,16 +30,16 @@ class PlannedRun:
 def gather(
     planned: list[PlannedRun],
     steps: list[RunStep],
-    read: Callable[[Path], dict[str, TestResult] | None],
+    read: Callable[[PlannedRun], dict[str, TestResult] | None],
     crash: str,
     timed_out: bool,
 ) -> list[TestRun]:
-    """One TestRun per step that ran. `read(out)`: a run's results, None when it left none;
+    """One TestRun per step that ran. `read(run)`: a run's results, None when it left none;
     `crash`: why the process ended without them."""
     runs: list[TestRun] = []
     previous: tuple[int, bool] | None = None  # the last run's step, and whether a test failed in it
     for p in planned:
-        results = read(p.out)
+        results = read(p)
         if results is None:
             if previous is not None and previous[1] and steps[previous[0]].last_if_failed:
                 break  # the plan ended after a run in which a test failed, as asked
