@@ -1,8 +1,11 @@
-"""Gate 3 of a vitest file in one vitest instance (`languages/vitest_plan.py`): the reruns, the
-random order and each test alone through vitest's Node API, each run isolated (a test that needs
-another's module state still fails alone)."""
+"""Gates 1-3 of a vitest file in three process starts: tsc, one vitest run that collects for gate 1
+and is kept for gate 2, and gate 3 in one vitest instance (`languages/vitest_plan.py`): the reruns,
+the random order and each test alone through vitest's Node API, each run isolated (a test that
+needs another's module state still fails alone)."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 
@@ -35,8 +38,8 @@ describe("cart", () => {
 
 
 @pytest.mark.slow
-def test_a_files_stability_runs_share_one_vitest_and_stay_isolated(tmp_path):
-    """Slow: vitest's start and 8 isolated runs, 7 s wall under load (40 s before, a start each)."""
+def test_gates_1_to_3_start_vitest_twice_and_runs_stay_isolated(tmp_path):
+    """Slow: tsc, two vitest starts and 8 isolated runs, 10 s wall under load (10 starts before)."""
     if not (REPO / "examples/ts/node_modules/vitest").is_dir():
         pytest.skip("vitest is not installed in examples/ts (`npm ci` there; .ci/toolchains)")
     root = copy_example("ts", tmp_path)
@@ -53,8 +56,13 @@ def test_a_files_stability_runs_share_one_vitest_and_stay_isolated(tmp_path):
         RunStep(isolate=True, last_if_failed=True),
     ]
     with Workspace(root, links=profile.links, keep=profile.keep) as ws:
+        built = runner.compile(ws, [rel])
+        assert built.ok and built.collected == ids, built
+        assert sorted(runner.run(ws, [rel]).passed()) == ids  # gate 2: the run gate 1 made
         runs = run_plan(runner, ws, [rel], steps, ids)
-    assert len(sandbox.commands) == 1, sandbox.commands  # was 7: 3 reruns, random, 2 alone
+    started = [Path(c[0]).name for c in sandbox.commands]
+    # was tsc, vitest list, vitest run (gate 2), then 7 vitest runs (3 reruns, random, 2 alone)
+    assert started == ["tsc", "vitest", "node"], sandbox.commands
     assert [sorted(r.passed()) for r in runs[:3]] == [ids] * 3, runs
     assert len(runs) == 5 and runs[3].tests.keys() == set(ids)
     alone = runs[4].tests

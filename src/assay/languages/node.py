@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import threading
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
@@ -66,6 +67,10 @@ def node_module_dirs(root: Path, limit: int = 200) -> tuple[str, ...]:
     return tuple(out)
 
 
+def _bytes(path: Path) -> bytes | None:
+    return path.read_bytes() if path.is_file() else None
+
+
 class NodeRunner(ToolRunner):
     """`language` is "typescript" or "javascript"; the two differ only in gate 1's check."""
 
@@ -82,6 +87,9 @@ class NodeRunner(ToolRunner):
         super().__init__(sandbox, project, settings, profile)
         self.language = language
         self.conf = self.settings.tool(language)
+        # (scratch root, file) -> (its bytes, the run `compile` made of it), for `run`
+        self._ran: dict[tuple[str, str], tuple[bytes | None, TestRun]] = {}
+        self._lock = threading.Lock()
 
     def _module(self, ws: Workspace, rel: str) -> str:
         return nearest(ws.project, rel, ("package.json",)) or "."
@@ -122,16 +130,31 @@ class NodeRunner(ToolRunner):
         )
         if not checked.ok:
             return checked
-        if runner == "vitest":
-            listed = self._collect_vitest(ws, rel, module)
-        else:  # jest and node --test cannot list without running: collection is a first run
-            run = self.run(ws, files)
-            listed = CompileResult(
-                collected=list(run.tests),
-                crash=None if run.tests and not run.timed_out else run.crash,
-                timed_out=run.timed_out,
-                duration_s=run.duration_s,
+        if runner in ("vitest", "jest") and self._bin(ws, module, runner) is None:
+            return self.environment(
+                f"{runner} is not installed in {module}: run `npm ci` (or npm install) there"
             )
+        # collection is a first run (jest and node --test cannot list without running; `vitest
+        # list` costs a start as long as a run), kept for gate 2's `run`
+        key = (str(ws.project), rel)
+        with self._lock:
+            self._ran.pop(key, None)
+        tree_before = ws.snapshot()
+        run = self.run(ws, files)
+        run.tree_before = tree_before
+        crash = None if run.tests and not run.timed_out else run.crash
+        load = run.tests.get(f"{rel}{TEST_ID_SEP}<file>")
+        if runner == "vitest" and load is not None:  # the file did not load: nothing collected
+            crash = f"vitest could not load {rel}:\n{load.message}"
+        listed = CompileResult(
+            collected=list(run.tests),
+            crash=crash,
+            timed_out=run.timed_out,
+            duration_s=run.duration_s,
+        )
+        if listed.ok:
+            with self._lock:
+                self._ran[key] = (_bytes(ws.path(rel)), run)
         listed.raw_lines += checked.raw_lines
         listed.duration_s += checked.duration_s
         return listed
@@ -199,30 +222,6 @@ class NodeRunner(ToolRunner):
             duration_s=ran.result.duration_s,
         )
 
-    def _collect_vitest(self, ws: Workspace, rel: str, module: str) -> CompileResult:
-        vitest = self._bin(ws, module, "vitest")
-        if vitest is None:
-            return self.environment(
-                f"vitest is not installed in {module}: run `npm ci` (or npm install) there"
-            )
-        out = ws.run_dir / "vitest-list.json"
-        ran = self.exec(ws, [vitest, "list", under(module, rel), f"--json={out}"], cwd=module)
-        try:
-            listed = json.loads(out.read_text())
-        except (OSError, ValueError):
-            listed = None
-        if listed is None or ran.result.returncode != 0:
-            return CompileResult(
-                crash=ran.why("vitest list"),
-                raw_lines=ran.raw_lines,
-                duration_s=ran.result.duration_s,
-            )
-        return CompileResult(
-            collected=[f"{rel}{TEST_ID_SEP}{t['name']}" for t in listed],
-            raw_lines=ran.raw_lines,
-            duration_s=ran.result.duration_s,
-        )
-
     # --- gates 2 and 3 ----------------------------------------------------------------------------
     def run(
         self,
@@ -234,6 +233,11 @@ class NodeRunner(ToolRunner):
         isolate: bool = False,
     ) -> TestRun:
         rel = files[0]
+        with self._lock:
+            kept = self._ran.pop((str(ws.project), rel), None)
+        # the run `compile` made, if the file is still what it ran (or gone, as that run left it)
+        if kept and not ids and order is Order.FILE and kept[0] == _bytes(ws.path(rel)):
+            return kept[1]
         module = self._module(ws, rel)
         runner = self.test_runner(ws, module)
         names = [i.split(TEST_ID_SEP, 1)[1] for i in ids] if ids else []
