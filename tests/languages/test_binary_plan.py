@@ -1,4 +1,4 @@
-"""Gate 3 of a Go test binary in one sandbox entry (`languages/binary_plan.py`): each run still a
+"""Gate 3 of a Go or Rust test binary in one sandbox entry (`languages/binary_plan.py`): each run still a
 process of its own (a test that needs another's package state fails alone), the plan stopping after
 a failed run as asked."""
 
@@ -44,3 +44,31 @@ def test_a_go_files_stability_runs_enter_the_sandbox_once(tmp_path):
     alone = runs[3].tests  # a process each: the cart is empty when the total runs alone
     assert alone[ids[0]].outcome is Outcome.PASSED
     assert alone[ids[1]].outcome is Outcome.FAILED and "want 350" in alone[ids[1]].message
+
+
+@pytest.mark.slow
+def test_a_rust_files_stability_runs_enter_the_sandbox_once(tmp_path):
+    """Slow: the crate's warm build and the candidate's test crate, 5-20 s wall."""
+    if shutil.which("cargo") is None:
+        pytest.skip("cargo is not installed")
+    root = tmp_path / "rust"
+    shutil.copytree(REPO / "examples/rust", root, ignore=shutil.ignore_patterns("target"))
+    for other in ("typo", "wrong", "weak", "price"):
+        (root / f"tests/{other}.rs").unlink()
+    rel = "tests/flaky.rs"
+    settings = Settings(cache=False)
+    sandbox = RecordingSandbox(settings.sandbox, protect=root)
+    lang = LANGUAGES["rust"]
+    runner = lang.runner(sandbox, Project.load(root), settings)
+    ids = [f"{rel}::a_add_to_cart", f"{rel}::b_cart_total"]
+    steps = [RunStep(last_if_failed=True)] * 3 + [RunStep(isolate=True, last_if_failed=True)]
+    with Workspace(root, keep=lang.profile.keep) as ws:
+        assert runner.compile(ws, [rel]).ok
+        before = len(sandbox.commands)
+        runs = run_plan(runner, ws, [rel], steps, ids)
+    entries = [Path(c[0]).name for c in sandbox.commands[before:]]
+    assert entries == ["sh"], sandbox.commands[before:]  # was 5: 3 reruns, 2 tests alone
+    assert [sorted(r.passed()) for r in runs[:3]] == [ids] * 3, runs
+    alone = runs[3].tests
+    assert alone[ids[0]].outcome is Outcome.PASSED
+    assert alone[ids[1]].outcome is Outcome.FAILED
