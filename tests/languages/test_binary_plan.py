@@ -1,6 +1,6 @@
-"""Gate 3 of a Go or Rust test binary in one sandbox entry (`languages/binary_plan.py`): each run still a
-process of its own (a test that needs another's package state fails alone), the plan stopping after
-a failed run as asked."""
+"""Gate 3 of a Go or Rust test binary in one sandbox entry (`languages/binary_plan.py`): each run
+still a process of its own (a test that needs another's package state fails alone), the plan
+stopping after a failed run as asked."""
 
 from __future__ import annotations
 
