@@ -64,6 +64,8 @@ def test_a_rust_files_stability_runs_enter_the_sandbox_once(tmp_path):
     steps = [RunStep(last_if_failed=True)] * 3 + [RunStep(isolate=True, last_if_failed=True)]
     with Workspace(root, keep=lang.profile.keep) as ws:
         assert runner.compile(ws, [rel]).ok
+        # the candidate's test crate compiled without rustc's incremental cache (a third of its CPU)
+        assert not list((ws.cache_dir / "cargo-target/debug/incremental").glob("flaky-*"))
         before = len(sandbox.commands)
         runs = run_plan(runner, ws, [rel], steps, ids)
     entries = [Path(c[0]).name for c in sandbox.commands[before:]]
