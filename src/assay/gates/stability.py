@@ -101,8 +101,9 @@ class StabilityGate(BaseGate):
         observations: dict[str, list[tuple[str, str, str]]] = {t: [] for t in passing}
         risk = risk_of(candidate.source)
         reruns = cfg.reruns_risky if risk else cfg.reruns
-        # cheap reruns when fast: forks of one session (a JVM plan reruns in class loaders instead)
-        forked = getattr(ctx.runner, "run_plan", None) and getattr(ctx.runner, "plan_forks", True)
+        # cheap reruns when fast: forks of one session (not a JVM's class loaders, nor processes)
+        planned = getattr(ctx.runner, "run_plan", None) is not None
+        forked = planned and getattr(ctx.runner, "plan_forks", True)
         more = rerun_count(reruns, cfg.budget_s, ctx.facts.test_durations) if forked else reruns
         # each run the last once a test did not pass in it: the file is flaky already
         plan: list[tuple[str, RunStep]] = [
