@@ -17,20 +17,10 @@ from assay.project import Project
 from tests.conftest import REPO
 from tests.languages.test_java_plan import RecordingSandbox
 
-VET_FINDING = """package price
-
-import "testing"
-
-func TestLogsTotal(t *testing.T) {
-	got, _ := Total(1, 2)
-	t.Logf("%s", got)
-}
-"""
-
 
 @pytest.mark.slow
 def test_a_go_files_stability_runs_enter_the_sandbox_once(tmp_path):
-    """Slow: two test binaries built with vet, 6-12 s wall under load."""
+    """Slow: go vet and a test binary's link, 6 s wall under load."""
     if shutil.which("go") is None:
         pytest.skip("go is not installed")
     root = tmp_path / "go"
@@ -46,21 +36,14 @@ def test_a_go_files_stability_runs_enter_the_sandbox_once(tmp_path):
     steps = [RunStep(last_if_failed=True)] * 3 + [RunStep(isolate=True, last_if_failed=True)]
     with Workspace(root, keep=lang.profile.keep) as ws:
         assert runner.compile(ws, [rel]).ok
-        # vet and the test binary's link in one `go` command (was `go vet`, then `go test -c`)
-        assert [c[:3] for c in sandbox.commands] == [["go", "test", "-c"]], sandbox.commands
         before = len(sandbox.commands)
         runs = run_plan(runner, ws, [rel], steps, ids)
-        entries = [Path(c[0]).name for c in sandbox.commands[before:]]
-        assert entries == ["sh"], sandbox.commands[before:]  # was 5: 3 reruns, 2 tests alone
-        assert [sorted(r.passed()) for r in runs[:3]] == [ids] * 3, runs
-        alone = runs[3].tests  # a process each: the cart is empty when the total runs alone
-        assert alone[ids[0]].outcome is Outcome.PASSED
-        assert alone[ids[1]].outcome is Outcome.FAILED and "want 350" in alone[ids[1]].message
-        # a vet finding in the candidate is still a compile error at its line
-        ws.apply({"price/vet_test.go": VET_FINDING})
-        found = runner.compile(ws, ["price/vet_test.go"]).errors
-        assert [(p.where, p.line) for p in found] == [("price/vet_test.go", 7)], found
-        assert "wrong type" in found[0].message
+    entries = [Path(c[0]).name for c in sandbox.commands[before:]]
+    assert entries == ["sh"], sandbox.commands[before:]  # was 5: 3 reruns, 2 tests alone
+    assert [sorted(r.passed()) for r in runs[:3]] == [ids] * 3, runs
+    alone = runs[3].tests  # a process each: the cart is empty when the total runs alone
+    assert alone[ids[0]].outcome is Outcome.PASSED
+    assert alone[ids[1]].outcome is Outcome.FAILED and "want 350" in alone[ids[1]].message
 
 
 @pytest.mark.slow
