@@ -14,7 +14,7 @@ from assay import api
 from assay.config import Settings
 from assay.execution.runner import Order, RunStep, run_plan
 from assay.execution.workspace import Workspace
-from assay.languages import LANGUAGES, junit_launcher
+from assay.languages import LANGUAGES, java_plan, junit_launcher
 from assay.languages.java_plan import method_of
 from assay.model import Verdict
 from assay.project import Project
@@ -149,3 +149,28 @@ def test_a_case_is_selected_by_its_method():
         method_of("a.B", "Inner.Deeper.total(String, int)[1]")
         == "a.B$Inner$Deeper#total(String, int)"
     )
+
+
+@pytest.mark.slow
+def test_a_plan_launcher_that_fails_falls_back_to_a_jvm_per_run(tmp_path, monkeypatch):
+    """Slow: javac twice and three JVMs, 6 s wall. A plan that leaves no result at all must not
+    pass gate 3 unobserved: a JVM per run says what the tests do."""
+    root = java_project(tmp_path / "proj")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))  # a plan launcher of its own
+    settings = Settings(cache=False)
+    sandbox = RecordingSandbox(settings.sandbox, protect=root)
+    runner = LANGUAGES["java"].runner(sandbox, Project.load(root), settings)
+    rel = "src/com/acme/CalcTest.java"
+    with Workspace(root) as ws:
+        assert runner.compile(ws, [rel]).ok
+        built = java_plan.compiled(junit_launcher.find(None))
+        assert built is not None
+        (built / "AssayPlan.class").write_bytes(b"not a class")  # the JVM cannot load it
+        runs = run_plan(runner, ws, [rel], [RunStep(last_if_failed=True)], [f"{rel}::twiceOfTwo"])
+    assert len(runs) == 1 and f"{rel}::twiceOfTwo" in runs[0].passed(), runs
+    mains = [
+        c[c.index("-cp") + 2] if "-cp" in c else c[c.index("-jar") + 1]
+        for c in sandbox.commands
+        if Path(c[0]).name == "java"
+    ]
+    assert mains[0] == "AssayPlan" and len(mains) == 2, mains  # the plan, then the console launcher

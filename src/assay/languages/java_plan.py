@@ -49,8 +49,11 @@ def compiled(jar: Path) -> Path | None:
     out = assay_cache() / "tools" / "junit-plan" / key
     if (out / f"{MAIN}.class").is_file():
         return out
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(dir=out.parent))
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(dir=out.parent))
+    except OSError:
+        return None
     try:
         built = subprocess.run(
             [javac, "-nowarn", "-d", str(tmp), "-cp", str(jar), str(SOURCE)],

@@ -115,7 +115,12 @@ class JavaRunner(JavaCompiler):
             return junit_xml.read(xml, name_of) if xml else None
 
         why = ran.why(f"the JUnit launcher on {fqcn}")
-        return plans.gather(runs, steps, read, why, ran.result.timed_out)
+        found = plans.gather(runs, steps, read, why, ran.result.timed_out)
+        if not found or (found[0].crash and not found[0].tests):
+            # no run left a result (the plan launcher itself failed, or a test ended the JVM):
+            # a JVM per run says which
+            return each_step(self, ws, files, steps, ids)
+        return found
 
     @staticmethod
     def _names(rel: str, fqcn: str) -> Callable[[str, str], str | None]:

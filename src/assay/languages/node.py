@@ -281,8 +281,12 @@ class NodeRunner(ToolRunner):
             tests = node_results.results(run.out, rel, "vitest", ran.roots)
             return {k: v for k, v in tests.items() if run.ids is None or k in run.ids}
 
-        why = ran.why("vitest")
-        return plans.gather(planned, steps, read, why, ran.result.timed_out)
+        found = plans.gather(planned, steps, read, ran.why("vitest"), ran.result.timed_out)
+        if not found or (found[0].crash and not found[0].tests):
+            # no run left a result (the plan script itself failed, or a test ended the process):
+            # a vitest per run says which
+            return each_step(self, ws, files, steps, ids)
+        return found
 
     def _run_once(
         self,
