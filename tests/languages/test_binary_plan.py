@@ -15,7 +15,7 @@ from assay.execution.workspace import Workspace
 from assay.languages import LANGUAGES
 from assay.project import Project
 from tests.conftest import REPO
-from tests.languages.test_java_plan import RecordingSandbox
+from tests.languages.conftest import RecordingSandbox
 
 
 @pytest.mark.slow

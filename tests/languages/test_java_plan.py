@@ -18,7 +18,7 @@ from assay.languages import LANGUAGES, java_plan, junit_launcher
 from assay.languages.java_plan import method_of
 from assay.model import Verdict
 from assay.project import Project
-from assay.sandbox import RunResult, Sandbox
+from tests.languages.conftest import RecordingSandbox
 
 CALC = """package com.acme;
 
@@ -93,16 +93,6 @@ def java_project(root: Path) -> Path:
         path.write_text(text)
     (root / "assay.toml").write_text('gates = ["compile", "green", "stability"]\n')
     return root
-
-
-class RecordingSandbox(Sandbox):
-    """The real sandbox, keeping the commands it ran."""
-
-    commands: list[list[str]]
-
-    def run(self, argv: list[str], *args, **kwargs) -> RunResult:  # type: ignore[no-untyped-def]
-        self.commands = [*getattr(self, "commands", []), argv]
-        return super().run(argv, *args, **kwargs)
 
 
 @pytest.mark.slow

@@ -15,8 +15,7 @@ from assay.execution.workspace import Workspace
 from assay.languages import LANGUAGES
 from assay.project import Project
 from tests.conftest import REPO
-from tests.languages.conftest import copy_example
-from tests.languages.test_java_plan import RecordingSandbox
+from tests.languages.conftest import RecordingSandbox, copy_example
 
 # `second` passes after `first` in the same module, fails alone
 STATEFUL = """import { describe, expect, it } from "vitest";
