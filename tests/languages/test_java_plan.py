@@ -164,3 +164,42 @@ def test_a_plan_launcher_that_fails_falls_back_to_a_jvm_per_run(tmp_path, monkey
         if Path(c[0]).name == "java"
     ]
     assert mains[0] == "AssayPlan" and len(mains) == 2, mains  # the plan, then the console launcher
+
+
+# ends its JVM when a run before it in the same JVM left a system property (the JDK's state, which
+# the runs of one JVM share): fine in a JVM of its own
+EXITS_ON_RERUN = """package com.acme;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.junit.jupiter.api.Test;
+
+class ExitTest {
+    @Test
+    void once() {
+        if (System.getProperty("exit.seen") != null) {
+            System.exit(3);
+        }
+        System.setProperty("exit.seen", "yes");
+        assertEquals(4, Calc.twice(2));
+    }
+}
+"""
+
+
+@pytest.mark.slow
+def test_the_run_a_plan_dies_in_and_those_after_it_run_a_jvm_each(tmp_path):
+    """Slow: javac and five JVMs, 8 s wall."""
+    root = java_project(tmp_path / "proj")
+    rel = "src/com/acme/ExitTest.java"
+    (root / rel).write_text(EXITS_ON_RERUN)
+    settings = Settings(cache=False)
+    sandbox = RecordingSandbox(settings.sandbox, protect=root)
+    runner = LANGUAGES["java"].runner(sandbox, Project.load(root), settings)
+    steps = [RunStep(last_if_failed=True)] * 3
+    with Workspace(root) as ws:
+        assert runner.compile(ws, [rel]).ok
+        runs = run_plan(runner, ws, [rel], steps, [f"{rel}::once"])
+    # rerun 1 in the plan's JVM; it died in rerun 2: reruns 2 and 3 in a JVM each
+    assert [sorted(r.passed()) for r in runs] == [[f"{rel}::once"]] * 3, runs
+    assert [Path(c[0]).name for c in sandbox.commands].count("java") == 3

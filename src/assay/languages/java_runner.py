@@ -111,16 +111,13 @@ class JavaRunner(JavaCompiler):
         name_of = self._names(rel, fqcn)
 
         def read(planned: plans.PlannedRun) -> dict[str, TestResult] | None:
-            xml = sorted(planned.out.glob("*.xml"))
-            return junit_xml.read(xml, name_of) if xml else None
+            if not (planned.out / "done").is_file():  # the JVM ended during this run
+                return None
+            return junit_xml.read(sorted(planned.out.glob("*.xml")), name_of)
 
         why = ran.why(f"the JUnit launcher on {fqcn}")
         found = plans.gather(runs, steps, read, why, ran.result.timed_out)
-        if not found or (found[0].crash and not found[0].tests):
-            # no run left a result (the plan launcher itself failed, or a test ended the JVM):
-            # a JVM per run says which
-            return each_step(self, ws, files, steps, ids)
-        return found
+        return plans.redo_crashed(found, steps, lambda rest: each_step(self, ws, files, rest, ids))
 
     @staticmethod
     def _names(rel: str, fqcn: str) -> Callable[[str, str], str | None]:

@@ -282,11 +282,7 @@ class NodeRunner(ToolRunner):
             return {k: v for k, v in tests.items() if run.ids is None or k in run.ids}
 
         found = plans.gather(planned, steps, read, ran.why("vitest"), ran.result.timed_out)
-        if not found or (found[0].crash and not found[0].tests):
-            # no run left a result (the plan script itself failed, or a test ended the process):
-            # a vitest per run says which
-            return each_step(self, ws, files, steps, ids)
-        return found
+        return plans.redo_crashed(found, steps, lambda rest: each_step(self, ws, files, rest, ids))
 
     def _run_once(
         self,

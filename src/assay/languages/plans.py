@@ -3,7 +3,8 @@ TestRun read back from the results every run left, as `Runner.run_plan` returns 
 
 A step of each test alone is one run per test (or per test method): its results are merged into the
 step's TestRun. The process stops after a step marked `last_if_failed` in which a test failed; a run
-that left no results otherwise is a crash of that step (the process died or timed out in it).
+that left no results otherwise is a crash of that step (the process died or timed out in it), which
+`redo_crashed` runs again, with the steps after it, a process per run.
 """
 
 from __future__ import annotations
@@ -54,3 +55,16 @@ def gather(
         runs[-1].tests.update(results)
         previous = (p.step, any(t.outcome in _FAILED for t in results.values()))
     return runs
+
+
+def redo_crashed(
+    runs: list[TestRun], steps: list[RunStep], each: Callable[[list[RunStep]], list[TestRun]]
+) -> list[TestRun]:
+    """The plan's runs, with the step the process died in (a limit, the plan launcher itself, a
+    test ending the process) and the steps after it done again by `each` (a process per run),
+    so that no step passes unobserved."""
+    crashed = next((i for i, r in enumerate(runs) if r.crash), None)
+    if crashed is None and runs:
+        return runs
+    start = crashed if crashed is not None else 0
+    return runs[:start] + each(steps[start:])

@@ -9,7 +9,8 @@
 // Each run loads the project's classes in a class loader of its own, so every run, and each test
 // alone, starts from fresh static state of the project's classes, as a new JVM would; what the JDK
 // itself holds (system properties, the default locale and time zone, threads left running) is shared.
-// Each run writes JUnit's legacy XML into its reports directory and a line "assay-step N done".
+// Each run writes JUnit's legacy XML into its reports directory, then a file "done" there, and a line
+// "assay-step N done".
 import java.io.PrintWriter;
 import java.lang.reflect.Method;
 import java.net.URL;
@@ -103,6 +104,8 @@ public final class AssayPlan {
             PrintWriter err = new PrintWriter(System.err, true);
             Launcher launcher = LauncherFactory.create();
             launcher.execute(built, new LegacyXmlReportGeneratingListener(reports, err), watch);
+            // the XML is written per engine as each ends: a run is whole only with this mark
+            Files.write(reports.resolve("done"), new byte[0]);
             return failed.get();
         } finally {
             Thread.currentThread().setContextClassLoader(parent);
