@@ -15,6 +15,7 @@ import pytest
 from assay import api
 from assay.config import Settings
 from assay.model import Report
+from assay.sandbox import RunResult, Sandbox
 from tests.conftest import REPO
 
 EXAMPLES = {"java": "java", "go": "go", "rust": "rust", "typescript": "ts"}
@@ -93,3 +94,13 @@ def examples(tmp_path_factory) -> Examples:
     ex = Examples(tmp_path_factory.mktemp("language-examples"))
     yield ex
     ex.pool.shutdown(wait=True)
+
+
+class RecordingSandbox(Sandbox):
+    """The real sandbox, keeping the commands it ran."""
+
+    commands: list[list[str]]
+
+    def run(self, argv: list[str], *args, **kwargs) -> RunResult:  # type: ignore[no-untyped-def]
+        self.commands = [*getattr(self, "commands", []), argv]
+        return super().run(argv, *args, **kwargs)

@@ -172,6 +172,17 @@ def run_plan(
     own = getattr(runner, "run_plan", None)
     if own is not None:
         return own(ws, files, steps, ids)
+    return each_step(runner, ws, files, steps, ids)
+
+
+def each_step(
+    runner: Runner,
+    ws: Workspace,
+    files: list[str],
+    steps: list[RunStep],
+    ids: list[str] | None = None,
+) -> list[TestRun]:
+    """A plan as one `run` per step (what a runner's own `run_plan` falls back on)."""
     runs = []
     for s in steps:
         ids_ = alone(ids, s.alone) if s.isolate else None

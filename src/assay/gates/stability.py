@@ -45,7 +45,9 @@ class StabilityGate(BaseGate):
         observations: dict[str, list[tuple[str, str, str]]] = {t: [] for t in passing}
         risk = risk_of(candidate.source)
         reruns = cfg.reruns_risky if risk else cfg.reruns
-        forked = getattr(ctx.runner, "run_plan", None) is not None  # cheap reruns when fast
+        # cheap reruns when fast: forks of one session (not a JVM's class loaders, nor processes)
+        planned = getattr(ctx.runner, "run_plan", None) is not None
+        forked = planned and getattr(ctx.runner, "plan_forks", True)
         more = rerun_count(reruns, cfg.budget_s, ctx.facts.test_durations) if forked else reruns
         # each run the last once a test did not pass in it: the file is flaky already
         plan: list[tuple[str, RunStep]] = [

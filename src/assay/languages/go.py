@@ -18,12 +18,19 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
-from assay.execution.runner import CompileResult, Order, Outcome, TestResult, TestRun
+from assay.execution.runner import (
+    CompileResult,
+    Order,
+    RunStep,
+    TestRun,
+    each_step,
+)
 from assay.execution.workspace import Workspace
-from assay.feedback import relativize
+from assay.languages import binary_plan
 from assay.languages.base import Language, Toolchain, WritePlan
+from assay.languages.binary_plan import BinaryRun
 from assay.languages.compiler_output import go_errors
-from assay.languages.go_binary import TestBinary, events, sources_state
+from assay.languages.go_binary import TestBinary, events, results, sources_state
 from assay.languages.go_cache import GO_CACHE, hold_fresh, warm_build_cache
 from assay.languages.tested_sources import go_sources
 from assay.languages.tooling import (
@@ -47,8 +54,6 @@ TEST_FUNC = re.compile(r"^func\s+(Test[A-Z_0-9]\w*)\s*\(\s*\w+\s+\*testing\.T\s*
 _MISSING_MODULE = re.compile(r"GOPROXY=off|missing go\.sum entry|updates to go\.mod needed")
 _PACKAGE = re.compile(r"^package\s+(\w+)", re.M)
 _MODULE = re.compile(r"^module\s+(\S+)", re.M)
-_TIMED_OUT = "panic: test timed out after"
-_RUN_NOISE = re.compile(r"^\s*(=== (RUN|PAUSE|CONT|NAME)|--- (FAIL|PASS|SKIP):)")
 
 
 @functools.lru_cache(maxsize=1)
@@ -83,6 +88,7 @@ def test_names(source: str) -> list[str]:
 
 class GoRunner(ToolRunner):
     language = "go"
+    plan_forks = False  # gate 3's runs are processes, not forks: no extra reruns
 
     def __init__(
         self, sandbox: Sandbox, project: Project, settings: Settings, profile: Profile
@@ -238,65 +244,54 @@ class GoRunner(ToolRunner):
             binary = self._fresh_binary(ws, rel)
         if binary is None:  # no binary: `go test` builds and says why
             argv = ["go", "test", "-json", "-count=1", f"-timeout={int(self.timeout_s)}s"]
-        else:  # what `go test` runs, in the package's directory as `go test` does
-            argv = [str(binary), "-test.v=test2json", "-test.paniconexit0", "-test.count=1"]
-            argv.append(f"-test.timeout={int(self.timeout_s)}s")
-        flag = "-run" if binary is None else "-test.run"
-        argv += [flag, "^(" + "|".join(re.escape(n) for n in names) + ")$"]
-        if order is Order.RANDOM:
-            argv.append(f"-shuffle={seed}" if binary is None else f"-test.shuffle={seed}")
-        if binary is None:
+            argv += ["-run", "^(" + "|".join(re.escape(n) for n in names) + ")$"]
+            argv += [f"-shuffle={seed}"] if order is Order.RANDOM else []
             ran = self.exec(ws, [*argv, pkg], cwd=module, timeout=self.timeout_s + 30)
-            stream = _json_events(ran.result.stdout)
-        else:
-            ran = self.exec(
-                ws, argv, cwd=str(PurePosixPath(rel).parent), timeout=self.timeout_s + 30
-            )
-            stream = events(ran.result.stdout, ran.result.stderr)
-        run = TestRun(exit_status=ran.result.returncode, duration_s=ran.result.duration_s)
-        output: dict[str, list[str]] = {}
-        started: list[str] = []
-        for event in stream:
-            test = event.get("Test")
-            if not test:
+            return results(rel, ran, _json_events(ran.result.stdout), self.timeout_s)
+        argv = self._binary_argv(binary, names, order, seed)
+        ran = self.exec(ws, argv, cwd=str(PurePosixPath(rel).parent), timeout=self.timeout_s + 30)
+        return results(rel, ran, events(ran.result.stdout, ran.result.stderr), self.timeout_s)
+
+    def _binary_argv(self, binary: Path, names: list[str], order: Order, seed: int) -> list[str]:
+        """What `go test` runs, in the package's directory as `go test` does."""
+        argv = [str(binary), "-test.v=test2json", "-test.paniconexit0", "-test.count=1"]
+        argv.append(f"-test.timeout={int(self.timeout_s)}s")
+        argv += ["-test.run", "^(" + "|".join(re.escape(n) for n in names) + ")$"]
+        return argv + ([f"-test.shuffle={seed}"] if order is Order.RANDOM else [])
+
+    def run_plan(
+        self, ws: Workspace, files: list[str], steps: list[RunStep], ids: list[str] | None = None
+    ) -> list[TestRun]:
+        """Every run of gate 3 in one sandbox entry (`binary_plan`), each run still a process of
+        its own; a sandbox entry per run while the test binary is not built."""
+        rel = files[0]
+        binary = self._fresh_binary(ws, rel)
+        source = ws.path(rel).read_text(encoding="utf-8", errors="replace")
+        names = [i.split(TEST_ID_SEP, 1)[1] for i in ids] if ids else test_names(source)
+        if binary is None or not names:
+            return each_step(self, ws, files, steps, ids)
+        planned: list[tuple[int, list[str]]] = []
+        runs: list[BinaryRun] = []
+        for n, s in enumerate(steps):
+            for group in [[name] for name in names] if s.isolate else [names]:
+                planned.append((n, group))
+                argv = self._binary_argv(binary, group, s.order, s.seed)
+                runs.append(BinaryRun(argv, s.last_if_failed))
+        cwd = str(PurePosixPath(rel).parent)
+        done = binary_plan.run_all(self, ws, runs, cwd, self.timeout_s + 30)
+        out: list[TestRun] = []
+        for (n, group), ran in zip(planned, done, strict=False):
+            one = results(rel, ran, events(ran.result.stdout, ran.result.stderr), self.timeout_s)
+            if not steps[n].isolate:
+                out.append(one)
                 continue
-            top = test.split("/", 1)[0]
-            action = event.get("Action")
-            if action == "output":
-                text = event.get("Output", "")
-                if not _RUN_NOISE.match(text):
-                    output.setdefault(top, []).append(text.rstrip("\n"))
-            elif action == "run" and test == top:
-                started.append(top)
-            elif action in ("pass", "fail", "skip") and test == top:
-                outcome = {"pass": Outcome.PASSED, "fail": Outcome.FAILED, "skip": Outcome.SKIPPED}[
-                    action
-                ]
-                msg = relativize(
-                    "\n".join(ln for ln in output.get(top, []) if ln.strip()), *ran.roots
-                )
-                run.tests[f"{rel}{TEST_ID_SEP}{top}"] = TestResult(
-                    f"{rel}{TEST_ID_SEP}{top}",
-                    outcome,
-                    float(event.get("Elapsed") or 0),
-                    msg.strip(),
-                )
-        unfinished = [t for t in started if f"{rel}{TEST_ID_SEP}{t}" not in run.tests]
-        # go test's own -timeout: on stdout through `go test`, on stderr from the binary itself
-        if ran.result.timed_out or _TIMED_OUT in ran.result.stdout + ran.result.stderr:
-            run.timed_out = True
-            run.crash = f"timed out after {self.timeout_s:g} s"
-            run.running = f"{rel}{TEST_ID_SEP}{unfinished[-1]}" if unfinished else None
-        elif unfinished or (
-            ran.result.returncode != 0
-            and not any(r.outcome is Outcome.FAILED for r in run.tests.values())
-        ):
-            run.crash = ran.why("go test")
-            if unfinished:
-                run.running = f"{rel}{TEST_ID_SEP}{unfinished[-1]}"
-                panic = "\n".join(output.get(unfinished[-1], [])[-10:])
-                run.crash = relativize(panic, *ran.roots) or run.crash
-        return run
+            if n == len(out):
+                out.append(TestRun())
+            out[-1].tests.update(one.tests)  # each test alone, as `run` merges them
+            if one.crash and not one.tests:
+                out[-1].crash = one.crash
+                out[-1].running = one.running or f"{rel}{TEST_ID_SEP}{group[0]}"
+        return out
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,7 @@
 """The JUnit 5 console launcher (`junit-platform-console-standalone`), which runs one class or
 chosen methods in a fresh JVM in about a second and writes JUnit XML: faster than a Maven or Gradle
-run for every rerun of gate 3.
+run for gate 2; its jar also carries the platform launcher API that gate 3's plan in one JVM
+(`java_plan`) runs on.
 
 It is assay's own tool, not the project's, and is looked up in the Maven cache (`~/.m2`, or
 `~/.cache/assay/m2`): the version matching the project's JUnit platform first, else the newest

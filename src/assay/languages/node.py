@@ -13,15 +13,26 @@ from __future__ import annotations
 import json
 import os
 import re
-import xml.etree.ElementTree as ET
+import threading
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
-from assay.execution.runner import CompileResult, Order, Outcome, Problem, TestResult, TestRun
+from assay.execution.runner import (
+    CompileResult,
+    Order,
+    Problem,
+    RunStep,
+    TestResult,
+    TestRun,
+    each_step,
+)
 from assay.execution.workspace import SKIP_DIRS, Workspace
-from assay.feedback import relativize
+from assay.languages import node_results, plans, vitest_plan
 from assay.languages.compiler_output import tsc_errors
+from assay.languages.node_results import TITLE_SEP
+from assay.languages.plans import PlannedRun
 from assay.languages.tooling import TEST_ID_SEP, ToolRunner, nearest, under
+from assay.sandbox.view import hand_over
 
 if TYPE_CHECKING:
     from assay.config import Settings
@@ -30,12 +41,8 @@ if TYPE_CHECKING:
 
 # test runners a project may use that assay does not drive: their files are not judged
 UNDRIVEN = ("mocha", "jasmine", "ava", "tap", "uvu")
-TITLE_SEP = " > "  # describe > it, as vitest names a test
 _NODE_CHECK = re.compile(r"^(?P<file>.+?):(?P<line>\d+)$")
 _JS_SPECIAL = re.compile(r"[.*+?^${}()|[\]\\/]")
-_OWN_FRAMES = re.compile(
-    r"node_modules|node:internal|^\s*at new Promise|^\s*at (async )?(runTest|runWithTimeout)"
-)
 
 
 def js_regex(text: str) -> str:
@@ -62,18 +69,14 @@ def node_module_dirs(root: Path, limit: int = 200) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _message(text: str, roots: tuple[str, ...]) -> str:
-    """A failure's first line and the stack frames in the project's own code (not the runner's)."""
-    lines = [ln.rstrip() for ln in relativize(text, *roots).strip().splitlines() if ln.strip()]
-    head = [ln for ln in lines if not ln.lstrip().startswith("at ")][:6]
-    frames = [
-        ln.strip() for ln in lines if ln.lstrip().startswith("at ") and not _OWN_FRAMES.search(ln)
-    ]
-    return "\n".join(head + frames[:1])
+def _bytes(path: Path) -> bytes | None:
+    return path.read_bytes() if path.is_file() else None
 
 
 class NodeRunner(ToolRunner):
     """`language` is "typescript" or "javascript"; the two differ only in gate 1's check."""
+
+    plan_forks = False  # gate 3's runs are isolated vitest runs, not forks: no extra reruns
 
     def __init__(
         self,
@@ -86,6 +89,9 @@ class NodeRunner(ToolRunner):
         super().__init__(sandbox, project, settings, profile)
         self.language = language
         self.conf = self.settings.tool(language)
+        # (scratch root, file) -> (its bytes, the run `compile` made of it), for `run`
+        self._ran: dict[tuple[str, str], tuple[bytes | None, TestRun]] = {}
+        self._lock = threading.Lock()
 
     def _module(self, ws: Workspace, rel: str) -> str:
         return nearest(ws.project, rel, ("package.json",)) or "."
@@ -137,16 +143,31 @@ class NodeRunner(ToolRunner):
         )
         if not checked.ok:
             return checked
-        if runner == "vitest":
-            listed = self._collect_vitest(ws, rel, module)
-        else:  # jest and node --test cannot list without running: collection is a first run
-            run = self.run(ws, files)
-            listed = CompileResult(
-                collected=list(run.tests),
-                crash=None if run.tests and not run.timed_out else run.crash,
-                timed_out=run.timed_out,
-                duration_s=run.duration_s,
+        if runner in ("vitest", "jest") and self._bin(ws, module, runner) is None:
+            return self.environment(
+                f"{runner} is not installed in {module}: run `npm ci` (or npm install) there"
             )
+        # collection is a first run (jest and node --test cannot list without running; `vitest
+        # list` costs a start as long as a run), kept for gate 2's `run`
+        key = (str(ws.project), rel)
+        with self._lock:
+            self._ran.pop(key, None)
+        tree_before = ws.snapshot()
+        run = self.run(ws, files)
+        run.tree_before = tree_before
+        crash = None if run.tests and not run.timed_out else run.crash
+        load = run.tests.get(f"{rel}{TEST_ID_SEP}<file>")
+        if runner == "vitest" and load is not None:  # the file did not load: nothing collected
+            crash = f"vitest could not load {rel}:\n{load.message}"
+        listed = CompileResult(
+            collected=list(run.tests),
+            crash=crash,
+            timed_out=run.timed_out,
+            duration_s=run.duration_s,
+        )
+        if listed.ok:
+            with self._lock:
+                self._ran[key] = (_bytes(ws.path(rel)), run)
         listed.raw_lines += checked.raw_lines
         listed.duration_s += checked.duration_s
         return listed
@@ -214,30 +235,6 @@ class NodeRunner(ToolRunner):
             duration_s=ran.result.duration_s,
         )
 
-    def _collect_vitest(self, ws: Workspace, rel: str, module: str) -> CompileResult:
-        vitest = self._bin(ws, module, "vitest")
-        if vitest is None:
-            return self.environment(
-                f"vitest is not installed in {module}: run `npm ci` (or npm install) there"
-            )
-        out = ws.run_dir / "vitest-list.json"
-        ran = self.exec(ws, [vitest, "list", under(module, rel), f"--json={out}"], cwd=module)
-        try:
-            listed = json.loads(out.read_text())
-        except (OSError, ValueError):
-            listed = None
-        if listed is None or ran.result.returncode != 0:
-            return CompileResult(
-                crash=ran.why("vitest list"),
-                raw_lines=ran.raw_lines,
-                duration_s=ran.result.duration_s,
-            )
-        return CompileResult(
-            collected=[f"{rel}{TEST_ID_SEP}{t['name']}" for t in listed],
-            raw_lines=ran.raw_lines,
-            duration_s=ran.result.duration_s,
-        )
-
     # --- gates 2 and 3 ----------------------------------------------------------------------------
     def run(
         self,
@@ -249,6 +246,11 @@ class NodeRunner(ToolRunner):
         isolate: bool = False,
     ) -> TestRun:
         rel = files[0]
+        with self._lock:
+            kept = self._ran.pop((str(ws.project), rel), None)
+        # the run `compile` made, if the file is still what it ran (or gone, as that run left it)
+        if kept and not ids and order is Order.FILE and kept[0] == _bytes(ws.path(rel)):
+            return kept[1]
         module = self._module(ws, rel)
         runner = self.test_runner(ws, module)
         names = [i.split(TEST_ID_SEP, 1)[1] for i in ids] if ids else []
@@ -265,6 +267,35 @@ class NodeRunner(ToolRunner):
             if one.timed_out:  # the next group would wait as long again
                 break
         return total
+
+    def run_plan(
+        self, ws: Workspace, files: list[str], steps: list[RunStep], ids: list[str] | None = None
+    ) -> list[TestRun]:
+        """Every run of gate 3 in one vitest instance (`vitest_plan`); a process per run for jest,
+        `node --test`, a vitest without the Node API, or when `test_args` are configured."""
+        rel = files[0]
+        module = self._module(ws, rel)
+        exe = self._bin(ws, module, "vitest") if self.test_runner(ws, module) == "vitest" else None
+        vitest = vitest_plan.package_dir(exe) if exe and not self.conf.test_args else None
+        if vitest is None:
+            return each_step(self, ws, files, steps, ids)
+        out_dir = ws.run_dir / f"vitest-plan-{len(list(ws.run_dir.glob('vitest-plan-*')))}"
+        out_dir.mkdir(parents=True)
+        hand_over(out_dir)  # the tests' uid writes the results
+        names = {i: js_regex(i.split(TEST_ID_SEP, 1)[1].replace(TITLE_SEP, " ")) for i in ids or []}
+        plan = out_dir / "plan.json"
+        planned = vitest_plan.write(plan, out_dir, vitest, under(module, rel), steps, ids, names)
+        timeout = self.timeout_s * len(planned) + 30
+        ran = self.exec(ws, vitest_plan.argv(plan), cwd=module, timeout=timeout)
+
+        def read(run: PlannedRun) -> dict[str, TestResult] | None:
+            if not run.out.is_file():
+                return None
+            tests = node_results.results(run.out, rel, "vitest", ran.roots)
+            return {k: v for k, v in tests.items() if run.ids is None or k in run.ids}
+
+        found = plans.gather(planned, steps, read, ran.why("vitest"), ran.result.timed_out)
+        return plans.redo_crashed(found, steps, lambda rest: each_step(self, ws, files, rest, ids))
 
     def _run_once(
         self,
@@ -312,7 +343,7 @@ class NodeRunner(ToolRunner):
                 argv.insert(2, f"--test-name-pattern={pattern}")
         ran = self.exec(ws, [*argv, *self.conf.test_args], cwd=module)
         run = TestRun(exit_status=ran.result.returncode, duration_s=ran.result.duration_s)
-        run.tests = self._results(out, rel, runner, ran.roots)
+        run.tests = node_results.results(out, rel, runner, ran.roots)
         if only:
             run.tests = {k: v for k, v in run.tests.items() if k.split(TEST_ID_SEP, 1)[1] in only}
         if ran.result.timed_out:  # whatever finished before, the file did not
@@ -321,75 +352,3 @@ class NodeRunner(ToolRunner):
         elif not run.tests:
             run.crash = ran.why(runner if runner != "node" else "node --test")
         return run
-
-    @staticmethod
-    def _results(out: Path, rel: str, runner: str, roots: tuple[str, ...]) -> dict[str, TestResult]:
-        results: dict[str, TestResult] = {}
-        if runner == "node":
-            try:
-                root = ET.parse(out).getroot()
-            except (OSError, ET.ParseError):
-                return results
-            _walk_junit(root, [], rel, results, roots)
-            return results
-        try:
-            data = json.loads(out.read_text())
-        except (OSError, ValueError):
-            return results
-        status = {
-            "passed": Outcome.PASSED,
-            "failed": Outcome.FAILED,
-            "skipped": Outcome.SKIPPED,
-            "pending": Outcome.SKIPPED,
-            "todo": Outcome.SKIPPED,
-            "disabled": Outcome.SKIPPED,
-        }
-        for suite in data.get("testResults", []):
-            for case in suite.get("assertionResults", []):
-                name = TITLE_SEP.join([*case.get("ancestorTitles", []), case.get("title", "")])
-                test_id = f"{rel}{TEST_ID_SEP}{name}"
-                msg = _message("\n".join(case.get("failureMessages") or []), roots)
-                results[test_id] = TestResult(
-                    test_id,
-                    status.get(case.get("status"), Outcome.FAILED),
-                    float(case.get("duration") or 0) / 1000,
-                    msg,
-                )
-            # the file failed to load
-            if not suite.get("assertionResults") and suite.get("message"):
-                test_id = f"{rel}{TEST_ID_SEP}<file>"
-                results[test_id] = TestResult(
-                    test_id, Outcome.ERROR, 0.0, _message(suite["message"], roots)
-                )
-        return results
-
-
-def _walk_junit(
-    node: ET.Element,
-    path: list[str],
-    rel: str,
-    results: dict[str, TestResult],
-    roots: tuple[str, ...],
-) -> None:
-    """`node --test`'s JUnit XML: a describe is a nested <testsuite>, a test a <testcase>."""
-    for child in node:
-        if child.tag == "testsuite":
-            _walk_junit(child, [*path, child.get("name", "")], rel, results, roots)
-        elif child.tag == "testcase":
-            name = TITLE_SEP.join([*path, child.get("name", "")])
-            failure = child.find("failure")
-            skipped = child.find("skipped")
-            outcome = (
-                Outcome.FAILED
-                if failure is not None
-                else Outcome.SKIPPED
-                if skipped is not None
-                else Outcome.PASSED
-            )
-            msg = (
-                ""
-                if failure is None
-                else _message((failure.get("message") or "") + "\n" + (failure.text or ""), roots)
-            )
-            test_id = f"{rel}{TEST_ID_SEP}{name}"
-            results[test_id] = TestResult(test_id, outcome, float(child.get("time") or 0), msg)

@@ -1,0 +1,280 @@
+"""Java's gate 1: compiles with the project's build (Maven `test-compile`, Gradle `testClasses`),
+javac on the candidate alone against a warm build, or, for a tree without a build file, `javac` with
+JUnit 5 on the class path (`java_runner` runs the tests).
+
+The other test classes of the module (by name: `*Test`, `*Tests`, `Test*`, `*IT`) are taken out of
+the scratch copy first, so that a broken sibling cannot fail the candidate's build, and helpers
+stay. Dependencies come from the real `~/.m2`, read-only, with Maven offline (`-o`: the sandbox has
+no network); a dependency the cache lacks makes the file `unvalidated` with the command that
+fetches it. `target/` and `build/` stay across workspace resets, so the second compile of a
+repaired file is incremental.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
+
+from assay.execution.runner import CompileResult
+from assay.execution.workspace import Workspace
+from assay.languages import junit_launcher
+from assay.languages.compiler_output import javac_errors
+from assay.languages.java_sources import TEST_NAME, build_tool, class_name, test_methods
+from assay.languages.java_warm import warm_classpath
+from assay.languages.tooling import TEST_ID_SEP, Ran, ToolRunner, slug
+from assay.sandbox import Profile, Sandbox
+from assay.sandbox.view import hand_over
+
+if TYPE_CHECKING:
+    from assay.config import Settings
+    from assay.project import Project
+
+_OFFLINE = re.compile(
+    r"offline mode|has not been downloaded from it before|Could not resolve dependencies|"
+    r"Plugin [^ ]+ or one of its dependencies could not be resolved|Could not transfer artifact|"
+    r"Cannot access \S+ in offline mode|Could not resolve plugin|LocalRepositoryNotAccessible"
+)
+_RELEASE = re.compile(r"<(?:maven\.compiler\.)?(?:release|target)>\s*(?:1\.)?(\w+)\s*</")
+MAVEN_INSTALL = "install Maven (https://maven.apache.org, or apt install maven)"
+
+
+class JavaCompiler(ToolRunner):
+    """Compiles a Java test file and keeps its module's class path for the runs."""
+
+    language = "java"
+
+    def __init__(
+        self, sandbox: Sandbox, project: Project, settings: Settings, profile: Profile
+    ) -> None:
+        super().__init__(sandbox, project, settings, profile)
+        self._classpath: dict[tuple[str, str], list[str]] = {}  # (workspace, module) -> class path
+
+    def _drop_siblings(self, ws: Workspace, rel: str, module: str) -> None:
+        """Other test classes of the module out of the copy; helpers (names not like a
+        test) stay."""
+        base = ws.path(module)
+        for dirpath, dirnames, filenames in os.walk(base):
+            dirnames[:] = [
+                d for d in dirnames if d not in ("target", "build", ".git", "node_modules")
+            ]
+            for name in filenames:
+                path = Path(dirpath, name)
+                other = path.relative_to(ws.project).as_posix()
+                if (
+                    other != rel
+                    and TEST_NAME.search(name)
+                    and "org.junit" in path.read_text(errors="replace")
+                ):
+                    ws.apply({other: None})
+
+    def compile(self, ws: Workspace, files: list[str]) -> CompileResult:
+        rel = files[0]
+        tool, module = build_tool(ws.project, rel, self.settings)
+        self._drop_siblings(ws, rel, module)
+        if tool == "javac":
+            return self._javac(ws, rel, module)
+        conf = self.settings.tool("java")
+        known = self._classpath.get((str(ws.base), module))
+        if tool == "maven" and known is None and not conf.compile_command:
+            known = self._warm(ws, module)
+        # warm: the module is built, javac the file
+        if tool == "maven" and known and not conf.compile_command:
+            fast = self._javac_one(ws, rel, module, known)
+            if fast is not None:
+                return fast
+        cp_file = f"target/assay-classpath-{slug(module)}.txt"
+        if conf.compile_command:
+            argv = list(conf.compile_command)
+        elif tool == "maven":
+            # the class path first: known even when the file fails
+            argv = [
+                "mvn",
+                "-B",
+                "-o",
+                "-q",
+                "-Dstyle.color=never",
+                "dependency:build-classpath",
+                f"-Dmdep.outputFile={cp_file}",
+                "-Dmdep.includeScope=test",
+                "test-compile",
+            ]
+        else:
+            argv = [
+                "./gradlew" if ws.path(module).joinpath("gradlew").exists() else "gradle",
+                "--offline",
+                "-q",
+                "testClasses",
+            ]
+        if shutil.which(argv[0]) is None and not argv[0].startswith("./"):
+            return self.environment(
+                f"`{argv[0]}` not found on PATH: "
+                + (MAVEN_INSTALL if tool == "maven" else "install Gradle (https://gradle.org)")
+            )
+        ran = self.exec(ws, argv, cwd=module, timeout=max(self.timeout_s, 600))
+        raw, duration = ran.raw_lines, ran.result.duration_s
+        classes = (
+            ["target/test-classes", "target/classes"]
+            if tool == "maven"
+            else [
+                "build/classes/java/test",
+                "build/classes/java/main",
+                "build/resources/test",
+                "build/resources/main",
+            ]
+        )
+        cp_path = ws.path(module) / cp_file
+        if tool == "maven" and cp_path.is_file() and ws.path(f"{module}/target/classes").is_dir():
+            deps = [e for e in cp_path.read_text().strip().split(os.pathsep) if e]
+            self._classpath[(str(ws.base), module)] = [
+                str(ws.path(module) / c) for c in classes
+            ] + deps
+        if ran.result.returncode != 0:
+            return self._failed(ran, rel, module, tool, raw, duration)
+        if tool != "maven":
+            self._classpath[(str(ws.base), module)] = [str(ws.path(module) / c) for c in classes]
+        return self._collected(ws, rel, raw, duration)
+
+    def _warm(self, ws: Workspace, module: str) -> list[str] | None:
+        """The module's warm classes copied into a fresh workspace (`java_warm`): its class path."""
+        env = self.sandbox.env_for(ws.run_dir / "home", profile=self.profile, cache=ws.cache_dir)
+        found = warm_classpath(self.project.root, module, ws, env, self.timeout_s)
+        if found is not None:
+            self._classpath[(str(ws.base), module)] = found
+        return found
+
+    def _javac_one(
+        self, ws: Workspace, rel: str, module: str, classpath: list[str]
+    ) -> CompileResult | None:
+        """The candidate alone compiled by javac against the module Maven built earlier in this
+        workspace (its classes, test classes and dependencies): a repaired file costs a second, not
+        a Maven start. The release and flags come from the pom; None (use Maven) when javac fails
+        outside the candidate."""
+        pom = ws.path(f"{module}/pom.xml").read_text(encoding="utf-8", errors="replace")
+        out = Path(classpath[0])
+        missing = [p for p in (out, *out.parents) if not p.exists()]
+        out.mkdir(parents=True, exist_ok=True)
+        hand_over(*missing)  # javac writes here as the tests' uid
+        # helpers not compiled yet are compiled from source
+        sources = [
+            str(ws.path(f"{module}/{d}"))
+            for d in ("src/test/java", "src/main/java")
+            if ws.path(f"{module}/{d}").is_dir()
+        ]
+        args = [
+            "javac",
+            "-d",
+            classpath[0],
+            "-encoding",
+            "UTF-8",
+            "-cp",
+            os.pathsep.join(classpath),
+            "-sourcepath",
+            os.pathsep.join(sources),
+        ]
+        release = _RELEASE.search(pom)
+        if release and release.group(1).isdigit():
+            args += ["--release", release.group(1)]
+        args += [flag for flag in ("-parameters", "--enable-preview") if flag in pom]
+        ran = self.exec(ws, [*args, rel], cwd=".")
+        if ran.result.returncode == 0:
+            return self._collected(ws, rel, ran.raw_lines, ran.result.duration_s)
+        problems = javac_errors(ran.text, ran.roots, ".")
+        mine = [p for p in problems if p.where == rel]
+        if mine and len(mine) == len(problems):
+            return CompileResult(
+                errors=mine, raw_lines=ran.raw_lines, duration_s=ran.result.duration_s
+            )
+        return None
+
+    def _failed(
+        self, ran: Ran, rel: str, module: str, tool: str, raw: int, duration: float
+    ) -> CompileResult:
+        problems = javac_errors(ran.text, ran.roots, module)
+        mine = [p for p in problems if p.where == rel]
+        if mine:
+            return CompileResult(errors=mine, raw_lines=raw, duration_s=duration)
+        if problems:
+            return self.environment(
+                "the module does not compile without this file: "
+                + "; ".join(f"{p.where}:{p.line}: {p.message}" for p in problems[:3]),
+                raw,
+                duration,
+            )
+        if _OFFLINE.search(ran.text):
+            fetch = "mvn dependency:go-offline" if tool == "maven" else "gradle build"
+            return self.environment(
+                f"a dependency or plugin of {module} is not in the local cache and the sandbox "
+                f"has no network: run `{fetch}` in {module} once",
+                raw,
+                duration,
+            )
+        return CompileResult(crash=ran.why(tool), raw_lines=raw, duration_s=duration)
+
+    def _collected(self, ws: Workspace, rel: str, raw: int, duration: float) -> CompileResult:
+        source = ws.path(rel).read_text(encoding="utf-8", errors="replace")
+        return CompileResult(
+            collected=[f"{rel}{TEST_ID_SEP}{m}" for m in test_methods(source)],
+            raw_lines=raw,
+            duration_s=duration,
+        )
+
+    def _javac(self, ws: Workspace, rel: str, module: str) -> CompileResult:
+        """A tree without a build file: the candidate's package root holds the sources; JUnit 5
+        comes from the console launcher jar, other jars from `lib/` or `libs/`."""
+        if shutil.which("javac") is None:
+            return self.environment(
+                "`javac` not found on PATH: install a JDK (apt install openjdk-17-jdk-headless)"
+            )
+        jar = junit_launcher.launcher([])
+        if jar is None:
+            return self.environment(
+                "JUnit 5 is not in ~/.m2 and cannot be fetched without Maven: run `mvn "
+                f"dependency:get -Dartifact={junit_launcher.ARTIFACT}:"
+                f"{junit_launcher.DEFAULT_VERSION}` once"
+            )
+        source = ws.path(rel).read_text(encoding="utf-8", errors="replace")
+        depth = class_name(source, rel).count(".")
+        src_root = PurePosixPath(rel).parents[depth].as_posix()
+        roots = {src_root}
+        for main in ("src/main/java", "src"):
+            if ws.path(f"{module}/{main}").is_dir():
+                roots.add(PurePosixPath(module, main).as_posix())
+        sources = sorted(
+            {
+                Path(dp, n).relative_to(ws.project).as_posix()
+                for r in roots
+                for dp, _, names in os.walk(ws.path(r))
+                for n in names
+                if n.endswith(".java")
+            }
+        )
+        libs = [
+            str(p) for d in ("lib", "libs") for p in sorted(ws.path(f"{module}/{d}").glob("*.jar"))
+        ]
+        out = ws.cache_dir / "javac-classes"
+        shutil.rmtree(out, ignore_errors=True)
+        out.mkdir(parents=True)
+        args = ws.run_dir / "javac-sources.txt"
+        args.write_text("\n".join(str(ws.path(s)) for s in sources))
+        ran = self.exec(
+            ws,
+            [
+                "javac",
+                "-d",
+                str(out),
+                "-encoding",
+                "UTF-8",
+                "-proc:none",
+                "-cp",
+                os.pathsep.join([str(jar), *libs]),
+                f"@{args}",
+            ],
+            cwd=".",
+        )
+        if ran.result.returncode != 0:
+            return self._failed(ran, rel, ".", "javac", ran.raw_lines, ran.result.duration_s)
+        self._classpath[(str(ws.base), module)] = [str(out), *libs]
+        return self._collected(ws, rel, ran.raw_lines, ran.result.duration_s)

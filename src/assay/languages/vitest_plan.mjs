@@ -1,0 +1,70 @@
+// assay's gate-3 plan for one test file in one vitest instance (languages/vitest_plan.py writes
+// the plan): `node vitest_plan.mjs PLAN.json`. PLAN: {"vitest": the vitest package directory,
+// "file": the test file, "runs": [{"out": JSON path, "seed": n or null, "pattern": regex or null,
+// "last": stop after a failure}]}. Each run writes what `vitest run --reporter=json` writes
+// (testResults[].assertionResults[]) to its "out". Test files are isolated (`isolate: true`): each
+// run gets a fresh worker and module graph, as a new `vitest run` would; the plan shares vitest's
+// start-up and transform cache.
+import { readFileSync, writeFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+
+const plan = JSON.parse(readFileSync(process.argv[2], "utf8"));
+const { createVitest } = await import(pathToFileURL(`${plan.vitest}/dist/node.js`).href);
+const silent = { onInit() {} };
+const vitest = await createVitest("test", {
+  watch: false,
+  isolate: true,
+  color: false,
+  reporters: [silent],
+});
+
+function titles(task) {
+  const out = [];
+  for (let p = task.parent; p && p.type === "suite"; p = p.parent) out.unshift(p.name);
+  return out;
+}
+
+function report(result) {
+  const testResults = result.testModules.map((module) => {
+    const assertionResults = [...module.children.allTests()].map((test) => {
+      const r = test.result();
+      const status = r.state === "pending" ? "skipped" : r.state;
+      return {
+        ancestorTitles: titles(test),
+        title: test.name,
+        status,
+        duration: test.diagnostic()?.duration ?? 0,
+        failureMessages: (r.errors ?? []).map((e) => e.stack || e.message || String(e)),
+      };
+    });
+    const errors = module.errors().map((e) => e.stack || e.message || String(e));
+    return { name: module.moduleId, assertionResults, message: errors.join("\n") };
+  });
+  const unhandled = result.unhandledErrors.map((e) => e?.stack || e?.message || String(e));
+  return { testResults, unhandledErrors: unhandled };
+}
+
+const user = { ...vitest.config.sequence }; // the project's own order, for runs in file order
+let code = 0;
+try {
+  await vitest.init();
+  const specs = await vitest.getRelevantTestSpecifications([plan.file]);
+  for (const run of plan.runs) {
+    vitest.config.sequence.shuffle = run.seed === null ? user.shuffle : true;
+    vitest.config.sequence.seed = run.seed === null ? user.seed : run.seed;
+    if (run.pattern) vitest.setGlobalTestNamePattern(run.pattern);
+    else vitest.resetGlobalTestNamePattern();
+    const result = await vitest.runTestSpecifications(specs, true);
+    const data = report(result);
+    writeFileSync(run.out, JSON.stringify(data));
+    const failed = data.testResults.some(
+      (m) => m.message || m.assertionResults.some((a) => a.status === "failed"),
+    );
+    if (failed && run.last) break;
+  }
+} catch (e) {
+  console.error(e?.stack || String(e));
+  code = 1;
+}
+await vitest.close();
+process.exit(code);
