@@ -115,13 +115,15 @@ def shown_dirs(
     taken: Iterable[str],
     home: str = "",
     reached: Iterable[str] = (),
+    hidden: tuple[str, ...] = HIDDEN,
 ) -> tuple[str, ...]:
     """Directories under a hidden root (/home, /root, /tmp ...) to bind back read-only: those the
     command or its environment names (toolchains, the interpreter, assay's own package, dependency
     caches), all a Python interpreter it runs imports from, and `reached` (link targets). Never a
-    hidden root or the real home itself, never what `taken` (project, workspace, caches) shows."""
+    hidden root or the real home itself, never what `taken` (project, workspace, caches) shows.
+    `hidden`: the roots the view lacks (bwrap's: every top-level directory but the system's)."""
     home = home or os.path.expanduser("~")
-    refused = {*HIDDEN, home, "/"}
+    refused = {*HIDDEN, *hidden, home, "/"}
     taken = list(taken)
     # every word of the command (assay builds it: no test can add to it), e.g. assay's own package
     # directory when it is installed under /home or /tmp, and its environment
@@ -135,7 +137,7 @@ def shown_dirs(
     on_path = [
         os.path.join(d, name)
         for d in env.get("PATH", "").split(os.pathsep)
-        if d.startswith("/") and _under(d, HIDDEN)
+        if d.startswith("/") and _under(d, hidden)
         for name in ("python", "python3")
     ]
     for token in [*argv, *on_path]:
@@ -152,7 +154,7 @@ def shown_dirs(
             continue
         for form in found_here:  # as named, and resolved: the first directory each stands for
             for d in form:
-                if d not in refused and _under(d, HIDDEN) and not _under(d, taken):
+                if d not in refused and _under(d, hidden) and not _under(d, taken):
                     found.append(d)
                     break
     kept = sorted(set(found), key=len)
