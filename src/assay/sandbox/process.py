@@ -162,7 +162,7 @@ class Sandbox:
         show = shown_dirs(argv, env, taken, reached=linked_targets(self.protect), hidden=hidden)
         # the project is only mounted read-only (the run works in the scratch copy), but what the
         # command runs from is read: where nobody cannot, the run falls back to the weaker profile
-        needed = needed_dirs(argv, taken) if as_root() else []
+        needed = needed_dirs(argv, taken, env) if as_root() else []
         if (wall := blocked(needed, hidden)) is not None:
             with self._lock:
                 self.unreachable.setdefault(next(d for d in needed if blocked([d], hidden)), wall)

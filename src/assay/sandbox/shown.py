@@ -165,11 +165,29 @@ def shown_dirs(
     return tuple(out)
 
 
-def needed_dirs(argv: list[str], taken: Iterable[str]) -> list[str]:
-    """The directories the command itself runs from and, for a Python interpreter, imports from
-    (wherever they are): those uid nobody must be able to reach, or the run cannot start."""
+# variables that name a toolchain's home: a toolchain reached only through one (`go` on PATH as a
+# link, GOROOT under a 0700 directory) is as needed as one the command names
+TOOLCHAIN_HOMES = (
+    "GOROOT",
+    "JAVA_HOME",
+    "MAVEN_HOME",
+    "M2_HOME",
+    "GRADLE_HOME",
+    "CARGO_HOME",
+    "RUSTUP_HOME",
+    "DOTNET_ROOT",
+)
+
+
+def needed_dirs(
+    argv: list[str], taken: Iterable[str], env: Mapping[str, str] | None = None
+) -> list[str]:
+    """The directories the command itself runs from and, for a Python interpreter, imports from,
+    and the toolchain homes its environment names (wherever they are): those uid nobody must be
+    able to reach, or the run cannot start."""
     taken = list(taken)
-    tokens = [t for t in argv if t.startswith("/")]
+    homes = [(env or {}).get(name, "") for name in TOOLCHAIN_HOMES]
+    tokens = [t for t in [*argv, *homes] if t.startswith("/")]
     for token in list(tokens):
         if _INTERPRETER.fullmatch(os.path.basename(token)) and os.access(token, os.X_OK):
             tokens += interpreter_reach(token)
