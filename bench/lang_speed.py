@@ -1,5 +1,6 @@
-"""Gates 1-3 outside Python on a warm build against the native runner a user would otherwise type,
-on the same test file (issue 27 §3; goal: assay ≤ 5× the native runner).
+"""Gates 1-3 on a warm build against the native runner a user would otherwise type, on the same
+test file (issue 27 §3; goal: assay ≤ 5× the native runner; python-shop: pytest, for issue 26's
+sandbox cost).
 
     python bench/lang_speed.py [ROW ...] [--runs N]     # rows: see ROWS (default: every row whose
                                                          # toolchain is on PATH)
@@ -84,6 +85,10 @@ def prepared(name: str) -> Callable[[], Path]:
     return find
 
 
+def pytest_test(root: Path, test: str) -> list[str]:
+    return [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", test]
+
+
 def go_test(root: Path, test: str) -> list[str]:
     names = re.findall(r"^func (Test\w+)\(", (root / test).read_text(), re.M)
     pkg = "./" + (os.path.dirname(test) or ".")
@@ -109,6 +114,7 @@ def tape(root: Path, test: str) -> list[str]:
 ROWS = {
     r.name: r
     for r in (
+        Row("python-shop", "python3", example("shop"), "tests/test_pricing.py", pytest_test),
         Row("go-example", "go", example("go"), "price/price_test.go", go_test,
             ("price/typo_test.go",)),
         Row("go-uuid", "go", go_module("github.com/google/uuid@v1.6.0"), "sql_test.go", go_test),
