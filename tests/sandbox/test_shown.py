@@ -168,6 +168,7 @@ def test_a_run_that_needs_what_nobody_cannot_read_falls_back_and_says_so(tmp_pat
         warning.startswith("sandbox: WEAKER PROFILE for runs that need ")
         and str(private) in warning
     )
+    assert sandbox.info.filesystem.startswith("all but the runs above: ")
 
 
 def test_a_venv_and_the_base_interpreter_it_links_to_are_both_shown(tmp_path):

@@ -116,6 +116,8 @@ class Sandbox:
                 f"{wall}, so those ran unconfined, as you (make it world-readable, or move it; "
                 "docs/sandbox.md)"
             )
+            # the line below the warning must not claim those runs were confined
+            info.filesystem = f"all but the runs above: {info.filesystem}"
         return info
 
     def limits_for(self, profile: Profile) -> dict[str, object]:
