@@ -10,7 +10,8 @@ Per row the project is copied once into `$TMPDIR/assay-bench-lang-speed/<row>` (
 compile, the examples' `typo` tests, are left out: a user's tree builds), the native command runs
 once to warm its build, then `N` times (default 3: the median is printed); `assay verify FILE
 --no-cache` with `gates = ["compile", "green", "stability"]` runs once to warm assay's caches and
-then `N` times. Wall is the median; CPU is user + system of the process tree (`os.wait4`), median.
+then `N` times. Wall is the median; CPU is user + system of the process tree (a cpuacct cgroup
+where one can be made, else `os.wait4`: bench/cpuacct.py says why), median.
 assay runs with bytecode caching on (as installed from a wheel: PYTHONDONTWRITEBYTECODE dropped);
 `--assay-src DIR` runs the assay of another checkout (`git archive` of the commit before).
 The real projects come from the local caches (no network): google/uuid v1.6.0 from the Go module
@@ -32,6 +33,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+
+from cpuacct import Meter
 
 REPO = Path(__file__).resolve().parent.parent
 WORK = Path(
@@ -139,14 +142,27 @@ class Sample:
     code: int
 
 
+METER = Meter()
+
+
 def timed(argv: list[str], cwd: Path, log: Path, env: dict[str, str] | None = None) -> Sample:
-    """One run of `argv`: wall, and CPU of its whole process tree (children it waited for)."""
+    """One run of `argv`: wall, and CPU of its whole process tree (every process in a cpuacct
+    group where one can be made, see cpuacct.py; else the children it waited for)."""
     start = time.monotonic()
+    counted = METER.seconds() if METER.group else 0.0
     with log.open("wb") as out:
-        proc = subprocess.Popen(argv, cwd=cwd, stdout=out, stderr=subprocess.STDOUT, env=env)
+        proc = subprocess.Popen(
+            argv,
+            cwd=cwd,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            env=env,
+            preexec_fn=METER.join if METER.group else None,
+        )
         _, status, usage = os.wait4(proc.pid, 0)
     proc.returncode = os.waitstatus_to_exitcode(status)
-    return Sample(time.monotonic() - start, usage.ru_utime + usage.ru_stime, proc.returncode)
+    cpu = METER.seconds() - counted if METER.group else usage.ru_utime + usage.ru_stime
+    return Sample(time.monotonic() - start, cpu, proc.returncode)
 
 
 def setup(row: Row) -> Path:
@@ -215,6 +231,7 @@ def main(argv: list[str]) -> None:
         del argv[i : i + 2]
     names = argv or [n for n, r in ROWS.items() if shutil.which(r.tool)]
     WORK.mkdir(parents=True, exist_ok=True)
+    print(f"CPU: {METER.method}", flush=True)
     print(
         "| row | native command | native wall | native CPU | assay wall | assay CPU | "
         "wall ratio | CPU ratio | verdict |\n|---|---|---:|---:|---:|---:|---:|---:|---|",
@@ -233,4 +250,7 @@ def main(argv: list[str]) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    try:
+        main(sys.argv[1:])
+    finally:
+        METER.close()
