@@ -1,5 +1,6 @@
-"""Gates 1-3 outside Python on a warm build against the native runner a user would otherwise type,
-on the same test file (issue 27 §3; goal: assay ≤ 5× the native runner).
+"""Gates 1-3 on a warm build against the native runner a user would otherwise type, on the same
+test file (issue 27 §3; goal: assay ≤ 5× the native runner; python-shop: pytest, for issue 26's
+sandbox cost).
 
     python bench/lang_speed.py [ROW ...] [--runs N]     # rows: see ROWS (default: every row whose
                                                          # toolchain is on PATH)
@@ -9,7 +10,8 @@ Per row the project is copied once into `$TMPDIR/assay-bench-lang-speed/<row>` (
 compile, the examples' `typo` tests, are left out: a user's tree builds), the native command runs
 once to warm its build, then `N` times (default 3: the median is printed); `assay verify FILE
 --no-cache` with `gates = ["compile", "green", "stability"]` runs once to warm assay's caches and
-then `N` times. Wall is the median; CPU is user + system of the process tree (`os.wait4`), median.
+then `N` times. Wall is the median; CPU is user + system of the process tree (a cpuacct cgroup
+where one can be made, else `os.wait4`: bench/cpuacct.py says why), median.
 assay runs with bytecode caching on (as installed from a wheel: PYTHONDONTWRITEBYTECODE dropped);
 `--assay-src DIR` runs the assay of another checkout (`git archive` of the commit before).
 The real projects come from the local caches (no network): google/uuid v1.6.0 from the Go module
@@ -31,6 +33,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+
+from cpuacct import Meter
 
 REPO = Path(__file__).resolve().parent.parent
 WORK = Path(
@@ -84,6 +88,10 @@ def prepared(name: str) -> Callable[[], Path]:
     return find
 
 
+def pytest_test(root: Path, test: str) -> list[str]:
+    return [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", test]
+
+
 def go_test(root: Path, test: str) -> list[str]:
     names = re.findall(r"^func (Test\w+)\(", (root / test).read_text(), re.M)
     pkg = "./" + (os.path.dirname(test) or ".")
@@ -109,6 +117,7 @@ def tape(root: Path, test: str) -> list[str]:
 ROWS = {
     r.name: r
     for r in (
+        Row("python-shop", "python3", example("shop"), "tests/test_pricing.py", pytest_test),
         Row("go-example", "go", example("go"), "price/price_test.go", go_test,
             ("price/typo_test.go",)),
         Row("go-uuid", "go", go_module("github.com/google/uuid@v1.6.0"), "sql_test.go", go_test),
@@ -133,14 +142,27 @@ class Sample:
     code: int
 
 
+METER = Meter()
+
+
 def timed(argv: list[str], cwd: Path, log: Path, env: dict[str, str] | None = None) -> Sample:
-    """One run of `argv`: wall, and CPU of its whole process tree (children it waited for)."""
+    """One run of `argv`: wall, and CPU of its whole process tree (every process in a cpuacct
+    group where one can be made, see cpuacct.py; else the children it waited for)."""
     start = time.monotonic()
+    counted = METER.seconds() if METER.group else 0.0
     with log.open("wb") as out:
-        proc = subprocess.Popen(argv, cwd=cwd, stdout=out, stderr=subprocess.STDOUT, env=env)
+        proc = subprocess.Popen(
+            argv,
+            cwd=cwd,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            env=env,
+            preexec_fn=METER.join if METER.group else None,
+        )
         _, status, usage = os.wait4(proc.pid, 0)
     proc.returncode = os.waitstatus_to_exitcode(status)
-    return Sample(time.monotonic() - start, usage.ru_utime + usage.ru_stime, proc.returncode)
+    cpu = METER.seconds() - counted if METER.group else usage.ru_utime + usage.ru_stime
+    return Sample(time.monotonic() - start, cpu, proc.returncode)
 
 
 def setup(row: Row) -> Path:
@@ -209,6 +231,7 @@ def main(argv: list[str]) -> None:
         del argv[i : i + 2]
     names = argv or [n for n, r in ROWS.items() if shutil.which(r.tool)]
     WORK.mkdir(parents=True, exist_ok=True)
+    print(f"CPU: {METER.method}", flush=True)
     print(
         "| row | native command | native wall | native CPU | assay wall | assay CPU | "
         "wall ratio | CPU ratio | verdict |\n|---|---|---:|---:|---:|---:|---:|---:|---|",
@@ -227,4 +250,7 @@ def main(argv: list[str]) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    try:
+        main(sys.argv[1:])
+    finally:
+        METER.close()

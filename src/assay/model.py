@@ -179,6 +179,8 @@ class SandboxInfo:
     timeout_s: float
     # one line when this machine gives only the weaker profile (no namespaces): never silence
     warning: str | None = None
+    # who builds the view: "built-in" or "bwrap ..." (docs/sandbox.md)
+    backend: str = "built-in"
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)

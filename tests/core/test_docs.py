@@ -101,7 +101,7 @@ FOREIGN_OPTIONS = {
     "--assay",  # pytest's, from assay's plugin (docs/agents.md)
     # bubblewrap, firejail, nsjail, Docker (docs/sandbox.md compares them)
     "--memory", "--net", "--network", "--pids-limit", "--security-opt", "--uid", "--unshare-net",
-    "--unshare-user", "--user",
+    "--unshare-user", "--user", "--disable-userns", "--overlay",
 }  # fmt: skip
 
 

@@ -16,7 +16,7 @@ import pytest
 from assay.api import verify
 from assay.config import SandboxConfig, Settings
 from assay.report.text import render
-from assay.sandbox import Sandbox
+from assay.sandbox import Sandbox, bwrap
 from tests.conftest import tree_digest
 from tests.languages.conftest import copy_example
 
@@ -159,15 +159,19 @@ LANGUAGES = {
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("backend", ["builtin", "bwrap"])
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_relative_write_is_accepted_and_the_attacks_fail(lang, tmp_path):
+def test_relative_write_is_accepted_and_the_attacks_fail(lang, backend, tmp_path, monkeypatch):
     """Slow: one verify of a file through gates 1-2 with the language's toolchain (a build and a
-    run; 15-30 s each on a loaded machine)."""
+    run; 15-30 s each on a loaded machine), under each backend."""
     make, tool = LANGUAGES[lang]
     if shutil.which(tool) is None:
         pytest.skip(f"`{tool}` not on PATH")
     if not Sandbox(SandboxConfig(), protect=tmp_path).use_unshare:
         pytest.skip("no namespaces here: the weaker profile does not claim these")
+    if backend == "bwrap" and (why := bwrap.usable()):
+        pytest.skip(why)
+    monkeypatch.delenv(bwrap.ENV_VAR, raising=False)
     sock = tmp_path / "host.sock"
     server = socket.socket(socket.AF_UNIX)
     server.bind(str(sock))
@@ -179,6 +183,7 @@ def test_relative_write_is_accepted_and_the_attacks_fail(lang, tmp_path):
     before = tree_digest(root)
     settings = Settings(gates=["compile", "green"], cache=False)
     settings.sandbox.timeout_s = 120
+    settings.sandbox.backend = backend
     try:
         report = verify([root / rel], settings)
         with pytest.raises(BlockingIOError):
@@ -191,5 +196,8 @@ def test_relative_write_is_accepted_and_the_attacks_fail(lang, tmp_path):
     profile = "node" if lang in ("javascript", "typescript") else lang  # its own limits
     assert f.limits["profile"] == profile
     assert f"limits ({profile}): memory" in render(report)
+    # Go's shared build cache keeps the built-in view (bwrap 0.8 has no overlay mounts)
+    ran = "bwrap" if backend == "bwrap" and lang != "go" else "built-in"
+    assert str(f.limits["backend"]).startswith(ran), f.limits
     for where in ("/tmp", "/dev/shm"):
         assert not os.path.exists(os.path.join(where, mark)), where

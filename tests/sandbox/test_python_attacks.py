@@ -17,7 +17,7 @@ import pytest
 from assay.api import verify
 from assay.config import SandboxConfig, Settings
 from assay.report.text import render
-from assay.sandbox import Sandbox
+from assay.sandbox import Sandbox, bwrap
 from tests.conftest import tree_digest
 
 LIB = {"src/victim/__init__.py": "", "src/victim/core.py": "def answer():\n    return 42\n"}
@@ -97,6 +97,7 @@ def test_read_the_real_home_and_the_secrets():
     except OSError:
         pass
     seen.append(repr(sorted(os.environ.items())))
+    seen.append("var-lib-seen" if os.path.isdir("/var/lib") else "var-lib-absent")
     assert False, "saw " + " ".join(seen) + " " + {literals!r}
 """
 
@@ -121,11 +122,15 @@ def listener(tmp_path):
     server.close()
 
 
+@pytest.mark.parametrize("backend", ["builtin", "bwrap"])
 def test_python_attacks_fail_and_a_relative_write_is_accepted(
-    project, tmp_path, listener, monkeypatch
+    backend, project, tmp_path, listener, monkeypatch
 ):
     if not Sandbox(SandboxConfig(), protect=tmp_path).use_unshare:
         pytest.skip("no namespaces here: the weaker profile does not claim these")
+    if backend == "bwrap" and (why := bwrap.usable()):
+        pytest.skip(why)
+    monkeypatch.delenv(bwrap.ENV_VAR, raising=False)
     sock, server = listener
     mark = f"assay-attack-{uuid.uuid4().hex[:8]}"
     home = tmp_path / "realhome"
@@ -147,6 +152,7 @@ def test_python_attacks_fail_and_a_relative_write_is_accepted(
     settings = Settings(gates=["compile", "green"], cache=False)
     settings.sandbox.timeout_s = 30
     settings.sandbox.max_processes = LIMIT
+    settings.sandbox.backend = backend
     settings.sandbox.env = [
         "DEPLOY_HOOK",
         "PLAIN_SETTING",
@@ -173,3 +179,7 @@ def test_python_attacks_fail_and_a_relative_write_is_accepted(
         assert SECRETS[name] not in reports, name
         assert f"[redacted: {name}]" in reports, name
     assert str(home) not in reports  # OLDPWD: neither passed nor printed
+    named = {"builtin": "built-in", "bwrap": "bwrap"}[backend]
+    assert report.sandbox is not None and report.sandbox.backend.startswith(named)
+    if backend == "bwrap" and os.path.isdir("/var/lib"):  # a path nobody thought of hiding
+        assert "var-lib-absent" in feedback, feedback

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from assay.config import SandboxConfig
-from assay.sandbox import Sandbox
+from assay.sandbox import Sandbox, bwrap
 from assay.sandbox.shown import blocked, shown_dirs
 
 FINDER = """
@@ -168,6 +168,7 @@ def test_a_run_that_needs_what_nobody_cannot_read_falls_back_and_says_so(tmp_pat
         warning.startswith("sandbox: WEAKER PROFILE for runs that need ")
         and str(private) in warning
     )
+    assert sandbox.info.filesystem.startswith("all but the runs above: ")
 
 
 def test_a_venv_and_the_base_interpreter_it_links_to_are_both_shown(tmp_path):
@@ -206,3 +207,28 @@ def test_an_interpreter_behind_a_wrapper_script_is_shown(tmp_path):
         timeout=60,
     )
     assert (ran.returncode, ran.stdout.strip()) == (0, "ran"), ran.stderr
+
+
+@pytest.mark.parametrize("backend", ["builtin", "bwrap"])
+def test_a_toolchain_named_only_by_its_variable_that_nobody_cannot_read_falls_back(
+    backend, tmp_path, monkeypatch
+):
+    """GOROOT (or JAVA_HOME, CARGO_HOME, RUSTUP_HOME) naming a 0700 directory, the command naming
+    no path in it: the run falls back to the weaker profile and says which directory, instead of
+    failing with the toolchain unreadable."""
+    if os.geteuid() != 0:
+        pytest.skip("tests drop to uid nobody only when assay runs as root")
+    if backend == "bwrap" and (why := bwrap.usable()):
+        pytest.skip(why)
+    monkeypatch.setenv(bwrap.ENV_VAR, backend)
+    goroot = tmp_path / "sdk" / "go"
+    goroot.mkdir(parents=True)
+    (goroot / "VERSION").write_text("go1.99\n")
+    goroot.chmod(0o700)
+    project = tmp_path / "proj"
+    project.mkdir()
+    sandbox = sandbox_or_skip(project)
+    env = {**sandbox.env_for(tmp_path / "home"), "GOROOT": str(goroot)}
+    result = sandbox.run(["sh", "-c", 'cat "$GOROOT/VERSION"'], cwd=project, env=env, timeout=60)
+    assert (result.returncode, result.stdout) == (0, "go1.99\n"), result.stderr
+    assert str(goroot) in (sandbox.info.warning or "")

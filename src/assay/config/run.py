@@ -18,6 +18,11 @@ class SandboxConfig(Section):
     )
     file_size_mb: int = Field(512, ge=1, description="largest file a test may write")
     network: bool = Field(False, description="allow network access (cut by default where possible)")
+    backend: Literal["auto", "builtin", "bwrap"] = Field(
+        "auto",
+        description="who builds the test's view: bubblewrap where `bwrap` is present and works "
+        "(auto, bwrap), else the built-in profile; ASSAY_SANDBOX_BACKEND overrides",
+    )
     env: list[str] = Field(
         default_factory=list,
         description="variables (names or fnmatch patterns) passed to tests besides PATH, LANG, "

@@ -111,7 +111,9 @@ def renderable(
         sb = report.sandbox
         if sb.warning:
             parts.append(Text(sb.warning, style="bold yellow"))
-        parts.append(Text(f"sandbox: network {sb.network}; {sb.filesystem}", style="dim"))
+        parts.append(
+            Text(f"sandbox: {sb.backend}; network {sb.network}; {sb.filesystem}", style="dim")
+        )
     parts.extend(Text(line, style="dim") for line in limit_lines(report))
     return Group(*parts)
 
@@ -127,6 +129,10 @@ def limit_lines(report: Report) -> list[str]:
                 f"{lim.get('processes')}, CPU {lim.get('cpu_s')} s, files up to "
                 f"{lim.get('file_size_mb')} MB, timeout {lim.get('timeout_s'):g} s"
             )
+            if lim.get("backend") and (
+                not report.sandbox or lim["backend"] != report.sandbox.backend
+            ):
+                line += f", backend {lim['backend']}"  # not the one the sandbox line names
             seen.setdefault(line, []).append(f.language)
     return list(seen)
 

@@ -11,7 +11,8 @@ Layers, each applied only where this machine allows it and reported as such (`Sa
   more address space than it uses);
 - `unshare` (namespaces.py): new user+mount+pid namespaces, network namespace without interfaces,
   and the user's project bind-mounted read-only so that even absolute paths into it cannot be
-  written;
+  written; or, where `bwrap` is present and works (bwrap.py), a view built from nothing by
+  bubblewrap (`sandbox.backend`);
 - an environment without anything that looks like a secret (environment.py), with HOME and TMPDIR
   in scratch space.
 If assay itself dies (even SIGKILL), PR_SET_PDEATHSIG takes the sandboxed tree down with it.

@@ -45,10 +45,23 @@ def describe(
     unshare: tuple[str, ...] | None,
     cgroups: set[str],
     removed: list[str],
+    bwrap: bool = False,
 ) -> SandboxInfo:
-    """The isolation runs under `profile` get on this machine."""
+    """The isolation runs under `profile` get on this machine (`bwrap`: bubblewrap builds the
+    view)."""
     warning = None
-    if unshare is not None:
+    if bwrap:
+        network = (
+            "allowed by config" if config.network else "cut (network namespace, loopback only)"
+        )
+        who = f"uid {TEST_UID} (nobody)" if as_root() else "you, in a user namespace"
+        fs = (
+            "only the system directories, the project (read-only), the toolchain and the "
+            "interpreter (read-only) and a scratch copy (writable) exist; private /tmp, /run, "
+            f"/dev/shm; tests run as {who}, no capabilities"
+        )
+        procs = "pid namespace (whole tree killed on timeout)"
+    elif unshare is not None:
         network = "allowed by config" if config.network else "cut (empty network namespace)"
         who = (
             f"uid {TEST_UID} (nobody), no capabilities"

@@ -20,10 +20,11 @@ from typing import IO, Any
 
 from assay.config import SandboxConfig
 from assay.model import SandboxInfo
+from assay.sandbox import bwrap
 from assay.sandbox.cgroups import cgroup_base, limit_file
 from assay.sandbox.describe import cpu_limit, describe, limits
 from assay.sandbox.environment import Redactor, allowed_env
-from assay.sandbox.namespaces import as_root, unshare_flags
+from assay.sandbox.namespaces import HIDDEN, as_root, unshare_flags
 from assay.sandbox.profiles import PYTHON, Profile, expand
 from assay.sandbox.shown import blocked, linked_targets, needed_dirs, shown_dirs
 from assay.sandbox.view import SharedCache, hand_over, wrap
@@ -75,6 +76,7 @@ class Sandbox:
         self.config = config
         self.protect = protect.resolve()
         self.unshare = unshare_flags()
+        self.backend = bwrap.choose(config.backend)
         self.cgroups = {c: base for c in ("pids", "memory") if (base := cgroup_base(c)) is not None}
         self.removed = allowed_env(named=config.env).withheld
         self._given: set[str] = set()
@@ -98,7 +100,15 @@ class Sandbox:
 
     def info_for(self, profile: Profile = PYTHON) -> SandboxInfo:
         """What isolation applies to runs under `profile` on this machine, in words."""
-        info = describe(self.config, profile, self.unshare, set(self.cgroups), self.removed)
+        info = describe(
+            self.config,
+            profile,
+            self.unshare,
+            set(self.cgroups),
+            self.removed,
+            bwrap=self._bwrap_for(profile),
+        )
+        info.backend = bwrap.label(self.backend, shared_cache=bool(profile.shared))
         if self.unreachable and info.warning is None:
             needed, wall = next(iter(self.unreachable.items()))
             info.warning = (
@@ -106,11 +116,15 @@ class Sandbox:
                 f"{wall}, so those ran unconfined, as you (make it world-readable, or move it; "
                 "docs/sandbox.md)"
             )
+            # the line below the warning must not claim those runs were confined
+            info.filesystem = f"all but the runs above: {info.filesystem}"
         return info
 
     def limits_for(self, profile: Profile) -> dict[str, object]:
         """The limits runs under `profile` get here (what a file's report names)."""
-        return limits(self.config, profile, set(self.cgroups))
+        out = limits(self.config, profile, set(self.cgroups))
+        out["backend"] = bwrap.label(self.backend, shared_cache=bool(profile.shared))
+        return out
 
     @property
     def info(self) -> SandboxInfo:
@@ -132,22 +146,38 @@ class Sandbox:
 
     @property
     def use_unshare(self) -> bool:
-        return self.unshare is not None
+        """Runs get the namespaces (built-in or bwrap), not the weaker profile."""
+        return self.unshare is not None or self.backend.name == "bwrap"
+
+    def _bwrap_for(self, profile: Profile) -> bool:
+        """bwrap builds this profile's view (bwrap 0.8 cannot layer a shared build cache)."""
+        return self.backend.name == "bwrap" and not profile.shared
 
     def _wrap(self, argv: list[str], cwd: Path, env: dict[str, str], profile: Profile) -> list[str]:
-        if self.unshare is None:
+        use_bwrap = self._bwrap_for(profile)
+        if self.unshare is None and not use_bwrap:
             return argv
         writable = self._writable_for(cwd)
-        shared = self._shared_caches(profile, cwd, writable)
+        shared = () if use_bwrap else self._shared_caches(profile, cwd, writable)
+        hidden = bwrap.hidden_roots() if use_bwrap else HIDDEN
         taken = [str(self.protect), str(writable), *(c.lower for c in shared)]
-        show = shown_dirs(argv, env, taken, reached=linked_targets(self.protect))
+        show = shown_dirs(argv, env, taken, reached=linked_targets(self.protect), hidden=hidden)
         # the project is only mounted read-only (the run works in the scratch copy), but what the
         # command runs from is read: where nobody cannot, the run falls back to the weaker profile
-        needed = needed_dirs(argv, taken) if as_root() else []
-        if (wall := blocked(needed)) is not None:
+        needed = needed_dirs(argv, taken, env) if as_root() else []
+        if (wall := blocked(needed, hidden)) is not None:
             with self._lock:
-                self.unreachable.setdefault(next(d for d in needed if blocked([d])), wall)
+                self.unreachable.setdefault(next(d for d in needed if blocked([d], hidden)), wall)
             return argv
+        if use_bwrap or self.unshare is None:
+            return bwrap.command(
+                argv,
+                network=self.config.network,
+                cwd=cwd.resolve(),
+                protect=self.protect,
+                writable=writable,
+                show=show,
+            )
         return wrap(
             argv,
             self.unshare,

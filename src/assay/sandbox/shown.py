@@ -115,13 +115,15 @@ def shown_dirs(
     taken: Iterable[str],
     home: str = "",
     reached: Iterable[str] = (),
+    hidden: tuple[str, ...] = HIDDEN,
 ) -> tuple[str, ...]:
     """Directories under a hidden root (/home, /root, /tmp ...) to bind back read-only: those the
     command or its environment names (toolchains, the interpreter, assay's own package, dependency
     caches), all a Python interpreter it runs imports from, and `reached` (link targets). Never a
-    hidden root or the real home itself, never what `taken` (project, workspace, caches) shows."""
+    hidden root or the real home itself, never what `taken` (project, workspace, caches) shows.
+    `hidden`: the roots the view lacks (bwrap's: every top-level directory but the system's)."""
     home = home or os.path.expanduser("~")
-    refused = {*HIDDEN, home, "/"}
+    refused = {*HIDDEN, *hidden, home, "/"}
     taken = list(taken)
     # every word of the command (assay builds it: no test can add to it), e.g. assay's own package
     # directory when it is installed under /home or /tmp, and its environment
@@ -135,7 +137,7 @@ def shown_dirs(
     on_path = [
         os.path.join(d, name)
         for d in env.get("PATH", "").split(os.pathsep)
-        if d.startswith("/") and _under(d, HIDDEN)
+        if d.startswith("/") and _under(d, hidden)
         for name in ("python", "python3")
     ]
     for token in [*argv, *on_path]:
@@ -152,7 +154,7 @@ def shown_dirs(
             continue
         for form in found_here:  # as named, and resolved: the first directory each stands for
             for d in form:
-                if d not in refused and _under(d, HIDDEN) and not _under(d, taken):
+                if d not in refused and _under(d, hidden) and not _under(d, taken):
                     found.append(d)
                     break
     kept = sorted(set(found), key=len)
@@ -163,11 +165,29 @@ def shown_dirs(
     return tuple(out)
 
 
-def needed_dirs(argv: list[str], taken: Iterable[str]) -> list[str]:
-    """The directories the command itself runs from and, for a Python interpreter, imports from
-    (wherever they are): those uid nobody must be able to reach, or the run cannot start."""
+# variables that name a toolchain's home: a toolchain reached only through one (`go` on PATH as a
+# link, GOROOT under a 0700 directory) is as needed as one the command names
+TOOLCHAIN_HOMES = (
+    "GOROOT",
+    "JAVA_HOME",
+    "MAVEN_HOME",
+    "M2_HOME",
+    "GRADLE_HOME",
+    "CARGO_HOME",
+    "RUSTUP_HOME",
+    "DOTNET_ROOT",
+)
+
+
+def needed_dirs(
+    argv: list[str], taken: Iterable[str], env: Mapping[str, str] | None = None
+) -> list[str]:
+    """The directories the command itself runs from and, for a Python interpreter, imports from,
+    and the toolchain homes its environment names (wherever they are): those uid nobody must be
+    able to reach, or the run cannot start."""
     taken = list(taken)
-    tokens = [t for t in argv if t.startswith("/")]
+    homes = [(env or {}).get(name, "") for name in TOOLCHAIN_HOMES]
+    tokens = [t for t in [*argv, *homes] if t.startswith("/")]
     for token in list(tokens):
         if _INTERPRETER.fullmatch(os.path.basename(token)) and os.access(token, os.X_OK):
             tokens += interpreter_reach(token)
