@@ -117,12 +117,20 @@ def sweep_stale(tmp_root: Path | None = None) -> int:
 
 
 def _force_rmtree(path: Path) -> None:
-    """rmtree that also gets through directories a test made unreadable or unwritable."""
+    """rmtree that also gets through directories a test made unreadable or unwritable, and never
+    touches what is outside `path`: two sweeps racing for one stale workspace made the loser's
+    rmtree fail on the workspace itself, and its parent - `/tmp` - was made 0700."""
+    root = os.path.abspath(path)
 
     def fix(func: Callable[[str], object], failed: str, _exc: object) -> None:
+        if not os.path.lexists(failed):
+            return  # removed meanwhile (another sweep): nothing to fix
+        inside = os.path.abspath(failed).startswith(root + os.sep)
         with contextlib.suppress(OSError):
-            os.chmod(os.path.dirname(failed), 0o700)
-            os.chmod(failed, 0o700)
+            if inside:
+                os.chmod(os.path.dirname(failed), 0o700)
+            if not os.path.islink(failed):
+                os.chmod(failed, 0o700)
             func(failed)
 
     if sys.version_info >= (3, 12):
