@@ -112,12 +112,15 @@ def test_trim_keeps_inner_blanks():
 # a copy of the code under test, renamed: its test runs nothing of the project
 RENAMED = code("def twice(n):\n    return n * 2\n\n\ndef test_double():\n    assert twice(2) == 4")
 # the code under test pasted above its tests: taken out, the name imported instead
+# (and the summary's labels copied into the answer: taken out)
 PASTED = code(
-    "import pytest\n\n\ndef halve(n):\n    return n // 2\n\n\n"
+    "import pytest\n\n# helpers the sample uses:\n\ndef halve(n):\n    return n // 2\n\n\n"
+    "# a test of this code, for style:\n"
     "def test_halve_rounds_down():\n    assert halve(7) == 3\n\n\n"
     "def test_halve_of_an_even_number():\n    assert halve(8) == 4"
 )
-# two good tests and one without an assertion (gate 5); then files that lose the good tests
+# two good tests and one without an assertion (gate 5): the flagged test is dropped in the loop,
+# the two kept, no answer spent on a repair; the broken files after it are never asked for
 CLIP_GOOD = code(
     "import pytest\nfrom mini.text import clip\n\n\ndef test_clip_cuts():\n"
     "    assert clip('abc', 2) == 'ab'\n\n\ndef test_clip_rejects_negative():\n"
@@ -223,15 +226,19 @@ def test_a_pasted_copy_of_the_code_is_taken_out_and_its_tests_kept(run):
     assert "from mini.text import halve" in target["source"]
 
 
-def test_the_salvage_at_the_end_keeps_the_good_tests_of_an_earlier_answer(run):
+def test_a_test_gate_5_flags_is_dropped_in_the_loop_and_the_rest_kept_at_once(run):
     target = run.target("src/mini/text.py::clip")
     assert target["outcome"] == "partial", (target["note"], target["attempts"])
     assert sorted(k.split("::")[-1] for k in target["kept_tests"]) == [
         "test_clip_cuts",
         "test_clip_rejects_negative",
     ]
-    split = [a for a in target["attempts"] if a["kind"] == "split"]
-    assert split[-1]["answer"] == 1  # before: only the last answer's file was tried
+    # before: rejected at gate 5 and sent back for repair; the model broke the good tests
+    assert target["writer_attempts"] == 1 and len(run.prompts["def clip("]) == 1
+    assert [a["kind"] for a in target["attempts"]][:2] == ["write", "split"]
+    assert target["attempts"][0]["rejected_at"] == "smells"
+    [dropped] = target["dropped"]
+    assert dropped["test"].endswith("::test_clip_runs") and dropped["gate"] == "smells"
 
 
 def test_a_revision_prompt_ends_with_the_instruction(run):
@@ -255,6 +262,18 @@ def test_an_unchanged_resend_gets_other_feedback_and_no_second_verification(run)
     assert attempts[1]["rejected_at"] == "green"
     assert attempts[2]["problem"].startswith("REJECT: ANSWER — UNCHANGED")
     assert attempts[2]["gates"] == {}  # not verified again
+    # other words than the gate's: the flagged line quoted, the test to delete and a behaviour to
+    # test instead named
+    problem = attempts[2]["problem"]
+    assert "    5 |     assert shout('a') == 'a'" in problem, problem
+    assert (
+        "Delete `test_shout` and write one new test of this behaviour instead: `shout`" in problem
+    )
+
+
+def test_labels_of_the_prompt_copied_into_an_answer_are_taken_out(run):
+    source = run.target("src/mini/text.py::halve")["source"]
+    assert "# helpers the sample uses:" not in source and "for style" not in source, source
 
 
 def test_file_names_name_the_package_and_a_target_that_wrote_nothing_frees_its_name(run):

@@ -16,7 +16,7 @@ from assay.llm.prompts import Prompts
 from assay.targets.model import Target
 from assay.writers.advice import top_level_names
 from assay.writers.base import Attempt, AttemptKind, Feedback, WriteContext, Writer
-from assay.writers.copies import strip_copies
+from assay.writers.copies import strip_copies, strip_labels
 from assay.writers.imports import add_missing_imports, module_bindings
 from assay.writers.session import LoopWriter, Resources
 
@@ -86,6 +86,7 @@ class LLMWriter(LoopWriter):
         code, copied, imported = found.code, list[str](), list[str]()
         if code is not None and context.language == "python":
             module = _module_source(context, target)
+            code = strip_labels(code, context.existing_tests)
             code, copied = strip_copies(code, top_level_names(module), target.dotted)
             code, imported = add_missing_imports(code, module_bindings(module, target.dotted))
         return Attempt(
