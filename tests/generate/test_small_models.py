@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import pytest
 
 from assay.writers.edit import remove_tests
+from assay.writers.imports import drop_unbound
 from tests.conftest import run_cli, write_project
 from tests.generate.conftest import FAST, llm_env
 from tests.generate.fakes import FakeServer, Reply, Request, code
@@ -323,4 +324,26 @@ def test_removing_a_test_takes_the_comments_right_above_it():
     assert remove_tests(source, ["t.py::test_b", "t.py::TestC::test_c"]) == (
         "import m\n\n\n# the sum of two\ndef test_a():\n    assert m.f()\n    # done\n\n\n"
         "class TestC:\n\n    def test_d(self):\n        assert m.k()\n"
+    )
+
+
+def test_tests_fed_a_name_nobody_binds_are_taken_out_and_the_rest_kept():
+    # the model parametrizes with a constant of the project's tests it was shown, and imports it
+    # from the module, which never binds it: the file failed whole at collection (gate 1)
+    module = "TABLE = {}\n\n\ndef humanize(s):\n    return s\n"
+    answer = (
+        "import pytest\n\nfrom inflection import humanize, UNDERSCORE_TO_HUMAN\n\n\n"
+        "@pytest.mark.parametrize(('a', 'b'), UNDERSCORE_TO_HUMAN)\ndef test_table(a, b):\n"
+        "    assert humanize(a) == b\n\n\n"
+        "@pytest.mark.parametrize('a', ['x', 'y'])\ndef test_same(a):\n"
+        "    assert humanize(a) == a\n"
+    )
+    code, dropped = drop_unbound(answer, module, "inflection")
+    assert dropped == ["test_table"]
+    assert "from inflection import humanize\n" in code and "UNDERSCORE_TO_HUMAN" not in code
+    assert "def test_same(a):" in code
+    # every test fed an unbound name: nothing to keep, the answer goes on as it was
+    assert drop_unbound(answer.split("\n\n\n@pytest.mark.parametrize('a'")[0], module, "x") == (
+        answer.split("\n\n\n@pytest.mark.parametrize('a'")[0],
+        [],
     )
