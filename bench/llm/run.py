@@ -4,7 +4,7 @@
   python bench/llm/run.py --replay        # the recorded answers, no model (bench/llm/replay/)
   python bench/llm/run.py --base-url URL  # a server already running (OpenAI-compatible)
 
-Modules: the bundled example's three (`examples/shop`) and four targets in `inflection/__init__.py`
+Modules: the bundled example's three (`examples/shop`) and eight targets in `inflection/__init__.py`
 of inflection 0.5.1 (sdist from PyPI). Live runs record every answer to
 `bench/llm/replay/<project>.jsonl`; `--replay` serves those answers from a local fake OpenAI
 server (by prompt hash, else in recorded order), so the run repeats without the model. Prints,
@@ -68,7 +68,7 @@ class Project:
 
 PROJECTS = [
     Project("shop", ["src/shop/pricing.py", "src/shop/inventory.py", "src/shop/parser.py"]),
-    # the module (its one function the tests leave partly unrun) and three it covers, by name
+    # the module (its one function the tests leave partly unrun) and seven it covers, by name
     Project(
         "inflection-0.5.1",
         [
@@ -76,6 +76,10 @@ PROJECTS = [
             "inflection/__init__.py::ordinal",
             "inflection/__init__.py::camelize",
             "inflection/__init__.py::underscore",
+            "inflection/__init__.py::humanize",
+            "inflection/__init__.py::parameterize",
+            "inflection/__init__.py::titleize",
+            "inflection/__init__.py::ordinalize",
         ],
     ),
 ]

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import pytest
 
 from assay.writers.edit import remove_tests
+from assay.writers.imports import drop_unbound
 from tests.conftest import run_cli, write_project
 from tests.generate.conftest import FAST, llm_env
 from tests.generate.fakes import FakeServer, Reply, Request, code
@@ -112,12 +113,15 @@ def test_trim_keeps_inner_blanks():
 # a copy of the code under test, renamed: its test runs nothing of the project
 RENAMED = code("def twice(n):\n    return n * 2\n\n\ndef test_double():\n    assert twice(2) == 4")
 # the code under test pasted above its tests: taken out, the name imported instead
+# (and the summary's labels copied into the answer: taken out)
 PASTED = code(
-    "import pytest\n\n\ndef halve(n):\n    return n // 2\n\n\n"
+    "import pytest\n\n# helpers the sample uses:\n\ndef halve(n):\n    return n // 2\n\n\n"
+    "# a test of this code, for style:\n"
     "def test_halve_rounds_down():\n    assert halve(7) == 3\n\n\n"
     "def test_halve_of_an_even_number():\n    assert halve(8) == 4"
 )
-# two good tests and one without an assertion (gate 5); then files that lose the good tests
+# two good tests and one without an assertion (gate 5): the flagged test is dropped in the loop,
+# the two kept, no answer spent on a repair; the broken files after it are never asked for
 CLIP_GOOD = code(
     "import pytest\nfrom mini.text import clip\n\n\ndef test_clip_cuts():\n"
     "    assert clip('abc', 2) == 'ab'\n\n\ndef test_clip_rejects_negative():\n"
@@ -223,15 +227,19 @@ def test_a_pasted_copy_of_the_code_is_taken_out_and_its_tests_kept(run):
     assert "from mini.text import halve" in target["source"]
 
 
-def test_the_salvage_at_the_end_keeps_the_good_tests_of_an_earlier_answer(run):
+def test_a_test_gate_5_flags_is_dropped_in_the_loop_and_the_rest_kept_at_once(run):
     target = run.target("src/mini/text.py::clip")
     assert target["outcome"] == "partial", (target["note"], target["attempts"])
     assert sorted(k.split("::")[-1] for k in target["kept_tests"]) == [
         "test_clip_cuts",
         "test_clip_rejects_negative",
     ]
-    split = [a for a in target["attempts"] if a["kind"] == "split"]
-    assert split[-1]["answer"] == 1  # before: only the last answer's file was tried
+    # before: rejected at gate 5 and sent back for repair; the model broke the good tests
+    assert target["writer_attempts"] == 1 and len(run.prompts["def clip("]) == 1
+    assert [a["kind"] for a in target["attempts"]][:2] == ["write", "split"]
+    assert target["attempts"][0]["rejected_at"] == "smells"
+    [dropped] = target["dropped"]
+    assert dropped["test"].endswith("::test_clip_runs") and dropped["gate"] == "smells"
 
 
 def test_a_revision_prompt_ends_with_the_instruction(run):
@@ -255,6 +263,18 @@ def test_an_unchanged_resend_gets_other_feedback_and_no_second_verification(run)
     assert attempts[1]["rejected_at"] == "green"
     assert attempts[2]["problem"].startswith("REJECT: ANSWER — UNCHANGED")
     assert attempts[2]["gates"] == {}  # not verified again
+    # other words than the gate's: the flagged line quoted, the test to delete and a behaviour to
+    # test instead named
+    problem = attempts[2]["problem"]
+    assert "    5 |     assert shout('a') == 'a'" in problem, problem
+    assert (
+        "Delete `test_shout` and write one new test of this behaviour instead: `shout`" in problem
+    )
+
+
+def test_labels_of_the_prompt_copied_into_an_answer_are_taken_out(run):
+    source = run.target("src/mini/text.py::halve")["source"]
+    assert "# helpers the sample uses:" not in source and "for style" not in source, source
 
 
 def test_file_names_name_the_package_and_a_target_that_wrote_nothing_frees_its_name(run):
@@ -304,4 +324,26 @@ def test_removing_a_test_takes_the_comments_right_above_it():
     assert remove_tests(source, ["t.py::test_b", "t.py::TestC::test_c"]) == (
         "import m\n\n\n# the sum of two\ndef test_a():\n    assert m.f()\n    # done\n\n\n"
         "class TestC:\n\n    def test_d(self):\n        assert m.k()\n"
+    )
+
+
+def test_tests_fed_a_name_nobody_binds_are_taken_out_and_the_rest_kept():
+    # the model parametrizes with a constant of the project's tests it was shown, and imports it
+    # from the module, which never binds it: the file failed whole at collection (gate 1)
+    module = "TABLE = {}\n\n\ndef humanize(s):\n    return s\n"
+    answer = (
+        "import pytest\n\nfrom inflection import humanize, UNDERSCORE_TO_HUMAN\n\n\n"
+        "@pytest.mark.parametrize(('a', 'b'), UNDERSCORE_TO_HUMAN)\ndef test_table(a, b):\n"
+        "    assert humanize(a) == b\n\n\n"
+        "@pytest.mark.parametrize('a', ['x', 'y'])\ndef test_same(a):\n"
+        "    assert humanize(a) == a\n"
+    )
+    code, dropped = drop_unbound(answer, module, "inflection")
+    assert dropped == ["test_table"]
+    assert "from inflection import humanize\n" in code and "UNDERSCORE_TO_HUMAN" not in code
+    assert "def test_same(a):" in code
+    # every test fed an unbound name: nothing to keep, the answer goes on as it was
+    assert drop_unbound(answer.split("\n\n\n@pytest.mark.parametrize('a'")[0], module, "x") == (
+        answer.split("\n\n\n@pytest.mark.parametrize('a'")[0],
+        [],
     )

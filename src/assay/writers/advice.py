@@ -11,6 +11,8 @@ from assay.targets.model import Target
 
 NAME_ERROR = re.compile(r"NameError: name '(\w+)' is not defined")
 UNCHANGED_HEADER = "REJECT: ANSWER — UNCHANGED"
+MAX_QUOTED = 8
+MAX_GATE_LINES = 12
 
 
 def advise(feedback: str, target: Target, defined: set[str]) -> str:
@@ -38,20 +40,42 @@ def advise(feedback: str, target: Target, defined: set[str]) -> str:
     return "\n".join([feedback.rstrip(), *advice]) if advice else feedback
 
 
-def unchanged(previous: str) -> str:
-    """The feedback for an answer that resends the file it was asked to fix: the same feedback
-    again would get the same file back."""
-    if previous.startswith(UNCHANGED_HEADER):
-        return previous
-    return "\n".join(
-        [
-            UNCHANGED_HEADER,
-            "Your answer is the same file as before, so it fails the same way:",
-            previous.strip(),
-            "Change the tests this names: fix their expected values from the code's contract, "
-            "or delete them and keep the others.",
-        ]
+def unchanged(
+    previous: str,
+    source: str,
+    flagged: list[int],
+    failing: list[str],
+    behaviours: list[str],
+    resends: int,
+) -> str:
+    """The feedback for an answer that resends the file it was asked to fix: the same words again
+    would get the same file back, so these quote the lines the gate flagged, name the tests to
+    delete and ask for a new test of one named behaviour (another one each resend). `previous`:
+    the gate's feedback the resent file got; `flagged`: the lines of the file it points at;
+    `failing`: its tests' node ids."""
+    lines = source.splitlines()
+    flagged = sorted({n for n in flagged if 0 < n <= len(lines)})
+    names = list(dict.fromkeys(t.split("::")[-1].split("[")[0] for t in failing))
+    out = [UNCHANGED_HEADER, "Your answer is the same file as before, so it fails the same way."]
+    if flagged:
+        out.append("These lines of it are what the gate flagged:")
+        out += [f"  {n:>3} | {lines[n - 1].rstrip()}" for n in flagged[:MAX_QUOTED]]
+    gate = [ln for ln in previous.strip().splitlines() if ln.strip()][:MAX_GATE_LINES]
+    out += ["The gate said:", *(f"  {ln}" for ln in gate)]
+    ask = (
+        f"one new test of this behaviour instead: {behaviours[(resends - 1) % len(behaviours)]}"
+        if behaviours
+        else "one new test of a behaviour the file does not test yet, its expected value worked "
+        "out from the code"
     )
+    if names:
+        out.append(
+            f"Do not send this file again. Delete {', '.join(f'`{n}`' for n in names)} "
+            f"and write {ask}. Keep the other tests as they are."
+        )
+    else:
+        out.append(f"Do not send this file again. Keep its tests and add {ask}.")
+    return "\n".join(out)
 
 
 def same_file(a: str, b: str) -> bool:

@@ -83,6 +83,7 @@ class Attempt:
     parent: Attempt | None = None
     copied: list[str] = field(default_factory=list)  # pasted definitions taken out of the answer
     imported: list[str] = field(default_factory=list)  # names the answer used, imports added
+    unbound: list[str] = field(default_factory=list)  # tests taken out: a decorator's unbound name
 
 
 @runtime_checkable

@@ -66,3 +66,14 @@ def _defines(node: ast.stmt) -> set[str]:
 
 def _is_import(node: ast.stmt) -> bool:
     return isinstance(node, ast.Import | ast.ImportFrom)
+
+
+def strip_labels(code: str, summary: str) -> str:
+    """`code` without the comment lines it copied from the existing-tests summary of the prompt
+    (`# helpers the sample uses:`, `# tests: ...`, a file's path): labels of the prompt, not
+    comments of the answer's tests."""
+    labels = {ln.strip() for ln in summary.splitlines() if ln.startswith("# ")}
+    if not labels:
+        return code
+    kept = [ln for ln in code.splitlines(keepends=True) if ln.strip() not in labels]
+    return "".join(kept)

@@ -8,6 +8,8 @@ from __future__ import annotations
 import ast
 import builtins
 
+from assay.writers.edit import remove_tests
+
 BUILTINS = set(dir(builtins))
 
 
@@ -92,3 +94,46 @@ def _after_docstring(tree: ast.Module) -> int:
     if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
         return first.end_lineno or first.lineno
     return 0
+
+
+def drop_unbound(code: str, module: str, dotted: str) -> tuple[str, list[str]]:
+    """`code` without what fails its collection for a name nobody binds: a name imported from the
+    module under test that the module never binds (a constant of the project's tests, say), and
+    each top-level test whose decorators read a name the file never binds
+    (`@pytest.mark.parametrize(..., UNDERSCORE_TO_HUMAN)`). One such test fails the whole file at
+    gate 1; the others are kept. Returns the tests taken out; unchanged when nothing is unbound,
+    no test would be left, or either text does not parse."""
+    try:
+        tree, mod = ast.parse(code), ast.parse(module)
+    except (SyntaxError, ValueError):
+        return code, []
+    star = any(isinstance(n, ast.ImportFrom) and n.names[0].name == "*" for n in ast.walk(mod))
+    known = _bound(mod)
+    lines = code.splitlines()
+    if dotted and not star:
+        for node in tree.body:
+            if isinstance(node, ast.ImportFrom) and node.module == dotted and not node.level:
+                names = [a for a in node.names if a.name in known or a.name == "*"]
+                if len(names) < len(node.names) and node.lineno == node.end_lineno and names:
+                    kept = ", ".join(
+                        a.name + (f" as {a.asname}" if a.asname else "") for a in names
+                    )
+                    lines[node.lineno - 1] = f"from {dotted} import {kept}"
+    fixed = "\n".join(lines) + "\n"
+    tree = ast.parse(fixed)
+    bound = _bound(tree) | BUILTINS
+    tests = [
+        n.name
+        for n in tree.body
+        if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)
+        and n.name.startswith("test")
+        and any(
+            isinstance(x, ast.Name) and x.id not in bound
+            for d in n.decorator_list
+            for x in ast.walk(d)
+        )
+    ]
+    if not tests:
+        return (fixed, []) if fixed.strip() != code.strip() else (code, [])
+    rest = remove_tests(fixed, tests)
+    return (rest, tests) if rest is not None else (code, [])

@@ -16,8 +16,8 @@ from assay.llm.prompts import Prompts
 from assay.targets.model import Target
 from assay.writers.advice import top_level_names
 from assay.writers.base import Attempt, AttemptKind, Feedback, WriteContext, Writer
-from assay.writers.copies import strip_copies
-from assay.writers.imports import add_missing_imports, module_bindings
+from assay.writers.copies import strip_copies, strip_labels
+from assay.writers.imports import add_missing_imports, drop_unbound, module_bindings
 from assay.writers.session import LoopWriter, Resources
 
 
@@ -83,11 +83,13 @@ class LLMWriter(LoopWriter):
         completion = self.client.complete(prompt)
         call = self.client.record(prompt, completion)
         found = extract(completion.text, completion.finish, context.language)
-        code, copied, imported = found.code, list[str](), list[str]()
+        code, copied, imported, unbound = found.code, list[str](), list[str](), list[str]()
         if code is not None and context.language == "python":
             module = _module_source(context, target)
+            code = strip_labels(code, context.existing_tests)
             code, copied = strip_copies(code, top_level_names(module), target.dotted)
             code, imported = add_missing_imports(code, module_bindings(module, target.dotted))
+            code, unbound = drop_unbound(code, module, target.dotted)
         return Attempt(
             target,
             context,
@@ -99,6 +101,7 @@ class LLMWriter(LoopWriter):
             parent,
             copied,
             imported,
+            unbound,
         )
 
     def write(self, target: Target, context: WriteContext) -> Attempt:

@@ -1,9 +1,10 @@
 """The repair loop: per target, a writer's attempt is verified in memory (gates 1-5), its gate
-feedback goes back for a revision, at most `max_attempts` answers; flaky tests are dropped, never
-repaired; tests that passed every gate are kept even when others fail (the file is split and the
-rest re-verified as a file); gate 6 reviews what passed, at most `rounds` times; a test that fails
-where the reviewer judges the code wrong becomes a suspected bug. Nothing touches the user's tree
-until a file is accepted, and then only a new file is created."""
+feedback goes back for a revision, at most `max_attempts` answers; flaky tests, and tests gate 5
+flags by name in a file whose other tests pass, are dropped, never repaired; tests that passed
+every gate are kept even when others fail (the file is split and the rest re-verified as a file);
+gate 6 reviews what passed, at most `rounds` times; a test that fails where the reviewer judges
+the code wrong becomes a suspected bug. Nothing touches the user's tree until a file is accepted,
+and then only a new file is created."""
 
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ from assay.shipped import ShippedVerifier
 from assay.targets.model import Target
 from assay.writers import polyglot
 from assay.writers.acceptance import TargetAcceptance
-from assay.writers.advice import same_file, unchanged
+from assay.writers.advice import same_file
 from assay.writers.base import Attempt, Feedback, Writer
 from assay.writers.edit import changed_share, remove_tests
 from assay.writers.output import Output
@@ -149,7 +150,7 @@ class TargetRun(TargetAcceptance):
                     and feedback is not None
                     and same_file(attempt.source, attempt.parent.source or "")
                 ):  # resent unchanged: it would fail the same way; other words this time
-                    feedback = Feedback(unchanged(feedback.text), feedback.gate)
+                    feedback = self.resent(attempt.source, feedback)
                     attempt = replace(attempt, problem=feedback.text)
                     rec = self.record(attempt.kind, None, attempt)
                     if self.spent >= max_attempts:
@@ -187,6 +188,8 @@ class TargetRun(TargetAcceptance):
                     if report.rejected_at != "green" or not (cut := self.cut(source, report)):
                         break
                     source, report = cut
+                if (dropped := self.drop_flagged(source, report)) is not None:
+                    source, report = dropped
                 if report.verdict is Verdict.UNVALIDATED and report.rejected_at is None:
                     # a missing toolchain, or tests an environment gap left unjudged (gate 2)
                     why = next(g for g in report.gates if g.verdict is Verdict.UNVALIDATED)

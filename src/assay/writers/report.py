@@ -29,6 +29,7 @@ class AttemptRecord:
     duration_s: float = 0.0
     copied: list[str] = field(default_factory=list)  # pasted definitions taken out of the answer
     imported: list[str] = field(default_factory=list)  # names the answer used, imports added
+    unbound: list[str] = field(default_factory=list)  # tests taken out: a decorator's unbound name
     answer: int = 0  # a split at the end: the writer answer (1-based) whose file it is
 
     @property
@@ -53,6 +54,7 @@ class AttemptRecord:
             "duration_s": round(self.duration_s, 3),
             "copied": self.copied,
             "imported": self.imported,
+            "unbound": self.unbound,
             "answer": self.answer,
         }
 

@@ -3,6 +3,7 @@ verify, split tests out, drop flaky ones, check suspected bugs, review (gate 6).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -15,7 +16,7 @@ from assay.model import FileReport, GateStatus, Verdict
 from assay.project import candidate
 from assay.targets.model import Target
 from assay.writers import polyglot
-from assay.writers.advice import advise, top_level_names
+from assay.writers.advice import UNCHANGED_HEADER, advise, top_level_names, unchanged
 from assay.writers.base import Attempt, Feedback, WriteContext
 from assay.writers.edit import remove_tests, test_key
 from assay.writers.report import AttemptRecord, Dropped, SuspectedBug, TargetResult
@@ -96,7 +97,8 @@ class TargetSteps:
         )
         self.brief = ReviewBrief(task=target.task, excerpt=ex, existing_tests=tests)
         self.verified: list[Verified] = []  # every verified text, for the salvage
-        self.dropped: list[str] = []  # node ids taken out for good (flaky, suspected bugs)
+        self.dropped: list[str] = []  # node ids taken out for good (flaky, smells, suspected bugs)
+        self.why_dropped: dict[str, str] = {}  # test name -> why, for the writer's next prompt
         self.bug_sources: list[tuple[str, str, str]] = []  # (test name, its file, reason)
         self.answers = 0
         # answers of another language that did not compile: max_compile_retries bounds them
@@ -104,6 +106,8 @@ class TargetSteps:
         self.review_answers = 0
         self.reviews = 0
         self.cuts: list[Cut] = []  # failing checks cut out since the writer was last told
+        self.resends = 0  # answers that resent the file they were asked to fix
+        self.resent_of: Feedback | None = None  # the gate feedback those resends answered
 
     @property
     def spent(self) -> int:
@@ -125,6 +129,22 @@ class TargetSteps:
             self.cuts = []
         return found
 
+    def resent(self, source: str, feedback: Feedback) -> Feedback:
+        """The feedback for an answer that resends `source` unchanged: other, more concrete words
+        (`advice.unchanged`) about the gate feedback it answered."""
+        if not feedback.text.startswith(UNCHANGED_HEADER):
+            self.resent_of = feedback
+        base = self.resent_of or feedback
+        self.resends += 1
+        behaviours = self.context.brief.behaviours if self.context.brief else []
+        # the lines the gate points at: `path:LINE` in its words, where gate 2 saw a test fail
+        flagged = [int(n) for n in re.findall(re.escape(self.rel) + r":(\d+)", base.text)]
+        if base.report is not None:
+            for gate in base.report.gates:
+                flagged += [int(n) for n in gate.details.get("failed_at", {}).values()]
+        text = unchanged(base.text, source, flagged, base.failing_tests, behaviours, self.resends)
+        return replace(base, text=text)
+
     # --- steps ------------------------------------------------------------------------------------
     def record(
         self, kind: str, report: FileReport | None, attempt: Attempt | None = None
@@ -139,6 +159,7 @@ class TargetSteps:
         )
         if attempt is not None:
             rec.copied, rec.imported = list(attempt.copied), list(attempt.imported)
+            rec.unbound = list(attempt.unbound)
         self.result.attempts.append(rec)
         return rec
 
@@ -171,7 +192,10 @@ class TargetSteps:
         if attempt is None or feedback is None or rewrite or not self.gen.writer.revises:
             new = self.gen.writer.write(self.target, self.context)
             return replace(new, kind="rewrite") if attempt is not None else new
-        feedback.dropped = sorted({test_key(d)[-1] for d in self.dropped})
+        names = sorted({test_key(d)[-1] for d in self.dropped})
+        feedback.dropped = [
+            f"{n} ({self.why_dropped[n]})" if n in self.why_dropped else n for n in names
+        ]
         return self.gen.writer.revise(attempt, feedback)
 
     def split(
@@ -212,6 +236,27 @@ class TargetSteps:
             self.result.dropped.append(Dropped(t.id, t.verdict.value, t.gate, t.reason))
         self.dropped += [t.id for t in flaky]
         return self.split(source, [t.id for t in flaky])
+
+    def drop_flagged(self, source: str, report: FileReport) -> tuple[str, FileReport] | None:
+        """A file gate 5 stopped for tests it names (reject-level smells, low value), whose other
+        tests passed every gate: the named tests go, like flaky ones, and the rest is verified as
+        a file; no repair round is spent on a file that can be kept. None when there is nothing
+        to drop, or the rest does not pass (then nothing is dropped for good)."""
+        if report.rejected_at != "smells" or self.plan is not None:
+            return None
+        flagged = [t for t in report.tests if t.verdict in DROP]
+        kept = [t for t in report.tests if t.verdict is Verdict.ACCEPTED]
+        if not flagged or not kept or any(t.gate not in ("smells", "mutation") for t in flagged):
+            return None
+        rest = self.split(source, [t.id for t in flagged])
+        if rest is None or rest[1].verdict is not Verdict.ACCEPTED:
+            # e.g. the flagged tests held kills gate 4 needs: the writer fixes the file instead
+            return None
+        for t in flagged:
+            self.result.dropped.append(Dropped(t.id, t.verdict.value, t.gate, t.reason))
+            self.why_dropped[test_key(t.id)[-1]] = f"{t.verdict.value} at {t.gate}: {t.reason}"
+        self.dropped += [t.id for t in flagged]
+        return rest
 
     def check_bugs(self, source: str, report: FileReport) -> tuple[str, FileReport] | None:
         """Gate-2 failures the reviewer blames on the code leave the file as suspected bugs; returns
