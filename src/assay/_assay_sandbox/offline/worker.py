@@ -32,13 +32,14 @@ if TYPE_CHECKING:
     from types import ModuleType
 
     from ..protocol import MutantSpec, OfflineFunction
+    from .oracle import Report
 from . import mutants
 from .callgraph import PER_CALLEE, Watched, callers_first
 from .calls import (
     LineTrace,
 )
 from .inputs import candidates, drawn
-from .oracle import bisected, in_child, observe
+from .oracle import GIVE_UP, bisected, in_child, observe
 
 ASSERTABLE = {"return", "iter", "raise"}
 EXPLORE_SHARE = 0.55  # of the budget, for inputs and oracle; the rest for the mutants
@@ -109,7 +110,7 @@ def explore(
             ]
             inputs += fresh[: job.max_inputs - len(inputs)]
 
-    def forward(batch: list[dict], stop: float) -> list[dict]:
+    def forward(batch: list[dict], stop: float, report: Report) -> list[dict]:
         return observe(
             module,
             spec,
@@ -122,9 +123,11 @@ def explore(
             stop,
             watched,
             job.warnings_fail,
+            report,
         )
 
-    def backward(batch: list[dict], stop: float) -> list[dict]:
+    def backward(batch: list[dict], stop: float, report: Report) -> list[dict]:
+        last = len(batch) - 1
         return list(
             reversed(
                 observe(
@@ -139,13 +142,23 @@ def explore(
                     stop,
                     None,
                     job.warnings_fail,
+                    lambda msg: report({**msg, "i": last - msg["i"]}),
                 )
             )
         )
 
     # the first run leaves the second (which drops the outcomes that do not repeat) a share
+    # however short its share, a function gets the time to show that it hangs (`GIVE_UP` calls
+    # to the call timeout), within the probe's end: on a busy machine too it is called a hang
+    floor = time.monotonic() + GIVE_UP * job.call_timeout + 1.5
     first = bisected(
-        forward, inputs, job.call_timeout, time.monotonic() + (deadline - time.monotonic()) * 0.6
+        forward,
+        inputs,
+        job.call_timeout,
+        max(
+            time.monotonic() + (deadline - time.monotonic()) * 0.6,
+            min(floor, hard if hard is not None else floor),
+        ),
     )
     again = [i for i, a in enumerate(first) if a["k"] in ASSERTABLE]  # only those can be kept
     second = [{"k": "not_run"} for _ in inputs]
