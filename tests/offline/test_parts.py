@@ -129,6 +129,39 @@ def test_inputs_are_mined_from_parametrize_rows_locals_constants_helpers_and_doc
     assert 1 in mined.literals["int"] and "1.5" in mined.literals["str"]
 
 
+def test_parametrize_tables_written_as_sets_or_annotated_are_mined(tmp_path):
+    """isodate's date table is a set (`CASES = {(4, "1985", ...), ...}`), others annotate theirs
+    (`CASES: list[tuple] = [...]`): neither gave a row, and `parse_date` got no input of its
+    tests."""
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    module = "def parse(text, digits=4):\n    return text[:digits]\n"
+    (tmp_path / "pkg" / "dates.py").write_text(module)
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_dates.py").write_text(
+        textwrap.dedent("""
+        import pytest
+        from pkg.dates import parse
+
+        AS_SET = {(4, "1985-04"), (6, "+001985")}
+        ANNOTATED: list[tuple[int, str]] = [(2, "19")]
+
+        @pytest.mark.parametrize("digits, text", AS_SET)
+        def test_set(digits, text):
+            assert parse(text, digits)
+
+        @pytest.mark.parametrize("digits, text", ANNOTATED)
+        def test_annotated(digits, text):
+            assert parse(text, digits)
+    """)
+    )
+    calls = {
+        tuple(i["args"])
+        for i in mine(tmp_path, "pkg.dates", module, {"parse": "function"}).inputs["parse"]
+    }
+    assert calls == {("'1985-04'", "4"), ("'+001985'", "6"), ("'19'", "2")}
+
+
 def _kept(id_, function, kills, args=("1",), outcome=None):
     return Kept(
         id_,
@@ -149,6 +182,17 @@ def test_set_cover_takes_the_biggest_new_kill_ties_to_the_shortest_and_caps_per_
     assert [k.id for k in cover([a, b, c, d, e], per_function=5)] == ["b", "c"]
     assert [k.id for k in cover([a, b, c, d], per_function=1)] == ["b"]
     assert cover([d], per_function=5, covered={"m1"}) == []
+
+
+def test_no_kept_case_is_redundant_after_the_cover():
+    """Greedy takes `broad` first (4 kills), then `left` and `right` for m5 and m6; together those
+    two kill all `broad` kills, and `broad` no longer earns its place."""
+    broad = _kept("broad", "f", {"m1", "m2", "m3", "m4"})
+    left = _kept("left", "f", {"m1", "m2", "m5"})
+    right = _kept("right", "f", {"m3", "m4", "m6"})
+    assert [k.id for k in cover([broad, left, right], per_function=5)] == ["left", "right"]
+    # a case that only repeats what the tests already kept kill is left out too
+    assert [k.id for k in cover([broad, left], per_function=5, covered={"m5"})] == ["broad"]
 
 
 def test_the_file_is_parametrized_where_the_shape_repeats_and_imports_only_what_it_uses():

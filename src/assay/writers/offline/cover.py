@@ -1,8 +1,8 @@
 """Which kept inputs become tests: a greedy set cover of the mutants they kill, and gate 4 foreseen.
 
 Greedy: take the input that kills the most mutants no chosen input kills yet (ties to the shortest
-call), at most `per_function` per function, until no input adds a kill. An input that kills nothing
-new is never a test.
+call), at most `per_function` per function, until no input adds a kill; then drop the inputs whose
+kills the others all make (`prune`). Every test kills a mutant no other test kills.
 
 The writer scopes gate 4 to the lines of the functions a file's tests target; the probe knows which
 mutants each input kills, so the score can be foreseen (over the mutants it ran) and functions that
@@ -31,7 +31,8 @@ def cover(
 ) -> list[Kept]:
     """Greedy set cover of mutants by inputs, starting from `covered` (kills of tests already kept)
     and `taken` (tests already kept per function)."""
-    covered = set(covered or ())
+    before = set(covered or ())
+    covered = set(before)
     taken = Counter(taken or {})
     pool = [k for k in candidates if k.kills - covered]
     chosen: list[Kept] = []
@@ -47,7 +48,19 @@ def cover(
             for k in pool
             if k is not best and k.kills - covered and taken[k.function] < per_function
         ]
-    return chosen
+    return prune(chosen, before)
+
+
+def prune(chosen: list[Kept], covered: set[str] | None = None) -> list[Kept]:
+    """Keep a case only when it kills a mutant no other kept case (nor `covered`) kills: greedy
+    picks the largest kill set first, and later picks can cover all of it. The fewest kills are
+    weighed first, so the broad cases stay; what the suite kills does not change."""
+    kept = list(chosen)
+    for k in sorted(chosen, key=lambda k: (len(k.kills), -k.size)):
+        others = set(covered or ()).union(*(o.kills for o in kept if o is not k))
+        if k.kills <= others:
+            kept.remove(k)
+    return kept
 
 
 def _origin_rank(k: Kept) -> int:
