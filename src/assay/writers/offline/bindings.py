@@ -10,6 +10,7 @@ import itertools
 from collections import Counter
 
 MAX_ROWS = 60  # parametrize rows expanded per test
+ROWS = (ast.List, ast.Tuple, ast.Set)  # a parametrize table as written (isodate's is a set)
 _BUILTINS = set(dir(builtins))
 
 
@@ -41,12 +42,16 @@ class _Resolver:
                         f" as {a.asname}" if a.asname else ""
                     )
                     self.origin[local] = f"{module}.{a.name}"
+        # `CASES = [...]` and `CASES: list[...] = [...]`
         self.constants = {
             t.id: n.value
             for n in tree.body
-            if isinstance(n, ast.Assign)
-            and len(n.targets) == 1
-            and isinstance(t := n.targets[0], ast.Name)
+            if (
+                isinstance(n, ast.Assign)
+                and len(n.targets) == 1
+                and isinstance(t := n.targets[0], ast.Name)
+            )
+            or (isinstance(n, ast.AnnAssign) and isinstance(t := n.target, ast.Name) and n.value)
         }
         # name -> (source, import lines it needs)
         self.helpers: dict[str, tuple[str, set[str]]] = {}
@@ -167,10 +172,10 @@ def _rows(
         else:
             return []
         if isinstance(values, ast.Name) and isinstance(
-            named := resolver.constants.get(values.id), (ast.List, ast.Tuple)
+            named := resolver.constants.get(values.id), ROWS
         ):
             values = named
-        if not isinstance(values, (ast.List, ast.Tuple)):
+        if not isinstance(values, ROWS):
             return []
         table: list[dict[str, ast.AST]] = []
         for row in values.elts:
