@@ -43,16 +43,16 @@ class _Resolver:
                     )
                     self.origin[local] = f"{module}.{a.name}"
         # `CASES = [...]` and `CASES: list[...] = [...]`
-        self.constants = {
-            t.id: n.value
-            for n in tree.body
-            if (
-                isinstance(n, ast.Assign)
-                and len(n.targets) == 1
-                and isinstance(t := n.targets[0], ast.Name)
-            )
-            or (isinstance(n, ast.AnnAssign) and isinstance(t := n.target, ast.Name) and n.value)
-        }
+        self.constants: dict[str, ast.AST] = {}
+        for n in tree.body:
+            if isinstance(n, ast.Assign) and len(n.targets) == 1:
+                target, value = n.targets[0], n.value
+            elif isinstance(n, ast.AnnAssign) and n.value is not None:
+                target, value = n.target, n.value
+            else:
+                continue
+            if isinstance(target, ast.Name):
+                self.constants[target.id] = value
         # name -> (source, import lines it needs)
         self.helpers: dict[str, tuple[str, set[str]]] = {}
         for node in tree.body:
