@@ -33,13 +33,14 @@ if TYPE_CHECKING:
 
     from ..protocol import MutantSpec, OfflineFunction
     from .oracle import Report
-from . import mutants
+from . import mutants, patterns
 from .callgraph import PER_CALLEE, Watched, callers_first
 from .calls import (
     LineTrace,
 )
 from .inputs import candidates, drawn
 from .oracle import GIVE_UP, bisected, in_child, observe
+from .patterns import reached
 
 ASSERTABLE = {"return", "iter", "raise"}
 EXPLORE_SHARE = 0.55  # of the budget, for inputs and oracle; the rest for the mutants
@@ -90,6 +91,17 @@ def explore(
         return {"error": "building inputs failed: " + made["crash"].strip().splitlines()[-1][:200]}
     inputs = made["inputs"]
     left = (hard if hard is not None else deadline + 60.0) - time.monotonic()
+    if left > 2.0:  # strings that match the patterns the module holds once it ran (in a child)
+        known = set(job.literals.get("regex", []))
+        state, found, _ = in_child(
+            lambda: reached(module, spec, inputs, job.imports, job.call_timeout, known),
+            min(max(1.0, share * 0.1), left * 0.2) + patterns.BASES * job.call_timeout,
+        )
+        if state == "exited" and isinstance(found, list) and found:
+            # after the inputs a person wrote, before the generated ones
+            at = sum(1 for i in inputs if i.get("origin") in ("tests", "doctest"))
+            inputs = _unique([*inputs[:at], *found, *inputs[at:]])[: job.max_inputs]
+        left = (hard if hard is not None else deadline + 60.0) - time.monotonic()
     if hypothesis and len(inputs) < job.max_inputs and left > 2.0:  # in its own child, bounded
         limit = min(share * 0.2, 4.0, left * 0.2)
         until = time.monotonic() + limit * 0.7
@@ -100,15 +112,7 @@ def explore(
             limit + max(2.0, limit),
         )
         if state == "exited" and isinstance(more, list):
-            seen = {
-                repr((i.get("receiver"), i["args"], sorted(i["kwargs"].items()))) for i in inputs
-            }
-            fresh = [
-                i
-                for i in more
-                if repr((i.get("receiver"), i["args"], sorted(i["kwargs"].items()))) not in seen
-            ]
-            inputs += fresh[: job.max_inputs - len(inputs)]
+            inputs = _unique([*inputs, *more])[: job.max_inputs]
 
     def forward(batch: list[dict], stop: float, report: Report) -> list[dict]:
         return observe(
@@ -204,6 +208,18 @@ def explore(
         "inputs": len(inputs),
         "first": [a for a in first if "calls" in a],  # for `callgraph`, taken out by the caller
     }
+
+
+def _unique(inputs: list[dict]) -> list[dict]:
+    """The inputs without repeats (the same receiver, arguments and keywords), in order."""
+    seen: set[str] = set()
+    out = []
+    for i in inputs:
+        key = repr((i.get("receiver"), i.get("args", []), sorted(i.get("kwargs", {}).items())))
+        if key not in seen:
+            seen.add(key)
+            out.append(i)
+    return out
 
 
 def _why_dropped(inp: dict, a: dict, b: dict) -> str | None:
