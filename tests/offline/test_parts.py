@@ -229,6 +229,33 @@ def test_the_file_is_parametrized_where_the_shape_repeats_and_imports_only_what_
     assert out.rows["test_fee_return_values"] == ret
 
 
+def test_calls_that_leave_out_different_arguments_share_one_test_with_the_defaults_filled():
+    """`fee(1)`, `fee(2, 3)` and `fee(4, premium=True)` were three tests; one table now, each
+    left-out argument written at its default (a literal). A default that is not a literal keeps
+    its calls apart."""
+
+    def case(id_, args, kwargs, expr):
+        k = _kept(id_, "fee", {id_}, args=args, outcome={"k": "return", "expr": expr})
+        k.input["kwargs"] = kwargs
+        return k
+
+    cases = [case("a", ("1",), {}, "1"), case("b", ("2", "3"), {}, "5")]
+    cases.append(case("c", ("4",), {"premium": "True"}, "9"))
+    params = {"fee": ["amount", "rate", "premium"]}
+    literal = {"fee": {"rate": "0", "premium": "False"}}
+    out = render("pkg.calc", cases, {"fee": "function"}, params, {"pkg"}, ["fee"], literal)
+    tree = ast.parse(out.text)
+    assert [n.name for n in tree.body if isinstance(n, ast.FunctionDef)] == [
+        "test_fee_return_values"
+    ]
+    assert "fee(amount, rate, premium=premium) == expected" in out.text
+    assert "(1, 0, False, 1)," in out.text and "(4, 0, True, 9)," in out.text
+    assert [k.id for k in out.rows["test_fee_return_values"]] == ["a", "b", "c"]
+    built = {"fee": {"rate": "Rate()", "premium": "False"}}
+    out = render("pkg.calc", cases, {"fee": "function"}, params, {"pkg"}, ["fee"], built)
+    assert len([n for n in ast.parse(out.text).body if isinstance(n, ast.FunctionDef)]) == 3
+
+
 def test_functions_that_touch_the_world_are_skipped_even_through_a_helper():
     found = {
         f.name: f.skip

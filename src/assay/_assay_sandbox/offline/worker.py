@@ -199,6 +199,7 @@ def explore(
     memory = sum(1 for a in first if a["k"] == "memory")
     return {
         "params": made["params"],
+        "defaults": made.get("defaults", {}),
         "tried": tried,
         "kept": kept,
         "dropped": dropped,

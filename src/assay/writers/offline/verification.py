@@ -52,7 +52,10 @@ class Verification:
     ) -> Rendered:
         kinds = {i.name: i.kind for i in todo}
         params = {name: f.get("params", []) for name, f in probe.functions.items()}
-        out = render(dotted, chosen, kinds, params, self.project.packages, [i.name for i in todo])
+        defaults = {name: f.get("defaults", {}) for name, f in probe.functions.items()}
+        out = render(
+            dotted, chosen, kinds, params, self.project.packages, [i.name for i in todo], defaults
+        )
         out.text = formatted(out.text, self.project.root)
         return out
 
