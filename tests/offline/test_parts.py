@@ -28,7 +28,7 @@ from assay.cli.generate import parse_budget
 from assay.errors import InputError
 from assay.mutation.model import Mutant
 from assay.project import Project
-from assay.writers.offline.cover import cover, fit_threshold, foresee
+from assay.writers.offline.cover import cover, fit_threshold, foresee, reach
 from assay.writers.offline.functions import FunctionInfo, functions_of
 from assay.writers.offline.markers import marker_problem
 from assay.writers.offline.mine import mine
@@ -254,6 +254,27 @@ def test_calls_that_leave_out_different_arguments_share_one_test_with_the_defaul
     built = {"fee": {"rate": "Rate()", "premium": "False"}}
     out = render("pkg.calc", cases, {"fee": "function"}, params, {"pkg"}, ["fee"], built)
     assert len([n for n in ast.parse(out.text).body if isinstance(n, ast.FunctionDef)]) == 3
+
+
+def test_mutants_the_probe_had_no_time_for_get_an_input_that_runs_their_code():
+    """On a busy machine the probe ran none of these mutants: the cover, which knows only kills,
+    kept no input for them, and the file lost them all. An input that runs a mutant's line is
+    kept for it; a mutant of a table built at import by an input holding one of its strings."""
+    text = 'RULES = [\n    ("quiz", "zes"),\n]\n\ndef f(x):\n    return x, RULES\n\ndef g(x):\n    return x\n'
+    table = Mutant("t", "m.py", "op", 0, 1, 2, 0, 2, 1, '"quiz"', '"XXquizXX"', "")
+    body = Mutant("b", "m.py", "op", 0, 1, 6, 0, 6, 1, "x", "None", "f")
+    runs_body = _kept("runs", "f", set(), args=("1",))
+    runs_body.lines = {6}
+    quiz = _kept("quiz", "f", set(), args=("'quizzes'",))
+    other = _kept("other", "f", set(), args=("'box'",))
+    elsewhere = _kept("elsewhere", "g", set(), args=("'quiz'",))  # g does not read RULES
+    status = {"t": "not_run", "b": "not_run"}
+    found = reach([], [runs_body, quiz, other, elsewhere], [table, body], status, text, 5)
+    assert {k.id for k in found} == {"runs", "quiz"}
+    assert quiz.reaches == {"t"} and runs_body.reaches == {"b"}
+    assert not other.reaches and not elsewhere.reaches
+    # judged mutants need nothing more
+    assert reach([], [runs_body, quiz], [table, body], {"t": "run", "b": "run"}, text, 5) == []
 
 
 def test_functions_that_touch_the_world_are_skipped_even_through_a_helper():

@@ -11,11 +11,13 @@ would pull it under the threshold left out before the file is verified.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable
 
 from assay.mutation.model import Mutant
 from assay.writers.offline.probe import Kept
+from assay.writers.offline.tables import readers
 
 UNCOUNTED = {"equivalent", "duplicate", "compile_error"}
 # mutants the probe did not judge: unknown to the foresight, which neither counts them killed nor
@@ -56,11 +58,75 @@ def prune(chosen: list[Kept], covered: set[str] | None = None) -> list[Kept]:
     picks the largest kill set first, and later picks can cover all of it. The fewest kills are
     weighed first, so the broad cases stay; what the suite kills does not change."""
     kept = list(chosen)
-    for k in sorted(chosen, key=lambda k: (len(k.kills), -k.size)):
-        others = set(covered or ()).union(*(o.kills for o in kept if o is not k))
-        if k.kills <= others:
+    for k in sorted(chosen, key=lambda k: (len(k.kills), len(k.reaches), -k.size)):
+        others = set(covered or ()).union(*(o.kills | o.reaches for o in kept if o is not k))
+        if k.kills | k.reaches <= others:
             kept.remove(k)
     return kept
+
+
+def reach(
+    chosen: list[Kept],
+    candidates: Iterable[Kept],
+    mutants: list[Mutant],
+    status: dict[str, str],
+    text: str,
+    per_function: int,
+) -> list[Kept]:
+    """Inputs for the mutants the probe did not judge (on a busy machine, most of a large module's):
+    greedily, the input that runs the code of the most of them no chosen input runs. Code that runs
+    when the module is imported (a rule table) is reached by an input holding one of its strings
+    (`'person'` for `_irregular('person', 'people')`), of a function that reads the table
+    (`tables.readers`). What they kill is unknown: gate 4 judges
+    them, or - when it runs out of time - they are kept as the probe's best guess."""
+    unjudged = [m for m in mutants if status.get(m.id, "not_run") in UNJUDGED]
+    if not unjudged:
+        return []
+    pool = [k for k in candidates if k not in chosen]
+    everyone = [*chosen, *pool]
+    source = text.split("\n")
+    tables = readers(text)
+    ran = set().union(*(k.lines for k in everyone))
+    calls = {k.id: _call_text(k) for k in everyone}
+    for m in unjudged:
+        span = {*range(m.line, m.end_line + 1), m.stmt_line}
+        if span & ran:
+            for k in everyone:
+                if k.lines & span:
+                    k.reaches.add(m.id)
+            continue
+        words = _strings("\n".join(source[m.line - 1 : m.end_line]))
+        users = tables.get(m.line, set())
+        for k in everyone:
+            if k.function in users and any(w in calls[k.id] for w in words):
+                k.reaches.add(m.id)
+    covered = set().union(*(k.kills | k.reaches for k in chosen))
+    taken = Counter(k.function for k in chosen)
+    added: list[Kept] = []
+    while True:
+        pool = [k for k in pool if k.reaches - covered and taken[k.function] < per_function]
+        if not pool:
+            return added
+        best = max(pool, key=lambda k: (len(k.reaches - covered), -k.size))
+        added.append(best)
+        covered |= best.reaches
+        taken[best.function] += 1
+        pool.remove(best)
+
+
+def _strings(text: str) -> set[str]:
+    """The words (three characters or more) of a piece of source's string literals, lowercased:
+    a regular expression's `(octop|vir)i$` gives `octop`, found in an input `'octopi'`."""
+    return {
+        w.lower() for s in re.findall(r"(['\"])(.+?)\1", text) for w in re.findall(r"\w{3,}", s[1])
+    }
+
+
+def _call_text(k: Kept) -> str:
+    """The input's sources, lowercased: what a table row's words are looked for in."""
+    i = k.input
+    parts = [i.get("receiver") or "", *i.get("args", []), *i.get("kwargs", {}).values()]
+    return " ".join(parts).lower()
 
 
 def _origin_rank(k: Kept) -> int:

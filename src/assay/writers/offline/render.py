@@ -219,6 +219,7 @@ class _Writer:
                         self.pinned(first),
                         sorted(first.kills),
                         i.get("origin", ""),
+                        sorted(first.reaches),
                     )
                 ],
             )
@@ -259,6 +260,7 @@ class _Writer:
                     self.pinned(k),
                     sorted(k.kills),
                     k.input.get("origin", ""),
+                    sorted(k.reaches),
                 )
             )
         names = ", ".join(f'"{c}"' for c in cols)
