@@ -27,6 +27,7 @@ from assay._assay_sandbox.protocol import MutantSpec, OfflineFunction, OfflineJo
 from assay.cli.generate import parse_budget
 from assay.errors import InputError
 from assay.mutation.model import Mutant
+from assay.mutation.mutants import generate
 from assay.project import Project
 from assay.writers.offline.cover import cover, fit_threshold, foresee, reach
 from assay.writers.offline.functions import FunctionInfo, functions_of
@@ -34,7 +35,7 @@ from assay.writers.offline.markers import marker_problem
 from assay.writers.offline.mine import mine
 from assay.writers.offline.outcomes import _function_report
 from assay.writers.offline.place import out_dir_rel, path_for, write_new
-from assay.writers.offline.probe import Kept, ProbeResult
+from assay.writers.offline.probe import Kept, ProbeResult, mutant_spec
 from assay.writers.offline.render import render
 from assay.writers.offline.session import _since
 
@@ -260,7 +261,10 @@ def test_mutants_the_probe_had_no_time_for_get_an_input_that_runs_their_code():
     """On a busy machine the probe ran none of these mutants: the cover, which knows only kills,
     kept no input for them, and the file lost them all. An input that runs a mutant's line is
     kept for it; a mutant of a table built at import by an input holding one of its strings."""
-    text = 'RULES = [\n    ("quiz", "zes"),\n]\n\ndef f(x):\n    return x, RULES\n\ndef g(x):\n    return x\n'
+    text = (
+        'RULES = [\n    ("quiz", "zes"),\n]\n\n'
+        "def f(x):\n    return x, RULES\n\ndef g(x):\n    return x\n"
+    )
     table = Mutant("t", "m.py", "op", 0, 1, 2, 0, 2, 1, '"quiz"', '"XXquizXX"', "")
     body = Mutant("b", "m.py", "op", 0, 1, 6, 0, 6, 1, "x", "None", "f")
     runs_body = _kept("runs", "f", set(), args=("1",))
@@ -495,6 +499,64 @@ def test_the_probe_ends_by_the_wall_clock_end_it_is_given_start_up_included(tmp_
     )
     status = json.loads(out.read_text())["status"]
     assert status.get("m1", "not_run") == status.get("m2", "not_run") == "not_run"
+
+
+STAMPS = textwrap.dedent("""
+    import re
+
+    _FORMATS = {}
+
+
+    def _formats(digits):
+        if digits not in _FORMATS:
+            _FORMATS[digits] = [
+                re.compile(r"\\A([0-9]{%d})-W([0-9]{2})\\Z" % digits),
+                re.compile(r"\\A([0-9]{%d})\\Z" % digits),
+            ]
+        return _FORMATS[digits]
+
+
+    def parse(text):
+        for n, pattern in enumerate(_formats(4)):
+            if pattern.match(text):
+                return n
+        return None
+""")
+
+
+def test_code_a_function_runs_on_its_first_call_only_is_judged_by_every_case_that_calls_it(
+    tmp_path,
+):
+    """`_formats` builds its patterns on the first call and caches them: the oracle traced their
+    lines in the first case only (`'2024'`), and a mutant of the week pattern was run against that
+    case alone - it survived, though `'2024-W05'`, which goes through the week pattern in a
+    mutant's fresh child, kills it."""
+    (tmp_path / "stamps.py").write_text(STAMPS)
+    week = next(m for m in generate("stamps.py", STAMPS) if m.line == 10 and "XX" in m.replacement)
+    out = tmp_path / "out.json"
+    inputs = [{"args": [a], "kwargs": {}} for a in ("'2024'", "'2024-W05'", "'x'", "'1'")]
+    job = OfflineJob(
+        user_root=str(tmp_path),
+        scratch_root=str(tmp_path),
+        out=str(out),
+        module="stamps",
+        path=str(tmp_path / "stamps.py"),
+        imports=["from stamps import parse"],
+        functions=[OfflineFunction("parse", "function", inputs, [])],
+        mutants=[mutant_spec(week)],
+        budget_s=20.0,
+        hypothesis_examples=0,
+    )
+    (tmp_path / "job.json").write_text(job.to_json())
+    subprocess.run(
+        launch.argv(sys.executable, "offline", str(tmp_path / "job.json")),
+        cwd=tmp_path,
+        check=True,
+        timeout=60,
+    )
+    result = json.loads(out.read_text())
+    assert result["status"].get(week.id) == "run", result["status"]
+    assert result["mutants"].get(week.id), "the week pattern's mutant survived"
 
 
 def test_untyped_parameters_get_values_shaped_by_how_the_function_uses_them(tmp_path):

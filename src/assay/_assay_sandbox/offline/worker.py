@@ -16,6 +16,7 @@ Output: JSON at `job.out`, read by `assay.writers.offline.probe`.
 
 from __future__ import annotations
 
+import ast
 import importlib
 import importlib.util
 import json
@@ -46,6 +47,9 @@ ASSERTABLE = {"return", "iter", "raise"}
 EXPLORE_SHARE = 0.55  # of the budget, for inputs and oracle; the rest for the mutants
 OVERRUN_SHARE = 0.4  # of the mutants' share, what a late exploration may take
 MAX_CASES = 250  # inputs run against one mutant
+# a mutant's lines ran in this many cases or fewer, while many more ran its function: code that runs
+# on the first call only (`_first_call_only`)
+FIRST_CALLS = 2
 
 
 def _same(a: dict, b: dict) -> bool:
@@ -305,6 +309,7 @@ def main(job_path: str) -> int:
         todo = [(m, None) for m in job.mutants]
         observers = mutants.Observers(text, path)
         source_lines = text.split("\n")
+        bodies = _bodies(text)
 
         def cases_for(m: MutantSpec) -> tuple[list[tuple], bool]:
             """(cases, whether the module body must run again): a def no call runs ran at
@@ -312,6 +317,8 @@ def main(job_path: str) -> int:
             if m.chain:
                 span = {*range(m.line, m.end_line + 1), m.stmt_line}
                 chosen = [c for c in cases if span & c[5]]
+                if 0 < len(chosen) <= FIRST_CALLS:
+                    chosen += _first_call_only(chosen, cases, bodies.get(m.chain[-1][1], set()))
                 if chosen or not span & at_import.lines:
                     return mutants.spread(chosen, MAX_CASES), False
                 lines = observers.lines(m.chain[-1][1])
@@ -341,6 +348,26 @@ def main(job_path: str) -> int:
     except Exception:  # noqa: BLE001 - report, never hang the caller
         result["error"] = traceback.format_exc()[-1500:]
     return _write(job, result, start)
+
+
+def _bodies(text: str) -> dict[int, set[int]]:
+    """First line of each function (its decorators' included, as a mutant's `chain` gives it) ->
+    its lines."""
+    out = {}
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+            out[first] = set(range(first, (node.end_lineno or node.lineno) + 1))
+    return out
+
+
+def _first_call_only(chosen: list[tuple], cases: list[tuple], body: set[int]) -> list[tuple]:
+    """Code a function runs on its first call only (a table it builds and caches) was traced in
+    the first case that called it, in the oracle's child; in a mutant's fresh child every case
+    that calls the function runs it: those cases, when many more call it than the traced few."""
+    ids = {c[0] for c in chosen}
+    callers = [c for c in cases if c[0] not in ids and body & c[5]]
+    return callers if len(callers) > 2 * len(chosen) else []
 
 
 def _cases(job: OfflineJob, functions: dict) -> list[tuple]:
