@@ -358,13 +358,15 @@ def goals(rows: list[dict]) -> str:
     function with its statements and assertions; an assay parametrized function is one test, its
     rows its cases) - pytest's count (one per row) is given beside it."""
     won = [r for r in rows if (r["assay"]["score"] or 0) > (r["pynguin"]["score"] or 0)]
-    fewer = [r for r in won if r["assay"].get("kept_functions", 0) < max(1, r["pynguin"]["kept"])]
-    fewer_rows = [r for r in won if r["assay"]["kept"] < max(1, r["pynguin"]["kept"])]
+    # where Pynguin kept nothing there is no count to be under
+    both = [r for r in won if r["pynguin"]["kept"]]
+    fewer = [r for r in both if r["assay"].get("kept_functions", 0) < r["pynguin"]["kept"]]
+    fewer_rows = [r for r in both if r["assay"]["kept"] < r["pynguin"]["kept"]]
     return (
         f"assay's kept suite scores higher on {len(won)} of {len(rows)} modules (goal: 5 of 6); "
-        f"with fewer tests on {len(fewer)} of those {len(won)}, counted as test functions "
-        f"(Pynguin's test cases are one function each), on {len(fewer_rows)} counted as pytest "
-        "counts them (a parametrized row each)"
+        f"of the {len(both)} of those where Pynguin kept a test, assay has fewer tests on "
+        f"{len(fewer)} counted as test functions (Pynguin's test cases are one function each), "
+        f"on {len(fewer_rows)} counted as pytest counts them (a parametrized row each)"
     )
 
 
