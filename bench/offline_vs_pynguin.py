@@ -10,7 +10,9 @@ run it once, in the background); `--tool assay` then reads them back for the tab
 /tmp/assay-field/projects) instead of the modules the writer was tuned on.
 
 Per module, for each tool, on a fresh copy of the project:
-- tests produced (test cases: a parametrized case counts once per row, as pytest counts them);
+- tests produced: as pytest counts them (a parametrized case once per row) and, in parentheses, as
+  test functions - how Pynguin's test cases are counted (one function each), the count the goal
+  "fewer tests" uses (both are printed under the table);
 - tests that pass assay's gates 1-5 (profile `generated`): the file is verified, the tests a gate
   rejects by name (failing, flaky, smelly, xfail) are removed and the rest verified again until the
   file is accepted - the *kept* suite; a file rejected as a whole (gate 4 under its threshold)
@@ -350,9 +352,28 @@ def judge(root: Path, module: str, rel: str, wall: float, note: str) -> dict:
     }
 
 
+def goals(rows: list[dict]) -> str:
+    """The issue's goal per module: a higher score than Pynguin's kept suite, with fewer tests.
+    Tests are counted as Pynguin's test cases are: one test function each (a Pynguin case is one
+    function with its statements and assertions; an assay parametrized function is one test, its
+    rows its cases) - pytest's count (one per row) is given beside it."""
+    won = [r for r in rows if (r["assay"]["score"] or 0) > (r["pynguin"]["score"] or 0)]
+    # where Pynguin kept nothing there is no count to be under
+    both = [r for r in won if r["pynguin"]["kept"]]
+    fewer = [r for r in both if r["assay"].get("kept_functions", 0) < r["pynguin"]["kept"]]
+    fewer_rows = [r for r in both if r["assay"]["kept"] < r["pynguin"]["kept"]]
+    return (
+        f"assay's kept suite scores higher on {len(won)} of {len(rows)} modules (goal: 5 of 6); "
+        f"of the {len(both)} of those where Pynguin kept a test, assay has fewer tests on "
+        f"{len(fewer)} counted as test functions (Pynguin's test cases are one function each), "
+        f"on {len(fewer_rows)} counted as pytest counts them (a parametrized row each)"
+    )
+
+
 def table(rows: list[dict]) -> str:
     head = (
-        "| project | module | tool | tests produced (functions) | pass gates 1-5 (functions) "
+        "| project | module | tool | tests produced: pytest cases (functions) "
+        "| pass gates 1-5: cases (functions) "
         "| mutation score, kept suite "
         "| (whole suite as produced) | lines kept (produced) | wall s | note |\n"
         "|---|---|---|---:|---:|---:|---:|---:|---:|---|"
@@ -393,6 +414,7 @@ def main() -> int:
     if args.skip_pynguin:
         args.tool = "assay"
     exe = Path() if args.tool == "assay" else pynguin_exe(args.pynguin_python)
+    load_at_start = os.getloadavg()
     rows = []
     for name in args.only or list(SETS[args.set]):
         for module in ALL[name]["modules"]:
@@ -420,10 +442,12 @@ def main() -> int:
         r"\s+", " ", subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
     )
     print(table(rows))
+    print("\n" + goals(rows))
     print(
         f"\nbudget {args.budget:g} s per module and tool, "
         f"assay --max-tests {args.max_tests}; machine: "
-        f"{os.cpu_count()} cores, {uptime}"
+        f"{os.cpu_count()} cores, load average at the start "
+        f"{' '.join(f'{v:.1f}' for v in load_at_start)}, at the end: {uptime}"
     )
     out = RUNS / f"results-{'-'.join(args.only or ['all'])}-max{args.max_tests}.json"
     out.write_text(

@@ -9,6 +9,7 @@ import json
 import subprocess
 import sys
 import textwrap
+import time
 from types import SimpleNamespace
 
 import pytest
@@ -17,6 +18,7 @@ from assay._assay_sandbox import launch
 from assay._assay_sandbox.offline.calls import prepare
 from assay._assay_sandbox.offline.inputs import candidates
 from assay._assay_sandbox.offline.values import Imports, round_trips, to_source
+from assay._assay_sandbox.offline.worker import explore
 from assay._assay_sandbox.protocol import OfflineFunction, OfflineJob
 from assay.writers.offline.functions import functions_of
 from assay.writers.offline.probe import Kept
@@ -200,3 +202,50 @@ def test_special_methods_are_targets_run_and_written_with_their_syntax(tmp_path)
     text = render("versions", chosen, kinds, {}, {"versions"}, list(kinds)).text
     assert "assert (version < Version(2)) is True" in text
     assert "assert version[0] == 1" in text
+
+
+DATES = textwrap.dedent('''
+    import re
+
+    _TABLES = {}
+
+
+    def _table(digits):
+        """Built on the first call, from pieces no string constant shows whole (isodate's way)."""
+        if digits not in _TABLES:
+            _TABLES[digits] = [
+                re.compile(r"\\A(?P<year>[0-9]{%d})-(?P<month>[0-9]{2})\\Z" % digits),
+                re.compile(r"\\A(?P<year>[0-9]{%d})\\Z" % digits),
+            ]
+        return _TABLES[digits]
+
+
+    def parse(text, digits=4):
+        for pattern in _table(digits):
+            found = pattern.match(text)
+            if found:
+                parts = found.groupdict()
+                return int(parts["year"]), int(parts.get("month") or 1)
+        raise ValueError("not a date")
+''')
+
+
+def test_strings_matching_the_patterns_a_function_builds_when_called_become_its_inputs(tmp_path):
+    """`parse` raises on every string its callers' tests and the module's constants suggest; the
+    strings its own table matches - read from the table once a call built it - reach its
+    branches (`1111-11` a year and a month, `1111` a year)."""
+    (tmp_path / "dates.py").write_text(DATES)
+    sys.path.insert(0, str(tmp_path))
+    try:
+        module = importlib.import_module("dates")
+        path = str(tmp_path / "dates.py")
+        job = OfflineJob("", "", "", "dates", path, [], [], [], call_timeout=1.0, max_inputs=40)
+        fn = OfflineFunction("parse", "function", [{"args": ["'x'"], "kwargs": {}}])
+        now = time.monotonic()
+        found = explore(job, module, fn, path, now + 10, False, now + 20)
+    finally:
+        sys.path.remove(str(tmp_path))
+        sys.modules.pop("dates", None)
+    returned = {k["outcome"]["expr"] for k in found["kept"] if k["outcome"]["k"] == "return"}
+    assert {"(1111, 11)", "(1111, 1)"} <= returned, found
+    assert found["tried"].get("regex", 0) >= 2

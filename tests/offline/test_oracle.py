@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib
 import sys
 import textwrap
+import time
 import warnings
 
 import pytest
@@ -19,7 +20,10 @@ from assay._assay_sandbox.offline.calls import (
     record,
     run_call,
 )
+from assay._assay_sandbox.offline.worker import explore
+from assay._assay_sandbox.protocol import OfflineFunction, OfflineJob
 from assay.writers.offline.markers import warnings_fail
+from assay.writers.offline.outcomes import _no_input
 from assay.writers.offline.probe import Kept
 from assay.writers.offline.render import render
 
@@ -108,3 +112,39 @@ def test_a_call_that_warns_is_not_pinned_where_pytest_turns_warnings_into_errors
     assert record(ran, None, None, [])["expr"] == "1"  # elsewhere a warning fails nothing
     (tmp_path / "tox.ini").write_text("[pytest]\nfilterwarnings =\n    error\n")
     assert warnings_fail(tmp_path) and not warnings_fail(tmp_path / "elsewhere")
+
+
+HANGS = textwrap.dedent("""
+    def spin(n: int) -> int:
+        while n >= 0 or n < 0:
+            n += 1
+        return n
+
+
+    def double(n: int) -> int:
+        return 2 * n
+""")
+
+
+@pytest.fixture
+def hanging(tmp_path):
+    (tmp_path / "spinner.py").write_text(HANGS)
+    sys.path.insert(0, str(tmp_path))
+    try:
+        yield importlib.import_module("spinner"), str(tmp_path / "spinner.py")
+    finally:
+        sys.path.remove(str(tmp_path))
+        sys.modules.pop("spinner", None)
+
+
+def test_a_function_that_hangs_reads_as_hanging_however_short_its_share(hanging):
+    """On a busy machine a function's share of the probe can be shorter than one call timeout: its
+    child was killed before any call timed out, and the function read as "out of time" rather than
+    "hangs". A share of 0.2 s here stands for that machine."""
+    module, path = hanging
+    job = OfflineJob("", "", "", "spinner", path, [], [], [], call_timeout=0.3, max_inputs=6)
+    now = time.monotonic()
+    spin = OfflineFunction("spin", "function", [])
+    found = explore(job, module, spin, path, now + 0.2, False, now + 30)
+    assert found["hung"] >= 1 and not found["kept"], found
+    assert _no_input(found) == "hangs on every input it was given"

@@ -27,14 +27,15 @@ from assay._assay_sandbox.protocol import MutantSpec, OfflineFunction, OfflineJo
 from assay.cli.generate import parse_budget
 from assay.errors import InputError
 from assay.mutation.model import Mutant
+from assay.mutation.mutants import generate
 from assay.project import Project
-from assay.writers.offline.cover import cover, fit_threshold, foresee
+from assay.writers.offline.cover import cover, fit_threshold, foresee, reach
 from assay.writers.offline.functions import FunctionInfo, functions_of
 from assay.writers.offline.markers import marker_problem
 from assay.writers.offline.mine import mine
 from assay.writers.offline.outcomes import _function_report
 from assay.writers.offline.place import out_dir_rel, path_for, write_new
-from assay.writers.offline.probe import Kept, ProbeResult
+from assay.writers.offline.probe import Kept, ProbeResult, mutant_spec
 from assay.writers.offline.render import render
 from assay.writers.offline.session import _since
 
@@ -129,6 +130,39 @@ def test_inputs_are_mined_from_parametrize_rows_locals_constants_helpers_and_doc
     assert 1 in mined.literals["int"] and "1.5" in mined.literals["str"]
 
 
+def test_parametrize_tables_written_as_sets_or_annotated_are_mined(tmp_path):
+    """isodate's date table is a set (`CASES = {(4, "1985", ...), ...}`), others annotate theirs
+    (`CASES: list[tuple] = [...]`): neither gave a row, and `parse_date` got no input of its
+    tests."""
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    module = "def parse(text, digits=4):\n    return text[:digits]\n"
+    (tmp_path / "pkg" / "dates.py").write_text(module)
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_dates.py").write_text(
+        textwrap.dedent("""
+        import pytest
+        from pkg.dates import parse
+
+        AS_SET = {(4, "1985-04"), (6, "+001985")}
+        ANNOTATED: list[tuple[int, str]] = [(2, "19")]
+
+        @pytest.mark.parametrize("digits, text", AS_SET)
+        def test_set(digits, text):
+            assert parse(text, digits)
+
+        @pytest.mark.parametrize("digits, text", ANNOTATED)
+        def test_annotated(digits, text):
+            assert parse(text, digits)
+    """)
+    )
+    calls = {
+        tuple(i["args"])
+        for i in mine(tmp_path, "pkg.dates", module, {"parse": "function"}).inputs["parse"]
+    }
+    assert calls == {("'1985-04'", "4"), ("'+001985'", "6"), ("'19'", "2")}
+
+
 def _kept(id_, function, kills, args=("1",), outcome=None):
     return Kept(
         id_,
@@ -149,6 +183,17 @@ def test_set_cover_takes_the_biggest_new_kill_ties_to_the_shortest_and_caps_per_
     assert [k.id for k in cover([a, b, c, d, e], per_function=5)] == ["b", "c"]
     assert [k.id for k in cover([a, b, c, d], per_function=1)] == ["b"]
     assert cover([d], per_function=5, covered={"m1"}) == []
+
+
+def test_no_kept_case_is_redundant_after_the_cover():
+    """Greedy takes `broad` first (4 kills), then `left` and `right` for m5 and m6; together those
+    two kill all `broad` kills, and `broad` no longer earns its place."""
+    broad = _kept("broad", "f", {"m1", "m2", "m3", "m4"})
+    left = _kept("left", "f", {"m1", "m2", "m5"})
+    right = _kept("right", "f", {"m3", "m4", "m6"})
+    assert [k.id for k in cover([broad, left, right], per_function=5)] == ["left", "right"]
+    # a case that only repeats what the tests already kept kill is left out too
+    assert [k.id for k in cover([broad, left], per_function=5, covered={"m5"})] == ["broad"]
 
 
 def test_the_file_is_parametrized_where_the_shape_repeats_and_imports_only_what_it_uses():
@@ -183,6 +228,57 @@ def test_the_file_is_parametrized_where_the_shape_repeats_and_imports_only_what_
         "test_fee_return_values[1]",
     ]
     assert out.rows["test_fee_return_values"] == ret
+
+
+def test_calls_that_leave_out_different_arguments_share_one_test_with_the_defaults_filled():
+    """`fee(1)`, `fee(2, 3)` and `fee(4, premium=True)` were three tests; one table now, each
+    left-out argument written at its default (a literal). A default that is not a literal keeps
+    its calls apart."""
+
+    def case(id_, args, kwargs, expr):
+        k = _kept(id_, "fee", {id_}, args=args, outcome={"k": "return", "expr": expr})
+        k.input["kwargs"] = kwargs
+        return k
+
+    cases = [case("a", ("1",), {}, "1"), case("b", ("2", "3"), {}, "5")]
+    cases.append(case("c", ("4",), {"premium": "True"}, "9"))
+    params = {"fee": ["amount", "rate", "premium"]}
+    literal = {"fee": {"rate": "0", "premium": "False"}}
+    out = render("pkg.calc", cases, {"fee": "function"}, params, {"pkg"}, ["fee"], literal)
+    tree = ast.parse(out.text)
+    assert [n.name for n in tree.body if isinstance(n, ast.FunctionDef)] == [
+        "test_fee_return_values"
+    ]
+    assert "fee(amount, rate, premium=premium) == expected" in out.text
+    assert "(1, 0, False, 1)," in out.text and "(4, 0, True, 9)," in out.text
+    assert [k.id for k in out.rows["test_fee_return_values"]] == ["a", "b", "c"]
+    built = {"fee": {"rate": "Rate()", "premium": "False"}}
+    out = render("pkg.calc", cases, {"fee": "function"}, params, {"pkg"}, ["fee"], built)
+    assert len([n for n in ast.parse(out.text).body if isinstance(n, ast.FunctionDef)]) == 3
+
+
+def test_mutants_the_probe_had_no_time_for_get_an_input_that_runs_their_code():
+    """On a busy machine the probe ran none of these mutants: the cover, which knows only kills,
+    kept no input for them, and the file lost them all. An input that runs a mutant's line is
+    kept for it; a mutant of a table built at import by an input holding one of its strings."""
+    text = (
+        'RULES = [\n    ("quiz", "zes"),\n]\n\n'
+        "def f(x):\n    return x, RULES\n\ndef g(x):\n    return x\n"
+    )
+    table = Mutant("t", "m.py", "op", 0, 1, 2, 0, 2, 1, '"quiz"', '"XXquizXX"', "")
+    body = Mutant("b", "m.py", "op", 0, 1, 6, 0, 6, 1, "x", "None", "f")
+    runs_body = _kept("runs", "f", set(), args=("1",))
+    runs_body.lines = {6}
+    quiz = _kept("quiz", "f", set(), args=("'quizzes'",))
+    other = _kept("other", "f", set(), args=("'box'",))
+    elsewhere = _kept("elsewhere", "g", set(), args=("'quiz'",))  # g does not read RULES
+    status = {"t": "not_run", "b": "not_run"}
+    found = reach([], [runs_body, quiz, other, elsewhere], [table, body], status, text, 5)
+    assert {k.id for k in found} == {"runs", "quiz"}
+    assert quiz.reaches == {"t"} and runs_body.reaches == {"b"}
+    assert not other.reaches and not elsewhere.reaches
+    # judged mutants need nothing more
+    assert reach([], [runs_body, quiz], [table, body], {"t": "run", "b": "run"}, text, 5) == []
 
 
 def test_functions_that_touch_the_world_are_skipped_even_through_a_helper():
@@ -403,6 +499,64 @@ def test_the_probe_ends_by_the_wall_clock_end_it_is_given_start_up_included(tmp_
     )
     status = json.loads(out.read_text())["status"]
     assert status.get("m1", "not_run") == status.get("m2", "not_run") == "not_run"
+
+
+STAMPS = textwrap.dedent("""
+    import re
+
+    _FORMATS = {}
+
+
+    def _formats(digits):
+        if digits not in _FORMATS:
+            _FORMATS[digits] = [
+                re.compile(r"\\A([0-9]{%d})-W([0-9]{2})\\Z" % digits),
+                re.compile(r"\\A([0-9]{%d})\\Z" % digits),
+            ]
+        return _FORMATS[digits]
+
+
+    def parse(text):
+        for n, pattern in enumerate(_formats(4)):
+            if pattern.match(text):
+                return n
+        return None
+""")
+
+
+def test_code_a_function_runs_on_its_first_call_only_is_judged_by_every_case_that_calls_it(
+    tmp_path,
+):
+    """`_formats` builds its patterns on the first call and caches them: the oracle traced their
+    lines in the first case only (`'2024'`), and a mutant of the week pattern was run against that
+    case alone - it survived, though `'2024-W05'`, which goes through the week pattern in a
+    mutant's fresh child, kills it."""
+    (tmp_path / "stamps.py").write_text(STAMPS)
+    week = next(m for m in generate("stamps.py", STAMPS) if m.line == 10 and "XX" in m.replacement)
+    out = tmp_path / "out.json"
+    inputs = [{"args": [a], "kwargs": {}} for a in ("'2024'", "'2024-W05'", "'x'", "'1'")]
+    job = OfflineJob(
+        user_root=str(tmp_path),
+        scratch_root=str(tmp_path),
+        out=str(out),
+        module="stamps",
+        path=str(tmp_path / "stamps.py"),
+        imports=["from stamps import parse"],
+        functions=[OfflineFunction("parse", "function", inputs, [])],
+        mutants=[mutant_spec(week)],
+        budget_s=20.0,
+        hypothesis_examples=0,
+    )
+    (tmp_path / "job.json").write_text(job.to_json())
+    subprocess.run(
+        launch.argv(sys.executable, "offline", str(tmp_path / "job.json")),
+        cwd=tmp_path,
+        check=True,
+        timeout=60,
+    )
+    result = json.loads(out.read_text())
+    assert result["status"].get(week.id) == "run", result["status"]
+    assert result["mutants"].get(week.id), "the week pattern's mutant survived"
 
 
 def test_untyped_parameters_get_values_shaped_by_how_the_function_uses_them(tmp_path):

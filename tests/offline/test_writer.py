@@ -81,7 +81,9 @@ def test_the_tests_kill_the_mutants_of_what_they_test(ledger_run):
         assert f.status == "tested" and f.tests >= 1, f
         assert f.killed == f.mutants > 0, (f, module.survivors, module.notes, module.timings)
     assert module.gate_score is not None and module.gate_score >= 50
-    assert all(t.kills for t in module.tests), "a test that kills no mutant was kept"
+    assert all(t.kills or t.reaches for t in module.tests), (
+        "a test that kills no mutant, nor runs one the probe had no time for, was kept"
+    )
 
 
 def test_inputs_come_from_the_tests_the_doctests_and_the_type_hints(ledger_run):

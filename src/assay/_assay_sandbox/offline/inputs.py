@@ -154,7 +154,8 @@ def drawn(
 def candidates(
     module: ModuleType, fn: dict, pool: dict[str, list], max_inputs: int, seed: int
 ) -> dict:
-    """{"params": [...], "inputs": [...]}: the function's candidate inputs, mined ones first."""
+    """{"params": [...], "defaults": {param: source}, "inputs": [...]}: the function's candidate
+    inputs, mined ones first."""
     cls, obj, sig = _target(module, fn)
     pool = own_literals(module, obj, pool)
     imports = Imports()
@@ -246,7 +247,7 @@ def candidates(
     for _ in range(max(0, (max_inputs - len(out)) // 3)):
         named = {n: rng.choice(c) for n, c in choices.items() if c}
         add(named, rng.choice(receivers) if receivers else None, "combination")
-    return {"params": [*sig.positional, *sig.keyword], "inputs": out}
+    return {"params": [*sig.positional, *sig.keyword], "defaults": defaults, "inputs": out}
 
 
 def _built(cls: type, pool: dict[str, list], imports: Imports) -> list[str]:

@@ -16,6 +16,7 @@ Output: JSON at `job.out`, read by `assay.writers.offline.probe`.
 
 from __future__ import annotations
 
+import ast
 import importlib
 import importlib.util
 import json
@@ -32,18 +33,23 @@ if TYPE_CHECKING:
     from types import ModuleType
 
     from ..protocol import MutantSpec, OfflineFunction
-from . import mutants
+    from .oracle import Report
+from . import mutants, patterns
 from .callgraph import PER_CALLEE, Watched, callers_first
 from .calls import (
     LineTrace,
 )
 from .inputs import candidates, drawn
-from .oracle import bisected, in_child, observe
+from .oracle import GIVE_UP, bisected, in_child, observe
+from .patterns import reached
 
 ASSERTABLE = {"return", "iter", "raise"}
 EXPLORE_SHARE = 0.55  # of the budget, for inputs and oracle; the rest for the mutants
 OVERRUN_SHARE = 0.4  # of the mutants' share, what a late exploration may take
 MAX_CASES = 250  # inputs run against one mutant
+# a mutant's lines ran in this many cases or fewer, while many more ran its function: code that runs
+# on the first call only (`_first_call_only`)
+FIRST_CALLS = 2
 
 
 def _same(a: dict, b: dict) -> bool:
@@ -89,6 +95,17 @@ def explore(
         return {"error": "building inputs failed: " + made["crash"].strip().splitlines()[-1][:200]}
     inputs = made["inputs"]
     left = (hard if hard is not None else deadline + 60.0) - time.monotonic()
+    if left > 2.0:  # strings that match the patterns the module holds once it ran (in a child)
+        known = set(job.literals.get("regex", []))
+        state, found, _ = in_child(
+            lambda: reached(module, spec, inputs, job.imports, job.call_timeout, known),
+            min(max(1.0, share * 0.1), left * 0.2) + patterns.BASES * job.call_timeout,
+        )
+        if state == "exited" and isinstance(found, list) and found:
+            # after the inputs a person wrote, before the generated ones
+            at = sum(1 for i in inputs if i.get("origin") in ("tests", "doctest"))
+            inputs = _unique([*inputs[:at], *found, *inputs[at:]])[: job.max_inputs]
+        left = (hard if hard is not None else deadline + 60.0) - time.monotonic()
     if hypothesis and len(inputs) < job.max_inputs and left > 2.0:  # in its own child, bounded
         limit = min(share * 0.2, 4.0, left * 0.2)
         until = time.monotonic() + limit * 0.7
@@ -99,17 +116,9 @@ def explore(
             limit + max(2.0, limit),
         )
         if state == "exited" and isinstance(more, list):
-            seen = {
-                repr((i.get("receiver"), i["args"], sorted(i["kwargs"].items()))) for i in inputs
-            }
-            fresh = [
-                i
-                for i in more
-                if repr((i.get("receiver"), i["args"], sorted(i["kwargs"].items()))) not in seen
-            ]
-            inputs += fresh[: job.max_inputs - len(inputs)]
+            inputs = _unique([*inputs, *more])[: job.max_inputs]
 
-    def forward(batch: list[dict], stop: float) -> list[dict]:
+    def forward(batch: list[dict], stop: float, report: Report) -> list[dict]:
         return observe(
             module,
             spec,
@@ -122,9 +131,11 @@ def explore(
             stop,
             watched,
             job.warnings_fail,
+            report,
         )
 
-    def backward(batch: list[dict], stop: float) -> list[dict]:
+    def backward(batch: list[dict], stop: float, report: Report) -> list[dict]:
+        last = len(batch) - 1
         return list(
             reversed(
                 observe(
@@ -139,13 +150,23 @@ def explore(
                     stop,
                     None,
                     job.warnings_fail,
+                    lambda msg: report({**msg, "i": last - msg["i"]}),
                 )
             )
         )
 
     # the first run leaves the second (which drops the outcomes that do not repeat) a share
+    # however short its share, a function gets the time to show that it hangs (`GIVE_UP` calls
+    # to the call timeout), within the probe's end: on a busy machine too it is called a hang
+    floor = time.monotonic() + GIVE_UP * job.call_timeout + 1.5
     first = bisected(
-        forward, inputs, job.call_timeout, time.monotonic() + (deadline - time.monotonic()) * 0.6
+        forward,
+        inputs,
+        job.call_timeout,
+        max(
+            time.monotonic() + (deadline - time.monotonic()) * 0.6,
+            min(floor, hard if hard is not None else floor),
+        ),
     )
     again = [i for i, a in enumerate(first) if a["k"] in ASSERTABLE]  # only those can be kept
     second = [{"k": "not_run"} for _ in inputs]
@@ -182,6 +203,7 @@ def explore(
     memory = sum(1 for a in first if a["k"] == "memory")
     return {
         "params": made["params"],
+        "defaults": made.get("defaults", {}),
         "tried": tried,
         "kept": kept,
         "dropped": dropped,
@@ -191,6 +213,18 @@ def explore(
         "inputs": len(inputs),
         "first": [a for a in first if "calls" in a],  # for `callgraph`, taken out by the caller
     }
+
+
+def _unique(inputs: list[dict]) -> list[dict]:
+    """The inputs without repeats (the same receiver, arguments and keywords), in order."""
+    seen: set[str] = set()
+    out = []
+    for i in inputs:
+        key = repr((i.get("receiver"), i.get("args", []), sorted(i.get("kwargs", {}).items())))
+        if key not in seen:
+            seen.add(key)
+            out.append(i)
+    return out
 
 
 def _why_dropped(inp: dict, a: dict, b: dict) -> str | None:
@@ -275,6 +309,7 @@ def main(job_path: str) -> int:
         todo = [(m, None) for m in job.mutants]
         observers = mutants.Observers(text, path)
         source_lines = text.split("\n")
+        bodies = _bodies(text)
 
         def cases_for(m: MutantSpec) -> tuple[list[tuple], bool]:
             """(cases, whether the module body must run again): a def no call runs ran at
@@ -282,6 +317,8 @@ def main(job_path: str) -> int:
             if m.chain:
                 span = {*range(m.line, m.end_line + 1), m.stmt_line}
                 chosen = [c for c in cases if span & c[5]]
+                if 0 < len(chosen) <= FIRST_CALLS:
+                    chosen += _first_call_only(chosen, cases, bodies.get(m.chain[-1][1], set()))
                 if chosen or not span & at_import.lines:
                     return mutants.spread(chosen, MAX_CASES), False
                 lines = observers.lines(m.chain[-1][1])
@@ -311,6 +348,26 @@ def main(job_path: str) -> int:
     except Exception:  # noqa: BLE001 - report, never hang the caller
         result["error"] = traceback.format_exc()[-1500:]
     return _write(job, result, start)
+
+
+def _bodies(text: str) -> dict[int, set[int]]:
+    """First line of each function (its decorators' included, as a mutant's `chain` gives it) ->
+    its lines."""
+    out = {}
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+            out[first] = set(range(first, (node.end_lineno or node.lineno) + 1))
+    return out
+
+
+def _first_call_only(chosen: list[tuple], cases: list[tuple], body: set[int]) -> list[tuple]:
+    """Code a function runs on its first call only (a table it builds and caches) was traced in
+    the first case that called it, in the oracle's child; in a mutant's fresh child every case
+    that calls the function runs it: those cases, when many more call it than the traced few."""
+    ids = {c[0] for c in chosen}
+    callers = [c for c in cases if c[0] not in ids and body & c[5]]
+    return callers if len(callers) > 2 * len(chosen) else []
 
 
 def _cases(job: OfflineJob, functions: dict) -> list[tuple]:

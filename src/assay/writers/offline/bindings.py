@@ -10,6 +10,7 @@ import itertools
 from collections import Counter
 
 MAX_ROWS = 60  # parametrize rows expanded per test
+ROWS = (ast.List, ast.Tuple, ast.Set)  # a parametrize table as written (isodate's is a set)
 _BUILTINS = set(dir(builtins))
 
 
@@ -41,13 +42,17 @@ class _Resolver:
                         f" as {a.asname}" if a.asname else ""
                     )
                     self.origin[local] = f"{module}.{a.name}"
-        self.constants = {
-            t.id: n.value
-            for n in tree.body
-            if isinstance(n, ast.Assign)
-            and len(n.targets) == 1
-            and isinstance(t := n.targets[0], ast.Name)
-        }
+        # `CASES = [...]` and `CASES: list[...] = [...]`
+        self.constants: dict[str, ast.AST] = {}
+        for n in tree.body:
+            if isinstance(n, ast.Assign) and len(n.targets) == 1:
+                target, value = n.targets[0], n.value
+            elif isinstance(n, ast.AnnAssign) and n.value is not None:
+                target, value = n.target, n.value
+            else:
+                continue
+            if isinstance(target, ast.Name):
+                self.constants[target.id] = value
         # name -> (source, import lines it needs)
         self.helpers: dict[str, tuple[str, set[str]]] = {}
         for node in tree.body:
@@ -167,10 +172,10 @@ def _rows(
         else:
             return []
         if isinstance(values, ast.Name) and isinstance(
-            named := resolver.constants.get(values.id), (ast.List, ast.Tuple)
+            named := resolver.constants.get(values.id), ROWS
         ):
             values = named
-        if not isinstance(values, (ast.List, ast.Tuple)):
+        if not isinstance(values, ROWS):
             return []
         table: list[dict[str, ast.AST]] = []
         for row in values.elts:

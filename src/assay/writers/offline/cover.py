@@ -1,8 +1,8 @@
 """Which kept inputs become tests: a greedy set cover of the mutants they kill, and gate 4 foreseen.
 
 Greedy: take the input that kills the most mutants no chosen input kills yet (ties to the shortest
-call), at most `per_function` per function, until no input adds a kill. An input that kills nothing
-new is never a test.
+call), at most `per_function` per function, until no input adds a kill; then drop the inputs whose
+kills the others all make (`prune`). Every test kills a mutant no other test kills.
 
 The writer scopes gate 4 to the lines of the functions a file's tests target; the probe knows which
 mutants each input kills, so the score can be foreseen (over the mutants it ran) and functions that
@@ -11,11 +11,13 @@ would pull it under the threshold left out before the file is verified.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable
 
 from assay.mutation.model import Mutant
 from assay.writers.offline.probe import Kept
+from assay.writers.offline.tables import readers
 
 UNCOUNTED = {"equivalent", "duplicate", "compile_error"}
 # mutants the probe did not judge: unknown to the foresight, which neither counts them killed nor
@@ -31,7 +33,8 @@ def cover(
 ) -> list[Kept]:
     """Greedy set cover of mutants by inputs, starting from `covered` (kills of tests already kept)
     and `taken` (tests already kept per function)."""
-    covered = set(covered or ())
+    before = set(covered or ())
+    covered = set(before)
     taken = Counter(taken or {})
     pool = [k for k in candidates if k.kills - covered]
     chosen: list[Kept] = []
@@ -47,7 +50,83 @@ def cover(
             for k in pool
             if k is not best and k.kills - covered and taken[k.function] < per_function
         ]
-    return chosen
+    return prune(chosen, before)
+
+
+def prune(chosen: list[Kept], covered: set[str] | None = None) -> list[Kept]:
+    """Keep a case only when it kills a mutant no other kept case (nor `covered`) kills: greedy
+    picks the largest kill set first, and later picks can cover all of it. The fewest kills are
+    weighed first, so the broad cases stay; what the suite kills does not change."""
+    kept = list(chosen)
+    for k in sorted(chosen, key=lambda k: (len(k.kills), len(k.reaches), -k.size)):
+        others = set(covered or ()).union(*(o.kills | o.reaches for o in kept if o is not k))
+        if k.kills | k.reaches <= others:
+            kept.remove(k)
+    return kept
+
+
+def reach(
+    chosen: list[Kept],
+    candidates: Iterable[Kept],
+    mutants: list[Mutant],
+    status: dict[str, str],
+    text: str,
+    per_function: int,
+) -> list[Kept]:
+    """Inputs for the mutants the probe did not judge (on a busy machine, most of a large module's):
+    greedily, the input that runs the code of the most of them no chosen input runs. Code that runs
+    when the module is imported (a rule table) is reached by an input holding one of its strings
+    (`'person'` for `_irregular('person', 'people')`), of a function that reads the table
+    (`tables.readers`). What they kill is unknown: gate 4 judges
+    them, or - when it runs out of time - they are kept as the probe's best guess."""
+    unjudged = [m for m in mutants if status.get(m.id, "not_run") in UNJUDGED]
+    if not unjudged:
+        return []
+    pool = [k for k in candidates if k not in chosen]
+    everyone = [*chosen, *pool]
+    source = text.split("\n")
+    tables = readers(text)
+    ran = set().union(*(k.lines for k in everyone))
+    calls = {k.id: _call_text(k) for k in everyone}
+    for m in unjudged:
+        span = {*range(m.line, m.end_line + 1), m.stmt_line}
+        if span & ran:
+            for k in everyone:
+                if k.lines & span:
+                    k.reaches.add(m.id)
+            continue
+        words = _strings("\n".join(source[m.line - 1 : m.end_line]))
+        users = tables.get(m.line, set())
+        for k in everyone:
+            if k.function in users and any(w in calls[k.id] for w in words):
+                k.reaches.add(m.id)
+    covered = set().union(*(k.kills | k.reaches for k in chosen))
+    taken = Counter(k.function for k in chosen)
+    added: list[Kept] = []
+    while True:
+        pool = [k for k in pool if k.reaches - covered and taken[k.function] < per_function]
+        if not pool:
+            return added
+        best = max(pool, key=lambda k: (len(k.reaches - covered), -k.size))
+        added.append(best)
+        covered |= best.reaches
+        taken[best.function] += 1
+        pool.remove(best)
+
+
+def _strings(text: str) -> set[str]:
+    """The words (three characters or more) of a piece of source's string literals, lowercased:
+    a regular expression's `(octop|vir)i$` gives `octop`, found in an input `'octopi'`."""
+    return {
+        w.lower() for s in re.findall(r"(['\"])(.+?)\1", text) for w in re.findall(r"\w{3,}", s[1])
+    }
+
+
+def _call_text(k: Kept) -> str:
+    """The input's sources, lowercased: what a table row's words are looked for in."""
+    i = k.input
+    parts = [i.get("receiver") or "", *i.get("args", []), *i.get("kwargs", {}).values()]
+    return " ".join(parts).lower()
 
 
 def _origin_rank(k: Kept) -> int:

@@ -33,6 +33,8 @@ class PinnedTest:
     expected: str  # what it pins, e.g. `== 850`, `raises ValueError`
     kills: list[str]  # mutant ids it kills (by the probe)
     origin: str  # where the input came from: tests | doctest | variant | combination | hypothesis
+    # mutants the probe did not judge (out of time) whose code it runs: kept for those
+    reaches: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)

@@ -33,6 +33,8 @@ class Kept:
     outcome: dict[str, Any]
     lines: set[int]
     kills: set[str] = field(default_factory=set)
+    # mutants the probe did not judge (its time ran out) whose code this input runs (`cover.reach`)
+    reaches: set[str] = field(default_factory=set)
 
     @property
     def size(self) -> int:

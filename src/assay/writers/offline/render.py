@@ -13,6 +13,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from assay.writers.offline.groups import merged, shape
 from assay.writers.offline.imports import FileImports
 from assay.writers.offline.model import PinnedTest
 from assay.writers.offline.probe import Kept
@@ -63,27 +64,6 @@ def _pattern(p: str) -> str:
     if "\\" in p:
         return f'r"{p}"' if not p.endswith("\\") else repr(p)
     return f'"{p}"'
-
-
-def _shape(k: Kept) -> tuple:
-    o, i = k.outcome, k.input
-    kind = (
-        o["k"]
-        if o["k"] != "raise"
-        else f"raise:{o['type']}:{bool(o['match'])}:{bool(o.get('iterating'))}"
-    )
-    return (
-        k.function,
-        kind,
-        i.get("receiver") is not None,
-        len(i.get("args", [])),
-        tuple(sorted(i.get("kwargs", {}))),
-        "state" in o,
-        o.get("expr") == "None",
-        # an argument changed in place is built inside its own test: a parametrize row's object
-        # would be shared by every run of the test
-        k.id if "after" in o else "",
-    )
 
 
 class _Writer:
@@ -239,6 +219,7 @@ class _Writer:
                         self.pinned(first),
                         sorted(first.kills),
                         i.get("origin", ""),
+                        sorted(first.reaches),
                     )
                 ],
             )
@@ -279,6 +260,7 @@ class _Writer:
                     self.pinned(k),
                     sorted(k.kills),
                     k.input.get("origin", ""),
+                    sorted(k.reaches),
                 )
             )
         names = ", ".join(f'"{c}"' for c in cols)
@@ -305,9 +287,11 @@ def render(
     params: dict[str, list[str]],
     first_party: set[str],
     order: list[str],
+    defaults: dict[str, dict[str, str]] | None = None,
 ) -> Rendered:
     """The test file for `chosen` inputs of module `dotted`; `order`: the functions in
-    source order."""
+    source order; `defaults`: function -> parameter -> its default's source (calls that leave
+    out different arguments then share a test)."""
     w = _Writer(dotted, kinds, params)
     out = Rendered("", [])
     usable = []
@@ -331,14 +315,14 @@ def render(
         key=lambda k: (
             rank.get(k.function, len(rank)),
             outcomes.index(k.outcome["k"]),
-            _shape(k)[1],
+            shape(k)[1],
             -len(k.kills),
             k.size,
         ),
     ):
-        groups.setdefault(_shape(k), []).append(k)
+        groups.setdefault(shape(k), []).append(k)
     blocks = []
-    for group in groups.values():
+    for group in merged(list(groups.values()), params, defaults or {}):
         name, text, pinned = w.test(group)
         blocks.append(text)
         out.tests += pinned

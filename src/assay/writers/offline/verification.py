@@ -13,7 +13,7 @@ from assay.model import FileReport, Verdict
 from assay.mutation.model import Mutant
 from assay.pipeline import Verifier
 from assay.project import Project, candidate
-from assay.writers.offline.cover import cover, fit_threshold, foresee
+from assay.writers.offline.cover import cover, fit_threshold, foresee, prune
 from assay.writers.offline.functions import FunctionInfo
 from assay.writers.offline.gates import gate4_out_of_time, scope, writer_gates
 from assay.writers.offline.model import ModuleResult
@@ -52,7 +52,10 @@ class Verification:
     ) -> Rendered:
         kinds = {i.name: i.kind for i in todo}
         params = {name: f.get("params", []) for name, f in probe.functions.items()}
-        out = render(dotted, chosen, kinds, params, self.project.packages, [i.name for i in todo])
+        defaults = {name: f.get("defaults", {}) for name, f in probe.functions.items()}
+        out = render(
+            dotted, chosen, kinds, params, self.project.packages, [i.name for i in todo], defaults
+        )
         out.text = formatted(out.text, self.project.root)
         return out
 
@@ -125,6 +128,7 @@ class Verification:
                     chosen += cover(
                         spare, self.max_tests, covered, Counter(k.function for k in chosen)
                     )
+                    chosen = prune(chosen)
                 chosen, out = fit_threshold(chosen, mutants, probe.status, spans, threshold)
                 dropped.update(
                     {fn: f"its tests would pull gate 4's score under {threshold:g}%" for fn in out}

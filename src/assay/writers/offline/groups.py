@@ -1,0 +1,82 @@
+"""Which cases share a test: those of one function whose calls and outcomes have one shape
+(`shape`), and - the defaults filling the arguments some leave out - those that differ only in the
+arguments they pass (`merged`). Fewer test functions, each a table of cases."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import replace
+
+from assay.writers.offline.probe import Kept
+
+
+def shape(k: Kept) -> tuple:
+    o, i = k.outcome, k.input
+    kind = (
+        o["k"]
+        if o["k"] != "raise"
+        else f"raise:{o['type']}:{bool(o['match'])}:{bool(o.get('iterating'))}"
+    )
+    return (
+        k.function,
+        kind,
+        i.get("receiver") is not None,
+        len(i.get("args", [])),
+        tuple(sorted(i.get("kwargs", {}))),
+        "state" in o,
+        o.get("expr") == "None",
+        # an argument changed in place is built inside its own test: a parametrize row's object
+        # would be shared by every run of the test
+        k.id if "after" in o else "",
+    )
+
+
+def _padded(cases: list[Kept], params: list[str], defaults: dict[str, str]) -> list[Kept] | None:
+    """The cases with every argument any of them passes, a missing one at its default (a literal):
+    calls of one function that differ in the arguments they leave out share one test. None when a
+    default is missing or an argument goes by position in one case and by name in another."""
+    width = max(len(k.input.get("args", [])) for k in cases)
+    names = sorted({n for k in cases for n in k.input.get("kwargs", {})})
+    if set(names) & set(params[:width]):
+        return None
+    out = []
+    for k in cases:
+        args, kwargs = list(k.input.get("args", [])), dict(k.input.get("kwargs", {}))
+        for n in range(len(args), width):
+            if n >= len(params) or params[n] not in defaults:
+                return None
+            args.append(defaults[params[n]])
+        for name in names:
+            if name not in kwargs:
+                if name not in defaults:
+                    return None
+                kwargs[name] = defaults[name]
+        out.append(replace(k, input={**k.input, "args": args, "kwargs": kwargs}))
+    return out
+
+
+def merged(
+    groups: list[list[Kept]], params: dict[str, list[str]], defaults: dict[str, dict[str, str]]
+) -> list[list[Kept]]:
+    """Groups of one function and outcome shape that differ only in the arguments they pass,
+    merged into one where the defaults can fill the gaps (`_padded`)."""
+    families: dict[tuple, list[list[Kept]]] = {}
+    for group in groups:
+        key = shape(group[0])
+        families.setdefault((*key[:3], *key[5:]), []).append(group)
+    out = []
+    for family in families.values():
+        cases = [k for g in family for k in g]
+        fn = cases[0].function
+        literal = {n: v for n, v in defaults.get(fn, {}).items() if _is_literal(v)}
+        padded = _padded(cases, params.get(fn, []), literal) if len(family) > 1 else None
+        out += [padded] if padded is not None else family
+    return out
+
+
+def _is_literal(source: str) -> bool:
+    try:
+        ast.literal_eval(source)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return False
+    return True
