@@ -166,12 +166,12 @@ def _warning_summary(gate: GateResult, f: FileReport) -> str:
     if low:
         reach = [t.id for t in low if t.reason.startswith("reaches no mutant")]
         kill = [t.id for t in low if t.id not in reach]
-        said = [f"low value (kill no mutant of the code they run): {_names(kill)}"] * bool(kill)
-        said += [
+        lists = [f"low value (kill no mutant of the code they run): {_names(kill)}"] * bool(kill)
+        lists += [
             "low value (reach no mutant: none of the project lines they run has one): "
             + _names(reach)
         ] * bool(reach)
-        return "; ".join(said)
+        return "; ".join(lists)
     return gate.feedback.splitlines()[0] if gate.feedback else "warning"
 
 
