@@ -38,3 +38,19 @@ def test_a_warning_names_its_tests_when_a_later_gate_decided_them():
         "test_abstract_algorithm; low value (reach no mutant: none of the project lines they run "
         "has one): test_alias"
     ) in out
+
+
+def test_tests_left_unjudged_by_a_stopped_file_are_told_apart_from_environment_gaps():
+    """itsdangerous 2.2.0: "tests: 173 accepted, 2 rejected, 57 unvalidated" with no gap named: the
+    57 were tests of files rejected at gate 4, which no later gate judged."""
+    final = [
+        model.TestOutcome(ABSTRACT, Verdict.UNVALIDATED, None, f"{model.NOT_JUDGED} mutation"),
+        model.TestOutcome(ALIAS, Verdict.UNVALIDATED, None, "skipped: no network"),
+    ]
+    report = _report(final)
+    summary = report.summary()
+    assert (summary["unvalidated_tests"], summary["not_judged_tests"]) == (2, 1)
+    out = " ".join(text.render(report, width=400).split())
+    assert (
+        "tests: 0 accepted, 2 unvalidated (1 not judged: their file stopped at a gate first)" in out
+    )
