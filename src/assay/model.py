@@ -102,6 +102,9 @@ class GateResult:
         return out
 
 
+NOT_JUDGED = "not judged: file stopped at"  # a test's reason when a gate stopped its file first
+
+
 @dataclass
 class FileReport:
     path: str
@@ -255,6 +258,12 @@ class Report:
         return {
             "unvalidated_tests": sum(
                 t.verdict is Verdict.UNVALIDATED for f in self.files for t in f.tests
+            ),
+            # of them, those of a file a gate stopped before it judged them: no gap to fix
+            "not_judged_tests": sum(
+                t.verdict is Verdict.UNVALIDATED and t.reason.startswith(NOT_JUDGED)
+                for f in self.files
+                for t in f.tests
             ),
             "environment": [g.to_json() for g in self.environment_gaps()],
         }

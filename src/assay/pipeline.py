@@ -27,6 +27,7 @@ from assay.languages import LANGUAGES, Language
 from assay.languages.prepare import prepare
 from assay.model import (
     GATE_ORDER,
+    NOT_JUDGED,
     Candidate,
     FileDone,
     FileReport,
@@ -159,9 +160,7 @@ def assemble(
             tests.append(TestOutcome(nodeid, Verdict.ACCEPTED, None, ""))
         else:
             tests.append(
-                TestOutcome(
-                    nodeid, Verdict.UNVALIDATED, None, f"not judged: file stopped at {rejected_at}"
-                )
+                TestOutcome(nodeid, Verdict.UNVALIDATED, None, f"{NOT_JUDGED} {rejected_at}")
             )
     notes = {nodeid: note for result in results for nodeid, note in result.notes.items()}
     for t in tests:

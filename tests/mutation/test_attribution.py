@@ -12,8 +12,16 @@ from assay._assay_sandbox.protocol import EVERY_TEST_FUNCTION, PROVE_EACH_TEST
 from assay.api import verify
 from assay.config import SandboxConfig, Settings
 from assay.model import GateStatus
-from assay.mutation.attribution import attribute
-from assay.mutation.model import COUNTED, NOT_SAMPLED, Status
+from assay.mutation.attribution import ALONE, attribute, module_scores
+from assay.mutation.model import (
+    COUNTED,
+    NOT_SAMPLED,
+    Mutant,
+    MutantResult,
+    MutationResult,
+    Status,
+)
+from assay.mutation.summary import feedback
 from assay.report import junit
 from assay.sandbox import Sandbox
 from tests.conftest import run_cli
@@ -245,8 +253,9 @@ def test_only_a_test_that_kills_nothing_is_low_value_and_shared_kills_are_a_note
     # the terminal names them all, counts tests as the JSON does, and -v gives every test a line
     out = " ".join(proc.stdout.split())
     assert (
-        "tests/test_ops.py — mutation: low value (kill no mutant of the code they run): test_runs,"
-        " test_alias" in out
+        "tests/test_ops.py — mutation: low value (kill no mutant of the code they run): test_runs;"
+        " low value (reach no mutant: none of the project lines they run has one): test_alias"
+        in out
     )
     assert (
         "tests/test_ops.py — note: redundant (every mutant they kill, other tests of the file kill"
@@ -271,6 +280,10 @@ def test_each_module_is_held_to_its_own_class_and_survivors_name_their_closest_t
     root = project(
         {
             **LIB,
+            # enough mutants (>= ALONE) for report.py to be judged on its own
+            "src/calc/report.py": "from calc.ops import clamp\n\n\ndef percent(n):\n"
+            "    low = clamp(n, 0, 100)\n    mid = clamp(n + 1, 5, 50)\n"
+            "    high = clamp(n * 2, 10, 200)\n    return f'{low}% {mid}% {high}%'\n",
             "tests/test_report.py": """
         from calc.ops import clamp
         from calc.report import percent
@@ -310,3 +323,48 @@ def test_each_module_is_held_to_its_own_class_and_survivors_name_their_closest_t
     suite = ET.fromstring(junit.render(report)).find("testsuite")
     failing = [c.get("name") for c in suite.iter("testcase") if c.find("failure") is not None]
     assert (report.exit_code, suite.get("failures"), failing) == (1, "1", ["test_percent_above"])
+
+
+def _run_of(outcomes: dict[str, list[Status]]) -> MutationResult:
+    mutants, results = [], {}
+    for rel, statuses in outcomes.items():
+        for i, status in enumerate(statuses):
+            m = Mutant(f"{rel}#{i}", rel, "number", 0, 1, i + 1, 0, i + 1, 1, "0", "1", "f")
+            mutants.append(m)
+            results[m.id] = MutantResult(status)
+    return MutationResult(mutants, results, {rel: "" for rel in outcomes})
+
+
+def test_a_module_with_a_few_mutants_beside_others_is_judged_with_them():
+    """itsdangerous 2.2.0: test_signer.py scored 83% on signer.py (48 mutants) and was rejected for
+    exc.py "0%": one mutant, `super().__init__(message)` removed, in an exception whose `__str__`
+    returns the message it also stores."""
+    k, s = Status.KILLED, Status.SURVIVED
+    limits = {"src/exc.py": ("pure", 60.0), "src/signer.py": ("service", 50.0)}
+    run = _run_of({"src/exc.py": [s], "src/signer.py": [k] * 8 + [s] * 2})
+    rows = {m["file"]: m for m in module_scores(run, limits)}
+    assert rows["src/exc.py"] == {
+        "file": "src/exc.py",
+        "code_class": "pure",
+        "threshold": 60.0,
+        "score": 0.0,
+        "mutants": 1,
+        "pooled": 72.7,
+        "passed": True,
+    }
+    assert rows["src/signer.py"]["passed"] and "pooled" not in rows["src/signer.py"]
+    # pooled, it still fails when the whole does: the header says so
+    run = _run_of({"src/exc.py": [s], "src/signer.py": [k] * 3 + [s] * 7})
+    rows = module_scores(run, limits)
+    assert [m["passed"] for m in rows] == [False, False]
+    header = feedback(run, 60.0, modules=rows).splitlines()[0]
+    assert header == (
+        "REJECT: Gate 4 — LOW MUTATION SCORE (src/exc.py 0% of 1, with the other modules "
+        "27.3% < 60% (pure), src/signer.py 30% < 50% (service))"
+    )
+    # alone, a module is its own whole: a few mutants still decide
+    only = {"src/exc.py": ("pure", 60.0)}
+    assert [m["passed"] for m in module_scores(_run_of({"src/exc.py": [s]}), only)] == [False]
+    # with ALONE mutants it is judged on its own, whatever the others score
+    run = _run_of({"src/exc.py": [s] * ALONE, "src/signer.py": [k] * 40})
+    assert [m["passed"] for m in module_scores(run, limits)] == [False, True]

@@ -146,3 +146,27 @@ def test_two_objects_built_alike_by_an_alternate_constructor_test_the_class_equa
             assert normalize(["b", "a"]) == expected
         """
     assert tautologies(source, SPEC) == [10]
+
+
+def test_a_test_class_imported_from_another_test_module_is_flagged_where_it_runs_again():
+    """itsdangerous 2.2.0: `from test_itsdangerous.test_serializer import TestSerializer` in
+    test_url_safe.py made pytest run TestSerializer's tests there again, on plain `Serializer`."""
+    source = """\
+        from test_pkg.test_serializer import TestSerializer
+        from test_pkg import test_timed as timed
+        from pkg.helpers import TestData
+        from .test_signer import make_signer
+
+        class TestURLSafe(TestSerializer, timed.TestTimed):
+            def test_dumps(self):
+                assert make_signer().dumps(TestData()) == "x"
+        """
+    findings = analyze(textwrap.dedent(source), "tests/test_url_safe.py", CHECKS)
+    hits = [(f.line, f.message) for f in findings if f.rule == "AS025"]
+    assert hits == [
+        (
+            1,
+            "`TestSerializer` imported from test_pkg.test_serializer: pytest collects it here too "
+            "and runs its tests again",
+        )
+    ]

@@ -16,11 +16,14 @@ from dataclasses import dataclass, field
 
 from assay.config.mutation import CodeClass, MutationConfig
 from assay.mutation.codeclass import classify
-from assay.mutation.model import COUNTED, DETECTED, MutationResult
+from assay.mutation.model import COUNTED, DETECTED, MutantResult, MutationResult
 
 # a test that reaches no mutant (it checks a module-level value, an alias of a builtin, code out
 # of scope) is low value too, but saying "kills no mutant" of it would hide why
 REACHES_NONE = "reaches no mutant: none of the project lines it runs has one"
+# fewer counted mutants than this and a module's own score is noise (1 of 2 is 50%): beside other
+# modules it is judged with them (`module_scores`)
+ALONE = 5
 NAMED = 3  # other tests a redundancy note names before "and N more"
 
 
@@ -101,22 +104,32 @@ def module_limits(
 
 def module_scores(run: MutationResult, limits: dict[str, tuple[CodeClass, float]]) -> list[dict]:
     """Per target module: its score (percent, None when no mutant counts), code class,
-    threshold, verdict."""
+    threshold, verdict. A module with fewer than `ALONE` counted mutants, beside others, is held
+    to its threshold over all of the file's counted mutants (`pooled`): alone, one equivalent
+    mutant of an exception's `__init__` would be "0%" and sink a file whose tests score 80%."""
+    counted = {
+        rel: [r for m, r in run.scored if m.file == rel and r.status in COUNTED] for rel in limits
+    }
+    every = [r for results in counted.values() for r in results]
+    whole = _percent(every)
     rows = []
     for rel, (code_class, threshold) in limits.items():
-        results = [r for m, r in run.scored if m.file == rel]
-        counted = [r for r in results if r.status in COUNTED]
-        score = (
-            None if not counted else 100 * sum(r.status in DETECTED for r in counted) / len(counted)
-        )
-        rows.append(
-            {
-                "file": rel,
-                "code_class": code_class,
-                "threshold": threshold,
-                "score": None if score is None else round(score, 1),
-                "mutants": len(counted),
-                "passed": score is None or score + 1e-9 >= threshold,
-            }
-        )
+        score = _percent(counted[rel])
+        row = {
+            "file": rel,
+            "code_class": code_class,
+            "threshold": threshold,
+            "score": None if score is None else round(score, 1),
+            "mutants": len(counted[rel]),
+        }
+        judged = score
+        if score is not None and len(counted[rel]) < ALONE and len(every) > len(counted[rel]):
+            judged = whole
+            row["pooled"] = None if whole is None else round(whole, 1)
+        row["passed"] = judged is None or judged + 1e-9 >= threshold
+        rows.append(row)
     return rows
+
+
+def _percent(results: list[MutantResult]) -> float | None:
+    return None if not results else 100 * sum(r.status in DETECTED for r in results) / len(results)

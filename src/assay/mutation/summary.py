@@ -104,6 +104,9 @@ def feedback(
     else:
         scores = ", ".join(
             f"{m['file']} {m['score']:g}% < {m['threshold']:g}% ({m['code_class']})"
+            if "pooled" not in m
+            else f"{m['file']} {m['score']:g}% of {m['mutants']}, with the other modules "
+            f"{m['pooled']:g}% < {m['threshold']:g}% ({m['code_class']})"
             for m in failing
         )
         lines = [f"REJECT: Gate 4 — LOW MUTATION SCORE ({scores})"]

@@ -37,6 +37,9 @@ def summary_counts(report: Report) -> str:
     tests = s["tests"]
     labels = [(v.value, verdict_label(v)) for v in Verdict] + [("redundant", "redundant")]
     shown = [f"{tests[k]} {label}" for k, label in labels if tests[k] or k == "accepted"]
+    if s["not_judged_tests"]:  # not a gap of the environment: their file stopped at a gate first
+        i = next(i for i, text in enumerate(shown) if text.endswith(" unvalidated"))
+        shown[i] += f" ({s['not_judged_tests']} not judged: their file stopped at a gate first)"
     return (
         f"{s['files']} file{'' if s['files'] == 1 else 's'}: {s['accepted']} accepted, "
         f"{s['rejected']} rejected, {s['flaky']} flaky, "

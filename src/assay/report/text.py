@@ -159,9 +159,19 @@ def _warning_summary(gate: GateResult, f: FileReport) -> str:
             for rule, where in sorted(by_rule.items())
         )
         return f"{len(findings)} warning{'' if len(findings) == 1 else 's'}: {listed}"
-    low = [t.id for t in f.tests if t.verdict is Verdict.LOW_VALUE and t.gate == gate.gate]
+    # the gate's own list: a test a later gate decided (AS020) is still one this gate warned of
+    low = [
+        t for t in gate.tests or f.tests if t.verdict is Verdict.LOW_VALUE and t.gate == gate.gate
+    ]
     if low:
-        return f"low value (kill no mutant of the code they run): {_names(low)}"
+        reach = [t.id for t in low if t.reason.startswith("reaches no mutant")]
+        kill = [t.id for t in low if t.id not in reach]
+        lists = [f"low value (kill no mutant of the code they run): {_names(kill)}"] * bool(kill)
+        lists += [
+            "low value (reach no mutant: none of the project lines they run has one): "
+            + _names(reach)
+        ] * bool(reach)
+        return "; ".join(lists)
     return gate.feedback.splitlines()[0] if gate.feedback else "warning"
 
 

@@ -161,7 +161,14 @@ class Sandbox:
         shared = () if use_bwrap else self._shared_caches(profile, cwd, writable)
         hidden = bwrap.hidden_roots() if use_bwrap else HIDDEN
         taken = [str(self.protect), str(writable), *(c.lower for c in shared)]
-        show = shown_dirs(argv, env, taken, reached=linked_targets(self.protect), hidden=hidden)
+        show = shown_dirs(
+            argv,
+            env,
+            taken,
+            reached=linked_targets(self.protect),
+            hidden=hidden,
+            pythons_on_path=profile.name == PYTHON.name,
+        )
         # the project is only mounted read-only (the run works in the scratch copy), but what the
         # command runs from is read: where nobody cannot, the run falls back to the weaker profile
         needed = needed_dirs(argv, taken, env) if as_root() else []

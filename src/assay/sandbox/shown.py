@@ -116,12 +116,16 @@ def shown_dirs(
     home: str = "",
     reached: Iterable[str] = (),
     hidden: tuple[str, ...] = HIDDEN,
+    pythons_on_path: bool = True,
 ) -> tuple[str, ...]:
     """Directories under a hidden root (/home, /root, /tmp ...) to bind back read-only: those the
     command or its environment names (toolchains, the interpreter, assay's own package, dependency
     caches), all a Python interpreter it runs imports from, and `reached` (link targets). Never a
     hidden root or the real home itself, never what `taken` (project, workspace, caches) shows.
-    `hidden`: the roots the view lacks (bwrap's: every top-level directory but the system's)."""
+    `hidden`: the roots the view lacks (bwrap's: every top-level directory but the system's).
+    `pythons_on_path`: also what the interpreters on a hidden PATH directory import from (a Python
+    run's shell commands start them by name); asking costs an interpreter start each, a pyenv
+    shim's 0.3 s, on every assay run of every language, so other toolchains' runs do not ask."""
     home = home or os.path.expanduser("~")
     refused = {*HIDDEN, *hidden, home, "/"}
     taken = list(taken)
@@ -137,7 +141,7 @@ def shown_dirs(
     on_path = [
         os.path.join(d, name)
         for d in env.get("PATH", "").split(os.pathsep)
-        if d.startswith("/") and _under(d, hidden)
+        if pythons_on_path and d.startswith("/") and _under(d, hidden)
         for name in ("python", "python3")
     ]
     for token in [*argv, *on_path]:

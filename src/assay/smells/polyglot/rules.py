@@ -4,7 +4,7 @@ what differs by language (assertion style, sleeps, mocks) comes from the languag
 
 Each rule is a `Rule` like the Python ones (id, name, level, message, hint, a docstring with the why
 and a bad and a good example) and checks one test case: `check(case, ctx) -> Iterator[Hit]`. They
-have their own registry, so the Python rules' (AS000-AS023) stay as they are.
+have their own registry, so the Python rules' (AS000-AS025) stay as they are.
 """
 
 from __future__ import annotations

@@ -280,3 +280,48 @@ def no_tests(module: Module, cfg: SmellsConfig) -> Iterator[Hit]:
     """
     if not module.tests and not module.external_bases:
         yield Hit(1, 1)
+
+
+@rule(
+    "AS025",
+    "imported-test-class",
+    "warn",
+    "test class imported from another test module: pytest runs its tests here again",
+    "Import the module (`from tests import test_base as base`) and subclass `base.TestBase`: "
+    "pytest does not collect a class it sees only as an attribute of a module.",
+    scope="file",
+)
+def imported_test_class(module: Module, cfg: SmellsConfig) -> Iterator[Hit]:
+    """pytest collects every `Test*` class in a test module's namespace, imported ones too: a base
+    class imported by name from another test file runs all of its tests a second time here, on
+    the base class's own fixtures (itsdangerous 2.2.0's `test_url_safe.py` reran 62 tests of
+    `TestSerializer` and `TestTimedSerializer`, which test no URL-safe code). Only imports from a
+    module named like a test file (`test_*`, `*_test`), under a name pytest collects (`Test*`), are
+    flagged.
+
+    Bad:
+        from tests.test_serializer import TestSerializer
+
+        class TestURLSafeSerializer(TestSerializer):
+            ...
+
+    Good:
+        from tests import test_serializer as base
+
+        class TestURLSafeSerializer(base.TestSerializer):
+            ...
+    """
+    for node in module.tree.body:
+        if not isinstance(node, ast.ImportFrom) or not node.module:
+            continue
+        last = node.module.rsplit(".", 1)[-1]
+        if not (last.startswith("test_") or last.endswith("_test")):
+            continue
+        for alias in node.names:
+            name = alias.asname or alias.name
+            if name.startswith("Test"):
+                yield Hit.at(
+                    node,
+                    f"`{name}` imported from {node.module}: pytest collects it here too and runs "
+                    "its tests again",
+                )

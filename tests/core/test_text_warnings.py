@@ -1,0 +1,56 @@
+"""The terminal lists what each warning is about (issue 25 point 8), also when a later gate decided
+the tests the warning names."""
+
+from __future__ import annotations
+
+from assay import model
+from assay.model import FileReport, GateResult, GateStatus, Report, Verdict
+from assay.report import text
+
+FILE = "tests/test_signer.py"
+ABSTRACT = f"{FILE}::test_abstract_algorithm"
+ALIAS = f"{FILE}::test_alias"
+
+
+def _report(final: list[model.TestOutcome]) -> Report:
+    warned = [
+        model.TestOutcome(ABSTRACT, Verdict.LOW_VALUE, "mutation", "kills none of the 3 mutants"),
+        model.TestOutcome(ALIAS, Verdict.LOW_VALUE, "mutation", "reaches no mutant: none of the x"),
+    ]
+    gates = [
+        GateResult("mutation", GateStatus.WARN, feedback="WARN: Gate 4 — X\n…", tests=warned),
+        GateResult("smells", GateStatus.REJECT, feedback="REJECT: Gate 5 — LOW-VALUE TESTS"),
+    ]
+    f = FileReport(FILE, "python", [], Verdict.LOW_VALUE, "smells", gates, final)
+    return Report("/p", [f], None, 1.0)
+
+
+def test_a_warning_names_its_tests_when_a_later_gate_decided_them():
+    """itsdangerous 2.2.0: gate 4 warned of test_abstract_algorithm, gate 5's AS020 then decided it,
+    and the terminal printed gate 4's header alone."""
+    final = [
+        model.TestOutcome(ABSTRACT, Verdict.LOW_VALUE, "smells", "AS020 low value: …"),
+        model.TestOutcome(ALIAS, Verdict.LOW_VALUE, "mutation", "reaches no mutant: none of the x"),
+    ]
+    out = " ".join(text.render(_report(final), width=400).split())
+    assert (
+        f"{FILE} — mutation: low value (kill no mutant of the code they run): "
+        "test_abstract_algorithm; low value (reach no mutant: none of the project lines they run "
+        "has one): test_alias"
+    ) in out
+
+
+def test_tests_left_unjudged_by_a_stopped_file_are_told_apart_from_environment_gaps():
+    """itsdangerous 2.2.0: "tests: 173 accepted, 2 rejected, 57 unvalidated" with no gap named: the
+    57 were tests of files rejected at gate 4, which no later gate judged."""
+    final = [
+        model.TestOutcome(ABSTRACT, Verdict.UNVALIDATED, None, f"{model.NOT_JUDGED} mutation"),
+        model.TestOutcome(ALIAS, Verdict.UNVALIDATED, None, "skipped: no network"),
+    ]
+    report = _report(final)
+    summary = report.summary()
+    assert (summary["unvalidated_tests"], summary["not_judged_tests"]) == (2, 1)
+    out = " ".join(text.render(report, width=400).split())
+    assert (
+        "tests: 0 accepted, 2 unvalidated (1 not judged: their file stopped at a gate first)" in out
+    )
