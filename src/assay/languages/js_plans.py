@@ -28,10 +28,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from assay._assay_sandbox.stability_plan import risk_of
-from assay.execution.runner import Order, PlanAhead, RunStep, TestResult, TestRun
+from assay.execution.runner import Order, Outcome, PlanAhead, RunStep, TestResult, TestRun
 from assay.languages import node_results
 from assay.languages.node_results import TITLE_SEP
-from assay.languages.plans import PlannedRun, gather, layout
+from assay.languages.plans import PlannedRun, layout
 from assay.languages.tooling import TEST_ID_SEP
 
 if TYPE_CHECKING:
@@ -97,11 +97,25 @@ class Script:
             "out": str(run.out),
             "seed": s.seed if s.order is Order.RANDOM else None,
             "pattern": self.pattern(run.ids[0]) if run.ids else None,
+            "name": _name(run.ids[0]) if run.ids else None,
+            "step": run.step,
             "last": s.last_if_failed,
         }
 
-    def argv(self, out_dir: Path, target: str, runs: list[dict], deadline_s: float) -> list[str]:
-        return self._write(out_dir, {"file": target, "deadline_s": deadline_s, "runs": runs})
+    def argv(
+        self,
+        out_dir: Path,
+        target: str,
+        planned: list[PlannedRun],
+        steps: list[RunStep],
+        ids: list[str] | None,
+        deadline_s: float,
+    ) -> list[str]:
+        """Gate 3's plan: `planned` (`plans.layout`) of `steps`, watching `ids`."""
+        runs = [self.spec(r, steps) for r in planned]
+        watch = [_name(i) for i in ids or []]
+        body = {"file": target, "deadline_s": deadline_s, "runs": runs, "watch": watch}
+        return self._write(out_dir, body)
 
     def ahead_argv(
         self, out_dir: Path, target: str, steps: list[RunStep] | None, deadline_s: float, tree: Path
@@ -109,11 +123,13 @@ class Script:
         """Gate 1's run, then, when its tests all passed, gate 3's `steps` (None: the run alone);
         the runs alone are the script's to find. `tree`: the project to snapshot between."""
         fixed = [s for s in steps or [] if not s.isolate]
-        first = {"out": str(self.first_out(out_dir)), "seed": None, "pattern": None, "last": True}
+        first = {"out": str(self.first_out(out_dir)), "step": -1, "last": True}
+        first |= {"seed": None, "pattern": None, "name": None}
         runs = [first, *(self.spec(r, fixed) for r in layout(out_dir, self.suffix, fixed, None, 1))]
         body = {"file": target, "deadline_s": deadline_s, "runs": runs, "project": str(tree)}
         if steps is not None:
-            body |= {"ahead": True, "alone": any(s.isolate for s in steps)}
+            alone = any(s.isolate for s in steps)
+            body |= {"ahead": True, "alone": alone, "alone_step": len(fixed)}
         return self._write(out_dir, body)
 
     def _write(self, out_dir: Path, body: dict[str, object]) -> list[str]:
@@ -127,24 +143,43 @@ class Script:
     def read(
         self, out: Path, rel: str, roots: tuple[str, ...], ids: list[str] | None = None
     ) -> dict[str, TestResult] | None:
-        """A run's results (only `ids`' when given), None when it left none."""
+        """A run's results (only `ids`' when given), None when it left none: the process ended
+        first, or the run found no test (`_run_once`'s crash)."""
         if not out.is_file():
             return None
         tests = node_results.results(out, rel, self.runner, roots)
-        return {k: v for k, v in tests.items() if ids is None or k in ids}
+        return {k: v for k, v in tests.items() if ids is None or k in ids} or None
 
     def gathered(
         self,
         planned: list[PlannedRun],
         steps: list[RunStep],
+        ids: list[str] | None,
         rel: str,
         roots: tuple[str, ...],
         crash: str,
         timed_out: bool,
     ) -> list[TestRun]:
-        return gather(
-            planned, steps, lambda r: self.read(r.out, rel, roots, r.ids), crash, timed_out
-        )
+        """Each step's TestRun, as `each_step` makes them: a step's runs merged; after a step
+        `last_if_failed` in which one of `ids` did not pass, no more; a run without results is a
+        crash of its step, the last (`plans.redo_crashed` does it again a process per run)."""
+        runs: list[TestRun] = []
+        for n, step in enumerate(steps):
+            total = TestRun()
+            runs.append(total)
+            for p in (p for p in planned if p.step == n):
+                results = self.read(p.out, rel, roots, p.ids)
+                if results is None:
+                    total.crash, total.timed_out = crash, timed_out
+                    total.running = p.ids[0] if p.ids and len(p.ids) == 1 else None
+                    return runs
+                total.tests.update(results)
+            done = total.tests
+            if step.last_if_failed and any(
+                done[t].outcome is not Outcome.PASSED for t in ids or [] if t in done
+            ):
+                break
+        return runs
 
 
 def ahead_of(
@@ -171,8 +206,12 @@ def ahead_of(
     if any(s.isolate for s in steps) and alone != passing:
         return None, writes
     planned = layout(out_dir, script.suffix, steps, passing, 1)
-    runs = script.gathered(planned, steps, rel, roots, *ended)
+    runs = script.gathered(planned, steps, passing, rel, roots, *ended)
     return PlanAhead([], passing, runs, frozenset(_changed(mid, tree_after))), writes
+
+
+def _name(test_id: str) -> str:
+    return test_id.split(TEST_ID_SEP, 1)[1]
 
 
 def _changed(before: Tree, after: Tree) -> set[str]:

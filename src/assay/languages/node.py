@@ -245,14 +245,9 @@ class NodeRunner(ToolRunner):
                 return each_step(self, ws, files, steps, ids)
             out_dir = self._out_dir(ws, script)
             planned = layout(out_dir, script.suffix, steps, ids)
-            argv = script.argv(
-                out_dir,
-                under(module, rel),
-                [script.spec(r, steps) for r in planned],
-                self.timeout_s,
-            )
+            argv = script.argv(out_dir, under(module, rel), planned, steps, ids, self.timeout_s)
             ran = self.exec(ws, argv, cwd=module, timeout=self.timeout_s * len(planned) + 30)
-            found = script.gathered(planned, steps, rel, ran.roots, *self._ended(ran, script))
+            found = script.gathered(planned, steps, ids, rel, ran.roots, *self._ended(ran, script))
         return plans.redo_crashed(found, steps, lambda rest: each_step(self, ws, files, rest, ids))
 
     def _script(self, ws: Workspace, module: str) -> Script | None:

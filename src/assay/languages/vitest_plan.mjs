@@ -61,9 +61,16 @@ try {
     const data = report(result);
     writeFileSync(run.out, JSON.stringify(data));
     first ??= data;
-    return data.testResults.some(
+    const statuses = new Map();
+    for (const m of data.testResults) {
+      if (m.message && m.assertionResults.length === 0) statuses.set("<file>", "failed");
+      for (const a of m.assertionResults)
+        statuses.set([...a.ancestorTitles, a.title].join(" > "), a.status);
+    }
+    const failed = data.testResults.some(
       (m) => m.message || m.assertionResults.some((a) => a.status === "failed"),
     );
+    return { failed, statuses };
   };
   // the first run's passing tests by full name, as assay's ids name them (titles joined by " > ")
   const passing = () => {
