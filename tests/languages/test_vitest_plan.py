@@ -122,3 +122,30 @@ def test_node_test_gates_1_to_3_in_one_node_process_and_runs_stay_isolated(tmp_p
     commands, runs = gates_1_to_3(root, "javascript", rel)
     assert started(commands) == ["node_plan.mjs"], commands
     assert_order_dependence_found(runs, rel, reruns=3)
+
+
+HANGS = """import { test } from "node:test";
+
+test("waits forever", () => new Promise(() => setInterval(() => {}, 1000)));
+"""
+
+
+def test_a_run_of_the_plan_script_keeps_its_own_deadline(tmp_path):
+    """Gate 1's run is the plan script's first run: a test that never ends makes it time out, as
+    the sandbox's timeout did for a `node --test` process of its own (not the whole plan's)."""
+    root = tmp_path / "js"
+    (root / "test").mkdir(parents=True)
+    (root / "package.json").write_text('{"name": "js", "type": "module"}\n')
+    rel = "test/hang.test.js"
+    (root / rel).write_text(HANGS)
+    settings = Settings(cache=False)
+    settings.sandbox.timeout_s = 2
+    sandbox = RecordingSandbox(settings.sandbox, protect=root)
+    language, project = LANGUAGES["javascript"], Project.load(root)
+    runner = language.runner(sandbox, project, settings)
+    profile = language.profile_for(project)
+    with Workspace(root, links=profile.links, keep=profile.keep) as ws:
+        built = runner.compile(ws, [rel])
+    assert built.timed_out and built.crash == "node timed out after 2 s", built
+    # the plan script, then `node --check` to tell a syntax error from the failed run
+    assert started(sandbox.commands) == ["node_plan.mjs", "--check"], sandbox.commands

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import threading
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
@@ -40,6 +41,7 @@ if TYPE_CHECKING:
 
 # test runners a project may use that assay does not drive: their files are not judged
 UNDRIVEN = ("mocha", "jasmine", "ava", "tap", "uvu")
+TEST_MARK = re.compile(r"\b(it|test)\s*\(")  # a test in a vitest, jest or node:test file
 
 
 def package_json(ws_project: Path, module: str) -> dict:
@@ -289,16 +291,18 @@ class NodeRunner(ToolRunner):
         steps = stability_steps(self.settings, source)
         out_dir = self._out_dir(ws, script)
         argv = script.ahead_argv(out_dir, under(module, rel), steps, self.timeout_s, ws.project)
-        # a deadline per run in the script; this one only stops a script that hangs itself
-        budget = self.timeout_s * (2 + len(steps or [])) + 30
+        # a deadline per run in the script; this one only stops a script that hangs itself (a run
+        # per step, and one per test alone: the tests counted as the smells rules mark them)
+        tests = len(re.findall(TEST_MARK, source)) if steps else 0
+        budget = self.timeout_s * (2 + len(steps or []) + tests) + 30
         ran = self.exec(ws, argv, cwd=module, timeout=budget)
         crash, timed_out = self._ended(ran, script)
-        tests = script.read(script.first_out(out_dir), rel, ran.roots)
+        found = script.read(script.first_out(out_dir), rel, ran.roots)
         run = TestRun(duration_s=ran.result.duration_s, tree_before=tree_before)
-        run.tests = tests or {}
+        run.tests = found or {}
         failed = any(t.outcome in (Outcome.FAILED, Outcome.ERROR) for t in run.tests.values())
-        run.exit_status = ran.result.returncode if tests is None else int(failed)
-        if tests is None and (timed_out or ran.result.returncode != 0):
+        run.exit_status = ran.result.returncode if found is None else int(failed)
+        if found is None and (timed_out or ran.result.returncode != 0):
             run.crash, run.timed_out = crash, timed_out
         elif not run.tests:
             run.crash = ran.why(script.what)
