@@ -122,6 +122,10 @@ def test_node_test_gates_1_to_3_in_one_node_process_and_runs_stay_isolated(tmp_p
     commands, runs = gates_1_to_3(root, "javascript", rel)
     assert started(commands) == ["node_plan.mjs"], commands
     assert_order_dependence_found(runs, rel, reruns=3)
+    # another plan than the one run ahead: one more node process for all of it
+    commands, runs = gates_1_to_3(root, "javascript", rel, seed=7)
+    assert started(commands) == ["node_plan.mjs", "node_plan.mjs"], commands
+    assert_order_dependence_found(runs, rel, reruns=3)
 
 
 HANGS = """import { test } from "node:test";
