@@ -3,9 +3,11 @@ or `node --test`) and its structured reporter (JSON, or JUnit XML for `node --te
 
 Gate 1: TypeScript is type-checked with the project's `tsc` on a generated tsconfig that extends the
 project's and holds only the candidate (so a broken sibling cannot fail it); JavaScript is checked
-with `node --check`. Both fail closed: a file is never accepted unless its syntax and its execution
-were both proven, so a missing `tsc` or test runner makes it `unvalidated`, never `accepted`. The
-project's `node_modules` are linked read-only into the scratch copy, never copied, never written.
+with `node --check` (under `node --test`, only when the first run failed: a run of the file that
+passed proves its syntax). Both fail closed: a file is never accepted unless its syntax and its
+execution were both proven, so a missing `tsc` or test runner makes it `unvalidated`, never
+`accepted`. The project's `node_modules` are linked read-only into the scratch copy, never copied,
+never written. Gates 1-3 of a vitest or `node --test` file run in one node process (`js_plans`).
 """
 
 from __future__ import annotations
