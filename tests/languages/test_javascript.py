@@ -80,3 +80,43 @@ def test_a_file_of_a_runner_assay_does_not_drive_is_unvalidated_not_rejected(tmp
     [f] = report.files
     assert f.verdict.value == "unvalidated", [g.feedback for g in f.gates]
     assert "tests with mocha, which assay does not run yet" in f.gates[0].feedback
+
+
+# passes on its first run (it leaves a mark); its second run deletes the code under test
+DAMAGES_LATER = """\
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, unlinkSync, writeFileSync } from "node:fs";
+import { total } from "../src/price.mjs";
+
+test("adds prices", () => {
+  if (existsSync("mark.txt")) unlinkSync("src/price.mjs");
+  else writeFileSync("mark.txt", "1");
+  assert.equal(total(100, 250), 350);
+});
+"""
+
+
+def test_what_gate_3s_runs_write_is_not_gate_2s_damage(tmp_path):
+    """Gate 3's runs are made ahead by gate 1's process (`js_plans`): the project file the second
+    run deletes makes the test flaky at gate 3, as when that run came after gate 2, not a damage
+    of gate 2's run."""
+    root = tmp_path / "js"
+    (root / "src").mkdir(parents=True)
+    (root / "test").mkdir()
+    (root / "package.json").write_text('{"name": "js", "type": "module"}\n')
+    (root / "src/price.mjs").write_text(
+        "export function total(...c) { return c.reduce((a, b) => a + b, 0); }\n"
+    )
+    (root / "test/mark.test.mjs").write_text(DAMAGES_LATER)
+    report = api.verify(
+        [root / "test/mark.test.mjs"],
+        root=root,
+        use_cache=False,
+        overrides={"gates": ["compile", "green", "stability"]},
+    )
+    [f] = report.files
+    assert f.verdict.value == "flaky" and f.rejected_at == "stability", [
+        g.feedback for g in f.gates
+    ]
+    assert (root / "src/price.mjs").is_file() and not (root / "mark.txt").exists()

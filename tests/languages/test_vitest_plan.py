@@ -1,7 +1,7 @@
-"""Gates 1-3 of a vitest file in three process starts: tsc, one vitest run that collects for gate 1
-and is kept for gate 2, and gate 3 in one vitest instance (`languages/vitest_plan.py`): the reruns,
-the random order and each test alone through vitest's Node API, each run isolated (a test that
-needs another's module state still fails alone)."""
+"""Gates 1-3 of a vitest or `node --test` file in one node process (`languages/js_plans.py`): gate
+1's run, kept for gate 2, then gate 3's plan run ahead by the same process (the reruns, the random
+order, each test alone, each run isolated), so that a test that needs another's module state still
+fails alone; a plan that is not the one run ahead gets a process of its own."""
 
 from __future__ import annotations
 
@@ -34,36 +34,122 @@ describe("cart", () => {
   });
 });
 """
+NODE_STATEFUL = """import { describe, it } from "node:test";
+import assert from "node:assert/strict";
+
+const seen = [];
+
+describe("cart", () => {
+  it("first", () => {
+    seen.push(350);
+    assert.deepEqual(seen, [350]);
+  });
+
+  it("second", () => {
+    assert.deepEqual(seen, [350]);
+  });
+});
+"""
+
+
+def gate3_steps(settings: Settings, seed: int | None = None) -> list[RunStep]:
+    """The plan gate 3 asks of a runner whose reruns are processes (`gates/stability.py`)."""
+    cfg = settings.stability
+    return [RunStep(last_if_failed=True)] * cfg.reruns + [
+        RunStep(Order.RANDOM, cfg.seed if seed is None else seed, last_if_failed=True),
+        RunStep(isolate=True, last_if_failed=True),
+    ]
+
+
+def gates_1_to_3(root: Path, lang: str, rel: str, seed: int | None = None) -> tuple[list, list]:
+    """Gate 1, gate 2's run and gate 3's plan on `rel`, as the pipeline calls the runner: the
+    commands the sandbox ran and gate 3's runs."""
+    settings = Settings(cache=False)
+    sandbox = RecordingSandbox(settings.sandbox, protect=root)
+    language, project = LANGUAGES[lang], Project.load(root)
+    runner = language.runner(sandbox, project, settings)
+    profile = language.profile_for(project)
+    ids = [f"{rel}::cart > first", f"{rel}::cart > second"]
+    with Workspace(root, links=profile.links, keep=profile.keep) as ws:
+        built = runner.compile(ws, [rel])
+        assert built.ok and built.collected == ids, built
+        assert sorted(runner.run(ws, [rel]).passed()) == ids  # gate 2: the run gate 1 made
+        runs = run_plan(runner, ws, [rel], gate3_steps(settings, seed), ids)
+    return [c[:2] for c in sandbox.commands], runs
+
+
+def assert_order_dependence_found(runs: list, rel: str, reruns: int = 3) -> None:
+    """The reruns pass; the random order (when it puts `second` first) or `second` alone fails,
+    and ends the plan."""
+    ids = [f"{rel}::cart > first", f"{rel}::cart > second"]
+    assert [sorted(r.passed()) for r in runs[:reruns]] == [ids] * reruns, runs
+    assert len(runs) in (reruns + 1, reruns + 2) and runs[reruns].tests.keys() == set(ids), runs
+    last = runs[-1].tests
+    assert last[ids[1]].outcome is Outcome.FAILED and "350" in last[ids[1]].message, runs
+    if len(runs) == reruns + 2:  # alone: `first` passes
+        assert last[ids[0]].outcome is Outcome.PASSED
+
+
+def started(commands: list) -> list[str]:
+    return [Path(c[1] if c[0] == "node" and len(c) > 1 else c[0]).name for c in commands]
 
 
 @pytest.mark.slow
-def test_gates_1_to_3_start_vitest_twice_and_runs_stay_isolated(tmp_path):
-    """Slow: tsc, two vitest starts and 8 isolated runs, 10 s wall under load (10 starts before)."""
+def test_vitest_gates_1_to_3_start_vitest_once_and_runs_stay_isolated(tmp_path):
+    """Slow: tsc, one vitest start and 8 isolated runs, 10 s wall under load (10 starts before,
+    then 3: tsc, gate 1's `vitest run`, gate 3's plan)."""
     if not (REPO / "examples/ts/node_modules/vitest").is_dir():
         pytest.skip("vitest is not installed in examples/ts (`npm ci` there; .ci/toolchains)")
     root = copy_example("ts", tmp_path)
     rel = "test/cart.test.ts"
     (root / rel).write_text(STATEFUL)
+    commands, runs = gates_1_to_3(root, "typescript", rel)
+    assert started(commands) == ["tsc", "vitest_plan.mjs"], commands
+    assert_order_dependence_found(runs, rel)
+    # another plan than the one run ahead (another seed): a plan process of its own, same findings
+    commands, runs = gates_1_to_3(root, "typescript", rel, seed=7)
+    assert started(commands) == ["tsc", "vitest_plan.mjs", "vitest_plan.mjs"], commands
+    assert_order_dependence_found(runs, rel)
+
+
+def test_node_test_gates_1_to_3_in_one_node_process_and_runs_stay_isolated(tmp_path):
+    """`node --test` started a node (and a sandbox entry) per run: 7 for gates 1-3 of this file."""
+    root = tmp_path / "js"
+    (root / "test").mkdir(parents=True)
+    (root / "package.json").write_text('{"name": "js", "type": "module"}\n')
+    rel = "test/cart.test.js"
+    (root / rel).write_text(NODE_STATEFUL)
+    commands, runs = gates_1_to_3(root, "javascript", rel)
+    assert started(commands) == ["node_plan.mjs"], commands
+    assert_order_dependence_found(runs, rel, reruns=3)
+    # another plan than the one run ahead: one more node process for all of it
+    commands, runs = gates_1_to_3(root, "javascript", rel, seed=7)
+    assert started(commands) == ["node_plan.mjs", "node_plan.mjs"], commands
+    assert_order_dependence_found(runs, rel, reruns=3)
+
+
+HANGS = """import { test } from "node:test";
+
+test("waits forever", () => new Promise(() => setInterval(() => {}, 1000)));
+"""
+
+
+def test_a_run_of_the_plan_script_keeps_its_own_deadline(tmp_path):
+    """Gate 1's run is the plan script's first run: a test that never ends makes it time out, as
+    the sandbox's timeout did for a `node --test` process of its own (not the whole plan's)."""
+    root = tmp_path / "js"
+    (root / "test").mkdir(parents=True)
+    (root / "package.json").write_text('{"name": "js", "type": "module"}\n')
+    rel = "test/hang.test.js"
+    (root / rel).write_text(HANGS)
     settings = Settings(cache=False)
+    settings.sandbox.timeout_s = 2
     sandbox = RecordingSandbox(settings.sandbox, protect=root)
-    lang, project = LANGUAGES["typescript"], Project.load(root)
-    runner = lang.runner(sandbox, project, settings)
-    profile = lang.profile_for(project)
-    ids = [f"{rel}::cart > first", f"{rel}::cart > second"]
-    steps = [RunStep(last_if_failed=True)] * 3 + [
-        RunStep(Order.RANDOM, 7, last_if_failed=True),
-        RunStep(isolate=True, last_if_failed=True),
-    ]
+    language, project = LANGUAGES["javascript"], Project.load(root)
+    runner = language.runner(sandbox, project, settings)
+    profile = language.profile_for(project)
     with Workspace(root, links=profile.links, keep=profile.keep) as ws:
         built = runner.compile(ws, [rel])
-        assert built.ok and built.collected == ids, built
-        assert sorted(runner.run(ws, [rel]).passed()) == ids  # gate 2: the run gate 1 made
-        runs = run_plan(runner, ws, [rel], steps, ids)
-    started = [Path(c[0]).name for c in sandbox.commands]
-    # was tsc, vitest list, vitest run (gate 2), then 7 vitest runs (3 reruns, random, 2 alone)
-    assert started == ["tsc", "vitest", "node"], sandbox.commands
-    assert [sorted(r.passed()) for r in runs[:3]] == [ids] * 3, runs
-    assert len(runs) == 5 and runs[3].tests.keys() == set(ids)
-    alone = runs[4].tests
-    assert alone[ids[0]].outcome is Outcome.PASSED
-    assert alone[ids[1]].outcome is Outcome.FAILED and "350" in alone[ids[1]].message
+    assert built.timed_out and built.crash == "node timed out after 2 s", built
+    # the plan script, then `node --check` to tell a syntax error from the failed run
+    assert started(sandbox.commands) == ["node_plan.mjs", "--check"], sandbox.commands

@@ -3,9 +3,11 @@ or `node --test`) and its structured reporter (JSON, or JUnit XML for `node --te
 
 Gate 1: TypeScript is type-checked with the project's `tsc` on a generated tsconfig that extends the
 project's and holds only the candidate (so a broken sibling cannot fail it); JavaScript is checked
-with `node --check`. Both fail closed: a file is never accepted unless its syntax and its execution
-were both proven, so a missing `tsc` or test runner makes it `unvalidated`, never `accepted`. The
-project's `node_modules` are linked read-only into the scratch copy, never copied, never written.
+with `node --check` (under `node --test`, only when the first run failed: a run of the file that
+passed proves its syntax). Both fail closed: a file is never accepted unless its syntax and its
+execution were both proven, so a missing `tsc` or test runner makes it `unvalidated`, never
+`accepted`. The project's `node_modules` are linked read-only into the scratch copy, never copied,
+never written. Gates 1-3 of a vitest or `node --test` file run in one node process (`js_plans`).
 """
 
 from __future__ import annotations
@@ -20,18 +22,18 @@ from typing import TYPE_CHECKING
 from assay.execution.runner import (
     CompileResult,
     Order,
-    Problem,
+    Outcome,
+    PlanAhead,
     RunStep,
-    TestResult,
     TestRun,
     each_step,
 )
 from assay.execution.workspace import SKIP_DIRS, Workspace
-from assay.languages import node_results, plans, vitest_plan
-from assay.languages.compiler_output import tsc_errors
+from assay.languages import js_plans, node_checks, node_results, plans
+from assay.languages.js_plans import TIMED_OUT, Script, js_regex, stability_steps, vitest_package
 from assay.languages.node_results import TITLE_SEP
-from assay.languages.plans import PlannedRun
-from assay.languages.tooling import TEST_ID_SEP, ToolRunner, nearest, under
+from assay.languages.plans import layout
+from assay.languages.tooling import TEST_ID_SEP, Ran, ToolRunner, nearest, under
 from assay.sandbox.view import hand_over
 
 if TYPE_CHECKING:
@@ -41,12 +43,7 @@ if TYPE_CHECKING:
 
 # test runners a project may use that assay does not drive: their files are not judged
 UNDRIVEN = ("mocha", "jasmine", "ava", "tap", "uvu")
-_NODE_CHECK = re.compile(r"^(?P<file>.+?):(?P<line>\d+)$")
-_JS_SPECIAL = re.compile(r"[.*+?^${}()|[\]\\/]")
-
-
-def js_regex(text: str) -> str:
-    return "^" + _JS_SPECIAL.sub(lambda m: "\\" + m.group(0), text) + "$"
+TEST_MARK = re.compile(r"\b(it|test)\s*\(")  # a test in a vitest, jest or node:test file
 
 
 def package_json(ws_project: Path, module: str) -> dict:
@@ -91,6 +88,8 @@ class NodeRunner(ToolRunner):
         self.conf = self.settings.tool(language)
         # (scratch root, file) -> (its bytes, the run `compile` made of it), for `run`
         self._ran: dict[tuple[str, str], tuple[bytes | None, TestRun]] = {}
+        # the same key -> (its bytes, gate 3's steps and plan as that run's process ran them ahead)
+        self._ahead: dict[tuple[str, str], tuple[bytes | None, list[RunStep], PlanAhead]] = {}
         self._lock = threading.Lock()
 
     def _module(self, ws: Workspace, rel: str) -> str:
@@ -136,13 +135,18 @@ class NodeRunner(ToolRunner):
                 f"no TypeScript test runner in {module}/package.json: add vitest "
                 "(npm install --save-dev vitest) or jest with ts-jest"
             )
-        checked = (
-            self._tsc(ws, rel, module)
-            if self.language == "typescript"
-            else self._node_check(ws, rel)
-        )
-        if not checked.ok:
-            return checked
+        # `node --test` runs the file as `node --check` parses it: its run proves the syntax, and
+        # the check runs only to explain a run that failed (one node start less per good file)
+        lazy = self.language == "javascript" and runner == "node" and not self.conf.compile_command
+        checked = CompileResult()
+        if not lazy:
+            checked = (
+                node_checks.tsc(self, ws, rel, module)
+                if self.language == "typescript"
+                else node_checks.node_check(self, ws, rel)
+            )
+            if not checked.ok:
+                return checked
         if runner in ("vitest", "jest") and self._bin(ws, module, runner) is None:
             return self.environment(
                 f"{runner} is not installed in {module}: run `npm ci` (or npm install) there"
@@ -152,9 +156,21 @@ class NodeRunner(ToolRunner):
         key = (str(ws.project), rel)
         with self._lock:
             self._ran.pop(key, None)
+            self._ahead.pop(key, None)
         tree_before = ws.snapshot()
-        run = self.run(ws, files)
-        run.tree_before = tree_before
+        script = self._script(ws, module)
+        if script is None:
+            run = self.run(ws, files)
+            run.tree_before = tree_before
+        else:
+            run = self._first_run(ws, rel, module, script, tree_before)
+        failing = any(t.outcome in (Outcome.FAILED, Outcome.ERROR) for t in run.tests.values())
+        if lazy and (run.crash or failing):
+            checked = node_checks.node_check(self, ws, rel)
+            if not checked.ok:
+                with self._lock:
+                    self._ahead.pop(key, None)
+                return checked
         crash = None if run.tests and not run.timed_out else run.crash
         load = run.tests.get(f"{rel}{TEST_ID_SEP}<file>")
         if runner == "vitest" and load is not None:  # the file did not load: nothing collected
@@ -168,72 +184,13 @@ class NodeRunner(ToolRunner):
         if listed.ok:
             with self._lock:
                 self._ran[key] = (_bytes(ws.path(rel)), run)
+        elif run.ahead is not None:
+            run.ahead = None
+            with self._lock:
+                self._ahead.pop(key, None)
         listed.raw_lines += checked.raw_lines
         listed.duration_s += checked.duration_s
         return listed
-
-    def _tsc(self, ws: Workspace, rel: str, module: str) -> CompileResult:
-        tsc = self._bin(ws, module, "tsc")
-        if tsc is None and not self.conf.compile_command:
-            return self.environment(
-                f"TypeScript is not installed in {module}: run `npm install --save-dev "
-                "typescript` (a .ts test is never accepted without a type check)"
-            )
-        base = nearest(ws.project, rel, ("tsconfig.json",)) or module
-        config: dict = {
-            "compilerOptions": {"noEmit": True, "incremental": False, "composite": False},
-            "files": [under(base, rel)],
-            "include": [],
-        }
-        if ws.path(f"{base}/tsconfig.json").exists():
-            config["extends"] = "./tsconfig.json"
-        else:
-            config["compilerOptions"].update(
-                {
-                    "strict": True,
-                    "skipLibCheck": True,
-                    "module": "esnext",
-                    "moduleResolution": "bundler",
-                    "target": "es2022",
-                }
-            )
-        cfg_rel = f"{base}/tsconfig.assay.json" if base != "." else "tsconfig.assay.json"
-        ws.apply({cfg_rel: json.dumps(config)})
-        argv = self.conf.compile_command or [
-            str(tsc),
-            "-p",
-            "tsconfig.assay.json",
-            "--pretty",
-            "false",
-        ]
-        ran = self.exec(ws, argv, cwd=base)
-        problems = tsc_errors(ran.text, ran.roots, base)
-        mine = [p for p in problems if p.where == rel]
-        if mine:
-            return CompileResult(
-                errors=mine, raw_lines=ran.raw_lines, duration_s=ran.result.duration_s
-            )
-        if ran.result.returncode != 0 and not problems:
-            return CompileResult(
-                crash=ran.why("tsc"), raw_lines=ran.raw_lines, duration_s=ran.result.duration_s
-            )
-        return CompileResult(raw_lines=ran.raw_lines, duration_s=ran.result.duration_s)
-
-    def _node_check(self, ws: Workspace, rel: str) -> CompileResult:
-        ran = self.exec(ws, self.conf.compile_command or ["node", "--check", rel])
-        if ran.result.returncode == 0:
-            return CompileResult(raw_lines=ran.raw_lines, duration_s=ran.result.duration_s)
-        lines = ran.result.stderr.splitlines()
-        where = next((m for ln in lines[:3] if (m := _NODE_CHECK.match(ln.strip()))), None)
-        error = next((ln.strip() for ln in lines if re.match(r"^\w*Error: ", ln.strip())), None)
-        if error is None:
-            return CompileResult(crash=ran.why("node --check"), raw_lines=ran.raw_lines)
-        line = int(where["line"]) if where else None
-        return CompileResult(
-            errors=[Problem(rel, error, line, "syntax")],
-            raw_lines=ran.raw_lines,
-            duration_s=ran.result.duration_s,
-        )
 
     # --- gates 2 and 3 ----------------------------------------------------------------------------
     def run(
@@ -251,6 +208,8 @@ class NodeRunner(ToolRunner):
         # the run `compile` made, if the file is still what it ran (or gone, as that run left it)
         if kept and not ids and order is Order.FILE and kept[0] == _bytes(ws.path(rel)):
             return kept[1]
+        with self._lock:  # the plan run ahead followed a run the caller did not take
+            self._ahead.pop((str(ws.project), rel), None)
         module = self._module(ws, rel)
         runner = self.test_runner(ws, module)
         names = [i.split(TEST_ID_SEP, 1)[1] for i in ids] if ids else []
@@ -271,31 +230,93 @@ class NodeRunner(ToolRunner):
     def run_plan(
         self, ws: Workspace, files: list[str], steps: list[RunStep], ids: list[str] | None = None
     ) -> list[TestRun]:
-        """Every run of gate 3 in one vitest instance (`vitest_plan`); a process per run for jest,
-        `node --test`, a vitest without the Node API, or when `test_args` are configured."""
+        """Every run of gate 3 in one node process (`js_plans`): taken from gate 1's process when it
+        ran this plan ahead; a process per run for jest, a vitest without the Node API, or when
+        `test_args` are configured."""
         rel = files[0]
         module = self._module(ws, rel)
-        exe = self._bin(ws, module, "vitest") if self.test_runner(ws, module) == "vitest" else None
-        vitest = vitest_plan.package_dir(exe) if exe and not self.conf.test_args else None
-        if vitest is None:
-            return each_step(self, ws, files, steps, ids)
-        out_dir = ws.run_dir / f"vitest-plan-{len(list(ws.run_dir.glob('vitest-plan-*')))}"
+        with self._lock:
+            ahead = self._ahead.pop((str(ws.project), rel), None)
+        if ahead is not None and (ahead[1], ahead[2].ids, ahead[0]) == (
+            steps,
+            list(ids or []),
+            _bytes(ws.path(rel)),
+        ):
+            found = ahead[2].runs
+        else:
+            script = self._script(ws, module)
+            if script is None:
+                return each_step(self, ws, files, steps, ids)
+            out_dir = self._out_dir(ws, script)
+            planned = layout(out_dir, script.suffix, steps, ids)
+            argv = script.argv(out_dir, under(module, rel), planned, steps, ids, self.timeout_s)
+            ran = self.exec(ws, argv, cwd=module, timeout=self.timeout_s * len(planned) + 30)
+            found = script.gathered(planned, steps, ids, rel, ran.roots, *self._ended(ran, script))
+        return plans.redo_crashed(found, steps, lambda rest: each_step(self, ws, files, rest, ids))
+
+    def _script(self, ws: Workspace, module: str) -> Script | None:
+        """The plan script for this package's runner, None: a process per run (jest, a vitest
+        without the Node API, configured `test_args`)."""
+        runner = self.test_runner(ws, module)
+        if self.conf.test_args or runner not in ("vitest", "node"):
+            return None
+        if runner == "node":
+            return Script.node_test()
+        exe = self._bin(ws, module, "vitest")
+        package = vitest_package(exe) if exe else None
+        return Script.vitest(package) if package else None
+
+    def _out_dir(self, ws: Workspace, script: Script) -> Path:
+        out_dir = ws.run_dir / f"plan-{len(list(ws.run_dir.glob('plan-*')))}"
         out_dir.mkdir(parents=True)
         hand_over(out_dir)  # the tests' uid writes the results
-        names = {i: js_regex(i.split(TEST_ID_SEP, 1)[1].replace(TITLE_SEP, " ")) for i in ids or []}
-        plan = out_dir / "plan.json"
-        planned = vitest_plan.write(plan, out_dir, vitest, under(module, rel), steps, ids, names)
-        timeout = self.timeout_s * len(planned) + 30
-        ran = self.exec(ws, vitest_plan.argv(plan), cwd=module, timeout=timeout)
+        return out_dir
 
-        def read(run: PlannedRun) -> dict[str, TestResult] | None:
-            if not run.out.is_file():
-                return None
-            tests = node_results.results(run.out, rel, "vitest", ran.roots)
-            return {k: v for k, v in tests.items() if run.ids is None or k in run.ids}
+    def _ended(self, ran: Ran, script: Script) -> tuple[str, bool]:
+        """Why a plan script ended before its last run, and whether it was a deadline."""
+        if ran.result.returncode == TIMED_OUT:
+            return f"{script.runner} timed out after {self.timeout_s:g} s", True
+        return ran.why(script.what), ran.result.timed_out
 
-        found = plans.gather(planned, steps, read, ran.why("vitest"), ran.result.timed_out)
-        return plans.redo_crashed(found, steps, lambda rest: each_step(self, ws, files, rest, ids))
+    def _first_run(
+        self,
+        ws: Workspace,
+        rel: str,
+        module: str,
+        script: Script,
+        tree_before: dict[str, tuple[int, int]],
+    ) -> TestRun:
+        """Gate 1's run through the plan script, with gate 3's plan run ahead in the same process
+        when gate 3 will ask for one (`js_plans`)."""
+        path = ws.path(rel)
+        source = path.read_text(encoding="utf-8", errors="replace") if path.is_file() else ""
+        steps = stability_steps(self.settings, source)
+        out_dir = self._out_dir(ws, script)
+        argv = script.ahead_argv(out_dir, under(module, rel), steps, self.timeout_s, ws.project)
+        # a deadline per run in the script; this one only stops a script that hangs itself (a run
+        # per step, and one per test alone: the tests counted as the smells rules mark them)
+        tests = len(re.findall(TEST_MARK, source)) if steps else 0
+        budget = self.timeout_s * (2 + len(steps or []) + tests) + 30
+        ran = self.exec(ws, argv, cwd=module, timeout=budget)
+        crash, timed_out = self._ended(ran, script)
+        found = script.read(script.first_out(out_dir), rel, ran.roots)
+        run = TestRun(duration_s=ran.result.duration_s, tree_before=tree_before)
+        run.tests = found or {}
+        failed = any(t.outcome in (Outcome.FAILED, Outcome.ERROR) for t in run.tests.values())
+        run.exit_status = ran.result.returncode if found is None else int(failed)
+        if found is None and (timed_out or ran.result.returncode != 0):
+            run.crash, run.timed_out = crash, timed_out
+        elif not run.tests:
+            run.crash = ran.why(script.what)
+        if steps is not None and run.tests and not run.crash:
+            ahead, run.writes = js_plans.ahead_of(
+                script, out_dir, rel, ran.roots, steps, run, (crash, timed_out), ws.snapshot()
+            )
+            if ahead is not None:
+                run.ahead = ahead
+                with self._lock:
+                    self._ahead[(str(ws.project), rel)] = (_bytes(ws.path(rel)), steps, ahead)
+        return run
 
     def _run_once(
         self,

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from assay.execution.runner import Outcome, RunStep, TestResult, TestRun
+from assay.execution.runner import Outcome, RunStep, TestResult, TestRun, alone
 
 _FAILED = (Outcome.FAILED, Outcome.ERROR, Outcome.TIMEOUT)
 
@@ -26,6 +26,22 @@ class PlannedRun:
     step: int
     out: Path
     ids: list[str] | None = None
+
+
+def layout(
+    out_dir: Path, suffix: str, steps: list[RunStep], ids: list[str] | None, start: int = 0
+) -> list[PlannedRun]:
+    """The runs a plan makes, in order, each with its results file `run-<n><suffix>` in `out_dir`
+    (n from `start`): one per step, and one per test of `ids` for a step alone (those `each_step`
+    would run alone)."""
+    runs: list[PlannedRun] = []
+    for n, s in enumerate(steps):
+        groups: list[list[str] | None] = (
+            [[t] for t in alone(ids, s.alone) or []] if s.isolate else [None]
+        )
+        for judged in groups:
+            runs.append(PlannedRun(n, out_dir / f"run-{start + len(runs)}{suffix}", judged))
+    return runs
 
 
 def gather(

@@ -1,12 +1,14 @@
-// assay's gate-3 plan for one test file in one vitest instance (languages/vitest_plan.py writes
-// the plan): `node vitest_plan.mjs PLAN.json`. PLAN: {"vitest": the vitest package directory,
-// "file": the test file, "runs": [{"out": JSON path, "seed": n or null, "pattern": regex or null,
-// "last": stop after a failure}]}. Each run writes what `vitest run --reporter=json` writes
-// (testResults[].assertionResults[]) to its "out". Test files are isolated (`isolate: true`): each
-// run gets a fresh worker and module graph, as a new `vitest run` would; the plan shares vitest's
-// start-up and transform cache.
+// assay's plan for one test file in one vitest instance (languages/js_plans.py writes the plan):
+// `node vitest_plan.mjs PLAN.json`. PLAN: {"vitest": the vitest package directory, "file": the test
+// file, "deadline_s": each run's, "runs": [{"out": JSON path, "seed": n or null, "pattern": regex or
+// null, "last": stop after a failure}], "ahead": the runs after the first only when it passed, then
+// "alone": a run per passing test, "project": the tree to snapshot between}. Each run writes what
+// `vitest run --reporter=json` writes (testResults[].assertionResults[]) to its "out". Test files
+// are isolated (`isolate: true`): each run gets a fresh worker and module graph, as a new
+// `vitest run` would; the plan shares vitest's start-up and transform cache.
 import { readFileSync, writeFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
+import { jsRegex, runPlan } from "./js_plan_common.mjs";
 
 const plan = JSON.parse(readFileSync(process.argv[2], "utf8"));
 const { createVitest } = await import(pathToFileURL(`${plan.vitest}/dist/node.js`).href);
@@ -45,11 +47,12 @@ function report(result) {
 }
 
 const user = { ...vitest.config.sequence }; // the project's own order, for runs in file order
+let first = null; // the first run's report
 let code = 0;
 try {
   await vitest.init();
   const specs = await vitest.getRelevantTestSpecifications([plan.file]);
-  for (const run of plan.runs) {
+  const runOne = async (run) => {
     vitest.config.sequence.shuffle = run.seed === null ? user.shuffle : true;
     vitest.config.sequence.seed = run.seed === null ? user.seed : run.seed;
     if (run.pattern) vitest.setGlobalTestNamePattern(run.pattern);
@@ -57,11 +60,28 @@ try {
     const result = await vitest.runTestSpecifications(specs, true);
     const data = report(result);
     writeFileSync(run.out, JSON.stringify(data));
+    first ??= data;
+    const statuses = new Map();
+    for (const m of data.testResults) {
+      if (m.message && m.assertionResults.length === 0) statuses.set("<file>", "failed");
+      for (const a of m.assertionResults)
+        statuses.set([...a.ancestorTitles, a.title].join(" > "), a.status);
+    }
     const failed = data.testResults.some(
       (m) => m.message || m.assertionResults.some((a) => a.status === "failed"),
     );
-    if (failed && run.last) break;
-  }
+    return { failed, statuses };
+  };
+  // the first run's passing tests by full name, as assay's ids name them (titles joined by " > ")
+  const passing = () => {
+    const names = [];
+    for (const m of first.testResults)
+      for (const a of m.assertionResults)
+        if (a.status === "passed") names.push([...a.ancestorTitles, a.title].join(" > "));
+    return [...new Set(names)];
+  };
+  const pattern = (name) => jsRegex(name.split(" > ").join(" "));
+  await runPlan(plan, runOne, passing, pattern);
 } catch (e) {
   console.error(e?.stack || String(e));
   code = 1;

@@ -1,0 +1,90 @@
+// What assay's plan scripts (vitest_plan.mjs, node_plan.mjs) share; see languages/js_plans.py.
+import { lstatSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { dirname, extname, join, relative } from "node:path";
+
+// as js_plans.js_regex: the whole name, regex characters escaped
+export function jsRegex(text) {
+  return "^" + text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&") + "$";
+}
+
+// size and mtime (ns) of every file of the project, as Workspace.snapshot takes them
+export function snapshot(root) {
+  const out = {};
+  const walk = (dir) => {
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      const path = join(dir, e.name);
+      let isDir = e.isDirectory();
+      if (e.isSymbolicLink()) {
+        try {
+          isDir = statSync(path).isDirectory(); // a linked directory is not entered
+        } catch {
+          isDir = false;
+        }
+        if (isDir) continue;
+      }
+      if (isDir) {
+        if (e.name !== "__pycache__") walk(path);
+        continue;
+      }
+      try {
+        const st = lstatSync(path, { bigint: true });
+        out[relative(root, path)] = [st.size.toString(), st.mtimeNs.toString()];
+      } catch {
+        // gone meanwhile
+      }
+    }
+  };
+  walk(root);
+  return out;
+}
+
+// Runs `plan.runs` in order, `runOne(run)` -> {failed, statuses: Map full name -> status}. A
+// step (the runs of one "step") marked "last" ends the plan when one of its runs left no result,
+// or a watched test (`plan.watch`; a run alone: its own) did not pass in it: as assay's
+// `each_step` stops. Ahead mode: the runs after the first only when no test failed in it, watching
+// `passing()` of it, then a run alone per such test (step `plan.alone_step`). A run past the
+// deadline ends the process (exit 124).
+export async function runPlan(plan, runOne, passing, pattern) {
+  const runs = [...plan.runs];
+  let watch = plan.watch ?? [];
+  let bad = false; // in the current step
+  for (let i = 0; i < runs.length; i++) {
+    const run = runs[i];
+    const timer = setTimeout(() => {
+      console.error(`timed out after ${plan.deadline_s} s`);
+      process.exit(124);
+    }, plan.deadline_s * 1000);
+    const { failed, statuses } = await runOne(run);
+    clearTimeout(timer);
+    if (plan.ahead && i === 0) {
+      const names = failed ? [] : passing();
+      if (names.length === 0) return;
+      watch = names;
+      const dir = dirname(run.out);
+      const suffix = extname(run.out);
+      const alone = plan.alone ? names : [];
+      for (const name of alone) {
+        const out = join(dir, `run-${runs.length}${suffix}`);
+        runs.push({ out, seed: null, pattern: pattern(name), name, step: plan.alone_step, last: true });
+      }
+      const tree = snapshot(plan.project);
+      writeFileSync(join(dir, "ahead.json"), JSON.stringify({ alone, tree }));
+      continue;
+    }
+    const judged = run.name != null ? [run.name] : watch;
+    bad ||=
+      statuses.size === 0 ||
+      (run.name != null && !statuses.has(run.name)) ||
+      judged.some((n) => statuses.has(n) && statuses.get(n) !== "passed");
+    if (runs[i + 1]?.step !== run.step) {
+      if (bad && run.last) return;
+      bad = false;
+    }
+  }
+}

@@ -1,0 +1,84 @@
+"""Gate 1's checks of a TypeScript or JavaScript test file before (or, for `node --test`, after)
+its first run: TypeScript's type check with the project's `tsc`, JavaScript's `node --check`."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import TYPE_CHECKING
+
+from assay.execution.runner import CompileResult, Problem
+from assay.languages.compiler_output import tsc_errors
+from assay.languages.tooling import nearest, under
+
+if TYPE_CHECKING:
+    from assay.execution.workspace import Workspace
+    from assay.languages.node import NodeRunner
+
+_NODE_CHECK = re.compile(r"^(?P<file>.+?):(?P<line>\d+)$")
+
+
+def tsc(self: NodeRunner, ws: Workspace, rel: str, module: str) -> CompileResult:
+    """The project's `tsc` on a generated tsconfig that extends the project's and holds only the
+    candidate (a broken sibling cannot fail it); errors in the candidate reject it."""
+    tsc = self._bin(ws, module, "tsc")
+    if tsc is None and not self.conf.compile_command:
+        return self.environment(
+            f"TypeScript is not installed in {module}: run `npm install --save-dev "
+            "typescript` (a .ts test is never accepted without a type check)"
+        )
+    base = nearest(ws.project, rel, ("tsconfig.json",)) or module
+    config: dict = {
+        "compilerOptions": {"noEmit": True, "incremental": False, "composite": False},
+        "files": [under(base, rel)],
+        "include": [],
+    }
+    if ws.path(f"{base}/tsconfig.json").exists():
+        config["extends"] = "./tsconfig.json"
+    else:
+        config["compilerOptions"].update(
+            {
+                "strict": True,
+                "skipLibCheck": True,
+                "module": "esnext",
+                "moduleResolution": "bundler",
+                "target": "es2022",
+            }
+        )
+    cfg_rel = f"{base}/tsconfig.assay.json" if base != "." else "tsconfig.assay.json"
+    ws.apply({cfg_rel: json.dumps(config)})
+    argv = self.conf.compile_command or [
+        str(tsc),
+        "-p",
+        "tsconfig.assay.json",
+        "--pretty",
+        "false",
+    ]
+    ran = self.exec(ws, argv, cwd=base)
+    problems = tsc_errors(ran.text, ran.roots, base)
+    mine = [p for p in problems if p.where == rel]
+    if mine:
+        return CompileResult(errors=mine, raw_lines=ran.raw_lines, duration_s=ran.result.duration_s)
+    if ran.result.returncode != 0 and not problems:
+        return CompileResult(
+            crash=ran.why("tsc"), raw_lines=ran.raw_lines, duration_s=ran.result.duration_s
+        )
+    return CompileResult(raw_lines=ran.raw_lines, duration_s=ran.result.duration_s)
+
+
+def node_check(self: NodeRunner, ws: Workspace, rel: str) -> CompileResult:
+    """`node --check`: a syntax error, compact and on its line."""
+    ran = self.exec(ws, self.conf.compile_command or ["node", "--check", rel])
+    if ran.result.returncode == 0:
+        return CompileResult(raw_lines=ran.raw_lines, duration_s=ran.result.duration_s)
+    lines = ran.result.stderr.splitlines()
+    where = next((m for ln in lines[:3] if (m := _NODE_CHECK.match(ln.strip()))), None)
+    error = next((ln.strip() for ln in lines if re.match(r"^\w*Error: ", ln.strip())), None)
+    if error is None:
+        return CompileResult(crash=ran.why("node --check"), raw_lines=ran.raw_lines)
+    line = int(where["line"]) if where else None
+    return CompileResult(
+        errors=[Problem(rel, error, line, "syntax")],
+        raw_lines=ran.raw_lines,
+        duration_s=ran.result.duration_s,
+    )
