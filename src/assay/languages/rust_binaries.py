@@ -1,0 +1,175 @@
+"""Rust: a candidate's compiled test binary kept across workspaces and runs, so that an unchanged
+file compiles nothing, as a native `cargo test` finds it fresh (a second `verify --no-cache` of the
+same file copied the crate's 237 MB warm target and recompiled the test crate every time).
+
+The binary is kept by what cargo keys it by: the compiler (`rustc -vV`), the crate's sources and
+build files as the warm build saw them (names, sizes, mtimes of every `.rs` and build file of the
+project), the manifests, lock file and cargo configs the build reads, the build's environment and
+command; and then, as cargo's own dep-info check, the content of every file rustc read for the
+test crate (its `.d` file: the candidate, its `mod` files, `include_str!` data) must match.
+
+Never kept: a binary that depends on where it was built (an `env!` value, such as
+`CARGO_MANIFEST_DIR`, naming the workspace, or the workspace's path anywhere in the loaded part
+of the executable: a later workspace has another path), nor one from a workspace whose tests ran
+before the build (their code could have changed the target directory the binary was linked from).
+The copy is taken right after cargo ends, before any code of the candidate runs; a workspace gets
+a copy of it (a test can write its own, never the kept one). `--no-cache` skips cached verdicts,
+not this build cache.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import shutil
+import struct
+import tempfile
+from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
+
+from assay.languages.rust_warm import BUILD_FILES, rust_version
+from assay.languages.tooling import module_files
+from assay.languages.warm import state_of
+from assay.sandbox import assay_cache
+
+if TYPE_CHECKING:
+    from assay.execution.workspace import Workspace
+    from assay.languages.rust import RustRunner
+
+RECORD = "record.json"
+_MANIFESTS = ("Cargo.toml", "Cargo.lock", ".cargo/config.toml", ".cargo/config")
+
+
+def _store_dir(key: str) -> Path:
+    return assay_cache() / "built" / "cargo" / key
+
+
+def key_of(runner: RustRunner, ws: Workspace, crate: str, argv: list[str]) -> str:
+    """What the candidate's test binary depends on besides the files rustc reads for it (those
+    are checked against the record): compiler, project sources, manifests, environment, command.
+    The workspace's own path is left out of it (each workspace has another)."""
+    root = runner.project.root
+    h = hashlib.sha256()
+    h.update(rust_version(root / crate).encode() + b"\0")
+    h.update(state_of(root, module_files(root, ".", (".rs",), BUILD_FILES)).encode() + b"\0")
+    crate_dir = ws.path(crate)
+    home = Path(os.environ.get("CARGO_HOME") or os.path.expanduser("~/.cargo"))
+    for directory in [crate_dir, *crate_dir.parents, home]:
+        for name in _MANIFESTS:
+            with contextlib.suppress(OSError):
+                data = (directory / name).read_bytes()
+                h.update(f"{name}\0{len(data)}\0".encode() + data)
+    env = runner.sandbox.env_for(
+        ws.run_dir / "home", runner.env_extra(ws), runner.profile, cache=ws.cache_dir
+    )
+    base = str(ws.base)
+    for name in sorted(env):
+        h.update(f"{name}={env[name].replace(base, '<ws>')}\0".encode())
+    h.update("\0".join([crate, *argv]).encode())
+    return h.hexdigest()[:32]
+
+
+def _digest(path: Path) -> str | None:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
+def reuse(ws: Workspace, key: str) -> str | None:
+    """The kept test binary for `key`, copied into the workspace, when every file rustc read for
+    it has the same content in this workspace; else None (cargo builds it)."""
+    store = _store_dir(key)
+    try:
+        record = json.loads((store / RECORD).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    for rel, digest in record["inputs"].items():
+        if _digest(ws.project / rel) != digest:
+            return None
+    dest = ws.cache_dir / "rust-test-bin" / record["name"]
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        shutil.copy2(store / "binary", dest)
+    except OSError:
+        return None
+    return str(dest)
+
+
+def keep(ws: Workspace, key: str, artifact: dict) -> None:
+    """Keep the test binary cargo just built (`artifact`: its `compiler-artifact` message) under
+    `key`, with the content of every workspace file rustc read for it; nothing when it depends on
+    the workspace's path."""
+    exe = Path(artifact["executable"])
+    inputs = _inputs(ws, exe, artifact)
+    if inputs is None or _names(exe, str(ws.base).encode()):
+        return
+    store = _store_dir(key)
+    if (store / RECORD).is_file():
+        return
+    store.parent.mkdir(parents=True, exist_ok=True)
+    partial = Path(tempfile.mkdtemp(prefix=f"{key}.", dir=store.parent))
+    try:
+        shutil.copy2(exe, partial / "binary")
+        os.chmod(partial / "binary", 0o755)
+        record = {"name": exe.name, "inputs": inputs}
+        (partial / RECORD).write_text(json.dumps(record), encoding="utf-8")
+        os.replace(partial, store)
+    except OSError:
+        pass  # another process kept the same binary first, or the disk is full
+    finally:
+        shutil.rmtree(partial, ignore_errors=True)
+
+
+def _inputs(ws: Workspace, exe: Path, artifact: dict) -> dict[str, str] | None:
+    """{project-relative path: sha256} of what rustc read for the test crate (its dep-info file
+    beside the executable), or None when that cannot be told or the build read the workspace's
+    path from the environment (`env!("CARGO_MANIFEST_DIR")`, `OUT_DIR`)."""
+    try:
+        lines = exe.with_name(exe.name + ".d").read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return None
+    base = str(ws.base)
+    if any(ln.startswith("# env-dep:") and base in ln for ln in lines):
+        return None
+    head = next((ln for ln in lines if ln.startswith(str(exe) + ":")), None)
+    if head is None:
+        return None
+    files = head.split(":", 1)[1].split()  # rustc escapes no spaces: a path with one is refused
+    src = (artifact.get("target") or {}).get("src_path", "")
+    cwd = next(
+        (src[: -len(f) - 1] for f in files if not f.startswith("/") and src.endswith("/" + f)),
+        None,
+    )
+    out = {}
+    for name in files:
+        path = Path(name if name.startswith("/") else f"{cwd}/{name}") if cwd else None
+        if path is None or ws.project not in path.parents:
+            return None  # outside the project copy (a generated file, the target directory)
+        digest = _digest(path)
+        if digest is None:
+            return None
+        out[PurePosixPath(path.relative_to(ws.project)).as_posix()] = digest
+    return out or None
+
+
+def _names(exe: Path, needle: bytes) -> bool:
+    """Whether `needle` appears in the sections of the ELF executable that are loaded at run time
+    (debug info, which names the build directory in every build, is not loaded); True when the
+    file is not a 64-bit little-endian ELF (not kept: it cannot be told)."""
+    try:
+        data = exe.read_bytes()
+    except OSError:
+        return True
+    if data[:4] != b"\x7fELF" or data[4:6] != b"\x02\x01":
+        return True
+    (shoff,) = struct.unpack_from("<Q", data, 0x28)
+    entsize, count = struct.unpack_from("<HH", data, 0x3A)
+    for i in range(count):
+        kind, flags, _, offset, size = struct.unpack_from("<IQQQQ", data, shoff + i * entsize + 4)
+        loaded, nobits = flags & 0x2, kind == 8  # SHF_ALLOC; SHT_NOBITS (.bss) has no bytes
+        if loaded and not nobits and data.find(needle, offset, offset + size) >= 0:
+            return True
+    return False
