@@ -42,18 +42,16 @@ def test_an_unchanged_rust_file_compiles_nothing_and_an_edited_one_is_rebuilt(
     sandbox = RecordingSandbox(settings.sandbox, protect=root)
     runner = LANGUAGES["rust"].runner(sandbox, Project.load(root), settings)
 
-    def verify(overlay: str | None = None, rel: str = REL) -> tuple[list[str], dict]:
-        """Gates 1-2 of `rel` in a new workspace: the programs that entered the sandbox, and
-        each test's outcome."""
+    def verify(overlays: dict[str, str] | None = None, rel: str = REL) -> tuple[list[str], dict]:
+        """Gates 1-2 of `rel` in a new workspace with `overlays` written over it: the programs
+        that entered the sandbox, and each test's outcome."""
         sandbox.commands = []
         with Workspace(root) as ws:
-            if overlay is not None:
-                ws.apply({rel: overlay})
+            ws.apply(overlays or {})
             built = runner.compile(ws, [rel])
             assert built.ok, built
-            outcomes = {
-                k: r.outcome for k, r in runner.run(ws, [rel], built.collected).tests.items()
-            }
+            ran = runner.run(ws, [rel], built.collected)
+        outcomes = {k: r.outcome for k, r in ran.tests.items()}
         return [Path(c[0]).name for c in sandbox.commands], outcomes
 
     first, passed = verify()
@@ -63,12 +61,17 @@ def test_an_unchanged_rust_file_compiles_nothing_and_an_edited_one_is_rebuilt(
     assert same == passed
 
     edited = (root / REL).read_text().replace("Ok(350)", "Ok(351)")
-    rebuilt, now = verify(edited)
+    rebuilt, now = verify({REL: edited})
     assert "cargo" in rebuilt  # never a stale binary: the edit fails where the original passed
     assert now[f"{REL}::total_adds_prices"] is Outcome.FAILED
+    # the library written over (a panel member, a mutant): the same test file is linked anew
+    member = (root / "src/lib.rs").read_text().replace("Ok(sum)", "Ok(sum + 1)")
+    relinked, under_member = verify({"src/lib.rs": member})
+    assert "cargo" in relinked
+    assert under_member[f"{REL}::total_adds_prices"] is Outcome.FAILED
 
     here = "tests/where_built.rs"
-    assert "cargo" in verify(WHERE, here)[0]
-    built_again, outcome = verify(WHERE, here)
+    assert "cargo" in verify({here: WHERE}, here)[0]
+    built_again, outcome = verify({here: WHERE}, here)
     assert "cargo" in built_again  # its binary names the workspace it was built in: not reused
     assert outcome == {f"{here}::reads_its_manifest": Outcome.PASSED}

@@ -109,8 +109,8 @@ class RustRunner(ToolRunner):
         ]
         key, fresh = None, False
         if not conf.compile_command:
-            key = rust_binaries.key_of(self, ws, crate, argv)
-            kept = rust_binaries.reuse(ws, key)
+            key = rust_binaries.key_of(self, ws, crate, rel, argv)
+            kept = rust_binaries.reuse(ws, key) if key else None
             if kept is not None:  # built before from the same files: nothing to compile
                 self._binaries[(str(ws.base), rel)] = kept
                 return self._collect(ws, crate, rel, kept, module, 0, 0.0)

@@ -2,9 +2,10 @@
 file compiles nothing, as a native `cargo test` finds it fresh (a second `verify --no-cache` of the
 same file copied the crate's 237 MB warm target and recompiled the test crate every time).
 
-The binary is kept by what cargo keys it by: the compiler (`rustc -vV`), the crate's sources and
-build files as the warm build saw them (names, sizes, mtimes of every `.rs` and build file of the
-project), the manifests, lock file and cargo configs the build reads, the build's environment and
+The binary is kept by what cargo keys it by: the compiler (`rustc -vV`), the project's files as the
+warm build saw them (names, sizes and mtimes of every file of the scratch copy but the candidate:
+the copy keeps the user's mtimes, and a file written over it, a panel member's source, has a new
+one), the manifests, lock file and cargo configs the build reads, the build's environment and
 command; and then, as cargo's own dep-info check, the content of every file rustc read for the
 test crate (its `.d` file: the candidate, its `mod` files, `include_str!` data) must match.
 
@@ -29,7 +30,7 @@ import tempfile
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
-from assay.languages.rust_warm import BUILD_FILES, rust_version
+from assay.languages.rust_warm import rust_version
 from assay.languages.tooling import module_files
 from assay.languages.warm import state_of
 from assay.sandbox import assay_cache
@@ -40,20 +41,29 @@ if TYPE_CHECKING:
 
 RECORD = "record.json"
 _MANIFESTS = ("Cargo.toml", "Cargo.lock", ".cargo/config.toml", ".cargo/config")
+_MOST_FILES = 5000
 
 
 def _store_dir(key: str) -> Path:
     return assay_cache() / "built" / "cargo" / key
 
 
-def key_of(runner: RustRunner, ws: Workspace, crate: str, argv: list[str]) -> str:
-    """What the candidate's test binary depends on besides the files rustc reads for it (those
-    are checked against the record): compiler, project sources, manifests, environment, command.
-    The workspace's own path is left out of it (each workspace has another)."""
+def key_of(runner: RustRunner, ws: Workspace, crate: str, rel: str, argv: list[str]) -> str | None:
+    """What the candidate `rel`'s test binary depends on besides the files rustc reads for it
+    (those are checked against the record): compiler, project files, manifests, environment,
+    command; None for a project too large to list cheaply. The workspace's own path is left out of
+    it (each workspace has another)."""
     root = runner.project.root
-    h = hashlib.sha256()
+    h = hashlib.sha256(f"{root.resolve()}\0".encode())
     h.update(rust_version(root / crate).encode() + b"\0")
-    h.update(state_of(root, module_files(root, ".", (".rs",), BUILD_FILES)).encode() + b"\0")
+    # every file of the copy as the warm build saw it (a copy keeps mtimes; a file written over
+    # it, a panel member's source, has a new one) but the candidate (its content is in the record)
+    # and the manifests (`register_test` may extend one: their content below)
+    listed = module_files(ws.project, ".", ("",), (), limit=_MOST_FILES)
+    if len(listed) >= _MOST_FILES:
+        return None  # too large to key cheaply: cargo builds as before
+    files = [f for f in listed if f != rel and PurePosixPath(f).name not in _MANIFESTS]
+    h.update(state_of(ws.project, files).encode() + b"\0")
     crate_dir = ws.path(crate)
     home = Path(os.environ.get("CARGO_HOME") or os.path.expanduser("~/.cargo"))
     for directory in [crate_dir, *crate_dir.parents, home]:
