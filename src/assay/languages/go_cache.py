@@ -68,3 +68,16 @@ def hold_fresh(cache: Path) -> None:
                 if os.stat(path).st_mtime < now + _AHEAD_S / 2:
                     os.utime(path, (ahead, ahead))
     _fresh_until[cache] = now + _AHEAD_S / 2
+
+
+@functools.lru_cache(maxsize=1)
+def module_cache() -> str | None:
+    """The real GOMODCACHE (asked once, outside the sandbox: `go env` runs no project code)."""
+    go = shutil.which("go")
+    if go is None:
+        return None
+    try:
+        out = subprocess.run([go, "env", "GOMODCACHE"], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() or None

@@ -9,61 +9,42 @@ one), the manifests, lock file and cargo configs the build reads, the build's en
 command; and then, as cargo's own dep-info check, the content of every file rustc read for the
 test crate (its `.d` file: the candidate, its `mod` files, `include_str!` data) must match.
 
-Never kept: a binary that depends on where it was built (an `env!` value, such as
-`CARGO_MANIFEST_DIR`, naming the workspace, or the workspace's path anywhere in the loaded part
-of the executable: a later workspace has another path), nor one from a workspace whose tests ran
-before the build (their code could have changed the target directory the binary was linked from).
-The copy is taken right after cargo ends, before any code of the candidate runs; a workspace gets
-a copy of it (a test can write its own, never the kept one). `--no-cache` skips cached verdicts,
-not this build cache.
+Never kept (`kept_binary` says when else): a binary that depends on where it was built (an `env!`
+value, such as `CARGO_MANIFEST_DIR`, naming the workspace, or the workspace's path anywhere in the
+loaded part of the executable: a later workspace has another path).
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
-import json
 import os
-import shutil
 import struct
-import tempfile
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
+from assay.languages import kept_binary
+from assay.languages.kept_binary import digest
 from assay.languages.rust_warm import rust_version
-from assay.languages.tooling import module_files
-from assay.languages.warm import state_of
-from assay.sandbox import assay_cache
 
 if TYPE_CHECKING:
     from assay.execution.workspace import Workspace
     from assay.languages.rust import RustRunner
 
-RECORD = "record.json"
+KIND = "cargo"
 _MANIFESTS = ("Cargo.toml", "Cargo.lock", ".cargo/config.toml", ".cargo/config")
-_MOST_FILES = 5000
-
-
-def _store_dir(key: str) -> Path:
-    return assay_cache() / "built" / "cargo" / key
 
 
 def key_of(runner: RustRunner, ws: Workspace, crate: str, rel: str, argv: list[str]) -> str | None:
     """What the candidate `rel`'s test binary depends on besides the files rustc reads for it
-    (those are checked against the record): compiler, project files, manifests, environment,
-    command; None for a project too large to list cheaply. The workspace's own path is left out of
-    it (each workspace has another)."""
+    (those are checked against the record): compiler, project files, manifests (by content:
+    `register_test` may extend one), environment, command; None for a project too large to list
+    cheaply."""
     root = runner.project.root
-    h = hashlib.sha256(f"{root.resolve()}\0".encode())
-    h.update(rust_version(root / crate).encode() + b"\0")
-    # every file of the copy as the warm build saw it (a copy keeps mtimes; a file written over
-    # it, a panel member's source, has a new one) but the candidate (its content is in the record)
-    # and the manifests (`register_test` may extend one: their content below)
-    listed = module_files(ws.project, ".", ("",), (), limit=_MOST_FILES)
-    if len(listed) >= _MOST_FILES:
-        return None  # too large to key cheaply: cargo builds as before
-    files = [f for f in listed if f != rel and PurePosixPath(f).name not in _MANIFESTS]
-    h.update(state_of(ws.project, files).encode() + b"\0")
+    state = kept_binary.project_state(ws, rel, skip=_MANIFESTS)
+    if state is None:
+        return None
+    h = hashlib.sha256(f"{root.resolve()}\0{rust_version(root / crate)}\0{state}\0".encode())
     crate_dir = ws.path(crate)
     home = Path(os.environ.get("CARGO_HOME") or os.path.expanduser("~/.cargo"))
     for directory in [crate_dir, *crate_dir.parents, home]:
@@ -71,41 +52,16 @@ def key_of(runner: RustRunner, ws: Workspace, crate: str, rel: str, argv: list[s
             with contextlib.suppress(OSError):
                 data = (directory / name).read_bytes()
                 h.update(f"{name}\0{len(data)}\0".encode() + data)
-    env = runner.sandbox.env_for(
-        ws.run_dir / "home", runner.env_extra(ws), runner.profile, cache=ws.cache_dir
-    )
-    base = str(ws.base)
-    for name in sorted(env):
-        h.update(f"{name}={env[name].replace(base, '<ws>')}\0".encode())
+    h.update(kept_binary.environment(runner, ws).encode())
     h.update("\0".join([crate, *argv]).encode())
     return h.hexdigest()[:32]
 
 
-def _digest(path: Path) -> str | None:
-    try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
-    except OSError:
-        return None
-
-
 def reuse(ws: Workspace, key: str) -> str | None:
-    """The kept test binary for `key`, copied into the workspace, when every file rustc read for
-    it has the same content in this workspace; else None (cargo builds it)."""
-    store = _store_dir(key)
-    try:
-        record = json.loads((store / RECORD).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    for rel, digest in record["inputs"].items():
-        if _digest(ws.project / rel) != digest:
-            return None
-    dest = ws.cache_dir / "rust-test-bin" / record["name"]
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        shutil.copy2(store / "binary", dest)
-    except OSError:
-        return None
-    return str(dest)
+    """The kept test binary for `key` in this workspace, when every file rustc read for it has the
+    same content here; else None (cargo builds it)."""
+    kept = kept_binary.reuse(ws, KIND, key)
+    return str(kept.path) if kept else None
 
 
 def keep(ws: Workspace, key: str, artifact: dict) -> None:
@@ -114,23 +70,8 @@ def keep(ws: Workspace, key: str, artifact: dict) -> None:
     the workspace's path."""
     exe = Path(artifact["executable"])
     inputs = _inputs(ws, exe, artifact)
-    if inputs is None or _names(exe, str(ws.base).encode()):
-        return
-    store = _store_dir(key)
-    if (store / RECORD).is_file():
-        return
-    store.parent.mkdir(parents=True, exist_ok=True)
-    partial = Path(tempfile.mkdtemp(prefix=f"{key}.", dir=store.parent))
-    try:
-        shutil.copy2(exe, partial / "binary")
-        os.chmod(partial / "binary", 0o755)
-        record = {"name": exe.name, "inputs": inputs}
-        (partial / RECORD).write_text(json.dumps(record), encoding="utf-8")
-        os.replace(partial, store)
-    except OSError:
-        pass  # another process kept the same binary first, or the disk is full
-    finally:
-        shutil.rmtree(partial, ignore_errors=True)
+    if inputs is not None and not _names(exe, str(ws.base).encode()):
+        kept_binary.keep(ws, KIND, key, exe, inputs)
 
 
 def _inputs(ws: Workspace, exe: Path, artifact: dict) -> dict[str, str] | None:
@@ -155,13 +96,13 @@ def _inputs(ws: Workspace, exe: Path, artifact: dict) -> dict[str, str] | None:
     )
     out = {}
     for name in files:
-        path = Path(name if name.startswith("/") else f"{cwd}/{name}") if cwd else None
+        path = Path(os.path.normpath(name if name[0] == "/" else f"{cwd}/{name}")) if cwd else None
         if path is None or ws.project not in path.parents:
             return None  # outside the project copy (a generated file, the target directory)
-        digest = _digest(path)
-        if digest is None:
+        found = digest(path)
+        if found is None:
             return None
-        out[PurePosixPath(path.relative_to(ws.project)).as_posix()] = digest
+        out[PurePosixPath(path.relative_to(ws.project)).as_posix()] = found
     return out or None
 
 
