@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 
 RECORD = "record.json"
 MOST_FILES = 5000  # a project with more files is not listed on every run: it builds as before
+MOST_KEPT = 32  # binaries kept per language (4-15 MB each), the least recently used dropped first
 
 
 @dataclass(frozen=True)
@@ -89,6 +90,7 @@ def reuse(ws: Workspace, kind: str, key: str) -> Kept | None:
     dest.parent.mkdir(parents=True, exist_ok=True)
     try:
         shutil.copy2(store / "binary", dest)
+        os.utime(store / RECORD)  # used: the last to be dropped
     except OSError:
         return None
     return Kept(dest, record["built_in"])
@@ -112,3 +114,17 @@ def keep(ws: Workspace, kind: str, key: str, exe: Path, inputs: dict[str, str]) 
         pass  # another process kept the same binary first, or the disk is full
     finally:
         shutil.rmtree(partial, ignore_errors=True)
+    _prune(store.parent)
+
+
+def _prune(kind_dir: Path) -> None:
+    """Drop the least recently used binaries beyond MOST_KEPT (a repair loop keeps one per
+    attempt)."""
+    used = []
+    for entry in kind_dir.iterdir():
+        try:
+            used.append(((entry / RECORD).stat().st_mtime_ns, entry))
+        except OSError:
+            continue  # another process is writing it
+    for _, entry in sorted(used)[: max(0, len(used) - MOST_KEPT)]:
+        shutil.rmtree(entry, ignore_errors=True)
