@@ -13,6 +13,8 @@ from assay.config import Settings
 from assay.execution.runner import Outcome
 from assay.execution.workspace import Workspace
 from assay.languages import LANGUAGES
+from assay.mutation.tools.base import ToolRequest
+from assay.mutation.tools.cargo_mutants import mutants_target
 from assay.project import Project
 from tests.conftest import REPO
 from tests.languages.conftest import RecordingSandbox
@@ -59,6 +61,14 @@ def test_an_unchanged_rust_file_compiles_nothing_and_an_edited_one_is_rebuilt(
     again, same = verify()
     assert "cargo" not in again, again  # was a `cargo test --no-run` in every workspace
     assert same == passed
+    with Workspace(root) as ws:
+        assert runner.compile(ws, [REL]).ok and not (ws.cache_dir / "cargo-target").exists()
+        request = ToolRequest(
+            ws.project, runner.project, settings, sandbox, (REL,), ("src/lib.rs",), workspace=ws
+        )
+        # gate 4 still starts from the crate's warm build, though gates 1-3 built nothing here
+        deps = mutants_target(request, ".", ws.cache_dir) / "debug/deps"
+        assert list(deps.glob("libprice-*.rlib"))
 
     edited = (root / REL).read_text().replace("Ok(350)", "Ok(351)")
     rebuilt, now = verify({REL: edited})
