@@ -8,9 +8,12 @@ sandbox cost).
 Per row the project is copied once into `$TMPDIR/assay-bench-lang-speed/<row>` (or
 `$LANG_SPEED_WORK/<row>`: two runs side by side must not share a build; files that do not
 compile, the examples' `typo` tests, are left out: a user's tree builds), the native command runs
-once to warm its build, then `N` times (default 3: the median is printed); `assay verify FILE
+once to warm its build, then `N` times (default 3: the median is printed), then `N` times with the
+test file edited before each run (a comment appended, put back after: what a user pays for a new or
+edited file, the honest second comparison); `assay verify FILE
 --no-cache` with `gates = ["compile", "green", "stability"]` runs once to warm assay's caches and
-then `N` times. Wall is the median; CPU is user + system of the process tree (a cpuacct cgroup
+then `N` times, then `N` times with the file edited as above (nothing kept fits it: a build).
+Wall is the median; CPU is user + system of the process tree (a cpuacct cgroup
 where one can be made, else `os.wait4`: bench/cpuacct.py says why), median.
 assay runs with bytecode caching on (as installed from a wheel: PYTHONDONTWRITEBYTECODE dropped);
 `--assay-src DIR` runs the assay of another checkout (`git archive` of the commit before).
@@ -195,7 +198,21 @@ def assay_env(src: Path | None) -> dict[str, str]:
     return env
 
 
-def measure(row: Row, runs: int, src: Path | None) -> tuple[Sample, Sample, str]:
+def touched(
+    argv: list[str], root: Path, test: str, log: Path, n: int, env: dict[str, str] | None = None
+) -> Sample:
+    """`argv` after the test file changed (a comment appended, `n` a fresh one each run): what a
+    user pays for a new or edited file; the file put back after."""
+    path = root / test
+    original = path.read_bytes()
+    try:
+        path.write_bytes(original + f"\n// lang_speed edit {n} {time.time_ns()}\n".encode())
+        return timed(argv, root, log, env)
+    finally:
+        path.write_bytes(original)
+
+
+def measure(row: Row, runs: int, src: Path | None) -> tuple[Sample, Sample, Sample, Sample, str]:
     root = setup(row)
     native = row.native(root, row.test)
     verify = [
@@ -207,15 +224,17 @@ def measure(row: Row, runs: int, src: Path | None) -> tuple[Sample, Sample, str]
     own = [timed(native, root, log) for _ in range(runs)]
     if own[-1].code != 0:
         raise SystemExit(f"{row.name}: {' '.join(native)} failed, see {log}")
+    edited = [touched(native, root, row.test, log, n) for n in range(runs)]
     env = assay_env(src)
     timed(verify, root, log, env)  # warm assay's caches
     theirs = [timed(verify, root, log, env) for _ in range(runs)]
+    theirs_edited = [touched(verify, root, row.test, log, n, env) for n in range(runs)]
     verdict = "?"
     report = WORK / f"{row.name}.json"
     if report.is_file():
         found = re.search(r'"verdict":\s*"(\w+)"', report.read_text())
         verdict = found.group(1) if found else "?"
-    return median(own), median(theirs), verdict
+    return median(own), median(edited), median(theirs), median(theirs_edited), verdict
 
 
 def main(argv: list[str]) -> None:
@@ -233,18 +252,20 @@ def main(argv: list[str]) -> None:
     WORK.mkdir(parents=True, exist_ok=True)
     print(f"CPU: {METER.method}", flush=True)
     print(
-        "| row | native command | native wall | native CPU | assay wall | assay CPU | "
-        "wall ratio | CPU ratio | verdict |\n|---|---|---:|---:|---:|---:|---:|---:|---|",
+        "| row | native command | native wall | native CPU | native CPU, file edited | assay wall "
+        "| assay CPU | wall ratio | CPU ratio | assay CPU, file edited | CPU ratio, both edited "
+        "| verdict |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
         flush=True,
     )
     for name in names:
         row = ROWS[name]
-        own, theirs, verdict = measure(row, runs, src)
+        own, edited, theirs, theirs_edited, verdict = measure(row, runs, src)
         command = " ".join(row.native(WORK / name, row.test)[:3])
         print(
-            f"| {name} | `{command}` | {own.wall:.2f} s | {own.cpu:.2f} s | {theirs.wall:.2f} s "
-            f"| {theirs.cpu:.2f} s | {theirs.wall / own.wall:.1f}× | "
-            f"{theirs.cpu / max(own.cpu, 0.01):.1f}× | {verdict} |",
+            f"| {name} | `{command}` | {own.wall:.2f} s | {own.cpu:.2f} s | {edited.cpu:.2f} s "
+            f"| {theirs.wall:.2f} s | {theirs.cpu:.2f} s | {theirs.wall / own.wall:.1f}× | "
+            f"{theirs.cpu / max(own.cpu, 0.01):.1f}× | {theirs_edited.cpu:.2f} s | "
+            f"{theirs_edited.cpu / max(edited.cpu, 0.01):.1f}× | {verdict} |",
             flush=True,
         )
 

@@ -9,11 +9,7 @@ sandbox, because an empty one rebuilds the standard library for a minute on ever
 
 from __future__ import annotations
 
-import functools
-import json
 import re
-import shutil
-import subprocess
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
@@ -26,12 +22,12 @@ from assay.execution.runner import (
     each_step,
 )
 from assay.execution.workspace import Workspace
-from assay.languages import binary_plan
+from assay.languages import binary_plan, go_binaries
 from assay.languages.base import Language, Toolchain, WritePlan
 from assay.languages.binary_plan import BinaryRun
 from assay.languages.compiler_output import go_errors
-from assay.languages.go_binary import TestBinary, events, results, sources_state
-from assay.languages.go_cache import GO_CACHE, hold_fresh, warm_build_cache
+from assay.languages.go_binary import TestBinary, events, json_events, results, sources_state
+from assay.languages.go_cache import GO_CACHE, hold_fresh, module_cache, warm_build_cache
 from assay.languages.tested_sources import go_sources
 from assay.languages.tooling import (
     TEST_ID_SEP,
@@ -56,32 +52,6 @@ _PACKAGE = re.compile(r"^package\s+(\w+)", re.M)
 _MODULE = re.compile(r"^module\s+(\S+)", re.M)
 
 
-@functools.lru_cache(maxsize=1)
-def module_cache() -> str | None:
-    """The real GOMODCACHE (asked once, outside the sandbox: `go env` runs no project code)."""
-    go = shutil.which("go")
-    if go is None:
-        return None
-    try:
-        out = subprocess.run([go, "env", "GOMODCACHE"], capture_output=True, text=True, timeout=30)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return out.stdout.strip() or None
-
-
-def _json_events(stdout: str) -> list[dict]:
-    """The events of `go test -json` (lines that are not JSON objects left out)."""
-    found = []
-    for line in stdout.splitlines():
-        try:
-            event = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(event, dict):
-            found.append(event)
-    return found
-
-
 def test_names(source: str) -> list[str]:
     return list(dict.fromkeys(TEST_FUNC.findall(source)))
 
@@ -96,6 +66,7 @@ class GoRunner(ToolRunner):
         super().__init__(sandbox, project, settings, profile)
         # (workspace, test file) -> its package's test binary, built at gate 1
         self._binaries: dict[tuple[str, str], TestBinary] = {}
+        self._ran: set[str] = set()  # workspaces where tests ran (their builds not kept)
 
     def _binary_path(self, ws: Workspace, rel: str) -> Path:
         return ws.cache_dir / "go-test" / (slug(PurePosixPath(rel).parent.as_posix()) + ".test")
@@ -131,8 +102,19 @@ class GoRunner(ToolRunner):
         binary = self._binary_path(ws, rel)
         binary.parent.mkdir(parents=True, exist_ok=True)
         self._binaries.pop((str(ws.base), rel), None)
+        key = go_binaries.key_of(self, ws, rel, ["go", "vet", "test", "-c", module, pkg])
+        kept = go_binaries.reuse(ws, key) if key else None
+        if kept is not None:  # built before from the same files: no vet, compile nor link
+            self._binaries[(str(ws.base), rel)] = TestBinary(
+                kept.path, self._state(ws, rel), kept.built_in
+            )
+            return self._collected(ws, rel, 0, 0.0)
+        # kept only from a clean build (vet passed, no sibling taken out) before any test ran
+        clean = key is not None and str(ws.base) not in self._ran
         # vet type-checks the tests; the test binary is linked once, for every run that follows
         for step in (["go", "vet", pkg], ["go", "test", "-c", "-o", str(binary), pkg]):
+            if step[1] == "test" and clean:
+                step = [*step[:2], "-vet=off", *step[2:]]  # `go vet` ran every check it runs
             for _attempt in range(4):
                 # a build is not a test run: the timeout's allowance for it, as at gate 2
                 ran = self.exec(ws, step, cwd=module, timeout=self.timeout_s + 30)
@@ -140,6 +122,7 @@ class GoRunner(ToolRunner):
                 duration += ran.result.duration_s
                 if ran.result.returncode == 0:
                     break
+                clean = False
                 if (
                     _MISSING_MODULE.search(ran.text)
                     and "cannot find module providing" not in ran.text
@@ -187,6 +170,12 @@ class GoRunner(ToolRunner):
                     duration_s=duration,
                 )
         self._binaries[(str(ws.base), rel)] = TestBinary(binary, self._state(ws, rel))
+        if clean and key is not None:
+            go_binaries.keep(ws, key, rel, binary)  # before anything of the candidate runs
+        return self._collected(ws, rel, raw, duration)
+
+    @staticmethod
+    def _collected(ws: Workspace, rel: str, raw: int, duration: float) -> CompileResult:
         names = test_names(ws.path(rel).read_text(encoding="utf-8", errors="replace"))
         return CompileResult(
             collected=[f"{rel}{TEST_ID_SEP}{n}" for n in names], raw_lines=raw, duration_s=duration
@@ -246,11 +235,18 @@ class GoRunner(ToolRunner):
             argv = ["go", "test", "-json", "-count=1", f"-timeout={int(self.timeout_s)}s"]
             argv += ["-run", "^(" + "|".join(re.escape(n) for n in names) + ")$"]
             argv += [f"-shuffle={seed}"] if order is Order.RANDOM else []
+            self._ran.add(str(ws.base))
             ran = self.exec(ws, [*argv, pkg], cwd=module, timeout=self.timeout_s + 30)
-            return results(rel, ran, _json_events(ran.result.stdout), self.timeout_s)
+            return results(rel, ran, json_events(ran.result.stdout), self.timeout_s)
         argv = self._binary_argv(binary, names, order, seed)
+        self._ran.add(str(ws.base))
         ran = self.exec(ws, argv, cwd=str(PurePosixPath(rel).parent), timeout=self.timeout_s + 30)
+        ran = go_binaries.rebase(ran, self._built_in(ws, rel), ws.project)
         return results(rel, ran, events(ran.result.stdout, ran.result.stderr), self.timeout_s)
+
+    def _built_in(self, ws: Workspace, rel: str) -> str | None:
+        built = self._binaries.get((str(ws.base), rel))
+        return built.built_in if built else None
 
     def _binary_argv(self, binary: Path, names: list[str], order: Order, seed: int) -> list[str]:
         """What `go test` runs, in the package's directory as `go test` does."""
@@ -278,9 +274,12 @@ class GoRunner(ToolRunner):
                 argv = self._binary_argv(binary, group, s.order, s.seed)
                 runs.append(BinaryRun(argv, s.last_if_failed))
         cwd = str(PurePosixPath(rel).parent)
+        self._ran.add(str(ws.base))
         done = binary_plan.run_all(self, ws, runs, cwd, self.timeout_s + 30)
+        built_in = self._built_in(ws, rel)
         out: list[TestRun] = []
         for (n, group), ran in zip(planned, done, strict=False):
+            ran = go_binaries.rebase(ran, built_in, ws.project)
             one = results(rel, ran, events(ran.result.stdout, ran.result.stderr), self.timeout_s)
             if not steps[n].isolate:
                 out.append(one)

@@ -10,6 +10,7 @@ events `go test -json` prints, `results` those events into a TestRun.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from dataclasses import dataclass
@@ -34,6 +35,7 @@ class TestBinary:
 
     path: Path
     built_from: tuple
+    built_in: str | None = None  # the scratch project a kept binary was built in (`go_binaries`)
 
 
 def sources_state(ws: Workspace, package_dir: Path, module_dir: Path) -> tuple:
@@ -121,3 +123,16 @@ def results(rel: str, ran: Ran, stream: list[dict], timeout_s: float) -> TestRun
             panic = "\n".join(output.get(unfinished[-1], [])[-10:])
             run.crash = relativize(panic, *ran.roots) or run.crash
     return run
+
+
+def json_events(stdout: str) -> list[dict]:
+    """The events of `go test -json` (lines that are not JSON objects left out)."""
+    found = []
+    for line in stdout.splitlines():
+        try:
+            event = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(event, dict):
+            found.append(event)
+    return found

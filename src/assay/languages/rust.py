@@ -20,11 +20,11 @@ from typing import TYPE_CHECKING
 
 from assay.execution.runner import CompileResult, Order, Problem, RunStep, TestRun, each_step
 from assay.execution.workspace import Workspace
-from assay.languages import binary_plan, libtest
+from assay.languages import binary_plan, libtest, rust_binaries
 from assay.languages.base import Language, Toolchain, WritePlan
 from assay.languages.binary_plan import BinaryRun
 from assay.languages.compiler_output import cap, rel_path
-from assay.languages.rust_manifest import register_test
+from assay.languages.rust_manifest import register_test, write_plan
 from assay.languages.rust_warm import BUILD_FILES, warm_target
 from assay.languages.tested_sources import rust_sources
 from assay.languages.tooling import TEST_ID_SEP, Ran, ToolRunner, module_files, nearest, under
@@ -38,8 +38,6 @@ _OFFLINE = re.compile(
     r"--offline|no matching package named|failed to (download|load source)|"
     r"attempting to make an HTTP request|failed to get `[^`]+` as a dependency"
 )
-_SECTION = re.compile(r"^\[(\w+)\]\s*$(.*?)(?=^\[|\Z)", re.M | re.S)
-_NAME = re.compile(r"^\s*name\s*=\s*[\"']([^\"']+)[\"']", re.M)
 _MOD_DECL = re.compile(r"^\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+(\w+)\s*;", re.M)
 
 
@@ -85,6 +83,7 @@ class RustRunner(ToolRunner):
     ) -> None:
         super().__init__(sandbox, project, settings, profile)
         self._binaries: dict[tuple[str, str], str] = {}  # (workspace, test file) -> test executable
+        self._ran: set[str] = set()  # workspaces where a test binary ran (their builds not kept)
 
     def env_extra(self, ws: Workspace) -> dict[str, str]:
         env = {}
@@ -98,9 +97,6 @@ class RustRunner(ToolRunner):
         rel = files[0]
         crate = nearest(ws.project, rel, ("Cargo.toml",)) or "."
         select, module = _target(crate, rel)
-        if not self.settings.tool("rust").compile_command:
-            # the crate's warm build (`rust_warm`) before the workspace's first build
-            warm_target(self, ws, crate)
         register_test(ws.project, crate, rel)  # `autotests = false`: list it as a [[test]]
         conf = self.settings.tool("rust")
         argv = conf.compile_command or [
@@ -111,6 +107,17 @@ class RustRunner(ToolRunner):
             "--message-format=json",
             *select,
         ]
+        key, fresh = None, False
+        if not conf.compile_command:
+            key = rust_binaries.key_of(self, ws, crate, rel, argv)
+            kept = rust_binaries.reuse(ws, key) if key else None
+            if kept is not None:  # built before from the same files: nothing to compile
+                self._binaries[(str(ws.base), rel)] = kept
+                return self._collect(ws, crate, rel, kept, module, 0, 0.0)
+            # no test has run in this workspace yet: what cargo builds now can be kept
+            fresh = str(ws.base) not in self._ran
+            # the crate's warm build (`rust_warm`) before the workspace's first build
+            warm_target(self, ws, crate)
         ran = self.exec(ws, argv, cwd=crate, timeout=max(self.timeout_s, 300))
         raw = ran.raw_lines
         problems: list[Problem] = []
@@ -129,6 +136,9 @@ class RustRunner(ToolRunner):
                 and (data.get("profile") or {}).get("test")
             ):
                 self._binaries[(str(ws.base), rel)] = data["executable"]
+                if key is not None and fresh and ran.result.returncode == 0:
+                    # kept before anything of the candidate runs (its `--list` below is a run)
+                    rust_binaries.keep(ws, key, data)
         if ran.result.returncode != 0:
             if not problems and _OFFLINE.search(ran.result.stderr):
                 return self.environment(
@@ -163,6 +173,12 @@ class RustRunner(ToolRunner):
                 raw_lines=raw,
                 duration_s=ran.result.duration_s,
             )
+        return self._collect(ws, crate, rel, exe, module, raw, ran.result.duration_s)
+
+    def _collect(
+        self, ws: Workspace, crate: str, rel: str, exe: str, module: str, raw: int, took: float
+    ) -> CompileResult:
+        """Gate 1's result once the test binary is built: the file's own tests, as it lists them."""
         listed = self._exec_tests(ws, crate, exe, ["--list", "--format", "terse"])
         names = [
             ln[: -len(": test")]
@@ -173,7 +189,7 @@ class RustRunner(ToolRunner):
         return CompileResult(
             collected=[f"{rel}{TEST_ID_SEP}{n}" for n in names],
             raw_lines=raw,
-            duration_s=ran.result.duration_s + listed.result.duration_s,
+            duration_s=took + listed.result.duration_s,
         )
 
     @staticmethod
@@ -192,6 +208,7 @@ class RustRunner(ToolRunner):
         ]
 
     def _exec_tests(self, ws: Workspace, crate: str, exe: str, args: list[str]) -> Ran:
+        self._ran.add(str(ws.base))
         return self.exec(ws, [exe, *args], cwd=crate, env=self._test_env(ws, crate))
 
     @staticmethod
@@ -280,6 +297,7 @@ class RustRunner(ToolRunner):
                 argv = [exe, *self._libtest_args([name] if name else names, s.order, s.seed)]
                 runs.append(BinaryRun(argv, s.last_if_failed))
         env = self._test_env(ws, crate)
+        self._ran.add(str(ws.base))
         done = binary_plan.run_all(self, ws, runs, crate, self.timeout_s, env)
         out: list[TestRun] = []
         for (n, name), ran in zip(planned, done, strict=False):
@@ -314,50 +332,8 @@ class RustLanguage(Language):
         return module_files(project.root, crate, (".rs",), BUILD_FILES)
 
     def plan_tests(self, root: Path, source_rel: str, n: int = 1) -> WritePlan:
-        """An integration test, `tests/<stem>_assay.rs` of the crate: a new file there needs no
-        `mod` line in the user's code, and reaches the library by its crate name (only `pub` items,
-        as any user of the crate)."""
-        crate = nearest(root, source_rel, ("Cargo.toml",)) or "."
-        try:
-            manifest = (root / crate / "Cargo.toml").read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            manifest = ""
-        sections = {m.group(1): m.group(2) for m in _SECTION.finditer(manifest)}
-        name = next(
-            (
-                m.group(1)
-                for key in ("lib", "package")
-                if (m := _NAME.search(sections.get(key, "")))
-            ),
-            "crate",
-        ).replace("-", "_")
-        inner = PurePosixPath(under(crate, source_rel))
-        parts = list(inner.with_suffix("").parts[1:]) if inner.parts[:1] == ("src",) else []
-        if parts and parts[-1] in ("lib", "mod"):
-            parts.pop()
-        path = "::".join([name, *parts])
-        stem = (
-            inner.stem
-            if inner.stem not in ("lib", "mod", "main")
-            else (parts[-1] if parts else name)
-        )
-        suffix = "" if n == 1 else str(n)
-        has_lib = (root / crate / "src" / "lib.rs").is_file() or "lib" in sections
-        return WritePlan(
-            (PurePosixPath(crate) / "tests" / f"{stem}_assay{suffix}.rs").as_posix(),
-            "Rust's built-in test harness: #[test] functions "
-            "in an integration test (assert!, assert_eq!, "
-            '#[should_panic(expected = "...")] for panics; '
-            "no dev-dependencies beyond Cargo.toml's)",
-            f"an integration test of crate `{name}`: "
-            f"`use {path}::{{...}};` (only pub items are reachable)"
-            + (
-                ""
-                if has_lib
-                else "; the crate has no library target "
-                "(src/lib.rs), so tests/ cannot reach its code"
-            ),
-        )
+        """An integration test, `tests/<stem>_assay.rs` of the crate (`rust_manifest`)."""
+        return write_plan(root, source_rel, n)
 
 
 RUST = RustLanguage(

@@ -20,6 +20,7 @@ from typing import Any
 
 from assay._assay_sandbox.mutation.protocol import Status
 from assay.languages.rust import RUST
+from assay.languages.rust_warm import warm_target
 from assay.languages.tooling import nearest, under
 from assay.languages.warm import seed
 from assay.mutation.model import Mutant, MutantResult, MutationResult
@@ -58,10 +59,14 @@ def _cargo_env() -> dict[str, str]:
     return env
 
 
-def _mutants_target(cache: Path) -> Path:
+def mutants_target(request: ToolRequest, crate: str, cache: Path) -> Path:
     """cargo-mutants' own target dir in the workspace, a copy of gates 1-3's (dependencies built):
     a mutant's library built into theirs would look fresh to cargo once the workspace's reset puts
-    the source back with its old mtime, and the next candidate would run against the mutant."""
+    the source back with its old mtime, and the next candidate would run against the mutant.
+    Gates 1-3 build nothing when they reuse a kept test binary: the crate's warm build first."""
+    if request.workspace is not None:
+        runner = RUST.runner(request.sandbox, request.project, request.settings)
+        warm_target(runner, request.workspace, crate)
     target = cache / "cargo-mutants-target"
     seed(cache, "cargo-target", target)  # once per workspace; nothing to copy: cargo builds it
     return target
@@ -165,7 +170,7 @@ class CargoMutants:
         dirs = ScratchDirs.of(root, "cargo-mutants")
         base = [exe, "mutants", "--dir", str(root / crate)]
         files = [a for t in request.targets for a in ("--file", under(crate, t))]
-        env = {**_cargo_env(), "CARGO_TARGET_DIR": str(_mutants_target(dirs.cache))}
+        env = {**_cargo_env(), "CARGO_TARGET_DIR": str(mutants_target(request, crate, dirs.cache))}
         listed = run_tool(
             request, [*base, "--list", "--json", *files], root, RUST.profile, dirs, env
         )
