@@ -89,8 +89,9 @@ class Engine:
         self.config = config
         self.pytest_args = list(pytest_args or [])
         self.store = store
-        # the workspace's worker on standby forks this run's worker (`verify`), else a cold one
-        self.standby = standby
+        # the workspace's worker on standby forks this run's worker (`verify`), else a cold one;
+        # never one of another sandbox, which its cancel would not reach (the offline writer)
+        self.standby = standby if standby is not None and standby.sandbox is sandbox else None
         self.worker_starts = 0  # sandboxed interpreters this engine started
 
     def run(
