@@ -11,8 +11,12 @@ cancelled, an error on assay's side) is killed, and the next job starts a new on
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import os
 import subprocess
 import threading
+import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,9 +24,12 @@ from typing import IO, Protocol
 
 from assay._assay_sandbox import launch
 from assay._assay_sandbox.mutation.protocol import StandbyJob
+from assay.errors import RunFailed
 from assay.execution.workspace import Workspace
 from assay.sandbox import Sandbox
 from assay.sandbox.view import hand_over
+
+SEND_WAIT_S = 0.005  # between looks for the reader of a job (a worker on standby still starting)
 
 
 class WorkerRun(Protocol):
@@ -91,38 +98,42 @@ class StandbyWorkers:
     sandbox: Sandbox
     _by_ws: dict[Path, _Standby] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
-    starts: int = 0  # sandboxed interpreters started so far
 
     def run(
         self, python: str, job: Path, ws: Workspace, env: dict[str, str], log: Path
     ) -> WorkerRun:
         """Hand `job` to the workspace's worker on standby, started first when there is none
-        for this interpreter and environment."""
-        with self._lock:
-            standby = self._by_ws.get(ws.base)
-            if standby is not None and (
-                standby.python != python or standby.env != env or standby.proc.poll() is not None
-            ):
-                self._drop(ws.base)
-                standby = None
-            started = standby is None
-            if standby is None:
-                standby = self._start(python, ws, env)
-                self._by_ws[ws.base] = standby
-                self.starts += 1
-        if self.sandbox.use_unshare:
-            _hand_over(ws)
-        request = _request_path(ws)
+        for this interpreter and environment (or the one there died before it took the job)."""
         done = job.with_suffix(".exit")
-        order = StandbyJob(standby.served, str(job), str(log), str(done), str(ws.project))
-        standby.served += 1
-        tmp = request.with_name(f"{request.name}.{uuid.uuid4().hex[:8]}")
-        tmp.write_text(order.to_json(), encoding="utf-8")
-        hand_over(tmp)
-        tmp.replace(request)  # whole, or not at all
-        return _Forked(self, ws.base, standby, done, started)
+        for _ in range(2):
+            with self._lock:
+                standby = self._by_ws.get(ws.base)
+                if standby is not None and (
+                    standby.python != python
+                    or standby.env != env
+                    or standby.proc.poll() is not None
+                ):
+                    self._drop(ws.base)
+                    standby = None
+                started = standby is None
+                if standby is None:
+                    standby = self._start(python, ws, env)
+                    self._by_ws[ws.base] = standby
+            if self.sandbox.use_unshare:
+                _hand_over(ws)
+            order = StandbyJob(standby.served, str(job), str(log), str(done), str(ws.project))
+            wait = self.sandbox.config.timeout_s
+            if _send(_request_path(ws), order.to_json().encode(), standby.proc, wait):
+                standby.served += 1
+                return _Forked(self, ws.base, standby, done, started)
+            self.drop(ws.base, standby)
+        raise RunFailed(f"the mutation worker on standby died twice before it took a job: {job}")
 
     def _start(self, python: str, ws: Workspace, env: dict[str, str]) -> _Standby:
+        request = _request_path(ws)
+        with contextlib.suppress(FileNotFoundError):
+            request.unlink()  # a FIFO of an earlier worker (killed as it read)
+        os.mkfifo(request, 0o644)  # written by assay, read by the tests' uid
         log = open(ws.base / f"standby-{uuid.uuid4().hex[:8]}.log", "wb")  # noqa: SIM115
         proc = self.sandbox.popen(
             launch.argv(python, "mutation-standby", str(_request_path(ws))),
@@ -175,9 +186,35 @@ class _Forked:
 
 
 def _request_path(ws: Workspace) -> Path:
-    """Where the worker on standby looks for its next job: in the workspace, outside `run/` (which
-    a reset empties)."""
+    """The FIFO the worker on standby reads its next job from: in the workspace, outside `run/`
+    (which a reset empties)."""
     return ws.base / "standby.request"
+
+
+def _send(fifo: Path, data: bytes, reader: subprocess.Popen[bytes], wait: float) -> bool:
+    """Write `data` into `fifo` once its reader has it open (it may still be starting); False
+    when the reader died first or did not open it within `wait` seconds."""
+    until = time.monotonic() + wait
+    while True:
+        try:
+            fd = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
+        except OSError as err:  # ENXIO: nobody reads yet
+            if err.errno != errno.ENXIO or reader.poll() is not None or time.monotonic() > until:
+                return False
+            time.sleep(SEND_WAIT_S)
+            continue
+        try:
+            view = memoryview(data)
+            while view:
+                try:
+                    view = view[os.write(fd, view) :]
+                except BlockingIOError:
+                    time.sleep(SEND_WAIT_S)
+                except BrokenPipeError:
+                    return False
+            return True
+        finally:
+            os.close(fd)
 
 
 def _hand_over(ws: Workspace) -> None:

@@ -11,9 +11,9 @@ as a new interpreter's would be, and whatever a file's tests wrote into module s
 fork. A fork that crashes or hangs takes only its own job: assay kills this process then and the
 next file gets a new one.
 
-Protocol (files, as the sandbox passes no pipe): assay writes a `StandbyJob` to `request` (whole,
-by rename); this process takes it (deletes it), forks, waits, kills the fork's process group (what
-the job left running), and writes the exit code to the job's `exit` file.
+Protocol (the sandbox passes no pipe): assay writes a `StandbyJob` into `request`, a FIFO in the
+workspace; this process reads it, forks, waits, kills the fork's process group (what the job left
+running), and writes the exit code to the job's `exit` file.
 """
 
 from __future__ import annotations
@@ -23,12 +23,9 @@ import contextlib
 import os
 import signal
 import sys
-import time
 import traceback
 
 from .protocol import StandbyJob
-
-POLL_S = 0.01  # how often the request file is looked for: a job waits at most this long
 
 
 def main(request: str) -> int:
@@ -47,17 +44,12 @@ def main(request: str) -> int:
 
 
 def _next(request: str) -> StandbyJob:
-    """The next job, once assay has written it; it is taken (deleted) so it runs once."""
+    """The next job: `request` is a FIFO; opening it waits, without waking, until assay writes."""
     while True:
-        try:
-            with open(request, encoding="utf-8") as fh:
-                text = fh.read()
-        except FileNotFoundError:
-            time.sleep(POLL_S)
-            continue
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(request)
-        return StandbyJob.from_json(text)
+        with open(request, encoding="utf-8") as fh:
+            text = fh.read()
+        if text:
+            return StandbyJob.from_json(text)
 
 
 def _serve(job: StandbyJob, work: object) -> None:
