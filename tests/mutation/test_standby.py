@@ -1,9 +1,12 @@
 """Gate 4 of a whole `verify DIR` from one worker on standby per workspace: each file's mutation
 worker is a fork of it, so the sandboxed interpreter starts once, not once per file; every file
 still sees a fresh process (module state another file's tests wrote is not there), and a file that
-kills the worker on standby takes only its own verdict with it. Real sandboxed runs."""
+kills the worker on standby takes only its own verdict with it. Real sandboxed runs: four files
+through gates 1, 2 and 4 (about 8 s on a quiet machine), hence the slow lane."""
 
 from __future__ import annotations
+
+import pytest
 
 from assay.api import verify
 from assay.config import Settings
@@ -72,6 +75,7 @@ def _statuses(report: FileReport) -> dict:
     return {k: v for k, v in _mutation(report).items() if k not in ("worker_starts", "duration_s")}
 
 
+@pytest.mark.slow
 def test_one_worker_on_standby_serves_every_file_with_the_results_of_separate_runs(project):
     root = project(
         {
