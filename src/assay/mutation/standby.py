@@ -87,7 +87,6 @@ class _Standby:
     python: str
     env: dict[str, str]
     log: IO[bytes]
-    served: int = 0
 
 
 @dataclass
@@ -121,10 +120,9 @@ class StandbyWorkers:
                     self._by_ws[ws.base] = standby
             if self.sandbox.use_unshare:
                 _hand_over(ws)
-            order = StandbyJob(standby.served, str(job), str(log), str(done), str(ws.project))
+            order = StandbyJob(str(job), str(log), str(done), str(ws.project))
             wait = self.sandbox.config.timeout_s
             if _send(_request_path(ws), order.to_json().encode(), standby.proc, wait):
-                standby.served += 1
                 return _Forked(self, ws.base, standby, done, started)
             self.drop(ws.base, standby)
         raise RunFailed(f"the mutation worker on standby died twice before it took a job: {job}")

@@ -346,7 +346,6 @@ class StandbyJob:
     `MutationJob` file) in a fresh fork, started in `cwd`, its output to `log`; its exit code to
     `exit` (written whole, by rename) once it and what it started are gone."""
 
-    seq: int
     job: str
     log: str
     exit: str
