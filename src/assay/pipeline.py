@@ -38,6 +38,7 @@ from assay.model import (
     TestOutcome,
     Verdict,
 )
+from assay.mutation.standby import StandbyWorkers
 from assay.project import Project
 from assay.sandbox import Cancelled, Profile, Sandbox
 from assay.store import Store
@@ -242,6 +243,8 @@ class Verifier:
         )
         self.store = Store(project.root if settings.cache else None)
         self.pool = WorkspacePool(project.root)
+        # gate 4: one worker on standby per workspace forks each file's worker
+        self.standby = StandbyWorkers(self.sandbox)
         self.emit = on_event or (lambda *_: None)
         self._lock = threading.Lock()
         self._toolchains: dict[str, tuple[str, str | None]] = {}
@@ -318,6 +321,7 @@ class Verifier:
                 language,
                 self._runners[language.name],
                 emit=self.emit,
+                standby=self.standby,
             )
             for gate in self.gates:
                 if self.sandbox.cancelled:
@@ -367,5 +371,6 @@ class Verifier:
         stop.feedback = with_causes(causes, stop.feedback)
 
     def close(self) -> None:
+        self.standby.close()
         self.pool.close()
         self.store.close()

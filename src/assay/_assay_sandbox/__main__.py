@@ -2,6 +2,8 @@
 
 - `pytest JOB`: one pytest run described by a `protocol.PytestJob`;
 - `mutation JOB`: the mutation worker for a `protocol.MutationJob`;
+- `mutation-standby REQUEST`: a worker on standby that forks one mutation worker per job written
+  to REQUEST (`mutation.standby`);
 - `offline JOB`: the offline writer's probe of one module for a `protocol.OfflineJob`;
 - `pytest-main USER_ROOT SCRATCH_ROOT SOURCE_ROOTS ARGS...`: plain pytest with imports from the
   scratch copy (the fresh-process check of mutants).
@@ -22,6 +24,10 @@ def main(argv: list[str]) -> int:
         from .mutation.worker import main as work
 
         return work(args[0])
+    if command == "mutation-standby":
+        from .mutation.standby import main as stand_by
+
+        return stand_by(args[0])
     if command == "offline":
         from .offline.worker import main as probe
 

@@ -20,6 +20,7 @@ from assay.execution.runner import Runner
 from assay.execution.workspace import Workspace
 from assay.languages.base import Language
 from assay.model import GATE_ORDER, Candidate, GateResult, GateStatus, ProgressEvent, Verdict
+from assay.mutation.standby import StandbyWorkers
 from assay.project import Project
 from assay.sandbox import Sandbox
 
@@ -57,6 +58,8 @@ class GateContext:
     results: dict[str, GateResult] = field(default_factory=dict)
     # progress within a long gate (`GateProgress`), drawn by the caller's renderer
     emit: Callable[[ProgressEvent], None] = lambda event: None
+    # gate 4's workers on standby, one per workspace (`verify`); None: a cold worker per run
+    standby: StandbyWorkers | None = None
 
     @property
     def root(self) -> Path:

@@ -54,6 +54,13 @@ class MutationGate(BaseGate):
     def run(self, candidate: Candidate, ctx: GateContext) -> GateResult:
         if candidate.language != "python":
             return run_tool(self.name, candidate, ctx)
+        starts: list[int] = []  # per mutation run
+        result = self._judge(candidate, ctx, starts)
+        if starts:  # 0: each run was forked by the workspace's worker on standby
+            result.details["worker_starts"] = sum(starts)
+        return result
+
+    def _judge(self, candidate: Candidate, ctx: GateContext, starts: list[int]) -> GateResult:
         start = time.monotonic()
         conf = ctx.settings.mutation
         # no module imported: the run tells which ones the tests reach (`reach`)
@@ -69,12 +76,14 @@ class MutationGate(BaseGate):
         # over a set differ between processes); the green run's untraced durations spare the worker
         # its own timing run
         try:
-            run, sources = self._measure(ctx, candidate.rel, targets, candidate.changed)
+            run, sources = self._measure(ctx, candidate.rel, targets, candidate.changed, starts)
             # the modules it imports hold no function its tests run (a package's __init__ that
             # re-exports, `import more_itertools as mi`): held to the modules they reach instead
             if candidate.targets and not reached(run):
                 wider = project_modules(ctx.project)
-                again, again_sources = self._measure(ctx, candidate.rel, wider, candidate.changed)
+                again, again_sources = self._measure(
+                    ctx, candidate.rel, wider, candidate.changed, starts
+                )
                 if reached(again):  # else it imports the project and runs none of its functions
                     run, sources, targets = again, again_sources, wider
         # no evidence either way: the file cannot be validated, never "passed"
@@ -132,9 +141,11 @@ class MutationGate(BaseGate):
         rel: str,
         targets: list[str],
         changed: dict[str, list[int]] | None = None,
+        starts: list[int] | None = None,
     ) -> tuple[MutationResult, dict[str, str]]:
         """One scoped run of the file's tests against `targets`, and the targets' sources;
-        `changed` (diff scope): only the mutants on these lines."""
+        `changed` (diff scope): only the mutants on these lines; `starts` gets the number of
+        sandboxed interpreters the run started, whether it ended well or not."""
         sources = {
             t: ctx.workspace.path(t).read_text(encoding="utf-8", errors="replace") for t in targets
         }
@@ -147,16 +158,17 @@ class MutationGate(BaseGate):
             else None
         )
         store = Store(ctx.root) if ctx.settings.cache else None
+        engine = Engine(
+            ctx.workspace,
+            ctx.sandbox,
+            PYTHON.python(ctx.settings),
+            ctx.project.source_roots,
+            ctx.settings.mutation,
+            pytest_args(ctx.project, ctx.settings),
+            store,
+            ctx.standby,
+        )
         try:
-            engine = Engine(
-                ctx.workspace,
-                ctx.sandbox,
-                PYTHON.python(ctx.settings),
-                ctx.project.source_roots,
-                ctx.settings.mutation,
-                pytest_args(ctx.project, ctx.settings),
-                store,
-            )
             run = engine.run(
                 targets,
                 [rel],
@@ -175,6 +187,8 @@ class MutationGate(BaseGate):
                 enough=enough,
             )
         finally:
+            if starts is not None:
+                starts.append(engine.worker_starts)
             if store:
                 store.close()
         return run, sources

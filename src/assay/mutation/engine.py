@@ -15,7 +15,6 @@ import uuid
 from collections.abc import Callable, Collection
 from typing import Any
 
-from assay._assay_sandbox import launch
 from assay._assay_sandbox.mutation.protocol import (
     BaselineDone,
     BaselineTest,
@@ -47,6 +46,7 @@ from assay.mutation.model import (
 )
 from assay.mutation.mutants import function_spans, generate
 from assay.mutation.progress import Tally
+from assay.mutation.standby import StandbyWorkers, cold
 from assay.sandbox import Sandbox
 from assay.store import Store
 from assay.version import __version__
@@ -79,6 +79,7 @@ class Engine:
         config: MutationConfig,
         pytest_args: list[str] | None = None,
         store: Store | None = None,
+        standby: StandbyWorkers | None = None,
     ):
         self.ws = workspace
         self.sandbox = sandbox
@@ -88,6 +89,10 @@ class Engine:
         self.config = config
         self.pytest_args = list(pytest_args or [])
         self.store = store
+        # the workspace's worker on standby forks this run's worker (`verify`), else a cold one;
+        # never one of another sandbox, which its cancel would not reach (the offline writer)
+        self.standby = standby if standby is not None and standby.sandbox is sandbox else None
+        self.worker_starts = 0  # sandboxed interpreters this engine started
 
     def run(
         self,
@@ -313,18 +318,15 @@ class Engine:
         # one hash seed for the worker and all its children: tests parametrized over a set keep
         # their ids
         env = {**self.sandbox.env_for(run_dir / "home"), "PYTHONHASHSEED": HASH_SEED}
-        with (
-            open(run_dir / f"mutation-{tag}.log", "wb") as log,
-            open(events_path, encoding="utf-8") as feed,
-        ):
-            proc = self.sandbox.popen(
-                launch.argv(self.python, "mutation", str(cfg_path)),
-                cwd=self.ws.project,
-                env=env,
-                timeout=idle_limit * 10,
-                stdout=log,
-                stderr=log,
+        log_path = run_dir / f"mutation-{tag}.log"
+        with open(log_path, "wb") as log, open(events_path, encoding="utf-8") as feed:
+            proc = (
+                self.standby.run(self.python, cfg_path, self.ws, env, log_path)
+                if self.standby is not None
+                else cold(self.sandbox, self.python, cfg_path, self.ws, env, log)
             )
+            self.worker_starts += proc.started
+            clean = False
             try:
                 last = time.monotonic()
                 buffer = ""
@@ -348,8 +350,9 @@ class Engine:
                             f"mutation worker made no progress for {idle_limit:.0f}s"
                         )
                     time.sleep(0.05)
+                clean = True
             finally:
-                self.sandbox.reap(proc)
+                proc.end(clean)
         errors = [ev.message for ev in events if isinstance(ev, WorkerError)]
         if errors:
             message = errors[0]
@@ -363,7 +366,5 @@ class Engine:
             raise MutationError(message)
         if not any(isinstance(ev, Done) for ev in events):
             tail = (run_dir / f"mutation-{tag}.log").read_text(errors="replace")[-2000:]
-            raise MutationError(
-                f"mutation worker ended early (exit code {proc.returncode}):\n{tail}"
-            )
+            raise MutationError(f"mutation worker ended early (exit code {proc.poll()}):\n{tail}")
         return events

@@ -338,3 +338,23 @@ def event_of(data: dict[str, Any]) -> Event:
 def parse_event(line: str) -> Event:
     """One JSON line the worker wrote, as its typed event."""
     return event_of(json.loads(line))
+
+
+@dataclass(frozen=True)
+class StandbyJob:
+    """One gate-4 job for a worker on standby (`standby`): run the mutation worker on `job` (a
+    `MutationJob` file) in a fresh fork, started in `cwd`, its output to `log`; its exit code to
+    `exit` (written whole, by rename) once it and what it started are gone."""
+
+    job: str
+    log: str
+    exit: str
+    cwd: str
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self))
+
+    @classmethod
+    def from_json(cls, text: str) -> StandbyJob:
+        data = json.loads(text)
+        return cls(**{f.name: data[f.name] for f in fields(cls)})
