@@ -171,6 +171,7 @@ def verify(
     )
     verifier.emit(Started(len(todo)))
     jobs = settings.jobs or os.cpu_count() or 1
+    verifier.batch(todo, jobs)
     done: dict[int, FileReport] = {}
     interrupted = False
     pool = threads(max(1, min(jobs, len(todo))))

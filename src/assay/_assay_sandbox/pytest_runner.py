@@ -42,6 +42,8 @@ if TYPE_CHECKING:
 
     import pytest
 
+    from .tree_watch import TreeWatch
+
 MAX_MESSAGE = 2000
 # lines naming an import that failed, wherever a failing test shows them (its traceback, its
 # captured output, the output of a subprocess it ran): the parent decides whether the environment
@@ -353,16 +355,25 @@ def _run_once(args: PytestJob, extra: list[str], out: str) -> int:
     # the green gate's run: which project files the tests wrote, apart from the session's own writes
     watch = TreeWatch(args.scratch_root) if args.mode in ("run", "checked") else None
     code = pytest.main(_pytest_args(args, extra), plugins=[rec, *([watch] if watch else [])])
-    with open(out, "w") as fh:
+    return finish(args, rec, watch, int(code))
+
+
+def finish(args: PytestJob, rec: Recorder, watch: TreeWatch | None, code: int) -> int:
+    """Write the run's result to `args.out`; in checked mode, hand gate 3's plan to the reserve."""
+    with open(args.out, "w") as fh:
         json.dump({**rec.result(code), "writes": watch.writes if watch else None}, fh)
     if rec.reserve is not None:
-        plan, ids = ahead(args, rec, int(code), watch.writes if watch else None)
-        rec.reserve.run(plan, ids, out + ".plan")
-    return int(code)
+        plan, ids = ahead(args, rec, code, watch.writes if watch else None)
+        rec.reserve.run(plan, ids, args.out + ".plan")
+    return code
 
 
 def main(job_path: str) -> int:
     job = PytestJob.read(job_path)
     boot.isolate_imports(job.user_root, job.scratch_root, job.source_roots)
     os.chdir(job.scratch_root)
+    if job.mode == "batch":
+        from .batch import run
+
+        return run(job)
     return _run_once(job, [*job.pytest_args, *job.paths], job.out)
