@@ -68,9 +68,9 @@ import pathlib
 from calc.ops import add
 
 
-def test_add_and_delete_a_data_file():
+def test_add_and_rewrite_a_data_file():
     assert add(1, 2) == 3
-    pathlib.Path("tests/data.txt").unlink()
+    pathlib.Path("tests/data.txt").write_text("rewritten")
 """
 
 
@@ -108,14 +108,15 @@ def test_files_of_a_directory_share_one_session_and_keep_their_verdicts(project)
     report = verify([root / "tests"], s, gates=gates)
     leaves, clean, broken, damages, steady = sorted(report.files, key=lambda f: f.path)
     sessions = {f.path.split("/")[-1]: f.gates[-1].details.get("sessions") for f in report.files}
-    # a, b and c in the batch's session (b found no trace of a); d deleted a file: the batch
-    # ended there, and d and e ran one process each, as without a batch (was 5: one per file)
+    # a, b and c in the batch's session (b found no trace of a); d rewrote a file: the batch
+    # ended there, and d and e ran one process each, as without a batch (was 5: one per file); d
+    # could rewrite the file again in the workspace the batch left (restored files stay writable)
     assert leaves.verdict is Verdict.ACCEPTED, leaves.gates[-1].feedback
     assert clean.verdict is Verdict.ACCEPTED, clean.gates[-1].feedback
     assert broken.verdict is Verdict.REJECTED and broken.rejected_at == "compile"
     assert "this module cannot be imported" in broken.gates[0].feedback
     assert damages.verdict is Verdict.REJECTED and damages.rejected_at == "green"
-    assert "deleted project files: tests/data.txt" in damages.gates[1].feedback
+    assert "changed project files: tests/data.txt" in damages.gates[1].feedback
     assert steady.verdict is Verdict.ACCEPTED, steady.gates[-1].feedback
     assert sum(s for s in sessions.values() if s) == 3, sessions
     assert sessions["test_a_leaves_home.py"] == 1
