@@ -13,6 +13,8 @@ Modes:
   plan     - several runs of one collected session, each in a fork (reruns, random order, each
              test alone): the state a fresh process has after collection, without paying for
              start-up and collection again; a step marked `last` ends it when a test failed
+  batch    - `checked` for each of several files of one directory, each in a fork of one
+             configured session (`batch.py`)
 
 Progress (`<out>.progress`): one line per started test, so that when the run is killed (timeout,
 memory) the caller can name the test that was running.
@@ -368,12 +370,13 @@ def finish(args: PytestJob, rec: Recorder, watch: TreeWatch | None, code: int) -
     return code
 
 
-def main(job_path: str) -> int:
+def start(job_path: str) -> PytestJob:
+    """The job, with imports from the scratch copy and the copy as the working directory."""
     job = PytestJob.read(job_path)
     boot.isolate_imports(job.user_root, job.scratch_root, job.source_roots)
     os.chdir(job.scratch_root)
-    if job.mode == "batch":
-        from .batch import run
+    return job
 
-        return run(job)
+
+def main(job: PytestJob) -> int:
     return _run_once(job, [*job.pytest_args, *job.paths], job.out)
