@@ -310,7 +310,9 @@ class Verifier:
                 [],
                 duration_s=time.monotonic() - start,
             )
-        self.batches.settle(candidate.rel)
+        if self.batches.holds(candidate.rel):  # its batch may take a while: say where it is
+            self.emit(GateStarted(candidate.rel, self.gates[0].name))
+            self.batches.settle(candidate.rel)
         results: list[GateResult] = []
         with self.pool.lease(language.profile_for(self.project)) as ws:
             if candidate.read_error is None:

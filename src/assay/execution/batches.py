@@ -49,6 +49,11 @@ class Batches:
                         self._of.update(dict.fromkeys(part, batch))
         return planned
 
+    def holds(self, rel: str) -> bool:
+        """`rel` has a batch still to settle."""
+        with self._lock:
+            return rel in self._of
+
     def settle(self, rel: str) -> None:
         """Run the batch of `rel` when no thread has yet, or wait for the one that does."""
         with self._lock:
