@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from assay.api import verify
 from assay.config import Settings
+from assay.config.run import StabilityConfig
 from assay.gates.base import BaseGate, GateContext
 from assay.gates.compile import CompileGate
 from assay.gates.green import GreenGate
@@ -103,7 +104,13 @@ def test_files_of_a_directory_share_one_session_and_keep_their_verdicts(project)
             "tests/data.txt": "as shipped",
         }
     )
-    s = Settings(gates=["compile", "green", "stability"], cache=False, jobs=1)
+    # jobs=1: one file at a time, one batch; a small rerun budget keeps the test cheap
+    s = Settings(
+        gates=["compile", "green", "stability"],
+        cache=False,
+        jobs=1,
+        stability=StabilityConfig(budget_s=0.1),
+    )
     gates = [CompileGate(s), GreenGate(s), StabilityGate(s), SessionsGate(s)]
     report = verify([root / "tests"], s, gates=gates)
     leaves, clean, broken, damages, steady = sorted(report.files, key=lambda f: f.path)
