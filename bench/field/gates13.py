@@ -10,6 +10,7 @@ compared file by file.
 from __future__ import annotations
 
 import argparse
+import atexit
 import json
 import os
 import resource
@@ -20,7 +21,12 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent))
+from cpuacct import Meter  # noqa: E402
 from prepare import INTERPRETER, load  # noqa: E402
+
+METER = Meter()
+atexit.register(METER.close)
 
 # runs in a child: verify limited to gates 1-3, its verdicts on stdout
 PROBE = """
@@ -32,18 +38,33 @@ root = Path(sys.argv[1])
 gates = ["compile", "green", "stability"]
 s = load_settings(root).model_copy(update={"gates": gates, "cache": False})
 report = api.verify([root / sys.argv[2]], s)
-print(json.dumps(sorted([f.path, f.verdict.value, f.rejected_at] for f in report.files)))
+print(json.dumps(sorted(
+    [f.path, f.verdict.value, f.rejected_at, sorted([t.id, t.verdict.value] for t in f.tests)]
+    for f in report.files
+)))
 """
 
 
 def _cpu_of(cmd: list[str], env: dict[str, str] | None = None) -> tuple[float, str]:
-    """CPU seconds of `cmd` and every process it waited for, and its stdout."""
+    """CPU seconds of `cmd` and every process it started (a cpuacct group where one can be made:
+    under bwrap the tests' processes are reaped by its pid-1 helper, which rusage never sees), and
+    its stdout."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=1800)
+    counted = METER.seconds() if METER.group else 0.0
+    proc = subprocess.run(
+        cmd,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=1800,
+        preexec_fn=METER.join if METER.group else None,
+    )
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode:
         raise SystemExit(f"{' '.join(cmd[:3])}: exit {proc.returncode}\n{proc.stderr[-2000:]}")
     cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    if METER.group:
+        cpu = METER.seconds() - counted
     return round(cpu, 2), proc.stdout
 
 
@@ -54,6 +75,7 @@ def main() -> None:
     parser.add_argument("--assay-src", type=Path, help="the other checkout's src/ (before)")
     parser.add_argument("--rounds", type=int, default=1)
     args = parser.parse_args()
+    print(f"CPU: {METER.method}")
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     print(
         "| project | files | pytest CPU s | gates 1-3 CPU s before | after | before/pytest "

@@ -12,23 +12,25 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from assay.config import Settings, apply_overrides, load_settings
-from assay.diff import judge
-from assay.diff.mutants import mutation_scope
 from assay.errors import ConfigError, InputError, RunFailed, ToolchainError
 from assay.execution.executor import threads
 from assay.execution.workspace import Workspace, sweep_stale
-from assay.gates.base import BaseGate
 from assay.languages import LANGUAGES, Language, language_of
 from assay.languages.python import interpreter_problem
 from assay.model import Candidate, FileReport, LintReport, Report, Started
-from assay.mutation.summary import MutateReport
 from assay.pipeline import EventSink, Verifier
 from assay.project import Project, candidate, discover, find_root, python_sources, read_source
-from assay.shipped import ShippedVerifier
 from assay.store import Store
 
+# what one command needs and another does not is imported where it is used, and the functions of
+# other modules re-exported here on first use (`__getattr__`): `assay verify` does not load mutate's
+# or prism's code, nor the diff scope without --since
 if TYPE_CHECKING:
     from assay._assay_sandbox.mutation.protocol import Event as MutationEvent
+    from assay.gates.base import BaseGate
+    from assay.mutation.summary import MutateReport
+    from assay.prism.api import prism_build, prism_check, prism_run
+    from assay.sprint.api import generate_sprint, stats, tasks
     from assay.writers.base import WriterReport
 
 __all__ = [
@@ -149,6 +151,8 @@ def verify(
     path_list = [Path(p) for p in paths]
     langs = _languages(languages)
     files = discover(path_list, root, langs) if path_list else []
+    if since:
+        from assay.diff import judge
     diff = judge.plan(project, since, path_list, langs, staged) if since else None
     files = diff.files(project) if diff else files
     target_rels = None
@@ -166,11 +170,14 @@ def verify(
             if name in LANGUAGES and (problem := LANGUAGES[name].toolchain_problem(settings)):
                 raise ToolchainError(f"{LANGUAGES[name].title} toolchain missing: {problem}")
     sweep_stale()
+    if settings.scheduler:
+        from assay.shipped import ShippedVerifier
     verifier = (ShippedVerifier if settings.scheduler else Verifier)(
         project, settings, use_cache, diff.progress(on_event) if diff else on_event, gates
     )
     verifier.emit(Started(len(todo)))
     jobs = settings.jobs or os.cpu_count() or 1
+    verifier.batch(todo, jobs)
     done: dict[int, FileReport] = {}
     interrupted = False
     pool = threads(max(1, min(jobs, len(todo))))
@@ -270,6 +277,9 @@ def mutate(
 
         paths_, tests_ = [Path(p) for p in paths], [Path(t) for t in tests]
         return session.mutate(project, settings, lang, paths_, tests_, threshold)
+    from assay.diff.mutants import mutation_scope
+    from assay.mutation.summary import MutateReport
+
     diff = mutation_scope(project, since, [Path(p) for p in paths], scope) if since else None
     if diff is not None:
         targets, tests = diff.targets, tests or [root / t for t in diff.tests]
@@ -313,6 +323,8 @@ def mutate(
 
 def integrity(root: Path | str | None = None, *, since: str = "HEAD", staged: bool = False) -> Any:
     """The test-diff integrity check (`assay integrity`): a `diff.judge.IntegrityReport`."""
+    from assay.diff import judge
+
     return judge.check(Path(root).resolve() if root else find_root(Path.cwd()), since, staged)
 
 
@@ -428,8 +440,21 @@ def generate(
     return writer_kind(spec).generate(request)
 
 
-# --- assay prism (issue 12): judge suites against panels; the functions live in assay.prism.api ---
-from assay.prism.api import prism_build, prism_check, prism_run  # noqa: E402
+# the functions of assay prism (issue 12) and of tasks, generate --sprint, stats (issue 30) live in
+# their packages; re-exported here when first asked for
+_ELSEWHERE = {
+    "prism_build": "assay.prism.api",
+    "prism_check": "assay.prism.api",
+    "prism_run": "assay.prism.api",
+    "generate_sprint": "assay.sprint.api",
+    "stats": "assay.sprint.api",
+    "tasks": "assay.sprint.api",
+}
 
-# --- assay tasks, generate --sprint, stats (issue 30): the functions live in assay.sprint.api ---
-from assay.sprint.api import generate_sprint, stats, tasks  # noqa: E402
+
+def __getattr__(name: str) -> Any:
+    if name in _ELSEWHERE:
+        import importlib
+
+        return getattr(importlib.import_module(_ELSEWHERE[name]), name)
+    raise AttributeError(f"module 'assay.api' has no attribute {name!r}")

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from assay.config import Settings
 from assay.errors import InputError
+from assay.execution.batches import Batches
 from assay.execution.runner import Runner
 from assay.execution.workspace import Workspace
 from assay.feedback import with_causes
@@ -249,6 +250,8 @@ class Verifier:
         self._lock = threading.Lock()
         self._toolchains: dict[str, tuple[str, str | None]] = {}
         self._runners: dict[str, Runner] = {}
+        self.batches = Batches(self._run_batch)
+        self._todo: dict[str, Candidate] = {}
 
     def language(self, candidate: Candidate) -> Language:
         language = LANGUAGES.get(candidate.language)
@@ -309,6 +312,9 @@ class Verifier:
                 [],
                 duration_s=time.monotonic() - start,
             )
+        if self.batches.holds(candidate.rel):  # its batch may take a while: say where it is
+            self.emit(GateStarted(candidate.rel, self.gates[0].name))
+            self.batches.settle(candidate.rel)
         results: list[GateResult] = []
         with self.pool.lease(language.profile_for(self.project)) as ws:
             if candidate.read_error is None:
@@ -358,6 +364,33 @@ class Verifier:
             self.store.put("verify", key, report.to_json())
         self.emit(FileDone.of(report))
         return report
+
+    def batch(self, candidates: Sequence[Candidate], jobs: int) -> list[list[str]]:
+        """Plan gates 1-3 of files of one directory in a shared process each (`Batches`, the
+        runner's `batch`): files as read from the tree, not cached, whose runner can. Their
+        verdicts stay those of a process per file."""
+        if {"compile", "green"} <= {g.name for g in self.gates}:
+            self._todo = {c.rel: c for c in candidates if self._batchable(c)}
+        return self.batches.plan(list(self._todo), jobs)
+
+    def _batchable(self, c: Candidate) -> bool:
+        language = LANGUAGES.get(c.language)
+        if c.read_error is not None or language is None or self.toolchain(language)[1]:
+            return False
+        ident = self.toolchain(language)[0]
+        try:  # the scratch copy must hold the candidate as is: a batch writes no file over
+            same = (self.project.root / c.rel).read_bytes() == c.source.encode()
+        except OSError:
+            return False
+        cached = self.use_cache and self.store.get(
+            "verify", cache_key(self.project, c, self.settings, ident, language)
+        )
+        return same and not cached and hasattr(self._runners[language.name], "batch")
+
+    def _run_batch(self, files: list[str]) -> None:
+        language = self.language(self._todo[files[0]])
+        with self.pool.lease(language.profile_for(self.project)) as ws:
+            self._runners[language.name].batch(ws, files)  # type: ignore[attr-defined]
 
     def _causes_first(self, candidate: Candidate, ctx: GateContext, stop: GateResult) -> None:
         """Cheap static causes found by gates that did not get to run (reject-level smells) go

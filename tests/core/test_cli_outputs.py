@@ -191,3 +191,26 @@ def test_verify_imports_no_writer_and_no_template_engine():
         timeout=60,
     )
     assert "Usage: " in proc.stdout and proc.stdout.splitlines()[-1] == "[]", proc.stderr
+
+
+def test_verify_starts_without_other_commands_code_or_a_plugin_scan():
+    """`assay verify` loads neither prism's, the sprint's, the diff scope's nor the cluster's code,
+    nor the reporters of formats it does not write, and pydantic does not scan every installed
+    distribution for plugins when assay's settings classes are made: `import assay.cli.verify`
+    0.37 -> 0.33 CPU s, `verify --help` 0.40 -> 0.36 s."""
+    probe = (
+        "import sys\n"
+        "from assay.cli import main\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "from pydantic.plugin import _loader\n"
+        "names = ('assay.prism', 'assay.sprint', 'assay.diff', 'assay.shipped',"
+        " 'assay.report.junit')\n"
+        "print(sorted(m for m in names if m in sys.modules), _loader._plugins)\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", probe, "verify", "--help"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert "Usage: " in proc.stdout and proc.stdout.splitlines()[-1] == "[] None", proc.stderr

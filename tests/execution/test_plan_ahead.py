@@ -13,14 +13,16 @@ from assay.gates.stability import StabilityGate
 from assay.model import Candidate, GateResult, GateStatus, Verdict
 
 LIB = {"src/calc/__init__.py": "", "src/calc/ops.py": "def add(a, b):\n    return a + b\n"}
-# every pytest session (not the forks of one) writes a line into the scratch HOME of its workspace
+# every pytest session (not the forks of one) adds a line to the workspace's cache directory, which
+# outlives the resets between files
 CONFTEST = """
 import os
 import pathlib
 
 
 def pytest_configure(config):
-    with open(pathlib.Path(os.environ["HOME"], "sessions.log"), "a") as fh:
+    cache = pathlib.Path(os.environ["HOME"]).parent.parent / "cache"
+    with open(cache / "sessions.log", "a") as fh:
         fh.write(f"{os.getpid()}\\n")
 """
 STEADY = """
@@ -73,13 +75,19 @@ def test_add_leaves_a_file_when_rerun():
 
 
 class SessionsGate(BaseGate):
-    """Reads how many pytest sessions gates 1-3 started for the file."""
+    """How many pytest sessions gates 1-3 started since the previous file (one file at a time:
+    jobs=1; a batch of files is one session, counted at its first file)."""
 
     name = "sessions"
 
+    def __init__(self, settings: Settings) -> None:
+        super().__init__(settings)
+        self.seen = 0
+
     def run(self, candidate: Candidate, ctx: GateContext) -> GateResult:
-        log = ctx.workspace.run_dir / "home" / "sessions.log"
-        started = len(log.read_text().split()) if log.exists() else 0
+        log = ctx.workspace.cache_dir / "sessions.log"
+        total = len(log.read_text().split()) if log.exists() else 0
+        started, self.seen = total - self.seen, total
         return GateResult(self.name, GateStatus.PASS, 0.0, details={"sessions": started})
 
 

@@ -9,6 +9,7 @@ import pytest
 
 from assay.errors import InputError
 from assay.execution.workspace import Workspace
+from assay.sandbox.view import TEST_UID, as_root
 from tests.conftest import tree_digest
 
 FILES = {
@@ -106,3 +107,18 @@ def test_links_are_served_from_the_user_tree_and_kept_dirs_survive_reset(project
         ws.reset()
         assert (ws.project / "target/classes/A.class").exists()
         assert (ws.project / "node_modules").is_symlink()
+
+
+def test_files_restored_by_a_reset_stay_writable_by_the_tests_uid(project):
+    """A reset restored a file a test had rewritten as assay's own (root's): the next file's tests,
+    which run under another uid, could no longer write it, and failed where they pass alone."""
+    if not as_root():
+        pytest.skip("assay hands the scratch copy over to the tests' uid only when it runs as root")
+    root = project(FILES)
+    with Workspace(root) as ws:
+        ops = ws.path("src/calc/ops.py")
+        ops.write_text("def add(a, b):\n    return a - b\n")
+        ws.apply({"tests/test_ops.py": "def test_x():\n    assert True\n"})
+        ws.reset()
+        assert ops.stat().st_uid == TEST_UID
+        assert ws.path("tests/test_ops.py").stat().st_uid == TEST_UID

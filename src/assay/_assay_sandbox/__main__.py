@@ -1,6 +1,6 @@
 """Entry of every sandboxed Python process: `<command> <job.json>` (see `launch.argv`).
 
-- `pytest JOB`: one pytest run described by a `protocol.PytestJob`;
+- `pytest JOB`: one pytest run described by a `protocol.PytestJob` (a batch of them: `batch`);
 - `mutation JOB`: the mutation worker for a `protocol.MutationJob`;
 - `mutation-standby REQUEST`: a worker on standby that forks one mutation worker per job written
   to REQUEST (`mutation.standby`);
@@ -18,8 +18,14 @@ def main(argv: list[str]) -> int:
     command, args = argv[0], argv[1:]
     if command == "pytest":
         from .pytest_runner import main as run
+        from .pytest_runner import start
 
-        return run(args[0])
+        job = start(args[0])
+        if job.mode == "batch":  # several files, each in a fork of one configured session
+            from .batch import run as run_batch
+
+            return run_batch(job)
+        return run(job)
     if command == "mutation":
         from .mutation.worker import main as work
 

@@ -41,7 +41,7 @@ class PytestJob(_Json):
     """One pytest run: collect, run (in file, random or reverse order) or isolate (each
     id alone)."""
 
-    mode: str  # collect | checked (collect, then run) | run | isolate | plan
+    mode: str  # collect | checked (collect, then run) | run | isolate | plan | batch
     out: str  # where the result JSON goes; `<out>.progress` names each test as it starts
     user_root: str
     scratch_root: str
@@ -59,6 +59,8 @@ class PytestJob(_Json):
     # checked: gate 3's stability settings; when the run leaves the file for gate 3, its plan runs
     # ahead from the collected session (`stability_plan.ahead`), its result in `<out>.plan`
     stability: dict = field(default_factory=dict)
+    # batch: per file of `paths`, where its `checked` result goes (`_assay_sandbox.batch`)
+    outs: list[str] = field(default_factory=list)
 
 
 @dataclass

@@ -13,6 +13,8 @@ Modes:
   plan     - several runs of one collected session, each in a fork (reruns, random order, each
              test alone): the state a fresh process has after collection, without paying for
              start-up and collection again; a step marked `last` ends it when a test failed
+  batch    - `checked` for each of several files of one directory, each in a fork of one
+             configured session (`batch.py`)
 
 Progress (`<out>.progress`): one line per started test, so that when the run is killed (timeout,
 memory) the caller can name the test that was running.
@@ -41,6 +43,8 @@ if TYPE_CHECKING:
     from types import TracebackType
 
     import pytest
+
+    from .tree_watch import TreeWatch
 
 MAX_MESSAGE = 2000
 # lines naming an import that failed, wherever a failing test shows them (its traceback, its
@@ -353,16 +357,26 @@ def _run_once(args: PytestJob, extra: list[str], out: str) -> int:
     # the green gate's run: which project files the tests wrote, apart from the session's own writes
     watch = TreeWatch(args.scratch_root) if args.mode in ("run", "checked") else None
     code = pytest.main(_pytest_args(args, extra), plugins=[rec, *([watch] if watch else [])])
-    with open(out, "w") as fh:
+    return finish(args, rec, watch, int(code))
+
+
+def finish(args: PytestJob, rec: Recorder, watch: TreeWatch | None, code: int) -> int:
+    """Write the run's result to `args.out`; in checked mode, hand gate 3's plan to the reserve."""
+    with open(args.out, "w") as fh:
         json.dump({**rec.result(code), "writes": watch.writes if watch else None}, fh)
     if rec.reserve is not None:
-        plan, ids = ahead(args, rec, int(code), watch.writes if watch else None)
-        rec.reserve.run(plan, ids, out + ".plan")
-    return int(code)
+        plan, ids = ahead(args, rec, code, watch.writes if watch else None)
+        rec.reserve.run(plan, ids, args.out + ".plan")
+    return code
 
 
-def main(job_path: str) -> int:
+def start(job_path: str) -> PytestJob:
+    """The job, with imports from the scratch copy and the copy as the working directory."""
     job = PytestJob.read(job_path)
     boot.isolate_imports(job.user_root, job.scratch_root, job.source_roots)
     os.chdir(job.scratch_root)
+    return job
+
+
+def main(job: PytestJob) -> int:
     return _run_once(job, [*job.pytest_args, *job.paths], job.out)

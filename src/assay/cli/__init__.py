@@ -9,6 +9,7 @@ registers every command, for callers of `app` itself."""
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 
 from assay.cli.app import app
@@ -38,8 +39,18 @@ def main() -> None:
     from assay.cli.app import main as run
 
     words = [arg for arg in sys.argv[1:] if not arg.startswith("-")]
-    if words and words[0] in COMMANDS:
-        load_commands((words[0],))
-    elif words or "--version" not in sys.argv[1:]:  # help or a usage error: name every command
-        load_commands()
+    # pydantic looks for plugins of its own when a model class is made: every installed
+    # distribution's entry points, through importlib.metadata, a tenth of the start of a command;
+    # assay's settings need none (only while its modules load; a user's setting wins)
+    quiet = "PYDANTIC_DISABLE_PLUGINS" not in os.environ
+    if quiet:
+        os.environ["PYDANTIC_DISABLE_PLUGINS"] = "__all__"
+    try:
+        if words and words[0] in COMMANDS:
+            load_commands((words[0],))
+        elif words or "--version" not in sys.argv[1:]:  # help or a usage error: every command
+            load_commands()
+    finally:
+        if quiet:
+            del os.environ["PYDANTIC_DISABLE_PLUGINS"]
     run()

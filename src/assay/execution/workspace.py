@@ -321,6 +321,7 @@ class Workspace:
         if (st.st_size, st.st_mtime_ns) != (entry.size, entry.mtime_ns):
             raise _Stale(f"{rel} changed in the project since the copy")
         shutil.copy2(source, path)
+        hand_over(path)  # the tests' uid may write it again, as it could in the fresh copy
 
     def close(self) -> None:
         _force_rmtree(self.base)

@@ -4,9 +4,29 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
-from assay.execution.runner import Outcome, PlanAhead, TestResult, TestRun
+from assay.execution.runner import Outcome, PlanAhead, Problem, TestResult, TestRun
 from assay.feedback import relativize
+
+
+def read_run(run: TestRun, data: dict[str, Any], paths: list[str], roots: tuple[str, ...]) -> None:
+    """`run` filled from the JSON a pytest process wrote for `paths`."""
+    run.collected = data["collected"]
+    run.errors = [
+        Problem(
+            e["nodeid"] or paths[0],
+            relativize(e["message"], *roots),
+            kind="fixture" if e.get("fixture") else "collection",
+        )
+        for e in data["errors"]
+    ]
+    run.exit_status = data["exitstatus"]
+    run.leaked = data["leaked"]
+    if data.get("writes") is not None:
+        run.writes = frozenset(data["writes"])
+    run.tests = results(data["tests"], roots)
+    run.steps = step_runs(data.get("steps", []), run, roots)
 
 
 def step_runs(steps: list[dict], whole: TestRun, roots: tuple[str, ...]) -> list[TestRun]:

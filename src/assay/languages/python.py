@@ -29,12 +29,13 @@ from assay.execution.runner import (
 from assay.execution.workspace import Workspace
 from assay.feedback import relativize
 from assay.languages.base import Language
-from assay.languages.pytest_results import plan_ahead, results, step_runs
+from assay.languages.pytest_results import plan_ahead, read_run
 from assay.sandbox import Sandbox
 
 if TYPE_CHECKING:
     from assay.config import Settings
     from assay.project import Project
+    from assay.sandbox.process import RunResult
 
 
 def interpreter_problem(python: str) -> str | None:
@@ -123,6 +124,8 @@ class PythonPytestRunner:
         self._ran: dict[tuple[str, tuple[str, ...]], tuple[list[str | None], TestRun]] = {}
         # the same key -> gate 3's plan as `compile`'s process ran it, for `run_plan`
         self._ahead: dict[tuple[str, tuple[str, ...]], tuple[list[str | None], PlanAhead]] = {}
+        # file -> (its text, its `checked` run made by `batch`), for `compile`
+        self._batched: dict[str, tuple[str | None, TestRun]] = {}
         self._lock = threading.Lock()
 
     def compile(self, ws: Workspace, files: list[str]) -> CompileResult:
@@ -146,8 +149,12 @@ class PythonPytestRunner:
         with self._lock:
             self._ran.pop(key, None)
             self._ahead.pop(key, None)
+            batched = self._batched.pop(files[0], None) if len(files) == 1 else None
         tree_before = ws.snapshot()
-        run = self._pytest(ws, "checked", files)
+        if batched is not None and [batched[0]] == _texts(ws, files):
+            run = batched[1]  # this run, made earlier in a fork of a session shared with others
+        else:
+            run = self._pytest(ws, "checked", files)
         run.tree_before = tree_before
         if run.crash is not None:
             run = self._pytest(ws, "collect", files)
@@ -210,18 +217,48 @@ class PythonPytestRunner:
             return [whole for _ in steps]
         return whole.steps
 
-    def _pytest(
+    def batch(self, ws: Workspace, files: list[str]) -> list[str]:
+        """Gates 1-2 of several files of one directory, and gate 3's plan ahead, in one sandboxed
+        process (`_assay_sandbox.batch`): configured once, each file in a fork collecting only
+        itself. Each file's run is kept for its `compile` in any workspace whose file is the same
+        (the batch left its tree as it found it); the files it ran so, in order."""
+        outs = [self._out(ws) for _ in files]
+        job = self._job(ws, "batch", self._out(ws), files)
+        job.outs = [str(o) for o in outs]
+        self._sandboxed(ws, job, self.timeout_s * len(files) + 30)
+        roots = (str(ws.project), str(ws.root))
+        done = []
+        for rel, out, text in zip(files, outs, _texts(ws, files), strict=True):
+            try:
+                mark = json.loads(Path(f"{out}.batch").read_text())
+                data = json.loads(out.read_text()) if mark["clean"] else None
+            except (OSError, ValueError):
+                data = None
+            if data is None or data["exitstatus"] == USAGE_ERROR:
+                continue
+            run = TestRun(duration_s=mark["duration_s"])
+            read_run(run, data, [rel], roots)
+            run.ahead = plan_ahead(Path(f"{out}.plan"), run, roots)
+            with self._lock:
+                self._batched[rel] = (text, run)
+            done.append(rel)
+        return done
+
+    def _out(self, ws: Workspace) -> Path:
+        return ws.run_dir / f"result-{uuid.uuid4().hex[:10]}.json"
+
+    def _job(
         self,
         ws: Workspace,
         mode: str,
+        out: Path,
         paths: list[str],
         order: Order = Order.FILE,
         seed: int = 0,
         ids: list[str] | None = None,
         steps: list[dict] | None = None,
-    ) -> TestRun:
-        out = ws.run_dir / f"result-{uuid.uuid4().hex[:10]}.json"
-        job = PytestJob(
+    ) -> PytestJob:
+        return PytestJob(
             mode=mode,
             out=str(out),
             user_root=str(ws.root),
@@ -234,16 +271,11 @@ class PythonPytestRunner:
             test_timeout=self.timeout_s,
             pytest_args=self.pytest_args,
             steps=list(steps or []),
-            stability=self.stability if mode == "checked" else {},
+            stability=self.stability if mode in ("checked", "batch") else {},
         )
-        if mode == "plan":  # each step and each isolated test has its own deadline inside
-            runs = sum(len(ids or []) if s.get("isolate") else 1 for s in steps or [])
-            timeout = self.timeout_s * max(1, runs) + 30
-        elif mode == "isolate":
-            timeout = self.timeout_s * max(1, len(ids or [])) + 30
-        else:
-            timeout = self.timeout_s
-        job_path = out.with_suffix(".job.json")
+
+    def _sandboxed(self, ws: Workspace, job: PytestJob, timeout: float) -> RunResult:
+        job_path = Path(job.out).with_suffix(".job.json")
         job_path.write_text(job.to_json())
         # one hash seed for every run, as in the mutation worker: tests parametrized over a set keep
         # their ids
@@ -251,12 +283,33 @@ class PythonPytestRunner:
             **self.sandbox.env_for(ws.run_dir / "home", cache=ws.cache_dir),
             "PYTHONHASHSEED": HASH_SEED,
         }
-        result = self.sandbox.run(
+        return self.sandbox.run(
             launch.argv(self.python, "pytest", str(job_path)),
             cwd=ws.project,
             env=env,
             timeout=timeout,
         )
+
+    def _pytest(
+        self,
+        ws: Workspace,
+        mode: str,
+        paths: list[str],
+        order: Order = Order.FILE,
+        seed: int = 0,
+        ids: list[str] | None = None,
+        steps: list[dict] | None = None,
+    ) -> TestRun:
+        out = self._out(ws)
+        job = self._job(ws, mode, out, paths, order, seed, ids, steps)
+        if mode == "plan":  # each step and each isolated test has its own deadline inside
+            runs = sum(len(ids or []) if s.get("isolate") else 1 for s in steps or [])
+            timeout = self.timeout_s * max(1, runs) + 30
+        elif mode == "isolate":
+            timeout = self.timeout_s * max(1, len(ids or [])) + 30
+        else:
+            timeout = self.timeout_s
+        result = self._sandboxed(ws, job, timeout)
         roots = (str(ws.project), str(ws.root))
         run = TestRun(duration_s=result.duration_s)
         try:
@@ -278,21 +331,7 @@ class PythonPytestRunner:
             return run
         if data["exitstatus"] == USAGE_ERROR:
             raise ConfigError(usage_problem(result.stderr))
-        run.collected = data["collected"]
-        run.errors = [
-            Problem(
-                e["nodeid"] or paths[0],
-                relativize(e["message"], *roots),
-                kind="fixture" if e.get("fixture") else "collection",
-            )
-            for e in data["errors"]
-        ]
-        run.exit_status = data["exitstatus"]
-        run.leaked = data["leaked"]
-        if data.get("writes") is not None:
-            run.writes = frozenset(data["writes"])
-        run.tests = results(data["tests"], roots)
-        run.steps = step_runs(data.get("steps", []), run, roots)
+        read_run(run, data, paths, roots)
         if mode == "checked":
             run.ahead = plan_ahead(Path(f"{out}.plan"), run, roots)
         return run

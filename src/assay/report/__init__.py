@@ -3,86 +3,75 @@ computes one. Adding a format = one module + one line in the command's table."""
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from typing import Any
 
-from assay.report import (
-    generate_json,
-    generate_markdown,
-    generate_targets,
-    generate_text,
-    integrity,
-    junit,
-    markdown,
-    mutation_elements,
-    mutation_html,
-    mutation_json,
-    mutation_text,
-    offline_json,
-    offline_text,
-    prism_html,
-    prism_json,
-    prism_markdown,
-    prism_text,
-    sarif,
-    smells_json,
-    smells_text,
-    text,
-    verify_json,
-    verify_sarif,
-)
+
+class _Lazy:
+    """`module.name` of this package, imported on the first call: a command loads only the
+    reporters of the formats it writes (each format pulls in its own libraries)."""
+
+    def __init__(self, module: str, name: str) -> None:
+        self.module, self.name = module, name
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return getattr(importlib.import_module(f"assay.report.{self.module}"), self.name)(
+            *args, **kwargs
+        )
+
 
 VERIFY_FORMATS: dict[str, Callable[[Any], str]] = {
-    "text": text.render,
-    "json": verify_json.render,
-    "junit": junit.render,
-    "markdown": markdown.render,
-    "sarif": verify_sarif.render,
+    "text": _Lazy("text", "render"),
+    "json": _Lazy("verify_json", "render"),
+    "junit": _Lazy("junit", "render"),
+    "markdown": _Lazy("markdown", "render"),
+    "sarif": _Lazy("verify_sarif", "render"),
 }
 MUTATE_FORMATS: dict[str, Callable[[Any], str]] = {
-    "text": mutation_text.render,
-    "json": mutation_json.render,
-    "mutation-testing-elements": lambda report: mutation_elements.render(report.run),
-    "html": lambda report: mutation_html.render(report.run),
+    "text": _Lazy("mutation_text", "render"),
+    "json": _Lazy("mutation_json", "render"),
+    "mutation-testing-elements": lambda report: _Lazy("mutation_elements", "render")(report.run),
+    "html": lambda report: _Lazy("mutation_html", "render")(report.run),
 }
 SMELLS_FORMATS: dict[str, Callable[[Any], str]] = {
-    "text": smells_text.render,
-    "json": smells_json.render,
-    "sarif": sarif.render,
+    "text": _Lazy("smells_text", "render"),
+    "json": _Lazy("smells_json", "render"),
+    "sarif": _Lazy("sarif", "render"),
 }
 GENERATE_FORMATS: dict[str, Callable[[Any], str]] = {
-    "text": generate_text.render,
-    "json": generate_json.render,
-    "markdown": generate_markdown.render,
+    "text": _Lazy("generate_text", "render"),
+    "json": _Lazy("generate_json", "render"),
+    "markdown": _Lazy("generate_markdown", "render"),
 }
 INTEGRITY_FORMATS: dict[str, Callable[[Any], str]] = {
-    "text": integrity.render_text,
-    "json": integrity.render_json,
-    "sarif": integrity.render_sarif,
+    "text": _Lazy("integrity", "render_text"),
+    "json": _Lazy("integrity", "render_json"),
+    "sarif": _Lazy("integrity", "render_sarif"),
 }
 TARGETS_FORMATS: dict[str, Callable[[Any], str]] = {
-    "text": generate_targets.render_text,
-    "json": generate_targets.render_json,
+    "text": _Lazy("generate_targets", "render_text"),
+    "json": _Lazy("generate_targets", "render_json"),
 }
 
 # assay prism (issue 12): run reports, and the check and build commands' reports
 PRISM_FORMATS: dict[str, Callable[[Any], str]] = {
-    "text": prism_text.render,
-    "json": prism_json.render,
-    "markdown": prism_markdown.render,
-    "html": prism_html.render,
+    "text": _Lazy("prism_text", "render"),
+    "json": _Lazy("prism_json", "render"),
+    "markdown": _Lazy("prism_markdown", "render"),
+    "html": _Lazy("prism_html", "render"),
 }
 PRISM_CHECK_FORMATS: dict[str, Callable[[Any], str]] = {
-    "text": prism_text.render_check,
-    "json": prism_json.render,
+    "text": _Lazy("prism_text", "render_check"),
+    "json": _Lazy("prism_json", "render"),
 }
 PRISM_BUILD_FORMATS: dict[str, Callable[[Any], str]] = {
-    "text": prism_text.render_build,
-    "json": prism_json.render,
+    "text": _Lazy("prism_text", "render_build"),
+    "json": _Lazy("prism_json", "render"),
 }
 OFFLINE_FORMATS: dict[str, Callable[[Any], str]] = {
-    "text": offline_text.render,
-    "json": offline_json.render,
+    "text": _Lazy("offline_text", "render"),
+    "json": _Lazy("offline_json", "render"),
 }
 
 # assay generate: per kind of writer report (`report.kind`, writers.base.WriterReport), its formats
@@ -92,6 +81,6 @@ WRITER_FORMATS: dict[str, dict[str, Callable[[Any], str]]] = {
     "offline": OFFLINE_FORMATS,
 }
 WRITER_PRESENTERS: dict[str, Callable[..., None]] = {
-    "generate": generate_text.present,
-    "offline": offline_text.present,
+    "generate": _Lazy("generate_text", "present"),
+    "offline": _Lazy("offline_text", "present"),
 }

@@ -1,0 +1,131 @@
+"""Gates 1-3 of the files of one directory in one pytest session (`_assay_sandbox.batch`): each
+file in a fork of a session configured once, with the verdicts a process per file gives. Real pytest
+runs; the sessions are counted by the fixture project's own conftest."""
+
+from __future__ import annotations
+
+from assay.api import verify
+from assay.config import Settings
+from assay.config.run import StabilityConfig
+from assay.gates.base import BaseGate, GateContext
+from assay.gates.compile import CompileGate
+from assay.gates.green import GreenGate
+from assay.gates.stability import StabilityGate
+from assay.model import Candidate, GateResult, GateStatus, Verdict
+
+LIB = {"src/calc/__init__.py": "", "src/calc/ops.py": "def add(a, b):\n    return a + b\n"}
+# every pytest session (not the forks of one) adds a line to the workspace's cache directory, which
+# outlives the resets between files
+CONFTEST = """
+import os
+import pathlib
+
+
+def pytest_configure(config):
+    cache = pathlib.Path(os.environ["HOME"]).parent.parent / "cache"
+    with open(cache / "sessions.log", "a") as fh:
+        fh.write(f"{os.getpid()}\\n")
+"""
+STEADY = """
+from calc.ops import add
+
+
+def test_add():
+    assert add(1, 2) == 3
+"""
+# a file's tests leave a file in HOME: a fresh process of the next file would not see it
+LEAVES_HOME = """
+import pathlib
+
+from calc.ops import add
+
+
+def test_add_and_leave_a_file_in_home():
+    (pathlib.Path.home() / "left.txt").write_text("from the first file")
+    assert add(1, 2) == 3
+"""
+HOME_CLEAN = """
+import pathlib
+
+from calc.ops import add
+
+
+def test_home_holds_nothing_of_another_file():
+    assert not (pathlib.Path.home() / "left.txt").exists()
+    assert add(2, 2) == 4
+"""
+BROKEN = """
+from calc.ops import add
+
+raise RuntimeError("this module cannot be imported")
+
+
+def test_add():
+    assert add(1, 2) == 3
+"""
+DAMAGES = """
+import pathlib
+
+from calc.ops import add
+
+
+def test_add_and_rewrite_a_data_file():
+    assert add(1, 2) == 3
+    pathlib.Path("tests/data.txt").write_text("rewritten")
+"""
+
+
+class SessionsGate(BaseGate):
+    """How many pytest sessions started since the previous file (one file at a time: jobs=1)."""
+
+    name = "sessions"
+
+    def __init__(self, settings: Settings) -> None:
+        super().__init__(settings)
+        self.seen = 0
+
+    def run(self, candidate: Candidate, ctx: GateContext) -> GateResult:
+        log = ctx.workspace.cache_dir / "sessions.log"
+        total = len(log.read_text().split()) if log.exists() else 0
+        started, self.seen = total - self.seen, total
+        return GateResult(self.name, GateStatus.PASS, 0.0, details={"sessions": started})
+
+
+def test_files_of_a_directory_share_one_session_and_keep_their_verdicts(project):
+    root = project(
+        {
+            **LIB,
+            "tests/conftest.py": CONFTEST,
+            "tests/test_a_leaves_home.py": LEAVES_HOME,
+            "tests/test_b_home_clean.py": HOME_CLEAN,
+            "tests/test_c_broken.py": BROKEN,
+            "tests/test_d_damages.py": DAMAGES,
+            "tests/test_e_steady.py": STEADY,
+            "tests/data.txt": "as shipped",
+        }
+    )
+    # jobs=1: one file at a time, one batch; a small rerun budget keeps the test cheap
+    s = Settings(
+        gates=["compile", "green", "stability"],
+        cache=False,
+        jobs=1,
+        stability=StabilityConfig(budget_s=0.1),
+    )
+    gates = [CompileGate(s), GreenGate(s), StabilityGate(s), SessionsGate(s)]
+    report = verify([root / "tests"], s, gates=gates)
+    leaves, clean, broken, damages, steady = sorted(report.files, key=lambda f: f.path)
+    sessions = {f.path.split("/")[-1]: f.gates[-1].details.get("sessions") for f in report.files}
+    # a, b and c in the batch's session (b found no trace of a); d rewrote a file: the batch
+    # ended there, and d and e ran one process each, as without a batch (was 5: one per file); d
+    # could rewrite the file again in the workspace the batch left (restored files stay writable)
+    assert leaves.verdict is Verdict.ACCEPTED, leaves.gates[-1].feedback
+    assert clean.verdict is Verdict.ACCEPTED, clean.gates[-1].feedback
+    assert broken.verdict is Verdict.REJECTED and broken.rejected_at == "compile"
+    assert "this module cannot be imported" in broken.gates[0].feedback
+    assert damages.verdict is Verdict.REJECTED and damages.rejected_at == "green"
+    assert "changed project files: tests/data.txt" in damages.gates[1].feedback
+    assert steady.verdict is Verdict.ACCEPTED, steady.gates[-1].feedback
+    assert sum(s for s in sessions.values() if s) == 3, sessions
+    assert sessions["test_a_leaves_home.py"] == 1
+    # gate 3's plan ran ahead in the batch's forks too: no session of its own
+    assert clean.gates[2].details["runs"] > 5
