@@ -20,7 +20,7 @@ from ..plugins import quieting_args
 from ..protocol import MutantSpec, MutationJob
 from .bytecode import import_error
 from .observe import OBSERVE
-from .patch import Hunt
+from .patch import Hunt, plain_failures
 from .seed import reseed
 from .shapes import ChildResult, Report
 
@@ -157,6 +157,7 @@ def run_reimported(
     ]
     # an observed re-run (`exercised`) observes this fresh session too
     plugins = [collector, OBSERVE] if OBSERVE.sink else [collector]
+    plain_failures()
     exit_code = int(pytest.main(args, plugins=plugins))
     if finder.error is not None:
         return {"import_error": finder.error}
