@@ -1,7 +1,8 @@
-"""What a mutant applied by a fresh import (`reimport`) costs its child: the test modules are not
-rewritten again for pytest's assertions (the worker's rewrite is shared), and a failing test's
-traceback is not formatted (only pass/fail matters). The fixture's conftest logs both, per process,
-into the sandbox's HOME."""
+"""What a mutant applied by a fresh import (`reimport`) costs its child: no new pytest session when
+the project's conftests hold none of its objects (the test modules are collected again in the
+worker's own), the test modules not rewritten again for pytest's assertions (the worker's rewrite is
+shared), no failure's traceback formatted (only pass/fail matters). The fixture's conftest logs all
+three, per process, into the sandbox's HOME."""
 
 from __future__ import annotations
 
@@ -11,12 +12,12 @@ from assay.config import SandboxConfig
 from assay.config.mutation import MutationConfig
 from assay.execution.workspace import Workspace
 from assay.mutation.engine import Engine
-from assay.mutation.model import Status
 from assay.sandbox import Sandbox
 
 FILES = {
     "conftest.py": """
         import os
+        %s
 
         from _pytest._code import code
         from _pytest.assertion import rewrite
@@ -42,6 +43,10 @@ FILES = {
             run.logged = True
             rewrite.AssertionRewriter.run = run
             code.ExceptionInfo.getrepr = getrepr
+
+
+        def pytest_sessionstart(session):
+            _log("session")
         """,
     "src/calc/__init__.py": "",
     # run while `calc.table` is imported: its mutants need a fresh import
@@ -60,8 +65,8 @@ FILES = {
 }
 
 
-def test_a_fresh_import_neither_rewrites_the_tests_again_nor_formats_failures(project):
-    root = project(FILES)
+def _run(root):
+    """The engine's run and the conftest's log lines, each `[pid, what...]`."""
     with Workspace(root) as ws:
         engine = Engine(
             ws,
@@ -72,9 +77,25 @@ def test_a_fresh_import_neither_rewrites_the_tests_again_nor_formats_failures(pr
         )
         run = engine.run(["src/calc/core.py"], ["tests/test_calc.py"])
         calls = (ws.run_dir / "home" / "calls.log").read_text().splitlines()
-    assert run.modes["reimport"] >= 2
-    assert run.counts["Killed"] >= 2
-    # the worker's collection only (was once more per re-imported mutant)
-    assert [c.split()[1:] for c in calls if "test_calc.py" in c] == [["rewrite", "test_calc.py"]]
-    assert not [c for c in calls if c.endswith("traceback")]
-    assert all(r.status is not Status.RUNTIME_ERROR for _, r in run.scored)
+    return run, [c.split() for c in calls]
+
+
+def _project(project, held: bool):
+    files = dict(FILES)
+    # a conftest holding the project's module: a new session per re-imported mutant
+    files["conftest.py"] %= "from calc import core as held" if held else ""
+    return project(files, name="held" if held else "free")
+
+
+def test_a_fresh_import_runs_in_the_live_session_with_the_same_verdicts(project):
+    run, calls = _run(_project(project, held=False))
+    held_run, held_calls = _run(_project(project, held=True))
+    assert run.modes["reimport"] >= 2 and run.counts["Killed"] >= 2
+    assert {m.id: r.status for m, r in run.scored} == {m.id: r.status for m, r in held_run.scored}
+    # the worker's own session only (was one more per re-imported mutant, as with the held module)
+    assert [c[1:] for c in calls if c[1] == "session"] == [["session"]]
+    assert len([c for c in held_calls if c[1] == "session"]) == 1 + held_run.modes["reimport"]
+    for log in (calls, held_calls):
+        # the worker's collection only (each re-imported mutant's child rewrote it again)
+        assert [c[1:] for c in log if c[-1] == "test_calc.py"] == [["rewrite", "test_calc.py"]]
+        assert not [c for c in log if c[1] == "traceback"]

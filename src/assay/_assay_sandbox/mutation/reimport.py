@@ -21,6 +21,7 @@ from ..protocol import MutantSpec, MutationJob
 from .bytecode import import_error
 from .observe import OBSERVE
 from .patch import Hunt, plain_failures
+from .relive import live, run_live
 from .seed import reseed
 from .shapes import ChildResult, Report
 
@@ -126,11 +127,18 @@ def run_reimported(
     known: set[str],
     hunt: Hunt,
     first: int = 0,
+    items: list[pytest.Item] | None = None,
 ) -> ChildResult:
     """In the child: drop the project's modules, run pytest again with the mutant served at import;
     the tests `ordered` (the first `first` of them state writers, kept first), then ids not in
-    `known` (every id the worker collected), then the rest (`_Collector`)."""
+    `known` (every id the worker collected), then the rest (`_Collector`). Given the worker's
+    `items` for `ordered`, in its own session when it can (`relive`)."""
     scratch = os.path.realpath(cfg.scratch_root) + os.sep
+    if items and live(items, scratch):
+        finder = MutantFinder(os.path.realpath(cfg.targets[m.file]), code)
+        sys.meta_path.insert(0, finder)
+        plain_failures()
+        return run_live(finder, items, ordered, report, known, hunt, first, scratch)
     for name, mod in list(sys.modules.items()):
         f = getattr(mod, "__file__", None)
         if f and os.path.realpath(f).startswith(scratch):
