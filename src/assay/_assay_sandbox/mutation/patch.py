@@ -13,7 +13,7 @@ import types
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..fork import clock, waited
+from ..fork import stopwatch, took, waited
 from ..protocol import MutantSpec, MutationJob
 from .bytecode import find_code
 from .seed import reseed
@@ -136,11 +136,11 @@ def run_items(items: list[pytest.Item], report: Report, hunt: Hunt) -> ChildResu
             continue
         report({"next": item.nodeid, "w": waited()})
         reseed(item.nodeid)
-        start = clock()
+        start = stopwatch()
         failures.failed = False
         reports = runtestprotocol(item, nextitem=following.after(i), log=False)
         failed = failures.failed or any(r.failed for r in reports)
-        report({"done": item.nodeid, "s": clock() - start, "failed": failed, "w": waited()})
+        report({"done": item.nodeid, "s": took(start), "failed": failed, "w": waited()})
         done += 1
         if failed:
             killed_by.append(item.nodeid)

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from ..fork import clock, waited
+from ..fork import stopwatch, took, waited
 from ..plugins import quieting_args
 from ..protocol import MutantSpec, MutationJob
 from .bytecode import import_error
@@ -64,7 +64,7 @@ class _Collector:
         self.killed_by: list[str] = []
         self.completed = 0
         self.report = report
-        self.started = 0.0
+        self.started = (0.0, 0.0)
         self.ordered = ordered
         self.first = first
         self.known = known
@@ -86,13 +86,13 @@ class _Collector:
     def pytest_runtest_logstart(self, nodeid: str, location: object) -> None:
         self.report({"next": nodeid, "w": waited()})
         reseed(nodeid)
-        self.started = clock()
+        self.started = stopwatch()
 
     def pytest_runtest_logfinish(self, nodeid: str, location: object) -> None:
         self.report(
             {
                 "done": nodeid,
-                "s": clock() - self.started,
+                "s": took(self.started),
                 "failed": nodeid in self.killed_by,
                 "w": waited(),
             }
