@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import sys
 
+import pytest
+
 from assay.config import SandboxConfig
 from assay.config.mutation import MutationConfig
 from assay.execution.workspace import Workspace
@@ -87,7 +89,10 @@ def _project(project, held: bool):
     return project(files, name="held" if held else "free")
 
 
+@pytest.mark.slow
 def test_a_fresh_import_runs_in_the_live_session_with_the_same_verdicts(project):
+    """Slow lane: two whole mutation runs (the live session, and a fresh one for comparison), about
+    5 s of wall on a quiet machine."""
     run, calls = _run(_project(project, held=False))
     held_run, held_calls = _run(_project(project, held=True))
     assert run.modes["reimport"] >= 2 and run.counts["Killed"] >= 2
