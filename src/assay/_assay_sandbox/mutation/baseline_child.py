@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from ..fork import clock
+from ..fork import stopwatch, took
 from ..protocol import MutationJob
 from .patch import FailureWatch
 from .seed import reseed
@@ -82,11 +82,11 @@ def run_tests(
             phases.index = i
             tracer.switch((i, False))
         reseed(item.nodeid)
-        begin = clock()
+        begin = stopwatch()
         reports = runtestprotocol(
             item, nextitem=items[i + 1] if i + 1 < len(items) else None, log=False
         )
-        elapsed = clock() - begin
+        elapsed = took(begin)
         outcome = (
             "failed"
             if failures.failed or any(r.failed for r in reports)

@@ -96,23 +96,37 @@ def fingerprint(code: types.CodeType) -> str:
     return h.hexdigest()
 
 
-def top_level_defs(text: str) -> list[tuple[int, int, int]]:
-    """(first char, end char, first line) of each top-level def or class, decorators and whole lines
-    included: a mutant inside one compiles with that statement alone."""
+def compile_units(text: str) -> list[tuple[int, int, int, str]]:
+    """(first char, end char, first line, header) of each def a mutant inside it compiles with,
+    alone: every top-level def or class, and every def or class in a class body (a class whose body
+    holds only classes up to the module: no type parameters), decorators and whole lines included,
+    innermost first. `header`: the `class Name:` lines of the enclosing classes, at their own
+    indentation, which give the def the qualified name and the private-name mangling it has in its
+    class. A method of parse's 600-line `Parser` class compiled with the whole class cost the worker
+    about 25 ms a mutant, most of gate 4's own CPU there."""
     starts = [0]
     for i, ch in enumerate(text):
         if ch == "\n":
             starts.append(i + 1)
     starts.append(len(text))
-    spans = []
-    for node in ast.parse(text).body:
-        if (
-            isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
-            and node.end_lineno
-        ):
+    lines = text.split("\n")
+    units: list[tuple[int, int, int, str]] = []
+
+    def visit(body: list[ast.stmt], header: str) -> None:
+        for node in body:
+            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                continue
+            if not node.end_lineno:
+                continue
+            if isinstance(node, ast.ClassDef) and not getattr(node, "type_params", None):
+                indent = lines[node.lineno - 1][: node.col_offset]
+                visit(node.body, f"{header}{indent}class {node.name}:\n")
             first = min([node.lineno] + [d.lineno for d in node.decorator_list])
-            spans.append((starts[first - 1], starts[min(node.end_lineno, len(starts) - 1)], first))
-    return spans
+            end = starts[min(node.end_lineno, len(starts) - 1)]
+            units.append((starts[first - 1], end, first, header))
+
+    visit(ast.parse(text).body, "")
+    return units
 
 
 def find_code(code: types.CodeType, name: str, first: int) -> types.CodeType | None:

@@ -170,8 +170,8 @@ class Children:
             )
         else:
             child = fork(
-                lambda report, j=job, o=ordered: run_reimported(
-                    self.cfg, j.m, j.code, o, report, self.known, hunt, j.first
+                lambda report, j=job, o=ordered, it=items: run_reimported(
+                    self.cfg, j.m, j.code, o, report, self.known, hunt, j.first, it
                 )
             )
         # a fresh import and collection in the child also pays pytest's start-up (plugins,

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..protocol import MutantSpec, MutationJob
-from .bytecode import fingerprint, top_level_defs
+from .bytecode import compile_units, fingerprint
 from .defaults import defaults_patch
 from .enough import Enough
 from .patch import function_of, patches
@@ -113,20 +113,20 @@ def plan(
             sources[rel], os.path.realpath(path), "exec", dont_inherit=True
         )
         originals[fingerprint(original_code[rel])] = None
-    defs = {rel: [] if "\r" in text else top_level_defs(text) for rel, text in sources.items()}
+    units = {rel: [] if "\r" in text else compile_units(text) for rel, text in sources.items()}
     spans_seen: set[str] = set()
 
     def compiled(m: MutantSpec, mutated: str, alone: bool) -> tuple[types.CodeType, str, bool]:
         """The mutant's code, a key for its fingerprint, and whether the code is the whole module.
-        `alone`: the top-level def or class holding it, compiled by itself at its own lines (a
-        1000-line module takes 2-4 ms to compile, one def 0.05 ms; the pool compiles the next mutant
-        while the children run, on their cores), else the module."""
+        `alone`: the innermost def holding it that compiles by itself (`compile_units`), at its
+        own lines (a 1000-line module takes 2-4 ms to compile, one def 0.05 ms; the pool compiles
+        the next mutant while the children run, on their cores), else the module."""
         rel, path = m.file, os.path.realpath(cfg.targets[m.file])
-        for start, end, first in defs[rel] if alone else ():
+        for start, end, first, header in units[rel] if alone else ():
             if start <= m.start and m.end <= end:
                 flags, pad, key = (
                     original_code[rel].co_flags & FUTURE_FLAGS,
-                    "\n" * (first - 1),
+                    "\n" * (first - 1 - header.count("\n")) + header,
                     f"{rel}:{start}:",
                 )
                 if key not in spans_seen:  # the original statement's own fingerprint, once

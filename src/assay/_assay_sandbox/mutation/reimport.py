@@ -15,12 +15,13 @@ from collections.abc import Sequence
 
 import pytest
 
-from ..fork import clock, waited
+from ..fork import stopwatch, took, waited
 from ..plugins import quieting_args
 from ..protocol import MutantSpec, MutationJob
 from .bytecode import import_error
 from .observe import OBSERVE
-from .patch import Hunt
+from .patch import Hunt, plain_failures
+from .relive import live, run_live
 from .seed import reseed
 from .shapes import ChildResult, Report
 
@@ -63,7 +64,7 @@ class _Collector:
         self.killed_by: list[str] = []
         self.completed = 0
         self.report = report
-        self.started = 0.0
+        self.started = (0.0, 0.0)
         self.ordered = ordered
         self.first = first
         self.known = known
@@ -85,13 +86,13 @@ class _Collector:
     def pytest_runtest_logstart(self, nodeid: str, location: object) -> None:
         self.report({"next": nodeid, "w": waited()})
         reseed(nodeid)
-        self.started = clock()
+        self.started = stopwatch()
 
     def pytest_runtest_logfinish(self, nodeid: str, location: object) -> None:
         self.report(
             {
                 "done": nodeid,
-                "s": clock() - self.started,
+                "s": took(self.started),
                 "failed": nodeid in self.killed_by,
                 "w": waited(),
             }
@@ -126,11 +127,18 @@ def run_reimported(
     known: set[str],
     hunt: Hunt,
     first: int = 0,
+    items: list[pytest.Item] | None = None,
 ) -> ChildResult:
     """In the child: drop the project's modules, run pytest again with the mutant served at import;
     the tests `ordered` (the first `first` of them state writers, kept first), then ids not in
-    `known` (every id the worker collected), then the rest (`_Collector`)."""
+    `known` (every id the worker collected), then the rest (`_Collector`). Given the worker's
+    `items` for `ordered`, in its own session when it can (`relive`)."""
     scratch = os.path.realpath(cfg.scratch_root) + os.sep
+    if items and live(items, scratch):
+        finder = MutantFinder(os.path.realpath(cfg.targets[m.file]), code)
+        sys.meta_path.insert(0, finder)
+        plain_failures()
+        return run_live(finder, items, ordered, report, known, hunt, first, scratch)
     for name, mod in list(sys.modules.items()):
         f = getattr(mod, "__file__", None)
         if f and os.path.realpath(f).startswith(scratch):
@@ -157,6 +165,7 @@ def run_reimported(
     ]
     # an observed re-run (`exercised`) observes this fresh session too
     plugins = [collector, OBSERVE] if OBSERVE.sink else [collector]
+    plain_failures()
     exit_code = int(pytest.main(args, plugins=plugins))
     if finder.error is not None:
         return {"import_error": finder.error}

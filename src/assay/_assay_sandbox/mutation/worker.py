@@ -34,6 +34,7 @@ from ..protocol import PROVE_EACH_TEST, MutationJob
 from .events import Events
 from .observe import OBSERVE
 from .protocol import WorkerError
+from .rewritten import share
 from .server import Server
 from .tracers import CollectTracer
 
@@ -70,6 +71,7 @@ def main(job_path: str) -> int:
         *cfg.pytest_args,
         *quieting_args(cfg.pytest_args),
     ]
+    share()  # children that import the tests again reuse the worker's assertion rewriting
     tracer.start()
     code = int(pytest.main(args, plugins=[server, OBSERVE] if cfg.observe else [server]))
     tracer.stop()
