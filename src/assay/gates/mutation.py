@@ -31,7 +31,7 @@ from assay.mutation.codeclass import threshold_for
 from assay.mutation.engine import Engine
 from assay.mutation.entered import beyond_entries
 from assay.mutation.entered import note as entered_note
-from assay.mutation.model import MutationResult
+from assay.mutation.model import COUNTED, MutationResult
 from assay.mutation.mutants import generate
 from assay.mutation.oracle import note as oracle_note
 from assay.mutation.oracle import oracle_functions, set_aside
@@ -118,7 +118,8 @@ class MutationGate(BaseGate):
         # tests that get no project object themselves: accountable for where other code enters it
         if dynamic and not candidate.targets and not fed(ctx, candidate):
             entries, beyond = beyond_entries(run.scope or {}, sources)
-            if beyond:
+            # never accountable for nothing: entry modules with no mutant that counts keep it all
+            if any(r.status in COUNTED for m, r in run.scored if m.file not in beyond) and beyond:
                 delegated = set_aside(run, beyond)
                 sources = {rel: text for rel, text in sources.items() if rel not in beyond}
                 code_class, threshold = threshold_for(sources, conf, ctx.project.packages)

@@ -21,10 +21,12 @@ from __future__ import annotations
 import ast
 import contextlib
 
+Def = ast.FunctionDef | ast.AsyncFunctionDef
 
-def _defs(tree: ast.Module) -> dict[str, ast.AST]:
+
+def _defs(tree: ast.Module) -> dict[str, Def]:
     """Qualname (as `mutants.function_spans` spells it) -> its def node."""
-    found: dict[str, ast.AST] = {}
+    found: dict[str, Def] = {}
 
     def walk(body: list[ast.stmt], qual: str) -> None:
         for node in body:
