@@ -9,7 +9,9 @@ import pytest
 from assay.api import verify
 from assay.config import Settings
 from assay.model import Verdict
-from assay.mutation.entered import beyond_entries
+from assay.mutation.entered import beyond_entries, narrow
+from assay.mutation.model import MutantResult, MutationResult, Status
+from assay.mutation.mutants import generate
 from tests.conftest import write_project
 
 # the parser counts lines only for its warnings: no test of the handler can see that count
@@ -105,6 +107,35 @@ def test_a_module_the_project_calls_back_into_is_no_entry():
     entries, beyond = beyond_entries(scope, sources)
     assert entries == {"pkg/handler.py": ["EnvHandler.__init__"], "pkg/envfile.py": ["feed"]}
     assert beyond == {}  # every reached module holds an entry: the scope stays whole
+
+
+def _run(handler: Status) -> MutationResult:
+    """A run over SCOPE whose handler mutants all ended `handler`, the parser's all survived."""
+    mutants = [m for rel, text in SOURCES.items() for m in generate(rel, text)]
+    results = {
+        m.id: MutantResult(handler if m.file == "pkg/handler.py" else Status.SURVIVED)
+        for m in mutants
+    }
+    scope = {rel: list(names) for rel, names in SCOPE.items()}
+    return MutationResult(mutants, results, dict(SOURCES), scope=scope)
+
+
+def test_the_mutants_beyond_the_entry_modules_are_set_aside():
+    run = _run(Status.KILLED)
+    parser = sum(m.file == "pkg/envfile.py" for m, _ in run.scored)
+    entered = narrow(run, SOURCES)
+    assert entered is not None and entered.mutants == parser > 5
+    assert {m.file for m, _ in run.scored} == {"pkg/handler.py"}
+    assert run.scope == {"pkg/handler.py": SCOPE["pkg/handler.py"], "pkg/envfile.py": []}
+
+
+def test_entry_modules_with_no_mutant_that_counts_keep_the_whole_scope():
+    """Else a file whose framework enters a module with only equivalent mutants would be
+    accountable for nothing, and pass."""
+    run = _run(Status.IGNORED)
+    before = len(run.results)
+    assert narrow(run, SOURCES) is None
+    assert len(run.results) == before
 
 
 @pytest.mark.slow

@@ -29,9 +29,8 @@ from assay.model import Candidate, GateProgress, GateResult, GateStatus, TestOut
 from assay.mutation.attribution import module_limits
 from assay.mutation.codeclass import threshold_for
 from assay.mutation.engine import Engine
-from assay.mutation.entered import beyond_entries
-from assay.mutation.entered import note as entered_note
-from assay.mutation.model import COUNTED, MutationResult
+from assay.mutation.entered import narrow
+from assay.mutation.model import MutationResult
 from assay.mutation.mutants import generate
 from assay.mutation.oracle import note as oracle_note
 from assay.mutation.oracle import oracle_functions, set_aside
@@ -114,28 +113,21 @@ class MutationGate(BaseGate):
             limits = module_limits(sources, conf, ctx.project.packages)
         notes: list[str] = []
         reached_modules = sorted(sources)
-        entered: dict[str, object] = {}
+        entered = None
         # tests that get no project object themselves: accountable for where other code enters it
         if dynamic and not candidate.targets and not fed(ctx, candidate):
-            entries, beyond = beyond_entries(run.scope or {}, sources)
-            # never accountable for nothing: entry modules with no mutant that counts keep it all
-            if any(r.status in COUNTED for m, r in run.scored if m.file not in beyond) and beyond:
-                delegated = set_aside(run, beyond)
-                sources = {rel: text for rel, text in sources.items() if rel not in beyond}
+            entered = narrow(run, sources)
+            if entered:
+                sources = {rel: text for rel, text in sources.items() if rel not in entered.beyond}
                 code_class, threshold = threshold_for(sources, conf, ctx.project.packages)
                 limits = module_limits(sources, conf, ctx.project.packages)
-                entered = {
-                    "entries": [f"{rel}::{n}" for rel, names in entries.items() for n in names],
-                    "not_counted": sorted(beyond),
-                    "mutants": len(delegated),
-                }
-                notes.append(entered_note(entries, beyond, len(delegated)))
+                notes.append(entered.note())
         # code the tests only compute expected values with is not what they test
         oracle = oracle_functions(candidate.source, run.scope or {}, sources)
         aside = set_aside(run, oracle) if oracle else []
         info = details(run, threshold, code_class, conf.max_survivors)
         if entered:
-            info["entered"] = entered
+            info["entered"] = entered.to_json()
         if aside:
             info["oracle"] = {
                 "functions": [f"{rel}::{n}" for rel, names in oracle.items() for n in names],

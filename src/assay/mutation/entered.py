@@ -20,6 +20,10 @@ from __future__ import annotations
 
 import ast
 import contextlib
+from dataclasses import dataclass
+
+from assay.mutation.model import COUNTED, MutationResult
+from assay.mutation.oracle import set_aside
 
 Def = ast.FunctionDef | ast.AsyncFunctionDef
 
@@ -128,6 +132,35 @@ def beyond_entries(
     if not entries or not beyond:
         return entries, {}
     return entries, beyond
+
+
+@dataclass
+class Entered:
+    """What `narrow` set aside: the entry points, the modules not counted, their mutants."""
+
+    entries: dict[str, list[str]]
+    beyond: dict[str, list[str]]
+    mutants: int
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "entries": [f"{rel}::{n}" for rel, names in self.entries.items() for n in names],
+            "not_counted": sorted(self.beyond),
+            "mutants": self.mutants,
+        }
+
+    def note(self) -> str:
+        return note(self.entries, self.beyond, self.mutants)
+
+
+def narrow(run: MutationResult, sources: dict[str, str]) -> Entered | None:
+    """Take the mutants beyond the entry modules out of `run` (results and scope), for a file
+    whose tests call no project code themselves; None, and `run` untouched, when nothing is beyond
+    or the entry modules hold no mutant that counts (a file is never accountable for nothing)."""
+    entries, beyond = beyond_entries(run.scope or {}, sources)
+    if not beyond or not any(r.status in COUNTED for m, r in run.scored if m.file not in beyond):
+        return None
+    return Entered(entries, beyond, len(set_aside(run, beyond)))
 
 
 def note(entries: dict[str, list[str]], beyond: dict[str, list[str]], mutants: int) -> str:
