@@ -102,7 +102,10 @@ def entry_points(scope: dict[str, list[str]], sources: dict[str, str]) -> dict[s
     for rel, text in sources.items():
         with contextlib.suppress(SyntaxError, ValueError):
             trees[rel] = ast.parse(text)
-    refs = {rel: _referred(tree) for rel, tree in trees.items()}
+    refs: dict[str, list[tuple[str, int]]] = {}  # name -> (module, line) of each reference
+    for rel, tree in trees.items():
+        for ref, line in _referred(tree):
+            refs.setdefault(ref, []).append((rel, line))
     out: dict[str, list[str]] = {}
     for rel, names in scope.items():
         defs = _defs(trees[rel]) if rel in trees else {}
@@ -111,11 +114,9 @@ def entry_points(scope: dict[str, list[str]], sources: dict[str, str]) -> dict[s
             if node is None:
                 continue
             first, last = node.lineno, node.end_lineno or node.lineno
-            wanted = _called_as(name)
-            if not any(
-                ref == wanted and not (other == rel and first <= line <= last)
-                for other, found in refs.items()
-                for ref, line in found
+            if all(
+                other == rel and first <= line <= last
+                for other, line in refs.get(_called_as(name), ())
             ):
                 out.setdefault(rel, []).append(name)
     return out
