@@ -165,10 +165,9 @@ def narrow(run: MutationResult, sources: dict[str, str]) -> Entered | None:
 
 
 def note(entries: dict[str, list[str]], beyond: dict[str, list[str]], mutants: int) -> str:
-    where = ", ".join(f"{name} ({rel})" for rel, names in entries.items() for name in names)
-    modules = ", ".join(sorted(beyond))
+    where = "; ".join(f"{', '.join(names)} ({rel})" for rel, names in entries.items())
     return (
-        f"{mutants} mutant{'' if mutants == 1 else 's'} beyond the entry points not counted: the "
-        f"tests reach the project only through other code, which enters it at {where}; the file "
-        f"is accountable for those modules, not for {modules}, which they delegate to"
+        f"{mutants} mutant{'' if mutants == 1 else 's'} of {', '.join(sorted(beyond))} not "
+        f"counted: the tests reach the project only through other code, which enters it at "
+        f"{where}; the file is held to those modules, not to the code they delegate to"
     )
