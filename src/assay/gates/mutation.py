@@ -29,6 +29,7 @@ from assay.model import Candidate, GateProgress, GateResult, GateStatus, TestOut
 from assay.mutation.attribution import module_limits
 from assay.mutation.codeclass import threshold_for
 from assay.mutation.engine import Engine
+from assay.mutation.entered import narrow
 from assay.mutation.model import MutationResult
 from assay.mutation.mutants import generate
 from assay.mutation.oracle import note as oracle_note
@@ -119,18 +120,33 @@ class MutationGate(BaseGate):
             sources = {rel: sources[rel] for rel in found}
             code_class, threshold = threshold_for(sources, conf, ctx.project.packages)
             limits = module_limits(sources, conf, ctx.project.packages)
+        notes: list[str] = []
+        reached_modules = sorted(sources)
+        entered = None
+        # tests that get no project object themselves: accountable for where other code enters it
+        if dynamic and not candidate.targets and not fed(ctx, candidate):
+            entered = narrow(run, sources)
+            if entered:
+                sources = {rel: text for rel, text in sources.items() if rel not in entered.beyond}
+                code_class, threshold = threshold_for(sources, conf, ctx.project.packages)
+                limits = module_limits(sources, conf, ctx.project.packages)
+                notes.append(entered.note())
         # code the tests only compute expected values with is not what they test
         oracle = oracle_functions(candidate.source, run.scope or {}, sources)
         aside = set_aside(run, oracle) if oracle else []
         info = details(run, threshold, code_class, conf.max_survivors)
+        if entered:
+            info["entered"] = entered.to_json()
         if aside:
             info["oracle"] = {
                 "functions": [f"{rel}::{n}" for rel, names in oracle.items() for n in names],
                 "mutants": len(aside),
             }
-            info["notes"] = [oracle_note(oracle, len(aside))]
+            notes.append(oracle_note(oracle, len(aside)))
+        if notes:
+            info["notes"] = notes
         if dynamic:
-            info["reached"] = sorted(sources)
+            info["reached"] = reached_modules
         # a test of code the change left alone (diff scope) is not of low value for changed lines
         exact, diff = conf.attribution == "exact", candidate.changed is not None
         return judge(self.name, run, threshold, limits, ctx, info, start, exact, diff)
@@ -224,6 +240,11 @@ class MutationGate(BaseGate):
             compose(UNREACHED_HEADER, [f"{candidate.rel}: {reason}"], UNREACHED_HINT),
             details={"reason": reason},
         )
+
+
+def fed(ctx: GateContext, candidate: Candidate) -> bool:
+    """A conftest fixture hands the file's tests an object of the project: they call it."""
+    return fixture_fed(ctx.project, candidate.rel, candidate.source) is not None
 
 
 def changed_mutants(
