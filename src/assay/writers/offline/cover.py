@@ -11,12 +11,17 @@ would pull it under the threshold left out before the file is verified.
 
 from __future__ import annotations
 
+import ast
+import contextlib
+import io
 import re
+import tokenize
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 
 from assay.mutation.model import Mutant
 from assay.writers.offline.probe import Kept
+from assay.writers.offline.regex import SPECIAL
 from assay.writers.offline.tables import readers
 
 UNCOUNTED = {"equivalent", "duplicate", "compile_error"}
@@ -30,9 +35,13 @@ def cover(
     per_function: int,
     covered: set[str] | None = None,
     taken: Counter | None = None,
+    rows: Collection[str] = frozenset(),
 ) -> list[Kept]:
     """Greedy set cover of mutants by inputs, starting from `covered` (kills of tests already kept)
-    and `taken` (tests already kept per function)."""
+    and `taken` (tests already kept per function). `rows`: mutants of rule-table rows built at
+    import (`table_rows`); a case whose new kills are all such rows counts against a second
+    allowance of `per_function` (`slot`): one row per case is how a table is tested by behaviour,
+    and a table has more rows than a function has branches."""
     before = set(covered or ())
     covered = set(before)
     taken = Counter(taken or {})
@@ -42,15 +51,29 @@ def cover(
         best = max(pool, key=lambda k: (len(k.kills - covered), -k.size, -_origin_rank(k)))
         if not best.kills - covered:
             break
+        taken[slot(best, best.kills - covered, rows)] += 1
         chosen.append(best)
         covered |= best.kills
-        taken[best.function] += 1
         pool = [
             k
             for k in pool
-            if k is not best and k.kills - covered and taken[k.function] < per_function
+            if k is not best
+            and k.kills - covered
+            and taken[slot(k, k.kills - covered, rows)] < per_function
         ]
     return prune(chosen, before)
+
+
+def slot(k: Kept, new: set[str], rows: Collection[str]) -> str:
+    """Whose allowance a case counts against: its function's, or - when all it adds are table
+    rows - its function's allowance for rows."""
+    return f"{k.function} rows" if new and new <= set(rows) else k.function
+
+
+def table_rows(mutants: list[Mutant], text: str) -> set[str]:
+    """The mutants of module-level statements a function reads (`tables.readers`): rule tables."""
+    read = readers(text)
+    return {m.id for m in mutants if not m.chain and (m.stmt_line or m.line) in read}
 
 
 def prune(chosen: list[Kept], covered: set[str] | None = None) -> list[Kept]:
@@ -75,10 +98,11 @@ def reach(
 ) -> list[Kept]:
     """Inputs for the mutants the probe did not judge (on a busy machine, most of a large module's):
     greedily, the input that runs the code of the most of them no chosen input runs. Code that runs
-    when the module is imported (a rule table) is reached by an input holding one of its strings
-    (`'person'` for `_irregular('person', 'people')`), of a function that reads the table
-    (`tables.readers`). What they kill is unknown: gate 4 judges
-    them, or - when it runs out of time - they are kept as the probe's best guess."""
+    when the module is imported (a rule table) is reached by an input of a function that reads the
+    table (`tables.readers`) and that the row's pattern matches (`(r"(quiz)$", r"\1zes")`:
+    `'quiz'`), or - a row with no pattern - that holds one of its strings (`'person'` for
+    `_irregular('person', 'people')`). What they kill is unknown: gate 4 judges them, or - when it
+    runs out of time - they are kept as the probe's best guess."""
     unjudged = [m for m in mutants if status.get(m.id, "not_run") in UNJUDGED]
     if not unjudged:
         return []
@@ -86,8 +110,10 @@ def reach(
     everyone = [*chosen, *pool]
     source = text.split("\n")
     tables = readers(text)
+    rows = table_rows(mutants, text)
     ran = set().union(*(k.lines for k in everyone))
     calls = {k.id: _call_text(k) for k in everyone}
+    strings = {k.id: _call_strings(k) for k in everyone}
     for m in unjudged:
         span = {*range(m.line, m.end_line + 1), m.stmt_line}
         if span & ran:
@@ -95,22 +121,34 @@ def reach(
                 if k.lines & span:
                     k.reaches.add(m.id)
             continue
-        words = _strings("\n".join(source[m.line - 1 : m.end_line]))
+        row = "\n".join(source[m.line - 1 : m.end_line])
+        patterns = _patterns(row)
+        words = _strings(row)
         users = tables.get(m.line, set())
         for k in everyone:
-            if k.function in users and any(w in calls[k.id] for w in words):
+            if k.function not in users:
+                continue
+            if (
+                any(p.search(s) for p in patterns for s in strings[k.id])
+                if patterns
+                else any(w in calls[k.id] for w in words)
+            ):
                 k.reaches.add(m.id)
     covered = set().union(*(k.kills | k.reaches for k in chosen))
-    taken = Counter(k.function for k in chosen)
+    taken = Counter(slot(k, k.kills, rows) for k in chosen)
     added: list[Kept] = []
     while True:
-        pool = [k for k in pool if k.reaches - covered and taken[k.function] < per_function]
+        pool = [
+            k
+            for k in pool
+            if k.reaches - covered and taken[slot(k, k.reaches - covered, rows)] < per_function
+        ]
         if not pool:
             return added
         best = max(pool, key=lambda k: (len(k.reaches - covered), -k.size))
+        taken[slot(best, best.reaches - covered, rows)] += 1
         added.append(best)
         covered |= best.reaches
-        taken[best.function] += 1
         pool.remove(best)
 
 
@@ -122,11 +160,44 @@ def _strings(text: str) -> set[str]:
     }
 
 
+def _patterns(text: str) -> list[re.Pattern[str]]:
+    """The string literals of a piece of source (a table row: a fragment, tokenized as far as it
+    goes) that compile as regular expressions with a special character: the row's pattern; its
+    replacement `\\1zes` does not compile."""
+    out = []
+    tokens = tokenize.generate_tokens(io.StringIO(text).readline)
+    with contextlib.suppress(tokenize.TokenError, SyntaxError):
+        for tok in tokens:
+            if tok.type != tokenize.STRING:
+                continue
+            try:
+                value = ast.literal_eval(tok.string)
+                if isinstance(value, str) and SPECIAL.search(value):
+                    out.append(re.compile(value))
+            except (ValueError, SyntaxError, re.error, OverflowError, RecursionError):
+                continue
+    return out
+
+
 def _call_text(k: Kept) -> str:
     """The input's sources, lowercased: what a table row's words are looked for in."""
     i = k.input
     parts = [i.get("receiver") or "", *i.get("args", []), *i.get("kwargs", {}).values()]
     return " ".join(parts).lower()
+
+
+def _call_strings(k: Kept) -> list[str]:
+    """The input's string arguments as values: what a table row's pattern is matched against."""
+    i = k.input
+    out = []
+    for src in [*i.get("args", []), *i.get("kwargs", {}).values()]:
+        try:
+            value = ast.literal_eval(src)
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            continue
+        if isinstance(value, str):
+            out.append(value)
+    return out
 
 
 def _origin_rank(k: Kept) -> int:

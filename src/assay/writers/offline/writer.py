@@ -27,7 +27,14 @@ from assay.mutation.mutants import function_spans, generate
 from assay.project import Project, python_sources
 from assay.sandbox import Sandbox
 from assay.writers.offline import crosshair
-from assay.writers.offline.cover import UNCOUNTED, cover, fit_threshold, foresee, reach
+from assay.writers.offline.cover import (
+    UNCOUNTED,
+    cover,
+    fit_threshold,
+    foresee,
+    reach,
+    table_rows,
+)
 from assay.writers.offline.functions import FunctionInfo, functions_of
 from assay.writers.offline.gates import gate4_out_of_time
 from assay.writers.offline.markers import warnings_fail
@@ -118,7 +125,8 @@ class OfflineWriter(Verification):
             result.notes.append(f"probe: {probe.error.strip().splitlines()[-1][:300]}")
         spans = function_spans(text)
         threshold = threshold_for({rel: text}, self.settings.mutation, self.project.packages)[1]
-        chosen = cover(probe.kept, self.max_tests)
+        rows = table_rows(mutants, text)
+        chosen = cover(probe.kept, self.max_tests, rows=rows)
         # the mutants the probe had no time for: inputs that run their code
         chosen += reach(chosen, probe.kept, mutants, probe.status, text, self.max_tests)
         chosen, left_out = fit_threshold(chosen, mutants, probe.status, spans, threshold)
@@ -126,7 +134,7 @@ class OfflineWriter(Verification):
             fn: f"its tests would pull gate 4's score under {threshold:g}%" for fn in left_out
         }
         rendered, report = self._verify_loop(
-            result, dotted, todo, probe, chosen, mutants, spans, threshold, dropped, deadline
+            result, dotted, todo, probe, chosen, mutants, spans, threshold, dropped, deadline, rows
         )
         if getattr(target, "functions", None):  # asked for some functions: count their mutants only
             names = {i.name for i in infos}
