@@ -281,6 +281,48 @@ def test_mutants_the_probe_had_no_time_for_get_an_input_that_runs_their_code():
     assert reach([], [runs_body, quiz], [table, body], {"t": "run", "b": "run"}, text, 5) == []
 
 
+RULE_TABLE = (
+    "import re\n\nRULES = [\n"
+    '    (r"(bus)es$", r"\\1"),\n'
+    '    (r"(quiz)zes$", r"\\1"),\n'
+    '    (r"(matr)ices$", r"\\1ix"),\n'
+    "]\n\n\n"
+    "def singular(word):\n"
+    "    for rule, repl in RULES:\n"
+    "        if re.search(rule, word):\n"
+    "            return re.sub(rule, repl, word)\n"
+    "    return word\n"
+)
+
+
+def test_a_table_row_is_reached_by_an_input_its_pattern_matches_with_an_allowance_of_its_own():
+    """inflection under load: `singularize('bus')` was kept for the row `(bus)es$` (the word is
+    in it, the pattern does not match: the row never runs), and a function's 20 cases went to
+    such inputs. A row with a pattern is reached by an input it matches; the rows get an
+    allowance beside the function's own cases (one row per case: a table has more rows than a
+    function has branches)."""
+    rows = [
+        Mutant(f"r{n}", "m.py", "op", 0, 1, n, 0, n, 1, "r", "r", "", stmt_line=3)
+        for n in (4, 5, 6)
+    ]
+    body = Mutant("b", "m.py", "op", 0, 1, 11, 0, 11, 1, "x", "y", "singular", (("singular", 9),))
+    own = _kept("own", "singular", {"b"}, args=("'x'",))
+    own.lines = {11}
+    words = [_kept(w, "singular", set(), args=(repr(w),)) for w in ("bus", "quiz", "matr")]
+    matching = [_kept(w, "singular", set(), args=(repr(w),)) for w in ("buses", "quizzes")]
+    matrices = _kept("matrices", "singular", set(), args=("'matrices'",))
+    status = {m.id: "not_run" for m in rows} | {"b": "run"}
+    found = reach([own], [*words, *matching, matrices], [*rows, body], status, RULE_TABLE, 1)
+    assert {k.id for k in found} == {"buses", "quizzes", "matrices"}
+    assert not any(k.reaches for k in words)
+    # judged rows: the cover gives them the same allowance
+    for k, row in zip([*matching, matrices], rows, strict=True):
+        k.kills = {row.id}
+    chosen = cover([own, *matching, matrices], 1, rows={m.id for m in rows})
+    assert {k.id for k in chosen} == {"own", "buses", "quizzes", "matrices"}
+    assert [k.id for k in cover([own, *matching], 1)] == ["own"]
+
+
 def test_functions_that_touch_the_world_are_skipped_even_through_a_helper():
     found = {
         f.name: f.skip

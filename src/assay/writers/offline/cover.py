@@ -28,6 +28,8 @@ UNCOUNTED = {"equivalent", "duplicate", "compile_error"}
 # mutants the probe did not judge: unknown to the foresight, which neither counts them killed nor
 # survived (gate 4 runs them; under load most of a large module's mutants end here)
 UNJUDGED = {"not_run", "timeout", "crash"}
+# a function's cases for the rows of the tables it reads, per case it may have for its own code
+ROWS_PER_TEST = 3
 
 
 def cover(
@@ -40,8 +42,8 @@ def cover(
     """Greedy set cover of mutants by inputs, starting from `covered` (kills of tests already kept)
     and `taken` (tests already kept per function). `rows`: mutants of rule-table rows built at
     import (`table_rows`); a case whose new kills are all such rows counts against a second
-    allowance of `per_function` (`slot`): one row per case is how a table is tested by behaviour,
-    and a table has more rows than a function has branches."""
+    allowance, `ROWS_PER_TEST` times `per_function` (`slot`): one row per case is how a table is
+    tested by behaviour, and a table has more rows than a function has branches."""
     before = set(covered or ())
     covered = set(before)
     taken = Counter(taken or {})
@@ -59,7 +61,7 @@ def cover(
             for k in pool
             if k is not best
             and k.kills - covered
-            and taken[slot(k, k.kills - covered, rows)] < per_function
+            and taken[s := slot(k, k.kills - covered, rows)] < allowance(s, per_function)
         ]
     return prune(chosen, before)
 
@@ -68,6 +70,11 @@ def slot(k: Kept, new: set[str], rows: Collection[str]) -> str:
     """Whose allowance a case counts against: its function's, or - when all it adds are table
     rows - its function's allowance for rows."""
     return f"{k.function} rows" if new and new <= set(rows) else k.function
+
+
+def allowance(slot: str, per_function: int) -> int:
+    """How many cases a `slot` may hold."""
+    return per_function * ROWS_PER_TEST if slot.endswith(" rows") else per_function
 
 
 def table_rows(mutants: list[Mutant], text: str) -> set[str]:
@@ -141,7 +148,8 @@ def reach(
         pool = [
             k
             for k in pool
-            if k.reaches - covered and taken[slot(k, k.reaches - covered, rows)] < per_function
+            if k.reaches - covered
+            and taken[s := slot(k, k.reaches - covered, rows)] < allowance(s, per_function)
         ]
         if not pool:
             return added
