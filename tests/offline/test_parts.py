@@ -323,6 +323,30 @@ def test_a_table_row_is_reached_by_an_input_its_pattern_matches_with_an_allowanc
     assert [k.id for k in cover([own, *matching], 1)] == ["own"]
 
 
+FILLED_TABLE = (
+    "RULES = {}\n\n\n"
+    "def _irregular(one, many):\n"
+    "    RULES[many] = one\n\n\n"
+    "_irregular('man', 'men')\n\n\n"
+    "def singular(word):\n"
+    "    return RULES.get(word, word)\n"
+)
+
+
+def test_a_helper_that_fills_a_table_at_import_is_reached_through_its_calls():
+    """inflection's `_irregular` runs at import only: its mutants were reached by no input (no
+    case runs its lines, and it is no table row). What reaches one of its calls - an input
+    holding a word of the call, at a word's start (`'human'` holds `man` but not as a word) -
+    reaches it."""
+    helper = Mutant(
+        "h", "m.py", "op", 0, 1, 5, 0, 5, 1, "one", "None", "_irregular", (("_irregular", 4),)
+    )
+    men = _kept("men", "singular", set(), args=("'men'",))
+    human = _kept("human", "singular", set(), args=("'human'",))
+    found = reach([], [human, men], [helper], {"h": "not_run"}, FILLED_TABLE, 5)
+    assert [k.id for k in found] == ["men"] and not human.reaches
+
+
 def test_functions_that_touch_the_world_are_skipped_even_through_a_helper():
     found = {
         f.name: f.skip

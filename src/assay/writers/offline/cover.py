@@ -22,7 +22,7 @@ from collections.abc import Collection, Iterable
 from assay.mutation.model import Mutant
 from assay.writers.offline.probe import Kept
 from assay.writers.offline.regex import SPECIAL
-from assay.writers.offline.tables import readers
+from assay.writers.offline.tables import called_at_import, readers
 
 UNCOUNTED = {"equivalent", "duplicate", "compile_error"}
 # mutants the probe did not judge: unknown to the foresight, which neither counts them killed nor
@@ -78,9 +78,14 @@ def allowance(slot: str, per_function: int) -> int:
 
 
 def table_rows(mutants: list[Mutant], text: str) -> set[str]:
-    """The mutants of module-level statements a function reads (`tables.readers`): rule tables."""
-    read = readers(text)
-    return {m.id for m in mutants if not m.chain and (m.stmt_line or m.line) in read}
+    """The mutants of module-level statements a function reads (`tables.readers`), and of the
+    helpers that fill them at import (`tables.called_at_import`): rule tables."""
+    read, fillers = readers(text), called_at_import(text)
+    return {
+        m.id
+        for m in mutants
+        if (m.chain[-1][0] in fillers if m.chain else (m.stmt_line or m.line) in read)
+    }
 
 
 def prune(chosen: list[Kept], covered: set[str] | None = None) -> list[Kept]:
@@ -121,6 +126,7 @@ def reach(
     ran = set().union(*(k.lines for k in everyone))
     calls = {k.id: _call_text(k) for k in everyone}
     strings = {k.id: _call_strings(k) for k in everyone}
+    fillers = called_at_import(text)
     for m in unjudged:
         span = {*range(m.line, m.end_line + 1), m.stmt_line}
         if span & ran:
@@ -128,19 +134,20 @@ def reach(
                 if k.lines & span:
                     k.reaches.add(m.id)
             continue
-        row = "\n".join(source[m.line - 1 : m.end_line])
-        patterns = _patterns(row)
-        words = _strings(row)
-        users = tables.get(m.line, set())
-        for k in everyone:
-            if k.function not in users:
-                continue
-            if (
-                any(p.search(s) for p in patterns for s in strings[k.id])
-                if patterns
-                else any(w in calls[k.id] for w in words)
-            ):
-                k.reaches.add(m.id)
+        outer = m.chain[-1][0] if m.chain else ""
+        # a helper that fills the tables at import: what reaches one of its calls reaches it
+        lines = [(ln, ln) for ln in fillers.get(outer, [])] if outer else [(m.line, m.end_line)]
+        for first, last in lines:
+            row = "\n".join(source[first - 1 : last])
+            patterns, words = _patterns(row), _strings(row)
+            users = tables.get(first, set())
+            for k in everyone:
+                if k.function in users and (
+                    any(p.search(s) for p in patterns for s in strings[k.id])
+                    if patterns
+                    else any(re.search(rf"\b{re.escape(w)}", calls[k.id]) for w in words)
+                ):
+                    k.reaches.add(m.id)
     covered = set().union(*(k.kills | k.reaches for k in chosen))
     taken = Counter(slot(k, k.kills, rows) for k in chosen)
     added: list[Kept] = []
