@@ -51,6 +51,11 @@ LATE_VERDICT = "kept: gates 1-3, 5 passed; gate 4 by the probe (out of time)"
 PROBE_SHARE = 0.5  # of the module's budget; verification takes the rest
 CROSSHAIR_SHARE = 0.2  # of the probe's time, for `crosshair cover` when it is installed
 MINING_SHARE = 0.15  # of the probe's time, for reading the project's tests
+MISSING_MODULE = (
+    "the module was imported by assay's own interpreter, which lacks the project's dependencies: "
+    'name the project\'s, `[tool.assay.python] interpreter = ".venv/bin/python"` in '
+    "pyproject.toml (or `[python]` in assay.toml)"
+)
 
 
 def dotted_of(project: Project, rel: str) -> str:
@@ -123,6 +128,8 @@ class OfflineWriter(Verification):
         result.timings["probe"] = time.monotonic() - start
         if probe.error:
             result.notes.append(f"probe: {probe.error.strip().splitlines()[-1][:300]}")
+            if "ModuleNotFoundError" in probe.error and not self.settings.python.interpreter:
+                result.notes.append(MISSING_MODULE)
         spans = function_spans(text)
         threshold = threshold_for({rel: text}, self.settings.mutation, self.project.packages)[1]
         rows = table_rows(mutants, text)
