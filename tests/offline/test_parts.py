@@ -685,3 +685,16 @@ def test_an_outcome_whose_second_run_did_not_come_is_out_of_time_not_flaky():
     first = {"k": "return", "expr": "1", "imports": []}
     assert _why_dropped({"origin": "tests"}, first, {"k": "not_run"}) == "out of time"
     assert _why_dropped({"origin": "tests"}, first, {**first, "expr": "2"}) == "not deterministic"
+
+
+def test_the_file_does_not_claim_kills_for_cases_kept_for_mutants_never_run():
+    """Read as its author would (inflection under load): `singularize('bus')` was kept for mutants
+    the probe had no time to run, and the file's docstring said every case kills mutants the
+    others do not."""
+    killer = _kept("a", "f", {"m1"}, args=("1",))
+    guess = _kept("b", "f", set(), args=("2",))
+    text = render("pkg.m", [killer, guess], {"f": "function"}, {"f": ["x"]}, {"pkg"}, ["f"]).text
+    doc = ast.get_docstring(ast.parse(text)) or ""
+    assert "(1 case) runs code whose mutants the writer had no time to try" in doc
+    text = render("pkg.m", [killer], {"f": "function"}, {"f": ["x"]}, {"pkg"}, ["f"]).text
+    assert "no time" not in (ast.get_docstring(ast.parse(text)) or "")
