@@ -18,6 +18,7 @@ from assay.model import GateStatus, Verdict
 from assay.mutation.model import Mutant
 from assay.pipeline import Verifier
 from assay.project import Project, candidate
+from assay.writers.offline import generate_offline
 from assay.writers.offline.cover import fit_threshold, foresee
 from assay.writers.offline.gates import OUT_OF_TIME, gate4_out_of_time, scope, writer_gates
 from assay.writers.offline.probe import Kept
@@ -107,3 +108,19 @@ def test_when_gate_4_runs_out_of_the_budget_the_other_gates_verdicts_stand(tmp_p
     failing = TEST.replace("== 20", "== -1")
     report = _verify(project, failing, time.monotonic())
     assert report is not None and report.rejected_at == "green" and not gate4_out_of_time(report)
+
+
+def test_a_module_that_does_not_import_is_said_so_not_out_of_time(tmp_path):
+    """python-slugify tried as a new user would (its dependency not in assay's interpreter): every
+    function read "not probed: the probe ran out of time or failed", the note alone named the
+    ModuleNotFoundError, and nothing said which interpreter to name."""
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "slug"\nversion = "0"\n')
+    (tmp_path / "slug.py").write_text(
+        "import not_installed_dependency\n\n\n"
+        "def slug(text: str) -> str:\n    return text.strip().lower().replace(' ', '-')\n"
+    )
+    report = generate_offline([tmp_path / "slug.py"], budget_s=8, dry_run=True, crosshair=False)
+    [module] = report.modules
+    [fn] = module.functions
+    assert fn.reason.startswith("not probed: importing slug failed: ModuleNotFoundError"), fn
+    assert any("interpreter = " in note for note in module.notes), module.notes

@@ -148,3 +148,17 @@ def test_a_function_that_hangs_reads_as_hanging_however_short_its_share(hanging)
     found = explore(job, module, spin, path, now + 0.2, False, now + 30)
     assert found["hung"] >= 1 and not found["kept"], found
     assert _no_input(found) == "hangs on every input it was given"
+
+
+def test_an_outcome_is_confirmed_even_when_the_first_run_overran_the_share(hanging):
+    """A busy machine: the first run overran the function's share (it is given the time to tell
+    a hang), and the second run, which confirms each outcome, found its share already over -
+    every input was dropped as "out of time" (inflection's `parameterize` under load: "none of its
+    250 inputs gave an outcome a test can pin (250 out of time)"). The second run now gets as long
+    as the first took, within the probe's end."""
+    module, path = hanging
+    job = OfflineJob("", "", "", "spinner", path, [], [], [], call_timeout=0.3, max_inputs=6)
+    now = time.monotonic()
+    double = OfflineFunction("double", "function", [])
+    found = explore(job, module, double, path, now + 0.05, False, now + 30)
+    assert found["kept"] and "out of time" not in found["dropped"], found

@@ -281,6 +281,72 @@ def test_mutants_the_probe_had_no_time_for_get_an_input_that_runs_their_code():
     assert reach([], [runs_body, quiz], [table, body], {"t": "run", "b": "run"}, text, 5) == []
 
 
+RULE_TABLE = (
+    "import re\n\nRULES = [\n"
+    '    (r"(bus)es$", r"\\1"),\n'
+    '    (r"(quiz)zes$", r"\\1"),\n'
+    '    (r"(matr)ices$", r"\\1ix"),\n'
+    "]\n\n\n"
+    "def singular(word):\n"
+    "    for rule, repl in RULES:\n"
+    "        if re.search(rule, word):\n"
+    "            return re.sub(rule, repl, word)\n"
+    "    return word\n"
+)
+
+
+def test_a_table_row_is_reached_by_an_input_its_pattern_matches_with_an_allowance_of_its_own():
+    """inflection under load: `singularize('bus')` was kept for the row `(bus)es$` (the word is
+    in it, the pattern does not match: the row never runs), and a function's 20 cases went to
+    such inputs. A row with a pattern is reached by an input it matches; the rows get an
+    allowance beside the function's own cases (one row per case: a table has more rows than a
+    function has branches)."""
+    rows = [
+        Mutant(f"r{n}", "m.py", "op", 0, 1, n, 0, n, 1, "r", "r", "", stmt_line=3)
+        for n in (4, 5, 6)
+    ]
+    body = Mutant("b", "m.py", "op", 0, 1, 11, 0, 11, 1, "x", "y", "singular", (("singular", 9),))
+    own = _kept("own", "singular", {"b"}, args=("'x'",))
+    own.lines = {11}
+    words = [_kept(w, "singular", set(), args=(repr(w),)) for w in ("bus", "quiz", "matr")]
+    matching = [_kept(w, "singular", set(), args=(repr(w),)) for w in ("buses", "quizzes")]
+    matrices = _kept("matrices", "singular", set(), args=("'matrices'",))
+    status = {m.id: "not_run" for m in rows} | {"b": "run"}
+    found = reach([own], [*words, *matching, matrices], [*rows, body], status, RULE_TABLE, 1)
+    assert {k.id for k in found} == {"buses", "quizzes", "matrices"}
+    assert not any(k.reaches for k in words)
+    # judged rows: the cover gives them the same allowance
+    for k, row in zip([*matching, matrices], rows, strict=True):
+        k.kills = {row.id}
+    chosen = cover([own, *matching, matrices], 1, rows={m.id for m in rows})
+    assert {k.id for k in chosen} == {"own", "buses", "quizzes", "matrices"}
+    assert [k.id for k in cover([own, *matching], 1)] == ["own"]
+
+
+FILLED_TABLE = (
+    "RULES = {}\n\n\n"
+    "def _irregular(one, many):\n"
+    "    RULES[many] = one\n\n\n"
+    "_irregular('man', 'men')\n\n\n"
+    "def singular(word):\n"
+    "    return RULES.get(word, word)\n"
+)
+
+
+def test_a_helper_that_fills_a_table_at_import_is_reached_through_its_calls():
+    """inflection's `_irregular` runs at import only: its mutants were reached by no input (no
+    case runs its lines, and it is no table row). What reaches one of its calls - an input
+    holding a word of the call, at a word's start (`'human'` holds `man` but not as a word) -
+    reaches it."""
+    helper = Mutant(
+        "h", "m.py", "op", 0, 1, 5, 0, 5, 1, "one", "None", "_irregular", (("_irregular", 4),)
+    )
+    men = _kept("men", "singular", set(), args=("'men'",))
+    human = _kept("human", "singular", set(), args=("'human'",))
+    found = reach([], [human, men], [helper], {"h": "not_run"}, FILLED_TABLE, 5)
+    assert [k.id for k in found] == ["men"] and not human.reaches
+
+
 def test_functions_that_touch_the_world_are_skipped_even_through_a_helper():
     found = {
         f.name: f.skip
@@ -619,3 +685,16 @@ def test_an_outcome_whose_second_run_did_not_come_is_out_of_time_not_flaky():
     first = {"k": "return", "expr": "1", "imports": []}
     assert _why_dropped({"origin": "tests"}, first, {"k": "not_run"}) == "out of time"
     assert _why_dropped({"origin": "tests"}, first, {**first, "expr": "2"}) == "not deterministic"
+
+
+def test_the_file_does_not_claim_kills_for_cases_kept_for_mutants_never_run():
+    """Read as its author would (inflection under load): `singularize('bus')` was kept for mutants
+    the probe had no time to run, and the file's docstring said every case kills mutants the
+    others do not."""
+    killer = _kept("a", "f", {"m1"}, args=("1",))
+    guess = _kept("b", "f", set(), args=("2",))
+    text = render("pkg.m", [killer, guess], {"f": "function"}, {"f": ["x"]}, {"pkg"}, ["f"]).text
+    doc = ast.get_docstring(ast.parse(text)) or ""
+    assert "(1 case) runs code whose mutants the writer had no time to try" in doc
+    text = render("pkg.m", [killer], {"f": "function"}, {"f": ["x"]}, {"pkg"}, ["f"]).text
+    assert "no time" not in (ast.get_docstring(ast.parse(text)) or "")

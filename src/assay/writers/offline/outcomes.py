@@ -48,7 +48,10 @@ def _function_report(
     if "error" in found:
         rep.status, rep.reason = "error", found["error"]
     elif not found:
-        rep.status, rep.reason = "skipped", "not probed: the probe ran out of time or failed"
+        # the probe's own failure (the module does not import) said as that, not as time
+        lines = (probe.error or "").strip().splitlines()
+        rep.status = "skipped"
+        rep.reason = "not probed: " + (lines[-1][:300] if lines else "the probe ran out of time")
     elif not kept:
         rep.status, rep.reason = "skipped", _no_input(found)
     elif info.name in dropped:

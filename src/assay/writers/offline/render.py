@@ -331,7 +331,9 @@ def render(
         f'"""Characterization tests of {dotted}, written by assay\'s offline writer.\n\n'
         "They pin what the code does today, not what it should "
         "do: review them before relying on them as a\n"
-        'specification. Each case kills mutants of the code that the other cases here do not."""'
+        "specification. Each case kills mutants of the code that the other cases here do not"
+        + _guesses(sum(not k.kills for k in usable))
+        + '."""'
     )
     used = {n.id for n in ast.walk(ast.parse("\n\n".join(blocks))) if isinstance(n, ast.Name)}
     helpers = w.imports.helpers(used)
@@ -362,3 +364,11 @@ def formatted(text: str, root: Path) -> str:
         if proc.returncode == 0 and proc.stdout.strip():
             return proc.stdout
     return text
+
+
+def _guesses(n: int) -> str:
+    """Cases kept for mutants the probe never ran (`cover.reach`) kill nothing it saw: the file's
+    docstring does not claim they do."""
+    if not n:
+        return ""
+    return f",\nor ({n} case{'s' * (n != 1)}) runs code whose mutants the writer had no time to try"

@@ -58,3 +58,26 @@ def readers(text: str) -> dict[int, set[str]]:
             for line in range(node.lineno, (node.end_lineno or node.lineno) + 1):
                 out[line] = users
     return out
+
+
+def called_at_import(text: str) -> dict[str, list[int]]:
+    """A module's functions that module-level statements call (`_irregular('person', 'people')`:
+    a helper that fills the tables) -> the lines of those statements: a mutant of such a function
+    changes the tables, and is reached by what reaches one of its calls."""
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return {}
+    defs = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    out: dict[str, list[int]] = {}
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        for call in ast.walk(node):
+            if (
+                isinstance(call, ast.Call)
+                and isinstance(call.func, ast.Name)
+                and call.func.id in defs
+            ):
+                out.setdefault(call.func.id, []).append(node.lineno)
+    return out

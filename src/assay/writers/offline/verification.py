@@ -13,7 +13,7 @@ from assay.model import FileReport, Verdict
 from assay.mutation.model import Mutant
 from assay.pipeline import Verifier
 from assay.project import Project, candidate
-from assay.writers.offline.cover import cover, fit_threshold, foresee, prune
+from assay.writers.offline.cover import cover, fit_threshold, foresee, prune, slot
 from assay.writers.offline.functions import FunctionInfo
 from assay.writers.offline.gates import gate4_out_of_time, scope, writer_gates
 from assay.writers.offline.model import ModuleResult
@@ -71,6 +71,7 @@ class Verification:
         threshold: float,
         dropped: dict[str, str],
         deadline: float,
+        rows: set[str],
     ) -> tuple[Rendered | None, FileReport | None]:
         """Verify, drop what a gate rejects, put in other inputs that kill the same mutants,
         verify again."""
@@ -125,9 +126,8 @@ class Verification:
                         for k in probe.kept
                         if k.id not in banned and k not in chosen and k.kills & lost
                     ]
-                    chosen += cover(
-                        spare, self.max_tests, covered, Counter(k.function for k in chosen)
-                    )
+                    taken = Counter(slot(k, k.kills, rows) for k in chosen)
+                    chosen += cover(spare, self.max_tests, covered, taken, rows)
                     chosen = prune(chosen)
                 chosen, out = fit_threshold(chosen, mutants, probe.status, spans, threshold)
                 dropped.update(

@@ -27,7 +27,14 @@ from assay.mutation.mutants import function_spans, generate
 from assay.project import Project, python_sources
 from assay.sandbox import Sandbox
 from assay.writers.offline import crosshair
-from assay.writers.offline.cover import UNCOUNTED, cover, fit_threshold, foresee, reach
+from assay.writers.offline.cover import (
+    UNCOUNTED,
+    cover,
+    fit_threshold,
+    foresee,
+    reach,
+    table_rows,
+)
 from assay.writers.offline.functions import FunctionInfo, functions_of
 from assay.writers.offline.gates import gate4_out_of_time
 from assay.writers.offline.markers import warnings_fail
@@ -44,6 +51,11 @@ LATE_VERDICT = "kept: gates 1-3, 5 passed; gate 4 by the probe (out of time)"
 PROBE_SHARE = 0.5  # of the module's budget; verification takes the rest
 CROSSHAIR_SHARE = 0.2  # of the probe's time, for `crosshair cover` when it is installed
 MINING_SHARE = 0.15  # of the probe's time, for reading the project's tests
+MISSING_MODULE = (
+    "the module was imported by assay's own interpreter, which lacks the project's dependencies: "
+    'name the project\'s, `[tool.assay.python] interpreter = ".venv/bin/python"` in '
+    "pyproject.toml (or `[python]` in assay.toml)"
+)
 
 
 def dotted_of(project: Project, rel: str) -> str:
@@ -116,9 +128,12 @@ class OfflineWriter(Verification):
         result.timings["probe"] = time.monotonic() - start
         if probe.error:
             result.notes.append(f"probe: {probe.error.strip().splitlines()[-1][:300]}")
+            if "ModuleNotFoundError" in probe.error and not self.settings.python.interpreter:
+                result.notes.append(MISSING_MODULE)
         spans = function_spans(text)
         threshold = threshold_for({rel: text}, self.settings.mutation, self.project.packages)[1]
-        chosen = cover(probe.kept, self.max_tests)
+        rows = table_rows(mutants, text)
+        chosen = cover(probe.kept, self.max_tests, rows=rows)
         # the mutants the probe had no time for: inputs that run their code
         chosen += reach(chosen, probe.kept, mutants, probe.status, text, self.max_tests)
         chosen, left_out = fit_threshold(chosen, mutants, probe.status, spans, threshold)
@@ -126,7 +141,7 @@ class OfflineWriter(Verification):
             fn: f"its tests would pull gate 4's score under {threshold:g}%" for fn in left_out
         }
         rendered, report = self._verify_loop(
-            result, dotted, todo, probe, chosen, mutants, spans, threshold, dropped, deadline
+            result, dotted, todo, probe, chosen, mutants, spans, threshold, dropped, deadline, rows
         )
         if getattr(target, "functions", None):  # asked for some functions: count their mutants only
             names = {i.name for i in infos}
