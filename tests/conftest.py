@@ -67,16 +67,32 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Keep the users of one shared (module or session) fixture of this suite on one xdist worker.
 
     Each xdist worker builds its own copy of a session fixture: the shared verify, generate and
-    prism runs would be paid once per worker that gets one of their tests.
+    prism runs would be paid once per worker that gets one of their tests. Tests are grouped by
+    what they share, transitively (a test of `reviewed` and one of `sprint_run` share the sprint
+    run under it), and a fixture is known by where it is defined: two modules' `run` fixtures are
+    two runs, not one group.
     """
+    parent: dict[str, str] = {}
+
+    def root(key: str) -> str:
+        while parent.setdefault(key, key) != key:
+            parent[key] = parent[parent[key]]
+            key = parent[key]
+        return key
+
+    shared_by: dict[pytest.Item, list[str]] = {}
     for item in items:
         info = getattr(item, "_fixtureinfo", None)
         if info is None or item.get_closest_marker("xdist_group"):
             continue
         shared = sorted(
-            name
+            f"{defs[-1].baseid}::{name}"
             for name, defs in info.name2fixturedefs.items()
             if defs and defs[-1].scope in ("module", "session") and defs[-1].baseid
         )
         if shared:
-            item.add_marker(pytest.mark.xdist_group(shared[0]))
+            shared_by[item] = shared
+            for key in shared[1:]:
+                parent[root(key)] = root(shared[0])
+    for item, shared in shared_by.items():
+        item.add_marker(pytest.mark.xdist_group(root(shared[0])))
