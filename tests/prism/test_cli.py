@@ -15,12 +15,11 @@ from tests.prism.conftest import BENCH, SUITES, copy_task
 # The tests of bench_runs (the bundled benchmark, every suite set against every panel member, the
 # costliest set-up of the fast lane) run in the slow lane, which runs that benchmark anyway for
 # test_bench.py: the fast lane paid it a second time for these reruns from its store.
-BENCH_STORE = pytest.mark.slow
 
 
-@BENCH_STORE
+@pytest.mark.slow
 def test_a_rerun_comes_from_the_cache_in_every_format(bench_runs, state_dir, tmp_path):
-    """Slow lane (BENCH_STORE): a rerun of the overfit suites from bench_runs' store."""
+    """Slow lane (see above): a rerun of the overfit suites from bench_runs' store."""
     args = [
         "prism",
         "run",
@@ -42,9 +41,9 @@ def test_a_rerun_comes_from_the_cache_in_every_format(bench_runs, state_dir, tmp
     assert html.returncode == 0 and page.read_text().startswith("<!doctype html>")
 
 
-@BENCH_STORE
+@pytest.mark.slow
 def test_one_task_with_its_suite(bench_runs, state_dir):
-    """Slow lane (BENCH_STORE): one task of the bench, its runs from bench_runs' store."""
+    """Slow lane (see above): one task of the bench, its runs from bench_runs' store."""
     proc = run_cli(
         "prism",
         "run",
@@ -61,11 +60,11 @@ def test_one_task_with_its_suite(bench_runs, state_dir):
     assert (task["fails_original"], task["rar"], task["irr"]) == (False, 0, 0)
 
 
-@BENCH_STORE
+@pytest.mark.slow
 def test_bad_tasks_are_invalid_one_line_each_and_the_rest_is_evaluated(
     bench_runs, state_dir, tmp_path
 ):
-    """Slow lane (BENCH_STORE): the valid tasks' runs come from bench_runs' store."""
+    """Slow lane (see above): the valid tasks' runs come from bench_runs' store."""
     bench, suites = tmp_path / "bench", tmp_path / "suites"
     copy_task("slugify-unicode", bench)
     shutil.copytree(SUITES / "strong" / "slugify-unicode", suites / "slugify-unicode")
