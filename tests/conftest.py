@@ -63,20 +63,67 @@ def project(tmp_path):
     return make
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+@pytest.hookimpl(wrapper=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]):
+    """Group the tests before every other implementation (an xdist worker reads the groups in
+    its own), and put each group into its test's node id after them all (below)."""
+    group_by_shared_fixtures(items)
+    result = yield
+    carry_groups_in_node_ids(config, items)
+    return result
+
+
+def group_by_shared_fixtures(items: list[pytest.Item]) -> None:
     """Keep the users of one shared (module or session) fixture of this suite on one xdist worker.
 
     Each xdist worker builds its own copy of a session fixture: the shared verify, generate and
-    prism runs would be paid once per worker that gets one of their tests.
+    prism runs would be paid once per worker that gets one of their tests. Tests are grouped by
+    what they share, transitively (a test of `reviewed` and one of `sprint_run` share the sprint
+    run under it), and a fixture is known by where it is defined: two modules' `run` fixtures are
+    two runs, not one group.
     """
+    parent: dict[str, str] = {}
+
+    def root(key: str) -> str:
+        while parent.setdefault(key, key) != key:
+            parent[key] = parent[parent[key]]
+            key = parent[key]
+        return key
+
+    shared_by: dict[pytest.Item, list[str]] = {}
     for item in items:
         info = getattr(item, "_fixtureinfo", None)
         if info is None or item.get_closest_marker("xdist_group"):
             continue
         shared = sorted(
-            name
+            f"{defs[-1].baseid}::{name}"
             for name, defs in info.name2fixturedefs.items()
             if defs and defs[-1].scope in ("module", "session") and defs[-1].baseid
         )
         if shared:
-            item.add_marker(pytest.mark.xdist_group(shared[0]))
+            shared_by[item] = shared
+            for key in shared[1:]:
+                parent[root(key)] = root(shared[0])
+    for item, shared in shared_by.items():
+        item.add_marker(pytest.mark.xdist_group(root(shared[0])))
+
+
+def carry_groups_in_node_ids(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """`--dist loadgroup` sends a group to one worker by the `@group` its worker appends to each
+    node id; pytest 9.2 builds node ids from a structured id, so xdist 3.8's append to the old
+    `_nodeid` field is lost and no test was grouped (pytest-dev/pytest-xdist#1386): every worker
+    built every shared run it met. Appended here where xdist's did not take."""
+    if not (os.environ.get("PYTEST_XDIST_WORKER") and getattr(config.option, "loadgroup", False)):
+        return
+    try:
+        from _pytest.nodeid import NodeId
+    except ImportError:  # pytest < 9.2: xdist's append took
+        return
+    for item in items:
+        marks = item.iter_markers("xdist_group")
+        names = sorted(
+            {str(m.args[0] if m.args else m.kwargs.get("name", "default")) for m in marks}
+        )
+        nodeid = item.nodeid
+        if names and nodeid.rfind("@") <= nodeid.rfind("]"):  # as xdist reads it: no group yet
+            item._id = NodeId.parse(f"{nodeid}@{'_'.join(names)}")

@@ -72,16 +72,22 @@ def test_sigkill_mid_run_loses_nothing(project, delay):
 
 
 def test_store_survives_kill_during_writes(tmp_path):
+    """Killed while it writes: after its first write (said on stdout), not after a fixed second
+    that a busy machine could spend starting Python, before any write."""
     code = (
         "import sys; from pathlib import Path; from assay.store import Store\n"
         "s = Store(Path(sys.argv[1]))\n"
         "i = 0\n"
         "while True:\n"
         "    s.put('verify', f'k{i}', {'i': i, 'pad': 'x' * 5000}); i += 1\n"
+        "    if i == 1:\n"
+        "        print('written', flush=True)\n"
     )
-    proc = subprocess.Popen([sys.executable, "-c", code, str(tmp_path)])
-    time.sleep(1.0)
+    proc = subprocess.Popen([sys.executable, "-c", code, str(tmp_path)], stdout=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stdout.readline() == b"written\n"
+    time.sleep(0.2)  # writing on
     proc.send_signal(signal.SIGKILL)
+    proc.stdout.close()
     proc.wait()
     with Store(tmp_path) as store:
         assert store.get("verify", "k0") == {"i": 0, "pad": "x" * 5000}

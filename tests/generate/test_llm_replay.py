@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from tests.conftest import REPO, run_cli
 from tests.generate.conftest import llm_env, shop_copy
 from tests.generate.fakes import FakeServer, Replayed
@@ -13,7 +15,11 @@ from tests.generate.fakes import FakeServer, Replayed
 RECORDED = REPO / "bench" / "llm" / "replay" / "shop.jsonl"
 
 
+@pytest.mark.slow
 def test_the_recorded_answers_replay_and_keep_tests(tmp_path):
+    """Slow lane, with the other end-to-end `generate` runs (test_generate_shop.py,
+    test_small_models.py): every gate on each answer, mutation included, the costliest call of the
+    fast lane."""
     records = [json.loads(line) for line in RECORDED.read_text().splitlines() if line.strip()]
     root = shop_copy(tmp_path / "shop")
     replayed = Replayed(records)

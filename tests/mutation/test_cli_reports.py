@@ -31,22 +31,34 @@ def shop(tmp_path):
     return shutil.copytree(FIXTURES / "shop", tmp_path / "shop")
 
 
-def _offset(text: str, line: int, column: int) -> int:
-    return sum(len(row) + 1 for row in text.split("\n")[: line - 1]) + column - 1
-
-
-def test_mutation_testing_elements_report_round_trips(shop):
+@pytest.fixture(scope="module")
+def reported(tmp_path_factory):
+    """One `assay mutate` of the shop's package (pricing.py and an empty __init__.py) writing the
+    mutation-testing-elements report through `--format`/`--output` and the HTML page through
+    `-f html=FILE`, read by the two report tests (each ran the same mutants before)."""
+    shop = shutil.copytree(FIXTURES / "shop", tmp_path_factory.mktemp("reports") / "shop")
     proc = _assay(
         shop,
         "mutate",
-        "src/shop/pricing.py",
+        "src/shop",
         "--tests",
         "tests/test_pricing.py",
         "--format",
         "mutation-testing-elements",
         "--output",
         "mte.json",
+        "-f",
+        "html=m.html",
     )
+    return shop, proc
+
+
+def _offset(text: str, line: int, column: int) -> int:
+    return sum(len(row) + 1 for row in text.split("\n")[: line - 1]) + column - 1
+
+
+def test_mutation_testing_elements_report_round_trips(reported):
+    shop, proc = reported
     assert proc.returncode == 0, proc.stderr
     data = json.loads((shop / "mte.json").read_text())
     assert data["schemaVersion"] == "2"
@@ -65,18 +77,8 @@ def test_mutation_testing_elements_report_round_trips(shop):
     assert "tests/test_pricing.py" in data["testFiles"]
 
 
-def test_html_report_is_the_mte_web_component_offline_with_schema_valid_json(shop):
-    proc = _assay(
-        shop,
-        "mutate",
-        "src/shop",
-        "--tests",
-        "tests/test_pricing.py",
-        "-f",
-        "html=m.html",
-        "-f",
-        "mutation-testing-elements=mte.json",
-    )
+def test_html_report_is_the_mte_web_component_offline_with_schema_valid_json(reported, tmp_path):
+    shop, proc = reported
     assert proc.returncode == 0, proc.stderr
     jsonschema.validate(json.loads((shop / "mte.json").read_text()), SCHEMA)
     page = (shop / "m.html").read_text()
@@ -87,7 +89,7 @@ def test_html_report_is_the_mte_web_component_offline_with_schema_valid_json(sho
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     if chromium is None:
         pytest.skip("no chromium on PATH (apt-get install chromium): the page is not rendered")
-    seen = render(chromium, page, shop.parent / "chromium")
+    seen = render(chromium, page, tmp_path / "chromium")
     assert seen["errors"] == [], seen
     assert seen["root"] >= 1, seen  # the file list
     assert seen["file"] and seen["mutants"] > 0, seen  # a file's source with its mutants

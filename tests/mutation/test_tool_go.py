@@ -56,7 +56,10 @@ def _run(root: Path, test: str, lines: dict[str, frozenset[int]] | None = None):
         return REGISTRY["go"].run(request)
 
 
+@pytest.mark.slow
 def test_good_tests_kill_all_but_the_boundaries_and_the_tree_is_untouched(go_example):
+    """Slow lane: real `go test` runs of the example, a whole toolchain end to end; reading
+    go's output is the fast test below."""
     before = tree_digest(go_example)
     result = _run(go_example, "price/price_test.go")
     assert tree_digest(go_example) == before
@@ -73,7 +76,10 @@ def test_good_tests_kill_all_but_the_boundaries_and_the_tree_is_untouched(go_exa
     assert survivor.before.strip() != survivor.after.strip()
 
 
+@pytest.mark.slow
 def test_a_test_without_assertions_kills_nothing_and_uncovered_lines_are_not_run(go_example):
+    """Slow lane: real `go test` runs of the example, a whole toolchain end to end; reading
+    go's output is the fast test below."""
     result = _run(go_example, "price/weak_test.go", lines={"price/price.go": frozenset({10, 23})})
     by_line = {}
     for m, r in result.scored:

@@ -18,7 +18,10 @@ from assay.sandbox import Sandbox
 from tests.conftest import REPO, tree_digest
 
 
+@pytest.mark.slow
 def test_cargo_mutants_statuses_are_read_back_and_the_tree_is_untouched(tmp_path):
+    """Slow lane: a whole cargo build and cargo-mutants run, an end-to-end toolchain run as the
+    lane is for (where cargo-mutants is installed); the selection below stays in the fast lane."""
     if shutil.which("cargo") is None or executable() is None:
         pytest.skip("cargo-mutants is not installed (cargo install --locked cargo-mutants)")
     root = tmp_path / "rust"

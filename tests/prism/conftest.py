@@ -5,6 +5,7 @@ the cache."""
 from __future__ import annotations
 
 import fcntl
+import os
 import shutil
 from pathlib import Path
 
@@ -22,8 +23,10 @@ KINDS = ("strong", "overfit", "weak")
 def state_dir(tmp_path_factory) -> Path:
     """One state directory for the whole test run, shared by pytest-xdist's workers (their temp
     dirs share a parent): the bundled benchmark runs once, every other worker reads its results
-    from the store."""
-    shared = tmp_path_factory.getbasetemp().parent / "prism-state"
+    from the store. Without xdist the run's own temp dir: its parent is the user's
+    /tmp/pytest-of-USER, which kept one store for every serial run of every checkout since."""
+    base = tmp_path_factory.getbasetemp()
+    shared = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "prism-state"
     shared.mkdir(exist_ok=True)
     return shared
 

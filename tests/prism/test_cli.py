@@ -12,8 +12,14 @@ import pytest
 from tests.conftest import run_cli
 from tests.prism.conftest import BENCH, SUITES, copy_task
 
+# The tests of bench_runs (the bundled benchmark, every suite set against every panel member, the
+# costliest set-up of the fast lane) run in the slow lane, which runs that benchmark anyway for
+# test_bench.py: the fast lane paid it a second time for these reruns from its store.
 
+
+@pytest.mark.slow
 def test_a_rerun_comes_from_the_cache_in_every_format(bench_runs, state_dir, tmp_path):
+    """Slow lane (see above): a rerun of the overfit suites from bench_runs' store."""
     args = [
         "prism",
         "run",
@@ -35,7 +41,9 @@ def test_a_rerun_comes_from_the_cache_in_every_format(bench_runs, state_dir, tmp
     assert html.returncode == 0 and page.read_text().startswith("<!doctype html>")
 
 
+@pytest.mark.slow
 def test_one_task_with_its_suite(bench_runs, state_dir):
+    """Slow lane (see above): one task of the bench, its runs from bench_runs' store."""
     proc = run_cli(
         "prism",
         "run",
@@ -52,9 +60,11 @@ def test_one_task_with_its_suite(bench_runs, state_dir):
     assert (task["fails_original"], task["rar"], task["irr"]) == (False, 0, 0)
 
 
+@pytest.mark.slow
 def test_bad_tasks_are_invalid_one_line_each_and_the_rest_is_evaluated(
     bench_runs, state_dir, tmp_path
 ):
+    """Slow lane (see above): the valid tasks' runs come from bench_runs' store."""
     bench, suites = tmp_path / "bench", tmp_path / "suites"
     copy_task("slugify-unicode", bench)
     shutil.copytree(SUITES / "strong" / "slugify-unicode", suites / "slugify-unicode")

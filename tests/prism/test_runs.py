@@ -85,9 +85,11 @@ def test_an_interrupted_run_resumes_without_repeating_finished_runs(tmp_path):
     assert data["tasks"][0]["jsf"] == 1
 
 
+@pytest.mark.slow
 def test_the_dask_executor_on_a_local_cluster_with_a_shell_command(tmp_path):
     """A test command the Python runner does not take runs as given; per-test outcomes come from
-    JUnit XML."""
+    JUnit XML. Slow lane, as test_executor.py: a real Dask LocalCluster of two worker processes
+    (their start-up made it the costliest call of the fast lane but two)."""
     distributed = pytest.importorskip("distributed")
     task = copy_task("slugify-unicode", tmp_path, SMALL)
     toml = task / "task.toml"

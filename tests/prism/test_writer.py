@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 import uuid
 
+import pytest
+
 from tests.conftest import run_cli, tree_digest
 from tests.generate.conftest import llm_env
 from tests.generate.fakes import FakeServer, Reply, Request
@@ -27,9 +29,11 @@ def _answer(req: Request) -> Reply:
     return Reply("I would test merging overlapping intervals.")
 
 
+@pytest.mark.slow
 def test_written_suites_are_kept_and_judged_on_the_same_panels(tmp_path, state_dir, bench_runs):
     """The written suites equal bundled ones, so their runs come from the session's
-    store (bench_runs)."""
+    store (bench_runs). Slow lane: that store is the whole bundled benchmark, which the slow lane
+    runs for test_bench.py; the fast lane paid it again for this test and three of test_cli.py."""
     before = tree_digest(BENCH)
     out = tmp_path / "written"
     # answers are cached in the shared store by model and prompt

@@ -24,7 +24,11 @@ FLAGS = [
 ]
 
 
+@pytest.mark.slow
 def test_html_page_renders_in_chromium_without_console_errors(reviewed, tmp_path):
+    """Slow lane: it reads the reviewed sprint branch, the whole `generate --sprint` run that only
+    the slow lane's sprint tests (test_sprint_loop.py) need otherwise; in the fast lane it paid that
+    run alone, the costliest setup of the lane after the prism bench."""
     browser = shutil.which("chromium") or shutil.which("chromium-browser")
     if browser is None:
         pytest.skip("chromium is not installed (.ci/toolchains installs it)")
