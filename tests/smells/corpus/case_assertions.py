@@ -255,6 +255,30 @@ def test_except_with_fail_is_fine():
         assert "garbage" in str(e)
 
 
+def test_wrapper_callback_that_checks_and_reraises_is_fine():
+    # pluggy 1.5.0's test_wrapper_exception: a hook wrapper looks at the exception passing through
+    # and raises it on; the test itself checks that it came
+    def wrapper():
+        try:
+            yield
+        except BaseException as e:
+            assert isinstance(e, ValueError)
+            raise
+
+    with pytest.raises(ValueError):
+        run_hooks(wrapper, raising=ValueError)
+
+
+def test_callback_that_checks_and_swallows():
+    def on_error():
+        try:
+            parse("garbage")
+        except ValueError as e:  # expect[AS007]
+            assert "garbage" in str(e)
+
+    run_hooks(on_error)
+
+
 def test_swallowing_try():
     try:
         assert total([1]) == 1

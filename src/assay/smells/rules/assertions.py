@@ -160,7 +160,10 @@ def _contains(nodes: list[ast.stmt], ids: set[int]) -> bool:
 )
 def swallowed_assertion(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
     """Assertions in an `except` run only if the exception comes; a `try` that catches
-    AssertionError (or Exception, or everything) and does not re-raise hides every failure.
+    AssertionError (or Exception, or everything) and does not re-raise hides every failure. A
+    function defined in the test (a hook wrapper the code under test calls) whose handler checks
+    the exception passing through and raises it on is not flagged: whether it came is the test's
+    own check (pluggy's `test_wrapper_exception`, `with pytest.raises(exc)` around the call).
 
     Bad:
         def test_parse_rejects_garbage():
@@ -175,6 +178,7 @@ def swallowed_assertion(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
                 parse("garbage")
     """
     checks = {id(a.node) for a in test.assertions if a.kind != "raise"}
+    nested = _in_nested_functions(test.node)
     for node in test.of(ast.Try, ast.TryStar) if hasattr(ast, "TryStar") else test.of(ast.Try):
         guarded = (
             bool(node.body)
@@ -182,6 +186,10 @@ def swallowed_assertion(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
             or any(_fails(s, test) for s in node.orelse)
         )
         for h in node.handlers:
+            # a callback the code under test calls (a hook wrapper) that looks at the exception
+            # passing through and raises it on: whether it came is the test's own check
+            if id(node) in nested and _raises_on(h):
+                continue
             if not guarded and _contains(h.body, checks):
                 yield Hit.at(
                     h, "assertion inside except: the test passes when no exception is raised"
@@ -196,6 +204,29 @@ def swallowed_assertion(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
                 )
             ):
                 yield Hit.at(h, "except swallows the assertion failures of its try block")
+
+
+def _in_nested_functions(fn: ast.AST) -> set[int]:
+    """Ids of the nodes inside functions defined in the test's body."""
+    inner = [
+        n
+        for n in ast.walk(fn)
+        if n is not fn and isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)
+    ]
+    return {id(n) for f in inner for n in ast.walk(f)}
+
+
+def _raises_on(handler: ast.ExceptHandler) -> bool:
+    """The handler ends by raising what it caught (`raise`, `raise e`)."""
+    last = handler.body[-1] if handler.body else None
+    return isinstance(last, ast.Raise) and (
+        last.exc is None
+        or (
+            isinstance(last.exc, ast.Name)
+            and handler.name is not None
+            and last.exc.id == handler.name
+        )
+    )
 
 
 def _boolean(e: ast.expr | None) -> bool:
