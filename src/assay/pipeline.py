@@ -43,7 +43,7 @@ from assay.mutation.standby import StandbyWorkers
 from assay.project import Project
 from assay.sandbox import Cancelled, Profile, Sandbox
 from assay.store import Store
-from assay.version import __version__
+from assay.version import build
 
 EventSink = Callable[[ProgressEvent], None]
 CONFIG_FILES = ("pyproject.toml", "setup.cfg", "pytest.ini", "tox.ini", "assay.toml")
@@ -90,7 +90,7 @@ def cache_key(
     and versions, and what the language says the verdict depends on (a module's sources and
     build files)."""
     h = hashlib.sha256()
-    h.update(f"{__version__}\0{settings.fingerprint()}\0{toolchain}\0{candidate.rel}\0".encode())
+    h.update(f"{build()}\0{settings.fingerprint()}\0{toolchain}\0{candidate.rel}\0".encode())
     h.update(candidate.source.encode())
     if candidate.changed is not None:  # diff scope: the mutants gate 4 counts
         h.update(repr(sorted(candidate.changed.items())).encode())

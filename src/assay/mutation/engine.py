@@ -49,7 +49,7 @@ from assay.mutation.progress import Tally
 from assay.mutation.standby import StandbyWorkers, cold
 from assay.sandbox import Sandbox
 from assay.store import Store
-from assay.version import __version__
+from assay.version import build
 
 CACHED = {
     Status.KILLED,
@@ -139,7 +139,7 @@ class Engine:
         ]
         spans = {rel: function_spans(sources[rel]) for rel in targets}
         options = [
-            __version__,
+            build(),
             # the interpreter and what is installed for it: a verdict may depend on either
             self.python,
             Installed(self.python).fingerprint,

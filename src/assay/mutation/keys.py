@@ -8,7 +8,7 @@ from pathlib import Path
 
 from assay.mutation.model import Mutant
 from assay.mutation.mutants import function_hash
-from assay.version import __version__
+from assay.version import build
 
 
 def sha(*parts: str) -> str:
@@ -50,7 +50,7 @@ def cache_key(m: Mutant, text: str, spans: dict[str, tuple[int, int]], tests_has
     outer = m.function.split(".<locals>.")[0]
     base = _offset(text, spans[outer][0]) if m.chain and outer in spans else 0
     return sha(
-        __version__,
+        build(),
         m.file,
         function_hash(text, m, spans),
         tests_hash,
