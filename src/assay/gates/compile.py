@@ -3,6 +3,7 @@ its tests)."""
 
 from __future__ import annotations
 
+import re
 import time
 
 from assay.dependencies.installed import Installed
@@ -13,6 +14,16 @@ from assay.model import Candidate, GateResult, GateStatus, Verdict
 
 HEADER = "REJECT: Gate 1 — COMPILE ERROR"
 HINT = "Fix the compile errors: check imports, types, API compatibility."
+CONFTEST_HEADER = "UNVALIDATED: Gate 1 — THE PROJECT'S CONFTEST DOES NOT LOAD"
+CONFTEST_HINT = (
+    "No test of this directory can run here: install what the project tests with (its test "
+    "requirements, a pytest it supports) in the test interpreter, or fix the conftest."
+)
+# pytest's words for a conftest that failed to register or import, and a traceback frame in one
+_CONFTEST = re.compile(
+    r"Plugin '([^']*conftest\.py)'|while loading conftest '([^']*conftest\.py)'"
+    r"|File \"([^\"]*conftest\.py)\""
+)
 MISSING_HEADER = "UNVALIDATED: Gate 1 — MISSING DEPENDENCY"
 MISSING_HINT = (
     "Install the project's test dependencies for "
@@ -92,6 +103,17 @@ class CompileGate(BaseGate):
                 ),
             )
         if result.crash:
+            conftest = broken_conftest(result.crash, candidate.rel)
+            if conftest:  # the project's setup, not this file: every test of the directory fails
+                cause = f"{conftest} does not load: {result.crash.strip().splitlines()[-1]}"
+                return GateResult(
+                    self.name,
+                    GateStatus.SKIP,
+                    time.monotonic() - start,
+                    compose(CONFTEST_HEADER, [f"{candidate.rel}: {cause}"], CONFTEST_HINT),
+                    verdict=Verdict.UNVALIDATED,
+                    details={"environment": cause},
+                )
             return reject([f"{candidate.rel}: collection did not finish: {trim(result.crash)}"])
         if result.errors:
             python = getattr(ctx.runner, "python", None)
@@ -144,3 +166,14 @@ class CompileGate(BaseGate):
             time.monotonic() - start,
             details={"collected": len(result.collected)},
         )
+
+
+def broken_conftest(crash: str, candidate: str) -> str | None:
+    """The conftest a collection crash happened in (the last one its traceback names), unless the
+    candidate is that conftest: a project whose conftest does not load under the test
+    interpreter's pytest (boltons 24.0.0's `pytest_ignore_collect(path, config)` under pytest 9)
+    cannot judge any test file."""
+    found = [next(g for g in m.groups() if g) for m in _CONFTEST.finditer(crash)]
+    if not found or found[-1].endswith(candidate):
+        return None
+    return found[-1]
