@@ -12,27 +12,9 @@ from assay.gates.compile import CompileGate
 from assay.gates.green import GreenGate
 from assay.gates.stability import StabilityGate
 from assay.model import Candidate, GateResult, GateStatus, Verdict
+from tests.execution.test_plan_ahead import CONFTEST, LIB, STEADY
 
-LIB = {"src/calc/__init__.py": "", "src/calc/ops.py": "def add(a, b):\n    return a + b\n"}
-# every pytest session (not the forks of one) adds a line to the workspace's cache directory, which
-# outlives the resets between files
-CONFTEST = """
-import os
-import pathlib
-
-
-def pytest_configure(config):
-    cache = pathlib.Path(os.environ["HOME"]).parent.parent / "cache"
-    with open(cache / "sessions.log", "a") as fh:
-        fh.write(f"{os.getpid()}\\n")
-"""
-STEADY = """
-from calc.ops import add
-
-
-def test_add():
-    assert add(1, 2) == 3
-"""
+# the fixture project and its session counter are test_plan_ahead's
 # a file's tests leave a file in HOME: a fresh process of the next file would not see it
 LEAVES_HOME = """
 import pathlib

@@ -23,32 +23,8 @@ import contextlib
 from dataclasses import dataclass
 
 from assay.mutation.model import COUNTED, MutationResult
+from assay.mutation.mutants import function_defs
 from assay.mutation.oracle import set_aside
-
-Def = ast.FunctionDef | ast.AsyncFunctionDef
-
-
-def _defs(tree: ast.Module) -> dict[str, Def]:
-    """Qualname (as `mutants.function_spans` spells it) -> its def node."""
-    found: dict[str, Def] = {}
-
-    def walk(body: list[ast.stmt], qual: str) -> None:
-        for node in body:
-            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-                name = f"{qual}{node.name}"
-                found.setdefault(name, node)
-                walk(node.body, f"{name}.<locals>.")
-            elif isinstance(node, ast.ClassDef):
-                walk(node.body, f"{qual}{node.name}.")
-            else:
-                for child in ast.iter_child_nodes(node):
-                    if isinstance(child, ast.stmt):
-                        walk([child], qual)
-                    elif isinstance(child, ast.ExceptHandler):
-                        walk(child.body, qual)
-
-    walk(tree.body, "")
-    return found
 
 
 def _referred(tree: ast.Module) -> list[tuple[str, int]]:
@@ -108,7 +84,7 @@ def entry_points(scope: dict[str, list[str]], sources: dict[str, str]) -> dict[s
             refs.setdefault(ref, []).append((rel, line))
     out: dict[str, list[str]] = {}
     for rel, names in scope.items():
-        defs = _defs(trees[rel]) if rel in trees else {}
+        defs = function_defs(trees[rel]) if rel in trees else {}
         for name in names:
             node = defs.get(name)
             if node is None:

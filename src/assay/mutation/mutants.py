@@ -119,17 +119,16 @@ def generate(rel: str, text: str) -> list[Mutant]:
     return mutants
 
 
-def function_spans(text: str) -> dict[str, tuple[int, int]]:
-    """Qualname of every def → (first line incl. decorators, last line): to hash and scope
-    by function."""
-    spans: dict[str, tuple[int, int]] = {}
+def function_defs(tree: ast.Module) -> dict[str, ast.FunctionDef | ast.AsyncFunctionDef]:
+    """Qualname of every def (`f`, `C.m`, `f.<locals>.g`; the first of a redefined name) -> its
+    node, in nested statements too (an `if`, a `try`, an `except`)."""
+    found: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
 
     def walk(body: list[ast.stmt], qual: str) -> None:
         for node in body:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 name = f"{qual}{node.name}"
-                first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
-                spans.setdefault(name, (first, node.end_lineno or node.lineno))
+                found.setdefault(name, node)
                 walk(node.body, f"{name}.<locals>.")
             elif isinstance(node, ast.ClassDef):
                 walk(node.body, f"{qual}{node.name}.")
@@ -140,11 +139,24 @@ def function_spans(text: str) -> dict[str, tuple[int, int]]:
                     elif isinstance(child, ast.ExceptHandler):
                         walk(child.body, qual)
 
+    walk(tree.body, "")
+    return found
+
+
+def function_spans(text: str) -> dict[str, tuple[int, int]]:
+    """Qualname of every def → (first line incl. decorators, last line): to hash and scope
+    by function."""
     try:
-        walk(ast.parse(text).body, "")
+        defs = function_defs(ast.parse(text))
     except SyntaxError:
         return {}
-    return spans
+    return {
+        name: (
+            min([node.lineno, *(d.lineno for d in node.decorator_list)]),
+            node.end_lineno or node.lineno,
+        )
+        for name, node in defs.items()
+    }
 
 
 def function_hash(text: str, mutant: Mutant, spans: dict[str, tuple[int, int]]) -> str:
