@@ -7,12 +7,11 @@ from __future__ import annotations
 from assay.api import verify
 from assay.config import Settings
 from assay.config.run import StabilityConfig
-from assay.gates.base import BaseGate, GateContext
 from assay.gates.compile import CompileGate
 from assay.gates.green import GreenGate
 from assay.gates.stability import StabilityGate
-from assay.model import Candidate, GateResult, GateStatus, Verdict
-from tests.execution.test_plan_ahead import CONFTEST, LIB, STEADY
+from assay.model import Verdict
+from tests.execution.test_plan_ahead import CONFTEST, LIB, STEADY, SessionsGate
 
 # the fixture project and its session counter are test_plan_ahead's
 # a file's tests leave a file in HOME: a fresh process of the next file would not see it
@@ -55,22 +54,6 @@ def test_add_and_rewrite_a_data_file():
     assert add(1, 2) == 3
     pathlib.Path("tests/data.txt").write_text("rewritten")
 """
-
-
-class SessionsGate(BaseGate):
-    """How many pytest sessions started since the previous file (one file at a time: jobs=1)."""
-
-    name = "sessions"
-
-    def __init__(self, settings: Settings) -> None:
-        super().__init__(settings)
-        self.seen = 0
-
-    def run(self, candidate: Candidate, ctx: GateContext) -> GateResult:
-        log = ctx.workspace.cache_dir / "sessions.log"
-        total = len(log.read_text().split()) if log.exists() else 0
-        started, self.seen = total - self.seen, total
-        return GateResult(self.name, GateStatus.PASS, 0.0, details={"sessions": started})
 
 
 def test_files_of_a_directory_share_one_session_and_keep_their_verdicts(project):
