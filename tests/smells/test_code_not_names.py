@@ -170,3 +170,43 @@ def test_a_test_class_imported_from_another_test_module_is_flagged_where_it_runs
             "and runs its tests again",
         )
     ]
+
+
+def test_a_helper_test_case_without_tests_imported_from_the_package_is_not_flagged(tmp_path):
+    """Markdown 3.11.3: `from markdown.test_tools import TestCase` is the package's helper base
+    (assertion helpers, no test of its own): pytest collects nothing from it a second time. A base
+    there that holds tests, directly or through a base beside it, is still flagged."""
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "test_tools.py").write_text(
+        textwrap.dedent(
+            """\
+            import unittest
+
+            class TestCase(unittest.TestCase):
+                def assertRenders(self, source, expected):
+                    self.assertEqual(source.upper(), expected)
+
+            class Checks:
+                def test_shared(self):
+                    assert True
+
+            class TestWithChecks(Checks, TestCase):
+                pass
+            """
+        )
+    )
+    source = """\
+        from pkg.test_tools import TestCase, TestWithChecks
+
+        class TestAbbr(TestCase):
+            def test_upper(self):
+                self.assertRenders("a", "A")
+        """
+    findings = analyze(textwrap.dedent(source), "tests/test_abbr.py", CHECKS, root=tmp_path)
+    hits = [f.message for f in findings if f.rule == "AS025"]
+    assert hits == [
+        "`TestWithChecks` imported from pkg.test_tools: pytest collects it here too and runs its "
+        "tests again"
+    ]

@@ -108,6 +108,7 @@ def analyze(
         if callable(targets):
             targets = targets(module.imports_source())
         module.targets = TargetIndex.build(targets) if targets is not None else None
+        module.root = root
         inherited = inherited_tests(module, root) if root is not None else []
         if root is not None and _conftest_seeds(root, path):
             module.seeded = True

@@ -17,6 +17,8 @@ from assay.smells.names import dotted, last_name
 from assay.smells.testfunc import TestFunc, _names
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from assay.smells.index import TargetIndex
 
 TEST_CLASS_BASES = re.compile(r"(TestCase|Test|Tests)$")
@@ -71,6 +73,7 @@ class Module(CheckFinder):
         self.classes: dict[str, ast.ClassDef] = {}
         self._asserting: dict[int, bool] = {}
         self.targets: TargetIndex | None = None  # set by analyze() when target sources are known
+        self.root: Path | None = None  # the project's root, set by analyze() when known
         self.memo: dict[
             tuple[object, ...], object
         ] = {}  # results shared by several rules, per test

@@ -83,6 +83,27 @@ def _lineage(module: Module, name: str, seen: frozenset[str] = frozenset()) -> l
     return out
 
 
+def holds_tests(module: Module, root: Path, dotted_name: str) -> bool | None:
+    """Whether the class `dotted_name` (as the file imports it) or a base written beside it has
+    `test*` methods or `runTest`: None when its source is not found in the project. A helper base
+    such as Markdown's `markdown.test_tools.TestCase` holds none, so pytest collects nothing from it
+    a second time."""
+    name = last_name(dotted_name)
+    for rel in _candidates(dotted_name, module.path):
+        other = _load(root, rel)
+        if other is None or name not in other.classes:
+            continue
+        return any(
+            test_methods(other.classes[n])
+            or any(
+                isinstance(i, (ast.FunctionDef, ast.AsyncFunctionDef)) and i.name == "runTest"
+                for i in other.classes[n].body
+            )
+            for n in _lineage(other, name)
+        )
+    return None
+
+
 def inherited_tests(module: Module, root: Path) -> list[Inherited]:
     """The tests the test classes of `module` inherit from classes of other project files, less
     the ones they override."""

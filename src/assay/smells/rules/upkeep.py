@@ -8,6 +8,7 @@ from collections.abc import Iterator
 
 from assay.config.smells import SmellsConfig
 from assay.smells.context import Module
+from assay.smells.mixins import holds_tests
 from assay.smells.model import Hit, rule
 from assay.smells.names import dotted, last_name
 from assay.smells.testfunc import TestFunc
@@ -297,7 +298,8 @@ def imported_test_class(module: Module, cfg: SmellsConfig) -> Iterator[Hit]:
     the base class's own fixtures (itsdangerous 2.2.0's `test_url_safe.py` reran 62 tests of
     `TestSerializer` and `TestTimedSerializer`, which test no URL-safe code). Only imports from a
     module named like a test file (`test_*`, `*_test`), under a name pytest collects (`Test*`), are
-    flagged.
+    flagged, and not when the class and its bases there hold no test (a helper base class in the
+    package, such as Markdown's `markdown.test_tools.TestCase`: pytest collects nothing from it).
 
     Bad:
         from tests.test_serializer import TestSerializer
@@ -320,6 +322,10 @@ def imported_test_class(module: Module, cfg: SmellsConfig) -> Iterator[Hit]:
         for alias in node.names:
             name = alias.asname or alias.name
             if name.startswith("Test"):
+                dotted_name = "." * node.level + f"{node.module}.{alias.name}"
+                root = module.root
+                if root is not None and holds_tests(module, root, dotted_name) is False:
+                    continue
                 yield Hit.at(
                     node,
                     f"`{name}` imported from {node.module}: pytest collects it here too and runs "
