@@ -246,7 +246,10 @@ class Engine:
 
     @staticmethod
     def _in_scope(run: MutationResult, m: Mutant) -> bool:
-        return run.scope is None or m.function in run.scope.get(m.file, [])
+        if run.scope is None:
+            return True
+        scope = run.scope.get(m.file, [])
+        return m.function in scope or m.signature in scope
 
     def _worker(
         self,
@@ -288,6 +291,7 @@ class Engine:
                     chain=[list(c) for c in m.chain],
                     function=m.function,
                     operator=m.operator,
+                    signature=m.signature,
                 )
                 for m in mutants
             ],
