@@ -316,6 +316,28 @@ def test_raise_assertion_error_in_except_is_fine():
         raise AssertionError("total raised")
 
 
+def test_pytest_fail_in_except_is_fine():
+    try:
+        total([1])
+    except Exception:
+        pytest.fail("total raised")
+
+
+class TestHashable(TestCase):
+    def test_hashable(self):
+        try:
+            {parse("a=1"): "test"}
+        except:
+            self.fail("failed to hash")
+
+    def test_fail_after_a_check_in_except(self):
+        try:
+            parse("garbage")
+        except ValueError as e:  # expect[AS007]
+            self.assertIn("garbage", str(e))
+            self.fail("parse raised")
+
+
 def test_not_none_only():
     result = parse("a=1")
     assert result is not None  # expect[AS009]
