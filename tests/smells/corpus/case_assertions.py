@@ -323,6 +323,23 @@ def test_pytest_fail_in_except_is_fine():
         pytest.fail("total raised")
 
 
+class TestWeekdays(TestCase):
+    def test_inequality(self):
+        monday = parse("a=1")
+        tuesday = parse("a=2")
+        self.assertTrue(monday == monday)
+        self.assertFalse(monday == tuesday)
+
+    def test_not_equal(self):
+        monday = parse("a=1")
+        self.assertTrue(monday == monday)
+        self.assertNotEqual(monday, parse("a=2"))
+
+    def test_self_only(self):
+        monday = parse("a=1")
+        self.assertTrue(monday == monday)  # expect[AS006]
+
+
 class TestHashable(TestCase):
     def test_hashable(self):
         try:
