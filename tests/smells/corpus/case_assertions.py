@@ -316,6 +316,45 @@ def test_raise_assertion_error_in_except_is_fine():
         raise AssertionError("total raised")
 
 
+def test_pytest_fail_in_except_is_fine():
+    try:
+        total([1])
+    except Exception:
+        pytest.fail("total raised")
+
+
+class TestWeekdays(TestCase):
+    def test_inequality(self):
+        monday = parse("a=1")
+        tuesday = parse("a=2")
+        self.assertTrue(monday == monday)
+        self.assertFalse(monday == tuesday)
+
+    def test_not_equal(self):
+        monday = parse("a=1")
+        self.assertTrue(monday == monday)
+        self.assertNotEqual(monday, parse("a=2"))
+
+    def test_self_only(self):
+        monday = parse("a=1")
+        self.assertTrue(monday == monday)  # expect[AS006]
+
+
+class TestHashable(TestCase):
+    def test_hashable(self):
+        try:
+            {parse("a=1"): "test"}
+        except:
+            self.fail("failed to hash")
+
+    def test_fail_after_a_check_in_except(self):
+        try:
+            parse("garbage")
+        except ValueError as e:  # expect[AS007]
+            self.assertIn("garbage", str(e))
+            self.fail("parse raised")
+
+
 def test_not_none_only():
     result = parse("a=1")
     assert result is not None  # expect[AS009]

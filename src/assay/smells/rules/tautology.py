@@ -120,13 +120,23 @@ def _compared_elsewhere(test: TestFunc, value: ast.AST, at: ast.AST) -> bool:
     equality or order is reflexive, one part of a real test of that type."""
     key = ast.dump(value)
     for a in test.assertions:
-        expr = a.expr
-        if a.node is at or not isinstance(expr, ast.Compare) or len(expr.ops) != 1:
+        if a.node is at:
             continue
-        sides = (expr.left, expr.comparators[0])
-        if not same(*sides) and any(ast.dump(n) == key for s in sides for n in ast.walk(s)):
-            return True
+        for sides in _compared(a.node):
+            if not same(*sides) and any(ast.dump(n) == key for s in sides for n in ast.walk(s)):
+                return True
     return False
+
+
+def _compared(node: ast.AST) -> Iterator[tuple[ast.expr, ast.expr]]:
+    """The pairs an assertion compares: of each comparison in it (`assert a == b`,
+    `self.assertFalse(a == b)`), and the first two arguments of an assertion method
+    (`self.assertNotEqual(a, b)`)."""
+    for n in ast.walk(node):
+        if isinstance(n, ast.Compare) and len(n.ops) == 1:
+            yield n.left, n.comparators[0]
+    if isinstance(node, ast.Call) and len(node.args) >= 2:
+        yield node.args[0], node.args[1]
 
 
 def _repeated_call(test: TestFunc, expr: ast.AST, at: ast.AST) -> ast.Call | None:
