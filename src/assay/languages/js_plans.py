@@ -39,6 +39,9 @@ if TYPE_CHECKING:
 
 HERE = Path(__file__).parent
 TIMED_OUT = 124  # a plan script's exit status when a run passed its deadline
+# jest_plan.mjs's exit status when a run left what a process per run would not share with the
+# next (a handle open, a node module changed): the jest command judges the file instead
+DECLINED = 3
 _JS_SPECIAL = re.compile(r"[.*+?^${}()|[\]\\/]")
 Tree = dict[str, tuple[int, int]]
 
@@ -52,6 +55,18 @@ def vitest_package(vitest_bin: str) -> Path | None:
     (`dist/node.js`, vitest 3)."""
     found = Path(vitest_bin).resolve().parent
     return found if (found / "dist" / "node.js").is_file() else None
+
+
+def jest_package(jest_bin: str) -> Path | None:
+    """The jest package behind `node_modules/.bin/jest` (`jest/bin/jest.js`), when its `runCLI` is
+    the one jest_plan.mjs drives (jest 27 to 30)."""
+    found = Path(jest_bin).resolve().parent.parent
+    try:
+        meta = json.loads((found / "package.json").read_text(encoding="utf-8"))
+        major = int(str(meta.get("version", "0")).split(".")[0])
+    except (OSError, ValueError):
+        return None
+    return found if meta.get("name") == "jest" and 27 <= major <= 30 else None
 
 
 def stability_steps(settings: Settings, source: str) -> list[RunStep] | None:
@@ -72,7 +87,7 @@ def stability_steps(settings: Settings, source: str) -> list[RunStep] | None:
 class Script:
     """One runner's plan script; `runner` names its results' format (`node_results`)."""
 
-    runner: str  # "vitest" or "node"
+    runner: str  # "vitest", "jest" or "node"
     what: str  # how messages name the runner
     script: Path
     suffix: str  # of each run's results file
@@ -83,13 +98,17 @@ class Script:
         return cls("vitest", "vitest", HERE / "vitest_plan.mjs", ".json", {"vitest": str(package)})
 
     @classmethod
+    def jest(cls, package: Path) -> Script:
+        return cls("jest", "jest", HERE / "jest_plan.mjs", ".json", {"jest": str(package)})
+
+    @classmethod
     def node_test(cls) -> Script:
         return cls("node", "node --test", HERE / "node_plan.mjs", ".xml", {})
 
     def pattern(self, test_id: str) -> str:
         name = test_id.split(TEST_ID_SEP, 1)[1]
         last = name.split(TITLE_SEP)[-1]
-        return js_regex(name.replace(TITLE_SEP, " ") if self.runner == "vitest" else last)
+        return js_regex(name.replace(TITLE_SEP, " ") if self.runner != "node" else last)
 
     def spec(self, run: PlannedRun, steps: list[RunStep]) -> dict[str, object]:
         s = steps[run.step]
