@@ -109,6 +109,6 @@ def test_a_test_that_needs_another_tests_node_module_state_still_fails_alone(tmp
     settings.stability.reruns, settings.stability.random_order = 1, False
     rel = "test/cart.test.js"
     commands, runs = gates_1_to_3(root, rel, settings)
-    assert commands == ["--check", "jest_plan.mjs", "jest", "jest", "jest", "jest"], commands
     assert [sorted(r.passed()) for r in runs[:2]] == [[f"{rel}::first", f"{rel}::second"]] * 2
     assert runs[2].tests[f"{rel}::second"].outcome is Outcome.FAILED, runs
+    assert commands == ["--check", "jest_plan.mjs", "jest", "jest", "jest", "jest"], commands

@@ -1,12 +1,16 @@
-"""Gates 1-3 of a vitest or `node --test` file in one node process: a plan script
+"""Gates 1-3 of a vitest, jest or `node --test` file in one node process: a plan script
 (`vitest_plan.mjs` on vitest's Node API, `createVitest` and `runTestSpecifications`;
-`node_plan.mjs` on node:test's own `run()`) makes gate 1's run, which gate 2 takes, then gate 3's
+`jest_plan.mjs` on jest's `runCLI`; `node_plan.mjs` on node:test's own `run()`, and worker threads
+for a file without node:test tests) makes gate 1's run, which gate 2 takes, then gate 3's
 plan ahead when gate 3 will run and every test passed: one start of node (and of vitest) and one
 sandbox entry per file, where gate 1's run and gate 3's plan were two (for `node --test`, a start
 and a sandbox entry per run of gate 3; vitest 7+ starts before its plan).
 
 Each run is what the runner's own command gives: a fresh vitest worker and module graph
-(`isolate: true`, as a new `vitest run`), or the file in a fresh child process (`node --test`); the
+(`isolate: true`, as a new `vitest run`), a fresh jest environment and module registry (in band, as
+`jest FILE`; a run that leaves a handle open or a node module changed hands the file back to the
+`jest` command: `DECLINED`), or the file in a fresh child process (`node --test`; a file without
+node:test tests, judged by its exit status, in a worker thread once its first run passed); the
 runs share the runner's start-up. Random order is vitest's `sequence.shuffle` with the step's seed
 (`node --test` has none before Node 22); a test alone is selected by its name pattern (`js_regex`:
 vitest's `-t` full name, node's `--test-name-pattern` last title). Each run keeps its deadline:
@@ -67,6 +71,19 @@ def jest_package(jest_bin: str) -> Path | None:
     except (OSError, ValueError):
         return None
     return found if meta.get("name") == "jest" and 27 <= major <= 30 else None
+
+
+def script_for(runner: str, exe: str | None) -> Script | None:
+    """The plan script of a package's runner ("vitest", "jest", "node"), None when it has none:
+    a vitest without the Node API, a jest outside 27-30. `exe`: its `node_modules/.bin` entry."""
+    if runner == "node":
+        return Script.node_test()
+    if exe is None:
+        return None
+    package = vitest_package(exe) if runner == "vitest" else jest_package(exe)
+    if package is None:
+        return None
+    return Script.vitest(package) if runner == "vitest" else Script.jest(package)
 
 
 def stability_steps(settings: Settings, source: str) -> list[RunStep] | None:

@@ -31,15 +31,7 @@ from assay.execution.runner import (
 )
 from assay.execution.workspace import SKIP_DIRS, Workspace
 from assay.languages import js_plans, node_checks, node_results, plans
-from assay.languages.js_plans import (
-    DECLINED,
-    TIMED_OUT,
-    Script,
-    jest_package,
-    js_regex,
-    stability_steps,
-    vitest_package,
-)
+from assay.languages.js_plans import DECLINED, TIMED_OUT, Script, js_regex, stability_steps
 from assay.languages.node_results import TITLE_SEP
 from assay.languages.plans import layout
 from assay.languages.tooling import TEST_ID_SEP, Ran, ToolRunner, nearest, under
@@ -279,15 +271,7 @@ class NodeRunner(ToolRunner):
         runner = self.test_runner(ws, module)
         if self.conf.test_args:
             return None
-        if runner == "node":
-            return Script.node_test()
-        if runner == "jest":
-            exe = self._bin(ws, module, "jest")
-            jest = jest_package(exe) if exe else None
-            return Script.jest(jest) if jest else None
-        exe = self._bin(ws, module, "vitest")
-        package = vitest_package(exe) if exe else None
-        return Script.vitest(package) if package else None
+        return js_plans.script_for(runner, self._bin(ws, module, runner))
 
     def _out_dir(self, ws: Workspace, script: Script) -> Path:
         out_dir = ws.run_dir / f"plan-{len(list(ws.run_dir.glob('plan-*')))}"
