@@ -63,19 +63,19 @@ def vitest_package(vitest_bin: str) -> Path | None:
 
 def jest_package(jest_bin: str) -> Path | None:
     """The jest package behind `node_modules/.bin/jest` (`jest/bin/jest.js`), when its `runCLI` is
-    the one jest_plan.mjs drives (jest 27 to 30)."""
+    the one jest_plan.mjs drives (jest 29.2 to 30: `--randomize` came in 29.2)."""
     found = Path(jest_bin).resolve().parent.parent
     try:
         meta = json.loads((found / "package.json").read_text(encoding="utf-8"))
-        major = int(str(meta.get("version", "0")).split(".")[0])
+        version = tuple(int(n) for n in str(meta.get("version", "0")).split(".")[:2])
     except (OSError, ValueError):
         return None
-    return found if meta.get("name") == "jest" and 27 <= major <= 30 else None
+    return found if meta.get("name") == "jest" and (29, 2) <= version < (31,) else None
 
 
 def script_for(runner: str, exe: str | None) -> Script | None:
     """The plan script of a package's runner ("vitest", "jest", "node"), None when it has none:
-    a vitest without the Node API, a jest outside 27-30. `exe`: its `node_modules/.bin` entry."""
+    a vitest without the Node API, a jest outside 29.2-30. `exe`: its `node_modules/.bin` entry."""
     if runner == "node":
         return Script.node_test()
     if exe is None:

@@ -267,7 +267,7 @@ class NodeRunner(ToolRunner):
 
     def _script(self, ws: Workspace, module: str) -> Script | None:
         """The plan script for this package's runner, None: a process per run (a vitest without
-        the Node API, a jest outside 27-30, configured `test_args`)."""
+        the Node API, a jest outside 29.2-30, configured `test_args`)."""
         runner = self.test_runner(ws, module)
         if self.conf.test_args:
             return None
