@@ -56,11 +56,13 @@ CASES = {
 }
 
 
-def gates_1_to_3(tmp_path: Path, body: str, timeout_s: float = 20) -> tuple[list, list, list]:
+def gates_1_to_3(
+    tmp_path: Path, body: str, timeout_s: float = 20, log: bool = True
+) -> tuple[list, list, list]:
     """Gate 1, gate 2's run and gate 3's plan, as the pipeline calls the runner: the commands the
     sandbox ran, gate 2's and gate 3's runs, and the runs' log lines (number, pid)."""
     root = tmp_path / "js"
-    (root / "test").mkdir(parents=True)
+    (root / "test").mkdir(parents=True, exist_ok=True)
     (root / "package.json").write_text('{"name": "js", "devDependencies": {"tape": "5"}}\n')
     (root / "test/state.js").write_text("exports.seen = [];\n")
     rel = "test/merge.test.js"
@@ -78,23 +80,34 @@ def gates_1_to_3(tmp_path: Path, body: str, timeout_s: float = 20) -> tuple[list
         steps = stability_steps(settings, body)
         assert steps is not None
         runs += run_plan(runner, ws, [rel], steps, built.collected)
-        log = [line.split() for line in ws.path("runs.log").read_text().splitlines()]
-    return [Path(c[1] if len(c) > 1 else c[0]).name for c in sandbox.commands], runs, log
+        lines = ws.path("runs.log").read_text().splitlines() if log else []
+    started = [Path(c[1] if len(c) > 1 else c[0]).name for c in sandbox.commands]
+    return started, runs, [line.split() for line in lines]
 
 
 def outcomes(runs: list[execution.TestRun]) -> list[str]:
     return ["timeout" if r.timed_out else next(iter(r.tests.values())).outcome.value for r in runs]
 
 
-def test_a_file_without_node_test_tests_runs_gate_3_in_threads_of_one_process(tmp_path):
-    """Before: gate 3's five runs were five child processes of the plan script."""
+def test_a_file_without_node_test_tests_runs_gates_1_to_3_in_threads_of_one_process(tmp_path):
+    """Before: its six runs were six child processes of the plan script."""
     commands, runs, log = gates_1_to_3(tmp_path, FRESH)
     assert commands == ["node_plan.mjs"], commands
     assert outcomes(runs) == ["passed"] * 6, runs
     assert [n for n, _ in log] == ["1", "2", "3", "4", "5", "6"]
-    first_pid, *later = [pid for _, pid in log]
-    # gate 1's run is `node --test`'s own child; the rest are threads of the plan's process
-    assert len(set(later)) == 1 and first_pid not in later, log
+    assert len({pid for _, pid in log}) == 1, log  # threads of the plan's process
+
+
+def test_a_file_whose_thread_loaded_node_test_runs_under_node_test(tmp_path):
+    """node:test reached through a helper (the file does not name it): its tests are `run()`'s
+    to report, not an exit status."""
+    body = 'require("./helper");\n'
+    helper = 'const t = require("node:" + "test");\nt.test("adds", () => {});\n'
+    (tmp_path / "js/test").mkdir(parents=True)
+    (tmp_path / "js/test/helper.js").write_text(helper)
+    commands, runs, _ = gates_1_to_3(tmp_path, body, log=False)
+    assert [list(r.tests) for r in runs] == [["test/merge.test.js::adds"]] * 6, runs
+    assert outcomes(runs) == ["passed"] * 6, runs
 
 
 @pytest.mark.parametrize(
@@ -114,7 +127,7 @@ def test_a_thread_ends_a_run_as_its_own_process_would(tmp_path, case, expected):
         assert "exitCode: 1" in next(iter(failed[0].tests.values())).message, failed
     if case == "chdir":  # the thread refused (its attempt counted), that run and the rest are
         # processes
-        assert len(log) == 7 and len({pid for _, pid in log[2:]}) == 5, log
+        assert len(log) == 7 and len({pid for _, pid in log[1:]}) == 6, log
     assert commands == ["node_plan.mjs"], commands
 
 
