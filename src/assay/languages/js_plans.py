@@ -10,7 +10,7 @@ Each run is what the runner's own command gives: a fresh vitest worker and modul
 (`isolate: true`, as a new `vitest run`), a fresh jest environment and module registry (in band, as
 `jest FILE`; a run that leaves a handle open or a node module changed hands the file back to the
 `jest` command: `DECLINED`), or the file in a fresh child process (`node --test`; a file without
-node:test tests, judged by its exit status, in a worker thread once its first run passed); the
+node:test tests, judged by its exit status, in a fresh worker thread per run); the
 runs share the runner's start-up. Random order is vitest's `sequence.shuffle` with the step's seed
 (`node --test` has none before Node 22); a test alone is selected by its name pattern (`js_regex`:
 vitest's `-t` full name, node's `--test-name-pattern` last title). Each run keeps its deadline:
