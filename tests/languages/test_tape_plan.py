@@ -45,6 +45,7 @@ CASES = {
     "chdir": "try { process.chdir('..'); } catch (e) { console.error(e); process.exitCode = 1; }\n",
     # a failure by exit status, on the third run only: gate 3 finds it, as with a process per run
     "exit": "if (n === 3) process.exitCode = 1;\n",
+    "exit_call": "if (n === 2) process.exit(2);\n",
     "rejection": "if (n === 2) Promise.reject(new Error('run two rejects'));\n",
     # the main thread's stack (V8's 984 KB) overflows at this depth; a worker's default 4 MB not
     "stack": (
@@ -115,6 +116,7 @@ def test_a_file_whose_thread_loaded_node_test_runs_under_node_test(tmp_path):
     [
         ("chdir", ["passed"] * 6),
         ("exit", ["passed", "passed", "failed"]),
+        ("exit_call", ["passed", "failed"]),
         ("rejection", ["passed", "failed"]),
         ("stack", ["passed", "failed"]),
     ],
@@ -123,8 +125,9 @@ def test_a_thread_ends_a_run_as_its_own_process_would(tmp_path, case, expected):
     commands, runs, log = gates_1_to_3(tmp_path, FRESH + CASES[case])
     assert outcomes(runs) == expected, runs
     failed = [r for r in runs if next(iter(r.tests.values())).outcome is Outcome.FAILED]
-    if failed:  # the message `node --test` gives for a file that exits 1
-        assert "exitCode: 1" in next(iter(failed[0].tests.values())).message, failed
+    if failed:  # the message `node --test` gives for a file that exits with that status
+        status = "2" if case == "exit_call" else "1"
+        assert f"exitCode: {status}," in next(iter(failed[0].tests.values())).message, failed
     if case == "chdir":  # the thread refused (its attempt counted), that run and the rest are
         # processes
         assert len(log) == 7 and len({pid for _, pid in log[1:]}) == 6, log
