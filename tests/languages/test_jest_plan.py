@@ -112,3 +112,30 @@ def test_a_test_that_needs_another_tests_node_module_state_still_fails_alone(tmp
     assert [sorted(r.passed()) for r in runs[:2]] == [[f"{rel}::first", f"{rel}::second"]] * 2
     assert runs[2].tests[f"{rel}::second"].outcome is Outcome.FAILED, runs
     assert commands == ["--check", "jest_plan.mjs", "jest", "jest", "jest", "jest"], commands
+
+
+# the second run (gate 3's first) leaves a timer pending; the first does not
+LATER_OPEN = """const fs = require("fs");
+const { total } = require("../src/price");
+
+test("adds prices", () => {
+  const n = fs.existsSync("runs.n") ? Number(fs.readFileSync("runs.n", "utf8")) + 1 : 1;
+  fs.writeFileSync("runs.n", String(n));
+  if (n === 2) setTimeout(() => {}, 300);
+  expect(total([100, 250])).toBe(350);
+});
+"""
+
+
+@pytest.mark.slow
+def test_a_plan_declined_after_gate_1s_run_keeps_that_run_and_hands_gate_3_to_the_command(tmp_path):
+    """Slow (2 jest processes and the plan, 2-4 s of CPU): gate 1's run stands (nothing was left
+    after it), gate 3's runs are the jest command's."""
+    root = project(tmp_path, LATER_OPEN)
+    settings = Settings(cache=False)
+    settings.stability.reruns, settings.stability.random_order = 1, False
+    commands, runs = gates_1_to_3(root, "test/cart.test.js", settings)
+    assert [r.tests["test/cart.test.js::adds prices"].outcome for r in runs] == [
+        Outcome.PASSED
+    ] * 3, runs
+    assert commands == ["--check", "jest_plan.mjs", "jest", "jest"], commands
