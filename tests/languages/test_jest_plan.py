@@ -70,9 +70,10 @@ def gates_1_to_3(root: Path, rel: str, settings: Settings) -> tuple[list[str], l
     return [Path(c[1] if c[0] == "node" else c[0]).name for c in sandbox.commands], runs
 
 
+@pytest.mark.slow
 def test_a_jest_file_runs_gates_1_to_3_in_one_process(tmp_path):
-    """Before: nine `jest` processes (gate 1's run, three reruns, a random order, four tests
-    alone), about 0.7 s of CPU each."""
+    """Slow (9 s wall under load, 2-3 s of CPU: nine jest runs in one process). Before: nine `jest`
+    processes (gate 1's run, three reruns, a random order, four tests alone), 0.7 s of CPU each."""
     root = project(tmp_path)
     rel = "test/price.test.js"
     commands, runs = gates_1_to_3(root, rel, Settings(cache=False))
@@ -87,9 +88,11 @@ def test_a_jest_file_runs_gates_1_to_3_in_one_process(tmp_path):
     assert [sorted(r.passed()) for r in runs] == [sorted(ids)] * 6, runs
 
 
+@pytest.mark.slow
 def test_a_run_that_leaves_a_timer_pending_is_judged_by_the_jest_command(tmp_path):
-    """The jest command waits for the timer and exits; in one process the timer would outlive the
-    run: the plan stops, and the jest command runs the file, a process per run."""
+    """Slow (the plan and 3 jest processes, 3-4 s of CPU): the jest command waits for the timer
+    and exits; in one process the timer would outlive the run: the plan stops, and the jest
+    command runs the file, a process per run."""
     root = project(tmp_path, LEFT_OPEN)
     settings = Settings(cache=False)
     settings.stability.reruns, settings.stability.random_order = 1, False

@@ -134,10 +134,11 @@ def test_a_thread_ends_a_run_as_its_own_process_would(tmp_path, case, expected):
     assert commands == ["node_plan.mjs"], commands
 
 
+@pytest.mark.slow
 def test_a_run_that_hangs_in_a_thread_is_judged_as_its_process_would_be(tmp_path):
-    """2 s wall (the run's deadline), little CPU: the second run hangs; as with a process per run,
-    the plan ends at that run's deadline and gate 3 does that step and the rest again, a process
-    per run (`plans.redo_crashed`)."""
+    """Slow: 5 s wall (the run's 2 s deadline, then processes), little CPU. The second run hangs;
+    as with a process per run, the plan ends at that run's deadline and gate 3 does that step and
+    the rest again, a process per run (`plans.redo_crashed`)."""
     _, runs, log = gates_1_to_3(tmp_path, FRESH + CASES["hangs"], timeout_s=2)
     assert outcomes(runs) == ["passed"] * 6, runs
     assert [n for n, _ in log] == ["1", "2", "3", "4", "5", "6", "7"], log
