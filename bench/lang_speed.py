@@ -25,6 +25,7 @@ cache, semver 1.0.28 from cargo's registry; commons-cli and @fastify/deepmerge f
 from __future__ import annotations
 
 import glob
+import json
 import os
 import re
 import shutil
@@ -117,6 +118,60 @@ def tape(root: Path, test: str) -> list[str]:
     return ["node_modules/.bin/tape", test]
 
 
+def jest(root: Path, test: str) -> list[str]:
+    return ["node_modules/.bin/jest", test]
+
+
+def npm_package(spec: str, dev: dict[str, str], files: dict[str, str]) -> Callable[[], Path]:
+    """A package from npm (`npm pack`, the registry's only network use here) with the dev
+    dependencies its tests need installed, and the files its repository has and its tarball
+    lacks (a tsconfig); kept in `$LANG_SPEED_WORK/_npm/`."""
+
+    def find() -> Path:
+        dest = WORK / "_npm" / spec.replace("/", "+")
+        if (dest / "node_modules").is_dir():
+            return dest
+        dest.mkdir(parents=True, exist_ok=True)
+        npm = ["npm", "--no-audit", "--no-fund", "--loglevel=error"]
+        subprocess.run([*npm, "pack", spec, "--silent"], cwd=dest, check=True, capture_output=True)
+        tarball = next(dest.glob("*.tgz"))
+        subprocess.run(["tar", "xzf", tarball.name, "--strip-components=1"], cwd=dest, check=True)
+        tarball.unlink()
+        pkg = json.loads((dest / "package.json").read_text())
+        pkg["devDependencies"] = dev
+        (dest / "package.json").write_text(json.dumps(pkg, indent=2))
+        for rel, text in files.items():
+            (dest / rel).write_text(text)
+        subprocess.run([*npm, "install", "--ignore-scripts"], cwd=dest, check=True)
+        return dest
+
+    return find
+
+
+# ts-dedent 2.3.0: jest 30 with ts-jest, as its package.json has them; its repository's tsconfigs
+# (not in the tarball) written as its jest config and `moduleNameMapper` need them
+TS_DEDENT = npm_package(
+    "ts-dedent@2.3.0",
+    {"@jest/globals": "^30.4.2", "jest": "^30.4.2", "ts-jest": "^29.4.11", "typescript": "~6.0.3"},
+    {
+        "tsconfig.json": json.dumps({
+            "compilerOptions": {
+                "target": "es2019", "module": "node16", "moduleResolution": "node16",
+                "strict": True, "esModuleInterop": True, "skipLibCheck": True, "noEmit": True,
+                "paths": {"ts-dedent": ["./src/index.ts"]},
+            },
+            "include": ["src"],
+        }),
+        "tsconfig.jest.json": json.dumps({
+            "compilerOptions": {
+                "target": "es2019", "module": "commonjs", "strict": True,
+                "esModuleInterop": True, "skipLibCheck": True, "isolatedModules": True,
+            },
+        }),
+    },
+)  # fmt: skip
+
+
 ROWS = {
     r.name: r
     for r in (
@@ -134,6 +189,8 @@ ROWS = {
         Row("ts-example", "node", prepared("ts-example"), "test/price.test.ts", vitest,
             ("test/typo.test.ts",)),
         Row("js-deepmerge", "node", prepared("deepmerge"), "test/mergearray.test.js", tape),
+        Row("ts-dedent-jest", "node", TS_DEDENT, "src/__tests__/index.spec.ts", jest),
+        Row("js-jest-fixture", "node", prepared("jest-good"), "test/price.test.js", jest),
     )
 }  # fmt: skip
 

@@ -1,12 +1,16 @@
-"""Gates 1-3 of a vitest or `node --test` file in one node process: a plan script
+"""Gates 1-3 of a vitest, jest or `node --test` file in one node process: a plan script
 (`vitest_plan.mjs` on vitest's Node API, `createVitest` and `runTestSpecifications`;
-`node_plan.mjs` on node:test's own `run()`) makes gate 1's run, which gate 2 takes, then gate 3's
+`jest_plan.mjs` on jest's `runCLI`; `node_plan.mjs` on node:test's own `run()`, and worker threads
+for a file without node:test tests) makes gate 1's run, which gate 2 takes, then gate 3's
 plan ahead when gate 3 will run and every test passed: one start of node (and of vitest) and one
 sandbox entry per file, where gate 1's run and gate 3's plan were two (for `node --test`, a start
 and a sandbox entry per run of gate 3; vitest 7+ starts before its plan).
 
 Each run is what the runner's own command gives: a fresh vitest worker and module graph
-(`isolate: true`, as a new `vitest run`), or the file in a fresh child process (`node --test`); the
+(`isolate: true`, as a new `vitest run`), a fresh jest environment and module registry (in band, as
+`jest FILE`; a run that leaves a handle open or a node module changed hands the file back to the
+`jest` command: `DECLINED`), or the file in a fresh child process (`node --test`; a file without
+node:test tests, judged by its exit status, in a fresh worker thread per run); the
 runs share the runner's start-up. Random order is vitest's `sequence.shuffle` with the step's seed
 (`node --test` has none before Node 22); a test alone is selected by its name pattern (`js_regex`:
 vitest's `-t` full name, node's `--test-name-pattern` last title). Each run keeps its deadline:
@@ -39,6 +43,9 @@ if TYPE_CHECKING:
 
 HERE = Path(__file__).parent
 TIMED_OUT = 124  # a plan script's exit status when a run passed its deadline
+# jest_plan.mjs's exit status when a run left what a process per run would not share with the
+# next (a handle open, a node module changed): the jest command judges the file instead
+DECLINED = 3
 _JS_SPECIAL = re.compile(r"[.*+?^${}()|[\]\\/]")
 Tree = dict[str, tuple[int, int]]
 
@@ -52,6 +59,31 @@ def vitest_package(vitest_bin: str) -> Path | None:
     (`dist/node.js`, vitest 3)."""
     found = Path(vitest_bin).resolve().parent
     return found if (found / "dist" / "node.js").is_file() else None
+
+
+def jest_package(jest_bin: str) -> Path | None:
+    """The jest package behind `node_modules/.bin/jest` (`jest/bin/jest.js`), when its `runCLI` is
+    the one jest_plan.mjs drives (jest 29.2 to 30: `--randomize` came in 29.2)."""
+    found = Path(jest_bin).resolve().parent.parent
+    try:
+        meta = json.loads((found / "package.json").read_text(encoding="utf-8"))
+        version = tuple(int(n) for n in str(meta.get("version", "0")).split(".")[:2])
+    except (OSError, ValueError):
+        return None
+    return found if meta.get("name") == "jest" and (29, 2) <= version < (31,) else None
+
+
+def script_for(runner: str, exe: str | None) -> Script | None:
+    """The plan script of a package's runner ("vitest", "jest", "node"), None when it has none:
+    a vitest without the Node API, a jest outside 29.2-30. `exe`: its `node_modules/.bin` entry."""
+    if runner == "node":
+        return Script.node_test()
+    if exe is None:
+        return None
+    package = vitest_package(exe) if runner == "vitest" else jest_package(exe)
+    if package is None:
+        return None
+    return Script.vitest(package) if runner == "vitest" else Script.jest(package)
 
 
 def stability_steps(settings: Settings, source: str) -> list[RunStep] | None:
@@ -72,7 +104,7 @@ def stability_steps(settings: Settings, source: str) -> list[RunStep] | None:
 class Script:
     """One runner's plan script; `runner` names its results' format (`node_results`)."""
 
-    runner: str  # "vitest" or "node"
+    runner: str  # "vitest", "jest" or "node"
     what: str  # how messages name the runner
     script: Path
     suffix: str  # of each run's results file
@@ -83,13 +115,17 @@ class Script:
         return cls("vitest", "vitest", HERE / "vitest_plan.mjs", ".json", {"vitest": str(package)})
 
     @classmethod
+    def jest(cls, package: Path) -> Script:
+        return cls("jest", "jest", HERE / "jest_plan.mjs", ".json", {"jest": str(package)})
+
+    @classmethod
     def node_test(cls) -> Script:
         return cls("node", "node --test", HERE / "node_plan.mjs", ".xml", {})
 
     def pattern(self, test_id: str) -> str:
         name = test_id.split(TEST_ID_SEP, 1)[1]
         last = name.split(TITLE_SEP)[-1]
-        return js_regex(name.replace(TITLE_SEP, " ") if self.runner == "vitest" else last)
+        return js_regex(name.replace(TITLE_SEP, " ") if self.runner != "node" else last)
 
     def spec(self, run: PlannedRun, steps: list[RunStep]) -> dict[str, object]:
         s = steps[run.step]

@@ -7,7 +7,8 @@ with `node --check` (under `node --test`, only when the first run failed: a run 
 passed proves its syntax). Both fail closed: a file is never accepted unless its syntax and its
 execution were both proven, so a missing `tsc` or test runner makes it `unvalidated`, never
 `accepted`. The project's `node_modules` are linked read-only into the scratch copy, never copied,
-never written. Gates 1-3 of a vitest or `node --test` file run in one node process (`js_plans`).
+never written. Gates 1-3 of a vitest, jest or `node --test` file run in one node process
+(`js_plans`).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from assay.execution.runner import (
 )
 from assay.execution.workspace import SKIP_DIRS, Workspace
 from assay.languages import js_plans, node_checks, node_results, plans
-from assay.languages.js_plans import TIMED_OUT, Script, js_regex, stability_steps, vitest_package
+from assay.languages.js_plans import DECLINED, TIMED_OUT, Script, js_regex, stability_steps
 from assay.languages.node_results import TITLE_SEP
 from assay.languages.plans import layout
 from assay.languages.tooling import TEST_ID_SEP, Ran, ToolRunner, nearest, under
@@ -90,6 +91,8 @@ class NodeRunner(ToolRunner):
         self._ran: dict[tuple[str, str], tuple[bytes | None, TestRun]] = {}
         # the same key -> (its bytes, gate 3's steps and plan as that run's process ran them ahead)
         self._ahead: dict[tuple[str, str], tuple[bytes | None, list[RunStep], PlanAhead]] = {}
+        # the files a jest plan declined (`js_plans.DECLINED`): a process per run for them
+        self._declined: set[tuple[str, str]] = set()
         self._lock = threading.Lock()
 
     def _module(self, ws: Workspace, rel: str) -> str:
@@ -157,13 +160,15 @@ class NodeRunner(ToolRunner):
         with self._lock:
             self._ran.pop(key, None)
             self._ahead.pop(key, None)
+            self._declined.discard(key)
         tree_before = ws.snapshot()
         script = self._script(ws, module)
-        if script is None:
+        first = None if script is None else self._first_run(ws, rel, module, script, tree_before)
+        if first is None:  # no plan script, or the jest plan declined the first run
             run = self.run(ws, files)
             run.tree_before = tree_before
         else:
-            run = self._first_run(ws, rel, module, script, tree_before)
+            run = first
         failing = any(t.outcome in (Outcome.FAILED, Outcome.ERROR) for t in run.tests.values())
         if lazy and (run.crash or failing):
             checked = node_checks.node_check(self, ws, rel)
@@ -231,12 +236,14 @@ class NodeRunner(ToolRunner):
         self, ws: Workspace, files: list[str], steps: list[RunStep], ids: list[str] | None = None
     ) -> list[TestRun]:
         """Every run of gate 3 in one node process (`js_plans`): taken from gate 1's process when it
-        ran this plan ahead; a process per run for jest, a vitest without the Node API, or when
-        `test_args` are configured."""
+        ran this plan ahead; a process per run for a vitest without the Node API, a jest plan
+        declined, or when `test_args` are configured."""
         rel = files[0]
         module = self._module(ws, rel)
+        key = (str(ws.project), rel)
         with self._lock:
-            ahead = self._ahead.pop((str(ws.project), rel), None)
+            ahead = self._ahead.pop(key, None)
+            declined = key in self._declined
         if ahead is not None and (ahead[1], ahead[2].ids, ahead[0]) == (
             steps,
             list(ids or []),
@@ -245,26 +252,26 @@ class NodeRunner(ToolRunner):
             found = ahead[2].runs
         else:
             script = self._script(ws, module)
-            if script is None:
+            if script is None or declined:
                 return each_step(self, ws, files, steps, ids)
             out_dir = self._out_dir(ws, script)
             planned = layout(out_dir, script.suffix, steps, ids)
             argv = script.argv(out_dir, under(module, rel), planned, steps, ids, self.timeout_s)
             ran = self.exec(ws, argv, cwd=module, timeout=self.timeout_s * len(planned) + 30)
+            if script.runner == "jest" and ran.result.returncode == DECLINED:
+                with self._lock:
+                    self._declined.add(key)
+                return each_step(self, ws, files, steps, ids)
             found = script.gathered(planned, steps, ids, rel, ran.roots, *self._ended(ran, script))
         return plans.redo_crashed(found, steps, lambda rest: each_step(self, ws, files, rest, ids))
 
     def _script(self, ws: Workspace, module: str) -> Script | None:
-        """The plan script for this package's runner, None: a process per run (jest, a vitest
-        without the Node API, configured `test_args`)."""
+        """The plan script for this package's runner, None: a process per run (a vitest without
+        the Node API, a jest outside 29.2-30, configured `test_args`)."""
         runner = self.test_runner(ws, module)
-        if self.conf.test_args or runner not in ("vitest", "node"):
+        if self.conf.test_args:
             return None
-        if runner == "node":
-            return Script.node_test()
-        exe = self._bin(ws, module, "vitest")
-        package = vitest_package(exe) if exe else None
-        return Script.vitest(package) if package else None
+        return js_plans.script_for(runner, self._bin(ws, module, runner))
 
     def _out_dir(self, ws: Workspace, script: Script) -> Path:
         out_dir = ws.run_dir / f"plan-{len(list(ws.run_dir.glob('plan-*')))}"
@@ -285,9 +292,9 @@ class NodeRunner(ToolRunner):
         module: str,
         script: Script,
         tree_before: dict[str, tuple[int, int]],
-    ) -> TestRun:
+    ) -> TestRun | None:
         """Gate 1's run through the plan script, with gate 3's plan run ahead in the same process
-        when gate 3 will ask for one (`js_plans`)."""
+        when gate 3 will ask for one (`js_plans`); None when the jest plan declined that run."""
         path = ws.path(rel)
         source = path.read_text(encoding="utf-8", errors="replace") if path.is_file() else ""
         steps = stability_steps(self.settings, source)
@@ -300,6 +307,12 @@ class NodeRunner(ToolRunner):
         ran = self.exec(ws, argv, cwd=module, timeout=budget)
         crash, timed_out = self._ended(ran, script)
         found = script.read(script.first_out(out_dir), rel, ran.roots)
+        declined = script.runner == "jest" and ran.result.returncode == DECLINED
+        if declined:  # at the first run (it left no results) or at one of gate 3's
+            with self._lock:
+                self._declined.add((str(ws.project), rel))
+            if found is None:
+                return None
         run = TestRun(duration_s=ran.result.duration_s, tree_before=tree_before)
         run.tests = found or {}
         failed = any(t.outcome in (Outcome.FAILED, Outcome.ERROR) for t in run.tests.values())
@@ -308,7 +321,7 @@ class NodeRunner(ToolRunner):
             run.crash, run.timed_out = crash, timed_out
         elif not run.tests:
             run.crash = ran.why(script.what)
-        if steps is not None and run.tests and not run.crash:
+        if steps is not None and run.tests and not run.crash and not declined:
             ahead, run.writes = js_plans.ahead_of(
                 script, out_dir, rel, ran.roots, steps, run, (crash, timed_out), ws.snapshot()
             )

@@ -1,0 +1,126 @@
+// assay's plan for one jest test file in one node process (languages/js_plans.py writes the plan):
+// `node jest_plan.mjs PLAN.json`, PLAN as for vitest_plan.mjs with "jest" (the jest package
+// directory) for "vitest". Each run is jest's own `runCLI` on the argv the `jest --ci --json
+// --outputFile=OUT --runTestsByPath FILE [--randomize --seed=N] [-t P]` command parses to, in band
+// as that command runs one file: a fresh test environment and module registry per run, the JSON
+// the command writes written to "out". The plan shares jest's start-up, config and transforms.
+//
+// What a run in this process shares with the runs after it, and a process per run would not: the
+// event loop and node's own modules. So after each run, when it left something open that would
+// keep the `jest` command from exiting (`process.getActiveResourcesInfo()`: a timer, a socket;
+// unless the project's jest config has forceExit), or changed a node module the test file
+// required (fs, http...: a property added, replaced or removed, a process listener), the plan
+// stops with exit status 3 (DECLINED) and assay judges the file with the jest command instead.
+import { readFileSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { jsRegex, runPlan } from "./js_plan_common.mjs";
+
+const DECLINED = 3;
+const plan = JSON.parse(readFileSync(process.argv[2], "utf8"));
+const fromJest = createRequire(join(plan.jest, "package.json"));
+const { runCLI } = fromJest(plan.jest);
+const fromCli = createRequire(fromJest.resolve("jest-cli/package.json"));
+const { yargsOptions } = fromCli("jest-cli");
+const yargs = fromCli("yargs");
+// the jest-runtime jest's runner loads the test files with
+const fromRunner = createRequire(createRequire(fromJest.resolve("@jest/core")).resolve("jest-runner"));
+const Runtime = fromRunner("jest-runtime").default;
+
+// each node module a test file required (jest hands it the process's own), with its own
+// properties as the first file to require it found them
+const required = new Map();
+const requireCore = Runtime.prototype._requireCoreModule;
+Runtime.prototype._requireCoreModule = function (name, supportPrefix) {
+  const module = requireCore.call(this, name, supportPrefix);
+  const kept = module !== null && (typeof module === "object" || typeof module === "function");
+  if (kept && !required.has(name)) required.set(name, [module, propertiesOf(module)]);
+  return module;
+};
+
+function propertiesOf(module) {
+  const out = new Map();
+  for (const key of Reflect.ownKeys(module)) {
+    const desc = Object.getOwnPropertyDescriptor(module, key);
+    out.set(key, desc && ("value" in desc ? desc.value : desc.get));
+  }
+  return out;
+}
+
+const same = (a, b) => a.size === b.size && [...a].every(([k, v]) => b.has(k) && b.get(k) === v);
+
+function listeners() {
+  return new Map(process.eventNames().map((e) => [e, process.listenerCount(e)]));
+}
+
+// a node module a test file changed, or a process listener it added, that a run after would see
+function leftChanged(listenersBefore) {
+  for (const [name, [module, props]] of required)
+    if (!same(props, propertiesOf(module))) return `node:${name}`;
+  return same(listenersBefore, listeners()) ? null : "a process listener";
+}
+
+function open(before) {
+  const counts = new Map();
+  for (const r of before) counts.set(r, (counts.get(r) ?? 0) + 1);
+  const left = [];
+  for (const r of process.getActiveResourcesInfo())
+    if ((counts.get(r) ?? 0) > 0) counts.set(r, counts.get(r) - 1);
+    else left.push(r);
+  return left;
+}
+
+// the command's argv as jest-cli parses it (its yargs options, dashed keys dropped)
+function argvOf(args) {
+  const parsed = yargs(args).options(yargsOptions).parserConfiguration({}).parseSync();
+  const argv = { $0: "jest", _: parsed._ };
+  for (const [key, value] of Object.entries(parsed)) if (!key.includes("-")) argv[key] = value;
+  return argv;
+}
+
+// the run's results are dropped: a process of its own judges it
+function decline(run, why) {
+  rmSync(run.out, { force: true });
+  console.error(`jest plan declined: ${why}`);
+  process.exit(DECLINED);
+}
+
+let first = null; // the first run's JSON
+const runOne = async (run) => {
+  const args = ["--ci", "--json", `--outputFile=${run.out}`, "--runTestsByPath", plan.file];
+  if (run.seed !== null) args.push("--randomize", `--seed=${run.seed}`);
+  if (run.pattern) args.push("-t", run.pattern);
+  const argv = argvOf(args);
+  const resources = process.getActiveResourcesInfo();
+  const before = listeners();
+  const { globalConfig } = await runCLI(argv, argv.projects ?? [process.cwd()]);
+  await new Promise((done) => setImmediate(done)); // what the run closed as it ended
+  const left = globalConfig.forceExit ? [] : open(resources);
+  if (left.length) decline(run, `the run left ${left.join(", ")} open`);
+  const touched = leftChanged(before);
+  if (touched) decline(run, `the run changed ${touched}`);
+  const data = JSON.parse(readFileSync(run.out, "utf8"));
+  first ??= data;
+  const statuses = new Map();
+  for (const m of data.testResults) {
+    if (m.message && m.assertionResults.length === 0) statuses.set("<file>", "failed");
+    for (const a of m.assertionResults)
+      statuses.set([...a.ancestorTitles, a.title].join(" > "), a.status);
+  }
+  const failed = data.testResults.some(
+    (m) => m.message || m.assertionResults.some((a) => a.status === "failed"),
+  );
+  return { failed, statuses };
+};
+
+// the first run's passing tests by full name, as assay's ids name them (titles joined by " > ")
+const passing = () => {
+  const names = [];
+  for (const m of first.testResults)
+    for (const a of m.assertionResults)
+      if (a.status === "passed") names.push([...a.ancestorTitles, a.title].join(" > "));
+  return [...new Set(names)];
+};
+const pattern = (name) => jsRegex(name.split(" > ").join(" "));
+await runPlan(plan, runOne, passing, pattern);
+process.exit(0);
