@@ -14,7 +14,7 @@ from assay.execution.workspace import Workspace
 from assay.languages import LANGUAGES
 from assay.languages.java_warm import jdk_version
 from assay.languages.rust_warm import built_from, rust_version
-from assay.languages.warm import location, state_of
+from assay.languages.warm import linkable, location, state_of
 from assay.project import Project
 from assay.sandbox import Sandbox
 from tests.conftest import REPO
@@ -52,6 +52,66 @@ def test_a_rust_workspace_starts_warm_and_builds_only_the_candidate(tmp_path, mo
         assert runner.run(second, ["tests/extra.rs"]).passed()
     # the workspace's build and run wrote their own copy only
     assert sorted(p.name for p in warm.iterdir()) == before
+
+
+VANDAL = """use std::io::Write;
+
+#[test]
+fn writes_over_the_build() {
+    let deps = std::env::current_exe().unwrap().parent().unwrap().to_path_buf();
+    let mut written = 0;
+    for entry in std::fs::read_dir(&deps).unwrap() {
+        let path = entry.unwrap().path();
+        if let Ok(mut f) = std::fs::OpenOptions::new().write(true).open(&path) {
+            if f.write_all(b"vandal").is_ok() {
+                written += 1;
+            }
+        }
+    }
+    println!("wrote {written} files");
+}
+"""
+
+
+@pytest.mark.slow
+def test_a_rust_test_writing_over_the_target_dir_leaves_the_next_build_as_it_was(
+    tmp_path, monkeypatch
+):
+    """Slow: three cargo builds of a small crate. A workspace's target directory is linked to the
+    warm build where the tests run as another uid (no 237 MB copy); a test that writes every file
+    it finds there changes neither the warm build nor the next workspace's build, and the warm
+    build's rebuild after an edit of the library leaves the linked workspace's files as they
+    were."""
+    if shutil.which("cargo") is None:
+        pytest.skip("cargo is not installed")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    root = tmp_path / "rust"
+    shutil.copytree(REPO / "examples/rust", root, ignore=shutil.ignore_patterns("target"))
+    for other in (root / "tests").glob("*.rs"):
+        other.unlink()
+    (root / "tests/vandal.rs").write_text(VANDAL)
+    settings = Settings(cache=False)
+    runner = LANGUAGES["rust"].runner(
+        Sandbox(settings.sandbox, protect=root), Project.load(root), settings
+    )
+    with Workspace(root) as ws:
+        assert runner.compile(ws, ["tests/vandal.rs"]).ok
+        target = ws.cache_dir / "cargo-target"
+        lib = next((target / "debug/deps").glob("libprice-*.rlib"))
+        warm = location("cargo", root, ".", rust_version(root)) / "cargo-target/debug/deps"
+        kept = (warm / lib.name).read_bytes()
+        if linkable(ws.cache_dir):  # root, tests as another uid: linked, not copied
+            assert lib.stat().st_ino == (warm / lib.name).stat().st_ino
+        assert runner.run(ws, ["tests/vandal.rs"]).passed()
+        assert (warm / lib.name).read_bytes() == kept
+        files = {p: p.read_bytes() for p in target.rglob("*") if p.is_file()}
+        # the library edited: the warm build is rebuilt in place, never through this workspace
+        (root / "src/lib.rs").write_text((root / "src/lib.rs").read_text() + "// edited\n")
+        with Workspace(root) as second:
+            second.apply({"tests/extra.rs": EXTRA})
+            assert runner.compile(second, ["tests/extra.rs"]).ok
+            assert runner.run(second, ["tests/extra.rs"]).passed()
+        assert {p: p.read_bytes() for p in files} == files
 
 
 @pytest.mark.slow
