@@ -4,7 +4,9 @@ runs write reaches that build."""
 
 from __future__ import annotations
 
+import os
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -14,9 +16,10 @@ from assay.execution.workspace import Workspace
 from assay.languages import LANGUAGES
 from assay.languages.java_warm import jdk_version
 from assay.languages.rust_warm import built_from, rust_version
-from assay.languages.warm import linkable, location, state_of
+from assay.languages.warm import linkable, location, seed, state_of
 from assay.project import Project
 from assay.sandbox import Sandbox
+from assay.sandbox.namespaces import TEST_GID, TEST_UID
 from tests.conftest import REPO
 
 EXTRA = "use price::total;\n\n#[test]\nfn one_price() {\n    assert_eq!(total(&[5]), Ok(5));\n}\n"
@@ -162,3 +165,35 @@ def test_editing_a_test_file_leaves_the_rust_warm_build_as_it_is(tmp_path):
     assert state_of(root, built_from(root, ".")) == before
     (root / "src/lib.rs").write_text("// edited\n")
     assert state_of(root, built_from(root, ".")) != before
+
+
+@pytest.mark.parametrize("where", ["same", "other"])
+def test_a_linked_target_is_the_tests_uids_to_add_to_but_not_to_write_through(tmp_path, where):
+    """Large files of a Rust warm build are hard links that stay assay's (`seed(link_from=…)`),
+    small ones copies of the workspace's uid; on another file system than the warm build's (no
+    links across) the target is copied, as before, instead of not seeded at all."""
+    if os.geteuid() != 0:
+        pytest.skip("links are made only when assay runs as root and tests as another uid")
+    base = Path("/dev/shm") if where == "other" else tmp_path
+    if where == "other" and (not base.is_dir() or base.stat().st_dev == tmp_path.stat().st_dev):
+        pytest.skip("no second file system at /dev/shm")
+    warm = Path(tempfile.mkdtemp(dir=base))
+    try:
+        (warm / "t/deps").mkdir(parents=True)
+        (warm / "t/deps/liba.rlib").write_bytes(b"r" * 4096)
+        (warm / "t/deps/a.d").write_text("a.rs:\n")
+        ws = tmp_path / "ws"
+        ws.mkdir()
+        os.chown(ws, TEST_UID, TEST_GID)  # as the sandbox hands a workspace over
+        assert seed(warm, "t", ws / "t", link_from=1024)
+        big, small = ws / "t/deps/liba.rlib", ws / "t/deps/a.d"
+        linked = big.stat().st_ino == (warm / "t/deps/liba.rlib").stat().st_ino
+        assert linked == (where == "same")
+        if linked:
+            assert big.stat().st_uid == 0 and not big.stat().st_mode & 0o022
+        assert small.stat().st_uid == TEST_UID and small.read_text() == "a.rs:\n"
+        assert small.stat().st_ino != (warm / "t/deps/a.d").stat().st_ino
+        assert (ws / "t/deps").stat().st_uid == TEST_UID
+    finally:
+        shutil.rmtree(warm, ignore_errors=True)
+        warm.with_name(warm.name + ".lock").unlink(missing_ok=True)

@@ -102,28 +102,36 @@ def seed(warm: Path, part: str, dest: Path, link_from: int | None = None) -> boo
     partial.parent.mkdir(parents=True, exist_ok=True)
     link = link_from is not None and linkable(dest.parent)
     with _locked(warm, exclusive=False):
-        cp = shutil.which("cp")
-        try:
-            if cp is not None:
-                how = "--link" if link else "--reflink=auto"
-                subprocess.run(
-                    [cp, "-a", how, str(source), str(partial)],
-                    check=True,
-                    capture_output=True,
-                    timeout=600,
-                )
-            elif link:
-                shutil.copytree(source, partial, symlinks=True, copy_function=os.link)
-            else:
-                shutil.copytree(source, partial, symlinks=True)
-        except (OSError, subprocess.SubprocessError):
-            shutil.rmtree(partial, ignore_errors=True)
+        if link and not _copy(source, partial, link=True):
+            link = False  # another file system than the warm build's: no links across
+        if not link and not _copy(source, partial, link=False):
             return False
     if link:
         _share(partial, dest.parent, link_from or 0)
     else:
         _own_like(partial, dest.parent)
     os.replace(partial, dest)
+    return True
+
+
+def _copy(source: Path, partial: Path, link: bool) -> bool:
+    """`source` copied (or linked) to `partial` with its mtimes; whether it was (none left when
+    not)."""
+    cp = shutil.which("cp")
+    try:
+        if cp is not None:
+            subprocess.run(
+                [cp, "-a", "--link" if link else "--reflink=auto", str(source), str(partial)],
+                check=True,
+                capture_output=True,
+                timeout=600,
+            )
+        else:
+            copy = os.link if link else shutil.copy2
+            shutil.copytree(source, partial, symlinks=True, copy_function=copy)
+    except (OSError, subprocess.SubprocessError):
+        shutil.rmtree(partial, ignore_errors=True)
+        return False
     return True
 
 
