@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from assay.config import Settings
 from assay.errors import InputError
@@ -39,11 +40,13 @@ from assay.model import (
     TestOutcome,
     Verdict,
 )
-from assay.mutation.standby import StandbyWorkers
 from assay.project import Project
 from assay.sandbox import Cancelled, Profile, Sandbox
 from assay.store import Store
 from assay.version import build
+
+if TYPE_CHECKING:
+    from assay.mutation.standby import StandbyWorkers
 
 EventSink = Callable[[ProgressEvent], None]
 CONFIG_FILES = ("pyproject.toml", "setup.cfg", "pytest.ini", "tox.ini", "assay.toml")
@@ -245,7 +248,11 @@ class Verifier:
         self.store = Store(project.root if settings.cache else None)
         self.pool = WorkspacePool(project.root)
         # gate 4: one worker on standby per workspace forks each file's worker
-        self.standby = StandbyWorkers(self.sandbox)
+        self.standby: StandbyWorkers | None = None
+        if any(g.uses_standby for g in self.gates):
+            from assay.mutation.standby import StandbyWorkers
+
+            self.standby = StandbyWorkers(self.sandbox)
         self.emit = on_event or (lambda *_: None)
         self._lock = threading.Lock()
         self._toolchains: dict[str, tuple[str, str | None]] = {}
@@ -404,6 +411,7 @@ class Verifier:
         stop.feedback = with_causes(causes, stop.feedback)
 
     def close(self) -> None:
-        self.standby.close()
+        if self.standby is not None:
+            self.standby.close()
         self.pool.close()
         self.store.close()

@@ -74,6 +74,9 @@ def test_an_unchanged_rust_file_compiles_nothing_and_an_edited_one_is_rebuilt(
     rebuilt, now = verify({REL: edited})
     assert "cargo" in rebuilt  # never a stale binary: the edit fails where the original passed
     assert now[f"{REL}::total_adds_prices"] is Outcome.FAILED
+    # the edited file verified again compiles nothing: the first version's binary stayed the kept
+    # one and an edited file was rebuilt at every run
+    assert "cargo" not in verify({REL: edited})[0]
     # the library written over (a panel member, a mutant): the same test file is linked anew
     member = (root / "src/lib.rs").read_text().replace("Ok(sum)", "Ok(sum + 1)")
     relinked, under_member = verify({"src/lib.rs": member})

@@ -20,8 +20,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from packaging.requirements import InvalidRequirement, Requirement
-
 from assay.config import tomllib
 
 if TYPE_CHECKING:
@@ -89,6 +87,8 @@ def normalize(name: str) -> str:
 def _requirement_names(lines: Iterable[object]) -> set[str]:
     """Distribution names of PEP 508 requirement lines; comments, options (`-r`, `-e`) and lines
     that are not requirements (URLs, paths) are left out."""
+    from packaging.requirements import InvalidRequirement, Requirement  # 0.05 s: Python only
+
     names = set()
     for line in lines:
         if not isinstance(line, str):

@@ -13,16 +13,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import ClassVar, Literal, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, ClassVar, Literal, Protocol, runtime_checkable
 
 from assay.config import Settings
 from assay.execution.runner import Runner
 from assay.execution.workspace import Workspace
 from assay.languages.base import Language
 from assay.model import GATE_ORDER, Candidate, GateResult, GateStatus, ProgressEvent, Verdict
-from assay.mutation.standby import StandbyWorkers
 from assay.project import Project
 from assay.sandbox import Sandbox
+
+if TYPE_CHECKING:
+    from assay.mutation.standby import StandbyWorkers
 
 Fact = Literal["collected", "passing_tests", "test_durations"]
 
@@ -83,6 +85,9 @@ class BaseGate:
     needs: ClassVar[tuple[Fact, ...]] = ()
     provides: ClassVar[tuple[Fact, ...]] = ()
     languages: ClassVar[frozenset[str] | None] = None
+    # whether the gate runs gate 4's workers on standby (`GateContext.standby`), which the
+    # pipeline then starts for it
+    uses_standby: ClassVar[bool] = False
 
     def __init__(self, settings: Settings):
         self.settings = settings

@@ -51,6 +51,7 @@ class MutationGate(BaseGate):
     needs = ("passing_tests",)
     # Python by assay's own engine, the others by their ecosystem's tool (`mutation.tools`)
     languages = frozenset({"python", *REGISTRY})
+    uses_standby = True
 
     def run(self, candidate: Candidate, ctx: GateContext) -> GateResult:
         if candidate.language != "python":

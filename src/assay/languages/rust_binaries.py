@@ -2,7 +2,8 @@
 file compiles nothing, as a native `cargo test` finds it fresh (a second `verify --no-cache` of the
 same file copied the crate's 237 MB warm target and recompiled the test crate every time).
 
-The binary is kept by what cargo keys it by: the compiler (`rustc -vV`), the project's files as the
+The binary is kept by what cargo keys it by: the compiler (`rustc -vV`), the candidate's content (a
+binary per version of the file, as for Go), the project's files as the
 warm build saw them (names, sizes and mtimes of every file of the scratch copy but the candidate:
 the copy keeps the user's mtimes, and a file written over it, a panel member's source, has a new
 one), the manifests, lock file and cargo configs the build reads, the build's environment and
@@ -37,14 +38,17 @@ _MANIFESTS = ("Cargo.toml", "Cargo.lock", ".cargo/config.toml", ".cargo/config")
 
 def key_of(runner: RustRunner, ws: Workspace, crate: str, rel: str, argv: list[str]) -> str | None:
     """What the candidate `rel`'s test binary depends on besides the files rustc reads for it
-    (those are checked against the record): compiler, project files, manifests (by content:
-    `register_test` may extend one), environment, command; None for a project too large to list
-    cheaply."""
+    (those are checked against the record): compiler, the candidate's content, project files,
+    manifests (by content: `register_test` may extend one), environment, command; None for a
+    project too large to list cheaply."""
     root = runner.project.root
     state = kept_binary.project_state(ws, rel, skip=_MANIFESTS)
     if state is None:
         return None
     h = hashlib.sha256(f"{root.resolve()}\0{rust_version(root / crate)}\0{state}\0".encode())
+    # the candidate's content too: one binary kept per version of the file (with the name alone, the
+    # first version's binary stayed kept and an edited file was rebuilt at every run)
+    h.update(f"{digest(ws.path(rel))}\0".encode())
     crate_dir = ws.path(crate)
     home = Path(os.environ.get("CARGO_HOME") or os.path.expanduser("~/.cargo"))
     for directory in [crate_dir, *crate_dir.parents, home]:

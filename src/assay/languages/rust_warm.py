@@ -23,6 +23,10 @@ if TYPE_CHECKING:
 
 BUILD_FILES = ("Cargo.toml", "Cargo.lock", "build.rs")
 WARM_TEST = "assay_warm"
+# a workspace's target directory links the warm build's files from this size on (libraries,
+# metadata, executables: rustc and the linker write them anew); cargo rewrites smaller ones in
+# place (fingerprints, dep-info, its lock): those are copied
+LINK_FROM = 64 * 1024
 
 
 @functools.lru_cache(maxsize=16)
@@ -53,7 +57,7 @@ def warm_target(runner: RustRunner, ws: Workspace, crate: str) -> None:
     warm = location("cargo", root, crate, rust_version(root / crate))
     state = state_of(root, built_from(root, crate))
     if refresh(warm, state, lambda d: _build(runner, d, crate)):
-        seed(warm, target.name, target)
+        seed(warm, target.name, target, link_from=LINK_FROM)
 
 
 def built_from(root: Path, crate: str) -> list[str]:
