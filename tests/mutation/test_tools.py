@@ -99,6 +99,13 @@ POMS = {
     "managed only": "<project><build><pluginManagement><plugins></plugins></pluginManagement>"
     "</build></project>",
     "no build": "<project><modelVersion>4.0.0</modelVersion></project>",
+    # commons-codec: <reporting> after <build>; PIT went into the reporting plugins (malformed)
+    "reporting after": "<project><build><plugins><plugin><artifactId>y</artifactId></plugin>"
+    "</plugins></build><reporting><plugins><plugin><artifactId>r</artifactId></plugin></plugins>"
+    "</reporting></project>",
+    "profile builds after": "<project><build><defaultGoal>x</defaultGoal></build><profiles>"
+    "<profile><build><plugins></plugins></build></profile></profiles><reporting><plugins>"
+    "</plugins></reporting></project>",
 }
 
 

@@ -160,24 +160,29 @@ def _module(request: ToolRequest) -> str:
 
 
 def _add_plugin(pom: Path) -> None:
-    """PIT and its JUnit 5 plugin in the copy's build, unless the build declares PIT itself."""
+    """PIT and its JUnit 5 plugin in the copy's build, unless the build declares PIT itself: in
+    the project's own `<build><plugins>`, never in `<reporting>` (commons-codec's is after its
+    build: a plugin with dependencies there is a malformed POM), pluginManagement or a profile."""
     text = pom.read_text(encoding="utf-8")
     if "pitest-maven" in text:
         return
-    managed = re.sub(r"<pluginManagement>.*?</pluginManagement>", "", text, flags=re.S)
-    if re.search(r"<build>.*?</plugins>", managed, flags=re.S):
-        # the build's own <plugins> (the last closing tag outside pluginManagement)
-        at = text.rfind("</plugins>")
-        while "</pluginManagement>" in text[at:] and "<pluginManagement>" not in text[at:]:
-            at = text.rfind("</plugins>", 0, at)
-        text = text[:at] + PLUGIN + "    " + text[at:]
-    elif "<build>" in text:
-        text = text.replace("<build>", f"<build>\n    <plugins>\n{PLUGIN}    </plugins>", 1)
+    # the same text with those sections blanked, so that offsets stay those of `text`
+    masked = re.sub(
+        r"<(profiles|reporting|pluginManagement)>.*?</\1>|<!--.*?-->",
+        lambda m: " " * len(m.group(0)),
+        text,
+        flags=re.S,
+    )
+    build = re.search(r"<build>.*?</build>", masked, flags=re.S)
+    plugins = build and masked.rfind("</plugins>", build.start(), build.end())
+    if build and plugins is not None and plugins >= 0:
+        text = text[:plugins] + PLUGIN + "    " + text[plugins:]
+    elif build:
+        at = build.start() + len("<build>")
+        text = text[:at] + f"\n    <plugins>\n{PLUGIN}    </plugins>" + text[at:]
     else:
-        text = text.replace(
-            "</project>",
-            f"  <build>\n    <plugins>\n{PLUGIN}    </plugins>\n  </build>\n</project>",
-        )
+        at = text.rfind("</project>")
+        text = text[:at] + f"  <build>\n    <plugins>\n{PLUGIN}    </plugins>\n  </build>\n" + text[at:]
     pom.write_text(text, encoding="utf-8")
 
 
