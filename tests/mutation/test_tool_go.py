@@ -14,8 +14,8 @@ import pytest
 from assay._assay_sandbox.mutation.protocol import Status
 from assay.config import Settings
 from assay.execution.workspace import Workspace
-from assay.mutation.tools import REGISTRY, ToolRequest
 from assay.languages.tested_sources import go_sources
+from assay.mutation.tools import REGISTRY, ToolRequest
 from assay.mutation.tools.go import _status, covered_lines, engine
 from assay.project import Project
 from assay.sandbox import Sandbox

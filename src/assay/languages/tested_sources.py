@@ -27,9 +27,7 @@ _RUST_ITEM = re.compile(
 LIMIT = 30
 
 
-def _defining(
-    root: Path, files: list[str], source: str, *declared: re.Pattern[str]
-) -> list[str]:
+def _defining(root: Path, files: list[str], source: str, *declared: re.Pattern[str]) -> list[str]:
     """The files among `files` that declare a name `source` uses (by any of `declared`)."""
     words = set(_WORD.findall(source))
     found = []

@@ -242,11 +242,7 @@ def executed(
     """Gate 4's scope, as Python's: the mutants of the functions the tests run (`result.scope`),
     so a test of `Append` is not charged for `ErrorOrNil` in the file declaring the type it uses.
     When the tests run no function of the targets, every mutant stays (all NoCoverage: rejected)."""
-    ran = {
-        key
-        for key, lines in bodies.items()
-        if any(n in covered.get(key[0], ()) for n in lines)
-    }
+    ran = {key for key, lines in bodies.items() if any(n in covered.get(key[0], ()) for n in lines)}
     kept = [m for m in scope if (m.file, m.function) in ran]
     if not kept:
         return scope

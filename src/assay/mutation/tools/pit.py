@@ -182,7 +182,11 @@ def _add_plugin(pom: Path) -> None:
         text = text[:at] + f"\n    <plugins>\n{PLUGIN}    </plugins>" + text[at:]
     else:
         at = text.rfind("</project>")
-        text = text[:at] + f"  <build>\n    <plugins>\n{PLUGIN}    </plugins>\n  </build>\n" + text[at:]
+        text = (
+            text[:at]
+            + f"  <build>\n    <plugins>\n{PLUGIN}    </plugins>\n  </build>\n"
+            + text[at:]
+        )
     pom.write_text(text, encoding="utf-8")
 
 
