@@ -71,12 +71,30 @@ _OFFLINE = re.compile(
     r"offline mode|has not been downloaded from it before|Could not resolve|"
     r"could not be resolved|Cannot access \S+ in offline mode"
 )
+_ARTIFACT = re.compile(
+    r"(?:the artifact |Could not resolve |Could not find artifact )([\w.-]+:[\w.-]+(?::[\w.-]+)*\w)"
+)
 _SEGMENT = re.compile(r"\[(nested-class|class|method|test-template|test-factory):([^\]]+)\]")
 FETCH = (
     f"fetch PIT once with the network: mvn dependency:get "
     f"-Dartifact=org.pitest:pitest-maven:{PIT_VERSION} && mvn dependency:get "
     f"-Dartifact=org.pitest:pitest-junit5-plugin:{JUNIT5_PLUGIN_VERSION}"
 )
+
+
+def offline_problem(text: str) -> str:
+    """What PIT could not load offline, named with the command that fetches it: PIT's JUnit 5
+    plugin loads `junit-platform-launcher` of the project's platform version, which the
+    project's own build never fetched (commons-codec: 1.10.2), and fetching PIT fixes nothing."""
+    named = _ARTIFACT.search(text)
+    if named is None or named.group(1).startswith("org.pitest:"):
+        return f"PIT could not load offline ({FETCH})"
+    group, artifact, *rest = named.group(1).split(":")
+    coordinates = f"{group}:{artifact}:{rest[-1]}" if rest else named.group(1)
+    return (
+        f"PIT could not load offline: {named.group(1)} is not in ~/.m2 (fetch it once with the "
+        f"network: mvn dependency:get -Dartifact={coordinates})"
+    )
 
 
 class Pit:
@@ -147,9 +165,8 @@ class Pit:
         xml = reports / "mutations.xml"
         if ran.returncode != 0 or not xml.is_file():
             text = relativize(error_tail(ran.stdout + "\n" + ran.stderr), str(request.root))
-            what = "PIT could not load offline" if _OFFLINE.search(text) else "PIT failed"
-            hint = f" ({FETCH})" if _OFFLINE.search(text) else ""
-            raise RunFailed(f"{what}{hint}: {ran.limit_hit or f'exit {ran.returncode}'}\n{text}")
+            what = offline_problem(text) if _OFFLINE.search(text) else "PIT failed"
+            raise RunFailed(f"{what}: {ran.limit_hit or f'exit {ran.returncode}'}\n{text}")
         mutants, results = read_mutations(xml, sources, classes, tests)
         return assemble(mutants, results, sources, request, time.monotonic() - start)
 
