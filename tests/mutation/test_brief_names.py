@@ -8,7 +8,8 @@ from assay.mutation.briefs import killing_test_name
 
 
 def test_a_suggested_test_is_named_as_its_language_names_tests():
-    assert killing_test_name("sort.go", "less", "CONDITIONALS_BOUNDARY") == "TestLessConditionalsBoundary"
+    go = killing_test_name("sort.go", "less", "CONDITIONALS_BOUNDARY")
+    assert go == "TestLessConditionalsBoundary"
     assert killing_test_name("src/main/java/a/Hex.java", "encode_hex", "at_boundary") == (
         "encodeHexAtBoundary"
     )
