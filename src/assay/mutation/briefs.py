@@ -78,7 +78,12 @@ def brief(m: Mutant, r: MutantResult) -> SurvivorBrief:
     what = template.format(before=_short(before), after=_short(after))
     if r.status is Status.NO_COVERAGE:
         what += f"; no test runs line {m.line} yet"
-    name = m.function.split(".<locals>.")[0].split(".")[-1] if m.function != "<module>" else ""
+    # the innermost name: `Class.method`, Rust's `<impl Iterator for Hex>::next`
+    name = (
+        re.split(r"::|\.", m.function.split(".<locals>.")[0])[-1]
+        if m.function != "<module>"
+        else ""
+    )
     stem = re.sub(r"\W+", "_", name.strip("_")).lower() or "module"
     suggested = killing_test_name(m.file, stem, SLUG.get(m.operator, m.operator))
     return SurvivorBrief(
