@@ -79,3 +79,57 @@ def test_the_missing_maven_artifact_is_named():
         "org.junit.jupiter:junit-jupiter:jar:9.9.9 (absent): Could not find artifact\n"
     )
     assert missing(maven, output) == "could not fetch org.junit.jupiter:junit-jupiter:jar:9.9.9"
+
+
+@pytest.mark.slow
+def test_a_plugin_of_a_later_phase_that_cannot_be_fetched_does_not_stop_the_tests(
+    tmp_path, monkeypatch
+):
+    """commons-codec's parent declares spotbugs and groovy plugins for `verify` and reports:
+    `dependency:go-offline` cannot fetch them here, but `mvn test-compile` builds the tests, so
+    every file was `unvalidated` for an artifact no test run needs. Slow: a real Maven run,
+    served from the machine's own ~/.m2 as a file:// mirror (no network)."""
+    if shutil.which("mvn") is None:
+        pytest.skip("Maven is not installed")
+    served = Path("~/.m2/repository").expanduser()
+    if not (served / "org/apache/maven/plugins/maven-compiler-plugin/3.13.0").is_dir():
+        pytest.skip("~/.m2 lacks the example's build plugins (run .ci/toolchains)")
+    home = tmp_path / "home"
+    (home / ".m2").mkdir(parents=True)
+    (home / ".m2/settings.xml").write_text(
+        "<settings><mirrors><mirror><id>here</id><mirrorOf>*</mirrorOf>"
+        f"<url>{served.as_uri()}</url></mirror></mirrors></settings>"
+    )
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("MAVEN_OPTS", f"-Duser.home={home}")  # Maven reads settings from there
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    root = tmp_path / "java"
+    shutil.copytree(REPO / "examples" / "java", root, ignore=shutil.ignore_patterns("target"))
+    pom = root / "pom.xml"
+    pom.write_text(
+        pom.read_text().replace(
+            "<plugins>",
+            "<plugins><plugin><groupId>com.example.invalid</groupId>"
+            "<artifactId>absent-maven-plugin</artifactId><version>1.0</version><executions>"
+            "<execution><phase>verify</phase><goals><goal>check</goal></goals></execution>"
+            "</executions></plugin>",
+            1,
+        )
+    )
+    before = tree_digest(root)
+    assert prepare(root, "java") is None
+    assert (home / ".m2/repository/org/junit/jupiter").is_dir()  # the tests' dependencies came
+    assert len(list((home / ".cache/assay/prepared").iterdir())) == 1
+    assert tree_digest(root) == before
+
+
+def test_an_artifact_maven_remembers_as_missing_is_named():
+    """A second attempt words it "was not found in ... during a previous attempt": it was
+    taken for the project's own compile error and the step counted as done."""
+    maven = next(s for s in STEPS if s.build_file == "pom.xml")
+    output = (
+        "[ERROR] Failed to execute goal org.apache.maven.plugins:maven-dependency-plugin:3.8.1:"
+        "resolve-plugins (default-cli) on project price: com.example:absent-maven-plugin:jar:1.0"
+        " was not found in https://repo.maven.apache.org/maven2 during a previous attempt.\n"
+    )
+    assert missing(maven, output) == "could not fetch com.example:absent-maven-plugin:jar:1.0"

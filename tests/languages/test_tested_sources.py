@@ -56,3 +56,22 @@ def test_a_rust_integration_test_targets_the_src_files_declaring_its_pub_items(t
     # naming no item: the crate root; a unit-test module tests its own file
     assert rust.targets_of(project, "#[test]\nfn t() {}\n", "tests/x.rs") == ["src/lib.rs"]
     assert rust.targets_of(project, "", "src/price.rs") == ["src/price.rs"]
+
+
+def test_a_js_test_requiring_its_package_directory_targets_the_packages_main(tmp_path):
+    """ljharb's packages (side-channel, object-inspect, qs) test `require('../')`: gate 4
+    skipped them, "no target", and the file was accepted unmeasured."""
+    project = _write(
+        tmp_path,
+        {
+            "package.json": '{"name": "side", "main": "lib/side.js"}',
+            "lib/side.js": "module.exports = 1;\n",
+            "index.js": "module.exports = 2;\n",
+            "sub/index.js": "module.exports = 3;\n",
+            "sub/package.json": "{}",
+        },
+    )
+    js = LANGUAGES["javascript"]
+    test = "var side = require('../');\nvar sub = require(\"../sub/\");\nrequire('..');\n"
+    assert js.targets_of(project, test, "test/index.js") == ["lib/side.js", "sub/index.js"]
+    assert js.targets_of(project, "require('./')", "index.test.js") == ["lib/side.js"]

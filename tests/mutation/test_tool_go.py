@@ -4,6 +4,9 @@ real `go test -overlay` runs in the sandbox, the user's tree untouched."""
 from __future__ import annotations
 
 import shutil
+import subprocess
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -11,8 +14,9 @@ import pytest
 from assay._assay_sandbox.mutation.protocol import Status
 from assay.config import Settings
 from assay.execution.workspace import Workspace
+from assay.languages.tested_sources import go_sources
 from assay.mutation.tools import REGISTRY, ToolRequest
-from assay.mutation.tools.go import _status, covered_lines
+from assay.mutation.tools.go import _status, covered_lines, engine
 from assay.project import Project
 from assay.sandbox import Sandbox
 from tests.conftest import REPO, tree_digest
@@ -97,3 +101,125 @@ def test_statuses_and_coverage_are_read_from_go_output():
     assert _status("", -9, True, 0.1).status is Status.TIMEOUT
     profile = "mode: set\nexample.com/m/p/a.go:3.2,5.3 2 1\nexample.com/m/p/a.go:7.2,7.9 1 0\n"
     assert covered_lines(profile, "example.com/m", "sub") == {"sub/p/a.go": {3, 4, 5}}
+
+
+BAG = """package bag
+
+type Bag struct{ Items []int }
+
+func Total(b Bag) int {
+	t := 0
+	for _, x := range b.Items {
+		t += x
+	}
+	return t
+}
+
+func Max(b Bag) int {
+	m := 0
+	for _, x := range b.Items {
+		if x > m {
+			m = x
+		}
+	}
+	return m
+}
+"""
+BAG_SORT = """package bag
+
+func (b Bag) Len() int           { return len(b.Items) }
+func (b Bag) Swap(i, j int)      { b.Items[i], b.Items[j] = b.Items[j], b.Items[i] }
+func (b Bag) Less(i, j int) bool { return b.Items[i] < b.Items[j] }
+"""
+# names `Bag` and `Total`, never `Less`: sort.Sort runs the methods in bag_sort.go
+BAG_TEST = """package bag
+
+import (
+	"sort"
+	"testing"
+)
+
+func TestSortedTotal(t *testing.T) {
+	b := Bag{Items: []int{3, 1, 2}}
+	sort.Sort(b)
+	if b.Items[0] != 1 || b.Items[2] != 3 || Total(b) != 6 {
+		t.Fatalf("got %v", b.Items)
+	}
+}
+"""
+
+
+def _bag(root: Path) -> Path:
+    root.mkdir()
+    (root / "go.mod").write_text("module example.com/bag\n\ngo 1.21\n")
+    for name, text in {"bag.go": BAG, "bag_sort.go": BAG_SORT, "bag_test.go": BAG_TEST}.items():
+        (root / name).write_text(text)
+    return root
+
+
+def test_the_files_of_a_used_types_methods_are_targets(tmp_path):
+    """sort_test.go of hashicorp/go-multierror sorts an `Error` (sort.go's methods) and was
+    judged on multierror.go alone, where it runs nothing: rejected, 0%."""
+    root = _bag(tmp_path / "bag")
+    assert go_sources(root, BAG_TEST, "bag_test.go") == ["bag.go", "bag_sort.go"]
+
+
+@pytest.mark.slow
+def test_gate_4_counts_only_the_functions_the_tests_run(tmp_path):
+    """Slow lane: real `go test` runs. As Python's gate 4: a test of `Total` and the sort methods
+    is not charged for `Max` (go-multierror's append_test.go was rejected for `ErrorOrNil` and
+    `Unwrap`, in the file declaring the type it builds); `assay mutate` still counts them."""
+    if shutil.which("go") is None:
+        pytest.skip("go is not installed")
+    root = _bag(tmp_path / "bag")
+    settings = Settings(cache=False)
+
+    (root / "none_test.go").write_text(
+        'package bag\n\nimport "testing"\n\nfunc TestNothing(t *testing.T) {\n'
+        '\tif len("ab") != 2 {\n\t\tt.Fatal("len")\n\t}\n}\n'
+    )
+
+    def run(executed_only: bool, test: str = "bag_test.go"):
+        with Workspace(root) as ws:
+            request = ToolRequest(
+                ws.project,
+                Project.load(root),
+                settings,
+                Sandbox(settings.sandbox, protect=root),
+                (test,),
+                ("bag.go", "bag_sort.go"),
+                timeout_s=120,
+                executed_only=executed_only,
+            )
+            return REGISTRY["go"].run(request)
+
+    gate = run(True)
+    functions = {m.function for m, _ in gate.scored}
+    assert functions == {"Total", "Bag.Less"}, functions
+    assert gate.scope == {"bag.go": ["Total"], "bag_sort.go": ["Bag.Less"]}  # those with mutants
+    whole = run(False)
+    assert {r.status for m, r in whole.scored if m.function == "Max"} == {Status.NO_COVERAGE}
+    # a file that runs no function of the code is still held to all of it: 0%, never a pass
+    idle = run(True, "none_test.go")
+    assert idle.scope is None and idle.score == 0.0 and len(idle.scored) == len(whole.scored)
+
+
+def test_concurrent_first_uses_build_the_engine_once_each_without_failing(tmp_path, monkeypatch):
+    """The files of one `verify` reach gate 4 together on a new assay version: each build wrote
+    the same temporary name and the later rename failed ("No such file or directory ...
+    go_engine.tmp", exit 2)."""
+    if shutil.which("go") is None:
+        pytest.skip("go is not installed")
+    gocache = subprocess.run(["go", "env", "GOCACHE"], capture_output=True, text=True).stdout
+    monkeypatch.setenv("GOCACHE", gocache.strip())  # Go's own cache stays warm
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))  # assay's cache starts empty
+    start = threading.Barrier(3)
+
+    def build() -> Path:
+        start.wait()
+        return engine()
+
+    with ThreadPoolExecutor(3) as pool:
+        built = list(pool.map(lambda _: build(), range(3)))
+    assert len(set(built)) == 1 and built[0].is_file()
+    assert [p.name for p in built[0].parent.iterdir()] == ["go_engine"]

@@ -99,6 +99,13 @@ POMS = {
     "managed only": "<project><build><pluginManagement><plugins></plugins></pluginManagement>"
     "</build></project>",
     "no build": "<project><modelVersion>4.0.0</modelVersion></project>",
+    # commons-codec: <reporting> after <build>; PIT went into the reporting plugins (malformed)
+    "reporting after": "<project><build><plugins><plugin><artifactId>y</artifactId></plugin>"
+    "</plugins></build><reporting><plugins><plugin><artifactId>r</artifactId></plugin></plugins>"
+    "</reporting></project>",
+    "profile builds after": "<project><build><defaultGoal>x</defaultGoal></build><profiles>"
+    "<profile><build><plugins></plugins></build></profile></profiles><reporting><plugins>"
+    "</plugins></reporting></project>",
 }
 
 
@@ -206,3 +213,23 @@ def test_pit_on_gradle_is_unvalidated_in_one_line_and_plain_javac_has_no_tool(tm
     (tmp_path / "pom.xml").write_text("<project/>")
     assert pit.unavailable(request) is None
     assert not (pit.problem(request) or "").startswith("gradle")
+
+
+def test_pit_names_the_artifact_it_could_not_load_offline():
+    """commons-codec: PIT's JUnit 5 plugin wanted junit-platform-launcher 1.10.2, which the
+    project's build never fetches; the file said "fetch PIT once", which was there already."""
+    from assay.mutation.tools.pit import offline_problem
+
+    output = (
+        "[ERROR] Failed to execute goal org.pitest:pitest-maven:1.30.2:mutationCoverage: "
+        "Cannot access central (https://repo.maven.apache.org/maven2) in offline mode and the "
+        "artifact org.junit.platform:junit-platform-launcher:jar:1.10.2 has not been downloaded "
+        "from it before. -> [Help 1]\n"
+    )
+    assert offline_problem(output) == (
+        "PIT could not load offline: org.junit.platform:junit-platform-launcher:jar:1.10.2 is not"
+        " in ~/.m2 (fetch it once with the network: mvn dependency:get "
+        "-Dartifact=org.junit.platform:junit-platform-launcher:1.10.2)"
+    )
+    pit = output.replace("org.junit.platform:junit-platform-launcher:jar", "org.pitest:pitest:jar")
+    assert offline_problem(pit).startswith("PIT could not load offline (fetch PIT once")

@@ -24,6 +24,13 @@ _CONFTEST = re.compile(
     r"Plugin '([^']*conftest\.py)'|while loading conftest '([^']*conftest\.py)'"
     r"|File \"([^\"]*conftest\.py)\""
 )
+COMPILED_OUT_HEADER = "UNVALIDATED: Gate 1 — THE FILE'S TESTS ARE COMPILED OUT"
+COMPILED_OUT_HINT = (
+    "The file builds only under a cfg this build does not set (a cargo feature off by default): "
+    "assay builds with the crate's default features."
+)
+# a Rust file's inner `#![cfg(...)]`: the whole file is left out unless its condition holds
+_FILE_CFG = re.compile(r"^\s*#!\[cfg\((.*)\)\]\s*$", re.M)
 MISSING_HEADER = "UNVALIDATED: Gate 1 — MISSING DEPENDENCY"
 MISSING_HINT = (
     "Install the project's test dependencies for "
@@ -152,6 +159,15 @@ class CompileGate(BaseGate):
                 [f"{e.where}: {collection_summary(e.message)}" for e in result.errors],
                 collection_errors=len(result.errors),
             )
+        if not result.collected and (gate := compiled_out(candidate.source)):
+            return GateResult(
+                self.name,
+                GateStatus.SKIP,
+                time.monotonic() - start,
+                compose(COMPILED_OUT_HEADER, [f"{candidate.rel}: {gate}"], COMPILED_OUT_HINT),
+                verdict=Verdict.UNVALIDATED,
+                details={"reason": f"compiled out by {gate}"},
+            )
         if not result.collected:
             what = (
                 "no test_* functions or Test* classes"
@@ -177,3 +193,11 @@ def broken_conftest(crash: str, candidate: str) -> str | None:
     if not found or found[-1].endswith(candidate):
         return None
     return found[-1]
+
+
+def compiled_out(source: str) -> str | None:
+    """The `#![cfg(...)]` that leaves a whole Rust file out of the build, when it names a feature
+    (hex's tests/serde.rs: `#![cfg(all(feature = "serde", feature = "alloc"))]`): no test is then
+    the build's doing, not the file's, and it was rejected as a compile error."""
+    found = _FILE_CFG.search(source)
+    return f"#![cfg({found.group(1)})]" if found and "feature" in found.group(1) else None

@@ -46,6 +46,7 @@ def run_tool(gate: str, candidate: Candidate, ctx: GateContext) -> GateResult:
         timeout_s=max(ctx.settings.sandbox.timeout_s, 600),
         workspace=ctx.workspace,
         passing=tuple(ctx.facts.passing_tests or ()),
+        executed_only=True,
     )
     why = tool.unavailable(request)
     if why is not None:  # as for a language with no tool: no verdict

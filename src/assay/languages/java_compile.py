@@ -38,6 +38,7 @@ _OFFLINE = re.compile(
     r"Cannot access \S+ in offline mode|Could not resolve plugin|LocalRepositoryNotAccessible"
 )
 _RELEASE = re.compile(r"<(?:maven\.compiler\.)?(?:release|target)>\s*(?:1\.)?(\w+)\s*</")
+_WORD = re.compile(r"\w+")
 MAVEN_INSTALL = "install Maven (https://maven.apache.org, or apt install maven)"
 
 
@@ -53,22 +54,27 @@ class JavaCompiler(ToolRunner):
         self._classpath: dict[tuple[str, str], list[str]] = {}  # (workspace, module) -> class path
 
     def _drop_siblings(self, ws: Workspace, rel: str, module: str) -> None:
-        """Other test classes of the module out of the copy; helpers (names not like a
-        test) stay."""
-        base = ws.path(module)
-        for dirpath, dirnames, filenames in os.walk(base):
+        """Other test classes of the module out of the copy; helpers (names not like a test)
+        stay, and so do the test classes the candidate uses, transitively (a base class such
+        as commons-codec's `AbstractStringEncoderTest`: without it a sound file was rejected at
+        compile)."""
+        siblings: dict[str, list[tuple[str, str]]] = {}  # class name -> [(rel, source)]
+        for dirpath, dirnames, filenames in os.walk(ws.path(module)):
             dirnames[:] = [
                 d for d in dirnames if d not in ("target", "build", ".git", "node_modules")
             ]
             for name in filenames:
                 path = Path(dirpath, name)
                 other = path.relative_to(ws.project).as_posix()
-                if (
-                    other != rel
-                    and TEST_NAME.search(name)
-                    and "org.junit" in path.read_text(errors="replace")
-                ):
-                    ws.apply({other: None})
+                if other != rel and TEST_NAME.search(name):
+                    text = path.read_text(errors="replace")
+                    if "org.junit" in text:
+                        siblings.setdefault(path.stem, []).append((other, text))
+        words = set(_WORD.findall(ws.path(rel).read_text(errors="replace")))
+        while kept := [siblings.pop(n) for n in words & siblings.keys()]:
+            words = {w for found in kept for _, text in found for w in _WORD.findall(text)}
+        for found in siblings.values():
+            ws.apply({other: None for other, _ in found})
 
     def compile(self, ws: Workspace, files: list[str]) -> CompileResult:
         rel = files[0]

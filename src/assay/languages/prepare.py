@@ -31,6 +31,8 @@ class Step:
     build_file: str  # the file that marks a module this step prepares
     inputs: tuple[str, ...]  # files whose content decides whether to run again (with build_file)
     argv: tuple[str, ...]
+    # when `argv` cannot fetch everything the build declares: only what the sandboxed runs use
+    narrow: tuple[str, ...] = ()
 
 
 STEPS = (
@@ -45,6 +47,16 @@ STEPS = (
             "-Dstyle.color=never",
             "dependency:resolve-plugins",
             "dependency:go-offline",
+            "test-compile",
+        ),
+        # go-offline also resolves the plugins of later phases and reports (a parent pom's
+        # spotbugs, javancss): one of them missing must not stop a project whose tests build
+        (
+            "mvn",
+            "-B",
+            "-q",
+            "-Dstyle.color=never",
+            "dependency:build-classpath",
             "test-compile",
         ),
     ),
@@ -67,11 +79,12 @@ STEPS = (
 _MAVEN_ARTIFACT = re.compile(
     r"(?:artifacts could not be resolved: |Could not find artifact |Could not transfer artifact "
     r"|Failed to read artifact descriptor for |the artifact |Plugin )([\w.-]+:[\w.:-]+\w)"
+    r"|([\w.-]+:[\w.:-]+\w) was not found in"  # Maven's words once the miss is cached
 )
 _MAVEN_MISSING = re.compile(
     r"(Could not resolve dependencies|could not be resolved|Could not find artifact|"
     r"Could not transfer artifact|Failed to read artifact descriptor|Unknown host|"
-    r"Non-resolvable|Plugin .* could not be resolved)[^\n]*"
+    r"Non-resolvable|Plugin .* could not be resolved|was not found in)[^\n]*"
 )
 _CARGO_MISSING = re.compile(r"(failed to (?:download|get|load)[^\n]*|no matching package[^\n]*)")
 _GO_MISSING = re.compile(r"(go: [^\n]*(?:reading|verifying|not found|dial tcp|no such host)[^\n]*)")
@@ -109,7 +122,7 @@ def missing(step: Step, output: str) -> str:
     found = pattern.search(output)
     line = found.group(0) if found else ""
     if step.language == "java" and (named := _MAVEN_ARTIFACT.search(output)):
-        return f"could not fetch {named.group(1)}"
+        return f"could not fetch {named.group(1) or named.group(2)}"
     line = line or next((ln for ln in reversed(output.splitlines()) if ln.strip()), "")
     return line.strip().removeprefix("[ERROR]").strip()[:200] or "it failed with no output"
 
@@ -141,7 +154,18 @@ def _prepare_module(
         tool = "./gradlew"
     elif shutil.which(tool) is None:
         return None  # the toolchain check names what is missing
-    argv = [tool, *step.argv[1:]]
+    problem = _run_step(root, step, rel, [tool, *step.argv[1:]], timeout_s)
+    if problem and step.narrow:
+        problem = _run_step(root, step, rel, [tool, *step.narrow[1:]], timeout_s)
+    if problem:
+        return problem
+    marker.parent.mkdir(parents=True, exist_ok=True)
+    marker.write_text(" ".join(step.argv) + "\n", encoding="utf-8")
+    return None
+
+
+def _run_step(root: Path, step: Step, rel: str, argv: list[str], timeout_s: float) -> str | None:
+    """`argv` in a scratch copy of the pristine project; the problem in one line, or None."""
     if step.build_file == "pom.xml":  # the repository the sandboxed runs read (JVMs ignore $HOME)
         argv.insert(1, f"-Dmaven.repo.local={os.path.expanduser('~/.m2/repository')}")
     env = dict(os.environ)
@@ -169,6 +193,4 @@ def _prepare_module(
             f"dependencies of {rel}/{step.build_file} could not be prepared "
             f"(`{' '.join(argv)}`): {missing(step, output)}"
         )
-    marker.parent.mkdir(parents=True, exist_ok=True)
-    marker.write_text(" ".join(argv) + "\n", encoding="utf-8")
     return None

@@ -15,6 +15,9 @@ from assay.languages.tooling import nearest, under
 _WORD = re.compile(r"\b[A-Za-z_]\w*\b")
 # top-level Go declarations: funcs and methods, types, single vars and consts
 _GO_DECL = re.compile(r"^(?:func(?:\s*\([^)]*\))?|type|var|const)\s+([A-Za-z_]\w*)", re.M)
+# the receiver type of a Go method: a test using a type tests its methods in other files too
+# (`sort.Sort(err)` runs `Error.Less` in sort.go, a name the test never writes)
+_GO_RECEIVER = re.compile(r"^func\s*\(\s*(?:\w+\s+)?\*?\s*([A-Za-z_]\w*)", re.M)
 # Rust items reachable from an integration test: `pub` ones, methods inside impls included
 _RUST_ITEM = re.compile(
     r"^\s*pub(?:\([^)]*\))?\s+(?:(?:const|async|unsafe|extern\s+\"\w+\")\s+)*"
@@ -24,8 +27,8 @@ _RUST_ITEM = re.compile(
 LIMIT = 30
 
 
-def _defining(root: Path, files: list[str], source: str, declared: re.Pattern[str]) -> list[str]:
-    """The files among `files` that declare a name `source` uses."""
+def _defining(root: Path, files: list[str], source: str, *declared: re.Pattern[str]) -> list[str]:
+    """The files among `files` that declare a name `source` uses (by any of `declared`)."""
     words = set(_WORD.findall(source))
     found = []
     for rel in files:
@@ -33,14 +36,15 @@ def _defining(root: Path, files: list[str], source: str, declared: re.Pattern[st
             text = (root / rel).read_text(encoding="utf-8", errors="replace")
         except OSError:
             continue
-        if words & set(declared.findall(text)):
+        if any(words & set(pattern.findall(text)) for pattern in declared):
             found.append(rel)
     return found
 
 
 def go_sources(root: Path, source: str, rel: str) -> list[str]:
     """A Go test file's package (its directory, `_test.go` files left out): the files declaring a
-    name the test uses, else all of them."""
+    name the test uses or a method of a type it uses, else all of them. Gate 4 then counts only
+    the functions the tests run (`mutation.tools.go.executed`)."""
     directory = PurePosixPath(rel).parent
     try:
         names = sorted(os.listdir(root / directory))
@@ -51,7 +55,7 @@ def go_sources(root: Path, source: str, rel: str) -> list[str]:
         for n in names
         if n.endswith(".go") and not n.endswith("_test.go") and (root / directory / n).is_file()
     ]
-    return (_defining(root, files, source, _GO_DECL) or files)[:LIMIT]
+    return (_defining(root, files, source, _GO_DECL, _GO_RECEIVER) or files)[:LIMIT]
 
 
 def rust_sources(root: Path, source: str, rel: str) -> list[str]:

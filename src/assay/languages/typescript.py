@@ -36,7 +36,7 @@ NODE_PROFILE = Profile(
 )
 _JS_EXTENSIONS = (".ts", ".tsx", ".mts", ".cts", ".js", ".mjs", ".cjs", ".jsx")
 _RELATIVE_IMPORT = re.compile(
-    r"""(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)["'](\.{1,2}/[^"']+)["']"""
+    r"""(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)["'](\.{1,2}(?:/[^"']*)?)["']"""
 )
 TEST_DIRS = ("test", "tests", "__tests__")
 _NODE_ESM = re.compile(r'"(module|moduleResolution)"\s*:\s*"node(16|next)"', re.I)
@@ -49,6 +49,26 @@ FRAMEWORKS = {
 
 
 @lru_cache(maxsize=8)
+def resolve_relative(root: Path, base: PurePosixPath) -> PurePosixPath | None:
+    """The file a relative import names, as Node resolves it: the file, the file with an
+    extension, and for a directory (`require('../')`: the package under test, in many packages'
+    tests) its package.json `main`, then its `index` file."""
+    tries: list[PurePosixPath] = []
+    if base.name and base.name != "..":
+        stem = base.with_suffix("") if base.suffix in _JS_EXTENSIONS else base
+        tries += [base, *(stem.with_suffix(e) for e in _JS_EXTENSIONS)]
+    if (root / base).is_dir():
+        main = package_json(root, base.as_posix()).get("main")
+        if isinstance(main, str) and main.strip():
+            named = PurePosixPath(os.path.normpath(base / main))
+            tries.append(named)
+            if named.name and named.name != "..":
+                tries += [named.with_suffix(e) for e in _JS_EXTENSIONS]
+            tries += [named / f"index{e}" for e in _JS_EXTENSIONS]
+        tries += [base / f"index{e}" for e in _JS_EXTENSIONS]
+    return next((t for t in tries if (root / t).is_file()), None)
+
+
 def _profile(root: Path) -> Profile:
     return Profile(**{**NODE_PROFILE.__dict__, "links": node_module_dirs(root)})
 
@@ -77,10 +97,7 @@ class NodeLanguage(Language):
         out: list[str] = []
         for spec in _RELATIVE_IMPORT.findall(source):
             base = PurePosixPath(os.path.normpath(PurePosixPath(rel).parent / spec))
-            stem = base.with_suffix("") if base.suffix in _JS_EXTENSIONS else base
-            tries = [base, *(stem.with_suffix(e) for e in _JS_EXTENSIONS)]
-            tries += [base / f"index{e}" for e in _JS_EXTENSIONS]
-            found = next((t for t in tries if (project.root / t).is_file()), None)
+            found = resolve_relative(project.root, base)
             if found is not None and not self.is_test_file(found.as_posix()):
                 out.append(found.as_posix())
         return list(dict.fromkeys(out))

@@ -78,9 +78,14 @@ def brief(m: Mutant, r: MutantResult) -> SurvivorBrief:
     what = template.format(before=_short(before), after=_short(after))
     if r.status is Status.NO_COVERAGE:
         what += f"; no test runs line {m.line} yet"
-    name = m.function.split(".<locals>.")[0].split(".")[-1] if m.function != "<module>" else ""
+    # the innermost name: `Class.method`, Rust's `<impl Iterator for Hex>::next`
+    name = (
+        re.split(r"::|\.", m.function.split(".<locals>.")[0])[-1]
+        if m.function != "<module>"
+        else ""
+    )
     stem = re.sub(r"\W+", "_", name.strip("_")).lower() or "module"
-    suggested = f"test_{stem}_{SLUG.get(m.operator, m.operator)}"
+    suggested = killing_test_name(m.file, stem, SLUG.get(m.operator, m.operator))
     return SurvivorBrief(
         m.id,
         m.file,
@@ -93,6 +98,18 @@ def brief(m: Mutant, r: MutantResult) -> SurvivorBrief:
         what,
         suggested,
     )
+
+
+def killing_test_name(file: str, stem: str, what: str) -> str:
+    """A name for the killing test as the code's language spells one: `TestLessAtBoundary` in
+    Go (whose runner finds nothing else), `lessAtBoundary` in Java and C#, `test_less_at_boundary`
+    elsewhere."""
+    words = [w for w in re.split(r"[\W_]+", f"{stem}_{what}".lower()) if w]
+    if file.endswith(".go"):
+        return "Test" + "".join(w.capitalize() for w in words)
+    if file.endswith((".java", ".cs")):
+        return words[0] + "".join(w.capitalize() for w in words[1:])
+    return "test_" + "_".join(words)
 
 
 def _expression(text: str) -> str:

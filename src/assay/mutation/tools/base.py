@@ -36,6 +36,9 @@ class ToolRequest:
     # the scratch copy's workspace (HOME and build cache of the sandboxed run); None: under `root`
     workspace: Workspace | None = None
     passing: tuple[str, ...] = ()  # gate 2's test ids: a tool's test names are mapped onto them
+    # gate 4: only the mutants of functions the tests run, where the tool tells (Python's scope);
+    # `assay mutate` keeps every mutant, NoCoverage included
+    executed_only: bool = False
 
     def exec(
         self, argv: list[str], cwd: str, profile: Profile, env: dict[str, str] | None = None

@@ -71,12 +71,30 @@ _OFFLINE = re.compile(
     r"offline mode|has not been downloaded from it before|Could not resolve|"
     r"could not be resolved|Cannot access \S+ in offline mode"
 )
+_ARTIFACT = re.compile(
+    r"(?:the artifact |Could not resolve |Could not find artifact )([\w.-]+:[\w.-]+(?::[\w.-]+)*\w)"
+)
 _SEGMENT = re.compile(r"\[(nested-class|class|method|test-template|test-factory):([^\]]+)\]")
 FETCH = (
     f"fetch PIT once with the network: mvn dependency:get "
     f"-Dartifact=org.pitest:pitest-maven:{PIT_VERSION} && mvn dependency:get "
     f"-Dartifact=org.pitest:pitest-junit5-plugin:{JUNIT5_PLUGIN_VERSION}"
 )
+
+
+def offline_problem(text: str) -> str:
+    """What PIT could not load offline, named with the command that fetches it: PIT's JUnit 5
+    plugin loads `junit-platform-launcher` of the project's platform version, which the
+    project's own build never fetched (commons-codec: 1.10.2), and fetching PIT fixes nothing."""
+    named = _ARTIFACT.search(text)
+    if named is None or named.group(1).startswith("org.pitest:"):
+        return f"PIT could not load offline ({FETCH})"
+    group, artifact, *rest = named.group(1).split(":")
+    coordinates = f"{group}:{artifact}:{rest[-1]}" if rest else named.group(1)
+    return (
+        f"PIT could not load offline: {named.group(1)} is not in ~/.m2 (fetch it once with the "
+        f"network: mvn dependency:get -Dartifact={coordinates})"
+    )
 
 
 class Pit:
@@ -147,9 +165,8 @@ class Pit:
         xml = reports / "mutations.xml"
         if ran.returncode != 0 or not xml.is_file():
             text = relativize(error_tail(ran.stdout + "\n" + ran.stderr), str(request.root))
-            what = "PIT could not load offline" if _OFFLINE.search(text) else "PIT failed"
-            hint = f" ({FETCH})" if _OFFLINE.search(text) else ""
-            raise RunFailed(f"{what}{hint}: {ran.limit_hit or f'exit {ran.returncode}'}\n{text}")
+            what = offline_problem(text) if _OFFLINE.search(text) else "PIT failed"
+            raise RunFailed(f"{what}: {ran.limit_hit or f'exit {ran.returncode}'}\n{text}")
         mutants, results = read_mutations(xml, sources, classes, tests)
         return assemble(mutants, results, sources, request, time.monotonic() - start)
 
@@ -160,23 +177,32 @@ def _module(request: ToolRequest) -> str:
 
 
 def _add_plugin(pom: Path) -> None:
-    """PIT and its JUnit 5 plugin in the copy's build, unless the build declares PIT itself."""
+    """PIT and its JUnit 5 plugin in the copy's build, unless the build declares PIT itself: in
+    the project's own `<build><plugins>`, never in `<reporting>` (commons-codec's is after its
+    build: a plugin with dependencies there is a malformed POM), pluginManagement or a profile."""
     text = pom.read_text(encoding="utf-8")
     if "pitest-maven" in text:
         return
-    managed = re.sub(r"<pluginManagement>.*?</pluginManagement>", "", text, flags=re.S)
-    if re.search(r"<build>.*?</plugins>", managed, flags=re.S):
-        # the build's own <plugins> (the last closing tag outside pluginManagement)
-        at = text.rfind("</plugins>")
-        while "</pluginManagement>" in text[at:] and "<pluginManagement>" not in text[at:]:
-            at = text.rfind("</plugins>", 0, at)
-        text = text[:at] + PLUGIN + "    " + text[at:]
-    elif "<build>" in text:
-        text = text.replace("<build>", f"<build>\n    <plugins>\n{PLUGIN}    </plugins>", 1)
+    # the same text with those sections blanked, so that offsets stay those of `text`
+    masked = re.sub(
+        r"<(profiles|reporting|pluginManagement)>.*?</\1>|<!--.*?-->",
+        lambda m: " " * len(m.group(0)),
+        text,
+        flags=re.S,
+    )
+    build = re.search(r"<build>.*?</build>", masked, flags=re.S)
+    plugins = build and masked.rfind("</plugins>", build.start(), build.end())
+    if build and plugins is not None and plugins >= 0:
+        text = text[:plugins] + PLUGIN + "    " + text[plugins:]
+    elif build:
+        at = build.start() + len("<build>")
+        text = text[:at] + f"\n    <plugins>\n{PLUGIN}    </plugins>" + text[at:]
     else:
-        text = text.replace(
-            "</project>",
-            f"  <build>\n    <plugins>\n{PLUGIN}    </plugins>\n  </build>\n</project>",
+        at = text.rfind("</project>")
+        text = (
+            text[:at]
+            + f"  <build>\n    <plugins>\n{PLUGIN}    </plugins>\n  </build>\n"
+            + text[at:]
         )
     pom.write_text(text, encoding="utf-8")
 

@@ -24,6 +24,9 @@ type mutant struct {
 	Replacement string `json:"replacement"`
 	Operator    string `json:"operator"`
 	Function    string `json:"function"`
+	// the function's body, first and last line: gate 4 counts only functions the tests run
+	BodyFrom int `json:"body_from"`
+	BodyTo   int `json:"body_to"`
 }
 
 var binary = map[token.Token][]struct {
@@ -52,10 +55,11 @@ func main() {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(2)
 		}
+		var body [2]int
 		emit := func(fn string, pos token.Pos, original, replacement, op string) {
 			p := fset.Position(pos)
 			out.Encode(mutant{path, p.Line, p.Column, p.Offset, p.Offset + len(original),
-				original, replacement, op, fn})
+				original, replacement, op, fn, body[0], body[1]})
 		}
 		for _, decl := range file.Decls {
 			fd, ok := decl.(*ast.FuncDecl)
@@ -66,6 +70,7 @@ func main() {
 			if fd.Recv != nil && len(fd.Recv.List) == 1 {
 				name = recv(fd.Recv.List[0].Type) + "." + name
 			}
+			body = [2]int{fset.Position(fd.Body.Lbrace).Line, fset.Position(fd.Body.Rbrace).Line}
 			ast.Inspect(fd.Body, func(n ast.Node) bool {
 				switch e := n.(type) {
 				case *ast.BinaryExpr:
