@@ -226,9 +226,9 @@ class Verdicts(Children):
         self.function_killers.setdefault((m.file, m.function), set()).add(killer)
 
     def _verdict(self, state: Running, how: str, result: dict[str, Any]) -> None:
-        job, child = state.job, state.child
+        job = state.job
         m, ordered = job.m, state.ordered
-        took = time.monotonic() - child.started
+        took = time.monotonic() - state.started
         if took > self.longest.seconds:
             self.longest = LongestMutant(m.id, took)
         if how == "timeout":  # in its set-up, before any test: no test to blame
