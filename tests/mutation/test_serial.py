@@ -1,10 +1,14 @@
 """Patch mutants share a forked child while it stays as the fork gave it; a mutant whose tests
-write module state ends its child, so the next mutant sees the state a fresh process has."""
+write module state ends its child, so the next mutant sees the state a fresh process has; no test
+runs twice in one child (semver's CLI tests take a one-use `@contextmanager` as a parameter: run
+again in the same process, they fail on any mutant)."""
 
 from __future__ import annotations
 
 import textwrap
 from pathlib import Path
+
+import pytest
 
 from assay.config import SandboxConfig
 from assay.mutation.model import Status
@@ -33,10 +37,29 @@ def add(a, b):
 
 def double(x):
     return x * 2
+
+
+def clamp(x):
+    return min(max(x, 0), 10)
 """
 
 TESTS = """
-from acc.core import add, double, scale, size
+from contextlib import contextmanager
+
+import pytest
+
+from acc.core import add, clamp, double, scale, size
+
+
+@contextmanager
+def gives(value):
+    yield value
+
+
+@pytest.mark.parametrize("x,expected", [(3, gives(3))])
+def test_clamp(x, expected):
+    with expected as wanted:
+        assert clamp(x) == wanted
 
 
 def test_a_size_of_an_empty_cache():
@@ -66,10 +89,12 @@ def _project(root: Path) -> Path:
     return root
 
 
-def test_mutants_share_a_child_until_a_test_writes_module_state(tmp_path):
+@pytest.mark.slow
+def test_mutants_share_a_child_while_it_is_untouched_and_no_test_runs_twice_in_it(tmp_path):
+    """Slow: one whole mutation run (about 5 s on a quiet machine)."""
     root = _project(tmp_path / "acc")
     box = Sandbox(SandboxConfig(timeout_s=30), protect=root)
-    run = run_engine(root, box, ["src/acc/core.py"], ["tests/test_core.py"])
+    run = run_engine(root, box, ["src/acc/core.py"], ["tests/test_core.py"], workers=1)
     ran = sum(run.modes.values())
     assert run.modes.get("patch") == ran > 5
     # add's and double's mutants (pure) ran in one child after another
@@ -82,3 +107,7 @@ def test_mutants_share_a_child_until_a_test_writes_module_state(tmp_path):
     assert status[("size", "CACHE", "True")] is Status.SURVIVED
     assert status[("scale", "*", "/")] is Status.KILLED
     assert all(r.status is Status.KILLED for m, r in run.scored if m.function in ("add", "double"))
+    # `max(x, 0)` -> `max(x, 1)` and the like leave clamp(3) alone: each survives, though the one
+    # that came second would have found `gives(3)` used up in the first one's child
+    kept = [r.status for m, r in run.scored if m.function == "clamp" and m.original in "0 10"]
+    assert len(kept) == 2 and all(s is Status.SURVIVED for s in kept)

@@ -117,6 +117,9 @@ class Children:
         self._keys: dict[int, tuple] | None = None
         self._state: ProjectState | None = None
         self.parked: list[Child] = []  # children waiting for their next mutant
+        # pid -> the tests a serving child began: none runs twice in one process (a test may hold
+        # a one-use object, e.g. a `@contextmanager` made at collection as a parameter)
+        self.ran: dict[int, set[str]] = {}
         self.forks = 0  # children forked for mutants
         self.reused = 0  # mutants run in a child that ran another before
 
@@ -227,12 +230,12 @@ class Children:
             targets = {os.path.realpath(p): rel for rel, p in self.cfg.targets.items()}
             self._state = ProjectState(self.cfg.scratch_root, targets)
         line = order(job.m.id, job.patches or [], ordered, hunt, self._keys)
-        while self.parked:
-            child = self.parked.pop()
+        for child in [c for c in self.parked if self.ran.get(c.pid, set()).isdisjoint(ordered)]:
+            self.parked.remove(child)
             if child.send(line):
                 self.reused += 1
                 return child
-            child.kill()
+            self._end(child)
         state, functions, by_id = self._state, self.functions, self.by_id
         assert state is not None
         return serving(
@@ -242,15 +245,21 @@ class Children:
         )
 
     def park(self, child: Child) -> None:
-        """Keep a child that ended its mutant untouched, for the next one (one per worker)."""
-        if len(self.parked) < self.workers:
-            self.parked.append(child)
-        else:
-            child.kill()
+        """Keep a child that ended its mutant untouched, for a next one none of whose tests it ran
+        (two per worker: the one that ran the most tests goes)."""
+        self.parked.append(child)
+        if len(self.parked) > 2 * self.workers:
+            worn = max(self.parked, key=lambda c: len(self.ran.get(c.pid, ())))
+            self.parked.remove(worn)
+            self._end(worn)
+
+    def _end(self, child: Child) -> None:
+        child.kill()
+        self.ran.pop(child.pid, None)
 
     def unpark(self) -> None:
         while self.parked:
-            self.parked.pop().kill()
+            self._end(self.parked.pop())
 
     @staticmethod
     def _busy(running: dict[int, Running]) -> int:

@@ -119,6 +119,8 @@ class Pool(Verdicts):
             self.events.send(Heartbeat())
         if "next" in msg:
             self.begin_test(state, msg["next"])
+            if state.child.inbox >= 0:
+                self.ran.setdefault(state.child.pid, set()).add(msg["next"])
             if not state.begun:
                 state.begun = True
                 self.setup_s[state.job.mode] = now - state.started
@@ -172,10 +174,12 @@ class Pool(Verdicts):
         for pid, (how, result) in ended.items():
             group = states[pid].group
             group.live.discard(pid)
-            if how == "parked":  # its mutant's run ended, as if it exited; the child waits
+            if how != "parked":
+                self.ran.pop(pid, None)
+            else:  # its mutant's run ended, as if it exited; the child waits
                 how = "exited"
                 if group.splits or group.over or states[pid].stopped:
-                    states[pid].child.kill()
+                    self._end(states[pid].child)
                 else:
                     self.park(states[pid].child)
             if group.over:
