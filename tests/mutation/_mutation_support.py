@@ -38,7 +38,7 @@ def run_engine(
             sandbox,
             sys.executable,
             ["src", "."],
-            MutationConfig(**{"workers": 2, **config}),
+            MutationConfig(workers=2, **config),
             store=store,
         )
         return engine.run(targets, tests, scoped=scoped, killers=killers, sample=sample)

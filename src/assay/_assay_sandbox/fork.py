@@ -65,10 +65,9 @@ class Task(Protocol):
 class Child:
     """A forked child as the parent sees it: its pid, its pipe, the lines read so far."""
 
-    def __init__(self, pid: int, fd: int, inbox: int = -1):
+    def __init__(self, pid: int, fd: int):
         self.pid = pid
         self.fd = fd
-        self.inbox = inbox  # the write end of the child's inbox (`serving`), else -1
         self.started = time.monotonic()
         self.buffer = b""
         self.final: dict | None = None
@@ -94,7 +93,6 @@ class Child:
         """After the end of the pipe: wait for the child; its result, or a crash naming how
         it died."""
         os.close(self.fd)
-        self.close_inbox()
         _, self.status = os.waitpid(self.pid, 0)
         self.ended = time.monotonic()
         if self.final is None:
@@ -106,72 +104,19 @@ class Child:
             os.kill(self.pid, signal.SIGKILL)
         os.waitpid(self.pid, 0)
         os.close(self.fd)
-        self.close_inbox()
-
-    def close_inbox(self) -> None:
-        if self.inbox >= 0:
-            os.close(self.inbox)
-            self.inbox = -1
-
-    def send(self, order: dict) -> bool:
-        """One line to a parked child's inbox; False if it is gone."""
-        try:
-            _write(self.inbox, order)
-        except OSError:
-            return False
-        return True
-
-
-class Serving(Protocol):
-    """What a child that serves several runs runs: `body(report, receive)`; `receive()` blocks
-    for the parent's next order (None: the inbox closed)."""
-
-    def __call__(
-        self, report: Callable[[dict], None], receive: Callable[[], dict | None], /
-    ) -> Any: ...
 
 
 def fork(body: Body) -> Child:
     """Fork a child that runs `body(report)`; its return value is the child's result."""
-    return _fork(lambda report, receive: body(report), inbox=False)
-
-
-def serving(body: Serving) -> Child:
-    """Fork a child that runs `body(report, receive)`: between two runs it reports
-    `{"parked": result}` and waits for the next order (`Child.send`); `watch` hands a parked child
-    back as ("parked", result), alive."""
-    return _fork(body, inbox=True)
-
-
-def _receiver(fd: int) -> Callable[[], dict | None]:
-    pending = b""
-
-    def receive() -> dict | None:
-        nonlocal pending
-        while b"\n" not in pending:
-            chunk = os.read(fd, 1 << 16)
-            if not chunk:
-                return None
-            pending += chunk
-        line, _, pending = pending.partition(b"\n")
-        return json.loads(line)
-
-    return receive
-
-
-def _fork(body: Serving, inbox: bool) -> Child:
     r, w = os.pipe()
-    ir, iw = os.pipe() if inbox else (-1, -1)
     pid = os.fork()
     if pid == 0:
         code = 0
         try:
             os.close(r)
-            if iw >= 0:
-                os.close(iw)
             _die_with_parent()
             _quiet()
-            result = {"result": body(lambda msg: _write(w, msg), _receiver(ir))}
+            result = {"result": body(lambda msg: _write(w, msg))}
         except BaseException:
             result, code = {"crash": traceback.format_exc()[-1500:]}, 3
         try:
@@ -180,9 +125,7 @@ def _fork(body: Serving, inbox: bool) -> Child:
             _write(w, {"crash": traceback.format_exc()[-1500:]})
         os._exit(code)
     os.close(w)
-    if ir >= 0:
-        os.close(ir)
-    return Child(pid, r, iw)
+    return Child(pid, r)
 
 
 def watch(
@@ -196,8 +139,7 @@ def watch(
     """Run children to their end (`first_only`: until one ends, or until `wake()`, monotonic seconds
     or None, has passed; asked again after each line, which may move it): `on_line(child, msg)` for
     each progress line; a child past `deadline_of(child)` is killed, unless `grace(child)` moved its
-    deadline. Returns pid -> ("exited", result) | ("timeout", {}) | ("parked", result) for the
-    children that ended (a parked one ended its run, not its life: it waits on its inbox)."""
+    deadline. Returns pid -> ("exited", result) | ("timeout", {}) for the children that ended."""
     out: dict[int, tuple[str, dict]] = {}
     running = {c.fd: c for c in children}
     while running:
@@ -211,11 +153,6 @@ def watch(
             child = running[fd]
             lines, end = child.feed()
             for msg in lines:
-                if "parked" in msg:  # done with its run, alive and waiting for the next
-                    end = False
-                    del running[fd]
-                    out[child.pid] = ("parked", {"result": msg["parked"]})
-                    break
                 on_line(child, msg)
             if end:
                 del running[fd]

@@ -144,8 +144,6 @@ class MutationGate(BaseGate):
         info = details(run, threshold, code_class, conf.max_survivors)
         if entered:
             info["entered"] = entered.to_json()
-        if run.children or run.reused:  # processes forked for its mutants, mutants run in one
-            info["children"] = {"forked": run.children, "reused": run.reused}
         if aside:
             info["oracle"] = {
                 "functions": [f"{rel}::{n}" for rel, names in oracle.items() for n in names],

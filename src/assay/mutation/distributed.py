@@ -302,14 +302,7 @@ def _jobs(events: list[Jobs]) -> Jobs:
             modes[mode] = modes.get(mode, 0) + n
         for target, names in ev.dirty.items():
             dirty[target] = sorted({*dirty.get(target, []), *names})
-    return Jobs(
-        sum(ev.total for ev in events),
-        modes,
-        sum(ev.with_state for ev in events),
-        dirty,
-        sum(ev.children for ev in events),
-        sum(ev.reused for ev in events),
-    )
+    return Jobs(sum(ev.total for ev in events), modes, sum(ev.with_state for ev in events), dirty)
 
 
 def _cost(events: list[Cost]) -> Cost:

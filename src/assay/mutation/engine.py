@@ -220,7 +220,6 @@ class Engine:
                     run.deselected = ev.deselected
                 elif isinstance(ev, Jobs):
                     run.modes = ev.modes
-                    run.children, run.reused = ev.children, ev.reused
                 elif isinstance(ev, Cost):
                     run.slowest = ev.slowest
                     run.longest_mutant = ev.longest_mutant

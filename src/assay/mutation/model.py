@@ -151,8 +151,6 @@ class MutationResult:
     # how the run mutants were applied: patch, reimport, ...
     modes: dict[str, int] = field(default_factory=dict)
     deselected: int = 0
-    children: int = 0  # processes forked for the run mutants
-    reused: int = 0  # run mutants that ran in a child after another (`_assay_sandbox...serial`)
 
     @property
     def scored(self) -> list[tuple[Mutant, MutantResult]]:

@@ -22,7 +22,6 @@ def render(report: MutateReport) -> str:
         "split_mutants": run.split_mutants,
         "hangs_in_a_row": run.hangs_in_a_row,
         "modes": run.modes,
-        "children": {"forked": run.children, "reused": run.reused},
         "deselected": run.deselected,
         "diff_scope": report.diff_scope,
         "mutants": [{**m.to_json(), **run.results[m.id].to_json()} for m, _ in run.scored],

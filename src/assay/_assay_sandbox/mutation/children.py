@@ -19,28 +19,24 @@ from __future__ import annotations
 
 import collections
 import gc
-import os
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..fork import RETRY_FACTOR, TICK_S, Child, cpu_s, family_ticks, fork, idle, serving, waited_of
+from ..fork import RETRY_FACTOR, TICK_S, cpu_s, family_ticks, fork, idle, waited_of
 from ..protocol import MutationJob
 from .baseline_record import Baseline
 from .defaults import run_defaulted
 from .enough import Enough
 from .events import Events
 from .hint import Hints
-from .patch import Hunt, run_patched
+from .patch import run_patched
 from .plan import Job
 from .protocol import LongestMutant, Mode
 from .rebind import ImportTime
 from .recollect import run_recollected
 from .reimport import run_reimported
-from .serial import order, run_serially
-from .shapes import Functions
 from .split import Group, Running
-from .state import ProjectState
 
 # what a new pytest session in a child costs beyond the worker's own collection
 FRESH_SESSION_S = 2.0
@@ -112,16 +108,6 @@ class Children:
         # jobs drawn, by how the mutant is applied
         self.modes: collections.Counter[Mode] = collections.Counter()
         self.with_state = 0  # jobs whose first tests write module state
-        # `serial`: patch mutants run one after another in a child while it stays untouched
-        self.functions: Functions = {}  # the live functions `patch` swaps code in (set to serve)
-        self._keys: dict[int, tuple] | None = None
-        self._state: ProjectState | None = None
-        self.parked: list[Child] = []  # children waiting for their next mutant
-        # pid -> the tests a serving child began: none runs twice in one process (a test may hold
-        # a one-use object, e.g. a `@contextmanager` made at collection as a parameter)
-        self.ran: dict[int, set[str]] = {}
-        self.forks = 0  # children forked for mutants
-        self.reused = 0  # mutants run in a child that ran another before
 
     def budget(self, nodeid: str) -> float:
         """CPU seconds the test may use under a mutant."""
@@ -164,10 +150,7 @@ class Children:
     ) -> Running:
         items = [self.by_id[i] for i in ordered]
         hunt = group.hunt
-        now = time.monotonic()
-        if self.serial(job):
-            child = self._serve(job, ordered, items, hunt)
-        elif job.mode is Mode.PATCH:
+        if job.mode is Mode.PATCH:
             child = fork(lambda report, p=job.patches, it=items: run_patched(p, it, report, hunt))
         elif job.mode is Mode.DEFAULTS:
             child = fork(lambda report, p=job.patches, it=items: run_defaulted(p, it, report, hunt))
@@ -199,67 +182,18 @@ class Children:
             else self.collection_s * 2 + (0 if job.mode is Mode.RECOLLECT else FRESH_SESSION_S)
         )
         setup *= RETRY_FACTOR if job.m.id in self.retried else 1.0
-        forked = child.started >= now  # else a parked child took it
-        begun = child.started if forked else now
-        self.forks += forked
         # a forked child starts with no wait
         state = running[child.pid] = Running(
             job,
             child,
             ordered,
             group,
-            deadline=begun + setup,
+            deadline=child.started + setup,
             budget=setup,
-            since=begun,
-            started=begun,
-            waited=0.0 if forked else waited_of(child.pid),
+            since=child.started,
         )
         group.live.add(child.pid)
         return state
-
-    def serial(self, job: Job) -> bool:
-        """Whether `job` may run in a child that ran another mutant, or be followed by one: a
-        patch (swapped out again). A child runs the next only while it is as the fork gave it
-        (`serial.Untouched`): a test that writes module state ends its child, as before."""
-        return job.mode is Mode.PATCH and bool(self.functions)
-
-    def _serve(self, job: Job, ordered: list[str], items: list, hunt: Hunt) -> Child:
-        """A parked child given `job`, else a new one that parks between mutants."""
-        if self._keys is None:
-            self._keys = {id(funcs): key for key, funcs in self.functions.items()}
-            targets = {os.path.realpath(p): rel for rel, p in self.cfg.targets.items()}
-            self._state = ProjectState(self.cfg.scratch_root, targets)
-        line = order(job.m.id, job.patches or [], ordered, hunt, self._keys)
-        for child in [c for c in self.parked if self.ran.get(c.pid, set()).isdisjoint(ordered)]:
-            self.parked.remove(child)
-            if child.send(line):
-                self.reused += 1
-                return child
-            self._end(child)
-        state, functions, by_id = self._state, self.functions, self.by_id
-        assert state is not None
-        return serving(
-            lambda report, receive, p=job.patches, it=items: run_serially(
-                p or [], it, report, hunt, receive, state, functions, by_id
-            )
-        )
-
-    def park(self, child: Child) -> None:
-        """Keep a child that ended its mutant untouched, for a next one none of whose tests it ran
-        (two per worker: the one that ran the most tests goes)."""
-        self.parked.append(child)
-        if len(self.parked) > 2 * self.workers:
-            worn = max(self.parked, key=lambda c: len(self.ran.get(c.pid, ())))
-            self.parked.remove(worn)
-            self._end(worn)
-
-    def _end(self, child: Child) -> None:
-        child.kill()
-        self.ran.pop(child.pid, None)
-
-    def unpark(self) -> None:
-        while self.parked:
-            self._end(self.parked.pop())
 
     @staticmethod
     def _busy(running: dict[int, Running]) -> int:

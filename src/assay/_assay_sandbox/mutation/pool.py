@@ -62,7 +62,6 @@ class Pool(Verdicts):
                 group = Group(ordered, time.monotonic(), hunt=hunt)
                 self._start(running, job, ordered, group)
             self._step(running)
-        self.unpark()
 
     def _hunt(self, job: Job, position: dict[str, int]) -> tuple[list[str], Hunt]:
         """The tests after the state writers, in the order to run them, and what to look for.
@@ -119,11 +118,9 @@ class Pool(Verdicts):
             self.events.send(Heartbeat())
         if "next" in msg:
             self.begin_test(state, msg["next"])
-            if state.child.inbox >= 0:
-                self.ran.setdefault(state.child.pid, set()).add(msg["next"])
             if not state.begun:
                 state.begun = True
-                self.setup_s[state.job.mode] = now - state.started
+                self.setup_s[state.job.mode] = now - state.child.started
             alone = state.group.hunt == Hunt(1)  # looking for one killer, no test that must run
             if state.solo is None and alone and state.group.splits < MAX_SPLITS:
                 state.check = now + split_after(
@@ -174,14 +171,6 @@ class Pool(Verdicts):
         for pid, (how, result) in ended.items():
             group = states[pid].group
             group.live.discard(pid)
-            if how != "parked":
-                self.ran.pop(pid, None)
-            else:  # its mutant's run ended, as if it exited; the child waits
-                how = "exited"
-                if group.splits or group.over or states[pid].stopped:
-                    self._end(states[pid].child)
-                else:
-                    self.park(states[pid].child)
             if group.over:
                 continue
             # a test that hung goes the group's way (the tests after it run on); a hang in set-up

@@ -234,8 +234,6 @@ class Jobs(Event):
     modes: dict[str, int]  # Mode value -> jobs
     with_state: int  # jobs whose first tests write module state
     dirty: dict[str, list[str]]  # target -> globals collection changed after its body ran
-    children: int = 0  # processes forked for the jobs
-    reused: int = 0  # jobs run in a child that had run another (`serial`)
 
 
 @dataclass(frozen=True)

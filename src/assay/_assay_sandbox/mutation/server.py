@@ -116,7 +116,7 @@ class Server:
         held = Held(self.events) if cfg.observe else None
 
         def make_pool(events: Events) -> Pool:
-            made = (ObservingPool if held else Pool)(
+            return (ObservingPool if held else Pool)(
                 cfg,
                 events,
                 lambda: ImportTime(
@@ -131,8 +131,6 @@ class Server:
                 self.collection_s,
                 self.tracer.sites,
             )
-            made.functions = functions
-            return made
 
         pool = make_pool(held or self.events)
         pool.proven = proven
@@ -154,8 +152,6 @@ class Server:
                 total=sum(pool.modes.values()),
                 modes={m.value: pool.modes[m] for m in Mode},
                 with_state=pool.with_state,
-                children=pool.forks,
-                reused=pool.reused,
                 dirty={k: sorted(v) for k, v in dirty.items()},
             )
         )

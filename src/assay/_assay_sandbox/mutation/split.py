@@ -87,4 +87,3 @@ class Running:
     cpu_start: float | None = None  # its CPU seconds when its current test began (None: unknown)
     hung: str = ""  # the deadline its test passed: "cpu", or "wall" (it slept or blocked)
     stopped: bool = False  # its solo test passed: the tests after it are another child's
-    started: float = 0.0  # when its mutant began in it (a parked child runs several, `serial`)

@@ -114,7 +114,7 @@ class ProjectState:
     and tests)."""
 
     def __init__(self, scratch_root: str, targets: dict[str, str]):
-        scratch = self.scratch = os.path.realpath(scratch_root) + os.sep
+        scratch = os.path.realpath(scratch_root) + os.sep
         self.modules: dict[str, types.ModuleType] = {}
         for mod in list(sys.modules.values()):
             path = getattr(mod, "__file__", None)

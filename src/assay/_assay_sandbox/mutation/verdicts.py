@@ -226,9 +226,9 @@ class Verdicts(Children):
         self.function_killers.setdefault((m.file, m.function), set()).add(killer)
 
     def _verdict(self, state: Running, how: str, result: dict[str, Any]) -> None:
-        job = state.job
+        job, child = state.job, state.child
         m, ordered = job.m, state.ordered
-        took = time.monotonic() - state.started
+        took = time.monotonic() - child.started
         if took > self.longest.seconds:
             self.longest = LongestMutant(m.id, took)
         if how == "timeout":  # in its set-up, before any test: no test to blame
