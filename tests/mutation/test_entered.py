@@ -141,7 +141,8 @@ def test_entry_modules_with_no_mutant_that_counts_keep_the_whole_scope():
 @pytest.mark.slow
 def test_a_file_is_accountable_for_the_module_a_framework_enters(tmp_path):
     """Slow: one whole gate-4 run (about 5 s on a quiet machine). Before, the file was rejected
-    for the parser's line counting, which no value the handler sets depends on."""
+    for the parser's line counting, which no value the handler sets depends on; then the parser's
+    mutants ran, only to be set aside after."""
     root = write_project(
         tmp_path / "p",
         {
@@ -162,7 +163,9 @@ def test_a_file_is_accountable_for_the_module_a_framework_enters(tmp_path):
     ]
     assert entered["not_counted"] == ["pkg/envfile.py"]
     assert entered["mutants"] == 15
+    assert entered["not_run"] == 15  # decided from the baseline's facts, before any mutant ran
     assert gate.details["notes"][0].startswith(
         "15 mutants of pkg/envfile.py not counted: the tests"
     )
+    assert gate.details["notes"][0].endswith("(15 set aside before they ran)")
     assert gate.details["reached"] == ["pkg/envfile.py", "pkg/handler.py"]

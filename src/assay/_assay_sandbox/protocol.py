@@ -129,6 +129,9 @@ class MutationJob(_Json):
     enough: dict[str, float] | None = None
     # ... and the [detected, counted] mutants of each target the cache answered
     known: dict[str, list[int]] = field(default_factory=dict)
+    # gate 4, a file whose tests get no object of the project: the mutants of modules that hold
+    # no entry point are set aside unrun (`mutation.entries`)
+    entered: bool = False
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> MutationJob:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import time
 
-from assay._assay_sandbox.mutation.protocol import BaselineProgress, Event, Progress
+from assay._assay_sandbox.mutation.protocol import SET_ASIDE, BaselineProgress, Event, Progress
 from assay._assay_sandbox.protocol import EVERY_TEST_FUNCTION, PROVE_EACH_TEST
 from assay.errors import RunFailed
 from assay.feedback import compose
@@ -77,8 +77,13 @@ class MutationGate(BaseGate):
         # the file, not node ids: the worker finds its tests again itself (ids of tests parametrized
         # over a set differ between processes); the green run's untraced durations spare the worker
         # its own timing run
+        # tests that get no project object themselves: accountable for where other code enters it
+        # (`narrow`), the rest set aside before it runs
+        entering = not candidate.targets and not fed(ctx, candidate)
         try:
-            run, sources = self._measure(ctx, candidate.rel, targets, candidate.changed, starts)
+            run, sources = self._measure(
+                ctx, candidate.rel, targets, candidate.changed, starts, entering
+            )
             # the modules it imports hold no function its tests run (a package's __init__ that
             # re-exports, `import more_itertools as mi`): held to the modules they reach instead
             if candidate.targets and not reached(run):
@@ -125,8 +130,10 @@ class MutationGate(BaseGate):
         reached_modules = sorted(sources)
         entered = None
         # tests that get no project object themselves: accountable for where other code enters it
-        if dynamic and not candidate.targets and not fed(ctx, candidate):
+        if dynamic and entering:
             entered = narrow(run, sources)
+            if entered is None and unrun(run):  # the worker set aside what the gate does not
+                run, _ = self._measure(ctx, candidate.rel, targets, candidate.changed, starts)
             if entered:
                 sources = {rel: text for rel, text in sources.items() if rel not in entered.beyond}
                 code_class, threshold = threshold_for(sources, conf, ctx.project.packages)
@@ -159,6 +166,7 @@ class MutationGate(BaseGate):
         targets: list[str],
         changed: dict[str, list[int]] | None = None,
         starts: list[int] | None = None,
+        entering: bool = False,
     ) -> tuple[MutationResult, dict[str, str]]:
         """One scoped run of the file's tests against `targets`, and the targets' sources;
         `changed` (diff scope): only the mutants on these lines; `starts` gets the number of
@@ -202,6 +210,7 @@ class MutationGate(BaseGate):
                 observe=True,
                 sample=ctx.settings.mutation.sample,
                 enough=enough,
+                entering=entering,
             )
         finally:
             if starts is not None:
@@ -241,6 +250,11 @@ class MutationGate(BaseGate):
             compose(UNREACHED_HEADER, [f"{candidate.rel}: {reason}"], UNREACHED_HINT),
             details={"reason": reason},
         )
+
+
+def unrun(run: MutationResult) -> bool:
+    """Whether the worker set mutants aside unrun (`entering`)."""
+    return any(r.reason == SET_ASIDE for r in run.results.values())
 
 
 def fed(ctx: GateContext, candidate: Candidate) -> bool:

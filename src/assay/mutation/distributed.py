@@ -207,6 +207,7 @@ class DistributedEngine(Engine):
         observe: bool = False,
         sample: int = 0,
         enough: tuple[dict[str, float], dict[str, list[int]]] | None = None,  # gate 4's alone
+        entering: bool = False,  # gate 4's alone
     ) -> Events:
         self.tree = pack(self.ws.root)
         shared = self.pool.share(self.tree)

@@ -107,6 +107,7 @@ class Engine:
         observe: bool = False,
         sample: int = 0,
         enough: dict[str, float] | None = None,
+        entering: bool = False,
     ) -> MutationResult:
         """Mutate `targets` (project-relative files) and run `tests` against them.
 
@@ -127,6 +128,8 @@ class Engine:
         (gate 4, see `_assay_sandbox.mutation.plan.sample`). `enough`: each target's threshold
         (percent): once the score is certain to reach them all, the sampled mutants left run only
         for tests that have not killed yet, Ignored (gate 4, `_assay_sandbox.mutation.enough`).
+        `entering`: the tests get no object of the project; the mutants of reached modules that
+        hold no entry point are Ignored unrun (gate 4, `_assay_sandbox.mutation.entries`).
         """
         deselect = [*self.config.deselect, *(deselect or [])]
         start = time.monotonic()
@@ -152,6 +155,7 @@ class Engine:
             str(killers),
             *(["observe"] if observe else []),
             f"sample {sample}",
+            *(["entering"] if entering else []),
         ]
         tests_hash = tests_fingerprint(self.ws.project, tests, options)
         keys = {m.id: cache_key(m, sources[m.file], spans[m.file], tests_hash) for m in mutants}
@@ -196,6 +200,7 @@ class Engine:
                 observe,
                 sample,
                 None if enough is None else (enough, known),
+                entering,
             )
             for ev in events:
                 if isinstance(ev, BaselineDone):
@@ -264,6 +269,7 @@ class Engine:
         observe: bool = False,
         sample: int = 0,
         enough: tuple[dict[str, float], dict[str, list[int]]] | None = None,
+        entering: bool = False,
     ) -> list[Event]:
         tag = uuid.uuid4().hex[:8]
         run_dir = self.ws.run_dir
@@ -313,6 +319,7 @@ class Engine:
             sample=sample,
             enough=None if enough is None else enough[0],
             known={} if enough is None else enough[1],
+            entered=entering,
         )
         cfg_path = run_dir / f"mutation-{tag}.json"
         cfg_path.write_text(cfg.to_json(), encoding="utf-8")

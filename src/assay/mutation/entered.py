@@ -18,97 +18,14 @@ nor survived. A file that calls the project itself keeps today's scope: every fu
 
 from __future__ import annotations
 
-import ast
-import contextlib
 from dataclasses import dataclass
 
+from assay._assay_sandbox.mutation.entries import beyond_entries
+from assay._assay_sandbox.mutation.protocol import SET_ASIDE
 from assay.mutation.model import COUNTED, MutationResult
-from assay.mutation.mutants import function_defs
 from assay.mutation.oracle import set_aside
 
-
-def _referred(tree: ast.Module) -> list[tuple[str, int]]:
-    """The names the module's code refers to (a name read, an attribute's name, an import), with
-    their line; a function's reads of its own local variables (main.py's `dotenv = DotEnv(...)`)
-    are not references to a function of that name."""
-    out: list[tuple[str, int]] = []
-
-    def visit(node: ast.AST, local: frozenset[str]) -> None:
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
-            local = frozenset(_bound(node))
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
-            if node.id not in local:
-                out.append((node.id, node.lineno))
-        elif isinstance(node, ast.Attribute):
-            out.append((node.attr, node.lineno))
-        elif isinstance(node, ast.Import | ast.ImportFrom):
-            out.extend((a.asname or a.name.rsplit(".", 1)[-1], node.lineno) for a in node.names)
-        for child in ast.iter_child_nodes(node):
-            visit(child, local)
-
-    visit(tree, frozenset())
-    return out
-
-
-def _bound(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> set[str]:
-    """The names a function binds itself: its parameters and what it assigns."""
-    args = node.args
-    every = [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]
-    bound = {a.arg for a in every if a is not None}
-    body = node.body if isinstance(node.body, list) else [node.body]
-    for stmt in body:
-        bound.update(
-            n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
-        )
-    return bound
-
-
-def _called_as(qualname: str) -> str:
-    """The name project code would use to run it: a dunder method runs through its class."""
-    parts = [p for p in qualname.split(".") if p != "<locals>"]
-    if parts[-1].startswith("__") and parts[-1].endswith("__") and len(parts) > 1:
-        return parts[-2]
-    return parts[-1]
-
-
-def entry_points(scope: dict[str, list[str]], sources: dict[str, str]) -> dict[str, list[str]]:
-    """rel -> the executed functions of `scope` that no code of `sources` refers to outside their
-    own body."""
-    trees: dict[str, ast.Module] = {}
-    for rel, text in sources.items():
-        with contextlib.suppress(SyntaxError, ValueError):
-            trees[rel] = ast.parse(text)
-    refs: dict[str, list[tuple[str, int]]] = {}  # name -> (module, line) of each reference
-    for rel, tree in trees.items():
-        for ref, line in _referred(tree):
-            refs.setdefault(ref, []).append((rel, line))
-    out: dict[str, list[str]] = {}
-    for rel, names in scope.items():
-        defs = function_defs(trees[rel]) if rel in trees else {}
-        for name in names:
-            node = defs.get(name)
-            if node is None:
-                continue
-            first, last = node.lineno, node.end_lineno or node.lineno
-            if all(
-                other == rel and first <= line <= last
-                for other, line in refs.get(_called_as(name), ())
-            ):
-                out.setdefault(rel, []).append(name)
-    return out
-
-
-def beyond_entries(
-    scope: dict[str, list[str]], sources: dict[str, str]
-) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
-    """(the entry points, the executed functions of the reached modules that hold none) for a
-    file whose tests call no project code themselves; nothing beyond when every reached module
-    holds one, or none does (the entries could not be told)."""
-    entries = entry_points(scope, sources)
-    beyond = {rel: list(names) for rel, names in scope.items() if names and rel not in entries}
-    if not entries or not beyond:
-        return entries, {}
-    return entries, beyond
+__all__ = ["Entered", "beyond_entries", "narrow", "note"]
 
 
 @dataclass
@@ -118,16 +35,19 @@ class Entered:
     entries: dict[str, list[str]]
     beyond: dict[str, list[str]]
     mutants: int
+    unrun: int = 0  # of those, set aside by the worker before they ran (`SET_ASIDE`)
 
     def to_json(self) -> dict[str, object]:
         return {
             "entries": [f"{rel}::{n}" for rel, names in self.entries.items() for n in names],
             "not_counted": sorted(self.beyond),
             "mutants": self.mutants,
+            "not_run": self.unrun,
         }
 
     def note(self) -> str:
-        return note(self.entries, self.beyond, self.mutants)
+        told = note(self.entries, self.beyond, self.mutants)
+        return told + (f" ({self.unrun} set aside before they ran)" if self.unrun else "")
 
 
 def narrow(run: MutationResult, sources: dict[str, str]) -> Entered | None:
@@ -137,7 +57,8 @@ def narrow(run: MutationResult, sources: dict[str, str]) -> Entered | None:
     entries, beyond = beyond_entries(run.scope or {}, sources)
     if not beyond or not any(r.status in COUNTED for m, r in run.scored if m.file not in beyond):
         return None
-    return Entered(entries, beyond, len(set_aside(run, beyond)))
+    aside = set_aside(run, beyond)
+    return Entered(entries, beyond, len(aside), sum(r.reason == SET_ASIDE for _, r in aside))
 
 
 def note(entries: dict[str, list[str]], beyond: dict[str, list[str]], mutants: int) -> str:

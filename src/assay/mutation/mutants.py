@@ -7,6 +7,7 @@ import functools
 import hashlib
 from pathlib import Path
 
+from assay._assay_sandbox.mutation.entries import function_defs
 from assay.errors import InputError
 from assay.mutation.edits import Finder
 from assay.mutation.model import Mutant
@@ -118,30 +119,6 @@ def generate(rel: str, text: str) -> list[Mutant]:
             )
         )
     return mutants
-
-
-def function_defs(tree: ast.Module) -> dict[str, ast.FunctionDef | ast.AsyncFunctionDef]:
-    """Qualname of every def (`f`, `C.m`, `f.<locals>.g`; the first of a redefined name) -> its
-    node, in nested statements too (an `if`, a `try`, an `except`)."""
-    found: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
-
-    def walk(body: list[ast.stmt], qual: str) -> None:
-        for node in body:
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                name = f"{qual}{node.name}"
-                found.setdefault(name, node)
-                walk(node.body, f"{name}.<locals>.")
-            elif isinstance(node, ast.ClassDef):
-                walk(node.body, f"{qual}{node.name}.")
-            else:
-                for child in ast.iter_child_nodes(node):
-                    if isinstance(child, ast.stmt):
-                        walk([child], qual)
-                    elif isinstance(child, ast.ExceptHandler):
-                        walk(child.body, qual)
-
-    walk(tree.body, "")
-    return found
 
 
 def function_spans(text: str) -> dict[str, tuple[int, int]]:

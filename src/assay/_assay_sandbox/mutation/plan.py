@@ -33,8 +33,9 @@ from ..protocol import MutantSpec, MutationJob
 from .bytecode import compile_units, fingerprint
 from .defaults import defaults_patch
 from .enough import Enough
+from .entries import beyond_entries
 from .patch import function_of, patches
-from .protocol import EARLY_STOP, NOT_SAMPLED, Mode, Status, Verdict
+from .protocol import EARLY_STOP, NOT_SAMPLED, SET_ASIDE, Mode, Status, Verdict
 from .shapes import Functions
 
 if TYPE_CHECKING:
@@ -153,7 +154,8 @@ def plan(
         span = {*range(m.line, m.end_line + 1), m.stmt_line}
         return any(covering.get((m.file, line)) or (m.file, line) in collect.lines for line in span)
 
-    eligible = [m for m in cfg.mutants if in_scope(m) and reached(m)]
+    beyond = _beyond(cfg, scope, sources, [m for m in cfg.mutants if in_scope(m) and reached(m)])
+    eligible = [m for m in cfg.mutants if in_scope(m) and reached(m) and m.file not in beyond]
     chosen = sample(eligible, cfg.sample)
     proven = set() if proven is None else proven
 
@@ -184,6 +186,9 @@ def plan(
             rel = m.file
             why = EARLY_STOP if stop is not None and stop.certain(rel) else proof
             if not in_scope(m):
+                continue
+            if rel in beyond:
+                yield Settled(m, Verdict(Status.IGNORED, reason=SET_ASIDE))
                 continue
             span = {*range(m.line, m.end_line + 1), m.stmt_line}
             direct = {i for line in span for i in covering.get((rel, line), ())}
@@ -279,6 +284,25 @@ def plan(
             yield Job(m, ordered, code, found, mode, len(writers), files, why)
 
     return Plan(steps(), original_code)
+
+
+def _beyond(
+    cfg: MutationJob,
+    scope: dict[str, set[str]] | None,
+    sources: dict[str, str],
+    eligible: list[MutantSpec],
+) -> set[str]:
+    """The modules whose mutants are set aside unrun (`cfg.entered`): those holding no entry
+    point, when the entry modules have a mutant to run (a file is never accountable for
+    nothing; the parent decides the same from the same facts)."""
+    if not cfg.entered or not scope:
+        return set()
+    # the modules the tests reached, as the parent has them (`gates.reach.reached`)
+    _, beyond = beyond_entries(
+        {rel: sorted(names) for rel, names in scope.items()},
+        {rel: text for rel, text in sources.items() if scope.get(rel)},
+    )
+    return set(beyond) if any(m.file not in beyond for m in eligible) else set()
 
 
 def sample(pool: list[MutantSpec], size: int) -> list[str] | None:
