@@ -230,3 +230,20 @@ def test_a_file_that_reaches_no_function_runs_its_tests_in_the_baseline_only(pro
     assert run.scope == {}
     assert run.results == {}
     assert runs == ["ran", "ran"]
+
+
+def test_real_paths_are_remembered_only_when_absolute(tmp_path, monkeypatch):
+    from assay._assay_sandbox.mutation import realpaths
+
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    (tmp_path / "a" / "m.py").write_text("")
+    (tmp_path / "b" / "m.py").write_text("")
+    (tmp_path / "link").symlink_to(tmp_path / "a")
+    monkeypatch.chdir(tmp_path / "a")
+    assert realpaths.real("m.py") == str((tmp_path / "a" / "m.py").resolve())
+    monkeypatch.chdir(tmp_path / "b")  # a relative path follows the working directory
+    assert realpaths.real("m.py") == str((tmp_path / "b" / "m.py").resolve())
+    linked = str(tmp_path / "link" / "m.py")
+    assert realpaths.real(linked) == str((tmp_path / "a" / "m.py").resolve())
+    assert realpaths._REAL[linked] == realpaths.real(linked)

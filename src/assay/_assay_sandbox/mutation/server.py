@@ -29,6 +29,7 @@ from .plan import plan
 from .pool import Pool
 from .protocol import Collected, Cost, Done, Jobs, LongestMutant, Mode, WorkerError
 from .readers import Readers
+from .realpaths import module_file
 from .rebind import ImportTime
 from .recollect import recollectable
 from .state import ProjectState, changed_since_body
@@ -183,7 +184,7 @@ class Server:
         out = {}
         by_path = {os.path.realpath(p): rel for rel, p in self.cfg.targets.items()}
         for mod in list(sys.modules.values()):
-            rel = by_path.get(os.path.realpath(getattr(mod, "__file__", None) or "/nonexistent"))
+            rel = by_path.get(module_file(mod))
             if rel is None or rel not in self.tracer.bodies:
                 continue
             names = changed_since_body(self.tracer.bodies[rel], mod)
