@@ -83,13 +83,16 @@ class Readers:
         self.untracked: set[str] = set()
         # project code no test maps to may read a target's globals by computed names
         self.dynamic = False
+        real: dict[str, str] = {}  # the look-up inline: one per function object of the process
         for obj in gc.get_objects():
             if type(obj) is not types.FunctionType:
                 continue
             c = obj.__code__
             if not os.path.isabs(c.co_filename):  # "<frozen site>", "<string>": not project code
                 continue
-            path = real_path(c.co_filename)
+            path = real.get(c.co_filename) or real.setdefault(
+                c.co_filename, real_path(c.co_filename)
+            )
             if not path.startswith(scratch) or path in targets:
                 continue
             names = names_read(c)
