@@ -113,17 +113,23 @@ def fork(body: Body) -> Child:
     if pid == 0:
         code = 0
         try:
-            os.close(r)
-            _die_with_parent()
-            _quiet()
-            result = {"result": body(lambda msg: _write(w, msg))}
-        except BaseException:
-            result, code = {"crash": traceback.format_exc()[-1500:]}, 3
-        try:
-            _write(w, result)
-        except (TypeError, ValueError):
-            _write(w, {"crash": traceback.format_exc()[-1500:]})
-        os._exit(code)
+            try:
+                os.close(r)
+                _die_with_parent()
+                _quiet()
+                result = {"result": body(lambda msg: _write(w, msg))}
+            except BaseException:
+                result, code = {"crash": traceback.format_exc()[-1500:]}, 3
+            try:
+                _write(w, result)
+            except (TypeError, ValueError):
+                _write(w, {"crash": traceback.format_exc()[-1500:]})
+        except BaseException:  # noqa: BLE001 - the parent stopped reading (it dropped this child)
+            code = code or 3
+        finally:
+            # never back into the parent's code: a child whose last write met a closed pipe
+            # returned from `fork` and ran on as the worker (`assay mutate` failed at load 30)
+            os._exit(code)
     os.close(w)
     return Child(pid, r)
 

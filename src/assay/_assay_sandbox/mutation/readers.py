@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..protocol import MutantSpec, MutationJob
 from .bytecode import code_lines, code_tree, is_function_code, names_read, reads_dynamically
+from .realpaths import real as real_path
 from .same import cells
 
 if TYPE_CHECKING:
@@ -82,7 +83,7 @@ class Readers:
         self.untracked: set[str] = set()
         # project code no test maps to may read a target's globals by computed names
         self.dynamic = False
-        real: dict[str, str] = {}
+        real: dict[str, str] = {}  # the look-up inline: one per function object of the process
         for obj in gc.get_objects():
             if type(obj) is not types.FunctionType:
                 continue
@@ -90,7 +91,7 @@ class Readers:
             if not os.path.isabs(c.co_filename):  # "<frozen site>", "<string>": not project code
                 continue
             path = real.get(c.co_filename) or real.setdefault(
-                c.co_filename, os.path.realpath(c.co_filename)
+                c.co_filename, real_path(c.co_filename)
             )
             if not path.startswith(scratch) or path in targets:
                 continue

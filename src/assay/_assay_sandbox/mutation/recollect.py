@@ -18,6 +18,7 @@ import types
 from typing import TYPE_CHECKING, Any
 
 from .patch import Hunt, run_items
+from .realpaths import module_file
 from .shapes import ChildResult, Report
 from .state import changed_since_body
 
@@ -36,7 +37,7 @@ def recollectable(
     tests = {os.path.realpath(str(item.path)) for item in items if _module_node(item) is not None}
     stirred = set()  # modules changed after their body ran
     for mod in list(sys.modules.values()):
-        real = os.path.realpath(getattr(mod, "__file__", None) or "/nonexistent")
+        real = module_file(mod)
         before = tracer.others.get(real)
         if before is not None and changed_since_body(before, mod):
             stirred.add(real)

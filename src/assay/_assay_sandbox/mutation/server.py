@@ -27,8 +27,9 @@ from .memo import Memos
 from .patch import function_index
 from .plan import plan
 from .pool import Pool
-from .protocol import Collected, Done, Jobs, Mode, WorkerError
+from .protocol import Collected, Cost, Done, Jobs, LongestMutant, Mode, WorkerError
 from .readers import Readers
+from .realpaths import module_file
 from .rebind import ImportTime
 from .recollect import recollectable
 from .state import ProjectState, changed_since_body
@@ -91,6 +92,9 @@ class Server:
         baseline = Baseline(items, runs, cfg.durations, cfg.functions)
         self.events.send(baseline.event(seconds))
         dirty = self.dirty_targets()
+        if not in_scope(cfg, baseline):
+            self.nothing_to_run(dirty)
+            return
         readers = Readers(cfg, _original_code(cfg), baseline.covering, items)
         targets = {os.path.realpath(p): rel for rel, p in cfg.targets.items()}
         memos = Memos(
@@ -158,6 +162,21 @@ class Server:
         self.events.send(pool.summary(time.monotonic() - start))
         self.events.send(Done())
 
+    def nothing_to_run(self, dirty: dict[str, set[str]]) -> None:
+        """No mutant is in the scope the baseline found: the plan would yield no step, so its
+        compiles, the observed runs of the original (they only judge survivors) and the pool are
+        skipped; the events are those an empty pool sends."""
+        self.events.send(
+            Jobs(
+                total=0,
+                modes={m.value: 0 for m in Mode},
+                with_state=0,
+                dirty={k: sorted(v) for k, v in dirty.items()},
+            )
+        )
+        self.events.send(Cost(0.0, 0.0, [], LongestMutant("", 0.0)))
+        self.events.send(Done())
+
     def dirty_targets(self) -> dict[str, set[str]]:
         """Globals of each target that changed after its body ran (collection wrote them):
         re-running the body in place would drop those writes, so its import-time mutants need a
@@ -165,13 +184,19 @@ class Server:
         out = {}
         by_path = {os.path.realpath(p): rel for rel, p in self.cfg.targets.items()}
         for mod in list(sys.modules.values()):
-            rel = by_path.get(os.path.realpath(getattr(mod, "__file__", None) or "/nonexistent"))
+            rel = by_path.get(module_file(mod))
             if rel is None or rel not in self.tracer.bodies:
                 continue
             names = changed_since_body(self.tracer.bodies[rel], mod)
             if names:
                 out[rel] = names
         return out
+
+
+def in_scope(cfg: MutationJob, baseline: Baseline) -> bool:
+    """Whether any of the job's mutants is in the baseline's scope (None: unscoped, all are)."""
+    scope = baseline.scope
+    return scope is None or any(m.function in scope.get(m.file, ()) for m in cfg.mutants)
 
 
 def _original_code(cfg: MutationJob) -> dict[str, types.CodeType]:

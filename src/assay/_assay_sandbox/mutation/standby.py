@@ -30,7 +30,10 @@ from .protocol import StandbyJob
 
 def main(request: str) -> int:
     # what a cold worker imports before its job starts: pytest and the worker's own modules
+    from .realpaths import remember_loaded
     from .worker import main as work
+
+    remember_loaded()  # inherited by every fork
 
     while True:
         job = _next(request)

@@ -16,6 +16,8 @@ import types
 from collections.abc import Iterable
 from typing import Any
 
+from .realpaths import real as real_path
+
 # elements of one container whose identities enter the fingerprint (its length always does)
 _CAP = 256
 _ATOMS = (int, float, complex, str, bytes, bool, type(None))
@@ -118,7 +120,7 @@ class ProjectState:
         self.modules: dict[str, types.ModuleType] = {}
         for mod in list(sys.modules.values()):
             path = getattr(mod, "__file__", None)
-            if path and (real := os.path.realpath(path)).startswith(scratch):
+            if path and (real := real_path(path)).startswith(scratch):
                 self.modules[targets.get(real) or "module:" + mod.__name__] = mod
         self.last = self.take()
 
