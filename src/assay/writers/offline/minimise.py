@@ -30,7 +30,8 @@ def to_confirm(
 ) -> list[Mutant]:
     """The mutants whose killers among the chosen cases may be more than the probe recorded: those
     it stopped at `MAX_KILLERS` killers of (or ran a sample of `MAX_CASES` cases against) that a
-    chosen case kills, first; then those it had no time for that a chosen case runs."""
+    chosen case kills, first; then those it had no time for that a chosen case runs, those of the
+    cases kept for such mutants alone first."""
     killers: dict[str, int] = {}
     for k in every:
         for m in k.kills:
@@ -52,6 +53,15 @@ def to_confirm(
             m.id in reached or ran & {*range(m.line, m.end_line + 1), m.stmt_line}
         ):
             unjudged.append(m)
+    # a case kept only for mutants nobody judged stays or goes on them: theirs first, the cases
+    # with the fewest of them first
+    first: dict[str, tuple[bool, int]] = {}
+    for k in chosen:
+        for m_id in k.reaches:
+            first[m_id] = min(
+                first.get(m_id, (True, len(mutants))), (bool(k.kills), len(k.reaches))
+            )
+    unjudged.sort(key=lambda m: first.get(m.id, (True, len(mutants))))
     return [*cut, *unjudged]
 
 

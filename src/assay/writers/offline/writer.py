@@ -49,9 +49,9 @@ from assay.writers.offline.verification import Verification
 
 # a file kept on gates 1-3 and 5, gate 4 having run out of the budget (the probe checked it)
 LATE_VERDICT = "kept: gates 1-3, 5 passed; gate 4 by the probe (out of time)"
-PROBE_SHARE = 0.5  # of the module's budget; verification takes the rest
+PROBE_SHARE = 0.45  # of the module's budget; verification takes the rest
 # of the module's budget, at most, for confirming the chosen cases' kills (`minimise`)
-CONFIRM_SHARE = 0.1
+CONFIRM_SHARE = 0.15
 CROSSHAIR_SHARE = 0.2  # of the probe's time, for `crosshair cover` when it is installed
 MINING_SHARE = 0.15  # of the probe's time, for reading the project's tests
 MISSING_MODULE = (
@@ -204,7 +204,7 @@ class OfflineWriter(Verification):
         pending = to_confirm(chosen, probe.kept, mutants, probe.status)
         if pending and until - time.monotonic() >= MIN_CONFIRM_S:
             self.say(f"{rel}: confirming {len(chosen)} cases' kills on {len(pending)} mutants")
-            confirm(
+            judged = confirm(
                 ws,
                 sandbox,
                 PYTHON.python(self.settings),
@@ -221,7 +221,11 @@ class OfflineWriter(Verification):
                 workers=self.settings.mutation.workers or default_workers(),
                 warnings_fail=warnings_fail(self.project.root),
             )
-        return minimal(chosen, self.max_tests, rows)
+            self.say(f"{rel}: {judged} of {len(pending)} mutants judged")
+        kept = minimal(chosen, self.max_tests, rows)
+        if len(kept) < len(chosen):
+            self.say(f"{rel}: {len(chosen) - len(kept)} redundant cases left out")
+        return kept
 
     def _probe(
         self,
