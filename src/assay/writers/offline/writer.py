@@ -1,10 +1,11 @@
 """The offline writer: mutant-killing characterization tests of one module, with no LLM.
 
 inputs (mined + typed + hypothesis) -> oracle in the sandbox -> outcomes under every mutant ->
-greedy set cover -> pytest file -> gates 1-5 (`api.verify` on the text, in memory). A test a gate
-rejects is dropped, not repaired; another input takes its place only when one kills the same
-mutants. Everything happens within the module's time budget: the probe gets a share of it,
-verification the rest.
+greedy set cover -> the chosen cases' whole kill sets and a minimal cover of them (`minimise`) ->
+pytest file -> gates 1-5 (`api.verify` on the text, in memory). A test a gate rejects is dropped,
+not repaired; another input takes its place only when one kills the same mutants. Everything
+happens within the module's time budget: the probe gets a share of it, the confirming run a
+smaller one, verification the rest.
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ from assay.writers.offline.verification import Verification
 LATE_VERDICT = "kept: gates 1-3, 5 passed; gate 4 by the probe (out of time)"
 PROBE_SHARE = 0.45  # of the module's budget; verification takes the rest
 # of the module's budget, at most, for confirming the chosen cases' kills (`minimise`)
-CONFIRM_SHARE = 0.15
+CONFIRM_SHARE = 0.12
 CROSSHAIR_SHARE = 0.2  # of the probe's time, for `crosshair cover` when it is installed
 MINING_SHARE = 0.15  # of the probe's time, for reading the project's tests
 MISSING_MODULE = (
