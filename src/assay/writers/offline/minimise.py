@@ -34,12 +34,13 @@ def to_confirm(
     cases kept for such mutants alone first."""
     killers: dict[str, int] = {}
     for k in every:
-        for m in k.kills:
-            killers[m] = killers.get(m, 0) + 1
+        for m_id in k.kills:
+            killers[m_id] = killers.get(m_id, 0) + 1
     killed = set().union(*(k.kills for k in chosen)) if chosen else set()
     reached = set().union(*(k.reaches for k in chosen)) if chosen else set()
     ran = set().union(*(k.lines for k in chosen)) if chosen else set()
-    cut, unjudged = [], []
+    cut: list[Mutant] = []
+    unjudged: list[Mutant] = []
     for m in mutants:
         state = status.get(m.id, "not_run")
         if state in UNCOUNTED:
