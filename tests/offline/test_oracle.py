@@ -196,4 +196,4 @@ def test_a_call_that_reads_the_command_line_is_not_pinned(tmp_path):
     assert outcomes["count", 0]["k"] == "argv"
     assert outcomes["count", 1]["k"] == "return"  # given its arguments, it reads no command line
     assert outcomes["program", 0]["k"] == "return"
-    assert _why_dropped({}, outcomes["count", 0], {}) == "reads the command line (sys.argv)"
+    assert _why_dropped({}, outcomes["count", 0], {}).startswith("read the command line")

@@ -244,7 +244,7 @@ def _why_dropped(inp: dict, a: dict, b: dict) -> str | None:
             "not_run": "out of time",
             "unwritable": "outcome cannot be written back",
             "warning": "emits a warning",
-            "argv": "reads the command line (sys.argv)",
+            "argv": "read the command line (sys.argv: pytest's own in a test)",
         }.get(a["k"], a["k"])
     if b["k"] == "not_run":  # the second run, which checks that the outcome repeats, did not come
         return "out of time"
