@@ -78,18 +78,20 @@ def confirm(
     kinds: dict[str, str],
     chosen: list[Kept],
     mutants: list[Mutant],
-    status: dict[str, str],
     until: float,
     call_timeout: float,
     workers: int,
     warnings_fail: bool = False,
-) -> int:
+) -> set[str]:
     """Run the chosen cases against `mutants` (in that order) until `until` (monotonic), every
-    killing case recorded: the cases' `kills` grow, a mutant judged now leaves their `reaches`, and
-    `status` says it ran. Returns how many mutants were judged."""
+    killing case recorded: the cases' `kills` grow and a mutant judged now leaves their `reaches`.
+    Returns the ids of the mutants judged. `status` (the probe's) is left as it is: gate 4's score
+    is foreseen over the mutants the probe ran with every input (`cover.foresee`); the mutants
+    judged here against the chosen cases alone are those the cover had no kill for, and counting
+    them would drop a function for its survivors among mutants the probe never tried to kill."""
     budget = until - time.monotonic()
     if not chosen or not mutants or budget < MIN_CONFIRM_S:
-        return 0
+        return set()
     job = OfflineJob(
         user_root=str(ws.root),
         scratch_root=str(ws.project),
@@ -120,14 +122,13 @@ def confirm(
     )
     data, _ = launch_job(ws, sandbox, python, job, min(5.0, max(2.0, budget * 0.2)))
     if data is None:
-        return 0
-    judged = 0
+        return set()
+    judged: set[str] = set()
     by_id = {k.id: k for k in chosen}
     for m, state in data.get("status", {}).items():
         if state != "run":
             continue
-        judged += 1
-        status[m] = "run"
+        judged.add(m)
         killers = set(data.get("mutants", {}).get(m, []))
         for k in chosen:
             k.reaches.discard(m)

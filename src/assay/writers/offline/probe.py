@@ -57,6 +57,8 @@ class ProbeResult:
     error: str | None = None
     duration_s: float = 0.0
     explore_s: float = 0.0
+    # mutants the probe did not judge that the confirming run did, against the chosen cases
+    confirmed: set[str] = field(default_factory=set)
 
 
 def mutant_spec(m: Mutant) -> MutantSpec:

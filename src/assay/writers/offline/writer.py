@@ -50,9 +50,9 @@ from assay.writers.offline.verification import Verification
 
 # a file kept on gates 1-3 and 5, gate 4 having run out of the budget (the probe checked it)
 LATE_VERDICT = "kept: gates 1-3, 5 passed; gate 4 by the probe (out of time)"
-PROBE_SHARE = 0.45  # of the module's budget; verification takes the rest
+PROBE_SHARE = 0.5  # of the module's budget; verification takes the rest
 # of the module's budget, at most, for confirming the chosen cases' kills (`minimise`)
-CONFIRM_SHARE = 0.12
+CONFIRM_SHARE = 0.1
 CROSSHAIR_SHARE = 0.2  # of the probe's time, for `crosshair cover` when it is installed
 MINING_SHARE = 0.15  # of the probe's time, for reading the project's tests
 MISSING_MODULE = (
@@ -216,13 +216,13 @@ class OfflineWriter(Verification):
                 kinds={i.name: i.kind for i in todo},
                 chosen=chosen,
                 mutants=pending,
-                status=probe.status,
                 until=until,
                 call_timeout=self.call_timeout,
                 workers=self.settings.mutation.workers or default_workers(),
                 warnings_fail=warnings_fail(self.project.root),
             )
-            self.say(f"{rel}: {judged} of {len(pending)} mutants judged")
+            probe.confirmed |= judged
+            self.say(f"{rel}: {len(judged)} of {len(pending)} mutants judged")
         kept = minimal(chosen, self.max_tests, rows)
         if len(kept) < len(chosen):
             self.say(f"{rel}: {len(chosen) - len(kept)} redundant cases left out")
@@ -316,7 +316,11 @@ class OfflineWriter(Verification):
         result.survivors = [
             f"{m.line}: {m.before} -> {m.after}" for m in counted if m.id not in killed
         ][:10]
-        unjudged = Counter(s for m in counted if (s := probe.status.get(m.id, "")) in UNJUDGED)
+        unjudged = Counter(
+            s
+            for m in counted
+            if (s := probe.status.get(m.id, "")) in UNJUDGED and m.id not in probe.confirmed
+        )
         # counted as survivors: say why, so that a user knows a larger budget may change them
         if unjudged:
             result.notes.append(
