@@ -263,13 +263,15 @@ def run_assay(name: str, module: str, budget: float, max_tests: int) -> dict:
     wall = time.monotonic() - start
     [result] = report.modules
     if not result.written or not result.test_path:
+        # the writer's own cause: its notes, and the first function's reason
+        why = [*result.notes, *(f"{f.name}: {f.reason}" for f in result.functions if f.reason)]
         return {
             "produced": 0,
             "kept": 0,
             "score": 0.0,
             "lines": 0,
             "wall_s": round(wall, 1),
-            "note": result.verdict or "",
+            "note": "; ".join([result.verdict or "", *why[:2]]),
             "score_produced": 0.0,
             "produced_lines": 0,
         }

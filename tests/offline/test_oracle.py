@@ -20,7 +20,7 @@ from assay._assay_sandbox.offline.calls import (
     record,
     run_call,
 )
-from assay._assay_sandbox.offline.worker import explore
+from assay._assay_sandbox.offline.worker import _why_dropped, explore
 from assay._assay_sandbox.protocol import OfflineFunction, OfflineJob
 from assay.writers.offline.markers import warnings_fail
 from assay.writers.offline.outcomes import _no_input
@@ -162,3 +162,38 @@ def test_an_outcome_is_confirmed_even_when_the_first_run_overran_the_share(hangi
     double = OfflineFunction("double", "function", [])
     found = explore(job, module, double, path, now + 0.05, False, now + 30)
     assert found["kept"] and "out of time" not in found["dropped"], found
+
+
+def test_a_call_that_reads_the_command_line_is_not_pinned(tmp_path):
+    """`docopt(doc)` parses `sys.argv[1:]`: under the probe it saw the worker's arguments, under
+    `pytest` alone none, under `pytest -k x` others - the pinned outcome held only by chance. The
+    program's name alone (`argv[0]`, argparse's `prog`) is not the command line."""
+    (tmp_path / "cli.py").write_text(
+        textwrap.dedent("""
+            import sys
+
+
+            def count(argv=None):
+                return len(sys.argv[1:] if argv is None else argv)
+
+
+            def program():
+                return sys.argv[0].upper() == ""
+        """)
+    )
+    sys.path.insert(0, str(tmp_path))
+    try:
+        cli = importlib.import_module("cli")
+        ns = Namespaces([]).get()
+        outcomes = {}
+        for name, args in (("count", []), ("count", ["['-v']"]), ("program", [])):
+            inp = {"args": args, "kwargs": {}}
+            receiver, call, _ = prepare(cli, {"name": name, "kind": "function"}, inp, ns)
+            outcomes[name, len(args)] = record(run_call(call, 1.0), receiver, None, [])
+    finally:
+        sys.path.remove(str(tmp_path))
+        sys.modules.pop("cli", None)
+    assert outcomes["count", 0]["k"] == "argv"
+    assert outcomes["count", 1]["k"] == "return"  # given its arguments, it reads no command line
+    assert outcomes["program", 0]["k"] == "return"
+    assert _why_dropped({}, outcomes["count", 0], {}).startswith("read the command line")

@@ -185,6 +185,10 @@ class OfflineJob(_Json):
     seed: int = 0
     # the project's pytest turns warnings into errors: an input whose call warns is not kept
     warnings_fail: bool = False
+    # the confirming run (`offline.worker`): no exploration, these kept cases (`id`, `function`,
+    # `kind`, `input`, `outcome`, `lines`, `s`) against `mutants` in the order given, every killing
+    # case recorded (the probe stops at a few per mutant): the kill sets the suite is minimised on
+    cases: list[dict] = field(default_factory=list)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> OfflineJob:

@@ -25,6 +25,7 @@ import time
 import warnings
 from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
 
+from .argv import watched
 from .values import Imports, Unwritable, importable, round_trips, to_source
 
 if TYPE_CHECKING:
@@ -220,6 +221,7 @@ class Ran(NamedTuple):
     # the exception came from iterating the returned iterator, not from the call
     iterating: bool = False
     warned: str = ""  # the first warning the call emitted (category: message)
+    argv: bool = False  # it read the command line (`argv.watched`)
 
 
 def run_call(call: Callable[[], Any], timeout: float) -> Ran:
@@ -227,7 +229,7 @@ def run_call(call: Callable[[], Any], timeout: float) -> Ran:
     emitted recorded (a project whose pytest turns warnings into errors fails such a test)."""
     start = time.perf_counter()
     iterating = False
-    with warnings.catch_warnings(record=True) as seen:
+    with warnings.catch_warnings(record=True) as seen, watched() as argv:
         warnings.simplefilter("always")
         try:
             with timer(timeout):
@@ -240,8 +242,8 @@ def run_call(call: Callable[[], Any], timeout: float) -> Ran:
             ran = Ran(None, exc, time.perf_counter() - start, iterating)
     if seen:
         first = seen[0]
-        return ran._replace(warned=f"{first.category.__name__}: {first.message}"[:160])
-    return ran
+        ran = ran._replace(warned=f"{first.category.__name__}: {first.message}"[:160])
+    return ran._replace(argv=argv[0])
 
 
 class _Items(list):
@@ -264,6 +266,8 @@ def record(
     value, exc = ran.value, ran.exc
     if warnings_fail and ran.warned and not isinstance(exc, CallTimeout):
         return {"k": "warning", "why": ran.warned}
+    if ran.argv:  # what it does depends on how pytest was started
+        return {"k": "argv"}
     if exc is not None:
         if isinstance(exc, CallTimeout):
             return {"k": "timeout"}

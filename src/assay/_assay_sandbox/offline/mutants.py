@@ -231,9 +231,10 @@ def _child(
     reexec: bool,
     imports: list[str],
     memory_mb: int,
+    killers: int = MAX_KILLERS,
 ) -> dict:
     """In the child: apply the mutant, then each case (input id, function, input,
-    expected, seconds)."""
+    expected, seconds); it stops at `killers` killing cases (0: runs them all)."""
     child_setup(memory_mb)
     try:
         apply(m, code, module, path, reexec)
@@ -252,7 +253,7 @@ def _child(
             continue
         if differs(expected, run_call(call, timeout), receiver, ns, args):
             killed.append(case_id)
-            if len(killed) >= MAX_KILLERS:
+            if killers and len(killed) >= killers:
                 break
     return {"killed": killed}
 
@@ -267,13 +268,15 @@ def run(
     memory_mb: int,
     deadline: float,
     planner: Planner | None = None,
+    killers: int = MAX_KILLERS,
 ) -> tuple[dict[str, list[str]], dict[str, str]]:
     """Run mutants in forked children, `workers` at a time, until done or the deadline.
 
     `cases_for(m)` gives the cases a mutant may change (with their call timeouts) and whether the
     module body must run again. Returns ({mutant id: killing input ids}, {mutant id: status}) where
     status is run | timeout | crash | not_run | no_coverage; a mutant whose code is None is
-    compiled by `planner` when its turn comes (and may settle then)."""
+    compiled by `planner` when its turn comes (and may settle then); `killers`: killing cases
+    sought per mutant (0: all)."""
     kills: dict[str, list[str]] = {}
     status: dict[str, str] = {}
     pending = list(reversed(todo))
@@ -296,7 +299,7 @@ def run(
             limit = min(limit, max(0.5, deadline - time.monotonic()))
             child = fork(
                 lambda report, m=m, c=code, cs=cases, x=reexec: _child(
-                    m, c, module, path, cs, x, imports, memory_mb
+                    m, c, module, path, cs, x, imports, memory_mb, killers
                 )
             )
             running[child.pid] = (m, child, time.monotonic() + limit, code)

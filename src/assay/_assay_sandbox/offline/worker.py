@@ -16,7 +16,6 @@ Output: JSON at `job.out`, read by `assay.writers.offline.probe`.
 
 from __future__ import annotations
 
-import ast
 import importlib
 import importlib.util
 import json
@@ -42,13 +41,14 @@ from .calls import (
 from .inputs import candidates, drawn
 from .oracle import GIVE_UP, bisected, in_child, observe
 from .patterns import reached
+from .suite import first_call_only, function_bodies, given, kept_cases
 
 ASSERTABLE = {"return", "iter", "raise"}
 EXPLORE_SHARE = 0.55  # of the budget, for inputs and oracle; the rest for the mutants
 OVERRUN_SHARE = 0.4  # of the mutants' share, what a late exploration may take
 MAX_CASES = 250  # inputs run against one mutant
 # a mutant's lines ran in this many cases or fewer, while many more ran its function: code that runs
-# on the first call only (`_first_call_only`)
+# on the first call only (`suite.first_call_only`)
 FIRST_CALLS = 2
 
 
@@ -244,6 +244,7 @@ def _why_dropped(inp: dict, a: dict, b: dict) -> str | None:
             "not_run": "out of time",
             "unwritable": "outcome cannot be written back",
             "warning": "emits a warning",
+            "argv": "read the command line (sys.argv: pytest's own in a test)",
         }.get(a["k"], a["k"])
     if b["k"] == "not_run":  # the second run, which checks that the outcome repeats, did not come
         return "out of time"
@@ -280,42 +281,23 @@ def main(job_path: str) -> int:
         path = str(getattr(module.__spec__, "origin", None) or module.__file__)
         with open(path, encoding="utf-8") as fh:
             text = fh.read()
-        hypothesis = bool(job.hypothesis_examples) and _warm_hypothesis()
+        hypothesis = bool(job.hypothesis_examples) and not job.cases and _warm_hypothesis()
         explore_end = start + (deadline - start) * EXPLORE_SHARE
         # exploring late on a busy machine may eat into the mutants' share, never all of it
         hard = explore_end + (deadline - explore_end) * OVERRUN_SHARE
-        watched = Watched(module, job.functions)
-        passed: dict[str, list[dict]] = {}  # callee -> the arguments its callers gave it
-        # a function with no mutant of its own last (the time may not reach it), callers before
-        # their callees, source order otherwise (ordered by mutant count, a function that hangs
-        # came early and squeezed the shares of those after it)
-        owners = {m.function.split(".<locals>.")[0] for m in job.mutants}
-        # special methods (`v < w`) after the module's named functions: its public API first
-        order = callers_first(
-            text,
-            sorted(
-                job.functions,
-                key=lambda f: (f.name not in owners, f.name.rsplit(".", 1)[-1].startswith("__")),
-            ),
-        )
-        for i, fn in enumerate(order):
-            share = (explore_end - time.monotonic()) / (len(order) - i)
-            fresh = [c for c in passed.get(fn.name, []) if c not in fn.inputs]
-            fn.inputs = fn.inputs + fresh[:PER_CALLEE]
-            found = explore(
-                job, module, fn, path, time.monotonic() + max(share, 0.5), hypothesis, hard, watched
+        if job.cases:  # the confirming run: the cases are given
+            result["functions"] = given(job.cases)
+        else:
+            result["functions"] = _explore_all(
+                job, module, path, text, hypothesis, explore_end, hard
             )
-            for first in found.pop("first", []):
-                for callee, inputs in first.get("calls", {}).items():
-                    passed.setdefault(callee, []).extend(inputs)
-            result["functions"][fn.name] = found
         result["explore_s"] = time.monotonic() - start
-        cases = _cases(job, result["functions"])
+        cases = kept_cases(job, result["functions"])
         planner = mutants.Planner(text, path)
         todo = [(m, None) for m in job.mutants]
         observers = mutants.Observers(text, path)
         source_lines = text.split("\n")
-        bodies = _bodies(text)
+        bodies = function_bodies(text)
 
         def cases_for(m: MutantSpec) -> tuple[list[tuple], bool]:
             """(cases, whether the module body must run again): a def no call runs ran at
@@ -324,7 +306,7 @@ def main(job_path: str) -> int:
                 span = {*range(m.line, m.end_line + 1), m.stmt_line}
                 chosen = [c for c in cases if span & c[5]]
                 if 0 < len(chosen) <= FIRST_CALLS:
-                    chosen += _first_call_only(chosen, cases, bodies.get(m.chain[-1][1], set()))
+                    chosen += first_call_only(chosen, cases, bodies.get(m.chain[-1][1], set()))
                 if chosen or not span & at_import.lines:
                     return mutants.spread(chosen, MAX_CASES), False
                 lines = observers.lines(m.chain[-1][1])
@@ -337,7 +319,8 @@ def main(job_path: str) -> int:
                 [c for c in cases if lines is None or lines & c[5]], MAX_CASES, words
             ), True
 
-        todo = mutants.first_things_first(todo, [f.name for f in job.functions], cases_for)
+        if not job.cases:  # confirming, the mutants come in the order they matter in
+            todo = mutants.first_things_first(todo, [f.name for f in job.functions], cases_for)
         kills, status = mutants.run(
             todo,
             cases_for,
@@ -348,6 +331,8 @@ def main(job_path: str) -> int:
             job.memory_mb,
             deadline - 0.3,
             planner,
+            # confirming: every case that kills each mutant, for the minimal suite
+            0 if job.cases else mutants.MAX_KILLERS,
         )
         result["mutants"] = kills
         result["status"].update(status)
@@ -356,38 +341,43 @@ def main(job_path: str) -> int:
     return _write(job, result, start)
 
 
-def _bodies(text: str) -> dict[int, set[int]]:
-    """First line of each function (its decorators' included, as a mutant's `chain` gives it) ->
-    its lines."""
-    out = {}
-    for node in ast.walk(ast.parse(text)):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
-            out[first] = set(range(first, (node.end_lineno or node.lineno) + 1))
-    return out
-
-
-def _first_call_only(chosen: list[tuple], cases: list[tuple], body: set[int]) -> list[tuple]:
-    """Code a function runs on its first call only (a table it builds and caches) was traced in
-    the first case that called it, in the oracle's child; in a mutant's fresh child every case
-    that calls the function runs it: those cases, when many more call it than the traced few."""
-    ids = {c[0] for c in chosen}
-    callers = [c for c in cases if c[0] not in ids and body & c[5]]
-    return callers if len(callers) > 2 * len(chosen) else []
-
-
-def _cases(job: OfflineJob, functions: dict) -> list[tuple]:
-    """(input id, function spec, input, expected outcome, call timeout, lines) of every
-    kept input."""
-    out = []
-    for fn in job.functions:
-        found = functions.get(fn.name, {})
-        spec = {"name": fn.name, "kind": fn.kind}
-        for i, k in enumerate(found.get("kept", [])):
-            k["id"] = f"{fn.name}#{i}"
-            timeout = min(job.call_timeout, max(0.1, 10 * k["s"] + 0.05))
-            out.append((k["id"], spec, k["input"], k["outcome"], timeout, set(k["lines"])))
-    return out
+def _explore_all(
+    job: OfflineJob,
+    module: ModuleType,
+    path: str,
+    text: str,
+    hypothesis: bool,
+    explore_end: float,
+    hard: float,
+) -> dict:
+    """Every function explored in turn (`explore`): name -> what it found."""
+    found_by: dict[str, dict] = {}
+    watched = Watched(module, job.functions)
+    passed: dict[str, list[dict]] = {}  # callee -> the arguments its callers gave it
+    # a function with no mutant of its own last (the time may not reach it), callers before
+    # their callees, source order otherwise (ordered by mutant count, a function that hangs
+    # came early and squeezed the shares of those after it)
+    owners = {m.function.split(".<locals>.")[0] for m in job.mutants}
+    # special methods (`v < w`) after the module's named functions: its public API first
+    order = callers_first(
+        text,
+        sorted(
+            job.functions,
+            key=lambda f: (f.name not in owners, f.name.rsplit(".", 1)[-1].startswith("__")),
+        ),
+    )
+    for i, fn in enumerate(order):
+        share = (explore_end - time.monotonic()) / (len(order) - i)
+        fresh = [c for c in passed.get(fn.name, []) if c not in fn.inputs]
+        fn.inputs = fn.inputs + fresh[:PER_CALLEE]
+        found = explore(
+            job, module, fn, path, time.monotonic() + max(share, 0.5), hypothesis, hard, watched
+        )
+        for first in found.pop("first", []):
+            for callee, inputs in first.get("calls", {}).items():
+                passed.setdefault(callee, []).extend(inputs)
+        found_by[fn.name] = found
+    return found_by
 
 
 def _write(job: OfflineJob, result: dict, start: float) -> int:

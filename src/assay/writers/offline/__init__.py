@@ -6,7 +6,8 @@ configured: `WRITERS` names `session.OfflineSession`) and
 writes nothing). Modules: `targets` (functions and skips, `--since`), `mine` (inputs from tests and
 doctests; `bindings`: what a test's names stand for; `exports`: re-exports followed), `regex`
 (strings that reach the module's data), `crosshair` (path-covering inputs, optional), `probe` (the
-sandboxed run), `cover` (set cover, gate 4 foreseen), `render` (the pytest file), `place` (where it
+sandboxed run), `cover` (set cover, gate 4 foreseen), `minimise` (no
+redundant case: the chosen cases' whole kill sets), `render` (the pytest file), `place` (where it
 goes), `markers` (does the project accept the marks), `writer` (the steps, within the budget;
 `verification`: gates 1-5 in rounds; `outcomes`: each function's line in the report), `session`
 (one run over many modules)."""

@@ -35,6 +35,7 @@ class Kept:
     kills: set[str] = field(default_factory=set)
     # mutants the probe did not judge (its time ran out) whose code this input runs (`cover.reach`)
     reaches: set[str] = field(default_factory=set)
+    seconds: float = 0.0  # one call, as the oracle timed it (a mutant's run is bounded by it)
 
     @property
     def size(self) -> int:
@@ -56,6 +57,8 @@ class ProbeResult:
     error: str | None = None
     duration_s: float = 0.0
     explore_s: float = 0.0
+    # mutants the probe did not judge that the confirming run did, against the chosen cases
+    confirmed: set[str] = field(default_factory=set)
 
 
 def mutant_spec(m: Mutant) -> MutantSpec:
@@ -97,12 +100,10 @@ def run_probe(
     # kill comes a margin after it, for writing the result
     ends_at = time.time() + budget_s
     margin = min(10.0, max(3.0, budget_s * 0.05))
-    tag = uuid.uuid4().hex[:8]
-    out = ws.run_dir / f"offline-{tag}.json"
     job = OfflineJob(
         user_root=str(ws.root),
         scratch_root=str(ws.project),
-        out=str(out),
+        out="",
         module=dotted,
         path=str(ws.path(rel)),
         imports=imports,
@@ -118,30 +119,22 @@ def run_probe(
         hypothesis_examples=hypothesis_examples,
         warnings_fail=warnings_fail,
     )
-    job_path = ws.run_dir / f"offline-{tag}.job.json"
-    job_path.write_text(job.to_json(), encoding="utf-8")
-    env = sandbox.env_for(ws.run_dir / "home", cache=ws.cache_dir)
-    result = sandbox.run(
-        launch.argv(python, "offline", str(job_path)),
-        cwd=ws.project,
-        env=env,
-        timeout=budget_s + margin,
-    )
-    try:
-        data = json.loads(out.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        why = result.limit_hit or f"exited with status {result.returncode}"
-        tail = (result.stderr or result.stdout).strip().splitlines()[-5:]
-        return ProbeResult(
-            {},
-            [],
-            {},
-            error=f"the probe wrote no result ({why})" + (": " + " | ".join(tail) if tail else ""),
-        )
+    data, error = launch_job(ws, sandbox, python, job, margin)
+    if data is None:
+        return ProbeResult({}, [], {}, error=error)
     kept: list[Kept] = []
     for name, found in data.get("functions", {}).items():
         for k in found.pop("kept", []):
-            kept.append(Kept(k["id"], name, k["input"], k["outcome"], set(k["lines"])))
+            kept.append(
+                Kept(
+                    k["id"],
+                    name,
+                    k["input"],
+                    k["outcome"],
+                    set(k["lines"]),
+                    seconds=k.get("s", 0.0),
+                )
+            )
     by_id = {k.id: k for k in kept}
     for mutant_id, killers in data.get("mutants", {}).items():
         for case in killers:
@@ -155,6 +148,33 @@ def run_probe(
         data.get("duration_s", 0.0),
         data.get("explore_s", 0.0),
     )
+
+
+def launch_job(
+    ws: Workspace, sandbox: Sandbox, python: str, job: OfflineJob, margin: float
+) -> tuple[dict[str, Any] | None, str]:
+    """Run an offline job (`job.out` is set here) in the sandbox, killed `margin` seconds after its
+    budget: (its result, "") or (None, why it wrote none)."""
+    tag = uuid.uuid4().hex[:8]
+    out = ws.run_dir / f"offline-{tag}.json"
+    job.out = str(out)
+    job_path = ws.run_dir / f"offline-{tag}.job.json"
+    job_path.write_text(job.to_json(), encoding="utf-8")
+    env = sandbox.env_for(ws.run_dir / "home", cache=ws.cache_dir)
+    result = sandbox.run(
+        launch.argv(python, "offline", str(job_path)),
+        cwd=ws.project,
+        env=env,
+        timeout=job.budget_s + margin,
+    )
+    try:
+        return json.loads(out.read_text(encoding="utf-8")), ""
+    except (OSError, ValueError):
+        why = result.limit_hit or f"exited with status {result.returncode}"
+        tail = (result.stderr or result.stdout).strip().splitlines()[-5:]
+        return None, f"the probe wrote no result ({why})" + (
+            ": " + " | ".join(tail) if tail else ""
+        )
 
 
 def default_workers() -> int:

@@ -1,10 +1,11 @@
 """The offline writer: mutant-killing characterization tests of one module, with no LLM.
 
 inputs (mined + typed + hypothesis) -> oracle in the sandbox -> outcomes under every mutant ->
-greedy set cover -> pytest file -> gates 1-5 (`api.verify` on the text, in memory). A test a gate
-rejects is dropped, not repaired; another input takes its place only when one kills the same
-mutants. Everything happens within the module's time budget: the probe gets a share of it,
-verification the rest.
+greedy set cover -> the chosen cases' whole kill sets and a minimal cover of them (`minimise`) ->
+pytest file -> gates 1-5 (`api.verify` on the text, in memory). A test a gate rejects is dropped,
+not repaired; another input takes its place only when one kills the same mutants. Everything
+happens within the module's time budget: the probe gets a share of it, the confirming run a
+smaller one, verification the rest.
 """
 
 from __future__ import annotations
@@ -39,16 +40,19 @@ from assay.writers.offline.functions import FunctionInfo, functions_of
 from assay.writers.offline.gates import gate4_out_of_time
 from assay.writers.offline.markers import warnings_fail
 from assay.writers.offline.mine import mine
+from assay.writers.offline.minimise import MIN_CONFIRM_S, confirm, minimal, to_confirm
 from assay.writers.offline.model import FunctionReport, ModuleResult, OfflineTarget
 from assay.writers.offline.outcomes import UNJUDGED, _function_report
 from assay.writers.offline.place import path_for
-from assay.writers.offline.probe import ProbeResult, default_workers, run_probe
+from assay.writers.offline.probe import Kept, ProbeResult, default_workers, run_probe
 from assay.writers.offline.render import Rendered
 from assay.writers.offline.verification import Verification
 
 # a file kept on gates 1-3 and 5, gate 4 having run out of the budget (the probe checked it)
 LATE_VERDICT = "kept: gates 1-3, 5 passed; gate 4 by the probe (out of time)"
 PROBE_SHARE = 0.5  # of the module's budget; verification takes the rest
+# of the module's budget, at most, for confirming the chosen cases' kills (`minimise`)
+CONFIRM_SHARE = 0.1
 CROSSHAIR_SHARE = 0.2  # of the probe's time, for `crosshair cover` when it is installed
 MINING_SHARE = 0.15  # of the probe's time, for reading the project's tests
 MISSING_MODULE = (
@@ -124,18 +128,35 @@ class OfflineWriter(Verification):
             for m in generate(rel, text)
             if m.operator not in self.settings.mutation.skip_operators
         ]
-        probe = self._probe(rel, dotted, text, todo, mutants, start + self.budget_s * PROBE_SHARE)
-        result.timings["probe"] = time.monotonic() - start
-        if probe.error:
-            result.notes.append(f"probe: {probe.error.strip().splitlines()[-1][:300]}")
-            if "ModuleNotFoundError" in probe.error and not self.settings.python.interpreter:
-                result.notes.append(MISSING_MODULE)
+        sandbox = Sandbox(self.settings.sandbox, protect=self.project.root)
+        rows = table_rows(mutants, text)
+        with Workspace(self.project.root) as ws:
+            probe = self._probe(
+                ws, sandbox, rel, dotted, text, todo, mutants, start + self.budget_s * PROBE_SHARE
+            )
+            result.timings["probe"] = time.monotonic() - start
+            if probe.error:
+                result.notes.append(f"probe: {probe.error.strip().splitlines()[-1][:300]}")
+                if "ModuleNotFoundError" in probe.error and not self.settings.python.interpreter:
+                    result.notes.append(MISSING_MODULE)
+            chosen = cover(probe.kept, self.max_tests, rows=rows)
+            # the mutants the probe had no time for: inputs that run their code
+            chosen += reach(chosen, probe.kept, mutants, probe.status, text, self.max_tests)
+            chosen = self._minimise(
+                ws,
+                sandbox,
+                rel,
+                dotted,
+                todo,
+                chosen,
+                probe,
+                mutants,
+                rows,
+                start + self.budget_s * (PROBE_SHARE + CONFIRM_SHARE),
+            )
+        result.timings["confirm"] = time.monotonic() - start - result.timings["probe"]
         spans = function_spans(text)
         threshold = threshold_for({rel: text}, self.settings.mutation, self.project.packages)[1]
-        rows = table_rows(mutants, text)
-        chosen = cover(probe.kept, self.max_tests, rows=rows)
-        # the mutants the probe had no time for: inputs that run their code
-        chosen += reach(chosen, probe.kept, mutants, probe.status, text, self.max_tests)
         chosen, left_out = fit_threshold(chosen, mutants, probe.status, spans, threshold)
         dropped: dict[str, str] = {
             fn: f"its tests would pull gate 4's score under {threshold:g}%" for fn in left_out
@@ -147,7 +168,9 @@ class OfflineWriter(Verification):
             names = {i.name for i in infos}
             mutants = [m for m in mutants if m.function.split(".<locals>.")[0] in names]
         self._finish(result, todo, probe, mutants, rendered, report, dropped, spans)
-        result.timings["verify"] = time.monotonic() - start - result.timings["probe"]
+        result.timings["verify"] = (
+            time.monotonic() - start - result.timings["probe"] - result.timings["confirm"]
+        )
         result.timings["total"] = time.monotonic() - start
         return result
 
@@ -164,8 +187,51 @@ class OfflineWriter(Verification):
             raise InputError(f"{target.module}: no public function or method {missing[0]!r}")
         return [i for i in infos if i.name in wanted]
 
+    def _minimise(
+        self,
+        ws: Workspace,
+        sandbox: Sandbox,
+        rel: str,
+        dotted: str,
+        todo: list[FunctionInfo],
+        chosen: list[Kept],
+        probe: ProbeResult,
+        mutants: list[Mutant],
+        rows: set[str],
+        until: float,
+    ) -> list[Kept]:
+        """The chosen cases' whole kill sets (`minimise.confirm`, within `until`), then the fewest
+        of them that kill and reach what they all do (`minimise.minimal`)."""
+        pending = to_confirm(chosen, probe.kept, mutants, probe.status)
+        if pending and until - time.monotonic() >= MIN_CONFIRM_S:
+            self.say(f"{rel}: confirming {len(chosen)} cases' kills on {len(pending)} mutants")
+            judged = confirm(
+                ws,
+                sandbox,
+                PYTHON.python(self.settings),
+                self.project.source_roots,
+                dotted=dotted,
+                path=str(ws.path(rel)),
+                imports=sorted({f"from {dotted} import {i.name.split('.')[0]}" for i in todo}),
+                kinds={i.name: i.kind for i in todo},
+                chosen=chosen,
+                mutants=pending,
+                until=until,
+                call_timeout=self.call_timeout,
+                workers=self.settings.mutation.workers or default_workers(),
+                warnings_fail=warnings_fail(self.project.root),
+            )
+            probe.confirmed |= judged
+            self.say(f"{rel}: {len(judged)} of {len(pending)} mutants judged")
+        kept = minimal(chosen, self.max_tests, rows)
+        if len(kept) < len(chosen):
+            self.say(f"{rel}: {len(chosen) - len(kept)} redundant cases left out")
+        return kept
+
     def _probe(
         self,
+        ws: Workspace,
+        sandbox: Sandbox,
         rel: str,
         dotted: str,
         text: str,
@@ -192,39 +258,37 @@ class OfflineWriter(Verification):
         ]
         imports = sorted({f"from {dotted} import {i.name.split('.')[0]}" for i in todo})
         mined_n = sum(len(f.inputs) for f in functions)
-        sandbox = Sandbox(self.settings.sandbox, protect=self.project.root)
         python = PYTHON.python(self.settings)
-        with Workspace(self.project.root) as ws:
-            if self.crosshair is not False and crosshair.available(python):
-                share = (until - time.monotonic()) * CROSSHAIR_SHARE
-                self.say(f"{rel}: crosshair cover on {len(todo)} functions ({share:.0f} s)")
-                found = crosshair.cover(
-                    ws, sandbox, python, self.project.source_roots, dotted, text, todo, share
-                )
-                for f in functions:
-                    f.inputs += found.get(f.name, [])
-            budget = max(2.0, until - time.monotonic())
-            self.say(
-                f"{rel}: probing {len(todo)} functions against {len(mutants)} mutants "
-                f"({mined_n} inputs mined from {mined.files} test files; {budget:.0f} s)"
+        if self.crosshair is not False and crosshair.available(python):
+            share = (until - time.monotonic()) * CROSSHAIR_SHARE
+            self.say(f"{rel}: crosshair cover on {len(todo)} functions ({share:.0f} s)")
+            found = crosshair.cover(
+                ws, sandbox, python, self.project.source_roots, dotted, text, todo, share
             )
-            return run_probe(
-                ws,
-                sandbox,
-                python,
-                self.project.source_roots,
-                rel=rel,
-                dotted=dotted,
-                imports=imports,
-                functions=functions,
-                mutants=mutants,
-                literals=mined.literals,
-                budget_s=budget,
-                call_timeout=self.call_timeout,
-                workers=self.settings.mutation.workers or default_workers(),
-                hypothesis_examples=self.hypothesis_examples,
-                warnings_fail=warnings_fail(self.project.root),
-            )
+            for f in functions:
+                f.inputs += found.get(f.name, [])
+        budget = max(2.0, until - time.monotonic())
+        self.say(
+            f"{rel}: probing {len(todo)} functions against {len(mutants)} mutants "
+            f"({mined_n} inputs mined from {mined.files} test files; {budget:.0f} s)"
+        )
+        return run_probe(
+            ws,
+            sandbox,
+            python,
+            self.project.source_roots,
+            rel=rel,
+            dotted=dotted,
+            imports=imports,
+            functions=functions,
+            mutants=mutants,
+            literals=mined.literals,
+            budget_s=budget,
+            call_timeout=self.call_timeout,
+            workers=self.settings.mutation.workers or default_workers(),
+            hypothesis_examples=self.hypothesis_examples,
+            warnings_fail=warnings_fail(self.project.root),
+        )
 
     def _finish(
         self,
@@ -252,7 +316,11 @@ class OfflineWriter(Verification):
         result.survivors = [
             f"{m.line}: {m.before} -> {m.after}" for m in counted if m.id not in killed
         ][:10]
-        unjudged = Counter(s for m in counted if (s := probe.status.get(m.id, "")) in UNJUDGED)
+        unjudged = Counter(
+            s
+            for m in counted
+            if (s := probe.status.get(m.id, "")) in UNJUDGED and m.id not in probe.confirmed
+        )
         # counted as survivors: say why, so that a user knows a larger budget may change them
         if unjudged:
             result.notes.append(
