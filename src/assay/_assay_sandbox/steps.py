@@ -1,13 +1,13 @@
 """Gate 3's plan in forks of one collected session: each run of the file, and each test alone, in a
 fork of its own (the state a fresh process has after collection).
 
-Where the tests mostly wait (sleeps, retries with back-off: a fork used less than `IDLE_SHARE` of
-its wall time on the CPU) and nothing of the test file or its conftests reaches outside its process
-(files, sockets, subprocesses: `shares_nothing`), up to `WIDTH` forks run at once: the waits
-overlap instead of adding up. The runs are the same runs: each fork starts from the same session,
-results are read in plan order, and the plan still ends at the first step a test did not pass in
-(forks started after it are killed, their results dropped). Each overlapping fork gets capture
-files of its own, as a fresh process has.
+Where the tests mostly wait (sleeps, retries with back-off) and nothing of the test file or its
+conftests reaches outside its process (files, sockets, subprocesses: `shares_nothing`), several
+forks run at once, as many as fit on one core (a fork that was on the CPU a third of its wall time:
+3; at most `WIDTH`): the waits overlap instead of adding up. The runs are the same runs: each fork
+starts from the same session, results are read in plan order, and the plan still ends at the first
+step a test did not pass in (forks started after it are killed, their results dropped). Each
+overlapping fork gets capture files of its own, as a fresh process has.
 
 Standalone (stdlib + pytest): runs under the interpreter of the user's tests.
 """
@@ -26,7 +26,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .fork import IDLE_SHARE
 from .stability_plan import RISKY_MODULES, imported
 
 if TYPE_CHECKING:
@@ -182,7 +181,8 @@ class Steps:
     def _reaped(self, child: Fork) -> Fork:
         reap(child, self.rec.args.test_timeout)
         if self.may_overlap and child.status is not None and child.wall_s > 0:
-            self.width = WIDTH if child.cpu_s < IDLE_SHARE * child.wall_s else 1
+            # as many at once as fit on one core: their CPU adds up to at most the wall time
+            self.width = max(1, int(child.wall_s / max(child.cpu_s, child.wall_s / WIDTH)))
         return child
 
     def _own_capture(self) -> None:
