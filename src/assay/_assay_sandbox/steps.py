@@ -4,10 +4,11 @@ fork of its own (the state a fresh process has after collection).
 Where the tests mostly wait (sleeps, retries with back-off) and nothing of the test file or its
 conftests reaches outside its process (files, sockets, subprocesses: `shares_nothing`), several
 forks run at once, as many as fit on one core (a fork that was on the CPU a third of its wall time:
-3; at most `WIDTH`): the waits overlap instead of adding up. The runs are the same runs: each fork
-starts from the same session, results are read in plan order, and the plan still ends at the first
-step a test did not pass in (forks started after it are killed, their results dropped). Each
-overlapping fork gets capture files of its own, as a fresh process has.
+3; at most `WIDTH`; forks quicker than `MIN_WAIT_S`: one at a time). The waits overlap instead of
+adding up, and the runs are the same runs: each fork starts from the same session, results are read
+in plan order, and the plan still ends at the first step a test did not pass in (forks started
+after it are killed, their results dropped). Each overlapping fork gets capture files of its own,
+as a fresh process has.
 
 Standalone (stdlib + pytest): runs under the interpreter of the user's tests.
 """
@@ -34,6 +35,7 @@ if TYPE_CHECKING:
     from .pytest_runner import Recorder
 
 WIDTH = 4
+MIN_WAIT_S = 0.05  # forks quicker than this run one at a time, whatever they waited for
 # what lets one process's tests see another's: files, the network, other processes (threads,
 # asyncio and monkeypatch stay inside the fork)
 OUTSIDE_MODULES = (RISKY_MODULES - {"threading", "asyncio"}) | {
@@ -180,8 +182,11 @@ class Steps:
 
     def _reaped(self, child: Fork) -> Fork:
         reap(child, self.rec.args.test_timeout)
-        if self.may_overlap and child.status is not None and child.wall_s > 0:
-            # as many at once as fit on one core: their CPU adds up to at most the wall time
+        if not self.may_overlap or child.status is None:
+            return child
+        if child.wall_s < MIN_WAIT_S:  # a fork's own cost: nothing worth overlapping
+            self.width = 1
+        else:  # as many at once as fit on one core: their CPU adds up to at most the wall time
             self.width = max(1, int(child.wall_s / max(child.cpu_s, child.wall_s / WIDTH)))
         return child
 
