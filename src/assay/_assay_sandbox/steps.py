@@ -3,12 +3,12 @@ fork of its own (the state a fresh process has after collection).
 
 Where the tests mostly wait (sleeps, retries with back-off) and nothing of the test file or its
 conftests reaches outside its process (files, sockets, subprocesses: `shares_nothing`), several
-forks run at once, as many as fit on one core (a fork that was on the CPU a third of its wall time:
-3; at most `WIDTH`; forks quicker than `MIN_WAIT_S`: one at a time). The waits overlap instead of
-adding up, and the runs are the same runs: each fork starts from the same session, results are read
-in plan order, and the plan still ends at the first step a test did not pass in (forks started
-after it are killed, their results dropped). Each overlapping fork gets capture files of its own,
-as a fresh process has.
+forks run at once, as many as fit on one core (a fork that was on the CPU, or ready and waiting for
+one, a third of its wall time: 3; at most `WIDTH`; forks quicker than `MIN_WAIT_S`: one at a
+time). The waits overlap instead of adding up, and the runs are the same runs: each fork starts
+from the same session, results are read in plan order, and the plan still ends at the first step a
+test did not pass in (forks started after it are killed, their results dropped). Each overlapping
+fork gets capture files of its own, as a fresh process has.
 
 Standalone (stdlib + pytest): runs under the interpreter of the user's tests.
 """
@@ -112,6 +112,7 @@ class Fork:
     status: int | None = None  # None: outlived its time and was killed
     cpu_s: float = 0.0
     wall_s: float = 0.0
+    queued_s: float = 0.0  # ready to run, waiting for a CPU (a busy machine): no wait of its own
 
 
 def fork(body: Callable[[], None]) -> Fork:
@@ -128,8 +129,9 @@ def reap(child: Fork, timeout: float) -> Fork:
     """Wait for `child` (killed when it outlives `timeout` from its start), with its CPU time."""
     deadline = child.started + timeout
     while True:
-        pid, status, usage = os.wait4(child.pid, os.WNOHANG)
-        if pid:
+        if os.waitid(os.P_PID, child.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None:
+            child.queued_s = _queued_s(child.pid)  # read before the child is reaped
+            _, status, usage = os.wait4(child.pid, 0)
             child.status, child.cpu_s = status, usage.ru_utime + usage.ru_stime
             child.wall_s = time.monotonic() - child.started
             return child
@@ -137,6 +139,15 @@ def reap(child: Fork, timeout: float) -> Fork:
             kill(child)
             return child
         time.sleep(0.002)
+
+
+def _queued_s(pid: int) -> float:
+    """Seconds the process spent ready to run, waiting for a CPU (0.0 where Linux does not say)."""
+    try:
+        with open(f"/proc/{pid}/schedstat") as fh:
+            return int(fh.read().split()[1]) / 1e9
+    except (OSError, ValueError, IndexError):
+        return 0.0
 
 
 def kill(child: Fork) -> None:
@@ -186,8 +197,10 @@ class Steps:
             return child
         if child.wall_s < MIN_WAIT_S:  # a fork's own cost: nothing worth overlapping
             self.width = 1
-        else:  # as many at once as fit on one core: their CPU adds up to at most the wall time
-            self.width = max(1, int(child.wall_s / max(child.cpu_s, child.wall_s / WIDTH)))
+        else:  # as many at once as fit on one core: their CPU adds up to at most the time it
+            # waited of its own (sleeps, timeouts), not for a CPU of a busy machine
+            busy = child.cpu_s + child.queued_s
+            self.width = max(1, int(child.wall_s / max(busy, child.wall_s / WIDTH)))
         return child
 
     def _own_capture(self) -> None:
