@@ -57,7 +57,8 @@ def _child(out: str, tests: str, group: str) -> None:
             tid = threading.get_ident()
             depth[tid] += 1
             start = time.monotonic()
-            rel = getattr(args[1], "rel", None) if len(args) > 1 else None
+            rel = getattr(args[1], "rel", None) if name.startswith("gate") else None
+            rel = rel if isinstance(rel, str) else None
             if rel or name == "gates 1-3: batch":
                 about.append((tid, start, str(rel or f"{len(args[2])} files")))  # type: ignore[arg-type]
             try:
