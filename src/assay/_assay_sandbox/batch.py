@@ -29,8 +29,7 @@ import pytest
 
 from . import reserve
 from .protocol import PytestJob
-from .pytest_runner import Recorder, _pytest_args, _wait, finish
-from .steps import fresh_draws
+from .pytest_runner import Recorder, _fresh_draws, _pytest_args, _wait, finish
 from .tree_watch import TreeWatch
 
 SHARED = ("/tmp", "/dev/shm")  # private to the sandbox's run, shared by the forks of one batch
@@ -133,7 +132,7 @@ class Batch:
     def _become(self, session: pytest.Session, path: str, out: str) -> None:
         """This fork is now the `checked` run of `path` alone."""
         reserve.STARTED = time.monotonic()
-        fresh_draws()
+        _fresh_draws()
         capture = session.config.pluginmanager.getplugin("capturemanager")
         if capture is not None:  # its own capture files, as a fresh process has
             capture.stop_global_capturing()

@@ -22,12 +22,14 @@ memory) the caller can name the test that was running.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
 import re
 import signal
 import subprocess
+import sys
 import time
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
@@ -36,7 +38,6 @@ from . import boot
 from .plugins import quieting_args
 from .protocol import PytestJob
 from .reserve import Reserve, ahead
-from .steps import Steps
 
 if TYPE_CHECKING:
     from types import TracebackType
@@ -163,12 +164,104 @@ class Recorder:
         if self.args.mode == "plan":
             self.run_steps(list(session.items), self.args.steps, self.args.ids)
             return True
-        self.tests.update(Steps(self, list(session.items), self.args.ids).alone({})["tests"])
+        wanted = set(self.args.ids)
+        for item in session.items:
+            if item.nodeid in wanted:
+                self.tests[item.nodeid] = self._forked(item)
         return True
 
     def run_steps(self, items: list[pytest.Item], steps: list[dict], ids: list[str]) -> None:
-        """A plan's steps, each run in a fork of the collected session, into `steps`."""
-        Steps(self, items, ids).run(steps)
+        """A plan's steps, each in a fork of the collected session, into `steps`."""
+        for i, step in enumerate(steps):
+            self.steps.append(self._step(list(items), i, step, ids))
+            # a step marked `last` in which a test of `ids` did not pass ends the plan: its
+            # file is flaky already, the runs after it would only add to the count
+            tests = self.steps[-1]["tests"]
+            if step.get("last") and (
+                self.steps[-1].get("crash")
+                or any(tests[t]["outcome"] != "passed" for t in ids if t in tests)
+            ):
+                break
+
+    def _step(self, items: list[pytest.Item], index: int, step: dict, ids: list[str]) -> dict:
+        """One run of a plan: every test (in the step's order) in one forked child, or each wanted
+        test alone."""
+        if step.get("isolate"):
+            # the step's own choice of tests (`runner.alone`), else every wanted one
+            wanted = set(ids if step.get("ids") is None else step["ids"])
+            return {"tests": {i.nodeid: self._forked(i) for i in items if i.nodeid in wanted}}
+        if step.get("order") == "random":
+            random.Random(step.get("seed", 0)).shuffle(items)
+        elif step.get("order") == "reverse":
+            items.reverse()
+        part, progress = f"{self.args.out}.step{index}", f"{self.args.out}.step{index}.progress"
+        pid = os.fork()
+        if pid == 0:
+            try:
+                self.tests = {}
+                _fresh_draws()
+                # close the parent's handle, not drop it: a file freed by the GC warns
+                # (ResourceWarning), which a project with `filterwarnings = error` sees as an error
+                # in whichever test is running
+                self.progress.close()
+                # the child's own, until _exit
+                self.progress = open(progress, "w", buffering=1)  # noqa: SIM115
+                for i, item in enumerate(items):
+                    item.ihook.pytest_runtest_protocol(
+                        item=item, nextitem=items[i + 1] if i + 1 < len(items) else None
+                    )
+                with open(part, "w") as fh:
+                    json.dump(self.tests, fh)
+            finally:
+                os._exit(0)
+        status = _wait(pid, self.args.test_timeout)
+        try:
+            with open(part) as fh:
+                return {"tests": json.load(fh)}
+        except (OSError, ValueError):
+            pass
+        try:
+            with open(progress) as fh:
+                started = [line.strip() for line in fh if line.strip()]
+        except OSError:
+            started = []
+        why = (
+            f"timed out after {self.args.test_timeout:g} s"
+            if status is None
+            else f"the run ended abnormally (wait status {status})"
+        )
+        return {"tests": {}, "crash": why, "running": started[-1] if started else None}
+
+    def _forked(self, item: pytest.Item) -> dict:
+        part = f"{self.args.out}.part"
+        pid = os.fork()
+        if pid == 0:
+            try:
+                self.tests = {}
+                _fresh_draws()
+                item.ihook.pytest_runtest_protocol(item=item, nextitem=None)
+                with open(part, "w") as fh:
+                    json.dump(self.tests.get(item.nodeid), fh)
+            finally:
+                os._exit(0)
+        status = _wait(pid, self.args.test_timeout)
+        if status is None:
+            return {
+                "outcome": "timeout",
+                "duration": self.args.test_timeout,
+                "message": f"timed out after {self.args.test_timeout:g} s when run alone",
+            }
+        try:
+            with open(part) as fh:
+                result = json.load(fh)
+            os.unlink(part)
+        except (OSError, ValueError):
+            result = None
+        return result or {
+            "outcome": "error",
+            "duration": 0.0,
+            "message": f"crashed when run alone (wait status {status})",
+        }
 
     def pytest_runtest_logstart(self, nodeid: str, location: tuple[str, int | None, str]) -> None:
         self.progress.write(nodeid + "\n")
@@ -212,6 +305,17 @@ class Recorder:
             "tests": self.tests,
             "leaked": boot.leaked_modules(self.args.user_root),
         }
+
+
+def _fresh_draws() -> None:
+    """In a forked run: numpy's global generator draws anew, as `random`'s does by itself after a
+    fork (CPython reseeds it). Else every rerun repeats the draws of the first, and a test that
+    hangs on unseeded numpy randomness passes or fails in all of them alike."""
+    numpy = sys.modules.get("numpy")
+    if numpy is not None:
+        # a numpy without the legacy API: its state is left as it is
+        with contextlib.suppress(Exception):
+            numpy.random.seed(int.from_bytes(os.urandom(4), "little"))
 
 
 def _wait(pid: int, timeout: float) -> int | None:
