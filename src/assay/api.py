@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from assay.config import Settings, apply_overrides, load_settings
 from assay.errors import ConfigError, InputError, RunFailed, ToolchainError
 from assay.execution.executor import threads
+from assay.execution.order import longest_first
 from assay.execution.workspace import Workspace, sweep_stale
 from assay.languages import LANGUAGES, Language, language_of
 from assay.languages.python import interpreter_problem
@@ -177,13 +178,14 @@ def verify(
     )
     verifier.emit(Started(len(todo)))
     jobs = settings.jobs or os.cpu_count() or 1
-    verifier.batch(todo, jobs)
+    start_order = longest_first(verifier.store, [c.rel for c in todo])
+    verifier.batch([todo[i] for i in start_order], jobs)
     done: dict[int, FileReport] = {}
     interrupted = False
     pool = threads(max(1, min(jobs, len(todo))))
     futures: dict = {}
     try:
-        futures = {pool.submit(verifier.verify_file, c): i for i, c in enumerate(todo)}
+        futures = {pool.submit(verifier.verify_file, todo[i]): i for i in start_order}
         for future in as_completed(futures):
             if (result := future.result()) is not None:
                 done[futures[future]] = result

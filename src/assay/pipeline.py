@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from assay.config import Settings
 from assay.errors import InputError
 from assay.execution.batches import Batches
+from assay.execution.order import remember
 from assay.execution.runner import Runner
 from assay.execution.workspace import Workspace
 from assay.feedback import with_causes
@@ -369,6 +370,7 @@ class Verifier:
         report = redacted
         if cacheable(report):
             self.store.put("verify", key, report.to_json())
+        remember(self.store, candidate.rel, sum(g.duration_s for g in results))
         self.emit(FileDone.of(report))
         return report
 
