@@ -79,7 +79,6 @@ class MutantSpec(_Json):
     # enclosing defs, innermost first: [name, first line]
     chain: list[list] = field(default_factory=list)
     operator: str = ""
-    signature: str = ""  # the def whose default value it is: in scope with that def
 
 
 # `MutationJob.killers` for gate 4: run every covering test of each mutant, each test function up to

@@ -16,7 +16,7 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from assay.mutation.operators import (
     ARITHMETIC,
@@ -38,9 +38,6 @@ class Edit:
     replacement: str
     # enclosing defs, innermost first: (name, first line, qualname)
     chain: tuple[tuple[str, int, str], ...]
-    # qualname of the def whose signature holds it (a default value): evaluated where the def
-    # runs, but part of that function's contract
-    signature: str = ""
 
 
 class _Positions:
@@ -197,11 +194,10 @@ class Finder:
         for dec in node.decorator_list:
             yield from self._expr(dec, chain)
         args = node.args
-        name = f"{qual}{node.name}"
         for default in [*args.defaults, *(d for d in args.kw_defaults if d is not None)]:
-            for edit in self._expr(default, chain, default_arg=True):
-                yield replace(edit, signature=name)
+            yield from self._expr(default, chain, default_arg=True)
         first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+        name = f"{qual}{node.name}"
         inner = ((node.name, first, name), *chain)
         yield from self._body(node.body, inner, f"{name}.<locals>.")
 

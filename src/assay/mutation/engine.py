@@ -257,10 +257,7 @@ class Engine:
 
     @staticmethod
     def _in_scope(run: MutationResult, m: Mutant) -> bool:
-        if run.scope is None:
-            return True
-        scope = run.scope.get(m.file, [])
-        return m.function in scope or m.signature in scope
+        return run.scope is None or m.function in run.scope.get(m.file, [])
 
     def _worker(
         self,
@@ -303,7 +300,6 @@ class Engine:
                     chain=[list(c) for c in m.chain],
                     function=m.function,
                     operator=m.operator,
-                    signature=m.signature,
                 )
                 for m in mutants
             ],

@@ -59,9 +59,6 @@ class Mutant:
     # lines never report as executed, its statement's first line does
     before: str = ""  # the touched source line(s), for feedback
     after: str = ""
-    # qualname of the def whose signature holds it (a default value), "" otherwise: a test that
-    # calls that def is accountable for it, though it is evaluated where the def runs
-    signature: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)

@@ -111,7 +111,6 @@ def generate(rel: str, text: str) -> list[Mutant]:
                 original=text[edit.start : edit.end],
                 replacement=edit.replacement,
                 function=edit.chain[0][2] if edit.chain else "<module>",
-                signature=edit.signature,
                 chain=tuple((name, first) for name, first, _ in edit.chain),
                 stmt_line=statement_line(line),
                 before=_joined(lines[line - 1 : end_line]),

@@ -55,11 +55,7 @@ class Tally:
             self.phase = "mutants"
             if self.scoped is not None and ev.scope is not None:
                 scope = ev.scope
-                out = sum(
-                    m.function not in scope.get(m.file, ())
-                    and m.signature not in scope.get(m.file, ())
-                    for m in self.scoped
-                )
+                out = sum(m.function not in scope.get(m.file, ()) for m in self.scoped)
                 self.total = max(self.done, self.total - out)
         elif isinstance(ev, MutantDone):
             self.done += 1

@@ -145,10 +145,7 @@ def plan(
         return code, fingerprint(code), True
 
     def in_scope(m: MutantSpec) -> bool:
-        if scope is None:
-            return True
-        functions = scope.get(m.file, ())
-        return m.function in functions or m.signature in functions
+        return scope is None or m.function in scope.get(m.file, ())
 
     def reached(m: MutantSpec) -> bool:
         span = {*range(m.line, m.end_line + 1), m.stmt_line}
