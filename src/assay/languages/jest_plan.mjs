@@ -14,7 +14,7 @@
 import { readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { jsRegex, runPlan } from "./js_plan_common.mjs";
+import { namePattern, outcome, passingNames, runPlan } from "./js_plan_common.mjs";
 
 const DECLINED = 3;
 const plan = JSON.parse(readFileSync(process.argv[2], "utf8"));
@@ -101,26 +101,8 @@ const runOne = async (run) => {
   if (touched) decline(run, `the run changed ${touched}`);
   const data = JSON.parse(readFileSync(run.out, "utf8"));
   first ??= data;
-  const statuses = new Map();
-  for (const m of data.testResults) {
-    if (m.message && m.assertionResults.length === 0) statuses.set("<file>", "failed");
-    for (const a of m.assertionResults)
-      statuses.set([...a.ancestorTitles, a.title].join(" > "), a.status);
-  }
-  const failed = data.testResults.some(
-    (m) => m.message || m.assertionResults.some((a) => a.status === "failed"),
-  );
-  return { failed, statuses };
+  return outcome(data);
 };
 
-// the first run's passing tests by full name, as assay's ids name them (titles joined by " > ")
-const passing = () => {
-  const names = [];
-  for (const m of first.testResults)
-    for (const a of m.assertionResults)
-      if (a.status === "passed") names.push([...a.ancestorTitles, a.title].join(" > "));
-  return [...new Set(names)];
-};
-const pattern = (name) => jsRegex(name.split(" > ").join(" "));
-await runPlan(plan, runOne, passing, pattern);
+await runPlan(plan, runOne, () => passingNames(first), namePattern);
 process.exit(0);

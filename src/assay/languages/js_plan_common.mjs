@@ -88,3 +88,30 @@ export async function runPlan(plan, runOne, passing, pattern) {
     }
   }
 }
+
+// jest's JSON report (vitest's plan writes the same shape): each test's status by its full name
+// (titles joined by " > ", as assay's ids name them), and whether the run failed
+export function outcome(data) {
+  const statuses = new Map();
+  for (const m of data.testResults) {
+    if (m.message && m.assertionResults.length === 0) statuses.set("<file>", "failed");
+    for (const a of m.assertionResults)
+      statuses.set([...a.ancestorTitles, a.title].join(" > "), a.status);
+  }
+  const failed = data.testResults.some(
+    (m) => m.message || m.assertionResults.some((a) => a.status === "failed"),
+  );
+  return { failed, statuses };
+}
+
+// the passing tests of a report by full name, once each
+export function passingNames(data) {
+  const names = [];
+  for (const m of data.testResults)
+    for (const a of m.assertionResults)
+      if (a.status === "passed") names.push([...a.ancestorTitles, a.title].join(" > "));
+  return [...new Set(names)];
+}
+
+// a full name as a test-name pattern (jest and vitest match titles joined by spaces)
+export const namePattern = (name) => jsRegex(name.split(" > ").join(" "));

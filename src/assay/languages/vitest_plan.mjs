@@ -8,7 +8,7 @@
 // `vitest run` would; the plan shares vitest's start-up and transform cache.
 import { readFileSync, writeFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
-import { jsRegex, runPlan } from "./js_plan_common.mjs";
+import { namePattern, outcome, passingNames, runPlan } from "./js_plan_common.mjs";
 
 const plan = JSON.parse(readFileSync(process.argv[2], "utf8"));
 const { createVitest } = await import(pathToFileURL(`${plan.vitest}/dist/node.js`).href);
@@ -61,27 +61,9 @@ try {
     const data = report(result);
     writeFileSync(run.out, JSON.stringify(data));
     first ??= data;
-    const statuses = new Map();
-    for (const m of data.testResults) {
-      if (m.message && m.assertionResults.length === 0) statuses.set("<file>", "failed");
-      for (const a of m.assertionResults)
-        statuses.set([...a.ancestorTitles, a.title].join(" > "), a.status);
-    }
-    const failed = data.testResults.some(
-      (m) => m.message || m.assertionResults.some((a) => a.status === "failed"),
-    );
-    return { failed, statuses };
+    return outcome(data);
   };
-  // the first run's passing tests by full name, as assay's ids name them (titles joined by " > ")
-  const passing = () => {
-    const names = [];
-    for (const m of first.testResults)
-      for (const a of m.assertionResults)
-        if (a.status === "passed") names.push([...a.ancestorTitles, a.title].join(" > "));
-    return [...new Set(names)];
-  };
-  const pattern = (name) => jsRegex(name.split(" > ").join(" "));
-  await runPlan(plan, runOne, passing, pattern);
+  await runPlan(plan, runOne, () => passingNames(first), namePattern);
 } catch (e) {
   console.error(e?.stack || String(e));
   code = 1;
