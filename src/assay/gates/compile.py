@@ -55,6 +55,17 @@ class CompileGate(BaseGate):
                 details=details,
             )
 
+        def unvalidated(header: str, body: list[str], hint: str, **details: object) -> GateResult:
+            """The environment cannot judge the file (never the test's fault, never cached)."""
+            return GateResult(
+                self.name,
+                GateStatus.SKIP,
+                time.monotonic() - start,
+                compose(header, body, hint),
+                verdict=Verdict.UNVALIDATED,
+                details=details,
+            )
+
         if candidate.read_error:
             return reject([f"{candidate.rel}: {candidate.read_error}"])
         # dynamic languages always fail closed
@@ -71,17 +82,11 @@ class CompileGate(BaseGate):
         environment = [e for e in result.errors if e.kind == "environment"]
         # the machine lacks what the project needs (dependencies not in the cache): no verdict
         if environment:
-            return GateResult(
-                self.name,
-                GateStatus.SKIP,
-                time.monotonic() - start,
-                compose(
-                    "UNVALIDATED: Gate 1 — BUILD ENVIRONMENT",
-                    [e.message for e in environment],
-                    "Fetch the project's dependencies once (the sandbox has no network).",
-                ),
-                verdict=Verdict.UNVALIDATED,
-                details={"environment": environment[0].message},
+            return unvalidated(
+                "UNVALIDATED: Gate 1 — BUILD ENVIRONMENT",
+                [e.message for e in environment],
+                "Fetch the project's dependencies once (the sandbox has no network).",
+                environment=environment[0].message,
             )
         located = [e for e in result.errors if e.kind in ("syntax", "compile")]
         if located:  # the compiler's own errors, at their lines
@@ -113,13 +118,8 @@ class CompileGate(BaseGate):
             conftest = broken_conftest(result.crash, candidate.rel)
             if conftest:  # the project's setup, not this file: every test of the directory fails
                 cause = f"{conftest} does not load: {result.crash.strip().splitlines()[-1]}"
-                return GateResult(
-                    self.name,
-                    GateStatus.SKIP,
-                    time.monotonic() - start,
-                    compose(CONFTEST_HEADER, [f"{candidate.rel}: {cause}"], CONFTEST_HINT),
-                    verdict=Verdict.UNVALIDATED,
-                    details={"environment": cause},
+                return unvalidated(
+                    CONFTEST_HEADER, [f"{candidate.rel}: {cause}"], CONFTEST_HINT, environment=cause
                 )
             return reject([f"{candidate.rel}: collection did not finish: {trim(result.crash)}"])
         if result.errors:
@@ -140,33 +140,23 @@ class CompileGate(BaseGate):
                     + (f" ({len(ws)} tests)" if len(ws) > 1 else "")
                     for label, ws in where_per_gap.items()
                 ]
-                return GateResult(
-                    self.name,
-                    GateStatus.SKIP,
-                    time.monotonic() - start,
-                    compose(
-                        MISSING_HEADER,
-                        body,
-                        MISSING_HINT.format(python=python or "the test interpreter"),
-                    ),
-                    verdict=Verdict.UNVALIDATED,
-                    details={
-                        "missing_dependencies": len(body),
-                        "environment": environment_details(where_per_gap, python),
-                    },
+                return unvalidated(
+                    MISSING_HEADER,
+                    body,
+                    MISSING_HINT.format(python=python or "the test interpreter"),
+                    missing_dependencies=len(body),
+                    environment=environment_details(where_per_gap, python),
                 )
             return reject(
                 [f"{e.where}: {collection_summary(e.message)}" for e in result.errors],
                 collection_errors=len(result.errors),
             )
         if not result.collected and (gate := compiled_out(candidate.source)):
-            return GateResult(
-                self.name,
-                GateStatus.SKIP,
-                time.monotonic() - start,
-                compose(COMPILED_OUT_HEADER, [f"{candidate.rel}: {gate}"], COMPILED_OUT_HINT),
-                verdict=Verdict.UNVALIDATED,
-                details={"reason": f"compiled out by {gate}"},
+            return unvalidated(
+                COMPILED_OUT_HEADER,
+                [f"{candidate.rel}: {gate}"],
+                COMPILED_OUT_HINT,
+                reason=f"compiled out by {gate}",
             )
         if not result.collected:
             what = (
