@@ -21,6 +21,20 @@ from tests.conftest import REPO
 EXAMPLES = {"java": "java", "go": "go", "rust": "rust", "typescript": "ts"}
 
 
+def price_crate(root: Path, manifest: str, tests: dict[str, str]) -> Path:
+    """A crate `price` (`add` in src/lib.rs) with `manifest` and the given files under tests/;
+    skips when cargo is absent."""
+    if shutil.which("cargo") is None:
+        pytest.skip("cargo is not installed")
+    (root / "src").mkdir(parents=True)
+    (root / "tests").mkdir()
+    (root / "Cargo.toml").write_text(manifest)
+    (root / "src/lib.rs").write_text("pub fn add(a: i64, b: i64) -> i64 {\n    a + b\n}\n")
+    for name, text in tests.items():
+        (root / "tests" / name).write_text(text)
+    return root
+
+
 def tool_missing(lang: str) -> str | None:
     """Why gate 4's tool for `lang` cannot run here (`.ci/toolchains` installs it), or None."""
     from assay.mutation.tools import pit, stryker

@@ -3,13 +3,10 @@ list: a new `tests/NAME.rs` is registered as one in the scratch copy, never in t
 
 from __future__ import annotations
 
-import shutil
-
-import pytest
-
 from assay import api
 from assay.languages.rust_manifest import with_test_target
 from tests.conftest import tree_digest
+from tests.languages.conftest import price_crate
 
 MANIFEST = """[package]
 name = "price"
@@ -24,16 +21,14 @@ path = "tests/listed.rs"
 
 
 def test_a_new_integration_test_of_an_autotests_false_crate_is_verified(tmp_path):
-    if shutil.which("cargo") is None:
-        pytest.skip("cargo is not installed")
-    root = tmp_path / "crate"
-    (root / "src").mkdir(parents=True)
-    (root / "tests").mkdir()
-    (root / "Cargo.toml").write_text(MANIFEST)
-    (root / "src/lib.rs").write_text("pub fn add(a: i64, b: i64) -> i64 {\n    a + b\n}\n")
-    (root / "tests/listed.rs").write_text("#[test]\nfn listed() {}\n")
-    (root / "tests/add_assay.rs").write_text(
-        "use price::add;\n\n#[test]\nfn adds() {\n    assert_eq!(add(2, 3), 5);\n}\n"
+    root = price_crate(
+        tmp_path / "crate",
+        MANIFEST,
+        {
+            "listed.rs": "#[test]\nfn listed() {}\n",
+            "add_assay.rs": "use price::add;\n\n#[test]\n"
+            "fn adds() {\n    assert_eq!(add(2, 3), 5);\n}\n",
+        },
     )
     before = tree_digest(root)
     report = api.verify(

@@ -4,13 +4,10 @@ rejected "COMPILE ERROR: no tests collected"."""
 
 from __future__ import annotations
 
-import shutil
-
-import pytest
-
 from assay import api
 from assay.gates.compile import compiled_out
 from assay.model import Verdict
+from tests.languages.conftest import price_crate
 
 MANIFEST = """[package]
 name = "price"
@@ -23,17 +20,11 @@ serde = []
 
 
 def test_a_file_gated_on_a_feature_that_is_off_is_unvalidated_not_rejected(tmp_path):
-    if shutil.which("cargo") is None:
-        pytest.skip("cargo is not installed")
-    root = tmp_path / "crate"
-    (root / "src").mkdir(parents=True)
-    (root / "tests").mkdir()
-    (root / "Cargo.toml").write_text(MANIFEST)
-    (root / "src/lib.rs").write_text("pub fn add(a: i64, b: i64) -> i64 {\n    a + b\n}\n")
-    (root / "tests/serde.rs").write_text(
+    serde = (
         '#![cfg(feature = "serde")]\n\n#[test]\n'
         "fn adds() {\n    assert_eq!(price::add(2, 3), 5);\n}\n"
     )
+    root = price_crate(tmp_path / "crate", MANIFEST, {"serde.rs": serde})
     report = api.verify(
         [root / "tests/serde.rs"], root=root, use_cache=False, overrides={"gates": ["compile"]}
     )

@@ -43,7 +43,13 @@ def go_example(tmp_path_factory) -> Path:
     return root
 
 
-def _run(root: Path, test: str, lines: dict[str, frozenset[int]] | None = None):
+def _run(
+    root: Path,
+    test: str,
+    lines: dict[str, frozenset[int]] | None = None,
+    targets: tuple[str, ...] = ("price/price.go",),
+    executed_only: bool = False,
+):
     settings = Settings(cache=False)
     with Workspace(root) as ws:
         request = ToolRequest(
@@ -52,9 +58,10 @@ def _run(root: Path, test: str, lines: dict[str, frozenset[int]] | None = None):
             settings,
             Sandbox(settings.sandbox, protect=root),
             (test,),
-            ("price/price.go",),
+            targets,
             lines=lines,
             timeout_s=120,
+            executed_only=executed_only,
         )
         assert REGISTRY["go"].problem(request) is None
         return REGISTRY["go"].run(request)
@@ -172,26 +179,13 @@ def test_gate_4_counts_only_the_functions_the_tests_run(tmp_path):
     if shutil.which("go") is None:
         pytest.skip("go is not installed")
     root = _bag(tmp_path / "bag")
-    settings = Settings(cache=False)
-
     (root / "none_test.go").write_text(
         'package bag\n\nimport "testing"\n\nfunc TestNothing(t *testing.T) {\n'
         '\tif len("ab") != 2 {\n\t\tt.Fatal("len")\n\t}\n}\n'
     )
 
     def run(executed_only: bool, test: str = "bag_test.go"):
-        with Workspace(root) as ws:
-            request = ToolRequest(
-                ws.project,
-                Project.load(root),
-                settings,
-                Sandbox(settings.sandbox, protect=root),
-                (test,),
-                ("bag.go", "bag_sort.go"),
-                timeout_s=120,
-                executed_only=executed_only,
-            )
-            return REGISTRY["go"].run(request)
+        return _run(root, test, targets=("bag.go", "bag_sort.go"), executed_only=executed_only)
 
     gate = run(True)
     functions = {m.function for m, _ in gate.scored}
