@@ -11,16 +11,24 @@ from concurrent.futures import as_completed
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from assay.config import Settings, apply_overrides, load_settings
-from assay.errors import ConfigError, InputError, RunFailed, ToolchainError
+from assay.config import Settings, apply_overrides
+from assay.errors import InputError, RunFailed, ToolchainError
 from assay.execution.executor import threads
 from assay.execution.order import longest_first
 from assay.execution.workspace import Workspace, sweep_stale
 from assay.languages import LANGUAGES, Language, language_of
-from assay.languages.python import interpreter_problem
 from assay.model import Candidate, FileReport, LintReport, Report, Started
 from assay.pipeline import EventSink, Verifier
-from assay.project import Project, candidate, discover, find_root, python_sources, read_source
+from assay.project import (
+    Project,
+    candidate,
+    discover,
+    find_root,
+    project_root,
+    project_settings,
+    python_sources,
+    read_source,
+)
 from assay.store import Store
 
 # what one command needs and another does not is imported where it is used, and the functions of
@@ -32,7 +40,8 @@ if TYPE_CHECKING:
     from assay.mutation.summary import MutateReport
     from assay.prism.api import prism_build, prism_check, prism_run
     from assay.sprint.api import generate_sprint, stats, tasks
-    from assay.writers.base import WriterReport
+    from assay.targets.api import targets
+    from assay.writers.api import generate
 
 __all__ = [
     "candidate",
@@ -49,31 +58,6 @@ __all__ = [
     "tasks",
     "verify",
 ]
-
-
-def _settings(
-    root: Path, settings: Settings | None, config: Path | None, overrides: dict[str, Any] | None
-) -> Settings:
-    """The project's settings (or the caller's) with overrides; a configured interpreter that
-    cannot run pytest is a configuration error (exit 2), never a verdict on a test."""
-    settings = apply_overrides(settings or load_settings(root, config), overrides)
-    if settings.python.interpreter and (
-        problem := interpreter_problem(settings.python.interpreter)
-    ):
-        raise ConfigError(f"[tool.assay.python] interpreter: {problem}")
-    return settings
-
-
-def _root(paths: Sequence[Path | str], root: Path | str | None) -> Path:
-    if root is None and not paths:
-        raise InputError("no paths given")
-    missing = [p for p in paths if not Path(p).exists()]
-    if missing:
-        raise InputError(f"no such file or directory: {missing[0]}")
-    found = Path(root).resolve() if root is not None else find_root(Path(paths[0]))
-    if not found.is_dir():
-        raise InputError(f"project root {found} is not a directory")
-    return found
 
 
 def _load_candidates(
@@ -138,8 +122,8 @@ def verify(
     start = time.monotonic()
     if not paths and not candidates and since is None:
         raise InputError("no paths given")
-    root = _root(paths, root) if paths or root else find_root(Path.cwd())
-    settings = _settings(root, settings, config, overrides)
+    root = project_root(paths, root) if paths or root else find_root(Path.cwd())
+    settings = project_settings(root, settings, config, overrides)
     if review is not None:
         from assay.pipeline import build_gates
 
@@ -270,8 +254,8 @@ def mutate(
 
     if threshold is not None and not 0 <= threshold <= 100:
         raise InputError("the threshold is a percentage between 0 and 100")
-    root = _root(paths, root) if paths or root or since is None else find_root(Path.cwd())
-    settings = _settings(root, settings, config, overrides)
+    root = project_root(paths, root) if paths or root or since is None else find_root(Path.cwd())
+    settings = project_settings(root, settings, config, overrides)
     project = Project.load(root)
     lang = next((language_of(Path(p), root) for p in paths if Path(p).is_file()), None)
     if lang is not None and lang.name != "python":  # the language's own tool (PIT, StrykerJS ...)
@@ -342,8 +326,8 @@ def lint(
     from assay.smells import polyglot
     from assay.smells.files import lint_files
 
-    root = _root(paths, root)
-    settings = _settings(root, settings, config, overrides)
+    root = project_root(paths, root)
+    settings = project_settings(root, settings, config, overrides)
     files = discover([Path(p) for p in paths], root)
     project = Project.load(root)
     python = [f for f in files if f.suffix == ".py"]
@@ -357,94 +341,11 @@ def lint(
     return LintReport(findings, len(files), settings.smells)
 
 
-# --- generate and targets (issue 10) --------------------------------------------------------------
-
-
-def targets(
-    paths: Sequence[Path | str] = (),
-    settings: Settings | None = None,
-    *,
-    root: Path | str | None = None,
-    since: str | None = None,
-    use_cache: bool = True,
-    config: Path | None = None,
-    limit: int | None = None,
-) -> Any:
-    """Functions worth testing next (`assay targets`): uncovered lines and branches per function
-    from one instrumented run of the project's tests, ranked; with `since`, the functions changed
-    since that revision."""
-    from assay.targets import TargetsReport, function_targets, rank, source_modules
-    from assay.targets.changes import changed_lines
-    from assay.targets.coverage import measure
-
-    root = _root(paths, root) if paths or root else find_root(Path.cwd())
-    settings = _settings(root, settings, config, None)
-    project = Project.load(root)
-    modules = source_modules(project, [Path(p) for p in paths] or None)
-    cov = measure(project, settings, use_cache)
-    if cov.problem and not cov.files:  # nothing measured: an empty list would say "all tested"
-        raise ToolchainError(f"assay targets cannot rank functions: {cov.problem}")
-    rows = [(m, f) for m in modules for f in function_targets(project, m, cov)]
-    if since:
-        changed = changed_lines(root, since)
-        rows = [
-            (m, f) for m, f in rows if any(f.line <= n <= f.end_line for n in changed.get(m, ()))
-        ]
-    else:
-        from assay.targets import needs_tests
-
-        rows = [(m, f) for m, f in rows if needs_tests(f)]
-    ranked = rank(rows)
-    return TargetsReport(str(root), ranked[:limit] if limit else ranked, cov.problem, since)
-
-
-def generate(
-    specs: Sequence[str] = (),
-    settings: Settings | None = None,
-    *,
-    root: Path | str | None = None,
-    since: str | None = None,
-    task: str | None = None,
-    use_cache: bool = True,
-    dry_run: bool = False,
-    record: Path | None = None,
-    config: Path | None = None,
-    overrides: dict[str, Any] | None = None,
-    on_event: EventSink | None = None,
-    crosshair: bool | None = None,
-) -> WriterReport:
-    """Write tests for `specs` (module paths, `mod.py::func`, targets JSON files) and/or the
-    functions changed since `since`, with the writer `generate.writer` names; accepted tests are
-    written unless `dry_run`. Returns a report of the writer's kind (`writers.WRITERS`): a
-    `writers.report.GenerateReport` from the repair loop, an `writers.offline.OfflineReport` from
-    the offline writer (the default: no model; `crosshair=False` leaves CrossHair out even when it
-    is installed). Settings of note: `generate.writer`, `review.reviewer`, `generate.*`."""
-    from assay.writers import DEFAULT_WRITER, writer_kind
-    from assay.writers.base import GenerateRequest
-
-    paths = [s.split("::")[0] for s in specs]
-    root = _root(paths, root) if paths or root else find_root(Path.cwd())
-    settings = _settings(root, settings, config, overrides)
-    spec = settings.generate.writer or DEFAULT_WRITER
-    request = GenerateRequest(
-        root,
-        settings,
-        list(specs),
-        spec,
-        since,
-        task,
-        use_cache,
-        dry_run,
-        record,
-        on_event,
-        crosshair,
-    )
-    return writer_kind(spec).generate(request)
-
-
-# the functions of assay prism (issue 12) and of tasks, generate --sprint, stats (issue 30) live in
-# their packages; re-exported here when first asked for
+# the functions of assay generate and targets (issue 10), prism (issue 12) and of tasks, generate
+# --sprint, stats (issue 30) live in their packages; re-exported here when first asked for
 _ELSEWHERE = {
+    "generate": "assay.writers.api",
+    "targets": "assay.targets.api",
     "prism_build": "assay.prism.api",
     "prism_check": "assay.prism.api",
     "prism_run": "assay.prism.api",

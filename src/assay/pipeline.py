@@ -12,7 +12,7 @@ import contextlib
 import hashlib
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -21,8 +21,8 @@ from assay.config import Settings
 from assay.errors import InputError
 from assay.execution.batches import Batches
 from assay.execution.order import remember
+from assay.execution.pool import WorkspacePool
 from assay.execution.runner import Runner
-from assay.execution.workspace import Workspace
 from assay.feedback import with_causes
 from assay.gates import REGISTRY
 from assay.gates.base import BaseGate, GateContext, precondition
@@ -42,7 +42,7 @@ from assay.model import (
     Verdict,
 )
 from assay.project import Project
-from assay.sandbox import Cancelled, Profile, Sandbox
+from assay.sandbox import Cancelled, Sandbox
 from assay.store import Store
 from assay.version import build
 
@@ -181,45 +181,6 @@ def assemble(
         tests,
         duration_s=duration,
     )
-
-
-class WorkspacePool:
-    """Scratch copies of one project, reused: a candidate leases one, and it is reset to the
-    pristine copy before the next lease, so N candidates on J threads cost J copies, not N."""
-
-    def __init__(self, root: Path):
-        self.root = root
-        self._free: dict[str, list[Workspace]] = {}
-        self._all: list[Workspace] = []
-        self._lock = threading.Lock()
-
-    @contextlib.contextmanager
-    def lease(self, profile: Profile) -> Iterator[Workspace]:
-        with self._lock:
-            free = self._free.setdefault(profile.name, [])
-            ws = free.pop() if free else None
-        if ws is None:
-            ws = Workspace(self.root, links=profile.links, keep=profile.keep)
-            with self._lock:
-                self._all.append(ws)
-        try:
-            yield ws
-        finally:
-            ws.reset()
-            with self._lock:
-                self._free[profile.name].append(ws)
-
-    @property
-    def workspaces(self) -> tuple[Workspace, ...]:
-        """Every workspace made so far (one per candidate in flight at once)."""
-        return tuple(self._all)
-
-    def close(self) -> None:
-        with self._lock:
-            for ws in self._all:
-                ws.close()
-            self._all.clear()
-            self._free.clear()
 
 
 class Verifier:

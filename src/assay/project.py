@@ -9,9 +9,11 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+from typing import Any
 
+from assay.config import Settings, apply_overrides, load_settings
 from assay.dependencies import Dependencies
-from assay.errors import InputError
+from assay.errors import ConfigError, InputError
 from assay.execution.workspace import SKIP_DIRS
 from assay.languages import LANGUAGES, Language, language_of
 from assay.model import Candidate
@@ -300,4 +302,36 @@ def python_sources(project: Project, paths: Sequence[Path]) -> list[str]:
             (project.root / rel).read_text(encoding="utf-8")
         except UnicodeDecodeError as err:
             raise InputError(f"{rel} is not UTF-8 text (byte {err.start})") from None
+    return found
+
+
+def project_settings(
+    root: Path,
+    settings: Settings | None = None,
+    config: Path | None = None,
+    overrides: dict[str, Any] | None = None,
+) -> Settings:
+    """The project's settings (or the caller's) with overrides; a configured interpreter that
+    cannot run pytest is a configuration error (exit 2), never a verdict on a test."""
+    from assay.languages.python import interpreter_problem
+
+    settings = apply_overrides(settings or load_settings(root, config), overrides)
+    if settings.python.interpreter and (
+        problem := interpreter_problem(settings.python.interpreter)
+    ):
+        raise ConfigError(f"[tool.assay.python] interpreter: {problem}")
+    return settings
+
+
+def project_root(paths: Sequence[Path | str], root: Path | str | None) -> Path:
+    """The root the command works in: `root`, or the one holding the first path; bad input if
+    a path is missing or nothing is given."""
+    if root is None and not paths:
+        raise InputError("no paths given")
+    missing = [p for p in paths if not Path(p).exists()]
+    if missing:
+        raise InputError(f"no such file or directory: {missing[0]}")
+    found = Path(root).resolve() if root is not None else find_root(Path(paths[0]))
+    if not found.is_dir():
+        raise InputError(f"project root {found} is not a directory")
     return found

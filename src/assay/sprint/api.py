@@ -7,9 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from assay.config import Settings, apply_overrides, load_settings
-from assay.errors import ConfigError
-from assay.project import find_root
+from assay.project import find_root, project_settings
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -19,18 +17,6 @@ if TYPE_CHECKING:
     from assay.sprint.run import SprintReport
     from assay.sprint.stats import StatsReport
     from assay.writers.base import WriterReport
-
-
-def _settings(root: Path, config: Path | None, overrides: dict[str, Any] | None) -> Settings:
-    """As `api._settings`: a configured interpreter that cannot run pytest is a config error."""
-    from assay.languages.python import interpreter_problem
-
-    settings = apply_overrides(load_settings(root, config), overrides)
-    if settings.python.interpreter and (
-        problem := interpreter_problem(settings.python.interpreter)
-    ):
-        raise ConfigError(f"[tool.assay.python] interpreter: {problem}")
-    return settings
 
 
 def _repo_root(root: Path | str | None) -> Path:
@@ -59,7 +45,7 @@ def tasks(
     from assay.sprint.tasks import tasks_report
 
     root = _repo_root(root)
-    settings = _settings(root, config, None)
+    settings = project_settings(root, None, config, None)
     model = model_classifier(writer, settings, root) if writer else None
     return tasks_report(root, settings, tracker, sprint, rev_range, model, coverage, use_cache)
 
@@ -98,7 +84,7 @@ def generate_sprint(
     top = toplevel(root)
     branch = branch or f"assay/sprint-{sprint}"
     check_new(top, branch)  # before any work: an existing branch is someone's
-    settings = _settings(root, config, overrides)
+    settings = project_settings(root, None, config, overrides)
     writer = settings.generate.writer or DEFAULT_WRITER
     reads_tasks = writer.split(":")[0] in PROVIDERS  # the offline writer reads no task text
     recorder = Recorder(record) if record is not None and reads_tasks else None
@@ -112,7 +98,7 @@ def generate_sprint(
     def write_tests(work: Path, specs: list[str], task: str) -> WriterReport:
         request = GenerateRequest(
             work,
-            _settings(work, config, overrides),
+            project_settings(work, None, config, overrides),
             [str(work / spec) for spec in specs],
             writes,
             task=task if reads_tasks else None,
