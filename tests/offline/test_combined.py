@@ -68,6 +68,30 @@ def test_cases_of_one_function_that_share_no_table_are_one_test_of_statements():
     assert [t.test for t in out.tests][3:] == [both.name] * 3
 
 
+def test_an_argument_passed_by_name_in_one_call_and_by_position_in_another_shares_a_table():
+    """humanize's `ordinal`: `ordinal("2", "")`, `ordinal(5, gender="female")` and `ordinal("1")`
+    were three tests (a table, a test of statements, a table) because `gender` went by position in
+    one call and by name in another; a parameter a call fills by position takes either."""
+
+    def case(id_, expr, *args, **kwargs):
+        k = _case(id_, expr, *args, **kwargs)
+        k.function = "ordinal"
+        return k
+
+    cases = [
+        case("pos", "'2nd'", "'2'", "''"),
+        case("kw", "'5th'", "5", gender="'female'"),
+        case("bare", "'1st'", "'1'"),
+    ]
+    params = {"ordinal": ["value", "gender"]}
+    defaults = {"ordinal": {"gender": "'male'"}}
+    out = render("h.number", cases, {"ordinal": "function"}, params, set(), ["ordinal"], defaults)
+    [test] = _tests(out.text).values()
+    assert "ordinal(value, gender) == expected" in out.text
+    assert "(5, 'female', '5th')," in out.text and "('1', 'male', '1st')," in out.text
+    assert sorted(k.id for k in out.rows[test.name]) == ["bare", "kw", "pos"]
+
+
 def _gates(project: Project, text: str):
     """Gates 1-3 and 5 on the text (gate 4's time is over at once: the writer's bounded gate)."""
     settings = verify_settings(load_settings(project.root))
