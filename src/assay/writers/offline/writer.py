@@ -106,9 +106,7 @@ class OfflineWriter(Verification):
         """Tests for one module within the budget; `test_path` (project-relative) is where the file
         will live."""
         start = time.monotonic()
-        # the budget in seconds of an idle machine: on a busy one every step's time stretches by
-        # the slowdown measured along the way (`pace`)
-        pace = Pace()
+        pace = Pace()  # the budget is in idle seconds: each step stretches by the slowdown
         rel = target.module
         try:
             text = (self.project.root / rel).read_text(encoding="utf-8")
@@ -180,8 +178,7 @@ class OfflineWriter(Verification):
             time.monotonic() - start - result.timings["probe"] - result.timings["confirm"]
         )
         result.timings["total"] = time.monotonic() - start
-        result.timings["idle"] = pace.elapsed()
-        result.timings["slowdown"] = pace.slowdown
+        result.timings.update(idle=pace.elapsed(), slowdown=pace.slowdown)
         return result
 
     def _functions(self, target: Any, text: str) -> list[FunctionInfo]:
