@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 
+from assay._assay_sandbox.offline.pace import MAX_SLOWDOWN
 from assay.writers.offline import generate_offline
 from tests.conftest import run_cli, tree_digest
 from tests.offline.conftest import ledger_copy
@@ -63,6 +64,8 @@ def test_a_tight_budget_is_kept_and_the_report_says_what_it_cost(tmp_path_factor
     )
     took = time.monotonic() - start
     [module] = report.modules
-    assert module.duration_s <= 10 * 1.1 and took <= 10 * 1.1 + 3
+    # the budget is in seconds of an idle machine (`pace`): the wall clock stretches with the load
+    assert module.timings["idle"] <= 10 * 1.1
+    assert module.duration_s <= 10 * 1.1 * MAX_SLOWDOWN and took <= 10 * 1.1 * MAX_SLOWDOWN + 3
     assert module.verdict == "accepted" or any("budget" in n for n in module.notes), module
     assert tree_digest(root) == before

@@ -254,7 +254,14 @@ def test_calls_that_leave_out_different_arguments_share_one_test_with_the_defaul
     assert [k.id for k in out.rows["test_fee_return_values"]] == ["a", "b", "c"]
     built = {"fee": {"rate": "Rate()", "premium": "False"}}
     out = render("pkg.calc", cases, {"fee": "function"}, params, {"pkg"}, ["fee"], built)
-    assert len([n for n in ast.parse(out.text).body if isinstance(n, ast.FunctionDef)]) == 3
+    # no table then: one test of three statements (`combined`), each call as it was made
+    [test] = [n for n in ast.parse(out.text).body if isinstance(n, ast.FunctionDef)]
+    assert "parametrize" not in out.text and not test.args.args
+    assert [ast.unparse(s.test.left) for s in test.body if isinstance(s, ast.Assert)] == [
+        "fee(1)",
+        "fee(2, 3)",
+        "fee(4, premium=True)",
+    ]
 
 
 def test_mutants_the_probe_had_no_time_for_get_an_input_that_runs_their_code():

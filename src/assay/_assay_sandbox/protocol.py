@@ -172,10 +172,15 @@ class OfflineJob(_Json):
     source_roots: list[str] = field(default_factory=list)
     # type name -> values mined from tests and the code
     literals: dict[str, list] = field(default_factory=dict)
-    budget_s: float = 30.0  # the whole probe, import included
-    # wall clock (time.time()) by which the result must be written, the interpreter's start
-    # included (a busy machine can spend seconds there); 0: budget_s from the probe's start
+    # the whole probe, import included, in seconds of an idle machine: on a busy one it takes
+    # longer, by the slowdown it measures (`offline.pace`), at most `max_slowdown` times
+    budget_s: float = 30.0
+    # wall clock (time.time()) by which the result must be written whatever the load, the
+    # interpreter's start included; 0: `max_slowdown` budgets from the probe's start
     ends_at: float = 0.0
+    # wall clock (time.time()) at the launch: the interpreter's start is counted in the budget
+    started_at: float = 0.0
+    max_slowdown: float = 10.0
     call_timeout: float = 1.0  # one call of the function under test (the original)
     memory_mb: int = 1024  # address space a call may add to the worker's
     workers: int = 1

@@ -98,7 +98,11 @@ def generate(
         ),
     ] = None,
     budget: Annotated[
-        str | None, typer.Option(metavar="TIME", help="offline writer: time per module (60s, 2m)")
+        str | None,
+        typer.Option(
+            metavar="TIME",
+            help="offline writer: time per module (60s, 2m), of an idle machine: longer under load",
+        ),
     ] = None,
     max_tests: Annotated[
         int | None, typer.Option(metavar="N", help="offline writer: tests per function")

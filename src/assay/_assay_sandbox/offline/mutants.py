@@ -269,6 +269,7 @@ def run(
     deadline: float,
     planner: Planner | None = None,
     killers: int = MAX_KILLERS,
+    slack: float = 1.0,
 ) -> tuple[dict[str, list[str]], dict[str, str]]:
     """Run mutants in forked children, `workers` at a time, until done or the deadline.
 
@@ -276,7 +277,8 @@ def run(
     module body must run again. Returns ({mutant id: killing input ids}, {mutant id: status}) where
     status is run | timeout | crash | not_run | no_coverage; a mutant whose code is None is
     compiled by `planner` when its turn comes (and may settle then); `killers`: killing cases
-    sought per mutant (0: all)."""
+    sought per mutant (0: all); `slack`: seconds a child gets beyond its cases' own time (the
+    machine's slowdown, `pace`: starting a child takes longer on a busy machine)."""
     kills: dict[str, list[str]] = {}
     status: dict[str, str] = {}
     pending = list(reversed(todo))
@@ -295,8 +297,8 @@ def run(
             if not cases:
                 status[m.id] = "no_coverage"
                 continue
-            limit = (sum(c[4] for c in cases) + 1.0) * (RETRY_FACTOR if m.id in retried else 1.0)
-            limit = min(limit, max(0.5, deadline - time.monotonic()))
+            limit = (sum(c[4] for c in cases) + slack) * (RETRY_FACTOR if m.id in retried else 1.0)
+            limit = min(limit, max(0.5 * slack, deadline - time.monotonic()))
             child = fork(
                 lambda report, m=m, c=code, cs=cases, x=reexec: _child(
                     m, c, module, path, cs, x, imports, memory_mb, killers

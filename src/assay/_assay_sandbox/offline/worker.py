@@ -39,22 +39,18 @@ from .calls import (
     LineTrace,
 )
 from .inputs import candidates, drawn
+from .keep import ASSERTABLE, _unique, _why_dropped
 from .oracle import GIVE_UP, bisected, in_child, observe
+from .pace import Clock, Pace
 from .patterns import reached
 from .suite import first_call_only, function_bodies, given, kept_cases
 
-ASSERTABLE = {"return", "iter", "raise"}
 EXPLORE_SHARE = 0.55  # of the budget, for inputs and oracle; the rest for the mutants
 OVERRUN_SHARE = 0.4  # of the mutants' share, what a late exploration may take
 MAX_CASES = 250  # inputs run against one mutant
 # a mutant's lines ran in this many cases or fewer, while many more ran its function: code that runs
 # on the first call only (`suite.first_call_only`)
 FIRST_CALLS = 2
-
-
-def _same(a: dict, b: dict) -> bool:
-    keys = ("k", "expr", "type", "match", "state", "iterating", "after")
-    return all(a.get(k) == b.get(k) for k in keys)
 
 
 def _warm_hypothesis() -> bool:
@@ -76,16 +72,19 @@ def explore(
     hypothesis: bool,
     hard: float | None = None,
     watched: Watched | None = None,
+    slow: float = 1.0,
 ) -> dict:
     """One function: candidate inputs, then the oracle twice; what is kept and why the rest
     is not, and (`calls`) the inputs other targets got from its runs (`callgraph`). `deadline`:
-    its share; `hard`: the probe's end, which no step overruns."""
+    its share; `hard`: the probe's end, which no step overruns; `slow`: the machine's slowdown
+    (`pace`), by which the fixed limits (a call's timeout, a step's least time) stretch."""
     spec = {"name": fn.name, "kind": fn.kind, "inputs": fn.inputs, "receivers": fn.receivers}
+    timeout = job.call_timeout * slow
     share = deadline - time.monotonic()
     left = (hard if hard is not None else deadline + 60.0) - time.monotonic()
-    if left < 0.5:
+    if left < 0.5 * slow:
         return {"error": "not probed: the probe's time ran out before it (raise --budget)"}
-    gen_limit = min(max(2.0, share * 0.3), left * 0.5)
+    gen_limit = min(max(2.0 * slow, share * 0.3), left * 0.5)
     state, made, _ = in_child(
         lambda: candidates(module, spec, job.literals, job.max_inputs, job.seed), gen_limit
     )
@@ -95,25 +94,25 @@ def explore(
         return {"error": "building inputs failed: " + made["crash"].strip().splitlines()[-1][:200]}
     inputs = made["inputs"]
     left = (hard if hard is not None else deadline + 60.0) - time.monotonic()
-    if left > 2.0:  # strings that match the patterns the module holds once it ran (in a child)
+    if left > 2.0 * slow:  # strings matching the patterns the module holds once it ran (a child)
         known = set(job.literals.get("regex", []))
         state, found, _ = in_child(
-            lambda: reached(module, spec, inputs, job.imports, job.call_timeout, known),
-            min(max(1.0, share * 0.1), left * 0.2) + patterns.BASES * job.call_timeout,
+            lambda: reached(module, spec, inputs, job.imports, timeout, known),
+            min(max(1.0 * slow, share * 0.1), left * 0.2) + patterns.BASES * timeout,
         )
         if state == "exited" and isinstance(found, list) and found:
             # after the inputs a person wrote, before the generated ones
             at = sum(1 for i in inputs if i.get("origin") in ("tests", "doctest"))
             inputs = _unique([*inputs[:at], *found, *inputs[at:]])[: job.max_inputs]
         left = (hard if hard is not None else deadline + 60.0) - time.monotonic()
-    if hypothesis and len(inputs) < job.max_inputs and left > 2.0:  # in its own child, bounded
-        limit = min(share * 0.2, 4.0, left * 0.2)
+    if hypothesis and len(inputs) < job.max_inputs and left > 2.0 * slow:  # own child, bounded
+        limit = min(share * 0.2, 4.0 * slow, left * 0.2)
         until = time.monotonic() + limit * 0.7
         # the draws stop at `until`; the kill comes later, so a slow start on a busy machine still
         # returns them
         state, more, _ = in_child(
             lambda: drawn(module, spec, job.literals, job.hypothesis_examples, until),
-            limit + max(2.0, limit),
+            limit + max(2.0 * slow, limit),
         )
         if state == "exited" and isinstance(more, list):
             inputs = _unique([*inputs, *more])[: job.max_inputs]
@@ -124,7 +123,7 @@ def explore(
             spec,
             batch,
             job.imports,
-            job.call_timeout,
+            timeout,
             path,
             True,
             job.memory_mb,
@@ -143,7 +142,7 @@ def explore(
                     spec,
                     list(reversed(batch)),
                     job.imports,
-                    job.call_timeout,
+                    timeout,
                     path,
                     False,
                     job.memory_mb,
@@ -159,11 +158,11 @@ def explore(
     # however short its share, a function gets the time to show that it hangs (`GIVE_UP` calls
     # to the call timeout), within the probe's end: on a busy machine too it is called a hang
     began = time.monotonic()
-    floor = began + GIVE_UP * job.call_timeout + 1.5
+    floor = began + GIVE_UP * timeout + 1.5 * slow
     first = bisected(
         forward,
         inputs,
-        job.call_timeout,
+        timeout,
         max(
             time.monotonic() + (deadline - time.monotonic()) * 0.6,
             min(floor, hard if hard is not None else floor),
@@ -177,7 +176,7 @@ def explore(
     took = time.monotonic() - began
     confirm_by = deadline if hard is None else max(deadline, min(hard, time.monotonic() + took))
     for i, b in zip(  # noqa: B905
-        again, bisected(backward, [inputs[i] for i in again], job.call_timeout, confirm_by)
+        again, bisected(backward, [inputs[i] for i in again], timeout, confirm_by)
     ):
         second[i] = b
     kept: list[dict] = []
@@ -221,50 +220,15 @@ def explore(
     }
 
 
-def _unique(inputs: list[dict]) -> list[dict]:
-    """The inputs without repeats (the same receiver, arguments and keywords), in order."""
-    seen: set[str] = set()
-    out = []
-    for i in inputs:
-        key = repr((i.get("receiver"), i.get("args", []), sorted(i.get("kwargs", {}).items())))
-        if key not in seen:
-            seen.add(key)
-            out.append(i)
-    return out
-
-
-def _why_dropped(inp: dict, a: dict, b: dict) -> str | None:
-    if a["k"] not in ASSERTABLE:
-        return {
-            "bad_input": "does not evaluate",
-            "timeout": "hangs",
-            "memory": "eats memory",
-            "recursion": "recursion limit",
-            "crash": "crashes the process",
-            "not_run": "out of time",
-            "unwritable": "outcome cannot be written back",
-            "warning": "emits a warning",
-            "argv": "read the command line (sys.argv: pytest's own in a test)",
-        }.get(a["k"], a["k"])
-    if b["k"] == "not_run":  # the second run, which checks that the outcome repeats, did not come
-        return "out of time"
-    if not _same(a, b):
-        return "not deterministic"
-    if (
-        inp.get("origin") not in ("tests", "doctest")
-        and a["k"] == "raise"
-        and a["type"] in ("TypeError", "AttributeError", "NotImplementedError")
-    ):
-        return f"raise {a['type']}"
-    return None
-
-
 def main(job_path: str) -> int:
     job = OfflineJob.read(job_path)
     start = time.monotonic()
-    deadline = start + job.budget_s
-    if job.ends_at:
-        deadline = min(deadline, start + job.ends_at - time.time())
+    # the budget in idle seconds, the interpreter's start counted in it; the wall-clock end is
+    # the limit whatever the load
+    pace = Pace(job.max_slowdown)
+    pace.spent = max(0.0, time.time() - job.started_at) / pace.slowdown if job.started_at else 0.0
+    end = start + (job.ends_at - time.time() if job.ends_at else job.budget_s * pace.cap)
+    clock = Clock(pace, end)
     result: dict = {"functions": {}, "mutants": {}, "status": {}}
     try:
         boot.isolate_imports(job.user_root, job.scratch_root, job.source_roots)
@@ -277,19 +241,21 @@ def main(job_path: str) -> int:
                 module = importlib.import_module(job.module)
         except BaseException as err:  # noqa: BLE001 - the module itself cannot be imported
             result["error"] = f"importing {job.module} failed: {type(err).__name__}: {err}"[:500]
-            return _write(job, result, start)
+            return _write(job, result, start, pace)
         path = str(getattr(module.__spec__, "origin", None) or module.__file__)
         with open(path, encoding="utf-8") as fh:
             text = fh.read()
         hypothesis = bool(job.hypothesis_examples) and not job.cases and _warm_hypothesis()
-        explore_end = start + (deadline - start) * EXPLORE_SHARE
-        # exploring late on a busy machine may eat into the mutants' share, never all of it
-        hard = explore_end + (deadline - explore_end) * OVERRUN_SHARE
+        # marks in idle seconds (`pace`): the exploration's end, and how late it may run on
+        # into the mutants' share (never all of it)
+        now = pace.elapsed()
+        explore_end = now + max(0.0, job.budget_s - now) * EXPLORE_SHARE
+        hard = explore_end + max(0.0, job.budget_s - explore_end) * OVERRUN_SHARE
         if job.cases:  # the confirming run: the cases are given
             result["functions"] = given(job.cases)
         else:
             result["functions"] = _explore_all(
-                job, module, path, text, hypothesis, explore_end, hard
+                job, module, path, text, hypothesis, explore_end, hard, clock
             )
         result["explore_s"] = time.monotonic() - start
         cases = kept_cases(job, result["functions"])
@@ -321,6 +287,7 @@ def main(job_path: str) -> int:
 
         if not job.cases:  # confirming, the mutants come in the order they matter in
             todo = mutants.first_things_first(todo, [f.name for f in job.functions], cases_for)
+        pace.measure()
         kills, status = mutants.run(
             todo,
             cases_for,
@@ -329,16 +296,17 @@ def main(job_path: str) -> int:
             job.imports,
             job.workers,
             job.memory_mb,
-            deadline - 0.3,
+            clock.at(job.budget_s) - 0.3 * pace.slowdown,
             planner,
             # confirming: every case that kills each mutant, for the minimal suite
             0 if job.cases else mutants.MAX_KILLERS,
+            slack=pace.slowdown,
         )
         result["mutants"] = kills
         result["status"].update(status)
     except Exception:  # noqa: BLE001 - report, never hang the caller
         result["error"] = traceback.format_exc()[-1500:]
-    return _write(job, result, start)
+    return _write(job, result, start, pace)
 
 
 def _explore_all(
@@ -349,8 +317,12 @@ def _explore_all(
     hypothesis: bool,
     explore_end: float,
     hard: float,
+    clock: Clock,
 ) -> dict:
-    """Every function explored in turn (`explore`): name -> what it found."""
+    """Every function explored in turn (`explore`): name -> what it found. `explore_end`, `hard`:
+    marks in idle seconds. Each function's share is the time left over the functions left,
+    measured at the slowdown of the moment; it may run over by its share (or the time it takes to
+    tell a hang), never into the shares of all the others."""
     found_by: dict[str, dict] = {}
     watched = Watched(module, job.functions)
     passed: dict[str, list[dict]] = {}  # callee -> the arguments its callers gave it
@@ -366,12 +338,24 @@ def _explore_all(
             key=lambda f: (f.name not in owners, f.name.rsplit(".", 1)[-1].startswith("__")),
         ),
     )
+    pace = clock.pace
+    hang = GIVE_UP * job.call_timeout + 1.5  # idle seconds to tell that a function hangs
     for i, fn in enumerate(order):
-        share = (explore_end - time.monotonic()) / (len(order) - i)
+        pace.measure()
+        now = pace.elapsed()
+        share = max((explore_end - now) / (len(order) - i), 0.5)
         fresh = [c for c in passed.get(fn.name, []) if c not in fn.inputs]
         fn.inputs = fn.inputs + fresh[:PER_CALLEE]
         found = explore(
-            job, module, fn, path, time.monotonic() + max(share, 0.5), hypothesis, hard, watched
+            job,
+            module,
+            fn,
+            path,
+            clock.at(now + share),
+            hypothesis,
+            clock.at(min(hard, now + share + max(share, hang))),
+            watched,
+            slow=pace.slowdown,
         )
         for first in found.pop("first", []):
             for callee, inputs in first.get("calls", {}).items():
@@ -380,8 +364,10 @@ def _explore_all(
     return found_by
 
 
-def _write(job: OfflineJob, result: dict, start: float) -> int:
+def _write(job: OfflineJob, result: dict, start: float, pace: Pace) -> int:
     result["duration_s"] = time.monotonic() - start
+    result["idle_s"] = pace.elapsed()  # the budget spent, in seconds of an idle machine
+    result["slowdown"] = pace.slowdown
     tmp = job.out + ".tmp"
     with open(tmp, "w", encoding="utf-8") as fh:
         json.dump(result, fh)

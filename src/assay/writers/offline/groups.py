@@ -33,16 +33,20 @@ def shape(k: Kept) -> tuple:
 
 def _padded(cases: list[Kept], params: list[str], defaults: dict[str, str]) -> list[Kept] | None:
     """The cases with every argument any of them passes, a missing one at its default (a literal):
-    calls of one function that differ in the arguments they leave out share one test. None when a
-    default is missing or an argument goes by position in one case and by name in another."""
+    calls of one function that differ in the arguments they leave out share one test. An argument
+    one case passes by name where another passes it by position goes by position (`ordinal(5,
+    gender="female")` beside `ordinal("2", "")`: a parameter some call fills by position takes
+    either). None when a default is missing."""
     width = max(len(k.input.get("args", [])) for k in cases)
-    names = sorted({n for k in cases for n in k.input.get("kwargs", {})})
-    if set(names) & set(params[:width]):
-        return None
+    positional = set(params[:width])
+    names = sorted({n for k in cases for n in k.input.get("kwargs", {})} - positional)
     out = []
     for k in cases:
         args, kwargs = list(k.input.get("args", [])), dict(k.input.get("kwargs", {}))
         for n in range(len(args), width):
+            if n < len(params) and params[n] in kwargs:
+                args.append(kwargs.pop(params[n]))
+                continue
             if n >= len(params) or params[n] not in defaults:
                 return None
             args.append(defaults[params[n]])

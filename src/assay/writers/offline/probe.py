@@ -2,9 +2,10 @@
 it found.
 
 The probe runs in a scratch copy of the project through `Sandbox.popen`, like every run of user
-code, under the interpreter that runs the project's tests. Its clock ends at the budget's wall-clock
-end, the interpreter's start included (seconds on a busy machine); the whole process tree is
-killed a margin later.
+code, under the interpreter that runs the project's tests. Its budget is in seconds of an idle
+machine, the interpreter's start included: on a busy machine it runs longer, by the slowdown it
+measures (`_assay_sandbox.offline.pace`), up to `max_slowdown` times the budget; the whole process
+tree is killed a margin after that.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from assay._assay_sandbox import launch
+from assay._assay_sandbox.offline.pace import MAX_SLOWDOWN
 from assay._assay_sandbox.protocol import MutantSpec, OfflineFunction, OfflineJob
 from assay.execution.workspace import Workspace
 from assay.mutation.model import Mutant
@@ -59,6 +61,8 @@ class ProbeResult:
     explore_s: float = 0.0
     # mutants the probe did not judge that the confirming run did, against the chosen cases
     confirmed: set[str] = field(default_factory=set)
+    idle_s: float = 0.0  # the budget it spent, in seconds of an idle machine (`pace`)
+    slowdown: float = 1.0  # the machine's slowdown it measured last
 
 
 def mutant_spec(m: Mutant) -> MutantSpec:
@@ -94,11 +98,14 @@ def run_probe(
     memory_mb: int = 1024,
     hypothesis_examples: int = 40,
     warnings_fail: bool = False,
+    max_slowdown: float = MAX_SLOWDOWN,
 ) -> ProbeResult:
-    """Probe `functions` of module `rel` (import name `dotted`) in workspace `ws`."""
-    # the probe's clock starts after the interpreter's: it is given the wall-clock end, and the
-    # kill comes a margin after it, for writing the result
-    ends_at = time.time() + budget_s
+    """Probe `functions` of module `rel` (import name `dotted`) in workspace `ws`, within
+    `budget_s` seconds of an idle machine."""
+    # the probe counts the interpreter's start from the launch; the wall-clock end bounds it
+    # whatever the load, and the kill comes a margin after it, for writing the result
+    started_at = time.time()
+    ends_at = started_at + budget_s * max_slowdown
     margin = min(10.0, max(3.0, budget_s * 0.05))
     job = OfflineJob(
         user_root=str(ws.root),
@@ -113,6 +120,8 @@ def run_probe(
         literals=literals,
         budget_s=budget_s,
         ends_at=ends_at,
+        started_at=started_at,
+        max_slowdown=max_slowdown,
         call_timeout=call_timeout,
         memory_mb=memory_mb,
         workers=workers,
@@ -147,6 +156,8 @@ def run_probe(
         data.get("error"),
         data.get("duration_s", 0.0),
         data.get("explore_s", 0.0),
+        idle_s=data.get("idle_s", 0.0),
+        slowdown=data.get("slowdown", 1.0),
     )
 
 
@@ -154,7 +165,7 @@ def launch_job(
     ws: Workspace, sandbox: Sandbox, python: str, job: OfflineJob, margin: float
 ) -> tuple[dict[str, Any] | None, str]:
     """Run an offline job (`job.out` is set here) in the sandbox, killed `margin` seconds after its
-    budget: (its result, "") or (None, why it wrote none)."""
+    wall-clock end: (its result, "") or (None, why it wrote none)."""
     tag = uuid.uuid4().hex[:8]
     out = ws.run_dir / f"offline-{tag}.json"
     job.out = str(out)
@@ -165,7 +176,7 @@ def launch_job(
         launch.argv(python, "offline", str(job_path)),
         cwd=ws.project,
         env=env,
-        timeout=job.budget_s + margin,
+        timeout=(job.ends_at - time.time() if job.ends_at else job.budget_s) + margin,
     )
     try:
         return json.loads(out.read_text(encoding="utf-8")), ""

@@ -13,6 +13,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from assay.writers.offline.combined import combined, split
 from assay.writers.offline.groups import merged, shape
 from assay.writers.offline.imports import FileImports
 from assay.writers.offline.model import PinnedTest
@@ -45,6 +46,8 @@ class Rendered:
     # test function -> its cases, in row order
     rows: dict[str, list[Kept]] = field(default_factory=dict)
     dropped: list[tuple[Kept, str]] = field(default_factory=list)  # cases left out, and why
+    # a test holding several cases as statements (`combined`) -> each case's statement count
+    statements: dict[str, list[int]] = field(default_factory=dict)
 
 
 def snake(name: str) -> str:
@@ -184,45 +187,46 @@ class _Writer:
             )
         return self.unique(f"test_{fs}_{args}_{what}" if args else f"test_{fs}_{what}")
 
+    def statements(self, k: Kept, message: str = "") -> tuple[str, list[str]]:
+        """(the call as written, the statements of a test of case `k` alone: its receiver and
+        changed arguments bound, the call, its checks - each `assert` with `message` when given)."""
+        i, o = k.input, k.outcome
+        recv = ""
+        if i.get("receiver") is not None:
+            recv = snake(k.function.split(".")[0])
+            if recv == k.function.split(".")[0]:  # a lowercase class: not its own name
+                recv += "_obj"
+        args, bound = self.bound_args(k)
+        call = self.call(k, recv, args, i.get("kwargs", {}))
+        lines = [f"{recv} = {i['receiver']}"] if recv else []
+        lines += bound
+        lines += self.body(
+            k, recv, call, o.get("expr", ""), o.get("state", ""), _pattern(o.get("match", ""))
+        )
+        lines += [f"assert {args[int(n)]} == {v}" for n, v in o.get("after", {}).items()]
+        if message:
+            lines = [f"{line}, {message}" if line.startswith("assert ") else line for line in lines]
+        return call, lines
+
+    def pin(self, name: str, k: Kept, call: str) -> PinnedTest:
+        return PinnedTest(
+            name,
+            k.function,
+            call,
+            self.pinned(k),
+            sorted(k.kills),
+            k.input.get("origin", ""),
+            sorted(k.reaches),
+        )
+
     def test(self, group: list[Kept]) -> tuple[str, str, list[PinnedTest]]:
         first = group[0]
         i = first.input
-        recv_name = snake(first.function.split(".")[0])
-        if recv_name == first.function.split(".")[0]:  # a lowercase class: not its own name
-            recv_name += "_obj"
         if len(group) == 1:
             name = self.name(first, single=True)
-            recv = recv_name if i.get("receiver") is not None else ""
-            o = first.outcome
-            args, bound = self.bound_args(first)
-            call = self.call(first, recv, args, i.get("kwargs", {}))
-            lines = [f"{recv} = {i['receiver']}"] if recv else []
-            lines += bound
-            lines += self.body(
-                first,
-                recv,
-                call,
-                o.get("expr", ""),
-                o.get("state", ""),
-                _pattern(o.get("match", "")),
-            )
-            lines += [f"assert {args[int(n)]} == {v}" for n, v in o.get("after", {}).items()]
+            call, lines = self.statements(first)
             text = "\n".join([*MARKS, f"def {name}():", *(f"    {line}" for line in lines)])
-            return (
-                name,
-                text,
-                [
-                    PinnedTest(
-                        name,
-                        first.function,
-                        call,
-                        self.pinned(first),
-                        sorted(first.kills),
-                        i.get("origin", ""),
-                        sorted(first.reaches),
-                    )
-                ],
-            )
+            return name, text, [self.pin(name, first, call)]
         name = self.name(first, single=False)
         cols = self.columns(first)
         n_args = len(i.get("args", []))
@@ -288,10 +292,12 @@ def render(
     first_party: set[str],
     order: list[str],
     defaults: dict[str, dict[str, str]] | None = None,
+    guards: dict[str, str] | None = None,
 ) -> Rendered:
     """The test file for `chosen` inputs of module `dotted`; `order`: the functions in
     source order; `defaults`: function -> parameter -> its default's source (calls that leave
-    out different arguments then share a test)."""
+    out different arguments then share a test); `guards`: mutant id -> the line it changes, for
+    the messages of a test holding several cases (`combined`)."""
     w = _Writer(dotted, kinds, params)
     out = Rendered("", [])
     usable = []
@@ -322,8 +328,14 @@ def render(
     ):
         groups.setdefault(shape(k), []).append(k)
     blocks = []
-    for group in merged(list(groups.values()), params, defaults or {}):
-        name, text, pinned = w.test(group)
+    for group, statements in split(merged(list(groups.values()), params, defaults or {})):
+        if not statements:
+            name, text, pinned = w.test(group)
+        else:
+            fn = snake(group[0].function)
+            name, body, pinned, counts = combined(w, group, fn, guards or {})
+            out.statements[name] = counts
+            text = "\n".join([*MARKS, f"def {name}():", *(f"    {line}" for line in body)])
         blocks.append(text)
         out.tests += pinned
         out.rows[name] = group

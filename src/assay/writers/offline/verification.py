@@ -13,6 +13,7 @@ from assay.model import FileReport, Verdict
 from assay.mutation.model import Mutant
 from assay.pipeline import Verifier
 from assay.project import Project, candidate
+from assay.writers.offline.combined import case_at
 from assay.writers.offline.cover import cover, fit_threshold, foresee, prune, slot
 from assay.writers.offline.functions import FunctionInfo
 from assay.writers.offline.gates import gate4_out_of_time, scope, writer_gates
@@ -46,6 +47,9 @@ class Verification:
     max_tests: int
     use_cache: bool
     say: Callable[[str], None]
+    # mutant id -> the line it changes: the messages of a test holding several cases
+    guarded: dict[str, str] = {}  # noqa: RUF012 - set per module by the writer
+    slowdown: float = 1.0  # the machine's, as the writer measured it (`pace`)
 
     def _render(
         self, dotted: str, todo: list[FunctionInfo], probe: ProbeResult, chosen: list[Kept]
@@ -53,8 +57,9 @@ class Verification:
         kinds = {i.name: i.kind for i in todo}
         params = {name: f.get("params", []) for name, f in probe.functions.items()}
         defaults = {name: f.get("defaults", {}) for name, f in probe.functions.items()}
+        order = [i.name for i in todo]
         out = render(
-            dotted, chosen, kinds, params, self.project.packages, [i.name for i in todo], defaults
+            dotted, chosen, kinds, params, self.project.packages, order, defaults, self.guarded
         )
         out.text = formatted(out.text, self.project.root)
         return out
@@ -95,7 +100,7 @@ class Verification:
             self.say(f"{result.module}: verifying {len(rendered.tests)} tests (gates 1-5)")
             began = time.monotonic()
             # the gates still running then are cancelled
-            stop = deadline + max(0.0, self.budget_s * 0.1 - MARGIN_S)
+            stop = deadline + max(0.0, self.budget_s * 0.1 * self.slowdown - MARGIN_S)
             report = self._verify(
                 result.test_path or "",
                 rendered.text,
@@ -182,8 +187,12 @@ class Verification:
 
     @staticmethod
     def _rejected(rel: str, report: FileReport, rendered: Rendered) -> list[Kept]:
-        """The cases behind the tests a gate rejected (a parametrized case by its row)."""
+        """The cases behind the tests a gate rejected (a parametrized case by its row; in a test
+        holding several cases as statements, the case whose statement failed at gate 2: the
+        others stay, as the salvage of a written answer keeps them, `writers.salvage`)."""
         ids = [t.id for t in report.tests]
+        green = next((g for g in report.gates if g.gate == "green"), None)
+        failed_at = green.details.get("failed_at", {}) if green else {}
         bad: list[Kept] = []
         for t in report.tests:
             if t.verdict not in BAD:
@@ -196,6 +205,8 @@ class Verification:
                 index = siblings.index(t.id) if t.id in siblings else -1
                 if 0 <= index < len(rows):
                     bad.append(rows[index])
+            elif (at := case_at(rendered, base, failed_at.get(t.id))) is not None:
+                bad.append(rows[at])
             else:
                 bad += rows
         return list({k.id: k for k in bad}.values())

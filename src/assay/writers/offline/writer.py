@@ -16,6 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from assay._assay_sandbox.offline.pace import Pace
 from assay._assay_sandbox.protocol import OfflineFunction
 from assay.config import Settings
 from assay.errors import InputError
@@ -28,6 +29,7 @@ from assay.mutation.mutants import function_spans, generate
 from assay.project import Project, python_sources
 from assay.sandbox import Sandbox
 from assay.writers.offline import crosshair
+from assay.writers.offline.combined import guards
 from assay.writers.offline.cover import (
     UNCOUNTED,
     cover,
@@ -104,7 +106,7 @@ class OfflineWriter(Verification):
         """Tests for one module within the budget; `test_path` (project-relative) is where the file
         will live."""
         start = time.monotonic()
-        deadline = start + self.budget_s
+        pace = Pace()  # the budget is in idle seconds: each step stretches by the slowdown
         rel = target.module
         try:
             text = (self.project.root / rel).read_text(encoding="utf-8")
@@ -130,9 +132,10 @@ class OfflineWriter(Verification):
         ]
         sandbox = Sandbox(self.settings.sandbox, protect=self.project.root)
         rows = table_rows(mutants, text)
+        self.guarded = guards(mutants, text)
         with Workspace(self.project.root) as ws:
             probe = self._probe(
-                ws, sandbox, rel, dotted, text, todo, mutants, start + self.budget_s * PROBE_SHARE
+                ws, sandbox, rel, dotted, text, todo, mutants, pace, self.budget_s * PROBE_SHARE
             )
             result.timings["probe"] = time.monotonic() - start
             if probe.error:
@@ -152,9 +155,12 @@ class OfflineWriter(Verification):
                 probe,
                 mutants,
                 rows,
-                start + self.budget_s * (PROBE_SHARE + CONFIRM_SHARE),
+                pace.until(self.budget_s * (PROBE_SHARE + CONFIRM_SHARE)),
             )
         result.timings["confirm"] = time.monotonic() - start - result.timings["probe"]
+        pace.measure()
+        deadline = pace.until(self.budget_s)
+        self.slowdown = pace.slowdown
         spans = function_spans(text)
         threshold = threshold_for({rel: text}, self.settings.mutation, self.project.packages)[1]
         chosen, left_out = fit_threshold(chosen, mutants, probe.status, spans, threshold)
@@ -172,6 +178,7 @@ class OfflineWriter(Verification):
             time.monotonic() - start - result.timings["probe"] - result.timings["confirm"]
         )
         result.timings["total"] = time.monotonic() - start
+        result.timings.update(idle=pace.elapsed(), slowdown=pace.slowdown)
         return result
 
     def _functions(self, target: Any, text: str) -> list[FunctionInfo]:
@@ -237,15 +244,17 @@ class OfflineWriter(Verification):
         text: str,
         todo: list[FunctionInfo],
         mutants: list[Mutant],
-        until: float,
+        pace: Pace,
+        share: float,
     ) -> ProbeResult:
+        """Mining, CrossHair and the probe within `share` idle seconds (`pace`) from the start."""
         mined = mine(
             self.project.root,
             dotted,
             text,
             {i.name: i.kind for i in todo},
             self.project.modules,
-            time.monotonic() + (until - time.monotonic()) * MINING_SHARE,
+            pace.until(pace.elapsed() + (share - pace.elapsed()) * MINING_SHARE),
         )
         functions = [
             OfflineFunction(
@@ -260,19 +269,22 @@ class OfflineWriter(Verification):
         mined_n = sum(len(f.inputs) for f in functions)
         python = PYTHON.python(self.settings)
         if self.crosshair is not False and crosshair.available(python):
-            share = (until - time.monotonic()) * CROSSHAIR_SHARE
-            self.say(f"{rel}: crosshair cover on {len(todo)} functions ({share:.0f} s)")
+            pace.measure()
+            took = pace.wall((share - pace.elapsed()) * CROSSHAIR_SHARE)
+            self.say(f"{rel}: crosshair cover on {len(todo)} functions ({took:.0f} s)")
             found = crosshair.cover(
-                ws, sandbox, python, self.project.source_roots, dotted, text, todo, share
+                ws, sandbox, python, self.project.source_roots, dotted, text, todo, took
             )
             for f in functions:
                 f.inputs += found.get(f.name, [])
-        budget = max(2.0, until - time.monotonic())
+        pace.measure()
+        budget = max(2.0, share - pace.elapsed())  # idle seconds: the probe measures its own pace
         self.say(
             f"{rel}: probing {len(todo)} functions against {len(mutants)} mutants "
             f"({mined_n} inputs mined from {mined.files} test files; {budget:.0f} s)"
         )
-        return run_probe(
+        before = pace.elapsed()
+        probe = run_probe(
             ws,
             sandbox,
             python,
@@ -289,6 +301,10 @@ class OfflineWriter(Verification):
             hypothesis_examples=self.hypothesis_examples,
             warnings_fail=warnings_fail(self.project.root),
         )
+        if probe.idle_s:  # the probe's own account of its time, measured all along
+            pace.count(before + probe.idle_s)
+        pace.measure()
+        return probe
 
     def _finish(
         self,

@@ -1,0 +1,137 @@
+"""One test per target: the cases of a function that share no table (their calls or outcomes have
+different shapes: other keywords, a return beside a raise) become one test of consecutive
+statements, `assert f(a) == x` lines then `with pytest.raises(E): f(b)` blocks. A reviewer reads
+one test per function, as in a hand-written suite, and a table only where at least `MIN_TABLE`
+cases share a shape. Each assertion says the line it guards (the code a mutant of which it kills):
+a generated test with more unexplained assertions than the smells gate allows is rejected, and
+the message is what tells the statements apart when one fails."""
+
+from __future__ import annotations
+
+import ast
+import re
+from typing import TYPE_CHECKING
+
+from assay.writers.offline.model import PinnedTest
+from assay.writers.offline.probe import Kept
+
+if TYPE_CHECKING:
+    from assay.mutation.model import Mutant
+    from assay.writers.offline.render import Rendered, _Writer
+
+MIN_TABLE = 3  # cases of one shape kept as a parametrized table
+MAX_GUARD = 60  # characters of the guarded line shown in a message
+ORDER = ("return", "iter", "raise")
+
+
+def split(groups: list[list[Kept]]) -> list[tuple[list[Kept], bool]]:
+    """The groups of one file as (cases, whether they are one test of statements): per function,
+    the groups under `MIN_TABLE` cases merged into one (at the place of the first), returns before
+    raises; tables stay as they are."""
+    loose: dict[str, list[Kept]] = {}
+    out: list[tuple[list[Kept], bool]] = []
+    for group in groups:
+        if len(group) >= MIN_TABLE:
+            out.append((group, False))
+            continue
+        fn = group[0].function
+        if fn not in loose:
+            loose[fn] = []
+            out.append((loose[fn], True))  # filled in place by the groups after it
+        loose[fn].extend(group)
+    for cases in loose.values():
+        cases.sort(key=lambda k: ORDER.index(k.outcome["k"]))
+    return [(cases, several and len(cases) > 1) for cases, several in out]
+
+
+def guards(mutants: list[Mutant], text: str) -> dict[str, str]:
+    """Mutant id -> `line N: <its source line>`, what an assertion that kills it guards."""
+    lines = text.splitlines()
+    out = {}
+    for m in mutants:
+        code = lines[m.line - 1].strip() if 0 < m.line <= len(lines) else ""
+        if len(code) > MAX_GUARD:
+            code = code[: MAX_GUARD - 3] + "..."
+        out[m.id] = f"line {m.line}: {code}" if code else f"line {m.line}"
+    return out
+
+
+def message(k: Kept, guarded: dict[str, str]) -> str:
+    """The assertion message of case `k`: the first line (in the source) of what it kills, else
+    of what it runs for a mutant the probe had no time for; a string literal."""
+    for ids, verb in ((k.kills, ""), (k.reaches, "runs ")):
+        known = sorted(
+            (int(re.match(r"line (\d+)", guarded[i]).group(1)), guarded[i])  # type: ignore[union-attr]
+            for i in ids
+            if i in guarded
+        )
+        if known:
+            return repr(verb + known[0][1])
+    return repr(f"{k.function} as it behaves today")
+
+
+def name(w: _Writer, cases: list[Kept], fn: str) -> str:
+    """What the test pins: `test_f_return_values_and_raises_value_error`."""
+    parts = []
+    returns = sum(k.outcome["k"] != "raise" and not _update(k) for k in cases)
+    if returns:
+        parts.append("return_values" if returns > 1 else "returns")
+    if any(_update(k) for k in cases):
+        parts.append("updates")
+    errors = list(
+        dict.fromkeys(k.outcome["type"].split(".")[-1] for k in cases if k.outcome["k"] == "raise")
+    )
+    if errors:
+        words = [_snake(e) for e in errors]
+        parts.append("raises_" + ("_or_".join(words) if len(words) <= 2 else "errors"))
+    base = f"test_{fn}_" + "_and_".join(parts)
+    if base in w.names:  # a table of the function's returns has the plain name
+        base = f"test_{fn}_other_" + "_and_".join(parts)
+    return w.unique(base)
+
+
+def _update(k: Kept) -> bool:
+    """A call pinned by what it changes (its receiver, an argument), returning None."""
+    o = k.outcome
+    return o.get("expr") == "None" and ("state" in o or "after" in o)
+
+
+def _snake(name: str) -> str:
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower()
+
+
+def combined(
+    w: _Writer, cases: list[Kept], fn: str, guarded: dict[str, str]
+) -> tuple[str, list[str], list[PinnedTest], list[int]]:
+    """One test holding `cases` (of one function, `fn` its name in snake case) as consecutive
+    statements: (its name, its body, one pinned test per case named after the test, each case's
+    number of statements: what maps a failing line back to its case)."""
+    test = name(w, cases, fn)
+    body: list[str] = []
+    pinned, counts = [], []
+    for k in cases:
+        call, lines = w.statements(k, message(k, guarded))
+        body += lines
+        counts.append(len([line for line in lines if not line.startswith(" ")]))
+        pinned.append(w.pin(test, k, call))
+    return test, body, pinned, counts
+
+
+def case_at(rendered: Rendered, test: str, line: int | None) -> int | None:
+    """The case (its index in `rendered.rows[test]`) whose statements hold `line` of the file, in
+    a test holding several cases (`combined`); None elsewhere. Read from the file as formatted:
+    the formatter moves lines, never statements."""
+    counts = rendered.statements.get(test)
+    if not counts or line is None:
+        return None
+    tree = ast.parse(rendered.text)
+    func = next((n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == test), None)
+    if func is None or len(func.body) != sum(counts):
+        return None
+    first = 0
+    for case, n in enumerate(counts):
+        stmts = func.body[first : first + n]
+        if stmts[0].lineno <= line <= (stmts[-1].end_lineno or stmts[-1].lineno):
+            return case
+        first += n
+    return None
