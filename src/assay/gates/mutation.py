@@ -95,7 +95,7 @@ class MutationGate(BaseGate):
                     run, sources, targets = again, again_sources, wider
         # no evidence either way: the file cannot be validated, never "passed"
         except RunFailed as err:
-            reason = f"mutation run failed: {str(err)[:500]}"
+            reason = f"mutation run failed: {clipped(str(err))}"
             return GateResult(
                 self.name,
                 GateStatus.SKIP,
@@ -298,3 +298,12 @@ def _progress(ctx: GateContext, rel: str, gate: str, ev: Event) -> None:
         ctx.emit(GateProgress(rel, gate, ev.done, ev.total, "baseline tests"))
     elif isinstance(ev, Progress) and ev.phase == "mutants":
         ctx.emit(GateProgress(rel, gate, ev.done, ev.total))
+
+
+def clipped(text: str, limit: int = 500) -> str:
+    """`text` within about `limit` characters, its end kept: a traceback's last line names the
+    error (its head alone hid `KeyError: 'killed_by'`)."""
+    if len(text) <= limit:
+        return text
+    head = text[: limit // 4].rsplit("\n", 1)[0]
+    return f"{head}\n  ...\n{text[-(limit - len(head)) :].split(chr(10), 1)[-1]}"
