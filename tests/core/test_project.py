@@ -94,9 +94,7 @@ def test_a_reexport_is_followed_through_every_module_to_where_the_name_is_define
         }
     )
     proj = Project.load(root)
-    assert proj.targets_of("from pkg import Template\n", "tests/test_t.py") == [
-        "pkg/template.py"
-    ]
+    assert proj.targets_of("from pkg import Template\n", "tests/test_t.py") == ["pkg/template.py"]
     assert proj.targets_of("from pkg.api import Template, expand\n", "tests/test_t.py") == [
         "pkg/template.py",
         "pkg/api.py",
@@ -116,7 +114,9 @@ def test_a_name_read_as_an_attribute_of_an_imported_package_is_a_target(project)
         }
     )
     proj = Project.load(root)
-    source = "import pkg\nimport pkg.sub as s\n\ndef test_i():\n    pkg.iri_reference('x')\n    s.f()\n"
+    source = (
+        "import pkg\nimport pkg.sub as s\n\ndef test_i():\n    pkg.iri_reference('x')\n    s.f()\n"
+    )
     assert proj.targets_of(source, "tests/test_i.py") == [
         "pkg/__init__.py",
         "pkg/sub/__init__.py",
