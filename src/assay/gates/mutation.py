@@ -23,6 +23,7 @@ from assay.feedback import compose
 from assay.gates.base import BaseGate, GateContext
 from assay.gates.mutation_tool import judge, run_tool
 from assay.gates.reach import fixture_fed, project_modules, reached, starts_process
+from assay.gates.spawning import spawning_tests
 from assay.gates.stability import HINT as STABILITY_HINT
 from assay.languages.python import PYTHON, pytest_args
 from assay.model import Candidate, GateProgress, GateResult, GateStatus, TestOutcome, Verdict
@@ -157,7 +158,8 @@ class MutationGate(BaseGate):
             info["reached"] = reached_modules
         # a test of code the change left alone (diff scope) is not of low value for changed lines
         exact, diff = conf.attribution == "exact", candidate.changed is not None
-        return judge(self.name, run, threshold, limits, ctx, info, start, exact, diff)
+        spawning = spawning_tests(candidate.source)
+        return judge(self.name, run, threshold, limits, ctx, info, start, exact, diff, spawning)
 
     def _measure(
         self,
