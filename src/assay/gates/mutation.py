@@ -21,6 +21,7 @@ from assay._assay_sandbox.protocol import EVERY_TEST_FUNCTION, PROVE_EACH_TEST
 from assay.errors import RunFailed
 from assay.feedback import compose
 from assay.gates.base import BaseGate, GateContext
+from assay.gates.constants import constant_readers, module_values
 from assay.gates.mutation_tool import judge, run_tool
 from assay.gates.reach import fixture_fed, project_modules, reached, starts_process
 from assay.gates.spawning import spawning_tests
@@ -159,7 +160,13 @@ class MutationGate(BaseGate):
         # a test of code the change left alone (diff scope) is not of low value for changed lines
         exact, diff = conf.attribution == "exact", candidate.changed is not None
         spawning = spawning_tests(candidate.source)
-        return judge(self.name, run, threshold, limits, ctx, info, start, exact, diff, spawning)
+        constants = None
+        if not reached(run):  # no function of the project ran: tests that only read its values
+            values = {rel: module_values(text) for rel, text in sources.items()}
+            constants = constant_readers(candidate.source, ctx.project.modules, values)
+        return judge(
+            self.name, run, threshold, limits, ctx, info, start, exact, diff, spawning, constants
+        )
 
     def _measure(
         self,

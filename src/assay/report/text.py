@@ -165,8 +165,13 @@ def _warning_summary(gate: GateResult, f: FileReport) -> str:
     ]
     if low:
         reach = [t.id for t in low if t.reason.startswith("reaches no mutant")]
-        kill = [t.id for t in low if t.id not in reach]
+        values = [t.id for t in low if t.reason.startswith("runs no code of the project")]
+        kill = [t.id for t in low if t.id not in reach and t.id not in values]
         lists = [f"low value (kill no mutant of the code they run): {_names(kill)}"] * bool(kill)
+        lists += [
+            f"low value (run no code of the project, read only its module-level values): "
+            f"{_names(values)}"
+        ] * bool(values)
         lists += [
             "low value (reach no mutant: none of the project lines they run has one): "
             + _names(reach)
