@@ -104,7 +104,7 @@ def test_a_reexport_is_followed_through_every_module_to_where_the_name_is_define
 
 
 def test_a_name_read_as_an_attribute_of_an_imported_package_is_a_target(project):
-    # rfc3986 2.0.0 test_iri.py: `import rfc3986` then `rfc3986.iri_reference(...)`, defined in iri.py
+    # rfc3986 2.0.0 test_iri.py: `import rfc3986`, then `rfc3986.iri_reference(...)` (in iri.py)
     root = project(
         {
             "pkg/__init__.py": "from .iri import iri_reference\nfrom . import sub\n",

@@ -16,7 +16,7 @@ from assay.mutation.engine import Engine
 from assay.sandbox import Sandbox
 
 FILES = {
-    # a conftest holding the project's module: each re-imported mutant gets a pytest session of its own
+    # a conftest holding the project's module: a pytest session of its own per re-imported mutant
     "conftest.py": "from calc import core as held\n",
     "src/calc/__init__.py": "",
     "src/calc/core.py": """

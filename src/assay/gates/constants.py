@@ -60,13 +60,13 @@ def constant_readers(
     out: dict[str, str] = {}
     for key, func in _tests(tree):
         read: list[str] = []
-        for node in ast.walk(func):
-            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
-                rel = bound.get(node.value.id, "")
-                if node.attr in values.get(rel, ()):
-                    read.append(f"{node.value.id}.{node.attr}")
-            elif isinstance(node, ast.Name) and ":" in bound.get(node.id, ""):
-                read.append(node.id)
+        for seen in ast.walk(func):
+            if isinstance(seen, ast.Attribute) and isinstance(seen.value, ast.Name):
+                rel = bound.get(seen.value.id, "")
+                if seen.attr in values.get(rel, ()):
+                    read.append(f"{seen.value.id}.{seen.attr}")
+            elif isinstance(seen, ast.Name) and ":" in bound.get(seen.id, ""):
+                read.append(seen.id)
         if read:
             out[key] = CONSTANTS_ONLY.format(names=", ".join(dict.fromkeys(read)))
     return out
