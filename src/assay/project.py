@@ -220,8 +220,7 @@ class Project:
             # `import rfc3986` then `rfc3986.iri_reference(...)`: the module that defines it
             module, _, name = dotted.rpartition(".")
             if module in self.modules and f"{module}.{name}" not in self.modules:
-                # sqlparse's `sqlparse.cli.main([])`: cli.py itself, imported by the package
-                add(self._reexport(module, name) or module)
+                add(self._reexport(module, name))
         return found
 
 
