@@ -193,15 +193,10 @@ class Project:
             if module and self.modules[module] not in found:
                 found.append(self.modules[module])
 
-        bound: dict[str, str] = {}  # name -> the module `import x` / `import x.y as z` binds it to
         for node in ast.walk(tree):
             if isinstance(node, ast.Import):
                 for alias in node.names:
                     add(self._resolve(alias.name))
-                    if alias.asname:
-                        bound[alias.asname] = alias.name
-                    else:
-                        bound.setdefault(alias.name.split(".")[0], alias.name.split(".")[0])
             elif isinstance(node, ast.ImportFrom):
                 if node.level:
                     base = package[: len(package) - node.level + 1] if node.level > 1 else package
@@ -216,26 +211,7 @@ class Project:
                     resolved = self._resolve(module)
                     if resolved:
                         add(self._reexport(resolved, alias.name) or resolved)
-        for dotted in _attribute_chains(tree, bound):
-            # `import rfc3986` then `rfc3986.iri_reference(...)`: the module that defines it
-            module, _, name = dotted.rpartition(".")
-            if module in self.modules and f"{module}.{name}" not in self.modules:
-                add(self._reexport(module, name))
         return found
-
-
-def _attribute_chains(tree: ast.AST, bound: dict[str, str]) -> list[str]:
-    """Every dotted name `a.b.c` read in `tree` whose first part is a name of `bound`, that name
-    replaced by the module it is bound to, in order."""
-    chains: dict[str, None] = {}
-    for node in ast.walk(tree):
-        parts: list[str] = []
-        while isinstance(node, ast.Attribute):
-            parts.append(node.attr)
-            node = node.value
-        if parts and isinstance(node, ast.Name) and node.id in bound:
-            chains[".".join([bound[node.id], *reversed(parts)])] = None
-    return list(chains)
 
 
 def discover(

@@ -101,25 +101,3 @@ def test_a_reexport_is_followed_through_every_module_to_where_the_name_is_define
     ]
     # a cycle of imports ends where it started, not in a loop
     assert proj.targets_of("from pkg.loop_a import Y\n", "tests/test_t.py") == ["pkg/loop_a.py"]
-
-
-def test_a_name_read_as_an_attribute_of_an_imported_package_is_a_target(project):
-    # rfc3986 2.0.0 test_iri.py: `import rfc3986`, then `rfc3986.iri_reference(...)` (in iri.py)
-    root = project(
-        {
-            "pkg/__init__.py": "from .iri import iri_reference\nfrom . import sub\n",
-            "pkg/iri.py": "def iri_reference(s):\n    return s\n",
-            "pkg/sub/__init__.py": "from pkg.sub.deep import f\n",
-            "pkg/sub/deep.py": "def f():\n    return 1\n",
-        }
-    )
-    proj = Project.load(root)
-    source = (
-        "import pkg\nimport pkg.sub as s\n\ndef test_i():\n    pkg.iri_reference('x')\n    s.f()\n"
-    )
-    assert proj.targets_of(source, "tests/test_i.py") == [
-        "pkg/__init__.py",
-        "pkg/sub/__init__.py",
-        "pkg/iri.py",
-        "pkg/sub/deep.py",
-    ]
