@@ -34,6 +34,16 @@ FILES = {
         def test_codes():
             assert CODES["missing"] == 404
         """,
+    # natsort's `test_unicode_numbers.py`: a table checked against an independent oracle is a check
+    "tests/test_oracle.py": """
+        import unicodedata
+
+        from conf import CODES
+
+
+        def test_codes_are_http_status_names():
+            assert all(isinstance(unicodedata.name(k[0]), str) for k in CODES)
+        """,
     "tests/test_wait.py": """
         from conf import TIMEOUT, wait
 
@@ -61,4 +71,5 @@ def test_a_file_that_only_reads_module_values_is_low_value(project, tmp_path):
     assert "(conf.TIMEOUT)" in reasons["test_timeout"] and "(CODES)" in reasons["test_codes"]
     assert "read only its module-level values): test_timeout, test_codes" in proc.stdout
     assert files["tests/test_wait.py"]["verdict"] == "accepted"
+    assert files["tests/test_oracle.py"]["verdict"] == "accepted"
     assert proc.returncode == 1

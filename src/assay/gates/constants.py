@@ -4,16 +4,20 @@ mutant can make them fail (gate 4 mutates code that runs, not the values a modul
 `assert conf.TIMEOUT == 30` fails only when someone edits the constant on purpose, and then the test
 is edited with it: it checks no behaviour. Such a file used to be `accepted` with no mutant in
 scope ("no mutant, so no test of low value"). Now each test that reads a module-level name of a
-target, in a run where no function of the project ran, is `low_value` with that reason. A table a
-test pins is still worth keeping where other code relies on its values - then test that code, which
-reads the table, and the test reaches mutants. Tests that read no such name (a read-only property
-that must raise, a dataclass that must be frozen) keep the old rule: nothing in scope, no verdict.
+target and calls nothing beyond passive builtins, in a run where no function of the project ran, is
+`low_value` with that reason (one that checks the value against another function is a real check).
+A table a test pins is still worth keeping where other code relies on its values - then test that
+code, which reads the table, and the test reaches mutants. Tests that read no such name, or that
+call something (`pytest.raises` on a read-only property), keep the old rule: nothing in scope, no
+verdict.
 """
 
 from __future__ import annotations
 
 import ast
 
+# calls that only reshape the value read: `len(conf.CODES) == 2` pins it as much as `== {...}`
+PASSIVE = {"len", "list", "tuple", "set", "dict", "sorted", "str", "int", "float", "bool", "type"}
 CONSTANTS_ONLY = (
     "runs no code of the project: it reads module-level values only ({names}); "
     "no mutant can fail it: test the code that uses them"
@@ -67,9 +71,19 @@ def constant_readers(
                     read.append(f"{seen.value.id}.{seen.attr}")
             elif isinstance(seen, ast.Name) and ":" in bound.get(seen.id, ""):
                 read.append(seen.id)
-        if read:
+        if read and not _computes(func):
             out[key] = CONSTANTS_ONLY.format(names=", ".join(dict.fromkeys(read)))
     return out
+
+
+def _computes(func: ast.AST) -> bool:
+    """Whether the test calls anything beyond passive builtins: checking a table against an
+    independent oracle (natsort's `unicodedata.numeric(c)` for each of its `numeric_chars`) or
+    expecting an error (`pytest.raises`) is a real check, not a value pinned to a literal."""
+    return any(
+        isinstance(n, ast.Call) and not (isinstance(n.func, ast.Name) and n.func.id in PASSIVE)
+        for n in ast.walk(func)
+    )
 
 
 def _tests(tree: ast.Module) -> list[tuple[str, ast.FunctionDef | ast.AsyncFunctionDef]]:
