@@ -209,6 +209,9 @@ class EnvironmentGap:
             if self.missing.startswith("no standard-library module")
             else "install it there and run again"
         )
+        if self.missing.startswith("no locale"):  # the system's, whatever the interpreter
+            todo = "generate it (locale-gen, or the locales-all package) and run again"
+            return f"environment: {self.missing} on this system ({what} unvalidated; {todo})"
         return f"environment: {self.missing} in {self.python} ({what} unvalidated; {todo})"
 
     def to_json(self) -> dict[str, Any]:

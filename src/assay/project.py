@@ -147,26 +147,37 @@ class Project:
             parts.pop()
         return None
 
-    def _reexport(self, package: str, name: str) -> str | None:
-        """For `from pkg import name` where pkg/__init__ re-exports `name` from a submodule."""
-        path = self.root / self.modules[package]
-        if path.name != "__init__.py":
+    def _reexport(self, module: str, name: str, seen: frozenset[str] = frozenset()) -> str | None:
+        """The project module that defines `name`, for `from module import name` where `module` (a
+        package's __init__ or any module) imports it from another: followed through every module
+        that only passes it on (uritemplate: __init__ -> api -> template), or None."""
+        path = self.root / self.modules[module]
+        if module in seen:
             return None
         try:
             tree = ast.parse(path.read_text(encoding="utf-8"))
         except (SyntaxError, UnicodeDecodeError, OSError):
             return None
+        package = module if path.name == "__init__.py" else module.rpartition(".")[0]
         for node in tree.body:
-            if isinstance(node, ast.ImportFrom) and any(
-                (a.asname or a.name) == name for a in node.names
-            ):
+            alias = next(
+                (a for a in getattr(node, "names", ()) if (a.asname or a.name) == name), None
+            )
+            if not isinstance(node, ast.ImportFrom) or alias is None:
+                continue
+            if node.level:
                 base = package.split(".")
-                if node.level:
-                    base = base[: len(base) - node.level + 1]
-                    module = ".".join([*base, node.module] if node.module else base)
-                else:
-                    module = node.module or ""
-                return self._resolve(module)
+                base = base[: len(base) - node.level + 1]
+                source = ".".join([*base, node.module] if node.module else base)
+            else:
+                source = node.module or ""
+            resolved = self._resolve(source)
+            sub = self._resolve(f"{source}.{alias.name}")
+            if sub and sub != resolved:  # `from pkg import submodule`
+                return sub
+            if not resolved:  # from a third-party module
+                return None
+            return self._reexport(resolved, alias.name, seen | {module}) or resolved
         return None
 
     def targets_of(self, source: str, test_rel: str) -> list[str]:

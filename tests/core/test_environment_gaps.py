@@ -293,3 +293,52 @@ def test_a_standard_library_module_the_interpreter_was_built_without_is_an_envir
     assert f"module '{absent}' of the standard library is missing" in backend["reason"]
     line = next(ln for ln in proc.stdout.splitlines() if ln.startswith("environment:"))
     assert f"no standard-library module '{absent}'" in line and "use a Python built with it" in line
+
+
+def test_a_locale_the_system_lacks_is_an_environment_gap(project, tmp_path):
+    """natsort 8.4.0: a conftest fixture sets `en_US.UTF-8` on a system that generated only C and
+    C.UTF-8; 9 of its 17 files were `rejected` at green for `locale.Error: unsupported locale
+    setting`. The system lacks a locale; the tests are not wrong."""
+    files = {
+        "fmt.py": """
+            import locale
+
+
+            def grouped(n):
+                return locale.format_string("%d", n, grouping=True)
+            """,
+        "tests/test_fmt.py": """
+            import locale
+
+            import pytest
+
+            from fmt import grouped
+
+
+            @pytest.fixture
+            def zz_locale():
+                locale.setlocale(locale.LC_ALL, "zz_QQ.UTF-8")
+                yield
+                locale.setlocale(locale.LC_ALL, "")
+
+
+            def test_plain():
+                assert grouped(7) == "7"
+
+
+            def test_grouped(zz_locale):
+                assert grouped(1234) == "1,234"
+            """,
+    }
+    root = project(files, "[tool.assay]\ngates = ['compile', 'green']\n")
+    out = tmp_path / "r.json"
+    proc = run_cli("verify", "tests", "-f", "text", "-f", f"json={out}", cwd=root)
+    assert proc.returncode == 1, proc.stdout[-2000:] + proc.stderr[-2000:]
+    [f] = json.loads(out.read_text())["files"]
+    tests = {t["id"].split("::")[1]: t for t in f["tests"]}
+    assert f["verdict"] == "unvalidated", f
+    assert tests["test_plain"]["verdict"] == "accepted"
+    assert tests["test_grouped"]["verdict"] == "unvalidated"
+    assert "locale 'zz_QQ.UTF-8' is not installed on the system" in tests["test_grouped"]["reason"]
+    line = next(ln for ln in proc.stdout.splitlines() if ln.startswith("environment:"))
+    assert "no locale 'zz_QQ.UTF-8' on this system (1 test of 1 file unvalidated" in line

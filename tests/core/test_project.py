@@ -78,3 +78,26 @@ def test_declared_dependencies_are_read_as_pep_508_requirements(tmp_path):
         "attrs",
         "hypothesis",
     }
+
+
+def test_a_reexport_is_followed_through_every_module_to_where_the_name_is_defined(project):
+    # uritemplate 4.2.0: `from uritemplate import URITemplate` -> __init__ takes it from .api, which
+    # takes it from .template; gate 4 mutated api.py and left template.py, the class under test, out
+    root = project(
+        {
+            "pkg/__init__.py": "from pkg.api import Template, expand\n",
+            "pkg/api.py": "from pkg.template import Template\n\ndef expand(t):\n    return t\n",
+            "pkg/template.py": "from pkg import helpers as h\n\nclass Template:\n    pass\n",
+            "pkg/helpers.py": "X = 1\n",
+            "pkg/loop_a.py": "from pkg.loop_b import Y\n",
+            "pkg/loop_b.py": "from pkg.loop_a import Y\n",
+        }
+    )
+    proj = Project.load(root)
+    assert proj.targets_of("from pkg import Template\n", "tests/test_t.py") == ["pkg/template.py"]
+    assert proj.targets_of("from pkg.api import Template, expand\n", "tests/test_t.py") == [
+        "pkg/template.py",
+        "pkg/api.py",
+    ]
+    # a cycle of imports ends where it started, not in a loop
+    assert proj.targets_of("from pkg.loop_a import Y\n", "tests/test_t.py") == ["pkg/loop_a.py"]

@@ -54,3 +54,24 @@ def test_tests_left_unjudged_by_a_stopped_file_are_told_apart_from_environment_g
     assert (
         "tests: 0 accepted, 2 unvalidated (1 not judged: their file stopped at a gate first)" in out
     )
+
+
+def test_the_unvalidated_tests_of_an_accepted_file_are_listed_with_their_reason():
+    """rfc3986 2.0.0 `test_iri.py`: `accepted`, `11/24`, and on the terminal nothing said that 13
+    tests were skipped because the `idna` module is missing (only `-v` showed it)."""
+    skip = "skipped: This test requires the 'idna' module"
+    final = [
+        model.TestOutcome(f"{FILE}::test_encode[a]", Verdict.UNVALIDATED, "green", skip),
+        model.TestOutcome(f"{FILE}::test_encode[b]", Verdict.UNVALIDATED, "green", skip),
+        model.TestOutcome(f"{FILE}::test_plain", Verdict.ACCEPTED, None, ""),
+    ]
+    gates = [GateResult("green", GateStatus.PASS), GateResult("mutation", GateStatus.PASS)]
+    report = Report(
+        "/p", [FileReport(FILE, "python", [], Verdict.ACCEPTED, None, gates, final)], None, 1.0
+    )
+    out = " ".join(text.render(report, width=400).split())
+    assert f"{FILE} — 2 tests unvalidated (green: {skip}): test_encode (2 cases)" in out
+    # a file a gate stopped: its feedback tells why, no extra line
+    stopped = FileReport(FILE, "python", [], Verdict.REJECTED, "mutation", gates, final)
+    out = " ".join(text.render(Report("/p", [stopped], None, 1.0), width=400).split())
+    assert "tests unvalidated (" not in out

@@ -76,6 +76,10 @@ PLUGIN_FIXTURES = {
 _MISSING_MODULE = re.compile(r"No module named '([\w.]+)'")
 _MISSING_FIXTURE = re.compile(r"fixture '(\w+)' not found")
 _MISSING_METADATA = re.compile(r"No package metadata was found for ([\w.-]+)")
+# the C library has no such locale: `locale.setlocale(LC_ALL, "en_US.UTF-8")` on a system that
+# generated only C and C.UTF-8 (natsort's conftest); the name, when the traceback shows it
+_MISSING_LOCALE = re.compile(r"locale\.Error: unsupported locale setting")
+_LOCALE_NAME = re.compile(r"""["']([a-z]{2,3}_[A-Z]{2}(?:[.@][\w-]+)?)["']""")
 _SETUP_NAME = re.compile(r"""name\s*=\s*["']([\w.-]+)["']""")
 _SETUP_KEYWORDS = {"install_requires", "extras_require", "tests_require"}
 
@@ -262,6 +266,9 @@ class Dependencies:
             plugin = PLUGIN_FIXTURES.get(m.group(1)) if m else None
             if plugin and plugin in self.dists:
                 return Gap("plugin", plugin)
+            if _MISSING_LOCALE.search(text):
+                names = [m.group(1) for t in texts for m in _LOCALE_NAME.finditer(t)]
+                return Gap("locale", names[0] if names else "the test sets")
         return None
 
 
@@ -269,7 +276,7 @@ class Dependencies:
 class Gap:
     """Something the project needs that the test interpreter lacks."""
 
-    kind: Literal["module", "stdlib", "metadata", "plugin"]
+    kind: Literal["module", "stdlib", "metadata", "plugin", "locale"]
     name: str
 
     @property
@@ -280,7 +287,10 @@ class Gap:
             "stdlib": "standard-library module",
             "metadata": "package metadata for",
             "plugin": "pytest plugin",
+            "locale": "locale",
         }
+        if self.kind == "locale" and " " in self.name:  # no name in the traceback
+            return f"no locale {self.name}"
         return f"no {what[self.kind]} '{self.name}'"
 
     @property
@@ -295,6 +305,11 @@ class Gap:
             return (
                 f"module '{self.name}' of the standard library is missing from "
                 "the test interpreter (built without it)"
+            )
+        if self.kind == "locale":
+            return (
+                f"{self.label[3:]} is not installed on the system (locale.Error: unsupported "
+                "locale setting); generate it (locale-gen, or the locales-all package)"
             )
         if self.kind == "metadata":
             return (

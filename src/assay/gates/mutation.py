@@ -21,8 +21,10 @@ from assay._assay_sandbox.protocol import EVERY_TEST_FUNCTION, PROVE_EACH_TEST
 from assay.errors import RunFailed
 from assay.feedback import compose
 from assay.gates.base import BaseGate, GateContext
+from assay.gates.constants import constant_readers, module_values
 from assay.gates.mutation_tool import judge, run_tool
 from assay.gates.reach import fixture_fed, project_modules, reached, starts_process
+from assay.gates.spawning import spawning_tests
 from assay.gates.stability import HINT as STABILITY_HINT
 from assay.languages.python import PYTHON, pytest_args
 from assay.model import Candidate, GateProgress, GateResult, GateStatus, TestOutcome, Verdict
@@ -95,7 +97,7 @@ class MutationGate(BaseGate):
                     run, sources, targets = again, again_sources, wider
         # no evidence either way: the file cannot be validated, never "passed"
         except RunFailed as err:
-            reason = f"mutation run failed: {str(err)[:500]}"
+            reason = f"mutation run failed: {clipped(str(err))}"
             return GateResult(
                 self.name,
                 GateStatus.SKIP,
@@ -157,7 +159,14 @@ class MutationGate(BaseGate):
             info["reached"] = reached_modules
         # a test of code the change left alone (diff scope) is not of low value for changed lines
         exact, diff = conf.attribution == "exact", candidate.changed is not None
-        return judge(self.name, run, threshold, limits, ctx, info, start, exact, diff)
+        spawning = spawning_tests(candidate.source)
+        constants = None
+        if not reached(run):  # no function of the project ran: tests that only read its values
+            values = {rel: module_values(text) for rel, text in sources.items()}
+            constants = constant_readers(candidate.source, ctx.project.modules, values)
+        return judge(
+            self.name, run, threshold, limits, ctx, info, start, exact, diff, spawning, constants
+        )
 
     def _measure(
         self,
@@ -298,3 +307,12 @@ def _progress(ctx: GateContext, rel: str, gate: str, ev: Event) -> None:
         ctx.emit(GateProgress(rel, gate, ev.done, ev.total, "baseline tests"))
     elif isinstance(ev, Progress) and ev.phase == "mutants":
         ctx.emit(GateProgress(rel, gate, ev.done, ev.total))
+
+
+def clipped(text: str, limit: int = 500) -> str:
+    """`text` within about `limit` characters, its end kept: a traceback's last line names the
+    error (its head alone hid `KeyError: 'killed_by'`)."""
+    if len(text) <= limit:
+        return text
+    head = text[: limit // 4].rsplit("\n", 1)[0]
+    return f"{head}\n  ...\n{text[-(limit - len(head)) :].split(chr(10), 1)[-1]}"

@@ -16,12 +16,14 @@ from assay.errors import RunFailed
 from assay.feedback import compose
 from assay.gates.base import GateContext
 from assay.model import Candidate, GateResult, GateStatus, TestOutcome, Verdict
-from assay.mutation.attribution import attribute, module_limits, module_scores
+from assay.mutation.attribution import attribute, function_of, module_limits, module_scores
 from assay.mutation.codeclass import threshold_for
 from assay.mutation.model import COUNTED, MutationResult
 from assay.mutation.summary import details, feedback
 from assay.mutation.tools import REGISTRY, ToolRequest
 
+# a test that kills nothing in the worker but starts a process, where the project may run
+UNSEEN = "gate 4 cannot judge it: it runs code in another process"
 WARN_HEADER = "WARN: Gate 4 — TESTS THAT CATCH NOTHING"
 WARN_HINT = (
     "Each of these passes on every mutant of the code it runs: "
@@ -85,10 +87,16 @@ def judge(
     start: float,
     exact: bool = True,
     diff: bool = False,
+    spawning: dict[str, str] | None = None,
+    constants: dict[str, str] | None = None,
 ) -> GateResult:
     """The verdict of a measured run: each module against its threshold, the tests that kill
     nothing (`low_value`), the redundant ones (a note; `exact`: the run has whole kill sets).
-    `diff`: only the changed lines were mutated, and no test is of low value for them."""
+    `diff`: only the changed lines were mutated, and no test is of low value for them.
+    `spawning`: test function (`Class::test_x`) -> how it starts a process: killing nothing here,
+    it may test the project there, out of sight; a note says so, not `low_value`.
+    `constants`: test function -> why it is `low_value` when no mutant counts (it reads only
+    module-level values of the project, `gates.constants`)."""
     conf = ctx.settings.mutation
     # answered from the cache, not run (none with --no-cache, nor after the interpreter's
     # installed set changed)
@@ -104,6 +112,17 @@ def judge(
     # no mutant in scope: nothing a test could have killed, so no test is of low value for it
     counted = any(r.status in COUNTED for _, r in run.scored) and not diff
     low_value = judged.low_value if counted else {}
+    if not counted and not diff and constants:
+        for t in ctx.facts.passing_tests or []:
+            why = constants.get(function_of(t).split("::", 1)[-1])
+            if why:
+                low_value[t] = why
+    notes = dict(judged.redundant)
+    for t in list(low_value):
+        how = (spawning or {}).get(function_of(t).split("::", 1)[-1])
+        if how:
+            del low_value[t]
+            notes[t] = f"{UNSEEN} ({how}): its mutants there are not measured"
     outcomes = [TestOutcome(t, Verdict.LOW_VALUE, gate, why) for t, why in low_value.items()]
     if low_value:
         info["low_value_tests"] = len(low_value)
@@ -116,17 +135,20 @@ def judge(
                 GateStatus.PASS,
                 time.monotonic() - start,
                 details=info,
-                notes=judged.redundant,
+                notes=notes,
             )
         body = [f"{t}: {why}" for t, why in low_value.items()]
+        # every test reads values and none runs code: the file checks no behaviour of the project
+        worthless = not counted and set(low_value) >= set(ctx.facts.passing_tests or [])
         return GateResult(
             gate,
             GateStatus.WARN,
             time.monotonic() - start,
             compose(WARN_HEADER, body, WARN_HINT),
+            verdict=Verdict.LOW_VALUE if worthless else None,
             tests=outcomes,
             details=info,
-            notes=judged.redundant,
+            notes=notes,
         )
     return GateResult(
         gate,
@@ -135,5 +157,5 @@ def judge(
         feedback(run, threshold, conf.max_survivors, modules),
         tests=outcomes,
         details=info,
-        notes=judged.redundant,
+        notes=notes,
     )

@@ -95,6 +95,7 @@ def renderable(
                     Text(f"{f.path} — {g.gate} note: {note}", style="dim")
                     for note in g.details.get("notes") or []
                 )
+            parts.extend(Text(line, style="blue") for line in _unjudged_lines(f))
             redundant = _names([t.id for t in f.tests if t.redundant])
             if redundant:
                 parts.append(
@@ -165,14 +166,37 @@ def _warning_summary(gate: GateResult, f: FileReport) -> str:
     ]
     if low:
         reach = [t.id for t in low if t.reason.startswith("reaches no mutant")]
-        kill = [t.id for t in low if t.id not in reach]
+        values = [t.id for t in low if t.reason.startswith("runs no code of the project")]
+        kill = [t.id for t in low if t.id not in reach and t.id not in values]
         lists = [f"low value (kill no mutant of the code they run): {_names(kill)}"] * bool(kill)
+        lists += [
+            f"low value (run no code of the project, read only its module-level values): "
+            f"{_names(values)}"
+        ] * bool(values)
         lists += [
             "low value (reach no mutant: none of the project lines they run has one): "
             + _names(reach)
         ] * bool(reach)
         return "; ".join(lists)
     return gate.feedback.splitlines()[0] if gate.feedback else "warning"
+
+
+def _unjudged_lines(f: FileReport) -> list[str]:
+    """For a file no gate stopped, its `unvalidated` tests by reason (a skip naming a module the
+    environment lacks, an xfail): no gate's feedback tells of them, and the table's `11/24` alone
+    hid rfc3986's 13 tests skipped for want of `idna`. A stopped file's feedback says it already."""
+    if f.rejected_at or f.verdict is Verdict.UNVALIDATED:
+        return []
+    by_reason: dict[str, list[str]] = {}
+    for t in f.tests:
+        if t.verdict is Verdict.UNVALIDATED:
+            why = f"{t.gate}: {t.reason}" if t.gate else t.reason
+            by_reason.setdefault(why, []).append(t.id)
+    return [
+        f"{f.path} — {len(ids)} test{'' if len(ids) == 1 else 's'} unvalidated ({why}): "
+        + _names(ids)
+        for why, ids in by_reason.items()
+    ]
 
 
 def _names(ids: list[str], limit: int = NAMED) -> str:

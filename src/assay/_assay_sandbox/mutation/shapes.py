@@ -33,6 +33,8 @@ class Outcome:
         if "crash" in ended:
             return cls(crash=ended["crash"])
         result = ended["result"]
+        if "crash" in result:  # the child's pytest session ended abnormally (reimport)
+            return cls(crash=result["crash"])
         if "import_error" in result:
             return cls(import_error=result["import_error"])
         if "equivalent" in result:
