@@ -189,6 +189,7 @@ ROWS = {
         Row("ts-example", "node", prepared("ts-example"), "test/price.test.ts", vitest,
             ("test/typo.test.ts",)),
         Row("js-deepmerge", "node", prepared("deepmerge"), "test/mergearray.test.js", tape),
+        Row("js-deepmerge-index", "node", prepared("deepmerge"), "test/index.test.js", tape),
         Row("ts-dedent-jest", "node", TS_DEDENT, "src/__tests__/index.spec.ts", jest),
         Row("js-jest-fixture", "node", prepared("jest-good"), "test/price.test.js", jest),
     )
