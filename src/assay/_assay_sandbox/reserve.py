@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 STARTED = time.monotonic()  # about when this process started: the sandbox's timeout counts from it
 SPARE_S = 2.0  # of that timeout, never planned into (interpreter start, writing results)
-CLEAN = {"passed", "skipped", "xfailed"}  # outcomes gate 2 does not stop a file for
+CLEAN = {"passed", "skipped", "xfailed", "xpassed"}  # outcomes gate 2 does not stop a file for
 
 
 def ahead(

@@ -19,7 +19,10 @@ GAP_HINT = (
     "Not judged: install {missing} for {python} and run again "
     "(the other tests went on through the gates)."
 )
-FAILING = {Outcome.FAILED, Outcome.ERROR, Outcome.XPASSED, Outcome.TIMEOUT}
+# a non-strict xfail that passes (XPASS) passes for pytest and says nothing of the test either way;
+# its author expects it to fail: unjudged, as an xfail is (pytest fails a strict one itself)
+FAILING = {Outcome.FAILED, Outcome.ERROR, Outcome.TIMEOUT}
+UNJUDGED = {Outcome.SKIPPED, Outcome.XFAILED, Outcome.XPASSED}
 
 
 def _summary(message: str, language: str) -> str:
@@ -56,11 +59,7 @@ def judge_run(
             outcomes.append(TestOutcome(nodeid, Verdict.UNVALIDATED, gate, gap.reason))
             gaps.setdefault(gap.label, []).append(nodeid)
         elif rec.outcome in FAILING:
-            msg = (
-                "marked xfail but passes"
-                if rec.outcome is Outcome.XPASSED
-                else _summary(rec.message, language)
-            )
+            msg = _summary(rec.message, language)
             outcomes.append(
                 TestOutcome(
                     nodeid,
@@ -70,13 +69,19 @@ def judge_run(
                 )
             )
             body.append(f"{nodeid}: {msg}")
-        elif rec.outcome in (Outcome.SKIPPED, Outcome.XFAILED):
+        elif rec.outcome in UNJUDGED:
+            told = _unprefixed(rec.message)
+            reason = (
+                f"xpassed: marked xfail ({told}) but passes; remove the mark to have it judged"
+                if rec.outcome is Outcome.XPASSED
+                else f"{rec.outcome.value}: {told}".strip()
+            )
             outcomes.append(
                 TestOutcome(
                     nodeid,
                     Verdict.UNVALIDATED,
                     gate,
-                    f"{rec.outcome.value}: {_unprefixed(rec.message)}".strip(),
+                    reason,
                 )
             )
     if run.crash:
