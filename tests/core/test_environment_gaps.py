@@ -14,6 +14,8 @@ import sysconfig
 import venv
 import xml.etree.ElementTree as ET
 
+import pytest
+
 from assay.api import verify
 from assay.config import Settings
 from assay.dependencies import Dependencies, declared
@@ -342,3 +344,45 @@ def test_a_locale_the_system_lacks_is_an_environment_gap(project, tmp_path):
     assert "locale 'zz_QQ.UTF-8' is not installed on the system" in tests["test_grouped"]["reason"]
     line = next(ln for ln in proc.stdout.splitlines() if ln.startswith("environment:"))
     assert "no locale 'zz_QQ.UTF-8' on this system (1 test of 1 file unvalidated" in line
+
+
+@pytest.mark.slow
+def test_a_low_score_without_the_tests_the_environment_kept_from_running_is_unvalidated(project):
+    """natsort's test_parse_string_function.py: its locale tests did not run, and gate 4 rejected
+    the file for survivors those tests kill. Without them the score says nothing of the file."""
+    root = project(
+        {
+            "sign.py": """
+                def classify(n):
+                    if n < 0:
+                        return "negative"
+                    if n == 0:
+                        return "zero"
+                    return "positive"
+                """,
+            "tests/test_sign.py": """
+                from sign import classify
+
+
+                def test_runs():
+                    assert classify(-3)
+                    assert classify(0)
+                    assert classify(4)
+
+
+                def test_exact():
+                    import fakedep_missing
+
+                    assert classify(-3) == fakedep_missing.NEGATIVE
+                """,
+        },
+        'dependencies = ["fakedep-missing>=1"]\n'
+        "[tool.assay]\ngates = ['compile', 'green', 'mutation']\n",
+    )
+    f = verify([root / "tests/test_sign.py"], root=root, use_cache=False).files[0]
+    mutation = f.gates[-1]
+    assert f.verdict is Verdict.UNVALIDATED, [g.feedback for g in f.gates]
+    assert mutation.gate == "mutation" and mutation.status is GateStatus.SKIP
+    assert mutation.feedback.startswith("UNVALIDATED: Gate 4 — SCORE NOT JUDGED (")
+    assert "1 of the file's tests did not run (no module 'fakedep_missing')" in mutation.feedback
+    assert "sign.py, line" in mutation.feedback  # the survivors are still shown

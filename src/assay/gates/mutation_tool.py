@@ -29,6 +29,21 @@ WARN_HINT = (
     "Each of these passes on every mutant of the code it runs: "
     "assert on what that code returns or does, or drop it."
 )
+GAP_HEADER = "UNVALIDATED: Gate 4 — SCORE NOT JUDGED"
+REJECTED = "REJECT: Gate 4 — LOW MUTATION SCORE"  # `summary.feedback`'s header
+
+
+def left_unjudged(ctx: GateContext) -> dict[str, list[str]]:
+    """What the environment kept from running, by earlier gates' `environment` details (missing
+    thing -> tests): a score below the threshold without those tests says nothing of the file."""
+    out: dict[str, list[str]] = {}
+    for result in ctx.results.values():
+        env = result.details.get("environment")
+        if isinstance(env, dict):
+            for missing, tests in (env.get("missing") or {}).items():
+                if tests:
+                    out.setdefault(missing, []).extend(tests)
+    return out
 
 
 def run_tool(gate: str, candidate: Candidate, ctx: GateContext) -> GateResult:
@@ -150,11 +165,30 @@ def judge(
             details=info,
             notes=notes,
         )
+    said = feedback(run, threshold, conf.max_survivors, modules)
+    if gaps := left_unjudged(ctx):
+        # the survivors may be the unrun tests' to kill: the environment's fault, not the file's
+        n = sum(len(t) for t in gaps.values())
+        head, _, rest = said.partition("\n")
+        line = (
+            f"{n} of the file's tests did not run ({'; '.join(gaps)}): the survivors below may be"
+            " theirs to kill. Install what is missing and run again."
+        )
+        return GateResult(
+            gate,
+            GateStatus.SKIP,
+            time.monotonic() - start,
+            f"{head.replace(REJECTED, GAP_HEADER)}\n{line}\n{rest}",
+            verdict=Verdict.UNVALIDATED,
+            tests=outcomes,
+            details={**info, "reason": line},
+            notes=notes,
+        )
     return GateResult(
         gate,
         GateStatus.REJECT,
         time.monotonic() - start,
-        feedback(run, threshold, conf.max_survivors, modules),
+        said,
         tests=outcomes,
         details=info,
         notes=notes,
