@@ -217,7 +217,7 @@ class JavaCompiler(ToolRunner):
                 raw,
                 duration,
             )
-        return CompileResult(crash=ran.why(tool), raw_lines=raw, duration_s=duration)
+        return self.no_result(ran, tool, raw, duration)
 
     def _collected(self, ws: Workspace, rel: str, raw: int, duration: float) -> CompileResult:
         source = ws.path(rel).read_text(encoding="utf-8", errors="replace")
