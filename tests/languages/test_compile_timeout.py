@@ -48,3 +48,4 @@ def test_a_type_check_past_the_timeout_is_unvalidated_not_a_compile_error(tmp_pa
     assert "no code of the test ran yet" in gate.feedback
     assert "timeout_s (now 2 s)" in gate.feedback
     assert not cacheable(f)
+    assert report.summary()["environment"] == []  # nothing to install: no "install it there"

@@ -100,7 +100,7 @@ class CompileGate(BaseGate):
                 TIMEOUT_HEADER,
                 [f"{candidate.rel}: {late[0].message}"],
                 TIMEOUT_HINT.format(timeout=f"{timeout:g}"),
-                environment=late[0].message,
+                timeout=late[0].message,  # not an `environment` gap: nothing to install
             )
         located = [e for e in result.errors if e.kind in ("syntax", "compile")]
         if located:  # the compiler's own errors, at their lines
