@@ -95,3 +95,24 @@ def test_a_maven_failure_outside_javac_is_named_not_buried_under_mavens_advice()
         "(rat-check) on project commons-lang3: Too many files with unapproved license: 8 See RAT "
         "report in: /tmp/ws/project/target/rat.txt -> [Help 1]"
     )
+
+
+def test_an_offline_maven_build_names_the_plugin_it_lacks():
+    from assay.languages.java_compile import offline_gap
+
+    # commons-lang3 3.17.0 in the sandbox, verbatim but for the path (the message named nothing)
+    text = MAVEN_PLUGIN.replace(
+        "org.apache.rat:apache-rat-plugin:0.16.1:check (rat-check) on project commons-lang3: "
+        "Too many files with unapproved license: 8 See RAT report in: "
+        "/tmp/ws/project/target/rat.txt",
+        "org.codehaus.mojo:build-helper-maven-plugin:3.6.0:parse-version (parse-version) on "
+        "project commons-lang3: Execution parse-version of goal org.codehaus.mojo:build-helper-"
+        "maven-plugin:3.6.0:parse-version failed: Plugin org.codehaus.mojo:build-helper-maven-"
+        "plugin:3.6.0 or one of its dependencies could not be resolved: Cannot access central "
+        "(https://repo.maven.apache.org/maven2) in offline mode",
+    )
+    assert offline_gap(text, ".", "maven") == (
+        "a dependency or plugin of . (org.codehaus.mojo:build-helper-maven-plugin:3.6.0) is not "
+        "in the local cache and the sandbox has no network: run `mvn dependency:go-offline` in "
+        ". once"
+    )
