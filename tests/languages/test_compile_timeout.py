@@ -20,6 +20,7 @@ GOOD = (
 )
 
 
+@pytest.mark.slow  # the sandbox's 2 s timeout, plus its start: 9-13 s at load 30
 def test_a_type_check_past_the_timeout_is_unvalidated_not_a_compile_error(tmp_path):
     if shutil.which("node") is None:
         pytest.skip("node is not installed")

@@ -145,6 +145,7 @@ def test_a_plan_declined_after_gate_1s_run_keeps_that_run_and_hands_gate_3_to_th
     assert commands == ["--check", "jest_plan.mjs", "jest", "jest"], commands
 
 
+@pytest.mark.slow
 def test_a_config_that_collects_coverage_does_not_make_the_test_write_the_tree(tmp_path):
     # vercel/ms's jest.config.ts has `collectCoverage: true` (and 100% thresholds): with the
     # coverage/ of the user's last `jest` in the tree, every run rewrote it in the scratch copy
