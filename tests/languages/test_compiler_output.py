@@ -116,3 +116,15 @@ def test_an_offline_maven_build_names_the_plugin_it_lacks():
         "in the local cache and the sandbox has no network: run `mvn dependency:go-offline` in "
         ". once"
     )
+
+
+def test_a_maven_plugin_other_than_the_compiler_failing_is_not_the_tests_compile_error():
+    from assay.languages.java_compile import failed_outside_javac
+
+    # the RAT check failed on a file of the project without a license header: a "COMPILE ERROR"
+    assert failed_outside_javac(MAVEN_PLUGIN) == (
+        "Failed to execute goal org.apache.rat:apache-rat-plugin:0.16.1:check (rat-check) on "
+        "project commons-lang3: Too many files with unapproved license: 8 See RAT report in: "
+        "/tmp/ws/project/target/rat.txt"
+    )
+    assert failed_outside_javac(MAVEN) is None  # javac's own failure stays the test's

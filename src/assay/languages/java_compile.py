@@ -52,6 +52,20 @@ def offline_gap(text: str, module: str, tool: str) -> str:
     )
 
 
+# Maven's failure line, and the plugin that failed
+_GOAL_FAILED = re.compile(r"Failed to execute goal ([\w.-]+:[\w.-]+):[^\n]*")
+
+
+def failed_outside_javac(text: str) -> str | None:
+    """Maven's failure line when a plugin other than the compiler stopped the build (a RAT
+    license check, an enforcer rule): javac said nothing of the candidate, so assay cannot
+    judge it (commons-lang3's RAT check on a file without a header was a "COMPILE ERROR")."""
+    found = _GOAL_FAILED.search(re.sub(r"\x1b\[[0-9;]*m", "", text))
+    if found is None or found.group(1) == "org.apache.maven.plugins:maven-compiler-plugin":
+        return None
+    return found.group(0).removesuffix(" -> [Help 1]").strip()
+
+
 _RELEASE = re.compile(r"<(?:maven\.compiler\.)?(?:release|target)>\s*(?:1\.)?(\w+)\s*</")
 _WORD = re.compile(r"\w+")
 MAVEN_INSTALL = "install Maven (https://maven.apache.org, or apt install maven)"
@@ -226,6 +240,8 @@ class JavaCompiler(ToolRunner):
             )
         if _OFFLINE.search(ran.text):
             return self.environment(offline_gap(ran.text, module, tool), raw, duration)
+        if outside := failed_outside_javac(ran.text):
+            return self.environment(f"the build of {module} failed outside javac: {outside}")
         return self.no_result(ran, tool, raw, duration)
 
     def _collected(self, ws: Workspace, rel: str, raw: int, duration: float) -> CompileResult:
