@@ -118,11 +118,22 @@ PROJECTS = (
     Project(
         "go", "stretchr/testify v1.9.0", go_module("github.com/stretchr/testify", "v1.9.0"), GO
     ),
+    Project(
+        "go",
+        "mitchellh/mapstructure v1.5.0",
+        go_module("github.com/mitchellh/mapstructure", "v1.5.0"),
+        GO,
+    ),
+    Project("go", "google/go-cmp v0.6.0", go_module("github.com/google/go-cmp", "v0.6.0"), GO),
     Project("rust", "semver 1.0.28", crate("semver", "1.0.28"), RUST),
     Project("rust", "hex 0.4.3", crate("hex", "0.4.3"), RUST),
     Project("rust", "serde_json 1.0.149", crate("serde_json", "1.0.149"), RUST),
     Project("rust", "strsim 0.11.1", crate("strsim", "0.11.1"), RUST),
     Project("rust", "itertools 0.13.0", crate("itertools", "0.13.0"), RUST),
+    Project("rust", "glob 0.3.1", crate("glob", "0.3.1"), RUST),
+    Project("rust", "either 1.13.0", crate("either", "1.13.0"), RUST),
+    Project("rust", "smallvec 1.13.2", crate("smallvec", "1.13.2"), RUST),
+    Project("rust", "heck 0.5.0", crate("heck", "0.5.0"), RUST),
     Project("java", "commons-cli 1.9.0", maven_tests("commons-cli", "commons-cli", "1.9.0"), JAVA),
     Project(
         "java",
@@ -136,11 +147,18 @@ PROJECTS = (
         maven_tests("org.apache.commons", "commons-text", "1.12.0"),
         JAVA,
     ),
+    Project(
+        "java",
+        "commons-lang3 3.17.0",
+        maven_tests("org.apache.commons", "commons-lang3", "3.17.0"),
+        JAVA,
+    ),
     Project("js", "fastify 5.2.1", npm_package("fastify@5.2.1"), JS),
     Project("js", "@fastify/deepmerge 3.2.4", npm_package("@fastify/deepmerge@3.2.4"), JS),
     Project("js", "qs 6.14.0", npm_package("qs@6.14.0"), JS),
     Project("js", "light-my-request 6.5.1", npm_package("light-my-request@6.5.1"), JS),
     Project("js", "@fastify/error 4.2.1", npm_package("@fastify/error@4.2.1"), JS),
+    Project("js", "minimist 1.2.8", npm_package("minimist@1.2.8"), JS),
 )
 
 
@@ -241,9 +259,15 @@ def main() -> None:
     ap.add_argument("langs", nargs="*", help="go, rust, java, js (default: all)")
     ap.add_argument("--assay-src", help="another checkout's src/ to run instead")
     ap.add_argument("--tag", default="after")
+    ap.add_argument("--project", action="append", help="only projects whose name contains this")
     ap.add_argument("--context", type=int, default=1, help="lines of each finding to print")
     args = ap.parse_args()
-    projects = [p for p in PROJECTS if not args.langs or p.lang in args.langs]
+    projects = [
+        p
+        for p in PROJECTS
+        if (not args.langs or p.lang in args.langs)
+        and (not args.project or any(x in p.name for x in args.project))
+    ]
     for lang in dict.fromkeys(p.lang for p in projects):
         if shutil.which(CLIENT[lang]) is None:
             raise SystemExit(f"{CLIENT[lang]} is not on PATH (needed for the {lang} projects)")

@@ -69,3 +69,62 @@ def test_at_most_fifty_errors_and_no_progress_in_a_crash_message():
     assert len(go_errors(many, [])) == MAX_PROBLEMS == 50
     assert error_tail(MAVEN).splitlines()[0].startswith("[ERROR] COMPILATION ERROR")
     assert "Downloading" not in error_tail(MAVEN) and "[WARNING]" not in error_tail(MAVEN)
+
+
+# `mvn -B -o -q test-compile` of commons-lang3 3.17.0 failing in a plugin, verbatim: the failure
+# line starts with colour resets even under -B, and Maven's advice follows it
+MAVEN_PLUGIN = (
+    "\x1b[0m\x1b[0m[ERROR] Failed to execute goal org.apache.rat:apache-rat-plugin:0.16.1:check "
+    "(rat-check) on project commons-lang3: Too many files with unapproved license: 8 See RAT "
+    "report in: /tmp/ws/project/target/rat.txt -> [Help 1]\n"
+    "[ERROR] \n"
+    "[ERROR] To see the full stack trace of the errors, re-run Maven with the -e switch.\n"
+    "[ERROR] Re-run Maven using the -X switch to enable full debug logging.\n"
+    "[ERROR] \n"
+    "[ERROR] For more information about the errors and possible solutions, please read the "
+    "following articles:\n"
+    "[ERROR] [Help 1] http://cwiki.apache.org/confluence/display/MAVEN/MojoFailureException\n"
+    "\x1b[0m\x1b[0m\n"
+)
+
+
+def test_a_maven_failure_outside_javac_is_named_not_buried_under_mavens_advice():
+    # it read "[ERROR]\n[ERROR] To see the full stack trace ... [Help 1] http://cwiki..." only
+    assert error_tail(MAVEN_PLUGIN) == (
+        "[ERROR] Failed to execute goal org.apache.rat:apache-rat-plugin:0.16.1:check "
+        "(rat-check) on project commons-lang3: Too many files with unapproved license: 8 See RAT "
+        "report in: /tmp/ws/project/target/rat.txt -> [Help 1]"
+    )
+
+
+def test_an_offline_maven_build_names_the_plugin_it_lacks():
+    from assay.languages.java_compile import offline_gap
+
+    # commons-lang3 3.17.0 in the sandbox, verbatim but for the path (the message named nothing)
+    text = MAVEN_PLUGIN.replace(
+        "org.apache.rat:apache-rat-plugin:0.16.1:check (rat-check) on project commons-lang3: "
+        "Too many files with unapproved license: 8 See RAT report in: "
+        "/tmp/ws/project/target/rat.txt",
+        "org.codehaus.mojo:build-helper-maven-plugin:3.6.0:parse-version (parse-version) on "
+        "project commons-lang3: Execution parse-version of goal org.codehaus.mojo:build-helper-"
+        "maven-plugin:3.6.0:parse-version failed: Plugin org.codehaus.mojo:build-helper-maven-"
+        "plugin:3.6.0 or one of its dependencies could not be resolved: Cannot access central "
+        "(https://repo.maven.apache.org/maven2) in offline mode",
+    )
+    assert offline_gap(text, ".", "maven") == (
+        "a dependency or plugin of . (org.codehaus.mojo:build-helper-maven-plugin:3.6.0) is not "
+        "in the local cache and the sandbox has no network: run `mvn dependency:go-offline` in "
+        ". once"
+    )
+
+
+def test_a_maven_plugin_other_than_the_compiler_failing_is_not_the_tests_compile_error():
+    from assay.languages.java_compile import failed_outside_javac
+
+    # the RAT check failed on a file of the project without a license header: a "COMPILE ERROR"
+    assert failed_outside_javac(MAVEN_PLUGIN) == (
+        "Failed to execute goal org.apache.rat:apache-rat-plugin:0.16.1:check (rat-check) on "
+        "project commons-lang3: Too many files with unapproved license: 8 See RAT report in: "
+        "/tmp/ws/project/target/rat.txt"
+    )
+    assert failed_outside_javac(MAVEN) is None  # javac's own failure stays the test's

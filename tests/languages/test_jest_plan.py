@@ -143,3 +143,30 @@ def test_a_plan_declined_after_gate_1s_run_keeps_that_run_and_hands_gate_3_to_th
         Outcome.PASSED
     ] * 3, runs
     assert commands == ["--check", "jest_plan.mjs", "jest", "jest"], commands
+
+
+@pytest.mark.slow
+def test_a_config_that_collects_coverage_does_not_make_the_test_write_the_tree(tmp_path):
+    # vercel/ms's jest.config.ts has `collectCoverage: true` (and 100% thresholds): with the
+    # coverage/ of the user's last `jest` in the tree, every run rewrote it in the scratch copy
+    # and both its files were rejected "the tests changed project files: coverage/lcov-report/…";
+    # assay's runs collect no coverage
+    from assay import api
+    from assay.model import Verdict
+
+    root = project(tmp_path)
+    (root / "jest.config.js").write_text(
+        "module.exports = { collectCoverage: true, coverageReporters: ['lcov'],\n"
+        "  coverageThreshold: { global: { lines: 100 } } };\n"
+    )
+    (root / "coverage").mkdir()  # the user's own last run
+    (root / "coverage/lcov.info").write_text("TN:\nSF:src/price.js\nend_of_record\n")
+    report = api.verify(
+        [root / "test/price.test.js"],
+        root=root,
+        use_cache=False,
+        overrides={"gates": ["compile", "green", "stability"]},
+    )
+    f = report.files[0]
+    assert f.verdict is Verdict.ACCEPTED, [g.feedback for g in f.gates]
+    assert "changed project files" not in f.gates[1].feedback

@@ -31,6 +31,11 @@ COMPILED_OUT_HINT = (
 )
 # a Rust file's inner `#![cfg(...)]`: the whole file is left out unless its condition holds
 _FILE_CFG = re.compile(r"^\s*#!\[cfg\((.*)\)\]\s*$", re.M)
+TIMEOUT_HEADER = "UNVALIDATED: Gate 1 — THE COMPILER DID NOT FINISH IN TIME"
+TIMEOUT_HINT = (
+    "Not the file's fault: run again when the machine is less busy, or raise "
+    "[tool.assay.sandbox] timeout_s (now {timeout} s)."
+)
 MISSING_HEADER = "UNVALIDATED: Gate 1 — MISSING DEPENDENCY"
 MISSING_HINT = (
     "Install the project's test dependencies for "
@@ -87,6 +92,15 @@ class CompileGate(BaseGate):
                 [e.message for e in environment],
                 "Fetch the project's dependencies once (the sandbox has no network).",
                 environment=environment[0].message,
+            )
+        late = [e for e in result.errors if e.kind == "timeout"]
+        if late:  # the compiler ran out of time: the machine's, the test has not run
+            timeout = ctx.settings.sandbox.timeout_s
+            return unvalidated(
+                TIMEOUT_HEADER,
+                [f"{candidate.rel}: {late[0].message}"],
+                TIMEOUT_HINT.format(timeout=f"{timeout:g}"),
+                timeout=late[0].message,  # not an `environment` gap: nothing to install
             )
         located = [e for e in result.errors if e.kind in ("syntax", "compile")]
         if located:  # the compiler's own errors, at their lines

@@ -104,20 +104,22 @@ def csc_errors(text: str, roots: Iterable[str], base: str = "") -> list[Problem]
 
 
 _NOISE = re.compile(
-    r"^\s*$|^\[(INFO|WARNING|DEBUG)\]|^(Download|Progress|Resolving|Compiling|Finished|Running|"
-    r"Blocking|Updating|Locking|Adding|Checking|Fresh|Packaging)\b|^\s*\|\s*$|^npm (warn|notice)|"
-    r"^\x1b\[0m"
+    r"^\s*$|^\[(INFO|WARNING|DEBUG)\]|^(Download(ing|ed)?|Progress|Resolving|Compiling|Finished|Running|"
+    r"Blocking|Updating|Locking|Adding|Checking|Fresh|Packaging)\b|^\s*\|\s*$|^npm (warn|notice)"
+    # Maven's closing advice after any failure: it pushed the failure itself out of the tail
+    r"|^\[ERROR\]\s*$|^\[ERROR\] (To see the full stack trace|Re-run Maven using|For more "
+    r"information about the errors|\[Help \d+\] http|-> \[Help \d+\]$)"
 )
+
+# colour codes (Maven starts its failure line with "\x1b[0m\x1b[0m" even in batch mode)
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
 def error_tail(text: str, max_lines: int = 8) -> str:
     """The last lines of a tool's output that are not progress, INFO or warnings (for a
     crash message)."""
-    kept = [
-        ln.rstrip()
-        for ln in text.splitlines()
-        if not _NOISE.match(ln) and "warning" not in ln.lower()[:20]
-    ]
+    lines = (_ANSI.sub("", ln).rstrip() for ln in text.splitlines())
+    kept = [ln for ln in lines if not _NOISE.match(ln) and "warning" not in ln.lower()[:20]]
     return "\n".join(kept[-max_lines:])
 
 

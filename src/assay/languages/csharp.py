@@ -82,7 +82,7 @@ class CSharpRunner(ToolRunner):
                     + "; ".join(f"{p.where}:{p.line}: {p.message}" for p in problems[:3]),
                     ran.raw_lines,
                 )
-            return CompileResult(crash=ran.why("dotnet build"), raw_lines=ran.raw_lines)
+            return self.no_result(ran, "dotnet build", ran.raw_lines, ran.result.duration_s)
         source = ws.path(rel).read_text(encoding="utf-8", errors="replace")
         return CompileResult(
             collected=[f"{rel}{TEST_ID_SEP}{m}" for m in test_methods(source)],

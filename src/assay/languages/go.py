@@ -137,12 +137,7 @@ class GoRunner(ToolRunner):
                     )
                 problems = go_errors(ran.text, ran.roots, module)
                 if not problems:
-                    return CompileResult(
-                        crash=ran.why(" ".join(step[:2])),
-                        timed_out=ran.result.timed_out,
-                        raw_lines=raw,
-                        duration_s=duration,
-                    )
+                    return self.no_result(ran, " ".join(step[:2]), raw, duration)
                 if not outside_errors(problems, rel):
                     return CompileResult(
                         errors=[p for p in problems if p.where == rel],

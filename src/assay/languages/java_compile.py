@@ -24,6 +24,7 @@ from assay.languages import junit_launcher
 from assay.languages.compiler_output import javac_errors
 from assay.languages.java_sources import TEST_NAME, build_tool, class_name, test_methods
 from assay.languages.java_warm import warm_classpath
+from assay.languages.prepare import MAVEN_ARTIFACT
 from assay.languages.tooling import TEST_ID_SEP, Ran, ToolRunner, slug
 from assay.sandbox import Profile, Sandbox
 from assay.sandbox.view import hand_over
@@ -37,6 +38,34 @@ _OFFLINE = re.compile(
     r"Plugin [^ ]+ or one of its dependencies could not be resolved|Could not transfer artifact|"
     r"Cannot access \S+ in offline mode|Could not resolve plugin|LocalRepositoryNotAccessible"
 )
+
+
+def offline_gap(text: str, module: str, tool: str) -> str:
+    """What the offline build lacks, named (`org.codehaus.mojo:build-helper-maven-plugin:3.6.0`
+    for commons-lang3, whose message named nothing), and how to fetch it."""
+    fetch = "mvn dependency:go-offline" if tool == "maven" else "gradle build"
+    named = MAVEN_ARTIFACT.search(text)
+    what = f" ({named.group(1) or named.group(2)})" if named else ""
+    return (
+        f"a dependency or plugin of {module}{what} is not in the local cache and the sandbox "
+        f"has no network: run `{fetch}` in {module} once"
+    )
+
+
+# Maven's failure line, and the plugin that failed
+_GOAL_FAILED = re.compile(r"Failed to execute goal ([\w.-]+:[\w.-]+):[^\n]*")
+
+
+def failed_outside_javac(text: str) -> str | None:
+    """Maven's failure line when a plugin other than the compiler stopped the build (a RAT
+    license check, an enforcer rule): javac said nothing of the candidate, so assay cannot
+    judge it (commons-lang3's RAT check on a file without a header was a "COMPILE ERROR")."""
+    found = _GOAL_FAILED.search(re.sub(r"\x1b\[[0-9;]*m", "", text))
+    if found is None or found.group(1) == "org.apache.maven.plugins:maven-compiler-plugin":
+        return None
+    return found.group(0).removesuffix(" -> [Help 1]").strip()
+
+
 _RELEASE = re.compile(r"<(?:maven\.compiler\.)?(?:release|target)>\s*(?:1\.)?(\w+)\s*</")
 _WORD = re.compile(r"\w+")
 MAVEN_INSTALL = "install Maven (https://maven.apache.org, or apt install maven)"
@@ -210,14 +239,10 @@ class JavaCompiler(ToolRunner):
                 duration,
             )
         if _OFFLINE.search(ran.text):
-            fetch = "mvn dependency:go-offline" if tool == "maven" else "gradle build"
-            return self.environment(
-                f"a dependency or plugin of {module} is not in the local cache and the sandbox "
-                f"has no network: run `{fetch}` in {module} once",
-                raw,
-                duration,
-            )
-        return CompileResult(crash=ran.why(tool), raw_lines=raw, duration_s=duration)
+            return self.environment(offline_gap(ran.text, module, tool), raw, duration)
+        if outside := failed_outside_javac(ran.text):
+            return self.environment(f"the build of {module} failed outside javac: {outside}")
+        return self.no_result(ran, tool, raw, duration)
 
     def _collected(self, ws: Workspace, rel: str, raw: int, duration: float) -> CompileResult:
         source = ws.path(rel).read_text(encoding="utf-8", errors="replace")

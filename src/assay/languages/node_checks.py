@@ -60,9 +60,7 @@ def tsc(self: NodeRunner, ws: Workspace, rel: str, module: str) -> CompileResult
     if mine:
         return CompileResult(errors=mine, raw_lines=ran.raw_lines, duration_s=ran.result.duration_s)
     if ran.result.returncode != 0 and not problems:
-        return CompileResult(
-            crash=ran.why("tsc"), raw_lines=ran.raw_lines, duration_s=ran.result.duration_s
-        )
+        return self.no_result(ran, "tsc", ran.raw_lines, ran.result.duration_s)
     return CompileResult(raw_lines=ran.raw_lines, duration_s=ran.result.duration_s)
 
 
@@ -75,7 +73,7 @@ def node_check(self: NodeRunner, ws: Workspace, rel: str) -> CompileResult:
     where = next((m for ln in lines[:3] if (m := _NODE_CHECK.match(ln.strip()))), None)
     error = next((ln.strip() for ln in lines if re.match(r"^\w*Error: ", ln.strip())), None)
     if error is None:
-        return CompileResult(crash=ran.why("node --check"), raw_lines=ran.raw_lines)
+        return self.no_result(ran, "node --check", ran.raw_lines, ran.result.duration_s)
     line = int(where["line"]) if where else None
     return CompileResult(
         errors=[Problem(rel, error, line, "syntax")],

@@ -76,7 +76,7 @@ STEPS = (
     Step("go", "go.mod", ("go.sum",), ("go", "mod", "download")),
 )
 # the artifact Maven could not fetch, as it names it ("g:a:v", "g:a:jar:v")
-_MAVEN_ARTIFACT = re.compile(
+MAVEN_ARTIFACT = re.compile(
     r"(?:artifacts could not be resolved: |Could not find artifact |Could not transfer artifact "
     r"|Failed to read artifact descriptor for |the artifact |Plugin )([\w.-]+:[\w.:-]+\w)"
     r"|([\w.-]+:[\w.:-]+\w) was not found in"  # Maven's words once the miss is cached
@@ -121,7 +121,7 @@ def missing(step: Step, output: str) -> str:
     pattern = {"java": _MAVEN_MISSING, "rust": _CARGO_MISSING, "go": _GO_MISSING}[step.language]
     found = pattern.search(output)
     line = found.group(0) if found else ""
-    if step.language == "java" and (named := _MAVEN_ARTIFACT.search(output)):
+    if step.language == "java" and (named := MAVEN_ARTIFACT.search(output)):
         return f"could not fetch {named.group(1) or named.group(2)}"
     line = line or next((ln for ln in reversed(output.splitlines()) if ln.strip()), "")
     return line.strip().removeprefix("[ERROR]").strip()[:200] or "it failed with no output"

@@ -161,11 +161,7 @@ class RustRunner(ToolRunner):
                     raw,
                     ran.result.duration_s,
                 )
-            return CompileResult(
-                crash=ran.why("cargo test --no-run"),
-                raw_lines=raw,
-                duration_s=ran.result.duration_s,
-            )
+            return self.no_result(ran, "cargo test --no-run", raw, ran.result.duration_s)
         exe = self._binaries.get((str(ws.base), rel))
         if exe is None:
             return CompileResult(

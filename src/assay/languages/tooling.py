@@ -133,6 +133,23 @@ class ToolRunner:
         return Ran(result, (str(ws.project), str(ws.root)))
 
     @staticmethod
+    def no_result(ran: Ran, what: str, raw_lines: int, duration: float) -> CompileResult:
+        """A compile step that gave no result. Out of time it is the machine's (no code of the test
+        ran yet: a loaded machine, a large project), never the file's compile error."""
+        if not ran.result.timed_out:
+            return CompileResult(crash=ran.why(what), raw_lines=raw_lines, duration_s=duration)
+        load = os.getloadavg()[0] if hasattr(os, "getloadavg") else 0.0
+        message = (
+            f"{what} did not finish in {ran.result.duration_s:.0f} s (load average {load:.0f} on "
+            f"{os.cpu_count() or 1} cores); no code of the test ran yet"
+        )
+        return CompileResult(
+            errors=[Problem("", message, None, "timeout")],
+            raw_lines=raw_lines,
+            duration_s=duration,
+        )
+
+    @staticmethod
     def environment(message: str, raw_lines: int = 0, duration: float = 0.0) -> CompileResult:
         """Gate 1 could not judge the file because the machine lacks something (dependencies not in
         the cache)."""

@@ -18,6 +18,7 @@ const vitest = await createVitest("test", {
   isolate: true,
   color: false,
   reporters: [silent],
+  coverage: { enabled: false }, // a config's coverage would write coverage/ into the tree
 });
 
 function titles(task) {
