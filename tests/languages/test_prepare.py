@@ -55,6 +55,33 @@ def test_java_verifies_on_an_empty_maven_cache_through_the_prepare_step(tmp_path
     assert len(list((fresh_machine / ".cache/assay/prepared").iterdir())) == 1
 
 
+@pytest.mark.slow
+@pytest.mark.timeout(1200)
+def test_java_gate_4_runs_on_an_empty_maven_cache_through_the_prepare_step(tmp_path, fresh_machine):
+    """PIT, its JUnit 5 plugin and the junit-platform-launcher of the project's platform (which
+    PIT's plugin loads and the project's build never fetches) come with the prepare step: gate 4
+    was `unvalidated` on a fresh ~/.m2 ("org.pitest:pitest-maven:1.30.2 is not in ~/.m2", then
+    "PIT could not load offline: ...junit-platform-launcher..."). Slow: Maven fetches the build,
+    then PIT runs (2-6 min)."""
+    if shutil.which("mvn") is None:
+        pytest.skip("Maven is not installed")
+    if not _reachable("repo.maven.apache.org"):
+        pytest.skip("Maven Central is unreachable")
+    root = tmp_path / "java"
+    shutil.copytree(REPO / "examples" / "java", root, ignore=shutil.ignore_patterns("target"))
+    test = root / "src/test/java/com/acme/PriceTest.java"
+    report = api.verify(
+        [test], root=root, use_cache=False, overrides={"gates": ["compile", "green", "mutation"]}
+    )
+    f = report.files[0]
+    gate = next(g for g in f.gates if g.gate == "mutation")
+    assert gate.status.value == "pass", gate.feedback
+    assert gate.details["tool"] == "pit" and gate.details["killed"] > 0
+    assert f.verdict.value == "accepted"
+    launcher = fresh_machine / ".m2/repository/org/junit/platform/junit-platform-launcher"
+    assert launcher.is_dir() and any(launcher.iterdir())
+
+
 def test_offline_never_prepares_and_a_failure_names_the_missing_module(tmp_path, fresh_machine):
     if shutil.which("go") is None:
         pytest.skip("go is not installed")

@@ -25,12 +25,11 @@ from assay.feedback import relativize
 from assay.languages.compiler_output import error_tail
 from assay.languages.java import JAVA
 from assay.languages.java_sources import class_name
+from assay.languages.maven_tools import JUNIT5_PLUGIN_VERSION, PIT_VERSION
 from assay.languages.tooling import TEST_ID_SEP, nearest
 from assay.mutation.model import Mutant, MutantResult, MutationResult, Status
 from assay.mutation.tools.base import ToolRequest, assemble, drop_other_tests, span_mutant
 
-PIT_VERSION = "1.30.2"
-JUNIT5_PLUGIN_VERSION = "1.2.3"
 GOAL = f"org.pitest:pitest-maven:{PIT_VERSION}:mutationCoverage"
 REPORTS = "target/assay-pit"
 BUILDS = ("pom.xml", "build.gradle", "build.gradle.kts")
