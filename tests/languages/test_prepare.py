@@ -35,6 +35,7 @@ def fresh_machine(tmp_path, monkeypatch) -> Path:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1200)  # the step now also fetches gate 4's PIT: more than 300 s under load
 def test_java_verifies_on_an_empty_maven_cache_through_the_prepare_step(tmp_path, fresh_machine):
     if shutil.which("mvn") is None:
         pytest.skip("Maven is not installed")
@@ -160,3 +161,29 @@ def test_an_artifact_maven_remembers_as_missing_is_named():
         " was not found in https://repo.maven.apache.org/maven2 during a previous attempt.\n"
     )
     assert missing(maven, output) == "could not fetch com.example:absent-maven-plugin:jar:1.0"
+
+
+def test_gate_4s_maven_artifacts_are_wanted_by_the_projects_junit_platform(fresh_machine):
+    """The launcher's version is the project's platform's (from its test class path): PIT's JUnit 5
+    plugin loads that one, and `~/.m2` has only what the build fetched."""
+    from assay.languages import maven_tools
+
+    repo = fresh_machine / ".m2/repository"
+    classpath = [
+        str(
+            repo
+            / "org/junit/platform/junit-platform-commons/1.10.2/junit-platform-commons-1.10.2.jar"
+        ),
+        str(repo / "org/opentest4j/opentest4j/1.3.0/opentest4j-1.3.0.jar"),
+    ]
+    pit = [
+        f"org.pitest:pitest-maven:{maven_tools.PIT_VERSION}",
+        f"org.pitest:pitest-junit5-plugin:{maven_tools.JUNIT5_PLUGIN_VERSION}",
+    ]
+    launcher = "org.junit.platform:junit-platform-launcher:1.10.2"
+    assert maven_tools.missing(classpath) == [*pit, launcher]
+    assert maven_tools.missing(classpath[1:]) == pit  # no JUnit platform: no launcher
+    for c in [*pit, launcher]:
+        group, artifact, version = c.split(":")
+        (repo / group.replace(".", "/") / artifact / version).mkdir(parents=True)
+    assert maven_tools.missing(classpath) == []

@@ -40,9 +40,8 @@ def missing(classpath: list[str]) -> list[str]:
         f"org.pitest:pitest-junit5-plugin:{JUNIT5_PLUGIN_VERSION}",
     ]
     version = platform_version(classpath)
-    if version is None:  # not JUnit 5: PIT's JUnit 5 plugin has nothing to run
-        return []
-    wanted.append(f"{LAUNCHER}:{version}")
+    if version is not None:  # the JUnit platform: PIT's JUnit 5 plugin loads its launcher
+        wanted.append(f"{LAUNCHER}:{version}")
     return [c for c in wanted if not _present(c)]
 
 
