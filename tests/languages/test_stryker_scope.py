@@ -152,7 +152,7 @@ def test_the_command_runner_gets_the_scope_plugin_and_a_cpu_limit_from_the_files
         plugin = Path(config["plugins"][0])
         assert plugin.is_file() and (plugin.parent / "scope.json").is_file()
         data = json.loads((plugin.parent / "scope.json").read_text())
-        assert list(data["files"]) == [str(ws.project / "index.js")]
+        assert str(ws.project / "index.js") in data["files"]
         command = config["commandRunner"]["command"]
         assert command.startswith("ulimit -S -t ") and command.endswith(f"node --test {TEST}")
         assert int(command.split()[3]) >= 2

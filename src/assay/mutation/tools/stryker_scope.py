@@ -42,11 +42,12 @@ class Scope:
     whole: list[str] = field(default_factory=list)  # targets left whole (no usable coverage)
 
     def to_json(self, root: Path) -> dict[str, object]:
-        """What the plugin reads: segments by absolute path, and the reason of each class."""
-        return {
-            "files": {str(root / rel): segs for rel, segs in self.segments.items()},
-            "reasons": {str(k): v for k, v in REASONS.items()},
-        }
+        """What the plugin reads: segments by absolute path (as given and resolved: Stryker may
+        name a file by either), and the reason of each class."""
+        files: dict[str, list[tuple[int, int, int]]] = {}
+        for rel, segs in self.segments.items():
+            files[str(root / rel)] = files[str((root / rel).resolve())] = segs
+        return {"files": files, "reasons": {str(k): v for k, v in REASONS.items()}}
 
 
 def utf16_len(text: str) -> int:
