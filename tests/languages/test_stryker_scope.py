@@ -1,8 +1,8 @@
 """Gate 4 of a JavaScript file run by node's own runner (`node --test`, tape) is scoped to the code
 its tests run, as Python's is: V8's coverage of the candidate's run says which, and Stryker's
 command runner (no per-test coverage) gets assay's ignorer plugin. Before, every mutant of the
-module counted: side-channel's never-run fallbacks took its file to 52 %, and object-inspect's
-runs hit the 600 s limit. Also: the command runner's one pseudo test ("All tests") was credited
+module counted: deepmerge's file testing one option was rejected at 47 %, and object-inspect's
+`quoteStyle.js` hit the 600 s limit. Also: the command runner's one pseudo test ("All tests") was credited
 with every kill, so each real test was `low_value` ("kills none of the mutants")."""
 
 from __future__ import annotations
