@@ -179,7 +179,8 @@ class Stryker:
             (own / "scope.json").write_text(
                 json.dumps(scoped.to_json(request.root)), encoding="utf-8"
             )
-            hand_over(own / "scope.mjs", own / "scope.json")  # Stryker opens its files so
+            # Stryker opens the project's files for writing too (EACCES on root's)
+            hand_over(own / "scope.mjs", own / "scope.json")
             config["plugins"] = [str(own / "scope.mjs")]
             config["ignorers"] = ["assay-scope"]
         return scoped
