@@ -2,8 +2,9 @@
 its tests run, as Python's is: V8's coverage of the candidate's run says which, and Stryker's
 command runner (no per-test coverage) gets assay's ignorer plugin. Before, every mutant of the
 module counted: deepmerge's file testing one option was rejected at 47 %, and object-inspect's
-`quoteStyle.js` hit the 600 s limit. Also: the command runner's one pseudo test ("All tests") was credited
-with every kill, so each real test was `low_value` ("kills none of the mutants")."""
+`quoteStyle.js` hit the 600 s limit. Also: the command runner's one pseudo test ("All tests")
+was credited with every kill, so each real test was `low_value` ("kills none of the
+mutants")."""
 
 from __future__ import annotations
 
