@@ -176,10 +176,8 @@ def test_gate_4s_maven_artifacts_are_wanted_by_the_projects_junit_platform(fresh
         ),
         str(repo / "org/opentest4j/opentest4j/1.3.0/opentest4j-1.3.0.jar"),
     ]
-    pit = [
-        f"org.pitest:pitest-maven:{maven_tools.PIT_VERSION}",
-        f"org.pitest:pitest-junit5-plugin:{maven_tools.JUNIT5_PLUGIN_VERSION}",
-    ]
+    # pitest-maven comes as a plugin (resolve-plugins on the copy's pom declaring it)
+    pit = [f"org.pitest:pitest-junit5-plugin:{maven_tools.JUNIT5_PLUGIN_VERSION}"]
     launcher = "org.junit.platform:junit-platform-launcher:1.10.2"
     assert maven_tools.missing(classpath) == [*pit, launcher]
     assert maven_tools.missing(classpath[1:]) == pit  # no JUnit platform: no launcher

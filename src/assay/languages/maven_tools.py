@@ -11,6 +11,7 @@ to name what it could not load, and never stops gates 1-3.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -20,6 +21,19 @@ from assay.languages.junit_launcher import platform_version
 PIT_VERSION = "1.30.2"
 JUNIT5_PLUGIN_VERSION = "1.2.3"
 LAUNCHER = "org.junit.platform:junit-platform-launcher"
+PLUGIN = f"""      <plugin>
+        <groupId>org.pitest</groupId>
+        <artifactId>pitest-maven</artifactId>
+        <version>{PIT_VERSION}</version>
+        <dependencies>
+          <dependency>
+            <groupId>org.pitest</groupId>
+            <artifactId>pitest-junit5-plugin</artifactId>
+            <version>{JUNIT5_PLUGIN_VERSION}</version>
+          </dependency>
+        </dependencies>
+      </plugin>
+"""
 
 
 def repository() -> Path:
@@ -35,10 +49,10 @@ def _present(coordinates: str) -> bool:
 def missing(classpath: list[str]) -> list[str]:
     """`group:artifact:version` of what gate 4 needs for a project with this test class path and
     `~/.m2` lacks: PIT, and when the project runs on the JUnit platform, its launcher."""
-    wanted = [
-        f"org.pitest:pitest-maven:{PIT_VERSION}",
-        f"org.pitest:pitest-junit5-plugin:{JUNIT5_PLUGIN_VERSION}",
-    ]
+    # pitest-maven itself is resolved as a plugin (`add_pit_plugin` on the prepare step's copy,
+    # then `dependency:resolve-plugins`): `dependency:get` of it misses what Maven loads a
+    # plugin with (javax.annotation-api, sisu.inject, ...), and PIT could not start offline
+    wanted = [f"org.pitest:pitest-junit5-plugin:{JUNIT5_PLUGIN_VERSION}"]
     version = platform_version(classpath)
     if version is not None:  # the JUnit platform: PIT's JUnit 5 plugin loads its launcher
         wanted.append(f"{LAUNCHER}:{version}")
@@ -64,3 +78,34 @@ def fetch(coordinates: list[str], timeout_s: float) -> list[str]:
         if ran.returncode != 0 or not _present(c):
             failed.append(c)
     return failed
+
+
+def add_pit_plugin(pom: Path) -> None:
+    """PIT and its JUnit 5 plugin in the copy's build, unless the build declares PIT itself: in
+    the project's own `<build><plugins>`, never in `<reporting>` (commons-codec's is after its
+    build: a plugin with dependencies there is a malformed POM), pluginManagement or a profile."""
+    text = pom.read_text(encoding="utf-8")
+    if "pitest-maven" in text:
+        return
+    # the same text with those sections blanked, so that offsets stay those of `text`
+    masked = re.sub(
+        r"<(profiles|reporting|pluginManagement)>.*?</\1>|<!--.*?-->",
+        lambda m: " " * len(m.group(0)),
+        text,
+        flags=re.S,
+    )
+    build = re.search(r"<build>.*?</build>", masked, flags=re.S)
+    plugins = build and masked.rfind("</plugins>", build.start(), build.end())
+    if build and plugins is not None and plugins >= 0:
+        text = text[:plugins] + PLUGIN + "    " + text[plugins:]
+    elif build:
+        at = build.start() + len("<build>")
+        text = text[:at] + f"\n    <plugins>\n{PLUGIN}    </plugins>" + text[at:]
+    else:
+        at = text.rfind("</project>")
+        text = (
+            text[:at]
+            + f"  <build>\n    <plugins>\n{PLUGIN}    </plugins>\n  </build>\n"
+            + text[at:]
+        )
+    pom.write_text(text, encoding="utf-8")

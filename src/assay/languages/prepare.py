@@ -184,6 +184,8 @@ def _run_step(
     if step.build_file.startswith("build.gradle"):
         env["GRADLE_USER_HOME"] = os.path.expanduser("~/.gradle")
     with Workspace(root) as ws:
+        if step.build_file == "pom.xml":  # gate 4's PIT, resolved as the plugin it runs as
+            maven_tools.add_pit_plugin(ws.path(rel) / "pom.xml")
         try:
             ran = subprocess.run(
                 argv,
