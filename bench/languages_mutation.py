@@ -1,8 +1,9 @@
 """Gate 4 outside Python against the native tool a user would run by hand, on the same module and
 tests: the mutant statuses (same tool, same operators: they must agree) and the wall time of each.
 
-    python bench/languages_mutation.py [ROW ...]     # rows: java-example, commons-cli, ts-example,
-                                                      # deepmerge, jest-good, jest-weak (all)
+    python bench/languages_mutation.py [--no-native] [ROW ...]
+    # rows: java-example, commons-cli, ts-example, deepmerge, side-channel, object-inspect,
+    # qs-utils, jest-good, jest-weak (all); --no-native: assay's side alone
 
 Each row is one entry of `ROWS`: where the project comes from, the test file, the source file, and
 how the native tool is run directly (outside the sandbox, on a throwaway copy). assay's side is
@@ -15,6 +16,7 @@ cache). A Rust or Go row is one more entry of `ROWS` with its own `prepare` and 
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -29,7 +31,10 @@ from assay import api
 from assay.mutation.tools import pit, stryker
 
 REPO = Path(__file__).resolve().parent.parent
-WORK = Path(tempfile.gettempdir()) / "assay-bench-languages-mutation"
+WORK = Path(
+    os.environ.get("LANG_MUTATION_WORK")
+    or Path(tempfile.gettempdir()) / "assay-bench-languages-mutation"
+)
 GATES = ["compile", "green", "mutation"]
 
 
@@ -137,6 +142,61 @@ def deepmerge(dest: Path) -> None:
     (dest / "fastify-deepmerge-3.2.4.tgz").unlink()
     pkg = json.loads((dest / "package.json").read_text())
     pkg["devDependencies"] = {"tape": "^5.9.0"}
+    (dest / "package.json").write_text(json.dumps(pkg, indent=2))
+    sh(["npm", "install", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"], dest)
+
+
+def npm_package(spec: str, dev: dict[str, str]) -> Callable[[Path], None]:
+    """An npm package's tarball with the dev dependencies its tests need (`dev`; linters,
+    coverage and bundlers left out), installed without scripts."""
+
+    def prepare(dest: Path) -> None:
+        sh(["npm", "pack", spec, "--silent"], dest)
+        tarball = next(dest.glob("*.tgz"))
+        sh(["tar", "xzf", tarball.name, "--strip-components=1"], dest)
+        tarball.unlink()
+        pkg = json.loads((dest / "package.json").read_text())
+        pkg["devDependencies"] = dev
+        pkg.pop("scripts", None)
+        (dest / "package.json").write_text(json.dumps(pkg, indent=2))
+        sh(
+            ["npm", "install", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"],
+            dest,
+        )
+
+    return prepare
+
+
+def object_inspect(dest: Path) -> None:
+    """object-inspect 1.13.4 with its tape tests, which its npm tarball leaves out: from a
+    checkout of github.com/inspect-js/object-inspect at v1.13.4 named by OBJECT_INSPECT_SRC."""
+    src = os.environ.get("OBJECT_INSPECT_SRC")
+    if not src:
+        raise SystemExit("object-inspect: set OBJECT_INSPECT_SRC to a checkout at v1.13.4")
+    shutil.copytree(src, dest, dirs_exist_ok=True, ignore=shutil.ignore_patterns(".git"))
+    pkg = json.loads((dest / "package.json").read_text())
+    pkg["devDependencies"] = {
+        k: v
+        for k, v in pkg["devDependencies"].items()
+        if k
+        in {
+            "core-js",
+            "error-cause",
+            "es-value-fixtures",
+            "for-each",
+            "functions-have-names",
+            "globalthis",
+            "has-symbols",
+            "has-tostringtag",
+            "make-arrow-function",
+            "mock-property",
+            "safer-buffer",
+            "semver",
+            "string.prototype.repeat",
+            "tape",
+        }
+    }
+    pkg.pop("scripts", None)
     (dest / "package.json").write_text(json.dumps(pkg, indent=2))
     sh(["npm", "install", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"], dest)
 
@@ -280,6 +340,46 @@ ROWS = [
         "deepmerge", "javascript", deepmerge, "test/mergearray.test.js", "index.js", native_stryker
     ),
     Row(
+        "side-channel",
+        "javascript",
+        npm_package("side-channel@1.1.1", {"tape": "^5.9.0"}),
+        "test/index.js",
+        "index.js",
+        native_stryker,
+    ),
+    Row(
+        "object-inspect",
+        "javascript",
+        object_inspect,
+        "test/quoteStyle.js",
+        "index.js",
+        native_stryker,
+    ),
+    Row(
+        "qs-utils",
+        "javascript",
+        npm_package(
+            "qs@6.17.1",
+            {
+                "es-value-fixtures": "^1.7.1",
+                "for-each": "^0.3.5",
+                "has-bigints": "^1.1.0",
+                "has-override-mistake": "^1.0.1",
+                "has-property-descriptors": "^1.0.2",
+                "has-proto": "^1.2.0",
+                "has-symbols": "^1.1.0",
+                "iconv-lite": "^0.5.2",
+                "mock-property": "^1.1.2",
+                "object-inspect": "^1.13.4",
+                "safer-buffer": "^2.1.2",
+                "tape": "^5.9.0",
+            },
+        ),
+        "test/utils.js",
+        "lib/utils.js",
+        native_stryker,
+    ),
+    Row(
         "jest-good",
         "javascript",
         jest_fixture,
@@ -293,13 +393,13 @@ ROWS = [
 ]
 
 
-def measure(row: Row) -> dict[str, object]:
+def measure(row: Row, native_too: bool = True) -> dict[str, object]:
     root = WORK / row.name
     if not root.exists():
         root.mkdir(parents=True)
         row.prepare(root)
     start = time.monotonic()
-    native = row.native(root, row)
+    native = row.native(root, row) if native_too else Counter()
     native_s = time.monotonic() - start
     start = time.monotonic()
     report = api.verify([root / row.test], root=root, use_cache=False, overrides={"gates": GATES})
@@ -328,7 +428,8 @@ def measure(row: Row) -> dict[str, object]:
         "verdict": f"{f.verdict.value}" + (f"@{f.rejected_at}" if f.rejected_at else ""),
         "native": dict(native),
         "assay": dict(mine),
-        "same": +native == +mine,
+        "same": +native == +mine if native_too else None,
+        "score": gate.details.get("score") if gate is not None else None,
         "native_s": native_s,
         "gate4_s": gate.duration_s if gate else None,
         "verify_s": verify_s,
@@ -338,7 +439,9 @@ def measure(row: Row) -> dict[str, object]:
 
 def main() -> None:
     WORK.mkdir(exist_ok=True)
-    wanted = sys.argv[1:] or [r.name for r in ROWS]
+    args = sys.argv[1:]
+    native_too = "--no-native" not in args  # assay's side alone (before/after a change)
+    wanted = [a for a in args if not a.startswith("--")] or [r.name for r in ROWS]
     print(
         "| project | tool | native statuses | assay gate 4 statuses | same | native wall "
         "| assay gate 4 | assay verify (gates 1, 2, 4) | verdict |"
@@ -347,14 +450,15 @@ def main() -> None:
     for row in ROWS:
         if row.name not in wanted:
             continue
-        r = measure(row)
+        r = measure(row, native_too)
         tool = "PIT" if row.language == "java" else "StrykerJS"
         fmt = lambda c: ", ".join(f"{k} {v}" for k, v in sorted(c.items()))  # noqa: E731
         gate4 = "-" if r["gate4_s"] is None else f"{r['gate4_s']:.1f} s"
         print(
             f"| {row.name} | {tool} | {fmt(r['native'])} | {fmt(r['assay'])} "
-            f"| {'yes' if r['same'] else 'NO'} "
-            f"| {r['native_s']:.1f} s | {gate4} | {r['verify_s']:.1f} s | {r['verdict']} |",
+            f"| {'-' if r['same'] is None else 'yes' if r['same'] else 'NO'} "
+            f"| {r['native_s']:.1f} s | {gate4} | {r['verify_s']:.1f} s "
+            f"| {r['verdict']} ({r['score']} %) |",
             flush=True,
         )
         if r["why"]:

@@ -35,6 +35,7 @@ def fresh_machine(tmp_path, monkeypatch) -> Path:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1200)  # the step now also fetches gate 4's PIT: more than 300 s under load
 def test_java_verifies_on_an_empty_maven_cache_through_the_prepare_step(tmp_path, fresh_machine):
     if shutil.which("mvn") is None:
         pytest.skip("Maven is not installed")
@@ -53,6 +54,33 @@ def test_java_verifies_on_an_empty_maven_cache_through_the_prepare_step(tmp_path
     assert tree_digest(root) == before
     # prepared once: the marker stands for the same build files
     assert len(list((fresh_machine / ".cache/assay/prepared").iterdir())) == 1
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(1200)
+def test_java_gate_4_runs_on_an_empty_maven_cache_through_the_prepare_step(tmp_path, fresh_machine):
+    """PIT, its JUnit 5 plugin and the junit-platform-launcher of the project's platform (which
+    PIT's plugin loads and the project's build never fetches) come with the prepare step: gate 4
+    was `unvalidated` on a fresh ~/.m2 ("org.pitest:pitest-maven:1.30.2 is not in ~/.m2", then
+    "PIT could not load offline: ...junit-platform-launcher..."). Slow: Maven fetches the build,
+    then PIT runs (2-6 min)."""
+    if shutil.which("mvn") is None:
+        pytest.skip("Maven is not installed")
+    if not _reachable("repo.maven.apache.org"):
+        pytest.skip("Maven Central is unreachable")
+    root = tmp_path / "java"
+    shutil.copytree(REPO / "examples" / "java", root, ignore=shutil.ignore_patterns("target"))
+    test = root / "src/test/java/com/acme/PriceTest.java"
+    report = api.verify(
+        [test], root=root, use_cache=False, overrides={"gates": ["compile", "green", "mutation"]}
+    )
+    f = report.files[0]
+    gate = next(g for g in f.gates if g.gate == "mutation")
+    assert gate.status.value == "pass", gate.feedback
+    assert gate.details["tool"] == "pit" and gate.details["killed"] > 0
+    assert f.verdict.value == "accepted"
+    launcher = fresh_machine / ".m2/repository/org/junit/platform/junit-platform-launcher"
+    assert launcher.is_dir() and any(launcher.iterdir())
 
 
 def test_offline_never_prepares_and_a_failure_names_the_missing_module(tmp_path, fresh_machine):
@@ -133,3 +161,27 @@ def test_an_artifact_maven_remembers_as_missing_is_named():
         " was not found in https://repo.maven.apache.org/maven2 during a previous attempt.\n"
     )
     assert missing(maven, output) == "could not fetch com.example:absent-maven-plugin:jar:1.0"
+
+
+def test_gate_4s_maven_artifacts_are_wanted_by_the_projects_junit_platform(fresh_machine):
+    """The launcher's version is the project's platform's (from its test class path): PIT's JUnit 5
+    plugin loads that one, and `~/.m2` has only what the build fetched."""
+    from assay.languages import maven_tools
+
+    repo = fresh_machine / ".m2/repository"
+    classpath = [
+        str(
+            repo
+            / "org/junit/platform/junit-platform-commons/1.10.2/junit-platform-commons-1.10.2.jar"
+        ),
+        str(repo / "org/opentest4j/opentest4j/1.3.0/opentest4j-1.3.0.jar"),
+    ]
+    # pitest-maven comes as a plugin (resolve-plugins on the copy's pom declaring it)
+    pit = [f"org.pitest:pitest-junit5-plugin:{maven_tools.JUNIT5_PLUGIN_VERSION}"]
+    launcher = "org.junit.platform:junit-platform-launcher:1.10.2"
+    assert maven_tools.missing(classpath) == [*pit, launcher]
+    assert maven_tools.missing(classpath[1:]) == pit  # no JUnit platform: no launcher
+    for c in [*pit, launcher]:
+        group, artifact, version = c.split(":")
+        (repo / group.replace(".", "/") / artifact / version).mkdir(parents=True)
+    assert maven_tools.missing(classpath) == []

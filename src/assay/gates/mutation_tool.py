@@ -89,7 +89,16 @@ def run_tool(gate: str, candidate: Candidate, ctx: GateContext) -> GateResult:
     info = details(run, threshold, code_class, conf.max_survivors)
     info["tool"] = tool.name
     limits = module_limits(run.sources, conf, ctx.project.packages)
-    return judge(gate, run, threshold, limits, ctx, info, start, exact=tool.per_test_kills)
+    return judge(
+        gate,
+        run,
+        threshold,
+        limits,
+        ctx,
+        info,
+        start,
+        exact=tool.per_test_kills and run.per_test_kills,
+    )
 
 
 def judge(

@@ -39,6 +39,14 @@ def _message(node: ET.Element) -> str:
     return "\n".join([head, *body][:MAX_MESSAGE_LINES]).strip()
 
 
+def skip_reason(node: ET.Element) -> str:
+    """Why a test was skipped: Surefire puts it in the `message` attribute, the JUnit console
+    launcher in the element's text, where a bare `@Disabled` reads "void com.acme.T.m() is
+    @Disabled" (JUnit's own words): that is named "@Disabled"."""
+    text = (node.get("message") or node.text or "").strip()
+    return "@Disabled" if text.endswith(" is @Disabled") else text
+
+
 def read(paths: list[Path], name_of: Callable[[str, str], str | None]) -> dict[str, TestResult]:
     """Test results of every testcase in the XML files; `name_of(classname, name)` gives the test
     id, or None to leave the testcase out (another class's, a suite's own)."""
@@ -64,7 +72,7 @@ def read(paths: list[Path], name_of: Callable[[str, str], str | None]) -> dict[s
             elif error is not None:
                 outcome, msg = Outcome.FAILED, _message(error)
             elif skipped is not None:
-                outcome, msg = Outcome.SKIPPED, (skipped.get("message") or "").strip()
+                outcome, msg = Outcome.SKIPPED, skip_reason(skipped)
             else:
                 outcome, msg = Outcome.PASSED, ""
             prev = results.get(test_id)

@@ -16,10 +16,12 @@ import os
 import re
 import shutil
 import subprocess
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from assay.execution.workspace import SKIP_DIRS, Workspace
+from assay.languages import maven_tools
 from assay.sandbox import assay_cache
 
 
@@ -47,6 +49,7 @@ STEPS = (
             "-Dstyle.color=never",
             "dependency:resolve-plugins",
             "dependency:go-offline",
+            "dependency:build-classpath",  # its JUnit platform: gate 4's launcher (maven_tools)
             "test-compile",
         ),
         # go-offline also resolves the plugins of later phases and reports (a parent pom's
@@ -154,24 +157,35 @@ def _prepare_module(
         tool = "./gradlew"
     elif shutil.which(tool) is None:
         return None  # the toolchain check names what is missing
-    problem = _run_step(root, step, rel, [tool, *step.argv[1:]], timeout_s)
-    if problem and step.narrow:
-        problem = _run_step(root, step, rel, [tool, *step.narrow[1:]], timeout_s)
-    if problem:
-        return problem
+    with tempfile.TemporaryDirectory(prefix="assay-prepare-") as tmp:
+        classpath = Path(tmp, "classpath.txt")
+        problem = _run_step(root, step, rel, [tool, *step.argv[1:]], timeout_s, classpath)
+        if problem and step.narrow:
+            problem = _run_step(root, step, rel, [tool, *step.narrow[1:]], timeout_s, classpath)
+        if problem:
+            return problem
+        if step.build_file == "pom.xml" and classpath.is_file():
+            entries = classpath.read_text(encoding="utf-8").strip().split(os.pathsep)
+            maven_tools.fetch(maven_tools.missing(entries), timeout_s)
     marker.parent.mkdir(parents=True, exist_ok=True)
     marker.write_text(" ".join(step.argv) + "\n", encoding="utf-8")
     return None
 
 
-def _run_step(root: Path, step: Step, rel: str, argv: list[str], timeout_s: float) -> str | None:
-    """`argv` in a scratch copy of the pristine project; the problem in one line, or None."""
+def _run_step(
+    root: Path, step: Step, rel: str, argv: list[str], timeout_s: float, classpath: Path
+) -> str | None:
+    """`argv` in a scratch copy of the pristine project; the problem in one line, or None.
+    Maven writes the test class path to `classpath` (`dependency:build-classpath`)."""
     if step.build_file == "pom.xml":  # the repository the sandboxed runs read (JVMs ignore $HOME)
-        argv.insert(1, f"-Dmaven.repo.local={os.path.expanduser('~/.m2/repository')}")
+        argv.insert(1, f"-Dmaven.repo.local={maven_tools.repository()}")
+        argv.insert(2, f"-Dmdep.outputFile={classpath}")
     env = dict(os.environ)
     if step.build_file.startswith("build.gradle"):
         env["GRADLE_USER_HOME"] = os.path.expanduser("~/.gradle")
     with Workspace(root) as ws:
+        if step.build_file == "pom.xml":  # gate 4's PIT, resolved as the plugin it runs as
+            maven_tools.add_pit_plugin(ws.path(rel) / "pom.xml")
         try:
             ran = subprocess.run(
                 argv,

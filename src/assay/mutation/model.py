@@ -151,6 +151,9 @@ class MutationResult:
     # how the run mutants were applied: patch, reimport, ...
     modes: dict[str, int] = field(default_factory=dict)
     deselected: int = 0
+    # whether `killed_by` names the very tests that killed a mutant; False: every test of the
+    # file is named (a tool run without per-test results), so no test can be told redundant
+    per_test_kills: bool = True
 
     @property
     def scored(self) -> list[tuple[Mutant, MutantResult]]:

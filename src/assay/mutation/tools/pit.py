@@ -25,12 +25,12 @@ from assay.feedback import relativize
 from assay.languages.compiler_output import error_tail
 from assay.languages.java import JAVA
 from assay.languages.java_sources import class_name
+from assay.languages.maven_tools import JUNIT5_PLUGIN_VERSION, PIT_VERSION
+from assay.languages.maven_tools import add_pit_plugin as _add_plugin
 from assay.languages.tooling import TEST_ID_SEP, nearest
 from assay.mutation.model import Mutant, MutantResult, MutationResult, Status
 from assay.mutation.tools.base import ToolRequest, assemble, drop_other_tests, span_mutant
 
-PIT_VERSION = "1.30.2"
-JUNIT5_PLUGIN_VERSION = "1.2.3"
 GOAL = f"org.pitest:pitest-maven:{PIT_VERSION}:mutationCoverage"
 REPORTS = "target/assay-pit"
 BUILDS = ("pom.xml", "build.gradle", "build.gradle.kts")
@@ -44,19 +44,6 @@ STATUS = {
     "TIMED_OUT": Status.TIMEOUT,
     "NON_VIABLE": Status.COMPILE_ERROR,
 }
-PLUGIN = f"""      <plugin>
-        <groupId>org.pitest</groupId>
-        <artifactId>pitest-maven</artifactId>
-        <version>{PIT_VERSION}</version>
-        <dependencies>
-          <dependency>
-            <groupId>org.pitest</groupId>
-            <artifactId>pitest-junit5-plugin</artifactId>
-            <version>{JUNIT5_PLUGIN_VERSION}</version>
-          </dependency>
-        </dependencies>
-      </plugin>
-"""
 # PIT talks to its minion JVMs over 127.0.0.1 (the sandbox's own loopback) and writes its class
 # path jar to java.io.tmpdir: the run's private one, not the read-only /tmp
 PROFILE = replace(
@@ -174,37 +161,6 @@ class Pit:
 def _module(request: ToolRequest) -> str:
     rel = request.tests[0] if request.tests else request.targets[0]
     return nearest(request.root, rel, BUILDS) or "."
-
-
-def _add_plugin(pom: Path) -> None:
-    """PIT and its JUnit 5 plugin in the copy's build, unless the build declares PIT itself: in
-    the project's own `<build><plugins>`, never in `<reporting>` (commons-codec's is after its
-    build: a plugin with dependencies there is a malformed POM), pluginManagement or a profile."""
-    text = pom.read_text(encoding="utf-8")
-    if "pitest-maven" in text:
-        return
-    # the same text with those sections blanked, so that offsets stay those of `text`
-    masked = re.sub(
-        r"<(profiles|reporting|pluginManagement)>.*?</\1>|<!--.*?-->",
-        lambda m: " " * len(m.group(0)),
-        text,
-        flags=re.S,
-    )
-    build = re.search(r"<build>.*?</build>", masked, flags=re.S)
-    plugins = build and masked.rfind("</plugins>", build.start(), build.end())
-    if build and plugins is not None and plugins >= 0:
-        text = text[:plugins] + PLUGIN + "    " + text[plugins:]
-    elif build:
-        at = build.start() + len("<build>")
-        text = text[:at] + f"\n    <plugins>\n{PLUGIN}    </plugins>" + text[at:]
-    else:
-        at = text.rfind("</project>")
-        text = (
-            text[:at]
-            + f"  <build>\n    <plugins>\n{PLUGIN}    </plugins>\n  </build>\n"
-            + text[at:]
-        )
-    pom.write_text(text, encoding="utf-8")
 
 
 def junit_id(name: str, tests: dict[str, str]) -> str:

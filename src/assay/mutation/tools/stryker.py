@@ -6,10 +6,12 @@ own test runner; `inPlace` mutates the copy's files (never the user's tree). The
 project's (`package.json`): vitest, jest and mocha through Stryker's own runner plugins with
 per-test coverage (a mutant runs only the tests that cover it, and the report names the tests that
 kill it), the package's other test files taken out of the copy first (the plugins take no file
-filter that works for all three). Node's own runner (`node --test`) goes through Stryker's command
-runner on the candidate files: no per-test attribution there, every test of the file counts as
-the killer of a detected mutant. The mutation-testing-elements JSON (`reporters: ["json"]`) is read
-back, Stryker's test names mapped onto gate 2's ids (`<file>::describe > it`).
+filter that works for all three). Node's own runner (`node --test`, tape) goes through Stryker's
+command runner on the candidate files: no per-test coverage there, so gate 4 is scoped by V8's
+coverage of one run of the file (`stryker_scope`: the code of the functions it runs), every test
+of the file counts as the killer of a detected mutant, and a mutant that loops for ever is stopped
+by a CPU limit. The mutation-testing-elements JSON (`reporters: ["json"]`) is read back, Stryker's
+test names mapped onto gate 2's ids (`<file>::describe > it`).
 
 StrykerJS 9.6 is the pinned version: 10.x requires Node 22, Debian ships Node 20.
 """
@@ -17,6 +19,7 @@ StrykerJS 9.6 is the pinned version: 10.x requires Node 22, Debian ships Node 20
 from __future__ import annotations
 
 import json
+import math
 import os
 import shutil
 import time
@@ -31,8 +34,10 @@ from assay.languages.compiler_output import error_tail
 from assay.languages.node import TITLE_SEP, package_json
 from assay.languages.tooling import TEST_ID_SEP, nearest, under
 from assay.mutation.model import Mutant, MutantResult, MutationResult, Status
+from assay.mutation.tools import stryker_scope
 from assay.mutation.tools.base import ToolRequest, assemble, drop_other_tests, span_mutant
 from assay.sandbox import assay_cache
+from assay.sandbox.view import hand_over
 
 STRYKER_VERSION = "9.6.1"
 CORE = "@stryker-mutator/core"
@@ -47,6 +52,7 @@ CONFIG = ".assay-stryker.json"
 REPORT = ".assay-stryker/mutation.json"
 STATUS = {s.value: s for s in Status}
 HIDDEN = "/\\.assay-stryker/"  # a path pattern (regex) of assay's Stryker files
+HERE = Path(__file__).parent
 
 
 def home() -> Path:
@@ -105,8 +111,11 @@ class Stryker:
             [under(module, t) for t in request.tests],
             package_json(request.root, module),
         )
+        scoped = None
         if config["testRunner"] != "command":
             drop_other_tests(request, LANGUAGES[self.language], module)
+        else:
+            scoped = self._command_scope(request, module, config)
         (base / CONFIG).write_text(json.dumps(config, indent=2), encoding="utf-8")
         report = base / REPORT
         report.unlink(missing_ok=True)
@@ -125,8 +134,56 @@ class Stryker:
                 f"StrykerJS failed: {ran.limit_hit or f'exit {ran.returncode}'}\n{text}"
             )
         data = json.loads(report.read_text(encoding="utf-8"))
-        mutants, results, sources = read_report(data, module, request.root, request.passing)
-        return assemble(mutants, results, sources, request, time.monotonic() - start)
+        whole_file = config["testRunner"] == "command"
+        mutants, results, sources = read_report(
+            data, module, request.root, request.passing, whole_file
+        )
+        run = assemble(mutants, results, sources, request, time.monotonic() - start)
+        run.per_test_kills = not whole_file
+        if scoped is not None and scoped.functions:
+            run.scope = scoped.functions
+        return run
+
+    def _command_scope(
+        self, request: ToolRequest, module: str, config: dict[str, Any]
+    ) -> stryker_scope.Scope | None:
+        """The command runner's scope (`stryker_scope`): one run of the candidate under V8's
+        coverage, and assay's ignorer plugin in `config`; None when that run gave no coverage
+        (every mutant then runs, as before). That run's time also bounds a mutant's CPU."""
+        base = request.root / module
+        own = base / ".assay-stryker"
+        own.mkdir(exist_ok=True)
+        hand_over(own)  # Stryker writes its report and backups here as the tests' uid
+        coverage = own / "v8"
+        shutil.rmtree(coverage, ignore_errors=True)
+        ran = request.exec(
+            ["node", "--test", *(under(module, t) for t in request.tests)],
+            module,
+            LANGUAGES[self.language].profile_for(request.project),
+            env={"NODE_V8_COVERAGE": str(coverage)},
+        )
+        # a mutant that computes for ever stops at the file's own time + 1 s of CPU (per process),
+        # which load cannot stretch; Stryker's wall-clock timeout (x1.5 + 5 s of its dry run)
+        # stays the backstop for one that sleeps: at x1.25 + 1 s, a survivor was called Timeout
+        # (a kill) under load 37, and deepmerge had twice Stryker's own Timeouts
+        command = config["commandRunner"]["command"]
+        cpu = math.ceil(ran.duration_s + 1)
+        config["commandRunner"]["command"] = f"ulimit -S -t {cpu} && {command}"
+        seen = stryker_scope.read_coverage(coverage, request.root)
+        if not seen:
+            return None
+        sources = {t: (request.root / t).read_text(encoding="utf-8") for t in request.targets}
+        scoped = stryker_scope.scope(seen, sources, request.executed_only)
+        if scoped.segments:
+            shutil.copyfile(HERE / "stryker_scope.mjs", own / "scope.mjs")
+            (own / "scope.json").write_text(
+                json.dumps(scoped.to_json(request.root)), encoding="utf-8"
+            )
+            # Stryker opens the project's files for writing too (EACCES on root's)
+            hand_over(own / "scope.mjs", own / "scope.json")
+            config["plugins"] = [str(own / "scope.mjs")]
+            config["ignorers"] = ["assay-scope"]
+        return scoped
 
 
 def runner(root: Path, module: str) -> str:
@@ -175,10 +232,17 @@ def runner_config(name: str, tests: list[str], pkg: dict[str, Any]) -> dict[str,
 
 
 def read_report(
-    data: dict[str, Any], module: str, root: Path, passing: tuple[str, ...] = ()
+    data: dict[str, Any],
+    module: str,
+    root: Path,
+    passing: tuple[str, ...] = (),
+    whole_file: bool = False,
 ) -> tuple[list[Mutant], dict[str, MutantResult], dict[str, str]]:
     """Stryker's mutation-testing-elements JSON (run in the project-relative `module` of the copy
-    at `root`) as assay's mutants, results and sources; test names mapped onto `passing` ids."""
+    at `root`) as assay's mutants, results and sources; test names mapped onto `passing` ids.
+    `whole_file` (the command runner): the report's one test, "All tests", stands for the file's
+    tests: every passing test covers and kills what it does (it alone was credited: every test
+    of the file was then `low_value`, "kills none of the mutants")."""
 
     def rel(path: str) -> str:
         return os.path.normpath(PurePosixPath(module, path)).replace(os.sep, "/")
@@ -193,6 +257,8 @@ def read_report(
             key = (rel(path), test.get("name", ""))
             names[test["id"]] = by_name.get(key, f"{key[0]}{TEST_ID_SEP}{key[1]}")
     every = list(dict.fromkeys([*passing, *names.values()]))
+    if whole_file and passing:
+        names, every = {}, list(passing)
     mutants: list[Mutant] = []
     results: dict[str, MutantResult] = {}
     sources: dict[str, str] = {}
@@ -211,8 +277,16 @@ def read_report(
                 m.get("mutatorName", "stryker"),
             )
             status = STATUS.get(m.get("status", ""), Status.RUNTIME_ERROR)
+            why = m.get("statusReason") or ""
+            if status is Status.IGNORED and why == stryker_scope.REASONS[stryker_scope.OUT]:
+                mutants.append(mutant)  # out of gate 4's scope: listed, not judged
+                continue
+            if status is Status.IGNORED and why == stryker_scope.REASONS[stryker_scope.NO_COVERAGE]:
+                status = Status.NO_COVERAGE
             killed = [names.get(t, t) for t in m.get("killedBy") or []]
             covered = [names.get(t, t) for t in m.get("coveredBy") or []]
+            if whole_file and not names:
+                killed = covered = []  # filled with `every` below
             if status in (Status.KILLED, Status.TIMEOUT) and not killed:  # command runner
                 killed = every
             if status is not Status.NO_COVERAGE and not covered:

@@ -1,0 +1,162 @@
+"""Gate 4's scope for JavaScript run through Stryker's command runner (`node --test`, tape).
+
+The command runner has no per-test coverage: every mutant of a file would run the whole test
+file, and a file testing one function would be charged for every other one. So, as Python's gate
+4 does with coverage.py, one run of the candidate under V8's own block coverage
+(`NODE_V8_COVERAGE`, built into node) says which code the tests run, and Stryker gets an ignorer
+plugin (`stryker_scope.mjs`, Stryker's `ignorers` API) that leaves out every AST node lying wholly
+in code outside the scope: such mutants are reported `Ignored` with assay's reason and never run.
+
+- gate 4 (`executed_only`): in scope is the code of the functions the tests run, as for Python
+  and Go; a block V8 saw never run (an `else`, a fallback operand of `||`) and the module's
+  top-level code (run when the file loads) are out of it. When the tests run no function of the
+  targets, every mutant stays: those never run are then NoCoverage (counted), as in Go.
+- `assay mutate`: every mutant counts; those in code never run are NoCoverage without a run.
+
+Offsets are V8's and Babel's: UTF-16 code units of the file's text. A file whose coverage does
+not span its text (a transpiled TypeScript file) is left whole, as before.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+RUN, OUT, NO_COVERAGE = 1, 2, 3
+REASONS = {
+    OUT: "assay: out of gate 4's scope (code the tests do not run in a function)",
+    NO_COVERAGE: "assay: no test runs this code",
+}
+SCOPED_SUFFIXES = (".js", ".cjs", ".mjs")
+_UNRUN, _TOP, _FUNC = 0, 1, 2  # what V8 saw at an offset, by rank: a function's code wins
+
+
+@dataclass
+class Scope:
+    """Per target file, its text split into (start, end, class) segments; the functions run."""
+
+    segments: dict[str, list[tuple[int, int, int]]] = field(default_factory=dict)
+    functions: dict[str, list[str]] = field(default_factory=dict)
+    whole: list[str] = field(default_factory=list)  # targets left whole (no usable coverage)
+
+    def to_json(self, root: Path) -> dict[str, object]:
+        """What the plugin reads: segments by absolute path (as given and resolved: Stryker may
+        name a file by either), and the reason of each class."""
+        files: dict[str, list[tuple[int, int, int]]] = {}
+        for rel, segs in self.segments.items():
+            files[str(root / rel)] = files[str((root / rel).resolve())] = segs
+        return {"files": files, "reasons": {str(k): v for k, v in REASONS.items()}}
+
+
+def utf16_len(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2
+
+
+def _line_of(text: str, offset: int) -> int:
+    """1-based line of a UTF-16 offset."""
+    if utf16_len(text) != len(text):  # characters beyond the BMP count twice in UTF-16
+        text = text.encode("utf-16-le")[: 2 * offset].decode("utf-16-le", "ignore")
+    return text.count("\n", 0, offset) + 1
+
+
+def read_coverage(directory: Path, root: Path) -> dict[str, list[list[dict]]]:
+    """V8's coverage files in `directory` (one per process): per project-relative script, the
+    function entries each process reported."""
+    out: dict[str, list[list[dict]]] = {}
+    for path in sorted(directory.glob("coverage-*.json")):
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        for script in data.get("result", []):
+            url = script.get("url", "")
+            if not url.startswith("file:"):
+                continue
+            try:
+                rel = Path(unquote(urlparse(url).path)).relative_to(root).as_posix()
+            except ValueError:
+                continue
+            out.setdefault(rel, []).append(script.get("functions", []))
+    return out
+
+
+def _paint(functions: list[dict], size: int) -> bytearray | None:
+    """What V8 saw at each offset of one process's run of a script, or None when its top-level
+    range is not the file's text (a transpiled or wrapped script)."""
+    entries = [f for f in functions if f.get("ranges")]
+    entries.sort(key=lambda f: (f["ranges"][0]["startOffset"], -f["ranges"][0]["endOffset"]))
+    if not entries:
+        return None
+    top = entries[0]["ranges"][0]
+    if top["startOffset"] != 0 or top["endOffset"] != size:
+        return None
+    seen = bytearray(size)
+    # nested ranges come after the ranges around them (a function's blocks lie around its
+    # nested functions, never inside them), so painting in that order leaves the innermost
+    for i, entry in enumerate(entries):
+        kind = _TOP if i == 0 else _FUNC
+        for r in sorted(entry["ranges"], key=lambda r: (r["startOffset"], -r["endOffset"])):
+            a, b = max(0, r["startOffset"]), min(size, r["endOffset"])
+            if a < b:
+                seen[a:b] = bytes([kind if r["count"] > 0 else _UNRUN]) * (b - a)
+    return seen
+
+
+def _ran_functions(text: str, runs: list[list[dict]]) -> list[str]:
+    names: dict[str, None] = {}
+    for functions in runs:
+        for f in functions:
+            first = f["ranges"][0]
+            if first["count"] > 0 and first["startOffset"] > 0:
+                line = _line_of(text, first["startOffset"])
+                names[f"{f.get('functionName') or '(anonymous)'}:{line}"] = None
+    return list(names)
+
+
+def scope(
+    coverage: dict[str, list[list[dict]]],
+    sources: dict[str, str],
+    executed_only: bool,
+) -> Scope:
+    """The segments of each target (`sources`: project-relative path -> text) from V8's coverage
+    of the candidate's run; see the module docstring for the rule."""
+    seen: dict[str, bytearray] = {}
+    out = Scope()
+    for rel, text in sources.items():
+        if not rel.endswith(SCOPED_SUFFIXES):
+            out.whole.append(rel)
+            continue
+        size = utf16_len(text)
+        merged = bytearray(size)  # never loaded: never run
+        for functions in coverage.get(rel, []):
+            painted = _paint(functions, size)
+            if painted is None:
+                break
+            merged = bytearray(max(x, y) for x, y in zip(merged, painted, strict=True))
+        else:
+            seen[rel] = merged
+            out.functions[rel] = _ran_functions(text, coverage.get(rel, []))
+            continue
+        out.whole.append(rel)
+    ran_a_function = any(_FUNC in m for m in seen.values())
+    for rel, marks in seen.items():
+        if executed_only and ran_a_function:
+            classes = {_FUNC: RUN, _TOP: OUT, _UNRUN: OUT}
+        else:
+            classes = {_FUNC: RUN, _TOP: RUN, _UNRUN: NO_COVERAGE}
+        out.segments[rel] = _segments(marks, classes)
+    if not (executed_only and ran_a_function):
+        out.functions = {}
+    return out
+
+
+def _segments(marks: bytearray, classes: dict[int, int]) -> list[tuple[int, int, int]]:
+    segs: list[tuple[int, int, int]] = []
+    start = 0
+    for i in range(1, len(marks) + 1):
+        if i == len(marks) or classes[marks[i]] != classes[marks[start]]:
+            segs.append((start, i, classes[marks[start]]))
+            start = i
+    return segs
