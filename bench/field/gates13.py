@@ -5,6 +5,7 @@ alternately per project so that both see the same load. The verdicts of the two 
 compared file by file.
 
     .venv/bin/python bench/field/gates13.py [--only NAME ...] [--assay-src DIR] [--rounds N]
+        [--gates compile,green]   # another list of gates (gate 3's share: with and without it)
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from pathlib import Path
 from assay import api
 from assay.config import load_settings
 root = Path(sys.argv[1])
-gates = ["compile", "green", "stability"]
+gates = sys.argv[3].split(",")
 s = load_settings(root).model_copy(update={"gates": gates, "cache": False})
 report = api.verify([root / sys.argv[2]], s)
 print(json.dumps(sorted(
@@ -74,6 +75,9 @@ def main() -> None:
     parser.add_argument("--workdir", type=Path, default=Path("/tmp/assay-field"))
     parser.add_argument("--assay-src", type=Path, help="the other checkout's src/ (before)")
     parser.add_argument("--rounds", type=int, default=1)
+    parser.add_argument(
+        "--gates", default="compile,green,stability", help="e.g. compile,green: gate 3's share"
+    )
     args = parser.parse_args()
     print(f"CPU: {METER.method}")
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
@@ -89,7 +93,7 @@ def main() -> None:
         pytest = [str(root / INTERPRETER), "-m", "pytest", "-q", "-p", "no:cacheprovider"]
         os.chdir(root)
         base, _ = _cpu_of([*pytest, project.tests, *project.pytest_args], env)
-        probe = [sys.executable, "-c", PROBE, str(root), project.tests]
+        probe = [sys.executable, "-c", PROBE, str(root), project.tests, args.gates]
         before, after, verdicts = [], [], []
         for _ in range(args.rounds):
             if args.assay_src:

@@ -26,71 +26,22 @@ import contextlib
 import json
 import os
 import random
-import re
 import signal
-import subprocess
 import sys
 import time
-from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from . import boot
+from .lean import Lean, not_passed
+from .messages import MAX_MESSAGE, import_errors, short, subprocess_output
 from .plugins import quieting_args
 from .protocol import PytestJob
 from .reserve import Reserve, ahead
 
 if TYPE_CHECKING:
-    from types import TracebackType
-
     import pytest
 
     from .tree_watch import TreeWatch
-
-MAX_MESSAGE = 2000
-# lines naming an import that failed, wherever a failing test shows them (its traceback, its
-# captured output, the output of a subprocess it ran): the parent decides whether the environment
-# lacks something the project needs
-_IMPORT_ERROR = re.compile(r"[^\n]*(?:No module named|ModuleNotFoundError|ImportError)[^\n]*")
-MAX_IMPORT_ERRORS = 10
-
-
-def _import_errors(texts: Iterable[Any]) -> list[str]:
-    found: dict[str, None] = {}
-    for text in texts:
-        if isinstance(text, bytes):
-            text = text.decode(errors="replace")
-        if isinstance(text, str):
-            found.update((m.group(0).strip()[:300], None) for m in _IMPORT_ERROR.finditer(text))
-    return list(found)[:MAX_IMPORT_ERRORS]
-
-
-def _subprocess_output(excinfo: pytest.ExceptionInfo[BaseException]) -> list[Any]:
-    """What the test's subprocesses printed, where the failure holds it: a `CalledProcessError`
-    (or `TimeoutExpired`) in the exception chain, a `CompletedProcess` in a traceback frame's
-    locals (`assert proc.returncode == 0`)."""
-    out: list[Any] = []
-    exc: BaseException | None = excinfo.value
-    seen = 0
-    while exc is not None and seen < 5:
-        out += [getattr(exc, a, None) for a in ("stdout", "stderr")]
-        exc, seen = exc.__cause__ or exc.__context__, seen + 1
-    tb: TracebackType | None = excinfo.tb
-    while tb is not None:
-        for value in list(tb.tb_frame.f_locals.values()):
-            if isinstance(value, (subprocess.CompletedProcess, subprocess.SubprocessError)):
-                out += [getattr(value, "stdout", None), getattr(value, "stderr", None)]
-        tb = tb.tb_next
-    return out
-
-
-def _short(report: pytest.TestReport) -> str:
-    crash = getattr(getattr(report, "longrepr", None), "reprcrash", None)
-    text = report.longreprtext or ""
-    if crash is not None and crash.message:
-        return (
-            f"{crash.message}\n{text[-MAX_MESSAGE:]}" if len(text) < MAX_MESSAGE else crash.message
-        )
-    return text[-MAX_MESSAGE:]
 
 
 class Recorder:
@@ -105,6 +56,7 @@ class Recorder:
         self.tests: dict[str, dict] = {}
         self.steps: list[dict] = []  # plan mode: one result per step
         self.reserve: Reserve | None = None  # checked mode: the session kept for gate 3's plan
+        self.lean: Lean | None = None  # plan mode: plain tests rerun without pytest's protocol
 
     def pytest_configure(self, config: pytest.Config) -> None:
         # assay's own pytest plugin is kept out of the sandbox (-p no:assay); its marker is
@@ -171,21 +123,45 @@ class Recorder:
         return True
 
     def run_steps(self, items: list[pytest.Item], steps: list[dict], ids: list[str]) -> None:
-        """A plan's steps, each in a fork of the collected session, into `steps`."""
+        """A plan's steps, each in a fork of the collected session, into `steps`. A `lean` step
+        runs plain tests without pytest's per-test protocol (`lean.py`); when a test does not pass
+        in it, the step runs again under the protocol, which alone decides, and so do the steps
+        after it (`screened`: what the lean run saw)."""
+        full = False
         for i, step in enumerate(steps):
-            self.steps.append(self._step(list(items), i, step, ids))
+            lean = self._lean(items) if step.get("lean") and not full else None
+            result = self._step(list(items), i, step, ids, lean)
+            if lean is not None and (result.get("lean") or "crash" in result):
+                screened = not_passed(result, ids)
+                if screened:
+                    ran = result.get("lean", 0)
+                    result = self._step(list(items), i, step, ids)
+                    result.update(screened=screened, lean=ran)
+                    full = True
+            self.steps.append(result)
             # a step marked `last` in which a test of `ids` did not pass ends the plan: its
             # file is flaky already, the runs after it would only add to the count
-            tests = self.steps[-1]["tests"]
-            if step.get("last") and (
-                self.steps[-1].get("crash")
-                or any(tests[t]["outcome"] != "passed" for t in ids if t in tests)
-            ):
+            if step.get("last") and not_passed(result, ids):
                 break
 
-    def _step(self, items: list[pytest.Item], index: int, step: dict, ids: list[str]) -> dict:
+    def _lean(self, items: list[pytest.Item]) -> Lean | None:
+        """The session's lean runner, its plain items found once (in this process, not a fork);
+        None when none is plain: the step runs as any other."""
+        if self.lean is None and items:
+            self.lean = Lean(items[0].config)
+            self.lean.found = any([self.lean.plain(item) for item in items])
+        return self.lean if self.lean is not None and self.lean.found else None
+
+    def _step(
+        self,
+        items: list[pytest.Item],
+        index: int,
+        step: dict,
+        ids: list[str],
+        lean: Lean | None = None,
+    ) -> dict:
         """One run of a plan: every test (in the step's order) in one forked child, or each wanted
-        test alone."""
+        test alone; `lean`: plain tests without pytest's per-test protocol."""
         if step.get("isolate"):
             # the step's own choice of tests (`runner.alone`), else every wanted one
             wanted = set(ids if step.get("ids") is None else step["ids"])
@@ -206,18 +182,25 @@ class Recorder:
                 self.progress.close()
                 # the child's own, until _exit
                 self.progress = open(progress, "w", buffering=1)  # noqa: SIM115
+                ran = 0
                 for i, item in enumerate(items):
-                    item.ihook.pytest_runtest_protocol(
-                        item=item, nextitem=items[i + 1] if i + 1 < len(items) else None
-                    )
+                    nextitem = items[i + 1] if i + 1 < len(items) else None
+                    if lean is not None and lean.plain(item):
+                        self.progress.write(item.nodeid + "\n")
+                        self.tests[item.nodeid] = lean.run(item, nextitem)  # type: ignore[arg-type]
+                        ran += 1
+                        continue
+                    if lean is not None:
+                        lean.full()
+                    item.ihook.pytest_runtest_protocol(item=item, nextitem=nextitem)
                 with open(part, "w") as fh:
-                    json.dump(self.tests, fh)
+                    json.dump({"tests": self.tests, "lean": ran}, fh)
             finally:
                 os._exit(0)
         status = _wait(pid, self.args.test_timeout)
         try:
             with open(part) as fh:
-                return {"tests": json.load(fh)}
+                return dict(json.load(fh))
         except (OSError, ValueError):
             pass
         try:
@@ -283,8 +266,8 @@ class Recorder:
             entry["outcome"] = "failed" if report.when == "call" else "error"
             entry["message"] = (
                 f"error at {report.when}: " if report.when != "call" else ""
-            ) + _short(report)
-            entry["import_errors"] = _import_errors(
+            ) + short(report)
+            entry["import_errors"] = import_errors(
                 [report.longreprtext, *(text for _, text in report.sections)]
             )
 
@@ -293,7 +276,7 @@ class Recorder:
     ) -> None:
         entry = self.tests.get(getattr(report, "nodeid", ""))
         if entry is not None and call.excinfo is not None:
-            found = _import_errors(_subprocess_output(call.excinfo))
+            found = import_errors(subprocess_output(call.excinfo))
             entry["import_errors"] = list(dict.fromkeys([*entry.get("import_errors", []), *found]))
 
     def result(self, exitstatus: int) -> dict:

@@ -94,11 +94,22 @@ def imported(node: ast.Import | ast.ImportFrom) -> list[str]:
 
 
 def step(
-    order: str = "file", seed: int = 0, isolate: bool = False, ids: list[str] | None = None
+    order: str = "file",
+    seed: int = 0,
+    isolate: bool = False,
+    ids: list[str] | None = None,
+    lean: bool = False,
 ) -> dict:
     """One step of a plan as the pytest process takes it (every step of gate 3 ends the plan when
-    a test did not pass in it)."""
-    return {"order": order, "seed": seed, "isolate": isolate, "last": True, "ids": ids}
+    a test did not pass in it; `lean`: plain tests may run without pytest's per-test protocol)."""
+    return {
+        "order": order,
+        "seed": seed,
+        "isolate": isolate,
+        "last": True,
+        "ids": ids,
+        "lean": lean,
+    }
 
 
 def ahead(policy: dict, source: str, passing: dict[str, float]) -> list[dict]:
@@ -107,7 +118,7 @@ def ahead(policy: dict, source: str, passing: dict[str, float]) -> list[dict]:
     `budget_s`, `random_order`, `seed`, `isolation`)."""
     reruns = policy["reruns_risky"] if risk_of(source) else policy["reruns"]
     budget = policy["budget_s"]
-    plan = [step() for _ in range(rerun_count(reruns, budget, passing))]
+    plan = [step(lean=True) for _ in range(rerun_count(reruns, budget, passing))]
     if policy["random_order"]:
         plan.append(step("random", policy["seed"]))
     if policy["isolation"] and passing:

@@ -101,6 +101,10 @@ class TestRun:
     duration_s: float = 0.0
     # a plan's runs, one per step (Runner.run_plan)
     steps: list[TestRun] = field(default_factory=list)
+    # a lean step (`RunStep.lean`): tests run without the per-test protocol, and those that did not
+    # pass there (then the step ran again under the protocol, and `tests` are that run's)
+    lean: int = 0
+    screened: dict[str, str] = field(default_factory=dict)
     # gate 3's plan, run ahead by the process that made this run (Python: gates 1-2's process)
     ahead: PlanAhead | None = None
 
@@ -134,6 +138,9 @@ class RunStep:
     # an isolated step: at most this many tests alone (each function's first case, then the other
     # cases in file order); None: every one
     alone: int | None = None
+    # a rerun that may screen plain tests without the runner's per-test protocol: a test that does
+    # not pass there is run again under it, which alone decides (Python: `_assay_sandbox/lean.py`)
+    lean: bool = False
 
 
 class Runner(Protocol):

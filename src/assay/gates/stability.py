@@ -21,7 +21,7 @@ from assay._assay_sandbox.stability_plan import (
     rerun_count,
     risk_of,
 )
-from assay.execution.runner import Order, RunStep, run_plan
+from assay.execution.runner import Order, Outcome, RunStep, run_plan
 from assay.feedback import compose, trim
 from assay.gates.base import BaseGate, GateContext
 from assay.model import Candidate, GateResult, GateStatus, TestOutcome, Verdict
@@ -51,7 +51,7 @@ class StabilityGate(BaseGate):
         more = rerun_count(reruns, cfg.budget_s, ctx.facts.test_durations) if forked else reruns
         # each run the last once a test did not pass in it: the file is flaky already
         plan: list[tuple[str, RunStep]] = [
-            (f"rerun {i + 1}", RunStep(last_if_failed=True)) for i in range(more)
+            (f"rerun {i + 1}", RunStep(last_if_failed=True, lean=True)) for i in range(more)
         ]
         if cfg.random_order:
             step = RunStep(Order.RANDOM, cfg.seed, last_if_failed=True)
@@ -71,12 +71,23 @@ class StabilityGate(BaseGate):
                     observations[nodeid].append((label, rec.outcome.value, rec.message))
                 elif run.crash and nodeid == run.running:
                     observations[nodeid].append((label, "crashed", run.crash))
-        details = {
+        details: dict = {
             "runs": 1 + len(runs),
             "risk": risk,
             "seed": cfg.seed,
             "plan": [p[0] for p in plan[: len(runs)]],
+            # reruns that screened plain tests without the per-test protocol (`RunStep.lean`)
+            "lean": sum(1 for run in runs if run.lean),
         }
+        # what failed only there: run again under the protocol, these passed (else: flaky below)
+        unconfirmed = {
+            t: m
+            for run in runs
+            for t, m in run.screened.items()
+            if t in run.tests and run.tests[t].outcome is Outcome.PASSED
+        }
+        if unconfirmed:
+            details["lean_only"] = unconfirmed
         flaky: list[TestOutcome] = []
         body: list[str] = []
         for nodeid, obs in observations.items():

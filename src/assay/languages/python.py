@@ -200,6 +200,7 @@ class PythonPytestRunner:
                 "isolate": s.isolate,
                 "last": s.last_if_failed,
                 "ids": alone(ids, s.alone) if s.isolate else None,
+                "lean": s.lean,
             }
             for s in steps
         ]

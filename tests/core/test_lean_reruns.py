@@ -1,0 +1,120 @@
+"""Gate 3's reruns of plain tests skip pytest's per-test protocol (`_assay_sandbox/lean.py`), and a
+test that does not pass there counts only once pytest's own protocol confirms it (issue 25, point
+10: the reruns' cost, without fewer reruns)."""
+
+from __future__ import annotations
+
+import pytest
+
+from assay.api import verify
+from assay.config import Settings
+from assay.model import Verdict
+
+LIB = {
+    "src/calc/__init__.py": "",
+    "src/calc/ops.py": "def add(a, b):\n    return a + b\n",
+}
+
+# plain tests (functions, methods, direct parametrize) around tests that use fixtures: a
+# class-scoped one alive across a plain method of its class, torn down before the next class
+MIXED = """
+import pytest
+
+from calc.ops import add
+
+
+@pytest.fixture(scope="class")
+def made():
+    made = {"open": True}
+    yield made
+    made["open"] = False
+
+
+def test_plain():
+    assert add(1, 2) == 3
+
+
+@pytest.mark.parametrize("a, b, total", [(1, 1, 2), (2, 3, 5)])
+def test_cases(a, b, total):
+    assert add(a, b) == total
+
+
+class TestFirst:
+    def test_made(self, made):
+        assert made["open"]
+        type(self).seen = made
+
+    def test_plain_method(self):
+        assert add(0, 0) == 0
+
+    def test_made_still(self, made):
+        assert made["open"]
+
+
+class TestSecond:
+    def test_plain_method(self):
+        assert add(1, 0) == 1
+
+    def test_made_again(self, made):
+        assert made["open"] and made is not getattr(TestFirst, "seen", None)
+
+
+def test_tmp(tmp_path):
+    assert add(2, 2) == 4
+"""
+
+# passes under pytest's protocol only (its runner is on the stack): not flaky
+PROTOCOL_ONLY = """
+import traceback
+
+from calc.ops import add
+
+
+def test_add():
+    assert add(1, 2) == 3
+
+
+def test_under_pytests_runner():
+    files = [frame.filename for frame in traceback.extract_stack()]
+    assert any(f.endswith("_pytest/runner.py") for f in files)
+"""
+
+GATES = [["compile", "green", "stability"], ["green", "stability"]]
+
+
+def settings(gates: list[str]) -> Settings:
+    s = Settings(gates=gates, cache=False)
+    s.sandbox.timeout_s = 30
+    return s
+
+
+@pytest.mark.parametrize("gates", GATES, ids=["run-ahead", "own-process"])
+def test_plain_tests_are_rerun_lean_with_the_set_up_state_of_pytests_protocol(project, gates):
+    # gates 1-2's process runs the plan ahead; without gate 1 gate 3 starts its own
+    root = project({**LIB, "tests/test_mixed.py": MIXED})
+    f = verify([root / "tests/test_mixed.py"], settings(gates)).files[0]
+    assert f.verdict is Verdict.ACCEPTED, f.gates[-1].feedback
+    details = f.gates[-1].details
+    reruns = [p for p in details["plan"] if p.startswith("rerun")]
+    assert len(reruns) >= 3
+    # every rerun screened its plain tests lean, and none failed there: the fixtures' set-up and
+    # teardown around them were pytest's
+    assert details["lean"] == len(reruns)
+    assert "lean_only" not in details
+
+
+@pytest.mark.parametrize("gates", GATES, ids=["run-ahead", "own-process"])
+def test_a_failure_seen_only_without_pytests_protocol_is_not_flaky(project, gates):
+    root = project({**LIB, "tests/test_protocol.py": PROTOCOL_ONLY})
+    f = verify([root / "tests/test_protocol.py"], settings(gates)).files[0]
+    assert f.verdict is Verdict.ACCEPTED, f.gates[-1].feedback
+    details = f.gates[-1].details
+    # the first rerun saw it fail; run again under the protocol it passed, and so did every
+    # rerun after it, under the protocol too
+    assert details["lean"] == 1, details
+    assert list(details["lean_only"]) == ["tests/test_protocol.py::test_under_pytests_runner"]
+    assert (
+        "AssertionError"
+        in details["lean_only"]["tests/test_protocol.py::test_under_pytests_runner"]
+    )
+    assert len([p for p in details["plan"] if p.startswith("rerun")]) >= 3
