@@ -6,6 +6,7 @@ compared file by file.
 
     .venv/bin/python bench/field/gates13.py [--only NAME ...] [--assay-src DIR] [--rounds N]
         [--gates compile,green]   # another list of gates (gate 3's share: with and without it)
+        [--after-src DIR]         # this checkout's src/ from a copy (`git archive` of a commit)
 """
 
 from __future__ import annotations
@@ -74,6 +75,9 @@ def main() -> None:
     parser.add_argument("--only", action="append", metavar="NAME")
     parser.add_argument("--workdir", type=Path, default=Path("/tmp/assay-field"))
     parser.add_argument("--assay-src", type=Path, help="the other checkout's src/ (before)")
+    parser.add_argument(
+        "--after-src", type=Path, help="this side's src/ from a copy (edits during a run stay out)"
+    )
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument(
         "--gates", default="compile,green,stability", help="e.g. compile,green: gate 3's share"
@@ -81,6 +85,7 @@ def main() -> None:
     args = parser.parse_args()
     print(f"CPU: {METER.method}")
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    after_path = {"PYTHONPATH": str(args.after_src)} if args.after_src else {}
     print(
         "| project | files | pytest CPU s | gates 1-3 CPU s before | after | before/pytest "
         "| after/pytest | verdicts |"
@@ -100,7 +105,7 @@ def main() -> None:
                 cpu, out = _cpu_of(probe, {**env, "PYTHONPATH": str(args.assay_src)})
                 before.append(cpu)
                 verdicts.append(json.loads(out))
-            cpu, out = _cpu_of(probe, env)
+            cpu, out = _cpu_of(probe, {**env, **after_path})
             after.append(cpu)
             verdicts.append(json.loads(out))
         same = all(v == verdicts[0] for v in verdicts)

@@ -95,11 +95,11 @@ def test_plain_tests_are_rerun_lean_with_the_set_up_state_of_pytests_protocol(pr
     f = verify([root / "tests/test_mixed.py"], settings(gates)).files[0]
     assert f.verdict is Verdict.ACCEPTED, f.gates[-1].feedback
     details = f.gates[-1].details
-    reruns = [p for p in details["plan"] if p.startswith("rerun")]
-    assert len(reruns) >= 3
-    # every rerun screened its plain tests lean, and none failed there: the fixtures' set-up and
-    # teardown around them were pytest's
-    assert details["lean"] == len(reruns)
+    assert len([p for p in details["plan"] if p.startswith("rerun")]) >= 3
+    assert details["plan"][-2:] == ["random order (seed 20260601)", "alone"]
+    # every run (reruns, random order, each test alone) screened its plain tests lean, and none
+    # failed there: the fixtures' set-up and teardown around them were pytest's
+    assert details["lean"] == len(details["plan"])
     assert "lean_only" not in details
 
 
@@ -110,7 +110,7 @@ def test_a_failure_seen_only_without_pytests_protocol_is_not_flaky(project, gate
     assert f.verdict is Verdict.ACCEPTED, f.gates[-1].feedback
     details = f.gates[-1].details
     # the first rerun saw it fail; run again under the protocol it passed, and so did every
-    # rerun after it, under the protocol too
+    # run after it (reruns, random order, alone), under the protocol too
     assert details["lean"] == 1, details
     assert list(details["lean_only"]) == ["tests/test_protocol.py::test_under_pytests_runner"]
     assert (
@@ -118,3 +118,15 @@ def test_a_failure_seen_only_without_pytests_protocol_is_not_flaky(project, gate
         in details["lean_only"]["tests/test_protocol.py::test_under_pytests_runner"]
     )
     assert len([p for p in details["plan"] if p.startswith("rerun")]) >= 3
+
+
+def test_a_test_that_fails_alone_only_without_pytests_protocol_is_not_flaky(project):
+    # only the isolated step: each test alone, the one that needs pytest's runner run again
+    root = project({**LIB, "tests/test_protocol.py": PROTOCOL_ONLY})
+    s = settings(["compile", "green", "stability"])
+    s.stability.reruns, s.stability.random_order = 0, False
+    f = verify([root / "tests/test_protocol.py"], s).files[0]
+    assert f.verdict is Verdict.ACCEPTED, f.gates[-1].feedback
+    details = f.gates[-1].details
+    assert (details["plan"], details["lean"]) == (["alone"], 1)
+    assert list(details["lean_only"]) == ["tests/test_protocol.py::test_under_pytests_runner"]

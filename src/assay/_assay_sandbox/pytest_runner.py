@@ -131,7 +131,12 @@ class Recorder:
         for i, step in enumerate(steps):
             lean = self._lean(items) if step.get("lean") and not full else None
             result = self._step(list(items), i, step, ids, lean)
-            if lean is not None and (result.get("lean") or "crash" in result):
+            # an isolated step ran each screened test again itself (`_alone`)
+            if (
+                lean is not None
+                and not step.get("isolate")
+                and (result.get("lean") or "crash" in result)
+            ):
                 screened = not_passed(result, ids)
                 if screened:
                     ran = result.get("lean", 0)
@@ -165,7 +170,7 @@ class Recorder:
         if step.get("isolate"):
             # the step's own choice of tests (`runner.alone`), else every wanted one
             wanted = set(ids if step.get("ids") is None else step["ids"])
-            return {"tests": {i.nodeid: self._forked(i) for i in items if i.nodeid in wanted}}
+            return self._alone([i for i in items if i.nodeid in wanted], lean)
         if step.get("order") == "random":
             random.Random(step.get("seed", 0)).shuffle(items)
         elif step.get("order") == "reverse":
@@ -215,14 +220,30 @@ class Recorder:
         )
         return {"tests": {}, "crash": why, "running": started[-1] if started else None}
 
-    def _forked(self, item: pytest.Item) -> dict:
+    def _alone(self, items: list[pytest.Item], lean: Lean | None) -> dict:
+        """Each of `items` in a fork of its own; `lean`: a plain test lean first, and again under
+        pytest's protocol when it did not pass there (only that run counts)."""
+        tests, screened, ran = {}, {}, 0
+        for item in items:
+            plain = lean is not None and lean.plain(item)
+            tests[item.nodeid] = self._forked(item, lean if plain else None)
+            ran += plain
+            if plain and tests[item.nodeid]["outcome"] != "passed":
+                screened[item.nodeid] = tests[item.nodeid]["message"]
+                tests[item.nodeid] = self._forked(item)
+        return {"tests": tests, "lean": ran, "screened": screened}
+
+    def _forked(self, item: pytest.Item, lean: Lean | None = None) -> dict:
         part = f"{self.args.out}.part"
         pid = os.fork()
         if pid == 0:
             try:
                 self.tests = {}
                 _fresh_draws()
-                item.ihook.pytest_runtest_protocol(item=item, nextitem=None)
+                if lean is not None:
+                    self.tests[item.nodeid] = lean.run(item, None)  # type: ignore[arg-type]
+                else:
+                    item.ihook.pytest_runtest_protocol(item=item, nextitem=None)
                 with open(part, "w") as fh:
                     json.dump(self.tests.get(item.nodeid), fh)
             finally:

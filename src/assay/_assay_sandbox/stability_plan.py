@@ -120,9 +120,10 @@ def ahead(policy: dict, source: str, passing: dict[str, float]) -> list[dict]:
     budget = policy["budget_s"]
     plan = [step(lean=True) for _ in range(rerun_count(reruns, budget, passing))]
     if policy["random_order"]:
-        plan.append(step("random", policy["seed"]))
+        plan.append(step("random", policy["seed"], lean=True))
     if policy["isolation"] and passing:
-        plan.append(step(isolate=True, ids=alone(list(passing), alone_count(budget, passing))))
+        ids = alone(list(passing), alone_count(budget, passing))
+        plan.append(step(isolate=True, ids=ids, lean=True))
     return plan
 
 

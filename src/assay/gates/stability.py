@@ -54,12 +54,13 @@ class StabilityGate(BaseGate):
             (f"rerun {i + 1}", RunStep(last_if_failed=True, lean=True)) for i in range(more)
         ]
         if cfg.random_order:
-            step = RunStep(Order.RANDOM, cfg.seed, last_if_failed=True)
+            step = RunStep(Order.RANDOM, cfg.seed, last_if_failed=True, lean=True)
             plan.append((f"random order (seed {cfg.seed})", step))
         if cfg.isolation and passing:
             # a fork per test: each function's first case, its other cases as the budget allows
             limit = alone_count(cfg.budget_s, ctx.facts.test_durations) if forked else None
-            plan.append(("alone", RunStep(isolate=True, last_if_failed=True, alone=limit)))
+            step = RunStep(isolate=True, last_if_failed=True, alone=limit, lean=True)
+            plan.append(("alone", step))
         runs = run_plan(
             ctx.runner, ctx.workspace, [candidate.rel], [step for _, step in plan], passing
         )
