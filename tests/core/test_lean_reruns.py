@@ -15,9 +15,13 @@ LIB = {
     "src/calc/ops.py": "def add(a, b):\n    return a + b\n",
 }
 
-# plain tests (functions, methods, direct parametrize) around tests that use fixtures: a
-# class-scoped one alive across a plain method of its class, torn down before the next class
+# plain tests (functions, methods, direct parametrize, fixtures, a unittest case with its class
+# set-up and subtests) around tests that need pytest's protocol (tmp_path): a class-scoped fixture
+# alive across a method of its class that does not ask for it, torn down before the next class
 MIXED = """
+import os
+import unittest
+
 import pytest
 
 from calc.ops import add
@@ -61,6 +65,44 @@ class TestSecond:
 
 def test_tmp(tmp_path):
     assert add(2, 2) == 4
+
+
+@pytest.fixture
+def opened():
+    state = {"open": True}
+    yield state
+    state["open"] = False
+
+
+def test_fixtures(opened, monkeypatch):
+    monkeypatch.setenv("CALC_MODE", "strict")
+    assert opened["open"] and os.environ["CALC_MODE"] == "strict"
+
+
+def test_fixtures_undone():
+    assert "CALC_MODE" not in os.environ
+
+
+class TestCase(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.shared = {"open": True}
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.shared["open"] = False
+
+    def setUp(self):
+        self.total = add(1, 1)
+
+    def test_set_up(self):
+        self.assertEqual(self.total, 2)
+        self.assertTrue(self.shared["open"])
+
+    def test_subtests(self):
+        for n in (1, 2):
+            with self.subTest(n=n):
+                self.assertEqual(add(n, 0), n)
 """
 
 # passes under pytest's protocol only (its runner is on the stack): not flaky
@@ -130,3 +172,58 @@ def test_a_test_that_fails_alone_only_without_pytests_protocol_is_not_flaky(proj
     details = f.gates[-1].details
     assert (details["plan"], details["lean"]) == (["alone"], 1)
     assert list(details["lean_only"]) == ["tests/test_protocol.py::test_under_pytests_runner"]
+
+
+# each passes once (gate 2), then fails in every run: the first rerun, lean, must see it
+STATEFUL = {
+    "unittest": """
+    import unittest
+    from pathlib import Path
+
+
+    class TestMarker(unittest.TestCase):
+        def test_creates_marker(self):
+            marker = Path("marker.txt")
+            self.assertFalse(marker.exists())
+            marker.write_text("x")
+    """,
+    "subtest": """
+    import unittest
+    from pathlib import Path
+
+
+    class TestMarker(unittest.TestCase):
+        def test_creates_marker(self):
+            for name in ("a", "b"):
+                with self.subTest(name=name):
+                    marker = Path(f"marker-{name}.txt")
+                    self.assertFalse(marker.exists())
+                    marker.write_text("x")
+    """,
+    "fixture": """
+    from pathlib import Path
+
+    import pytest
+
+
+    @pytest.fixture
+    def marker():
+        return Path("marker.txt")
+
+
+    def test_creates_marker(marker):
+        assert not marker.exists()
+        marker.write_text("x")
+    """,
+}
+
+
+@pytest.mark.parametrize("kind", sorted(STATEFUL))
+def test_a_lean_rerun_sees_a_failure_and_the_protocol_confirms_it(project, kind):
+    root = project({**LIB, "tests/test_marker.py": STATEFUL[kind]})
+    f = verify([root / "tests/test_marker.py"], settings(["compile", "green", "stability"]))
+    report = f.files[0]
+    assert (report.verdict, report.rejected_at) == (Verdict.FLAKY, "stability")
+    details = report.gates[-1].details
+    assert (details["runs"], details["plan"], details["lean"]) == (2, ["rerun 1"], 1)
+    assert "lean_only" not in details

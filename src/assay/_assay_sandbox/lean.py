@@ -3,12 +3,14 @@
 A rerun in a fork of the collected session costs pytest's protocol for every test: its hooks for
 set-up, call and teardown through every plugin, three reports, capture switched per phase. For a
 fast test that is ~0.5 ms against a call of a few microseconds, and a fast file is rerun up to 50
-times. A *plain* test - a `pytest.Function` that asks for no fixture (direct parametrize arguments
-only), carries no mark but `parametrize`, is no coroutine nor `@given`, in a session whose hooks
-around a test's run are pytest's own or known to leave such a test alone (`INERT`) - is called here
-the way `pytest_pyfunc_call` calls it, inside the same set-up state (`SetupState`: the nodes above
-it set up and torn down as the protocol would), the same warning filters and the session's
-capture, at ~0.08 ms a test.
+times. A *plain* test - a `pytest.Function` or a unittest case that carries no mark but
+`parametrize`, asks for no fixture that needs the protocol's hooks (`NEEDS_PROTOCOL`: capture, log
+capture, tmp_path), is no coroutine function nor `@given`, in a session whose hooks around a test's
+run are pytest's own or known to leave such a test alone (`INERT`) - runs here inside the same
+set-up state (`SetupState`: the nodes above it and its fixtures set up and torn down as the
+protocol does), the same warning filters and the session's capture: a function called as
+`pytest_pyfunc_call` calls it, a unittest case by its item's `runtest` (the item is its result
+object: what failed is in the item), at ~0.08 ms a test.
 
 Such a run only screens: a test that does not pass in it proves nothing (pytest's protocol may be
 what it needs), so the caller runs that step again under the full protocol, and only that run's
@@ -40,10 +42,21 @@ AROUND = (
     "pytest_runtest_makereport",
     "pytest_pyfunc_call",
 )
+# fixtures that work only under the protocol's hooks (capture, log capture, tmp_path's report)
+NEEDS_PROTOCOL = frozenset(
+    {"capsys", "capsysbinary", "capfd", "capfdbinary", "capteesys", "caplog", "tmp_path", "tmpdir"}
+)
 # plugins whose hooks there leave a plain test alone (read in their sources): pytest-timeout arms
 # a timer (a lean run that hangs ends the step, which then runs under the protocol), anyio runs
-# only tests given its `anyio_backend` fixture, hypothesis only `@given` tests (never plain here)
-INERT = ("_pytest.", "pytest_timeout", "anyio.pytest_plugin", "_hypothesis_pytestplugin")
+# only tests given its `anyio_backend` fixture, hypothesis only `@given` tests (never plain here),
+# pytest-cov pauses or labels coverage
+INERT = (
+    "_pytest.",
+    "pytest_timeout",
+    "anyio.pytest_plugin",
+    "_hypothesis_pytestplugin",
+    "pytest_cov.",
+)
 
 
 class Lean:
@@ -54,7 +67,7 @@ class Lean:
         self.capman: Any = config.pluginmanager.getplugin("capturemanager")
         self.captured = False  # the session's capture resumed for lean items
         self.warnings = config.pluginmanager.has_plugin("warnings")
-        self._ok: dict[int, bool] = {}  # per hook relay (one per directory of conftests)
+        self._ok: dict[str, bool] = {}  # per test file: its conftests' hooks
         self._plain: dict[str, bool] = {}
         self.found = False  # some item of the session is plain
         try:
@@ -74,29 +87,29 @@ class Lean:
         return known
 
     def _is_plain(self, item: pytest.Item) -> bool:
-        if type(item) is not pytest.Function:  # unittest, doctest and plugins' items have their own
+        # doctests and plugins' items have their own runs; a unittest case runs as pytest's own
+        # item runs it (`runtest`, the item its result object)
+        if not isinstance(item, pytest.Function):
+            return False
+        if type(item) is not pytest.Function and not _unittest(item):
             return False
         if any(m.name != "parametrize" for m in item.iter_markers()):
             return False
-        info = item._fixtureinfo
-        params = getattr(getattr(item, "callspec", None), "params", {})
-        for name in info.names_closure:
-            defs = info.name2fixturedefs.get(name) or ()
-            # a direct `parametrize` argument: pytest's pseudo fixture hands the value over
-            if name not in params or not defs or not _direct(defs[-1].func):
-                return False
+        if NEEDS_PROTOCOL.intersection(item._fixtureinfo.names_closure):
+            return False
         func = item.obj
-        if inspect.iscoroutinefunction(func) or inspect.isasyncgenfunction(func):
+        asynchronous = inspect.iscoroutinefunction(func) or inspect.isasyncgenfunction(func)
+        if asynchronous and not _unittest(item):  # pytest fails it or a plugin runs it
             return False
         if hasattr(func, "hypothesis"):  # `@given`: its plugin's hooks report and check it
             return False
         return self._hooks_ok(item)
 
     def _hooks_ok(self, item: pytest.Item) -> bool:
-        relay = item.ihook
-        ok = self._ok.get(id(relay))
+        relay = item.ihook  # one per directory of conftests, made anew at each access
+        ok = self._ok.get(str(item.path))
         if ok is None:
-            ok = self._ok[id(relay)] = all(
+            ok = self._ok[str(item.path)] = all(
                 getattr(impl.function, "__module__", "").startswith(INERT)
                 for hook in AROUND
                 for impl in getattr(relay, hook).get_hookimpls()
@@ -113,11 +126,17 @@ class Lean:
         start = time.perf_counter()
         message = ""
         try:
-            state.setup(item)
+            state.setup(item)  # the nodes above it, then its fixtures (`Function.setup`)
             with self._warnings(item), _current(item):
-                args = getattr(item, "callspec", None)
-                given = args.params if args is not None else {}
-                result = item.obj(**{a: given[a] for a in item._fixtureinfo.argnames})
+                if _unittest(item):
+                    item.runtest()  # failures, errors and skips land in the item (its result)
+                    result = None
+                    caught = item.__dict__.get("_excinfo")
+                    if caught:
+                        message = f"{caught[0].typename}: {caught[0].value}"
+                else:
+                    given = item.funcargs
+                    result = item.obj(**{a: given[a] for a in item._fixtureinfo.argnames})
             state.teardown_exact(nextitem)
             if result is not None:
                 message = f"returned {type(result).__name__}"
@@ -143,10 +162,9 @@ class Lean:
             yield
 
 
-def _direct(func: Any) -> bool:
-    return getattr(func, "__name__", "") == "get_direct_param_fixture_func" and getattr(
-        func, "__module__", ""
-    ).startswith("_pytest.")
+def _unittest(item: pytest.Item) -> bool:
+    kind = type(item)
+    return kind.__name__ == "TestCaseFunction" and kind.__module__ == "_pytest.unittest"
 
 
 def not_passed(result: dict, ids: list[str]) -> dict[str, str]:

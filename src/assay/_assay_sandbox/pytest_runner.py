@@ -192,7 +192,7 @@ class Recorder:
                     nextitem = items[i + 1] if i + 1 < len(items) else None
                     if lean is not None and lean.plain(item):
                         self.progress.write(item.nodeid + "\n")
-                        self.tests[item.nodeid] = lean.run(item, nextitem)  # type: ignore[arg-type]
+                        self._lean_run(lean, item, nextitem)
                         ran += 1
                         continue
                     if lean is not None:
@@ -220,6 +220,15 @@ class Recorder:
         )
         return {"tests": {}, "crash": why, "running": started[-1] if started else None}
 
+    def _lean_run(self, lean: Lean, item: pytest.Item, nextitem: pytest.Item | None) -> None:
+        """`item` run lean into `tests`; a failure reported meanwhile (a unittest subtest's
+        report) stands."""
+        done = lean.run(item, nextitem)  # type: ignore[arg-type]
+        reported = self.tests.get(item.nodeid)
+        if reported is not None and reported["outcome"] != "passed":
+            done.update(outcome="failed", message=reported["message"])
+        self.tests[item.nodeid] = done
+
     def _alone(self, items: list[pytest.Item], lean: Lean | None) -> dict:
         """Each of `items` in a fork of its own; `lean`: a plain test lean first, and again under
         pytest's protocol when it did not pass there (only that run counts)."""
@@ -241,7 +250,7 @@ class Recorder:
                 self.tests = {}
                 _fresh_draws()
                 if lean is not None:
-                    self.tests[item.nodeid] = lean.run(item, None)  # type: ignore[arg-type]
+                    self._lean_run(lean, item, None)
                 else:
                     item.ihook.pytest_runtest_protocol(item=item, nextitem=None)
                 with open(part, "w") as fh:
