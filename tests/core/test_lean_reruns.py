@@ -227,3 +227,36 @@ def test_a_lean_rerun_sees_a_failure_and_the_protocol_confirms_it(project, kind)
     details = report.gates[-1].details
     assert (details["runs"], details["plan"], details["lean"]) == (2, ["rerun 1"], 1)
     assert "lean_only" not in details
+
+
+# passes once per fresh process: run twice in one process it fails (state left in the module)
+ONCE_PER_PROCESS = """
+from calc.ops import add
+
+SEEN = []
+
+
+def test_first_call():
+    SEEN.append(add(1, 1))
+    assert SEEN == [2]
+"""
+
+
+def test_reruns_in_one_process_only_screen_a_test_that_keeps_state_is_not_flaky(project):
+    root = project({**LIB, "tests/test_once.py": ONCE_PER_PROCESS})
+    f = verify([root / "tests/test_once.py"], settings(["compile", "green", "stability"]))
+    report = f.files[0]
+    assert report.verdict is Verdict.ACCEPTED, report.gates[-1].feedback
+    details = report.gates[-1].details
+    # the reruns together failed at their second round: each rerun then ran in a fork of its own
+    assert details["together"] == 0
+    assert details["lean"] == len(details["plan"])
+
+
+def test_fast_reruns_run_one_after_another_in_one_fork(project):
+    root = project({**LIB, "tests/test_protocol.py": "def test_a():\n    assert 1 + 1 == 2\n"})
+    f = verify([root / "tests/test_protocol.py"], settings(["compile", "green", "stability"]))
+    details = f.files[0].gates[-1].details
+    reruns = [p for p in details["plan"] if p.startswith("rerun")]
+    assert len(reruns) >= 3
+    assert details["together"] == len(reruns)

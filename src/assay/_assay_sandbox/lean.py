@@ -125,6 +125,8 @@ class Lean:
         state = item.session._setupstate
         start = time.perf_counter()
         message = ""
+        if not item._request:  # run before in this process (as pytest's `runtestprotocol` does)
+            item._initrequest()
         try:
             state.setup(item)  # the nodes above it, then its fixtures (`Function.setup`)
             with self._warnings(item), _current(item):
@@ -144,6 +146,7 @@ class Lean:
             message = f"{type(exc).__name__}: {exc}"[:500] or type(exc).__name__
             with contextlib.suppress(BaseException):
                 state.teardown_exact(nextitem)
+        item._request, item.funcargs = False, None  # type: ignore[assignment]
         outcome = "failed" if message else "passed"
         return {"outcome": outcome, "duration": time.perf_counter() - start, "message": message}
 

@@ -105,6 +105,7 @@ class TestRun:
     # pass there (then the step ran again under the protocol, and `tests` are that run's)
     lean: int = 0
     screened: dict[str, str] = field(default_factory=dict)
+    together: bool = False  # a lean rerun made one after another with others in one process
     # gate 3's plan, run ahead by the process that made this run (Python: gates 1-2's process)
     ahead: PlanAhead | None = None
 

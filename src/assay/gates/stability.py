@@ -8,6 +8,11 @@ Where reruns are forks, a file whose tests are fast is rerun more than `reruns` 
 times as fit in `budget_s` (at most `MAX_RERUNS`). A few reruns are a coin toss against a test that
 fails one run in four (unseeded randomness, the clock): 6 runs miss it 18% of the time, 40 runs
 almost never; and a fork of a fast file costs about 10 ms.
+
+Each run is `lean` (Python: `_assay_sandbox/lean.py`): the tests pytest's own set-up suffices for
+run without its per-test hooks and reports (~0.08 ms a test instead of ~0.5 ms); a test that does
+not pass there makes the run start again under the full protocol, whose outcomes alone count, as
+do those of every run after it. Same count of runs, so the same odds against a flaky test.
 """
 
 from __future__ import annotations
@@ -79,6 +84,8 @@ class StabilityGate(BaseGate):
             "plan": [p[0] for p in plan[: len(runs)]],
             # reruns that screened plain tests without the per-test protocol (`RunStep.lean`)
             "lean": sum(1 for run in runs if run.lean),
+            # of them, reruns run one after another in one fork (`_assay_sandbox/plan_steps.py`)
+            "together": sum(1 for run in runs if run.together),
         }
         # what failed only there: run again under the protocol, these passed (else: flaky below)
         unconfirmed = {

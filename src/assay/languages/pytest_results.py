@@ -39,6 +39,7 @@ def step_runs(steps: list[dict], whole: TestRun, roots: tuple[str, ...]) -> list
             running=step.get("running"),
             duration_s=whole.duration_s,
             lean=step.get("lean", 0),
+            together=bool(step.get("together")),
             screened={
                 relativize(t, *roots): relativize(m or "", *roots)
                 for t, m in step.get("screened", {}).items()
