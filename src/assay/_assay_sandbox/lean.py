@@ -83,7 +83,11 @@ class Lean:
         """Whether `item` may run lean."""
         known = self._plain.get(item.nodeid)
         if known is None:
-            known = self._plain[item.nodeid] = self.usable and self._is_plain(item)
+            try:
+                known = self.usable and self._is_plain(item)
+            except Exception:  # noqa: BLE001 - an item unlike pytest's own: it runs as before
+                known = False
+            self._plain[item.nodeid] = known
         return known
 
     def _is_plain(self, item: pytest.Item) -> bool:
