@@ -260,3 +260,13 @@ def test_fast_reruns_run_one_after_another_in_one_fork(project):
     reruns = [p for p in details["plan"] if p.startswith("rerun")]
     assert len(reruns) >= 3
     assert details["together"] == len(reruns)
+
+
+def test_a_slow_files_reruns_each_get_a_fork(project):
+    # no budget for more reruns than configured: not a fast file, no screen in one process first
+    root = project({**LIB, "tests/test_protocol.py": "def test_a():\n    assert 1 + 1 == 2\n"})
+    s = settings(["compile", "green", "stability"])
+    s.stability.budget_s = 0
+    details = verify([root / "tests/test_protocol.py"], s).files[0].gates[-1].details
+    assert len([p for p in details["plan"] if p.startswith("rerun")]) == 3
+    assert (details["together"], details["lean"]) == (0, len(details["plan"]))

@@ -242,10 +242,10 @@ class PlanSteps:
 
 
 def _reruns(steps: list[dict], start: int) -> int:
-    """How many lean reruns in file order follow one another from `start`."""
+    """How many lean reruns of a fast file (`together`) follow one another from `start`."""
     count = 0
     for step in steps[start:]:
-        if not step.get("lean") or step.get("isolate") or step.get("order", "file") != "file":
+        if not step.get("together") or step.get("isolate") or step.get("order", "file") != "file":
             break
         count += 1
     return count

@@ -99,9 +99,11 @@ def step(
     isolate: bool = False,
     ids: list[str] | None = None,
     lean: bool = False,
+    together: bool = False,
 ) -> dict:
     """One step of a plan as the pytest process takes it (every step of gate 3 ends the plan when
-    a test did not pass in it; `lean`: plain tests may run without pytest's per-test protocol)."""
+    a test did not pass in it; `lean`: plain tests may run without pytest's per-test protocol;
+    `together`: a fast file's reruns, first run one after another in one process)."""
     return {
         "order": order,
         "seed": seed,
@@ -109,6 +111,7 @@ def step(
         "last": True,
         "ids": ids,
         "lean": lean,
+        "together": together,
     }
 
 
@@ -118,7 +121,9 @@ def ahead(policy: dict, source: str, passing: dict[str, float]) -> list[dict]:
     `budget_s`, `random_order`, `seed`, `isolation`)."""
     reruns = policy["reruns_risky"] if risk_of(source) else policy["reruns"]
     budget = policy["budget_s"]
-    plan = [step(lean=True) for _ in range(rerun_count(reruns, budget, passing))]
+    count = rerun_count(reruns, budget, passing)
+    # more reruns than configured: a fast file, whose reruns run together first
+    plan = [step(lean=True, together=count > reruns) for _ in range(count)]
     if policy["random_order"]:
         plan.append(step("random", policy["seed"], lean=True))
     if policy["isolation"] and passing:

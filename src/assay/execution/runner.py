@@ -142,6 +142,9 @@ class RunStep:
     # a rerun that may screen plain tests without the runner's per-test protocol: a test that does
     # not pass there is run again under it, which alone decides (Python: `_assay_sandbox/lean.py`)
     lean: bool = False
+    # a lean rerun of a fast file: the reruns like it may first run one after another in one
+    # process, a screen (`_assay_sandbox/plan_steps.py`); a slow file's would only add a run
+    together: bool = False
 
 
 class Runner(Protocol):

@@ -56,7 +56,8 @@ class StabilityGate(BaseGate):
         more = rerun_count(reruns, cfg.budget_s, ctx.facts.test_durations) if forked else reruns
         # each run the last once a test did not pass in it: the file is flaky already
         plan: list[tuple[str, RunStep]] = [
-            (f"rerun {i + 1}", RunStep(last_if_failed=True, lean=True)) for i in range(more)
+            (f"rerun {i + 1}", RunStep(last_if_failed=True, lean=True, together=more > reruns))
+            for i in range(more)
         ]
         if cfg.random_order:
             step = RunStep(Order.RANDOM, cfg.seed, last_if_failed=True, lean=True)

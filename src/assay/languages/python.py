@@ -201,6 +201,7 @@ class PythonPytestRunner:
                 "last": s.last_if_failed,
                 "ids": alone(ids, s.alone) if s.isolate else None,
                 "lean": s.lean,
+                "together": s.together,
             }
             for s in steps
         ]
