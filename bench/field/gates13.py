@@ -5,6 +5,8 @@ alternately per project so that both see the same load. The verdicts of the two 
 compared file by file.
 
     .venv/bin/python bench/field/gates13.py [--only NAME ...] [--assay-src DIR] [--rounds N]
+        [--gates compile,green]   # another list of gates (gate 3's share: with and without it)
+        [--after-src DIR]         # this checkout's src/ from a copy (`git archive` of a commit)
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ from pathlib import Path
 from assay import api
 from assay.config import load_settings
 root = Path(sys.argv[1])
-gates = ["compile", "green", "stability"]
+gates = sys.argv[3].split(",")
 s = load_settings(root).model_copy(update={"gates": gates, "cache": False})
 report = api.verify([root / sys.argv[2]], s)
 print(json.dumps(sorted(
@@ -73,10 +75,17 @@ def main() -> None:
     parser.add_argument("--only", action="append", metavar="NAME")
     parser.add_argument("--workdir", type=Path, default=Path("/tmp/assay-field"))
     parser.add_argument("--assay-src", type=Path, help="the other checkout's src/ (before)")
+    parser.add_argument(
+        "--after-src", type=Path, help="this side's src/ from a copy (edits during a run stay out)"
+    )
     parser.add_argument("--rounds", type=int, default=1)
+    parser.add_argument(
+        "--gates", default="compile,green,stability", help="e.g. compile,green: gate 3's share"
+    )
     args = parser.parse_args()
     print(f"CPU: {METER.method}")
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    after_path = {"PYTHONPATH": str(args.after_src)} if args.after_src else {}
     print(
         "| project | files | pytest CPU s | gates 1-3 CPU s before | after | before/pytest "
         "| after/pytest | verdicts |"
@@ -89,14 +98,14 @@ def main() -> None:
         pytest = [str(root / INTERPRETER), "-m", "pytest", "-q", "-p", "no:cacheprovider"]
         os.chdir(root)
         base, _ = _cpu_of([*pytest, project.tests, *project.pytest_args], env)
-        probe = [sys.executable, "-c", PROBE, str(root), project.tests]
+        probe = [sys.executable, "-c", PROBE, str(root), project.tests, args.gates]
         before, after, verdicts = [], [], []
         for _ in range(args.rounds):
             if args.assay_src:
                 cpu, out = _cpu_of(probe, {**env, "PYTHONPATH": str(args.assay_src)})
                 before.append(cpu)
                 verdicts.append(json.loads(out))
-            cpu, out = _cpu_of(probe, env)
+            cpu, out = _cpu_of(probe, {**env, **after_path})
             after.append(cpu)
             verdicts.append(json.loads(out))
         same = all(v == verdicts[0] for v in verdicts)

@@ -28,8 +28,9 @@ import time
 import pytest
 
 from . import reserve
+from .plan_steps import _fresh_draws, _wait
 from .protocol import PytestJob
-from .pytest_runner import Recorder, _fresh_draws, _pytest_args, _wait, finish
+from .pytest_runner import Recorder, _pytest_args, finish
 from .tree_watch import TreeWatch
 
 SHARED = ("/tmp", "/dev/shm")  # private to the sandbox's run, shared by the forks of one batch

@@ -22,78 +22,26 @@ memory) the caller can name the test that was running.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import random
-import re
-import signal
-import subprocess
-import sys
-import time
-from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from . import boot
+from .messages import MAX_MESSAGE, import_errors, short, subprocess_output
+from .plan_steps import PlanSteps
 from .plugins import quieting_args
 from .protocol import PytestJob
 from .reserve import Reserve, ahead
 
 if TYPE_CHECKING:
-    from types import TracebackType
-
     import pytest
 
+    from .lean import Lean
     from .tree_watch import TreeWatch
 
-MAX_MESSAGE = 2000
-# lines naming an import that failed, wherever a failing test shows them (its traceback, its
-# captured output, the output of a subprocess it ran): the parent decides whether the environment
-# lacks something the project needs
-_IMPORT_ERROR = re.compile(r"[^\n]*(?:No module named|ModuleNotFoundError|ImportError)[^\n]*")
-MAX_IMPORT_ERRORS = 10
 
-
-def _import_errors(texts: Iterable[Any]) -> list[str]:
-    found: dict[str, None] = {}
-    for text in texts:
-        if isinstance(text, bytes):
-            text = text.decode(errors="replace")
-        if isinstance(text, str):
-            found.update((m.group(0).strip()[:300], None) for m in _IMPORT_ERROR.finditer(text))
-    return list(found)[:MAX_IMPORT_ERRORS]
-
-
-def _subprocess_output(excinfo: pytest.ExceptionInfo[BaseException]) -> list[Any]:
-    """What the test's subprocesses printed, where the failure holds it: a `CalledProcessError`
-    (or `TimeoutExpired`) in the exception chain, a `CompletedProcess` in a traceback frame's
-    locals (`assert proc.returncode == 0`)."""
-    out: list[Any] = []
-    exc: BaseException | None = excinfo.value
-    seen = 0
-    while exc is not None and seen < 5:
-        out += [getattr(exc, a, None) for a in ("stdout", "stderr")]
-        exc, seen = exc.__cause__ or exc.__context__, seen + 1
-    tb: TracebackType | None = excinfo.tb
-    while tb is not None:
-        for value in list(tb.tb_frame.f_locals.values()):
-            if isinstance(value, (subprocess.CompletedProcess, subprocess.SubprocessError)):
-                out += [getattr(value, "stdout", None), getattr(value, "stderr", None)]
-        tb = tb.tb_next
-    return out
-
-
-def _short(report: pytest.TestReport) -> str:
-    crash = getattr(getattr(report, "longrepr", None), "reprcrash", None)
-    text = report.longreprtext or ""
-    if crash is not None and crash.message:
-        return (
-            f"{crash.message}\n{text[-MAX_MESSAGE:]}" if len(text) < MAX_MESSAGE else crash.message
-        )
-    return text[-MAX_MESSAGE:]
-
-
-class Recorder:
+class Recorder(PlanSteps):
     """pytest plugin that records collection and per-test outcomes."""
 
     def __init__(self, args: PytestJob, progress_path: str) -> None:
@@ -105,6 +53,7 @@ class Recorder:
         self.tests: dict[str, dict] = {}
         self.steps: list[dict] = []  # plan mode: one result per step
         self.reserve: Reserve | None = None  # checked mode: the session kept for gate 3's plan
+        self.lean: Lean | None = None  # plan mode: plain tests rerun without pytest's protocol
 
     def pytest_configure(self, config: pytest.Config) -> None:
         # assay's own pytest plugin is kept out of the sandbox (-p no:assay); its marker is
@@ -170,99 +119,6 @@ class Recorder:
                 self.tests[item.nodeid] = self._forked(item)
         return True
 
-    def run_steps(self, items: list[pytest.Item], steps: list[dict], ids: list[str]) -> None:
-        """A plan's steps, each in a fork of the collected session, into `steps`."""
-        for i, step in enumerate(steps):
-            self.steps.append(self._step(list(items), i, step, ids))
-            # a step marked `last` in which a test of `ids` did not pass ends the plan: its
-            # file is flaky already, the runs after it would only add to the count
-            tests = self.steps[-1]["tests"]
-            if step.get("last") and (
-                self.steps[-1].get("crash")
-                or any(tests[t]["outcome"] != "passed" for t in ids if t in tests)
-            ):
-                break
-
-    def _step(self, items: list[pytest.Item], index: int, step: dict, ids: list[str]) -> dict:
-        """One run of a plan: every test (in the step's order) in one forked child, or each wanted
-        test alone."""
-        if step.get("isolate"):
-            # the step's own choice of tests (`runner.alone`), else every wanted one
-            wanted = set(ids if step.get("ids") is None else step["ids"])
-            return {"tests": {i.nodeid: self._forked(i) for i in items if i.nodeid in wanted}}
-        if step.get("order") == "random":
-            random.Random(step.get("seed", 0)).shuffle(items)
-        elif step.get("order") == "reverse":
-            items.reverse()
-        part, progress = f"{self.args.out}.step{index}", f"{self.args.out}.step{index}.progress"
-        pid = os.fork()
-        if pid == 0:
-            try:
-                self.tests = {}
-                _fresh_draws()
-                # close the parent's handle, not drop it: a file freed by the GC warns
-                # (ResourceWarning), which a project with `filterwarnings = error` sees as an error
-                # in whichever test is running
-                self.progress.close()
-                # the child's own, until _exit
-                self.progress = open(progress, "w", buffering=1)  # noqa: SIM115
-                for i, item in enumerate(items):
-                    item.ihook.pytest_runtest_protocol(
-                        item=item, nextitem=items[i + 1] if i + 1 < len(items) else None
-                    )
-                with open(part, "w") as fh:
-                    json.dump(self.tests, fh)
-            finally:
-                os._exit(0)
-        status = _wait(pid, self.args.test_timeout)
-        try:
-            with open(part) as fh:
-                return {"tests": json.load(fh)}
-        except (OSError, ValueError):
-            pass
-        try:
-            with open(progress) as fh:
-                started = [line.strip() for line in fh if line.strip()]
-        except OSError:
-            started = []
-        why = (
-            f"timed out after {self.args.test_timeout:g} s"
-            if status is None
-            else f"the run ended abnormally (wait status {status})"
-        )
-        return {"tests": {}, "crash": why, "running": started[-1] if started else None}
-
-    def _forked(self, item: pytest.Item) -> dict:
-        part = f"{self.args.out}.part"
-        pid = os.fork()
-        if pid == 0:
-            try:
-                self.tests = {}
-                _fresh_draws()
-                item.ihook.pytest_runtest_protocol(item=item, nextitem=None)
-                with open(part, "w") as fh:
-                    json.dump(self.tests.get(item.nodeid), fh)
-            finally:
-                os._exit(0)
-        status = _wait(pid, self.args.test_timeout)
-        if status is None:
-            return {
-                "outcome": "timeout",
-                "duration": self.args.test_timeout,
-                "message": f"timed out after {self.args.test_timeout:g} s when run alone",
-            }
-        try:
-            with open(part) as fh:
-                result = json.load(fh)
-            os.unlink(part)
-        except (OSError, ValueError):
-            result = None
-        return result or {
-            "outcome": "error",
-            "duration": 0.0,
-            "message": f"crashed when run alone (wait status {status})",
-        }
-
     def pytest_runtest_logstart(self, nodeid: str, location: tuple[str, int | None, str]) -> None:
         self.progress.write(nodeid + "\n")
 
@@ -283,8 +139,8 @@ class Recorder:
             entry["outcome"] = "failed" if report.when == "call" else "error"
             entry["message"] = (
                 f"error at {report.when}: " if report.when != "call" else ""
-            ) + _short(report)
-            entry["import_errors"] = _import_errors(
+            ) + short(report)
+            entry["import_errors"] = import_errors(
                 [report.longreprtext, *(text for _, text in report.sections)]
             )
 
@@ -293,7 +149,7 @@ class Recorder:
     ) -> None:
         entry = self.tests.get(getattr(report, "nodeid", ""))
         if entry is not None and call.excinfo is not None:
-            found = _import_errors(_subprocess_output(call.excinfo))
+            found = import_errors(subprocess_output(call.excinfo))
             entry["import_errors"] = list(dict.fromkeys([*entry.get("import_errors", []), *found]))
 
     def result(self, exitstatus: int) -> dict:
@@ -305,30 +161,6 @@ class Recorder:
             "tests": self.tests,
             "leaked": boot.leaked_modules(self.args.user_root),
         }
-
-
-def _fresh_draws() -> None:
-    """In a forked run: numpy's global generator draws anew, as `random`'s does by itself after a
-    fork (CPython reseeds it). Else every rerun repeats the draws of the first, and a test that
-    hangs on unseeded numpy randomness passes or fails in all of them alike."""
-    numpy = sys.modules.get("numpy")
-    if numpy is not None:
-        # a numpy without the legacy API: its state is left as it is
-        with contextlib.suppress(Exception):
-            numpy.random.seed(int.from_bytes(os.urandom(4), "little"))
-
-
-def _wait(pid: int, timeout: float) -> int | None:
-    """A forked child's wait status, or None when it outlived `timeout` (then it is killed)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        done, status = os.waitpid(pid, os.WNOHANG)
-        if done:
-            return status
-        time.sleep(0.002)
-    os.kill(pid, signal.SIGKILL)
-    os.waitpid(pid, 0)
-    return None
 
 
 def _pytest_args(args: PytestJob, extra: list[str]) -> list[str]:

@@ -94,11 +94,25 @@ def imported(node: ast.Import | ast.ImportFrom) -> list[str]:
 
 
 def step(
-    order: str = "file", seed: int = 0, isolate: bool = False, ids: list[str] | None = None
+    order: str = "file",
+    seed: int = 0,
+    isolate: bool = False,
+    ids: list[str] | None = None,
+    lean: bool = False,
+    together: bool = False,
 ) -> dict:
     """One step of a plan as the pytest process takes it (every step of gate 3 ends the plan when
-    a test did not pass in it)."""
-    return {"order": order, "seed": seed, "isolate": isolate, "last": True, "ids": ids}
+    a test did not pass in it; `lean`: plain tests may run without pytest's per-test protocol;
+    `together`: a fast file's reruns, first run one after another in one process)."""
+    return {
+        "order": order,
+        "seed": seed,
+        "isolate": isolate,
+        "last": True,
+        "ids": ids,
+        "lean": lean,
+        "together": together,
+    }
 
 
 def ahead(policy: dict, source: str, passing: dict[str, float]) -> list[dict]:
@@ -107,11 +121,14 @@ def ahead(policy: dict, source: str, passing: dict[str, float]) -> list[dict]:
     `budget_s`, `random_order`, `seed`, `isolation`)."""
     reruns = policy["reruns_risky"] if risk_of(source) else policy["reruns"]
     budget = policy["budget_s"]
-    plan = [step() for _ in range(rerun_count(reruns, budget, passing))]
+    count = rerun_count(reruns, budget, passing)
+    # more reruns than configured: a fast file, whose reruns run together first
+    plan = [step(lean=True, together=count > reruns) for _ in range(count)]
     if policy["random_order"]:
-        plan.append(step("random", policy["seed"]))
+        plan.append(step("random", policy["seed"], lean=True))
     if policy["isolation"] and passing:
-        plan.append(step(isolate=True, ids=alone(list(passing), alone_count(budget, passing))))
+        ids = alone(list(passing), alone_count(budget, passing))
+        plan.append(step(isolate=True, ids=ids, lean=True))
     return plan
 
 

@@ -101,6 +101,11 @@ class TestRun:
     duration_s: float = 0.0
     # a plan's runs, one per step (Runner.run_plan)
     steps: list[TestRun] = field(default_factory=list)
+    # a lean step (`RunStep.lean`): tests run without the per-test protocol, and those that did not
+    # pass there (then the step ran again under the protocol, and `tests` are that run's)
+    lean: int = 0
+    screened: dict[str, str] = field(default_factory=dict)
+    together: bool = False  # a lean rerun made one after another with others in one process
     # gate 3's plan, run ahead by the process that made this run (Python: gates 1-2's process)
     ahead: PlanAhead | None = None
 
@@ -134,6 +139,12 @@ class RunStep:
     # an isolated step: at most this many tests alone (each function's first case, then the other
     # cases in file order); None: every one
     alone: int | None = None
+    # a rerun that may screen plain tests without the runner's per-test protocol: a test that does
+    # not pass there is run again under it, which alone decides (Python: `_assay_sandbox/lean.py`)
+    lean: bool = False
+    # a lean rerun of a fast file: the reruns like it may first run one after another in one
+    # process, a screen (`_assay_sandbox/plan_steps.py`); a slow file's would only add a run
+    together: bool = False
 
 
 class Runner(Protocol):

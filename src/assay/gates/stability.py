@@ -8,6 +8,11 @@ Where reruns are forks, a file whose tests are fast is rerun more than `reruns` 
 times as fit in `budget_s` (at most `MAX_RERUNS`). A few reruns are a coin toss against a test that
 fails one run in four (unseeded randomness, the clock): 6 runs miss it 18% of the time, 40 runs
 almost never; and a fork of a fast file costs about 10 ms.
+
+Each run is `lean` (Python: `_assay_sandbox/lean.py`): the tests pytest's own set-up suffices for
+run without its per-test hooks and reports (~0.08 ms a test instead of ~0.5 ms); a test that does
+not pass there makes the run start again under the full protocol, whose outcomes alone count, as
+do those of every run after it. Same count of runs, so the same odds against a flaky test.
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ from assay._assay_sandbox.stability_plan import (
     rerun_count,
     risk_of,
 )
-from assay.execution.runner import Order, RunStep, run_plan
+from assay.execution.runner import Order, Outcome, RunStep, run_plan
 from assay.feedback import compose, trim
 from assay.gates.base import BaseGate, GateContext
 from assay.model import Candidate, GateResult, GateStatus, TestOutcome, Verdict
@@ -51,15 +56,17 @@ class StabilityGate(BaseGate):
         more = rerun_count(reruns, cfg.budget_s, ctx.facts.test_durations) if forked else reruns
         # each run the last once a test did not pass in it: the file is flaky already
         plan: list[tuple[str, RunStep]] = [
-            (f"rerun {i + 1}", RunStep(last_if_failed=True)) for i in range(more)
+            (f"rerun {i + 1}", RunStep(last_if_failed=True, lean=True, together=more > reruns))
+            for i in range(more)
         ]
         if cfg.random_order:
-            step = RunStep(Order.RANDOM, cfg.seed, last_if_failed=True)
+            step = RunStep(Order.RANDOM, cfg.seed, last_if_failed=True, lean=True)
             plan.append((f"random order (seed {cfg.seed})", step))
         if cfg.isolation and passing:
             # a fork per test: each function's first case, its other cases as the budget allows
             limit = alone_count(cfg.budget_s, ctx.facts.test_durations) if forked else None
-            plan.append(("alone", RunStep(isolate=True, last_if_failed=True, alone=limit)))
+            step = RunStep(isolate=True, last_if_failed=True, alone=limit, lean=True)
+            plan.append(("alone", step))
         runs = run_plan(
             ctx.runner, ctx.workspace, [candidate.rel], [step for _, step in plan], passing
         )
@@ -71,12 +78,25 @@ class StabilityGate(BaseGate):
                     observations[nodeid].append((label, rec.outcome.value, rec.message))
                 elif run.crash and nodeid == run.running:
                     observations[nodeid].append((label, "crashed", run.crash))
-        details = {
+        details: dict = {
             "runs": 1 + len(runs),
             "risk": risk,
             "seed": cfg.seed,
             "plan": [p[0] for p in plan[: len(runs)]],
+            # reruns that screened plain tests without the per-test protocol (`RunStep.lean`)
+            "lean": sum(1 for run in runs if run.lean),
+            # of them, reruns run one after another in one fork (`_assay_sandbox/plan_steps.py`)
+            "together": sum(1 for run in runs if run.together),
         }
+        # what failed only there: run again under the protocol, these passed (else: flaky below)
+        unconfirmed = {
+            t: m
+            for run in runs
+            for t, m in run.screened.items()
+            if t in run.tests and run.tests[t].outcome is Outcome.PASSED
+        }
+        if unconfirmed:
+            details["lean_only"] = unconfirmed
         flaky: list[TestOutcome] = []
         body: list[str] = []
         for nodeid, obs in observations.items():

@@ -38,6 +38,12 @@ def step_runs(steps: list[dict], whole: TestRun, roots: tuple[str, ...]) -> list
             crash=relativize(step["crash"], *roots) if step.get("crash") else None,
             running=step.get("running"),
             duration_s=whole.duration_s,
+            lean=step.get("lean", 0),
+            together=bool(step.get("together")),
+            screened={
+                relativize(t, *roots): relativize(m or "", *roots)
+                for t, m in step.get("screened", {}).items()
+            },
         )
         for step in steps
     ]

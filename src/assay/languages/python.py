@@ -200,6 +200,8 @@ class PythonPytestRunner:
                 "isolate": s.isolate,
                 "last": s.last_if_failed,
                 "ids": alone(ids, s.alone) if s.isolate else None,
+                "lean": s.lean,
+                "together": s.together,
             }
             for s in steps
         ]
