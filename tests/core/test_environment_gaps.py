@@ -93,6 +93,20 @@ DEPENDS = (
 )
 
 
+GATES_1_2 = "[tool.assay]\ngates = ['compile', 'green']\n"
+
+
+def _one_unvalidated_file(root, tmp_path):
+    """`assay verify tests` at gates 1-2 of a project of one test file, which must come out
+    `unvalidated` with exit code 1: the CLI's run and the file's tests by name."""
+    out = tmp_path / "r.json"
+    proc = run_cli("verify", "tests", "-f", "text", "-f", f"json={out}", cwd=root)
+    assert proc.returncode == 1, proc.stdout[-2000:] + proc.stderr[-2000:]
+    [f] = json.loads(out.read_text())["files"]
+    assert f["verdict"] == "unvalidated", f
+    return proc, {t["id"].split("::")[1]: t for t in f["tests"]}
+
+
 def test_a_module_missing_in_a_subprocess_is_unvalidated_named_and_counted(project, tmp_path):
     root = project(SLUG, DEPENDS)
     out_dir = tmp_path / "out"
@@ -282,13 +296,7 @@ def test_a_standard_library_module_the_interpreter_was_built_without_is_an_envir
                 assert backend is not None
             """,
     }
-    root = project(files, "[tool.assay]\ngates = ['compile', 'green']\n")
-    out = tmp_path / "r.json"
-    proc = run_cli("verify", "tests", "-f", "text", "-f", f"json={out}", cwd=root)
-    assert proc.returncode == 1, proc.stdout[-2000:] + proc.stderr[-2000:]
-    [f] = json.loads(out.read_text())["files"]
-    tests = {t["id"].split("::")[1]: t for t in f["tests"]}
-    assert f["verdict"] == "unvalidated", f
+    proc, tests = _one_unvalidated_file(project(files, GATES_1_2), tmp_path)
     assert tests["test_put"]["verdict"] == "accepted"
     backend = tests["test_native_backend"]
     assert backend["verdict"] == "unvalidated"
@@ -332,13 +340,7 @@ def test_a_locale_the_system_lacks_is_an_environment_gap(project, tmp_path):
                 assert grouped(1234) == "1,234"
             """,
     }
-    root = project(files, "[tool.assay]\ngates = ['compile', 'green']\n")
-    out = tmp_path / "r.json"
-    proc = run_cli("verify", "tests", "-f", "text", "-f", f"json={out}", cwd=root)
-    assert proc.returncode == 1, proc.stdout[-2000:] + proc.stderr[-2000:]
-    [f] = json.loads(out.read_text())["files"]
-    tests = {t["id"].split("::")[1]: t for t in f["tests"]}
-    assert f["verdict"] == "unvalidated", f
+    proc, tests = _one_unvalidated_file(project(files, GATES_1_2), tmp_path)
     assert tests["test_plain"]["verdict"] == "accepted"
     assert tests["test_grouped"]["verdict"] == "unvalidated"
     assert "locale 'zz_QQ.UTF-8' is not installed on the system" in tests["test_grouped"]["reason"]
