@@ -185,3 +185,38 @@ def test_gate_4s_maven_artifacts_are_wanted_by_the_projects_junit_platform(fresh
         group, artifact, version = c.split(":")
         (repo / group.replace(".", "/") / artifact / version).mkdir(parents=True)
     assert maven_tools.missing(classpath) == []
+
+
+# what `mvn` prints when a plugin before the compiler stops the build (commons-lang3 3.17.0's RAT
+# check in `validate`, verbatim but for the path), and when the project's own code does not compile
+RAT_STOP = (
+    "[ERROR] Failed to execute goal org.apache.rat:apache-rat-plugin:0.16.1:check (rat-check) on "
+    "project commons-lang3: Too many files with unapproved license: 8 See RAT report in: "
+    "/tmp/ws/project/target/rat.txt -> [Help 1]"
+)
+JAVAC_STOP = (
+    "[ERROR] Failed to execute goal org.apache.maven.plugins:maven-compiler-plugin:3.13.0:"
+    "testCompile (default-testCompile) on project p: Compilation failure"
+)
+
+
+@pytest.mark.parametrize(("said", "remembered"), [(RAT_STOP, False), (JAVAC_STOP, True)])
+def test_a_build_another_plugin_stopped_early_is_prepared_again_next_time(
+    tmp_path, fresh_machine, monkeypatch, said, remembered
+):
+    """commons-lang3: the RAT check failed before Maven fetched build-helper's dependencies, the
+    step was remembered as done, and every later run stayed `unvalidated` until the marker was
+    deleted by hand. A compile failure of the project's own code comes after every fetch."""
+    shims = tmp_path / "bin"
+    shims.mkdir()
+    calls = tmp_path / "calls.txt"
+    (shims / "mvn").write_text(f"#!/bin/sh\necho run >> {calls}\necho '{said}'\nexit 1\n")
+    (shims / "mvn").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{shims}:{Path('/usr/bin')}:{Path('/bin')}")
+    root = tmp_path / "p"
+    root.mkdir()
+    (root / "pom.xml").write_text("<project><modelVersion>4.0.0</modelVersion></project>\n")
+    assert prepare(root, "java") is None  # no missing artifact named: the build says the rest
+    assert prepare(root, "java") is None
+    runs = calls.read_text().count("run")
+    assert (runs == 1) is remembered, runs  # remembered: the second call ran nothing

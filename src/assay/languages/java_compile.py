@@ -24,6 +24,7 @@ from assay.languages import junit_launcher
 from assay.languages.compiler_output import javac_errors
 from assay.languages.java_sources import TEST_NAME, build_tool, class_name, test_methods
 from assay.languages.java_warm import warm_classpath
+from assay.languages.maven_tools import failed_outside_javac
 from assay.languages.prepare import MAVEN_ARTIFACT
 from assay.languages.tooling import TEST_ID_SEP, Ran, ToolRunner, slug
 from assay.sandbox import Profile, Sandbox
@@ -53,19 +54,6 @@ def offline_gap(text: str, module: str, tool: str) -> str:
 
 
 # Maven's failure line, and the plugin that failed
-_GOAL_FAILED = re.compile(r"Failed to execute goal ([\w.-]+:[\w.-]+):[^\n]*")
-
-
-def failed_outside_javac(text: str) -> str | None:
-    """Maven's failure line when a plugin other than the compiler stopped the build (a RAT
-    license check, an enforcer rule): javac said nothing of the candidate, so assay cannot
-    judge it (commons-lang3's RAT check on a file without a header was a "COMPILE ERROR")."""
-    found = _GOAL_FAILED.search(re.sub(r"\x1b\[[0-9;]*m", "", text))
-    if found is None or found.group(1) == "org.apache.maven.plugins:maven-compiler-plugin":
-        return None
-    return found.group(0).removesuffix(" -> [Help 1]").strip()
-
-
 _RELEASE = re.compile(r"<(?:maven\.compiler\.)?(?:release|target)>\s*(?:1\.)?(\w+)\s*</")
 _WORD = re.compile(r"\w+")
 MAVEN_INSTALL = "install Maven (https://maven.apache.org, or apt install maven)"

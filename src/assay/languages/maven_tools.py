@@ -109,3 +109,16 @@ def add_pit_plugin(pom: Path) -> None:
             + text[at:]
         )
     pom.write_text(text, encoding="utf-8")
+
+
+_GOAL_FAILED = re.compile(r"Failed to execute goal ([\w.-]+:[\w.-]+):[^\n]*")
+
+
+def failed_outside_javac(text: str) -> str | None:
+    """Maven's failure line when a plugin other than the compiler stopped the build (a RAT
+    license check, an enforcer rule): javac said nothing of the candidate, so assay cannot
+    judge it (commons-lang3's RAT check on a file without a header was a "COMPILE ERROR")."""
+    found = _GOAL_FAILED.search(re.sub(r"\x1b\[[0-9;]*m", "", text))
+    if found is None or found.group(1) == "org.apache.maven.plugins:maven-compiler-plugin":
+        return None
+    return found.group(0).removesuffix(" -> [Help 1]").strip()

@@ -159,24 +159,28 @@ def _prepare_module(
         return None  # the toolchain check names what is missing
     with tempfile.TemporaryDirectory(prefix="assay-prepare-") as tmp:
         classpath = Path(tmp, "classpath.txt")
-        problem = _run_step(root, step, rel, [tool, *step.argv[1:]], timeout_s, classpath)
+        problem, done = _run_step(root, step, rel, [tool, *step.argv[1:]], timeout_s, classpath)
         if problem and step.narrow:
-            problem = _run_step(root, step, rel, [tool, *step.narrow[1:]], timeout_s, classpath)
+            problem, done = _run_step(
+                root, step, rel, [tool, *step.narrow[1:]], timeout_s, classpath
+            )
         if problem:
             return problem
         if step.build_file == "pom.xml" and classpath.is_file():
             entries = classpath.read_text(encoding="utf-8").strip().split(os.pathsep)
             maven_tools.fetch(maven_tools.missing(entries), timeout_s)
-    marker.parent.mkdir(parents=True, exist_ok=True)
-    marker.write_text(" ".join(step.argv) + "\n", encoding="utf-8")
+    if done:  # a build stopped before it fetched everything is tried again next time
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        marker.write_text(" ".join(step.argv) + "\n", encoding="utf-8")
     return None
 
 
 def _run_step(
     root: Path, step: Step, rel: str, argv: list[str], timeout_s: float, classpath: Path
-) -> str | None:
-    """`argv` in a scratch copy of the pristine project; the problem in one line, or None.
-    Maven writes the test class path to `classpath` (`dependency:build-classpath`)."""
+) -> tuple[str | None, bool]:
+    """`argv` in a scratch copy of the pristine project: the problem in one line (or None), and
+    whether the step went as far as it can (`finished`). Maven writes the test class path to
+    `classpath` (`dependency:build-classpath`)."""
     if step.build_file == "pom.xml":  # the repository the sandboxed runs read (JVMs ignore $HOME)
         argv.insert(1, f"-Dmaven.repo.local={maven_tools.repository()}")
         argv.insert(2, f"-Dmdep.outputFile={classpath}")
@@ -197,14 +201,24 @@ def _run_step(
                 env=env,
             )
         except subprocess.TimeoutExpired:
-            return f"preparing {rel} (`{' '.join(argv)}`) timed out after {timeout_s:.0f} s"
+            return f"preparing {rel} (`{' '.join(argv)}`) timed out after {timeout_s:.0f} s", False
         except OSError as exc:
-            return f"preparing {rel} (`{' '.join(argv)}`) could not start: {exc}"
+            return f"preparing {rel} (`{' '.join(argv)}`) could not start: {exc}", False
     output = ran.stdout + "\n" + ran.stderr
     # Maven fetches before it compiles: the project's own code failing to compile is no gap
     if ran.returncode != 0 and (step.language != "java" or _MAVEN_MISSING.search(output)):
         return (
             f"dependencies of {rel}/{step.build_file} could not be prepared "
             f"(`{' '.join(argv)}`): {missing(step, output)}"
-        )
-    return None
+        ), False
+    return None, finished(step, ran.returncode, output)
+
+
+def finished(step: Step, returncode: int, output: str) -> bool:
+    """Whether a step that is no problem went as far as it can: Maven fetches a plugin's
+    dependencies as it reaches the plugin, so a build a plugin other than the compiler stopped
+    (a RAT license check in `validate`) left later plugins unfetched, while the project's own
+    code failing to compile comes after everything is fetched."""
+    if returncode == 0 or step.language != "java":
+        return True
+    return maven_tools.failed_outside_javac(output) is None
