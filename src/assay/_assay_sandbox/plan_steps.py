@@ -37,10 +37,11 @@ class PlanSteps:
     def run_steps(self, items: list[pytest.Item], steps: list[dict], ids: list[str]) -> None:
         """A plan's steps, each in a fork of the collected session, into `steps`. A `lean` step
         runs plain tests without pytest's per-test protocol (`lean.py`); when a test does not pass
-        in it, the step runs again under the protocol, which alone decides, and so do the steps
-        after it (`screened`: what the lean run saw). Lean reruns in file order first run one
-        after another in a single fork (`_together`); only when a test did not pass there does
-        each get a fork of its own, as above."""
+        in it, the step runs again under the protocol, which decides, and so do the steps after it
+        (`screened`: what the lean run saw) - unless the protocol's run passes and a lean run again
+        passes too: the lean failure was then chance, and stands. Lean reruns in file order first
+        run one after another in a single fork (`_together`); only when a test did not pass there
+        does each get a fork of its own, as above."""
         full, tried, i = False, False, 0
         while i < len(steps):
             index, step = i, steps[i]
@@ -62,11 +63,15 @@ class PlanSteps:
                 and (result.get("lean") or "crash" in result)
             ):
                 screened = not_passed(result, ids)
+                # under the protocol it passes: lean's doing when it fails lean again, else chance
+                # (the lean failure stands: forgiving it gave a flaky test a second roll)
                 if screened:
-                    ran = result.get("lean", 0)
-                    result = self._step(list(items), index, step, ids)
-                    result.update(screened=screened, lean=ran)
-                    full = True
+                    redo = self._step(list(items), index, step, ids)
+                    if not_passed(redo, ids) or not_passed(
+                        self._step(list(items), index, step, ids, lean), ids
+                    ):
+                        redo.update(screened=screened, lean=result.get("lean", 0))
+                        result, full = redo, True
             self.steps.append(result)
             # a step marked `last` in which a test of `ids` did not pass ends the plan: its
             # file is flaky already, the runs after it would only add to the count
@@ -195,15 +200,18 @@ class PlanSteps:
 
     def _alone(self, items: list[pytest.Item], lean: Lean | None) -> dict:
         """Each of `items` in a fork of its own; `lean`: a plain test lean first, and again under
-        pytest's protocol when it did not pass there (only that run counts)."""
+        pytest's protocol when it did not pass there (that run counts, unless the test passes lean
+        again: then its lean failure was chance, and stands)."""
         tests, screened, ran = {}, {}, 0
         for item in items:
             plain = lean is not None and lean.plain(item)
             tests[item.nodeid] = self._forked(item, lean if plain else None)
             ran += plain
             if plain and tests[item.nodeid]["outcome"] != "passed":
-                screened[item.nodeid] = tests[item.nodeid]["message"]
-                tests[item.nodeid] = self._forked(item)
+                redo = self._forked(item)  # as in `run_steps`: a lean pass again keeps the failure
+                if redo["outcome"] != "passed" or self._forked(item, lean)["outcome"] != "passed":
+                    screened[item.nodeid] = tests[item.nodeid]["message"]
+                    tests[item.nodeid] = redo
         return {"tests": tests, "lean": ran, "screened": screened}
 
     def _forked(self, item: pytest.Item, lean: Lean | None = None) -> dict:
