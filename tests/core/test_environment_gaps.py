@@ -346,6 +346,12 @@ def test_a_locale_the_system_lacks_is_an_environment_gap(project, tmp_path):
     assert "locale 'zz_QQ.UTF-8' is not installed on the system" in tests["test_grouped"]["reason"]
     line = next(ln for ln in proc.stdout.splitlines() if ln.startswith("environment:"))
     assert "no locale 'zz_QQ.UTF-8' on this system (1 test of 1 file unvalidated" in line
+    # the gate's own words: a locale is the system's to generate, not a package to install
+    [f] = json.loads((tmp_path / "r.json").read_text())["files"]
+    green = next(g for g in f["gates"] if g["gate"] == "green")["feedback"]
+    assert green.startswith("UNVALIDATED: Gate 2 — MISSING SYSTEM LOCALE"), green
+    assert "generate 'zz_QQ.UTF-8' on this system (locale-gen" in green
+    assert "Not judged: install" not in green
 
 
 @pytest.mark.slow

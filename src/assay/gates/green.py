@@ -19,6 +19,12 @@ GAP_HINT = (
     "Not judged: install {missing} for {python} and run again "
     "(the other tests went on through the gates)."
 )
+# a locale comes with the system, not with the interpreter nor pip
+LOCALE_HEADER = "UNVALIDATED: Gate 2 — MISSING SYSTEM LOCALE"
+LOCALE_HINT = (
+    "Not judged: generate {missing} on this system (locale-gen, or the locales-all package) and "
+    "run again (the other tests went on through the gates)."
+)
 # a non-strict xfail that passes (XPASS) passes for pytest and says nothing of the test either way;
 # its author expects it to fail: unjudged, as an xfail is (pytest fails a strict one itself)
 FAILING = {Outcome.FAILED, Outcome.ERROR, Outcome.TIMEOUT}
@@ -205,18 +211,25 @@ class GreenGate(BaseGate):
         if gaps:
             # the other tests go on through the gates; the file cannot be fully judged
             gapped = [f"{t.id}: {t.reason}" for t in outcomes if t.verdict is Verdict.UNVALIDATED]
+            locales = [g.removeprefix("no locale ") for g in gaps if g.startswith("no locale ")]
+            modules = [g.removeprefix("no ") for g in gaps if not g.startswith("no locale ")]
+            hints = [
+                *([LOCALE_HINT.format(missing=", ".join(locales))] if locales else []),
+                *(
+                    [
+                        GAP_HINT.format(
+                            missing=", ".join(modules), python=python or "the test interpreter"
+                        )
+                    ]
+                    if modules
+                    else []
+                ),
+            ]
             return GateResult(
                 self.name,
                 GateStatus.WARN,
                 elapsed,
-                compose(
-                    GAP_HEADER,
-                    gapped,
-                    GAP_HINT.format(
-                        missing=", ".join(label.removeprefix("no ") for label in gaps),
-                        python=python or "the test interpreter",
-                    ),
-                ),
+                compose(LOCALE_HEADER if not modules else GAP_HEADER, gapped, " ".join(hints)),
                 verdict=Verdict.UNVALIDATED,
                 tests=outcomes,
                 details=details,
