@@ -7,12 +7,25 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from assay.config.smells import SmellsConfig
 from assay.smells.polyglot import analyze
 
+GENERATED = SmellsConfig.model_validate({"profile": "generated"})
 
-def rejects(source: str, path: str, language: str, root: Path | None = None) -> set[tuple]:
-    found = analyze(source, path, language, None, root) if root else analyze(source, path, language)
-    return {(f.test, f.rule) for f in found if f.level == "reject"}
+
+def rejects(
+    source: str,
+    path: str,
+    language: str,
+    root: Path | None = None,
+    config: SmellsConfig = GENERATED,
+) -> set[tuple]:
+    """Reject-level findings, judged as generated tests (the strict profile) unless told."""
+    return {
+        (f.test, f.rule)
+        for f in analyze(source, path, language, config, root)
+        if f.level == "reject"
+    }
 
 
 JAVA = """
@@ -195,3 +208,19 @@ func TestChecked(t *testing.T) {
 def test_go_an_assertion_library_testing_itself_is_not_a_tautology():
     assert rejects(GO_ASSERT_LIBRARY, "assert/assertions_test.go", "go") == set()
     assert rejects(GO_USER, "price/price_test.go", "go") == {("TestTaut", "AP006")}
+
+
+def test_an_assertion_free_test_is_a_warning_in_a_suite_and_rejected_when_generated():
+    """commons-lang3's `ValidateTest.shouldNotThrow...` and smallvec's "does not panic" tests: in a
+    project's own suite a test that only runs code is an idiom gate 4 judges; a model's test that
+    asserts nothing is rejected."""
+    path = "src/test/java/org/acme/CodecTest.java"
+    for profile in ("auto", "suite"):
+        config = SmellsConfig.model_validate({"profile": profile})
+        found = {(f.test, f.rule): f.level for f in analyze(JAVA, path, "java", config)}
+        assert found[("constructs", "AP001")] == "warn"
+        assert ("constructs", "AP001") not in rejects(JAVA, path, "java", None, config)
+        assert ("sameObject", "AP006") in rejects(JAVA, path, "java", None, config)
+    assert ("constructs", "AP001") in rejects(JAVA, path, "java")
+    pinned = SmellsConfig.model_validate({"profile": "suite", "levels": {"AP001": "reject"}})
+    assert ("constructs", "AP001") in rejects(JAVA, path, "java", None, pinned)

@@ -210,3 +210,35 @@ def test_a_helper_test_case_without_tests_imported_from_the_package_is_not_flagg
         "`TestWithChecks` imported from pkg.test_tools: pytest collects it here too and runs its "
         "tests again"
     ]
+
+
+def test_an_object_the_test_built_compared_with_itself_checks_its_class_equality():
+    # rfc3986's `assert uri == uri`: `==` runs URIReference.__eq__, the project's own code
+    assert (
+        tautologies(
+            """\
+            from rfc3986 import URIReference
+
+            def test_same_basic_uri():
+                uri = URIReference.from_string("http://example.com")
+                assert uri == uri
+            """,
+            {},
+        )
+        == []
+    )
+    # a plain value, or identity, compared with itself holds whatever the code does
+    assert tautologies(
+        """\
+        from rfc3986 import total
+
+        def test_total():
+            x = total([1, 2])
+            assert x == x
+
+        def test_same_object():
+            uri = URIReference.from_string("http://example.com")
+            assert uri is uri
+        """,
+        {},
+    ) == [5, 9]

@@ -36,7 +36,7 @@ fail_on_low_value = true                         # AS020, AS021
 """
 
 
-def _level(r: Rule, code: str = "") -> str:
+def level_text(r: Rule, code: str = "") -> str:
     if r.profiles:
         return " / ".join(
             f"{code}{level}{code} ({profile})" for profile, level in r.profiles.items()
@@ -47,11 +47,11 @@ def _level(r: Rule, code: str = "") -> str:
 def render() -> str:
     rows = ["| id | name | level | message |", "|---|---|---|---|"]
     rows += [
-        f"| [{r.id}](#{r.id.lower()}-{r.name}) | {r.name} | {_level(r)} | {r.message} |"
+        f"| [{r.id}](#{r.id.lower()}-{r.name}) | {r.name} | {level_text(r)} | {r.message} |"
         for r in RULES.values()
     ]
     sections = [
-        f"## {r.id} {r.name}\n\nLevel: {_level(r, '`')}. "
+        f"## {r.id} {r.name}\n\nLevel: {level_text(r, '`')}. "
         f"Message: *{r.message}*.\n\n{doc_section(r.doc)}\n\nFix: {r.hint}\n"
         for r in RULES.values()
     ]

@@ -53,7 +53,14 @@ def available(language: str, path: str = "") -> bool:
 
 
 def level(rule: Rule, config: SmellsConfig) -> str:
-    return config.levels.get(rule.id, rule.level)
+    """The rule's level: configured per rule, else per profile (no marker says a file of these
+    languages was generated, so "auto" judges it as a suite), else the rule's own."""
+    if rule.id in config.levels:
+        return config.levels[rule.id]
+    if rule.profiles:
+        profile = "suite" if config.profile == "auto" else config.profile
+        return rule.profiles[profile]
+    return rule.level
 
 
 def analyze(

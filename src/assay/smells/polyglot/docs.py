@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from assay.smells.docs import level_text
 from assay.smells.model import doc_section
 from assay.smells.polyglot import UNPARSABLE
 from assay.smells.polyglot.rules import RULES
@@ -19,6 +20,7 @@ the mock threshold live in `[tool.assay.smells]` with the Python rules':
 
 ```toml
 [tool.assay.smells]
+profile = "auto"             # auto (= suite here) | generated | suite
 levels = { AP003 = "off" }   # reject | warn | info | off
 max_mocks = 6                # AP005
 ```
@@ -31,11 +33,11 @@ def render() -> str:
     rules = [UNPARSABLE, *RULES.values()]
     rows = ["| id | name | level | message |", "|---|---|---|---|"]
     rows += [
-        f"| [{r.id}](#{r.id.lower()}-{r.name}) | {r.name} | {r.level} | {r.message} |"
+        f"| [{r.id}](#{r.id.lower()}-{r.name}) | {r.name} | {level_text(r)} | {r.message} |"
         for r in rules
     ]
     sections = [
-        f"## {r.id} {r.name}\n\nLevel: `{r.level}`. Message: *{r.message}*.\n\n"
+        f"## {r.id} {r.name}\n\nLevel: {level_text(r, '`')}. Message: *{r.message}*.\n\n"
         f"{doc_section(r.doc).replace('```python', '```')}\n\nFix: {r.hint}\n"
         for r in rules
     ]

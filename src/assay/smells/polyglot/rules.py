@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from assay.smells.model import Hit, Level, Rule
+from assay.smells.model import Hit, Level, Profile, Rule
 from assay.smells.polyglot.comparisons import (
     EQUAL,
     LITERAL,
@@ -47,10 +47,25 @@ class Context:
     package: str | None = None  # the file's package when its functions are called unqualified
 
 
-def rule(id: str, name: str, level: Level, message: str, hint: str) -> Callable:
+def rule(
+    id: str,
+    name: str,
+    level: Level,
+    message: str,
+    hint: str,
+    profiles: dict[Profile, Level] | None = None,
+) -> Callable:
     def register(fn: Callable[..., Iterator[Hit]]) -> Callable[..., Iterator[Hit]]:
         RULES[id] = Rule(
-            id, name, level, message, hint, inspect.cleandoc(fn.__doc__ or ""), fn, "test"
+            id,
+            name,
+            level,
+            message,
+            hint,
+            inspect.cleandoc(fn.__doc__ or ""),
+            fn,
+            "test",
+            profiles=profiles,
         )
         return fn
 
@@ -78,9 +93,17 @@ def _body_empty(case: Case) -> bool:
     "reject",
     "no assertion",
     "Assert on the result (assertEquals, t.Errorf, assert_eq!, expect(...).toBe, Assert.Equal).",
+    profiles={"generated": "reject", "suite": "warn"},
 )
 def no_assertion(case: Case, ctx: Context) -> Iterator[Hit]:
     """A test without an assertion passes whatever the code does: it can only fail by crashing.
+
+    Rejected in generated tests (`profile = "generated"`, which `assay generate` uses; set it to
+    judge tests a model wrote); a warning in a project's own suite (`"suite"`, what `"auto"` means
+    outside Python), where Java's and Rust's "does not throw" tests are an idiom (a validator
+    that must accept a value, a `debug_assert!` that must hold: commons-lang3's `ValidateTest`,
+    smallvec): there gate 4 judges whether the test catches anything by crashing, and one that
+    kills no mutant is `low_value`.
 
     Expected exceptions count (`assertThrows`, `#[should_panic]`, `[ExpectedException]`,
     `.toThrow()`), and so do calls of helpers whose name starts with assert, expect, verify or

@@ -128,6 +128,16 @@ def _compared_elsewhere(test: TestFunc, value: ast.AST, at: ast.AST) -> bool:
     return False
 
 
+def _reflexive(test: TestFunc, value: ast.expr, op: ast.cmpop, at: ast.AST) -> bool:
+    """`uri == uri` where the test built `uri` (`uri = URIReference.from_string(s)`, a class
+    constructed): == runs that class's `__eq__`, the project's code (rfc3986's checks that its
+    equality is reflexive). A plain value (`x = 1`, `x = total(...)`) or `is` stays a tautology."""
+    if not (isinstance(op, ast.Eq) and isinstance(value, ast.Name)):
+        return False
+    built = follow(test, value, at)
+    return isinstance(built, ast.Call) and _builds_objects(test, built)
+
+
 def _compared(node: ast.AST) -> Iterator[tuple[ast.expr, ast.expr]]:
     """The pairs an assertion compares: of each comparison in it (`assert a == b`,
     `self.assertFalse(a == b)`), and the first two arguments of an assertion method
@@ -169,7 +179,7 @@ def _tautology(test: TestFunc, expr: ast.AST, at: ast.AST) -> str | None:
         return None
     has_call = any(isinstance(n, ast.Call) for n in ast.walk(left))
     if same(left, right) and not has_call:
-        if _compared_elsewhere(test, left, at):
+        if _compared_elsewhere(test, left, at) or _reflexive(test, left, op, at):
             return None  # reflexivity of a value the test also compares with others
         return f"tautology: compares `{ast.unparse(left)}` with itself"
     if isinstance(op, ast.Is):
@@ -201,7 +211,8 @@ def tautology(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
 
     Judged on the code, never on the test's name. Caught: `assert True`, two literals compared, the
     same expression without a call on both sides (`x == x`, unless the test also compares `x` with
-    something else, `x == x.datetime`: then it checks that the type's equality is reflexive), and
+    something else, `x == x.datetime`, or `x` is an object the test built, `x = Key.parse(s)`: then
+    it checks that the type's equality is reflexive), and
     two evaluations of one call compared (`f(x) == f(x)`, or `expected = f(x)` then
     `f(x) == expected`) when that is all the test checks of `f`: any function that returns the
     same value twice passes it. Two identical
