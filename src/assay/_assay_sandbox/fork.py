@@ -30,25 +30,9 @@ RETRY_FACTOR = 4.0
 # busy machine slows every child, a real hang still times out
 
 
-# libc's `prctl`, looked up once in the parent (False: there is none): `ctypes.CDLL(None)` in each
-# child cost it 0.3 ms of CPU and ~50 page faults, ~1% of a fast mutant's child
-_PRCTL: list[Any] = []
-
-
-def _prctl() -> Any:
-    """libc's `prctl`, or False; call it in the parent, before forking."""
-    if not _PRCTL:
-        try:
-            _PRCTL.append(ctypes.CDLL(None).prctl)
-        except (OSError, AttributeError):
-            _PRCTL.append(False)
-    return _PRCTL[0]
-
-
-def _die_with_parent(prctl: Any) -> None:
-    if prctl:
-        with contextlib.suppress(OSError):
-            prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+def _die_with_parent() -> None:
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
 
 
 def _quiet() -> None:
@@ -124,7 +108,6 @@ class Child:
 
 def fork(body: Body) -> Child:
     """Fork a child that runs `body(report)`; its return value is the child's result."""
-    prctl = _prctl()
     r, w = os.pipe()
     pid = os.fork()
     if pid == 0:
@@ -132,7 +115,7 @@ def fork(body: Body) -> Child:
         try:
             try:
                 os.close(r)
-                _die_with_parent(prctl)
+                _die_with_parent()
                 _quiet()
                 result = {"result": body(lambda msg: _write(w, msg))}
             except BaseException:
