@@ -1,6 +1,6 @@
 """A forked child dies with its parent (PR_SET_PDEATHSIG): a mutation worker killed by assay (a
 hang, the run's limit) must not leave its mutants' children running, each a copy of the worker and
-of the user's tests. No test held this before the sixth session's look at what a child does before
+of the user's tests. No test held this before the eighth session's look at what a child does before
 its body runs (bench/README.md, "Eighth session: one mutant's child")."""
 
 from __future__ import annotations
