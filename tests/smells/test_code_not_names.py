@@ -210,3 +210,22 @@ def test_a_helper_test_case_without_tests_imported_from_the_package_is_not_flagg
         "`TestWithChecks` imported from pkg.test_tools: pytest collects it here too and runs its "
         "tests again"
     ]
+
+
+def test_an_attribute_read_twice_compared_by_identity_checks_what_access_returns():
+    # `__getattr__` or a property may build a new object on each read (munch's
+    # DefaultFactoryMunch stores the default it makes): `b.foo is b.foo` checks that it does not;
+    # a plain name compared with itself is still a tautology
+    assert tautologies(
+        """\
+        from munch import DefaultFactoryMunch
+
+        def test_default_is_stored():
+            b = DefaultFactoryMunch(object)
+            assert b.foo is b.foo
+            assert b["bar"] is b["bar"]
+            value = object()
+            assert value is value
+        """,
+        {},
+    ) == [8]
