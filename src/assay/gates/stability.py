@@ -82,7 +82,10 @@ class StabilityGate(BaseGate):
                 if rec is not None:
                     observations[nodeid].append((label, rec.outcome.value, rec.message))
                 elif run.crash and nodeid == run.running:
-                    observations[nodeid].append((label, "crashed", run.crash))
+                    hung = run.timed_out or run.crash.startswith("timed out")
+                    observations[nodeid].append(
+                        (label, "timed out" if hung else "crashed", run.crash)
+                    )
         details: dict = {
             "runs": 1 + len(runs),
             "risk": risk,
