@@ -394,3 +394,45 @@ def test_a_low_score_without_the_tests_the_environment_kept_from_running_is_unva
     assert mutation.feedback.startswith("UNVALIDATED: Gate 4 — SCORE NOT JUDGED (")
     assert "1 of the file's tests did not run (no module 'fakedep_missing')" in mutation.feedback
     assert "sign.py, line" in mutation.feedback  # the survivors are still shown
+
+
+HELLO = {
+    "src/hello/__init__.py": """
+        def greet(name):
+            return f"hello {name}"
+        """,
+    "tests/test_script.py": """
+        import subprocess
+
+        from hello import greet
+
+
+        def test_greet():
+            assert greet("a") == "hello a"
+
+
+        def test_console_script():
+            out = subprocess.run(["hello-cli"], capture_output=True, text=True, check=True)
+            assert out.stdout == "hello cli\\n"
+        """,
+}
+
+
+def test_the_interpreters_venv_scripts_are_on_path_as_its_activation_puts_them(project):
+    """glom's `test_main` runs `glom`, the console script `pip install -e .` put in the venv's
+    bin: with the README's relative interpreter and no activated venv it was `rejected at green`
+    (FileNotFoundError). The configured venv's scripts come first on PATH, as activating it does."""
+    root = project(
+        HELLO,
+        "[tool.pytest.ini_options]\npythonpath = ['src']\n"
+        "[tool.assay]\ngates = ['compile', 'green']\n"
+        '[tool.assay.python]\ninterpreter = ".venv/bin/python"\n',
+    )
+    venv.EnvBuilder(with_pip=False).create(root / ".venv")
+    site = next((root / ".venv" / "lib").glob("python3*/site-packages"))
+    (site / "deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")  # pytest, from here
+    script = root / ".venv" / "bin" / "hello-cli"  # as pip writes a console script
+    script.write_text("#!/bin/sh\necho hello cli\n")
+    script.chmod(0o755)
+    [f] = verify([root / "tests"], root=root).files
+    assert f.verdict is Verdict.ACCEPTED, [g.feedback for g in f.gates]

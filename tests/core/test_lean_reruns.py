@@ -301,3 +301,49 @@ def test_a_lean_failure_the_protocol_does_not_repeat_is_kept_when_lean_passes_ag
     f = verify([root / "tests/test_once.py"], s).files[0]
     assert f.verdict is Verdict.FLAKY, f.gates[-1].details
     assert "failed when rerun 1" in f.tests[0].reason
+
+
+# passes at gate 2 (the first call: a counter in HOME), hangs on the second, and fails at once
+# from the third on: the outcome tells which run gate 3 kept
+HANGS_ONCE = """
+import os
+import pathlib
+import time
+
+from calc.ops import add
+
+
+def test_add():
+    counter = pathlib.Path(os.environ["HOME"], "calls")
+    calls = int(counter.read_text()) + 1 if counter.exists() else 1
+    counter.write_text(str(calls))
+    if calls == 2:
+        time.sleep(600)
+    assert calls == 1, f"call {calls}"
+    assert add(1, 2) == 3
+"""
+
+
+@pytest.mark.slow  # a timeout of 15 s, once
+@pytest.mark.parametrize(
+    "budget, kept, lean",
+    [(0, "timed out when rerun 1", None), (None, "failed when rerun 1", 0)],
+    ids=["each-rerun-its-fork", "reruns-together-first"],
+)
+def test_a_test_that_hangs_costs_one_timeout_in_gate_3(project, budget, kept, lean):
+    """A lean rerun that timed out stands (the protocol's run of the same step would cost a
+    second timeout, and its failure is kept all the same); when the reruns run together first and
+    a test hangs there, the first rerun is the protocol's, with no lean run before it (which would
+    hang again)."""
+    root = project({**LIB, "tests/test_hangs.py": HANGS_ONCE})
+    # gate 3 in its own process (without gate 1, no plan run ahead, whose hang would end it)
+    s = settings(["green", "stability"])
+    s.sandbox.timeout_s = 15  # the green run's process must start within it on a busy machine
+    if budget is not None:
+        s.stability.budget_s = budget
+    f = verify([root / "tests/test_hangs.py"], s).files[0]
+    assert f.verdict is Verdict.FLAKY, f.gates[-1].details
+    # the lean run's timeout, kept; or the protocol's run at once (its third call fails)
+    assert kept in f.tests[0].reason, f.tests[0].reason
+    if lean is not None:  # no lean run before the protocol's
+        assert f.gates[-1].details["lean"] == lean

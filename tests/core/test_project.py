@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ast
+
 import pytest
 
 from assay.errors import InputError
@@ -101,3 +103,30 @@ def test_a_reexport_is_followed_through_every_module_to_where_the_name_is_define
     ]
     # a cycle of imports ends where it started, not in a loop
     assert proj.targets_of("from pkg.loop_a import Y\n", "tests/test_t.py") == ["pkg/loop_a.py"]
+
+
+def test_each_module_is_parsed_once_however_many_names_and_test_files_reach_it(
+    project, monkeypatch
+):
+    # glom: its __init__ passes on ~100 names of a 2,500-line core.py; every test file's cache key
+    # followed each name by parsing the modules on its way again: minutes before any gate, silent
+    names = [f"f{i}" for i in range(30)]
+    root = project(
+        {
+            "src/pkg/__init__.py": f"from .api import {', '.join(names)}\n",
+            "src/pkg/api.py": f"from pkg.core import {', '.join(names)}\n",
+            "src/pkg/core.py": "".join(
+                f"def {n}():\n    return {i}\n" for i, n in enumerate(names)
+            ),
+        }
+    )
+    proj = Project.load(root)
+    core = (root / "src/pkg/core.py").read_text()
+    parsed = []
+    parse = ast.parse
+    monkeypatch.setattr(ast, "parse", lambda text, *a, **k: parsed.append(text) or parse(text))
+    tests = {f"tests/test_{i}.py": f"from pkg import {', '.join(names)}\n" for i in range(5)}
+    for rel, source in tests.items():
+        assert proj.targets_of(source, rel) == ["src/pkg/core.py"]
+    assert parsed.count(core) <= 1
+    assert len(parsed) <= len(tests) + 3  # each test file, and each module on the way once

@@ -6,9 +6,11 @@ worker's memory and the subprocess imports the original code. jsonpointer 3.12's
 from __future__ import annotations
 
 import json
+import textwrap
 
 import pytest
 
+from assay.gates.spawning import spawning_tests
 from tests.conftest import run_cli
 
 FILES = {
@@ -48,6 +50,32 @@ FILES = {
         def test_constant_only():
             assert sys.maxsize > 0
         """,
+    # a script of the project, no module: run by `runpy` in the test's process, afresh
+    "bin/shout": """
+        import sys
+
+
+        def shout(text):
+            return text.upper() + "!"
+
+
+        if __name__ == "__main__":
+            print(shout(" ".join(sys.argv[1:])))
+        """,
+    "tests/test_script.py": """
+        import runpy
+
+        from slug import slugify
+
+
+        def test_words():
+            assert slugify("A b") == "a-b"
+
+
+        def test_script_function():
+            script = runpy.run_path("bin/shout")
+            assert script["shout"]("hey") == "HEY!"
+        """,
 }
 
 
@@ -68,3 +96,29 @@ def test_a_test_that_runs_the_project_in_a_subprocess_is_not_low_value(project, 
     # a test that starts nothing and reaches nothing stays low value
     assert tests["test_constant_only"]["verdict"] == "low_value"
     assert tests["test_words"]["verdict"] == "accepted"
+
+
+def test_a_test_of_a_project_script_run_by_runpy_is_not_low_value():
+    """jsonpointer's `test_closes_json_inputs` calls a function of `bin/jsonpointer` that
+    `runpy.run_path` ran: the project's code, in this process, but afresh from its source - not
+    the functions gate 4 mutates - and a script is no module gate 4 mutates. Out of gate 4's
+    scope, so said in a note; it was `low_value`."""
+    source = textwrap.dedent(FILES["tests/test_script.py"])
+    assert spawning_tests(source) == {"test_script_function": "calls runpy.run_path"}
+
+
+@pytest.mark.slow
+def test_a_runpy_script_test_gets_the_note_not_low_value(project, tmp_path):
+    files = {k: v for k, v in FILES.items() if k != "tests/test_slug.py"}
+    root = project(
+        files=files, pyproject="[tool.assay]\ngates = ['compile', 'green', 'mutation']\n"
+    )
+    out = tmp_path / "r.json"
+    proc = run_cli("verify", "tests", "-f", f"json={out}", cwd=root)
+    [f] = json.loads(out.read_text())["files"]
+    tests = {t["id"].split("::", 1)[1]: t for t in f["tests"]}
+    script = tests["test_script_function"]
+    assert script["verdict"] == "accepted", (script, proc.stdout[-3000:])
+    assert "gate 4 cannot judge it: it runs the project's code afresh from its source" in (
+        script.get("note") or ""
+    )

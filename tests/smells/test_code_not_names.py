@@ -242,3 +242,22 @@ def test_an_object_the_test_built_compared_with_itself_checks_its_class_equality
         """,
         {},
     ) == [5, 9]
+
+
+def test_an_attribute_read_twice_compared_by_identity_checks_what_access_returns():
+    # `__getattr__` or a property may build a new object on each read (munch's
+    # DefaultFactoryMunch stores the default it makes): `b.foo is b.foo` checks that it does not;
+    # a plain name compared with itself is still a tautology
+    assert tautologies(
+        """\
+        from munch import DefaultFactoryMunch
+
+        def test_default_is_stored():
+            b = DefaultFactoryMunch(object)
+            assert b.foo is b.foo
+            assert b["bar"] is b["bar"]
+            value = object()
+            assert value is value
+        """,
+        {},
+    ) == [8]

@@ -51,10 +51,12 @@ class PlanSteps:
             if count > 1 and lean is not None:
                 tried = True
                 together = self._together(list(items), index, count, ids, lean)
-                if together is not None:
+                if isinstance(together, list):
                     self.steps += together
                     i = index + count
                     continue
+                if together == "timeout":  # a test hangs: the protocol's run decides at once
+                    lean = None
             result = self._step(list(items), index, step, ids, lean)
             # an isolated step ran each screened test again itself (`_alone`)
             if (
@@ -64,8 +66,9 @@ class PlanSteps:
             ):
                 screened = not_passed(result, ids)
                 # under the protocol it passes: lean's doing when it fails lean again, else chance
-                # (the lean failure stands: forgiving it gave a flaky test a second roll)
-                if screened:
+                # (the lean failure stands: forgiving it gave a flaky test a second roll); a lean
+                # run that timed out stands as it is: a second timeout would only cost its time
+                if screened and not timed_out(result):
                     redo = self._step(list(items), index, step, ids)
                     if not_passed(redo, ids) or not_passed(
                         self._step(list(items), index, step, ids, lean), ids
@@ -157,11 +160,12 @@ class PlanSteps:
 
     def _together(
         self, items: list[pytest.Item], index: int, count: int, ids: list[str], lean: Lean
-    ) -> list[dict] | None:
+    ) -> list[dict] | str:
         """`count` reruns in file order in one fork, one after another, lean (each from where the
         one before left the process: a screen, never a verdict): their results when every test
-        of `ids` passed in every one, else None, and the caller runs them a fork each. A fork
-        costs more than a fast file's tests (its pages copied as they are written, its exit)."""
+        of `ids` passed in every one, else "failed" ("timeout": a test hung), and the caller runs
+        them a fork each. A fork costs more than a fast file's tests (its pages copied as they are
+        written, its exit)."""
         part = f"{self.args.out}.together{index}"
         pid = os.fork()
         if pid == 0:
@@ -181,13 +185,14 @@ class PlanSteps:
                         json.dump(rounds, fh)
             finally:
                 os._exit(0)
-        _wait(pid, self.args.test_timeout)
+        if _wait(pid, self.args.test_timeout) is None:
+            return "timeout"
         try:
             with open(part) as fh:
                 found = json.load(fh)
         except (OSError, ValueError):
-            return None
-        return list(found) if found else None
+            return "failed"
+        return list(found) if found else "failed"
 
     def _lean_run(self, lean: Lean, item: pytest.Item, nextitem: pytest.Item | None) -> None:
         """`item` run lean into `tests`; a failure reported meanwhile (a unittest subtest's
@@ -207,7 +212,7 @@ class PlanSteps:
             plain = lean is not None and lean.plain(item)
             tests[item.nodeid] = self._forked(item, lean if plain else None)
             ran += plain
-            if plain and tests[item.nodeid]["outcome"] != "passed":
+            if plain and tests[item.nodeid]["outcome"] not in ("passed", "timeout"):
                 redo = self._forked(item)  # as in `run_steps`: a lean pass again keeps the failure
                 if redo["outcome"] != "passed" or self._forked(item, lean)["outcome"] != "passed":
                     screened[item.nodeid] = tests[item.nodeid]["message"]
@@ -247,6 +252,11 @@ class PlanSteps:
             "duration": 0.0,
             "message": f"crashed when run alone (wait status {status})",
         }
+
+
+def timed_out(result: dict) -> bool:
+    """A step's run was killed at the test timeout (`_step`)."""
+    return str(result.get("crash") or "").startswith("timed out")
 
 
 def _reruns(steps: list[dict], start: int) -> int:

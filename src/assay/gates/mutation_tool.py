@@ -24,6 +24,8 @@ from assay.mutation.tools import REGISTRY, ToolRequest
 
 # a test that kills nothing in the worker but starts a process, where the project may run
 UNSEEN = "gate 4 cannot judge it: it runs code in another process"
+# `runpy`: the project's code run again from its source, not the functions gate 4 mutates
+AFRESH = "gate 4 cannot judge it: it runs the project's code afresh from its source"
 WARN_HEADER = "WARN: Gate 4 — TESTS THAT CATCH NOTHING"
 WARN_HINT = (
     "Each of these passes on every mutant of the code it runs: "
@@ -146,7 +148,11 @@ def judge(
         how = (spawning or {}).get(function_of(t).split("::", 1)[-1])
         if how:
             del low_value[t]
-            notes[t] = f"{UNSEEN} ({how}): its mutants there are not measured"
+            notes[t] = (
+                f"{AFRESH} ({how}): its mutants there are not measured"
+                if "runpy." in how
+                else f"{UNSEEN} ({how}): its mutants there are not measured"
+            )
     outcomes = [TestOutcome(t, Verdict.LOW_VALUE, gate, why) for t, why in low_value.items()]
     if low_value:
         info["low_value_tests"] = len(low_value)

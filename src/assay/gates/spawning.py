@@ -5,6 +5,12 @@ Such a test reaches no mutant in the worker, or kills none of the few it does re
 the CLI's module), yet it may test the project through its command line (jsonpointer 3.12's 32
 `CommandLineTests` run `bin/jsonpointer` with `subprocess.run`): gate 4 cannot judge it, and saying
 "low value" of it would blame the test for what gate 4 cannot see.
+
+A test that runs a script of the project with `runpy` (jsonpointer's `_run_with_retained_files`:
+`runpy.run_path("bin/jsonpointer")`) runs it in this process, but afresh from its source: new
+functions, none of them the ones gate 4 mutates in the modules it imported; and a script without a
+module name is no module gate 4 mutates. Its code is out of gate 4's scope the same way, and
+said so; what the script calls of the imported modules is in scope, and counts as any call.
 """
 
 from __future__ import annotations
@@ -19,6 +25,8 @@ from assay.gates.reach import (
 )
 
 Function = ast.FunctionDef | ast.AsyncFunctionDef
+# run a module's or script's code afresh from its source, in this process
+AFRESH_MODULES = {"runpy"}
 
 
 def spawning_tests(source: str) -> dict[str, str]:
@@ -53,11 +61,11 @@ def _spawning_aliases(tree: ast.Module) -> dict[str, str]:
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             for a in node.names:
-                if a.name.split(".")[0] in SPAWNING_MODULES:
+                if a.name.split(".")[0] in SPAWNING_MODULES | AFRESH_MODULES:
                     out[a.asname or a.name.split(".")[0]] = a.name
         elif (
             isinstance(node, ast.ImportFrom)
-            and (node.module or "").split(".")[0] in SPAWNING_MODULES
+            and (node.module or "").split(".")[0] in SPAWNING_MODULES | AFRESH_MODULES
         ):
             for a in node.names:
                 out[a.asname or a.name] = f"{node.module}.{a.name}"

@@ -26,7 +26,7 @@ from assay._assay_sandbox.stability_plan import (
     rerun_count,
     risk_of,
 )
-from assay.execution.runner import Order, Outcome, RunStep, run_plan
+from assay.execution.runner import Order, Outcome, RunStep, TestRun, run_plan
 from assay.feedback import compose, trim
 from assay.gates.base import BaseGate, GateContext
 from assay.model import Candidate, GateResult, GateStatus, TestOutcome, Verdict
@@ -35,6 +35,11 @@ HEADER = "REJECT: Gate 3 — FLAKY TESTS"
 HINT = (
     "Flaky tests are dropped, not retried: remove the dependence on order, shared state, time, "
     "randomness or the environment."
+)
+LOST_HEADER = "UNVALIDATED: Gate 3 — RERUNS DID NOT ALL HAPPEN"
+LOST_HINT = (
+    "Not judged: a run that did not happen is not a pass. Run again; if it recurs, the cause is "
+    "above."
 )
 __all__ = ["MAX_RERUNS", "StabilityGate", "alone_count", "imported", "rerun_count", "risk_of"]
 
@@ -77,7 +82,10 @@ class StabilityGate(BaseGate):
                 if rec is not None:
                     observations[nodeid].append((label, rec.outcome.value, rec.message))
                 elif run.crash and nodeid == run.running:
-                    observations[nodeid].append((label, "crashed", run.crash))
+                    hung = run.timed_out or run.crash.startswith("timed out")
+                    observations[nodeid].append(
+                        (label, "timed out" if hung else "crashed", run.crash)
+                    )
         details: dict = {
             "runs": 1 + len(runs),
             "risk": risk,
@@ -110,6 +118,17 @@ class StabilityGate(BaseGate):
             shown = first.splitlines()[-1 if candidate.language == "python" else 0] if first else ""
             body.append(f"{nodeid}: {reason}" + (f"\n  {shown}" if shown else ""))
         elapsed = time.monotonic() - start
+        lost = [] if flaky else vanished(plan, runs, passing)
+        if lost:
+            details["vanished"] = lost
+            return GateResult(
+                self.name,
+                GateStatus.SKIP,
+                elapsed,
+                compose(LOST_HEADER, lost, LOST_HINT),
+                verdict=Verdict.UNVALIDATED,
+                details=details,
+            )
         if flaky:
             details["flaky"] = [t.id for t in flaky]
             return GateResult(
@@ -122,3 +141,22 @@ class StabilityGate(BaseGate):
                 details=details,
             )
         return GateResult(self.name, GateStatus.PASS, elapsed, details=details)
+
+
+def vanished(plan: list[tuple[str, RunStep]], runs: list[TestRun], passing: list[str]) -> list[str]:
+    """Why runs of the plan are missing, when no test it watches failed (a plan stops early only
+    at a run where one did not pass): a run that ended abnormally while no watched test was
+    running, or fewer runs than steps for no reason seen. Empty when every run happened."""
+    why = [
+        f"{label}: {run.crash}"
+        + (f", while {run.running} was running" if run.running else ", before any test started")
+        + (" (not a test gate 3 judges: it did not pass at gate 2)" if run.running else "")
+        for (label, _), run in zip(plan, runs, strict=False)
+        if run.crash and run.running not in passing
+    ]
+    if len(runs) < len(plan):
+        why.append(
+            f"the plan stopped after {len(runs)} of {len(plan)} runs, no test it watches failing: "
+            f"{', '.join(label for label, _ in plan[len(runs) :])} did not run"
+        )
+    return why

@@ -31,6 +31,7 @@ from assay.feedback import relativize
 from assay.languages.base import Language
 from assay.languages.pytest_results import plan_ahead, read_run
 from assay.sandbox import Sandbox
+from assay.sandbox.environment import venv_path
 
 if TYPE_CHECKING:
     from assay.config import Settings
@@ -282,7 +283,7 @@ class PythonPytestRunner:
         # one hash seed for every run, as in the mutation worker: tests parametrized over a set keep
         # their ids
         env = {
-            **self.sandbox.env_for(ws.run_dir / "home", cache=ws.cache_dir),
+            **venv_path(self.sandbox.env_for(ws.run_dir / "home", cache=ws.cache_dir), self.python),
             "PYTHONHASHSEED": HASH_SEED,
         }
         return self.sandbox.run(

@@ -48,6 +48,7 @@ from assay.mutation.mutants import function_spans, generate
 from assay.mutation.progress import Tally
 from assay.mutation.standby import StandbyWorkers, cold
 from assay.sandbox import Sandbox
+from assay.sandbox.environment import venv_path
 from assay.store import Store
 from assay.version import build
 
@@ -330,7 +331,10 @@ class Engine:
         tally = self._tally
         # one hash seed for the worker and all its children: tests parametrized over a set keep
         # their ids
-        env = {**self.sandbox.env_for(run_dir / "home"), "PYTHONHASHSEED": HASH_SEED}
+        env = {
+            **venv_path(self.sandbox.env_for(run_dir / "home"), self.python),
+            "PYTHONHASHSEED": HASH_SEED,
+        }
         log_path = run_dir / f"mutation-{tag}.log"
         with open(log_path, "wb") as log, open(events_path, encoding="utf-8") as feed:
             proc = (

@@ -20,6 +20,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH", re.IGNORECASE)
@@ -139,3 +140,16 @@ class Redactor:
         if isinstance(data, list):
             return [self.tree(v) for v in data]
         return data
+
+
+def venv_path(env: dict[str, str], python: str) -> dict[str, str]:
+    """`env` with the scripts directory of `python`'s virtual environment first on PATH, as its
+    activation does: a test that runs the project's own console script (glom's `glom`) finds it
+    where `pip install -e .` put it, not only when the caller happened to activate the venv."""
+    scripts = Path(python).parent
+    if not python or not (scripts.parent / "pyvenv.cfg").is_file():
+        return env
+    path = env.get("PATH", "")
+    if str(scripts) in path.split(os.pathsep):
+        return env
+    return {**env, "PATH": os.pathsep.join([str(scripts), *([path] if path else [])])}

@@ -32,7 +32,7 @@ from .events import Events
 from .hint import Hints
 from .patch import run_patched
 from .plan import Job
-from .protocol import LongestMutant, Mode
+from .protocol import Heartbeat, LongestMutant, Mode
 from .rebind import ImportTime
 from .recollect import run_recollected
 from .reimport import run_reimported
@@ -46,6 +46,10 @@ WALL_EXTRA = 4.0
 # ... and, while it or a process it started computes, this many times its CPU budget; a child's
 # set-up and the gap between two tests, this many times `timeout_s`
 WALL_FACTOR = 10.0
+# a set-up past its deadline that used this share of it on CPU computed throughout: a hang (a
+# mutated module body that loops at import), not a slow start on a busy machine; not retried
+SETUP_COMPUTED = 0.5
+BEAT_S = 5.0  # the least time between two heartbeats (the engine's idle watchdog: 4 x the timeout)
 PROGRESS_LOOK_S = 0.25  # how often a test past its wall backstop is looked at again
 # how far the deadlines follow the pace of the tests now against the baseline
 PACE_RANGE = (1 / 3, 10.0)
@@ -101,6 +105,8 @@ class Children:
         self.known: set[str] = set()
         # job mode -> seconds from fork to the first test, last seen
         self.setup_s: dict[str, float] = {}
+        # (job mode, mutated file) -> CPU seconds from fork to the first test, the most seen
+        self.setup_cpu: dict[tuple[Mode, str], float] = {}
         self.by_id: dict[str, Any] = {}  # node id -> pytest item
         self.workers = max(1, cfg.workers)
         self.split_mutants = 0  # mutants whose tests ran in more than one child, a slow test apart
@@ -182,15 +188,24 @@ class Children:
             else self.collection_s * 2 + (0 if job.mode is Mode.RECOLLECT else FRESH_SESSION_S)
         )
         setup *= RETRY_FACTOR if job.m.id in self.retried else 1.0
+        # on CPU, what a set-up like it took (`setup_cpu`) as a test's budget: a module body that
+        # loops at import costs about a second, not the whole wall-clock set-up
+        seen = self.setup_cpu.get((job.mode, job.m.file))
+        cpu = (
+            None
+            if seen is None
+            else self.cfg.timeout_factor * seen + WALL_EXTRA * self.cfg.timeout_s
+        )
         # a forked child starts with no wait
         state = running[child.pid] = Running(
             job,
             child,
             ordered,
             group,
-            deadline=child.started + setup,
+            deadline=child.started + (setup if cpu is None else min(setup, cpu)),
             budget=setup,
             since=child.started,
+            setup_cpu=cpu,
         )
         group.live.add(child.pid)
         return state
@@ -205,9 +220,13 @@ class Children:
         a test's deadline is on CPU time, with a wall-clock backstop; any other step's, wall time.
         Either way, the time it spent waiting for a core (other processes held them) is owed."""
         if self._owed(state):
+            # the child waited for a core: the machine is busy, the worker is not stuck
+            self._heartbeat()
             return True
-        if state.test is None or state.stopped:
+        if state.stopped:
             return False
+        if state.test is None:
+            return self._setup_grace(state) if not state.begun else False
         now = time.monotonic()
         backstop = state.since + state.backstop + state.granted
         used = cpu_s(state.child.pid)
@@ -231,6 +250,31 @@ class Children:
         # it slept or blocked for part of the time: look again when it could have used its budget
         state.deadline = backstop if used is None else min(backstop, now + state.budget - used)
         return True
+
+    def _setup_grace(self, state: Running) -> bool:
+        """A set-up at its deadline: past its CPU budget (`setup_cpu`), or through its wall time
+        while it computed, it hangs (`hung` "cpu": more time, a retry, would be spent the same way);
+        else it goes on to the nearer of the two."""
+        used = cpu_s(state.child.pid)
+        state.cpu_start = used
+        wall = state.since + state.budget + state.granted
+        if used is not None and state.setup_cpu is not None:
+            if used + TICK_S >= state.setup_cpu:
+                state.hung = "cpu"
+                return False
+            if time.monotonic() < wall:
+                state.deadline = min(wall, time.monotonic() + state.setup_cpu - used)
+                return True
+        if used is not None and used >= SETUP_COMPUTED * state.budget:
+            state.hung = "cpu"
+        return False
+
+    def _heartbeat(self) -> None:
+        """Feed the engine's idle watchdog (at most every `BEAT_S`): the worker decides on."""
+        now = time.monotonic()
+        if now - self.beat > BEAT_S:
+            self.beat = now
+            self.events.send(Heartbeat())
 
     @staticmethod
     def _progressing(state: Running, now: float) -> bool:

@@ -22,7 +22,7 @@ from ..protocol import PROVE_EACH_TEST, MutantSpec
 from .children import FRESH_SESSION_S, pace
 from .patch import Hunt, function_of
 from .plan import Job, Settled
-from .protocol import Cost, Heartbeat, LongestMutant, Mode, MutantDone, TestCost
+from .protocol import Cost, LongestMutant, Mode, MutantDone, TestCost
 from .split import MAX_CHILDREN, MAX_SPLITS, Group, Running, split_after
 from .verdicts import Verdicts
 
@@ -112,15 +112,15 @@ class Pool(Verdicts):
         if state.stopped:
             return
         now = time.monotonic()
-        # the engine's idle watchdog: tests are finishing, slow as they may be
-        if now - self.beat > 5:
-            self.beat = now
-            self.events.send(Heartbeat())
+        self._heartbeat()  # tests are finishing, slow as they may be
         if "next" in msg:
             self.begin_test(state, msg["next"])
             if not state.begun:
                 state.begun = True
                 self.setup_s[state.job.mode] = now - state.child.started
+                if state.cpu_start is not None:  # its CPU when its first test began: the set-up's
+                    key = (state.job.mode, state.job.m.file)
+                    self.setup_cpu[key] = max(self.setup_cpu.get(key, 0.0), state.cpu_start)
             alone = state.group.hunt == Hunt(1)  # looking for one killer, no test that must run
             if state.solo is None and alone and state.group.splits < MAX_SPLITS:
                 state.check = now + split_after(

@@ -182,6 +182,17 @@ class Verdicts(Children):
     def _hang_reason(self, hung: str | None, state: Running, job: Job) -> str:
         if hung is None:
             what = "the tests' setup" if job.mode.in_place else "the mutant's module body re-run"
+            if state.hung == "cpu":
+                used = (
+                    f"{state.cpu_start:.1f}s of CPU" if state.cpu_start is not None else "its time"
+                )
+                rule = (
+                    f" (budget {state.setup_cpu:.2f}s: {self.cfg.timeout_factor:g} x what a set-up"
+                    f" like it used + {WALL_EXTRA:g} x {self.cfg.timeout_s:g}s)"
+                    if state.setup_cpu is not None
+                    else ""
+                )
+                return f"{what} computed for {used} without finishing{rule}; not retried"
             return f"{what} did not finish within {state.budget:.1f}s"
         now = pace(self.ratios)
         rule = (
@@ -232,7 +243,8 @@ class Verdicts(Children):
         if took > self.longest.seconds:
             self.longest = LongestMutant(m.id, took)
         if how == "timeout":  # in its set-up, before any test: no test to blame
-            if m.id not in self.retried:  # first try again, with more time
+            # first try again, with more time; not a set-up that computed throughout (`_grace`)
+            if m.id not in self.retried and state.hung != "cpu":
                 self.retried.add(m.id)
                 self.pending.append(job)
                 return

@@ -178,7 +178,12 @@ def _tautology(test: TestFunc, expr: ast.AST, at: ast.AST) -> str | None:
     if not isinstance(op, (ast.Eq, ast.Is, ast.GtE, ast.LtE)):
         return None
     has_call = any(isinstance(n, ast.Call) for n in ast.walk(left))
-    if same(left, right) and not has_call:
+    # `b.foo is b.foo`: a property, `__getattr__` or `__getitem__` may make a new object on each
+    # read; identity checks that it does not (as `f(x) is f(x)` checks caching)
+    reads = isinstance(op, ast.Is) and any(
+        isinstance(n, (ast.Attribute, ast.Subscript)) for n in ast.walk(left)
+    )
+    if same(left, right) and not has_call and not reads:
         if _compared_elsewhere(test, left, at) or _reflexive(test, left, op, at):
             return None  # reflexivity of a value the test also compares with others
         return f"tautology: compares `{ast.unparse(left)}` with itself"
@@ -220,7 +225,8 @@ def tautology(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
     class is constructed, `Key(1) == Key(1)`, or the arguments are, `hash(Key(1)) == hash(Key(1))`:
     distinct objects compare by identity unless the code defines equality), or when the test also
     compares the callee with something else (`key(1) != key(2)`, `f(x) == 3`). `f(x) is f(x)`
-    checks caching and is not flagged.
+    checks caching and is not flagged, nor is `b.foo is b.foo` (or `b["foo"]`): a property,
+    `__getattr__` or `__getitem__` may make a new object on each read.
 
     Bad:
         def test_total():
