@@ -6,12 +6,15 @@ own test runner; `inPlace` mutates the copy's files (never the user's tree). The
 project's (`package.json`): vitest, jest and mocha through Stryker's own runner plugins with
 per-test coverage (a mutant runs only the tests that cover it, and the report names the tests that
 kill it), the package's other test files taken out of the copy first (the plugins take no file
-filter that works for all three). Node's own runner (`node --test`, tape) goes through Stryker's
-command runner on the candidate files: no per-test coverage there, so gate 4 is scoped by V8's
-coverage of one run of the file (`stryker_scope`: the code of the functions it runs), every test
-of the file counts as the killer of a detected mutant, and a mutant that loops for ever is stopped
-by a CPU limit. The mutation-testing-elements JSON (`reporters: ["json"]`) is read back, Stryker's
-test names mapped onto gate 2's ids (`<file>::describe > it`).
+filter that works for all three); at gate 4 a mutant no test of the file runs is out of its score.
+Node's own runner (`node --test`) goes through Stryker's command runner on the candidate files,
+CommonJS tape files through assay's runner plugin (`stryker_tape`: in Stryker's worker, per
+top-level tape test); both are scoped by V8's coverage of one run of the file (`stryker_scope`: the
+code of the functions it runs), every test of the file counts as the killer of a detected mutant
+(gate 2 sees a tape file as one test), and a mutant that loops for ever is stopped by a CPU limit
+(command runner) or Stryker's hit limit (plugin). The mutation-testing-elements JSON
+(`reporters: ["json"]`) is read back, Stryker's test names mapped onto gate 2's ids
+(`<file>::describe > it`).
 
 StrykerJS 9.6 is the pinned version: 10.x requires Node 22, Debian ships Node 20.
 """
