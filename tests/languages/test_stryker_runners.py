@@ -75,4 +75,52 @@ def test_a_weak_jest_test_is_rejected_at_gate_4_with_its_own_kills(tmp_path):
     # the command runner's "All tests"
     assert "test/weak.test.js::total is positive" in gate.feedback
     assert ".assay-stryker" not in gate.feedback and "All tests" not in gate.feedback
-    assert "no test runs this line" in gate.feedback  # NoCoverage, known only per test
+    # code the weak file's test never runs (discount's and total's throws: NoCoverage, known
+    # only per test) is out of its score, shown Ignored: 11 killed of 21, not of 25
+    assert "no test runs this line" not in gate.feedback
+    d = gate.details
+    assert (d["no_coverage"], d["ignored"], d["killed"], d["survived"]) == (0, 4, 11, 10), d
+    assert d["score"] == round(100 * 11 / 21, 1), d
+
+
+def _mte(statuses: list[str]) -> dict:
+    mutants = [
+        {
+            "id": str(i),
+            "mutatorName": "ConditionalExpression",
+            "replacement": "true",
+            "status": status,
+            "location": {"start": {"line": 1, "column": 1}, "end": {"line": 1, "column": 5}},
+            "killedBy": ["0"] if status == "Killed" else [],
+            "coveredBy": [] if status == "NoCoverage" else ["0"],
+        }
+        for i, status in enumerate(statuses)
+    ]
+    return {
+        "files": {"src/price.js": {"source": "true;\n", "mutants": mutants}},
+        "testFiles": {"test/a.test.js": {"tests": [{"id": "0", "name": "adds"}]}},
+    }
+
+
+def test_at_gate_4_code_no_test_of_the_file_runs_is_out_of_its_score():
+    """jest, vitest and mocha give NoCoverage per test: gate 4 leaves those mutants out of the
+    file's score (Ignored, with assay's reason), as Python's gate 4 and the command runner's V8
+    scope do; before, they counted as survivors (the weak jest file: 11 of 25, not 11 of 21).
+    `assay mutate` keeps them, and so does gate 4 when the tests run none of the code."""
+    from assay.mutation.model import Status, score
+
+    passing = ("test/a.test.js::adds",)
+    data = _mte(["Killed", "Survived", "NoCoverage", "NoCoverage"])
+    _, results, _ = stryker.read_report(data, ".", Path("."), passing, unrun_out=True)
+    assert [results[f"stryker-{i}"].status for i in range(4)] == [
+        Status.KILLED,
+        Status.SURVIVED,
+        Status.IGNORED,
+        Status.IGNORED,
+    ]
+    assert results["stryker-2"].reason == stryker.UNRUN
+    assert score(list(results.values())) == 0.5
+    _, kept, _ = stryker.read_report(data, ".", Path("."), passing)  # assay mutate
+    assert kept["stryker-2"].status is Status.NO_COVERAGE and score(list(kept.values())) == 0.25
+    _, unrun, _ = stryker.read_report(_mte(["NoCoverage"] * 2), ".", Path("."), passing, True, True)
+    assert {r.status for r in unrun.values()} == {Status.NO_COVERAGE}

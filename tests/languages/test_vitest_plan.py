@@ -153,3 +153,36 @@ def test_a_run_of_the_plan_script_keeps_its_own_deadline(tmp_path):
     assert built.timed_out and built.crash == "node timed out after 2 s", built
     # the plan script, then `node --check` to tell a syntax error from the failed run
     assert started(sandbox.commands) == ["node_plan.mjs", "--check"], sandbox.commands
+
+
+@pytest.mark.slow
+def test_a_vitest_config_that_collects_coverage_does_not_fail_nor_write_the_tree(tmp_path):
+    """Slow (tsc, vitest, gates 1-3: 10-30 s). A config with `coverage.enabled` (vercel/ms had
+    jest's `collectCoverage`) made every run collect coverage: into the user's coverage/ of the
+    scratch copy (gate 2 blamed the test, "the tests changed project files"), with a provider the
+    project may not have installed (examples/ts has no @vitest/coverage-v8: every run failed)
+    and thresholds that fail a run of one file. assay's runs collect none (vitest's
+    `--coverage.enabled=false`, `coverage: {enabled: false}` in the plan)."""
+    from assay import api
+    from assay.model import Verdict
+
+    if not (REPO / "examples/ts/node_modules/vitest").is_dir():
+        pytest.skip("vitest is not installed in examples/ts (`npm ci` there; .ci/toolchains)")
+    root = copy_example("ts", tmp_path)
+    # CommonJS: vite writes an ES module config, bundled, into node_modules/.vite-temp, which
+    # the sandbox shows read-only (EROFS: "failed to load config", called a compile error)
+    (root / "vitest.config.cjs").write_text(
+        "module.exports = { test: { coverage: { enabled: true, provider: 'v8',\n"
+        "  reporter: ['lcov'], thresholds: { lines: 100 } } } };\n"
+    )
+    (root / "coverage").mkdir()  # the user's own last run
+    (root / "coverage/lcov.info").write_text("TN:\nSF:src/price.ts\nend_of_record\n")
+    report = api.verify(
+        [root / "test/price.test.ts"],
+        root=root,
+        use_cache=False,
+        overrides={"gates": ["compile", "green", "stability"]},
+    )
+    f = report.files[0]
+    assert f.verdict is Verdict.ACCEPTED, [g.feedback for g in f.gates]
+    assert all("changed project files" not in g.feedback for g in f.gates)

@@ -6,12 +6,15 @@ own test runner; `inPlace` mutates the copy's files (never the user's tree). The
 project's (`package.json`): vitest, jest and mocha through Stryker's own runner plugins with
 per-test coverage (a mutant runs only the tests that cover it, and the report names the tests that
 kill it), the package's other test files taken out of the copy first (the plugins take no file
-filter that works for all three). Node's own runner (`node --test`, tape) goes through Stryker's
-command runner on the candidate files: no per-test coverage there, so gate 4 is scoped by V8's
-coverage of one run of the file (`stryker_scope`: the code of the functions it runs), every test
-of the file counts as the killer of a detected mutant, and a mutant that loops for ever is stopped
-by a CPU limit. The mutation-testing-elements JSON (`reporters: ["json"]`) is read back, Stryker's
-test names mapped onto gate 2's ids (`<file>::describe > it`).
+filter that works for all three); at gate 4 a mutant no test of the file runs is out of its score.
+Node's own runner (`node --test`) goes through Stryker's command runner on the candidate files,
+CommonJS tape files through assay's runner plugin (`stryker_tape`: in Stryker's worker, per
+top-level tape test); both are scoped by V8's coverage of one run of the file (`stryker_scope`: the
+code of the functions it runs), every test of the file counts as the killer of a detected mutant
+(gate 2 sees a tape file as one test), and a mutant that loops for ever is stopped by a CPU limit
+(command runner) or Stryker's hit limit (plugin). The mutation-testing-elements JSON
+(`reporters: ["json"]`) is read back, Stryker's test names mapped onto gate 2's ids
+(`<file>::describe > it`).
 
 StrykerJS 9.6 is the pinned version: 10.x requires Node 22, Debian ships Node 20.
 """
@@ -33,8 +36,8 @@ from assay.languages import LANGUAGES
 from assay.languages.compiler_output import error_tail
 from assay.languages.node import TITLE_SEP, package_json
 from assay.languages.tooling import TEST_ID_SEP, nearest, under
-from assay.mutation.model import Mutant, MutantResult, MutationResult, Status
-from assay.mutation.tools import stryker_scope
+from assay.mutation.model import DETECTED, Mutant, MutantResult, MutationResult, Status
+from assay.mutation.tools import stryker_scope, stryker_tape
 from assay.mutation.tools.base import ToolRequest, assemble, drop_other_tests, span_mutant
 from assay.sandbox import assay_cache
 from assay.sandbox.view import hand_over
@@ -53,6 +56,7 @@ REPORT = ".assay-stryker/mutation.json"
 STATUS = {s.value: s for s in Status}
 HIDDEN = "/\\.assay-stryker/"  # a path pattern (regex) of assay's Stryker files
 HERE = Path(__file__).parent
+UNRUN = "assay: out of gate 4's scope (no test of the file runs this code)"
 
 
 def home() -> Path:
@@ -116,6 +120,10 @@ class Stryker:
             drop_other_tests(request, LANGUAGES[self.language], module)
         else:
             scoped = self._command_scope(request, module, config)
+            if stryker_tape.fits(request.root, module, request.tests, request.targets):
+                stryker_tape.configure(
+                    config, base / ".assay-stryker", [request.root / t for t in request.tests]
+                )
         (base / CONFIG).write_text(json.dumps(config, indent=2), encoding="utf-8")
         report = base / REPORT
         report.unlink(missing_ok=True)
@@ -134,9 +142,10 @@ class Stryker:
                 f"StrykerJS failed: {ran.limit_hit or f'exit {ran.returncode}'}\n{text}"
             )
         data = json.loads(report.read_text(encoding="utf-8"))
-        whole_file = config["testRunner"] == "command"
+        # no kills per test of gate 2's: each passing test of the file counts as the killer
+        whole_file = config["testRunner"] in ("command", stryker_tape.NAME)
         mutants, results, sources = read_report(
-            data, module, request.root, request.passing, whole_file
+            data, module, request.root, request.passing, whole_file, request.executed_only
         )
         run = assemble(mutants, results, sources, request, time.monotonic() - start)
         run.per_test_kills = not whole_file
@@ -181,7 +190,7 @@ class Stryker:
             )
             # Stryker opens the project's files for writing too (EACCES on root's)
             hand_over(own / "scope.mjs", own / "scope.json")
-            config["plugins"] = [str(own / "scope.mjs")]
+            config["plugins"] = [*config.get("plugins", []), str(own / "scope.mjs")]
             config["ignorers"] = ["assay-scope"]
         return scoped
 
@@ -237,12 +246,16 @@ def read_report(
     root: Path,
     passing: tuple[str, ...] = (),
     whole_file: bool = False,
+    unrun_out: bool = False,
 ) -> tuple[list[Mutant], dict[str, MutantResult], dict[str, str]]:
     """Stryker's mutation-testing-elements JSON (run in the project-relative `module` of the copy
     at `root`) as assay's mutants, results and sources; test names mapped onto `passing` ids.
     `whole_file` (the command runner): the report's one test, "All tests", stands for the file's
     tests: every passing test covers and kills what it does (it alone was credited: every test
-    of the file was then `low_value`, "kills none of the mutants")."""
+    of the file was then `low_value`, "kills none of the mutants").
+    `unrun_out` (gate 4): a mutant no test of the file runs (NoCoverage) is out of the file's
+    score, Ignored with assay's reason, as out of the command runner's scope and Python's; unless
+    the tests run none of the targets' mutants (all stay NoCoverage, counted)."""
 
     def rel(path: str) -> str:
         return os.path.normpath(PurePosixPath(module, path)).replace(os.sep, "/")
@@ -299,4 +312,8 @@ def read_report(
                 tests_completed=int(m.get("testsCompleted") or 0),
                 reason=m.get("statusReason", "") if status is not Status.SURVIVED else "",
             )
+    if unrun_out and any(r.status in (*DETECTED, Status.SURVIVED) for r in results.values()):
+        for r in results.values():
+            if r.status is Status.NO_COVERAGE:
+                r.status, r.reason = Status.IGNORED, UNRUN
     return mutants, results, sources

@@ -1,4 +1,5 @@
-"""Gate 4's scope for JavaScript run through Stryker's command runner (`node --test`, tape).
+"""Gate 4's scope for JavaScript run through Stryker's command runner (`node --test`) or
+assay's tape plugin (`stryker_tape`).
 
 The command runner has no per-test coverage: every mutant of a file would run the whole test
 file, and a file testing one function would be charged for every other one. So, as Python's gate
