@@ -169,11 +169,13 @@ def test_a_vitest_config_that_collects_coverage_does_not_fail_nor_write_the_tree
     if not (REPO / "examples/ts/node_modules/vitest").is_dir():
         pytest.skip("vitest is not installed in examples/ts (`npm ci` there; .ci/toolchains)")
     root = copy_example("ts", tmp_path)
-    # CommonJS: vite writes an ES module config, bundled, into node_modules/.vite-temp, which
-    # the sandbox shows read-only (EROFS: "failed to load config", called a compile error)
-    (root / "vitest.config.cjs").write_text(
-        "module.exports = { test: { coverage: { enabled: true, provider: 'v8',\n"
-        "  reporter: ['lcov'], thresholds: { lines: 100 } } } };\n"
+    # an ES-module config, as most vitest projects have: Vite bundles it into
+    # node_modules/.vite-temp, a scratch directory beside the user's read-only packages (it was
+    # EROFS, "failed to load config", called the test's compile error)
+    (root / "vitest.config.ts").write_text(
+        "import { defineConfig } from 'vitest/config';\n"
+        "export default defineConfig({ test: { coverage: { enabled: true, provider: 'v8',\n"
+        "  reporter: ['lcov'], thresholds: { lines: 100 } } } });\n"
     )
     (root / "coverage").mkdir()  # the user's own last run
     (root / "coverage/lcov.info").write_text("TN:\nSF:src/price.ts\nend_of_record\n")
@@ -186,3 +188,4 @@ def test_a_vitest_config_that_collects_coverage_does_not_fail_nor_write_the_tree
     f = report.files[0]
     assert f.verdict is Verdict.ACCEPTED, [g.feedback for g in f.gates]
     assert all("changed project files" not in g.feedback for g in f.gates)
+    assert not (root / "node_modules/.vite-temp").exists()  # the user's packages untouched

@@ -147,6 +147,22 @@ def safe_rel(rel: str) -> str:
     return path.as_posix()
 
 
+# what tools write inside a linked directory, made in the scratch copy instead of linked: Vite
+# bundles an ES-module config (`vitest.config.ts`) into `node_modules/.vite-temp` and fails on a
+# read-only tree (EROFS), which read as the test's compile error
+SCRATCH_IN_LINKS = frozenset({".vite-temp"})
+
+
+def _link_entries(source: Path, copy: Path) -> None:
+    """A linked directory as a directory of links to its entries: the user's packages stay theirs
+    and read-only, while a tool may add its own scratch entries beside them."""
+    copy.mkdir()
+    with os.scandir(source) as entries:
+        for entry in entries:
+            if entry.name not in SCRATCH_IN_LINKS:
+                os.symlink(entry.path, copy / entry.name)
+
+
 class Workspace:
     """A scratch copy of `root`. Use as a context manager; `close()` deletes it.
 
@@ -176,9 +192,10 @@ class Workspace:
     def _copy(self) -> None:
         shutil.copytree(self.root, self.project, symlinks=True, ignore=_ignorer(self.root))
         for rel in self.links:
-            if (self.root / rel).is_dir() and not os.path.lexists(self.project / rel):
-                (self.project / rel).parent.mkdir(parents=True, exist_ok=True)
-                os.symlink(self.root / rel, self.project / rel)
+            source, copy = self.root / rel, self.project / rel
+            if source.is_dir() and not os.path.lexists(copy):
+                copy.parent.mkdir(parents=True, exist_ok=True)
+                _link_entries(source, copy)
         hand_over_tree(self.base)  # before the snapshot: a chown changes ctime
         self._pristine = self._scan()
 
