@@ -88,3 +88,26 @@ def test_an_unchanged_rust_file_compiles_nothing_and_an_edited_one_is_rebuilt(
     built_again, outcome = verify({here: WHERE}, here)
     assert "cargo" in built_again  # its binary names the workspace it was built in: not reused
     assert outcome == {f"{here}::reads_its_manifest": Outcome.PASSED}
+
+
+@pytest.mark.slow
+def test_gate_2_of_a_rust_file_takes_gate_1s_list_of_its_tests(tmp_path, monkeypatch):
+    """Slow: the crate's warm build (5-20 s wall). Gate 2's run of the whole file right after
+    gate 1 listed its tests lists them no second time: each `--list` is a sandbox entry of its
+    own, 30-40 ms of CPU in a 0.5 s verify of an unchanged file."""
+    if shutil.which("cargo") is None:
+        pytest.skip("cargo is not installed")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    root = tmp_path / "rust"
+    shutil.copytree(REPO / "examples/rust", root, ignore=shutil.ignore_patterns("target"))
+    settings = Settings(cache=False)
+    sandbox = RecordingSandbox(settings.sandbox, protect=root)
+    runner = LANGUAGES["rust"].runner(sandbox, Project.load(root), settings)
+    with Workspace(root) as ws:
+        built = runner.compile(ws, [REL])
+        assert built.ok, built
+        ran = runner.run(ws, [REL])  # gate 2: the whole file, no ids
+    lists = [c for c in sandbox.commands if "--list" in c]
+    assert len(lists) == 1, sandbox.commands
+    assert sorted(ran.tests) == sorted(built.collected)
+    assert {r.outcome for r in ran.tests.values()} == {Outcome.PASSED}

@@ -84,6 +84,9 @@ class RustRunner(ToolRunner):
         super().__init__(sandbox, project, settings, profile)
         self._binaries: dict[tuple[str, str], str] = {}  # (workspace, test file) -> test executable
         self._ran: set[str] = set()  # workspaces where a test binary ran (their builds not kept)
+        # (workspace, test file) -> (test executable, the tests it listed): gate 2's run of the
+        # whole file takes gate 1's list instead of a second `--list` in a sandbox of its own
+        self._listed: dict[tuple[str, str], tuple[str, list[str]]] = {}
 
     def env_extra(self, ws: Workspace) -> dict[str, str]:
         env = {}
@@ -181,6 +184,8 @@ class RustRunner(ToolRunner):
             for ln in listed.result.stdout.splitlines()
             if ln.endswith(": test")
         ]
+        if listed.result.returncode == 0:
+            self._listed[(str(ws.base), rel)] = (exe, names)
         names = self._own(ws, rel, names, module)
         return CompileResult(
             collected=[f"{rel}{TEST_ID_SEP}{n}" for n in names],
@@ -239,11 +244,15 @@ class RustRunner(ToolRunner):
             ids = ids or built.collected
         names = [i.split(TEST_ID_SEP, 1)[1] for i in ids] if ids else None
         if names is None:
-            listed = self._exec_tests(ws, crate, exe, ["--list", "--format", "terse"])
             _, module = _target(crate, rel)
-            all_names = [
-                ln[:-6] for ln in listed.result.stdout.splitlines() if ln.endswith(": test")
-            ]
+            seen = self._listed.get((str(ws.base), rel))
+            if seen is not None and seen[0] == exe:  # the binary gate 1 listed
+                all_names = seen[1]
+            else:
+                listed = self._exec_tests(ws, crate, exe, ["--list", "--format", "terse"])
+                all_names = [
+                    ln[:-6] for ln in listed.result.stdout.splitlines() if ln.endswith(": test")
+                ]
             names = self._own(ws, rel, all_names, module)
         if isolate:
             total = TestRun()
