@@ -186,6 +186,8 @@ class RustRunner(ToolRunner):
         ]
         if listed.result.returncode == 0:
             self._listed[(str(ws.base), rel)] = (exe, names)
+        else:  # a pooled workspace's earlier candidate of the same path listed other tests
+            self._listed.pop((str(ws.base), rel), None)
         names = self._own(ws, rel, names, module)
         return CompileResult(
             collected=[f"{rel}{TEST_ID_SEP}{n}" for n in names],
