@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from assay.smells.model import Rule, doc_section
+from assay.smells.model import doc_section, level_text
 from assay.smells.rules import RULES
 
 HEADER = """\
@@ -34,14 +34,6 @@ max_test_lines = 60                              # AS022
 fail_on_low_value = true                         # AS020, AS021
 ```
 """
-
-
-def level_text(r: Rule, code: str = "") -> str:
-    if r.profiles:
-        return " / ".join(
-            f"{code}{level}{code} ({profile})" for profile, level in r.profiles.items()
-        )
-    return f"{code}{r.level}{code}{' (low value)' if r.low_value else ''}"
 
 
 def render() -> str:

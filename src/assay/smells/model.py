@@ -111,6 +111,15 @@ def rule(
     return register
 
 
+def level_text(r: Rule, code: str = "") -> str:
+    """A rule's level as the docs print it: per profile where the profile decides it."""
+    if r.profiles:
+        return " / ".join(
+            f"{code}{level}{code} ({profile})" for profile, level in r.profiles.items()
+        )
+    return f"{code}{r.level}{code}{' (low value)' if r.low_value else ''}"
+
+
 def doc_section(doc: str) -> str:
     """A rule's docstring as markdown (docs/smells*.md): prose stays prose; the indented block after
     `Bad:` / `Good:` becomes a Python code block."""

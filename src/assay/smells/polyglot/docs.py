@@ -3,8 +3,7 @@
 
 from __future__ import annotations
 
-from assay.smells.docs import level_text
-from assay.smells.model import doc_section
+from assay.smells.model import doc_section, level_text
 from assay.smells.polyglot import UNPARSABLE
 from assay.smells.polyglot.rules import RULES
 
