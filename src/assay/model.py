@@ -396,4 +396,13 @@ class Note:
     text: str
 
 
-ProgressEvent = Started | GateStarted | GateProgress | FileDone | TargetDone | Note
+@dataclass(frozen=True)
+class Preparing:
+    """The prepare step of `language` runs `what` (the project's build tool fetching its
+    dependencies, minutes on a fresh machine); `what` empty: it is over."""
+
+    language: str
+    what: str = ""
+
+
+ProgressEvent = Started | GateStarted | GateProgress | FileDone | TargetDone | Note | Preparing
