@@ -153,3 +153,26 @@ def test_a_run_of_the_plan_script_keeps_its_own_deadline(tmp_path):
     assert built.timed_out and built.crash == "node timed out after 2 s", built
     # the plan script, then `node --check` to tell a syntax error from the failed run
     assert started(sandbox.commands) == ["node_plan.mjs", "--check"], sandbox.commands
+
+
+@pytest.mark.parametrize(
+    ("version", "planned"), [("1.6.1", False), ("3.2.4", True), ("4.1.12", True)]
+)
+def test_a_vitest_without_the_node_api_the_plan_drives_runs_a_process_per_run(
+    tmp_path, version, planned
+):
+    """scule pins vitest 1.6.1, whose `dist/node.js` lacks `getRelevantTestSpecifications`: the
+    plan script crashed on it and the file was rejected, "COMPILE ERROR ... vitest.
+    getRelevantTestSpecifications is not a function" (trials27c). Such a vitest runs as `vitest
+    run`, a process per run."""
+    from assay.languages.js_plans import script_for
+
+    package = tmp_path / "node_modules/vitest"
+    (package / "dist").mkdir(parents=True)
+    (package / "dist/node.js").write_text("export {};\n")
+    (package / "vitest.mjs").write_text("#!/usr/bin/env node\n")
+    (package / "package.json").write_text(f'{{"name": "vitest", "version": "{version}"}}\n')
+    (tmp_path / "node_modules/.bin").mkdir()
+    (tmp_path / "node_modules/.bin/vitest").symlink_to("../vitest/vitest.mjs")
+    script = script_for("vitest", str(tmp_path / "node_modules/.bin/vitest"))
+    assert (script is not None) is planned, script

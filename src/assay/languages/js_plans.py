@@ -56,9 +56,15 @@ def js_regex(text: str) -> str:
 
 def vitest_package(vitest_bin: str) -> Path | None:
     """The vitest package behind `node_modules/.bin/vitest`, when it has the Node API
-    (`dist/node.js`, vitest 3)."""
+    vitest_plan.mjs drives (`dist/node.js` with `getRelevantTestSpecifications`: vitest 3 on;
+    vitest 1 has `dist/node.js` without it, and scule's file was a "COMPILE ERROR")."""
     found = Path(vitest_bin).resolve().parent
-    return found if (found / "dist" / "node.js").is_file() else None
+    try:
+        meta = json.loads((found / "package.json").read_text(encoding="utf-8"))
+        major = int(str(meta.get("version", "0")).split(".")[0])
+    except (OSError, ValueError):
+        return None
+    return found if major >= 3 and (found / "dist" / "node.js").is_file() else None
 
 
 def jest_package(jest_bin: str) -> Path | None:
