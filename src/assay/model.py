@@ -197,6 +197,7 @@ class EnvironmentGap:
     python: str
     tests: set[str] = field(default_factory=set)
     files: set[str] = field(default_factory=set)
+    todo: str = ""  # what to do, when the gate that found it knows the cause (gate 1's)
 
     def describe(self) -> str:
         """One line for the terminal: what, where, how much, and what to do."""
@@ -204,7 +205,7 @@ class EnvironmentGap:
         files = f"{m} file{'' if m == 1 else 's'}"
         what = f"{n} test{'' if n == 1 else 's'} of {files}" if n else files
         # a module of the standard library comes with the interpreter's build, not from pip
-        todo = (
+        todo = self.todo or (
             "use a Python built with it"
             if self.missing.startswith("no standard-library module")
             else "install it there and run again"
@@ -281,8 +282,11 @@ class Report:
                 if isinstance(env, str):  # a toolchain's build environment (no interpreter)
                     env = {"python": "the build environment", "missing": {env: []}}
                 python = str(env.get("python") or "the test interpreter")
+                todo = str(g.details.get("todo") or "")
                 for missing, where in (env.get("missing") or {}).items():
-                    gap = gaps.setdefault((missing, python), EnvironmentGap(missing, python))
+                    gap = gaps.setdefault(
+                        (missing, python), EnvironmentGap(missing, python, todo=todo)
+                    )
                     gap.files.add(f.path)
                     gap.tests.update(w for w in where if "::" in w)
         return list(gaps.values())
@@ -392,4 +396,13 @@ class Note:
     text: str
 
 
-ProgressEvent = Started | GateStarted | GateProgress | FileDone | TargetDone | Note
+@dataclass(frozen=True)
+class Preparing:
+    """The prepare step of `language` runs `what` (the project's build tool fetching its
+    dependencies, minutes on a fresh machine); `what` empty: it is over."""
+
+    language: str
+    what: str = ""
+
+
+ProgressEvent = Started | GateStarted | GateProgress | FileDone | TargetDone | Note | Preparing

@@ -37,6 +37,7 @@ from assay.model import (
     GateResult,
     GateStarted,
     GateStatus,
+    Preparing,
     ProgressEvent,
     TestOutcome,
     Verdict,
@@ -236,9 +237,16 @@ class Verifier:
         per language."""
         with self._lock:
             if language.name not in self._toolchains:
-                problem = language.toolchain_problem(self.settings) or prepare(
-                    self.project.root, language.name, offline=self.settings.offline
-                )
+                name = language.name
+                problem = language.toolchain_problem(self.settings)
+                if problem is None:
+                    problem = prepare(
+                        self.project.root,
+                        name,
+                        offline=self.settings.offline,
+                        say=lambda what: self.emit(Preparing(name, what)),
+                    )
+                    self.emit(Preparing(name))
                 self._toolchains[language.name] = (language.toolchain_id(self.settings), problem)
                 self._runners[language.name] = language.runner(
                     self.sandbox, self.project, self.settings

@@ -4,6 +4,7 @@ naming what is missing, and the file `unvalidated`."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import socket
 from pathlib import Path
@@ -12,7 +13,7 @@ import pytest
 
 from assay import api
 from assay.languages.prepare import STEPS, missing, prepare
-from tests.conftest import REPO, tree_digest
+from tests.conftest import REPO, run_cli, tree_digest
 
 
 def _reachable(host: str) -> bool:
@@ -220,3 +221,54 @@ def test_a_build_another_plugin_stopped_early_is_prepared_again_next_time(
     assert prepare(root, "java") is None
     runs = calls.read_text().count("run")
     assert (runs == 1) is remembered, runs  # remembered: the second call ran nothing
+
+
+def _stub_maven(tmp_path: Path, monkeypatch, seconds: int) -> Path:
+    """A project of one Java test, and `mvn` on PATH standing for Maven fetching the dependencies
+    for `seconds` (a fresh ~/.m2 takes minutes)."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "mvn").write_text(f"#!/bin/sh\nsleep {seconds}\n")
+    (bin_dir / "mvn").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    root = tmp_path / "java"
+    shutil.copytree(REPO / "examples" / "java", root, ignore=shutil.ignore_patterns("target"))
+    return root
+
+
+def test_the_prepare_step_says_what_it_runs_before_any_gate(tmp_path, fresh_machine, monkeypatch):
+    """trials27c: nothing on stderr for the minutes Maven's prepare step took."""
+    from assay.model import GateStarted, Preparing
+
+    if shutil.which("java") is None:
+        pytest.skip("Java is not installed")
+    root = _stub_maven(tmp_path, monkeypatch, 0)
+    events: list = []
+    api.verify(
+        [root / "src/test/java/com/acme/PriceTest.java"],
+        root=root,
+        use_cache=False,
+        on_event=events.append,
+        overrides={"gates": ["compile"]},
+    )
+    said = [e for e in events if isinstance(e, Preparing)]
+    assert said[0] == Preparing(
+        "java",
+        "prepare: pom.xml's dependencies (`mvn -B -q "
+        "-Dstyle.color=never dependency:resolve-plugins "
+        "dependency:go-offline dependency:build-classpath test-compile`)",
+    )
+    assert said[-1] == Preparing("java")  # over: its line leaves the progress
+    first_gate = next(i for i, e in enumerate(events) if isinstance(e, GateStarted))
+    assert events.index(said[-1]) < first_gate
+
+
+@pytest.mark.slow  # the stub's 7 s of Maven
+def test_a_log_hears_the_prepare_step_every_5_s(tmp_path, fresh_machine, monkeypatch):
+    if shutil.which("java") is None:
+        pytest.skip("Java is not installed")
+    root = _stub_maven(tmp_path, monkeypatch, 7)
+    proc = run_cli("verify", "src/test/java/com/acme/PriceTest.java", "--format", "json", cwd=root)
+    lines = [ln for ln in proc.stderr.splitlines() if "java dependencies: prepare:" in ln]
+    assert lines, proc.stderr[-3000:]
+    assert "`mvn -B -q -Dstyle.color=never dependency:resolve-plugins" in lines[0]

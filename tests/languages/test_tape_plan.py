@@ -77,6 +77,7 @@ def gates_1_to_3(
     with Workspace(root, links=profile.links, keep=profile.keep) as ws:
         built = runner.compile(ws, [rel])
         assert built.ok and len(built.collected) == 1, built
+        assert "assay-ws" not in built.collected[0], built  # the user's path names it
         runs: list[execution.TestRun] = [runner.run(ws, [rel])]
         steps = stability_steps(settings, body)
         assert steps is not None
@@ -142,3 +143,16 @@ def test_a_run_that_hangs_in_a_thread_is_judged_as_its_process_would_be(tmp_path
     _, runs, log = gates_1_to_3(tmp_path, FRESH + CASES["hangs"], timeout_s=2)
     assert outcomes(runs) == ["passed"] * 6, runs
     assert [n for n, _ in log] == ["1", "2", "3", "4", "5", "6", "7"], log
+
+
+def test_a_tape_files_one_test_is_named_by_the_users_path_not_the_scratch_copys(tmp_path):
+    """Before: `test/merge.test.js::/tmp/assay-ws-…/project/test/merge.test.js` in every report
+    (the name `node --test` gives a file without node:test tests is its absolute path), from gate
+    1's collection to gate 3's runs, a thread's and a process's alike."""
+    name = "test/merge.test.js::test/merge.test.js"
+    commands, runs, _ = gates_1_to_3(tmp_path, FRESH + CASES["chdir"])
+    assert [list(r.tests) for r in runs] == [[name]] * 6, runs
+    assert commands == ["node_plan.mjs"], commands  # still one plan process
+    _, runs, _ = gates_1_to_3(tmp_path / "failing", FRESH + CASES["exit"])
+    assert [list(r.tests) for r in runs] == [[name]] * 3, runs
+    assert "assay-ws" not in next(iter(runs[-1].tests.values())).message

@@ -189,3 +189,26 @@ def test_a_vitest_config_that_collects_coverage_does_not_fail_nor_write_the_tree
     assert f.verdict is Verdict.ACCEPTED, [g.feedback for g in f.gates]
     assert all("changed project files" not in g.feedback for g in f.gates)
     assert not (root / "node_modules/.vite-temp").exists()  # the user's packages untouched
+
+
+@pytest.mark.parametrize(
+    ("version", "planned"), [("1.6.1", False), ("3.2.4", True), ("4.1.12", True)]
+)
+def test_a_vitest_without_the_node_api_the_plan_drives_runs_a_process_per_run(
+    tmp_path, version, planned
+):
+    """scule pins vitest 1.6.1, whose `dist/node.js` lacks `getRelevantTestSpecifications`: the
+    plan script crashed on it and the file was rejected, "COMPILE ERROR ... vitest.
+    getRelevantTestSpecifications is not a function" (trials27c). Such a vitest runs as `vitest
+    run`, a process per run."""
+    from assay.languages.js_plans import script_for
+
+    package = tmp_path / "node_modules/vitest"
+    (package / "dist").mkdir(parents=True)
+    (package / "dist/node.js").write_text("export {};\n")
+    (package / "vitest.mjs").write_text("#!/usr/bin/env node\n")
+    (package / "package.json").write_text(f'{{"name": "vitest", "version": "{version}"}}\n')
+    (tmp_path / "node_modules/.bin").mkdir()
+    (tmp_path / "node_modules/.bin/vitest").symlink_to("../vitest/vitest.mjs")
+    script = script_for("vitest", str(tmp_path / "node_modules/.bin/vitest"))
+    assert (script is not None) is planned, script

@@ -31,4 +31,72 @@ def test_a_rust_methods_brief_is_named_after_the_method():
     source = "fn next(&mut self) -> Option<char> {\n    self.inner.next()\n}\n"
     mutant = span_mutant("m", "src/lib.rs", source, (2, 5), (2, 22), "None", "FnValue")
     mutant = replace(mutant, function="<impl Iterator for BytesToHexChars<'a>>::next")
-    assert brief(mutant, MutantResult(Status.SURVIVED)).suggested_test == "test_next_fnvalue"
+    # cargo-mutants' FnValue is a return-value mutant: named, and advised, as Python's are
+    assert brief(mutant, MutantResult(Status.SURVIVED)).suggested_test == "test_next_returns_value"
+
+
+def _survivor(file: str, source: str, span: tuple, text: str, operator: str, function: str = ""):
+    from dataclasses import replace
+
+    from assay._assay_sandbox.mutation.protocol import Status
+    from assay.mutation.briefs import brief
+    from assay.mutation.model import MutantResult
+    from assay.mutation.tools.base import span_mutant
+
+    mutant = span_mutant("m", file, source, span[0], span[1], text, operator)
+    return brief(replace(mutant, function=function), MutantResult(Status.SURVIVED))
+
+
+NANOID = (
+    "export function customAlphabet(alphabet, defaultSize = 21) {\n"
+    "  if (alphabet.length > 256) {\n    return slow(alphabet)\n  }\n}\n"
+)
+
+
+def test_a_javascript_survivors_brief_names_a_test_as_vitest_jest_and_node_test_do():
+    """nanoid (StrykerJS): "(e.g. test_module_blockstatement)", "(e.g.
+    test_module_equalityoperator)" - pytest's names - and "a result that differs between `export
+    function customAlphabet(…) …` and `export function customAlphabet(…) …`"."""
+    b = _survivor(
+        "index.js", NANOID, ((2, 6), (2, 28)), "alphabet.length >= 256", "EqualityOperator"
+    )
+    assert b.suggested_test == 'test("index both sides")'
+    assert b.must_assert == "the result on both sides of `alphabet.length > 256`"
+    b = _survivor("index.js", NANOID, ((1, 62), (5, 1)), "{}", "BlockStatement")
+    assert b.suggested_test == 'test("customAlphabet has effect")'
+    assert b.must_assert == "what `customAlphabet` returns or does (the mutant's body is empty)"
+    b = _survivor(
+        "src/price.ts",
+        "const f = (a) => a + 1;\n",
+        ((1, 18), (1, 23)),
+        "a - 1",
+        "ArithmeticOperator",
+        "f",
+    )
+    assert b.suggested_test == 'test("f arithmetic")'
+    assert b.must_assert.startswith("the exact result of `const f = (a) => a + 1;`")
+
+
+def test_a_java_survivors_brief_is_advised_by_what_pits_mutator_changes():
+    """PIT's mutator names fell through to the generic advice and into the name
+    (`totalConditionalsboundarymutator`)."""
+    source = "    if (c < 0) {\n"
+    b = _survivor(
+        "src/main/java/a/Price.java",
+        source,
+        ((1, 9), (1, 14)),
+        "c <= 0",
+        "ConditionalsBoundaryMutator",
+        "a.Price.total",
+    )
+    assert b.suggested_test == "totalAtBoundary"
+    assert b.must_assert.startswith("the result for an input exactly on the boundary of `c < 0`")
+    b = _survivor(
+        "src/main/java/a/Price.java",
+        source,
+        ((1, 9), (1, 14)),
+        "c >= 0",
+        "NegateConditionalsMutator",
+        "a.Price.total",
+    )
+    assert b.suggested_test == "totalBothSides"

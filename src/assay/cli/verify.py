@@ -27,7 +27,15 @@ from assay.cli.app import (
     usage_error,
     write,
 )
-from assay.model import FileDone, GateProgress, GateStarted, ProgressEvent, Report, Started
+from assay.model import (
+    FileDone,
+    GateProgress,
+    GateStarted,
+    Preparing,
+    ProgressEvent,
+    Report,
+    Started,
+)
 from assay.report import VERIFY_FORMATS
 from assay.report.text import print_report
 
@@ -58,6 +66,12 @@ def progress_display(quiet: bool = False) -> tuple[Progress, api.EventSink, Tick
         if isinstance(event, Started):
             count["total"] = event.total
             progress.update(task, total=event.total)
+        elif isinstance(event, Preparing):  # no file in flight yet: the step's own line
+            if event.what:
+                at(f"{event.language} dependencies", event.what)
+            else:
+                ticker.clear(f"{event.language} dependencies")
+                progress.update(task, current="")
         elif isinstance(event, GateStarted):
             at(event.file, event.gate)
         elif isinstance(event, GateProgress):

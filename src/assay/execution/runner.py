@@ -55,6 +55,8 @@ class Problem:
     message: str
     line: int | None = None
     kind: str = "error"  # syntax | import | collection | fixture | compile | crash
+    # an `environment` problem's advice, fitting its cause (fetch the dependencies, fix the build)
+    hint: str = ""
 
 
 @dataclass

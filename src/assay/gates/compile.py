@@ -10,6 +10,7 @@ from assay.dependencies.installed import Installed
 from assay.feedback import collection_summary, compose, trim
 from assay.gates.base import BaseGate, GateContext
 from assay.gates.green import environment_details
+from assay.languages.tooling import FETCH, OTHER_PLUGIN, OWN_CODE
 from assay.model import Candidate, GateResult, GateStatus, Verdict
 
 HEADER = "REJECT: Gate 1 — COMPILE ERROR"
@@ -31,6 +32,13 @@ COMPILED_OUT_HINT = (
 )
 # a Rust file's inner `#![cfg(...)]`: the whole file is left out unless its condition holds
 _FILE_CFG = re.compile(r"^\s*#!\[cfg\((.*)\)\]\s*$", re.M)
+ENVIRONMENT_HINT = "Not the file's fault: do what the line above says, then run again."
+# the summary line's advice (`EnvironmentGap.describe`) for each cause's hint
+ENVIRONMENT_TODO = {
+    FETCH: "fetch the project's dependencies once and run again",
+    OWN_CODE: "fix the project's build and run again",
+    OTHER_PLUGIN: "fix what that plugin reports and run again",
+}
 TIMEOUT_HEADER = "UNVALIDATED: Gate 1 — THE COMPILER DID NOT FINISH IN TIME"
 TIMEOUT_HINT = (
     "Not the file's fault: run again when the machine is less busy, or raise "
@@ -85,13 +93,16 @@ class CompileGate(BaseGate):
             )
         result = ctx.runner.compile(ctx.workspace, [candidate.rel])
         environment = [e for e in result.errors if e.kind == "environment"]
-        # the machine lacks what the project needs (dependencies not in the cache): no verdict
+        # the machine or the project cannot build the file as it is (dependencies not in the
+        # cache, the project's own code, another build plugin): no verdict, advice by the cause
         if environment:
+            hint = environment[0].hint or ENVIRONMENT_HINT
             return unvalidated(
                 "UNVALIDATED: Gate 1 — BUILD ENVIRONMENT",
                 [e.message for e in environment],
-                "Fetch the project's dependencies once (the sandbox has no network).",
+                hint,
                 environment=environment[0].message,
+                todo=ENVIRONMENT_TODO.get(hint, "do what it says and run again"),
             )
         late = [e for e in result.errors if e.kind == "timeout"]
         if late:  # the compiler ran out of time: the machine's, the test has not run

@@ -18,7 +18,7 @@ from assay.execution.runner import CompileResult, Order, Outcome, TestResult, Te
 from assay.execution.workspace import Workspace
 from assay.languages.base import Language, Toolchain
 from assay.languages.compiler_output import csc_errors
-from assay.languages.tooling import TEST_ID_SEP, ToolRunner, module_files, nearest
+from assay.languages.tooling import FETCH, OWN_CODE, TEST_ID_SEP, ToolRunner, module_files, nearest
 from assay.sandbox import Profile, Sandbox
 
 if TYPE_CHECKING:
@@ -70,17 +70,21 @@ class CSharpRunner(ToolRunner):
                 return CompileResult(
                     errors=mine, raw_lines=ran.raw_lines, duration_s=ran.result.duration_s
                 )
+            if ran.result.timed_out:  # the machine's time, whatever dotnet printed before it
+                return self.no_result(ran, "dotnet build", ran.raw_lines, ran.result.duration_s)
             if _RESTORE.search(ran.text):
                 return self.environment(
                     f"the NuGet packages of {proj} are not restored and the sandbox has no "
                     f"network: run `dotnet restore` in {proj}",
                     ran.raw_lines,
+                    hint=FETCH,
                 )
             if problems:
                 return self.environment(
                     "the project does not build without this file: "
                     + "; ".join(f"{p.where}:{p.line}: {p.message}" for p in problems[:3]),
                     ran.raw_lines,
+                    hint=OWN_CODE,
                 )
             return self.no_result(ran, "dotnet build", ran.raw_lines, ran.result.duration_s)
         source = ws.path(rel).read_text(encoding="utf-8", errors="replace")

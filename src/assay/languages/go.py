@@ -30,6 +30,8 @@ from assay.languages.go_binary import TestBinary, events, json_events, results, 
 from assay.languages.go_cache import GO_CACHE, hold_fresh, module_cache, warm_build_cache
 from assay.languages.tested_sources import go_sources
 from assay.languages.tooling import (
+    FETCH,
+    OWN_CODE,
     TEST_ID_SEP,
     ToolRunner,
     module_files,
@@ -123,6 +125,8 @@ class GoRunner(ToolRunner):
                 if ran.result.returncode == 0:
                     break
                 clean = False
+                if ran.result.timed_out:  # the machine's time, whatever go printed before it
+                    return self.no_result(ran, " ".join(step[:2]), raw, duration)
                 if (
                     _MISSING_MODULE.search(ran.text)
                     and "cannot find module providing" not in ran.text
@@ -134,6 +138,7 @@ class GoRunner(ToolRunner):
                         f"download` in {module}",
                         raw,
                         duration,
+                        FETCH,
                     )
                 problems = go_errors(ran.text, ran.roots, module)
                 if not problems:
@@ -157,6 +162,7 @@ class GoRunner(ToolRunner):
                     + "; ".join(f"{p.where}:{p.line}: {p.message}" for p in problems[:3]),
                     raw,
                     duration,
+                    OWN_CODE,
                 )
             else:
                 return CompileResult(

@@ -20,13 +20,22 @@ from typing import TYPE_CHECKING
 
 from assay.execution.runner import CompileResult
 from assay.execution.workspace import Workspace
+from assay.feedback import relativize
 from assay.languages import junit_launcher
 from assay.languages.compiler_output import javac_errors
 from assay.languages.java_sources import TEST_NAME, build_tool, class_name, test_methods
 from assay.languages.java_warm import warm_classpath
 from assay.languages.maven_tools import failed_outside_javac
 from assay.languages.prepare import MAVEN_ARTIFACT
-from assay.languages.tooling import TEST_ID_SEP, Ran, ToolRunner, slug
+from assay.languages.tooling import (
+    FETCH,
+    OTHER_PLUGIN,
+    OWN_CODE,
+    TEST_ID_SEP,
+    Ran,
+    ToolRunner,
+    slug,
+)
 from assay.sandbox import Profile, Sandbox
 from assay.sandbox.view import hand_over
 
@@ -57,6 +66,37 @@ def offline_gap(text: str, module: str, tool: str) -> str:
 _RELEASE = re.compile(r"<(?:maven\.compiler\.)?(?:release|target)>\s*(?:1\.)?(\w+)\s*</")
 _WORD = re.compile(r"\w+")
 MAVEN_INSTALL = "install Maven (https://maven.apache.org, or apt install maven)"
+
+
+def build_failure(
+    ran: Ran, rel: str, module: str, tool: str, raw: int, duration: float
+) -> CompileResult:
+    """Gate 1's reading of a Maven, Gradle or javac build that failed: the candidate's own errors
+    reject it; out of time is the machine's (whatever the build printed before); anything else is
+    the environment's, with the advice its cause needs."""
+    problems = javac_errors(ran.text, ran.roots, module)
+    mine = [p for p in problems if p.where == rel]
+    if mine:
+        return CompileResult(errors=mine, raw_lines=raw, duration_s=duration)
+    if ran.result.timed_out:
+        return ToolRunner.no_result(ran, tool, raw, duration)
+    if problems:
+        return ToolRunner.environment(
+            "the module does not compile without this file: "
+            + "; ".join(f"{p.where}:{p.line}: {p.message}" for p in problems[:3]),
+            raw,
+            duration,
+            hint=OWN_CODE,
+        )
+    if _OFFLINE.search(ran.text):
+        return ToolRunner.environment(offline_gap(ran.text, module, tool), raw, duration, FETCH)
+    if outside := failed_outside_javac(ran.text):
+        # the scratch copy's paths (a RAT report under target/) as the project's
+        outside = relativize(outside, *ran.roots)
+        return ToolRunner.environment(
+            f"the build of {module} failed outside javac: {outside}", hint=OTHER_PLUGIN
+        )
+    return ToolRunner.no_result(ran, tool, raw, duration)
 
 
 class JavaCompiler(ToolRunner):
@@ -155,7 +195,7 @@ class JavaCompiler(ToolRunner):
                 str(ws.path(module) / c) for c in classes
             ] + deps
         if ran.result.returncode != 0:
-            return self._failed(ran, rel, module, tool, raw, duration)
+            return build_failure(ran, rel, module, tool, raw, duration)
         if tool != "maven":
             self._classpath[(str(ws.base), module)] = [str(ws.path(module) / c) for c in classes]
         return self._collected(ws, rel, raw, duration)
@@ -212,26 +252,6 @@ class JavaCompiler(ToolRunner):
             )
         return None
 
-    def _failed(
-        self, ran: Ran, rel: str, module: str, tool: str, raw: int, duration: float
-    ) -> CompileResult:
-        problems = javac_errors(ran.text, ran.roots, module)
-        mine = [p for p in problems if p.where == rel]
-        if mine:
-            return CompileResult(errors=mine, raw_lines=raw, duration_s=duration)
-        if problems:
-            return self.environment(
-                "the module does not compile without this file: "
-                + "; ".join(f"{p.where}:{p.line}: {p.message}" for p in problems[:3]),
-                raw,
-                duration,
-            )
-        if _OFFLINE.search(ran.text):
-            return self.environment(offline_gap(ran.text, module, tool), raw, duration)
-        if outside := failed_outside_javac(ran.text):
-            return self.environment(f"the build of {module} failed outside javac: {outside}")
-        return self.no_result(ran, tool, raw, duration)
-
     def _collected(self, ws: Workspace, rel: str, raw: int, duration: float) -> CompileResult:
         source = ws.path(rel).read_text(encoding="utf-8", errors="replace")
         return CompileResult(
@@ -252,7 +272,8 @@ class JavaCompiler(ToolRunner):
             return self.environment(
                 "JUnit 5 is not in ~/.m2 and cannot be fetched without Maven: run `mvn "
                 f"dependency:get -Dartifact={junit_launcher.ARTIFACT}:"
-                f"{junit_launcher.DEFAULT_VERSION}` once"
+                f"{junit_launcher.DEFAULT_VERSION}` once",
+                hint=FETCH,
             )
         source = ws.path(rel).read_text(encoding="utf-8", errors="replace")
         depth = class_name(source, rel).count(".")
@@ -294,6 +315,6 @@ class JavaCompiler(ToolRunner):
             cwd=".",
         )
         if ran.result.returncode != 0:
-            return self._failed(ran, rel, ".", "javac", ran.raw_lines, ran.result.duration_s)
+            return build_failure(ran, rel, ".", "javac", ran.raw_lines, ran.result.duration_s)
         self._classpath[(str(ws.base), module)] = [str(out), *libs]
         return self._collected(ws, rel, ran.raw_lines, ran.result.duration_s)

@@ -56,9 +56,15 @@ def js_regex(text: str) -> str:
 
 def vitest_package(vitest_bin: str) -> Path | None:
     """The vitest package behind `node_modules/.bin/vitest`, when it has the Node API
-    (`dist/node.js`, vitest 3)."""
+    vitest_plan.mjs drives (`dist/node.js` with `getRelevantTestSpecifications`: vitest 3 on;
+    vitest 1 has `dist/node.js` without it, and scule's file was a "COMPILE ERROR")."""
     found = Path(vitest_bin).resolve().parent
-    return found if (found / "dist" / "node.js").is_file() else None
+    try:
+        meta = json.loads((found / "package.json").read_text(encoding="utf-8"))
+        major = int(str(meta.get("version", "0")).split(".")[0])
+    except (OSError, ValueError):
+        return None
+    return found if major >= 3 and (found / "dist" / "node.js").is_file() else None
 
 
 def jest_package(jest_bin: str) -> Path | None:
@@ -122,8 +128,10 @@ class Script:
     def node_test(cls) -> Script:
         return cls("node", "node --test", HERE / "node_plan.mjs", ".xml", {})
 
-    def pattern(self, test_id: str) -> str:
-        name = test_id.split(TEST_ID_SEP, 1)[1]
+    def pattern(self, test_id: str) -> str | None:
+        rel, name = test_id.split(TEST_ID_SEP, 1)
+        if name == rel:  # a tape file's one test (`node_results`): the file's run selects it
+            return None
         last = name.split(TITLE_SEP)[-1]
         return js_regex(name.replace(TITLE_SEP, " ") if self.runner != "node" else last)
 
@@ -146,15 +154,24 @@ class Script:
         steps: list[RunStep],
         ids: list[str] | None,
         deadline_s: float,
+        rel: str,
     ) -> list[str]:
-        """Gate 3's plan: `planned` (`plans.layout`) of `steps`, watching `ids`."""
+        """Gate 3's plan: `planned` (`plans.layout`) of `steps`, watching `ids`; `rel`: the
+        file, project-relative."""
         runs = [self.spec(r, steps) for r in planned]
         watch = [_name(i) for i in ids or []]
         body = {"file": target, "deadline_s": deadline_s, "runs": runs, "watch": watch}
+        body["self"] = rel  # the name of a tape file's one test (`node_plan.mjs`)
         return self._write(out_dir, body)
 
     def ahead_argv(
-        self, out_dir: Path, target: str, steps: list[RunStep] | None, deadline_s: float, tree: Path
+        self,
+        out_dir: Path,
+        target: str,
+        steps: list[RunStep] | None,
+        deadline_s: float,
+        tree: Path,
+        rel: str,
     ) -> list[str]:
         """Gate 1's run, then, when its tests all passed, gate 3's `steps` (None: the run alone);
         the runs alone are the script's to find. `tree`: the project to snapshot between."""
@@ -163,6 +180,7 @@ class Script:
         first |= {"seed": None, "pattern": None, "name": None}
         runs = [first, *(self.spec(r, fixed) for r in layout(out_dir, self.suffix, fixed, None, 1))]
         body = {"file": target, "deadline_s": deadline_s, "runs": runs, "project": str(tree)}
+        body["self"] = rel  # the name of a tape file's one test (`node_plan.mjs`)
         if steps is not None:
             alone = any(s.isolate for s in steps)
             body |= {"ahead": True, "alone": alone, "alone_step": len(fixed)}

@@ -259,7 +259,9 @@ class NodeRunner(ToolRunner):
                 return each_step(self, ws, files, steps, ids)
             out_dir = self._out_dir(ws, script)
             planned = layout(out_dir, script.suffix, steps, ids)
-            argv = script.argv(out_dir, under(module, rel), planned, steps, ids, self.timeout_s)
+            argv = script.argv(
+                out_dir, under(module, rel), planned, steps, ids, self.timeout_s, rel
+            )
             ran = self.exec(ws, argv, cwd=module, timeout=self.timeout_s * len(planned) + 30)
             if script.runner == "jest" and ran.result.returncode == DECLINED:
                 with self._lock:
@@ -302,7 +304,9 @@ class NodeRunner(ToolRunner):
         source = path.read_text(encoding="utf-8", errors="replace") if path.is_file() else ""
         steps = stability_steps(self.settings, source)
         out_dir = self._out_dir(ws, script)
-        argv = script.ahead_argv(out_dir, under(module, rel), steps, self.timeout_s, ws.project)
+        argv = script.ahead_argv(
+            out_dir, under(module, rel), steps, self.timeout_s, ws.project, rel
+        )
         # a deadline per run in the script; this one only stops a script that hangs itself (a run
         # per step, and one per test alone: the tests counted as the smells rules mark them)
         tests = len(re.findall(TEST_MARK, source)) if steps else 0
@@ -347,8 +351,9 @@ class NodeRunner(ToolRunner):
         out = ws.run_dir / f"{runner}-{len(list(ws.run_dir.glob(f'{runner}-*')))}.out"
         target = under(module, rel)
         pattern = None
-        # vitest and jest match the full name (titles joined by spaces), node --test each title
-        if only:
+        # vitest and jest match the full name (titles joined by spaces), node --test each title;
+        # a tape file's one test, named by the file (`node_results`), is the file's run
+        if only and not (runner == "node" and only[0] == rel):
             pattern = js_regex(
                 only[0].split(TITLE_SEP)[-1]
                 if runner == "node"

@@ -5,6 +5,7 @@ words and the stack frames in the project's code."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -82,7 +83,11 @@ def _walk_junit(
         if child.tag == "testsuite":
             _walk_junit(child, [*path, child.get("name", "")], rel, results, roots)
         elif child.tag == "testcase":
-            name = TITLE_SEP.join([*path, child.get("name", "")])
+            title = child.get("name", "")
+            if not path and os.path.isabs(title):  # a file without node:test tests (tape): the
+                # one test `node --test` makes of it is named by the scratch copy's path
+                title = relativize(title, *roots)
+            name = TITLE_SEP.join([*path, title])
             failure = child.find("failure")
             skipped = child.find("skipped")
             outcome = (

@@ -17,6 +17,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -131,22 +132,32 @@ def missing(step: Step, output: str) -> str:
 
 
 def prepare(
-    root: Path, language: str, offline: bool = False, timeout_s: float = 1800
+    root: Path,
+    language: str,
+    offline: bool = False,
+    timeout_s: float = 1800,
+    say: Callable[[str], None] = lambda _: None,
 ) -> str | None:
     """Resolve the dependencies of `language`'s modules in the project at `root` (once per build
-    files' hash); the problem in one line, or None when ready (or nothing to do)."""
+    files' hash); the problem in one line, or None when ready (or nothing to do). `say` hears what
+    runs before it runs (a Maven step takes minutes on a fresh machine: the user sees why)."""
     for step in STEPS:
         if step.language != language:
             continue
         for module in modules(root, step.build_file):
-            problem = _prepare_module(root, step, module, offline, timeout_s)
+            problem = _prepare_module(root, step, module, offline, timeout_s, say)
             if problem:
                 return problem
     return None
 
 
 def _prepare_module(
-    root: Path, step: Step, module: Path, offline: bool, timeout_s: float
+    root: Path,
+    step: Step,
+    module: Path,
+    offline: bool,
+    timeout_s: float,
+    say: Callable[[str], None] = lambda _: None,
 ) -> str | None:
     marker = assay_cache() / "prepared" / fingerprint(root, step, module)
     if marker.exists() or offline:
@@ -159,8 +170,11 @@ def _prepare_module(
         return None  # the toolchain check names what is missing
     with tempfile.TemporaryDirectory(prefix="assay-prepare-") as tmp:
         classpath = Path(tmp, "classpath.txt")
+        where = f"{rel}/{step.build_file}" if rel != "." else step.build_file
+        say(f"prepare: {where}'s dependencies (`{' '.join([tool, *step.argv[1:]])}`)")
         problem, done = _run_step(root, step, rel, [tool, *step.argv[1:]], timeout_s, classpath)
         if problem and step.narrow:
+            say(f"prepare: {where}'s dependencies (`{' '.join([tool, *step.narrow[1:]])}`)")
             problem, done = _run_step(
                 root, step, rel, [tool, *step.narrow[1:]], timeout_s, classpath
             )
@@ -168,7 +182,9 @@ def _prepare_module(
             return problem
         if step.build_file == "pom.xml" and classpath.is_file():
             entries = classpath.read_text(encoding="utf-8").strip().split(os.pathsep)
-            maven_tools.fetch(maven_tools.missing(entries), timeout_s)
+            if wanted := maven_tools.missing(entries):
+                say(f"prepare: gate 4's artifacts (`mvn dependency:get` ×{len(wanted)})")
+            maven_tools.fetch(wanted, timeout_s)
     if done:  # a build stopped before it fetched everything is tried again next time
         marker.parent.mkdir(parents=True, exist_ok=True)
         marker.write_text(" ".join(step.argv) + "\n", encoding="utf-8")

@@ -27,7 +27,16 @@ from assay.languages.compiler_output import cap, rel_path
 from assay.languages.rust_manifest import register_test, write_plan
 from assay.languages.rust_warm import BUILD_FILES, warm_target
 from assay.languages.tested_sources import rust_sources
-from assay.languages.tooling import TEST_ID_SEP, Ran, ToolRunner, module_files, nearest, under
+from assay.languages.tooling import (
+    FETCH,
+    OWN_CODE,
+    TEST_ID_SEP,
+    Ran,
+    ToolRunner,
+    module_files,
+    nearest,
+    under,
+)
 from assay.sandbox import Profile, Sandbox
 
 if TYPE_CHECKING:
@@ -143,12 +152,15 @@ class RustRunner(ToolRunner):
                     # kept before anything of the candidate runs (its `--list` below is a run)
                     rust_binaries.keep(ws, key, data)
         if ran.result.returncode != 0:
+            if ran.result.timed_out:  # the machine's time, whatever cargo printed before it
+                return self.no_result(ran, "cargo test --no-run", raw, ran.result.duration_s)
             if not problems and _OFFLINE.search(ran.result.stderr):
                 return self.environment(
                     f"a crate that {crate}/Cargo.toml needs is not in the cargo registry cache "
                     f"and the sandbox has no network: run `cargo fetch` in {crate}",
                     raw,
                     ran.result.duration_s,
+                    FETCH,
                 )
             mine = [
                 p for p in problems if p.where == rel or (p.where == "" and select[0] == "--test")
@@ -163,6 +175,7 @@ class RustRunner(ToolRunner):
                     + "; ".join(f"{p.where}:{p.line}: {p.message}" for p in problems[:3]),
                     raw,
                     ran.result.duration_s,
+                    OWN_CODE,
                 )
             return self.no_result(ran, "cargo test --no-run", raw, ran.result.duration_s)
         exe = self._binaries.get((str(ws.base), rel))

@@ -92,6 +92,19 @@ class Ran:
         return head + (f"\n{tail}" if tail else "")
 
 
+# gate 1's advice for an environment gap, by its cause: only a missing dependency is fetched
+FETCH = "Fetch the project's dependencies once (the sandbox has no network)."
+OWN_CODE = (
+    "Not the file's fault: the project's own code does not compile here without it; fix the "
+    "errors named above, then run again."
+)
+OTHER_PLUGIN = (
+    "Not the file's fault: a build plugin other than the compiler stopped the build before the "
+    "test compiled (a licence/RAT check, an enforcer rule); the project's own build stops there "
+    "too: fix what it reports, then run again."
+)
+
+
 class ToolRunner:
     """Runs one language's toolchain commands inside a workspace, under that language's
     sandbox profile."""
@@ -150,11 +163,14 @@ class ToolRunner:
         )
 
     @staticmethod
-    def environment(message: str, raw_lines: int = 0, duration: float = 0.0) -> CompileResult:
-        """Gate 1 could not judge the file because the machine lacks something (dependencies not in
-        the cache)."""
+    def environment(
+        message: str, raw_lines: int = 0, duration: float = 0.0, hint: str = ""
+    ) -> CompileResult:
+        """Gate 1 could not judge the file because the machine or the project cannot build it as
+        it is; `hint` says what to do about this cause (`FETCH`, `OWN_CODE`, `OTHER_PLUGIN`; the
+        gate's generic advice when empty)."""
         return CompileResult(
-            errors=[Problem("", message, None, "environment")],
+            errors=[Problem("", message, None, "environment", hint)],
             raw_lines=raw_lines,
             duration_s=duration,
         )

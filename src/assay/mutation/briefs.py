@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from pathlib import PurePosixPath
 from typing import Any
 
 from assay.mutation.model import Mutant, MutantResult, Status
@@ -31,7 +32,35 @@ ASSERT = {
     "return_value": "the value returned, `{before}` (the mutant returns `{after}`)",
     "call_removal": "the effect of `{before}` (state, output or raised error)",
     "break_continue": "the result of a loop that reaches `{before}` and goes on after it",
+    "body_removal": "what `{function}` returns or does (the mutant's body is empty)",
 }
+# the operators of the other languages' tools (PIT, StrykerJS, cargo-mutants, assay's Go engine)
+# by the category of assay's own they belong to, first match: the advice and the suggested name
+# are the category's ("a result that differs between `export function f(…) …` and `export
+# function f(…) …`", "test_module_blockstatement" for a JavaScript file)
+FOREIGN = tuple(
+    (re.compile(pattern, re.I), category)
+    for pattern, category in (
+        (r"boundary", "comparison_boundary"),
+        (r"negat\w*cond|cond\w*negat|EqualityOperator", "comparison_negation"),
+        (r"ConditionalExpression|RemoveConditional", "condition"),
+        (r"LogicalOperator", "boolean_operator"),
+        (r"arithmetic|^math", "arithmetic"),
+        (r"AssignmentOperator|UpdateOperator|increment", "augmented_assignment"),
+        (r"UnaryOperator|InvertNeg|invert_negatives", "unary_minus_removal"),
+        (r"BooleanLiteral", "boolean_literal"),
+        (r"StringLiteral", "string"),
+        (r"BlockStatement", "body_removal"),
+        (r"Return|FnValue|ArrowFunction", "return_value"),
+        (r"MethodCall|VoidMethod", "call_removal"),
+    )
+)
+# the function a JavaScript or TypeScript text declares (`export function f(`, `async f(`)
+_DECLARED = re.compile(
+    r"(?:export\s+)?(?:default\s+)?(?:async\s+)?function\s*\*?\s*(\w+)|(?:async\s+)?(\w+)\s*\("
+)
+_KEYWORDS = {"if", "for", "while", "switch", "catch", "return", "function", "typeof"}
+JS_FILES = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx")
 SLUG = {
     "comparison_boundary": "at_boundary",
     "comparison_negation": "both_sides",
@@ -41,6 +70,7 @@ SLUG = {
     "default_argument": "default",
     "number": "constant",
     "string": "text",
+    "body_removal": "has_effect",
 }
 
 
@@ -72,20 +102,36 @@ class SurvivorBrief:
         }
 
 
+def category(operator: str) -> str:
+    """assay's operator category of a mutation operator, whichever tool named it."""
+    if operator in ASSERT:
+        return operator
+    return next((c for pattern, c in FOREIGN if pattern.search(operator)), operator)
+
+
 def brief(m: Mutant, r: MutantResult) -> SurvivorBrief:
     before, after = _expression(m.before), _expression(m.after)
-    template = ASSERT.get(m.operator, "a result that differs between `{before}` and `{after}`")
-    what = template.format(before=_short(before), after=_short(after))
-    if r.status is Status.NO_COVERAGE:
-        what += f"; no test runs line {m.line} yet"
+    kind = category(m.operator)
+    template = ASSERT.get(kind, "a result that differs between `{before}` and `{after}`")
     # the innermost name: `Class.method`, Rust's `<impl Iterator for Hex>::next`
     name = (
         re.split(r"::|\.", m.function.split(".<locals>.")[0])[-1]
         if m.function != "<module>"
         else ""
     )
-    stem = re.sub(r"\W+", "_", name.strip("_")).lower() or "module"
-    suggested = killing_test_name(m.file, stem, SLUG.get(m.operator, m.operator))
+    if not name and (declared := _DECLARED.match(m.before.strip())):  # StrykerJS names none
+        found = declared.group(1) or declared.group(2) or ""
+        name = "" if found in _KEYWORDS else found
+    what = template.format(
+        before=_short(before), after=_short(after), function=name or "the function"
+    )
+    if r.status is Status.NO_COVERAGE:
+        what += f"; no test runs line {m.line} yet"
+    if m.file.endswith(JS_FILES):  # a title keeps the code's own spelling (`customAlphabet`)
+        stem = name.strip("_") or PurePosixPath(m.file).stem
+    else:
+        stem = re.sub(r"\W+", "_", name.strip("_")).lower() or "module"
+    suggested = killing_test_name(m.file, stem, SLUG.get(kind, kind))
     return SurvivorBrief(
         m.id,
         m.file,
@@ -102,8 +148,12 @@ def brief(m: Mutant, r: MutantResult) -> SurvivorBrief:
 
 def killing_test_name(file: str, stem: str, what: str) -> str:
     """A name for the killing test as the code's language spells one: `TestLessAtBoundary` in
-    Go (whose runner finds nothing else), `lessAtBoundary` in Java and C#, `test_less_at_boundary`
-    elsewhere."""
+    Go (whose runner finds nothing else), `lessAtBoundary` in Java and C#, a title in
+    JavaScript and TypeScript (`test("less at boundary")`: vitest, jest and node:test name tests
+    so), `test_less_at_boundary` elsewhere."""
+    if file.endswith(JS_FILES):
+        words = [w for w in re.split(r"[\W_]+", what.lower()) if w]
+        return f'test("{" ".join([stem, *words])}")'
     words = [w for w in re.split(r"[\W_]+", f"{stem}_{what}".lower()) if w]
     if file.endswith(".go"):
         return "Test" + "".join(w.capitalize() for w in words)
@@ -113,12 +163,26 @@ def killing_test_name(file: str, stem: str, what: str) -> str:
 
 
 def _expression(text: str) -> str:
-    """The expression a statement's text holds (`return x + 1` -> `x + 1`, `if a:` -> `a`)."""
+    """The expression a statement's text holds (`return x + 1` -> `x + 1`, `if a:` -> `a`,
+    `if (a) {` -> `a`)."""
     text = text.strip()
     for keyword in ("return ", "if ", "elif ", "while ", "assert "):
         if text.startswith(keyword):
-            return text[len(keyword) :].rstrip(":").strip()
+            text = text[len(keyword) :].rstrip(":").strip().removesuffix("{").strip()
+            if text.startswith("(") and text.endswith(")") and _closes_last(text):
+                text = text[1:-1].strip()
+            return text.removesuffix(";")
     return text
+
+
+def _closes_last(text: str) -> bool:
+    """Whether the parenthesis that opens `text` is the one that closes it (`(a) && (b)` no)."""
+    depth = 0
+    for i, c in enumerate(text):
+        depth += {"(": 1, ")": -1}.get(c, 0)
+        if depth == 0:
+            return i == len(text) - 1
+    return False
 
 
 def _short(text: str, limit: int = 60) -> str:
