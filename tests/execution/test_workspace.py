@@ -96,9 +96,18 @@ def test_overlay_paths_stay_inside_the_project(project, bad):
 
 
 def test_links_are_served_from_the_user_tree_and_kept_dirs_survive_reset(project):
-    root = project({**FILES, "node_modules/lib/index.js": "module.exports = 1\n"})
+    root = project(
+        {
+            **FILES,
+            "node_modules/lib/index.js": "module.exports = 1\n",
+            "node_modules/.vite-temp/old.mjs": "export default {}\n",
+        }
+    )
     with Workspace(root, links=["node_modules"], keep=["target"]) as ws:
-        assert (ws.project / "node_modules").is_symlink()
+        # each package is a link to the user's; Vite's bundled-config directory is the copy's own
+        assert (ws.project / "node_modules/lib").is_symlink()
+        assert not os.path.lexists(ws.project / "node_modules/.vite-temp")
+        (ws.project / "node_modules/.vite-temp").mkdir()
         assert (ws.project / "node_modules/lib/index.js").read_text() == "module.exports = 1\n"
         (ws.project / "target/classes").mkdir(parents=True)
         (ws.project / "target/classes/A.class").write_bytes(b"\xca\xfe")
@@ -106,7 +115,9 @@ def test_links_are_served_from_the_user_tree_and_kept_dirs_survive_reset(project
             ws.apply({"node_modules/lib/index.js": "hacked"})
         ws.reset()
         assert (ws.project / "target/classes/A.class").exists()
-        assert (ws.project / "node_modules").is_symlink()
+        assert (ws.project / "node_modules/lib").is_symlink()
+    assert (root / "node_modules/.vite-temp/old.mjs").exists()
+    assert sorted(p.name for p in (root / "node_modules").iterdir()) == [".vite-temp", "lib"]
 
 
 def test_files_restored_by_a_reset_stay_writable_by_the_tests_uid(project):
