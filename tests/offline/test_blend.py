@@ -84,6 +84,7 @@ def test_related_small_targets_of_one_shape_share_a_table_and_keep_every_kill(tm
     assert len(tests) == 4, out.text
     merged = "test_take_and_take_nth_return_values"
     assert [k.id for k in out.rows[merged]] == ["t2", "t1", "tn"]
+    assert out.shared == {merged: ["take", "take_nth"]}  # the report says so
     assert [a.arg for a in tests[merged].args.args] == ["function", "n", "seq", "expected"]
     assert "(take_nth, 2, [1, 2, 3], [1, 3])," in out.text
     assert ast.unparse(tests[merged].body[0]) == "assert function(n, seq) == expected"

@@ -49,6 +49,8 @@ class Rendered:
     dropped: list[tuple[Kept, str]] = field(default_factory=list)  # cases left out, and why
     # a test holding several cases as statements (`combined`) -> each case's statement count
     statements: dict[str, list[int]] = field(default_factory=dict)
+    # a test shared by related functions (`blend`) -> those functions
+    shared: dict[str, list[str]] = field(default_factory=dict)
 
 
 def snake(name: str) -> str:
@@ -357,6 +359,8 @@ def render(
         blocks.append(text)
         out.tests += pinned
         out.rows[name] = group
+        if is_family(group):
+            out.shared[name] = list(dict.fromkeys(k.function for k in group))
     doc = (
         f'"""Characterization tests of {dotted}, written by assay\'s offline writer.\n\n'
         "They pin what the code does today, not what it should "

@@ -349,6 +349,13 @@ class OfflineWriter(Verification):
             )
         if accepted and rendered is not None and report is not None:
             result.text, result.tests, result.verdict = rendered.text, rendered.tests, "accepted"
+            if rendered.shared:
+                n = sum(len(fns) for fns in rendered.shared.values())
+                result.notes.append(
+                    f"{n} related functions share {len(rendered.shared)} "
+                    f"test{'s' * (len(rendered.shared) != 1)} (one call shape): "
+                    + "; ".join(" + ".join(fns) for fns in rendered.shared.values())
+                )
             gate = next((g for g in report.gates if g.gate == "mutation"), None)
             result.gate_score = gate.details.get("score") if gate else None
             if late:
