@@ -145,9 +145,11 @@ def blend(
 
 
 def family_name(group: list[Kept]) -> str:
-    """The name of a table of several related functions: `test_take_and_take_nth_return_values`
-    (`test_f_and_3_related_...` beyond three)."""
-    fns = [_snake(f) for f in _functions(group)]
+    """The name of a table of several related functions, the one with the most cases first:
+    `test_take_and_take_nth_return_values` (`test_tableize_and_3_related_...` beyond three)."""
+    counts = {f: sum(k.function == f for k in group) for f in _functions(group)}
+    # the function with the most cases leads: the table is mostly its
+    fns = [_snake(f) for f in sorted(counts, key=lambda f: -counts[f])]
     who = "_and_".join(fns) if len(fns) <= 3 else f"{fns[0]}_and_{len(fns) - 1}_related"
     o = group[0].outcome
     if o["k"] == "raise":
