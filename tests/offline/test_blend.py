@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from assay.config import load_settings
+from assay.mutation.mutants import generate
 from assay.project import Project
 from assay.writers.offline.blend import relations
 from assay.writers.offline.functions import FunctionInfo
@@ -144,21 +145,37 @@ def test_each_assertion_says_what_it_pins_and_which_line_it_guards():
 
 
 @pytest.mark.slow
-def test_a_test_whose_kills_gate_4_sees_other_tests_make_is_left_out(tmp_path):
+@pytest.mark.parametrize("sample", [0, 1])
+def test_a_test_whose_kills_gate_4_sees_other_tests_make_is_left_out(tmp_path, sample):
     """Slow (a real run of gates 1-5). `double(3) == 6` and `quadruple(3) == 12`: every mutant of
     `double` the first kills, the second kills too (it calls `double` twice), which the probe's
     partial kill sets need not show. Gate 4's exact kill sets do: the writer leaves the test of
     `double` out after the gates accepted the file, says which test subsumes it, and the score of
-    the file stays what it was."""
+    the file stays what it was. Also when gate 4 scores a sample of the scope's mutants (`sample =
+    1`: a real module's scope has more than the default 100): the mutants out of the sample count
+    as the probe saw them (before, a sampled run left every test in)."""
     root = tmp_path / "kin"
     shutil.copytree(KIN, root)
     project = Project.load(root)
+    # what the probe saw: `quadruple(3)` kills the mutants of both functions, `double(3)` those of
+    # `double` (it was kept all the same: say its killers of them were cut short)
+    mutants = generate("src/kin/seqs.py", SEQS)
+    of_double = {m.id for m in mutants if m.line == 30}
     cases = [
-        _case("d", "double", "6", "3", lines={30}),
-        _case("q", "quadruple", "12", "3", lines={34}),
+        _case("d", "double", "6", "3", lines={30}, kills=of_double),
+        _case(
+            "q",
+            "quadruple",
+            "12",
+            "3",
+            lines={30, 34},
+            kills={m.id for m in mutants if m.line in (30, 34)},
+        ),
     ]
     writer = Verification()
     writer.project, writer.settings = project, load_settings(root)
+    if sample:
+        writer.settings.mutation.sample = sample
     writer.budget_s, writer.max_tests, writer.use_cache = 120.0, 20, False
     said: list[str] = []
     writer.say = said.append

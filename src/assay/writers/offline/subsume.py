@@ -8,8 +8,9 @@ runs the file itself: with every covering test run on every mutant (`attribution
 knows each test function's kills in its scope (the tested functions' lines). A greedy set cover of
 those - the test killing most first, ties to the one with the fewest cases - then a pass that
 drops any test whose kills the others all make, leaves the scoped score as it was with fewer test
-functions. Kills out of gate 4's scope (a helper the targets call) count as the probe saw them,
-so a test is never dropped for kills gate 4 did not look at.
+functions. Kills gate 4 did not look at (a helper the targets call, out of its scope; a mutant out
+of its sample of the scope) count as the probe saw them, so a test is never dropped for kills
+gate 4 did not judge.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from assay.mutation.attribution import function_of
-from assay.mutation.model import DETECTED, MutationResult
+from assay.mutation.model import COUNTED, DETECTED, MutationResult
 from assay.writers.offline.probe import Kept
 
 NAMED = 3  # covering tests a note names before "and N more"
@@ -48,12 +49,13 @@ class Subsumed:
 
 
 def test_kills(run: MutationResult, rows: dict[str, list[Kept]]) -> dict[str, set[str]] | None:
-    """Test function name -> the mutants it kills: gate 4's, exact, for the mutants it ran; the
-    probe's kills and reaches of its cases for the others. None when gate 4's sets are not whole
-    (a tool without per-test results, a sampled run)."""
-    if not run.per_test_kills or run.unsampled:
+    """Test function name -> the mutants it kills: gate 4's, exact, for the mutants it ran (its
+    sample: at most `mutation.sample` of the scope's); the probe's kills and reaches of its cases
+    for the others (out of the sample or the scope), as far as the probe saw them. None when gate
+    4 does not name the tests that killed (a tool without per-test results)."""
+    if not run.per_test_kills:
         return None
-    ran = set(run.results)
+    ran = {m for m, r in run.results.items() if r.status in COUNTED}
     out: dict[str, set[str]] = {name: set() for name in rows}
     for m, r in run.scored:
         if r.status not in DETECTED:
