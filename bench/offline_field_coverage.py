@@ -19,7 +19,6 @@ import argparse
 import json
 import os
 import re
-import resource
 import shutil
 import subprocess
 import sys
@@ -52,7 +51,6 @@ def copy_of(name: str, version: str) -> Path:
 def one(name: str, version: str, module: str, budget: float) -> dict:
     root = copy_of(name, version)
     start = time.monotonic()
-    cpu = _cpu()
     try:
         report = generate_offline([root / module], budget_s=budget, root=root, dry_run=True)
     except Exception as err:  # noqa: BLE001 - a module the writer cannot take is a row too
@@ -77,17 +75,10 @@ def one(name: str, version: str, module: str, budget: float) -> dict:
         ][:4],
         "notes": result.notes[:2],
         "wall_s": round(time.monotonic() - start, 1),
-        # the CPU this process and its children used: what the load does not change much
-        "cpu_s": round(_cpu() - cpu, 1),
         # the machine's slowdown as the writer last read it (capped at `pace.MAX_SLOWDOWN`)
         "slowdown": round(result.timings.get("slowdown", 0.0), 1),
         "load": round(os.getloadavg()[0], 1),
     }
-
-
-def _cpu() -> float:
-    own, kids = (resource.getrusage(w) for w in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
-    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 
 
 def main() -> int:
@@ -108,16 +99,16 @@ def main() -> int:
         print(json.dumps(rows[-1]), file=sys.stderr, flush=True)
     print(
         "| project | module | tests kept | functions tested | kills (probe) | verdict "
-        "| wall s | CPU s | slowdown (load) | why not |"
+        "| wall s | slowdown (load) | why not |"
     )
-    print("|---|---|---:|---:|---:|---|---:|---:|---:|---")
+    print("|---|---|---:|---:|---:|---|---:|---:|---")
     for r in rows:
         why = "" if r["tests"] else "; ".join(r.get("notes", []) + r.get("why", []))[:240]
         print(
             f"| {r['project']} | `{r['module']}` | {r['tests']} | "
             f"{r.get('tested', 0)}/{r.get('functions', 0)} | "
             f"{r.get('killed', 0)}/{r.get('mutants', 0)} | {r['verdict']} | {r.get('wall_s', '')} "
-            f"| {r.get('cpu_s', '')} | {r.get('slowdown', '')} ({r.get('load', '')}) | {why} |"
+            f"| {r.get('slowdown', '')} ({r.get('load', '')}) | {why} |"
         )
     kept = sum(1 for r in rows if r["tests"])
     uptime = re.sub(r"\s+", " ", subprocess.run(["uptime"], capture_output=True, text=True).stdout)
