@@ -75,6 +75,9 @@ def one(name: str, version: str, module: str, budget: float) -> dict:
         ][:4],
         "notes": result.notes[:2],
         "wall_s": round(time.monotonic() - start, 1),
+        # the machine's slowdown as the writer last read it (capped at `pace.MAX_SLOWDOWN`)
+        "slowdown": round(result.timings.get("slowdown", 0.0), 1),
+        "load": round(os.getloadavg()[0], 1),
     }
 
 
@@ -95,15 +98,17 @@ def main() -> int:
         rows.append(one(p["name"], p["version"], p["module"], args.budget))
         print(json.dumps(rows[-1]), file=sys.stderr, flush=True)
     print(
-        "| project | module | tests kept | functions tested | kills (probe) | verdict | why not |"
+        "| project | module | tests kept | functions tested | kills (probe) | verdict "
+        "| wall s | slowdown (load) | why not |"
     )
-    print("|---|---|---:|---:|---:|---|---")
+    print("|---|---|---:|---:|---:|---|---:|---:|---")
     for r in rows:
         why = "" if r["tests"] else "; ".join(r.get("notes", []) + r.get("why", []))[:240]
         print(
             f"| {r['project']} | `{r['module']}` | {r['tests']} | "
             f"{r.get('tested', 0)}/{r.get('functions', 0)} | "
-            f"{r.get('killed', 0)}/{r.get('mutants', 0)} | {r['verdict']} | {why} |"
+            f"{r.get('killed', 0)}/{r.get('mutants', 0)} | {r['verdict']} | {r.get('wall_s', '')} "
+            f"| {r.get('slowdown', '')} ({r.get('load', '')}) | {why} |"
         )
     kept = sum(1 for r in rows if r["tests"])
     uptime = re.sub(r"\s+", " ", subprocess.run(["uptime"], capture_output=True, text=True).stdout)

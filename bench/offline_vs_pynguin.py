@@ -275,7 +275,12 @@ def run_assay(name: str, module: str, budget: float, max_tests: int) -> dict:
             "score_produced": 0.0,
             "produced_lines": 0,
         }
-    return judge(root, module, result.test_path, wall, "")
+    out = judge(root, module, result.test_path, wall, "")
+    # what the writer said (the tests it left out after gate 4, which test subsumes each), and
+    # the slowdown it read: the JSON row, not the table
+    out["writer_notes"] = result.notes
+    out["slowdown"] = round(result.timings.get("slowdown", 0.0), 1)
+    return out
 
 
 def run_pynguin(name: str, module: str, budget: float, exe: Path, seed: int) -> dict:

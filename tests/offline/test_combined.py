@@ -60,8 +60,8 @@ def test_cases_of_one_function_that_share_no_table_are_one_test_of_statements():
     both = tests["test_fee_return_values_and_raises_value_error"]
     assert [k.id for k in out.rows[both.name]] == ["two", "kw", "raise"]
     assert [ast.unparse(s) for s in both.body] == [
-        "assert fee(100, True) == 0, 'line 19: if premium:'",
-        "assert fee(150, premium=False) == 3, 'line 21: if amount >= LIMIT:'",
+        "assert fee(100, True) == 0, 'fee returns 0 (line 19: if premium:)'",
+        "assert fee(150, premium=False) == 3, 'fee returns 3 (line 21: if amount >= LIMIT:)'",
         "with pytest.raises(ValueError, match='^amount must be positive, got 0$'):\n    fee(0)",
     ]
     assert out.statements == {both.name: [1, 1, 1]}

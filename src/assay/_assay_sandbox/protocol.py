@@ -180,7 +180,7 @@ class OfflineJob(_Json):
     ends_at: float = 0.0
     # wall clock (time.time()) at the launch: the interpreter's start is counted in the budget
     started_at: float = 0.0
-    max_slowdown: float = 10.0
+    max_slowdown: float = 20.0  # `offline.pace.MAX_SLOWDOWN`
     call_timeout: float = 1.0  # one call of the function under test (the original)
     memory_mb: int = 1024  # address space a call may add to the worker's
     workers: int = 1

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
 MIN_TABLE = 3  # cases of one shape kept as a parametrized table
 MAX_GUARD = 60  # characters of the guarded line shown in a message
+MAX_VALUE = 30  # characters of a pinned value shown in a message
 ORDER = ("return", "iter", "raise")
 
 
@@ -56,18 +57,48 @@ def guards(mutants: list[Mutant], text: str) -> dict[str, str]:
     return out
 
 
-def message(k: Kept, guarded: dict[str, str]) -> str:
-    """The assertion message of case `k`: the first line (in the source) of what it kills, else
-    of what it runs for a mutant the probe had no time for; a string literal."""
+def guard(k: Kept, guarded: dict[str, str], used: set[str] = frozenset()) -> str:  # type: ignore[assignment]
+    """The line of code case `k`'s assertion guards, `line N: <code>`: the first (in the source)
+    of the lines of the mutants it kills that no earlier assertion of its test guards (`used`),
+    else the first it kills; else, `runs line N: ...`, of those it runs whose mutants the probe
+    had no time for; else the first line with a mutant that it runs. Empty when none is known."""
+    lines = {_line(g): g for g in guarded.values()}
     for ids, verb in ((k.kills, ""), (k.reaches, "runs ")):
-        known = sorted(
-            (int(re.match(r"line (\d+)", guarded[i]).group(1)), guarded[i])  # type: ignore[union-attr]
-            for i in ids
-            if i in guarded
-        )
+        known = sorted({(_line(guarded[i]), guarded[i]) for i in ids if i in guarded})
         if known:
-            return repr(verb + known[0][1])
-    return repr(f"{k.function} as it behaves today")
+            fresh = [g for _, g in known if verb + g not in used]
+            return verb + (fresh[0] if fresh else known[0][1])
+    ran = sorted(n for n in k.lines if n in lines)
+    return f"runs {lines[ran[0]]}" if ran else ""
+
+
+def messages(k: Kept, guarded: dict[str, str], used: set[str]) -> list[str]:
+    """The messages of case `k`'s assertions, in the order its statements assert (the call's
+    outcome, the receiver's state, each argument changed in place): what each pins - the value
+    or state, and the line it guards (`guard`) - as string literals. `used` gets the guarded
+    line: the next case of the test guards another one where it can."""
+    where = guard(k, guarded, used)
+    used.add(where)
+    around = f" ({where})" if where else " (as it behaves today)"
+    o = k.outcome
+    out = []
+    if o["k"] != "raise" and not (o.get("expr") == "None" and ("state" in o or "after" in o)):
+        verb = "yields" if o["k"] == "iter" else "returns"
+        out.append(f"{k.function} {verb} {_short(o.get('expr', ''))}{around}")
+    if "state" in o:
+        out.append(f"{k.function} leaves the receiver at {_short(o['state'])}{around}")
+    for n, v in o.get("after", {}).items():
+        out.append(f"{k.function} leaves argument {int(n) + 1} at {_short(v)}{around}")
+    return [repr(m) for m in out]
+
+
+def _line(g: str) -> int:
+    found = re.match(r"(?:runs )?line (\d+)", g)
+    return int(found.group(1)) if found else 0
+
+
+def _short(expr: str) -> str:
+    return expr if len(expr) <= MAX_VALUE else expr[: MAX_VALUE - 3] + "..."
 
 
 def name(w: _Writer, cases: list[Kept], fn: str) -> str:
@@ -109,8 +140,13 @@ def combined(
     test = name(w, cases, fn)
     body: list[str] = []
     pinned, counts = [], []
-    for k in cases:
-        call, lines = w.statements(k, message(k, guarded))
+    # the cases with the fewest lines to guard choose first: each assertion guards its own line
+    used: set[str] = set()
+    said: dict[int, list[str]] = {}
+    for n in sorted(range(len(cases)), key=lambda n: len(cases[n].kills | cases[n].reaches)):
+        said[n] = messages(cases[n], guarded, used)
+    for n, k in enumerate(cases):
+        call, lines = w.statements(k, said[n])
         body += lines
         counts.append(len([line for line in lines if not line.startswith(" ")]))
         pinned.append(w.pin(test, k, call))

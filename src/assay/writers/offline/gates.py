@@ -12,12 +12,14 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import replace
+from typing import Any
 
 from assay.config import Settings
 from assay.errors import RunFailed
 from assay.gates.base import BaseGate, GateContext
 from assay.gates.mutation import MutationGate
 from assay.model import Candidate, FileReport, GateResult, GateStatus, Verdict
+from assay.mutation.model import MutationResult
 from assay.pipeline import build_gates
 from assay.sandbox import Sandbox
 from assay.sandbox.process import Cancelled
@@ -36,6 +38,13 @@ class BoundedMutation(MutationGate):
     def __init__(self, settings: Settings, until: float):
         super().__init__(settings)
         self.until = until
+        # the last run measured: each test's kills, for leaving out tests others subsume
+        self.last_run: MutationResult | None = None
+
+    def _measure(self, ctx: GateContext, rel: str, targets: list[str], *args: Any, **kwargs: Any):  # type: ignore[no-untyped-def]
+        run, sources = super()._measure(ctx, rel, targets, *args, **kwargs)
+        self.last_run = run
+        return run, sources
 
     def run(self, candidate: Candidate, ctx: GateContext) -> GateResult:
         start = time.monotonic()

@@ -13,6 +13,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from assay.writers.offline.blend import blend, family_name, is_family
 from assay.writers.offline.combined import combined, split
 from assay.writers.offline.groups import merged, shape
 from assay.writers.offline.imports import FileImports
@@ -48,6 +49,8 @@ class Rendered:
     dropped: list[tuple[Kept, str]] = field(default_factory=list)  # cases left out, and why
     # a test holding several cases as statements (`combined`) -> each case's statement count
     statements: dict[str, list[int]] = field(default_factory=dict)
+    # a test shared by related functions (`blend`) -> those functions
+    shared: dict[str, list[str]] = field(default_factory=dict)
 
 
 def snake(name: str) -> str:
@@ -187,9 +190,10 @@ class _Writer:
             )
         return self.unique(f"test_{fs}_{args}_{what}" if args else f"test_{fs}_{what}")
 
-    def statements(self, k: Kept, message: str = "") -> tuple[str, list[str]]:
+    def statements(self, k: Kept, messages: list[str] | None = None) -> tuple[str, list[str]]:
         """(the call as written, the statements of a test of case `k` alone: its receiver and
-        changed arguments bound, the call, its checks - each `assert` with `message` when given)."""
+        changed arguments bound, the call, its checks - the `assert`s with `messages`, in order,
+        when given: `combined.messages`)."""
         i, o = k.input, k.outcome
         recv = ""
         if i.get("receiver") is not None:
@@ -204,8 +208,12 @@ class _Writer:
             k, recv, call, o.get("expr", ""), o.get("state", ""), _pattern(o.get("match", ""))
         )
         lines += [f"assert {args[int(n)]} == {v}" for n, v in o.get("after", {}).items()]
-        if message:
-            lines = [f"{line}, {message}" if line.startswith("assert ") else line for line in lines]
+        if messages:
+            said = iter(messages)
+            lines = [
+                f"{line}, {next(said, messages[-1])}" if line.startswith("assert ") else line
+                for line in lines
+            ]
         return call, lines
 
     def pin(self, name: str, k: Kept, call: str) -> PinnedTest:
@@ -227,16 +235,24 @@ class _Writer:
             call, lines = self.statements(first)
             text = "\n".join([*MARKS, f"def {name}():", *(f"    {line}" for line in lines)])
             return name, text, [self.pin(name, first, call)]
-        name = self.name(first, single=False)
+        family = is_family(group)  # rows of several functions: the function is a column
+        name = self.unique(family_name(group)) if family else self.name(first, single=False)
         cols = self.columns(first)
+        if family:
+            taken = set(self.imports.names) | set(cols)
+            cols = ["function_" if "function" in taken else "function", *cols]
         n_args = len(i.get("args", []))
         has_recv = i.get("receiver") is not None
-        arg_cols = cols[int(has_recv) : int(has_recv) + n_args]
+        skip = int(has_recv) + int(family)
+        arg_cols = cols[skip : skip + n_args]
         kw_names = list(sorted(i.get("kwargs", {})))
-        kw_cols = cols[int(has_recv) + n_args : int(has_recv) + n_args + len(kw_names)]
-        result_cols = cols[int(has_recv) + n_args + len(kw_names) :]
+        kw_cols = cols[skip + n_args : skip + n_args + len(kw_names)]
+        result_cols = cols[skip + n_args + len(kw_names) :]
         recv = cols[0] if has_recv else ""
         call = self.call(first, recv, arg_cols, dict(zip(kw_names, kw_cols, strict=True)))
+        if family:
+            parts = [*arg_cols, *(f"{n}={c}" for n, c in zip(kw_names, kw_cols, strict=True))]
+            call = f"{cols[0]}({', '.join(parts)})"
         col = dict(zip(["expected", "expected_state", "message"], ["", "", ""], strict=True))
         for c in result_cols:
             col[c.rstrip("_")] = c
@@ -244,7 +260,8 @@ class _Writer:
         rows, pinned = [], []
         for n, k in enumerate(group):
             o = k.outcome
-            cells = ([k.input["receiver"]] if has_recv else []) + list(k.input.get("args", []))
+            cells = [k.function] if family else []
+            cells += ([k.input["receiver"]] if has_recv else []) + list(k.input.get("args", []))
             cells += [k.input["kwargs"][kw] for kw in kw_names]
             if o["k"] == "raise":
                 cells.append(_pattern(o["match"]))
@@ -293,11 +310,13 @@ def render(
     order: list[str],
     defaults: dict[str, dict[str, str]] | None = None,
     guards: dict[str, str] | None = None,
+    related: dict[str, set[str]] | None = None,
 ) -> Rendered:
     """The test file for `chosen` inputs of module `dotted`; `order`: the functions in
     source order; `defaults`: function -> parameter -> its default's source (calls that leave
     out different arguments then share a test); `guards`: mutant id -> the line it changes, for
-    the messages of a test holding several cases (`combined`)."""
+    the messages of a test holding several cases (`combined`); `related`: function -> the
+    functions it may share a test with (`blend.relations`)."""
     w = _Writer(dotted, kinds, params)
     out = Rendered("", [])
     usable = []
@@ -328,17 +347,20 @@ def render(
     ):
         groups.setdefault(shape(k), []).append(k)
     blocks = []
-    for group, statements in split(merged(list(groups.values()), params, defaults or {})):
+    tests = split(merged(list(groups.values()), params, defaults or {}))
+    for group, statements in blend(tests, kinds, params, related or {}):
         if not statements:
             name, text, pinned = w.test(group)
         else:
-            fn = snake(group[0].function)
+            fn = "_and_".join(snake(f) for f in dict.fromkeys(k.function for k in group))
             name, body, pinned, counts = combined(w, group, fn, guards or {})
             out.statements[name] = counts
             text = "\n".join([*MARKS, f"def {name}():", *(f"    {line}" for line in body)])
         blocks.append(text)
         out.tests += pinned
         out.rows[name] = group
+        if is_family(group):
+            out.shared[name] = list(dict.fromkeys(k.function for k in group))
     doc = (
         f'"""Characterization tests of {dotted}, written by assay\'s offline writer.\n\n'
         "They pin what the code does today, not what it should "

@@ -10,16 +10,17 @@ from collections.abc import Callable
 
 from assay.config import Settings
 from assay.model import FileReport, Verdict
-from assay.mutation.model import Mutant
+from assay.mutation.model import Mutant, MutationResult
 from assay.pipeline import Verifier
 from assay.project import Project, candidate
 from assay.writers.offline.combined import case_at
 from assay.writers.offline.cover import cover, fit_threshold, foresee, prune, slot
 from assay.writers.offline.functions import FunctionInfo
-from assay.writers.offline.gates import gate4_out_of_time, scope, writer_gates
+from assay.writers.offline.gates import BoundedMutation, gate4_out_of_time, scope, writer_gates
 from assay.writers.offline.model import ModuleResult
 from assay.writers.offline.probe import Kept, ProbeResult
 from assay.writers.offline.render import Rendered, formatted, render
+from assay.writers.offline.subsume import subsumed, test_kills
 
 # of the 10% the budget may run over, what is kept for stopping the gates and cleaning up
 MARGIN_S = 1.0
@@ -49,7 +50,10 @@ class Verification:
     say: Callable[[str], None]
     # mutant id -> the line it changes: the messages of a test holding several cases
     guarded: dict[str, str] = {}  # noqa: RUF012 - set per module by the writer
+    # function -> the functions of the module it may share a test with (`blend.relations`)
+    related: dict[str, set[str]] = {}  # noqa: RUF012 - set per module by the writer
     slowdown: float = 1.0  # the machine's, as the writer measured it (`pace`)
+    gate4_run: MutationResult | None = None  # gate 4's last run: each test's kills (`subsume`)
 
     def _render(
         self, dotted: str, todo: list[FunctionInfo], probe: ProbeResult, chosen: list[Kept]
@@ -59,7 +63,15 @@ class Verification:
         defaults = {name: f.get("defaults", {}) for name, f in probe.functions.items()}
         order = [i.name for i in todo]
         out = render(
-            dotted, chosen, kinds, params, self.project.packages, order, defaults, self.guarded
+            dotted,
+            chosen,
+            kinds,
+            params,
+            self.project.packages,
+            order,
+            defaults,
+            self.guarded,
+            self.related,
         )
         out.text = formatted(out.text, self.project.root)
         return out
@@ -114,7 +126,9 @@ class Verification:
                     "the budget ran out while the gates ran: nothing written (raise --budget)"
                 )
                 return rendered, None
-            if report.verdict is Verdict.ACCEPTED or gate4_out_of_time(report):
+            if report.verdict is Verdict.ACCEPTED:
+                return self._subsume(result, dotted, todo, probe, chosen, rendered), report
+            if gate4_out_of_time(report):
                 return rendered, report
             bad = self._rejected(result.test_path or "", report, rendered)
             if bad:
@@ -172,7 +186,10 @@ class Verification:
         the budget ran out first (the run is then cancelled at `deadline`: its processes killed,
         its workspace removed)."""
         settings = verify_settings(self.settings)
+        # each test's whole kill set: the tests others subsume are left out (`subsume`)
+        settings.mutation.attribution = "exact"
         gates = writer_gates(settings, until)
+        self.gate4_run = None
         verifier = Verifier(self.project, settings, self.use_cache, gates=gates)
         stop = threading.Timer(max(0.0, deadline - time.monotonic()), verifier.cancel)
         stop.start()
@@ -184,6 +201,37 @@ class Verification:
         finally:
             stop.cancel()
             verifier.close()
+            self.gate4_run = next(
+                (g.last_run for g in gates if isinstance(g, BoundedMutation)), None
+            )
+
+    def _subsume(
+        self,
+        result: ModuleResult,
+        dotted: str,
+        todo: list[FunctionInfo],
+        probe: ProbeResult,
+        chosen: list[Kept],
+        rendered: Rendered,
+    ) -> Rendered:
+        """The accepted file without the tests whose every kill (gate 4's exact kill sets in its
+        scope, the probe's beyond it) other kept tests make (`subsume`): its score is unchanged,
+        and each test it loses is a whole test function the gates passed, so the file is not
+        verified again. The report says which tests went and which tests subsume each."""
+        kills = test_kills(self.gate4_run, rendered.rows) if self.gate4_run else None
+        if not kills:
+            return rendered
+        sizes = {name: len(cases) for name, cases in rendered.rows.items()}
+        gone = subsumed(kills, sizes)
+        if not gone.by:
+            return rendered
+        out = {k.id for name in gone.by for k in rendered.rows[name]}
+        smaller = self._render(dotted, todo, probe, [k for k in chosen if k.id not in out])
+        if smaller.dropped or len(smaller.rows) != len(rendered.rows) - len(gone.by):
+            return rendered  # not the same tests less those: keep the file the gates passed
+        result.notes.append(gone.note())
+        self.say(f"{result.module}: {gone.note()}")
+        return smaller
 
     @staticmethod
     def _rejected(rel: str, report: FileReport, rendered: Rendered) -> list[Kept]:

@@ -29,6 +29,7 @@ from assay.mutation.mutants import function_spans, generate
 from assay.project import Project, python_sources
 from assay.sandbox import Sandbox
 from assay.writers.offline import crosshair
+from assay.writers.offline.blend import relations
 from assay.writers.offline.combined import guards
 from assay.writers.offline.cover import (
     UNCOUNTED,
@@ -133,6 +134,7 @@ class OfflineWriter(Verification):
         sandbox = Sandbox(self.settings.sandbox, protect=self.project.root)
         rows = table_rows(mutants, text)
         self.guarded = guards(mutants, text)
+        self.related = relations(text)
         with Workspace(self.project.root) as ws:
             probe = self._probe(
                 ws, sandbox, rel, dotted, text, todo, mutants, pace, self.budget_s * PROBE_SHARE
@@ -347,6 +349,13 @@ class OfflineWriter(Verification):
             )
         if accepted and rendered is not None and report is not None:
             result.text, result.tests, result.verdict = rendered.text, rendered.tests, "accepted"
+            if rendered.shared:
+                n = sum(len(fns) for fns in rendered.shared.values())
+                result.notes.append(
+                    f"{n} related functions share {len(rendered.shared)} "
+                    f"test{'s' * (len(rendered.shared) != 1)} (one call shape): "
+                    + "; ".join(" + ".join(fns) for fns in rendered.shared.values())
+                )
             gate = next((g for g in report.gates if g.gate == "mutation"), None)
             result.gate_score = gate.details.get("score") if gate else None
             if late:
