@@ -85,7 +85,9 @@ def test_a_test_that_runs_the_project_in_a_subprocess_is_not_low_value(project, 
         files=FILES, pyproject="[tool.assay]\ngates = ['compile', 'green', 'mutation']\n"
     )
     out = tmp_path / "r.json"
-    proc = run_cli("verify", "tests", "-v", "-f", "text", "-f", f"json={out}", cwd=root)
+    proc = run_cli(
+        "verify", "tests/test_slug.py", "-v", "-f", "text", "-f", f"json={out}", cwd=root
+    )
     [f] = json.loads(out.read_text())["files"]
     tests = {t["id"].split("::", 1)[1]: t for t in f["tests"]}
     cli = tests["CommandLine::test_cli"]
