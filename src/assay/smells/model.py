@@ -87,14 +87,17 @@ def rule(
     scope: Literal["test", "file", "parse"] = "test",
     low_value: bool = False,
     profiles: dict[Profile, Level] | None = None,
+    registry: dict[str, Rule] | None = None,
 ) -> Callable[[Callable[..., Iterator[Hit]]], Callable[..., Iterator[Hit]]]:
     """Register a check function as a rule; the registry is ordered by id when read. `profiles`,
-    when given, sets the level per profile (generated or suite tests) in place of `level`."""
+    when given, sets the level per profile (generated or suite tests) in place of `level`.
+    `registry`: another language family's rules (the polyglot ones), else the Python rules'."""
+    rules = RULES if registry is None else registry
 
     def register(fn: Callable[..., Iterator[Hit]]) -> Callable[..., Iterator[Hit]]:
-        if id in RULES:
+        if id in rules:
             raise ValueError(f"duplicate rule id {id}")
-        RULES[id] = Rule(
+        rules[id] = Rule(
             id,
             name,
             level,

@@ -9,12 +9,12 @@ have their own registry, so the Python rules' (AS000-AS025) stay as they are.
 
 from __future__ import annotations
 
-import inspect
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from assay.smells.model import Hit, Level, Profile, Rule
+from assay.smells.model import rule as register_rule
 from assay.smells.polyglot.comparisons import (
     EQUAL,
     LITERAL,
@@ -55,21 +55,7 @@ def rule(
     hint: str,
     profiles: dict[Profile, Level] | None = None,
 ) -> Callable:
-    def register(fn: Callable[..., Iterator[Hit]]) -> Callable[..., Iterator[Hit]]:
-        RULES[id] = Rule(
-            id,
-            name,
-            level,
-            message,
-            hint,
-            inspect.cleandoc(fn.__doc__ or ""),
-            fn,
-            "test",
-            profiles=profiles,
-        )
-        return fn
-
-    return register
+    return register_rule(id, name, level, message, hint, profiles=profiles, registry=RULES)
 
 
 def is_assertion(call: Call, ctx: Context) -> bool:
