@@ -59,16 +59,19 @@ print(" ".join(out))
 """
 
 SCRIPT = """
-import json, sys, tempfile
+import json, shutil, sys, tempfile
 from pathlib import Path
 from assay.config import SandboxConfig
 from assay.sandbox import Sandbox
 project, backend, attack, *args = sys.argv[1:]
 sandbox = Sandbox(SandboxConfig(backend=backend), protect=Path(project))
 run = Path(tempfile.mkdtemp(prefix="assay-ws-"))
-result = sandbox.run(
-    [sys.executable, "-I", "-c", attack, *args], cwd=run, env=sandbox.env_for(run / "home")
-)
+try:
+    result = sandbox.run(
+        [sys.executable, "-I", "-c", attack, *args], cwd=run, env=sandbox.env_for(run / "home")
+    )
+finally:
+    shutil.rmtree(run, ignore_errors=True)  # the scratch dir this script made: nothing left behind
 print(json.dumps({"isolated": sandbox.use_unshare, "backend": sandbox.info.backend,
                   "out": result.stdout, "err": result.stderr}))
 """
