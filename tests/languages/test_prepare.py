@@ -35,15 +35,22 @@ def fresh_machine(tmp_path, monkeypatch) -> Path:
     return home
 
 
-@pytest.mark.slow
-@pytest.mark.timeout(1200)  # the step now also fetches gate 4's PIT: more than 300 s under load
-def test_java_verifies_on_an_empty_maven_cache_through_the_prepare_step(tmp_path, fresh_machine):
+def _java_example(tmp_path: Path) -> Path:
+    """A copy of examples/java for a run that fetches from Maven Central (skips without mvn or
+    the network)."""
     if shutil.which("mvn") is None:
         pytest.skip("Maven is not installed")
     if not _reachable("repo.maven.apache.org"):
         pytest.skip("Maven Central is unreachable")
     root = tmp_path / "java"
     shutil.copytree(REPO / "examples" / "java", root, ignore=shutil.ignore_patterns("target"))
+    return root
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(1200)  # the step now also fetches gate 4's PIT: more than 300 s under load
+def test_java_verifies_on_an_empty_maven_cache_through_the_prepare_step(tmp_path, fresh_machine):
+    root = _java_example(tmp_path)
     before = tree_digest(root)
     test = root / "src/test/java/com/acme/PriceTest.java"
     report = api.verify(
@@ -65,12 +72,7 @@ def test_java_gate_4_runs_on_an_empty_maven_cache_through_the_prepare_step(tmp_p
     was `unvalidated` on a fresh ~/.m2 ("org.pitest:pitest-maven:1.30.2 is not in ~/.m2", then
     "PIT could not load offline: ...junit-platform-launcher..."). Slow: Maven fetches the build,
     then PIT runs (2-6 min)."""
-    if shutil.which("mvn") is None:
-        pytest.skip("Maven is not installed")
-    if not _reachable("repo.maven.apache.org"):
-        pytest.skip("Maven Central is unreachable")
-    root = tmp_path / "java"
-    shutil.copytree(REPO / "examples" / "java", root, ignore=shutil.ignore_patterns("target"))
+    root = _java_example(tmp_path)
     test = root / "src/test/java/com/acme/PriceTest.java"
     report = api.verify(
         [test], root=root, use_cache=False, overrides={"gates": ["compile", "green", "mutation"]}
