@@ -45,7 +45,7 @@ def tool_missing(lang: str) -> str | None:
     if lang in ("typescript", "javascript") and not (stryker.home() / "node_modules").is_dir():
         return f"StrykerJS not installed: {stryker.install_command()}"
     if lang == "rust" and shutil.which("cargo-mutants") is None:
-        return "cargo-mutants not installed (.ci/toolchains: ASSAY_CI_CARGO_MUTANTS=1)"
+        return "cargo-mutants not installed (.ci/toolchains builds it)"
     return None
 
 

@@ -1,4 +1,4 @@
-"""Gate 4 runs no more than its verdict needs: once the score is certain to reach the threshold the
+"""Gate 4 runs no more than its verdict needs: once the score is sure to reach the threshold the
 sampled mutants left do not count (they still prove the tests that have not killed yet), and a test
 the observer slows too much runs unobserved instead of timing out under mutants that change
 nothing."""
@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import sys
 
-from assay._assay_sandbox.protocol import PROVE_EACH_TEST
+from assay._assay_sandbox.mutation.enough import Enough, lower_bound
+from assay._assay_sandbox.mutation.protocol import Verdict
+from assay._assay_sandbox.protocol import PROVE_EACH_TEST, MutantSpec
 from assay.config import SandboxConfig
 from assay.config.mutation import MutationConfig
 from assay.execution.workspace import Workspace
@@ -97,11 +99,16 @@ def test_a_module_certain_to_pass_stops_counting_and_still_proves_each_test(proj
     stopped = [(m, r) for m, r in run.scored if r.reason == EARLY_STOP]
     assert stopped and {r.status for _, r in stopped} == {Status.IGNORED}
     assert run.early_stopped == len(stopped)
-    # grade.py was certain: its kills alone reach 20% of every mutant of it that could have counted
+    # grade.py was sure: its kills reach 20% of every mutant of it that could have counted
+    # (certain), or the 99.9% lower bound of its score so far reaches 20% (confident)
     assert {m.file for m, _ in stopped} == {grade}
     mine = [r for m, r in run.scored if m.file == grade]
     counted = [r for r in mine if r.status in COUNTED]
-    assert 100 * sum(r.status in DETECTED for r in counted) >= 20 * (len(counted) + len(stopped))
+    detected = sum(r.status in DETECTED for r in counted)
+    assert (
+        100 * detected >= 20 * (len(counted) + len(stopped))
+        or lower_bound(detected, len(counted)) >= 0.2
+    )
     # sign.py can never be certain of 100% with a survivor: its whole sample counts, whatever
     # grade.py does
     signs = [r for m, r in run.scored if m.file == sign]
@@ -120,3 +127,38 @@ def test_a_test_the_observer_slows_runs_unobserved_not_into_false_timeouts(proje
     # `self.adds += 1` and the returned bag change what the test receives and nothing it checks
     assert statuses and set(statuses.values()) == {Status.SURVIVED}
     assert not [m.id for m, r in run.scored if r.status is Status.TIMEOUT]
+
+
+def _mutants(n: int, rel: str = "src/calc/grade.py") -> list[MutantSpec]:
+    return [MutantSpec(f"m{i}", rel, 0, 1, "x", i + 1, i + 1, i + 1, "grade") for i in range(n)]
+
+
+def _after(outcomes: str, threshold: float = 60.0, planned: int = 100) -> list[bool]:
+    """Whether the module is sure to pass after each outcome (K killed, S survived) of the first
+    of `planned` sampled mutants."""
+    enough = Enough({"src/calc/grade.py": threshold}, {})
+    mutants = _mutants(planned)
+    enough.plan(mutants)
+    status = {"K": Status.KILLED, "S": Status.SURVIVED, "T": Status.TIMEOUT}
+    sure = []
+    for m, o in zip(mutants[: len(outcomes)], outcomes, strict=True):
+        enough.count(m, Verdict(status[o]))
+        sure.append(enough.certain(m.file))
+    return sure
+
+
+def test_a_module_far_above_its_threshold_is_sure_long_before_its_kills_reach_the_sample():
+    # certain would need 60 kills of 100; 15 kills in a row put the score's 99.9% lower bound
+    # at 61%
+    assert _after("K" * 15) == [False] * 14 + [True]
+    # one survivor costs a few more: 18 kills of 19
+    assert _after("S" + "K" * 30).index(True) == 18
+    assert lower_bound(18, 19) >= 0.6 > lower_bound(17, 18)
+
+
+def test_a_module_near_its_threshold_runs_on_and_one_that_may_fail_never_stops():
+    # 75% over 40 counted: likely a pass, but not at 99.9%; the sample runs on
+    assert not any(_after("KKKS" * 10))
+    # a threshold of 100 is never sure before it is certain
+    assert not any(_after("K" * 99, threshold=100.0))
+    assert _after("K" * 100, threshold=100.0)[-1]

@@ -39,10 +39,11 @@ class MutationConfig(Section):
     )
     early_stop: bool = Field(
         True,
-        description="gate 4: once the score is certain to reach every module's threshold (the "
-        "mutants killed so far reach it over the whole sample), the sampled mutants left count "
-        "as Ignored and run only to prove tests that have not killed yet; the verdict is the "
-        "whole sample's, the score is over the mutants that ran (a random part of the sample)",
+        description="gate 4: once the score is sure to reach every module's threshold (certain: "
+        "the mutants killed so far reach it over the whole sample; or confident: the 99.9% "
+        "lower bound of the score so far reaches it), the sampled mutants left count as Ignored "
+        "and run only to prove tests that have not killed yet; the score is over the mutants "
+        "that ran (a random part of the sample)",
     )
     attribution: Literal["proof", "exact"] = Field(
         "proof",

@@ -129,7 +129,7 @@ def judge(
     info["cached_mutants"] = sum(r.cached for r in run.results.values())
     if run.unsampled:  # the score is over a sample
         info["not_sampled"] = run.unsampled
-    if run.early_stopped:  # the pass was certain before the whole sample ran
+    if run.early_stopped:  # the pass was sure before the whole sample ran
         info["early_stop"] = run.early_stopped
     modules = module_scores(run, limits)
     if len(modules) > 1:

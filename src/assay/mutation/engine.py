@@ -133,7 +133,7 @@ class Engine:
         `_assay_sandbox.mutation.exercised`). `sample`: run at most this many mutants in scope for
         the score, one per line first; the others only for tests that have not killed yet, Ignored
         (gate 4, see `_assay_sandbox.mutation.plan.sample`). `enough`: each target's threshold
-        (percent): once the score is certain to reach them all, the sampled mutants left run only
+        (percent): once the score is sure to reach them all, the sampled mutants left run only
         for tests that have not killed yet, Ignored (gate 4, `_assay_sandbox.mutation.enough`).
         `entering`: the tests get no object of the project; the mutants of reached modules that
         hold no entry point are Ignored unrun (gate 4, `_assay_sandbox.mutation.entries`).

@@ -174,7 +174,7 @@ class MutationResult:
 
     @property
     def early_stopped(self) -> int:
-        """Sampled mutants the score was certain without (`mutation.early_stop`)."""
+        """Sampled mutants the score was sure without (`mutation.early_stop`)."""
         return sum(r.reason == EARLY_STOP for r in self.results.values())
 
     def unexercised(self) -> list[tuple[Mutant, MutantResult]]:

@@ -36,7 +36,7 @@ NOT_SAMPLED = "not in the sample (mutation.sample): not counted"
 # ... of a sampled one that did not need to count (`enough`): Ignored, not counted
 # the reason of a mutant set aside unrun (`entries`); the parent takes it out of the score
 SET_ASIDE = "set aside: beyond the modules where the tests enter the project (not run)"
-EARLY_STOP = "not needed: the score was certain to pass (mutation.early_stop): not counted"
+EARLY_STOP = "not needed: the score was sure to pass (mutation.early_stop): not counted"
 
 
 class Mode(str, Enum):
