@@ -158,21 +158,27 @@ def _and(outer: bool | None, own: bool | None) -> bool | None:
     return outer and own
 
 
-_AFTER: dict[tuple[types.CodeType, int], str | None] = {}
+# id(code) -> (code, {offset of a call, or of a cache entry after it: the attribute read next})
+_AFTER: dict[int, tuple[types.CodeType, dict[int, str]]] = {}
 
 
 def attribute_after_call(code: types.CodeType, offset: int) -> str | None:
     """The attribute the instruction after the call at `offset` reads of its result (not a
-    method it loads to call: the call is observed itself); None for anything else."""
-    key = (code, offset)
-    if key not in _AFTER:
-        _AFTER[key] = None
-        instructions = list(dis.get_instructions(code))  # inline caches left out
-        # the frame's offset is the call's, or (3.11+) that of the last cache entry after it
-        at = [i for i, ins in enumerate(instructions) if ins.offset <= offset]
-        if at and at[-1] + 1 < len(instructions):
-            call, after = instructions[at[-1]], instructions[at[-1] + 1]
-            method = sys.version_info >= (3, 12) and bool((after.arg or 0) & 1)
-            if call.opname.startswith("CALL") and after.opname == "LOAD_ATTR" and not method:
-                _AFTER[key] = str(after.argval)
-    return _AFTER[key]
+    method it loads to call: the call is observed itself); None for anything else. Each code
+    object is read once (hashing a code object on every call cost more than the test)."""
+    found = _AFTER.get(id(code))
+    if found is None or found[0] is not code:
+        found = _AFTER[id(code)] = (code, _calls_then_attribute(code))
+    return found[1].get(offset)
+
+
+def _calls_then_attribute(code: types.CodeType) -> dict[int, str]:
+    out: dict[int, str] = {}
+    instructions = list(dis.get_instructions(code))  # inline caches left out
+    for call, after in zip(instructions, instructions[1:], strict=False):
+        method = sys.version_info >= (3, 12) and bool((after.arg or 0) & 1)
+        if call.opname.startswith("CALL") and after.opname == "LOAD_ATTR" and not method:
+            # the frame's offset is the call's, or (3.11+) that of the last cache entry after it
+            for at in range(call.offset, after.offset):
+                out[at] = str(after.argval)
+    return out
