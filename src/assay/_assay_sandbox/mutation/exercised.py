@@ -80,6 +80,7 @@ def observing(targets: dict[str, str], root: str, tests: list[str]) -> Iterator[
     OBSERVE.sink = tempfile.mkdtemp(prefix="assay-observe-")
     OBSERVE.targets = frozenset(os.path.realpath(p) for p in targets.values())
     OBSERVE.tests = frozenset(os.path.realpath(os.path.join(root, t.split("::")[0])) for t in tests)
+    OBSERVE.catchers = {}  # read again: a worker on standby judges other files next
     try:
         yield
     finally:

@@ -2,8 +2,10 @@
 that crosses from a target file's code back into the test's code (gate 4's accountability).
 
 A call is an observation point when a frame of a target file is entered from a frame that is not
-one (the test, its conftest and helpers, pytest): its return value or each value it yields, the
-exception it raises (type and text), and the state of its arguments (`self` included) after it.
+one (the test, its conftest and helpers, pytest), unless other code the project called makes it
+(target code -> the standard library -> target code): its return value or each value it yields, the
+exception it raises (type and text; its type alone where the test's code catches it by type and
+reads nothing of it, `taken`), and the state of its arguments (`self` included) after it.
 When target code calls back into a test file (a callback the test passed), the arguments it
 passes are observed too. What target code calls inside target code is not seen: only what comes out
 of it can make a test pass or fail. Each test's observations, in order, hash to one digest; a
@@ -13,7 +15,8 @@ could see.
 `sys.settrace` carries it: its global function runs once per new frame and returns a local tracer
 (for `return` and `exception`, lines off) only for observation points, so callees run untraced.
 Fingerprints are bounded (depth, items, nodes) and never raise: an object is its type and its
-attributes, a container its items, floats their repr, anything else its repr without addresses.
+attributes, a container its items, floats their repr, anything else its repr without addresses
+(and a text without the addresses of default reprs it holds).
 """
 
 from __future__ import annotations
@@ -31,7 +34,12 @@ from typing import Any
 
 import pytest
 
+from .taken import attribute_after_call, caught_lines
+
 ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
+# an address in a text the project built from a default repr ("<function f at 0x7f3c...>", glom's
+# messages); other hex in a text ("0xff") still counts
+IN_TEXT = re.compile(r"(?<= at )0x[0-9a-fA-F]{6,}")
 MAX_DEPTH = 4
 MAX_ITEMS = 100  # of one container; its length is always part of it
 RETURN_NODES = 2000  # values walked for what a call returns or raises
@@ -44,6 +52,7 @@ LEAVING = frozenset(
 )
 OTHER, TARGET, TESTS = 0, 1, 2  # sides of a file: the targets, the test files, the rest
 SCALARS = (type(None), bool, int, float, complex, str, bytes, bytearray)
+CALLERS = 8  # frames searched out from a call for the test's catcher of what it raises
 
 
 class Walk:
@@ -65,6 +74,8 @@ class Walk:
             return
         kind = type(value)
         if isinstance(value, SCALARS):
+            if isinstance(value, str) and " at 0x" in value:  # a default repr in a text
+                value = IN_TEXT.sub("0x", value)
             self.put(f"{kind.__name__}:{value!r}")
             return
         if id(value) in self.path:
@@ -180,10 +191,22 @@ class Observer:
             if from_target:
                 self.called_back(frame)
             return None
-        if from_target:
+        if from_target or self.inside_project(back):
             return None
         frame.f_trace_lines = False
         return Point(self, frame).trace
+
+    def inside_project(self, back: types.FrameType | None) -> bool:
+        """Whether other code that the project itself called (the standard library's
+        `string.Formatter` calling a project's `convert_field`, `traceback` calling a project
+        exception's `__str__`) makes this call: what it returns goes back into the project, not
+        to the test, which receives only what the outermost call gives it."""
+        while back is not None:
+            side = self.side(back.f_code)
+            if side != OTHER:
+                return side == TARGET
+            back = back.f_back
+        return False
 
     def called_back(self, frame: types.FrameType) -> None:
         self.points += 1
@@ -192,6 +215,23 @@ class Observer:
         walk.put(f"called back {getattr(code, 'co_qualname', code.co_name)}")
         for value in _arguments(frame):
             walk.feed(value)
+
+    def caught_by_type(self, back: types.FrameType | None) -> bool:
+        """Whether an exception out of a call made at `back` lands in a catcher of the test's
+        code that keeps only its type (`taken`): the first line of a test-side frame, going
+        out through other code (pytest's `raises(X, f)`), that a catcher is around decides."""
+        for _ in range(CALLERS):
+            if back is None:
+                return False
+            side = self.side(back.f_code)
+            if side == TARGET:
+                return False
+            if side == TESTS:
+                caught = self.plugin.caught(back.f_code.co_filename).get(back.f_lineno)
+                if caught is not None:
+                    return caught
+            back = back.f_back
+        return False
 
     def digest(self) -> str:
         return f"{self.points}:{self.h.hexdigest()}"
@@ -222,10 +262,34 @@ class Point:
             unwound = self.raised is not None and value is None
         walk = Walk(observer.h, RETURN_NODES)
         walk.put(f"{code.co_filename}:{getattr(code, 'co_qualname', code.co_name)}")
-        walk.feed(self.raised if unwound else value)
+        if unwound and observer.caught_by_type(frame.f_back):
+            kind = type(self.raised)
+            walk.put(f"raise {kind.__module__}.{kind.__qualname__}, caught by type")
+        elif unwound:
+            walk.feed(self.raised)
+        else:
+            walk.feed(_taken(value, frame.f_back, observer))
         walk.budget = ARG_NODES
         for value in self.args:
             walk.feed(value)
+
+
+def _taken(value: Any, back: types.FrameType | None, observer: Observer) -> Any:
+    """What the test's code takes of a returned value: the one attribute it reads of it at once
+    (`Lexer.get_default_instance()._SQL_REGEX`), else all of it. Only an attribute the object
+    holds (`__dict__`, slots) is taken apart: a property would run the project's code here."""
+    if back is None or observer.side(back.f_code) != TESTS:
+        return value
+    name = attribute_after_call(back.f_code, back.f_lasti)
+    if name is None:
+        return value
+    try:
+        state = _state(value)
+    except Exception:  # a hostile __dict__: all of it, as the walk reads it
+        return value
+    if state is None or name not in state:
+        return value
+    return (f"the attribute {name} of {type(value).__qualname__}", state[name])
 
 
 def _arguments(frame: types.FrameType) -> list[Any]:
@@ -251,6 +315,8 @@ class Observe:
         self.observer: Observer | None = None
         # file name -> its side (kept across tests: a real path costs system calls)
         self.known: dict[str, int] = {}
+        # test-side file name -> its lines' catchers (`taken.caught_lines`)
+        self.catchers: dict[str, dict[int, bool]] = {}
 
     def side_of(self, filename: str) -> int:
         path = os.path.realpath(filename)
@@ -259,6 +325,17 @@ class Observe:
         if path in self.tests or os.path.basename(path) == "conftest.py":
             return TESTS
         return OTHER
+
+    def caught(self, filename: str) -> dict[int, bool]:
+        found = self.catchers.get(filename)
+        if found is None:
+            try:
+                with open(filename, encoding="utf-8") as fh:
+                    found = caught_lines(fh.read())
+            except (OSError, UnicodeDecodeError):
+                found = {}
+            self.catchers[filename] = found
+        return found
 
     def path(self, run: str) -> str:
         assert self.sink is not None

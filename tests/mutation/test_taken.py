@@ -1,0 +1,71 @@
+"""Which lines of a test file catch an exception by its type alone (gate 4's observer then keeps
+only the type of what the project raises there) and which let the test read it."""
+
+from __future__ import annotations
+
+import re
+
+from assay._assay_sandbox.mutation.taken import caught_lines
+
+SOURCE = """
+import pytest
+
+def test_forms(self):
+    with pytest.raises(ValueError):
+        plain()
+    with pytest.raises(ValueError, match="empty"):
+        matched()
+    with pytest.raises(ValueError) as excinfo:
+        read_later()
+    assert "x" in str(excinfo.value)
+    with raises(KeyError) as unused:
+        named_not_read(
+            1)
+    try:
+        in_try()
+    except KeyError:
+        pass
+    try:
+        with raises(KeyError):
+            inside_a_reader()
+    except Exception as err:
+        print(err)
+    pytest.raises(ValueError, call_form, 1)
+    self.assertRaises(ValueError, unittest_call_form)
+    info = pytest.raises(ValueError, kept_call_form)
+    with self.assertRaisesRegex(ValueError, "x"):
+        regex()
+    with self.assertRaises(ValueError) as cm:
+        context_read()
+    cm.exception
+    with self.assertRaises(ValueError):
+        def later():
+            nested_def()
+    after()
+"""
+
+
+def _caught(name: str) -> bool | None:
+    """What catches the line that calls `name` (each is called on one line only)."""
+    (number,) = [
+        i for i, text in enumerate(SOURCE.splitlines(), 1) if re.search(rf"\b{name}\b", text)
+    ]
+    return caught_lines(SOURCE).get(number)
+
+
+def test_a_catcher_that_lets_the_test_read_nothing_of_the_exception_is_by_type():
+    for name in ("plain", "named_not_read", "in_try", "call_form", "unittest_call_form"):
+        assert _caught(name) is True, name
+    assert caught_lines(SOURCE)[SOURCE.splitlines().index("            1)") + 1] is True
+
+
+def test_a_catcher_that_reads_the_message_or_the_object_is_not():
+    for name in ("matched", "read_later", "inside_a_reader", "regex", "context_read"):
+        assert _caught(name) is False, name
+
+
+def test_lines_no_catcher_is_around_are_absent():
+    # a nested function is caught only by what is around it inside it
+    for name in ("nested_def", "after", "kept_call_form"):
+        assert _caught(name) is None, name
+    assert caught_lines("def broken(:\n") == {}
