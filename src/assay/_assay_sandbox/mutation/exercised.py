@@ -14,10 +14,12 @@ two runs of the original, a test with no digest) keeps the verdict Survived.
 
 from __future__ import annotations
 
+import inspect
 import os
 import shutil
 import tempfile
-from collections.abc import Callable, Iterator
+import types
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -28,6 +30,7 @@ from .plan import Job
 from .pool import Pool
 from .protocol import Event, Mode, MutantDone, Status, Verdict
 from .split import Group, Running
+from .taken import read_ahead
 
 UNRUN = "no test of the file runs its line"
 ORIGINAL = ("original code, first run", "original code, second run")
@@ -75,17 +78,42 @@ class ObservingPool(Pool):
 
 
 @contextmanager
-def observing(targets: dict[str, str], root: str, tests: list[str]) -> Iterator[None]:
-    """Children forked inside observe their tests (`OBSERVE` is registered with pytest)."""
+def observing(
+    targets: dict[str, str], root: str, tests: list[str], items: Iterable[Any] = ()
+) -> Iterator[None]:
+    """Children forked inside observe their tests (`OBSERVE` is registered with pytest). What the
+    observer reads of the test modules' code (`taken`) is read here once, from the collected
+    `items`, not again in every child."""
     OBSERVE.sink = tempfile.mkdtemp(prefix="assay-observe-")
     OBSERVE.targets = frozenset(os.path.realpath(p) for p in targets.values())
     OBSERVE.tests = frozenset(os.path.realpath(os.path.join(root, t.split("::")[0])) for t in tests)
     OBSERVE.catchers = {}  # read again: a worker on standby judges other files next
+    _read_ahead(items)
     try:
         yield
     finally:
         shutil.rmtree(OBSERVE.sink, ignore_errors=True)
         OBSERVE.sink, OBSERVE.unobserved = None, frozenset()
+
+
+def _read_ahead(items: Iterable[Any]) -> None:
+    """The catchers of each test module and the bytecode tables of its functions and methods."""
+    modules = {id(m): m for m in (getattr(item, "module", None) for item in items) if m}
+    codes = []
+    for module in modules.values():
+        filename = getattr(module, "__file__", None)
+        for value in list(vars(module).values()):
+            owners = [value, *vars(value).values()] if isinstance(value, type) else [value]
+            for owner in owners:
+                try:  # a test module's objects may be anything (a hostile `__getattr__`)
+                    code = getattr(inspect.unwrap(owner), "__code__", None)
+                except Exception:
+                    continue
+                if isinstance(code, types.CodeType) and code.co_filename == filename:
+                    codes.append(code)
+        if filename:
+            OBSERVE.caught(filename)
+    read_ahead(codes)
 
 
 def _original(name: str, target: str, tests: list[str]) -> Job:

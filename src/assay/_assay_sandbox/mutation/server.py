@@ -142,7 +142,7 @@ class Server:
         start = time.monotonic()
         by_id = {item.nodeid: item for item in items}
         with (
-            observing(cfg.targets, cfg.scratch_root, cfg.tests)
+            observing(cfg.targets, cfg.scratch_root, cfg.tests, items)
             if held
             else contextlib.nullcontext()
         ):

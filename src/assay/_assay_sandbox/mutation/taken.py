@@ -172,6 +172,18 @@ def attribute_after_call(code: types.CodeType, offset: int) -> str | None:
     return found[1].get(offset)
 
 
+def read_ahead(codes: Iterable[types.CodeType]) -> None:
+    """Read the tables of `codes` and of the functions nested in them now: in the worker, before
+    the children fork, so that each child does not read them again (a child is 30-40 ms; reading a
+    test module's functions is several)."""
+    todo = list(codes)
+    while todo:
+        code = todo.pop()
+        if id(code) not in _AFTER:
+            _AFTER[id(code)] = (code, _calls_then_attribute(code))
+        todo += [c for c in code.co_consts if isinstance(c, types.CodeType)]
+
+
 def _calls_then_attribute(code: types.CodeType) -> dict[int, str]:
     out: dict[int, str] = {}
     instructions = list(dis.get_instructions(code))  # inline caches left out
