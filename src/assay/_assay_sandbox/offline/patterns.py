@@ -108,8 +108,13 @@ def matching(pattern: str | re.Pattern, variants: int = 1) -> list[str]:
 
 def held(module: object) -> list[re.Pattern]:
     """The compiled string patterns among a module's globals, and in its lists, tuples, sets and
-    dicts (two levels: a cache of pattern lists by key) - tables built at import or by a call."""
+    dicts (two levels: a cache of pattern lists by key) - tables built at import or by a call;
+    then, up to `MAX_PATTERNS` in all, the strings in those tables that read as patterns
+    (`_pattern`): a table of `(pattern, replacement)` pairs that `re.sub` compiles only when
+    called, its rows formatted at import (inflection's `_irregular('cow', 'kine')` adds
+    `C[oO][wW]$`: no string constant shows it, and only `Cow` reaches it)."""
     found: dict[tuple[str, int], re.Pattern] = {}
+    texts: dict[str, None] = {}
 
     def visit(value: object, depth: int) -> None:
         if len(found) >= MAX_PATTERNS:
@@ -117,6 +122,9 @@ def held(module: object) -> list[re.Pattern]:
         if isinstance(value, re.Pattern):
             if isinstance(value.pattern, str):
                 found.setdefault((value.pattern, value.flags), value)
+        elif depth > 0 and isinstance(value, str):
+            if len(texts) < MAX_PATTERNS and _PATTERN_MARKS.search(value):
+                texts[value] = None
         elif depth < 2 and isinstance(value, (list, tuple, set, frozenset)):
             for item in list(value)[:200]:
                 visit(item, depth + 1)
@@ -126,7 +134,28 @@ def held(module: object) -> list[re.Pattern]:
 
     for value in list(vars(module).values()):
         visit(value, 0)
+    for text in texts:
+        if len(found) >= MAX_PATTERNS:
+            break
+        compiled = _pattern(text)
+        if compiled is not None:
+            found.setdefault((compiled.pattern, compiled.flags), compiled)
     return list(found.values())
+
+
+# what a string in a table must hold to be read as a pattern: an anchor, a class, a group, an escape
+_PATTERN_MARKS = re.compile(r"[$^\\[\](]")
+
+
+def _pattern(text: str) -> re.Pattern | None:
+    """`text` compiled, when it reads as a pattern (`_PATTERN_MARKS`) and compiles (a replacement
+    such as `\\1es` refers to a group it lacks, and does not)."""
+    if len(text) > 200:
+        return None
+    try:
+        return re.compile(text)
+    except (re.error, RecursionError, OverflowError, ValueError):
+        return None
 
 
 def _string_at(inp: dict) -> int | None:
