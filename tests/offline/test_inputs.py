@@ -10,6 +10,7 @@ import subprocess
 import sys
 import textwrap
 import time
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -249,3 +250,38 @@ def test_strings_matching_the_patterns_a_function_builds_when_called_become_its_
     returned = {k["outcome"]["expr"] for k in found["kept"] if k["outcome"]["k"] == "return"}
     assert {"(1111, 11)", "(1111, 1)"} <= returned, found
     assert found["tried"].get("regex", 0) >= 2
+
+
+RULES = Path(__file__).resolve().parent / "fixtures" / "rules"
+
+
+def test_strings_matching_the_pattern_strings_of_a_table_filled_at_import_become_inputs():
+    """A table of `(pattern, replacement)` strings that `re.sub` compiles only when called, its
+    rows formatted at import (tests/offline/fixtures/rules: `_irregular("cow", "kine")` adds
+    `Cow$`, inflection's does `C[oO][wW]$`): before, only compiled patterns were read, no input
+    was `Cow`, and the mutants of the capitalised row (`many[0].upper()`) lived (inflection: 18
+    of the 35 mutants Pynguin killed there and assay did not). Now the pattern strings of the
+    tables a function reads give it inputs; a replacement (`\\1es`: a group it lacks) is no
+    pattern, and a function that reads no table (`shout`) gets none of them."""
+    sys.path.insert(0, str(RULES))
+    try:
+        module = importlib.import_module("plural_rules")
+        path = str(RULES / "plural_rules.py")
+        job = OfflineJob(
+            "", "", "", "plural_rules", path, [], [], [], call_timeout=1.0, max_inputs=40
+        )
+        found = {}
+        for name in ("plural", "shout"):
+            fn = OfflineFunction(name, "function", [{"args": ["'dog'"], "kwargs": {}}])
+            now = time.monotonic()
+            found[name] = explore(job, module, fn, path, now + 10, False, now + 20)
+    finally:
+        sys.path.remove(str(RULES))
+        sys.modules.pop("plural_rules", None)
+    returned = {
+        (k["input"]["args"][0], k["outcome"]["expr"])
+        for k in found["plural"]["kept"]
+        if k["outcome"]["k"] == "return"
+    }
+    assert {("'Cow'", "'Kine'"), ("'cow'", "'kine'")} <= returned, found
+    assert found["shout"]["tried"].get("regex", 0) == 0, found["shout"]

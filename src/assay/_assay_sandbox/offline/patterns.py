@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import ast
 import importlib
+import inspect
 import re
 import sys
+import textwrap
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -106,27 +108,58 @@ def matching(pattern: str | re.Pattern, variants: int = 1) -> list[str]:
     return out
 
 
-def held(module: object) -> list[re.Pattern]:
+def held(module: object, reads: set[str] | None = None) -> list[re.Pattern]:
     """The compiled string patterns among a module's globals, and in its lists, tuples, sets and
-    dicts (two levels: a cache of pattern lists by key) - tables built at import or by a call."""
+    dicts (two levels: a cache of pattern lists by key) - tables built at import or by a call;
+    then, up to `MAX_PATTERNS` in all, the strings in those tables that read as patterns
+    (`_pattern`): a table of `(pattern, replacement)` pairs that `re.sub` compiles only when
+    called, its rows formatted at import (inflection's `_irregular('cow', 'kine')` adds
+    `C[oO][wW]$`: no string constant shows it, and only `Cow` reaches it). Strings are read only
+    from the globals named in `reads` (the tables the function reads itself: a table of patterns
+    is no input for every function of its module)."""
     found: dict[tuple[str, int], re.Pattern] = {}
+    texts: dict[str, None] = {}
 
-    def visit(value: object, depth: int) -> None:
+    def visit(value: object, depth: int, strings: bool) -> None:
         if len(found) >= MAX_PATTERNS:
             return
         if isinstance(value, re.Pattern):
             if isinstance(value.pattern, str):
                 found.setdefault((value.pattern, value.flags), value)
+        elif strings and depth > 0 and isinstance(value, str):
+            if len(texts) < MAX_PATTERNS and _PATTERN_MARKS.search(value):
+                texts[value] = None
         elif depth < 2 and isinstance(value, (list, tuple, set, frozenset)):
             for item in list(value)[:200]:
-                visit(item, depth + 1)
+                visit(item, depth + 1, strings)
         elif depth < 2 and isinstance(value, dict):
             for item in list(value.values())[:200]:
-                visit(item, depth + 1)
+                visit(item, depth + 1, strings)
 
-    for value in list(vars(module).values()):
-        visit(value, 0)
+    for name, value in list(vars(module).items()):
+        visit(value, 0, name in (reads or ()))
+    for text in texts:
+        if len(found) >= MAX_PATTERNS:
+            break
+        compiled = _pattern(text)
+        if compiled is not None:
+            found.setdefault((compiled.pattern, compiled.flags), compiled)
     return list(found.values())
+
+
+# what a string in a table must hold to be read as a pattern: an anchor, a class, a group, an escape
+_PATTERN_MARKS = re.compile(r"[$^\\[\](]")
+
+
+def _pattern(text: str) -> re.Pattern | None:
+    """`text` compiled, when it reads as a pattern (`_PATTERN_MARKS`) and compiles (a replacement
+    such as `\\1es` refers to a group it lacks, and does not)."""
+    if len(text) > 200:
+        return None
+    try:
+        return re.compile(text)
+    except (re.error, RecursionError, OverflowError, ValueError):
+        return None
 
 
 def _string_at(inp: dict) -> int | None:
@@ -163,7 +196,7 @@ def reached(
         run_call(call, timeout)
     base, at = bases[0]
     out = []
-    for pattern in held(module):
+    for pattern in held(module, _globals_read(module, fn)):
         for text in matching(pattern, VARIANTS):
             if text in known:
                 continue
@@ -172,3 +205,15 @@ def reached(
             args[at] = repr(text)
             out.append({**base, "args": args, "origin": "regex"})
     return out[:MAX_INPUTS]
+
+
+def _globals_read(module: ModuleType, fn: dict) -> set[str]:
+    """The module-level names the function's own body reads (none when its source is unknown)."""
+    obj: Any = module
+    for part in fn["name"].split("."):
+        obj = getattr(obj, part, None)
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(getattr(obj, "__func__", obj))))
+    except (OSError, TypeError, SyntaxError, IndentationError):
+        return set()
+    return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}

@@ -1,6 +1,8 @@
 """Which cases share a test: those of one function whose calls and outcomes have one shape
-(`shape`), and - the defaults filling the arguments some leave out - those that differ only in the
-arguments they pass (`merged`). Fewer test functions, each a table of cases."""
+(`shape`), and - the defaults filling the arguments some leave out - those that differ only in
+the arguments they pass (`merged`). Fewer test functions, each a table of cases - except where a
+call that leaves an argument out kills a mutant of its default: written with the default filled
+in, it would not."""
 
 from __future__ import annotations
 
@@ -60,16 +62,37 @@ def _padded(cases: list[Kept], params: list[str], defaults: dict[str, str]) -> l
 
 
 def merged(
-    groups: list[list[Kept]], params: dict[str, list[str]], defaults: dict[str, dict[str, str]]
+    groups: list[list[Kept]],
+    params: dict[str, list[str]],
+    defaults: dict[str, dict[str, str]],
+    defaulted: set[str] = frozenset(),  # type: ignore[assignment]
 ) -> list[list[Kept]]:
     """Groups of one function and outcome shape that differ only in the arguments they pass,
-    merged into one where the defaults can fill the gaps (`_padded`)."""
+    merged into one where the defaults can fill the gaps (`_padded`). `defaulted`: the mutants of
+    default values; a group of calls that leaves out an argument the others pass and kills one
+    stays as it is (filled in, the default would no longer run)."""
     families: dict[tuple, list[list[Kept]]] = {}
     for group in groups:
         key = shape(group[0])
         families.setdefault((*key[:3], *key[5:]), []).append(group)
     out = []
     for family in families.values():
+        if len(family) > 1 and defaulted:
+            width = max(len(g[0].input.get("args", [])) for g in family)
+            names = {n for g in family for n in g[0].input.get("kwargs", {})}
+            apart = [
+                g
+                for g in family
+                if (
+                    len(g[0].input.get("args", [])) < width
+                    or names - set(g[0].input.get("kwargs", {}))
+                )
+                and any(k.kills & defaulted for k in g)
+            ]
+            out += apart
+            family = [g for g in family if not any(g is a for a in apart)]
+            if not family:
+                continue
         cases = [k for g in family for k in g]
         fn = cases[0].function
         literal = {n: v for n, v in defaults.get(fn, {}).items() if _is_literal(v)}

@@ -311,12 +311,14 @@ def render(
     defaults: dict[str, dict[str, str]] | None = None,
     guards: dict[str, str] | None = None,
     related: dict[str, set[str]] | None = None,
+    defaulted: set[str] | None = None,
 ) -> Rendered:
     """The test file for `chosen` inputs of module `dotted`; `order`: the functions in
     source order; `defaults`: function -> parameter -> its default's source (calls that leave
     out different arguments then share a test); `guards`: mutant id -> the line it changes, for
     the messages of a test holding several cases (`combined`); `related`: function -> the
-    functions it may share a test with (`blend.relations`)."""
+    functions it may share a test with (`blend.relations`); `defaulted`: the mutants of default
+    values (a call that kills one keeps leaving its argument out, `groups.merged`)."""
     w = _Writer(dotted, kinds, params)
     out = Rendered("", [])
     usable = []
@@ -347,7 +349,7 @@ def render(
     ):
         groups.setdefault(shape(k), []).append(k)
     blocks = []
-    tests = split(merged(list(groups.values()), params, defaults or {}))
+    tests = split(merged(list(groups.values()), params, defaults or {}, defaulted or set()))
     for group, statements in blend(tests, kinds, params, related or {}):
         if not statements:
             name, text, pinned = w.test(group)

@@ -52,6 +52,8 @@ class Verification:
     guarded: dict[str, str] = {}  # noqa: RUF012 - set per module by the writer
     # function -> the functions of the module it may share a test with (`blend.relations`)
     related: dict[str, set[str]] = {}  # noqa: RUF012 - set per module by the writer
+    # the mutants of default values: a call that kills one keeps leaving its argument out
+    defaulted: set[str] = set()  # noqa: RUF012 - set per module by the writer
     slowdown: float = 1.0  # the machine's, as the writer measured it (`pace`)
     gate4_run: MutationResult | None = None  # gate 4's last run: each test's kills (`subsume`)
 
@@ -72,6 +74,7 @@ class Verification:
             defaults,
             self.guarded,
             self.related,
+            self.defaulted,
         )
         out.text = formatted(out.text, self.project.root)
         return out

@@ -135,6 +135,7 @@ class OfflineWriter(Verification):
         rows = table_rows(mutants, text)
         self.guarded = guards(mutants, text)
         self.related = relations(text)
+        self.defaulted = {m.id for m in mutants if m.operator == "default_argument"}
         with Workspace(self.project.root) as ws:
             probe = self._probe(
                 ws, sandbox, rel, dotted, text, todo, mutants, pace, self.budget_s * PROBE_SHARE
