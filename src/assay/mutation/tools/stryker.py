@@ -182,7 +182,8 @@ class Stryker:
         if not seen:
             return None
         sources = {t: (request.root / t).read_text(encoding="utf-8") for t in request.targets}
-        scoped = stryker_scope.scope(seen, sources, request.executed_only)
+        loading = self._loading(request, module, sources, own) if request.executed_only else None
+        scoped = stryker_scope.scope(seen, sources, request.executed_only, loading)
         if scoped.segments:
             shutil.copyfile(HERE / "stryker_scope.mjs", own / "scope.mjs")
             (own / "scope.json").write_text(
@@ -193,6 +194,29 @@ class Stryker:
             config["plugins"] = [*config.get("plugins", []), str(own / "scope.mjs")]
             config["ignorers"] = ["assay-scope"]
         return scoped
+
+    def _loading(
+        self, request: ToolRequest, module: str, sources: dict[str, str], own: Path
+    ) -> dict[str, list[int]]:
+        """What each target runs when it loads (one run importing each alone under V8's
+        coverage): code run only then is out of gate 4's scope, as Python's import time is."""
+        coverage = own / "v8-load"
+        shutil.rmtree(coverage, ignore_errors=True)
+        targets = [t for t in sources if t.endswith(stryker_scope.SCOPED_SUFFIXES)]
+        if not targets:
+            return {}
+        ran = request.exec(
+            ["node", "-e", stryker_scope.LOAD_SCRIPT, *(str(request.root / t) for t in targets)],
+            module,
+            LANGUAGES[self.language].profile_for(request.project),
+            env={"NODE_V8_COVERAGE": str(coverage)},
+        )
+        loaded = {
+            t for t in targets if f"assay-loaded {request.root / t}" in ran.stdout.splitlines()
+        }
+        return stryker_scope.load_counts(
+            stryker_scope.read_coverage(coverage, request.root), sources, loaded
+        )
 
 
 def runner(root: Path, module: str) -> str:
