@@ -3,8 +3,8 @@
 A workspace is a temp dir holding `tree/<the user's absolute path>` (a full copy, never hard links:
 a test that writes to a hard-linked file would write through to the user's file; its path ends as
 the user's own, so a test that matches its own source path, `runtime.Caller` against
-`.+/github.com/pkg/errors/x_test.go`, sees what it sees in the user's tree), `run/` (assay's own files: results,
-HOME and TMPDIR of the sandboxed runs) and `cache/` (a toolchain's build cache, kept for the
+`.+/github.com/pkg/errors/x_test.go`, sees what it sees in the user's tree), `run/` (assay's own
+files: results, HOME and TMPDIR of the sandboxed runs) and `cache/` (a toolchain's build cache, kept for the
 workspace's life).
 
 Candidates, mutants and panel members reach the copy as *overlays* (`apply`):
@@ -180,7 +180,7 @@ class Workspace:
             shutil.rmtree(base)
             raise RuntimeError(f"temp dir {base} lies inside the project; set TMPDIR elsewhere")
         self.base = base
-        # ends as the user's own path: a path the sandbox chose never fails a test that checks its own
+        # ends as the user's path: a path the sandbox chose never fails a test that checks its own
         self.project = base / "tree" / self.root.relative_to(self.root.anchor)
         self.run_dir = base / "run"
         self.cache_dir = base / "cache"
