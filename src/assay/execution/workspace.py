@@ -4,8 +4,8 @@ A workspace is a temp dir holding `tree/<the user's absolute path>` (a full copy
 a test that writes to a hard-linked file would write through to the user's file; its path ends as
 the user's own, so a test that matches its own source path, `runtime.Caller` against
 `.+/github.com/pkg/errors/x_test.go`, sees what it sees in the user's tree), `run/` (assay's own
-files: results, HOME and TMPDIR of the sandboxed runs) and `cache/` (a toolchain's build cache, kept for the
-workspace's life).
+files: results, HOME and TMPDIR of the sandboxed runs) and `cache/` (a toolchain's build cache,
+kept for the workspace's life).
 
 Candidates, mutants and panel members reach the copy as *overlays* (`apply`):
 `{relative path: text}` written over it. `reset()` brings the copy back to the pristine snapshot
