@@ -132,9 +132,7 @@ def _paint(functions: list[dict], size: int, loading: list[int] | None = None) -
     counts, kinds = counted
     if loading is None:
         return bytearray(k if c > 0 else _UNRUN for c, k in zip(counts, kinds, strict=True))
-    return bytearray(
-        k if c > m else _UNRUN for c, k, m in zip(counts, kinds, loading, strict=True)
-    )
+    return bytearray(k if c > m else _UNRUN for c, k, m in zip(counts, kinds, loading, strict=True))
 
 
 def load_counts(
