@@ -60,9 +60,13 @@ def attribute(run: MutationResult, tests: list[str], exact: bool = True) -> Attr
         if f not in kills:
             n = reached.get(f, 0)
             out.low_value[t] = (
-                f"kills none of the {n} mutant{'' if n == 1 else 's'} of the code it runs"
-                if n
-                else REACHES_NONE
+                REACHES_NONE
+                if not n
+                else f"kills none of the {n} mutant{'' if n == 1 else 's'} of the code it runs"
+                if run.per_test_coverage
+                # every test is taken to run every mutant: how many this one runs is not known
+                else f"kills none of the {n} mutant{'' if n == 1 else 's'} of the code the "
+                "file's tests run"
             )
         elif f in notes:
             out.redundant[t] = notes[f]

@@ -154,6 +154,10 @@ class MutationResult:
     # whether `killed_by` names the very tests that killed a mutant; False: every test of the
     # file is named (a tool run without per-test results), so no test can be told redundant
     per_test_kills: bool = True
+    # whether `covered_by` names the tests that run a mutant's code; False: every test of the file
+    # is named (cargo-mutants, Stryker's command runner), so no test is "closest" to a survivor
+    # and a test's count of the mutants it runs is not known
+    per_test_coverage: bool = True
 
     @property
     def scored(self) -> list[tuple[Mutant, MutantResult]]:

@@ -234,6 +234,7 @@ class CargoMutants:
                 status, covered_by=list(every), killed_by=list(killed), duration_s=duration
             )
         result.duration_s = ran.duration_s + listed.duration_s
+        result.per_test_coverage = False
         return result
 
 

@@ -148,7 +148,7 @@ class Stryker:
             data, module, request.root, request.passing, whole_file, request.executed_only
         )
         run = assemble(mutants, results, sources, request, time.monotonic() - start)
-        run.per_test_kills = not whole_file
+        run.per_test_kills = run.per_test_coverage = not whole_file
         if scoped is not None and scoped.functions:
             run.scope = scoped.functions
         return run
