@@ -52,6 +52,18 @@ class ScratchDirs:
         return dirs
 
 
+def ended(ran: RunResult, limit_s: float) -> str:
+    """Why a tool's run ended without a report, in words a user can act on: a timeout says how
+    long it ran and which setting bounds it (nanoid's "StrykerJS failed: timed out" said
+    neither)."""
+    if ran.timed_out:
+        return (
+            f"timed out after {ran.duration_s:.0f} s (gate 4 gives the tool {limit_s:g} s: "
+            "the larger of 600 s and `sandbox.timeout_s`)"
+        )
+    return ran.limit_hit or f"exit {ran.returncode}"
+
+
 def run_tool(
     request: ToolRequest,
     argv: list[str],
