@@ -126,3 +126,14 @@ def test_cargo_mutants_binary_operator_is_advised_by_the_operators_it_swaps():
         ).suggested_test
         == "test_f_boolean_operator"
     )
+
+
+def test_a_camel_case_function_keeps_its_words_in_the_suggested_name():
+    """go-version: `newVersion` gave "(e.g. TestNewversionAtBoundary)"."""
+    assert killing_test_name("version.go", "newVersion", "at_boundary") == (
+        "TestNewVersionAtBoundary"
+    )
+    assert killing_test_name("src/main/java/a/Hex.java", "encodeHex", "both_sides") == (
+        "encodeHexBothSides"
+    )
+    assert killing_test_name("pkg/url.py", "parseURL", "arithmetic") == "test_parse_url_arithmetic"

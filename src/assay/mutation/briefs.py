@@ -157,7 +157,7 @@ def brief(m: Mutant, r: MutantResult) -> SurvivorBrief:
     if m.file.endswith(JS_FILES):  # a title keeps the code's own spelling (`customAlphabet`)
         stem = name.strip("_") or PurePosixPath(m.file).stem
     else:
-        stem = re.sub(r"\W+", "_", name.strip("_")).lower() or "module"
+        stem = re.sub(r"\W+", "_", name.strip("_")) or "module"
     suggested = killing_test_name(m.file, stem, SLUG.get(kind, kind))
     return SurvivorBrief(
         m.id,
@@ -181,7 +181,9 @@ def killing_test_name(file: str, stem: str, what: str) -> str:
     if file.endswith(JS_FILES):
         words = [w for w in re.split(r"[\W_]+", what.lower()) if w]
         return f'test("{" ".join([stem, *words])}")'
-    words = [w for w in re.split(r"[\W_]+", f"{stem}_{what}".lower()) if w]
+    # a camelCase name keeps its words: go-version's `newVersion` gave `TestNewversionAtBoundary`
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", f"{stem}_{what}")
+    words = [w for w in re.split(r"[\W_]+", spaced.lower()) if w]
     if file.endswith(".go"):
         return "Test" + "".join(w.capitalize() for w in words)
     if file.endswith((".java", ".cs")):
