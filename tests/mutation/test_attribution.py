@@ -393,3 +393,25 @@ def test_a_tool_without_per_test_coverage_names_no_closest_test_and_no_false_cou
     assert attribute(run, tests).low_value == {
         "tests/lib.rs::other": "kills none of the 3 mutants of the code it runs"
     }
+
+
+def test_a_tool_that_stops_at_the_first_killer_proves_no_test_low_value_on_killed_mutants():
+    """destr (StrykerJS with vitest: a mutant's run stops at its first failing test): six sound
+    tests read "kills none of the 65 mutants of the code it runs", never having run on the
+    mutants an earlier test had killed. Only mutants that survived prove a test kills nothing."""
+    k, s = Status.KILLED, Status.SURVIVED
+    first, later, weak = "t.ts::first", "t.ts::later", "t.ts::weak"
+    run = _run_of({"src/destr.ts": [k, s]})
+    (_, killed), (_, survived) = run.scored
+    killed.covered_by, killed.killed_by = [first, later], [first]
+    survived.covered_by = [later, weak]
+    run.complete_kills = False
+    assert attribute(run, [first, later, weak]).low_value == {
+        weak: "kills none of the 1 mutant of the code it runs"
+    }
+    # with every killer known (PIT's full matrix, assay's own engine) `later` is proven
+    run.complete_kills = True
+    assert attribute(run, [first, later, weak]).low_value == {
+        later: "kills none of the 2 mutants of the code it runs",
+        weak: "kills none of the 1 mutant of the code it runs",
+    }

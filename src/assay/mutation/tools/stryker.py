@@ -149,6 +149,7 @@ class Stryker:
         )
         run = assemble(mutants, results, sources, request, time.monotonic() - start)
         run.per_test_kills = run.per_test_coverage = not whole_file
+        run.complete_kills = whole_file  # Stryker's runners stop a mutant at its first failing test
         if scoped is not None and scoped.functions:
             run.scope = scoped.functions
         return run
