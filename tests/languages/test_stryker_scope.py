@@ -184,3 +184,67 @@ def test_a_node_test_file_is_judged_on_the_code_it_runs(tmp_path):
     assert survivors and all(s["line"] >= 38 for s in survivors), survivors  # no listStore line
     assert gate.details["killed"] >= 20 and gate.details["survived"] <= 10
     assert "index.js::describe:38" in json.dumps(gate.details)
+
+
+LOADTIME = Path(__file__).parent / "fixtures" / "loadtime"  # nanoid's shape
+
+
+def test_code_a_target_runs_only_while_it_loads_is_out_of_gate_4s_scope(tmp_path):
+    """nanoid's `index.js` calls `customAlphabet(urlAlphabet)` at its top level; a file that
+    imports only `urlAlphabet` from it was charged with `customAlphabet`'s mutants (V8 saw the
+    function run). A run importing the target alone says what its load runs; that is taken off."""
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed")
+    project = tmp_path / "loadtime"
+    shutil.copytree(LOADTIME, project)
+    env = {**os.environ, "NODE_V8_COVERAGE": str(tmp_path / "v8")}
+    subprocess.run(["node", "--test", "test/shortid.test.js"], cwd=project, env=env, check=True)
+    targets = ["index.js", "non-secure/index.js"]
+    env["NODE_V8_COVERAGE"] = str(tmp_path / "v8-load")
+    loaded = subprocess.run(
+        ["node", "-e", stryker_scope.LOAD_SCRIPT, *(str(project / t) for t in targets)],
+        cwd=project,
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    assert loaded.stdout.splitlines() == [f"assay-loaded {project / t}" for t in targets]
+    sources = {t: (project / t).read_text() for t in targets}
+    loading = stryker_scope.load_counts(
+        stryker_scope.read_coverage(tmp_path / "v8-load", project), sources, set(targets)
+    )
+    seen = stryker_scope.read_coverage(tmp_path / "v8", project)
+    gate = stryker_scope.scope(seen, sources, executed_only=True, loading=loading)
+    text = sources["index.js"]
+    for snippet in ("alphabet.length === 0", "Math.ceil((1.6 * mask", "let id = ''"):
+        start = text.index(snippet)
+        end = start + len(snippet)
+        assert {c for a, b, c in gate.segments["index.js"] if a < end and b > start} == {OUT}
+    assert gate.functions["index.js"] == []
+    assert {c for _, _, c in gate.segments["non-secure/index.js"]} >= {RUN}
+    assert gate.functions["non-secure/index.js"] == ["shortId:1"]
+    # `assay mutate` and a file whose tests run only the load keep every mutant, as before
+    every = stryker_scope.scope(seen, {"index.js": text}, executed_only=True, loading=loading)
+    assert RUN in {c for _, _, c in every.segments["index.js"]}
+
+
+@pytest.mark.slow
+def test_a_file_importing_a_constant_is_not_charged_with_the_code_that_builds_it(tmp_path):
+    """Slow (StrykerJS's command runner, a node process per mutant: 30-90 s). Before:
+    `customAlphabet`'s checks and arithmetic, run only when `index.js` loads, survived and took
+    the file below the bar (rejected at gate 4, as nanoid's `non-secure.test.js` was)."""
+    if not (stryker.home() / "node_modules" / stryker.CORE / "package.json").is_file():
+        pytest.skip(f"StrykerJS not installed: {stryker.install_command()}")
+    project = tmp_path / "loadtime"
+    shutil.copytree(LOADTIME, project)
+    report = api.verify(
+        [project / "test/shortid.test.js"],
+        root=project,
+        use_cache=False,
+        overrides={"gates": ["compile", "green", "mutation"]},
+    )
+    f = report.files[0]
+    gate = next(g for g in f.gates if g.gate == "mutation")
+    assert gate.status.value == "pass", gate.feedback
+    assert not any(s["file"] == "index.js" for s in gate.details["survivors"]), gate.details

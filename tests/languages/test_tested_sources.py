@@ -75,3 +75,33 @@ def test_a_js_test_requiring_its_package_directory_targets_the_packages_main(tmp
     test = "var side = require('../');\nvar sub = require(\"../sub/\");\nrequire('..');\n"
     assert js.targets_of(project, test, "test/index.js") == ["lib/side.js", "sub/index.js"]
     assert js.targets_of(project, "require('./')", "index.test.js") == ["lib/side.js"]
+
+
+def test_a_rust_test_is_not_charged_with_a_file_for_a_word_in_a_comment_or_a_method_it_never_calls(
+    tmp_path,
+):
+    """textwrap 0.16.1: tests/indent.rs ("ported over from python" in a comment) made src/core.rs,
+    which has `Word::from`, a target: rejected at "src/core.rs 0%"."""
+    project = _write(
+        tmp_path,
+        {
+            "Cargo.toml": '[package]\nname = "textwrap"\nversion = "0.1.0"\n',
+            "src/lib.rs": "mod indentation;\npub mod core;\npub use indentation::indent;\n",
+            "src/indentation.rs": "pub fn indent(s: &str, prefix: &str) -> String { s.into() }\n",
+            "src/core.rs": "pub struct Word;\nimpl Word {\n"
+            "    pub fn from(w: &str) -> Word { Word }\n"
+            "    pub fn width(&self) -> usize { 0 }\n}\n",
+        },
+    )
+    rust = LANGUAGES["rust"]
+    test = (
+        "/// tests cases ported over from python\nuse textwrap::indent;\n"
+        '#[test]\nfn t() { assert_eq!(indent("from width", \'"\'), "from"); }\n'
+    )
+    assert rust.targets_of(project, test, "tests/indent.rs") == ["src/indentation.rs"]
+    # a method it calls, or the type it names, still makes the file a target
+    called = 'use textwrap::indent;\n#[test]\nfn t() { indent("a", ""); x.width(); }\n'
+    assert rust.targets_of(project, called, "tests/indent.rs") == [
+        "src/core.rs",
+        "src/indentation.rs",
+    ]

@@ -368,3 +368,50 @@ def test_a_module_with_a_few_mutants_beside_others_is_judged_with_them():
     # with ALONE mutants it is judged on its own, whatever the others score
     run = _run_of({"src/exc.py": [s] * ALONE, "src/signer.py": [k] * 40})
     assert [m["passed"] for m in module_scores(run, limits)] == [False, True]
+
+
+def test_a_tool_without_per_test_coverage_names_no_closest_test_and_no_false_count():
+    """strsim (cargo-mutants: no coverage, every test taken to run every mutant): each survivor
+    named the file's first two tests as "closest", and a test that killed nothing would read
+    "kills none of the N mutants of the code it runs" with N every mutant of the file."""
+    k, s = Status.KILLED, Status.SURVIVED
+    tests = ["tests/lib.rs::hamming_works", "tests/lib.rs::jaro_works", "tests/lib.rs::other"]
+    run = _run_of({"src/lib.rs": [k, s, s]})
+    for _, r in run.scored:
+        r.covered_by = list(tests)
+        r.killed_by = tests[:2] if r.status is k else []
+    run.per_test_coverage = False
+    assert "Closest tests" not in feedback(run, 60.0)
+    assert attribute(run, tests).low_value == {
+        "tests/lib.rs::other": "kills none of the 3 mutants of the code the file's tests run"
+    }
+    # with per-test coverage both are facts
+    run.per_test_coverage = True
+    assert "   Closest tests: tests/lib.rs::hamming_works, tests/lib.rs::jaro_works" in (
+        feedback(run, 60.0).splitlines()
+    )
+    assert attribute(run, tests).low_value == {
+        "tests/lib.rs::other": "kills none of the 3 mutants of the code it runs"
+    }
+
+
+def test_a_tool_that_stops_at_the_first_killer_proves_no_test_low_value_on_killed_mutants():
+    """destr (StrykerJS with vitest: a mutant's run stops at its first failing test): six sound
+    tests read "kills none of the 65 mutants of the code it runs", never having run on the
+    mutants an earlier test had killed. Only mutants that survived prove a test kills nothing."""
+    k, s = Status.KILLED, Status.SURVIVED
+    first, later, weak = "t.ts::first", "t.ts::later", "t.ts::weak"
+    run = _run_of({"src/destr.ts": [k, s]})
+    (_, killed), (_, survived) = run.scored
+    killed.covered_by, killed.killed_by = [first, later], [first]
+    survived.covered_by = [later, weak]
+    run.complete_kills = False
+    assert attribute(run, [first, later, weak]).low_value == {
+        weak: "kills none of the 1 mutant of the code it runs"
+    }
+    # with every killer known (PIT's full matrix, assay's own engine) `later` is proven
+    run.complete_kills = True
+    assert attribute(run, [first, later, weak]).low_value == {
+        later: "kills none of the 2 mutants of the code it runs",
+        weak: "kills none of the 1 mutant of the code it runs",
+    }

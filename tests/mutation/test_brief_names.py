@@ -100,3 +100,40 @@ def test_a_java_survivors_brief_is_advised_by_what_pits_mutator_changes():
         "a.Price.total",
     )
     assert b.suggested_test == "totalBothSides"
+
+
+def test_cargo_mutants_binary_operator_is_advised_by_the_operators_it_swaps():
+    """strsim: cargo-mutants names every operator swap `BinaryOperator` (`&&`, `==` and `>`
+    alike), which fell to "a result that differs between `…` and `…`"."""
+    source = "    if a.len() > b && c == 1 {\n        x += a - 1;\n"
+
+    def advice(start: tuple, end: tuple, text: str) -> str:
+        return _survivor(
+            "src/lib.rs", source, (start, end), text, "BinaryOperator", "f"
+        ).must_assert
+
+    assert advice((1, 20), (1, 22), "||").startswith("the result for inputs where only one operand")
+    assert advice((1, 16), (1, 17), ">=").startswith(
+        "the result for an input exactly on the boundary"
+    )
+    assert advice((1, 16), (1, 17), "==").startswith("the result on both sides of")
+    assert advice((1, 25), (1, 27), "!=").startswith("the result on both sides of")
+    assert advice((2, 16), (2, 17), "+").startswith("the exact result of")
+    assert advice((2, 11), (2, 13), "-=").startswith("the exact value after")
+    assert (
+        _survivor(
+            "src/lib.rs", source, ((1, 20), (1, 22)), "||", "BinaryOperator", "f"
+        ).suggested_test
+        == "test_f_boolean_operator"
+    )
+
+
+def test_a_camel_case_function_keeps_its_words_in_the_suggested_name():
+    """go-version: `newVersion` gave "(e.g. TestNewversionAtBoundary)"."""
+    assert killing_test_name("version.go", "newVersion", "at_boundary") == (
+        "TestNewVersionAtBoundary"
+    )
+    assert killing_test_name("src/main/java/a/Hex.java", "encodeHex", "both_sides") == (
+        "encodeHexBothSides"
+    )
+    assert killing_test_name("pkg/url.py", "parseURL", "arithmetic") == "test_parse_url_arithmetic"

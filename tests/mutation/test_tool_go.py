@@ -15,6 +15,7 @@ from assay._assay_sandbox.mutation.protocol import Status
 from assay.config import Settings
 from assay.execution.workspace import Workspace
 from assay.languages.tested_sources import go_sources
+from assay.mutation.attribution import REACHES_NONE, attribute
 from assay.mutation.tools import REGISTRY, ToolRequest
 from assay.mutation.tools.go import _status, covered_lines, engine
 from assay.project import Project
@@ -217,3 +218,70 @@ def test_concurrent_first_uses_build_the_engine_once_each_without_failing(tmp_pa
         built = list(pool.map(lambda _: build(), range(3)))
     assert len(set(built)) == 1 and built[0].is_file()
     assert [p.name for p in built[0].parent.iterdir()] == ["go_engine"]
+
+
+LEX = """package lex
+
+var classes = map[rune]string{' ': "space", 'a': "letter"}
+
+func Class(r rune) string { return classes[r] }
+
+func Split(s string) []string {
+	var out []string
+	start := -1
+	for i, r := range s {
+		if r == ' ' {
+			if start >= 0 {
+				out = append(out, s[start:i])
+				start = -1
+			}
+		} else if start < 0 {
+			start = i
+		}
+	}
+	if start >= 0 {
+		out = append(out, s[start:])
+	}
+	return out
+}
+"""
+
+LEX_TEST = """package lex
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestClass(t *testing.T) {
+	if Class('a') != "letter" {
+		t.Fatal("a is a letter")
+	}
+}
+
+func TestSplit(t *testing.T) {
+	if got := Split("a  bc "); !reflect.DeepEqual(got, []string{"a", "bc"}) {
+		t.Fatalf("got %q", got)
+	}
+}
+"""
+
+
+@pytest.mark.slow
+def test_each_test_is_named_only_under_the_mutants_of_the_code_it_runs(tmp_path):
+    """Slow lane: real `go test` runs. shlex's TestClassifier checks a map lookup (no mutant) and
+    was said to kill "none of the 10 mutants of the code it runs": the engine had one profile for
+    the file, so every test ran every covered mutant. Now each test's own profile says which."""
+    if shutil.which("go") is None:
+        pytest.skip("go is not installed")
+    root = tmp_path / "lex"
+    root.mkdir()
+    (root / "go.mod").write_text("module example.com/lex\n\ngo 1.21\n")
+    (root / "lex.go").write_text(LEX)
+    (root / "lex_test.go").write_text(LEX_TEST)
+    result = _run(root, "lex_test.go", targets=("lex.go",), executed_only=True)
+    covered = [r for _, r in result.scored if r.status is not Status.NO_COVERAGE]
+    assert covered and result.per_test_coverage
+    assert all(r.covered_by == ["lex_test.go::TestSplit"] for r in covered), covered
+    judged = attribute(result, ["lex_test.go::TestClass", "lex_test.go::TestSplit"])
+    assert judged.low_value == {"lex_test.go::TestClass": REACHES_NONE}

@@ -1,9 +1,11 @@
 """Scratch copies of the user's project; the user's tree is only ever read.
 
-A workspace is a temp dir holding `project/` (a full copy, never hard links: a test that writes to
-a hard-linked file would write through to the user's file), `run/` (assay's own files: results,
-HOME and TMPDIR of the sandboxed runs) and `cache/` (a toolchain's build cache, kept for the
-workspace's life).
+A workspace is a temp dir holding `tree/<the user's absolute path>` (a full copy, never hard links:
+a test that writes to a hard-linked file would write through to the user's file; its path ends as
+the user's own, so a test that matches its own source path, `runtime.Caller` against
+`.+/github.com/pkg/errors/x_test.go`, sees what it sees in the user's tree), `run/` (assay's own
+files: results, HOME and TMPDIR of the sandboxed runs) and `cache/` (a toolchain's build cache,
+kept for the workspace's life).
 
 Candidates, mutants and panel members reach the copy as *overlays* (`apply`):
 `{relative path: text}` written over it. `reset()` brings the copy back to the pristine snapshot
@@ -178,7 +180,8 @@ class Workspace:
             shutil.rmtree(base)
             raise RuntimeError(f"temp dir {base} lies inside the project; set TMPDIR elsewhere")
         self.base = base
-        self.project = base / "project"
+        # ends as the user's path: a path the sandbox chose never fails a test that checks its own
+        self.project = base / "tree" / self.root.relative_to(self.root.anchor)
         self.run_dir = base / "run"
         self.cache_dir = base / "cache"
         self.links = tuple(safe_rel(rel) for rel in links)

@@ -99,7 +99,7 @@ def run_tool(gate: str, candidate: Candidate, ctx: GateContext) -> GateResult:
         ctx,
         info,
         start,
-        exact=tool.per_test_kills and run.per_test_kills,
+        exact=tool.per_test_kills and run.per_test_kills and run.complete_kills,
     )
 
 

@@ -125,3 +125,20 @@ def error_tail(text: str, max_lines: int = 8) -> str:
 
 def count_lines(*texts: str) -> int:
     return sum(len(t.splitlines()) for t in texts if t)
+
+
+# a Node.js crash's scaffolding around its message: stack frames, the source line and caret of an
+# uncaught rejection, an error object's braces and fields, node's version banner
+_NODE_NOISE = re.compile(
+    r"^\s*at |^node:internal/|^\s*triggerUncaughtException|^\s*\^+\s*$|^\s*[{}]\s*$"
+    r"|^\s*innerError:|^Node\.js v\d"
+)
+
+
+def node_error_tail(text: str, max_lines: int = 6) -> str:
+    """A Node.js tool's failure in its own words (each message once), without the stack frames
+    that filled `error_tail`'s last lines and cut the cause: StrykerJS on vitest 1 printed
+    `TypeError: this.ctx.provide is not a function` above fourteen frames."""
+    lines = (_ANSI.sub("", ln).rstrip() for ln in text.splitlines())
+    kept = [ln for ln in lines if not _NOISE.match(ln) and not _NODE_NOISE.match(ln)]
+    return "\n".join(list(dict.fromkeys(kept))[-max_lines:])

@@ -54,8 +54,20 @@ _PACKAGE = re.compile(r"^package\s+(\w+)", re.M)
 _MODULE = re.compile(r"^module\s+(\S+)", re.M)
 
 
+# an example function is a test when its body ends with an output comment (`go test` runs it and
+# compares what it prints): fatih/camelcase's only test is `ExampleSplit`, and its file was
+# "REJECT: Gate 1 — COMPILE ERROR ... no tests collected"
+EXAMPLE_FUNC = re.compile(r"^func\s+(Example\w*)\s*\(\s*\)\s*\{", re.M)
+_OUTPUT = re.compile(r"^\s*//\s*(?:Unordered output|Output):", re.M | re.I)
+
+
 def test_names(source: str) -> list[str]:
-    return list(dict.fromkeys(TEST_FUNC.findall(source)))
+    found = [(m.start(), m.group(1)) for m in TEST_FUNC.finditer(source)]
+    for m in EXAMPLE_FUNC.finditer(source):
+        end = source.find("\nfunc ", m.end())
+        if _OUTPUT.search(source, m.end(), end if end >= 0 else len(source)):
+            found.append((m.start(), m.group(1)))
+    return list(dict.fromkeys(name for _, name in sorted(found)))
 
 
 class GoRunner(ToolRunner):

@@ -54,6 +54,13 @@ def js_regex(text: str) -> str:
     return "^" + _JS_SPECIAL.sub(lambda m: "\\" + m.group(0), text) + "$"
 
 
+def full_name_pattern(name: str) -> str:
+    """A test id's name (titles joined by " > ") as the `-t` pattern vitest and jest match
+    against a test's full name: its titles joined by spaces, after a space on vitest 1 (its
+    file's own suite is named "", and assay's ids leave that title out)."""
+    return "^ ?" + js_regex(name.replace(TITLE_SEP, " "))[1:]
+
+
 def vitest_package(vitest_bin: str) -> Path | None:
     """The vitest package behind `node_modules/.bin/vitest`, when it has the Node API
     vitest_plan.mjs drives (`dist/node.js` with `getRelevantTestSpecifications`: vitest 3 on;
@@ -133,7 +140,7 @@ class Script:
         if name == rel:  # a tape file's one test (`node_results`): the file's run selects it
             return None
         last = name.split(TITLE_SEP)[-1]
-        return js_regex(name.replace(TITLE_SEP, " ") if self.runner != "node" else last)
+        return full_name_pattern(name) if self.runner != "node" else js_regex(last)
 
     def spec(self, run: PlannedRun, steps: list[RunStep]) -> dict[str, object]:
         s = steps[run.step]

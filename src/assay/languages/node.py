@@ -31,7 +31,14 @@ from assay.execution.runner import (
 )
 from assay.execution.workspace import SKIP_DIRS, Workspace
 from assay.languages import js_plans, node_checks, node_results, plans
-from assay.languages.js_plans import DECLINED, TIMED_OUT, Script, js_regex, stability_steps
+from assay.languages.js_plans import (
+    DECLINED,
+    TIMED_OUT,
+    Script,
+    full_name_pattern,
+    js_regex,
+    stability_steps,
+)
 from assay.languages.node_results import TITLE_SEP
 from assay.languages.plans import layout
 from assay.languages.tooling import TEST_ID_SEP, Ran, ToolRunner, nearest, under
@@ -354,10 +361,10 @@ class NodeRunner(ToolRunner):
         # vitest and jest match the full name (titles joined by spaces), node --test each title;
         # a tape file's one test, named by the file (`node_results`), is the file's run
         if only and not (runner == "node" and only[0] == rel):
-            pattern = js_regex(
-                only[0].split(TITLE_SEP)[-1]
+            pattern = (
+                js_regex(only[0].split(TITLE_SEP)[-1])
                 if runner == "node"
-                else only[0].replace(TITLE_SEP, " ")
+                else full_name_pattern(only[0])
             )
         if runner in ("vitest", "jest"):
             exe = self._bin(ws, module, runner)

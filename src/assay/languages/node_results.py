@@ -53,7 +53,9 @@ def results(out: Path, rel: str, runner: str, roots: tuple[str, ...]) -> dict[st
     }
     for suite in data.get("testResults", []):
         for case in suite.get("assertionResults", []):
-            name = TITLE_SEP.join([*case.get("ancestorTitles", []), case.get("title", "")])
+            # vitest 1 names the file's own suite "" first: ids read `file:: > describe > it`
+            titles = [t for t in case.get("ancestorTitles", []) if t]
+            name = TITLE_SEP.join([*titles, case.get("title", "")])
             test_id = f"{rel}{TEST_ID_SEP}{name}"
             msg = _message("\n".join(case.get("failureMessages") or []), roots)
             results[test_id] = TestResult(

@@ -20,10 +20,13 @@ _GO_DECL = re.compile(r"^(?:func(?:\s*\([^)]*\))?|type|var|const)\s+([A-Za-z_]\w
 _GO_RECEIVER = re.compile(r"^func\s*\(\s*(?:\w+\s+)?\*?\s*([A-Za-z_]\w*)", re.M)
 # Rust items reachable from an integration test: `pub` ones, methods inside impls included
 _RUST_ITEM = re.compile(
-    r"^\s*pub(?:\([^)]*\))?\s+(?:(?:const|async|unsafe|extern\s+\"\w+\")\s+)*"
+    r"^([ \t]*)pub(?:\([^)]*\))?\s+(?:(?:const|async|unsafe|extern\s+\"\w+\")\s+)*"
     r"(?:fn|struct|enum|trait|type|const|static|union)\s+([A-Za-z_]\w*)",
     re.M,
 )
+# what names nothing in a test's code: comments and string literals
+_RUST_NOISE = re.compile(r"//[^\n]*|/\*.*?\*/|'(?:\\.|[^'\\])'|\"(?:\\.|[^\"\\])*\"", re.S)
+_RUST_CALLED = re.compile(r"(?:\.|::)\s*([A-Za-z_]\w*)\s*(?:::<[^>]*>)?\s*\(")
 LIMIT = 30
 
 
@@ -75,5 +78,22 @@ def rust_sources(root: Path, source: str, rel: str) -> list[str]:
             if n.endswith(".rs")
         ]
     lib = (PurePosixPath(crate) / "src/lib.rs").as_posix()
-    found = _defining(root, files, source, _RUST_ITEM)
+    code = _RUST_NOISE.sub(" ", source)
+    # a method (an indented item) counts only where the test calls or names it as one: textwrap's
+    # tests/indent.rs says "ported over from python" in a comment, and `Word::from` in src/core.rs
+    # made core.rs a target, rejected at 0 %
+    called = set(_RUST_CALLED.findall(code))
+    found = []
+    for rel in files:
+        try:
+            text = (root / rel).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        names = {
+            m.group(2)
+            for m in _RUST_ITEM.finditer(text)
+            if not m.group(1) or m.group(2) in called  # top level, or a method it calls
+        }
+        if names & set(_WORD.findall(code)):
+            found.append(rel)
     return (found or ([lib] if (root / lib).is_file() else []))[:LIMIT]

@@ -45,9 +45,12 @@ def attribute(run: MutationResult, tests: list[str], exact: bool = True) -> Attr
     redundancy can be told; else known only to be empty or not)."""
     kills: dict[str, set[str]] = {}  # function -> ids of the mutants it kills
     reached: dict[str, int] = {}  # function -> how many mutants it covers
+    unproven: set[str] = set()  # functions covering a mutant another test killed first
     for m, r in run.scored:
         for f in {function_of(t) for t in r.covered_by}:
             reached[f] = reached.get(f, 0) + 1
+            if not run.complete_kills and (r.status in DETECTED or r.killed_by):
+                unproven.add(f)
         # a mutant out of gate 4's sample (Ignored) may have run to prove a test: its kills count
         if r.status in DETECTED or r.killed_by:
             for f in {function_of(t) for t in r.killed_by}:
@@ -57,12 +60,20 @@ def attribute(run: MutationResult, tests: list[str], exact: bool = True) -> Attr
     out = Attribution()
     for t in tests:
         f = function_of(t)
+        if f not in kills and f in unproven:
+            # the tool stopped each killed mutant at its first failing test: whether this one
+            # fails too is not known (destr: six sound tests were "low value")
+            continue
         if f not in kills:
             n = reached.get(f, 0)
             out.low_value[t] = (
-                f"kills none of the {n} mutant{'' if n == 1 else 's'} of the code it runs"
-                if n
-                else REACHES_NONE
+                REACHES_NONE
+                if not n
+                else f"kills none of the {n} mutant{'' if n == 1 else 's'} of the code it runs"
+                if run.per_test_coverage
+                # every test is taken to run every mutant: how many this one runs is not known
+                else f"kills none of the {n} mutant{'' if n == 1 else 's'} of the code the "
+                "file's tests run"
             )
         elif f in notes:
             out.redundant[t] = notes[f]

@@ -102,16 +102,43 @@ class SurvivorBrief:
         }
 
 
-def category(operator: str) -> str:
-    """assay's operator category of a mutation operator, whichever tool named it."""
+# an operator swapped for another (cargo-mutants' one genre for `&&`, `==` and `>` alike:
+# `BinaryOperator`), by the pair of operators: the category whose advice fits the change
+_BOUNDARY = {frozenset(p) for p in (("<", "<="), (">", ">="))}
+_COMPARISON = {"<", "<=", ">", ">=", "==", "!="}
+_ARITHMETIC = {"+", "-", "*", "/", "%", "&", "|", "^", "<<", ">>"}
+
+
+def by_operands(original: str, replacement: str) -> str | None:
+    """The category of one binary operator replaced by another, or None."""
+    pair = frozenset((original.strip(), replacement.strip()))
+    if pair == {"&&", "||"}:
+        return "boolean_operator"
+    if pair in _BOUNDARY:
+        return "comparison_boundary"
+    if pair <= _COMPARISON:  # `==` for `>`, `<` for `>`: each side of the comparison decides
+        return "comparison_negation"
+    if pair <= _ARITHMETIC:
+        return "arithmetic"
+    if all(o.endswith("=") and o[:-1] in _ARITHMETIC for o in pair):
+        return "augmented_assignment"
+    return None
+
+
+def category(operator: str, original: str = "", replacement: str = "") -> str:
+    """assay's operator category of a mutation operator, whichever tool named it (`original`,
+    `replacement`: the mutant's two texts, for a tool's one genre of every binary operator)."""
     if operator in ASSERT:
         return operator
-    return next((c for pattern, c in FOREIGN if pattern.search(operator)), operator)
+    found = next((c for pattern, c in FOREIGN if pattern.search(operator)), None)
+    if found is None and re.search(r"BinaryOperator", operator, re.I):
+        found = by_operands(original, replacement)
+    return found or operator
 
 
 def brief(m: Mutant, r: MutantResult) -> SurvivorBrief:
     before, after = _expression(m.before), _expression(m.after)
-    kind = category(m.operator)
+    kind = category(m.operator, m.original, m.replacement)
     template = ASSERT.get(kind, "a result that differs between `{before}` and `{after}`")
     # the innermost name: `Class.method`, Rust's `<impl Iterator for Hex>::next`
     name = (
@@ -130,7 +157,7 @@ def brief(m: Mutant, r: MutantResult) -> SurvivorBrief:
     if m.file.endswith(JS_FILES):  # a title keeps the code's own spelling (`customAlphabet`)
         stem = name.strip("_") or PurePosixPath(m.file).stem
     else:
-        stem = re.sub(r"\W+", "_", name.strip("_")).lower() or "module"
+        stem = re.sub(r"\W+", "_", name.strip("_")) or "module"
     suggested = killing_test_name(m.file, stem, SLUG.get(kind, kind))
     return SurvivorBrief(
         m.id,
@@ -154,7 +181,9 @@ def killing_test_name(file: str, stem: str, what: str) -> str:
     if file.endswith(JS_FILES):
         words = [w for w in re.split(r"[\W_]+", what.lower()) if w]
         return f'test("{" ".join([stem, *words])}")'
-    words = [w for w in re.split(r"[\W_]+", f"{stem}_{what}".lower()) if w]
+    # a camelCase name keeps its words: go-version's `newVersion` gave `TestNewversionAtBoundary`
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", f"{stem}_{what}")
+    words = [w for w in re.split(r"[\W_]+", spaced.lower()) if w]
     if file.endswith(".go"):
         return "Test" + "".join(w.capitalize() for w in words)
     if file.endswith((".java", ".cs")):

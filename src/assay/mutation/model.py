@@ -154,6 +154,14 @@ class MutationResult:
     # whether `killed_by` names the very tests that killed a mutant; False: every test of the
     # file is named (a tool run without per-test results), so no test can be told redundant
     per_test_kills: bool = True
+    # whether `covered_by` names the tests that run a mutant's code; False: every test of the file
+    # is named (cargo-mutants, Stryker's command runner), so no test is "closest" to a survivor
+    # and a test's count of the mutants it runs is not known
+    per_test_coverage: bool = True
+    # whether `killed_by` names every test of the file that fails on a killed mutant; False: only
+    # the first (StrykerJS bails at the first failing test), so a test that kills nothing is proven
+    # so only on mutants that survived
+    complete_kills: bool = True
 
     @property
     def scored(self) -> list[tuple[Mutant, MutantResult]]:

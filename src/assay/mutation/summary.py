@@ -116,7 +116,7 @@ def feedback(
         note = " (no test runs this line)" if r.status is Status.NO_COVERAGE else ""
         lines.append(f"{i}. File: {m.file}, line {m.line}{note}")
         lines.append(f"   Mutation: `{m.before}` → `{m.after}` ({m.operator})")
-        if r.covered_by:
+        if r.covered_by and (run.per_test_coverage or len(set(r.covered_by)) == 1):
             near = list(dict.fromkeys(r.covered_by))[:2]
             lines.append(f"   Closest tests: {', '.join(near)}")
         b = brief(m, r)

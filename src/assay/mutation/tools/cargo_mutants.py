@@ -28,6 +28,7 @@ from assay.mutation.tools.base import ToolRequest
 from assay.mutation.tools.scratch_run import (
     ScratchDirs,
     ToolFailed,
+    ended,
     offset,
     run_tool,
     touched_lines,
@@ -213,7 +214,9 @@ class CargoMutants:
         ran = run_tool(request, argv, root, RUST.profile, dirs, env)
         outcomes = dirs.out / "mutants.out" / "outcomes.json"
         if not outcomes.is_file():
-            raise ToolFailed(_why("cargo mutants", ran.stderr or ran.stdout, ran.timed_out))
+            if ran.timed_out:
+                raise ToolFailed(f"cargo mutants {ended(ran, request.timeout_s)}")
+            raise ToolFailed(_why("cargo mutants", ran.stderr or ran.stdout))
         data = json.loads(outcomes.read_text(encoding="utf-8"))
         # no per-test kills: as Stryker's command runner, every test of the file killed a killed
         # mutant (else each test of a good file would be `low_value`, killing nothing)
@@ -234,6 +237,7 @@ class CargoMutants:
                 status, covered_by=list(every), killed_by=list(killed), duration_s=duration
             )
         result.duration_s = ran.duration_s + listed.duration_s
+        result.per_test_coverage = False
         return result
 
 

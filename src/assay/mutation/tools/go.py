@@ -27,6 +27,7 @@ from assay.mutation.model import Mutant, MutantResult, MutationResult
 from assay.mutation.tools.base import ToolRequest
 from assay.mutation.tools.scratch_run import ScratchDirs, ToolFailed, run_tool, touched_lines
 from assay.sandbox import assay_cache
+from assay.sandbox.view import hand_over
 
 ENGINE = Path(__file__).with_name("go_engine") / "main.go"
 _COVER = re.compile(r"^(.+):(\d+)\.\d+,(\d+)\.\d+ \d+ (\d+)$")
@@ -222,15 +223,74 @@ class GoEngine:
             )
             return _status(ran.stdout, ran.returncode, ran.timed_out, ran.duration_s)
 
+        profiles = per_test_lines(
+            request, names, pkgs, coverpkg, max(10, int(request.timeout_s)), cwd, dirs, env
+        )
+        each = {n: covered_lines(text, module_path, module) for n, text in (profiles or {}).items()}
+        result.per_test_coverage = len(names) == 1 or bool(each)
         jobs = max(1, min(2, request.settings.jobs or 2))
         with ThreadPoolExecutor(max_workers=jobs) as pool:
             for m, r in zip(scope, pool.map(judge, scope), strict=True):
                 if r.status is not Status.NO_COVERAGE:
-                    r.covered_by = [owner[n] for n in names]
+                    running = [n for n in names if m.line in each.get(n, {}).get(m.file, ())]
+                    # a line Go's profile gives no block of its own (a `case` expression) is
+                    # known to run only through the tests that failed on its mutant
+                    near = set(running) | set(r.killed_by)
+                    r.covered_by = [owner[n] for n in names if n in near or not each]
                 r.killed_by = [owner.get(n, n) for n in r.killed_by]
                 result.results[m.id] = r
         result.duration_s = baseline.duration_s + sum(r.duration_s for r in result.results.values())
         return result
+
+
+def per_test_lines(
+    request: ToolRequest,
+    names: list[str],
+    pkgs: list[str],
+    coverpkg: str,
+    timeout_s: int,
+    cwd: Path,
+    dirs: ScratchDirs,
+    env: dict[str, str],
+) -> dict[str, str] | None:
+    """Each test function's own cover profile (test name -> its text): one coverage build of the
+    package's test binary, then one sandboxed run of a loop that starts the binary once per test
+    (`-test.run '^Name$'`). None for one test, tests in several packages, or a failed step: every
+    test is then taken to run every covered mutant, and `per_test_coverage` says so."""
+    if len(names) < 2 or len(pkgs) != 1:
+        return None
+    exe = dirs.out / "cover.test"
+    built = run_tool(
+        request,
+        ["go", "test", "-c", "-cover", f"-coverpkg={coverpkg}", "-o", str(exe), pkgs[0]],
+        cwd,
+        GO.profile,
+        dirs,
+        env,
+    )
+    if built.returncode != 0 or not exe.is_file():
+        return None
+    out = dirs.out / "per-test"
+    out.mkdir(exist_ok=True)
+    hand_over(out)  # the profiles are written as the tests' uid
+    # a test that fails alone (it needs another to run first) still writes its profile
+    loop = (
+        'exe=$1; out=$2; shift 2; for n in "$@"; do "$exe" -test.run "^$n\\$" -test.count=1 '
+        f'-test.timeout={timeout_s}s -test.coverprofile="$out/$n.cover" >/dev/null 2>&1; done; '
+        "exit 0"
+    )
+    ran = run_tool(
+        request,
+        ["sh", "-c", loop, "sh", str(exe), str(out), *names],
+        cwd / pkgs[0],  # the package's directory, where `go test` runs a test binary
+        GO.profile,
+        dirs,
+        env,
+    )
+    profiles = {n: out / f"{n}.cover" for n in names}
+    if ran.returncode != 0 or not all(p.is_file() for p in profiles.values()):
+        return None
+    return {n: p.read_text(encoding="utf-8") for n, p in profiles.items()}
 
 
 def executed(

@@ -30,6 +30,7 @@ from assay.languages.maven_tools import add_pit_plugin as _add_plugin
 from assay.languages.tooling import TEST_ID_SEP, nearest
 from assay.mutation.model import Mutant, MutantResult, MutationResult, Status
 from assay.mutation.tools.base import ToolRequest, assemble, drop_other_tests, span_mutant
+from assay.mutation.tools.scratch_run import ended
 
 GOAL = f"org.pitest:pitest-maven:{PIT_VERSION}:mutationCoverage"
 REPORTS = "target/assay-pit"
@@ -153,7 +154,7 @@ class Pit:
         if ran.returncode != 0 or not xml.is_file():
             text = relativize(error_tail(ran.stdout + "\n" + ran.stderr), str(request.root))
             what = offline_problem(text) if _OFFLINE.search(text) else "PIT failed"
-            raise RunFailed(f"{what}: {ran.limit_hit or f'exit {ran.returncode}'}\n{text}")
+            raise RunFailed(f"{what}: {ended(ran, request.timeout_s)}\n{text}")
         mutants, results = read_mutations(xml, sources, classes, tests)
         return assemble(mutants, results, sources, request, time.monotonic() - start)
 

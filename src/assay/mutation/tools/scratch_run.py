@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from assay.errors import RunFailed
 from assay.mutation.mutants import display
 from assay.sandbox import RunResult
+from assay.sandbox.process import WORKSPACE_PREFIX
 
 if TYPE_CHECKING:
     from assay.mutation.tools.base import ToolRequest
@@ -24,7 +25,8 @@ class ToolFailed(RunFailed):
 @dataclass(frozen=True)
 class ScratchDirs:
     """Where a tool's HOME, build cache and report go: beside the scratch project when it is an
-    assay workspace (`<ws>/project`, `<ws>/run`, `<ws>/cache`), else inside the scratch copy."""
+    assay workspace (`<ws>/tree/<the user's path>`, `<ws>/run`, `<ws>/cache`), else inside the
+    scratch copy."""
 
     home: Path
     cache: Path
@@ -32,13 +34,34 @@ class ScratchDirs:
 
     @classmethod
     def of(cls, root: Path, tool: str) -> ScratchDirs:
-        base = root.parent if (root.name == "project" and (root.parent / "run").is_dir()) else None
+        base = next(
+            (
+                p
+                for p in root.parents
+                if p.name.startswith(WORKSPACE_PREFIX)
+                and (p / "run").is_dir()
+                and root.is_relative_to(p / "tree")
+            ),
+            None,
+        )
         if base is None:
             base = root / ".assay-tool"
         dirs = cls(base / "run" / "home", base / "cache", base / "run" / tool)
         for d in (dirs.home, dirs.cache, dirs.out):
             d.mkdir(parents=True, exist_ok=True)
         return dirs
+
+
+def ended(ran: RunResult, limit_s: float) -> str:
+    """Why a tool's run ended without a report, in words a user can act on: a timeout says how
+    long it ran and which setting bounds it (nanoid's "StrykerJS failed: timed out" said
+    neither)."""
+    if ran.timed_out:
+        return (
+            f"timed out after {ran.duration_s:.0f} s (gate 4 gives the tool {limit_s:g} s: "
+            "the larger of 600 s and `sandbox.timeout_s`)"
+        )
+    return ran.limit_hit or f"exit {ran.returncode}"
 
 
 def run_tool(

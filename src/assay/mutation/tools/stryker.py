@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import shutil
 import time
 from dataclasses import replace
@@ -33,12 +34,13 @@ from typing import Any
 from assay.errors import RunFailed
 from assay.feedback import relativize
 from assay.languages import LANGUAGES
-from assay.languages.compiler_output import error_tail
+from assay.languages.compiler_output import node_error_tail
 from assay.languages.node import TITLE_SEP, package_json
 from assay.languages.tooling import TEST_ID_SEP, nearest, under
 from assay.mutation.model import DETECTED, Mutant, MutantResult, MutationResult, Status
 from assay.mutation.tools import stryker_scope, stryker_tape
 from assay.mutation.tools.base import ToolRequest, assemble, drop_other_tests, span_mutant
+from assay.mutation.tools.scratch_run import ended
 from assay.sandbox import assay_cache
 from assay.sandbox.view import hand_over
 
@@ -87,7 +89,7 @@ class Stryker:
         for name in needed:
             if not (home() / "node_modules" / name / "package.json").is_file():
                 return f"{name} {STRYKER_VERSION} is not installed for assay: {install_command()}"
-        return None
+        return unsupported_runner(request.root, module, r)
 
     def _package(self, request: ToolRequest) -> tuple[str, Path]:
         """The package (directory of the nearest package.json) of the request's files."""
@@ -137,10 +139,8 @@ class Stryker:
             env={"NODE_PATH": str(home() / "node_modules")},
         )
         if ran.returncode != 0 or not report.is_file():
-            text = relativize(error_tail(ran.stdout + "\n" + ran.stderr), str(request.root))
-            raise RunFailed(
-                f"StrykerJS failed: {ran.limit_hit or f'exit {ran.returncode}'}\n{text}"
-            )
+            text = relativize(node_error_tail(ran.stdout + "\n" + ran.stderr), str(request.root))
+            raise RunFailed(f"StrykerJS failed: {ended(ran, request.timeout_s)}\n{text}")
         data = json.loads(report.read_text(encoding="utf-8"))
         # no kills per test of gate 2's: each passing test of the file counts as the killer
         whole_file = config["testRunner"] in ("command", stryker_tape.NAME)
@@ -148,7 +148,8 @@ class Stryker:
             data, module, request.root, request.passing, whole_file, request.executed_only
         )
         run = assemble(mutants, results, sources, request, time.monotonic() - start)
-        run.per_test_kills = not whole_file
+        run.per_test_kills = run.per_test_coverage = not whole_file
+        run.complete_kills = whole_file  # Stryker's runners stop a mutant at its first failing test
         if scoped is not None and scoped.functions:
             run.scope = scoped.functions
         return run
@@ -182,7 +183,8 @@ class Stryker:
         if not seen:
             return None
         sources = {t: (request.root / t).read_text(encoding="utf-8") for t in request.targets}
-        scoped = stryker_scope.scope(seen, sources, request.executed_only)
+        loading = self._loading(request, module, sources, own) if request.executed_only else None
+        scoped = stryker_scope.scope(seen, sources, request.executed_only, loading)
         if scoped.segments:
             shutil.copyfile(HERE / "stryker_scope.mjs", own / "scope.mjs")
             (own / "scope.json").write_text(
@@ -193,6 +195,73 @@ class Stryker:
             config["plugins"] = [*config.get("plugins", []), str(own / "scope.mjs")]
             config["ignorers"] = ["assay-scope"]
         return scoped
+
+    def _loading(
+        self, request: ToolRequest, module: str, sources: dict[str, str], own: Path
+    ) -> dict[str, list[int]]:
+        """What each target runs when it loads (one run importing each alone under V8's
+        coverage): code run only then is out of gate 4's scope, as Python's import time is."""
+        coverage = own / "v8-load"
+        shutil.rmtree(coverage, ignore_errors=True)
+        targets = [t for t in sources if t.endswith(stryker_scope.SCOPED_SUFFIXES)]
+        if not targets:
+            return {}
+        ran = request.exec(
+            ["node", "-e", stryker_scope.LOAD_SCRIPT, *(str(request.root / t) for t in targets)],
+            module,
+            LANGUAGES[self.language].profile_for(request.project),
+            env={"NODE_V8_COVERAGE": str(coverage)},
+        )
+        loaded = {
+            t for t in targets if f"assay-loaded {request.root / t}" in ran.stdout.splitlines()
+        }
+        return stryker_scope.load_counts(
+            stryker_scope.read_coverage(coverage, request.root), sources, loaded
+        )
+
+
+def _version(package_json: Path) -> tuple[str, tuple[int, ...]] | None:
+    try:
+        text = str(json.loads(package_json.read_text(encoding="utf-8")).get("version", ""))
+        return text, tuple(int(n) for n in re.findall(r"\d+", text.split("-")[0])[:3])
+    except (OSError, ValueError):
+        return None
+
+
+def unsupported_runner(root: Path, module: str, runner_name: str) -> str | None:
+    """Why Stryker's plugin for the project's runner cannot drive the version the project has
+    (the plugin's `>=` peer dependency), or None. scule's vitest 1.6.1 got "StrykerJS failed: exit
+    1" and five stack frames after a 90 s run; the cause, `this.ctx.provide is not a function`, was
+    cut off."""
+    plugin = RUNNERS.get(runner_name)
+    if plugin is None:
+        return None
+    try:
+        meta = json.loads((home() / "node_modules" / plugin / "package.json").read_text("utf-8"))
+    except (OSError, ValueError):
+        return None
+    wanted = str((meta.get("peerDependencies") or {}).get(runner_name, ""))
+    floor = re.fullmatch(r">=\s*(\d+(?:\.\d+){0,2})", wanted.strip())
+    here = root / module
+    found = next(
+        (
+            v
+            for d in (here, *here.parents)
+            if (v := _version(d / "node_modules" / runner_name / "package.json"))
+            and (d == root or root in d.parents)
+        ),
+        None,
+    )
+    if floor is None or found is None:
+        return None
+    need = tuple(int(n) for n in floor.group(1).split("."))
+    if found[1] >= need:
+        return None
+    return (
+        f"Stryker's {runner_name} runner ({plugin} {STRYKER_VERSION}) needs {runner_name} "
+        f"{wanted}; this project has {runner_name} {found[0]}: gate 4 cannot run here "
+        f"(upgrade {runner_name} to measure the file's mutation score)"
+    )
 
 
 def runner(root: Path, module: str) -> str:

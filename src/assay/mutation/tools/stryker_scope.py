@@ -10,8 +10,12 @@ in code outside the scope: such mutants are reported `Ignored` with assay's reas
 
 - gate 4 (`executed_only`): in scope is the code of the functions the tests run, as for Python
   and Go; a block V8 saw never run (an `else`, a fallback operand of `||`) and the module's
-  top-level code (run when the file loads) are out of it. When the tests run no function of the
-  targets, every mutant stays: those never run are then NoCoverage (counted), as in Go.
+  top-level code (run when the file loads) are out of it, and so is code run only while the
+  module loads (nanoid's `index.js` calls `customAlphabet` at its top level: a file importing
+  only `urlAlphabet` from it was charged with `customAlphabet`'s mutants). That last is Python's
+  "call phase": a second run imports each target alone (`LOAD_SCRIPT`) and its counts are taken
+  off the test run's, offset by offset. When the tests run no function of the targets, every
+  mutant stays: those never run are then NoCoverage (counted), as in Go.
 - `assay mutate`: every mutant counts; those in code never run are NoCoverage without a run.
 
 Offsets are V8's and Babel's: UTF-16 code units of the file's text. A file whose coverage does
@@ -41,6 +45,7 @@ class Scope:
     segments: dict[str, list[tuple[int, int, int]]] = field(default_factory=dict)
     functions: dict[str, list[str]] = field(default_factory=dict)
     whole: list[str] = field(default_factory=list)  # targets left whole (no usable coverage)
+    marks: dict[str, bytearray] = field(default_factory=dict)  # per offset, what V8 saw (building)
 
     def to_json(self, root: Path) -> dict[str, object]:
         """What the plugin reads: segments by absolute path (as given and resolved: Stryker may
@@ -83,9 +88,20 @@ def read_coverage(directory: Path, root: Path) -> dict[str, list[list[dict]]]:
     return out
 
 
-def _paint(functions: list[dict], size: int) -> bytearray | None:
-    """What V8 saw at each offset of one process's run of a script, or None when its top-level
-    range is not the file's text (a transpiled or wrapped script)."""
+# imports each target (absolute paths in argv) alone, in order, and prints the ones that loaded:
+# V8's counts of that run are what the targets run when they load
+LOAD_SCRIPT = (
+    "const {pathToFileURL} = require('node:url');"
+    "(async () => { for (const p of process.argv.slice(1)) {"
+    " try { await import(pathToFileURL(p).href); console.log('assay-loaded ' + p); }"
+    " catch (e) {} } })();"
+)
+
+
+def _count(functions: list[dict], size: int) -> tuple[list[int], bytearray] | None:
+    """One process's run of a script: the count V8 gave each offset (the innermost range's) and
+    whether it lies in the top-level code or a function's; None when its top-level range is not
+    the file's text (a transpiled or wrapped script)."""
     entries = [f for f in functions if f.get("ranges")]
     entries.sort(key=lambda f: (f["ranges"][0]["startOffset"], -f["ranges"][0]["endOffset"]))
     if not entries:
@@ -93,7 +109,8 @@ def _paint(functions: list[dict], size: int) -> bytearray | None:
     top = entries[0]["ranges"][0]
     if top["startOffset"] != 0 or top["endOffset"] != size:
         return None
-    seen = bytearray(size)
+    counts = [0] * size
+    kinds = bytearray(size)
     # nested ranges come after the ranges around them (a function's blocks lie around its
     # nested functions, never inside them), so painting in that order leaves the innermost
     for i, entry in enumerate(entries):
@@ -101,17 +118,48 @@ def _paint(functions: list[dict], size: int) -> bytearray | None:
         for r in sorted(entry["ranges"], key=lambda r: (r["startOffset"], -r["endOffset"])):
             a, b = max(0, r["startOffset"]), min(size, r["endOffset"])
             if a < b:
-                seen[a:b] = bytes([kind if r["count"] > 0 else _UNRUN]) * (b - a)
-    return seen
+                counts[a:b] = [r["count"]] * (b - a)
+                kinds[a:b] = bytes([kind]) * (b - a)
+    return counts, kinds
 
 
-def _ran_functions(text: str, runs: list[list[dict]]) -> list[str]:
+def _paint(functions: list[dict], size: int, loading: list[int] | None = None) -> bytearray | None:
+    """What V8 saw at each offset of one process's run of a script (see `_count`), less what the
+    script runs when it loads (`loading`: counts of a run that only imported it)."""
+    counted = _count(functions, size)
+    if counted is None:
+        return None
+    counts, kinds = counted
+    if loading is None:
+        return bytearray(k if c > 0 else _UNRUN for c, k in zip(counts, kinds, strict=True))
+    return bytearray(k if c > m else _UNRUN for c, k, m in zip(counts, kinds, loading, strict=True))
+
+
+def load_counts(
+    coverage: dict[str, list[list[dict]]], sources: dict[str, str], loaded: set[str]
+) -> dict[str, list[int]]:
+    """Per target that loaded alone (`loaded`), the counts of its load (V8's coverage of the
+    `LOAD_SCRIPT` run): what its tests' run does not owe to its tests."""
+    out: dict[str, list[int]] = {}
+    for rel in loaded:
+        runs = coverage.get(rel, [])
+        if rel not in sources or len(runs) != 1:
+            continue
+        counted = _count(runs[0], utf16_len(sources[rel]))
+        if counted is not None:
+            out[rel] = counted[0]
+    return out
+
+
+def _ran_functions(text: str, runs: list[list[dict]], loading: list[int] | None) -> list[str]:
     names: dict[str, None] = {}
     for functions in runs:
         for f in functions:
             first = f["ranges"][0]
-            if first["count"] > 0 and first["startOffset"] > 0:
-                line = _line_of(text, first["startOffset"])
+            start = first["startOffset"]
+            done_loading = loading[start] if loading is not None and start < len(loading) else 0
+            if first["count"] > done_loading and start > 0:
+                line = _line_of(text, start)
                 names[f"{f.get('functionName') or '(anonymous)'}:{line}"] = None
     return list(names)
 
@@ -120,10 +168,32 @@ def scope(
     coverage: dict[str, list[list[dict]]],
     sources: dict[str, str],
     executed_only: bool,
+    loading: dict[str, list[int]] | None = None,
 ) -> Scope:
     """The segments of each target (`sources`: project-relative path -> text) from V8's coverage
-    of the candidate's run; see the module docstring for the rule."""
-    seen: dict[str, bytearray] = {}
+    of the candidate's run, less what each target runs when it loads (`loading`, `load_counts`:
+    gate 4 only); see the module docstring for the rule."""
+    out = _seen(coverage, sources, loading or {})
+    ran_a_function = any(_FUNC in m for m in out.marks.values())
+    if executed_only and loading and not ran_a_function:
+        # the tests run nothing of the targets but their load: every mutant stays, as before
+        out = _seen(coverage, sources, {})
+        ran_a_function = any(_FUNC in m for m in out.marks.values())
+    for rel, marks in out.marks.items():
+        if executed_only and ran_a_function:
+            classes = {_FUNC: RUN, _TOP: OUT, _UNRUN: OUT}
+        else:
+            classes = {_FUNC: RUN, _TOP: RUN, _UNRUN: NO_COVERAGE}
+        out.segments[rel] = _segments(marks, classes)
+    if not (executed_only and ran_a_function):
+        out.functions = {}
+    out.marks = {}
+    return out
+
+
+def _seen(
+    coverage: dict[str, list[list[dict]]], sources: dict[str, str], loading: dict[str, list[int]]
+) -> Scope:
     out = Scope()
     for rel, text in sources.items():
         if not rel.endswith(SCOPED_SUFFIXES):
@@ -132,24 +202,15 @@ def scope(
         size = utf16_len(text)
         merged = bytearray(size)  # never loaded: never run
         for functions in coverage.get(rel, []):
-            painted = _paint(functions, size)
+            painted = _paint(functions, size, loading.get(rel))
             if painted is None:
                 break
             merged = bytearray(max(x, y) for x, y in zip(merged, painted, strict=True))
         else:
-            seen[rel] = merged
-            out.functions[rel] = _ran_functions(text, coverage.get(rel, []))
+            out.marks[rel] = merged
+            out.functions[rel] = _ran_functions(text, coverage.get(rel, []), loading.get(rel))
             continue
         out.whole.append(rel)
-    ran_a_function = any(_FUNC in m for m in seen.values())
-    for rel, marks in seen.items():
-        if executed_only and ran_a_function:
-            classes = {_FUNC: RUN, _TOP: OUT, _UNRUN: OUT}
-        else:
-            classes = {_FUNC: RUN, _TOP: RUN, _UNRUN: NO_COVERAGE}
-        out.segments[rel] = _segments(marks, classes)
-    if not (executed_only and ran_a_function):
-        out.functions = {}
     return out
 
 
