@@ -261,3 +261,63 @@ def test_an_attribute_read_twice_compared_by_identity_checks_what_access_returns
         """,
         {},
     ) == [8]
+
+
+STREAMS = {
+    "pkg/streams.py": textwrap.dedent(
+        """\
+        class Wrapper:
+            log: list
+
+            def __init__(self, wrapped, strip=None):
+                self.wrapped = wrapped
+                if strip is None:
+                    strip = not wrapped.isatty()
+                self.strip = strip
+                self.converted = wrapped.isatty() and strip
+                self.count = 0
+                self.name = "wrapper"
+
+            @property
+            def closed(self):
+                return self.wrapped.closed is True
+
+            @property
+            def lines(self):
+                return [line for line in self.log]
+        """
+    )
+}
+
+
+def weak_attribute(body: str) -> list[int]:
+    source = "from io import StringIO\nfrom unittest import mock\nfrom pkg.streams import Wrapper\n\n"
+    findings = analyze(source + textwrap.dedent(body), "tests/test_streams.py", STREAMS)
+    return [f.line for f in findings if f.rule == "AS009"]
+
+
+def test_the_truthiness_of_a_flag_is_its_value():
+    # a flag the test's action set, on an object of code assay cannot read (colorama's
+    # `self.assertTrue(s.closed)` after a `with StreamWrapper(s, ...)` block)
+    assert weak_attribute("def test_closes():\n    s = StringIO()\n    s.close()\n    assert s.closed\n") == []
+    # flags of the project's class: assigned a comparison, a `not`, an `and` of flags, a parameter,
+    # or a property that returns a comparison
+    for attr in ("strip", "converted", "closed"):
+        assert weak_attribute(f"def test_flag():\n    w = Wrapper(StringIO())\n    assert w.{attr}\n") == []
+
+
+def test_the_truthiness_of_a_value_attribute_stays_weak():
+    # the project's code gives these a number, a string, a list: truthiness passes for almost any
+    for attr in ("count", "name", "lines", "log"):
+        assert weak_attribute(f"def test_value():\n    w = Wrapper(StringIO())\n    assert w.{attr}\n") == [
+            7
+        ], attr
+    # a mock's call record is always truthy once called (colorama's `assertTrue(m.write.call_args, (...))`)
+    assert weak_attribute(
+        "def test_delegates():\n    m = mock.Mock()\n    Wrapper(m).wrapped.write('x')\n"
+        "    assert m.write.call_args\n"
+    ) == [8]
+    # a dunder holds a value (semver's `assert func.__doc__`)
+    assert weak_attribute("def test_doc():\n    assert Wrapper.__doc__\n") == [6]
+    # the result of a call is still judged as before
+    assert weak_attribute("def test_result():\n    r = Wrapper(StringIO()).wrapped.read()\n    assert r\n") == [7]

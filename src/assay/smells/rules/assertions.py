@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from assay.config.smells import SmellsConfig
 from assay.smells.checks import Assertion
 from assay.smells.context import is_empty
+from assay.smells.flags import holds_value
 from assay.smells.model import Hit, rule
 from assay.smells.names import dotted, last_name
 from assay.smells.rules.tautology import follow
@@ -289,6 +290,10 @@ def _weak(test: TestFunc, expr: ast.AST) -> str | None:
         source = follow(test, expr, expr)
         if isinstance(source, ast.Call) and _predicate(test, source):
             return None
+        if isinstance(source, ast.Attribute) and not holds_value(
+            source.attr, test.module.targets, _boolean
+        ):
+            return None  # a flag: its truthiness is its value
         if source is expr or isinstance(source, ast.Call):
             return "only checks that the result is truthy"
     return None
@@ -303,7 +308,11 @@ def _weak(test: TestFunc, expr: ast.AST) -> str | None:
 )
 def weak_assertion(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
     """A test whose sole check is `assert result`, `is not None` or `isinstance` passes for
-    almost any wrong answer.
+    almost any wrong answer. Truthiness is a full check when the value is a yes/no: a
+    predicate's answer (`assert is_valid(x)`, judged on the function's returns when it is the
+    project's) or a flag of an object the test acted on (`assert stream.closed`): an attribute
+    is a flag unless it is a dunder, a mock's call record, or the project's code only ever
+    gives it values (numbers, strings, collections, a non-`bool` annotation).
 
     Bad:
         def test_parse():
@@ -313,6 +322,11 @@ def weak_assertion(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
     Good:
         def test_parse():
             assert parse("a=1") == {"a": 1}
+
+        def test_close():
+            s = open_stream()
+            s.close()
+            assert s.closed
     """
     if len(test.assertions) == 1:
         a: Assertion = test.assertions[0]
