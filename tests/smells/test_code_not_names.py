@@ -290,34 +290,41 @@ STREAMS = {
 }
 
 
-def weak_attribute(body: str) -> list[int]:
-    source = "from io import StringIO\nfrom unittest import mock\nfrom pkg.streams import Wrapper\n\n"
-    findings = analyze(source + textwrap.dedent(body), "tests/test_streams.py", STREAMS)
+def weak_attribute(*body: str) -> list[int]:
+    """AS009's lines in a test file of `body`'s lines, after three import lines and a blank."""
+    head = [
+        "from io import StringIO",
+        "from unittest import mock",
+        "from pkg.streams import Wrapper",
+    ]
+    source = "\n".join([*head, "", *body]) + "\n"
+    findings = analyze(source, "tests/test_streams.py", STREAMS)
     return [f.line for f in findings if f.rule == "AS009"]
 
 
 def test_the_truthiness_of_a_flag_is_its_value():
     # a flag the test's action set, on an object of code assay cannot read (colorama's
     # `self.assertTrue(s.closed)` after a `with StreamWrapper(s, ...)` block)
-    assert weak_attribute("def test_closes():\n    s = StringIO()\n    s.close()\n    assert s.closed\n") == []
-    # flags of the project's class: assigned a comparison, a `not`, an `and` of flags, a parameter,
-    # or a property that returns a comparison
+    closes = ["def test_closes():", "    s = StringIO()", "    s.close()", "    assert s.closed"]
+    assert weak_attribute(*closes) == []
+    # flags of the project's class: assigned a comparison, a `not`, an `and` of flags, a
+    # parameter, or a property that returns a comparison
     for attr in ("strip", "converted", "closed"):
-        assert weak_attribute(f"def test_flag():\n    w = Wrapper(StringIO())\n    assert w.{attr}\n") == []
+        flag = ["def test_flag():", "    w = Wrapper(StringIO())", f"    assert w.{attr}"]
+        assert weak_attribute(*flag) == [], attr
 
 
 def test_the_truthiness_of_a_value_attribute_stays_weak():
     # the project's code gives these a number, a string, a list: truthiness passes for almost any
     for attr in ("count", "name", "lines", "log"):
-        assert weak_attribute(f"def test_value():\n    w = Wrapper(StringIO())\n    assert w.{attr}\n") == [
-            7
-        ], attr
-    # a mock's call record is always truthy once called (colorama's `assertTrue(m.write.call_args, (...))`)
-    assert weak_attribute(
-        "def test_delegates():\n    m = mock.Mock()\n    Wrapper(m).wrapped.write('x')\n"
-        "    assert m.write.call_args\n"
-    ) == [8]
+        value = ["def test_value():", "    w = Wrapper(StringIO())", f"    assert w.{attr}"]
+        assert weak_attribute(*value) == [7], attr
+    # a mock's call record is truthy once anything was called (colorama's
+    # `assertTrue(m.write.call_args, (...))`)
+    called = ["def test_delegates():", "    m = mock.Mock()", "    Wrapper(m).wrapped.write('x')"]
+    assert weak_attribute(*called, "    assert m.write.call_args") == [8]
     # a dunder holds a value (semver's `assert func.__doc__`)
-    assert weak_attribute("def test_doc():\n    assert Wrapper.__doc__\n") == [6]
+    assert weak_attribute("def test_doc():", "    assert Wrapper.__doc__") == [6]
     # the result of a call is still judged as before
-    assert weak_attribute("def test_result():\n    r = Wrapper(StringIO()).wrapped.read()\n    assert r\n") == [7]
+    result = ["def test_result():", "    r = Wrapper(StringIO()).wrapped.read()", "    assert r"]
+    assert weak_attribute(*result) == [7]

@@ -82,10 +82,11 @@ def _definitions(attr: str, index: TargetIndex | None) -> Iterator[ast.expr | No
                 yield from (r.value for r in ast.walk(node) if isinstance(r, ast.Return))
                 continue
             for a in ast.walk(node):
-                if isinstance(a, ast.Assign) and any(_names(t, attr, "self") for t in a.targets):
-                    yield a.value
-                elif isinstance(a, ast.AnnAssign) and _names(a.target, attr, "self"):
-                    yield a.value
+                targets = a.targets if isinstance(a, ast.Assign) else []
+                if isinstance(a, ast.AnnAssign):
+                    targets = [a.target]
+                if any(_names(t, attr, "self") for t in targets):
+                    yield a.value  # type: ignore[attr-defined]
 
 
 def _names(target: ast.expr, attr: str, owner: str) -> bool:
