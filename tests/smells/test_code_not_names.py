@@ -328,3 +328,14 @@ def test_the_truthiness_of_a_value_attribute_stays_weak():
     # the result of a call is still judged as before
     result = ["def test_result():", "    r = Wrapper(StringIO()).wrapped.read()", "    assert r"]
     assert weak_attribute(*result) == [7]
+
+
+def test_the_type_of_a_result_is_the_check_when_the_test_made_the_class():
+    # zipp's `test_subclass` and `test_inheritance`: a subclass the test defines (or builds with
+    # `type`) must come back from the code's operations: a result of the base class fails
+    local = ["def test_subclass():", "    class Sub(Wrapper):", "        pass", ""]
+    assert weak_attribute(*local, "    assert isinstance(Sub(1).wrapped, Sub)") == []
+    built = ["def test_built():", "    cls = type('Child', (Wrapper,), {})"]
+    assert weak_attribute(*built, "    assert isinstance(cls(1).wrapped, cls)") == []
+    # a class the test did not make: any instance of it passes
+    assert weak_attribute("def test_type():", "    assert isinstance(Wrapper(1), Wrapper)") == [6]

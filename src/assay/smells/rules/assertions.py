@@ -263,6 +263,18 @@ def _predicate(test: TestFunc, call: ast.Call) -> bool:
     return bool(PREDICATE.match(last_name(name)))
 
 
+def _made_here(test: TestFunc, classes: list[ast.expr]) -> bool:
+    """`isinstance(x, C)` where the test made `C` itself (a class statement, or `type(...)`):
+    zipp's subclass tests check that the code keeps the caller's class."""
+    if len(classes) != 1 or not isinstance(classes[0], ast.Name):
+        return False
+    name = classes[0].id
+    if any(isinstance(n, ast.ClassDef) and n.name == name for n in ast.walk(test.node)):
+        return True
+    value = follow(test, classes[0], classes[0])
+    return isinstance(value, ast.Call) and dotted(value.func, {}) == "type" and len(value.args) == 3
+
+
 def _weak(test: TestFunc, expr: ast.AST) -> str | None:
     aliases = test.module.aliases
     if isinstance(expr, ast.Compare) and len(expr.ops) == 1:
@@ -285,6 +297,8 @@ def _weak(test: TestFunc, expr: ast.AST) -> str | None:
         "hasattr",
         "callable",
     ):
+        if dotted(expr.func, aliases) == "isinstance" and _made_here(test, expr.args[1:]):
+            return None  # the class the code must carry through: a base-class result fails
         return "only checks the type of the result"
     if isinstance(expr, (ast.Name, ast.Attribute)):
         source = follow(test, expr, expr)
@@ -312,7 +326,8 @@ def weak_assertion(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
     predicate's answer (`assert is_valid(x)`, judged on the function's returns when it is the
     project's) or a flag of an object the test acted on (`assert stream.closed`): an attribute
     is a flag unless it is a dunder, a mock's call record, or the project's code only ever
-    gives it values (numbers, strings, collections, a non-`bool` annotation).
+    gives it values (numbers, strings, collections, a non-`bool` annotation). So is a type
+    check against a class the test made itself (a subclass the code must carry through).
 
     Bad:
         def test_parse():
