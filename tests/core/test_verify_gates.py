@@ -402,3 +402,32 @@ def test_code_written_for_an_older_python_is_unvalidated_not_the_tests_fault(pro
     assert "inspect.getargspec, which Python 3.11 removed" in arity.reason
     # a name no Python has is the project's own bug: the test that finds it is right to fail
     assert (typo.verdict, typo.rejected_at) == (Verdict.REJECTED, "green")
+
+
+# a fixture that keeps state in pytest's cache, as pytest-xprocess does (cachelib's redis and
+# memcached tests): "error at setup: AttributeError: 'Config' object has no attribute 'cache'"
+CACHE_FIXTURE = """\
+import pytest
+
+
+@pytest.fixture
+def started(request):
+    runs = request.config.cache.get("calc/runs", 0)
+    request.config.cache.set("calc/runs", runs + 1)
+    return runs
+"""
+
+
+def test_a_fixture_using_pytests_cache_runs_and_the_cache_stays_out_of_the_tree(project):
+    root = project(
+        {
+            **LIB,
+            "tests/conftest.py": CACHE_FIXTURE,
+            "tests/test_cached.py": "from calc.ops import add\n\n"
+            "def test_add(started):\n    assert started >= 0\n    assert add(1, 2) == 3\n",
+        }
+    )
+    f = one(verify([root / "tests/test_cached.py"], fast()))
+    assert f.verdict is Verdict.ACCEPTED, f.gates[-1].feedback
+    assert "ignored_writes" not in f.gates[1].details, f.gates[1].details
+    assert not (root / ".pytest_cache").exists()

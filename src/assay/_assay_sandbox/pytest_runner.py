@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from . import boot
 from .messages import MAX_MESSAGE, import_errors, short, subprocess_output
 from .plan_steps import PlanSteps
-from .plugins import quieting_args
+from .plugins import cache_args, quieting_args
 from .protocol import PytestJob
 from .reserve import Reserve, ahead
 
@@ -165,8 +165,7 @@ class Recorder(PlanSteps):
 
 def _pytest_args(args: PytestJob, extra: list[str]) -> list[str]:
     base = [
-        "-p",
-        "no:cacheprovider",
+        *cache_args(),
         "-p",
         "no:randomly",
         "-p",
