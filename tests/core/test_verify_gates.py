@@ -431,3 +431,23 @@ def test_a_fixture_using_pytests_cache_runs_and_the_cache_stays_out_of_the_tree(
     assert f.verdict is Verdict.ACCEPTED, f.gates[-1].feedback
     assert "ignored_writes" not in f.gates[1].details, f.gates[1].details
     assert not (root / ".pytest_cache").exists()
+
+
+def test_a_file_that_skips_itself_at_collection_is_unvalidated_with_its_reason(project):
+    """cachelib 0.9.0's test_uwsgi_cache.py: `pytest.importorskip("uwsgi", reason=...)` in a class
+    body skips the whole module at collection; it was "rejected at compile: no tests collected (no
+    test_* functions or Test* classes)", with its Test class in plain sight."""
+    root = project(
+        {
+            **LIB,
+            "tests/test_server.py": "import pytest\nfrom calc.ops import add\n\n\n"
+            "class TestUnderServer:\n"
+            "    pytest.importorskip('calc_server_only', reason='run pytest under the server')\n\n"
+            "    def test_add(self):\n        assert add(1, 2) == 3\n",
+        }
+    )
+    f = one(verify([root / "tests/test_server.py"], fast()))
+    assert (f.verdict, f.rejected_at) == (Verdict.UNVALIDATED, "compile"), f.gates[0].feedback
+    feedback = f.gates[0].feedback
+    assert feedback.startswith("UNVALIDATED: Gate 1 — THE FILE SKIPS ITSELF")
+    assert "skipped the whole file at collection: run pytest under the server" in feedback
