@@ -98,3 +98,16 @@ def test_a_smell_warning_names_each_test_with_its_class_once():
         f"{FILE} — smells: 5 warnings: AS016 ×5 (magic number 20): LegacyTest::test_generation, "
         "ClassTest::test_generation, test_module_level"
     ) in out
+
+
+def test_the_summary_of_a_python_too_new_for_the_project_does_not_say_install():
+    """validators 0.9 on 3.11: "environment: no inspect.getargspec in this Python (removed in 3.11)
+    in .venv/bin/python (67 tests of 13 files unvalidated; install it there and run again)"."""
+    gap = model.EnvironmentGap(
+        "no inspect.getargspec in this Python (removed in 3.11)", ".venv/bin/python", {"a"}, {"f"}
+    )
+    line = gap.describe()
+    assert "install" not in line
+    assert line.endswith(
+        "(1 test of 1 file unvalidated; point assay at a Python the project supports and run again)"
+    )
