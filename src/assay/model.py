@@ -210,6 +210,9 @@ class EnvironmentGap:
             if self.missing.startswith("no standard-library module")
             else "install it there and run again"
         )
+        if " in this Python (removed in " in self.missing:  # the project predates this Python
+            todo = "point assay at a Python the project supports and run again"
+            return f"environment: {self.missing}: {self.python} ({what} unvalidated; {todo})"
         if self.missing.startswith("no locale"):  # the system's, whatever the interpreter
             todo = "generate it (locale-gen, or the locales-all package) and run again"
             return f"environment: {self.missing} on this system ({what} unvalidated; {todo})"

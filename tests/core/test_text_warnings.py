@@ -75,3 +75,39 @@ def test_the_unvalidated_tests_of_an_accepted_file_are_listed_with_their_reason(
     stopped = FileReport(FILE, "python", [], Verdict.REJECTED, "mutation", gates, final)
     out = " ".join(text.render(Report("/p", [stopped], None, 1.0), width=400).split())
     assert "tests unvalidated (" not in out
+
+
+def test_a_smell_warning_names_each_test_with_its_class_once():
+    """shortuuid 1.0.9: `AS016 ×11 (magic number 20 in assertion): test_generation (8 cases),
+    test_alphabet (3 cases)`: two classes' `test_generation`, 4 findings each, read as one test of 8
+    parametrized cases, and which class's test was left out."""
+    findings = [
+        {"rule": "AS016", "level": "warn", "line": n, "message": "magic number 20", "test": test}
+        for n, test in [
+            (22, "LegacyTest::test_generation"),
+            (23, "LegacyTest::test_generation"),
+            (70, "ClassTest::test_generation"),
+            (71, "ClassTest::test_generation"),
+            (90, "test_module_level"),
+        ]
+    ]
+    gates = [GateResult("smells", GateStatus.WARN, details={"findings": findings})]
+    f = FileReport(FILE, "python", [], Verdict.ACCEPTED, None, gates, [])
+    out = " ".join(text.render(Report("/p", [f], None, 1.0), width=400).split())
+    assert (
+        f"{FILE} — smells: 5 warnings: AS016 ×5 (magic number 20): LegacyTest::test_generation, "
+        "ClassTest::test_generation, test_module_level"
+    ) in out
+
+
+def test_the_summary_of_a_python_too_new_for_the_project_does_not_say_install():
+    """validators 0.9 on 3.11: "environment: no inspect.getargspec in this Python (removed in 3.11)
+    in .venv/bin/python (67 tests of 13 files unvalidated; install it there and run again)"."""
+    gap = model.EnvironmentGap(
+        "no inspect.getargspec in this Python (removed in 3.11)", ".venv/bin/python", {"a"}, {"f"}
+    )
+    line = gap.describe()
+    assert "install" not in line
+    assert line.endswith(
+        "(1 test of 1 file unvalidated; point assay at a Python the project supports and run again)"
+    )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import sys
 
 import pytest
 
@@ -359,3 +360,94 @@ def test_with_the_cache_off_nothing_is_written_to_the_project(project):
         "smells",
     ]
     assert not (root / ".assay").exists()
+
+
+# validators 0.9 on Python 3.11: its decorator calls `inspect.getargspec` (removed in 3.11), and
+# every test of an invalid value was "rejected at green: Fix expected values or setup"
+OLD_PYTHON = """\
+import inspect
+import os
+
+
+def arity(func):
+    return len(inspect.getargspec(func)[0])
+
+
+def joined(a, b):
+    return os.pathjoin(a, b)
+"""
+
+
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="inspect.getargspec exists before 3.11")
+def test_code_written_for_an_older_python_is_unvalidated_not_the_tests_fault(project):
+    root = project(
+        {
+            **LIB,
+            "src/calc/compat.py": OLD_PYTHON,
+            "tests/test_compat.py": "from calc.compat import arity\nfrom calc.ops import add\n\n"
+            "def test_add():\n    assert add(1, 2) == 3\n\n"
+            "def test_arity():\n    assert arity(add) == 2\n",
+            "tests/test_typo.py": "from calc.compat import joined\n\n"
+            "def test_joined():\n    assert joined('a', 'b') == 'a/b'\n",
+        }
+    )
+    report = verify([root / "tests"], fast())
+    by = {f.path: f for f in report.files}
+    compat, typo = by["tests/test_compat.py"], by["tests/test_typo.py"]
+    assert compat.verdict is Verdict.UNVALIDATED, compat.gates[-1].feedback
+    green = compat.gates[1]
+    assert green.feedback.startswith("UNVALIDATED: Gate 2 — PYTHON TOO NEW FOR THE PROJECT")
+    [arity] = [t for t in compat.tests if t.id.endswith("test_arity")]
+    assert arity.verdict is Verdict.UNVALIDATED
+    assert "inspect.getargspec, which Python 3.11 removed" in arity.reason
+    # a name no Python has is the project's own bug: the test that finds it is right to fail
+    assert (typo.verdict, typo.rejected_at) == (Verdict.REJECTED, "green")
+
+
+# a fixture that keeps state in pytest's cache, as pytest-xprocess does (cachelib's redis and
+# memcached tests): "error at setup: AttributeError: 'Config' object has no attribute 'cache'"
+CACHE_FIXTURE = """\
+import pytest
+
+
+@pytest.fixture
+def started(request):
+    runs = request.config.cache.get("calc/runs", 0)
+    request.config.cache.set("calc/runs", runs + 1)
+    return runs
+"""
+
+
+def test_a_fixture_using_pytests_cache_runs_and_the_cache_stays_out_of_the_tree(project):
+    root = project(
+        {
+            **LIB,
+            "tests/conftest.py": CACHE_FIXTURE,
+            "tests/test_cached.py": "from calc.ops import add\n\n"
+            "def test_add(started):\n    assert started >= 0\n    assert add(1, 2) == 3\n",
+        }
+    )
+    f = one(verify([root / "tests/test_cached.py"], fast()))
+    assert f.verdict is Verdict.ACCEPTED, f.gates[-1].feedback
+    assert "ignored_writes" not in f.gates[1].details, f.gates[1].details
+    assert not (root / ".pytest_cache").exists()
+
+
+def test_a_file_that_skips_itself_at_collection_is_unvalidated_with_its_reason(project):
+    """cachelib 0.9.0's test_uwsgi_cache.py: `pytest.importorskip("uwsgi", reason=...)` in a class
+    body skips the whole module at collection; it was "rejected at compile: no tests collected (no
+    test_* functions or Test* classes)", with its Test class in plain sight."""
+    root = project(
+        {
+            **LIB,
+            "tests/test_server.py": "import pytest\nfrom calc.ops import add\n\n\n"
+            "class TestUnderServer:\n"
+            "    pytest.importorskip('calc_server_only', reason='run pytest under the server')\n\n"
+            "    def test_add(self):\n        assert add(1, 2) == 3\n",
+        }
+    )
+    f = one(verify([root / "tests/test_server.py"], fast()))
+    assert (f.verdict, f.rejected_at) == (Verdict.UNVALIDATED, "compile"), f.gates[0].feedback
+    feedback = f.gates[0].feedback
+    assert feedback.startswith("UNVALIDATED: Gate 1 — THE FILE SKIPS ITSELF")
+    assert "skipped the whole file at collection: run pytest under the server" in feedback

@@ -4,6 +4,8 @@ runs; the sessions are counted by the fixture project's own conftest."""
 
 from __future__ import annotations
 
+import pytest
+
 from assay.api import verify
 from assay.config import Settings
 from assay.gates.base import BaseGate, GateContext
@@ -123,3 +125,41 @@ def test_gate_3_runs_in_the_session_of_gates_1_and_2_with_the_same_verdicts(proj
     assert writer.verdict is Verdict.ACCEPTED, writer.gates[-1].feedback
     assert "ignored_writes" not in writer.gates[1].details, writer.gates[1].details
     assert writer.gates[3].details == {"sessions": 1}
+
+
+# passes at gate 2 (the first call: a counter in HOME), hangs on the second (the plan run ahead),
+# and fails at once from the third on: a plan of gate 3's own after the hang would say "failed"
+HANGS_WHEN_RERUN = """
+import os
+import pathlib
+import time
+
+from calc.ops import add
+
+
+def test_add():
+    counter = pathlib.Path(os.environ["HOME"], "calls")
+    calls = int(counter.read_text()) + 1 if counter.exists() else 1
+    counter.write_text(str(calls))
+    if calls == 2:
+        time.sleep(600)
+    assert calls == 1, f"call {calls}"
+    assert add(1, 2) == 3
+"""
+
+
+@pytest.mark.slow  # one timeout of 15 s
+def test_a_hang_in_the_plan_run_ahead_costs_one_timeout_and_makes_the_file_flaky(project):
+    """The plan run ahead stops at what is left of its process's time and keeps the hang: gate 3
+    starts no plan of its own (which cost a second timeout, and took the hang back: its first
+    rerun failed at once here, as a flaky test may pass)."""
+    root = project({**LIB, "tests/test_hangs.py": HANGS_WHEN_RERUN})
+    s = Settings(gates=["compile", "green", "stability"], cache=False, jobs=1)
+    s.sandbox.timeout_s = 15  # the green run's process must start within it on a busy machine
+    [f] = verify([root / "tests/test_hangs.py"], s).files
+    assert f.verdict is Verdict.FLAKY, f.gates[2].feedback
+    [outcome] = [t for t in f.tests if t.verdict is Verdict.FLAKY]
+    # the hang itself (the second call), not a plan of gate 3's own after it: there the third
+    # call fails at once ("failed when rerun 1", as before)
+    assert "timed out when rerun 1" in outcome.reason, outcome.reason
+    assert f.gates[2].details["runs"] == 2, f.gates[2].details

@@ -261,3 +261,81 @@ def test_an_attribute_read_twice_compared_by_identity_checks_what_access_returns
         """,
         {},
     ) == [8]
+
+
+STREAMS = {
+    "pkg/streams.py": textwrap.dedent(
+        """\
+        class Wrapper:
+            log: list
+
+            def __init__(self, wrapped, strip=None):
+                self.wrapped = wrapped
+                if strip is None:
+                    strip = not wrapped.isatty()
+                self.strip = strip
+                self.converted = wrapped.isatty() and strip
+                self.count = 0
+                self.name = "wrapper"
+
+            @property
+            def closed(self):
+                return self.wrapped.closed is True
+
+            @property
+            def lines(self):
+                return [line for line in self.log]
+        """
+    )
+}
+
+
+def weak_attribute(*body: str) -> list[int]:
+    """AS009's lines in a test file of `body`'s lines, after three import lines and a blank."""
+    head = [
+        "from io import StringIO",
+        "from unittest import mock",
+        "from pkg.streams import Wrapper",
+    ]
+    source = "\n".join([*head, "", *body]) + "\n"
+    findings = analyze(source, "tests/test_streams.py", STREAMS)
+    return [f.line for f in findings if f.rule == "AS009"]
+
+
+def test_the_truthiness_of_a_flag_is_its_value():
+    # a flag the test's action set, on an object of code assay cannot read (colorama's
+    # `self.assertTrue(s.closed)` after a `with StreamWrapper(s, ...)` block)
+    closes = ["def test_closes():", "    s = StringIO()", "    s.close()", "    assert s.closed"]
+    assert weak_attribute(*closes) == []
+    # flags of the project's class: assigned a comparison, a `not`, an `and` of flags, a
+    # parameter, or a property that returns a comparison
+    for attr in ("strip", "converted", "closed"):
+        flag = ["def test_flag():", "    w = Wrapper(StringIO())", f"    assert w.{attr}"]
+        assert weak_attribute(*flag) == [], attr
+
+
+def test_the_truthiness_of_a_value_attribute_stays_weak():
+    # the project's code gives these a number, a string, a list: truthiness passes for almost any
+    for attr in ("count", "name", "lines", "log"):
+        value = ["def test_value():", "    w = Wrapper(StringIO())", f"    assert w.{attr}"]
+        assert weak_attribute(*value) == [7], attr
+    # a mock's call record is truthy once anything was called (colorama's
+    # `assertTrue(m.write.call_args, (...))`)
+    called = ["def test_delegates():", "    m = mock.Mock()", "    Wrapper(m).wrapped.write('x')"]
+    assert weak_attribute(*called, "    assert m.write.call_args") == [8]
+    # a dunder holds a value (semver's `assert func.__doc__`)
+    assert weak_attribute("def test_doc():", "    assert Wrapper.__doc__") == [6]
+    # the result of a call is still judged as before
+    result = ["def test_result():", "    r = Wrapper(StringIO()).wrapped.read()", "    assert r"]
+    assert weak_attribute(*result) == [7]
+
+
+def test_the_type_of_a_result_is_the_check_when_the_test_made_the_class():
+    # zipp's `test_subclass` and `test_inheritance`: a subclass the test defines (or builds with
+    # `type`) must come back from the code's operations: a result of the base class fails
+    local = ["def test_subclass():", "    class Sub(Wrapper):", "        pass", ""]
+    assert weak_attribute(*local, "    assert isinstance(Sub(1).wrapped, Sub)") == []
+    built = ["def test_built():", "    cls = type('Child', (Wrapper,), {})"]
+    assert weak_attribute(*built, "    assert isinstance(cls(1).wrapped, cls)") == []
+    # a class the test did not make: any instance of it passes
+    assert weak_attribute("def test_type():", "    assert isinstance(Wrapper(1), Wrapper)") == [6]

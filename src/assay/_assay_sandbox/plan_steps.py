@@ -33,6 +33,10 @@ class PlanSteps:
     steps: list[dict]
     progress: Any
     lean: Lean | None
+    # the plan run ahead (`reserve.py`): when its process's time ends, no child may outlive it
+    deadline: float | None = None
+    out_of_time: bool = False
+    waited: float = 0.0  # the limit of the last wait
 
     def run_steps(self, items: list[pytest.Item], steps: list[dict], ids: list[str]) -> None:
         """A plan's steps, each in a fork of the collected session, into `steps`. A `lean` step
@@ -55,6 +59,10 @@ class PlanSteps:
                     self.steps += together
                     i = index + count
                     continue
+                if together == "timeout" and self.out_of_time:
+                    hung = self._hung_first(f"{self.args.out}.together{index}.progress")
+                    self.steps += [hung] if hung else []
+                    return  # no time left: a hang in a later round (state kept) proves nothing
                 if together == "timeout":  # a test hangs: the protocol's run decides at once
                     lean = None
             result = self._step(list(items), index, step, ids, lean)
@@ -76,6 +84,8 @@ class PlanSteps:
                         redo.update(screened=screened, lean=result.get("lean", 0))
                         result, full = redo, True
             self.steps.append(result)
+            if self.out_of_time:  # the process's time is up: what ran is the plan's result
+                break
             # a step marked `last` in which a test of `ids` did not pass ends the plan: its
             # file is flaky already, the runs after it would only add to the count
             if step.get("last") and not_passed(result, ids):
@@ -124,7 +134,7 @@ class PlanSteps:
                     json.dump({"tests": self.tests, "lean": ran}, fh)
             finally:
                 os._exit(0)
-        status = _wait(pid, self.args.test_timeout)
+        status, waited = self._wait(pid)
         try:
             with open(part) as fh:
                 return dict(json.load(fh))
@@ -136,7 +146,7 @@ class PlanSteps:
         except OSError:
             started = []
         why = (
-            f"timed out after {self.args.test_timeout:g} s"
+            f"timed out after {waited:g} s"
             if status is None
             else f"the run ended abnormally (wait status {status})"
         )
@@ -185,7 +195,7 @@ class PlanSteps:
                         json.dump(rounds, fh)
             finally:
                 os._exit(0)
-        if _wait(pid, self.args.test_timeout) is None:
+        if self._wait(pid)[0] is None:
             return "timeout"
         try:
             with open(part) as fh:
@@ -193,6 +203,32 @@ class PlanSteps:
         except (OSError, ValueError):
             return "failed"
         return list(found) if found else "failed"
+
+    def _wait(self, pid: int) -> tuple[int | None, float]:
+        """A child's wait status (None: killed at its limit) and that limit: the test timeout,
+        or less when the process's own time ends first (`deadline`): then the plan stops there."""
+        limit = self.args.test_timeout
+        if self.deadline is not None and self.deadline - time.monotonic() < limit:
+            limit = max(0.0, self.deadline - time.monotonic())
+            status = _wait(pid, limit)
+            self.out_of_time, self.waited = status is None, round(limit, 1)
+            return status, self.waited
+        self.waited = limit
+        return _wait(pid, limit), limit
+
+    def _hung_first(self, progress: str) -> dict | None:
+        """The reruns run together hung in their first round (a fresh fork, as a lean step is):
+        that rerun timed out, and stands as a lean step's timeout does. None when the hang came
+        in a later round, after a round that passed in the same process."""
+        try:
+            with open(progress) as fh:
+                started = [line.strip() for line in fh if line.strip()]
+        except OSError:
+            return None
+        if not started or started.count(started[-1]) != 1:
+            return None
+        why = f"timed out after {self.waited:g} s"
+        return {"tests": {}, "crash": why, "running": started[-1], "lean": 1}
 
     def _lean_run(self, lean: Lean, item: pytest.Item, nextitem: pytest.Item | None) -> None:
         """`item` run lean into `tests`; a failure reported meanwhile (a unittest subtest's
@@ -212,6 +248,8 @@ class PlanSteps:
             plain = lean is not None and lean.plain(item)
             tests[item.nodeid] = self._forked(item, lean if plain else None)
             ran += plain
+            if self.out_of_time:  # the rest would be cut at once, not run
+                break
             if plain and tests[item.nodeid]["outcome"] not in ("passed", "timeout"):
                 redo = self._forked(item)  # as in `run_steps`: a lean pass again keeps the failure
                 if redo["outcome"] != "passed" or self._forked(item, lean)["outcome"] != "passed":
@@ -234,12 +272,12 @@ class PlanSteps:
                     json.dump(self.tests.get(item.nodeid), fh)
             finally:
                 os._exit(0)
-        status = _wait(pid, self.args.test_timeout)
+        status, waited = self._wait(pid)
         if status is None:
             return {
                 "outcome": "timeout",
-                "duration": self.args.test_timeout,
-                "message": f"timed out after {self.args.test_timeout:g} s when run alone",
+                "duration": waited,
+                "message": f"timed out after {waited:g} s when run alone",
             }
         try:
             with open(part) as fh:

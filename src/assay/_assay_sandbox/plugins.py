@@ -32,3 +32,14 @@ def quieting_args(args: list[str], has_pytest_cov: bool | None = None) -> list[s
     if not autoload and not any("pytest_cov" in a for a in args):
         return []
     return ["--no-cov"]
+
+
+def cache_args() -> list[str]:
+    """pytest's cache plugin, its directory in the run's own HOME (outside the project tree, which
+    the cache would otherwise write into): fixtures use `config.cache` (pytest-xprocess keeps its
+    processes' state there), and with the plugin off every test of them erred at set-up,
+    "'Config' object has no attribute 'cache'" (cachelib). Off only without a HOME to put it in."""
+    home = os.environ.get("HOME")
+    if not home or not os.path.isdir(home) or not os.access(home, os.W_OK):
+        return ["-p", "no:cacheprovider"]
+    return ["-o", f"cache_dir={os.path.join(home, '.pytest_cache')}"]

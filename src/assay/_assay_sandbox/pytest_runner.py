@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from . import boot
 from .messages import MAX_MESSAGE, import_errors, short, subprocess_output
 from .plan_steps import PlanSteps
-from .plugins import quieting_args
+from .plugins import cache_args, quieting_args
 from .protocol import PytestJob
 from .reserve import Reserve, ahead
 
@@ -50,6 +50,7 @@ class Recorder(PlanSteps):
         self.progress = open(progress_path, "a", buffering=1)  # noqa: SIM115
         self.collected: list[str] = []
         self.errors: list[dict] = []
+        self.module_skip: str | None = None
         self.tests: dict[str, dict] = {}
         self.steps: list[dict] = []  # plan mode: one result per step
         self.reserve: Reserve | None = None  # checked mode: the session kept for gate 3's plan
@@ -63,6 +64,12 @@ class Recorder(PlanSteps):
         )
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
+        # a module skipped whole at collection (`pytest.importorskip` in a class body)
+        if report.skipped and self.module_skip is None:
+            told = report.longrepr
+            self.module_skip = str(told[2] if isinstance(told, tuple) else told).removeprefix(
+                "Skipped: "
+            )[:MAX_MESSAGE]
         if report.failed:
             self.errors.append(
                 {"nodeid": report.nodeid, "message": report.longreprtext[-MAX_MESSAGE:]}
@@ -158,6 +165,7 @@ class Recorder(PlanSteps):
             "exitstatus": int(exitstatus),
             "collected": self.collected,
             "errors": self.errors,
+            "module_skip": self.module_skip,
             "tests": self.tests,
             "leaked": boot.leaked_modules(self.args.user_root),
         }
@@ -165,8 +173,7 @@ class Recorder(PlanSteps):
 
 def _pytest_args(args: PytestJob, extra: list[str]) -> list[str]:
     base = [
-        "-p",
-        "no:cacheprovider",
+        *cache_args(),
         "-p",
         "no:randomly",
         "-p",

@@ -80,6 +80,8 @@ class Reserve:
             return
         job = json.loads(data)
         rec.tests, rec.steps = {}, []
+        # the sandbox ends this process at its timeout: a hang is cut before, and kept
+        rec.deadline = STARTED + rec.args.test_timeout - SPARE_S
         before = snapshot(rec.args.scratch_root)
         rec.run_steps(items, job["plan"], job["ids"])
         after = snapshot(rec.args.scratch_root)

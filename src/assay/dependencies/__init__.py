@@ -80,6 +80,35 @@ _MISSING_METADATA = re.compile(r"No package metadata was found for ([\w.-]+)")
 # generated only C and C.UTF-8 (natsort's conftest); the name, when the traceback shows it
 _MISSING_LOCALE = re.compile(r"locale\.Error: unsupported locale setting")
 _LOCALE_NAME = re.compile(r"""["']([a-z]{2,3}_[A-Z]{2}(?:[.@][\w-]+)?)["']""")
+# an attribute of a standard-library module this Python does not have: the code was written for
+# another Python (validators 0.9's `inspect.getargspec` on 3.11); only removals known here, so that
+# a typo of the project's (`os.pathjoin`) stays its own failure
+_MISSING_STDLIB_ATTR = re.compile(r"module '([\w.]+)' has no attribute '(\w+)'")
+_ABCS = "Mapping MutableMapping Sequence MutableSequence Set MutableSet Iterable Iterator Callable"
+REMOVED = {
+    **{f"collections.{name}": "3.10" for name in (*_ABCS.split(), "Hashable", "Sized")},
+    "inspect.getargspec": "3.11",
+    "inspect.formatargspec": "3.11",
+    "inspect.getmoduleinfo": "3.6",
+    "asyncio.coroutine": "3.11",
+    "time.clock": "3.8",
+    "cgi.escape": "3.8",
+    "platform.linux_distribution": "3.8",
+    "platform.dist": "3.8",
+    "base64.encodestring": "3.9",
+    "base64.decodestring": "3.9",
+    "fractions.gcd": "3.9",
+    "sys.setcheckinterval": "3.9",
+    "configparser.SafeConfigParser": "3.12",
+    "locale.format": "3.12",
+    "ssl.wrap_socket": "3.12",
+    "ssl.match_hostname": "3.12",
+    "importlib.find_loader": "3.12",
+    "pkgutil.ImpImporter": "3.12",
+    "unittest.makeSuite": "3.13",
+    "unittest.findTestCases": "3.13",
+    "unittest.getTestCaseNames": "3.13",
+}
 _SETUP_NAME = re.compile(r"""name\s*=\s*["']([\w.-]+)["']""")
 _SETUP_KEYWORDS = {"install_requires", "extras_require", "tests_require"}
 
@@ -266,6 +295,10 @@ class Dependencies:
             plugin = PLUGIN_FIXTURES.get(m.group(1)) if m else None
             if plugin and plugin in self.dists:
                 return Gap("plugin", plugin)
+            for found in _MISSING_STDLIB_ATTR.finditer(text):
+                name = ".".join(found.groups())
+                if name in REMOVED:
+                    return Gap("python", name)
             if _MISSING_LOCALE.search(text):
                 names = [m.group(1) for t in texts for m in _LOCALE_NAME.finditer(t)]
                 return Gap("locale", names[0] if names else "the test sets")
@@ -276,7 +309,7 @@ class Dependencies:
 class Gap:
     """Something the project needs that the test interpreter lacks."""
 
-    kind: Literal["module", "stdlib", "metadata", "plugin", "locale"]
+    kind: Literal["module", "stdlib", "metadata", "plugin", "locale", "python"]
     name: str
 
     @property
@@ -289,6 +322,8 @@ class Gap:
             "plugin": "pytest plugin",
             "locale": "locale",
         }
+        if self.kind == "python":
+            return f"no {self.name} in this Python (removed in {REMOVED[self.name]})"
         if self.kind == "locale" and " " in self.name:  # no name in the traceback
             return f"no locale {self.name}"
         return f"no {what[self.kind]} '{self.name}'"
@@ -305,6 +340,11 @@ class Gap:
             return (
                 f"module '{self.name}' of the standard library is missing from "
                 "the test interpreter (built without it)"
+            )
+        if self.kind == "python":
+            return (
+                f"the code calls {self.name}, which Python {REMOVED[self.name]} removed: the "
+                "test interpreter is newer than the project supports"
             )
         if self.kind == "locale":
             return (

@@ -70,6 +70,7 @@ class CompileResult:
     timed_out: bool = False
     duration_s: float = 0.0
     raw_lines: int = 0  # lines the toolchain printed (the feedback sends far fewer)
+    module_skip: str | None = None  # why the whole file was skipped at collection (pytest)
 
     @property
     def ok(self) -> bool:
@@ -90,6 +91,7 @@ class TestRun:
     # or dependency missing), naming what is missing: the file is `unvalidated`, never rejected
     environment: str | None = None
     running: str | None = None  # the test that was running when the run was killed
+    module_skip: str | None = None  # why the whole file was skipped at collection
     timed_out: bool = False  # the crash was the timeout (the runner's own or the sandbox's)
     # files of the user's tree the run loaded (should be none)
     leaked: list[str] = field(default_factory=list)

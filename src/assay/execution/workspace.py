@@ -30,6 +30,7 @@ from typing import NamedTuple
 
 from assay.errors import InputError
 from assay.sandbox.cgroups import pid_alive
+from assay.sandbox.probe_dirs import PROBE_PREFIX
 from assay.sandbox.process import WORKSPACE_PREFIX
 from assay.sandbox.view import hand_over, hand_over_tree
 
@@ -107,14 +108,15 @@ def _ignorer(root: Path) -> Callable[[str, list[str]], set[str]]:
 
 
 def sweep_stale(tmp_root: Path | None = None) -> int:
-    """Remove workspaces left behind by assay processes that no longer exist (e.g.
-    after SIGKILL)."""
+    """Remove workspaces and sandbox probes' directories left behind by assay processes that no
+    longer exist (e.g. after SIGKILL)."""
     removed = 0
-    for entry in Path(tmp_root or tempfile.gettempdir()).glob(f"{PREFIX}*"):
-        parts = entry.name[len(PREFIX) :].split("-", 1)
-        if parts[0].isdigit() and not pid_alive(int(parts[0])):
-            _force_rmtree(entry)
-            removed += 1
+    for prefix in (PREFIX, PROBE_PREFIX):
+        for entry in Path(tmp_root or tempfile.gettempdir()).glob(f"{prefix}*"):
+            parts = entry.name[len(prefix) :].split("-", 1)
+            if parts[0].isdigit() and not pid_alive(int(parts[0])):
+                _force_rmtree(entry)
+                removed += 1
     return removed
 
 

@@ -25,6 +25,11 @@ _CONFTEST = re.compile(
     r"Plugin '([^']*conftest\.py)'|while loading conftest '([^']*conftest\.py)'"
     r"|File \"([^\"]*conftest\.py)\""
 )
+SKIPPED_HEADER = "UNVALIDATED: Gate 1 — THE FILE SKIPS ITSELF"
+SKIPPED_HINT = (
+    "Not judged: give the file what its skip asks for (a module, a server, a platform) and run "
+    "again."
+)
 COMPILED_OUT_HEADER = "UNVALIDATED: Gate 1 — THE FILE'S TESTS ARE COMPILED OUT"
 COMPILED_OUT_HINT = (
     "The file builds only under a cfg this build does not set (a cargo feature off by default): "
@@ -182,6 +187,11 @@ class CompileGate(BaseGate):
                 [f"{candidate.rel}: {gate}"],
                 COMPILED_OUT_HINT,
                 reason=f"compiled out by {gate}",
+            )
+        if not result.collected and result.module_skip:
+            why = f"pytest skipped the whole file at collection: {result.module_skip}"
+            return unvalidated(
+                SKIPPED_HEADER, [f"{candidate.rel}: {why}"], SKIPPED_HINT, environment=why
             )
         if not result.collected:
             what = (

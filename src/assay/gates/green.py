@@ -15,6 +15,12 @@ from assay.model import Candidate, GateResult, GateStatus, TestOutcome, Verdict
 HEADER = "REJECT: Gate 2 — TEST FAILURE"
 HINT = "Fix expected values or setup. Do not fit the test to the code: check the real contract."
 GAP_HEADER = "UNVALIDATED: Gate 2 — MISSING DEPENDENCY"
+PYTHON_HEADER = "UNVALIDATED: Gate 2 — PYTHON TOO NEW FOR THE PROJECT"
+PYTHON_HINT = (
+    "Not judged: the project's code uses what this Python no longer has ({missing}); point "
+    "assay at an interpreter the project supports (`[tool.assay.python] interpreter`)."
+)
+REMOVED = " in this Python (removed in "  # `no inspect.getargspec in this Python (removed in 3.11)`
 GAP_HINT = (
     "Not judged: install {missing} for {python} and run again "
     "(the other tests went on through the gates)."
@@ -212,9 +218,15 @@ class GreenGate(BaseGate):
             # the other tests go on through the gates; the file cannot be fully judged
             gapped = [f"{t.id}: {t.reason}" for t in outcomes if t.verdict is Verdict.UNVALIDATED]
             locales = [g.removeprefix("no locale ") for g in gaps if g.startswith("no locale ")]
-            modules = [g.removeprefix("no ") for g in gaps if not g.startswith("no locale ")]
+            removed = [g.removeprefix("no ") for g in gaps if REMOVED in g]
+            modules = [
+                g.removeprefix("no ")
+                for g in gaps
+                if not g.startswith("no locale ") and REMOVED not in g
+            ]
             hints = [
                 *([LOCALE_HINT.format(missing=", ".join(locales))] if locales else []),
+                *([PYTHON_HINT.format(missing=", ".join(removed))] if removed else []),
                 *(
                     [
                         GAP_HINT.format(
@@ -229,7 +241,11 @@ class GreenGate(BaseGate):
                 self.name,
                 GateStatus.WARN,
                 elapsed,
-                compose(LOCALE_HEADER if not modules else GAP_HEADER, gapped, " ".join(hints)),
+                compose(
+                    GAP_HEADER if modules else PYTHON_HEADER if removed else LOCALE_HEADER,
+                    gapped,
+                    " ".join(hints),
+                ),
                 verdict=Verdict.UNVALIDATED,
                 tests=outcomes,
                 details=details,

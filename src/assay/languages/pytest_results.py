@@ -22,6 +22,7 @@ def read_run(run: TestRun, data: dict[str, Any], paths: list[str], roots: tuple[
         for e in data["errors"]
     ]
     run.exit_status = data["exitstatus"]
+    run.module_skip = data.get("module_skip")
     run.leaked = data["leaked"]
     if data.get("writes") is not None:
         run.writes = frozenset(data["writes"])

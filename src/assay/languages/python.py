@@ -165,7 +165,11 @@ class PythonPytestRunner:
                 if run.ahead is not None:
                     self._ahead[key] = (_texts(ws, files), run.ahead)
         return CompileResult(
-            errors=run.errors, collected=run.collected, crash=run.crash, duration_s=run.duration_s
+            errors=run.errors,
+            collected=run.collected,
+            crash=run.crash,
+            duration_s=run.duration_s,
+            module_skip=run.module_skip,
         )
 
     def run(

@@ -153,10 +153,15 @@ def _warning_summary(gate: GateResult, f: FileReport) -> str:
         by_rule: dict[str, list[str]] = {}
         said: dict[str, str] = {}  # the rule's first message: what it is about
         for x in findings:
-            by_rule.setdefault(x["rule"], []).append(x.get("test") or f"line {x['line']}")
+            # a finding's test is `Class::test`: as a node id of the file, so that the class stays
+            by_rule.setdefault(x["rule"], []).append(
+                f"{f.path}::{x['test']}" if x.get("test") else f"line {x['line']}"
+            )
             said.setdefault(x["rule"], x.get("message", ""))
+        # each test once: a test's several findings are not cases of a parametrized test
         listed = "; ".join(
-            f"{rule}{f' ×{len(where)}' if len(where) > 1 else ''} ({said[rule]}): {_names(where)}"
+            f"{rule}{f' ×{len(where)}' if len(where) > 1 else ''} ({said[rule]}): "
+            + _names(list(dict.fromkeys(where)))
             for rule, where in sorted(by_rule.items())
         )
         return f"{len(findings)} warning{'' if len(findings) == 1 else 's'}: {listed}"

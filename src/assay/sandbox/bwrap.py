@@ -26,13 +26,13 @@ import functools
 import os
 import shutil
 import subprocess
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
 from assay.errors import ConfigError
 from assay.sandbox.namespaces import TEST_GID, TEST_UID, as_root, drop_privileges
+from assay.sandbox.probe_dirs import probe_dirs
 
 BackendName = Literal["builtin", "bwrap"]
 # the base system, bound read-only at the same path where it is a directory (a link is made again)
@@ -150,29 +150,29 @@ def usable() -> str | None:
     writable, as the test's uid), else why not, in words."""
     if shutil.which("bwrap") is None:
         return "bwrap is not installed"
-    project = tempfile.mkdtemp(prefix="assay-probe-")
-    writable = tempfile.mkdtemp(prefix="assay-probe-w-")
     try:
-        if as_root():
-            os.chown(writable, TEST_UID, TEST_GID)
-        argv = ["sh", "-c", f"! touch {project}/x && touch x"]
-        run = command(
-            argv,
-            network=False,
-            cwd=Path(writable),
-            protect=Path(project),
-            writable=Path(writable),
-            show=(),
-        )
-        done = subprocess.run(run, capture_output=True, text=True, timeout=10)
-        if done.returncode != 0:
-            return f"bwrap failed here: {(done.stderr.strip() or 'no message').splitlines()[-1]}"
-        return None
+        with probe_dirs() as (project, writable):
+            return _probe(project, writable)
     except (OSError, subprocess.SubprocessError) as e:
         return f"bwrap failed here: {e}"
-    finally:
-        shutil.rmtree(project, ignore_errors=True)
-        shutil.rmtree(writable, ignore_errors=True)
+
+
+def _probe(project: str, writable: str) -> str | None:
+    if as_root():
+        os.chown(writable, TEST_UID, TEST_GID)
+    argv = ["sh", "-c", f"! touch {project}/x && touch x"]
+    run = command(
+        argv,
+        network=False,
+        cwd=Path(writable),
+        protect=Path(project),
+        writable=Path(writable),
+        show=(),
+    )
+    done = subprocess.run(run, capture_output=True, text=True, timeout=10)
+    if done.returncode != 0:
+        return f"bwrap failed here: {(done.stderr.strip() or 'no message').splitlines()[-1]}"
+    return None
 
 
 def choose(asked: str) -> Backend:

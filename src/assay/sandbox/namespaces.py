@@ -22,10 +22,10 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 from assay import _assay_sandbox
+from assay.sandbox.probe_dirs import probe_dirs
 
 # Directories replaced by an empty tmpfs inside the sandbox (those that exist and are not symlinks);
 # `_assay_sandbox/view.py` has the same list (it runs on the standard library alone).
@@ -84,21 +84,14 @@ def unshare_flags() -> tuple[str, ...] | None:
     if not shutil.which("unshare"):
         return None
     base = () if as_root() else _USER
-    probe_dir = tempfile.mkdtemp(prefix="assay-probe-")
-    try:
-        writable = tempfile.mkdtemp(prefix="assay-probe-w-")
+    with probe_dirs() as (probe_dir, writable):
         if as_root():
             os.chown(writable, TEST_UID, TEST_GID)
-        try:
-            check = f"! touch {probe_dir}/x && touch x"
-            for extra in (("--mount-proc",), ()):
-                flags = (*base, *_NAMESPACES, *extra)
-                argv = ["unshare", *flags, "--net", *view_command(), writable, probe_dir]
-                command = [*drop_privileges(), "sh", "-c", check]
-                if _probe([*argv, writable, "--", "--", "--", *command]):
-                    return flags
-            return None
-        finally:
-            shutil.rmtree(writable, ignore_errors=True)
-    finally:
-        shutil.rmtree(probe_dir, ignore_errors=True)
+        check = f"! touch {probe_dir}/x && touch x"
+        for extra in (("--mount-proc",), ()):
+            flags = (*base, *_NAMESPACES, *extra)
+            argv = ["unshare", *flags, "--net", *view_command(), writable, probe_dir]
+            command = [*drop_privileges(), "sh", "-c", check]
+            if _probe([*argv, writable, "--", "--", "--", *command]):
+                return flags
+        return None

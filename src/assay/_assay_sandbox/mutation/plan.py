@@ -218,11 +218,10 @@ def plan(
                 (i for i in ids if i not in baseline.writes or not in_order),
                 key=lambda i: duration[i],
             )
-            if (
-                why
-                and ordered
-                and not any(function_of(t) not in proven for t in ordered[len(writers) :])
-            ):
+            # the tests to prove: those after the writers, and writers that run the mutated line
+            # (a writer still to kill is one to prove like any other test)
+            judged = ordered[len(writers) :] + [t for t in writers if t in direct]
+            if why and ordered and not any(function_of(t) not in proven for t in judged):
                 # out of the sample (or past the early stop) and no test left to prove: not even
                 # compiled - idna's data tables put 22,000 such mutants in one file's scope
                 yield Settled(m, Verdict(Status.IGNORED, ordered, reason=why))
@@ -253,7 +252,7 @@ def plan(
             if not ordered:
                 yield Settled(m, Verdict(Status.NO_COVERAGE))
                 continue
-            if why and not any(function_of(t) not in proven for t in ordered[len(writers) :]):
+            if why and not any(function_of(t) not in proven for t in judged):
                 yield Settled(m, Verdict(Status.IGNORED, ordered, reason=why))
                 continue
             found: Any

@@ -71,10 +71,14 @@ class Pool(Verdicts):
         rest = job.ordered[job.first :]
         if self.cfg.killers == PROVE_EACH_TEST or job.proof:
             must = [t for t in rest if function_of(t) not in self.proven]
+            # the writers run first, whatever the hunt; one still to kill must not be cut short
+            # by an earlier writer's kill (glom's `test_pipe`: low value, though it kills)
+            first = [t for t in job.ordered[: job.first] if function_of(t) not in self.proven]
             if job.proof:  # out of the sample: only to prove those
-                return sorted(must, key=position.__getitem__), Hunt(1, frozenset(must))
+                return sorted(must, key=position.__getitem__), Hunt(1, frozenset(must + first))
             proven = self.order(job.m, [t for t in rest if function_of(t) in self.proven])
-            return sorted(must, key=position.__getitem__) + proven, Hunt(1, frozenset(must))
+            hunt = Hunt(1, frozenset(must + first))
+            return sorted(must, key=position.__getitem__) + proven, hunt
         if self.cfg.killers != 1:
             return sorted(rest, key=position.__getitem__), Hunt(self.cfg.killers)
         return self.order(job.m, rest), Hunt(1)

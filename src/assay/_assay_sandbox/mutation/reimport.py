@@ -16,7 +16,7 @@ from collections.abc import Sequence
 import pytest
 
 from ..fork import stopwatch, took, waited
-from ..plugins import quieting_args
+from ..plugins import cache_args, quieting_args
 from ..protocol import MutantSpec, MutationJob
 from .bytecode import import_error
 from .observe import OBSERVE
@@ -154,8 +154,7 @@ def run_reimported(
         # every test of `must` runs: no stop at a failure
         f"--maxfail={0 if hunt.must else hunt.killers}",
         "-q",
-        "-p",
-        "no:cacheprovider",
+        *cache_args(),
         "-p",
         "no:randomly",
         "-p",

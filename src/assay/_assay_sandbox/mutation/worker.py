@@ -29,7 +29,7 @@ import os
 import pytest
 
 from .. import boot
-from ..plugins import quieting_args
+from ..plugins import cache_args, quieting_args
 from ..protocol import PROVE_EACH_TEST, MutationJob
 from .events import Events
 from .observe import OBSERVE
@@ -62,8 +62,7 @@ def main(job_path: str) -> int:
     args = [
         *files,
         "-q",
-        "-p",
-        "no:cacheprovider",
+        *cache_args(),
         "-p",
         "no:randomly",
         "-p",

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from assay.config.smells import SmellsConfig
 from assay.smells.checks import Assertion
 from assay.smells.context import is_empty
+from assay.smells.flags import holds_value
 from assay.smells.model import Hit, rule
 from assay.smells.names import dotted, last_name
 from assay.smells.rules.tautology import follow
@@ -262,6 +263,18 @@ def _predicate(test: TestFunc, call: ast.Call) -> bool:
     return bool(PREDICATE.match(last_name(name)))
 
 
+def _made_here(test: TestFunc, classes: list[ast.expr]) -> bool:
+    """`isinstance(x, C)` where the test made `C` itself (a class statement, or `type(...)`):
+    zipp's subclass tests check that the code keeps the caller's class."""
+    if len(classes) != 1 or not isinstance(classes[0], ast.Name):
+        return False
+    name = classes[0].id
+    if any(isinstance(n, ast.ClassDef) and n.name == name for n in ast.walk(test.node)):
+        return True
+    value = follow(test, classes[0], classes[0])
+    return isinstance(value, ast.Call) and dotted(value.func, {}) == "type" and len(value.args) == 3
+
+
 def _weak(test: TestFunc, expr: ast.AST) -> str | None:
     aliases = test.module.aliases
     if isinstance(expr, ast.Compare) and len(expr.ops) == 1:
@@ -284,11 +297,17 @@ def _weak(test: TestFunc, expr: ast.AST) -> str | None:
         "hasattr",
         "callable",
     ):
+        if dotted(expr.func, aliases) == "isinstance" and _made_here(test, expr.args[1:]):
+            return None  # the class the code must carry through: a base-class result fails
         return "only checks the type of the result"
     if isinstance(expr, (ast.Name, ast.Attribute)):
         source = follow(test, expr, expr)
         if isinstance(source, ast.Call) and _predicate(test, source):
             return None
+        if isinstance(source, ast.Attribute) and not holds_value(
+            source.attr, test.module.targets, _boolean
+        ):
+            return None  # a flag: its truthiness is its value
         if source is expr or isinstance(source, ast.Call):
             return "only checks that the result is truthy"
     return None
@@ -303,7 +322,12 @@ def _weak(test: TestFunc, expr: ast.AST) -> str | None:
 )
 def weak_assertion(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
     """A test whose sole check is `assert result`, `is not None` or `isinstance` passes for
-    almost any wrong answer.
+    almost any wrong answer. Truthiness is a full check when the value is a yes/no: a
+    predicate's answer (`assert is_valid(x)`, judged on the function's returns when it is the
+    project's) or a flag of an object the test acted on (`assert stream.closed`): an attribute
+    is a flag unless it is a dunder, a mock's call record, or the project's code only ever
+    gives it values (numbers, strings, collections, a non-`bool` annotation). So is a type
+    check against a class the test made itself (a subclass the code must carry through).
 
     Bad:
         def test_parse():
@@ -313,6 +337,11 @@ def weak_assertion(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
     Good:
         def test_parse():
             assert parse("a=1") == {"a": 1}
+
+        def test_close():
+            s = open_stream()
+            s.close()
+            assert s.closed
     """
     if len(test.assertions) == 1:
         a: Assertion = test.assertions[0]
