@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from assay.dependencies.installed import Installed
 from assay.languages.python import interpreter_problem
 from assay.sandbox.shown import shown_dirs
 
@@ -89,3 +90,14 @@ def test_the_interpreters_a_run_names_are_asked_at_once(tmp_path):
     # one after another, the first would have answered alone after 20 s
     assert seen.read_text().split() == ["3", "3", "3"]
     assert str(tmp_path / "own") in shown and str(tmp_path / "path") in shown
+
+
+def test_pytest_and_what_the_interpreter_imports_from_are_asked_at_once(tmp_path):
+    markers, seen = tmp_path / "markers", tmp_path / "seen"
+    markers.mkdir()
+    text = WAITING.format(markers=markers, count=2, seen=seen, real=sys.executable)
+    python = _script(tmp_path / "own" / "bin" / "python", text)
+    assert interpreter_problem(python) is None
+    # one after another, the first would have answered alone after 20 s
+    assert seen.read_text().split() == ["2", "2"]
+    assert Installed(python).known

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from assay._assay_sandbox import launch
 from assay._assay_sandbox.protocol import HASH_SEED, PytestJob
 from assay.dependencies import normalize
-from assay.dependencies.installed import Installed, interpreter_key
+from assay.dependencies.installed import Installed, interpreter_key, probe_all
 from assay.errors import ConfigError
 from assay.execution.runner import (
     CompileResult,
@@ -64,17 +64,23 @@ def _stamps(paths: tuple[str, ...]) -> tuple[int, ...]:
 def interpreter_problem(python: str) -> str | None:
     """Why `python` cannot run pytest here, or None. A success is remembered while the
     interpreter file, pytest's file and the directories it rests on are unchanged: one `verify`
-    asked twice (0.12 s each), and an installation or removal asks again."""
+    asked twice (0.12 s each), and an installation or removal asks again. The interpreter's
+    `Installed` probe runs beside it: both were interpreter starts one after the other."""
     key = interpreter_key(python)
     seen = _pytest_found.get(key)
     if seen is not None and _stamps(seen[0]) == seen[1]:
         return None
+    # what every sandboxed run of it needs next (`Installed`), asked while pytest imports
+    ahead = threading.Thread(target=probe_all, args=([python],), daemon=True)
+    ahead.start()
     try:
         proc = subprocess.run(
             [python, "-c", _PYTEST_CHECK], capture_output=True, timeout=60, text=True
         )
     except (OSError, subprocess.SubprocessError) as err:
         return f"cannot run {python}: {err}"
+    finally:
+        ahead.join()
     if proc.returncode:
         return f"pytest is not importable by {python}"
     try:
