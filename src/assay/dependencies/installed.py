@@ -16,6 +16,7 @@ import re
 import shutil
 import subprocess
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 # The editable-install finders on sys.meta_path (setuptools' `__editable___*_finder` MAPPING,
@@ -57,9 +58,9 @@ _listings: dict[str, tuple[int, frozenset[str]]] = {}
 _cache_lock = threading.Lock()
 
 
-def _probe(python: str) -> dict | None:
-    """The interpreter's `sys.path`, stdlib directories and built-in module names; asked once
-    per interpreter file (path and mtime, and its venv's pyvenv.cfg)."""
+def interpreter_key(python: str) -> tuple[str, int, int]:
+    """An interpreter file as the probe cache knows it: path and mtime, and its venv's
+    pyvenv.cfg's."""
     real = os.path.realpath(shutil.which(python) or python)
     stamps = []
     for path in (real, str(Path(python).parent.parent / "pyvenv.cfg")):
@@ -67,7 +68,13 @@ def _probe(python: str) -> dict | None:
             stamps.append(os.stat(path).st_mtime_ns)
         except OSError:
             stamps.append(0)
-    key = (os.path.abspath(python), stamps[0], stamps[1])
+    return (os.path.abspath(python), stamps[0], stamps[1])
+
+
+def _probe(python: str) -> dict | None:
+    """The interpreter's `sys.path`, stdlib directories and built-in module names; asked once
+    per interpreter file (`interpreter_key`)."""
+    key = interpreter_key(python)
     with _cache_lock:
         if key in _probes:
             return _probes[key]
@@ -81,6 +88,21 @@ def _probe(python: str) -> dict | None:
     with _cache_lock:
         _probes[key] = found
     return found
+
+
+def probe_all(pythons: list[str]) -> None:
+    """Ask every interpreter of `pythons` not asked yet at once: each answer is an interpreter
+    start (0.15-0.2 s, a pyenv shim's more), and a sandboxed Python run names several (its own,
+    the `python` and `python3` on its PATH) that were asked one after another before its start."""
+    keys = {python: interpreter_key(python) for python in pythons}
+    with _cache_lock:
+        todo = [python for python, key in keys.items() if key not in _probes]
+    if len(todo) < 2:
+        for python in todo:
+            _probe(python)
+        return
+    with ThreadPoolExecutor(max_workers=len(todo)) as pool:
+        list(pool.map(_probe, todo))
 
 
 def _listing(directory: str) -> frozenset[str]:

@@ -33,7 +33,7 @@ from assay.mutation.codeclass import threshold_for
 from assay.mutation.engine import Engine
 from assay.mutation.entered import narrow
 from assay.mutation.model import MutationResult
-from assay.mutation.mutants import generate
+from assay.mutation.mutants import function_spans, generate
 from assay.mutation.oracle import note as oracle_note
 from assay.mutation.oracle import oracle_functions, set_aside
 from assay.mutation.summary import details
@@ -83,18 +83,28 @@ class MutationGate(BaseGate):
         # (`narrow`), the rest set aside before it runs
         entering = not candidate.targets and not fed(ctx, candidate)
         try:
-            run, sources = self._measure(
-                ctx, candidate.rel, targets, candidate.changed, starts, entering
-            )
             # the modules it imports hold no function its tests run (a package's __init__ that
-            # re-exports, `import more_itertools as mi`): held to the modules they reach instead
-            if candidate.targets and not reached(run):
+            # re-exports, `import more_itertools as mi`): held to the modules they reach instead;
+            # where they define none at all, no run against them can reach one, so the wider run
+            # comes first (one collection and baseline of the file less, the same runs otherwise)
+            wider: list[str] = []
+            again = None
+            if candidate.targets and not defines_functions(ctx, targets):
                 wider = project_modules(ctx.project)
-                again, again_sources = self._measure(
-                    ctx, candidate.rel, wider, candidate.changed, starts
+                again = self._measure(ctx, candidate.rel, wider, candidate.changed, starts)
+            if again is not None and reached(again[0]):
+                (run, sources), targets = again, wider
+            else:
+                run, sources = self._measure(
+                    ctx, candidate.rel, targets, candidate.changed, starts, entering
                 )
-                if reached(again):  # else it imports the project and runs none of its functions
-                    run, sources, targets = again, again_sources, wider
+                if candidate.targets and not reached(run):
+                    if again is None:
+                        wider = project_modules(ctx.project)
+                        again = self._measure(ctx, candidate.rel, wider, candidate.changed, starts)
+                    # else it imports the project and runs none of its functions
+                    if reached(again[0]):
+                        (run, sources), targets = again, wider
         # no evidence either way: the file cannot be validated, never "passed"
         except RunFailed as err:
             reason = f"mutation run failed: {clipped(str(err))}"
@@ -259,6 +269,15 @@ class MutationGate(BaseGate):
             compose(UNREACHED_HEADER, [f"{candidate.rel}: {reason}"], UNREACHED_HINT),
             details={"reason": reason},
         )
+
+
+def defines_functions(ctx: GateContext, targets: list[str]) -> bool:
+    """Whether a target defines a function: the worker scopes a run by these spans (a test
+    reaches a module by running one), so against none a run can reach nothing."""
+    return any(
+        function_spans(ctx.workspace.path(t).read_text(encoding="utf-8", errors="replace"))
+        for t in targets
+    )
 
 
 def unrun(run: MutationResult) -> bool:

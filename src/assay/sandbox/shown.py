@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from assay.dependencies.installed import Installed
+from assay.dependencies.installed import Installed, probe_all
 from assay.sandbox.namespaces import HIDDEN, TEST_GID, TEST_UID
 
 _INTERPRETER = re.compile(r"(python|pypy)[0-9.]*")
@@ -144,9 +144,16 @@ def shown_dirs(
         if pythons_on_path and d.startswith("/") and _under(d, hidden)
         for name in ("python", "python3")
     ]
-    for token in [*argv, *on_path]:
-        if token.startswith("/") and _INTERPRETER.fullmatch(os.path.basename(token)):
-            tokens += interpreter_reach(token) if os.access(token, os.X_OK) else ()
+    pythons = [
+        token
+        for token in [*argv, *on_path]
+        if token.startswith("/")
+        and _INTERPRETER.fullmatch(os.path.basename(token))
+        and os.access(token, os.X_OK)
+    ]
+    probe_all(pythons)  # at once, not one interpreter start after another
+    for token in pythons:
+        tokens += interpreter_reach(token)
     for name in ("PYTHONPATH", "NODE_PATH"):
         for entry in env.get(name, "").split(os.pathsep):
             tokens += links_in(entry) if entry.startswith("/") else []

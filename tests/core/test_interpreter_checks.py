@@ -1,0 +1,103 @@
+"""What `verify` asks an interpreter before its first sandboxed run, asked as little as it may be:
+whether pytest imports (once per run, again after an installation or removal), and what the
+interpreters a run names import from (all at once, not one start after another). Real
+interpreters behind wrapper scripts that log their calls."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from assay.dependencies.installed import Installed
+from assay.languages.python import interpreter_problem
+from assay.sandbox.shown import shown_dirs
+
+LOGGING = """#!/bin/sh
+echo "CALL $*" >> {log}
+exec {real} "$@"
+"""
+
+# each answers the probe only once all `{count}` wrappers were started (or after 20 s)
+WAITING = """#!/bin/sh
+touch {markers}/$$
+n=0
+while [ "$(ls {markers} | wc -l)" -lt {count} ] && [ $n -lt 200 ]; do sleep 0.1; n=$((n+1)); done
+ls {markers} | wc -l >> {seen}
+exec {real} "$@"
+"""
+
+
+def _script(path: Path, text: str) -> str:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    path.chmod(0o755)
+    return str(path)
+
+
+def _venv_reaching_pytest(base: Path) -> tuple[str, Path]:
+    """A venv without pytest of its own that imports it through a `.pth` file (as a venv layered
+    on another); the `.pth` file, whose removal uninstalls pytest for it."""
+    venv = base / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    python = str(venv / "bin" / "python")
+    purelib = subprocess.run(
+        [python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    pth = Path(purelib) / "reach.pth"
+    pth.write_text(os.path.dirname(os.path.dirname(pytest.__file__)) + "\n")
+    return python, pth
+
+
+def test_pytest_is_asked_for_once_and_again_after_it_was_removed(tmp_path):
+    real, pth = _venv_reaching_pytest(tmp_path)
+    log = tmp_path / "calls.log"
+    python = _script(tmp_path / "wrap" / "bin" / "python", LOGGING.format(log=log, real=real))
+
+    def asked() -> int:
+        calls = [line for line in log.read_text().splitlines() if line.startswith("CALL ")]
+        return sum("pytest" in line for line in calls)
+
+    # a `verify` asks when it loads the settings and again when its first file starts
+    assert interpreter_problem(python) is None
+    assert interpreter_problem(python) is None
+    assert asked() == 1
+    # pytest removed (its `.pth` file): asked again, and the answer is the new one
+    pth.unlink()
+    assert interpreter_problem(python) == f"pytest is not importable by {python}"
+    assert interpreter_problem(python) == f"pytest is not importable by {python}"
+    assert asked() == 3  # a failure is never remembered
+    pth.write_text(os.path.dirname(os.path.dirname(pytest.__file__)) + "\n")
+    assert interpreter_problem(python) is None
+    assert asked() == 4
+
+
+def test_the_interpreters_a_run_names_are_asked_at_once(tmp_path):
+    markers, seen = tmp_path / "markers", tmp_path / "seen"
+    markers.mkdir()
+    text = WAITING.format(markers=markers, count=3, seen=seen, real=sys.executable)
+    own = _script(tmp_path / "own" / "bin" / "python", text)
+    on_path = tmp_path / "path" / "bin"
+    _script(on_path / "python", text)
+    _script(on_path / "python3", text)
+    shown = shown_dirs([own, "-m", "pytest"], {"PATH": f"{on_path}:/usr/bin"}, taken=[])
+    # one after another, the first would have answered alone after 20 s
+    assert seen.read_text().split() == ["3", "3", "3"]
+    assert str(tmp_path / "own") in shown and str(tmp_path / "path") in shown
+
+
+def test_pytest_and_what_the_interpreter_imports_from_are_asked_at_once(tmp_path):
+    markers, seen = tmp_path / "markers", tmp_path / "seen"
+    markers.mkdir()
+    text = WAITING.format(markers=markers, count=2, seen=seen, real=sys.executable)
+    python = _script(tmp_path / "own" / "bin" / "python", text)
+    assert interpreter_problem(python) is None
+    # one after another, the first would have answered alone after 20 s
+    assert seen.read_text().split() == ["2", "2"]
+    assert Installed(python).known
