@@ -359,7 +359,7 @@ def project_settings(
 ) -> Settings:
     """The project's settings (or the caller's) with overrides; a configured interpreter that
     cannot run pytest is a configuration error (exit 2), never a verdict on a test."""
-    from assay.languages.python import interpreter_problem
+    from assay.dependencies.pytest_check import interpreter_problem
 
     settings = apply_overrides(settings or load_settings(root, config), overrides)
     if settings.python.interpreter and (

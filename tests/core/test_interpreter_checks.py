@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from assay.dependencies.installed import Installed
-from assay.languages.python import interpreter_problem
+from assay.dependencies.pytest_check import interpreter_problem
 from assay.sandbox.shown import shown_dirs
 
 LOGGING = """#!/bin/sh
