@@ -53,6 +53,21 @@ def run_cli(*args: str, cwd: Path | None = None, env: dict | None = None, timeou
     )
 
 
+def bare_venv(base: Path) -> tuple[str, Path]:
+    """A venv without pip under `base`: its python, and its site-packages directory (where a test
+    puts the `.pth` files that reach what it should import)."""
+    venv = base / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    python = str(venv / "bin" / "python")
+    purelib = subprocess.run(
+        [python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    return python, Path(purelib)
+
+
 @pytest.fixture
 def project(tmp_path):
     """Factory: project(files, pyproject='') -> root."""

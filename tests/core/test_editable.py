@@ -13,7 +13,7 @@ import pytest
 from assay.api import verify
 from assay.config import Settings
 from assay.model import Verdict
-from tests.conftest import tree_digest, write_project
+from tests.conftest import bare_venv, tree_digest, write_project
 
 PYPROJECT_HEAD = '[build-system]\nrequires = ["hatchling"]\nbuild-backend = "hatchling.build"\n'
 
@@ -21,15 +21,7 @@ PYPROJECT_HEAD = '[build-system]\nrequires = ["hatchling"]\nbuild-backend = "hat
 def editable_env(tmp_path: Path, project: Path) -> str:
     """A fresh venv that sees our packages (pytest, hatchling) and has `project` installed with
     `pip -e`."""
-    venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
-    python = str(venv / "bin" / "python")
-    purelib = subprocess.run(
-        [python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout.strip()
+    python, purelib = bare_venv(tmp_path)
     # sorts before the `_editable_impl_*.pth` files, so the editables finder can import
     (Path(purelib) / "00_base_env.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
     proc = subprocess.run(

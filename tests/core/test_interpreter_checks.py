@@ -6,7 +6,6 @@ interpreters behind wrapper scripts that log their calls."""
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 from pathlib import Path
 
@@ -15,6 +14,7 @@ import pytest
 from assay.dependencies.installed import Installed
 from assay.dependencies.pytest_check import interpreter_problem
 from assay.sandbox.shown import shown_dirs
+from tests.conftest import bare_venv
 
 LOGGING = """#!/bin/sh
 echo "CALL $*" >> {log}
@@ -41,15 +41,7 @@ def _script(path: Path, text: str) -> str:
 def _venv_reaching_pytest(base: Path) -> tuple[str, Path]:
     """A venv without pytest of its own that imports it through a `.pth` file (as a venv layered
     on another); the `.pth` file, whose removal uninstalls pytest for it."""
-    venv = base / "venv"
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
-    python = str(venv / "bin" / "python")
-    purelib = subprocess.run(
-        [python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout.strip()
+    python, purelib = bare_venv(base)
     pth = Path(purelib) / "reach.pth"
     pth.write_text(os.path.dirname(os.path.dirname(pytest.__file__)) + "\n")
     return python, pth

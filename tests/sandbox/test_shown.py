@@ -5,7 +5,6 @@ from elsewhere with a tool linked from another package; and whether nobody can g
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 import sysconfig
 from pathlib import Path
@@ -15,6 +14,7 @@ import pytest
 from assay.config import SandboxConfig
 from assay.sandbox import Sandbox, bwrap
 from assay.sandbox.shown import blocked, shown_dirs
+from tests.conftest import bare_venv
 
 FINDER = """
 import os, sys
@@ -48,15 +48,7 @@ def venv_with_pth_and_finder(base: Path) -> str:
     file (and `linked_pkg` through a link in that directory, as assay lends its coverage.py),
     `victim` only through a setuptools-style editable finder, all outside the project; and
     pytest's site-packages through another `.pth`, as a venv layered on another one does."""
-    venv = base / "venv"
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
-    python = str(venv / "bin" / "python")
-    purelib = subprocess.run(
-        [python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout.strip()
+    python, purelib = bare_venv(base)
     deps = base / "elsewhere" / "site"
     deps.mkdir(parents=True)
     (deps / "helper_mod.py").write_text("WHERE = 'pth'\n")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
 
 from assay.execution.workspace import SKIP_DIRS
@@ -33,15 +34,20 @@ LIMIT = 30
 def _defining(root: Path, files: list[str], source: str, *declared: re.Pattern[str]) -> list[str]:
     """The files among `files` that declare a name `source` uses (by any of `declared`)."""
     words = set(_WORD.findall(source))
-    found = []
+    return [
+        rel
+        for rel, text in _texts(root, files)
+        if any(words & set(pattern.findall(text)) for pattern in declared)
+    ]
+
+
+def _texts(root: Path, files: list[str]) -> Iterator[tuple[str, str]]:
+    """Each readable file among `files` with its text."""
     for rel in files:
         try:
-            text = (root / rel).read_text(encoding="utf-8", errors="replace")
+            yield rel, (root / rel).read_text(encoding="utf-8", errors="replace")
         except OSError:
             continue
-        if any(words & set(pattern.findall(text)) for pattern in declared):
-            found.append(rel)
-    return found
 
 
 def go_sources(root: Path, source: str, rel: str) -> list[str]:
@@ -84,11 +90,7 @@ def rust_sources(root: Path, source: str, rel: str) -> list[str]:
     # made core.rs a target, rejected at 0 %
     called = set(_RUST_CALLED.findall(code))
     found = []
-    for rel in files:
-        try:
-            text = (root / rel).read_text(encoding="utf-8", errors="replace")
-        except OSError:
-            continue
+    for rel, text in _texts(root, files):
         names = {
             m.group(2)
             for m in _RUST_ITEM.finditer(text)
