@@ -436,3 +436,55 @@ def test_the_interpreters_venv_scripts_are_on_path_as_its_activation_puts_them(p
     script.chmod(0o755)
     [f] = verify([root / "tests"], root=root).files
     assert f.verdict is Verdict.ACCEPTED, [g.feedback for g in f.gates]
+
+
+def test_a_program_the_project_starts_that_is_not_on_path_is_an_environment_gap(project, tmp_path):
+    """cachelib's redis tests start `redis-server`; where it is not installed, `subprocess` raises
+    FileNotFoundError for the bare name: the system lacks a program, the test is not wrong (it was
+    "rejected at green: fix expected values"). A file the test expects and does not find stays
+    the test's failure."""
+    files = {
+        "tool.py": """
+            import subprocess
+
+
+            def server_version(program):
+                out = subprocess.run([program, "--version"], capture_output=True, text=True)
+                return out.stdout.split()[-1]
+
+
+            def double(x):
+                return x * 2
+            """,
+        "tests/test_tool.py": """
+            from tool import double, server_version
+
+
+            def test_double():
+                assert double(3) == 6
+
+
+            def test_server_version():
+                assert server_version("assay-no-such-server") == "7.2"
+            """,
+    }
+    proc, tests = _one_unvalidated_file(project(files, GATES_1_2), tmp_path)
+    assert tests["test_double"]["verdict"] == "accepted"
+    assert tests["test_server_version"]["verdict"] == "unvalidated"
+    assert (
+        "program 'assay-no-such-server' is not installed" in tests["test_server_version"]["reason"]
+    )
+    assert "environment: no program 'assay-no-such-server' on this system" in proc.stdout
+    assert "MISSING PROGRAM" in proc.stdout
+
+    files["tests/test_tool.py"] += """
+
+            def test_reads_its_data():
+                assert open("data.json").read() == "{}"
+            """
+    out = tmp_path / "data.json"
+    proc = run_cli("verify", "tests", "-f", f"json={out}", cwd=project(files, GATES_1_2))
+    [f] = json.loads(out.read_text())["files"]
+    assert f["verdict"] == "rejected", f
+    verdicts = {t["id"].split("::")[1]: t["verdict"] for t in f["tests"]}
+    assert verdicts["test_reads_its_data"] == "rejected"

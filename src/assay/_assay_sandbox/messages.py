@@ -53,6 +53,35 @@ def subprocess_output(excinfo: pytest.ExceptionInfo[BaseException]) -> list[Any]
     return out
 
 
+def missing_programs(excinfo: pytest.ExceptionInfo[BaseException]) -> list[str]:
+    """A line naming each program the test (or the project) tried to start that is not on PATH:
+    a `FileNotFoundError` that `subprocess` raised for a bare command name (`redis-server`), in the
+    exception chain. A missing file (`open("data.json")`) or a path (`./build/tool`) is not one."""
+    out: list[str] = []
+    exc: BaseException | None = excinfo.value
+    seen = 0
+    while exc is not None and seen < 5:
+        name = getattr(exc, "filename", None)
+        if (
+            isinstance(exc, FileNotFoundError)
+            and isinstance(name, str)
+            and name
+            and "/" not in name
+            and _raised_in(exc, "subprocess.py")
+        ):
+            out.append(f"No such program: '{name}' (not on PATH where the tests run)")
+        exc, seen = exc.__cause__ or exc.__context__, seen + 1
+    return out
+
+
+def _raised_in(exc: BaseException, filename: str) -> bool:
+    tb = exc.__traceback__
+    last = None
+    while tb is not None:
+        last, tb = tb, tb.tb_next
+    return last is not None and last.tb_frame.f_code.co_filename.endswith(filename)
+
+
 def short(report: pytest.TestReport) -> str:
     crash = getattr(getattr(report, "longrepr", None), "reprcrash", None)
     text = report.longreprtext or ""

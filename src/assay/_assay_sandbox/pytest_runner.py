@@ -28,7 +28,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from . import boot
-from .messages import MAX_MESSAGE, import_errors, short, subprocess_output
+from .messages import MAX_MESSAGE, import_errors, missing_programs, short, subprocess_output
 from .plan_steps import PlanSteps
 from .plugins import cache_args, quieting_args
 from .protocol import PytestJob
@@ -156,7 +156,7 @@ class Recorder(PlanSteps):
     ) -> None:
         entry = self.tests.get(getattr(report, "nodeid", ""))
         if entry is not None and call.excinfo is not None:
-            found = import_errors(subprocess_output(call.excinfo))
+            found = import_errors(subprocess_output(call.excinfo)) + missing_programs(call.excinfo)
             entry["import_errors"] = list(dict.fromkeys([*entry.get("import_errors", []), *found]))
 
     def result(self, exitstatus: int) -> dict:

@@ -78,6 +78,8 @@ _MISSING_FIXTURE = re.compile(r"fixture '(\w+)' not found")
 _MISSING_METADATA = re.compile(r"No package metadata was found for ([\w.-]+)")
 # the C library has no such locale: `locale.setlocale(LC_ALL, "en_US.UTF-8")` on a system that
 # generated only C and C.UTF-8 (natsort's conftest); the name, when the traceback shows it
+# what `_assay_sandbox.messages.missing_programs` writes
+_MISSING_PROGRAM = re.compile(r"No such program: '([^'/]+)' \(not on PATH")
 _MISSING_LOCALE = re.compile(r"locale\.Error: unsupported locale setting")
 _LOCALE_NAME = re.compile(r"""["']([a-z]{2,3}_[A-Z]{2}(?:[.@][\w-]+)?)["']""")
 # an attribute of a standard-library module this Python does not have: the code was written for
@@ -299,6 +301,9 @@ class Dependencies:
                 name = ".".join(found.groups())
                 if name in REMOVED:
                     return Gap("python", name)
+            m = _MISSING_PROGRAM.search(text)
+            if m:
+                return Gap("program", m.group(1))
             if _MISSING_LOCALE.search(text):
                 names = [m.group(1) for t in texts for m in _LOCALE_NAME.finditer(t)]
                 return Gap("locale", names[0] if names else "the test sets")
@@ -309,7 +314,7 @@ class Dependencies:
 class Gap:
     """Something the project needs that the test interpreter lacks."""
 
-    kind: Literal["module", "stdlib", "metadata", "plugin", "locale", "python"]
+    kind: Literal["module", "stdlib", "metadata", "plugin", "locale", "python", "program"]
     name: str
 
     @property
@@ -321,6 +326,7 @@ class Gap:
             "metadata": "package metadata for",
             "plugin": "pytest plugin",
             "locale": "locale",
+            "program": "program",
         }
         if self.kind == "python":
             return f"no {self.name} in this Python (removed in {REMOVED[self.name]})"
@@ -345,6 +351,11 @@ class Gap:
             return (
                 f"the code calls {self.name}, which Python {REMOVED[self.name]} removed: the "
                 "test interpreter is newer than the project supports"
+            )
+        if self.kind == "program":
+            return (
+                f"program '{self.name}' is not installed where the tests run (not on PATH); "
+                "the test or the project starts it"
             )
         if self.kind == "locale":
             return (

@@ -31,6 +31,12 @@ LOCALE_HINT = (
     "Not judged: generate {missing} on this system (locale-gen, or the locales-all package) and "
     "run again (the other tests went on through the gates)."
 )
+# a program comes with the system too (a server a test starts, a CLI the project calls)
+PROGRAM_HEADER = "UNVALIDATED: Gate 2 — MISSING PROGRAM"
+PROGRAM_HINT = (
+    "Not judged: install {missing} on this system, on PATH where the tests run, and run again (the "
+    "other tests went on through the gates)."
+)
 # a non-strict xfail that passes (XPASS) passes for pytest and says nothing of the test either way;
 # its author expects it to fail: unjudged, as an xfail is (pytest fails a strict one itself)
 FAILING = {Outcome.FAILED, Outcome.ERROR, Outcome.TIMEOUT}
@@ -219,13 +225,15 @@ class GreenGate(BaseGate):
             gapped = [f"{t.id}: {t.reason}" for t in outcomes if t.verdict is Verdict.UNVALIDATED]
             locales = [g.removeprefix("no locale ") for g in gaps if g.startswith("no locale ")]
             removed = [g.removeprefix("no ") for g in gaps if REMOVED in g]
+            programs = [g.removeprefix("no ") for g in gaps if g.startswith("no program ")]
             modules = [
                 g.removeprefix("no ")
                 for g in gaps
-                if not g.startswith("no locale ") and REMOVED not in g
+                if not g.startswith(("no locale ", "no program ")) and REMOVED not in g
             ]
             hints = [
                 *([LOCALE_HINT.format(missing=", ".join(locales))] if locales else []),
+                *([PROGRAM_HINT.format(missing=", ".join(programs))] if programs else []),
                 *([PYTHON_HINT.format(missing=", ".join(removed))] if removed else []),
                 *(
                     [
@@ -242,7 +250,13 @@ class GreenGate(BaseGate):
                 GateStatus.WARN,
                 elapsed,
                 compose(
-                    GAP_HEADER if modules else PYTHON_HEADER if removed else LOCALE_HEADER,
+                    GAP_HEADER
+                    if modules
+                    else PYTHON_HEADER
+                    if removed
+                    else PROGRAM_HEADER
+                    if programs
+                    else LOCALE_HEADER,
                     gapped,
                     " ".join(hints),
                 ),
