@@ -13,6 +13,7 @@ from assay.gates.compile import CompileGate
 from assay.gates.green import GreenGate
 from assay.gates.stability import StabilityGate
 from assay.model import Candidate, GateResult, GateStatus, Verdict
+from tests.core.test_lean_reruns import HANGS_ONCE
 
 LIB = {"src/calc/__init__.py": "", "src/calc/ops.py": "def add(a, b):\n    return a + b\n"}
 # every pytest session (not the forks of one) adds a line to the workspace's cache directory, which
@@ -129,23 +130,7 @@ def test_gate_3_runs_in_the_session_of_gates_1_and_2_with_the_same_verdicts(proj
 
 # passes at gate 2 (the first call: a counter in HOME), hangs on the second (the plan run ahead),
 # and fails at once from the third on: a plan of gate 3's own after the hang would say "failed"
-HANGS_WHEN_RERUN = """
-import os
-import pathlib
-import time
-
-from calc.ops import add
-
-
-def test_add():
-    counter = pathlib.Path(os.environ["HOME"], "calls")
-    calls = int(counter.read_text()) + 1 if counter.exists() else 1
-    counter.write_text(str(calls))
-    if calls == 2:
-        time.sleep(600)
-    assert calls == 1, f"call {calls}"
-    assert add(1, 2) == 3
-"""
+HANGS_WHEN_RERUN = HANGS_ONCE
 
 
 @pytest.mark.slow  # one timeout of 15 s
