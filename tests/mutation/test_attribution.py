@@ -9,6 +9,7 @@ import re
 import xml.etree.ElementTree as ET
 
 from assay._assay_sandbox.protocol import EVERY_TEST_FUNCTION, PROVE_EACH_TEST
+from assay.agents.answers import survivor_answer
 from assay.api import verify
 from assay.config import SandboxConfig, Settings
 from assay.model import GateStatus
@@ -21,7 +22,7 @@ from assay.mutation.model import (
     MutationResult,
     Status,
 )
-from assay.mutation.summary import feedback
+from assay.mutation.summary import details, feedback
 from assay.report import junit
 from assay.sandbox import Sandbox
 from tests.conftest import run_cli
@@ -382,6 +383,10 @@ def test_a_tool_without_per_test_coverage_names_no_closest_test_and_no_false_cou
         r.killed_by = tests[:2] if r.status is k else []
     run.per_test_coverage = False
     assert "Closest tests" not in feedback(run, 60.0)
+    # nor do the gate's JSON briefs or an agent's answer name them
+    assert [b["tests"] for b in details(run, 60.0, "pure", 10)["briefs"]] == [[], []]
+    survivors = [survivor_answer(m, r, False) for m, r in run.survivors()]
+    assert [a.closest_tests for a in survivors] == [[], []]
     assert attribute(run, tests).low_value == {
         "tests/lib.rs::other": "kills none of the 3 mutants of the code the file's tests run"
     }

@@ -157,8 +157,8 @@ def verify_answer(report: Report) -> VerifyAnswer:
     return VerifyAnswer(report.exit_code, counts, files, notes, integrity)
 
 
-def survivor_answer(mutant: Mutant, result: MutantResult) -> SurvivorAnswer:
-    said = brief(mutant, result)
+def survivor_answer(mutant: Mutant, result: MutantResult, per_test: bool = True) -> SurvivorAnswer:
+    said = brief(mutant, result, per_test)
     return SurvivorAnswer(
         mutant.file,
         mutant.line,
@@ -166,14 +166,15 @@ def survivor_answer(mutant: Mutant, result: MutantResult) -> SurvivorAnswer:
         mutant.after,
         mutant.operator,
         result.status.name.lower(),
-        list(dict.fromkeys(result.covered_by))[:3],
+        said.tests[:3],
         said.must_assert,
         said.suggested_test,
     )
 
 
 def survivors_answer(report: MutateReport) -> SurvivorsAnswer:
-    found = [survivor_answer(m, r) for m, r in report.run.survivors()]
+    per_test = report.run.per_test_coverage
+    found = [survivor_answer(m, r, per_test) for m, r in report.run.survivors()]
     return SurvivorsAnswer(len(found), found)
 
 
@@ -191,7 +192,7 @@ def mutate_answer(report: MutateReport) -> MutateAnswer:
         d["no_coverage"],
         d["timeout"],
         len(survivors),
-        [survivor_answer(m, r) for m, r in survivors[:MAX_SURVIVORS]],
+        [survivor_answer(m, r, report.run.per_test_coverage) for m, r in survivors[:MAX_SURVIVORS]],
     )
 
 

@@ -83,7 +83,7 @@ class SurvivorBrief:
     operator: str
     original: str
     mutated: str
-    tests: list[str]  # tests that run the line (empty: none does)
+    tests: list[str]  # tests that run the line (empty: none does, or the tool cannot tell)
     must_assert: str
     suggested_test: str
 
@@ -136,7 +136,15 @@ def category(operator: str, original: str = "", replacement: str = "") -> str:
     return found or operator
 
 
-def brief(m: Mutant, r: MutantResult) -> SurvivorBrief:
+def closest_tests(r: MutantResult, per_test: bool = True) -> list[str]:
+    """The tests that run a survivor's line, where the tool tells them apart: with no per-test
+    coverage (cargo-mutants, Stryker's command runner) every test of the file "covers" every
+    mutant, and naming them under each survivor would point nowhere, unless the file has one."""
+    tests = list(dict.fromkeys(r.covered_by))
+    return tests if per_test or len(tests) == 1 else []
+
+
+def brief(m: Mutant, r: MutantResult, per_test: bool = True) -> SurvivorBrief:
     before, after = _expression(m.before), _expression(m.after)
     kind = category(m.operator, m.original, m.replacement)
     template = ASSERT.get(kind, "a result that differs between `{before}` and `{after}`")
@@ -167,7 +175,7 @@ def brief(m: Mutant, r: MutantResult) -> SurvivorBrief:
         m.operator,
         m.before,
         m.after,
-        list(dict.fromkeys(r.covered_by)),
+        closest_tests(r, per_test),
         what,
         suggested,
     )

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from assay.mutation.briefs import brief
+from assay.mutation.briefs import brief, closest_tests
 from assay.mutation.model import Mutant, MutationResult, Status
 
 
@@ -75,7 +75,9 @@ def details(
         "ignored": c["Ignored"],
         "survivors": [survivor_json(m) for m, _ in run.survivors()[:max_survivors]],
         # what a test that kills each survivor must do (`briefs`)
-        "briefs": [brief(m, r).to_json() for m, r in run.survivors()[:max_survivors]],
+        "briefs": [
+            brief(m, r, run.per_test_coverage).to_json() for m, r in run.survivors()[:max_survivors]
+        ],
         # gate 4: changed nothing the tests receive, not counted (`exercised`)
         "unexercised": c["Unexercised"],
         "unexercised_mutants": [survivor_json(m) for m, _ in run.unexercised()[:max_survivors]],
@@ -116,10 +118,9 @@ def feedback(
         note = " (no test runs this line)" if r.status is Status.NO_COVERAGE else ""
         lines.append(f"{i}. File: {m.file}, line {m.line}{note}")
         lines.append(f"   Mutation: `{m.before}` → `{m.after}` ({m.operator})")
-        if r.covered_by and (run.per_test_coverage or len(set(r.covered_by)) == 1):
-            near = list(dict.fromkeys(r.covered_by))[:2]
+        if near := closest_tests(r, run.per_test_coverage)[:2]:
             lines.append(f"   Closest tests: {', '.join(near)}")
-        b = brief(m, r)
+        b = brief(m, r, run.per_test_coverage)
         lines.append(f"   A killing test asserts {b.must_assert} (e.g. {b.suggested_test})")
     lines.append("Add test cases that fail under these mutations.")
     lines += unexercised_note(run)
