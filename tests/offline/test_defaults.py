@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import ast
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 from assay.mutation.mutants import generate
 from assay.writers.offline.probe import Kept
 from assay.writers.offline.render import formatted, render
+from tests.offline.test_blend import _pytest
 
 ROOT = Path(__file__).resolve().parent / "fixtures" / "defaults"
 REL = "src/wordy/words.py"
@@ -31,14 +30,19 @@ def _case(id_: str, expr: str, *args: str, kills: set[str]) -> Kept:
     return Kept(id_, "slug", inp, {"k": "return", "expr": expr, "imports": []}, {5}, kills)
 
 
-def _pytest(root: Path, text: str) -> int:
-    (root / "tests" / "test_gen.py").write_text(text)
-    return subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_gen.py"],
-        cwd=root,
-        capture_output=True,
-        timeout=120,
-    ).returncode
+def _render(cases: list[Kept]):
+    return render(
+        "wordy.words",
+        cases,
+        {"slug": "function"},
+        PARAMS,
+        {"wordy"},
+        ["slug"],
+        DEFAULTS,
+        {},
+        {},
+        defaulted={DEFAULT},
+    )
 
 
 def _calls(text: str) -> list[str]:
@@ -59,18 +63,7 @@ def test_a_call_that_kills_the_mutant_of_a_default_still_leaves_the_argument_out
         _case("none", "'x'", '["X"]', "''", kills={"m-join"}),
         _case("dash", "'a-b'", '["A", "b"]', kills={DEFAULT, "m-join"}),
     ]
-    out = render(
-        "wordy.words",
-        cases,
-        {"slug": "function"},
-        PARAMS,
-        {"wordy"},
-        ["slug"],
-        DEFAULTS,
-        {},
-        {},
-        defaulted={DEFAULT},
-    )
+    out = _render(cases)
     assert "slug(['A', 'b'])" in _calls(out.text), out.text
     root = tmp_path / "defaults"
     shutil.copytree(ROOT, root)
@@ -87,17 +80,6 @@ def test_calls_that_differ_in_a_default_nobody_kills_still_share_one_table():
         _case("none", "'x'", '["X"]', "''", kills={"m-join"}),
         _case("dash", "'a-b'", '["A", "b"]', kills={"m-join"}),
     ]
-    out = render(
-        "wordy.words",
-        cases,
-        {"slug": "function"},
-        PARAMS,
-        {"wordy"},
-        ["slug"],
-        DEFAULTS,
-        {},
-        {},
-        defaulted={DEFAULT},
-    )
+    out = _render(cases)
     tests = [n for n in ast.parse(out.text).body if isinstance(n, ast.FunctionDef)]
     assert len(tests) == 1 and _calls(out.text) == ["slug(words, separator)"], out.text
