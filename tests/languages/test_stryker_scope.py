@@ -167,16 +167,7 @@ def test_a_node_test_file_is_judged_on_the_code_it_runs(tmp_path):
     took the file to 31 % (50 survivors), rejected; and each test was `low_value`."""
     if not (stryker.home() / "node_modules" / stryker.CORE / "package.json").is_file():
         pytest.skip(f"StrykerJS not installed: {stryker.install_command()}")
-    project = tmp_path / "channel"
-    shutil.copytree(FIXTURE, project)
-    report = api.verify(
-        [project / TEST],
-        root=project,
-        use_cache=False,
-        overrides={"gates": ["compile", "green", "mutation"]},
-    )
-    f = report.files[0]
-    gate = next(g for g in f.gates if g.gate == "mutation")
+    f, gate = _gates_1_2_4(FIXTURE, tmp_path / "channel", TEST)
     assert gate.status.value == "pass", gate.feedback
     assert f.verdict.value == "accepted"
     assert all(t.verdict.value == "accepted" for t in f.tests), f.tests
@@ -236,15 +227,19 @@ def test_a_file_importing_a_constant_is_not_charged_with_the_code_that_builds_it
     the file below the bar (rejected at gate 4, as nanoid's `non-secure.test.js` was)."""
     if not (stryker.home() / "node_modules" / stryker.CORE / "package.json").is_file():
         pytest.skip(f"StrykerJS not installed: {stryker.install_command()}")
-    project = tmp_path / "loadtime"
-    shutil.copytree(LOADTIME, project)
+    f, gate = _gates_1_2_4(LOADTIME, tmp_path / "loadtime", "test/shortid.test.js")
+    assert gate.status.value == "pass", gate.feedback
+    assert not any(s["file"] == "index.js" for s in gate.details["survivors"]), gate.details
+
+
+def _gates_1_2_4(fixture, project, test: str):
+    """Gates 1, 2 and 4 of `test` in a copy of `fixture`: the file's report and its gate 4."""
+    shutil.copytree(fixture, project)
     report = api.verify(
-        [project / "test/shortid.test.js"],
+        [project / test],
         root=project,
         use_cache=False,
         overrides={"gates": ["compile", "green", "mutation"]},
     )
     f = report.files[0]
-    gate = next(g for g in f.gates if g.gate == "mutation")
-    assert gate.status.value == "pass", gate.feedback
-    assert not any(s["file"] == "index.js" for s in gate.details["survivors"]), gate.details
+    return f, next(g for g in f.gates if g.gate == "mutation")
