@@ -5,6 +5,7 @@ nothing."""
 
 from __future__ import annotations
 
+import random
 import sys
 
 from assay._assay_sandbox.mutation.enough import Enough, lower_bound
@@ -162,3 +163,37 @@ def test_a_module_near_its_threshold_runs_on_and_one_that_may_fail_never_stops()
     # a threshold of 100 is never sure before it is certain
     assert not any(_after("K" * 99, threshold=100.0))
     assert _after("K" * 100, threshold=100.0)[-1]
+
+
+def test_the_stop_reads_outcomes_in_the_samples_order_not_in_the_order_runs_end():
+    """20 sampled mutants, 60%: twelve kills in the sample's order make it certain, whichever
+    runs end first; what ended after them does not count (before: it did, and a loaded machine's
+    order of ends moved a file's score from 80% to 75%)."""
+    K, S = Status.KILLED, Status.SURVIVED
+    outcomes = [K] * 11 + [S] + [K] * 2 + [S] * 6
+    mutants = _mutants(20)
+    seen = set()
+    for seed in range(50):
+        ends = list(range(20))
+        random.Random(seed).shuffle(ends)
+        enough = Enough({"src/calc/grade.py": 60.0}, {})
+        enough.plan(mutants)
+        for i in ends:
+            enough.count(mutants[i], Verdict(outcomes[i]))
+        assert enough.certain("src/calc/grade.py")
+        seen.add(tuple(sorted(enough.past(), key=lambda i: int(i[1:]))))
+    assert seen == {tuple(f"m{i}" for i in range(13, 20))}
+    # a compile error past the stop does not count either; one not covered stays as it is
+    enough = Enough({"src/calc/grade.py": 60.0}, {})
+    enough.plan(mutants)
+    for m, status in zip(
+        mutants[:14], [K] * 12 + [Status.COMPILE_ERROR, Status.NO_COVERAGE], strict=True
+    ):
+        enough.count(m, Verdict(status))
+    assert enough.past() == ["m12"]
+
+
+def test_a_small_sample_runs_whole_its_survivors_are_worth_more_than_the_runs_saved():
+    # 3 kills of 5 would be certain at 60%: the stop waits for 10 outcomes, or all there are
+    assert _after("KKKKS", planned=5) == [False] * 4 + [True]  # sure once nothing is left
+    assert _after("K" * 10, planned=12) == [False] * 9 + [True]

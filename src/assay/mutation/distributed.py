@@ -35,6 +35,7 @@ from assay._assay_sandbox.mutation.protocol import (
     MutantDone,
     Plan,
     Progress,
+    Stopped,
     TestCost,
     WorkerError,
     event_of,
@@ -259,7 +260,7 @@ class _Merge:
     mutants, and the jobs and cost events summed."""
 
     run: Events = field(default_factory=list)
-    mutants: list[MutantDone] = field(default_factory=list)
+    mutants: list[MutantDone | Stopped] = field(default_factory=list)
     jobs: list[Jobs] = field(default_factory=list)
     costs: list[Cost] = field(default_factory=list)
     first: bool = True
@@ -271,7 +272,7 @@ class _Merge:
             raise MutationError(errors[0].message)
         shown: Events = []
         for ev in events:
-            if isinstance(ev, MutantDone):
+            if isinstance(ev, (MutantDone, Stopped)):
                 self.mutants.append(ev)
                 shown.append(ev)
             elif isinstance(ev, Jobs):

@@ -13,6 +13,7 @@ import os
 import time
 import uuid
 from collections.abc import Callable, Collection
+from dataclasses import replace
 from typing import Any
 
 from assay._assay_sandbox.mutation.protocol import (
@@ -25,6 +26,7 @@ from assay._assay_sandbox.mutation.protocol import (
     Jobs,
     MutantDone,
     Plan,
+    Stopped,
     WorkerError,
     parse_event,
 )
@@ -238,6 +240,10 @@ class Engine:
                     # one the early stop left out is not: the next run may need it
                     if self.store and result.status in CACHED and result.reason != EARLY_STOP:
                         self.store.put(NAMESPACE, keys[ev.id], result.to_json())
+                elif isinstance(ev, Stopped):  # ran after the early stop: cached, not counted
+                    for i in ev.past:
+                        r = run.results[i]
+                        run.results[i] = replace(r, status=Status.IGNORED, reason=EARLY_STOP)
         else:
             run.worker_ran = False
         if scoped:

@@ -16,6 +16,8 @@ than the certain stop alone, every verdict the same. Only a pass stops early; a 
 fail runs its whole sample, so that the feedback lists every survivor. The mutants left run like
 those out of the sample: only for the tests that have not killed yet (`low_value` stays exact),
 Ignored with `protocol.EARLY_STOP`.
+The stop waits for `FLOOR` outcomes (or all a module has): below them it would save a few runs and
+hide their survivors.
 """
 
 from __future__ import annotations
@@ -27,9 +29,11 @@ from ..protocol import MutantSpec
 from .protocol import Status, Verdict
 
 DETECTED = (Status.KILLED, Status.TIMEOUT)
-UNCOUNTED = (Status.IGNORED, Status.COMPILE_ERROR, Status.UNEXERCISED)
-RAN = (*DETECTED, Status.SURVIVED)  # a counted outcome of a run, as the score will count it
+COUNTED = (*DETECTED, Status.SURVIVED, Status.NO_COVERAGE)  # as the score counts them
+KEPT = (Status.IGNORED, Status.NO_COVERAGE, Status.UNEXERCISED)  # the same past the stop
 Z = 3.09  # one-sided 99.9%
+# outcomes a module's stop waits for: below them it would save a few runs and hide their survivors
+FLOOR = 10
 
 
 def lower_bound(detected: int, ran: int) -> float:
@@ -45,52 +49,99 @@ def lower_bound(detected: int, ran: int) -> float:
 @dataclass
 class Enough:
     """What the stop rule knows: each module's threshold (percent), the [detected, counted] the
-    cache answered, how many sampled mutants of it may still count, and the kills so far. Each
-    module on its own: the file passes when every module does, so one certain to pass needs no
-    more of its mutants whatever the others do."""
+    cache answered, and the outcomes of its sampled mutants. Each module on its own: the file
+    passes when every module does, so one certain to pass needs no more of its mutants whatever
+    the others do.
+
+    The rule reads a module's outcomes in the sample's order, never in the order runs end: it
+    stops at the first prefix of the sample whose outcomes make the module sure, and the mutants
+    after that prefix do not count even where they ran (a run ahead of the stop, `past`). So the
+    same code and tests give the same counts however busy the machine: a run that ended early on a
+    loaded machine once moved a file's score from 80% to 75% (CI, shared-files test)."""
 
     thresholds: dict[str, float]
     known: dict[str, list[int]]
     # Unexercised, not counted (gate 4 observes): a mutant no test of the file runs
     observe: bool = False
-    planned: dict[str, int] = field(default_factory=dict)
+    order: dict[str, list[str]] = field(default_factory=dict)  # module -> sampled ids, in order
+    position: dict[str, int] = field(default_factory=dict)  # sampled id -> its place in `order`
+    outcome: dict[str, Status] = field(default_factory=dict)  # sampled id -> its status
+    module: dict[str, str] = field(default_factory=dict)  # sampled id -> its module
+    read: dict[str, int] = field(default_factory=dict)  # module -> outcomes read in order
+    planned: dict[str, int] = field(default_factory=dict)  # sampled mutants that may still count
     detected: dict[str, int] = field(default_factory=dict)
-    ran: dict[str, int] = field(default_factory=dict)  # sampled mutants run to a counted outcome
-    sure: set[str] = field(default_factory=set)
+    ran: dict[str, int] = field(default_factory=dict)  # read outcomes that count
+    cut: dict[str, int] = field(default_factory=dict)  # module -> the place its stop is at
 
     def plan(self, mutants: list[MutantSpec]) -> None:
-        """The sampled mutants: the most that may count."""
+        """The sampled mutants, in the sample's order: the most that may count."""
         for m in mutants:
+            ids = self.order.setdefault(m.file, [])
+            self.position[m.id], self.module[m.id] = len(ids), m.file
+            ids.append(m.id)
             self.planned[m.file] = self.planned.get(m.file, 0) + 1
+        for rel in self.order:
+            self.read.setdefault(rel, 0)
+            self._check(rel)  # the cache's answers alone may make it sure
 
     def count(self, m: MutantSpec, verdict: Verdict) -> None:
-        """A sampled mutant's verdict after its run."""
-        if verdict.status in DETECTED:
-            self.detected[m.file] = self.detected.get(m.file, 0) + 1
-        if verdict.status in RAN:
-            self.ran[m.file] = self.ran.get(m.file, 0) + 1
-
-    def settled(self, m: MutantSpec, verdict: Verdict) -> None:
-        """A sampled mutant's verdict without a run: one that will not count leaves the most."""
-        if verdict.status in UNCOUNTED or (self.observe and verdict.status is Status.NO_COVERAGE):
-            self.planned[m.file] -= 1
+        """A sampled mutant's verdict, after its run or settled without one."""
+        if m.id in self.position:
+            self._record(m.file, m.id, verdict.status)
 
     def certain(self, rel: str) -> bool:
         """Whether module `rel` is sure to pass, certain or confident (one with no threshold
         never is)."""
-        if rel in self.sure:
-            return True
+        return rel in self.cut
+
+    def past(self) -> list[str]:
+        """The sampled mutants that ran to a verdict of their own after their module's stop: they
+        do not count (Ignored, `protocol.EARLY_STOP`), as if the stop had come before they
+        started. Those settled without a run (Ignored, not covered) stay as they are."""
+        return [
+            i
+            for i, status in self.outcome.items()
+            if status not in KEPT and self.position[i] >= self._stop(self.module[i])
+        ]
+
+    def _stop(self, rel: str) -> int:
+        return self.cut.get(rel, len(self.order[rel]))
+
+    def _record(self, rel: str, mutant_id: str, status: Status) -> None:
+        self.outcome[mutant_id] = status
+        ids = self.order[rel]
+        while rel not in self.cut and self.read[rel] < len(ids):
+            next_status = self.outcome.get(ids[self.read[rel]])
+            if next_status is None:
+                return
+            self._read(rel, next_status)
+            self.read[rel] += 1
+            self._check(rel)
+
+    def _read(self, rel: str, status: Status) -> None:
+        """One outcome in the sample's order. A survivor counts as one (it may turn out
+        Unexercised later, which only raises the score): the bound never leans to a pass."""
+        counted = status in COUNTED and not (self.observe and status is Status.NO_COVERAGE)
+        if not counted:
+            self.planned[rel] -= 1
+            return
+        self.ran[rel] = self.ran.get(rel, 0) + 1
+        if status in DETECTED:
+            self.detected[rel] = self.detected.get(rel, 0) + 1
+
+    def _check(self, rel: str) -> None:
+        """Stop module `rel` here when it is sure to pass."""
         threshold = self.thresholds.get(rel)
-        if threshold is None:
-            return False
+        if threshold is None or rel in self.cut:
+            return
         known_detected, known_counted = self.known.get(rel, [0, 0])
+        if known_counted + self.read[rel] < min(FLOOR, len(self.order[rel])):
+            return
         detected = known_detected + self.detected.get(rel, 0)
         counted = known_counted + self.planned.get(rel, 0)
         ran = known_counted + self.ran.get(rel, 0)
         if (
-            detected * 100 < threshold * counted - 1e-9
-            and lower_bound(detected, ran) * 100 < threshold
+            detected * 100 >= threshold * counted - 1e-9
+            or lower_bound(detected, ran) * 100 >= threshold
         ):
-            return False
-        self.sure.add(rel)
-        return True
+            self.cut[rel] = self.read[rel]

@@ -163,7 +163,7 @@ def plan(
             enough.plan(picked)
             for step in each(picked, stop=enough):
                 if isinstance(step, Settled):
-                    enough.settled(step.m, step.verdict)
+                    enough.count(step.m, step.verdict)
                 yield step
             left = {m.id for m in picked}
             yield from each((m for m in cfg.mutants if m.id not in left), NOT_SAMPLED)

@@ -219,6 +219,16 @@ class MutantDone(Event):
 
 
 @dataclass(frozen=True)
+class Stopped(Event):
+    """Sampled mutants that ran to a verdict after their module's early stop (`enough.past`): the
+    engine makes them Ignored, as if the stop had come before they ran, so that the counts do not
+    depend on which runs ended first."""
+
+    kind: ClassVar[str] = "stopped"
+    past: list[str]
+
+
+@dataclass(frozen=True)
 class Heartbeat(Event):
     """Tests are finishing, slow as they may be: the engine's idle watchdog is fed."""
 
@@ -323,6 +333,7 @@ WORKER_EVENTS: dict[str, type[Event]] = {
         BaselineProgress,
         BaselineDone,
         MutantDone,
+        Stopped,
         Heartbeat,
         Jobs,
         Cost,

@@ -27,7 +27,7 @@ from .memo import Memos
 from .patch import function_index
 from .plan import plan
 from .pool import Pool
-from .protocol import Collected, Cost, Done, Jobs, LongestMutant, Mode, WorkerError
+from .protocol import Collected, Cost, Done, Jobs, LongestMutant, Mode, Stopped, WorkerError
 from .readers import Readers
 from .realpaths import module_file
 from .rebind import ImportTime
@@ -151,6 +151,8 @@ class Server:
             pool.run(planned.steps, by_id)
             if held:
                 settle(held, make_pool, by_id, next(iter(cfg.targets)))
+        if enough is not None and enough.past():
+            self.events.send(Stopped(enough.past()))
         self.events.send(
             Jobs(
                 total=sum(pool.modes.values()),
