@@ -80,7 +80,9 @@ def details(
         ],
         # gate 4: changed nothing the tests receive, not counted (`exercised`)
         "unexercised": c["Unexercised"],
-        "unexercised_mutants": [survivor_json(m) for m, _ in run.unexercised()[:max_survivors]],
+        "unexercised_mutants": [
+            {**survivor_json(m), "reason": r.reason} for m, r in run.unexercised()[:max_survivors]
+        ],
         "scope": scope,
     }
 
@@ -138,7 +140,16 @@ def unexercised_note(run: MutationResult) -> list[str]:
     n = len(run.unexercised())
     if not n:
         return []
+    # what the observer left out of a test (`exercised.settle`: a value no two runs agree on)
+    left = sorted(
+        {
+            r.reason.split("; left out: ", 1)[1]
+            for _, r in run.unexercised()
+            if "; left out: " in r.reason
+        }
+    )
     return [
         f"Not counted: {n} mutant{'s' if n != 1 else ''} in the functions these tests call changed"
         " nothing they receive (code their inputs never reach)."
+        + "".join(f" Left out: {text}." for text in left[:3])
     ]

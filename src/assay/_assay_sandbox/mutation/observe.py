@@ -8,9 +8,11 @@ exception it raises (type and text; its type alone where the test's code catches
 reads nothing of it, `taken`), and the state of its arguments (`self` included) after it.
 When target code calls back into a test file (a callback the test passed), the arguments it
 passes are observed too. What target code calls inside target code is not seen: only what comes out
-of it can make a test pass or fail. Each test's observations, in order, hash to one digest; a
-mutant whose digests equal the original's for every test of the file changed nothing those tests
-could see.
+of it can make a test pass or fail. Each observation point hashes apart, and a test's points, in
+order, hash to one digest; a mutant whose digests equal the original's for every test of the file
+changed nothing those tests could see. The points' own hashes are kept too (up to `MAX_POINTS`): a
+point whose value differs between two runs of the original (`datetime.now()` in the input) is then
+left out, and the test judged on the rest (`exercised.settle`).
 
 `sys.settrace` carries it: its global function runs once per new frame and returns a local tracer
 (for `return` and `exception`, lines off) only for observation points, so callees run untraced.
@@ -30,7 +32,7 @@ import sys
 import threading
 import types
 from collections.abc import Generator
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 
@@ -53,6 +55,15 @@ LEAVING = frozenset(
 OTHER, TARGET, TESTS = 0, 1, 2  # sides of a file: the targets, the test files, the rest
 SCALARS = (type(None), bool, int, float, complex, str, bytes, bytearray)
 CALLERS = 8  # frames searched out from a call for the test's catcher of what it raises
+MAX_POINTS = 2000  # a test with more points keeps only its digest (judged whole, as before)
+
+
+class Seen(NamedTuple):
+    """One test's observations in one run: the digest of them all, and each point's hash (None
+    when there were more than `MAX_POINTS`)."""
+
+    digest: str
+    points: tuple[str, ...] | None
 
 
 class Walk:
@@ -167,8 +178,7 @@ class Observer:
 
     def __init__(self, plugin: Observe) -> None:
         self.plugin = plugin
-        self.h = hashlib.blake2b(digest_size=16)
-        self.points = 0
+        self.points: list[str] = []  # each point's hash, in order
 
     def side(self, code: types.CodeType) -> int:
         name = code.co_filename
@@ -209,12 +219,12 @@ class Observer:
         return False
 
     def called_back(self, frame: types.FrameType) -> None:
-        self.points += 1
         code = frame.f_code
-        walk = Walk(self.h, ARG_NODES)
+        walk = Walk(hashlib.blake2b(digest_size=8), ARG_NODES)
         walk.put(f"called back {getattr(code, 'co_qualname', code.co_name)}")
         for value in _arguments(frame):
             walk.feed(value)
+        self.points.append(walk.h.hexdigest())
 
     def caught_by_type(self, back: types.FrameType | None) -> bool:
         """Whether an exception out of a call made at `back` lands in a catcher of the test's
@@ -234,7 +244,8 @@ class Observer:
         return False
 
     def digest(self) -> str:
-        return f"{self.points}:{self.h.hexdigest()}"
+        whole = hashlib.blake2b("".join(self.points).encode(), digest_size=16)
+        return f"{len(self.points)}:{whole.hexdigest()}"
 
 
 class Point:
@@ -254,13 +265,12 @@ class Point:
 
     def leave(self, frame: types.FrameType, value: Any) -> None:
         observer = self.observer
-        observer.points += 1
         code = frame.f_code
         try:
             unwound = self.raised is not None and code.co_code[frame.f_lasti] not in LEAVING
         except (IndexError, ValueError):
             unwound = self.raised is not None and value is None
-        walk = Walk(observer.h, RETURN_NODES)
+        walk = Walk(hashlib.blake2b(digest_size=8), RETURN_NODES)
         walk.put(f"{code.co_filename}:{getattr(code, 'co_qualname', code.co_name)}")
         if unwound and observer.caught_by_type(frame.f_back):
             kind = type(self.raised)
@@ -272,6 +282,7 @@ class Point:
         walk.budget = ARG_NODES
         for value in self.args:
             walk.feed(value)
+        observer.points.append(walk.h.hexdigest())
 
 
 def _taken(value: Any, back: types.FrameType | None, observer: Observer) -> Any:
@@ -356,7 +367,7 @@ class Observe:
         observer, self.observer = self.observer, None
         if observer is not None:
             with open(self.path(self.current), "a", encoding="utf-8") as fh:
-                fh.write(json_line(item.nodeid, observer.digest()))
+                fh.write(json_line(item.nodeid, observer.digest(), observer.points))
         yield
 
     def _traced(self) -> Generator[None, None, None]:
@@ -375,24 +386,29 @@ class Observe:
             threading.settrace(None)  # type: ignore[arg-type,unused-ignore]
 
 
-def json_line(test: str, digest: str) -> str:
-    return json.dumps({"test": test, "digest": digest}) + "\n"
+def json_line(test: str, digest: str, points: list[str] | None = None) -> str:
+    row: dict[str, Any] = {"test": test, "digest": digest}
+    if points is not None and len(points) <= MAX_POINTS:
+        row["points"] = points
+    return json.dumps(row) + "\n"
 
 
-def read(path: str) -> dict[str, str]:
-    """test -> digest, as a run's children wrote them; a test seen twice with two digests (a
+def read(path: str) -> dict[str, Seen]:
+    """test -> what it saw, as a run's children wrote it; a test seen twice with two digests (a
     split mutant ran it twice) has none."""
-    out: dict[str, str] = {}
+    out: dict[str, Seen] = {}
     twice: set[str] = set()
     try:
         with open(path, encoding="utf-8") as fh:
             for line in fh:
                 try:
                     row = json.loads(line)
-                except ValueError:
+                    points = row.get("points")
+                    seen = Seen(row["digest"], None if points is None else tuple(points))
+                    test = row["test"]
+                except (ValueError, KeyError, TypeError, AttributeError):
                     continue
-                test, digest = row["test"], row["digest"]
-                if out.setdefault(test, digest) != digest:
+                if out.setdefault(test, seen).digest != seen.digest:
                     twice.add(test)
     except OSError:
         pass
