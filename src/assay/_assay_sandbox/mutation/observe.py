@@ -5,7 +5,8 @@ A call is an observation point when a frame of a target file is entered from a f
 one (the test, its conftest and helpers, pytest), unless other code the project called makes it
 (target code -> the standard library -> target code): its return value or each value it yields, the
 exception it raises (type and text; its type alone where the test's code catches it by type and
-reads nothing of it, `taken`), and the state of its arguments (`self` included) after it.
+reads nothing of it, its type and the attributes the test reads where it reads only those,
+`taken`), and the state of its arguments (`self` included) after it.
 When target code calls back into a test file (a callback the test passed), the arguments it
 passes are observed too. What target code calls inside target code is not seen: only what comes out
 of it can make a test pass or fail. Each observation point hashes apart, and a test's points, in
@@ -36,7 +37,7 @@ from typing import Any, NamedTuple
 
 import pytest
 
-from .taken import attribute_after_call, caught_lines
+from .taken import Caught, attribute_after_call, caught_lines, taken_of
 
 ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
 # an address in a text the project built from a default repr ("<function f at 0x7f3c...>", glom's
@@ -226,10 +227,11 @@ class Observer:
             walk.feed(value)
         self.points.append(walk.h.hexdigest())
 
-    def caught_by_type(self, back: types.FrameType | None) -> bool:
+    def caught_by_type(self, back: types.FrameType | None) -> Caught:
         """Whether an exception out of a call made at `back` lands in a catcher of the test's
-        code that keeps only its type (`taken`): the first line of a test-side frame, going
-        out through other code (pytest's `raises(X, f)`), that a catcher is around decides."""
+        code that keeps only its type, or its type and some attributes (`taken`): the first
+        line of a test-side frame, going out through other code (pytest's `raises(X, f)`),
+        that a catcher is around decides."""
         for _ in range(CALLERS):
             if back is None:
                 return False
@@ -272,9 +274,12 @@ class Point:
             unwound = self.raised is not None and value is None
         walk = Walk(hashlib.blake2b(digest_size=8), RETURN_NODES)
         walk.put(f"{code.co_filename}:{getattr(code, 'co_qualname', code.co_name)}")
-        if unwound and observer.caught_by_type(frame.f_back):
+        caught = unwound and observer.caught_by_type(frame.f_back)
+        if caught is True:
             kind = type(self.raised)
             walk.put(f"raise {kind.__module__}.{kind.__qualname__}, caught by type")
+        elif caught and self.raised is not None:
+            walk.feed(taken_of(self.raised, caught))
         elif unwound:
             walk.feed(self.raised)
         else:
@@ -327,7 +332,7 @@ class Observe:
         # file name -> its side (kept across tests: a real path costs system calls)
         self.known: dict[str, int] = {}
         # test-side file name -> its lines' catchers (`taken.caught_lines`)
-        self.catchers: dict[str, dict[int, bool]] = {}
+        self.catchers: dict[str, dict[int, Caught]] = {}
 
     def side_of(self, filename: str) -> int:
         path = os.path.realpath(filename)
@@ -337,7 +342,7 @@ class Observe:
             return TESTS
         return OTHER
 
-    def caught(self, filename: str) -> dict[int, bool]:
+    def caught(self, filename: str) -> dict[int, Caught]:
         found = self.catchers.get(filename)
         if found is None:
             try:
