@@ -451,3 +451,32 @@ def test_a_file_that_skips_itself_at_collection_is_unvalidated_with_its_reason(p
     feedback = f.gates[0].feedback
     assert feedback.startswith("UNVALIDATED: Gate 1 — THE FILE SKIPS ITSELF")
     assert "skipped the whole file at collection: run pytest under the server" in feedback
+
+
+# pytest-xprocess at cachelib's session end: `pytest_unconfigure` raised after the last test, and
+# the file's last test was "rejected at green" with that traceback
+TEARDOWN_CRASH = """\
+def pytest_unconfigure(config):
+    raise RuntimeError("the xprocess log is closed")
+"""
+
+
+def test_a_crash_at_the_sessions_end_is_named_and_never_blamed_on_the_last_test(project):
+    root = project(
+        {
+            **LIB,
+            "tests/conftest.py": TEARDOWN_CRASH,
+            "tests/test_ends.py": "from calc.ops import add\n\n"
+            "def test_one():\n    assert add(1, 2) == 3\n\n"
+            "def test_last():\n    assert add(2, 2) == 4\n",
+        }
+    )
+    f = one(verify([root / "tests/test_ends.py"], fast()))
+    green = f.gates[1]
+    assert {t.id.split("::")[-1]: t.verdict for t in f.tests} == {
+        "test_one": Verdict.ACCEPTED,
+        "test_last": Verdict.ACCEPTED,
+    }, green.feedback
+    [note] = green.details["notes"]
+    assert "after every test had run" in note
+    assert "RuntimeError: the xprocess log is closed" in note, note

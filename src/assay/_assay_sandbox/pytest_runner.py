@@ -55,6 +55,7 @@ class Recorder(PlanSteps):
         self.steps: list[dict] = []  # plan mode: one result per step
         self.reserve: Reserve | None = None  # checked mode: the session kept for gate 3's plan
         self.lean: Lean | None = None  # plan mode: plain tests rerun without pytest's protocol
+        self.watch: TreeWatch | None = None  # run and checked modes: the tree's writes
 
     def pytest_configure(self, config: pytest.Config) -> None:
         # assay's own pytest plugin is kept out of the sandbox (-p no:assay); its marker is
@@ -159,6 +160,15 @@ class Recorder(PlanSteps):
             found = import_errors(subprocess_output(call.excinfo)) + missing_programs(call.excinfo)
             entry["import_errors"] = list(dict.fromkeys([*entry.get("import_errors", []), *found]))
 
+    def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
+        """The tests' results, written before pytest's last steps: a plugin that crashes after
+        them (pytest-xprocess at `pytest_unconfigure`, cachelib) leaves them, marked `ended`
+        False (`finish` writes them again when pytest ends well)."""
+        if self.args.mode != "batch":  # a batch's parent: each file's fork writes its own
+            writes = self.watch.writes if self.watch else None
+            with open(self.args.out, "w") as fh:
+                json.dump({**self.result(int(exitstatus)), "writes": writes, "ended": False}, fh)
+
     def result(self, exitstatus: int) -> dict:
         return {
             "steps": self.steps,
@@ -195,6 +205,7 @@ def _run_once(args: PytestJob, extra: list[str], out: str) -> int:
     rec = Recorder(args, out + ".progress")
     # the green gate's run: which project files the tests wrote, apart from the session's own writes
     watch = TreeWatch(args.scratch_root) if args.mode in ("run", "checked") else None
+    rec.watch = watch
     code = pytest.main(_pytest_args(args, extra), plugins=[rec, *([watch] if watch else [])])
     return finish(args, rec, watch, int(code))
 

@@ -135,6 +135,22 @@ def session_writes(
     return [p for p in deleted if p in ours], [p for p in changed if p in ours], ignored
 
 
+def after_tests_note(told: str) -> str:
+    """pytest failed once every test had run (a plugin's or conftest's session teardown, as
+    pytest-xprocess at `pytest_unconfigure`): the tests are judged by their own outcomes, the
+    crash named, never blamed on the last of them."""
+    lines = [ln.strip() for ln in told.splitlines() if ln.strip()]
+    last = next(
+        (ln for ln in reversed(lines) if re.match(r"^[\w.]+(Error|Exception|Warning)\b", ln)), ""
+    )
+    where = next((ln for ln in reversed(lines) if ln.startswith("File ")), "")
+    said = "; ".join(x for x in (last or (lines[-1] if lines else ""), where) if x)
+    return (
+        "pytest failed after every test had run, at the session's end (a plugin's or conftest's"
+        f" teardown), not a test's doing: {said}"
+    )
+
+
 def ignored_note(ignored: list[str]) -> str:
     more = f" (+{len(ignored) - 5} more)" if len(ignored) > 5 else ""
     return (
@@ -186,9 +202,13 @@ class GreenGate(BaseGate):
             "failed": len(body),
             "leaked_imports": run.leaked,
         }
+        notes = [ignored_note(ignored)] if ignored else []
         if ignored:
             details["ignored_writes"] = ignored
-            details["notes"] = [ignored_note(ignored)]
+        if run.after_tests:
+            notes.append(after_tests_note(run.after_tests))
+        if notes:
+            details["notes"] = notes
         if gaps:
             details["environment"] = environment_details(gaps, python)
         if failed_at := failure_lines(run, candidate.rel):
