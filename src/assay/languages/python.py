@@ -327,8 +327,8 @@ class PythonPytestRunner:
             raise ConfigError(usage_problem(result.stderr))
         read_run(run, data, paths, roots)
         if data.get("ended") is False:  # pytest failed after the tests (`Recorder.sessionfinish`)
-            tail = (result.stderr or result.stdout).strip().splitlines()[-15:]
-            run.after_tests = relativize("\n".join(tail), *roots) or (
+            told = "\n".join((result.stderr or result.stdout).strip().splitlines()[-15:])
+            run.after_tests = relativize(told, *roots) or (
                 f"pytest exited with status {result.returncode}"
             )
         if mode == "checked":
