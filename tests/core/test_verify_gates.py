@@ -480,3 +480,30 @@ def test_a_crash_at_the_sessions_end_is_named_and_never_blamed_on_the_last_test(
     [note] = green.details["notes"]
     assert "after every test had run" in note
     assert "RuntimeError: the xprocess log is closed" in note, note
+
+
+def test_a_failure_the_projects_own_code_raised_points_at_the_project(project):
+    """validators 0.9: its decorator raised, below every failing test; the feedback said "Fix
+    expected values or setup" and put a smell first as "the likely cause of the reject below"."""
+    root = project(
+        {
+            **LIB,
+            "src/calc/compat.py": OLD_PYTHON,
+            "tests/test_typo.py": "from calc.compat import joined\n\n"
+            "def test_joined():\n    assert joined('a', 'b') == 'a/b'\n",
+            "tests/test_own.py": "from calc.ops import add\n\n"
+            "def test_add():\n    assert add(1, 2) == 4\n",
+        }
+    )
+    by = {f.path: f for f in verify([root / "tests"], fast()).files}
+    typo, own = by["tests/test_typo.py"].gates[1], by["tests/test_own.py"].gates[1]
+    assert typo.details["raised_in_project"] == {
+        "tests/test_typo.py::test_joined": "src/calc/compat.py:10"
+    }
+    assert "raised in the project's code at src/calc/compat.py:10" in typo.feedback
+    assert typo.feedback.splitlines()[-1].startswith(
+        "Fix these first: the project's own code raised each error (src/calc/compat.py:10)"
+    ), typo.feedback
+    # the test's own assertion failed: its expected value is what to check
+    assert "raised_in_project" not in own.details
+    assert own.feedback.splitlines()[-1].startswith("Fix expected values or setup")

@@ -28,7 +28,14 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from . import boot
-from .messages import MAX_MESSAGE, import_errors, missing_programs, short, subprocess_output
+from .messages import (
+    MAX_MESSAGE,
+    import_errors,
+    missing_programs,
+    project_frame,
+    short,
+    subprocess_output,
+)
 from .plan_steps import PlanSteps
 from .plugins import cache_args, quieting_args
 from .protocol import PytestJob
@@ -159,6 +166,12 @@ class Recorder(PlanSteps):
         if entry is not None and call.excinfo is not None:
             found = import_errors(subprocess_output(call.excinfo)) + missing_programs(call.excinfo)
             entry["import_errors"] = list(dict.fromkeys([*entry.get("import_errors", []), *found]))
+            files = [
+                os.path.join(self.args.scratch_root, p.split("::")[0]) for p in self.args.paths
+            ]
+            where = project_frame(call.excinfo, self.args.scratch_root, files)
+            if where and "raised_at" not in entry:
+                entry["raised_at"] = where
 
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
         """The tests' results, written before pytest's last steps: a plugin that crashes after

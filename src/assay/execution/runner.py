@@ -44,6 +44,8 @@ class TestResult:
     # lines of a failure naming an import that failed, from its traceback, captured output or
     # subprocesses' output (Python)
     import_errors: tuple[str, ...] = ()
+    # where the project's own code raised the failure (`path:line`, below the test's last frame)
+    raised_at: str = ""
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,12 @@ from assay.model import Candidate, GateResult, GateStatus, TestOutcome, Verdict
 
 HEADER = "REJECT: Gate 2 — TEST FAILURE"
 HINT = "Fix expected values or setup. Do not fit the test to the code: check the real contract."
+# every failure was raised below the test, in the project's own code (validators' decorator)
+PROJECT_HINT = (
+    "Fix these first: the project's own code raised each error ({where}), not an assertion of the"
+    " test. If the project is wrong there, fix the project; if the test calls it wrongly, fix the"
+    " call. Do not fit the test to the code."
+)
 GAP_HEADER = "UNVALIDATED: Gate 2 — MISSING DEPENDENCY"
 PYTHON_HEADER = "UNVALIDATED: Gate 2 — PYTHON TOO NEW FOR THE PROJECT"
 PYTHON_HINT = (
@@ -86,7 +92,8 @@ def judge_run(
                     msg.splitlines()[0] if msg else rec.outcome.value,
                 )
             )
-            body.append(f"{nodeid}: {msg}")
+            raised = f"\n  raised in the project's code at {rec.raised_at}" if rec.raised_at else ""
+            body.append(f"{nodeid}: {msg}{raised}")
         elif rec.outcome in UNJUDGED:
             told = _unprefixed(rec.message)
             reason = (
@@ -217,11 +224,22 @@ class GreenGate(BaseGate):
         ctx.facts.test_durations = passed
         elapsed = time.monotonic() - start
         if body:
+            raised = {
+                t.id: rec.raised_at
+                for t in outcomes
+                if t.verdict is Verdict.REJECTED and (rec := run.tests.get(t.id)) and rec.raised_at
+            }
+            rejected = [t for t in outcomes if t.verdict is Verdict.REJECTED]
+            hint = HINT
+            if raised:
+                details["raised_in_project"] = raised
+            if raised and len(raised) == len(rejected) and not run.crash:
+                hint = PROJECT_HINT.format(where=", ".join(sorted(set(raised.values()))[:3]))
             return GateResult(
                 self.name,
                 GateStatus.REJECT,
                 elapsed,
-                compose(HEADER, body, HINT),
+                compose(HEADER, body, hint),
                 tests=outcomes,
                 details=details,
             )
