@@ -38,6 +38,12 @@ def check(field, value):
     if value not in allowed:
         raise Refused(field, allowed)
     return value
+
+
+def inc(n):
+    if n > 10**9:
+        return 0
+    return n + 1
 """
 
 # the record's time differs in every run: what `echo` returns is never the same twice
@@ -72,6 +78,16 @@ def test_allowed_passes():
 """
 
 
+# 30,000 calls into the project: watched, each is an observation (far past the observer's limit)
+MANY = """
+from recs.core import inc
+
+
+def test_many():
+    assert sum(inc(i) for i in range(30000)) == 450015000
+"""
+
+
 @pytest.fixture(scope="module")
 def judged(tmp_path_factory) -> dict[str, object]:
     root = write_project(
@@ -81,12 +97,15 @@ def judged(tmp_path_factory) -> dict[str, object]:
             "src/recs/core.py": CORE,
             "tests/test_unsteady.py": UNSTEADY,
             "tests/test_field.py": FIELD,
+            "tests/test_many.py": MANY,
         },
     )
     settings = Settings(gates=["compile", "green", "mutation"], cache=False)
     settings.sandbox.timeout_s = 20
     settings.mutation.max_survivors = 50
-    report = verify([root / "tests" / f"test_{n}.py" for n in ("unsteady", "field")], settings)
+    report = verify(
+        [root / "tests" / f"test_{n}.py" for n in ("unsteady", "field", "many")], settings
+    )
     return {Path(f.path).name: f for f in report.files}
 
 
@@ -118,3 +137,14 @@ def test_the_attributes_a_test_reads_of_a_caught_exception_are_what_it_receives(
     assert 20 in _lines(gate, "unexercised_mutants"), gate.details["survivors"]
     assert gate.details["survived"] == 0
     assert gate.details["killed"] > 0
+
+
+def test_tests_the_observer_could_not_watch_are_named_with_what_they_leave_counted(judged):
+    gate = _gate(judged["test_many.py"])
+    assert gate.details["unobserved"]["tests"] == ["tests/test_many.py::test_many"], gate.details
+    assert "3 x its own time" in gate.details["unobserved"]["limit"]
+    # `n > 10**9`: survives, and stays counted: the test that covers it was not watched
+    assert 27 in {m["line"] for m in gate.details["survivors"]}
+    [note] = [n for n in gate.details["notes"] if "unobserved" in n]
+    assert note.startswith("1 test ran unobserved (observed, slower than 3 x its own time")
+    assert "test_many;" in note and "they cover counted as survived" in note, note

@@ -25,6 +25,7 @@ from assay._assay_sandbox.mutation.protocol import (
     Jobs,
     MutantDone,
     Plan,
+    Unobserved,
     WorkerError,
     parse_event,
 )
@@ -227,6 +228,8 @@ class Engine:
                     run.deselected = ev.deselected
                 elif isinstance(ev, Jobs):
                     run.modes = ev.modes
+                elif isinstance(ev, Unobserved):
+                    run.unobserved = (ev.tests, ev.limit)
                 elif isinstance(ev, Cost):
                     run.slowest = ev.slowest
                     run.longest_mutant = ev.longest_mutant

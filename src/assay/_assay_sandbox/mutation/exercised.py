@@ -31,7 +31,7 @@ from .events import Events
 from .observe import OBSERVE, Seen, read
 from .plan import Job
 from .pool import Pool
-from .protocol import Event, Mode, MutantDone, Status, Verdict
+from .protocol import Event, Mode, MutantDone, Status, Unobserved, Verdict
 from .split import Group, Running
 from .taken import read_ahead
 
@@ -154,6 +154,9 @@ def observe_original(
         elif seconds > duration.get(test, 0.0):
             duration[test] = seconds
     OBSERVE.unobserved = frozenset(slowed)
+    if slowed:
+        limit = f"observed, slower than {factor:g} x its own time + {floor:g} s, or stopped"
+        Events.send(held, Unobserved(sorted(slowed, key=list(by_id).index), limit))
 
 
 def settle(
