@@ -507,3 +507,27 @@ def test_a_failure_the_projects_own_code_raised_points_at_the_project(project):
     # the test's own assertion failed: its expected value is what to check
     assert "raised_in_project" not in own.details
     assert own.feedback.splitlines()[-1].startswith("Fix expected values or setup")
+
+
+def test_a_failing_test_its_author_marks_flaky_is_unvalidated_with_that_named(project):
+    """zipp's test_complexity: big-O fits of wall-clock timings, `@pytest.mark.flaky`, failed at
+    load 30 and the file was "rejected at green: Fix expected values or setup"."""
+    root = project(
+        {
+            **LIB,
+            "tests/test_timed.py": "import pytest\n\nfrom calc.ops import add\n\n"
+            "def test_add():\n    assert add(1, 2) == 3\n\n"
+            "@pytest.mark.flaky\ndef test_linear():\n    assert add(1, 1) < 0, 'too slow'\n",
+        },
+        pyproject='[tool.pytest.ini_options]\nmarkers = ["flaky: may fail"]\n',
+    )
+    f = one(verify([root / "tests/test_timed.py"], fast()))
+    green = f.gates[1]
+    assert f.verdict is Verdict.UNVALIDATED, green.feedback
+    assert green.feedback.startswith("UNVALIDATED: Gate 2 — A TEST ITS AUTHOR MARKS FLAKY FAILED")
+    by = {t.id.split("::")[-1]: t for t in f.tests}
+    assert by["test_linear"].verdict is Verdict.UNVALIDATED
+    assert by["test_linear"].reason.startswith(
+        "failed, and its author marks it flaky (@pytest.mark.flaky): AssertionError: too slow"
+    ), by["test_linear"].reason
+    assert by["test_add"].verdict is Verdict.ACCEPTED

@@ -169,6 +169,8 @@ class Recorder(PlanSteps):
             files = [
                 os.path.join(self.args.scratch_root, p.split("::")[0]) for p in self.args.paths
             ]
+            if node.get_closest_marker("flaky") is not None:  # its author expects it may fail
+                entry["marked_flaky"] = True
             where = project_frame(call.excinfo, self.args.scratch_root, files)
             if where and "raised_at" not in entry:
                 entry["raised_at"] = where

@@ -46,6 +46,7 @@ class TestResult:
     import_errors: tuple[str, ...] = ()
     # where the project's own code raised the failure (`path:line`, below the test's last frame)
     raised_at: str = ""
+    marked_flaky: bool = False  # its author marks it flaky (`@pytest.mark.flaky`)
 
 
 @dataclass(frozen=True)

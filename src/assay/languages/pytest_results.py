@@ -69,6 +69,7 @@ def results(tests: dict[str, dict], roots: tuple[str, ...]) -> dict[str, TestRes
             relativize(v["message"], *roots),
             tuple(relativize(line, *roots) for line in v.get("import_errors", ())),
             v.get("raised_at", ""),
+            bool(v.get("marked_flaky")),
         )
         for k, v in tests.items()
     }
