@@ -15,6 +15,8 @@ from assay.config import Settings
 from assay.model import Verdict
 from tests.conftest import write_project
 
+pytestmark = pytest.mark.slow  # gate 4 on three files: 70 s at load 40
+
 CORE = """
 def echo(record):
     return dict(record)
