@@ -531,3 +531,36 @@ def test_a_failing_test_its_author_marks_flaky_is_unvalidated_with_that_named(pr
         "failed, and its author marks it flaky (@pytest.mark.flaky): AssertionError: too slow"
     ), by["test_linear"].reason
     assert by["test_add"].verdict is Verdict.ACCEPTED
+
+
+# tomlkit's test_toml_file: reads its example, writes it back through the project, checks it is
+# unchanged, and restores the original in a `finally`: "the tests changed project files"
+RESTORES = """\
+from pathlib import Path
+
+from calc.ops import add
+
+EXAMPLE = Path(__file__).parent / "example.txt"
+
+
+def test_round_trip():
+    original = EXAMPLE.read_text()
+    try:
+        EXAMPLE.write_text(str(add(1, 2)))
+        assert EXAMPLE.read_text() == "3"
+    finally:
+        EXAMPLE.write_text(original)
+"""
+
+
+def test_a_test_that_restores_a_project_file_byte_for_byte_leaves_it_as_it_was(project):
+    root = project({**LIB, "tests/example.txt": "a = 1\n", "tests/test_restores.py": RESTORES})
+    f = one(verify([root / "tests/test_restores.py"], fast()))
+    assert f.verdict is Verdict.ACCEPTED, f.gates[1].feedback
+    # one that leaves other bytes behind is still told
+    (root / "tests/test_restores.py").write_text(
+        RESTORES.replace("write_text(original)", "write_text(original + ' ')")
+    )
+    f = one(verify([root / "tests/test_restores.py"], fast()))
+    assert (f.verdict, f.rejected_at) == (Verdict.REJECTED, "green")
+    assert "the tests changed project files: tests/example.txt" in f.gates[1].feedback
