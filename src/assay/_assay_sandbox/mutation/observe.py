@@ -53,6 +53,7 @@ LEAVING = frozenset(
     for name in ("RETURN_VALUE", "RETURN_CONST", "YIELD_VALUE", "RETURN_GENERATOR")
     if name in dis.opmap
 )
+ATTRIBUTE_READS = frozenset(dis.opmap[n] for n in ("LOAD_ATTR",) if n in dis.opmap)
 OTHER, TARGET, TESTS = 0, 1, 2  # sides of a file: the targets, the test files, the rest
 SCALARS = (type(None), bool, int, float, complex, str, bytes, bytearray)
 CALLERS = 8  # frames searched out from a call for the test's catcher of what it raises
@@ -255,7 +256,9 @@ class Point:
 
     def __init__(self, observer: Observer, frame: types.FrameType) -> None:
         self.observer = observer
-        self.args = _arguments(frame)
+        # a property read (`caught.value.line`): what the test receives is what it returns; its
+        # object's state is the test's own to read (tomlkit's exceptions hold their message)
+        self.args = [] if _read_by_attribute(frame.f_back) else _arguments(frame)
         self.raised: BaseException | None = None
 
     def trace(self, frame: types.FrameType, event: str, arg: Any) -> Any:
@@ -306,6 +309,16 @@ def _taken(value: Any, back: types.FrameType | None, observer: Observer) -> Any:
     if state is None or name not in state:
         return value
     return (f"the attribute {name} of {type(value).__qualname__}", state[name])
+
+
+def _read_by_attribute(back: types.FrameType | None) -> bool:
+    """Whether the call was made by an attribute read (a property's getter), not a call."""
+    if back is None:
+        return False
+    try:
+        return back.f_code.co_code[back.f_lasti] in ATTRIBUTE_READS
+    except IndexError:
+        return False
 
 
 def _arguments(frame: types.FrameType) -> list[Any]:

@@ -34,6 +34,7 @@ from __future__ import annotations
 import ast
 import contextlib
 import dis
+import inspect
 import sys
 import types
 from collections.abc import Iterable
@@ -65,8 +66,9 @@ def caught_lines(source: str) -> dict[int, Caught]:
 
 def taken_of(exc: BaseException, reads: Reads) -> Any:
     """What the test takes of a caught exception (`Reads`): its type and those attributes, each
-    read from what the object holds (a property would run the project's code here: then all of
-    it, as before)."""
+    read from what the object holds, or from a property of its class (tomlkit's `e.value.line`:
+    the getter the test calls itself, run once more here, untraced); anything else (a
+    descriptor of another kind, a getter that raises): all of it, as before."""
     state = getattr(exc, "__dict__", None)
     state = state if isinstance(state, dict) else {}
     kind = type(exc)
@@ -76,6 +78,11 @@ def taken_of(exc: BaseException, reads: Reads) -> Any:
             value = exc.args
         elif name in state:
             value = state[name]
+        elif isinstance(inspect.getattr_static(kind, name, None), property):
+            try:
+                value = getattr(exc, name)
+            except Exception:
+                return exc
         else:
             return exc
         if index is not None and isinstance(value, (tuple, list, dict, str)):
