@@ -37,7 +37,14 @@ from typing import Any, NamedTuple
 
 import pytest
 
-from .taken import Caught, attribute_after_call, caught_lines, taken_of
+from .taken import (
+    Caught,
+    arguments,
+    attribute_after_call,
+    caught_lines,
+    read_by_attribute,
+    taken_of,
+)
 
 ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
 # an address in a text the project built from a default repr ("<function f at 0x7f3c...>", glom's
@@ -53,7 +60,6 @@ LEAVING = frozenset(
     for name in ("RETURN_VALUE", "RETURN_CONST", "YIELD_VALUE", "RETURN_GENERATOR")
     if name in dis.opmap
 )
-ATTRIBUTE_READS = frozenset(dis.opmap[n] for n in ("LOAD_ATTR",) if n in dis.opmap)
 OTHER, TARGET, TESTS = 0, 1, 2  # sides of a file: the targets, the test files, the rest
 SCALARS = (type(None), bool, int, float, complex, str, bytes, bytearray)
 CALLERS = 8  # frames searched out from a call for the test's catcher of what it raises
@@ -224,7 +230,7 @@ class Observer:
         code = frame.f_code
         walk = Walk(hashlib.blake2b(digest_size=8), ARG_NODES)
         walk.put(f"called back {getattr(code, 'co_qualname', code.co_name)}")
-        for value in _arguments(frame):
+        for value in arguments(frame):
             walk.feed(value)
         self.points.append(walk.h.hexdigest())
 
@@ -258,7 +264,7 @@ class Point:
         self.observer = observer
         # a property read (`caught.value.line`): what the test receives is what it returns; its
         # object's state is the test's own to read (tomlkit's exceptions hold their message)
-        self.args = [] if _read_by_attribute(frame.f_back) else _arguments(frame)
+        self.args = [] if read_by_attribute(frame.f_back) else arguments(frame)
         self.raised: BaseException | None = None
 
     def trace(self, frame: types.FrameType, event: str, arg: Any) -> Any:
@@ -309,24 +315,6 @@ def _taken(value: Any, back: types.FrameType | None, observer: Observer) -> Any:
     if state is None or name not in state:
         return value
     return (f"the attribute {name} of {type(value).__qualname__}", state[name])
-
-
-def _read_by_attribute(back: types.FrameType | None) -> bool:
-    """Whether the call was made by an attribute read (a property's getter), not a call."""
-    if back is None:
-        return False
-    try:
-        return back.f_code.co_code[back.f_lasti] in ATTRIBUTE_READS
-    except IndexError:
-        return False
-
-
-def _arguments(frame: types.FrameType) -> list[Any]:
-    code = frame.f_code
-    n = code.co_argcount + code.co_kwonlyargcount
-    n += bool(code.co_flags & 0x04) + bool(code.co_flags & 0x08)  # *args, **kwargs
-    local = frame.f_locals
-    return [local.get(name) for name in code.co_varnames[:n]]
 
 
 class Observe:

@@ -44,6 +44,7 @@ RAISES = frozenset({"raises", "assertRaises"})  # names that catch by type
 # what a catcher's `as` name holds the exception in: pytest's ExceptionInfo, unittest's context
 HOLDER = {"raises": "value", "assertRaises": "exception"}
 INDEX = (int, str)  # constant subscripts kept in a read (`args[-1]`)
+ATTRIBUTE_READS = frozenset(dis.opmap[n] for n in ("LOAD_ATTR",) if n in dis.opmap)
 
 # the attributes of a caught exception the test reads, each with the constant subscript it
 # takes of it, if any: (("field", None), ("args", -1))
@@ -304,3 +305,22 @@ def _calls_then_attribute(code: types.CodeType) -> dict[int, str]:
             for at in range(call.offset, after.offset):
                 out[at] = str(after.argval)
     return out
+
+
+def read_by_attribute(back: types.FrameType | None) -> bool:
+    """Whether the call was made by an attribute read (a property's getter), not a call."""
+    if back is None:
+        return False
+    try:
+        return back.f_code.co_code[back.f_lasti] in ATTRIBUTE_READS
+    except IndexError:
+        return False
+
+
+def arguments(frame: types.FrameType) -> list[Any]:
+    """The values of a frame's parameters (`self`, `*args` and `**kwargs` included)."""
+    code = frame.f_code
+    n = code.co_argcount + code.co_kwonlyargcount
+    n += bool(code.co_flags & 0x04) + bool(code.co_flags & 0x08)  # *args, **kwargs
+    local = frame.f_locals
+    return [local.get(name) for name in code.co_varnames[:n]]
