@@ -75,17 +75,24 @@ CAUSES_HEADER = "REJECT: Gate 5 — TEST SMELLS (static check, reported first)"
 CAUSES_HINT = "Fix these first: they are the likely cause of the reject below."
 
 
-def with_causes(causes: list[str], feedback: str, max_causes: int = 10) -> str:
-    """A gate's feedback with cheap static causes (reject-level smells) first; the whole stays
-    within MAX_LINES."""
+AFTER_HEADER = "ALSO: Gate 5 — TEST SMELLS (static check; not the cause of the failure above)"
+AFTER_HINT = "Fix these too, once the project's error above is fixed."
+
+
+def with_causes(
+    causes: list[str], feedback: str, max_causes: int = 10, *, after: bool = False
+) -> str:
+    """A gate's feedback with cheap static causes (reject-level smells) first; `after`: the
+    feedback already names the cause (the project's own code raised), the smells follow it. The
+    whole stays within MAX_LINES."""
     if not causes:
         return feedback
     shown = causes[:max_causes] + (
         [f"... ({len(causes) - max_causes} more)"] if len(causes) > max_causes else []
     )
-    head = [CAUSES_HEADER, *shown, CAUSES_HINT]
+    added = [AFTER_HEADER, *shown, AFTER_HINT] if after else [CAUSES_HEADER, *shown, CAUSES_HINT]
     lines = feedback.splitlines()
-    room = MAX_LINES - len(head)
+    room = MAX_LINES - len(added)
     if len(lines) > room:  # keep the gate's header and hint, cut its body
         lines = [
             lines[0],
@@ -93,4 +100,4 @@ def with_causes(causes: list[str], feedback: str, max_causes: int = 10) -> str:
             f"... ({len(lines) - room + 1} more lines)",
             lines[-1],
         ]
-    return "\n".join([*head, *lines])
+    return "\n".join([*lines, *added] if after else [*added, *lines])

@@ -379,7 +379,9 @@ class Verifier:
             finder = getattr(gate, "causes", None)
             if gate.name != stop.gate and gate.name not in ctx.results and finder is not None:
                 causes += finder(candidate, ctx)
-        stop.feedback = with_causes(causes, stop.feedback)
+        # the project's own code raised every failure: the smells come after, not as its cause
+        after = bool(stop.details.get("raised_in_project")) and "Fix these first" in stop.feedback
+        stop.feedback = with_causes(causes, stop.feedback, after=after)
 
     def close(self) -> None:
         if self.standby is not None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -16,6 +17,7 @@ from assay.dependencies import Dependencies
 from assay.errors import ConfigError, InputError
 from assay.execution.workspace import SKIP_DIRS
 from assay.languages import LANGUAGES, Language, language_of
+from assay.languages.pytest_ini import ignored, ignores
 from assay.model import Candidate
 
 ROOT_MARKERS = ("pyproject.toml", "setup.cfg", "setup.py", ".git")
@@ -264,14 +266,16 @@ def discover(
         if rp != root and root not in rp.parents:
             raise InputError(f"{p} is outside the project root {root}")
         if p.is_dir():
-            found = sorted(
+            named = sorted(
                 f
                 for f in _walk(rp, {e for lang in langs for e in lang.extensions})
                 if any(lang.is_test_file(f.relative_to(root).as_posix()) for lang in langs)
             )
+            # what the project's pytest configuration ignores (`--ignore` in addopts), pytest does
+            rules = ignores(root)
+            found = [f for f in named if f.suffix != ".py" or not ignored(f, rules)]
             if not found:
-                globs = ", ".join(g for lang in langs for g in lang.test_globs)
-                raise InputError(f"no test files ({globs}) under {p}")
+                raise InputError(_none_found(p, rp, root, langs, len(named)))
             files.extend(found)
         elif not any(lang.owns(p.name) for lang in langs):
             first, *others = langs
@@ -287,6 +291,33 @@ def discover(
                 )
             files.append(rp)
     return list(dict.fromkeys(files))
+
+
+TESTS_INSIDE = re.compile(r"^\s*(def test|class Test|class \w+\(.*TestCase\))", re.MULTILINE)
+
+
+def _none_found(p: Path, rp: Path, root: Path, langs: list[Language], ignored: int) -> str:
+    """Why a directory gave no test file: the names assay (and pytest) look for, the files
+    the project's pytest configuration ignores, and Python files that hold tests under other
+    names (pytimeparse's `testtimeparse.py`), to name on the command line."""
+    globs = ", ".join(g for lang in langs for g in lang.test_globs)
+    said = f"no test files ({globs}) under {p}"
+    if ignored:
+        said += f"; {ignored} ignored by the project's pytest configuration (--ignore in addopts)"
+    others = []
+    for f in sorted(_walk(rp, {".py"})):
+        try:
+            if TESTS_INSIDE.search(f.read_text(encoding="utf-8", errors="replace")):
+                others.append(f.relative_to(root).as_posix())
+        except OSError:
+            continue
+    if others:
+        shown = " ".join(others[:5]) + (" ..." if len(others) > 5 else "")
+        said += (
+            f"; these files hold tests under other names (pytest does not collect them by default"
+            f" either): name them on the command line: assay verify {shown}"
+        )
+    return said
 
 
 def read_source(path: Path) -> str:

@@ -98,6 +98,7 @@ FOREIGN_OPTIONS = {
     "--no-build", "--no-restore", "--no-run", "--nthreads", "--offline", "--port", "--print",
     "--prefix", "--randomize", "--reporter", "--select-class", "--select-method", "--sequence",
     "--shuffle-seed", "--strict-markers", "--test", "--test-reporter", "--test-threads",
+    "--ignore",  # pytest's, in a project's addopts (README)
     "--assay",  # pytest's, from assay's plugin (docs/agents.md)
     # bubblewrap, firejail, nsjail, Docker (docs/sandbox.md compares them)
     "--memory", "--net", "--network", "--pids-limit", "--security-opt", "--uid", "--unshare-net",

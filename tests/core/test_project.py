@@ -7,7 +7,7 @@ import ast
 import pytest
 
 from assay.errors import InputError
-from assay.project import Project, find_root
+from assay.project import Project, discover, find_root
 
 
 def test_find_root_walks_up_to_a_marker(project):
@@ -130,3 +130,40 @@ def test_each_module_is_parsed_once_however_many_names_and_test_files_reach_it(
         assert proj.targets_of(source, rel) == ["src/pkg/core.py"]
     assert parsed.count(core) <= 1
     assert len(parsed) <= len(tests) + 3  # each test file, and each module on the way once
+
+
+def test_a_directory_leaves_out_what_the_projects_pytest_ignores(project):
+    """asttokens: `addopts = --ignore=tests/testdata`, whose `*_test.py` are data files that do
+    not compile; assay rejected four of them at compile."""
+    root = project(
+        {
+            "tests/test_real.py": "def test_x():\n    pass\n",
+            "tests/testdata/client_test.py": "from data import nothing\n",
+            "tests/globbed/other_test.py": "x = (\n",
+        },
+        pyproject='[tool.pytest.ini_options]\naddopts = "--ignore=tests/testdata'
+        ' --ignore-glob=*/globbed/*"\n',
+    ).resolve()
+    found = [p.relative_to(root).as_posix() for p in discover([root / "tests"], root)]
+    assert found == ["tests/test_real.py"]
+    # a file named on the command line is judged all the same
+    assert discover([root / "tests/testdata/client_test.py"], root)
+    with pytest.raises(InputError, match="1 ignored by the project's pytest configuration"):
+        discover([root / "tests/testdata"], root)
+
+
+def test_no_test_files_names_the_files_that_hold_tests_under_other_names(project):
+    """pytimeparse's `testtimeparse.py`, decorator's `tests/test.py`: "no test files" and nothing
+    more; pytest does not collect them either, assay judges them when named."""
+    root = project(
+        {
+            "pkg/tests/testparse.py": "import unittest\n\n"
+            "class TestParse(unittest.TestCase):\n    def test_x(self):\n        pass\n",
+            "pkg/tests/helpers.py": "def make():\n    return 1\n",
+        }
+    ).resolve()
+    with pytest.raises(InputError) as caught:
+        discover([root / "pkg/tests"], root)
+    said = str(caught.value)
+    assert said.startswith("no test files (test_*.py")
+    assert said.endswith("name them on the command line: assay verify pkg/tests/testparse.py")

@@ -451,3 +451,116 @@ def test_a_file_that_skips_itself_at_collection_is_unvalidated_with_its_reason(p
     feedback = f.gates[0].feedback
     assert feedback.startswith("UNVALIDATED: Gate 1 — THE FILE SKIPS ITSELF")
     assert "skipped the whole file at collection: run pytest under the server" in feedback
+
+
+# pytest-xprocess at cachelib's session end: `pytest_unconfigure` raised after the last test, and
+# the file's last test was "rejected at green" with that traceback
+TEARDOWN_CRASH = """\
+def pytest_unconfigure(config):
+    raise RuntimeError("the xprocess log is closed")
+"""
+
+
+def test_a_crash_at_the_sessions_end_is_named_and_never_blamed_on_the_last_test(project):
+    root = project(
+        {
+            **LIB,
+            "tests/conftest.py": TEARDOWN_CRASH,
+            "tests/test_ends.py": "from calc.ops import add\n\n"
+            "def test_one():\n    assert add(1, 2) == 3\n\n"
+            "def test_last():\n    assert add(2, 2) == 4\n",
+        }
+    )
+    f = one(verify([root / "tests/test_ends.py"], fast()))
+    green = f.gates[1]
+    assert {t.id.split("::")[-1]: t.verdict for t in f.tests} == {
+        "test_one": Verdict.ACCEPTED,
+        "test_last": Verdict.ACCEPTED,
+    }, green.feedback
+    [note] = green.details["notes"]
+    assert "after every test had run" in note
+    assert "RuntimeError: the xprocess log is closed" in note, note
+
+
+def test_a_failure_the_projects_own_code_raised_points_at_the_project(project):
+    """validators 0.9: its decorator raised, below every failing test; the feedback said "Fix
+    expected values or setup" and put a smell first as "the likely cause of the reject below"."""
+    root = project(
+        {
+            **LIB,
+            "src/calc/compat.py": OLD_PYTHON,
+            "tests/test_typo.py": "from calc.compat import joined\n\n"
+            "def test_joined():\n    assert joined('a', 'b') == 'a/b'\n",
+            "tests/test_own.py": "from calc.ops import add\n\n"
+            "def test_add():\n    assert add(1, 2) == 4\n",
+        }
+    )
+    by = {f.path: f for f in verify([root / "tests"], fast()).files}
+    typo, own = by["tests/test_typo.py"].gates[1], by["tests/test_own.py"].gates[1]
+    assert typo.details["raised_in_project"] == {
+        "tests/test_typo.py::test_joined": "src/calc/compat.py:10"
+    }
+    assert "raised in the project's code at src/calc/compat.py:10" in typo.feedback
+    assert typo.feedback.splitlines()[-1].startswith(
+        "Fix these first: the project's own code raised each error (src/calc/compat.py:10)"
+    ), typo.feedback
+    # the test's own assertion failed: its expected value is what to check
+    assert "raised_in_project" not in own.details
+    assert own.feedback.splitlines()[-1].startswith("Fix expected values or setup")
+
+
+def test_a_failing_test_its_author_marks_flaky_is_unvalidated_with_that_named(project):
+    """zipp's test_complexity: big-O fits of wall-clock timings, `@pytest.mark.flaky`, failed at
+    load 30 and the file was "rejected at green: Fix expected values or setup"."""
+    root = project(
+        {
+            **LIB,
+            "tests/test_timed.py": "import pytest\n\nfrom calc.ops import add\n\n"
+            "def test_add():\n    assert add(1, 2) == 3\n\n"
+            "@pytest.mark.flaky\ndef test_linear():\n    assert add(1, 1) < 0, 'too slow'\n",
+        },
+        pyproject='[tool.pytest.ini_options]\nmarkers = ["flaky: may fail"]\n',
+    )
+    f = one(verify([root / "tests/test_timed.py"], fast()))
+    green = f.gates[1]
+    assert f.verdict is Verdict.UNVALIDATED, green.feedback
+    assert green.feedback.startswith("UNVALIDATED: Gate 2 — A TEST ITS AUTHOR MARKS FLAKY FAILED")
+    by = {t.id.split("::")[-1]: t for t in f.tests}
+    assert by["test_linear"].verdict is Verdict.UNVALIDATED
+    assert by["test_linear"].reason.startswith(
+        "failed, and its author marks it flaky (@pytest.mark.flaky): AssertionError: too slow"
+    ), by["test_linear"].reason
+    assert by["test_add"].verdict is Verdict.ACCEPTED
+
+
+# tomlkit's test_toml_file: reads its example, writes it back through the project, checks it is
+# unchanged, and restores the original in a `finally`: "the tests changed project files"
+RESTORES = """\
+from pathlib import Path
+
+from calc.ops import add
+
+EXAMPLE = Path(__file__).parent / "example.txt"
+
+
+def test_round_trip():
+    original = EXAMPLE.read_text()
+    try:
+        EXAMPLE.write_text(str(add(1, 2)))
+        assert EXAMPLE.read_text() == "3"
+    finally:
+        EXAMPLE.write_text(original)
+"""
+
+
+def test_a_test_that_restores_a_project_file_byte_for_byte_leaves_it_as_it_was(project):
+    root = project({**LIB, "tests/example.txt": "a = 1\n", "tests/test_restores.py": RESTORES})
+    f = one(verify([root / "tests/test_restores.py"], fast()))
+    assert f.verdict is Verdict.ACCEPTED, f.gates[1].feedback
+    # one that leaves other bytes behind is still told
+    (root / "tests/test_restores.py").write_text(
+        RESTORES.replace("write_text(original)", "write_text(original + ' ')")
+    )
+    f = one(verify([root / "tests/test_restores.py"], fast()))
+    assert (f.verdict, f.rejected_at) == (Verdict.REJECTED, "green")
+    assert "the tests changed project files: tests/example.txt" in f.gates[1].feedback

@@ -69,3 +69,42 @@ def test_lines_no_catcher_is_around_are_absent():
     for name in ("nested_def", "after", "kept_call_form"):
         assert _caught(name) is None, name
     assert caught_lines("def broken(:\n") == {}
+
+
+READS = """
+import pytest
+
+def test_reads(self):
+    with pytest.raises(Refused) as caught:
+        by_field()
+    assert caught.value.field == "mode" and caught.value.args[-1] == "mode"
+    assert caught.type is Refused
+    with self.assertRaises(Refused) as cm:
+        by_code()
+    assert cm.exception.code == 2
+    try:
+        in_try()
+    except Refused as err:
+        assert err.field == "x"
+    with pytest.raises(Refused) as whole:
+        read_whole()
+    assert whole.value.args == ("m",) and whole.match("m")
+    with pytest.raises(Refused) as held:
+        read_held()
+    kept = held.value
+"""
+
+
+def test_a_catcher_read_only_through_attributes_of_the_exception_gives_those_attributes():
+    lines = caught_lines(READS)
+    rows = READS.splitlines()
+
+    def at(name: str) -> object:
+        return lines.get(next(i for i, t in enumerate(rows, 1) if re.search(rf"\b{name}\b", t)))
+
+    assert at("by_field") == (("args", -1), ("field", None))
+    assert at("by_code") == (("code", None),)
+    assert at("in_try") == (("field", None),)
+    # a method of the exception info (`match` reads the text), the whole exception held
+    assert at("read_whole") is False
+    assert at("read_held") is False

@@ -153,6 +153,7 @@ def run(job: PytestJob) -> int:
     a conftest that fails to load): no file ran, assay runs each on its own."""
     rec = Recorder(job, job.out + ".progress")
     watch = TreeWatch(job.scratch_root)
+    rec.watch = watch
     batch = Batch(job, rec)
     code = int(pytest.main(_pytest_args(job, [*job.pytest_args, *job.paths]), [batch, rec, watch]))
     if batch.child is None:

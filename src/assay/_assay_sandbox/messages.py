@@ -6,6 +6,7 @@ Standalone (stdlib + pytest): runs under the interpreter of the user's tests.
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 from collections.abc import Iterable
@@ -90,3 +91,27 @@ def short(report: pytest.TestReport) -> str:
             f"{crash.message}\n{text[-MAX_MESSAGE:]}" if len(text) < MAX_MESSAGE else crash.message
         )
     return text[-MAX_MESSAGE:]
+
+
+def project_frame(excinfo: Any, root: str, tests: Iterable[str] = ()) -> str | None:
+    """Where the project's own code raised a test's error: the innermost frame under `root` that
+    is neither a test file (`tests`, `test_*.py`, `*_test.py`, a conftest) nor an installed
+    package, when it is deeper than the test's last frame (validators' decorator calling
+    `inspect.getargspec`); None when the test's own line raised it (a failed assertion)."""
+    found = None
+    mine = {os.path.realpath(t) for t in tests}
+    try:
+        entries = list(excinfo.traceback)
+    except Exception:
+        return None
+    for entry in entries:
+        path = str(entry.path)
+        if not path.startswith(root.rstrip("/") + "/") or "site-packages" in path:
+            continue
+        name = os.path.basename(path)
+        test_side = name == "conftest.py" or name.startswith("test_") or name.endswith("_test.py")
+        if test_side or os.path.realpath(path) in mine:
+            found = None  # the test's side: only a project frame inside it counts
+        else:
+            found = f"{os.path.relpath(path, root)}:{entry.lineno + 1}"
+    return found

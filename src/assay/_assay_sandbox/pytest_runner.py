@@ -28,7 +28,14 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from . import boot
-from .messages import MAX_MESSAGE, import_errors, missing_programs, short, subprocess_output
+from .messages import (
+    MAX_MESSAGE,
+    import_errors,
+    missing_programs,
+    project_frame,
+    short,
+    subprocess_output,
+)
 from .plan_steps import PlanSteps
 from .plugins import cache_args, quieting_args
 from .protocol import PytestJob
@@ -55,6 +62,7 @@ class Recorder(PlanSteps):
         self.steps: list[dict] = []  # plan mode: one result per step
         self.reserve: Reserve | None = None  # checked mode: the session kept for gate 3's plan
         self.lean: Lean | None = None  # plan mode: plain tests rerun without pytest's protocol
+        self.watch: TreeWatch | None = None  # run and checked modes: the tree's writes
 
     def pytest_configure(self, config: pytest.Config) -> None:
         # assay's own pytest plugin is kept out of the sandbox (-p no:assay); its marker is
@@ -158,6 +166,23 @@ class Recorder(PlanSteps):
         if entry is not None and call.excinfo is not None:
             found = import_errors(subprocess_output(call.excinfo)) + missing_programs(call.excinfo)
             entry["import_errors"] = list(dict.fromkeys([*entry.get("import_errors", []), *found]))
+            files = [
+                os.path.join(self.args.scratch_root, p.split("::")[0]) for p in self.args.paths
+            ]
+            if node.get_closest_marker("flaky") is not None:  # its author expects it may fail
+                entry["marked_flaky"] = True
+            where = project_frame(call.excinfo, self.args.scratch_root, files)
+            if where and "raised_at" not in entry:
+                entry["raised_at"] = where
+
+    def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
+        """The tests' results, written before pytest's last steps: a plugin that crashes after
+        them (pytest-xprocess at `pytest_unconfigure`, cachelib) leaves them, marked `ended`
+        False (`finish` writes them again when pytest ends well)."""
+        if self.args.mode != "batch":  # a batch's parent: each file's fork writes its own
+            writes = self.watch.writes if self.watch else None
+            with open(self.args.out, "w") as fh:
+                json.dump({**self.result(int(exitstatus)), "writes": writes, "ended": False}, fh)
 
     def result(self, exitstatus: int) -> dict:
         return {
@@ -195,6 +220,7 @@ def _run_once(args: PytestJob, extra: list[str], out: str) -> int:
     rec = Recorder(args, out + ".progress")
     # the green gate's run: which project files the tests wrote, apart from the session's own writes
     watch = TreeWatch(args.scratch_root) if args.mode in ("run", "checked") else None
+    rec.watch = watch
     code = pytest.main(_pytest_args(args, extra), plugins=[rec, *([watch] if watch else [])])
     return finish(args, rec, watch, int(code))
 

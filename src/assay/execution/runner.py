@@ -44,6 +44,9 @@ class TestResult:
     # lines of a failure naming an import that failed, from its traceback, captured output or
     # subprocesses' output (Python)
     import_errors: tuple[str, ...] = ()
+    # where the project's own code raised the failure (`path:line`, below the test's last frame)
+    raised_at: str = ""
+    marked_flaky: bool = False  # its author marks it flaky (`@pytest.mark.flaky`)
 
 
 @dataclass(frozen=True)
@@ -91,6 +94,8 @@ class TestRun:
     # or dependency missing), naming what is missing: the file is `unvalidated`, never rejected
     environment: str | None = None
     running: str | None = None  # the test that was running when the run was killed
+    # pytest failed after every test had run (a plugin's session teardown): what it printed
+    after_tests: str | None = None
     module_skip: str | None = None  # why the whole file was skipped at collection
     timed_out: bool = False  # the crash was the timeout (the runner's own or the sandbox's)
     # files of the user's tree the run loaded (should be none)

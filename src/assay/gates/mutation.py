@@ -36,7 +36,7 @@ from assay.mutation.model import MutationResult
 from assay.mutation.mutants import function_spans, generate
 from assay.mutation.oracle import note as oracle_note
 from assay.mutation.oracle import oracle_functions, set_aside
-from assay.mutation.summary import details
+from assay.mutation.summary import details, unobserved_note
 from assay.mutation.tools import REGISTRY
 from assay.store import Store
 
@@ -163,6 +163,8 @@ class MutationGate(BaseGate):
                 "mutants": len(aside),
             }
             notes.append(oracle_note(oracle, len(aside)))
+        if said := unobserved_note(run):
+            notes.append(said)
         if notes:
             info["notes"] = notes
         if dynamic:

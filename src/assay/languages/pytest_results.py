@@ -68,6 +68,8 @@ def results(tests: dict[str, dict], roots: tuple[str, ...]) -> dict[str, TestRes
             v["duration"],
             relativize(v["message"], *roots),
             tuple(relativize(line, *roots) for line in v.get("import_errors", ())),
+            v.get("raised_at", ""),
+            bool(v.get("marked_flaky")),
         )
         for k, v in tests.items()
     }

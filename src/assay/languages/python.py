@@ -326,6 +326,11 @@ class PythonPytestRunner:
         if data["exitstatus"] == USAGE_ERROR:
             raise ConfigError(usage_problem(result.stderr))
         read_run(run, data, paths, roots)
+        if data.get("ended") is False:  # pytest failed after the tests (`Recorder.sessionfinish`)
+            told = "\n".join((result.stderr or result.stdout).strip().splitlines()[-15:])
+            run.after_tests = relativize(told, *roots) or (
+                f"pytest exited with status {result.returncode}"
+            )
         if mode == "checked":
             run.ahead = plan_ahead(Path(f"{out}.plan"), run, roots)
         return run

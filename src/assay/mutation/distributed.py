@@ -37,6 +37,7 @@ from assay._assay_sandbox.mutation.protocol import (
     Progress,
     Stopped,
     TestCost,
+    Unobserved,
     WorkerError,
     event_of,
 )
@@ -263,6 +264,7 @@ class _Merge:
     mutants: list[MutantDone | Stopped] = field(default_factory=list)
     jobs: list[Jobs] = field(default_factory=list)
     costs: list[Cost] = field(default_factory=list)
+    unobserved: list[Unobserved] = field(default_factory=list)
     first: bool = True
 
     def add(self, events: Events) -> Events:
@@ -279,6 +281,8 @@ class _Merge:
                 self.jobs.append(ev)
             elif isinstance(ev, Cost):
                 self.costs.append(ev)
+            elif isinstance(ev, Unobserved):  # every batch's
+                self.unobserved.append(ev)
             elif self.first and not isinstance(ev, Done):
                 self.run.append(ev)
                 shown.append(ev)
@@ -291,6 +295,9 @@ class _Merge:
             out.append(_jobs(self.jobs))
         if self.costs:
             out.append(_cost(self.costs))
+        if self.unobserved:
+            tests = [t for ev in self.unobserved for t in ev.tests]
+            out.append(Unobserved(list(dict.fromkeys(tests)), self.unobserved[0].limit))
         return [*out, Done()]
 
 

@@ -27,6 +27,7 @@ from assay._assay_sandbox.mutation.protocol import (
     MutantDone,
     Plan,
     Stopped,
+    Unobserved,
     WorkerError,
     parse_event,
 )
@@ -229,6 +230,8 @@ class Engine:
                     run.deselected = ev.deselected
                 elif isinstance(ev, Jobs):
                     run.modes = ev.modes
+                elif isinstance(ev, Unobserved):
+                    run.unobserved = (ev.tests, ev.limit)
                 elif isinstance(ev, Cost):
                     run.slowest = ev.slowest
                     run.longest_mutant = ev.longest_mutant

@@ -151,6 +151,8 @@ class MutationResult:
     # how the run mutants were applied: patch, reimport, ...
     modes: dict[str, int] = field(default_factory=dict)
     deselected: int = 0
+    # tests gate 4's observer could not watch (too slow observed): (their ids, the limit in words)
+    unobserved: tuple[list[str], str] | None = None
     # whether `killed_by` names the very tests that killed a mutant; False: every test of the
     # file is named (a tool run without per-test results), so no test can be told redundant
     per_test_kills: bool = True

@@ -80,8 +80,15 @@ def details(
         ],
         # gate 4: changed nothing the tests receive, not counted (`exercised`)
         "unexercised": c["Unexercised"],
-        "unexercised_mutants": [survivor_json(m) for m, _ in run.unexercised()[:max_survivors]],
+        "unexercised_mutants": [
+            {**survivor_json(m), "reason": r.reason} for m, r in run.unexercised()[:max_survivors]
+        ],
         "scope": scope,
+        **(
+            {"unobserved": {"tests": run.unobserved[0], "limit": run.unobserved[1]}}
+            if run.unobserved
+            else {}
+        ),
     }
 
 
@@ -138,7 +145,35 @@ def unexercised_note(run: MutationResult) -> list[str]:
     n = len(run.unexercised())
     if not n:
         return []
+    # what the observer left out of a test (`exercised.settle`: a value no two runs agree on)
+    left = sorted(
+        {
+            r.reason.split("; left out: ", 1)[1]
+            for _, r in run.unexercised()
+            if "; left out: " in r.reason
+        }
+    )
     return [
         f"Not counted: {n} mutant{'s' if n != 1 else ''} in the functions these tests call changed"
         " nothing they receive (code their inputs never reach)."
+        + "".join(f" Left out: {text}." for text in left[:3])
     ]
+
+
+def unobserved_note(run: MutationResult) -> str | None:
+    """The tests gate 4's observer could not watch (it slowed them past its limit): a survivor
+    they cover counts as survived, where watched it might have changed nothing they receive; the
+    verdict may then depend on the machine's load, and says so."""
+    if not run.unobserved:
+        return None
+    tests, limit = run.unobserved
+    gone = set(tests)
+    counted = sum(1 for _, r in run.survivors() if gone & set(r.covered_by))
+    names = ", ".join(t.rsplit("::", 1)[-1] for t in tests[:5])
+    more = f" and {len(tests) - 5} more" if len(tests) > 5 else ""
+    plural = "s" if len(tests) != 1 else ""
+    return (
+        f"{len(tests)} test{plural} ran unobserved ({limit}): {names}{more};"
+        f" {counted} survivor{'s' if counted != 1 else ''} they cover counted as survived without"
+        " telling whether they change what the tests receive"
+    )

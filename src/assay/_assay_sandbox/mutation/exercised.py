@@ -8,8 +8,11 @@ runs of the original code give each test's digests: the first before the mutants
 each test's time when observed, see `observe_original`), the second once every mutant has run. A
 survivor for which every one of its tests received exactly what it received from the original (in
 both runs) is Unexercised: the file's inputs never make that code matter, so its tests are not
-charged for it. Anything else (a test that saw a difference, one whose observations differ between
-two runs of the original, a test with no digest) keeps the verdict Survived.
+charged for it. A value that differs between the two runs of the original (an input holding
+`datetime.now()`, glom's `test_sample`) proves nothing either way: its observation point is left
+out, and the test judged on the points both runs agree on (`steady`). Anything else (a test that
+saw a difference, one whose points differ in number between the two runs or all differ, a test
+with no digest) keeps the verdict Survived.
 """
 
 from __future__ import annotations
@@ -25,10 +28,10 @@ from typing import Any
 
 from ..protocol import MutantSpec
 from .events import Events
-from .observe import OBSERVE, read
+from .observe import OBSERVE, Seen, read
 from .plan import Job
 from .pool import Pool
-from .protocol import Event, Mode, MutantDone, Status, Verdict
+from .protocol import Event, Mode, MutantDone, Status, Unobserved, Verdict
 from .split import Group, Running
 from .taken import read_ahead
 
@@ -151,6 +154,9 @@ def observe_original(
         elif seconds > duration.get(test, 0.0):
             duration[test] = seconds
     OBSERVE.unobserved = frozenset(slowed)
+    if slowed:
+        limit = f"observed, slower than {factor:g} x its own time + {floor:g} s, or stopped"
+        Events.send(held, Unobserved(sorted(slowed, key=list(by_id).index), limit))
 
 
 def settle(
@@ -167,11 +173,13 @@ def settle(
     tests = [t for t in by_id if t in wanted]
     make_pool(Originals(held)).run(iter([_original(ORIGINAL[1], target, tests)]), by_id)
     first, second = (read(OBSERVE.path(name)) for name in ORIGINAL)
-    stable = {t: d for t, d in first.items() if second.get(t) == d}
+    stable = {t: kept for t, f in first.items() if (kept := steady(f, second.get(t))) is not None}
     for ev in held.survived:
         tests_of = ev.verdict.covered_by
         seen = read(OBSERVE.path(ev.id))
-        same = bool(tests_of) and all(t in stable and seen.get(t) == stable[t] for t in tests_of)
+        same = bool(tests_of) and all(
+            t in stable and agrees(seen.get(t), stable[t]) for t in tests_of
+        )
         verdict = (
             Verdict(
                 Status.UNEXERCISED,
@@ -179,9 +187,53 @@ def settle(
                 [],
                 ev.verdict.tests_completed,
                 f"none of its {len(tests_of)} tests received a different value, exception or"
-                " argument state from the project's code",
+                f" argument state from the project's code{_left_out(tests_of, stable)}",
             )
             if same
             else ev.verdict
         )
         Events.send(held, MutantDone(ev.id, verdict, ev.duration_s))
+
+
+def steady(first: Seen, second: Seen | None) -> Seen | None:
+    """What of a test's observations two runs of the original agree on: all of them, or the
+    points that are equal in both (the others None); None when nothing can be compared (no second
+    run, points unknown or different in number, or no point equal)."""
+    if second is None:
+        return None
+    if first.digest == second.digest:
+        return first
+    if first.points is None or second.points is None or len(first.points) != len(second.points):
+        return None
+    kept = tuple(a if a == b else "" for a, b in zip(first.points, second.points, strict=True))
+    return Seen(first.digest, kept) if any(kept) else None
+
+
+def agrees(seen: Seen | None, stable: Seen) -> bool:
+    """Whether a run under a mutant saw what the original's runs agree on (`steady`)."""
+    if seen is None:
+        return False
+    if seen.digest == stable.digest:
+        return True
+    if stable.points is None or all(stable.points) or seen.points is None:
+        return False
+    if len(seen.points) != len(stable.points):
+        return False
+    return all(not k or k == p for k, p in zip(stable.points, seen.points, strict=True))
+
+
+def _left_out(tests: Iterable[str], stable: dict[str, Seen]) -> str:
+    """The tests judged without some of their values (they differ between two runs of the
+    original), said in the survivor's reason."""
+    parts = []
+    for test in tests:
+        points = stable[test].points
+        if points is not None and not all(points):
+            dropped = sum(1 for p in points if not p)
+            parts.append(f"{dropped} of {test.rsplit('::', 1)[-1]}'s {len(points)} calls")
+    if not parts:
+        return ""
+    return (
+        f"; left out: {', '.join(parts)} into the project (what they received differs between"
+        " two runs of the original code)"
+    )

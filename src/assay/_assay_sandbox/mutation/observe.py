@@ -5,12 +5,15 @@ A call is an observation point when a frame of a target file is entered from a f
 one (the test, its conftest and helpers, pytest), unless other code the project called makes it
 (target code -> the standard library -> target code): its return value or each value it yields, the
 exception it raises (type and text; its type alone where the test's code catches it by type and
-reads nothing of it, `taken`), and the state of its arguments (`self` included) after it.
+reads nothing of it, its type and the attributes the test reads where it reads only those,
+`taken`), and the state of its arguments (`self` included) after it.
 When target code calls back into a test file (a callback the test passed), the arguments it
 passes are observed too. What target code calls inside target code is not seen: only what comes out
-of it can make a test pass or fail. Each test's observations, in order, hash to one digest; a
-mutant whose digests equal the original's for every test of the file changed nothing those tests
-could see.
+of it can make a test pass or fail. Each observation point hashes apart, and a test's points, in
+order, hash to one digest; a mutant whose digests equal the original's for every test of the file
+changed nothing those tests could see. The points' own hashes are kept too (up to `MAX_POINTS`): a
+point whose value differs between two runs of the original (`datetime.now()` in the input) is then
+left out, and the test judged on the rest (`exercised.settle`).
 
 `sys.settrace` carries it: its global function runs once per new frame and returns a local tracer
 (for `return` and `exception`, lines off) only for observation points, so callees run untraced.
@@ -30,11 +33,18 @@ import sys
 import threading
 import types
 from collections.abc import Generator
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 
-from .taken import attribute_after_call, caught_lines
+from .taken import (
+    Caught,
+    arguments,
+    attribute_after_call,
+    caught_lines,
+    read_by_attribute,
+    taken_of,
+)
 
 ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
 # an address in a text the project built from a default repr ("<function f at 0x7f3c...>", glom's
@@ -53,6 +63,15 @@ LEAVING = frozenset(
 OTHER, TARGET, TESTS = 0, 1, 2  # sides of a file: the targets, the test files, the rest
 SCALARS = (type(None), bool, int, float, complex, str, bytes, bytearray)
 CALLERS = 8  # frames searched out from a call for the test's catcher of what it raises
+MAX_POINTS = 2000  # a test with more points keeps only its digest (judged whole, as before)
+
+
+class Seen(NamedTuple):
+    """One test's observations in one run: the digest of them all, and each point's hash (None
+    when there were more than `MAX_POINTS`)."""
+
+    digest: str
+    points: tuple[str, ...] | None
 
 
 class Walk:
@@ -167,8 +186,7 @@ class Observer:
 
     def __init__(self, plugin: Observe) -> None:
         self.plugin = plugin
-        self.h = hashlib.blake2b(digest_size=16)
-        self.points = 0
+        self.points: list[str] = []  # each point's hash, in order
 
     def side(self, code: types.CodeType) -> int:
         name = code.co_filename
@@ -209,17 +227,18 @@ class Observer:
         return False
 
     def called_back(self, frame: types.FrameType) -> None:
-        self.points += 1
         code = frame.f_code
-        walk = Walk(self.h, ARG_NODES)
+        walk = Walk(hashlib.blake2b(digest_size=8), ARG_NODES)
         walk.put(f"called back {getattr(code, 'co_qualname', code.co_name)}")
-        for value in _arguments(frame):
+        for value in arguments(frame):
             walk.feed(value)
+        self.points.append(walk.h.hexdigest())
 
-    def caught_by_type(self, back: types.FrameType | None) -> bool:
+    def caught_by_type(self, back: types.FrameType | None) -> Caught:
         """Whether an exception out of a call made at `back` lands in a catcher of the test's
-        code that keeps only its type (`taken`): the first line of a test-side frame, going
-        out through other code (pytest's `raises(X, f)`), that a catcher is around decides."""
+        code that keeps only its type, or its type and some attributes (`taken`): the first
+        line of a test-side frame, going out through other code (pytest's `raises(X, f)`),
+        that a catcher is around decides."""
         for _ in range(CALLERS):
             if back is None:
                 return False
@@ -234,7 +253,8 @@ class Observer:
         return False
 
     def digest(self) -> str:
-        return f"{self.points}:{self.h.hexdigest()}"
+        whole = hashlib.blake2b("".join(self.points).encode(), digest_size=16)
+        return f"{len(self.points)}:{whole.hexdigest()}"
 
 
 class Point:
@@ -242,7 +262,9 @@ class Point:
 
     def __init__(self, observer: Observer, frame: types.FrameType) -> None:
         self.observer = observer
-        self.args = _arguments(frame)
+        # a property read (`caught.value.line`): what the test receives is what it returns; its
+        # object's state is the test's own to read (tomlkit's exceptions hold their message)
+        self.args = [] if read_by_attribute(frame.f_back) else arguments(frame)
         self.raised: BaseException | None = None
 
     def trace(self, frame: types.FrameType, event: str, arg: Any) -> Any:
@@ -254,17 +276,19 @@ class Point:
 
     def leave(self, frame: types.FrameType, value: Any) -> None:
         observer = self.observer
-        observer.points += 1
         code = frame.f_code
         try:
             unwound = self.raised is not None and code.co_code[frame.f_lasti] not in LEAVING
         except (IndexError, ValueError):
             unwound = self.raised is not None and value is None
-        walk = Walk(observer.h, RETURN_NODES)
+        walk = Walk(hashlib.blake2b(digest_size=8), RETURN_NODES)
         walk.put(f"{code.co_filename}:{getattr(code, 'co_qualname', code.co_name)}")
-        if unwound and observer.caught_by_type(frame.f_back):
+        caught = unwound and observer.caught_by_type(frame.f_back)
+        if caught is True:
             kind = type(self.raised)
             walk.put(f"raise {kind.__module__}.{kind.__qualname__}, caught by type")
+        elif caught and self.raised is not None:
+            walk.feed(taken_of(self.raised, caught))
         elif unwound:
             walk.feed(self.raised)
         else:
@@ -272,6 +296,7 @@ class Point:
         walk.budget = ARG_NODES
         for value in self.args:
             walk.feed(value)
+        observer.points.append(walk.h.hexdigest())
 
 
 def _taken(value: Any, back: types.FrameType | None, observer: Observer) -> Any:
@@ -292,14 +317,6 @@ def _taken(value: Any, back: types.FrameType | None, observer: Observer) -> Any:
     return (f"the attribute {name} of {type(value).__qualname__}", state[name])
 
 
-def _arguments(frame: types.FrameType) -> list[Any]:
-    code = frame.f_code
-    n = code.co_argcount + code.co_kwonlyargcount
-    n += bool(code.co_flags & 0x04) + bool(code.co_flags & 0x08)  # *args, **kwargs
-    local = frame.f_locals
-    return [local.get(name) for name in code.co_varnames[:n]]
-
-
 class Observe:
     """pytest plugin, registered before the children fork: when `sink` is set, each test's digest
     (set-up and call phases) is appended to `<sink>/<current>.jsonl`, `current` naming the run
@@ -316,7 +333,7 @@ class Observe:
         # file name -> its side (kept across tests: a real path costs system calls)
         self.known: dict[str, int] = {}
         # test-side file name -> its lines' catchers (`taken.caught_lines`)
-        self.catchers: dict[str, dict[int, bool]] = {}
+        self.catchers: dict[str, dict[int, Caught]] = {}
 
     def side_of(self, filename: str) -> int:
         path = os.path.realpath(filename)
@@ -326,7 +343,7 @@ class Observe:
             return TESTS
         return OTHER
 
-    def caught(self, filename: str) -> dict[int, bool]:
+    def caught(self, filename: str) -> dict[int, Caught]:
         found = self.catchers.get(filename)
         if found is None:
             try:
@@ -356,7 +373,7 @@ class Observe:
         observer, self.observer = self.observer, None
         if observer is not None:
             with open(self.path(self.current), "a", encoding="utf-8") as fh:
-                fh.write(json_line(item.nodeid, observer.digest()))
+                fh.write(json_line(item.nodeid, observer.digest(), observer.points))
         yield
 
     def _traced(self) -> Generator[None, None, None]:
@@ -375,24 +392,29 @@ class Observe:
             threading.settrace(None)  # type: ignore[arg-type,unused-ignore]
 
 
-def json_line(test: str, digest: str) -> str:
-    return json.dumps({"test": test, "digest": digest}) + "\n"
+def json_line(test: str, digest: str, points: list[str] | None = None) -> str:
+    row: dict[str, Any] = {"test": test, "digest": digest}
+    if points is not None and len(points) <= MAX_POINTS:
+        row["points"] = points
+    return json.dumps(row) + "\n"
 
 
-def read(path: str) -> dict[str, str]:
-    """test -> digest, as a run's children wrote them; a test seen twice with two digests (a
+def read(path: str) -> dict[str, Seen]:
+    """test -> what it saw, as a run's children wrote it; a test seen twice with two digests (a
     split mutant ran it twice) has none."""
-    out: dict[str, str] = {}
+    out: dict[str, Seen] = {}
     twice: set[str] = set()
     try:
         with open(path, encoding="utf-8") as fh:
             for line in fh:
                 try:
                     row = json.loads(line)
-                except ValueError:
+                    points = row.get("points")
+                    seen = Seen(row["digest"], None if points is None else tuple(points))
+                    test = row["test"]
+                except (ValueError, KeyError, TypeError, AttributeError):
                     continue
-                test, digest = row["test"], row["digest"]
-                if out.setdefault(test, digest) != digest:
+                if out.setdefault(test, seen).digest != seen.digest:
                     twice.add(test)
     except OSError:
         pass

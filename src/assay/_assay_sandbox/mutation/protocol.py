@@ -287,6 +287,17 @@ class Cost(Event):
 
 
 @dataclass(frozen=True)
+class Unobserved(Event):
+    """Tests gate 4's observer slowed past its limit (`exercised.OBSERVED_LIMIT`), or stopped:
+    they ran unobserved, so a survivor they cover counts as survived, never as changing nothing
+    they receive; the gate names them (a verdict that depends on them is said to)."""
+
+    kind: ClassVar[str] = "unobserved"
+    tests: list[str]
+    limit: str  # the limit, in words
+
+
+@dataclass(frozen=True)
 class WorkerError(Event):
     """The worker could not give verdicts: why."""
 
@@ -337,6 +348,7 @@ WORKER_EVENTS: dict[str, type[Event]] = {
         Heartbeat,
         Jobs,
         Cost,
+        Unobserved,
         WorkerError,
         Done,
     )

@@ -16,9 +16,12 @@ least one. Catchers:
   exception info it returns is dropped);
 - `try:` whose every handler binds no name, or one never read in the function (the `try` body
   only: handlers, `else` and `finally` are outside it).
-`assertRaisesRegex`, `match=`, an `as` name read anywhere in the function (`excinfo.value`,
-`str(e)`, `cm.exception`) make the text received, as before. A nested function or class starts
-afresh: its lines are caught only by what is around them inside it.
+A catcher whose `as` name the test reads only through attributes of the exception
+(`caught.value.field`, `captured_exc.value.args[-1]`: rfc3986; `cm.exception.code`, `err.code`)
+lets the test receive the exception's type and those attributes (`Reads`), not its text.
+`assertRaisesRegex`, `match=`, an `as` name read otherwise anywhere in the function
+(`excinfo.value`, `str(e)`, `cm.exception`, `excinfo.match(...)`) make the text received. A nested
+function or class starts afresh: its lines are caught only by what is around them inside it.
 
 **One attribute.** `Lexer.get_default_instance()._SQL_REGEX` (sqlparse) gives the test the
 lexer's rules, not its keyword tables: when the instruction right after the call reads one
@@ -29,25 +32,126 @@ that attribute (`attribute_after_call`, from the caller's bytecode).
 from __future__ import annotations
 
 import ast
+import contextlib
 import dis
+import inspect
 import sys
 import types
 from collections.abc import Iterable
+from typing import Any
 
 RAISES = frozenset({"raises", "assertRaises"})  # names that catch by type
+# what a catcher's `as` name holds the exception in: pytest's ExceptionInfo, unittest's context
+HOLDER = {"raises": "value", "assertRaises": "exception"}
+INDEX = (int, str)  # constant subscripts kept in a read (`args[-1]`)
+ATTRIBUTE_READS = frozenset(dis.opmap[n] for n in ("LOAD_ATTR",) if n in dis.opmap)
+
+# the attributes of a caught exception the test reads, each with the constant subscript it
+# takes of it, if any: (("field", None), ("args", -1))
+Reads = tuple[tuple[str, int | str | None], ...]
+Caught = bool | Reads  # True: by type only; False: the test reads its text
 
 
-def caught_lines(source: str) -> dict[int, bool]:
-    """line -> True when an exception out of it is caught by type only, False when a catcher
-    around it lets the test read it; a line no catcher is around is absent (and so is every
-    line when the source does not parse)."""
+def caught_lines(source: str) -> dict[int, Caught]:
+    """line -> True when an exception out of it is caught by type only, the attributes the test
+    reads when it reads only those, False when a catcher around it lets the test read it; a
+    line no catcher is around is absent (and so is every line when the source does not parse)."""
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError):
         return {}
-    out: dict[int, bool] = {}
+    out: dict[int, Caught] = {}
     _Walk(out).scope(tree.body)
     return out
+
+
+def taken_of(exc: BaseException, reads: Reads) -> Any:
+    """What the test takes of a caught exception (`Reads`): its type and those attributes, each
+    read from what the object holds, or from a property of its class (tomlkit's `e.value.line`:
+    the getter the test calls itself, run once more here, untraced); anything else (a
+    descriptor of another kind, a getter that raises): all of it, as before."""
+    state = getattr(exc, "__dict__", None)
+    state = state if isinstance(state, dict) else {}
+    kind = type(exc)
+    out: list[Any] = [f"{kind.__module__}.{kind.__qualname__}, caught"]
+    for name, index in reads:
+        if name == "args":
+            value = exc.args
+        elif name in state:
+            value = state[name]
+        elif isinstance(inspect.getattr_static(kind, name, None), property):
+            try:
+                value = getattr(exc, name)
+            except Exception:
+                return exc
+        else:
+            return exc
+        if index is not None and isinstance(value, (tuple, list, dict, str)):
+            with contextlib.suppress(LookupError, TypeError):
+                value = value[index]  # type: ignore[index]
+        out.append((name, index, value))
+    return out
+
+
+def _paths(body: Iterable[ast.stmt]) -> dict[str, list[tuple[str | int, ...]]]:
+    """name -> each read of it as the attributes and constant subscripts taken of it
+    (`n.value.args[-1]` -> ("value", "args", -1)); a method called ends the path before it."""
+    parents: dict[int, ast.AST] = {}
+    names: list[ast.Name] = []
+    for stmt in body:
+        for node in ast.walk(stmt):
+            for child in ast.iter_child_nodes(node):
+                parents[id(child)] = node
+            if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Store):
+                names.append(node)
+    out: dict[str, list[tuple[str | int, ...]]] = {}
+    for name in names:
+        path: list[str | int] = []
+        cur: ast.AST = name
+        while True:
+            up = parents.get(id(cur))
+            if isinstance(up, ast.Attribute) and up.value is cur:
+                path.append(up.attr)
+            elif isinstance(up, ast.Subscript) and up.value is cur and path:
+                index = _constant(up.slice)
+                if index is None:
+                    break
+                path.append(index)
+            else:
+                break
+            cur = up
+        if isinstance(parents.get(id(cur)), ast.Call) and parents[id(cur)].func is cur:  # type: ignore[attr-defined]
+            path = path[:-1]
+        out.setdefault(name.id, []).append(tuple(path))
+    return out
+
+
+def _constant(node: ast.expr) -> int | str | None:
+    """A constant subscript: `[-1]`, `[0]`, `["key"]`."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = _constant(node.operand)
+        return -inner if isinstance(inner, int) else None
+    if isinstance(node, ast.Constant) and isinstance(node.value, INDEX):
+        return node.value if not isinstance(node.value, bool) else None
+    return None
+
+
+def _reads(paths: list[tuple[str | int, ...]], holder: str | None) -> Caught:
+    """What reading a catcher's name by `paths` takes of the exception: True (nothing but its
+    type), the attributes read (`Reads`), or False (anything else: its text)."""
+    out: list[tuple[str, int | str | None]] = []
+    for path in paths:
+        if holder == "value" and path in (("type",), ("typename",)):
+            continue
+        if holder is not None:
+            if not path or path[0] != holder:
+                return False
+            path = path[1:]
+        if not path or not isinstance(path[0], str):
+            return False
+        index = path[1] if len(path) > 1 and not isinstance(path[1], str) else None
+        out.append((path[0], index))
+    return tuple(sorted(set(out), key=repr)) or True
 
 
 def _callee(node: ast.expr) -> str:
@@ -60,34 +164,24 @@ def _callee(node: ast.expr) -> str:
     return ""
 
 
-def _loaded(body: Iterable[ast.stmt]) -> frozenset[str]:
-    """Every name the statements read (nested functions included: a closure reads it too)."""
-    names: set[str] = set()
-    for stmt in body:
-        for node in ast.walk(stmt):
-            if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Store):
-                names.add(node.id)
-    return frozenset(names)
-
-
 class _Walk:
     """Marks the lines of each statement with what catches it: None (nothing), True (type only
     throughout) or False (some catcher lets the test read the exception)."""
 
-    def __init__(self, out: dict[int, bool]) -> None:
+    def __init__(self, out: dict[int, Caught]) -> None:
         self.out = out
-        self.read: frozenset[str] = frozenset()
+        self.read: dict[str, list[tuple[str | int, ...]]] = {}
 
     def scope(self, body: list[ast.stmt]) -> None:
-        outer, self.read = self.read, _loaded(body)
+        outer, self.read = self.read, _paths(body)
         self.block(body, None)
         self.read = outer
 
-    def block(self, body: Iterable[ast.stmt], caught: bool | None) -> None:
+    def block(self, body: Iterable[ast.stmt], caught: Caught | None) -> None:
         for stmt in body:
             self.stmt(stmt, caught)
 
-    def mark(self, node: ast.AST, caught: bool | None) -> None:
+    def mark(self, node: ast.AST, caught: Caught | None) -> None:
         first = getattr(node, "lineno", None)
         last = getattr(node, "end_lineno", None) or first
         if first is None or last is None:
@@ -98,7 +192,7 @@ class _Walk:
             else:
                 self.out[line] = caught
 
-    def stmt(self, stmt: ast.stmt, caught: bool | None) -> None:
+    def stmt(self, stmt: ast.stmt, caught: Caught | None) -> None:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             self.mark(stmt, None)
             self.scope(stmt.body)
@@ -129,33 +223,50 @@ class _Walk:
         for case in getattr(stmt, "cases", ()):
             self.block(case.body, caught)
 
-    def with_catches(self, stmt: ast.With | ast.AsyncWith) -> bool | None:
-        """True: a catcher by type only; False: one that reads the exception; None: no catcher."""
-        own: bool | None = None
+    def with_catches(self, stmt: ast.With | ast.AsyncWith) -> Caught | None:
+        """True: a catcher by type only; its `Reads`: one whose name the test reads only through
+        attributes of the exception; False: one that reads it otherwise; None: no catcher."""
+        own: Caught | None = None
         for item in stmt.items:
             name = _callee(item.context_expr)
             if name in RAISES or name.startswith("assertRaises"):
                 call = item.context_expr
                 assert isinstance(call, ast.Call)
-                blind = name in RAISES and not call.keywords and self.unread(item.optional_vars)
-                own = _and(own, blind) if own is not None else blind
+                blind: Caught = name in RAISES and not call.keywords
+                if blind:
+                    blind = self.taken(item.optional_vars, HOLDER[name])
+                own = _and(own, blind)
         return own
 
-    def try_catches(self, stmt: ast.stmt) -> bool:
+    def try_catches(self, stmt: ast.stmt) -> Caught:
         handlers = getattr(stmt, "handlers", [])
-        return bool(handlers) and all(h.name is None or h.name not in self.read for h in handlers)
+        own: Caught | None = None
+        for h in handlers:
+            own = _and(own, True if h.name is None else _reads(self.read.get(h.name, []), None))
+        return False if own is None else own
 
-    def unread(self, target: ast.expr | None) -> bool:
-        return target is None or (isinstance(target, ast.Name) and target.id not in self.read)
+    def taken(self, target: ast.expr | None, holder: str) -> Caught:
+        if target is None:
+            return True
+        if not isinstance(target, ast.Name):
+            return False
+        return _reads(self.read.get(target.id, []), holder)
 
 
-def _and(outer: bool | None, own: bool | None) -> bool | None:
-    """A line is type only when every catcher around it is (and there is one)."""
+def _and(outer: Caught | None, own: Caught | None) -> Caught | None:
+    """A line is type only when every catcher around it is (and there is one); the attributes
+    read by any of them otherwise; the text when one reads it."""
     if own is None:
         return outer
     if outer is None:
         return own
-    return outer and own
+    if outer is False or own is False:
+        return False
+    if outer is True:
+        return own
+    if own is True:
+        return outer
+    return tuple(sorted(set(outer) | set(own), key=repr))
 
 
 # id(code) -> (code, {offset of a call, or of a cache entry after it: the attribute read next})
@@ -194,3 +305,22 @@ def _calls_then_attribute(code: types.CodeType) -> dict[int, str]:
             for at in range(call.offset, after.offset):
                 out[at] = str(after.argval)
     return out
+
+
+def read_by_attribute(back: types.FrameType | None) -> bool:
+    """Whether the call was made by an attribute read (a property's getter), not a call."""
+    if back is None:
+        return False
+    try:
+        return back.f_code.co_code[back.f_lasti] in ATTRIBUTE_READS
+    except IndexError:
+        return False
+
+
+def arguments(frame: types.FrameType) -> list[Any]:
+    """The values of a frame's parameters (`self`, `*args` and `**kwargs` included)."""
+    code = frame.f_code
+    n = code.co_argcount + code.co_kwonlyargcount
+    n += bool(code.co_flags & 0x04) + bool(code.co_flags & 0x08)  # *args, **kwargs
+    local = frame.f_locals
+    return [local.get(name) for name in code.co_varnames[:n]]

@@ -10,51 +10,17 @@ elsewhere pytest only warns, and the report says so.
 
 from __future__ import annotations
 
-import configparser
 import shlex
-import sys
 from pathlib import Path
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
+from assay.languages.pytest_ini import ini_lines as _lines
+from assay.languages.pytest_ini import ini_options as _options
 
 MARKERS = ("assay_generated", "characterization")
 REGISTER = (
     'markers = ["assay_generated: written by assay", "characterization: pins current behaviour"] '
     "under [tool.pytest.ini_options]"
 )
-
-
-def _lines(value: object) -> list[str]:
-    if isinstance(value, list):
-        return [str(v) for v in value]
-    return [line for line in str(value or "").splitlines() if line.strip()]
-
-
-def _options(root: Path) -> list[dict]:
-    """pytest's ini options from every file it may read them from (ini values as lists of lines)."""
-    found = []
-    try:
-        data = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
-        if "ini_options" in data.get("tool", {}).get("pytest", {}):
-            found.append(data["tool"]["pytest"]["ini_options"])
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-        pass
-    for name, section in (
-        ("pytest.ini", "pytest"),
-        ("tox.ini", "pytest"),
-        ("setup.cfg", "tool:pytest"),
-    ):
-        parser = configparser.ConfigParser(interpolation=None)
-        try:
-            parser.read(root / name, encoding="utf-8")
-        except (configparser.Error, UnicodeDecodeError):
-            continue
-        if parser.has_section(section):
-            found.append(dict(parser.items(section)))
-    return found
 
 
 def warnings_fail(root: Path) -> bool:
