@@ -154,6 +154,7 @@ def observe_original(
         elif seconds > duration.get(test, 0.0):
             duration[test] = seconds
     OBSERVE.unobserved = frozenset(slowed)
+    OBSERVE.first = {t: seen.digest for t, seen in read(OBSERVE.path(ORIGINAL[0])).items()}
     if slowed:
         limit = f"observed, slower than {factor:g} x its own time + {floor:g} s, or stopped"
         Events.send(held, Unobserved(sorted(slowed, key=list(by_id).index), limit))

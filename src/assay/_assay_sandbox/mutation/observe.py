@@ -329,6 +329,9 @@ class Observe:
         self.tests: frozenset[str] = frozenset()  # the test files, real paths
         # node ids run without the observer: it slowed them too much (`exercised.observe_original`)
         self.unobserved: frozenset[str] = frozenset()
+        # node id -> its digest in the first run of the original: a run that sees the same needs
+        # no points written (`exercised.agrees` compares digests first)
+        self.first: dict[str, str] = {}
         self.observer: Observer | None = None
         # file name -> its side (kept across tests: a real path costs system calls)
         self.known: dict[str, int] = {}
@@ -373,7 +376,9 @@ class Observe:
         observer, self.observer = self.observer, None
         if observer is not None:
             with open(self.path(self.current), "a", encoding="utf-8") as fh:
-                fh.write(json_line(item.nodeid, observer.digest(), observer.points))
+                digest = observer.digest()
+                same = self.first.get(item.nodeid) == digest
+                fh.write(json_line(item.nodeid, digest, None if same else observer.points))
         yield
 
     def _traced(self) -> Generator[None, None, None]:
