@@ -203,6 +203,9 @@ def main() -> None:
         "--base-url", "--url", dest="url", help="an OpenAI-compatible server already running (…/v1)"
     )
     ap.add_argument("--only", help="one project by name (shop, inflection-0.5.1)")
+    ap.add_argument(
+        "--keep", type=Path, help="work in this directory and keep it (<project>-report.json)"
+    )
     args = ap.parse_args()
     projects = [p for p in PROJECTS if not args.only or p.name == args.only]
     (REPO / "bench" / "out").mkdir(exist_ok=True)
@@ -223,7 +226,11 @@ def main() -> None:
         wait_for(url, server)
     rows: list[Answer] = []
     try:
-        with tempfile.TemporaryDirectory(prefix="assay-bench-llm-") as tmp:
+        with tempfile.TemporaryDirectory(prefix="assay-bench-llm-") as scratch:
+            tmp = args.keep or scratch
+            if args.keep:
+                shutil.rmtree(args.keep, ignore_errors=True)
+                args.keep.mkdir(parents=True)
             for project in projects:
                 root = project.setup(Path(tmp))
                 replay = REPLAYS / f"{project.name}.jsonl"
