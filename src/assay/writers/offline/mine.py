@@ -45,13 +45,17 @@ class Mined:
     files: int = 0
 
 
-def project_test_files(root: Path) -> list[Path]:
+def project_test_files(root: Path, unittest_names: bool = False) -> list[Path]:
+    """The project's test files as pytest names them (`test_*.py`, `*_test.py`); with
+    `unittest_names`, also as unittest's discovery does (`test*.py`: titlecase's and roman's
+    suites are a `tests.py` in the package, which pytest leaves alone - their hundreds of calls
+    were never read for inputs)."""
     out = []
     for path in sorted(root.rglob("*.py")):
         rel = path.relative_to(root)
         if any(p in SKIP_DIRS or p.endswith(".egg-info") for p in rel.parts[:-1]):
             continue
-        if is_test_file(path.name):
+        if is_test_file(path.name) or (unittest_names and path.name.startswith("test")):
             out.append(path)
     return out
 
@@ -255,7 +259,10 @@ def mine(
     counts: dict[str, Counter] = {"int": Counter(), "float": Counter(), "str": Counter()}
     trees = []
     stem = dotted.split(".")[-1] if dotted.split(".")[-1] != "__init__" else dotted.split(".")[0]
-    files = sorted(project_test_files(root), key=lambda p: stem.lower() not in p.stem.lower())
+    files = sorted(
+        project_test_files(root, unittest_names=True),
+        key=lambda p: stem.lower() not in p.stem.lower(),
+    )
     for path in files:
         if (until is not None and time.monotonic() > until) or all(
             len(mined.inputs.get(name, ())) >= MAX_PER_FUNCTION for name in functions
