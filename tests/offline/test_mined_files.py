@@ -12,6 +12,7 @@ import pytest
 
 from assay.project import Project
 from assay.writers.offline import generate_offline
+from assay.writers.offline.functions import functions_of
 from assay.writers.offline.mine import mine
 from assay.writers.offline.place import tests_dir as dir_of_tests
 
@@ -49,3 +50,16 @@ def test_the_function_named_as_its_module_gets_a_test_of_its_cycle(tmp_path):
     [module] = report.modules
     assert module.text is not None, [f.reason for f in module.functions]
     assert "pytest.raises(CycleError" in module.text, module.text
+
+
+def test_a_function_that_rebinds_module_globals_is_skipped_with_the_reason():
+    """titlecase 2.4.1: the written file called `set_small_word_list("b")`, which left the
+    module's small words at "b" for every test after it in the session."""
+    source = (FIXTURES / "globals" / "src" / "smallwords" / "__init__.py").read_text()
+    skips = {f.name: f.skip for f in functions_of(source)}
+    assert skips["set_small_word_list"] == (
+        "rebinds the module's SMALL_WORDS (global): a test of it would change the module for "
+        "the tests after it"
+    )
+    assert skips["reset"] == f"calls set_small_word_list, which {skips['set_small_word_list']}"
+    assert skips["title"] is None
