@@ -15,7 +15,7 @@ from assay.llm.context import tests_of
 from assay.llm.extract import extract, fence_for
 from assay.llm.prompts import Prompts
 from assay.targets.model import Target
-from assay.writers.advice import top_level_names
+from assay.writers.advice import off_target, top_level_names
 from assay.writers.base import Attempt, AttemptKind, Feedback, WriteContext, Writer
 from assay.writers.borrow import borrow_constants, literal_tables
 from assay.writers.copies import strip_copies, strip_labels
@@ -100,7 +100,7 @@ class LLMWriter(LoopWriter):
         call = self.client.record(prompt, completion)
         found = extract(completion.text, completion.finish, context.language)
         code, copied, imported, unbound = found.code, list[str](), list[str](), list[str]()
-        borrowed = list[str]()
+        borrowed, problem = list[str](), found.problem
         if code is not None and context.language == "python":
             module = _module_source(context, target)
             code = strip_labels(code, context.existing_tests)
@@ -109,13 +109,15 @@ class LLMWriter(LoopWriter):
             code = unimport_unbound(code, module, target.dotted)
             code, borrowed = borrow_constants(code, self._constants(context, target))
             code, unbound = drop_unbound(code, module, target.dotted)
+            if (missed := off_target(code, target)) is not None:
+                code, problem = None, missed
         return Attempt(
             target,
             context,
             code,
             kind,
             found.rationale,
-            found.problem,
+            problem,
             [call],
             parent,
             copied,

@@ -41,20 +41,20 @@ class _Resolver:
         # top-level imports are read last, so they win
         top = _top_level(tree)
         nodes = [n for n in ast.walk(tree) if isinstance(n, ast.Import | ast.ImportFrom)]
-        for node in sorted(nodes, key=lambda n: id(n) in top):
-            if isinstance(node, ast.Import):
-                for a in node.names:
+        for imp in sorted(nodes, key=lambda n: id(n) in top):
+            if isinstance(imp, ast.Import):
+                for a in imp.names:
                     local = a.asname or a.name.split(".")[0]
                     self.imports[local] = f"import {a.name}" + (
                         f" as {a.asname}" if a.asname else ""
                     )
                     self.origin[local] = a.name if a.asname else a.name.split(".")[0]
-            elif isinstance(node, ast.ImportFrom):
-                module = node.module or ""
-                if node.level:
-                    base = package[: len(package) - node.level + 1]
+            elif isinstance(imp, ast.ImportFrom):
+                module = imp.module or ""
+                if imp.level:
+                    base = package[: len(package) - imp.level + 1]
                     module = ".".join([*base, module] if module else base)
-                for a in node.names:
+                for a in imp.names:
                     if a.name == "*":
                         continue
                     local = a.asname or a.name
