@@ -1,7 +1,8 @@
 """Which test files the offline writer reads for inputs, and what their names stand for (modules it
 never saw, issue 28): toposort 1.9's `test_all` imports the module inside the test, which made the
 file's `toposort` the module for every test (no input for the function, so no test of a cycle);
-titlecase 2.4.1 and roman 5.2 keep their suites in a `tests.py` (0 files read)."""
+titlecase 2.4.1 and roman 5.2 keep their suites in a `tests.py` (0 files read), and roman writes
+its error cases `assertRaises(NotIntegerError, toRoman, '1')` (no call of `toRoman` to read)."""
 
 from __future__ import annotations
 
@@ -36,6 +37,8 @@ def test_a_suite_named_as_unittest_finds_it_is_read_for_inputs():
     calls = _mined(root, "titles", "src/titles/__init__.py", "title")
     assert (["'the lord of the rings'"], {}) in calls, calls
     assert (["'war and peace'"], {"small": "('and',)"}) in calls, calls
+    # `self.assertRaises(AttributeError, title, 5)` is the call `title(5)` (roman's error cases)
+    assert (["5"], {}) in calls, calls
     # the written file still goes to a test directory, not into the package beside `tests.py`
     assert dir_of_tests(Project.load(root), "src/titles/__init__.py") == "tests"
 

@@ -190,6 +190,7 @@ class _Miner:
             for sub in ast.walk(node):
                 if not isinstance(sub, ast.Call):
                     continue
+                sub = _raised_call(sub)
                 name = self._target(sub.func, resolver)
                 if name is not None:
                     if not self._full(name):
@@ -223,6 +224,22 @@ class _Miner:
                     self.scope(
                         node.body, {**module_env, **local, **row}, resolver, origin, tree.body
                     )
+
+
+RAISES_CALLING = {"assertRaises": 1, "assertRaisesRegex": 2, "assertWarns": 1, "raises": 1}
+
+
+def _raised_call(call: ast.Call) -> ast.Call:
+    """`self.assertRaises(E, f, a, b)` and `pytest.raises(E, f, a)` as the call they make,
+    `f(a, b)` (roman's error cases are written so: `assertRaises(NotIntegerError, toRoman, '1')`);
+    any other call as it is."""
+    name = call.func.attr if isinstance(call.func, ast.Attribute) else ""
+    skip = RAISES_CALLING.get(name)
+    if skip is None or len(call.args) <= skip or any(isinstance(a, ast.Starred) for a in call.args):
+        return call
+    keywords = [k for k in call.keywords if k.arg not in ("msg", "match")]
+    made = ast.Call(func=call.args[skip], args=call.args[skip + 1 :], keywords=keywords)
+    return ast.copy_location(made, call)
 
 
 def _literals(trees: Sequence[ast.AST], counts: dict[str, Counter]) -> None:
