@@ -3,6 +3,7 @@
   python bench/llm/run.py                 # the model (bench/llm/serve.py fetches, builds, serves)
   python bench/llm/run.py --replay        # the recorded answers, no model (bench/llm/replay/)
   python bench/llm/run.py --base-url URL  # a server already running (OpenAI-compatible)
+  python bench/llm/run.py --replay --keep DIR  # and keep the work tree and JSON reports in DIR
 
 Modules: the bundled example's three (`examples/shop`) and eight targets in `inflection/__init__.py`
 of inflection 0.5.1 (sdist from PyPI). Live runs record every answer to
