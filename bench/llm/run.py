@@ -3,6 +3,7 @@
   python bench/llm/run.py                 # the model (bench/llm/serve.py fetches, builds, serves)
   python bench/llm/run.py --replay        # the recorded answers, no model (bench/llm/replay/)
   python bench/llm/run.py --base-url URL  # a server already running (OpenAI-compatible)
+  python bench/llm/run.py --replay --keep DIR  # and keep the work tree and JSON reports in DIR
 
 Modules: the bundled example's three (`examples/shop`) and eight targets in `inflection/__init__.py`
 of inflection 0.5.1 (sdist from PyPI). Live runs record every answer to
@@ -203,6 +204,9 @@ def main() -> None:
         "--base-url", "--url", dest="url", help="an OpenAI-compatible server already running (…/v1)"
     )
     ap.add_argument("--only", help="one project by name (shop, inflection-0.5.1)")
+    ap.add_argument(
+        "--keep", type=Path, help="work in this directory and keep it (<project>-report.json)"
+    )
     args = ap.parse_args()
     projects = [p for p in PROJECTS if not args.only or p.name == args.only]
     (REPO / "bench" / "out").mkdir(exist_ok=True)
@@ -223,7 +227,11 @@ def main() -> None:
         wait_for(url, server)
     rows: list[Answer] = []
     try:
-        with tempfile.TemporaryDirectory(prefix="assay-bench-llm-") as tmp:
+        with tempfile.TemporaryDirectory(prefix="assay-bench-llm-") as scratch:
+            tmp = args.keep or scratch
+            if args.keep:
+                shutil.rmtree(args.keep, ignore_errors=True)
+                args.keep.mkdir(parents=True)
             for project in projects:
                 root = project.setup(Path(tmp))
                 replay = REPLAYS / f"{project.name}.jsonl"

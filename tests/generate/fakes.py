@@ -195,12 +195,18 @@ def review_json(
 class Replayed:
     """A recorded run (`--record` JSONL) as an OpenAI server script: the answer recorded for the
     same prompt (hash of system + user text), else the next unserved answer of the same purpose in
-    recorded order (prompts change when assay's prompts do); counts how each was found."""
+    recorded order (prompts change when assay's prompts do); counts how each was found. A
+    revision in recorded order is one recorded for the target of the answer served last (one
+    target at a time: `--jobs 1`), never another target's: when one target keeps tests from an
+    earlier answer than it did live, the next target's prompts differ (its file is numbered
+    otherwise), and the order alone served it the first target's unused revisions. None left for
+    that target: `missing`."""
 
     def __init__(self, records: list[dict[str, Any]]):
         self.records = records
         self.served: set[int] = set()
         self.by_hash = self.by_order = self.missing = 0
+        self.last_subject: str | None = None
         self._lock = threading.Lock()
 
     def __call__(self, req: Request) -> Reply:
@@ -220,6 +226,11 @@ class Replayed:
                         .replace("rewrite", "write")
                         .replace("review-revise", "revise")
                         == purpose
+                        and (
+                            purpose != "revise"
+                            or self.last_subject is None
+                            or r.get("subject", self.last_subject) == self.last_subject
+                        )
                     ),
                     None,
                 )
@@ -228,7 +239,9 @@ class Replayed:
                     return Reply(status=400)
                 self.by_order += 1
             self.served.add(hit)
-        rec = self.records[hit]
+            rec = self.records[hit]
+            if purpose != "review":
+                self.last_subject = rec.get("subject", self.last_subject)
         return Reply(rec["text"], finish=rec.get("finish", "stop"))
 
 

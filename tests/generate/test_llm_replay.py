@@ -10,7 +10,7 @@ import pytest
 
 from tests.conftest import REPO, run_cli
 from tests.generate.conftest import llm_env, shop_copy
-from tests.generate.fakes import FakeServer, Replayed
+from tests.generate.fakes import FakeServer, Replayed, Request
 
 RECORDED = REPO / "bench" / "llm" / "replay" / "shop.jsonl"
 
@@ -56,3 +56,27 @@ def test_the_recorded_answers_replay_and_keep_tests(tmp_path):
     assert [(d["test"].split("::")[-1], d["gate"]) for d in inventory["dropped"]] == [
         ("test_item_label", "smells")
     ]
+
+
+def _asked(user: str) -> Request:
+    system = {"role": "system", "content": "You write tests."}
+    messages = [system, {"role": "user", "content": user}]
+    return Request("/v1/chat/completions", {"messages": messages}, {})
+
+
+def test_a_revision_replayed_in_recorded_order_is_one_of_the_same_target():
+    """The replay's third pass: ordinal now kept tests from its first answer, so camelize's prompts
+    named another file and were served in recorded order - its revision got ordinal's unused one
+    (and "kept 61 tests")."""
+    records = [
+        {"hash": "a1", "purpose": "write", "subject": "m.py::a", "text": "A write"},
+        {"hash": "a2", "purpose": "revise", "subject": "m.py::a", "text": "A revise"},
+        {"hash": "b1", "purpose": "write", "subject": "m.py::b", "text": "B write"},
+        {"hash": "b2", "purpose": "revise", "subject": "m.py::b", "text": "B revise"},
+    ]
+    replayed = Replayed(records)
+    assert replayed(_asked("write a")).text == "A write"
+    assert replayed(_asked("write b")).text == "B write"
+    assert replayed(_asked("b failed\nFeedback:\nno")).text == "B revise"
+    assert replayed(_asked("b failed again\nFeedback:\nno")).status == 400  # none left for b
+    assert (replayed.by_order, replayed.missing) == (3, 1)

@@ -102,3 +102,30 @@ def top_level_names(source: str) -> set[str]:
         elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
             names.add(node.target.id)
     return names
+
+
+def off_target(code: str, target: Target) -> str | None:
+    """The answer-format reject for a Python file that never names a function it was asked to
+    test (a small model wrote tests of another function of the module: gate 4 scores the module, so
+    the file passed and the target was reported as tested); None when it names one, does not
+    parse, or the target's functions are reached through syntax (`__init__`, `__eq__`)."""
+    wanted = [f.name.rsplit(".", 1)[-1] for f in target.functions]
+    if not wanted or any(w.startswith("__") for w in wanted):
+        return None
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError):
+        return None
+    named = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    named |= {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+    named |= {n.name.rsplit(".", 1)[-1] for n in ast.walk(tree) if isinstance(n, ast.alias)}
+    if named & set(wanted):
+        return None
+    shown = ", ".join(f"`{w}`" for w in wanted[:4]) + (" ..." if len(wanted) > 4 else "")
+    return "\n".join(
+        [
+            "REJECT: ANSWER — NOT THE TARGET",
+            f"No test in the file calls {shown}: its tests are of other code.",
+            f"Write tests that call {shown}, as the import lines you were given show.",
+        ]
+    )

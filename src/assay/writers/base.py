@@ -84,6 +84,7 @@ class Attempt:
     copied: list[str] = field(default_factory=list)  # pasted definitions taken out of the answer
     imported: list[str] = field(default_factory=list)  # names the answer used, imports added
     unbound: list[str] = field(default_factory=list)  # tests taken out: a decorator's unbound name
+    borrowed: list[str] = field(default_factory=list)  # tables of the project's tests copied in
 
 
 @runtime_checkable

@@ -55,20 +55,25 @@ def add_missing_imports(code: str, bindings: dict[str, str]) -> tuple[str, list[
     except (SyntaxError, ValueError):
         return code, []
     read = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
-    missing = sorted(n for n in read - _bound(tree) - BUILTINS if n in bindings)
+    missing = sorted(n for n in read - bound_names(tree) - BUILTINS if n in bindings)
     if not missing:
         return code, []
     lines = code.splitlines()
-    at = max(
-        (n.end_lineno or n.lineno for n in tree.body if isinstance(n, ast.Import | ast.ImportFrom)),
-        default=_after_docstring(tree),
-    )
+    at = import_end(tree)
     added = sorted({bindings[n] for n in missing})
     lines[at:at] = added + (["", ""] if at == 0 else [])  # before the code: set apart
     return "\n".join(lines).rstrip("\n") + "\n", missing
 
 
-def _bound(tree: ast.Module) -> set[str]:
+def import_end(tree: ast.Module) -> int:
+    """The line after which code goes: the last top-level import's, else the docstring's, else 0."""
+    return max(
+        (n.end_lineno or n.lineno for n in tree.body if isinstance(n, ast.Import | ast.ImportFrom)),
+        default=_after_docstring(tree),
+    )
+
+
+def bound_names(tree: ast.Module) -> set[str]:
     """Every name the file binds anywhere (an over-estimate is safe: it only adds no import)."""
     out: set[str] = set()
     for n in ast.walk(tree):
@@ -96,32 +101,42 @@ def _after_docstring(tree: ast.Module) -> int:
     return 0
 
 
+def unimport_unbound(code: str, module: str, dotted: str) -> str:
+    """`code` whose one-line imports from the module under test (`dotted`) no longer name what the
+    module never binds (a constant of the project's tests, say); unchanged when nothing is taken
+    out, either text does not parse, or the module star-imports (it may bind anything)."""
+    try:
+        tree, mod = ast.parse(code), ast.parse(module)
+    except (SyntaxError, ValueError):
+        return code
+    star = any(isinstance(n, ast.ImportFrom) and n.names[0].name == "*" for n in ast.walk(mod))
+    if not dotted or star:
+        return code
+    known = bound_names(mod)
+    lines = code.splitlines()
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and node.module == dotted and not node.level:
+            names = [a for a in node.names if a.name in known or a.name == "*"]
+            if len(names) < len(node.names) and node.lineno == node.end_lineno and names:
+                kept = ", ".join(a.name + (f" as {a.asname}" if a.asname else "") for a in names)
+                lines[node.lineno - 1] = f"from {dotted} import {kept}"
+    fixed = "\n".join(lines) + "\n"
+    return fixed if fixed.strip() != code.strip() else code
+
+
 def drop_unbound(code: str, module: str, dotted: str) -> tuple[str, list[str]]:
     """`code` without what fails its collection for a name nobody binds: a name imported from the
-    module under test that the module never binds (a constant of the project's tests, say), and
-    each top-level test whose decorators read a name the file never binds
+    module under test that the module never binds (`unimport_unbound`), and each top-level test
+    whose decorators read a name the file never binds
     (`@pytest.mark.parametrize(..., UNDERSCORE_TO_HUMAN)`). One such test fails the whole file at
     gate 1; the others are kept. Returns the tests taken out; unchanged when nothing is unbound,
     no test would be left, or either text does not parse."""
     try:
-        tree, mod = ast.parse(code), ast.parse(module)
+        ast.parse(module)
+        tree = ast.parse(fixed := unimport_unbound(code, module, dotted))
     except (SyntaxError, ValueError):
         return code, []
-    star = any(isinstance(n, ast.ImportFrom) and n.names[0].name == "*" for n in ast.walk(mod))
-    known = _bound(mod)
-    lines = code.splitlines()
-    if dotted and not star:
-        for node in tree.body:
-            if isinstance(node, ast.ImportFrom) and node.module == dotted and not node.level:
-                names = [a for a in node.names if a.name in known or a.name == "*"]
-                if len(names) < len(node.names) and node.lineno == node.end_lineno and names:
-                    kept = ", ".join(
-                        a.name + (f" as {a.asname}" if a.asname else "") for a in names
-                    )
-                    lines[node.lineno - 1] = f"from {dotted} import {kept}"
-    fixed = "\n".join(lines) + "\n"
-    tree = ast.parse(fixed)
-    bound = _bound(tree) | BUILTINS
+    bound = bound_names(tree) | BUILTINS
     tests = [
         n.name
         for n in tree.body
@@ -134,6 +149,6 @@ def drop_unbound(code: str, module: str, dotted: str) -> tuple[str, list[str]]:
         )
     ]
     if not tests:
-        return (fixed, []) if fixed.strip() != code.strip() else (code, [])
+        return fixed, []
     rest = remove_tests(fixed, tests)
     return (rest, tests) if rest is not None else (code, [])

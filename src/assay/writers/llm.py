@@ -11,13 +11,20 @@ from assay.config import Settings
 from assay.languages import LANGUAGES
 from assay.llm import LLMClient, Prompt, make_client, parse_spec
 from assay.llm.brief import WriteBrief
+from assay.llm.context import tests_of
 from assay.llm.extract import extract, fence_for
 from assay.llm.prompts import Prompts
 from assay.targets.model import Target
-from assay.writers.advice import top_level_names
+from assay.writers.advice import off_target, top_level_names
 from assay.writers.base import Attempt, AttemptKind, Feedback, WriteContext, Writer
+from assay.writers.borrow import borrow_constants, literal_tables
 from assay.writers.copies import strip_copies, strip_labels
-from assay.writers.imports import add_missing_imports, drop_unbound, module_bindings
+from assay.writers.imports import (
+    add_missing_imports,
+    drop_unbound,
+    module_bindings,
+    unimport_unbound,
+)
 from assay.writers.session import LoopWriter, Resources
 
 
@@ -31,6 +38,7 @@ class LLMWriter(LoopWriter):
         self.client = client
         self.prompts = prompts
         self.name = client.spec
+        self._tables: dict[tuple[str, str], dict[str, str]] = {}
 
     @classmethod
     def create(cls, spec: str, settings: Settings, resources: Resources) -> Writer:
@@ -71,6 +79,14 @@ class LLMWriter(LoopWriter):
             "fence": fence_for(context.language),
         }
 
+    def _constants(self, context: WriteContext, target: Target) -> dict[str, str]:
+        """The literal tables of the project's tests of the target's module (read once)."""
+        key = (str(context.project.root), target.module)
+        if key not in self._tables:
+            paths = tests_of(context.project, target.module, exclude=context.test_path)
+            self._tables[key] = literal_tables(paths)
+        return self._tables[key]
+
     def _ask(
         self,
         prompt: Prompt,
@@ -84,24 +100,30 @@ class LLMWriter(LoopWriter):
         call = self.client.record(prompt, completion)
         found = extract(completion.text, completion.finish, context.language)
         code, copied, imported, unbound = found.code, list[str](), list[str](), list[str]()
+        borrowed, problem = list[str](), found.problem
         if code is not None and context.language == "python":
             module = _module_source(context, target)
             code = strip_labels(code, context.existing_tests)
             code, copied = strip_copies(code, top_level_names(module), target.dotted)
             code, imported = add_missing_imports(code, module_bindings(module, target.dotted))
+            code = unimport_unbound(code, module, target.dotted)
+            code, borrowed = borrow_constants(code, self._constants(context, target))
             code, unbound = drop_unbound(code, module, target.dotted)
+            if (missed := off_target(code, target)) is not None:
+                code, problem = None, missed
         return Attempt(
             target,
             context,
             code,
             kind,
             found.rationale,
-            found.problem,
+            problem,
             [call],
             parent,
             copied,
             imported,
             unbound,
+            borrowed,
         )
 
     def write(self, target: Target, context: WriteContext) -> Attempt:

@@ -30,6 +30,7 @@ class AttemptRecord:
     copied: list[str] = field(default_factory=list)  # pasted definitions taken out of the answer
     imported: list[str] = field(default_factory=list)  # names the answer used, imports added
     unbound: list[str] = field(default_factory=list)  # tests taken out: a decorator's unbound name
+    borrowed: list[str] = field(default_factory=list)  # tables of the project's tests copied in
     answer: int = 0  # a split at the end: the writer answer (1-based) whose file it is
 
     @property
@@ -55,6 +56,7 @@ class AttemptRecord:
             "copied": self.copied,
             "imported": self.imported,
             "unbound": self.unbound,
+            "borrowed": self.borrowed,
             "answer": self.answer,
         }
 

@@ -159,7 +159,7 @@ class TargetSteps:
         )
         if attempt is not None:
             rec.copied, rec.imported = list(attempt.copied), list(attempt.imported)
-            rec.unbound = list(attempt.unbound)
+            rec.unbound, rec.borrowed = list(attempt.unbound), list(attempt.borrowed)
         self.result.attempts.append(rec)
         return rec
 

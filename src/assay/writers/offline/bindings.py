@@ -14,6 +14,21 @@ ROWS = (ast.List, ast.Tuple, ast.Set)  # a parametrize table as written (isodate
 _BUILTINS = set(dir(builtins))
 
 
+def _top_level(tree: ast.Module) -> set[int]:
+    """The ids of the statements that run at the module's top level (inside `if` and `try`
+    included, not in a function or class body)."""
+    out: set[int] = set()
+    todo: list[ast.AST] = list(tree.body)
+    while todo:
+        node = todo.pop()
+        out.add(id(node))
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            continue
+        for field in ("body", "orelse", "finalbody", "handlers"):
+            todo += [n for n in getattr(node, field, []) if isinstance(n, ast.AST)]
+    return out
+
+
 class _Resolver:
     """Names of one file: what each imported name is (an import line) and what local names
     stand for."""
@@ -21,20 +36,25 @@ class _Resolver:
     def __init__(self, tree: ast.Module, package: list[str]):
         self.imports: dict[str, str] = {}
         self.origin: dict[str, str] = {}  # local name -> dotted name of what it was imported as
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Import):
-                for a in node.names:
+        # a test's own `import toposort` (to read `toposort.__all__`) must not turn the file's
+        # `from toposort import toposort` into the module for every other test: the file's
+        # top-level imports are read last, so they win
+        top = _top_level(tree)
+        nodes = [n for n in ast.walk(tree) if isinstance(n, ast.Import | ast.ImportFrom)]
+        for imp in sorted(nodes, key=lambda n: id(n) in top):
+            if isinstance(imp, ast.Import):
+                for a in imp.names:
                     local = a.asname or a.name.split(".")[0]
                     self.imports[local] = f"import {a.name}" + (
                         f" as {a.asname}" if a.asname else ""
                     )
                     self.origin[local] = a.name if a.asname else a.name.split(".")[0]
-            elif isinstance(node, ast.ImportFrom):
-                module = node.module or ""
-                if node.level:
-                    base = package[: len(package) - node.level + 1]
+            elif isinstance(imp, ast.ImportFrom):
+                module = imp.module or ""
+                if imp.level:
+                    base = package[: len(package) - imp.level + 1]
                     module = ".".join([*base, module] if module else base)
-                for a in node.names:
+                for a in imp.names:
                     if a.name == "*":
                         continue
                     local = a.asname or a.name

@@ -5,7 +5,8 @@ Skipped, from the source alone: private and async functions, properties, functio
 (gate 5 would call their tests low value), and functions that touch the network, files,
 subprocesses, the clock or randomness - directly or through another function of the module - since a
 test of them would pin the environment rather than the code (the I/O names are those of gate 4's
-code-class detection).
+code-class detection); and functions that rebind module globals (`global X`), whose test would
+change the module for the tests after it.
 """
 
 from __future__ import annotations
@@ -187,8 +188,29 @@ def _info(
             "mapping: gate 5 calls such tests low value)"
         )
     else:
-        info.skip = _effects(node, aliases)
+        info.skip = _effects(node, aliases) or _rebinds(node)
     return info
+
+
+def _rebinds(node: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
+    """The module globals a def rebinds (`global SMALL_WORDS` then `SMALL_WORDS = ...`), in
+    words, or None. Each input runs in a fresh child, so the probe never sees the change; a test of
+    it would leave the module changed for every test after it in the session (titlecase's
+    `set_small_word_list("b")` made "of" and "the" capitalised in the project's own tests)."""
+    declared = {n for g in ast.walk(node) if isinstance(g, ast.Global) for n in g.names}
+    stored = {
+        n.id
+        for n in ast.walk(node)
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store | ast.Del)
+    }
+    names = sorted(declared & stored)
+    if not names:
+        return None
+    shown = ", ".join(names[:3]) + (", ..." if len(names) > 3 else "")
+    return (
+        f"rebinds the module's {shown} (global): a test of it would change the module "
+        "for the tests after it"
+    )
 
 
 def functions_of(text: str) -> list[FunctionInfo]:
@@ -227,7 +249,7 @@ def _spread(found: list[FunctionInfo]) -> None:
     effects = {
         f.name.split(".")[-1]: f.skip
         for f in found
-        if f.skip and ("uses" in f.skip or "I/O" in f.skip)
+        if f.skip and ("uses" in f.skip or "I/O" in f.skip or "(global)" in f.skip)
     }
     changed = True
     while changed:

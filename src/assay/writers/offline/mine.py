@@ -45,13 +45,17 @@ class Mined:
     files: int = 0
 
 
-def project_test_files(root: Path) -> list[Path]:
+def project_test_files(root: Path, unittest_names: bool = False) -> list[Path]:
+    """The project's test files as pytest names them (`test_*.py`, `*_test.py`); with
+    `unittest_names`, also as unittest's discovery does (`test*.py`: titlecase's and roman's
+    suites are a `tests.py` in the package, which pytest leaves alone - their hundreds of calls
+    were never read for inputs)."""
     out = []
     for path in sorted(root.rglob("*.py")):
         rel = path.relative_to(root)
         if any(p in SKIP_DIRS or p.endswith(".egg-info") for p in rel.parts[:-1]):
             continue
-        if is_test_file(path.name):
+        if is_test_file(path.name) or (unittest_names and path.name.startswith("test")):
             out.append(path)
     return out
 
@@ -186,6 +190,7 @@ class _Miner:
             for sub in ast.walk(node):
                 if not isinstance(sub, ast.Call):
                     continue
+                sub = _raised_call(sub)
                 name = self._target(sub.func, resolver)
                 if name is not None:
                     if not self._full(name):
@@ -219,6 +224,22 @@ class _Miner:
                     self.scope(
                         node.body, {**module_env, **local, **row}, resolver, origin, tree.body
                     )
+
+
+RAISES_CALLING = {"assertRaises": 1, "assertRaisesRegex": 2, "assertWarns": 1, "raises": 1}
+
+
+def _raised_call(call: ast.Call) -> ast.Call:
+    """`self.assertRaises(E, f, a, b)` and `pytest.raises(E, f, a)` as the call they make,
+    `f(a, b)` (roman's error cases are written so: `assertRaises(NotIntegerError, toRoman, '1')`);
+    any other call as it is."""
+    name = call.func.attr if isinstance(call.func, ast.Attribute) else ""
+    skip = RAISES_CALLING.get(name)
+    if skip is None or len(call.args) <= skip or any(isinstance(a, ast.Starred) for a in call.args):
+        return call
+    keywords = [k for k in call.keywords if k.arg not in ("msg", "match")]
+    made = ast.Call(func=call.args[skip], args=call.args[skip + 1 :], keywords=keywords)
+    return ast.copy_location(made, call)
 
 
 def _literals(trees: Sequence[ast.AST], counts: dict[str, Counter]) -> None:
@@ -255,7 +276,10 @@ def mine(
     counts: dict[str, Counter] = {"int": Counter(), "float": Counter(), "str": Counter()}
     trees = []
     stem = dotted.split(".")[-1] if dotted.split(".")[-1] != "__init__" else dotted.split(".")[0]
-    files = sorted(project_test_files(root), key=lambda p: stem.lower() not in p.stem.lower())
+    files = sorted(
+        project_test_files(root, unittest_names=True),
+        key=lambda p: stem.lower() not in p.stem.lower(),
+    )
     for path in files:
         if (until is not None and time.monotonic() > until) or all(
             len(mined.inputs.get(name, ())) >= MAX_PER_FUNCTION for name in functions

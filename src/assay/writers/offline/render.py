@@ -62,6 +62,19 @@ def slug(source: str) -> str:
     return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")
 
 
+def value_slug(expr: str) -> str:
+    """A returned value in a test's name: its slug, and the words for an empty one (`''` gave
+    a name ending in a bare `_returns`, `b''` one ending in `_returns_b`)."""
+    try:
+        value = ast.literal_eval(expr) if len(expr) <= 12 else None
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        value = None
+    if isinstance(value, str | bytes | tuple | list | dict | set | frozenset) and not value:
+        kind = {"str": "string", "frozenset": "set"}.get(type(value).__name__, type(value).__name__)
+        return f"empty_{kind}"
+    return slug(expr)
+
+
 def _pattern(p: str) -> str:
     """A `match=` pattern as a string literal: raw when it holds backslashes, double-quoted where it
     can be."""
@@ -182,7 +195,7 @@ class _Writer:
         elif "after" in o and o.get("expr") == "None":
             what = "updates_its_argument"
         else:
-            value = slug(o["expr"])
+            value = value_slug(o["expr"])
             what = (
                 ("returns_" + value)
                 if single and 0 < len(value) <= MAX_VALUE_SLUG
