@@ -50,7 +50,8 @@ def render(report: OfflineReport) -> str:
                 lines.append(f"  {f.name:<{width}}  no test ({f.status}): {f.reason}")
         if m.survivors and m.text is not None:
             lines.append(
-                f"  survivors ({m.mutants - m.killed}): "
+                # the writer's own probe, not gate 4 (which may kill more: it runs every mutant)
+                f"  the probe's survivors ({m.mutants - m.killed}): "
                 + "; ".join(m.survivors[:3])
                 + (" ..." if len(m.survivors) > 3 else "")
             )
