@@ -126,7 +126,8 @@ def std_imports(module_dir: Path, package_dir: Path) -> set[str]:
                 continue
             for path in imports(text):
                 if own and (path == own or path.startswith(own + "/")):
-                    todo.append(module_dir / path[len(own) :].lstrip("/"))
+                    if ".." not in path.split("/"):  # a package of the module, never above it
+                        todo.append(module_dir / path[len(own) :].lstrip("/"))
                 elif _standard(path, goroot):
                     found.add(path)
     return found
