@@ -27,7 +27,14 @@ from assay.languages.base import Language, Toolchain, WritePlan
 from assay.languages.binary_plan import BinaryRun
 from assay.languages.compiler_output import go_errors
 from assay.languages.go_binary import TestBinary, events, json_events, results, sources_state
-from assay.languages.go_cache import GO_CACHE, hold_fresh, module_cache, warm_build_cache
+from assay.languages.go_cache import (
+    GO_CACHE,
+    hold_fresh,
+    module_cache,
+    std_imports,
+    warm_build_cache,
+    warm_std,
+)
 from assay.languages.tested_sources import go_sources
 from assay.languages.tooling import (
     FETCH,
@@ -123,6 +130,8 @@ class GoRunner(ToolRunner):
                 kept.path, self._state(ws, rel), kept.built_in
             )
             return self._collected(ws, rel, 0, 0.0)
+        # the standard library's packages it needs, built in the shared cache (not in this layer)
+        warm_std(std_imports(ws.path(module), ws.path(rel).parent))
         # kept only from a clean build (vet passed, no sibling taken out) before any test ran
         clean = key is not None and str(ws.base) not in self._ran
         # vet type-checks the tests; the test binary is linked once, for every run that follows
