@@ -162,3 +162,50 @@ def test_a_module_near_its_threshold_runs_on_and_one_that_may_fail_never_stops()
     # a threshold of 100 is never sure before it is certain
     assert not any(_after("K" * 99, threshold=100.0))
     assert _after("K" * 100, threshold=100.0)[-1]
+
+
+# the observer slows it by far (each add returns the bag: its lists are walked at every call), yet
+# it ends well within its deadline under a generous `timeout_s`; it notes each end it reached while
+# observed
+NOTED_TESTS = """import os
+import sys
+
+from calc.bag import Bag
+
+
+def test_many():
+    bag = Bag()
+    for i in range(300):
+        bag.add(i)
+    assert len(bag.items) == 300
+    if "observe" in getattr(sys.gettrace(), "__module__", ""):
+        with open(os.path.join(os.environ["HOME"], "observed-ends"), "a") as fh:
+            fh.write("end\\n")
+"""
+
+
+def test_a_test_past_its_observed_limit_is_stopped_there_not_at_its_deadline(project):
+    # from its limit on (3 x its untraced time + 0.02 s) it runs unobserved anyway: the rest of
+    # its deadline (2 x that + 3 s here) was spent for nothing
+    root = project(
+        {"src/calc/__init__.py": "", "src/calc/bag.py": BAG, "tests/test_bag.py": NOTED_TESTS}
+    )
+    sandbox = Sandbox(SandboxConfig(timeout_s=30), protect=root)
+    with Workspace(root) as ws:
+        engine = Engine(
+            ws, sandbox, sys.executable, ["src"], MutationConfig(workers=2, timeout_s=3.0)
+        )
+        run = engine.run(
+            ["src/calc/bag.py"],
+            ["tests/test_bag.py"],
+            scoped=True,
+            killers=PROVE_EACH_TEST,
+            observe=True,
+        )
+        ends = ws.run_dir / "home" / "observed-ends"
+        noted = ends.read_text() if ends.exists() else ""
+    statuses = {m.line: r.status for m, r in run.scored if m.line in (8, 9)}
+    # the same verdicts as when it ran on: unobserved, its survivors stay Survived
+    assert statuses and set(statuses.values()) == {Status.SURVIVED}
+    assert not [m.id for m, r in run.scored if r.status is Status.TIMEOUT]
+    assert noted == ""
