@@ -8,6 +8,8 @@ from __future__ import annotations
 import random
 import sys
 
+import pytest
+
 from assay._assay_sandbox.mutation.enough import Enough, lower_bound
 from assay._assay_sandbox.mutation.protocol import Verdict
 from assay._assay_sandbox.protocol import PROVE_EACH_TEST, MutantSpec
@@ -197,3 +199,51 @@ def test_a_small_sample_runs_whole_its_survivors_are_worth_more_than_the_runs_sa
     # 3 kills of 5 would be certain at 60%: the stop waits for 10 outcomes, or all there are
     assert _after("KKKKS", planned=5) == [False] * 4 + [True]  # sure once nothing is left
     assert _after("K" * 10, planned=12) == [False] * 9 + [True]
+
+
+# the observer slows it by far (each add returns the bag: its lists are walked at every call), yet
+# it ends well within its deadline under a generous `timeout_s`; it notes each end it reached while
+# observed
+NOTED_TESTS = """import os
+import sys
+
+from calc.bag import Bag
+
+
+def test_many():
+    bag = Bag()
+    for i in range(300):
+        bag.add(i)
+    assert len(bag.items) == 300
+    if "observe" in getattr(sys.gettrace(), "__module__", ""):
+        with open(os.path.join(os.environ["HOME"], "observed-ends"), "a") as fh:
+            fh.write("end\\n")
+"""
+
+
+@pytest.mark.slow  # a whole engine run
+def test_a_test_past_its_observed_limit_is_stopped_there_not_at_its_deadline(project):
+    # from its limit on (3 x its untraced time + 0.02 s) it runs unobserved anyway: the rest of
+    # its deadline (2 x that + 3 s here) was spent for nothing
+    root = project(
+        {"src/calc/__init__.py": "", "src/calc/bag.py": BAG, "tests/test_bag.py": NOTED_TESTS}
+    )
+    sandbox = Sandbox(SandboxConfig(timeout_s=30), protect=root)
+    with Workspace(root) as ws:
+        engine = Engine(
+            ws, sandbox, sys.executable, ["src"], MutationConfig(workers=2, timeout_s=3.0)
+        )
+        run = engine.run(
+            ["src/calc/bag.py"],
+            ["tests/test_bag.py"],
+            scoped=True,
+            killers=PROVE_EACH_TEST,
+            observe=True,
+        )
+        ends = ws.run_dir / "home" / "observed-ends"
+        noted = ends.read_text() if ends.exists() else ""
+    statuses = {m.line: r.status for m, r in run.scored if m.line in (8, 9)}
+    # the same verdicts as when it ran on: unobserved, its survivors stay Survived
+    assert statuses and set(statuses.values()) == {Status.SURVIVED}
+    assert not [m.id for m, r in run.scored if r.status is Status.TIMEOUT]
+    assert noted == ""

@@ -114,6 +114,10 @@ class Children:
         # jobs drawn, by how the mutant is applied
         self.modes: collections.Counter[Mode] = collections.Counter()
         self.with_state = 0  # jobs whose first tests write module state
+        # node id -> CPU seconds past which the test is stopped whatever its budget: in the first
+        # observed run of the original, the time past which it runs unobserved anyway
+        # (`exercised.observe_original`)
+        self.limits: dict[str, float] = {}
 
     def budget(self, nodeid: str) -> float:
         """CPU seconds the test may use under a mutant."""
@@ -134,6 +138,9 @@ class Children:
         own, and its family's: the progress a test past its backstop makes)."""
         state.test = nodeid
         state.budget = self.budget(nodeid)
+        limit = self.limits.get(nodeid)
+        if limit is not None:  # two ticks past it: its CPU then surely went beyond the limit
+            state.budget = min(state.budget, limit + 2 * TICK_S)
         state.backstop = self.backstop(nodeid)
         state.cpu_start = cpu_s(state.child.pid)
         state.family = (family_ticks(state.child.pid), time.monotonic())

@@ -141,10 +141,16 @@ def observe_original(
     cost of its deadline. Now a test observed within `OBSERVED_LIMIT` of its untraced time keeps
     the longer of the two as its time (`duration`, its deadline under mutants); one slower than
     that, or stopped at that deadline here, runs unobserved: it has no digest, so a survivor it
-    covers stays Survived (never wrongly Unexercised)."""
+    covers stays Survived (never wrongly Unexercised).
+
+    A test is stopped once its CPU time passes that limit (`Children.limits`), not at its deadline
+    (`timeout_factor` x the limit + `timeout_s`): from there it runs unobserved whatever it does,
+    and the tests after it go on in a new child, as after any hung test. cachetools'
+    `test_pickle_maxsize` computed 0.25-0.3 s more in each of 8 files to end the same way."""
     factor, floor = OBSERVED_LIMIT
     pool = make_pool(Originals(held))
     pool.duration = {t: d * factor + floor for t, d in duration.items()}
+    pool.limits = dict(pool.duration)
     pool.run(iter([_original(ORIGINAL[0], target, list(by_id))]), by_id)
     slowed = set()
     for test in by_id:
