@@ -105,3 +105,37 @@ def test_a_rust_test_is_not_charged_with_a_file_for_a_word_in_a_comment_or_a_met
         "src/core.rs",
         "src/indentation.rs",
     ]
+
+
+RYU_LIKE = {
+    "Cargo.toml": '[package]\nname = "num"\nversion = "0.1.0"\n\n[features]\nsmall = []\n',
+    # the library: a module at a `#[path]` outside src/, one behind a feature that is off
+    "src/lib.rs": (
+        'mod fmt;\n#[path = "../gen/table.rs"]\nmod table;\n#[cfg(feature = "small")]\nmod small;\n'
+        "pub use fmt::show;\n"
+    ),
+    "src/fmt.rs": "pub fn show(n: i64) -> String { n.to_string() }\n",
+    "gen/table.rs": "pub fn lookup(i: usize) -> u64 { [1, 2, 3][i] }\n",
+    "src/small.rs": "pub fn lookup_small(i: usize) -> u64 { i as u64 }\n",
+    # compiled by no target of the library: only the test below includes it by `#[path]`
+    "src/parse.rs": "pub fn parse_num(s: &str) -> i64 { s.parse().unwrap() }\n",
+}
+
+
+def test_a_rust_test_targets_the_files_the_crate_really_compiles(tmp_path):
+    """ryu's tests include `src/s2d.rs` by `#[path]` (no library module) and its library keeps a
+    table behind `feature = "small"`: targets follow the `mod` declarations as rustc does."""
+    from assay.languages.rust_modules import crate_files, included_by_test
+
+    project = _write(tmp_path, RYU_LIKE)
+    rust = LANGUAGES["rust"]
+    assert crate_files(tmp_path, ".") == ["src/lib.rs", "src/fmt.rs", "gen/table.rs"]
+    parse = '#[path = "../src/parse.rs"]\nmod parse;\n#[test]\nfn t() { parse::parse_num("1"); }\n'
+    assert included_by_test(tmp_path, ".", "tests/parse.rs") == []  # not written yet
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests/parse.rs").write_text(parse)
+    assert included_by_test(tmp_path, ".", "tests/parse.rs") == ["src/parse.rs"]
+    assert rust.targets_of(project, parse, "tests/parse.rs") == ["src/parse.rs"]
+    # a module the library puts outside src/ is found; one behind a feature that is off is not
+    both = "#[test]\nfn t() { num::lookup(0); num::lookup_small(0); }\n"
+    assert rust.targets_of(project, both, "tests/t.rs") == ["gen/table.rs"]

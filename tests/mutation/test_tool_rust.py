@@ -71,3 +71,60 @@ def test_the_candidates_tests_alone_are_selected():
     assert selection(".", "tests/price.rs") == (["--test", "price"], [])
     assert selection("crates/p", "crates/p/src/money/mod.rs") == (["--lib"], ["money"])
     assert selection(".", "src/lib.rs") == (["--lib"], [])
+
+
+PARSE_CRATE = {
+    "Cargo.toml": '[package]\nname = "num"\nversion = "0.1.0"\nedition = "2021"\n',
+    "src/lib.rs": "pub fn show(n: i64) -> String {\n    n.to_string()\n}\n",
+    # no library module: only tests/parse.rs compiles it, by `#[path]` (ryu's src/s2d.rs)
+    "src/parse.rs": "pub fn parse_num(s: &str) -> i64 {\n    if s.is_empty() {\n        return 0;\n"
+    "    }\n    s.parse().unwrap()\n}\n",
+    "tests/parse.rs": '#[path = "../src/parse.rs"]\nmod parse;\n\n#[test]\nfn parses() {\n'
+    '    parse::parse_num("12");\n}\n',
+}
+
+
+def _crate(root, files: dict[str, str]):
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    return root
+
+
+def test_a_file_only_a_test_compiles_is_named_as_what_cargo_mutants_cannot_mutate(tmp_path):
+    """cargo-mutants mutates the library's and binaries' code: ryu's `src/s2d.rs`, which only
+    its test includes by `#[path]`, gave no mutant at all, and gate 4 measured nothing."""
+    root = _crate(tmp_path / "num", PARSE_CRATE)
+    settings = Settings(cache=False)
+    request = ToolRequest(
+        root,
+        Project.load(root),
+        settings,
+        Sandbox(settings.sandbox, protect=root),
+        ("tests/parse.rs",),
+        ("src/parse.rs",),
+    )
+    if shutil.which("cargo") is None or executable() is None:
+        pytest.skip("cargo-mutants is not installed (cargo install --locked cargo-mutants)")
+    problem = REGISTRY["rust"].problem(request) or ""
+    assert "src/parse.rs is not part of it (compiled only into tests by `#[path]`" in problem
+    both = ToolRequest(**{**request.__dict__, "targets": ("src/parse.rs", "src/lib.rs")})
+    assert REGISTRY["rust"].problem(both) is None  # src/lib.rs is mutated, src/parse.rs named
+
+
+@pytest.mark.slow
+def test_a_test_of_a_file_only_it_compiles_is_unvalidated_at_gate_4(tmp_path):
+    """Slow lane: gates 1-3 build the crate. The test asserts nothing of `parse_num`: with no
+    mutant to measure it was accepted; gate 4 cannot judge it, and says why."""
+    if shutil.which("cargo") is None or executable() is None:
+        pytest.skip("cargo-mutants is not installed (cargo install --locked cargo-mutants)")
+    from assay import api
+    from assay.model import Verdict
+
+    root = _crate(tmp_path / "num", PARSE_CRATE)
+    report = api.verify([root / "tests/parse.rs"], root=root, use_cache=False)
+    (entry,) = report.files
+    assert entry.targets == ["src/parse.rs"]
+    assert entry.verdict is Verdict.UNVALIDATED, entry
+    gate = next(g for g in entry.gates if g.gate == "mutation")
+    assert "compiled only into tests by `#[path]`" in gate.details["reason"]

@@ -90,6 +90,8 @@ def run_tool(gate: str, candidate: Candidate, ctx: GateContext) -> GateResult:
     code_class, threshold = threshold_for(run.sources, conf, ctx.project.packages)
     info = details(run, threshold, code_class, conf.max_survivors)
     info["tool"] = tool.name
+    if run.unmutated:
+        info["not_mutated"] = run.unmutated
     limits = module_limits(run.sources, conf, ctx.project.packages)
     return judge(
         gate,

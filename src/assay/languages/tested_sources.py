@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
 
-from assay.execution.workspace import SKIP_DIRS
+from assay.languages.rust_modules import crate_files, included_by_test
 from assay.languages.tooling import nearest, under
 
 _WORD = re.compile(r"\b[A-Za-z_]\w*\b")
@@ -69,20 +69,13 @@ def go_sources(root: Path, source: str, rel: str) -> list[str]:
 
 def rust_sources(root: Path, source: str, rel: str) -> list[str]:
     """A Rust test file's code: a file under `src/` tests itself (its `#[cfg(test)]` module); an
-    integration test, the crate's `src/` files declaring a `pub` item it names, else the crate
-    root (`src/lib.rs`)."""
+    integration test, the crate's source files declaring a `pub` item it names, among those the
+    library compiles and those the test compiles into itself by `#[path]`
+    (`rust_modules`), else the crate root (`src/lib.rs`)."""
     crate = nearest(root, rel, ("Cargo.toml",)) or "."
     if PurePosixPath(under(crate, rel)).parts[:1] == ("src",):
         return [rel]
-    src = root / crate / "src"
-    files = []
-    for dirpath, dirnames, filenames in os.walk(src):
-        dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and d != "bin")
-        files += [
-            Path(dirpath, n).relative_to(root).as_posix()
-            for n in sorted(filenames)
-            if n.endswith(".rs")
-        ]
+    files = sorted({*included_by_test(root, crate, rel), *crate_files(root, crate, binaries=False)})
     lib = (PurePosixPath(crate) / "src/lib.rs").as_posix()
     code = _RUST_NOISE.sub(" ", source)
     # a method (an indented item) counts only where the test calls or names it as one: textwrap's

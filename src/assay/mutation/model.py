@@ -162,6 +162,8 @@ class MutationResult:
     # the first (StrykerJS bails at the first failing test), so a test that kills nothing is proven
     # so only on mutants that survived
     complete_kills: bool = True
+    # target -> why the tool could not mutate it (cargo-mutants: a file only a test compiles)
+    unmutated: dict[str, str] = field(default_factory=dict)
 
     @property
     def scored(self) -> list[tuple[Mutant, MutantResult]]:
