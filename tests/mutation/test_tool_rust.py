@@ -128,3 +128,33 @@ def test_a_test_of_a_file_only_it_compiles_is_unvalidated_at_gate_4(tmp_path):
     assert entry.verdict is Verdict.UNVALIDATED, entry
     gate = next(g for g in entry.gates if g.gate == "mutation")
     assert "compiled only into tests by `#[path]`" in gate.details["reason"]
+
+
+@pytest.mark.slow
+def test_a_test_whose_measurable_targets_give_no_mutant_is_unvalidated(tmp_path):
+    """Slow lane: ryu's d2s_table_test tests `compute_pow5` of a table the library compiles only
+    with `feature = "small"` against the full table (constants: no mutant). Gate 4 measured
+    nothing and the file was accepted."""
+    if shutil.which("cargo") is None or executable() is None:
+        pytest.skip("cargo-mutants is not installed (cargo install --locked cargo-mutants)")
+    from assay import api
+    from assay.model import Verdict
+
+    files = {
+        "Cargo.toml": '[package]\nname = "num"\nversion = "0.1.0"\nedition = "2021"\n\n'
+        "[features]\nsmall = []\n",
+        "src/lib.rs": "pub mod table;\n#[cfg(feature = \"small\")]\nmod small;\n",
+        "src/table.rs": "pub const POW: [u64; 3] = [1, 5, 25];\n",
+        "src/small.rs": "pub fn pow5(i: u32) -> u64 {\n    5u64.pow(i)\n}\n",
+        "tests/table.rs": '#[path = "../src/small.rs"]\nmod small;\n\n#[test]\nfn same() {\n'
+        "    for (i, p) in num::table::POW.iter().enumerate() {\n"
+        "        let _ = (small::pow5(i as u32), p);\n    }\n}\n",
+    }
+    root = _crate(tmp_path / "num", files)
+    report = api.verify([root / "tests/table.rs"], root=root, use_cache=False)
+    (entry,) = report.files
+    assert entry.targets == ["src/small.rs", "src/table.rs"]
+    assert entry.verdict is Verdict.UNVALIDATED, entry
+    reason = next(g for g in entry.gates if g.gate == "mutation").details["reason"]
+    assert "src/small.rs is not part of it" in reason
+    assert reason.endswith("; src/table.rs has no mutant to count")

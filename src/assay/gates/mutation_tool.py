@@ -77,6 +77,14 @@ def run_tool(gate: str, candidate: Candidate, ctx: GateContext) -> GateResult:
             run = tool.run(request)
     except RunFailed as err:
         problem = f"{tool.name}: {str(err)[:500]}"
+    if problem is None and run.unmutated and not any(r.status in COUNTED for _, r in run.scored):
+        # the targets it could mutate gave nothing to count: the file is judged on none of its code
+        rest = [t for t in targets if t not in run.unmutated]
+        problem = next(iter(run.unmutated.values())) + (
+            f"; {', '.join(rest)} {'has' if len(rest) == 1 else 'have'} no mutant to count"
+            if rest
+            else ""
+        )
     if problem is not None:
         return GateResult(
             gate,
