@@ -143,7 +143,7 @@ def test_a_test_whose_measurable_targets_give_no_mutant_is_unvalidated(tmp_path)
     files = {
         "Cargo.toml": '[package]\nname = "num"\nversion = "0.1.0"\nedition = "2021"\n\n'
         "[features]\nsmall = []\n",
-        "src/lib.rs": "pub mod table;\n#[cfg(feature = \"small\")]\nmod small;\n",
+        "src/lib.rs": 'pub mod table;\n#[cfg(feature = "small")]\nmod small;\n',
         "src/table.rs": "pub const POW: [u64; 3] = [1, 5, 25];\n",
         "src/small.rs": "pub fn pow5(i: u32) -> u64 {\n    5u64.pow(i)\n}\n",
         "tests/table.rs": '#[path = "../src/small.rs"]\nmod small;\n\n#[test]\nfn same() {\n'
