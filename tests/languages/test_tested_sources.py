@@ -112,11 +112,13 @@ RYU_LIKE = {
     # the library: a module at a `#[path]` outside src/, one behind a feature that is off
     "src/lib.rs": (
         'mod fmt;\n#[path = "../gen/table.rs"]\nmod table;\n#[cfg(feature = "small")]\nmod small;\n'
-        "pub use fmt::show;\n"
+        "#[cfg(test)]\nmod naive;\npub use fmt::show;\n"
     ),
     "src/fmt.rs": "pub fn show(n: i64) -> String { n.to_string() }\n",
     "gen/table.rs": "pub fn lookup(i: usize) -> u64 { [1, 2, 3][i] }\n",
     "src/small.rs": "pub fn lookup_small(i: usize) -> u64 { i as u64 }\n",
+    # the unit tests' helper (base64's engine/naive.rs): no integration test links it
+    "src/naive.rs": "pub fn lookup_naive(i: usize) -> u64 { 1 }\n",
     # compiled by no target of the library: only the test below includes it by `#[path]`
     "src/parse.rs": "pub fn parse_num(s: &str) -> i64 { s.parse().unwrap() }\n",
 }
@@ -137,5 +139,5 @@ def test_a_rust_test_targets_the_files_the_crate_really_compiles(tmp_path):
     assert included_by_test(tmp_path, ".", "tests/parse.rs") == ["src/parse.rs"]
     assert rust.targets_of(project, parse, "tests/parse.rs") == ["src/parse.rs"]
     # a module the library puts outside src/ is found; one behind a feature that is off is not
-    both = "#[test]\nfn t() { num::lookup(0); num::lookup_small(0); }\n"
+    both = "#[test]\nfn t() { num::lookup(0); num::lookup_small(0); num::lookup_naive(0); }\n"
     assert rust.targets_of(project, both, "tests/t.rs") == ["gen/table.rs"]

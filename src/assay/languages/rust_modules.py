@@ -48,9 +48,12 @@ def default_features(root: Path, crate: str) -> set[str]:
 
 
 def _enabled(attrs: str, features: set[str]) -> bool:
-    """False for a `#[cfg(feature = "x")]` (or `not(...)`) the default build does not meet;
-    any other condition (target, `test`) is taken as met."""
+    """False for a `#[cfg(feature = "x")]` (or `not(...)`) the default build does not meet, and
+    for `#[cfg(test)]`: an integration test links the library built without it (base64's
+    `engine/naive.rs`, a unit tests' helper); any other condition (target) is taken as met."""
     for cfg in _CFG.findall(attrs):
+        if cfg.strip() == "test":
+            return False
         if "any(" in cfg or "all(" in cfg:
             continue
         for negated, name in _FEATURE.findall(cfg):
