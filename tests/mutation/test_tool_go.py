@@ -340,3 +340,65 @@ def test_a_test_after_a_panic_is_run_again_not_called_low_value(tmp_path):
     assert gate.details["killed"] == 1 and gate.details["survived"] == 0, gate.details
     assert entry.verdict is Verdict.ACCEPTED, [g.feedback for g in entry.gates]
     assert [t.verdict for t in entry.tests] == [Verdict.ACCEPTED, Verdict.ACCEPTED]
+
+
+KINDS = """package kinds
+
+// IsX: a switch returning booleans, which no operator of the engine changes.
+func IsX(s string) bool {
+	switch s {
+	case "x", "X", "*":
+		return true
+	default:
+		return false
+	}
+}
+
+func Double(n int) int {
+	return n * 2
+}
+"""
+KINDS_TEST = """package kinds
+
+import "testing"
+
+func TestIsX(t *testing.T) {
+	if !IsX("x") || IsX("a") {
+		t.Fatal("isX")
+	}
+}
+
+func TestDouble(t *testing.T) {
+	if Double(3) != 6 {
+		t.Fatal("double")
+	}
+}
+"""
+
+
+@pytest.mark.slow  # gates 1-4 of a Go package: builds, coverage runs, two mutants (15-40 s)
+def test_a_test_of_code_with_no_mutant_is_not_judged_not_low_value(tmp_path):
+    """semver's TestIsX and cast's TestToSliceE were `low_value` ("reaches no mutant: none of the
+    project lines it runs has one"): they test switches returning values, where the engine's
+    operators change nothing. Gate 4 cannot judge them; it says so in a note."""
+    if shutil.which("go") is None:
+        pytest.skip("go is not installed")
+    from assay import api
+    from assay.gates.mutation_tool import NO_MUTANT_THERE
+    from assay.model import Verdict
+
+    root = tmp_path / "kinds"
+    root.mkdir()
+    (root / "go.mod").write_text("module example.com/kinds\n\ngo 1.21\n")
+    (root / "kinds.go").write_text(KINDS)
+    (root / "kinds_test.go").write_text(KINDS_TEST)
+    report = api.verify([root / "kinds_test.go"], root=root, use_cache=False)
+    (entry,) = report.files
+    assert entry.verdict is Verdict.ACCEPTED, [g.feedback for g in entry.gates]
+    verdicts = {t.id: t.verdict for t in entry.tests}
+    assert verdicts == {
+        "kinds_test.go::TestIsX": Verdict.ACCEPTED,
+        "kinds_test.go::TestDouble": Verdict.ACCEPTED,
+    }, entry.tests
+    notes = {t.id: t.note for t in entry.tests}
+    assert notes == {"kinds_test.go::TestIsX": NO_MUTANT_THERE, "kinds_test.go::TestDouble": ""}

@@ -242,6 +242,13 @@ class GoEngine:
         )
         each = {n: covered_lines(text, module_path, module) for n, text in (profiles or {}).items()}
         result.per_test_coverage = len(names) == 1 or bool(each)
+        if each:
+            ran = {n for n in names if any(each.get(n, {}).get(t) for t in request.targets)}
+        elif len(names) == 1 and any(map(covered.get, request.targets)):
+            ran = set(names)  # one test: the baseline's profile is its own
+        else:
+            ran = set()
+        result.ran_targets = {owner[n] for n in ran}
         jobs = max(1, min(2, request.settings.jobs or 2))
         with ThreadPoolExecutor(max_workers=jobs) as pool:
             for m, r in zip(scope, pool.map(judge, scope), strict=True):
