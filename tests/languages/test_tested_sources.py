@@ -141,3 +141,36 @@ def test_a_rust_test_targets_the_files_the_crate_really_compiles(tmp_path):
     # a module the library puts outside src/ is found; one behind a feature that is off is not
     both = "#[test]\nfn t() { num::lookup(0); num::lookup_small(0); num::lookup_naive(0); }\n"
     assert rust.targets_of(project, both, "tests/t.rs") == ["gen/table.rs"]
+
+
+def test_a_js_test_importing_an_index_of_reexports_targets_the_modules_behind_it(tmp_path):
+    """ufo's tests import from `../src`, whose index only re-exports: its one target had no
+    mutant, and gate 4 passed parse.test.ts with nothing measured."""
+    project = _write(
+        tmp_path,
+        {
+            "package.json": '{"name": "u", "type": "module"}\n',
+            "src/index.ts": 'export * from "./parse";\nexport { join } from "./join";\n'
+            'export * from "./deep";\n',
+            "src/parse.ts": "export function parseURL(s: string) { return s.length > 1; }\n",
+            "src/join.ts": "export const join = (a: string, b: string) => a + b;\n",
+            "src/deep.ts": 'export * from "./deep/query";\n',
+            "src/deep/query.ts": "export function getQuery(s: string) { return s; }\n",
+        },
+    )
+    ts = LANGUAGES["typescript"]
+    test = 'import { parseURL, getQuery } from "../src";\nparseURL("a"); getQuery("b");\n'
+    assert ts.targets_of(project, test, "test/parse.test.ts") == [
+        "src/index.ts",
+        "src/parse.ts",
+        "src/deep.ts",
+        "src/deep/query.ts",
+    ]
+    # naming none of the re-exported names: every module behind the index
+    assert ts.targets_of(project, 'import * as u from "../src";\n', "test/u.test.ts") == [
+        "src/index.ts",
+        "src/parse.ts",
+        "src/join.ts",
+        "src/deep.ts",
+        "src/deep/query.ts",
+    ]
