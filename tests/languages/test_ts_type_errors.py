@@ -73,3 +73,29 @@ def test_a_type_checker_the_sandbox_cannot_start_is_unvalidated_not_a_compile_er
     (entry,) = report.files
     assert entry.verdict is Verdict.UNVALIDATED, entry.gates[0].feedback
     assert "tsc could not be started" in entry.gates[0].feedback
+
+
+@pytest.mark.slow  # tsc and a vitest start on the example's copy: 10-30 s under load
+def test_a_dependency_the_project_imports_but_has_not_installed_is_unvalidated(tmp_path):
+    """pathe 2.0.3 with its dependencies half installed: src/_path.ts imports `zeptomatch`, vitest
+    could not load the test ("Failed to load url zeptomatch ... in src/_path.ts"), and the file
+    was rejected as a compile error."""
+    if not (REPO / "examples/ts/node_modules/vitest").is_dir():
+        pytest.skip("vitest is not installed in examples/ts (`npm ci` there; .ci/toolchains)")
+    root = copy_example("ts", tmp_path)
+    source = (root / "src/price.ts").read_text()
+    (root / "src/price.ts").write_text('import "zeptomatch-not-installed";\n' + source)
+    report = api.verify([root / "test/price.test.ts"], root=root, use_cache=False)
+    (entry,) = report.files
+    assert entry.verdict is Verdict.UNVALIDATED, entry.gates[0].feedback
+    assert "the package 'zeptomatch-not-installed' (src/price.ts imports it) is not installed" in (
+        entry.gates[0].feedback
+    )
+    # a test importing a package the project does not declare is the test's own mistake
+    (root / "src/price.ts").write_text(source)
+    (root / "test/other.test.ts").write_text(
+        'import { test } from "vitest";\nimport "not-a-dependency";\n\ntest("x", () => {});\n'
+    )
+    report = api.verify([root / "test/other.test.ts"], root=root, use_cache=False)
+    (entry,) = report.files
+    assert entry.verdict is Verdict.REJECTED and entry.rejected_at == "compile", entry

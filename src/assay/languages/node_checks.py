@@ -73,6 +73,27 @@ def tsc(self: NodeRunner, ws: Workspace, rel: str, module: str) -> CompileResult
     return CompileResult(raw_lines=ran.raw_lines, duration_s=ran.result.duration_s)
 
 
+# a package the loaded code imports and node_modules lacks: vite's words, node's ESM and CJS ones
+_MISSING = re.compile(
+    r"Failed to load url (?P<vite>[^\s(]+) \(resolved id: [^)]*\)(?: in (?P<in>\S+?))?\.? Does"
+    r"|Cannot find (?:package|module) '(?P<node>[^']+)'(?: imported from '?(?P<from>[^'\s]+))?"
+)
+
+
+def missing_package(text: str) -> tuple[str, str] | None:
+    """(package, the file importing it, when named) of a load failure that is a dependency not
+    installed: a bare specifier, not a relative path or a builtin. pathe's tests failed to load
+    with "Failed to load url zeptomatch ... in src/_path.ts": the project's dependency, not in
+    node_modules, and the file was rejected as a compile error."""
+    for m in _MISSING.finditer(text):
+        name = m.group("vite") or m.group("node") or ""
+        if name and not name.startswith((".", "/", "node:")) and "\\" not in name:
+            parts = name.split("/")
+            package = "/".join(parts[:2]) if name.startswith("@") else parts[0]
+            return package, m.group("in") or m.group("from") or ""
+    return None
+
+
 def node_check(self: NodeRunner, ws: Workspace, rel: str) -> CompileResult:
     """`node --check`: a syntax error, compact and on its line."""
     ran = self.exec(ws, self.conf.compile_command or ["node", "--check", rel])
