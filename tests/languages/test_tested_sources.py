@@ -174,3 +174,22 @@ def test_a_js_test_importing_an_index_of_reexports_targets_the_modules_behind_it
         "src/deep.ts",
         "src/deep/query.ts",
     ]
+
+
+def test_a_rust_test_of_a_dependency_has_no_target_in_the_crate(tmp_path):
+    """indoc 2.0.0's tests/test_unindent.rs tests the `unindent` crate, a dev-dependency; indoc's
+    src/unindent.rs (a copy of it, `pub fn unindent`) was its target, rejected at 0 %."""
+    project = _write(
+        tmp_path,
+        {
+            "Cargo.toml": '[package]\nname = "in-doc"\nversion = "0.1.0"\n\n'
+            '[dev-dependencies]\nunindent = "0.2"\n',
+            "src/lib.rs": "mod unindent;\npub use unindent::unindent;\n",
+            "src/unindent.rs": "pub fn unindent(s: &str) -> String { s.into() }\n",
+        },
+    )
+    rust = LANGUAGES["rust"]
+    other = "use unindent::unindent;\n#[test]\nfn t() { assert_eq!(unindent(\" a\"), \"a\"); }\n"
+    assert rust.targets_of(project, other, "tests/test_unindent.rs") == []
+    own = "use in_doc::unindent;\n#[test]\nfn t() { assert_eq!(unindent(\" a\"), \"a\"); }\n"
+    assert rust.targets_of(project, own, "tests/own.rs") == ["src/unindent.rs"]

@@ -33,6 +33,25 @@ def _manifest(root: Path, crate: str) -> dict:
         return {}
 
 
+def library_name(root: Path, crate: str) -> str | None:
+    """The name an integration test calls the crate's library by (`[lib] name`, else the
+    package's name with `-` as `_`)."""
+    manifest = _manifest(root, crate)
+    name = (manifest.get("lib") or {}).get("name") or (manifest.get("package") or {}).get("name")
+    return name.replace("-", "_") if isinstance(name, str) else None
+
+
+def dependency_names(root: Path, crate: str) -> set[str]:
+    """The crates the manifest depends on (dev-dependencies included), as code names them."""
+    manifest = _manifest(root, crate)
+    names: set[str] = set()
+    for key in ("dependencies", "dev-dependencies"):
+        for name, spec in (manifest.get(key) or {}).items():
+            real = spec.get("package", name) if isinstance(spec, dict) else name
+            names |= {name.replace("-", "_"), str(real).replace("-", "_")}
+    return names
+
+
 def default_features(root: Path, crate: str) -> set[str]:
     """The features `cargo test` enables with no flag: `default` and what it names."""
     table = _manifest(root, crate).get("features") or {}

@@ -10,7 +10,12 @@ import re
 from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
 
-from assay.languages.rust_modules import crate_files, included_by_test
+from assay.languages.rust_modules import (
+    crate_files,
+    dependency_names,
+    included_by_test,
+    library_name,
+)
 from assay.languages.tooling import nearest, under
 
 _WORD = re.compile(r"\b[A-Za-z_]\w*\b")
@@ -75,9 +80,18 @@ def rust_sources(root: Path, source: str, rel: str) -> list[str]:
     crate = nearest(root, rel, ("Cargo.toml",)) or "."
     if PurePosixPath(under(crate, rel)).parts[:1] == ("src",):
         return [rel]
-    files = sorted({*included_by_test(root, crate, rel), *crate_files(root, crate, binaries=False)})
+    included = included_by_test(root, crate, rel)
     lib = (PurePosixPath(crate) / "src/lib.rs").as_posix()
     code = _RUST_NOISE.sub(" ", source)
+    name = library_name(root, crate)
+    # a test of another crate that never names this one: indoc's tests/test_unindent.rs tests
+    # the `unindent` crate (a dev-dependency), and indoc's own src/unindent.rs, a copy of it, was
+    # its target (rejected at 0 %)
+    elsewhere = bool(name) and not re.search(rf"\b{re.escape(name or '')}\b", code)
+    elsewhere = elsewhere and any(
+        re.search(rf"\b{re.escape(d)}\s*::", code) for d in dependency_names(root, crate)
+    )
+    files = included if elsewhere else sorted({*included, *crate_files(root, crate, False)})
     # a method (an indented item) counts only where the test calls or names it as one: textwrap's
     # tests/indent.rs says "ported over from python" in a comment, and `Word::from` in src/core.rs
     # made core.rs a target, rejected at 0 %
@@ -91,4 +105,6 @@ def rust_sources(root: Path, source: str, rel: str) -> list[str]:
         }
         if names & set(_WORD.findall(code)):
             found.append(rel)
+    if elsewhere:
+        return found[:LIMIT]
     return (found or ([lib] if (root / lib).is_file() else []))[:LIMIT]
