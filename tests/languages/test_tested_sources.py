@@ -189,7 +189,7 @@ def test_a_rust_test_of_a_dependency_has_no_target_in_the_crate(tmp_path):
         },
     )
     rust = LANGUAGES["rust"]
-    other = "use unindent::unindent;\n#[test]\nfn t() { assert_eq!(unindent(\" a\"), \"a\"); }\n"
+    other = 'use unindent::unindent;\n#[test]\nfn t() { assert_eq!(unindent(" a"), "a"); }\n'
     assert rust.targets_of(project, other, "tests/test_unindent.rs") == []
-    own = "use in_doc::unindent;\n#[test]\nfn t() { assert_eq!(unindent(\" a\"), \"a\"); }\n"
+    own = 'use in_doc::unindent;\n#[test]\nfn t() { assert_eq!(unindent(" a"), "a"); }\n'
     assert rust.targets_of(project, own, "tests/own.rs") == ["src/unindent.rs"]
