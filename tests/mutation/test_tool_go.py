@@ -299,14 +299,20 @@ func Find(xs []int, x int) *int {
 	return nil
 }
 """
-# under `==` -> `!=`, the first test dereferences nil: the panic ends the test binary before the
-# second test runs, which fails on the same mutant too
+# under `==` -> `!=`, the first two tests dereference nil: each panic ends the test binary before
+# the tests after it run, and the last fails on the same mutant too
 FIND_TEST = """package find
 
 import "testing"
 
 func TestFindDereferences(t *testing.T) {
 	if *Find([]int{5}, 5) != 5 {
+		t.Fatal("not 5")
+	}
+}
+
+func TestFindDereferencesAgain(t *testing.T) {
+	if *Find([]int{5, 5}, 5) != 5 {
 		t.Fatal("not 5")
 	}
 }
@@ -339,7 +345,7 @@ def test_a_test_after_a_panic_is_run_again_not_called_low_value(tmp_path):
     gate = next(g for g in entry.gates if g.gate == "mutation")
     assert gate.details["killed"] == 1 and gate.details["survived"] == 0, gate.details
     assert entry.verdict is Verdict.ACCEPTED, [g.feedback for g in entry.gates]
-    assert [t.verdict for t in entry.tests] == [Verdict.ACCEPTED, Verdict.ACCEPTED]
+    assert [t.verdict for t in entry.tests] == [Verdict.ACCEPTED] * 3
 
 
 KINDS = """package kinds

@@ -203,7 +203,8 @@ class GoEngine:
             overlay = here / "overlay.json"
             overlay.write_text(json.dumps({"Replace": {str(root / m.file): str(copy)}}))
 
-            def go_test(pattern: str) -> tuple[MutantResult, list[str]]:
+            def go_test(among: list[str]) -> tuple[MutantResult, list[str]]:
+                pattern = "^(" + "|".join(re.escape(n) for n in among) + ")$"
                 ran = run_tool(
                     request,
                     [
@@ -224,14 +225,14 @@ class GoEngine:
                     timeout=per_mutant + 60,
                 )
                 out = _status(ran.stdout, ran.returncode, ran.timed_out, ran.duration_s)
-                return out, unfinished(ran.stdout, names) if out.status is Status.KILLED else []
+                return out, unfinished(ran.stdout, among) if out.status is Status.KILLED else []
 
-            first, left = go_test(run_re)
+            first, left = go_test(names)
             # a panic ends the test binary: the tests after it never ran under this mutant, and
             # one of them would be `low_value` for kills it never had the chance to make
             # (semver's TestValidatePrerelease, after TestParts' nil dereference)
             while left:
-                more, rest = go_test("^(" + "|".join(re.escape(n) for n in left) + ")$")
+                more, rest = go_test(left)
                 first.duration_s += more.duration_s
                 first.killed_by = sorted({*first.killed_by, *more.killed_by})
                 left = rest if len(rest) < len(left) else []
