@@ -225,3 +225,27 @@ func TestOnlyCalls(t *testing.T) { total(1, 2) }
     go_hits = {(f.test, f.rule) for f in analyze(go, "price/price_test.go", "go")}
     assert ("only_builds", "AP001") in rust_hits and ("parses", "AP001") not in rust_hits
     assert ("TestOnlyCalls", "AP001") in go_hits and ("TestAdds", "AP001") not in go_hits
+
+
+def test_a_js_test_asserting_with_functions_imported_from_assert_has_an_assertion():
+    """nanoid's non-secure.test.js: every test asserts with `equal(...)` and `match(...)` from
+    'node:assert', and all 13 were "AP001: no assertion"."""
+    js = """
+import { equal, match as matches } from 'node:assert'
+import { describe, test } from 'node:test'
+const { deepEqual } = require('assert/strict')
+import { format } from '../index.js'
+
+function sameShape(a) { deepEqual(Object.keys(a), ['x']) }
+
+describe('format', () => {
+  test('pads', () => { equal(format(1), '01') })
+  test('matches', () => { matches(format(2), /2/) })
+  test('through a helper', () => { sameShape({ x: format(3) }) })
+  test('only calls', () => { format(4) })
+})
+"""
+    hits = {(f.test, f.rule) for f in analyze(js, "test/format.test.js", "javascript")}
+    assert ("format > only calls", "AP001") in hits
+    for name in ("pads", "matches", "through a helper"):
+        assert (f"format > {name}", "AP001") not in hits, hits

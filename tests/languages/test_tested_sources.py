@@ -105,3 +105,91 @@ def test_a_rust_test_is_not_charged_with_a_file_for_a_word_in_a_comment_or_a_met
         "src/core.rs",
         "src/indentation.rs",
     ]
+
+
+RYU_LIKE = {
+    "Cargo.toml": '[package]\nname = "num"\nversion = "0.1.0"\n\n[features]\nsmall = []\n',
+    # the library: a module at a `#[path]` outside src/, one behind a feature that is off
+    "src/lib.rs": (
+        'mod fmt;\n#[path = "../gen/table.rs"]\nmod table;\n#[cfg(feature = "small")]\nmod small;\n'
+        "#[cfg(test)]\nmod naive;\npub use fmt::show;\n"
+    ),
+    "src/fmt.rs": "pub fn show(n: i64) -> String { n.to_string() }\n",
+    "gen/table.rs": "pub fn lookup(i: usize) -> u64 { [1, 2, 3][i] }\n",
+    "src/small.rs": "pub fn lookup_small(i: usize) -> u64 { i as u64 }\n",
+    # the unit tests' helper (base64's engine/naive.rs): no integration test links it
+    "src/naive.rs": "pub fn lookup_naive(i: usize) -> u64 { 1 }\n",
+    # compiled by no target of the library: only the test below includes it by `#[path]`
+    "src/parse.rs": "pub fn parse_num(s: &str) -> i64 { s.parse().unwrap() }\n",
+}
+
+
+def test_a_rust_test_targets_the_files_the_crate_really_compiles(tmp_path):
+    """ryu's tests include `src/s2d.rs` by `#[path]` (no library module) and its library keeps a
+    table behind `feature = "small"`: targets follow the `mod` declarations as rustc does."""
+    from assay.languages.rust_modules import crate_files, included_by_test
+
+    project = _write(tmp_path, RYU_LIKE)
+    rust = LANGUAGES["rust"]
+    assert crate_files(tmp_path, ".") == ["src/lib.rs", "src/fmt.rs", "gen/table.rs"]
+    parse = '#[path = "../src/parse.rs"]\nmod parse;\n#[test]\nfn t() { parse::parse_num("1"); }\n'
+    assert included_by_test(tmp_path, ".", "tests/parse.rs") == []  # not written yet
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests/parse.rs").write_text(parse)
+    assert included_by_test(tmp_path, ".", "tests/parse.rs") == ["src/parse.rs"]
+    assert rust.targets_of(project, parse, "tests/parse.rs") == ["src/parse.rs"]
+    # a module the library puts outside src/ is found; one behind a feature that is off is not
+    both = "#[test]\nfn t() { num::lookup(0); num::lookup_small(0); num::lookup_naive(0); }\n"
+    assert rust.targets_of(project, both, "tests/t.rs") == ["gen/table.rs"]
+
+
+def test_a_js_test_importing_an_index_of_reexports_targets_the_modules_behind_it(tmp_path):
+    """ufo's tests import from `../src`, whose index only re-exports: its one target had no
+    mutant, and gate 4 passed parse.test.ts with nothing measured."""
+    project = _write(
+        tmp_path,
+        {
+            "package.json": '{"name": "u", "type": "module"}\n',
+            "src/index.ts": 'export * from "./parse";\nexport { join } from "./join";\n'
+            'export * from "./deep";\n',
+            "src/parse.ts": "export function parseURL(s: string) { return s.length > 1; }\n",
+            "src/join.ts": "export const join = (a: string, b: string) => a + b;\n",
+            "src/deep.ts": 'export * from "./deep/query";\n',
+            "src/deep/query.ts": "export function getQuery(s: string) { return s; }\n",
+        },
+    )
+    ts = LANGUAGES["typescript"]
+    test = 'import { parseURL, getQuery } from "../src";\nparseURL("a"); getQuery("b");\n'
+    assert ts.targets_of(project, test, "test/parse.test.ts") == [
+        "src/index.ts",
+        "src/parse.ts",
+        "src/deep.ts",
+        "src/deep/query.ts",
+    ]
+    # naming none of the re-exported names: every module behind the index
+    assert ts.targets_of(project, 'import * as u from "../src";\n', "test/u.test.ts") == [
+        "src/index.ts",
+        "src/parse.ts",
+        "src/join.ts",
+        "src/deep.ts",
+        "src/deep/query.ts",
+    ]
+
+
+def test_a_rust_test_of_a_dependency_has_no_target_in_the_crate(tmp_path):
+    """indoc 2.0.0's tests/test_unindent.rs tests the `unindent` crate, a dev-dependency; indoc's
+    src/unindent.rs (a copy of it, `pub fn unindent`) was its target, rejected at 0 %."""
+    project = _write(
+        tmp_path,
+        {
+            "Cargo.toml": '[package]\nname = "in-doc"\nversion = "0.1.0"\n\n'
+            '[dev-dependencies]\nunindent = "0.2"\n',
+            "src/lib.rs": "mod unindent;\npub use unindent::unindent;\n",
+            "src/unindent.rs": "pub fn unindent(s: &str) -> String { s.into() }\n",
+        },
+    )
+    rust = LANGUAGES["rust"]
+    other = 'use unindent::unindent;\n#[test]\nfn t() { assert_eq!(unindent(" a"), "a"); }\n'
+    assert rust.targets_of(project, other, "tests/test_unindent.rs") == []
+    own = 'use in_doc::unindent;\n#[test]\nfn t() { assert_eq!(unindent(" a"), "a"); }\n'
+    assert rust.targets_of(project, own, "tests/own.rs") == ["src/unindent.rs"]

@@ -285,3 +285,126 @@ def test_each_test_is_named_only_under_the_mutants_of_the_code_it_runs(tmp_path)
     assert all(r.covered_by == ["lex_test.go::TestSplit"] for r in covered), covered
     judged = attribute(result, ["lex_test.go::TestClass", "lex_test.go::TestSplit"])
     assert judged.low_value == {"lex_test.go::TestClass": REACHES_NONE}
+
+
+FIND = """package find
+
+// Find points at the first x in xs, or is nil.
+func Find(xs []int, x int) *int {
+	for i := range xs {
+		if xs[i] == x {
+			return &xs[i]
+		}
+	}
+	return nil
+}
+"""
+# under `==` -> `!=`, the first two tests dereference nil: each panic ends the test binary before
+# the tests after it run, and the last fails on the same mutant too
+FIND_TEST = """package find
+
+import "testing"
+
+func TestFindDereferences(t *testing.T) {
+	if *Find([]int{5}, 5) != 5 {
+		t.Fatal("not 5")
+	}
+}
+
+func TestFindDereferencesAgain(t *testing.T) {
+	if *Find([]int{5, 5}, 5) != 5 {
+		t.Fatal("not 5")
+	}
+}
+
+func TestFindIsNotNil(t *testing.T) {
+	if Find([]int{5}, 5) == nil {
+		t.Fatal("nil")
+	}
+}
+"""
+
+
+@pytest.mark.slow  # gates 1-4 of a Go package: builds, a coverage run, one mutant (15-40 s)
+def test_a_test_after_a_panic_is_run_again_not_called_low_value(tmp_path):
+    """semver's TestValidatePrerelease was `low_value` ("kills none of the mutants of the code it
+    runs"): under a mutant of validatePrerelease, TestParts dereferenced nil, the panic ended the
+    test binary, and the tests after it never ran. They now run on that mutant on their own."""
+    if shutil.which("go") is None:
+        pytest.skip("go is not installed")
+    from assay import api
+    from assay.model import Verdict
+
+    root = tmp_path / "find"
+    root.mkdir()
+    (root / "go.mod").write_text("module example.com/find\n\ngo 1.21\n")
+    (root / "find.go").write_text(FIND)
+    (root / "find_test.go").write_text(FIND_TEST)
+    report = api.verify([root / "find_test.go"], root=root, use_cache=False)
+    (entry,) = report.files
+    gate = next(g for g in entry.gates if g.gate == "mutation")
+    assert gate.details["killed"] == 1 and gate.details["survived"] == 0, gate.details
+    assert entry.verdict is Verdict.ACCEPTED, [g.feedback for g in entry.gates]
+    assert [t.verdict for t in entry.tests] == [Verdict.ACCEPTED] * 3
+
+
+KINDS = """package kinds
+
+// IsX: a switch returning booleans, which no operator of the engine changes.
+func IsX(s string) bool {
+	switch s {
+	case "x", "X", "*":
+		return true
+	default:
+		return false
+	}
+}
+
+func Double(n int) int {
+	return n * 2
+}
+"""
+KINDS_TEST = """package kinds
+
+import "testing"
+
+func TestIsX(t *testing.T) {
+	if !IsX("x") || IsX("a") {
+		t.Fatal("isX")
+	}
+}
+
+func TestDouble(t *testing.T) {
+	if Double(3) != 6 {
+		t.Fatal("double")
+	}
+}
+"""
+
+
+@pytest.mark.slow  # gates 1-4 of a Go package: builds, coverage runs, two mutants (15-40 s)
+def test_a_test_of_code_with_no_mutant_is_not_judged_not_low_value(tmp_path):
+    """semver's TestIsX and cast's TestToSliceE were `low_value` ("reaches no mutant: none of the
+    project lines it runs has one"): they test switches returning values, where the engine's
+    operators change nothing. Gate 4 cannot judge them; it says so in a note."""
+    if shutil.which("go") is None:
+        pytest.skip("go is not installed")
+    from assay import api
+    from assay.gates.mutation_tool import NO_MUTANT_THERE
+    from assay.model import Verdict
+
+    root = tmp_path / "kinds"
+    root.mkdir()
+    (root / "go.mod").write_text("module example.com/kinds\n\ngo 1.21\n")
+    (root / "kinds.go").write_text(KINDS)
+    (root / "kinds_test.go").write_text(KINDS_TEST)
+    report = api.verify([root / "kinds_test.go"], root=root, use_cache=False)
+    (entry,) = report.files
+    assert entry.verdict is Verdict.ACCEPTED, [g.feedback for g in entry.gates]
+    verdicts = {t.id: t.verdict for t in entry.tests}
+    assert verdicts == {
+        "kinds_test.go::TestIsX": Verdict.ACCEPTED,
+        "kinds_test.go::TestDouble": Verdict.ACCEPTED,
+    }, entry.tests
+    notes = {t.id: t.note for t in entry.tests}
+    assert notes == {"kinds_test.go::TestIsX": NO_MUTANT_THERE, "kinds_test.go::TestDouble": ""}

@@ -71,3 +71,90 @@ def test_the_candidates_tests_alone_are_selected():
     assert selection(".", "tests/price.rs") == (["--test", "price"], [])
     assert selection("crates/p", "crates/p/src/money/mod.rs") == (["--lib"], ["money"])
     assert selection(".", "src/lib.rs") == (["--lib"], [])
+
+
+PARSE_CRATE = {
+    "Cargo.toml": '[package]\nname = "num"\nversion = "0.1.0"\nedition = "2021"\n',
+    "src/lib.rs": "pub fn show(n: i64) -> String {\n    n.to_string()\n}\n",
+    # no library module: only tests/parse.rs compiles it, by `#[path]` (ryu's src/s2d.rs)
+    "src/parse.rs": "pub fn parse_num(s: &str) -> i64 {\n    if s.is_empty() {\n        return 0;\n"
+    "    }\n    s.parse().unwrap()\n}\n",
+    "tests/parse.rs": '#[path = "../src/parse.rs"]\nmod parse;\n\n#[test]\nfn parses() {\n'
+    '    parse::parse_num("12");\n}\n',
+}
+
+
+def _crate(root, files: dict[str, str]):
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    return root
+
+
+def test_a_file_only_a_test_compiles_is_named_as_what_cargo_mutants_cannot_mutate(tmp_path):
+    """cargo-mutants mutates the library's and binaries' code: ryu's `src/s2d.rs`, which only
+    its test includes by `#[path]`, gave no mutant at all, and gate 4 measured nothing."""
+    root = _crate(tmp_path / "num", PARSE_CRATE)
+    settings = Settings(cache=False)
+    request = ToolRequest(
+        root,
+        Project.load(root),
+        settings,
+        Sandbox(settings.sandbox, protect=root),
+        ("tests/parse.rs",),
+        ("src/parse.rs",),
+    )
+    if shutil.which("cargo") is None or executable() is None:
+        pytest.skip("cargo-mutants is not installed (cargo install --locked cargo-mutants)")
+    problem = REGISTRY["rust"].problem(request) or ""
+    assert "src/parse.rs is not part of it (compiled only into tests by `#[path]`" in problem
+    both = ToolRequest(**{**request.__dict__, "targets": ("src/parse.rs", "src/lib.rs")})
+    assert REGISTRY["rust"].problem(both) is None  # src/lib.rs is mutated, src/parse.rs named
+
+
+@pytest.mark.slow
+def test_a_test_of_a_file_only_it_compiles_is_unvalidated_at_gate_4(tmp_path):
+    """Slow lane: gates 1-3 build the crate. The test asserts nothing of `parse_num`: with no
+    mutant to measure it was accepted; gate 4 cannot judge it, and says why."""
+    if shutil.which("cargo") is None or executable() is None:
+        pytest.skip("cargo-mutants is not installed (cargo install --locked cargo-mutants)")
+    from assay import api
+    from assay.model import Verdict
+
+    root = _crate(tmp_path / "num", PARSE_CRATE)
+    report = api.verify([root / "tests/parse.rs"], root=root, use_cache=False)
+    (entry,) = report.files
+    assert entry.targets == ["src/parse.rs"]
+    assert entry.verdict is Verdict.UNVALIDATED, entry
+    gate = next(g for g in entry.gates if g.gate == "mutation")
+    assert "compiled only into tests by `#[path]`" in gate.details["reason"]
+
+
+@pytest.mark.slow
+def test_a_test_whose_measurable_targets_give_no_mutant_is_unvalidated(tmp_path):
+    """Slow lane: ryu's d2s_table_test tests `compute_pow5` of a table the library compiles only
+    with `feature = "small"` against the full table (constants: no mutant). Gate 4 measured
+    nothing and the file was accepted."""
+    if shutil.which("cargo") is None or executable() is None:
+        pytest.skip("cargo-mutants is not installed (cargo install --locked cargo-mutants)")
+    from assay import api
+    from assay.model import Verdict
+
+    files = {
+        "Cargo.toml": '[package]\nname = "num"\nversion = "0.1.0"\nedition = "2021"\n\n'
+        "[features]\nsmall = []\n",
+        "src/lib.rs": 'pub mod table;\n#[cfg(feature = "small")]\nmod small;\n',
+        "src/table.rs": "pub const POW: [u64; 3] = [1, 5, 25];\n",
+        "src/small.rs": "pub fn pow5(i: u32) -> u64 {\n    5u64.pow(i)\n}\n",
+        "tests/table.rs": '#[path = "../src/small.rs"]\nmod small;\n\n#[test]\nfn same() {\n'
+        "    for (i, p) in num::table::POW.iter().enumerate() {\n"
+        "        let _ = (small::pow5(i as u32), p);\n    }\n}\n",
+    }
+    root = _crate(tmp_path / "num", files)
+    report = api.verify([root / "tests/table.rs"], root=root, use_cache=False)
+    (entry,) = report.files
+    assert entry.targets == ["src/small.rs", "src/table.rs"]
+    assert entry.verdict is Verdict.UNVALIDATED, entry
+    reason = next(g for g in entry.gates if g.gate == "mutation").details["reason"]
+    assert "src/small.rs is not part of it" in reason
+    assert reason.endswith("; src/table.rs has no mutant to count")

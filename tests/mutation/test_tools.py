@@ -233,3 +233,17 @@ def test_pit_names_the_artifact_it_could_not_load_offline():
     )
     pit = output.replace("org.junit.platform:junit-platform-launcher:jar", "org.pitest:pitest:jar")
     assert offline_problem(pit).startswith("PIT could not load offline (fetch PIT once")
+
+
+def test_a_pit_failure_is_told_in_pits_words_not_its_bug_report_boilerplate():
+    """joda-convert 2.2.4's PIT run (`fixtures/tools/pit-minion-failure.log`, Maven's output as
+    captured): the gate said "PIT failed: exit 1" above `-Dmaven.home=...` input lines and the
+    JVM's version, the tail of PIT's bug-report request; the cause was three lines up."""
+    from assay.mutation.tools.pit import failure
+
+    said = failure((TOOLS / "pit-minion-failure.log").read_text())
+    assert said.splitlines()[0].endswith(
+        "PIT >> SEVERE : Coverage generator Minion exited abnormally due to UNKNOWN_ERROR"
+    )
+    assert "Coverage generation minion exited abnormally! (UNKNOWN_ERROR)" in said
+    assert "-Dmaven.home" not in said and "Vendor" not in said

@@ -64,12 +64,12 @@ class CompileGate(BaseGate):
     def run(self, candidate: Candidate, ctx: GateContext) -> GateResult:
         start = time.monotonic()
 
-        def reject(body: list[str], **details: object) -> GateResult:
+        def reject(body: list[str], hint: str = HINT, **details: object) -> GateResult:
             return GateResult(
                 self.name,
                 GateStatus.REJECT,
                 time.monotonic() - start,
-                compose(HEADER, body, HINT),
+                compose(HEADER, body, hint),
                 details=details,
             )
 
@@ -130,6 +130,7 @@ class CompileGate(BaseGate):
                     f"{e.where}:{e.line}: {e.message}" if e.line else f"{e.where}: {e.message}"
                     for e in located
                 ],
+                hint=next((e.hint for e in located if e.hint), HINT),
                 **details,
             )
         if result.timed_out:  # not a compile error (collecting by running: jest, node --test)

@@ -16,7 +16,13 @@ from assay.errors import RunFailed
 from assay.feedback import compose
 from assay.gates.base import GateContext
 from assay.model import Candidate, GateResult, GateStatus, TestOutcome, Verdict
-from assay.mutation.attribution import attribute, function_of, module_limits, module_scores
+from assay.mutation.attribution import (
+    REACHES_NONE,
+    attribute,
+    function_of,
+    module_limits,
+    module_scores,
+)
 from assay.mutation.codeclass import threshold_for
 from assay.mutation.model import COUNTED, MutationResult
 from assay.mutation.summary import details, feedback
@@ -32,6 +38,10 @@ WARN_HINT = (
     "assert on what that code returns or does, or drop it."
 )
 GAP_HEADER = "UNVALIDATED: Gate 4 — SCORE NOT JUDGED"
+NO_MUTANT_THERE = (
+    "gate 4 cannot judge it: the project code it runs has no mutant (the tool's operators change "
+    "nothing there)"
+)
 REJECTED = "REJECT: Gate 4 — LOW MUTATION SCORE"  # `summary.feedback`'s header
 
 
@@ -77,6 +87,14 @@ def run_tool(gate: str, candidate: Candidate, ctx: GateContext) -> GateResult:
             run = tool.run(request)
     except RunFailed as err:
         problem = f"{tool.name}: {str(err)[:500]}"
+    if problem is None and run.unmutated and not any(r.status in COUNTED for _, r in run.scored):
+        # the targets it could mutate gave nothing to count: the file is judged on none of its code
+        rest = [t for t in targets if t not in run.unmutated]
+        problem = next(iter(run.unmutated.values())) + (
+            f"; {', '.join(rest)} {'has' if len(rest) == 1 else 'have'} no mutant to count"
+            if rest
+            else ""
+        )
     if problem is not None:
         return GateResult(
             gate,
@@ -90,6 +108,8 @@ def run_tool(gate: str, candidate: Candidate, ctx: GateContext) -> GateResult:
     code_class, threshold = threshold_for(run.sources, conf, ctx.project.packages)
     info = details(run, threshold, code_class, conf.max_survivors)
     info["tool"] = tool.name
+    if run.unmutated:
+        info["not_mutated"] = run.unmutated
     limits = module_limits(run.sources, conf, ctx.project.packages)
     return judge(
         gate,
@@ -144,6 +164,11 @@ def judge(
             if why:
                 low_value[t] = why
     notes = dict(judged.redundant)
+    for t in [t for t, why in low_value.items() if why == REACHES_NONE and t in run.ran_targets]:
+        # it ran the project's code, where the tool has nothing to change (semver's `isX`, a
+        # switch returning booleans, has no mutant under the Go engine's operators)
+        del low_value[t]
+        notes[t] = NO_MUTANT_THERE
     for t in list(low_value):
         how = (spawning or {}).get(function_of(t).split("::", 1)[-1])
         if how:

@@ -190,6 +190,21 @@ class NodeRunner(ToolRunner):
         load = run.tests.get(f"{rel}{TEST_ID_SEP}<file>")
         if runner == "vitest" and load is not None:  # the file did not load: nothing collected
             crash = f"vitest could not load {rel}:\n{load.message}"
+        missing = node_checks.missing_package(crash) if crash else None
+        declared = {
+            name
+            for key in ("dependencies", "devDependencies", "peerDependencies")
+            for name in pkg.get(key) or {}
+        }
+        by_test = missing is not None and missing[1] in ("", rel, str(ws.path(rel)))
+        if missing is not None and (missing[0] in declared or not by_test):
+            # a dependency not installed (the project declares it, or its own code imports it):
+            # the machine's, not the file's; a test importing what the project has not is its own
+            package, where = missing
+            return self.environment(
+                f"the package {package!r}{f' ({where} imports it)' if where else ''} is not "
+                f"installed in {module}: run `npm ci` (or npm install) there"
+            )
         listed = CompileResult(
             collected=list(run.tests),
             crash=crash,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from assay.execution.runner import CompileResult, Problem
@@ -16,6 +17,12 @@ if TYPE_CHECKING:
     from assay.languages.node import NodeRunner
 
 _NODE_CHECK = re.compile(r"^(?P<file>.+?):(?P<line>\d+)$")
+# ufo's join.test.ts: TS2556 at gate 1, while `vitest run` (which strips types unchecked) passes
+UNCHECKED_BY_VITEST = (
+    "Fix the type errors: assay type-checks a .ts test before it runs (tsc with the project's "
+    "tsconfig.json compilerOptions); vitest runs it without a type check, so `vitest run` passes "
+    "it as it is."
+)
 
 
 def tsc(self: NodeRunner, ws: Workspace, rel: str, module: str) -> CompileResult:
@@ -58,10 +65,33 @@ def tsc(self: NodeRunner, ws: Workspace, rel: str, module: str) -> CompileResult
     problems = tsc_errors(ran.text, ran.roots, base)
     mine = [p for p in problems if p.where == rel]
     if mine:
+        if self.test_runner(ws, module) == "vitest" and any(p.message[:2] == "TS" for p in mine):
+            mine[0] = replace(mine[0], hint=UNCHECKED_BY_VITEST)
         return CompileResult(errors=mine, raw_lines=ran.raw_lines, duration_s=ran.result.duration_s)
     if ran.result.returncode != 0 and not problems:
         return self.no_result(ran, "tsc", ran.raw_lines, ran.result.duration_s)
     return CompileResult(raw_lines=ran.raw_lines, duration_s=ran.result.duration_s)
+
+
+# a package the loaded code imports and node_modules lacks: vite's words, node's ESM and CJS ones
+_MISSING = re.compile(
+    r"Failed to load url (?P<vite>[^\s(]+) \(resolved id: [^)]*\)(?: in (?P<in>\S+?))?\.? Does"
+    r"|Cannot find (?:package|module) '(?P<node>[^']+)'(?: imported from '?(?P<from>[^'\s]+))?"
+)
+
+
+def missing_package(text: str) -> tuple[str, str] | None:
+    """(package, the file importing it, when named) of a load failure that is a dependency not
+    installed: a bare specifier, not a relative path or a builtin. pathe's tests failed to load
+    with "Failed to load url zeptomatch ... in src/_path.ts": the project's dependency, not in
+    node_modules, and the file was rejected as a compile error."""
+    for m in _MISSING.finditer(text):
+        name = m.group("vite") or m.group("node") or ""
+        if name and not name.startswith((".", "/", "node:")) and "\\" not in name:
+            parts = name.split("/")
+            package = "/".join(parts[:2]) if name.startswith("@") else parts[0]
+            return package, m.group("in") or m.group("from") or ""
+    return None
 
 
 def node_check(self: NodeRunner, ws: Workspace, rel: str) -> CompileResult:

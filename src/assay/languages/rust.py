@@ -65,6 +65,18 @@ def _target(crate: str, rel: str) -> tuple[list[str], str]:
     return ["--tests"], ""
 
 
+# a build that could not write its files (base64's tests.rs: "could not write output to
+# .../cargo-target/debug/deps/...o: Permission denied" was a compile error of the test)
+_IO = re.compile(
+    r"could not write output|Permission denied|No space left on device|Read-only file system|"
+    r"Disk quota exceeded|Too many open files|failed to (write|create|open|remove|rename) "
+)
+IO_HINT = (
+    "Not the file's fault: the build could not write its files here (permissions, disk space); "
+    "run again, and report it if it happens again."
+)
+
+
 def _diagnostic(msg: dict, crate: str, roots: tuple[str, ...], root: Path) -> Problem | None:
     """One rustc error from cargo's JSON, at its primary span, with the span's label."""
     if msg.get("level") not in ("error", "error: internal compiler error"):
@@ -72,8 +84,8 @@ def _diagnostic(msg: dict, crate: str, roots: tuple[str, ...], root: Path) -> Pr
     spans = [s for s in msg.get("spans") or [] if s.get("is_primary")]
     code = (msg.get("code") or {}).get("code")
     text = (f"error[{code}]: " if code else "error: ") + msg.get("message", "")
-    if not spans:
-        return Problem("", text, None, "compile")
+    if not spans:  # no line of any file: the build's own failure, or the machine's
+        return Problem("", text, None, "environment" if _IO.search(text) else "compile")
     span = spans[0]
     if span.get("label"):
         text += f": {span['label']}"
@@ -161,6 +173,14 @@ class RustRunner(ToolRunner):
                     raw,
                     ran.result.duration_s,
                     FETCH,
+                )
+            io = [p for p in problems if p.kind == "environment"]
+            if io:
+                return self.environment(
+                    f"cargo could not write the build: {io[0].message}",
+                    raw,
+                    ran.result.duration_s,
+                    IO_HINT,
                 )
             mine = [
                 p for p in problems if p.where == rel or (p.where == "" and select[0] == "--test")

@@ -10,7 +10,12 @@ import re
 from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
 
-from assay.execution.workspace import SKIP_DIRS
+from assay.languages.rust_modules import (
+    crate_files,
+    dependency_names,
+    included_by_test,
+    library_name,
+)
 from assay.languages.tooling import nearest, under
 
 _WORD = re.compile(r"\b[A-Za-z_]\w*\b")
@@ -69,22 +74,24 @@ def go_sources(root: Path, source: str, rel: str) -> list[str]:
 
 def rust_sources(root: Path, source: str, rel: str) -> list[str]:
     """A Rust test file's code: a file under `src/` tests itself (its `#[cfg(test)]` module); an
-    integration test, the crate's `src/` files declaring a `pub` item it names, else the crate
-    root (`src/lib.rs`)."""
+    integration test, the crate's source files declaring a `pub` item it names, among those the
+    library compiles and those the test compiles into itself by `#[path]`
+    (`rust_modules`), else the crate root (`src/lib.rs`)."""
     crate = nearest(root, rel, ("Cargo.toml",)) or "."
     if PurePosixPath(under(crate, rel)).parts[:1] == ("src",):
         return [rel]
-    src = root / crate / "src"
-    files = []
-    for dirpath, dirnames, filenames in os.walk(src):
-        dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and d != "bin")
-        files += [
-            Path(dirpath, n).relative_to(root).as_posix()
-            for n in sorted(filenames)
-            if n.endswith(".rs")
-        ]
+    included = included_by_test(root, crate, rel)
     lib = (PurePosixPath(crate) / "src/lib.rs").as_posix()
     code = _RUST_NOISE.sub(" ", source)
+    name = library_name(root, crate)
+    # a test of another crate that never names this one: indoc's tests/test_unindent.rs tests
+    # the `unindent` crate (a dev-dependency), and indoc's own src/unindent.rs, a copy of it, was
+    # its target (rejected at 0 %)
+    elsewhere = bool(name) and not re.search(rf"\b{re.escape(name or '')}\b", code)
+    elsewhere = elsewhere and any(
+        re.search(rf"\b{re.escape(d)}\s*::", code) for d in dependency_names(root, crate)
+    )
+    files = included if elsewhere else sorted({*included, *crate_files(root, crate, False)})
     # a method (an indented item) counts only where the test calls or names it as one: textwrap's
     # tests/indent.rs says "ported over from python" in a comment, and `Word::from` in src/core.rs
     # made core.rs a target, rejected at 0 %
@@ -98,4 +105,6 @@ def rust_sources(root: Path, source: str, rel: str) -> list[str]:
         }
         if names & set(_WORD.findall(code)):
             found.append(rel)
+    if elsewhere:
+        return found[:LIMIT]
     return (found or ([lib] if (root / lib).is_file() else []))[:LIMIT]

@@ -92,6 +92,8 @@ class Ran:
         return head + (f"\n{tail}" if tail else "")
 
 
+# a shell's and the sandbox's exec statuses: the command was not found or could not be executed
+NOT_STARTED = (126, 127)
 # gate 1's advice for an environment gap, by its cause: only a missing dependency is fetched
 FETCH = "Fetch the project's dependencies once (the sandbox has no network)."
 OWN_CODE = (
@@ -149,6 +151,16 @@ class ToolRunner:
     def no_result(ran: Ran, what: str, raw_lines: int, duration: float) -> CompileResult:
         """A compile step that gave no result. Out of time it is the machine's (no code of the test
         ran yet: a loaded machine, a large project), never the file's compile error."""
+        if ran.result.returncode in NOT_STARTED and not ran.result.timed_out:
+            # the tool never ran (a `node_modules/.bin/tsc` linked from outside the project, which
+            # the sandbox does not show): the machine's, not a compile error of the file
+            return ToolRunner.environment(
+                f"{ran.why(what)}\n{what} could not be started: it is missing, or lies outside "
+                "what the sandbox shows (the project's own files, the toolchain): install it in "
+                "the project and run again",
+                raw_lines,
+                duration,
+            )
         if not ran.result.timed_out:
             return CompileResult(crash=ran.why(what), raw_lines=raw_lines, duration_s=duration)
         load = os.getloadavg()[0] if hasattr(os, "getloadavg") else 0.0

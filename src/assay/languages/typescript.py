@@ -39,6 +39,15 @@ _RELATIVE_IMPORT = re.compile(
     r"""(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)["'](\.{1,2}(?:/[^"']*)?)["']"""
 )
 TEST_DIRS = ("test", "tests", "__tests__")
+_WORD = re.compile(r"[A-Za-z_$][\w$]*")
+# `export * from "./x"`, `export * as ns from "./x"`, `export { a, b as c } from "./x"`
+_REEXPORT = re.compile(
+    r"""\bexport\s*(?:\*(?:\s*as\s+[\w$]+)?|\{[^}]*\})\s*from\s*["'](\.{1,2}/[^"']*)["']"""
+)
+_EXPORTED = re.compile(
+    r"\bexport\s+(?:default\s+)?(?:declare\s+)?(?:async\s+)?"
+    r"(?:function\s*\*?|const|let|var|class|enum|abstract\s+class)\s*([A-Za-z_$][\w$]*)"
+)
 _NODE_ESM = re.compile(r'"(module|moduleResolution)"\s*:\s*"node(16|next)"', re.I)
 FRAMEWORKS = {
     "vitest": 'vitest (`import { describe, it, expect } from "vitest";`)',
@@ -69,6 +78,38 @@ def resolve_relative(root: Path, base: PurePosixPath) -> PurePosixPath | None:
     return next((t for t in tries if (root / t).is_file()), None)
 
 
+def reexported(root: Path, barrel: PurePosixPath, words: set[str], depth: int = 3) -> list[str]:
+    """The modules a file re-exports (`export * from "./parse"`, `export { a } from "./b"`) that
+    declare a name the test uses, themselves or through their own re-exports (all of them when
+    none does), `depth` levels down: ufo's tests import from `../src`, an index of re-exports
+    with no code, and gate 4 measured nothing there (accepted, 0 mutants)."""
+
+    def text(module: PurePosixPath) -> str:
+        try:
+            return (root / module).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return ""
+
+    def children(module: PurePosixPath) -> list[PurePosixPath]:
+        found = (
+            resolve_relative(root, PurePosixPath(os.path.normpath(module.parent / spec)))
+            for spec in _REEXPORT.findall(text(module))
+        )
+        return [m for m in found if m is not None]
+
+    def leads(module: PurePosixPath, depth: int) -> bool:
+        return bool(words & set(_EXPORTED.findall(text(module)))) or (
+            depth > 0 and any(leads(c, depth - 1) for c in children(module))
+        )
+
+    found = children(barrel) if depth > 0 else []
+    chosen = [m for m in found if leads(m, depth - 1)] or found
+    out = []
+    for module in chosen:
+        out += [module.as_posix(), *reexported(root, module, words, depth - 1)]
+    return out
+
+
 def _profile(root: Path) -> Profile:
     return Profile(**{**NODE_PROFILE.__dict__, "links": node_module_dirs(root)})
 
@@ -95,11 +136,12 @@ class NodeLanguage(Language):
         """The project's files a test file imports by relative path (`../src/price`,
         `./util.js` standing for `util.ts`): what gate 4 mutates."""
         out: list[str] = []
+        words = set(_WORD.findall(source))
         for spec in _RELATIVE_IMPORT.findall(source):
             base = PurePosixPath(os.path.normpath(PurePosixPath(rel).parent / spec))
             found = resolve_relative(project.root, base)
             if found is not None and not self.is_test_file(found.as_posix()):
-                out.append(found.as_posix())
+                out += [found.as_posix(), *reexported(project.root, found, words)]
         return list(dict.fromkeys(out))
 
     def cache_inputs(self, project: Project, rel: str) -> list[str]:

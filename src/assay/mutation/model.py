@@ -164,6 +164,11 @@ class MutationResult:
     # the first (StrykerJS bails at the first failing test), so a test that kills nothing is proven
     # so only on mutants that survived
     complete_kills: bool = True
+    # target -> why the tool could not mutate it (cargo-mutants: a file only a test compiles)
+    unmutated: dict[str, str] = field(default_factory=dict)
+    # tests whose own coverage runs lines of the targets (known with per-test coverage: the Go
+    # engine): one that reaches no mutant there ran code the tool has no operator for
+    ran_targets: set[str] = field(default_factory=set)
 
     @property
     def scored(self) -> list[tuple[Mutant, MutantResult]]:

@@ -6,6 +6,7 @@ stay one code path whatever the language."""
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
@@ -87,10 +88,13 @@ def span_mutant(
     replacement: str,
     operator: str,
     after: str | None = None,
+    reprint: Callable[[str, str], str] | None = None,
 ) -> Mutant:
     """A tool's mutant as assay's: `start`/`end` are 1-based (line, column), end exclusive, as in
     the mutation-testing-elements schema; `after` overrides the mutated line shown in feedback
-    (a tool that names its change instead of giving the text: PIT)."""
+    (a tool that names its change instead of giving the text: PIT); `reprint(original,
+    replacement)` gives the replacement in the source's own text (a tool that prints the mutated
+    node afresh: StrykerJS)."""
     lines = source.split("\n")
     offsets = [0]
     for line in lines:
@@ -101,6 +105,8 @@ def span_mutant(
         return min(offsets[line - 1] + max(col - 1, 0), len(source))
 
     a, b = offset(*start), offset(*end)
+    if reprint is not None:
+        replacement = reprint(source[a:b], replacement)
     first, last = min(max(start[0], 1), len(lines)), min(max(end[0], 1), len(lines))
     before = _compact("\n".join(lines[first - 1 : last]))
     mutated = _compact(source[offsets[first - 1] : a] + replacement + source[b : offsets[last] - 1])

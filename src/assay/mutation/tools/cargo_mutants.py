@@ -20,6 +20,7 @@ from typing import Any
 
 from assay._assay_sandbox.mutation.protocol import Status
 from assay.languages.rust import RUST
+from assay.languages.rust_modules import crate_files
 from assay.languages.rust_warm import warm_target
 from assay.languages.tooling import nearest, under
 from assay.languages.warm import seed
@@ -160,6 +161,10 @@ class CargoMutants:
             )
         if not request.targets:
             return "no Rust source file to mutate"
+        crate = nearest(request.root, request.targets[0], ("Cargo.toml",)) or "."
+        outside = test_only(request.root, crate, request.targets)
+        if len(outside) == len(request.targets):
+            return outside[request.targets[0]]
         return None
 
     def run(self, request: ToolRequest) -> MutationResult:
@@ -170,7 +175,9 @@ class CargoMutants:
         crate = nearest(root, request.targets[0], ("Cargo.toml",)) or "."
         dirs = ScratchDirs.of(root, "cargo-mutants")
         base = [exe, "mutants", "--dir", str(root / crate)]
-        files = [a for t in request.targets for a in ("--file", under(crate, t))]
+        outside = test_only(root, crate, request.targets)
+        targets = [t for t in request.targets if t not in outside]
+        files = [a for t in targets for a in ("--file", under(crate, t))]
         env = {**_cargo_env(), "CARGO_TARGET_DIR": str(mutants_target(request, crate, dirs.cache))}
         listed = run_tool(
             request, [*base, "--list", "--json", *files], root, RUST.profile, dirs, env
@@ -181,9 +188,7 @@ class CargoMutants:
             raw = json.loads(listed.stdout)
         except ValueError as exc:
             raise ToolFailed(f"cargo mutants --list gave no JSON: {exc}") from None
-        sources = {
-            t: (root / t).read_text(encoding="utf-8", errors="replace") for t in request.targets
-        }
+        sources = {t: (root / t).read_text(encoding="utf-8", errors="replace") for t in targets}
         mutants = [to_mutant(m, crate, sources, i) for i, m in enumerate(raw)]
         by_key = {_key(m): mut for m, mut in zip(raw, mutants, strict=True)}
         scope = [
@@ -191,7 +196,7 @@ class CargoMutants:
             for m, mut in zip(raw, mutants, strict=True)
             if request.lines is None or mut.line in request.lines.get(mut.file, frozenset())
         ]
-        result = MutationResult(mutants=mutants, results={}, sources=sources)
+        result = MutationResult(mutants=mutants, results={}, sources=sources, unmutated=outside)
         if not scope:
             return result
         argv = [
@@ -239,6 +244,24 @@ class CargoMutants:
         result.duration_s = ran.duration_s + listed.duration_s
         result.per_test_coverage = False
         return result
+
+
+def test_only(root: Path, crate: str, targets: tuple[str, ...]) -> dict[str, str]:
+    """The targets cargo-mutants cannot mutate, with why: it mutates the code of the library and
+    binaries, and a file only a test compiles by `#[path]` (ryu's `src/s2d.rs`), or one behind a
+    feature the default build leaves off, is in neither."""
+    compiled = set(crate_files(root, crate))
+    outside = [t for t in targets if t not in compiled]
+    if not outside:
+        return {}
+    names = ", ".join(outside)
+    why = (
+        f"cargo-mutants mutates only the code the crate's library and binaries compile; {names} "
+        f"{'is' if len(outside) == 1 else 'are'} not part of it (compiled only into tests by "
+        "`#[path]`, or behind a feature the default build leaves off): gate 4 cannot measure "
+        f"{'it' if len(outside) == 1 else 'them'}"
+    )
+    return dict.fromkeys(outside, why)
 
 
 def _why(what: str, text: str, timed_out: bool = False) -> str:

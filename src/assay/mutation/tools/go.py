@@ -202,32 +202,54 @@ class GoEngine:
             copy.write_text(sources[m.file][: m.start] + m.replacement + sources[m.file][m.end :])
             overlay = here / "overlay.json"
             overlay.write_text(json.dumps({"Replace": {str(root / m.file): str(copy)}}))
-            ran = run_tool(
-                request,
-                [
-                    "go",
-                    "test",
-                    "-json",
-                    "-count=1",
-                    f"-overlay={overlay}",
-                    f"-timeout={int(per_mutant)}s",
-                    "-run",
-                    run_re,
-                    *pkgs,
-                ],
-                cwd,
-                GO.profile,
-                dirs,
-                env,
-                timeout=per_mutant + 60,
-            )
-            return _status(ran.stdout, ran.returncode, ran.timed_out, ran.duration_s)
+
+            def go_test(among: list[str]) -> tuple[MutantResult, list[str]]:
+                pattern = "^(" + "|".join(re.escape(n) for n in among) + ")$"
+                ran = run_tool(
+                    request,
+                    [
+                        "go",
+                        "test",
+                        "-json",
+                        "-count=1",
+                        f"-overlay={overlay}",
+                        f"-timeout={int(per_mutant)}s",
+                        "-run",
+                        pattern,
+                        *pkgs,
+                    ],
+                    cwd,
+                    GO.profile,
+                    dirs,
+                    env,
+                    timeout=per_mutant + 60,
+                )
+                out = _status(ran.stdout, ran.returncode, ran.timed_out, ran.duration_s)
+                return out, unfinished(ran.stdout, among) if out.status is Status.KILLED else []
+
+            first, left = go_test(names)
+            # a panic ends the test binary: the tests after it never ran under this mutant, and
+            # one of them would be `low_value` for kills it never had the chance to make
+            # (semver's TestValidatePrerelease, after TestParts' nil dereference)
+            while left:
+                more, rest = go_test(left)
+                first.duration_s += more.duration_s
+                first.killed_by = sorted({*first.killed_by, *more.killed_by})
+                left = rest if len(rest) < len(left) else []
+            return first
 
         profiles = per_test_lines(
             request, names, pkgs, coverpkg, max(10, int(request.timeout_s)), cwd, dirs, env
         )
         each = {n: covered_lines(text, module_path, module) for n, text in (profiles or {}).items()}
         result.per_test_coverage = len(names) == 1 or bool(each)
+        if each:
+            ran = {n for n in names if any(each.get(n, {}).get(t) for t in request.targets)}
+        elif len(names) == 1 and any(map(covered.get, request.targets)):
+            ran = set(names)  # one test: the baseline's profile is its own
+        else:
+            ran = set()
+        result.ran_targets = {owner[n] for n in ran}
         jobs = max(1, min(2, request.settings.jobs or 2))
         with ThreadPoolExecutor(max_workers=jobs) as pool:
             for m, r in zip(scope, pool.map(judge, scope), strict=True):
@@ -310,6 +332,20 @@ def executed(
     for rel, function in sorted(ran):
         result.scope.setdefault(rel, []).append(function)
     return kept
+
+
+def unfinished(stdout: str, names: list[str]) -> list[str]:
+    """The test functions `go test -json` never ended (pass, fail or skip): a panic in an
+    earlier test stopped the binary before them."""
+    ended = set()
+    for line in stdout.splitlines():
+        try:
+            event = json.loads(line)
+        except ValueError:
+            continue
+        if event.get("Action") in ("pass", "fail", "skip") and event.get("Test"):
+            ended.add(event["Test"])
+    return [n for n in names if n not in ended]
 
 
 def _status(stdout: str, returncode: int, timed_out: bool, duration: float) -> MutantResult:

@@ -152,11 +152,25 @@ class Pit:
         ran = request.exec(argv, module, PROFILE)
         xml = reports / "mutations.xml"
         if ran.returncode != 0 or not xml.is_file():
-            text = relativize(error_tail(ran.stdout + "\n" + ran.stderr), str(request.root))
+            text = relativize(failure(ran.stdout + "\n" + ran.stderr), str(request.root))
             what = offline_problem(text) if _OFFLINE.search(text) else "PIT failed"
             raise RunFailed(f"{what}: {ended(ran, request.timeout_s)}\n{text}")
         mutants, results = read_mutations(xml, sources, classes, tests)
         return assemble(mutants, results, sources, request, time.monotonic() - start)
+
+
+# PIT's own account of a failure, and Maven's one-line summary of it; the tail below them is the
+# bug-report boilerplate (the JVM's input arguments, its version), which hid the cause
+_PIT_CAUSE = re.compile(r"PIT >> SEVERE|^\[ERROR\] Failed to execute goal")
+
+
+def failure(output: str) -> str:
+    """Why a PIT run failed, in PIT's and Maven's words (joda-convert 2.2.4: "Coverage generator
+    Minion exited abnormally", where the message showed `-Dmaven.home=...` input lines)."""
+    causes = [ln.strip() for ln in output.splitlines() if _PIT_CAUSE.search(ln.strip())]
+    if causes:
+        return "\n".join(dict.fromkeys(causes[:3]))
+    return error_tail(output)
 
 
 def _module(request: ToolRequest) -> str:

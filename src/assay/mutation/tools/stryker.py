@@ -40,6 +40,7 @@ from assay.languages.tooling import TEST_ID_SEP, nearest, under
 from assay.mutation.model import DETECTED, Mutant, MutantResult, MutationResult, Status
 from assay.mutation.tools import stryker_scope, stryker_tape
 from assay.mutation.tools.base import ToolRequest, assemble, drop_other_tests, span_mutant
+from assay.mutation.tools.js_text import exact_replacement
 from assay.mutation.tools.scratch_run import ended
 from assay.sandbox import assay_cache
 from assay.sandbox.view import hand_over
@@ -357,6 +358,7 @@ def read_report(
                 (loc["end"]["line"], loc["end"]["column"]),
                 m.get("replacement", ""),
                 m.get("mutatorName", "stryker"),
+                reprint=exact_replacement,
             )
             status = STATUS.get(m.get("status", ""), Status.RUNTIME_ERROR)
             why = m.get("statusReason") or ""

@@ -88,7 +88,8 @@ def analyze(
     shared = syntax.file_mocks(text(tree.root_node))
     more = _modules(root, path, tree.root_node, syntax, ts)
     package = syntax.package(tree.root_node)
-    helpers = asserting_helpers(tree.root_node, facts.calls, syntax, more)
+    imported = syntax.imported_assertions(text(tree.root_node))
+    helpers = asserting_helpers(tree.root_node, facts.calls, syntax, more, imported)
     for case in found:
         found_calls = (
             calls(facts.calls, case.body, syntax.named_args) if case.body is not None else []
@@ -115,13 +116,18 @@ _FUNCTIONS = ("function_declaration", "method_declaration", "function_item", "fu
 
 
 def asserting_helpers(
-    root: Any, kinds: tuple[str, ...], syntax: Family, more: tuple[Any, ...] = ()
+    root: Any,
+    kinds: tuple[str, ...],
+    syntax: Family,
+    more: tuple[Any, ...] = (),
+    imported: frozenset[str] = frozenset(),
 ) -> frozenset[str]:
     """Names of the file's functions whose body asserts, directly or through another such
     helper (`fn check(v: &str) { assert_eq!(parse(v).unwrap().to_string(), v) }`); the overloads
     of one name count together (`testByChunk(a, b)` calling `testByChunk(a, b, false)`), a test
     method called by another test is a helper too, and so are the functions of `more` (the
-    modules the file declares), Rust's `macro_rules!` and the types whose `impl` asserts."""
+    modules the file declares), Rust's `macro_rules!` and the types whose `impl` asserts; the
+    names the file imports from an assertion module (`imported`) are among them."""
     bodies: dict[str, list[Any]] = {}
     stack = [root, *more]
     while stack:
@@ -141,7 +147,7 @@ def asserting_helpers(
                 call for rule in inner for t in rule.named_children for call in token_calls(t)
             ]
             bodies.setdefault(text(name) + "!", []).extend(found_calls)
-    found: set[str] = set()
+    found: set[str] = set(imported)
     grew = True
     while grew:
         grew = False

@@ -71,6 +71,26 @@ def is_assertion(call: Call) -> bool:
     )
 
 
+# modules whose exports are assertions: node's assert, uvu's, chai's, power-assert
+_ASSERT_MODULE = r"(?:node:)?assert(?:/strict)?|uvu/assert|chai|power-assert"
+_IMPORTED = re.compile(
+    rf"""import\s*\{{([^}}]*)\}}\s*from\s*['"](?:{_ASSERT_MODULE})['"]"""
+    rf"""|(?:const|let|var)\s*\{{([^}}]*)\}}\s*=\s*require\(\s*['"](?:{_ASSERT_MODULE})['"]\s*\)"""
+)
+
+
+def imported_assertions(source: str) -> frozenset[str]:
+    """The names the file imports from an assertion module: nanoid's tests assert with bare
+    `equal(...)` and `match(...)` from 'node:assert', and each was "AP001: no assertion"."""
+    names = set()
+    for match in _IMPORTED.finditer(source):
+        for item in (match.group(1) or match.group(2) or "").split(","):
+            name = re.split(r"\s+as\s+|\s*:\s*", item.strip())[-1].strip()
+            if re.fullmatch(r"[A-Za-z_$][\w$]*", name):
+                names.add(name)
+    return frozenset(names)
+
+
 def _file_mocks(source: str) -> int:
     """Top-level `jest.mock(...)`/`vi.mock(...)`: mocks made for every test of the file."""
     return len(re.findall(r"\b(jest|vi)\.(mock|doMock)\(", source))
@@ -81,4 +101,5 @@ FAMILY = Family(
     is_assertion=is_assertion,
     file_mocks=_file_mocks,
     getters=True,
+    imported_assertions=imported_assertions,
 )

@@ -195,6 +195,10 @@ def _no_package(root: Any) -> str | None:
     return None
 
 
+def _none_imported(source: str) -> frozenset[str]:
+    return frozenset()
+
+
 def default_assertion(call: Call) -> bool:
     """An assertion by name (assertEquals, Assert.Equal, assertThat ...): Java's and C#'s style."""
     return bool(ASSERT_NAME.match(call.name)) or call.callee.startswith(
@@ -224,3 +228,6 @@ class Family:
     # (parsed root) -> the file's package when its own functions are called unqualified (Go):
     # assertions of that package are the code under test (testify's own tests)
     package: Callable[[Any], str | None] = _no_package
+    # (source) -> names the file imports from an assertion module (`import { equal } from
+    # 'node:assert'`): a call of one asserts
+    imported_assertions: Callable[[str], frozenset[str]] = _none_imported
