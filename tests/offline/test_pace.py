@@ -105,7 +105,7 @@ def test_the_budget_counts_the_cpu_seconds_the_work_got_not_the_wall_time_it_too
     subprocess.run([sys.executable, "-c", WORK_THEN_WAIT.format(cpu=0.3, wait=3.0)], check=True)
     pace.measure()
     used = tree_cpu() - cpu
-    assert used >= 0.3
+    assert used >= 0.25  # os.times counts in clock ticks
     assert pace.elapsed() - start == pytest.approx(used, abs=0.05)
     assert pace.slowdown > 1.0  # 3.3 s of wall for it: the next marks are projected further
 
