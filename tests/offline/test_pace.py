@@ -10,6 +10,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import time
 
 import pytest
 
@@ -122,3 +123,18 @@ def test_work_done_in_lanes_side_by_side_counts_once_per_lane():
     pace.measure(lanes=2)
     used = tree_cpu() - cpu
     assert pace.elapsed() - start <= used / 2 + 0.05
+
+
+def test_short_pieces_of_work_are_counted_by_their_cpu_once_there_is_enough_to_read():
+    """The mutants' loop reads the clock as each child ends: ten children of a few hundredths of
+    a CPU-s each, a wait of 0.5 s after each. Each piece alone is too little to read; counted
+    as they add up, the clock takes their CPU. Before, a piece too small to read was counted by
+    its wall time over a spin - the waits spent the budget."""
+    pace = Pace(cap=20.0)
+    start, cpu = pace.elapsed(), tree_cpu()
+    for _ in range(10):
+        subprocess.run([sys.executable, "-c", WORK_THEN_WAIT.format(cpu=0.02, wait=0.0)])
+        time.sleep(0.5)
+        pace.measure()
+    used = tree_cpu() - cpu
+    assert pace.elapsed() - start == pytest.approx(used, abs=0.3)

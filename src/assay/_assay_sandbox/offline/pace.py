@@ -11,7 +11,9 @@ machine does the work of an idle one, more slowly, up to `MAX_SLOWDOWN` times th
 the slowdown was a 20 ms spin read at each measure and the wall time in between was divided by
 it: a streak of uncontended spins (1.0 at load 50) counted a starved interval as idle time and
 cut the probe short, so toolz's score swung with the load (bench/README.md, "Ninth pass"). An
-interval with too little CPU to read (waiting, or too short) falls back to the spin.
+interval with too little CPU to read runs on (`elapsed` extrapolates at the slowdown in force)
+until it has enough; one that waited `MAX_WAIT_S` counts its CPU, at least its wall time over
+the cap (a wait is not load: the spin read it as idle time). The spin gives the first reading.
 Used by the probe in the sandbox and by the writer around it (mining, the gates).
 """
 
@@ -28,7 +30,7 @@ SPIN_S = 0.02  # CPU seconds one measure spins (about 0.1 s of wall time at load
 MAX_SLOWDOWN = 20.0
 KEEP = 3  # the slowdown in force: the median of the last measures
 MIN_CPU_S = 0.2  # an interval with at least this much CPU (per lane) is read by its own CPU
-MIN_WALL_S = 0.2  # a shorter interval with less CPU adds no reading (a spin would be noise)
+MAX_WAIT_S = 2.0  # an interval this long with less CPU waited: counted, no reading taken
 
 
 def spin(cpu_s: float = SPIN_S) -> float:
@@ -60,22 +62,21 @@ class Pace:
         self.measure()
 
     def measure(self, lanes: int = 1) -> float:
-        """Count the time since the last measure and read the slowdown: by the interval's CPU
-        (over `lanes` processes that worked side by side) when it has enough, else by a short
-        spin, the wall time then counted at the mean of the two readings; the slowdown in force
-        after it."""
+        """Count the time since the last measure by its CPU (over `lanes` processes that worked
+        side by side) and read the slowdown from it, once it has enough (see the module's
+        docstring); the slowdown in force after it."""
         now, cpu = time.monotonic(), tree_cpu()
         wall, used = now - self.last, (cpu - self.cpu) / max(1, lanes)
-        before = self.slowdown
         if used >= MIN_CPU_S:  # the work's own account: the budget counts its CPU
             self._read(min(self.cap, max(1.0, wall / used)))
             self.spent += min(used, wall)
-        elif wall >= MIN_WALL_S or not self.samples:
-            first = not self.samples
+        elif not self.samples:  # nothing read yet: a spin
             self._read(min(self.cap, spin()))
-            self.spent += wall / (self.slowdown if first else (before + self.slowdown) / 2)
-        else:
             self.spent += wall / self.slowdown
+        elif wall >= MAX_WAIT_S:  # waiting, not working: its CPU, never under the cap's share
+            self.spent += max(used, wall / self.cap)
+        else:  # too little CPU to read yet (a mutant's child): counted when there is enough
+            return self.slowdown
         self.last, self.cpu = now, cpu
         return self.slowdown
 
