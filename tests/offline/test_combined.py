@@ -14,6 +14,7 @@ import pytest
 from assay.config import load_settings
 from assay.pipeline import Verifier
 from assay.project import Project, candidate
+from assay.writers.offline.combined import MAX_FOLDED
 from assay.writers.offline.gates import gate4_out_of_time, writer_gates
 from assay.writers.offline.probe import Kept
 from assay.writers.offline.render import formatted, render
@@ -41,7 +42,9 @@ def test_cases_of_one_function_that_share_no_table_are_one_test_of_statements():
     """Before: a function per call shape - `fee(50)`, `fee(100, True)`, `fee(150, premium=...)`
     and the raise were four tests beside the table; now the table (three cases of one shape) and
     one test holding the rest, returns first, each assertion with the line it guards."""
-    table = [_case(f"t{n}", str(n), str(n * 100)) for n in (2, 3, 4)]
+    # more rows than a table that folds into the test of statements (`MAX_FOLDED`, test_fold.py)
+    rows = range(2, 3 + MAX_FOLDED)
+    table = [_case(f"t{n}", str(n), str(n * 100)) for n in rows]
     loose = [
         _case("raise", "^amount must be positive, got 0$", "0", k="raise"),
         _case("two", "0", "100", "True"),
@@ -56,7 +59,7 @@ def test_cases_of_one_function_that_share_no_table_are_one_test_of_statements():
         "test_fee_return_values",
         "test_fee_return_values_and_raises_value_error",
     ]
-    assert [k.id for k in out.rows["test_fee_return_values"]] == ["t2", "t3", "t4"]
+    assert [k.id for k in out.rows["test_fee_return_values"]] == [f"t{n}" for n in rows]
     both = tests["test_fee_return_values_and_raises_value_error"]
     assert [k.id for k in out.rows[both.name]] == ["two", "kw", "raise"]
     assert [ast.unparse(s) for s in both.body] == [
@@ -65,7 +68,7 @@ def test_cases_of_one_function_that_share_no_table_are_one_test_of_statements():
         "with pytest.raises(ValueError, match='^amount must be positive, got 0$'):\n    fee(0)",
     ]
     assert out.statements == {both.name: [1, 1, 1]}
-    assert [t.test for t in out.tests][3:] == [both.name] * 3
+    assert [t.test for t in out.tests][len(rows) :] == [both.name] * 3
 
 
 def test_an_argument_passed_by_name_in_one_call_and_by_position_in_another_shares_a_table():

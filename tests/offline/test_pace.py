@@ -10,11 +10,12 @@ import os
 import subprocess
 import sys
 import textwrap
+import time
 
 import pytest
 
 from assay._assay_sandbox import launch
-from assay._assay_sandbox.offline.pace import Clock, Pace
+from assay._assay_sandbox.offline.pace import Clock, Pace, tree_cpu
 from assay._assay_sandbox.protocol import OfflineFunction, OfflineJob
 
 FUNCTIONS = 8
@@ -84,3 +85,58 @@ def test_a_budget_in_idle_seconds_reaches_its_marks_by_the_wall_clock_end_at_the
     assert clock.at(start + 0.2) <= pace.last + 1.0
     assert clock.at(start + 100.0) == pace.last + 1.0
     assert pace.until(start + 0.5) >= pace.last + 0.5 - 1e-3
+
+
+WORK_THEN_WAIT = """
+import time
+t = time.process_time()
+while time.process_time() - t < {cpu}:
+    pass
+time.sleep({wait})
+"""
+
+
+@pytest.mark.slow  # it waits 3-5 s
+def test_the_budget_counts_the_cpu_seconds_the_work_got_not_the_wall_time_it_took():
+    """A child works 0.3 CPU-s and then waits 3 s, as a process starved of the CPU waits: the
+    clock counts the CPU (the work the budget buys), whatever the load. Counting the wall time
+    divided by a spin read afterwards - 1.0 when the spin happens to run uncontended, as it did
+    in a streak at load 50 - took 3.3 s of a 30 s budget for 0.3 s of work."""
+    pace = Pace(cap=20.0)
+    start, cpu = pace.elapsed(), tree_cpu()
+    subprocess.run([sys.executable, "-c", WORK_THEN_WAIT.format(cpu=0.3, wait=3.0)], check=True)
+    pace.measure()
+    used = tree_cpu() - cpu
+    assert used >= 0.25  # os.times counts in clock ticks
+    assert pace.elapsed() - start == pytest.approx(used, abs=0.05)
+    assert pace.slowdown > 1.0  # 3.3 s of wall for it: the next marks are projected further
+
+
+def test_work_done_in_lanes_side_by_side_counts_once_per_lane():
+    """Two children working 0.3 CPU-s each at the same time (the mutants' workers) spend the
+    budget of one lane's work, not of both added up."""
+    pace = Pace(cap=20.0)
+    start, cpu = pace.elapsed(), tree_cpu()
+    code = WORK_THEN_WAIT.format(cpu=0.3, wait=0.0)
+    children = [subprocess.Popen([sys.executable, "-c", code]) for _ in range(2)]
+    for child in children:
+        child.wait()
+    pace.measure(lanes=2)
+    used = tree_cpu() - cpu
+    assert pace.elapsed() - start <= used / 2 + 0.05
+
+
+@pytest.mark.slow  # it waits 3-5 s
+def test_short_pieces_of_work_are_counted_by_their_cpu_once_there_is_enough_to_read():
+    """The mutants' loop reads the clock as each child ends: ten children of a few hundredths of
+    a CPU-s each, a wait of 0.5 s after each. Each piece alone is too little to read; counted
+    as they add up, the clock takes their CPU. Before, a piece too small to read was counted by
+    its wall time over a spin - the waits spent the budget."""
+    pace = Pace(cap=20.0)
+    start, cpu = pace.elapsed(), tree_cpu()
+    for _ in range(10):
+        subprocess.run([sys.executable, "-c", WORK_THEN_WAIT.format(cpu=0.02, wait=0.0)])
+        time.sleep(0.5)
+        pace.measure()
+    used = tree_cpu() - cpu
+    assert pace.elapsed() - start == pytest.approx(used, abs=0.3)

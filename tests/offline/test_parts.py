@@ -29,6 +29,7 @@ from assay.errors import InputError
 from assay.mutation.model import Mutant
 from assay.mutation.mutants import generate
 from assay.project import Project
+from assay.writers.offline.combined import MAX_FOLDED
 from assay.writers.offline.cover import cover, fit_threshold, foresee, reach
 from assay.writers.offline.functions import FunctionInfo, functions_of
 from assay.writers.offline.markers import marker_problem
@@ -205,7 +206,7 @@ def test_the_file_is_parametrized_where_the_shape_repeats_and_imports_only_what_
             args=(str(i),),
             outcome={"k": "return", "expr": str(i * 2), "imports": []},
         )
-        for i in range(3)
+        for i in range(MAX_FOLDED + 1)  # a table that does not fold into statements (test_fold.py)
     ]
     raised = _kept(
         "x",

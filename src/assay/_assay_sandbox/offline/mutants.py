@@ -266,12 +266,14 @@ def run(
     imports: list[str],
     workers: int,
     memory_mb: int,
-    deadline: float,
+    deadline: float | Callable[[], float],
     planner: Planner | None = None,
     killers: int = MAX_KILLERS,
     slack: float = 1.0,
 ) -> tuple[dict[str, list[str]], dict[str, str]]:
-    """Run mutants in forked children, `workers` at a time, until done or the deadline.
+    """Run mutants in forked children, `workers` at a time, until done or the deadline (a
+    `time.monotonic()` moment, or a function that gives it anew as each child ends: a budget
+    counted in the CPU the children got).
 
     `cases_for(m)` gives the cases a mutant may change (with their call timeouts) and whether the
     module body must run again. Returns ({mutant id: killing input ids}, {mutant id: status}) where
@@ -285,8 +287,10 @@ def run(
     running: dict[int, tuple] = {}  # pid -> (mutant, child, deadline, mutated code)
     # timed out once: a busy machine, or a real hang (the second try has more time)
     retried: set[str] = set()
+    due = deadline if callable(deadline) else (lambda: deadline)
     while pending or running:
-        while pending and len(running) < max(1, workers) and time.monotonic() < deadline:
+        end = due()
+        while pending and len(running) < max(1, workers) and time.monotonic() < end:
             m, code = pending.pop()
             if code is None and planner is not None:
                 code, settled = planner(m)
@@ -298,7 +302,7 @@ def run(
                 status[m.id] = "no_coverage"
                 continue
             limit = (sum(c[4] for c in cases) + slack) * (RETRY_FACTOR if m.id in retried else 1.0)
-            limit = min(limit, max(0.5 * slack, deadline - time.monotonic()))
+            limit = min(limit, max(0.5 * slack, end - time.monotonic()))
             child = fork(
                 lambda report, m=m, c=code, cs=cases, x=reexec: _child(
                     m, c, module, path, cs, x, imports, memory_mb, killers
@@ -315,7 +319,7 @@ def run(
         )
         for pid, (state, result) in ended.items():
             m, _, _, code = running.pop(pid)
-            if state == "timeout" and m.id not in retried and time.monotonic() < deadline:
+            if state == "timeout" and m.id not in retried and time.monotonic() < end:
                 retried.add(m.id)
                 pending.append((m, code))
             elif state == "timeout":

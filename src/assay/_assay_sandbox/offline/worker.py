@@ -296,7 +296,8 @@ def main(job_path: str) -> int:
             job.imports,
             job.workers,
             job.memory_mb,
-            clock.at(job.budget_s) - 0.3 * pace.slowdown,
+            # counted in the CPU the workers got, read again as each child ends
+            lambda: clock.at(job.budget_s, lanes=job.workers) - 0.3 * pace.slowdown,
             planner,
             # confirming: every case that kills each mutant, for the minimal suite
             0 if job.cases else mutants.MAX_KILLERS,

@@ -20,6 +20,8 @@ if TYPE_CHECKING:
     from assay.writers.offline.render import Rendered, _Writer
 
 MIN_TABLE = 3  # cases of one shape kept as a parametrized table
+MAX_FOLDED = 8  # a function's table of at most this many rows joins its test of statements
+MAX_STATEMENTS = 12  # cases in one test of statements after folding (the smells' test length)
 MAX_GUARD = 60  # characters of the guarded line shown in a message
 MAX_VALUE = 30  # characters of a pinned value shown in a message
 ORDER = ("return", "iter", "raise")
@@ -28,16 +30,30 @@ ORDER = ("return", "iter", "raise")
 def split(groups: list[list[Kept]]) -> list[tuple[list[Kept], bool]]:
     """The groups of one file as (cases, whether they are one test of statements): per function,
     the groups under `MIN_TABLE` cases merged into one (at the place of the first), returns before
-    raises; tables stay as they are."""
+    raises; a table of at most `MAX_FOLDED` rows of a function that has such a test of statements
+    joins it, its rows as statements (one test of the function, not two: isodate's `parse_date`
+    had a table of six returns and a test of two returns and two raises); larger tables stay."""
     loose: dict[str, list[Kept]] = {}
+    size: dict[str, int] = {}  # fn -> cases in its test of statements, the tables folded in
+    for group in groups:
+        if len(group) < MIN_TABLE:
+            loose.setdefault(group[0].function, [])
+            size[group[0].function] = size.get(group[0].function, 0) + len(group)
+    folded = {id(g) for g in groups if len(g) < MIN_TABLE}
+    for group in sorted(groups, key=len):  # the smallest tables first
+        fn, n = group[0].function, len(group)
+        if id(group) in folded or fn not in size:
+            continue
+        if n <= MAX_FOLDED and size[fn] + n <= MAX_STATEMENTS:
+            size[fn] += n
+            folded.add(id(group))
     out: list[tuple[list[Kept], bool]] = []
     for group in groups:
-        if len(group) >= MIN_TABLE:
+        fn = group[0].function
+        if id(group) not in folded:
             out.append((group, False))
             continue
-        fn = group[0].function
-        if fn not in loose:
-            loose[fn] = []
+        if not any(cases is loose[fn] for cases, _ in out):
             out.append((loose[fn], True))  # filled in place by the groups after it
         loose[fn].extend(group)
     for cases in loose.values():

@@ -161,7 +161,7 @@ class OfflineWriter(Verification):
                 pace.until(self.budget_s * (PROBE_SHARE + CONFIRM_SHARE)),
             )
         result.timings["confirm"] = time.monotonic() - start - result.timings["probe"]
-        pace.measure()
+        pace.measure(self.settings.mutation.workers or default_workers())  # confirming's lanes
         deadline = pace.until(self.budget_s)
         self.slowdown = pace.slowdown
         spans = function_spans(text)
@@ -305,7 +305,7 @@ class OfflineWriter(Verification):
             warnings_fail=warnings_fail(self.project.root),
         )
         if probe.idle_s:  # the probe's own account of its time, measured all along
-            pace.count(before + probe.idle_s)
+            pace.count(before + probe.idle_s, probe.slowdown)
         pace.measure()
         return probe
 
