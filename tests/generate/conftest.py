@@ -49,6 +49,27 @@ def llm_env(writer_url: str | None = None, reviewer_url: str | None = None) -> d
     return env
 
 
+def generate_json(root: Path, url: str, *targets: str, writer: str = "openai:small") -> dict:
+    """`assay generate TARGETS --dry-run --jobs 1 -f json` with `writer` at `url`: its JSON."""
+    from tests.conftest import run_cli
+
+    proc = run_cli(
+        "generate",
+        *targets,
+        "--writer",
+        writer,
+        "--dry-run",
+        "--jobs",
+        "1",
+        "-f",
+        "json",
+        cwd=root,
+        env=llm_env(url),
+    )
+    assert proc.stdout, proc.stderr
+    return json.loads(proc.stdout)
+
+
 @dataclass
 class Run:
     root: Path

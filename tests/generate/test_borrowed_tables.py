@@ -4,12 +4,10 @@ whose long table the prompt cuts). Before, the test went at collection and the a
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
-from tests.conftest import run_cli, write_project
-from tests.generate.conftest import FAST, llm_env
+from tests.conftest import write_project
+from tests.generate.conftest import FAST, generate_json
 from tests.generate.fakes import FakeServer, Reply, Request, code
 
 TEXT = '''\
@@ -62,21 +60,8 @@ def test_an_answer_fed_a_table_of_the_projects_tests_keeps_its_tests(tmp_path):
         return Reply(ANSWER)
 
     with FakeServer("openai", script) as server:
-        proc = run_cli(
-            "generate",
-            "src/mini/text.py::shout",
-            "--writer",
-            "openai:small",
-            "--dry-run",
-            "--jobs",
-            "1",
-            "-f",
-            "json",
-            cwd=root,
-            env=llm_env(server.url),
-        )
-    assert proc.stdout, proc.stderr
-    (target,) = json.loads(proc.stdout)["targets"]
+        out = generate_json(root, server.url, "src/mini/text.py::shout")
+    (target,) = out["targets"]
     kept = {t.split("::")[-1].split("[")[0] for t in target["kept_tests"]}
     assert kept == {"test_shout_table", "test_shout_of_nothing"}, (kept, target["attempts"])
     assert target["writer_attempts"] == 1 and len(asked) == 1, target["attempts"]

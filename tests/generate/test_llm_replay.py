@@ -8,8 +8,8 @@ import json
 
 import pytest
 
-from tests.conftest import REPO, run_cli
-from tests.generate.conftest import llm_env, shop_copy
+from tests.conftest import REPO
+from tests.generate.conftest import generate_json, shop_copy
 from tests.generate.fakes import FakeServer, Replayed, Request
 
 RECORDED = REPO / "bench" / "llm" / "replay" / "shop.jsonl"
@@ -24,22 +24,10 @@ def test_the_recorded_answers_replay_and_keep_tests(tmp_path):
     root = shop_copy(tmp_path / "shop")
     replayed = Replayed(records)
     with FakeServer("openai", replayed) as server:
-        proc = run_cli(
-            "generate",
-            "src/shop/pricing.py",
-            "src/shop/inventory.py",
-            "--writer",
-            "openai:local",
-            "--dry-run",
-            "--jobs",
-            "1",
-            "-f",
-            "json",
-            cwd=root,
-            env=llm_env(server.url),
+        out = generate_json(
+            root, server.url, "src/shop/pricing.py", "src/shop/inventory.py", writer="openai:local"
         )
-    assert proc.stdout, proc.stderr
-    pricing, inventory = json.loads(proc.stdout)["targets"]
+    pricing, inventory = out["targets"]
     kinds = [a["kind"] for a in pricing["attempts"]]
     assert replayed.missing == 0 and replayed.by_hash == 2, kinds
     # the write prompt that ends with the import lines got a test file at once (before: a copy

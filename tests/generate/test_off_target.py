@@ -4,12 +4,10 @@ and camelize was reported "accepted, 61 tests"). It goes back as an answer-forma
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
-from tests.conftest import run_cli, write_project
-from tests.generate.conftest import FAST, llm_env
+from tests.conftest import write_project
+from tests.generate.conftest import FAST, generate_json
 from tests.generate.fakes import FakeServer, Reply, Request, code
 
 TEXT = '''\
@@ -55,21 +53,8 @@ def test_a_file_of_tests_of_another_function_goes_back_as_not_the_target(tmp_pat
         return Reply([OTHER, RIGHT][min(len(asked), 2) - 1])
 
     with FakeServer("openai", script) as server:
-        proc = run_cli(
-            "generate",
-            "src/mini/text.py::shout",
-            "--writer",
-            "openai:small",
-            "--dry-run",
-            "--jobs",
-            "1",
-            "-f",
-            "json",
-            cwd=root,
-            env=llm_env(server.url),
-        )
-    assert proc.stdout, proc.stderr
-    (target,) = json.loads(proc.stdout)["targets"]
+        out = generate_json(root, server.url, "src/mini/text.py::shout")
+    (target,) = out["targets"]
     kept = {t.split("::")[-1] for t in target["kept_tests"]}
     assert kept == {"test_shout_uppers", "test_shout_of_nothing"}, target["attempts"]
     first = target["attempts"][0]

@@ -6,7 +6,6 @@ plays the model; most answers stop before the expensive gates."""
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 
@@ -14,8 +13,8 @@ import pytest
 
 from assay.writers.edit import remove_tests
 from assay.writers.imports import drop_unbound
-from tests.conftest import run_cli, write_project
-from tests.generate.conftest import FAST, llm_env
+from tests.conftest import write_project
+from tests.generate.conftest import FAST, generate_json
 from tests.generate.fakes import FakeServer, Reply, Request, code
 
 pytestmark = pytest.mark.slow  # generate end to end through a fake small model
@@ -182,21 +181,8 @@ def run(tmp_path_factory) -> Run:
         "src/mini/text.py::clip",
     ]
     with FakeServer("openai", script) as server:
-        proc = run_cli(
-            "generate",
-            *targets,
-            "--writer",
-            "openai:small",
-            "--dry-run",
-            "--jobs",
-            "1",
-            "-f",
-            "json",
-            cwd=root,
-            env=llm_env(server.url),
-        )
-    assert proc.stdout, proc.stderr
-    return Run(json.loads(proc.stdout), prompts)
+        out = generate_json(root, server.url, *targets)
+    return Run(out, prompts)
 
 
 def test_the_prompt_shows_whole_imports_the_sample_helpers_and_a_test_of_the_target(run):
