@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from assay.writers.imports import BUILTINS, bound_names, import_end
+from assay.writers.imports import import_end, unbound_reads
 
 
 def literal_tables(paths: list[Path]) -> dict[str, str]:
@@ -52,13 +52,8 @@ def _single_name(node: ast.stmt) -> str | None:
 def borrow_constants(code: str, constants: dict[str, str]) -> tuple[str, list[str]]:
     """`code` with the definition of each name of `constants` it reads and binds nowhere, placed
     after its imports; and those names. Unchanged when it does not parse or needs none."""
-    try:
-        tree = ast.parse(code)
-    except (SyntaxError, ValueError):
-        return code, []
-    read = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
-    missing = sorted(n for n in read - bound_names(tree) - BUILTINS if n in constants)
-    if not missing:
+    tree, missing = unbound_reads(code, constants)
+    if tree is None or not missing:
         return code, []
     lines = code.splitlines()
     at = import_end(tree)

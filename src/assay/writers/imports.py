@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+from collections.abc import Collection
 
 from assay.writers.edit import remove_tests
 
@@ -47,16 +48,22 @@ def module_bindings(source: str, dotted: str) -> dict[str, str]:
     return out
 
 
-def add_missing_imports(code: str, bindings: dict[str, str]) -> tuple[str, list[str]]:
-    """`code` with an import for each name it reads but binds nowhere, when `bindings` knows one;
-    and those names. Unchanged when it does not parse."""
+def unbound_reads(code: str, known: Collection[str]) -> tuple[ast.Module | None, list[str]]:
+    """`code`'s tree (None when it does not parse) and the names of `known` it reads but binds
+    nowhere, sorted."""
     try:
         tree = ast.parse(code)
     except (SyntaxError, ValueError):
-        return code, []
+        return None, []
     read = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
-    missing = sorted(n for n in read - bound_names(tree) - BUILTINS if n in bindings)
-    if not missing:
+    return tree, sorted(n for n in read - bound_names(tree) - BUILTINS if n in known)
+
+
+def add_missing_imports(code: str, bindings: dict[str, str]) -> tuple[str, list[str]]:
+    """`code` with an import for each name it reads but binds nowhere, when `bindings` knows one;
+    and those names. Unchanged when it does not parse."""
+    tree, missing = unbound_reads(code, bindings)
+    if tree is None or not missing:
         return code, []
     lines = code.splitlines()
     at = import_end(tree)
