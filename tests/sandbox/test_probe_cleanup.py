@@ -30,8 +30,10 @@ def _probes(tmp: Path) -> list[str]:
 
 
 def _until_probing(proc: subprocess.Popen, tmp: Path) -> list[str]:
+    """The probe's directories once both are made (a read-only project, a workspace: one after
+    the other, so the first alone is no sign the probe is blocked yet)."""
     deadline = time.monotonic() + 120
-    while proc.poll() is None and not _probes(tmp) and time.monotonic() < deadline:
+    while proc.poll() is None and len(_probes(tmp)) < 2 and time.monotonic() < deadline:
         time.sleep(0.005)
     return _probes(tmp)
 
