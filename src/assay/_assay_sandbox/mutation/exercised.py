@@ -28,7 +28,8 @@ from typing import Any
 
 from ..protocol import MutantSpec
 from .events import Events
-from .observe import OBSERVE, Seen, read
+from .observations import Seen, read
+from .observe import OBSERVE
 from .plan import Job
 from .pool import Pool
 from .protocol import Event, Mode, MutantDone, Status, Unobserved, Verdict

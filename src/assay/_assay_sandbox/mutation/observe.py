@@ -11,7 +11,7 @@ When target code calls back into a test file (a callback the test passed), the a
 passes are observed too. What target code calls inside target code is not seen: only what comes out
 of it can make a test pass or fail. Each observation point hashes apart, and a test's points, in
 order, hash to one digest; a mutant whose digests equal the original's for every test of the file
-changed nothing those tests could see. The points' own hashes are kept too (up to `MAX_POINTS`): a
+changed nothing those tests could see. The points' own hashes are kept too (up to `observations.MAX_POINTS`): a
 point whose value differs between two runs of the original (`datetime.now()` in the input) is then
 left out, and the test judged on the rest (`exercised.settle`).
 
@@ -26,17 +26,17 @@ from __future__ import annotations
 
 import dis
 import hashlib
-import json
 import os
 import re
 import sys
 import threading
 import types
 from collections.abc import Generator
-from typing import Any, NamedTuple
+from typing import Any
 
 import pytest
 
+from .observations import json_line
 from .taken import (
     Caught,
     arguments,
@@ -63,15 +63,6 @@ LEAVING = frozenset(
 OTHER, TARGET, TESTS = 0, 1, 2  # sides of a file: the targets, the test files, the rest
 SCALARS = (type(None), bool, int, float, complex, str, bytes, bytearray)
 CALLERS = 8  # frames searched out from a call for the test's catcher of what it raises
-MAX_POINTS = 2000  # a test with more points keeps only its digest (judged whole, as before)
-
-
-class Seen(NamedTuple):
-    """One test's observations in one run: the digest of them all, and each point's hash (None
-    when there were more than `MAX_POINTS`)."""
-
-    digest: str
-    points: tuple[str, ...] | None
 
 
 class Walk:
@@ -395,35 +386,6 @@ class Observe:
         finally:
             sys.settrace(None)
             threading.settrace(None)  # type: ignore[arg-type,unused-ignore]
-
-
-def json_line(test: str, digest: str, points: list[str] | None = None) -> str:
-    row: dict[str, Any] = {"test": test, "digest": digest}
-    if points is not None and len(points) <= MAX_POINTS:
-        row["points"] = points
-    return json.dumps(row) + "\n"
-
-
-def read(path: str) -> dict[str, Seen]:
-    """test -> what it saw, as a run's children wrote it; a test seen twice with two digests (a
-    split mutant ran it twice) has none."""
-    out: dict[str, Seen] = {}
-    twice: set[str] = set()
-    try:
-        with open(path, encoding="utf-8") as fh:
-            for line in fh:
-                try:
-                    row = json.loads(line)
-                    points = row.get("points")
-                    seen = Seen(row["digest"], None if points is None else tuple(points))
-                    test = row["test"]
-                except (ValueError, KeyError, TypeError, AttributeError):
-                    continue
-                if out.setdefault(test, seen).digest != seen.digest:
-                    twice.add(test)
-    except OSError:
-        pass
-    return {test: digest for test, digest in out.items() if test not in twice}
 
 
 OBSERVE = Observe()
