@@ -45,6 +45,18 @@ def _render(cases: list[Kept]):
     )
 
 
+def _passes_then_fails(tmp_path: Path, text: str, *mutations: tuple[str, str]) -> None:
+    """`text` (a written test file) passes on a copy of the fixture and fails on each mutation
+    (old, new) of its module."""
+    root = tmp_path / "defaults"
+    shutil.copytree(ROOT, root)
+    text = formatted(text, root)
+    assert _pytest(root, text) == 0
+    for old, new in mutations:
+        (root / REL).write_text(WORDS.replace(old, new))
+        assert _pytest(root, text) == 1, (old, new)
+
+
 def _calls(text: str) -> list[str]:
     return sorted(
         ast.unparse(n)
@@ -65,12 +77,7 @@ def test_a_call_that_kills_the_mutant_of_a_default_still_leaves_the_argument_out
     ]
     out = _render(cases)
     assert "slug(['A', 'b'])" in _calls(out.text), out.text
-    root = tmp_path / "defaults"
-    shutil.copytree(ROOT, root)
-    text = formatted(out.text, root)
-    assert _pytest(root, text) == 0
-    (root / REL).write_text(WORDS.replace('separator="-"', 'separator="XX-XX"'))
-    assert _pytest(root, text) == 1
+    _passes_then_fails(tmp_path, out.text, ('separator="-"', 'separator="XX-XX"'))
 
 
 def test_calls_that_differ_in_a_default_nobody_kills_still_share_one_table():

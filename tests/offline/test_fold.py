@@ -8,12 +8,9 @@ assertion. On tests/offline/fixtures/defaults: `slug(words, separator="-")`."""
 from __future__ import annotations
 
 import ast
-import shutil
 
 from assay.writers.offline.combined import MAX_STATEMENTS
-from assay.writers.offline.render import formatted
-from tests.offline.test_blend import _pytest
-from tests.offline.test_defaults import DEFAULT, REL, ROOT, WORDS, _case, _render
+from tests.offline.test_defaults import DEFAULT, _case, _passes_then_fails, _render
 
 
 def _tests(text: str) -> list[str]:
@@ -32,14 +29,9 @@ def test_a_small_table_joins_the_functions_test_of_statements_and_kills_what_bot
     ]
     out = _render(cases)
     assert len(_tests(out.text)) == 1, out.text
-    root = tmp_path / "defaults"
-    shutil.copytree(ROOT, root)
-    text = formatted(out.text, root)
-    assert _pytest(root, text) == 0
-    (root / REL).write_text(WORDS.replace('separator="-"', 'separator="XX-XX"'))
-    assert _pytest(root, text) == 1
-    (root / REL).write_text(WORDS.replace("w.lower()", "w"))
-    assert _pytest(root, text) == 1
+    _passes_then_fails(
+        tmp_path, out.text, ('separator="-"', 'separator="XX-XX"'), ("w.lower()", "w")
+    )
 
 
 def test_a_table_too_large_to_read_as_statements_stays_a_table():
