@@ -420,3 +420,21 @@ def test_a_tool_that_stops_at_the_first_killer_proves_no_test_low_value_on_kille
         later: "kills none of the 2 mutants of the code it runs",
         weak: "kills none of the 1 mutant of the code it runs",
     }
+
+
+def test_a_test_a_hang_kept_from_running_is_not_proven_to_kill_nothing():
+    """decorator 5.3.1 (exact attribution, 134 of 255 mutants timed out): eight sound tests read
+    "kills none of the 195 mutants", among them tests a hang kept from running on those mutants
+    (the tests after it run on in new children only up to MAX_SPLITS)."""
+    s, t = Status.SURVIVED, Status.TIMEOUT
+    hung, ran, left = "t.py::test_hung", "t.py::test_ran", "t.py::test_left"
+    run = _run_of({"src/dec.py": [t, s]})
+    (_, timed_out), (_, survived) = run.scored
+    timed_out.covered_by, timed_out.killed_by = [ran, hung, left], [hung]
+    timed_out.tests_completed = 1  # `ran`; `left` never ran
+    survived.covered_by = [ran, left]
+    # the verdict counts the tests that ran, it does not name them: neither is proven
+    assert attribute(run, [hung, ran, left]).low_value == {}
+    # every test after the hang ran: `left` passed on both, and is proven
+    timed_out.tests_completed = 2
+    assert set(attribute(run, [hung, ran, left]).low_value) == {ran, left}

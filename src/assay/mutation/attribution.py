@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from assay.config.mutation import CodeClass, MutationConfig
 from assay.mutation.codeclass import classify
-from assay.mutation.model import COUNTED, DETECTED, MutantResult, MutationResult
+from assay.mutation.model import COUNTED, DETECTED, MutantResult, MutationResult, Status
 
 # a test that reaches no mutant (it checks a module-level value, an alias of a builtin, code out
 # of scope) is low value too, but saying "kills no mutant" of it would hide why
@@ -47,10 +47,16 @@ def attribute(run: MutationResult, tests: list[str], exact: bool = True) -> Attr
     reached: dict[str, int] = {}  # function -> how many mutants it covers
     unproven: set[str] = set()  # functions covering a mutant another test killed first
     for m, r in run.scored:
-        for f in {function_of(t) for t in r.covered_by}:
+        covering = {function_of(t) for t in r.covered_by}
+        for f in covering:
             reached[f] = reached.get(f, 0) + 1
             if not run.complete_kills and (r.status in DETECTED or r.killed_by):
                 unproven.add(f)
+        if r.status is Status.TIMEOUT and r.tests_completed + len(r.killed_by) < len(r.covered_by):
+            # a hang ended the run before all of its tests ran (past `MAX_SPLITS`, or a tool that
+            # does not say): those left are not proven to pass on it (decorator: 134 of 255
+            # mutants timed out, and eight sound tests read "kills none")
+            unproven |= covering - {function_of(t) for t in r.killed_by}
         # a mutant out of gate 4's sample (Ignored) may have run to prove a test: its kills count
         if r.status in DETECTED or r.killed_by:
             for f in {function_of(t) for t in r.killed_by}:

@@ -11,9 +11,10 @@ When target code calls back into a test file (a callback the test passed), the a
 passes are observed too. What target code calls inside target code is not seen: only what comes out
 of it can make a test pass or fail. Each observation point hashes apart, and a test's points, in
 order, hash to one digest; a mutant whose digests equal the original's for every test of the file
-changed nothing those tests could see. The points' own hashes are kept too (up to `observations.MAX_POINTS`): a
-point whose value differs between two runs of the original (`datetime.now()` in the input) is then
-left out, and the test judged on the rest (`exercised.settle`).
+changed nothing those tests could see. The points' own hashes are kept too (up to
+`observations.MAX_POINTS`): a point whose value differs between two runs of the original
+(`datetime.now()` in the input) is then left out, and the test judged on the rest
+(`exercised.settle`).
 
 `sys.settrace` carries it: its global function runs once per new frame and returns a local tracer
 (for `return` and `exception`, lines off) only for observation points, so callees run untraced.
