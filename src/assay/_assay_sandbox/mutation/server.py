@@ -151,8 +151,9 @@ class Server:
             pool.run(planned.steps, by_id)
             if held:
                 settle(held, make_pool, by_id, next(iter(cfg.targets)))
-        if enough is not None and enough.past():
-            self.events.send(Stopped(enough.past()))
+        past = [] if enough is None else enough.past()
+        if past:
+            self.events.send(Stopped(past))
         self.events.send(
             Jobs(
                 total=sum(pool.modes.values()),
