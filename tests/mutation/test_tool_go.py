@@ -325,23 +325,30 @@ func TestFindIsNotNil(t *testing.T) {
 """
 
 
+def _verify_package(tmp_path, name: str, code: str, tests: str):
+    """Gates 1-4 of a Go module of one package, `name.go` tested by `name_test.go`: its file's
+    report (skips where go is not installed)."""
+    if shutil.which("go") is None:
+        pytest.skip("go is not installed")
+    from assay import api
+
+    root = tmp_path / name
+    root.mkdir()
+    (root / "go.mod").write_text(f"module example.com/{name}\n\ngo 1.21\n")
+    (root / f"{name}.go").write_text(code)
+    (root / f"{name}_test.go").write_text(tests)
+    (entry,) = api.verify([root / f"{name}_test.go"], root=root, use_cache=False).files
+    return entry
+
+
 @pytest.mark.slow  # gates 1-4 of a Go package: builds, a coverage run, one mutant (15-40 s)
 def test_a_test_after_a_panic_is_run_again_not_called_low_value(tmp_path):
     """semver's TestValidatePrerelease was `low_value` ("kills none of the mutants of the code it
     runs"): under a mutant of validatePrerelease, TestParts dereferenced nil, the panic ended the
     test binary, and the tests after it never ran. They now run on that mutant on their own."""
-    if shutil.which("go") is None:
-        pytest.skip("go is not installed")
-    from assay import api
     from assay.model import Verdict
 
-    root = tmp_path / "find"
-    root.mkdir()
-    (root / "go.mod").write_text("module example.com/find\n\ngo 1.21\n")
-    (root / "find.go").write_text(FIND)
-    (root / "find_test.go").write_text(FIND_TEST)
-    report = api.verify([root / "find_test.go"], root=root, use_cache=False)
-    (entry,) = report.files
+    entry = _verify_package(tmp_path, "find", FIND, FIND_TEST)
     gate = next(g for g in entry.gates if g.gate == "mutation")
     assert gate.details["killed"] == 1 and gate.details["survived"] == 0, gate.details
     assert entry.verdict is Verdict.ACCEPTED, [g.feedback for g in entry.gates]
@@ -387,19 +394,10 @@ def test_a_test_of_code_with_no_mutant_is_not_judged_not_low_value(tmp_path):
     """semver's TestIsX and cast's TestToSliceE were `low_value` ("reaches no mutant: none of the
     project lines it runs has one"): they test switches returning values, where the engine's
     operators change nothing. Gate 4 cannot judge them; it says so in a note."""
-    if shutil.which("go") is None:
-        pytest.skip("go is not installed")
-    from assay import api
     from assay.gates.mutation_tool import NO_MUTANT_THERE
     from assay.model import Verdict
 
-    root = tmp_path / "kinds"
-    root.mkdir()
-    (root / "go.mod").write_text("module example.com/kinds\n\ngo 1.21\n")
-    (root / "kinds.go").write_text(KINDS)
-    (root / "kinds_test.go").write_text(KINDS_TEST)
-    report = api.verify([root / "kinds_test.go"], root=root, use_cache=False)
-    (entry,) = report.files
+    entry = _verify_package(tmp_path, "kinds", KINDS, KINDS_TEST)
     assert entry.verdict is Verdict.ACCEPTED, [g.feedback for g in entry.gates]
     verdicts = {t.id: t.verdict for t in entry.tests}
     assert verdicts == {
