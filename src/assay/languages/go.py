@@ -31,10 +31,12 @@ from assay.languages.go_cache import (
     GO_CACHE,
     hold_fresh,
     module_cache,
+    module_imports,
     std_imports,
     warm_build_cache,
     warm_std,
 )
+from assay.languages.go_requirements import warm_requirements
 from assay.languages.tested_sources import go_sources
 from assay.languages.tooling import (
     FETCH,
@@ -132,6 +134,7 @@ class GoRunner(ToolRunner):
             return self._collected(ws, rel, 0, 0.0)
         # the standard library's packages it needs, built in the shared cache (not in this layer)
         warm_std(std_imports(ws.path(module), ws.path(rel).parent))
+        self._warm_requirements(ws, module, rel)
         # kept only from a clean build (vet passed, no sibling taken out) before any test ran
         clean = key is not None and str(ws.base) not in self._ran
         # vet type-checks the tests; the test binary is linked once, for every run that follows
@@ -195,6 +198,18 @@ class GoRunner(ToolRunner):
         if clean and key is not None:
             go_binaries.keep(ws, key, rel, binary)  # before anything of the candidate runs
         return self._collected(ws, rel, raw, duration)
+
+    def _warm_requirements(self, ws: Workspace, module: str, rel: str) -> None:
+        """The required modules' packages the user's own files of the package import, built in the
+        shared cache (`go_requirements`): read from the project, the candidate left out."""
+        root = self.project.root
+        _, required = module_imports(root / module, (root / rel).parent, skip=root / rel)
+        warm_requirements(
+            root / module,
+            root,
+            required,
+            lambda home: self.sandbox.env_for(home, self.env_extra(ws), self.profile),
+        )
 
     @staticmethod
     def _collected(ws: Workspace, rel: str, raw: int, duration: float) -> CompileResult:

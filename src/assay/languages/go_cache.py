@@ -102,16 +102,26 @@ def std_imports(module_dir: Path, package_dir: Path) -> set[str]:
     """The standard library's packages that the package in `package_dir` imports, its test files
     included, and the packages of its own module it imports, followed (read as text: nothing of
     the project is built or run here)."""
+    return module_imports(module_dir, package_dir)[0]
+
+
+def module_imports(
+    module_dir: Path, package_dir: Path, skip: Path | None = None
+) -> tuple[set[str], set[str]]:
+    """(the standard library's packages, the other modules' packages) that the package in
+    `package_dir` imports, its test files included (but `skip`), and the packages of its own
+    module it imports, followed; empty where there is no `go` command."""
     go = shutil.which("go")
     goroot = _goroot(go) if go else None
     if goroot is None:
-        return set()
+        return set(), set()
     try:
         gomod = (module_dir / "go.mod").read_text(encoding="utf-8", errors="replace")
     except OSError:
         gomod = ""
     own = m.group(1) if (m := _MODULE.search(gomod)) else None
-    found: set[str] = set()
+    std: set[str] = set()
+    other: set[str] = set()
     seen: set[Path] = set()
     todo = [package_dir]
     while todo and len(seen) < _MOST_DIRS:
@@ -120,6 +130,8 @@ def std_imports(module_dir: Path, package_dir: Path) -> set[str]:
             continue
         seen.add(here)
         for file in sorted(here.glob("*.go")):
+            if file == skip:
+                continue
             try:
                 text = file.read_text(encoding="utf-8", errors="replace")
             except OSError:
@@ -129,11 +141,14 @@ def std_imports(module_dir: Path, package_dir: Path) -> set[str]:
                     if ".." not in path.split("/"):  # a package of the module, never above it
                         todo.append(module_dir / path[len(own) :].lstrip("/"))
                 elif _standard(path, goroot):
-                    found.add(path)
-    return found
+                    std.add(path)
+                elif "." in path.split("/")[0]:
+                    other.add(path)
+    return std, other
 
 
-def _go_identity(go: str) -> str:
+def go_identity(go: str) -> str:
+    """The `go` command by real path, size and mtime: a cache warmed by one is no use to another."""
     real = os.path.realpath(go)
     st = os.stat(real)
     return f"{real} {st.st_size} {st.st_mtime_ns}"
@@ -153,7 +168,7 @@ def warm_std(packages: Iterable[str]) -> None:
     listed = cache / _WARMED
     with _warm_lock:
         try:
-            identity = _go_identity(go)
+            identity = go_identity(go)
             lines = listed.read_text().splitlines() if listed.exists() else []
         except OSError:
             return
