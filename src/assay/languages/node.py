@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from assay.execution.runner import (
     CompileResult,
+    Problem,
     Order,
     Outcome,
     PlanAhead,
@@ -190,6 +191,10 @@ class NodeRunner(ToolRunner):
         load = run.tests.get(f"{rel}{TEST_ID_SEP}<file>")
         if runner == "vitest" and load is not None:  # the file did not load: nothing collected
             crash = f"vitest could not load {rel}:\n{load.message}"
+        if load is not None and (
+            absent := node_checks.missing_types(self, ws, module, rel, [Problem(rel, load.message)])
+        ):
+            return absent  # ts-jest's type check of the file (jest's own run of it)
         missing = node_checks.missing_package(crash) if crash else None
         declared = {
             name
