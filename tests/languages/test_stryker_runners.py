@@ -132,9 +132,7 @@ def test_a_title_ending_in_spaces_keeps_its_own_mutants():
     test covered only what every test covers (module-level code), and was `low_value`."""
     passing = ("test/a.test.ts::destr > {     ", "test/a.test.ts::destr > parses")
     data = _mte(["Killed", "Survived"])
-    data["testFiles"] = {
-        "test/a.test.ts": {"tests": [{"id": "0", "name": "destr {"}]}
-    }
+    data["testFiles"] = {"test/a.test.ts": {"tests": [{"id": "0", "name": "destr {"}]}}
     _, results, _ = stryker.read_report(data, ".", Path("."), passing)
     assert results["stryker-0"].killed_by == ["test/a.test.ts::destr > {     "]
     assert results["stryker-1"].covered_by == ["test/a.test.ts::destr > {     "]

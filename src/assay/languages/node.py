@@ -13,7 +13,6 @@ never written. Gates 1-3 of a vitest, jest or `node --test` file run in one node
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import threading
@@ -22,10 +21,10 @@ from typing import TYPE_CHECKING
 
 from assay.execution.runner import (
     CompileResult,
-    Problem,
     Order,
     Outcome,
     PlanAhead,
+    Problem,
     RunStep,
     TestRun,
     each_step,
@@ -40,6 +39,7 @@ from assay.languages.js_plans import (
     js_regex,
     stability_steps,
 )
+from assay.languages.node_checks import package_json
 from assay.languages.node_results import TITLE_SEP
 from assay.languages.plans import layout
 from assay.languages.tooling import TEST_ID_SEP, Ran, ToolRunner, nearest, under
@@ -56,13 +56,6 @@ UNDRIVEN = ("mocha", "jasmine", "ava", "tap", "uvu")
 # which gate 2 blamed on the test (vercel/ms), and its thresholds fail a run of one file
 NO_COVERAGE = {"vitest": "--coverage.enabled=false", "jest": "--coverage=false"}
 TEST_MARK = re.compile(r"\b(it|test)\s*\(")  # a test in a vitest, jest or node:test file
-
-
-def package_json(ws_project: Path, module: str) -> dict:
-    try:
-        return json.loads((ws_project / module / "package.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
 
 
 def node_module_dirs(root: Path, limit: int = 200) -> tuple[str, ...]:

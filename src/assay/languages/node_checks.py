@@ -91,6 +91,13 @@ def tsc(self: NodeRunner, ws: Workspace, rel: str, module: str) -> CompileResult
     return CompileResult(raw_lines=ran.raw_lines, duration_s=ran.result.duration_s)
 
 
+def package_json(ws_project: Path, module: str) -> dict:
+    try:
+        return json.loads((ws_project / module / "package.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+
+
 def _version(ws: Workspace, tsc: str | None) -> str:
     """The version of the TypeScript `tsc` (its node_modules/.bin link) is, as " (4.9.5)"."""
     if tsc is None:
@@ -116,8 +123,6 @@ def missing_types(
     because a package the project declares is not installed: `@types/chai` for radash's
     `import { assert } from 'chai'` (TS7016) was the test's "failure" to fix. An import of what
     the project does not declare stays the test's error."""
-    from assay.languages.node import package_json  # node imports this module
-
     pkg = package_json(ws.project, module)
     declared = {n for k in _DECLARING for n in pkg.get(k) or {}}
     text = _ANSI.sub("", "\n".join(p.message for p in problems))  # ts-jest colours its words
