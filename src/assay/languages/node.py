@@ -36,6 +36,7 @@ from assay.languages.js_plans import (
     TIMED_OUT,
     Script,
     full_name_pattern,
+    jest_randomizes,
     js_regex,
     stability_steps,
 )
@@ -391,7 +392,7 @@ class NodeRunner(ToolRunner):
             else:
                 argv = [exe, "--ci", "--json", f"--outputFile={out}", "--runTestsByPath", target]
                 argv.append(NO_COVERAGE["jest"])
-                if order is Order.RANDOM:
+                if order is Order.RANDOM and jest_randomizes(exe):
                     argv += ["--randomize", f"--seed={seed}"]
             if pattern:
                 argv += ["-t", pattern]
