@@ -217,3 +217,23 @@ def test_a_root_of_reexports_with_its_own_tests_targets_the_files_behind_it(tmp_
     assert rust.targets_of(project, lib, "src/lib.rs") == ["src/lib.rs", "src/enc.rs"]
     own = "pub fn one() -> i32 {\n    1\n}\n" + lib
     assert rust.targets_of(project, own, "src/lib.rs") == ["src/lib.rs"]
+
+
+def test_a_js_tests_helper_in_the_test_directory_is_not_code_under_test(tmp_path):
+    """@fastify/merge-json-schemas' tests require `./utils` (a `defaultResolver` that throws if
+    called): test/utils.js was a gate 4 target beside index.js, named as code under test."""
+    project = _write(
+        tmp_path,
+        {
+            "package.json": '{"name": "merge", "main": "index.js"}',
+            "index.js": "module.exports = { merge: (a) => a };\n",
+            "test/utils.js": "module.exports = { resolver() { throw new Error('no'); } };\n",
+            "test/fixtures/schema.js": "module.exports = {};\n",
+        },
+    )
+    js = LANGUAGES["javascript"]
+    test = (
+        "const { merge } = require('../index')\nconst { resolver } = require('./utils')\n"
+        "const schema = require('./fixtures/schema')\n"
+    )
+    assert js.targets_of(project, test, "test/enum.test.js") == ["index.js"]
