@@ -447,7 +447,15 @@ func TestAdd(t *testing.T) {
 """
 
 
-@pytest.mark.slow  # real `go test` runs: a coverage build and the mutants of Add (15-40 s)
+ONE_TEST = """func TestAdd(t *testing.T) {
+	if Add(2, 3) != 5 {
+		t.Fatal("not 5")
+	}
+}
+"""
+
+
+@pytest.mark.slow  # real `go test` runs: two coverage builds and the mutants of Add (30-80 s)
 def test_what_the_packages_init_runs_is_no_tests_code(tmp_path):
     """go-runewidth's `init()` calls handleEnv: every test's own cover profile held its lines, so
     TestSorted, which checks the test file's tables, "kills none of the 2 mutants of the code it
@@ -467,3 +475,8 @@ def test_what_the_packages_init_runs_is_no_tests_code(tmp_path):
     assert all(r.covered_by == ["tbl_test.go::TestAdd"] for _, r in result.scored)
     judged = attribute(result, ["tbl_test.go::TestSquaresSorted", "tbl_test.go::TestAdd"])
     assert judged.low_value == {"tbl_test.go::TestSquaresSorted": REACHES_NONE}
+    # a file of one test too (gobwas/glob's match/prefix_test.go was charged with segments.go's
+    # `init()` loop, 20 %)
+    (root / "tbl_test.go").write_text(INIT_TEST.split("func TestSquaresSorted")[0] + ONE_TEST)
+    result = _run(root, "tbl_test.go", targets=("tbl.go",), executed_only=True)
+    assert {m.function for m, _ in result.scored} == {"Add"}, result.scope

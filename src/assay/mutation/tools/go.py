@@ -294,9 +294,9 @@ def per_test_lines(
     """Each test function's own cover profile (test name -> its text, and the profile of the binary
     run with no test, which it is read beyond): one coverage build of the
     package's test binary, then one sandboxed run of a loop that starts the binary once per test
-    (`-test.run '^Name$'`). None for one test, tests in several packages, or a failed step: every
-    test is then taken to run every covered mutant, and `per_test_coverage` says so."""
-    if len(names) < 2 or len(pkgs) != 1:
+    (`-test.run '^Name$'`). None for tests in several packages, or a failed step: every test is
+    then taken to run every covered mutant, and `per_test_coverage` says so."""
+    if not names or len(pkgs) != 1:  # one test too: what `init()` runs is not its own
         return None
     exe = dirs.out / "cover.test"
     built = run_tool(
