@@ -99,3 +99,27 @@ def test_a_jest_suite_failure_is_read_without_its_colour_codes(tmp_path):
     (found,) = results(out, "src/tests/string.test.ts", "jest", ()).values()
     assert "\x1b" not in found.message
     assert "src/tests/string.test.ts:1:24 - error TS7016: Could not find" in found.message
+
+
+@pytest.mark.slow  # tsc and a vitest start on the example's copy: 10-30 s under load
+def test_the_projects_own_package_imported_by_name_is_not_called_not_installed(tmp_path):
+    """ohash's src/hash.ts imports `ohash/crypto`: its own package, which its package.json
+    exports from dist/ (a build). The file was "unvalidated: the package 'ohash' ... is not
+    installed: run `npm ci`", which cannot help."""
+    if not (REPO / "examples/ts/node_modules/vitest").is_dir():
+        pytest.skip("vitest is not installed in examples/ts (`npm ci` there; .ci/toolchains)")
+    root = copy_example("ts", tmp_path)
+    pkg = json.loads((root / "package.json").read_text())
+    pkg["exports"] = {".": "./dist/index.js", "./extra": "./dist/extra.js"}
+    (root / "package.json").write_text(json.dumps(pkg))
+    source = (root / "src/price.ts").read_text()
+    (root / "src/price.ts").write_text(f'import "{pkg["name"]}/extra";\n' + source)
+    entry, feedback = _verify_file(root, "test/price.test.ts")
+    assert entry.verdict is Verdict.UNVALIDATED, feedback
+    assert f"'{pkg['name']}' is this project's own package (src/price.ts imports it)" in feedback
+    assert "npm ci" not in feedback
+
+
+def _verify_file(root: Path, rel: str):
+    (entry,) = api.verify([root / rel], root=root, use_cache=False).files
+    return entry, entry.gates[0].feedback

@@ -200,10 +200,7 @@ class NodeRunner(ToolRunner):
             # a dependency not installed (the project declares it, or its own code imports it):
             # the machine's, not the file's; a test importing what the project has not is its own
             package, where = missing
-            return self.environment(
-                f"the package {package!r}{f' ({where} imports it)' if where else ''} is not "
-                f"installed in {module}: run `npm ci` (or npm install) there"
-            )
+            return self.environment(node_checks.not_loaded(pkg, package, where, module))
         listed = CompileResult(
             collected=list(run.tests),
             crash=crash,

@@ -175,6 +175,23 @@ def missing_package(text: str) -> tuple[str, str] | None:
     return None
 
 
+def not_loaded(pkg: dict, package: str, where: str, module: str) -> str:
+    """Why a package could not load: not installed, or (ohash: `import { digest } from
+    "ohash/crypto"` in src/hash.ts) the project's own package, which it exports from its build
+    output: "not installed ... run npm ci" sent its author to the wrong fix."""
+    by = f" ({where} imports it)" if where else ""
+    if package == pkg.get("name") and pkg.get("exports"):
+        return (
+            f"{package!r} is this project's own package{by}, loaded through its package.json "
+            "`exports`, which point at its build output (dist/): assay's scratch copy holds no "
+            "build output, so the file cannot load there"
+        )
+    return (
+        f"the package {package!r}{by} is not installed in {module}: run `npm ci` (or npm "
+        "install) there"
+    )
+
+
 def node_check(self: NodeRunner, ws: Workspace, rel: str) -> CompileResult:
     """`node --check`: a syntax error, compact and on its line."""
     ran = self.exec(ws, self.conf.compile_command or ["node", "--check", rel])
