@@ -133,3 +133,33 @@ def test_files_restored_by_a_reset_stay_writable_by_the_tests_uid(project):
         ws.reset()
         assert ops.stat().st_uid == TEST_UID
         assert ws.path("tests/test_ops.py").stat().st_uid == TEST_UID
+
+
+def test_a_source_directory_named_like_a_build_output_is_copied(project):
+    """commons-io 2.16.1 has a package `org.apache.commons.io.build`: the copy left out every
+    directory named `build`, its module did not compile there, and each file was `unvalidated`.
+    Outputs are left out where a build puts them: at the root, or beside a build file."""
+    root = project(
+        {
+            "pom.xml": "<project/>\n",
+            "target/classes/A.class": "x",
+            "build/out.txt": "x",
+            "src/main/java/org/io/build/Builder.java": "package org.io.build;\n",
+            "src/dist/tables.py": "T = 1\n",
+            "web/package.json": "{}\n",
+            "web/dist/bundle.js": "x",
+            "web/src/target/aim.js": "x",
+        }
+    )
+    with Workspace(root) as ws:
+        copied = {
+            p.relative_to(ws.project).as_posix() for p in ws.project.rglob("*") if p.is_file()
+        }
+    extra = {p.name for p in root.iterdir() if p.name == "pyproject.toml"}  # the fixture's
+    assert copied - extra == {
+        "pom.xml",
+        "src/main/java/org/io/build/Builder.java",
+        "src/dist/tables.py",
+        "web/package.json",
+        "web/src/target/aim.js",
+    }

@@ -203,13 +203,24 @@ JAVAC_STOP = (
 )
 
 
-@pytest.mark.parametrize(("said", "remembered"), [(RAT_STOP, False), (JAVAC_STOP, True)])
+# commons-io with its package `build` left out of assay's copy: the main code's compile stopped
+# before `process-classes` (maven-bundle-plugin, whose bndlib was then never fetched)
+MAIN_JAVAC_STOP = (
+    "[ERROR] Failed to execute goal org.apache.maven.plugins:maven-compiler-plugin:3.13.0:"
+    "compile (default-compile) on project p: Compilation failure"
+)
+
+
+@pytest.mark.parametrize(
+    ("said", "remembered"), [(RAT_STOP, False), (JAVAC_STOP, True), (MAIN_JAVAC_STOP, False)]
+)
 def test_a_build_another_plugin_stopped_early_is_prepared_again_next_time(
     tmp_path, fresh_machine, monkeypatch, said, remembered
 ):
     """commons-lang3: the RAT check failed before Maven fetched build-helper's dependencies, the
     step was remembered as done, and every later run stayed `unvalidated` until the marker was
-    deleted by hand. A compile failure of the project's own code comes after every fetch."""
+    deleted by hand. A compile failure of the tests comes after every fetch; one of the main code
+    comes before the plugins of `process-classes` and later phases."""
     shims = tmp_path / "bin"
     shims.mkdir()
     calls = tmp_path / "calls.txt"

@@ -124,3 +124,15 @@ def test_at_gate_4_code_no_test_of_the_file_runs_is_out_of_its_score():
     assert kept["stryker-2"].status is Status.NO_COVERAGE and score(list(kept.values())) == 0.25
     _, unrun, _ = stryker.read_report(_mte(["NoCoverage"] * 2), ".", Path("."), passing, True, True)
     assert {r.status for r in unrun.values()} == {Status.NO_COVERAGE}
+
+
+def test_a_title_ending_in_spaces_keeps_its_own_mutants():
+    """Stryker's vitest runner names a test by its titles joined and trimmed: destr's
+    `it("{     ")` is "destr {", while gate 2's id keeps the spaces. The two were not matched, the
+    test covered only what every test covers (module-level code), and was `low_value`."""
+    passing = ("test/a.test.ts::destr > {     ", "test/a.test.ts::destr > parses")
+    data = _mte(["Killed", "Survived"])
+    data["testFiles"] = {"test/a.test.ts": {"tests": [{"id": "0", "name": "destr {"}]}}
+    _, results, _ = stryker.read_report(data, ".", Path("."), passing)
+    assert results["stryker-0"].killed_by == ["test/a.test.ts::destr > {     "]
+    assert results["stryker-1"].covered_by == ["test/a.test.ts::destr > {     "]

@@ -193,3 +193,47 @@ def test_a_rust_test_of_a_dependency_has_no_target_in_the_crate(tmp_path):
     assert rust.targets_of(project, other, "tests/test_unindent.rs") == []
     own = 'use in_doc::unindent;\n#[test]\nfn t() { assert_eq!(unindent(" a"), "a"); }\n'
     assert rust.targets_of(project, own, "tests/own.rs") == ["src/unindent.rs"]
+
+
+def test_a_root_of_reexports_with_its_own_tests_targets_the_files_behind_it(tmp_path):
+    """urlencoding 2.1.3's src/lib.rs is `mod enc; pub use enc::encode;` and a `#[cfg(test)]`
+    module testing them: it was its own only target, gave no mutant, and gate 4 passed it with
+    nothing measured. A file with code of its own still tests itself alone."""
+    lib = (
+        "mod enc;\npub use enc::encode;\nmod dec;\npub use dec::decode;\n\n"
+        "#[cfg(test)]\nmod tests {\n    use super::*;\n\n    #[test]\n"
+        "    fn doubles() {\n        assert_eq!(encode(2), 4);\n    }\n}\n"
+    )
+    project = _write(
+        tmp_path,
+        {
+            "Cargo.toml": '[package]\nname = "code"\nversion = "0.1.0"\n',
+            "src/lib.rs": lib,
+            "src/enc.rs": "pub fn encode(x: i32) -> i32 {\n    x * 2\n}\n",
+            "src/dec.rs": "pub fn decode(x: i32) -> i32 {\n    x / 2\n}\n",
+        },
+    )
+    rust = LANGUAGES["rust"]
+    assert rust.targets_of(project, lib, "src/lib.rs") == ["src/lib.rs", "src/enc.rs"]
+    own = "pub fn one() -> i32 {\n    1\n}\n" + lib
+    assert rust.targets_of(project, own, "src/lib.rs") == ["src/lib.rs"]
+
+
+def test_a_js_tests_helper_in_the_test_directory_is_not_code_under_test(tmp_path):
+    """@fastify/merge-json-schemas' tests require `./utils` (a `defaultResolver` that throws if
+    called): test/utils.js was a gate 4 target beside index.js, named as code under test."""
+    project = _write(
+        tmp_path,
+        {
+            "package.json": '{"name": "merge", "main": "index.js"}',
+            "index.js": "module.exports = { merge: (a) => a };\n",
+            "test/utils.js": "module.exports = { resolver() { throw new Error('no'); } };\n",
+            "test/fixtures/schema.js": "module.exports = {};\n",
+        },
+    )
+    js = LANGUAGES["javascript"]
+    test = (
+        "const { merge } = require('../index')\nconst { resolver } = require('./utils')\n"
+        "const schema = require('./fixtures/schema')\n"
+    )
+    assert js.targets_of(project, test, "test/enum.test.js") == ["index.js"]

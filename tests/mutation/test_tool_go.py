@@ -406,3 +406,77 @@ def test_a_test_of_code_with_no_mutant_is_not_judged_not_low_value(tmp_path):
     }, entry.tests
     notes = {t.id: t.note for t in entry.tests}
     assert notes == {"kinds_test.go::TestIsX": NO_MUTANT_THERE, "kinds_test.go::TestDouble": ""}
+
+
+INIT = """package tbl
+
+var Ready bool
+
+var Squares = []int{0, 1, 4, 9}
+
+func init() { setup() }
+
+func setup() {
+	if len(Squares) > 2 {
+		Ready = true
+	}
+}
+
+// Add is the code the tests call.
+func Add(a, b int) int {
+	return a + b
+}
+"""
+INIT_TEST = """package tbl
+
+import "testing"
+
+func TestSquaresSorted(t *testing.T) {
+	for i := 1; i < len(Squares); i++ {
+		if Squares[i-1] > Squares[i] {
+			t.Fatal("unsorted")
+		}
+	}
+}
+
+func TestAdd(t *testing.T) {
+	if Add(2, 3) != 5 {
+		t.Fatal("not 5")
+	}
+}
+"""
+
+
+ONE_TEST = """func TestAdd(t *testing.T) {
+	if Add(2, 3) != 5 {
+		t.Fatal("not 5")
+	}
+}
+"""
+
+
+@pytest.mark.slow  # real `go test` runs: two coverage builds and the mutants of Add (30-80 s)
+def test_what_the_packages_init_runs_is_no_tests_code(tmp_path):
+    """go-runewidth's `init()` calls handleEnv: every test's own cover profile held its lines, so
+    TestSorted, which checks the test file's tables, "kills none of the 2 mutants of the code it
+    runs", and handleEnv's mutants were in gate 4's scope though only the initialisation ran them
+    (Python leaves import-time code to `assay mutate`). Each test's profile is now read beyond a
+    run of the binary with no test."""
+    if shutil.which("go") is None:
+        pytest.skip("go is not installed")
+    root = tmp_path / "tbl"
+    root.mkdir()
+    (root / "go.mod").write_text("module example.com/tbl\n\ngo 1.21\n")
+    (root / "tbl.go").write_text(INIT)
+    (root / "tbl_test.go").write_text(INIT_TEST)
+    result = _run(root, "tbl_test.go", targets=("tbl.go",), executed_only=True)
+    assert result.per_test_coverage and result.scored
+    assert {m.function for m, _ in result.scored} == {"Add"}, result.scope
+    assert all(r.covered_by == ["tbl_test.go::TestAdd"] for _, r in result.scored)
+    judged = attribute(result, ["tbl_test.go::TestSquaresSorted", "tbl_test.go::TestAdd"])
+    assert judged.low_value == {"tbl_test.go::TestSquaresSorted": REACHES_NONE}
+    # a file of one test too (gobwas/glob's match/prefix_test.go was charged with segments.go's
+    # `init()` loop, 20 %)
+    (root / "tbl_test.go").write_text(INIT_TEST.split("func TestSquaresSorted")[0] + ONE_TEST)
+    result = _run(root, "tbl_test.go", targets=("tbl.go",), executed_only=True)
+    assert {m.function for m, _ in result.scored} == {"Add"}, result.scope

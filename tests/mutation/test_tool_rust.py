@@ -158,3 +158,45 @@ def test_a_test_whose_measurable_targets_give_no_mutant_is_unvalidated(tmp_path)
     reason = next(g for g in entry.gates if g.gate == "mutation").details["reason"]
     assert "src/small.rs is not part of it" in reason
     assert reason.endswith("; src/table.rs has no mutant to count")
+
+
+MACRO_CRATE = {
+    "Cargo.toml": '[package]\nname = "answer"\nversion = "0.1.0"\nedition = "2021"\n\n'
+    "[lib]\nproc-macro = true\n",
+    "src/lib.rs": "use proc_macro::TokenStream;\n\n"
+    'fn digits() -> String {\n    "42".to_string()\n}\n\n'
+    "#[proc_macro]\npub fn answer(_: TokenStream) -> TokenStream {\n"
+    "    digits().parse().unwrap()\n}\n\n"
+    "#[proc_macro]\npub fn unused(_: TokenStream) -> TokenStream {\n"
+    '    "0".parse().unwrap()\n}\n',
+    "tests/answer.rs": "use answer::answer;\n\n#[test]\nfn is_a_number() {\n"
+    "    let n: i32 = answer!();\n    assert!(n >= 0);\n}\n",
+}
+
+
+@pytest.mark.slow  # gates 1-4 of a proc-macro crate: a build per mutant (30-90 s under load)
+def test_a_proc_macro_mutant_that_breaks_the_tests_build_is_caught_by_the_test(tmp_path):
+    """A proc macro runs while its tests compile: cargo-mutants calls a mutant whose expansion
+    does not compile in the test "unviable" (not counted), and indoc 2.0.0's tests/test_indoc.rs
+    was rejected at 0% (18 of 23 mutants unviable, the 5 others in macros it never uses). Such a
+    mutant is caught by the test that no longer builds; one whose library does not build stays
+    unviable. A macro the test never expands never runs for it: out of the file's scope."""
+    if shutil.which("cargo") is None or executable() is None:
+        pytest.skip("cargo-mutants is not installed (cargo install --locked cargo-mutants)")
+    from assay import api
+
+    root = _crate(tmp_path / "answer", MACRO_CRATE)
+    report = api.verify(
+        [root / "tests/answer.rs"],
+        root=root,
+        use_cache=False,
+        overrides={"gates": ["compile", "green", "mutation"]},
+    )
+    (entry,) = report.files
+    gate = next(g for g in entry.gates if g.gate == "mutation")
+    d = gate.details
+    # `digits` -> String::new() / "xyzzy": `let n: i32 = ;` and an unknown name; `answer` ->
+    # Default::default(): nothing. `unused!` is expanded by no test: its mutant never runs for
+    # this file (it survived, and was charged)
+    assert d["killed"] >= 3 and d["survived"] == 0, (d, gate.feedback)
+    assert entry.verdict.value == "accepted", gate.feedback

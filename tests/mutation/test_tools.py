@@ -247,3 +247,29 @@ def test_a_pit_failure_is_told_in_pits_words_not_its_bug_report_boilerplate():
     )
     assert "Coverage generation minion exited abnormally! (UNKNOWN_ERROR)" in said
     assert "-Dmaven.home" not in said and "Vendor" not in said
+
+
+def test_a_pit_run_whose_build_does_not_compile_says_what_javac_said():
+    """commons-io 2.16.1: PIT's Maven run compiles every test class, and JMH's annotation
+    processor failed on the benchmarks; the gate said "Compilation failure: Compilation failure:"
+    and nothing of the cause."""
+    from assay.mutation.tools.pit import failure
+
+    output = (
+        "[INFO] Compiling 541 source files to /ws/target/test-classes\n"
+        "[ERROR] COMPILATION ERROR : \n"
+        "[ERROR] Annotation generator had thrown the exception. javax.annotation.processing."
+        "FilerException: Attempt to recreate a file for type org.apache.commons.io.jmh.X_jmhTest\n"
+        "  \tat jdk.compiler/com.sun.tools.javac.processing.JavacFiler.checkNameAndExistence"
+        "(JavacFiler.java:732)\n"
+        "[ERROR] /ws/src/test/java/org/a/BTest.java:[12,8] cannot find symbol\n"
+        "[ERROR] Failed to execute goal org.apache.maven.plugins:maven-compiler-plugin:3.13.0:"
+        "testCompile (default-testCompile) on project commons-io: Compilation failure: "
+        "Compilation failure:\n"
+        "[ERROR] -> [Help 1]\n"
+    )
+    said = failure(output).splitlines()
+    assert said[0].startswith("[ERROR] Failed to execute goal")
+    assert "FilerException: Attempt to recreate a file" in said[1]
+    assert said[2] == "[ERROR] /ws/src/test/java/org/a/BTest.java:[12,8] cannot find symbol"
+    assert not any("JavacFiler.java" in line for line in said)

@@ -56,6 +56,21 @@ SKIP_DIRS = {
     ".eggs",
     "target",
 }
+# build outputs, left out of the copy where a build puts them: at the root or beside a build file;
+# elsewhere they are sources (commons-io's package `org.apache.commons.io.build`: its module did
+# not compile in the copy, and every file was `unvalidated`)
+OUTPUT_DIRS = {"build", "dist", "target"}
+BUILD_FILES = {
+    "pom.xml",
+    "build.gradle",
+    "build.gradle.kts",
+    "Cargo.toml",
+    "package.json",
+    "pyproject.toml",
+    "setup.py",
+    "setup.cfg",
+    "go.mod",
+}
 MAX_FILE_BYTES = 50 * 1024 * 1024
 
 
@@ -91,12 +106,15 @@ def _ignorer(root: Path) -> Callable[[str, list[str]], set[str]]:
 
     def ignore(directory: str, names: list[str]) -> set[str]:
         skipped = set()
+        outputs_here = directory == root_s or not BUILD_FILES.isdisjoint(names)
         for name in names:
             full = os.path.join(directory, name)
             if os.path.islink(full):
                 if _link_escapes(full, root_s):
                     skipped.add(name)
                 continue  # kept as a relative link, which points into the copy
+            if name in OUTPUT_DIRS and not outputs_here:
+                continue
             if name in SKIP_DIRS and os.path.isdir(full) or name.endswith(".egg-info"):
                 skipped.add(name)
             elif os.path.isdir(full) and os.path.exists(os.path.join(full, "pyvenv.cfg")):

@@ -86,6 +86,20 @@ def jest_package(jest_bin: str) -> Path | None:
     return found if meta.get("name") == "jest" and (29, 2) <= version < (31,) else None
 
 
+def jest_randomizes(jest_bin: str) -> bool:
+    """Whether the jest behind `node_modules/.bin/jest` has `--randomize` (29.2 and later):
+    radash's jest 28 exited "Unrecognized option \"randomize\"", and gate 3 left the file
+    `unvalidated` on every run. An older jest reruns in file order, as `node --test` before Node
+    22 does."""
+    found = Path(jest_bin).resolve().parent.parent
+    try:
+        meta = json.loads((found / "package.json").read_text(encoding="utf-8"))
+        version = tuple(int(n) for n in str(meta.get("version", "0")).split(".")[:2])
+    except (OSError, ValueError):
+        return True  # not known: asked, and a refusal is told as before
+    return version >= (29, 2)
+
+
 def script_for(runner: str, exe: str | None) -> Script | None:
     """The plan script of a package's runner ("vitest", "jest", "node"), None when it has none:
     a vitest without the Node API, a jest outside 29.2-30. `exe`: its `node_modules/.bin` entry."""

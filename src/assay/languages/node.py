@@ -13,7 +13,6 @@ never written. Gates 1-3 of a vitest, jest or `node --test` file run in one node
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import threading
@@ -25,6 +24,7 @@ from assay.execution.runner import (
     Order,
     Outcome,
     PlanAhead,
+    Problem,
     RunStep,
     TestRun,
     each_step,
@@ -36,9 +36,11 @@ from assay.languages.js_plans import (
     TIMED_OUT,
     Script,
     full_name_pattern,
+    jest_randomizes,
     js_regex,
     stability_steps,
 )
+from assay.languages.node_checks import package_json
 from assay.languages.node_results import TITLE_SEP
 from assay.languages.plans import layout
 from assay.languages.tooling import TEST_ID_SEP, Ran, ToolRunner, nearest, under
@@ -55,13 +57,6 @@ UNDRIVEN = ("mocha", "jasmine", "ava", "tap", "uvu")
 # which gate 2 blamed on the test (vercel/ms), and its thresholds fail a run of one file
 NO_COVERAGE = {"vitest": "--coverage.enabled=false", "jest": "--coverage=false"}
 TEST_MARK = re.compile(r"\b(it|test)\s*\(")  # a test in a vitest, jest or node:test file
-
-
-def package_json(ws_project: Path, module: str) -> dict:
-    try:
-        return json.loads((ws_project / module / "package.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
 
 
 def node_module_dirs(root: Path, limit: int = 200) -> tuple[str, ...]:
@@ -190,6 +185,10 @@ class NodeRunner(ToolRunner):
         load = run.tests.get(f"{rel}{TEST_ID_SEP}<file>")
         if runner == "vitest" and load is not None:  # the file did not load: nothing collected
             crash = f"vitest could not load {rel}:\n{load.message}"
+        if load is not None and (
+            absent := node_checks.missing_types(self, ws, module, rel, [Problem(rel, load.message)])
+        ):
+            return absent  # ts-jest's type check of the file (jest's own run of it)
         missing = node_checks.missing_package(crash) if crash else None
         declared = {
             name
@@ -201,10 +200,7 @@ class NodeRunner(ToolRunner):
             # a dependency not installed (the project declares it, or its own code imports it):
             # the machine's, not the file's; a test importing what the project has not is its own
             package, where = missing
-            return self.environment(
-                f"the package {package!r}{f' ({where} imports it)' if where else ''} is not "
-                f"installed in {module}: run `npm ci` (or npm install) there"
-            )
+            return self.environment(node_checks.not_loaded(pkg, package, where, module))
         listed = CompileResult(
             collected=list(run.tests),
             crash=crash,
@@ -393,7 +389,7 @@ class NodeRunner(ToolRunner):
             else:
                 argv = [exe, "--ci", "--json", f"--outputFile={out}", "--runTestsByPath", target]
                 argv.append(NO_COVERAGE["jest"])
-                if order is Order.RANDOM:
+                if order is Order.RANDOM and jest_randomizes(exe):
                     argv += ["--randomize", f"--seed={seed}"]
             if pattern:
                 argv += ["-t", pattern]

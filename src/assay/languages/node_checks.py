@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import replace
+from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
 from assay.execution.runner import CompileResult, Problem
@@ -64,6 +65,23 @@ def tsc(self: NodeRunner, ws: Workspace, rel: str, module: str) -> CompileResult
     ran = self.exec(ws, argv, cwd=base)
     problems = tsc_errors(ran.text, ran.roots, base)
     mine = [p for p in problems if p.where == rel]
+    if mine and (absent := missing_types(self, ws, module, rel, mine)):
+        return absent
+    if problems and not mine and all(p.message.startswith("TS1") for p in problems):
+        # tsc type-checks nothing once a file does not parse (radash: an @types/node newer than
+        # its TypeScript 4.9): the candidate passed gate 1 unchecked
+        first = problems[0]
+        where = first.where  # node_modules is the project's own, seen through a link
+        where = where[where.find("node_modules/") :] if "node_modules/" in where else where
+        return self.environment(
+            f"tsc stopped at syntax errors in {where} ({first.message[:120]}) before it "
+            f"type-checked {rel}: that file does not parse with this project's TypeScript"
+            f"{_version(ws, tsc)}",
+            ran.raw_lines,
+            ran.result.duration_s,
+            hint="Install the versions the project's lockfile pins (npm ci), or a TypeScript "
+            "that reads them; a .ts test is never accepted without a type check.",
+        )
     if mine:
         if self.test_runner(ws, module) == "vitest" and any(p.message[:2] == "TS" for p in mine):
             mine[0] = replace(mine[0], hint=UNCHECKED_BY_VITEST)
@@ -71,6 +89,69 @@ def tsc(self: NodeRunner, ws: Workspace, rel: str, module: str) -> CompileResult
     if ran.result.returncode != 0 and not problems:
         return self.no_result(ran, "tsc", ran.raw_lines, ran.result.duration_s)
     return CompileResult(raw_lines=ran.raw_lines, duration_s=ran.result.duration_s)
+
+
+def package_json(ws_project: Path, module: str) -> dict:
+    try:
+        return json.loads((ws_project / module / "package.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+
+
+def _version(ws: Workspace, tsc: str | None) -> str:
+    """The version of the TypeScript `tsc` (its node_modules/.bin link) is, as " (4.9.5)"."""
+    if tsc is None:
+        return ""
+    try:
+        meta = json.loads((Path(tsc).parent.parent / "typescript/package.json").read_text())
+    except (OSError, ValueError):
+        return ""
+    return f" ({meta.get('version')})" if meta.get("version") else ""
+
+
+# a module tsc found no types for: the import of an untyped package, or of none at all
+_NO_TYPES = re.compile(
+    r"TS7016: Could not find a declaration file for module '(?P<untyped>[^']+)'"
+    r"|TS2307: Cannot find module '(?P<absent>[^']+)' or its corresponding type declarations"
+)
+
+
+def missing_types(
+    self: NodeRunner, ws: Workspace, module: str, rel: str, problems: list[Problem]
+) -> CompileResult | None:
+    """`unvalidated`, naming the package, when tsc (or ts-jest) found no types for an import
+    because a package the project declares is not installed: `@types/chai` for radash's
+    `import { assert } from 'chai'` (TS7016) was the test's "failure" to fix. An import of what
+    the project does not declare stays the test's error."""
+    pkg = package_json(ws.project, module)
+    declared = {n for k in _DECLARING for n in pkg.get(k) or {}}
+    text = _ANSI.sub("", "\n".join(p.message for p in problems))  # ts-jest colours its words
+    for m in _NO_TYPES.finditer(text):
+        name = m.group("untyped") or m.group("absent")
+        if name.startswith((".", "/", "node:")):
+            continue
+        parts = name.split("/")
+        package = "/".join(parts[:2]) if name.startswith("@") else parts[0]
+        types = "@types/" + package.removeprefix("@").replace("/", "__")
+        for wanted in (types, package):
+            if wanted in declared and not _installed(ws, module, wanted):
+                return self.environment(
+                    f"the package {wanted!r} ({rel} imports {name!r}; the project declares "
+                    f"{wanted}) is not installed in {module}: run `npm ci` (or npm install) there"
+                )
+    return None
+
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+_DECLARING = ("dependencies", "devDependencies", "peerDependencies", "optionalDependencies")
+
+
+def _installed(ws: Workspace, module: str, package: str) -> bool:
+    here = PurePosixPath(module)
+    return any(
+        ws.path(f"{d.as_posix()}/node_modules/{package}/package.json").exists()
+        for d in (here, *here.parents)
+    )
 
 
 # a package the loaded code imports and node_modules lacks: vite's words, node's ESM and CJS ones
@@ -92,6 +173,23 @@ def missing_package(text: str) -> tuple[str, str] | None:
             package = "/".join(parts[:2]) if name.startswith("@") else parts[0]
             return package, m.group("in") or m.group("from") or ""
     return None
+
+
+def not_loaded(pkg: dict, package: str, where: str, module: str) -> str:
+    """Why a package could not load: not installed, or (ohash: `import { digest } from
+    "ohash/crypto"` in src/hash.ts) the project's own package, which it exports from its build
+    output: "not installed ... run npm ci" sent its author to the wrong fix."""
+    by = f" ({where} imports it)" if where else ""
+    if package == pkg.get("name") and pkg.get("exports"):
+        return (
+            f"{package!r} is this project's own package{by}, loaded through its package.json "
+            "`exports`, which point at its build output (dist/): assay's scratch copy holds no "
+            "build output, so the file cannot load there"
+        )
+    return (
+        f"the package {package!r}{by} is not installed in {module}: run `npm ci` (or npm "
+        "install) there"
+    )
 
 
 def node_check(self: NodeRunner, ws: Workspace, rel: str) -> CompileResult:

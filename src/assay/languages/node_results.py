@@ -14,6 +14,7 @@ from assay.execution.runner import Outcome, TestResult
 from assay.feedback import relativize
 from assay.languages.tooling import TEST_ID_SEP
 
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
 TITLE_SEP = " > "  # describe > it, as vitest names a test
 _OWN_FRAMES = re.compile(
     r"node_modules|node:internal|^\s*at new Promise|^\s*at (async )?(runTest|runWithTimeout)"
@@ -21,7 +22,9 @@ _OWN_FRAMES = re.compile(
 
 
 def _message(text: str, roots: tuple[str, ...]) -> str:
-    """A failure's first line and the stack frames in the project's own code (not the runner's)."""
+    """A failure's first line and the stack frames in the project's own code (not the runner's),
+    without colour codes (ts-jest colours its diagnostics: `\x1b[90m TS7016: \x1b[0m`)."""
+    text = _ANSI.sub("", text)
     lines = [ln.rstrip() for ln in relativize(text, *roots).strip().splitlines() if ln.strip()]
     head = [ln for ln in lines if not ln.lstrip().startswith("at ")][:6]
     frames = [

@@ -233,8 +233,11 @@ def _run_step(
 def finished(step: Step, returncode: int, output: str) -> bool:
     """Whether a step that is no problem went as far as it can: Maven fetches a plugin's
     dependencies as it reaches the plugin, so a build a plugin other than the compiler stopped
-    (a RAT license check in `validate`) left later plugins unfetched, while the project's own
-    code failing to compile comes after everything is fetched."""
+    (a RAT license check in `validate`) left later plugins unfetched, while the tests failing to
+    compile come after everything is fetched (the main code's do not)."""
     if returncode == 0 or step.language != "java":
         return True
-    return maven_tools.failed_outside_javac(output) is None
+    # javac on the main code (`compile`) stops before `process-classes` (commons-io's
+    # maven-bundle-plugin): only `testCompile` comes after every plugin the tests need
+    main = re.search(r"maven-compiler-plugin:[\w.-]+:compile\b", output)
+    return maven_tools.failed_outside_javac(output) is None and main is None

@@ -134,13 +134,17 @@ class NodeLanguage(Language):
 
     def targets_of(self, project: Project, source: str, rel: str) -> list[str]:
         """The project's files a test file imports by relative path (`../src/price`,
-        `./util.js` standing for `util.ts`): what gate 4 mutates."""
+        `./util.js` standing for `util.ts`), those in a test directory left out: what gate 4
+        mutates."""
         out: list[str] = []
         words = set(_WORD.findall(source))
         for spec in _RELATIVE_IMPORT.findall(source):
             base = PurePosixPath(os.path.normpath(PurePosixPath(rel).parent / spec))
             found = resolve_relative(project.root, base)
-            if found is not None and not self.is_test_file(found.as_posix()):
+            # a helper of the test suite (@fastify/merge-json-schemas' test/utils.js) is the
+            # tests' own code, not the code under test
+            helper = found is not None and bool(set(found.parts[:-1]) & set(TEST_DIRS))
+            if found is not None and not self.is_test_file(found.as_posix()) and not helper:
                 out += [found.as_posix(), *reexported(project.root, found, words)]
         return list(dict.fromkeys(out))
 

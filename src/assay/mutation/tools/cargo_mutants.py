@@ -6,7 +6,8 @@ its tests scoped to the candidate's test target; `mutants.out/outcomes.json` rea
 The mutants come from `--list --json` first (no build), so a mutant that never ran still shows in
 the report; cargo-mutants reports no per-test kills, so a killed mutant counts every passing test of
 the file as its killer (as Stryker's command runner does), never none of them. Unviable mutants
-(they do not compile) are CompileError: not counted, as in Stryker's schema.
+(they do not compile) are CompileError: not counted, as in Stryker's schema; but a proc macro's
+mutant that builds and breaks the test's build was caught by the test (`broke_a_test`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from assay._assay_sandbox.mutation.protocol import Status
+from assay.config import tomllib
 from assay.languages.rust import RUST
 from assay.languages.rust_modules import crate_files
 from assay.languages.rust_warm import warm_target
@@ -191,10 +193,13 @@ class CargoMutants:
         sources = {t: (root / t).read_text(encoding="utf-8", errors="replace") for t in targets}
         mutants = [to_mutant(m, crate, sources, i) for i, m in enumerate(raw)]
         by_key = {_key(m): mut for m, mut in zip(raw, mutants, strict=True)}
+        macro = proc_macro(root / crate / "Cargo.toml")
+        unused = unexpanded(root, crate, request.tests) if macro and request.executed_only else {}
         scope = [
             (m, mut)
             for m, mut in zip(raw, mutants, strict=True)
-            if request.lines is None or mut.line in request.lines.get(mut.file, frozenset())
+            if (request.lines is None or mut.line in request.lines.get(mut.file, frozenset()))
+            and mut.function not in unused.values()
         ]
         result = MutationResult(mutants=mutants, results={}, sources=sources, unmutated=outside)
         if not scope:
@@ -234,16 +239,87 @@ class CargoMutants:
             status = SUMMARY.get(outcome.get("summary", ""))
             if mut is None or status is None:
                 continue
+            why = ""
+            if status is Status.COMPILE_ERROR and macro and broke_a_test(dirs.out, outcome):
+                status, why = Status.KILLED, MACRO_CAUGHT
             duration = sum(
                 float(p.get("duration") or 0) for p in outcome.get("phase_results") or []
             )
             killed = every if status in (Status.KILLED, Status.TIMEOUT) else []
             result.results[mut.id] = MutantResult(
-                status, covered_by=list(every), killed_by=list(killed), duration_s=duration
+                status,
+                covered_by=list(every),
+                killed_by=list(killed),
+                duration_s=duration,
+                reason=why,
             )
         result.duration_s = ran.duration_s + listed.duration_s
         result.per_test_coverage = False
         return result
+
+
+MACRO_CAUGHT = (
+    "the proc macro's expansion under this mutant does not compile in the test: the test "
+    "catches it as it builds"
+)
+# cargo's last word on a target that did not build: `(lib)`, `(test "test_indoc")`, `(lib test)`
+_NOT_BUILT = re.compile(r"could not compile `[^`]+` \((lib|lib test|test \"[^\"]+\"|[^)]*)\)")
+
+
+def proc_macro(manifest: Path) -> bool:
+    """Whether the crate's library is a proc macro (`[lib] proc-macro = true`)."""
+    try:
+        data = tomllib.loads(manifest.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    lib = data.get("lib") or {}
+    return bool(lib.get("proc-macro") or lib.get("proc_macro"))
+
+
+# a macro's entry point: `#[proc_macro] pub fn indoc`, `#[proc_macro_derive(Name)] pub fn derive`
+_ENTRY = re.compile(
+    r"#\[proc_macro(?P<kind>_derive|_attribute)?(?:\(\s*(?P<derive>\w+)[^\]]*)?\]"
+    r"(?:\s*#\[[^\]]*\])*\s*pub\s+fn\s+(?P<fn>\w+)"
+)
+
+
+def unexpanded(root: Path, crate: str, tests: tuple[str, ...]) -> dict[str, str]:
+    """The entry points (macro name -> its function) of a proc-macro crate that no test file
+    invokes: a proc macro runs only where it is expanded, so their mutants never run for these
+    tests (indoc's test_indoc.rs expands `indoc!` only, and was charged with `formatdoc`'s,
+    `printdoc`'s ... `Default::default()` survivors). Macros live in the crate's root file."""
+    lib = root / crate / "src" / "lib.rs"
+    try:
+        source = lib.read_text(encoding="utf-8", errors="replace")
+        used = "\n".join((root / t).read_text(encoding="utf-8", errors="replace") for t in tests)
+    except OSError:
+        return {}
+    out: dict[str, str] = {}
+    for m in _ENTRY.finditer(source):
+        name = m.group("derive") or m.group("fn")
+        if m.group("kind") == "_derive":
+            invoked = re.search(rf"derive\([^)]*\b{name}\b", used)
+        elif m.group("kind") == "_attribute":
+            invoked = re.search(rf"#\[(?:\w+::)*{name}\b", used)
+        else:
+            invoked = re.search(rf"\b{name}\s*!", used)
+        if not invoked:
+            out[name] = m.group("fn")
+    return out
+
+
+def broke_a_test(out: Path, outcome: dict[str, Any]) -> bool:
+    """A proc macro runs while its tests compile: a mutant whose macro library builds but whose
+    expansion breaks a test target's build was caught by that test, not unviable (indoc 2.0.0:
+    18 of 23 mutants "unviable", the 5 others missed, and tests/test_indoc.rs rejected at 0%).
+    Read from cargo's own log of the mutant's build: a test target failed, the library did not."""
+    log = out / "mutants.out" / str(outcome.get("log_path") or "")
+    try:
+        text = log.read_text(encoding="utf-8", errors="replace") if log.is_file() else ""
+    except OSError:
+        return False
+    failed = set(_NOT_BUILT.findall(text))
+    return bool(failed) and "lib" not in failed and not any(f.startswith("bin") for f in failed)
 
 
 def test_only(root: Path, crate: str, targets: tuple[str, ...]) -> dict[str, str]:

@@ -60,12 +60,17 @@ def _chars(data: bytes, at: int) -> int:
     return len(data[:at].decode("utf-8", errors="replace"))
 
 
-def covered_lines(profile: str, module_path: str, module: str) -> dict[str, set[int]]:
-    """project-relative file -> lines some statement with a non-zero count spans."""
+def covered_lines(
+    profile: str, module_path: str, module: str, beyond: str = ""
+) -> dict[str, set[int]]:
+    """project-relative file -> lines some statement with a non-zero count spans; with `beyond`
+    (a `-covermode=count` profile of the same binary run with no test: what the package's
+    initialisation runs), only the blocks the test ran more often than that."""
+    before = {_block(ln): int(m.group(4)) for ln in beyond.splitlines() if (m := _COVER.match(ln))}
     out: dict[str, set[int]] = {}
     for line in profile.splitlines():
         m = _COVER.match(line.strip())
-        if not m or m.group(4) == "0":
+        if not m or int(m.group(4)) <= before.get(_block(line), 0):
             continue
         name = m.group(1)
         if module_path and name.startswith(module_path + "/"):
@@ -73,6 +78,10 @@ def covered_lines(profile: str, module_path: str, module: str) -> dict[str, set[
         rel = (PurePosixPath(module) / name).as_posix() if module != "." else name
         out.setdefault(rel, set()).update(range(int(m.group(2)), int(m.group(3)) + 1))
     return out
+
+
+def _block(line: str) -> str:
+    return line.strip().rsplit(" ", 2)[0]
 
 
 class GoEngine:
@@ -189,8 +198,19 @@ class GoEngine:
             tail = (baseline.stdout + baseline.stderr).strip().splitlines()[-3:]
             raise ToolFailed("the tests do not pass unmutated: " + " / ".join(tail))
         covered = covered_lines(profile.read_text(encoding="utf-8"), module_path, module)
-        if request.executed_only:
-            scope = executed(scope, bodies, covered, result)
+        profiles = per_test_lines(
+            request, names, pkgs, coverpkg, max(10, int(request.timeout_s)), cwd, dirs, env
+        )
+        each = {
+            n: covered_lines(text, module_path, module, init)
+            for n, (text, init) in (profiles or {}).items()
+        }
+        if request.executed_only:  # by the tests, not only by the package's initialisation
+            by_tests: dict[str, set[int]] = {}
+            for lines in each.values():
+                for file, numbers in lines.items():
+                    by_tests.setdefault(file, set()).update(numbers)
+            scope = executed(scope, bodies, by_tests if each else covered, result)
         per_mutant = max(10.0, baseline.duration_s * 5)
 
         def judge(m: Mutant) -> MutantResult:
@@ -238,10 +258,6 @@ class GoEngine:
                 left = rest if len(rest) < len(left) else []
             return first
 
-        profiles = per_test_lines(
-            request, names, pkgs, coverpkg, max(10, int(request.timeout_s)), cwd, dirs, env
-        )
-        each = {n: covered_lines(text, module_path, module) for n, text in (profiles or {}).items()}
         result.per_test_coverage = len(names) == 1 or bool(each)
         if each:
             ran = {n for n in names if any(each.get(n, {}).get(t) for t in request.targets)}
@@ -274,17 +290,28 @@ def per_test_lines(
     cwd: Path,
     dirs: ScratchDirs,
     env: dict[str, str],
-) -> dict[str, str] | None:
-    """Each test function's own cover profile (test name -> its text): one coverage build of the
+) -> dict[str, tuple[str, str]] | None:
+    """Each test function's own cover profile (test name -> its text, and the profile of the binary
+    run with no test, which it is read beyond): one coverage build of the
     package's test binary, then one sandboxed run of a loop that starts the binary once per test
-    (`-test.run '^Name$'`). None for one test, tests in several packages, or a failed step: every
-    test is then taken to run every covered mutant, and `per_test_coverage` says so."""
-    if len(names) < 2 or len(pkgs) != 1:
+    (`-test.run '^Name$'`). None for tests in several packages, or a failed step: every test is
+    then taken to run every covered mutant, and `per_test_coverage` says so."""
+    if not names or len(pkgs) != 1:  # one test too: what `init()` runs is not its own
         return None
     exe = dirs.out / "cover.test"
     built = run_tool(
         request,
-        ["go", "test", "-c", "-cover", f"-coverpkg={coverpkg}", "-o", str(exe), pkgs[0]],
+        [
+            "go",
+            "test",
+            "-c",
+            "-cover",
+            "-covermode=count",
+            f"-coverpkg={coverpkg}",
+            "-o",
+            str(exe),
+            pkgs[0],
+        ],
         cwd,
         GO.profile,
         dirs,
@@ -296,8 +323,12 @@ def per_test_lines(
     out.mkdir(exist_ok=True)
     hand_over(out)  # the profiles are written as the tests' uid
     # a test that fails alone (it needs another to run first) still writes its profile
+    # and once with no test: what the package's initialisation runs (runewidth's `init()` calls
+    # handleEnv) is in every test's profile, and TestSorted, which checks the test file's own
+    # tables, "killed none of the 2 mutants of the code it runs"
     loop = (
-        'exe=$1; out=$2; shift 2; for n in "$@"; do "$exe" -test.run "^$n\\$" -test.count=1 '
+        'exe=$1; out=$2; shift 2; "$exe" -test.run "^$" -test.coverprofile="$out/.init.cover" '
+        '>/dev/null 2>&1; for n in "$@"; do "$exe" -test.run "^$n\\$" -test.count=1 '
         f'-test.timeout={timeout_s}s -test.coverprofile="$out/$n.cover" >/dev/null 2>&1; done; '
         "exit 0"
     )
@@ -312,7 +343,9 @@ def per_test_lines(
     profiles = {n: out / f"{n}.cover" for n in names}
     if ran.returncode != 0 or not all(p.is_file() for p in profiles.values()):
         return None
-    return {n: p.read_text(encoding="utf-8") for n, p in profiles.items()}
+    init = out / ".init.cover"
+    before = init.read_text(encoding="utf-8") if init.is_file() else ""
+    return {n: (p.read_text(encoding="utf-8"), before) for n, p in profiles.items()}
 
 
 def executed(

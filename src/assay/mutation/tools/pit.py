@@ -164,12 +164,23 @@ class Pit:
 _PIT_CAUSE = re.compile(r"PIT >> SEVERE|^\[ERROR\] Failed to execute goal")
 
 
+# javac's own errors under Maven's "Compilation failure": a file's `[l,c]`, or a processor's
+_JAVAC_SAID = re.compile(r"^\[ERROR\] (?!\s*at |COMPILATION ERROR|Failed to execute|-> )\S")
+
+
 def failure(output: str) -> str:
     """Why a PIT run failed, in PIT's and Maven's words (joda-convert 2.2.4: "Coverage generator
-    Minion exited abnormally", where the message showed `-Dmaven.home=...` input lines)."""
-    causes = [ln.strip() for ln in output.splitlines() if _PIT_CAUSE.search(ln.strip())]
+    Minion exited abnormally", where the message showed `-Dmaven.home=...` input lines), and
+    javac's when the build did not compile (commons-io's tests: "Compilation failure:" and
+    nothing after it; JMH's annotation processor had failed)."""
+    lines = [ln.strip() for ln in output.splitlines()]
+    causes = [ln for ln in lines if _PIT_CAUSE.search(ln)]
+    if causes and any("Compilation failure" in c for c in causes) and "COMPILATION ERROR" in output:
+        at = next(i for i, ln in enumerate(lines) if "COMPILATION ERROR" in ln)
+        said = [ln for ln in lines[at + 1 : at + 40] if _JAVAC_SAID.match(ln)]
+        causes += [ln[:300] for ln in said[:3]]
     if causes:
-        return "\n".join(dict.fromkeys(causes[:3]))
+        return "\n".join(dict.fromkeys(causes[:6]))
     return error_tail(output)
 
 

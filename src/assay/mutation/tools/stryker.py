@@ -330,15 +330,22 @@ def read_report(
     def rel(path: str) -> str:
         return os.path.normpath(PurePosixPath(module, path)).replace(os.sep, "/")
 
+    # Stryker's vitest runner trims the joined title (destr's `it("{     ")` is "… {"): both
+    # sides are compared trimmed, or such a test got no mutant of its own and was `low_value`
     by_name = {
-        (t.split(TEST_ID_SEP, 1)[0], t.split(TEST_ID_SEP, 1)[-1].replace(TITLE_SEP, " ")): t
+        (
+            t.split(TEST_ID_SEP, 1)[0],
+            t.split(TEST_ID_SEP, 1)[-1].replace(TITLE_SEP, " ").strip(),
+        ): t
         for t in passing
     }
     names: dict[str, str] = {}  # Stryker's test id -> gate 2's
     for path, entry in (data.get("testFiles") or {}).items():
         for test in entry.get("tests", []):
             key = (rel(path), test.get("name", ""))
-            names[test["id"]] = by_name.get(key, f"{key[0]}{TEST_ID_SEP}{key[1]}")
+            names[test["id"]] = by_name.get(
+                (key[0], key[1].strip()), f"{key[0]}{TEST_ID_SEP}{key[1]}"
+            )
     every = list(dict.fromkeys([*passing, *names.values()]))
     if whole_file and passing:
         names, every = {}, list(passing)
