@@ -142,6 +142,27 @@ def render(results: dict, order: list[str], compare: Path | None) -> str:
     return text
 
 
+def directory(chosen: list[Project], args: argparse.Namespace) -> None:
+    """The per-project figures run.py takes (verify and pytest only), in <out>/directory.json."""
+    saved = args.out / "directory.json"
+    done = json.loads(saved.read_text()) if saved.exists() else {}
+    for project in chosen:
+        root, _ = prepare(project, args.workdir)
+        report = args.out / "reports" / project.name / "verify.json"
+        report.parent.mkdir(parents=True, exist_ok=True)
+        row = {"load": measure.load_now(), "verify": measure.verify(project, root, report)}
+        row["pytest"] = measure.pytest(project, root)
+        done[project.name] = row
+        saved.write_text(json.dumps(done, indent=1))
+        v, p = row["verify"], row["pytest"]
+        print(
+            f"{project.name}: verify {v['wall_s']} s / {v['cpu_s']} CPU s, pytest {p['wall_s']} s"
+            f" / {p['cpu_s']} CPU s: {v['wall_s'] / p['wall_s']:.1f}x wall, "
+            f"{v['cpu_s'] / p['cpu_s']:.1f}x CPU, load {row['load']}",
+            flush=True,
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", action="append", metavar="NAME", help="only this project")
@@ -150,11 +171,20 @@ def main() -> None:
     parser.add_argument("--out", type=Path, required=True, help="perfile.json and reports here")
     parser.add_argument("--compare", type=Path, help="a run.py --out DIR to compare verdicts with")
     parser.add_argument("--table", action="store_true", help="print the last results, run nothing")
+    parser.add_argument(
+        "--directory",
+        action="store_true",
+        help="instead: `assay verify <tests>` and `pytest <tests>` once per project, as run.py "
+        "does (its reports are what --compare reads: pass the same --out)",
+    )
     args = parser.parse_args()
     projects = load(args.projects)
     chosen = [p for p in projects if not args.only or p.name in args.only]
     saved = args.out / "perfile.json"
     results = json.loads(saved.read_text()) if saved.exists() else {}
+    if args.directory:
+        directory(chosen, args)
+        return
     if not args.table:
         args.out.mkdir(parents=True, exist_ok=True)
         for project in chosen:
