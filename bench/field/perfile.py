@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 from collections import Counter
@@ -35,13 +36,22 @@ def files_of(project: Project, root: Path) -> list[str]:
     return [f.relative_to(root.resolve()).as_posix() for f in found]
 
 
-def one_file(project: Project, root: Path, rel: str, out: Path) -> dict:
-    """`assay verify FILE` and plain `pytest FILE`, each in a fresh process, interleaved."""
-    row: dict = {"file": rel, "load": measure.load_now()}
+def _verify(root: Path, rel: str, out: Path, src: Path | None) -> dict:
+    """One `assay verify FILE` in a fresh process (`src`: another checkout's src/ first on
+    PYTHONPATH, for a before/after in the same minutes)."""
     out.parent.mkdir(parents=True, exist_ok=True)
     cmd = [sys.executable, "-m", "assay", "verify", rel, "--no-cache", "-q", "-f", f"json={out}"]
-    wall, code, output = measure._timed(cmd, root)
-    row["verify"] = {"wall_s": wall, "cpu_s": measure.CPU_S["last"], "exit": code}
+    saved = os.environ.get("PYTHONPATH")
+    if src is not None:
+        os.environ["PYTHONPATH"] = str(src)
+    try:
+        wall, code, output = measure._timed(cmd, root)
+    finally:
+        if src is not None:
+            os.environ.pop("PYTHONPATH")
+            if saved is not None:
+                os.environ["PYTHONPATH"] = saved
+    row: dict = {"wall_s": wall, "cpu_s": measure.CPU_S["last"], "exit": code}
     if code in (0, 1) and out.exists():
         doc = json.loads(out.read_text())
         entry = doc["files"][0] if doc["files"] else None
@@ -52,6 +62,20 @@ def one_file(project: Project, root: Path, rel: str, out: Path) -> dict:
             row["tests"] = dict(Counter(t["verdict"] for t in entry["tests"]))
     else:
         row["error"] = output.strip()[-300:]
+    return row
+
+
+def one_file(project: Project, root: Path, rel: str, out: Path, before: Path | None = None) -> dict:
+    """`assay verify FILE` and plain `pytest FILE`, each in a fresh process, interleaved (with
+    `before`: that checkout's verify first, then this one's)."""
+    row: dict = {"file": rel, "load": measure.load_now()}
+    if before is not None:
+        old = _verify(root, rel, out.with_suffix(".before.json"), before)
+        row["before"] = {k: old.pop(k) for k in ("wall_s", "cpu_s", "exit")}
+        row["before"].update(old)
+    done = _verify(root, rel, out, None)
+    row["verify"] = {k: done.pop(k) for k in ("wall_s", "cpu_s", "exit")}
+    row.update(done)
     py = [str(root / INTERPRETER), "-m", "pytest", "-q", "-p", "no:cacheprovider", rel]
     wall, code, output = measure._timed([*py, *project.pytest_args], root)
     tail = [line for line in output.strip().splitlines() if line.strip()]
@@ -102,6 +126,24 @@ def differences(name: str, rows: list[dict], compare: Path) -> list[str]:
     return found
 
 
+def before_after(rows: list[dict]) -> str:
+    """The files run by both checkouts: CPU before and after, the ratios, verdicts that differ."""
+    before = [{**r, "verify": r["before"]} for r in rows if r["before"].get("cpu_s")]
+    moved = [
+        f"{r['file']}: {r['before'].get('verdict')} {r['before'].get('tests')} -> "
+        f"{r.get('verdict')} {r.get('tests')}"
+        for r in rows
+        if (r["before"].get("verdict"), r["before"].get("tests")) != (r.get("verdict"), r["tests"])
+    ]
+    return (
+        f"- before/after, {len(rows)} files: verify CPU "
+        f"{sum(r['before']['cpu_s'] for r in rows):.1f} -> "
+        f"{sum(r['verify']['cpu_s'] for r in rows):.1f} s; CPU ratio before "
+        f"{_spread(ratios(before, 'cpu'))}, after {_spread(ratios(rows, 'cpu'))}; verdicts "
+        + ("; ".join(moved) if moved else "the same")
+    )
+
+
 def render(results: dict, order: list[str], compare: Path | None) -> str:
     lines = [
         "| project | file | verdict | tests | verify wall s | pytest wall s | wall x "
@@ -134,6 +176,9 @@ def render(results: dict, order: list[str], compare: Path | None) -> str:
         f"- **all {len(every)} files: wall {_spread(ratios(every, 'wall'))}; "
         f"CPU {_spread(ratios(every, 'cpu'))}**"
     )
+    paired = [r for r in every if "before" in r and "verdict" in r]
+    if paired:
+        summary.append(before_after(paired))
     text = "\n".join(lines) + "\n\n" + "\n".join(summary)
     if compare is not None:
         text += "\n\nVerdict alone vs in the directory run:\n" + (
@@ -172,6 +217,9 @@ def main() -> None:
     parser.add_argument("--compare", type=Path, help="a run.py --out DIR to compare verdicts with")
     parser.add_argument("--table", action="store_true", help="print the last results, run nothing")
     parser.add_argument(
+        "--before", type=Path, help="another checkout's src/: its verify of each file runs too"
+    )
+    parser.add_argument(
         "--directory",
         action="store_true",
         help="instead: `assay verify <tests>` and `pytest <tests>` once per project, as run.py "
@@ -192,13 +240,18 @@ def main() -> None:
             rows = []
             for rel in files_of(project, root):
                 out = args.out / "reports" / project.name / (rel.replace("/", "__") + ".json")
-                rows.append(one_file(project, root, rel, out))
+                rows.append(one_file(project, root, rel, out, args.before))
                 r = rows[-1]
                 print(
                     f"{project.name}/{rel}: {r.get('verdict', 'error')} "
                     f"verify {r['verify']['wall_s']} s / {r['verify']['cpu_s']} CPU s, "
                     f"pytest {r['pytest']['wall_s']} s / {r['pytest']['cpu_s']} CPU s, "
-                    f"load {r['load']}",
+                    f"load {r['load']}"
+                    + (
+                        f"; before {r['before']['cpu_s']} CPU s, {r['before'].get('verdict')}"
+                        if "before" in r
+                        else ""
+                    ),
                     flush=True,
                 )
                 results[project.name] = rows
