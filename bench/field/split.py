@@ -262,6 +262,9 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=1)
     parser.add_argument("--timeline", action="store_true", help="each thread's phases")
     parser.add_argument("--json", type=Path, help="also write every run's raw data here")
+    parser.add_argument(
+        "--tests", help="verify this file (or dir) instead of the project's tests (one --only)"
+    )
     args = parser.parse_args()
     meter = Meter()
     if meter.group is None:
@@ -275,7 +278,7 @@ def main() -> None:
             for i in range(args.runs):
                 sides = [("before", args.assay_src)] if args.assay_src else []
                 for label, src in [*sides, ("after", None)]:
-                    data = run_once(root, project.tests, src, meter.group)
+                    data = run_once(root, args.tests or project.tests, src, meter.group)
                     show(project.name, f"{label}, run {i + 1}", data, args.timeline)
                     raw.setdefault(project.name, []).append({"side": label, **data})
             verdicts = [json.dumps(r["verdicts"]) for r in raw[project.name]]

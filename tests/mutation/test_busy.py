@@ -106,3 +106,52 @@ def test_a_test_slowed_by_a_busy_machine_is_not_a_hang(tmp_path):
     # the baseline's duration is the test's own time: a fraction of a mutant's wall time on the
     # shared core
     assert run.tests[0].duration < 0.6 * min(r.duration_s for r in body.values()), run.tests
+
+
+SPIN = {
+    "src/spin/__init__.py": "",
+    "src/spin/work.py": textwrap.dedent("""
+        def work(n):
+            total = 0
+            for i in range(n):
+                total += i % 7
+            return total
+
+
+        def double(x):
+            return 2 * x
+    """),
+    "tests/test_spin.py": textwrap.dedent("""
+        import pytest
+
+        from spin.work import double, work
+
+
+        def test_work_first():
+            assert work(2_000_000) == 5_999_995
+
+
+        @pytest.mark.parametrize("x", range(12))
+        def test_double(x):
+            assert double(x) == x + x
+    """),
+}
+
+
+def test_a_baseline_child_waiting_for_a_core_is_not_idle(tmp_path):
+    # test_work_first computes with twelve tests behind it. On a core shared five ways (the two
+    # baseline children, three busy loops) its child gets a fifth of the core: measured against the
+    # wall clock it looks idle, as a child that sleeps does, and its tail went to new children
+    # (cachetools' baselines at load 45: 5-6 x their CPU on a quiet machine). The time it waited
+    # for the core is not idleness: only the one hand-on a run makes a quarter second in (the
+    # second half of its tests) remains.
+    for rel, text in SPIN.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    box = Sandbox(SandboxConfig(timeout_s=120), protect=tmp_path)
+    with one_busy_core():
+        run = run_engine(tmp_path, box, ["src/spin/work.py"], ["tests/test_spin.py"])
+    assert run.baseline.children == {"traced": 2, "untraced": 2}, run.baseline
+    assert [t.outcome for t in run.tests] == ["passed"] * 13
+    doubled = [r for m, r in run.scored if m.line == 10]
+    assert doubled and all(r.status is Status.KILLED for r in doubled), doubled

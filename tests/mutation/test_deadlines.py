@@ -172,6 +172,19 @@ def test_a_log_gets_a_status_line_every_period_and_none_between():
     assert len(lines) == 1
 
 
+def test_a_log_line_is_due_within_5_s_and_the_ticker_wakes_when_it_is():
+    # polled every 0.5 s with a 5 s period, lines came 5.0-5.4 s apart at load 40 (issue 25: at
+    # least every 5 s): now due every 4.5 s, and the ticker sleeps until then, not past it
+    from assay.cli.app import Ticker
+
+    now = [0.0]
+    ticker = Ticker(lambda line: None, clock=lambda: now[0])
+    assert ticker.period <= 4.5
+    assert ticker.pause() == 0.5
+    now[0] = ticker.period - 0.2
+    assert abs(ticker.pause() - 0.2) < 1e-9
+
+
 def test_workers_0_means_one_per_core_as_the_docs_say(loop_root, tmp_path):
     out = tmp_path / "m.json"
     proc = run_cli(

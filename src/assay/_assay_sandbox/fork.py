@@ -276,9 +276,26 @@ def cpu_s(pid: int) -> float | None:
     return None if ticks is None else ticks * TICK_S
 
 
-def idle(ticks: int | None, since_ticks: int | None, elapsed_s: float) -> bool:
+def runnable(pid: int) -> bool:
+    """Whether a child of this process is running or ready to run, waiting for a core (state R):
+    a process that sleeps or blocks is not (S, D). False where /proc can not say."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            fields = fh.read().rsplit(b")", 1)[1].split()
+        return fields[0] == b"R" and int(fields[1]) == os.getpid()
+    except (OSError, IndexError, ValueError):
+        return False
+
+
+def idle(ticks: int | None, since_ticks: int | None, elapsed_s: float, pid: int = 0) -> bool:
     """Whether a process that used `since_ticks` of CPU `elapsed_s` ago, and `ticks` now, used under
-    `IDLE_SHARE` of a core meanwhile (a tick is 10 ms: one may fall in a short window)."""
+    `IDLE_SHARE` of a core meanwhile (a tick is 10 ms: one may fall in a short window). Given the
+    child's `pid`, one that is `runnable` now is not idle: on a busy machine a process that computes
+    gets a fraction of a core, and its CPU against the wall clock looks like one that sleeps (the
+    run-queue wait `waited_of` reads is counted only once the process runs again: a window's share
+    of it is off by up to a scheduling round, more than the window at load 20)."""
     if ticks is None or since_ticks is None or elapsed_s <= 0:
+        return False
+    if pid and runnable(pid):
         return False
     return ticks - since_ticks <= max(1.0, IDLE_SHARE * elapsed_s * _TICK)

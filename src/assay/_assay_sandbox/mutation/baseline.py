@@ -205,7 +205,7 @@ class _Run:
             if (
                 left >= SHARD_MIN_LEFT
                 and len(self.live()) < SHARD_MAX
-                and idle(segment.ticks, ticks, elapsed)
+                and idle(segment.ticks, ticks, elapsed, segment.child.pid)
             ):
                 parts = min(SHARD_MAX - len(self.live()), left // (SHARD_MIN_LEFT // 2))
                 self._hand_on(segment, [position + left * k // parts for k in range(parts)], end)

@@ -51,7 +51,9 @@ class Verdicts(Children):
             if state.cpu is None and ticks is not None:
                 state.cpu, state.check = (ticks, now), now + IDLE_WINDOW_S
                 continue
-            sleeping = state.cpu is not None and idle(ticks, state.cpu[0], now - state.cpu[1])
+            sleeping = state.cpu is not None and idle(
+                ticks, state.cpu[0], now - state.cpu[1], state.child.pid
+            )
             if len(running) >= MAX_CHILDREN * self.workers or (
                 not sleeping and self._busy(running) >= self.workers
             ):
