@@ -138,6 +138,7 @@ SPIN = {
 }
 
 
+@pytest.mark.slow  # 35-45 s under load: it keeps both cores busy
 def test_a_baseline_child_waiting_for_a_core_is_not_idle(tmp_path):
     # test_work_first computes with twelve tests behind it. On a core shared five ways (the two
     # baseline children, three busy loops) its child gets a fifth of the core: measured against the
