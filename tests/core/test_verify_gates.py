@@ -217,7 +217,8 @@ def test_a_non_strict_xfail_that_passes_is_not_judged_and_does_not_reject_its_fi
 
 
 def test_an_xfail_without_a_reason_says_so_not_an_empty_colon(project):
-    """ftfy's `@pytest.mark.xfail(strict=True)` over 10 cases: `-v` read "green: xfailed:" ten times."""
+    """ftfy's `@pytest.mark.xfail(strict=True)` over 10 cases: `-v` read "green: xfailed:" ten
+    times."""
     root = project(
         {
             **LIB,

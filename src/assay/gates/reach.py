@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+from collections.abc import Collection
 from pathlib import Path
 
 from assay.gates.stability import imported
@@ -114,4 +115,41 @@ def fixture_fed(project: Project, rel: str, source: str) -> str | None:
                 and any("fixture" in ast.unparse(d) for d in node.decorator_list)
             ):
                 return f"takes the fixture {node.name!r} of {conftest_rel}"
+    return None
+
+
+def through_package(source: str, modules: dict[str, str], bare: Collection[str]) -> str | None:
+    """A name the file reads of a project module it imports whole (`import rfc3986`) that defines
+    no function (`bare`: a package's `__init__` passing names on), such as
+    `rfc3986.iri_reference`: its tests reach the project through it, so they are held to the
+    modules they reach, as a file whose imports define no function is, whatever else it imports
+    (an exception class for `pytest.raises` would otherwise be all it is held to). None: no such
+    read."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return None
+    whole: dict[str, str] = {}  # the dotted name the file reads it by -> the module
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name in modules and modules[alias.name] in bare:
+                    whole[alias.asname or alias.name] = alias.name
+    if not whole:
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute):
+            dotted = _dotted(node.value)
+            if dotted in whole and f"{whole[dotted]}.{node.attr}" not in modules:
+                return f"{dotted}.{node.attr}"
+    return None
+
+
+def _dotted(node: ast.expr) -> str | None:
+    """`a.b.c` of a chain of names and attributes; None for anything else."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        head = _dotted(node.value)
+        return f"{head}.{node.attr}" if head else None
     return None
