@@ -189,11 +189,9 @@ class Project:
             return None
         path = self.root / self.modules[module]
         package = module if path.name == "__init__.py" else module.rpartition(".")[0]
-        for node in tree.body:
-            alias = next(
-                (a for a in getattr(node, "names", ()) if (a.asname or a.name) == name), None
-            )
-            if not isinstance(node, ast.ImportFrom) or alias is None:
+        stars: list[str] = []  # project modules it takes every public name of, in order
+        for node in _module_level(tree.body):
+            if not isinstance(node, ast.ImportFrom):
                 continue
             if node.level:
                 base = package.split(".")
@@ -202,12 +200,27 @@ class Project:
             else:
                 source = node.module or ""
             resolved = self._resolve(source)
+            if [a.name for a in node.names] == ["*"] and name != "*":
+                if resolved == source and resolved != module:  # not a C extension's name
+                    stars.append(resolved)
+                continue
+            alias = next((a for a in node.names if (a.asname or a.name) == name), None)
+            if alias is None:
+                continue
             sub = self._resolve(f"{source}.{alias.name}")
             if sub and sub != resolved:  # `from pkg import submodule`
                 return sub
             if not resolved:  # from a third-party module
                 return None
             return self._reexport(resolved, alias.name, seen | {module}) or resolved
+        if any(name in _defined(node) for node in _module_level(tree.body)):
+            return None  # its own
+        # `from ._impl import *` (frozendict: the pure-Python class when its C extension is absent)
+        for star in stars:
+            found = self._reexport(star, name, seen | {module})
+            tree = self._tree(star)
+            if found or (tree and any(name in _defined(n) for n in _module_level(tree.body))):
+                return found or star
         return None
 
     def targets_of(self, source: str, test_rel: str) -> list[str]:
@@ -249,6 +262,34 @@ class Project:
                     if resolved:
                         add(self._reexport(resolved, alias.name) or resolved)
         return found
+
+
+def _module_level(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """A module's statements that run at import, inside `try`, `if` and `with` blocks too (an
+    import guarded by `try: ... except ImportError:`), not in functions or classes."""
+    for node in body:
+        yield node
+        for field_name in ("body", "orelse", "finalbody"):
+            inner = getattr(node, field_name, None)
+            if isinstance(inner, list) and not isinstance(
+                node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
+            ):
+                yield from _module_level(inner)
+        for handler in getattr(node, "handlers", ()):
+            yield from _module_level(handler.body)
+
+
+def _defined(node: ast.stmt) -> set[str]:
+    """The names a module-level statement defines itself (not by importing them)."""
+    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        return {node.name}
+    if isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign):
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        names = [
+            e for t in targets for e in (t.elts if isinstance(t, ast.Tuple | ast.List) else [t])
+        ]
+        return {n.id for n in names if isinstance(n, ast.Name)}  # not `cls.attr = ...`
+    return set()
 
 
 def discover(
