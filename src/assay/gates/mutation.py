@@ -20,7 +20,7 @@ from assay._assay_sandbox.mutation.protocol import SET_ASIDE, BaselineProgress, 
 from assay._assay_sandbox.protocol import EVERY_TEST_FUNCTION, PROVE_EACH_TEST
 from assay.errors import RunFailed
 from assay.feedback import compose
-from assay.gates.base import BaseGate, GateContext
+from assay.gates.base import BaseGate, GateContext, skipped
 from assay.gates.constants import constant_readers, module_values
 from assay.gates.mutation_tool import judge, run_tool
 from assay.gates.reach import (
@@ -260,7 +260,7 @@ class MutationGate(BaseGate):
                 "no target: the tests run no function of the project in their own process; they "
                 f"may run it in processes they start ({spawn}), which gate 4 does not see"
             )
-            return GateResult(self.name, GateStatus.SKIP, elapsed, details={"reason": reason})
+            return skipped(self, reason, duration=elapsed)  # said on the terminal, not only in JSON
         fed = fixture_fed(ctx.project, candidate.rel, candidate.source)
         if fed:
             reason = (
@@ -268,7 +268,7 @@ class MutationGate(BaseGate):
                 f"from a fixture ({fed}): what they check (e.g. a read-only attribute) is "
                 "declared, not run, and gate 4 has no mutant of it"
             )
-            return GateResult(self.name, GateStatus.SKIP, elapsed, details={"reason": reason})
+            return skipped(self, reason, duration=elapsed)
         reason = (
             f"the tests run no code of the project: none of its {modules} modules is imported by "
             "the file, and no test executed a function of one; nor does the file start a process"
