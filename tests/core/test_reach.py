@@ -169,6 +169,15 @@ def test_a_test_that_runs_the_cli_in_a_subprocess_is_not_rejected(files):
         ("import os\n\ndef test_x():\n    os.system('slug a')\n", "calls os.system"),
         ("def test_x(pytester):\n    pytester.runpytest_subprocess()\n", "uses pytester"),
         ("from click.testing import CliRunner\n\nrunner = CliRunner()\n", "uses CliRunner"),
+        # frozendict 2.5.1's test_subinterpreter.py: the project runs in another interpreter
+        (
+            'import pytest\n\ninterpreters = pytest.importorskip("_xxsubinterpreters")\n',
+            "runs code in another interpreter (_xxsubinterpreters)",
+        ),
+        (
+            "import _testcapi\n\ndef test_x():\n    _testcapi.run_in_subinterp('1')\n",
+            "runs code in another interpreter (_testcapi.run_in_subinterp)",
+        ),
         ("import asyncio\n\ndef test_x():\n    asyncio.run(main())\n", None),
         ("import os\n\ndef test_x():\n    assert os.path.exists('.')\n", None),
     ],

@@ -154,5 +154,6 @@ def test_a_file_that_runs_the_project_only_in_processes_says_on_the_terminal_why
     text = " ".join(proc.stdout.split())
     assert (
         "tests/test_cli.py — mutation skipped: no target: the tests run no function of the "
-        "project in their own process; they may run it in processes they start" in text
+        "project in their own process; they may run it in processes or interpreters they start"
+        in text
     ), proc.stdout

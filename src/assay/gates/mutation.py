@@ -258,7 +258,8 @@ class MutationGate(BaseGate):
         if spawn:
             reason = (
                 "no target: the tests run no function of the project in their own process; they "
-                f"may run it in processes they start ({spawn}), which gate 4 does not see"
+                f"may run it in processes or interpreters they start ({spawn}), which gate 4 does "
+                "not see"
             )
             return skipped(self, reason, duration=elapsed)  # said on the terminal, not only in JSON
         fed = fixture_fed(ctx.project, candidate.rel, candidate.source)

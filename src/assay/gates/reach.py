@@ -27,6 +27,9 @@ SPAWNING_ATTRIBUTES = ("system", "popen", "spawn", "exec", "posix_spawn", "creat
 SPAWNING_RECEIVERS = {"os", "asyncio"}
 # runners of a CLI or of pytest, in this process or another
 SPAWNING_NAMES = {"CliRunner", "script_runner", "pytester", "testdir"}
+# another interpreter in this process: its modules are its own, out of gate 4's sight as a process
+SUBINTERPRETERS = {"_xxsubinterpreters", "_interpreters", "interpreters", "concurrent.interpreters"}
+SUBINTERPRETER_CALLS = {"run_in_subinterp"}
 
 
 def project_modules(project: Project) -> list[str]:
@@ -55,6 +58,13 @@ def process_start(source: str) -> str | None:
             for name in imported(node):
                 if name.split(".")[0] in SPAWNING_MODULES:
                     return f"imports {name}"
+                if name in SUBINTERPRETERS:
+                    return f"runs code in another interpreter ({name})"
+        elif isinstance(node, ast.Constant) and node.value in SUBINTERPRETERS:
+            # `pytest.importorskip("_xxsubinterpreters")`, `importlib.import_module(...)`
+            return f"runs code in another interpreter ({node.value})"
+        elif isinstance(node, ast.Attribute) and node.attr in SUBINTERPRETER_CALLS:
+            return f"runs code in another interpreter ({ast.unparse(node)})"
         elif (
             isinstance(node, ast.Attribute)
             and isinstance(node.value, ast.Name)
