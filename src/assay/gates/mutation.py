@@ -20,7 +20,7 @@ from assay._assay_sandbox.mutation.protocol import SET_ASIDE, BaselineProgress, 
 from assay._assay_sandbox.protocol import EVERY_TEST_FUNCTION, PROVE_EACH_TEST
 from assay.errors import RunFailed
 from assay.feedback import compose
-from assay.gates.base import BaseGate, GateContext, skipped
+from assay.gates.base import BaseGate, GateContext
 from assay.gates.constants import constant_readers, module_values
 from assay.gates.mutation_tool import judge, run_tool
 from assay.gates.reach import (
@@ -249,6 +249,17 @@ class MutationGate(BaseGate):
                 store.close()
         return run, sources
 
+    def _skipped(self, reason: str, elapsed: float) -> GateResult:
+        """Gate 4 not measured, without a verdict: the reason in the feedback too, so that the
+        terminal says it (ftfy's test_cli.py showed a bare `–`), not only the JSON."""
+        return GateResult(
+            self.name,
+            GateStatus.SKIP,
+            elapsed,
+            f"SKIP: Gate 4 — MUTATION NOT MEASURED\n{reason}",
+            details={"reason": reason},
+        )
+
     def _unreached(
         self, candidate: Candidate, ctx: GateContext, modules: int, elapsed: float
     ) -> GateResult:
@@ -261,7 +272,7 @@ class MutationGate(BaseGate):
                 f"may run it in processes or interpreters they start ({spawn}), which gate 4 does "
                 "not see"
             )
-            return skipped(self, reason, duration=elapsed)  # said on the terminal, not only in JSON
+            return self._skipped(reason, elapsed)
         fed = fixture_fed(ctx.project, candidate.rel, candidate.source)
         if fed:
             reason = (
@@ -269,7 +280,7 @@ class MutationGate(BaseGate):
                 f"from a fixture ({fed}): what they check (e.g. a read-only attribute) is "
                 "declared, not run, and gate 4 has no mutant of it"
             )
-            return skipped(self, reason, duration=elapsed)
+            return self._skipped(reason, elapsed)
         reason = (
             f"the tests run no code of the project: none of its {modules} modules is imported by "
             "the file, and no test executed a function of one; nor does the file start a process"
