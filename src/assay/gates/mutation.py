@@ -307,7 +307,7 @@ def via_package(ctx: GateContext, candidate: Candidate) -> bool:
     """The file reads names of a package it imports whole whose module defines no function
     (`import rfc3986; rfc3986.iri_reference(...)`): it reaches the project through it."""
     bare = [t for t in candidate.targets if not defines_functions(ctx, [t])]
-    return bool(bare) and through_package(candidate.source, ctx.project.modules, bare) is not None
+    return bool(bare) and through_package(ctx.project, candidate.source, bare) is not None
 
 
 def unrun(run: MutationResult) -> bool:

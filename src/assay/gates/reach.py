@@ -128,17 +128,18 @@ def fixture_fed(project: Project, rel: str, source: str) -> str | None:
     return None
 
 
-def through_package(source: str, modules: dict[str, str], bare: Collection[str]) -> str | None:
+def through_package(project: Project, source: str, bare: Collection[str]) -> str | None:
     """A name the file reads of a project module it imports whole (`import rfc3986`) that defines
-    no function (`bare`: a package's `__init__` passing names on), such as
-    `rfc3986.iri_reference`: its tests reach the project through it, so they are held to the
-    modules they reach, as a file whose imports define no function is, whatever else it imports
-    (an exception class for `pytest.raises` would otherwise be all it is held to). None: no such
-    read."""
+    no function (`bare`: a package's `__init__` passing names on) and takes that name from another
+    module, such as `rfc3986.iri_reference`: its tests reach the project through it, so they are
+    held to the modules they reach, as a file whose imports define no function is, whatever else
+    it imports (an exception class for `pytest.raises` would otherwise be all it is held to).
+    None: no such read (`rfc3986.__version__` is the package's own)."""
     try:
         tree = ast.parse(source)
     except SyntaxError:
         return None
+    modules = project.modules
     whole: dict[str, str] = {}  # the dotted name the file reads it by -> the module
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -150,7 +151,7 @@ def through_package(source: str, modules: dict[str, str], bare: Collection[str])
     for node in ast.walk(tree):
         if isinstance(node, ast.Attribute):
             dotted = _dotted(node.value)
-            if dotted in whole and f"{whole[dotted]}.{node.attr}" not in modules:
+            if dotted in whole and project.passed_on(whole[dotted], node.attr):
                 return f"{dotted}.{node.attr}"
     return None
 

@@ -101,6 +101,11 @@ class Project:
             parts.pop()
         return None
 
+    def passed_on(self, module: str, name: str) -> bool:
+        """Whether `module` (dotted) takes `name` from another module of the project rather than
+        defining it (`rfc3986.iri_reference`, from rfc3986.api; not `rfc3986.__version__`)."""
+        return self._reexport(module, name) not in (None, module)
+
     def _reexport(self, module: str, name: str, seen: frozenset[str] = frozenset()) -> str | None:
         """The project module that defines `name`, for `from module import name` where `module` (a
         package's __init__ or any module) imports it from another: followed through every module
