@@ -143,6 +143,7 @@ def test_each_forked_rerun_draws_anew_from_numpy(project):
     assert (f.files[0].verdict, f.files[0].rejected_at) == (Verdict.FLAKY, "stability")
 
 
+@pytest.mark.slow  # gates 2-5 with gate 4
 def test_a_smell_that_cannot_make_a_test_flaky_is_not_named_the_cause_of_a_flaky_verdict(project):
     """mistune 3.4.0's test_misc.py: a timing test failed in gate 4's baseline, and three tests with
     no assertion came first as "the likely cause of the reject below": a missing assertion makes
