@@ -77,20 +77,43 @@ CAUSES_HINT = "Fix these first: they are the likely cause of the reject below."
 
 AFTER_HEADER = "ALSO: Gate 5 — TEST SMELLS (static check; not the cause of the failure above)"
 AFTER_HINT = "Fix these too, once the project's error above is fixed."
+# a flaky verdict: only a smell of nondeterminism (AS024) can make an outcome change between runs
+FLAKY_CAUSES = ("AS024",)
+FLAKY_AFTER_HEADER = (
+    "ALSO: Gate 5 — TEST SMELLS (static check; not what makes the outcome above change)"
+)
+FLAKY_AFTER_HINT = "Fix these too: none of them makes a test pass in one run and fail in another."
 
 
 def with_causes(
-    causes: list[str], feedback: str, max_causes: int = 10, *, after: bool = False
+    causes: list[str],
+    feedback: str,
+    max_causes: int = 10,
+    *,
+    after: bool = False,
+    flaky: bool = False,
 ) -> str:
     """A gate's feedback with cheap static causes (reject-level smells) first; `after`: the
-    feedback already names the cause (the project's own code raised), the smells follow it. The
-    whole stays within MAX_LINES."""
+    feedback already names the cause (the project's own code raised), the smells follow it;
+    `flaky`: the verdict is an outcome that changed between runs, which only a smell of
+    nondeterminism can cause: those go first, the others follow. Within MAX_LINES."""
+    if flaky:
+        first = [c for c in causes if any(f" {rule} " in c for rule in FLAKY_CAUSES)]
+        rest = [c for c in causes if c not in first]
+        feedback = with_causes(first, feedback, max_causes)
+        causes = rest
     if not causes:
         return feedback
     shown = causes[:max_causes] + (
         [f"... ({len(causes) - max_causes} more)"] if len(causes) > max_causes else []
     )
-    added = [AFTER_HEADER, *shown, AFTER_HINT] if after else [CAUSES_HEADER, *shown, CAUSES_HINT]
+    if flaky:
+        added = [FLAKY_AFTER_HEADER, *shown, FLAKY_AFTER_HINT]
+        after = True
+    elif after:
+        added = [AFTER_HEADER, *shown, AFTER_HINT]
+    else:
+        added = [CAUSES_HEADER, *shown, CAUSES_HINT]
     lines = feedback.splitlines()
     room = MAX_LINES - len(added)
     if len(lines) > room:  # keep the gate's header and hint, cut its body

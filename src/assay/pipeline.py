@@ -381,7 +381,8 @@ class Verifier:
                 causes += finder(candidate, ctx)
         # the project's own code raised every failure: the smells come after, not as its cause
         after = bool(stop.details.get("raised_in_project")) and "Fix these first" in stop.feedback
-        stop.feedback = with_causes(causes, stop.feedback, after=after)
+        flaky = stop.verdict is Verdict.FLAKY
+        stop.feedback = with_causes(causes, stop.feedback, after=after, flaky=flaky)
 
     def close(self) -> None:
         if self.standby is not None:

@@ -141,3 +141,41 @@ def test_each_forked_rerun_draws_anew_from_numpy(project):
     root = project({**LIB, **fake_numpy, "tests/test_np.py": drawn})
     f = verify([root / "tests/test_np.py"], Settings(gates=["green", "stability"], cache=False))
     assert (f.files[0].verdict, f.files[0].rejected_at) == (Verdict.FLAKY, "stability")
+
+
+@pytest.mark.slow  # gates 2-5 with gate 4
+def test_a_smell_that_cannot_make_a_test_flaky_is_not_named_the_cause_of_a_flaky_verdict(project):
+    """mistune 3.4.0's test_misc.py: a timing test failed in gate 4's baseline, and three tests with
+    no assertion came first as "the likely cause of the reject below": a missing assertion makes
+    no outcome change between runs. An assertion decided by randomness or the clock (AS024) can."""
+    root = project(
+        {
+            **LIB,
+            "tests/test_worker.py": """
+            import random
+            import sys
+
+            from stats.core import largest
+
+
+            def test_largest():
+                assert largest([1, 3, 2]) == 3
+
+
+            def test_runs_only():
+                largest([4, 5])
+
+
+            def test_largest_outside_the_worker():
+                assert largest([2, 1]) == 2
+                assert not any(name.endswith("mutation.server") for name in sys.modules)
+            """,
+        }
+    )
+    settings = Settings(gates=["green", "stability", "mutation", "smells"], cache=False)
+    f = verify([root / "tests/test_worker.py"], settings).files[0]
+    assert (f.verdict, f.rejected_at) == (Verdict.FLAKY, "mutation")
+    feedback = next(g for g in f.gates if g.gate == "mutation").feedback
+    assert "likely cause" not in feedback, feedback
+    assert feedback.startswith("REJECT: Gate 4 — FLAKY TESTS"), feedback
+    assert "AS001 test_runs_only" in feedback.split("ALSO: Gate 5 — TEST SMELLS", 1)[1], feedback

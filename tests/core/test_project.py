@@ -105,6 +105,30 @@ def test_a_reexport_is_followed_through_every_module_to_where_the_name_is_define
     assert proj.targets_of("from pkg.loop_a import Y\n", "tests/test_t.py") == ["pkg/loop_a.py"]
 
 
+def test_a_name_a_package_takes_by_a_star_import_is_followed_to_its_module(project):
+    # frozendict 2.5.1: __init__ does `try: from ._frozendict import *` (the C extension, not
+    # built) `except ImportError: from ._frozendict_py import *`; `from frozendict import
+    # frozendict` made __init__ the only target, and 150 tests of the class "reached no mutant"
+    root = project(
+        {
+            "pkg/__init__.py": (
+                "try:\n    from ._fast import *\nexcept ImportError:\n"
+                "    from ._slow import *\nfrom .extra import *\n\n"
+                "def helper():\n    return 1\n"
+            ),
+            "pkg/_slow.py": "__all__ = ['Frozen']\n\nclass Frozen(dict):\n    pass\n",
+            "pkg/extra.py": "def thaw(x):\n    return dict(x)\n\nLIMIT = 3\n",
+        }
+    )
+    proj = Project.load(root)
+    src = "from pkg import Frozen, thaw, helper, LIMIT\n"
+    assert proj.targets_of(src, "tests/test_t.py") == [
+        "pkg/_slow.py",
+        "pkg/extra.py",
+        "pkg/__init__.py",
+    ]
+
+
 def test_each_module_is_parsed_once_however_many_names_and_test_files_reach_it(
     project, monkeypatch
 ):

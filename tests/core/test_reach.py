@@ -8,8 +8,9 @@ import pytest
 
 from assay.api import verify
 from assay.config import Settings
-from assay.gates.reach import process_start
+from assay.gates.reach import process_start, through_package
 from assay.model import GateStatus, Verdict
+from assay.project import Project
 
 SLUG = {
     "src/slug/__init__.py": "from slug.core import slugify\n",
@@ -169,6 +170,15 @@ def test_a_test_that_runs_the_cli_in_a_subprocess_is_not_rejected(files):
         ("import os\n\ndef test_x():\n    os.system('slug a')\n", "calls os.system"),
         ("def test_x(pytester):\n    pytester.runpytest_subprocess()\n", "uses pytester"),
         ("from click.testing import CliRunner\n\nrunner = CliRunner()\n", "uses CliRunner"),
+        # frozendict 2.5.1's test_subinterpreter.py: the project runs in another interpreter
+        (
+            'import pytest\n\ninterpreters = pytest.importorskip("_xxsubinterpreters")\n',
+            "runs code in another interpreter (_xxsubinterpreters)",
+        ),
+        (
+            "import _testcapi\n\ndef test_x():\n    _testcapi.run_in_subinterp('1')\n",
+            "runs code in another interpreter (_testcapi.run_in_subinterp)",
+        ),
         ("import asyncio\n\ndef test_x():\n    asyncio.run(main())\n", None),
         ("import os\n\ndef test_x():\n    assert os.path.exists('.')\n", None),
     ],
@@ -188,3 +198,19 @@ def test_the_verdict_of_a_file_that_imports_no_module_is_cached_under_every_modu
     before = cache_key(proj, fed, Settings(), "py")
     (root / "src/slug/core.py").write_text("def slugify(text):\n    return text\n")
     assert cache_key(proj, fed, Settings(), "py") != before
+
+
+def test_a_package_read_whole_for_a_name_it_passes_on_is_a_way_into_the_project(project):
+    """rfc3986's `import rfc3986; rfc3986.iri_reference(...)`; its own `__version__` is not."""
+    root = project(
+        {
+            "kv/__init__.py": "from .api import parse\n\n__version__ = '1.0'\n",
+            "kv/api.py": "def parse(text):\n    return text\n",
+        }
+    )
+    proj = Project.load(root)
+    bare = ["kv/__init__.py"]
+    assert through_package(proj, "import kv\n\nkv.parse('a')\n", bare) == "kv.parse"
+    assert through_package(proj, "import kv as k\n\nk.parse('a')\n", bare) == "k.parse"
+    assert through_package(proj, "import kv\n\nassert kv.__version__\n", bare) is None
+    assert through_package(proj, "from kv import parse\n\nparse('a')\n", bare) is None

@@ -216,6 +216,35 @@ def test_a_non_strict_xfail_that_passes_is_not_judged_and_does_not_reject_its_fi
     assert next(t for t in f.tests if t.id.endswith("test_add")).verdict is not Verdict.REJECTED
 
 
+def test_an_xfail_without_a_reason_says_so_not_an_empty_colon(project):
+    """ftfy's `@pytest.mark.xfail(strict=True)` over 10 cases: `-v` read "green: xfailed:" ten
+    times."""
+    root = project(
+        {
+            **LIB,
+            "tests/test_marks.py": """
+        import pytest
+        from calc.ops import add
+
+        def test_add():
+            assert add(2, 3) == 5
+
+        @pytest.mark.xfail(strict=True)
+        def test_known_bad():
+            assert add(1, 1) == 3
+
+        @pytest.mark.xfail
+        def test_known_good():
+            assert add(1, 1) == 2
+        """,
+        }
+    )
+    f = one(verify([root / "tests/test_marks.py"], fast()))
+    reasons = {t.id.rsplit("::", 1)[-1]: t.reason for t in f.tests}
+    assert reasons["test_known_bad"] == "xfailed: marked xfail (no reason given)", reasons
+    assert reasons["test_known_good"].startswith("xpassed: marked xfail (no reason given) but")
+
+
 def test_a_configured_interpreter_that_cannot_run_is_a_config_error_not_a_verdict(project):
     root = project({**LIB, "tests/test_a.py": "def test_a():\n    assert 1 + 1 == 2\n"})
     s = fast()

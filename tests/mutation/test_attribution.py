@@ -264,7 +264,8 @@ def test_only_a_test_that_kills_nothing_is_low_value_and_shared_kills_are_a_note
     )
     assert "tests: 6 accepted, 2 low value, 2 redundant in" in out
     assert "low value tests/test_ops.py::test_runs — mutation: kills none of the" in out
-    assert "accepted tests/test_ops.py::test_sign[0-0]" in out
+    # the three cases share verdict and reason: one line with their count (-v, issue 25 point 2)
+    assert "accepted tests/test_ops.py::test_sign (3 cases)" in out
 
     # JUnit: failures are what failed the file (none); verdicts and notes are properties
     suite = ET.parse(root / "out.xml").getroot().find("testsuite")

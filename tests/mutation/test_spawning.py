@@ -124,3 +124,36 @@ def test_a_runpy_script_test_gets_the_note_not_low_value(project, tmp_path):
     assert "gate 4 cannot judge it: it runs the project's code afresh from its source" in (
         script.get("note") or ""
     )
+
+
+@pytest.mark.slow  # gate 4's wider run
+def test_a_file_that_runs_the_project_only_in_processes_says_on_the_terminal_why_gate_4_skipped(
+    project, tmp_path
+):
+    """ftfy 6.3.1's test_cli.py (runs the `ftfy` console script): `accepted 6/6` with a `–` under
+    mutation, and nowhere on the terminal why: the reason was in the JSON only."""
+    files = {
+        "slug/__init__.py": FILES["slug/__init__.py"],
+        "slug/__main__.py": FILES["slug/__main__.py"],
+        "tests/test_cli.py": """
+        import subprocess
+        import sys
+
+
+        def test_cli():
+            out = subprocess.run(
+                [sys.executable, "-m", "slug", "Hello", "World"], capture_output=True, text=True
+            )
+            assert out.stdout.strip() == "hello-world"
+        """,
+    }
+    root = project(
+        files=files, pyproject="[tool.assay]\ngates = ['compile', 'green', 'mutation']\n"
+    )
+    proc = run_cli("verify", "tests/test_cli.py", "-f", "text", cwd=root)
+    text = " ".join(proc.stdout.split())
+    assert (
+        "tests/test_cli.py — mutation skipped: no target: the tests run no function of the "
+        "project in their own process; they may run it in processes or interpreters they start"
+        in text
+    ), proc.stdout

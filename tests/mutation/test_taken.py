@@ -108,3 +108,42 @@ def test_a_catcher_read_only_through_attributes_of_the_exception_gives_those_att
     # a method of the exception info (`match` reads the text), the whole exception held
     assert at("read_whole") is False
     assert at("read_held") is False
+
+
+# rfc3986's test_validators.py: the exception given a name of its own, then read by attributes
+ALIASED = """
+import pytest
+
+def test_aliased(self):
+    with pytest.raises(Missing) as captured_exc:
+        by_alias()
+    exception = captured_exc.value
+    assert 2 == len(exception.args[-1])
+    with pytest.raises(Refused) as caught_exc:
+        by_attribute()
+    exc = caught_exc.value
+    assert exc.component_name == "host"
+    with pytest.raises(Refused) as whole:
+        by_text()
+    err = whole.value
+    assert "host" in str(err)
+    with pytest.raises(Refused) as twice:
+        stored_twice()
+    again = twice.value
+    again = None
+    assert again is None
+"""
+
+
+def test_an_exception_given_a_name_read_only_through_attributes_gives_those_attributes():
+    lines = caught_lines(ALIASED)
+    rows = ALIASED.splitlines()
+
+    def at(name: str) -> object:
+        return lines.get(next(i for i, t in enumerate(rows, 1) if re.search(rf"\b{name}\b", t)))
+
+    assert at("by_alias") == (("args", -1),)
+    assert at("by_attribute") == (("component_name", None),)
+    # the alias read whole (its text), or a name that holds something else later
+    assert at("by_text") is False
+    assert at("stored_twice") is False

@@ -12,7 +12,8 @@ from pathlib import Path
 
 from assay.diff.changes import ChangeSet, Kind
 from assay.diff.rules import IntegrityFinding
-from assay.project import Project, _is_test_path, is_test_file
+from assay.project import Project, is_test_file
+from assay.project.discovery import is_test_path
 
 SKIPS = {"skip", "skipif", "xfail", "skipIf", "skipUnless", "expectedFailure"}
 SKIP_CALLS = {"skip", "xfail", "skipTest"}
@@ -42,7 +43,7 @@ class Check:
 
 def changed_code(project: Project, changes: ChangeSet) -> set[str]:
     """Changed Python files that are code, not tests."""
-    return {p for p in changes.files if p.endswith(".py") and not _is_test_path(Path(p))} | {
+    return {p for p in changes.files if p.endswith(".py") and not is_test_path(Path(p))} | {
         c.old_path
         for c in changes.files.values()
         if c.old_path and c.old_path in project.modules.values()

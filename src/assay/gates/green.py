@@ -108,11 +108,15 @@ def judge_run(
             body.append(f"{nodeid}: {msg}{raised}")
         elif rec.outcome in UNJUDGED:
             told = _unprefixed(rec.message)
-            reason = (
-                f"xpassed: marked xfail ({told}) but passes; remove the mark to have it judged"
-                if rec.outcome is Outcome.XPASSED
-                else f"{rec.outcome.value}: {told}".strip()
-            )
+            if rec.outcome is Outcome.XPASSED:
+                reason = (
+                    f"xpassed: marked xfail ({told or 'no reason given'}) but passes; remove the"
+                    " mark to have it judged"
+                )
+            elif rec.outcome is Outcome.XFAILED and not told:  # ftfy's read "xfailed:"
+                reason = "xfailed: marked xfail (no reason given)"
+            else:
+                reason = f"{rec.outcome.value}: {told}".strip()
             outcomes.append(
                 TestOutcome(
                     nodeid,

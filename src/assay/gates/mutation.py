@@ -23,7 +23,13 @@ from assay.feedback import compose
 from assay.gates.base import BaseGate, GateContext
 from assay.gates.constants import constant_readers, module_values
 from assay.gates.mutation_tool import judge, run_tool
-from assay.gates.reach import fixture_fed, project_modules, reached, starts_process
+from assay.gates.reach import (
+    fixture_fed,
+    project_modules,
+    reached,
+    starts_process,
+    through_package,
+)
 from assay.gates.spawning import spawning_tests
 from assay.gates.stability import HINT as STABILITY_HINT
 from assay.languages.python import PYTHON, pytest_args
@@ -86,10 +92,13 @@ class MutationGate(BaseGate):
             # the modules it imports hold no function its tests run (a package's __init__ that
             # re-exports, `import more_itertools as mi`): held to the modules they reach instead;
             # where they define none at all, no run against them can reach one, so the wider run
-            # comes first (one collection and baseline of the file less, the same runs otherwise)
+            # comes first (one collection and baseline of the file less, the same runs otherwise);
+            # so too where it reads names of such a package it imports whole (`rfc3986.parse`)
             wider: list[str] = []
             again = None
-            if candidate.targets and not defines_functions(ctx, targets):
+            if candidate.targets and (
+                not defines_functions(ctx, targets) or via_package(ctx, candidate)
+            ):
                 wider = project_modules(ctx.project)
                 again = self._measure(ctx, candidate.rel, wider, candidate.changed, starts)
             if again is not None and reached(again[0]):
@@ -240,6 +249,17 @@ class MutationGate(BaseGate):
                 store.close()
         return run, sources
 
+    def _skipped(self, reason: str, elapsed: float) -> GateResult:
+        """Gate 4 not measured, without a verdict: the reason in the feedback too, so that the
+        terminal says it (ftfy's test_cli.py showed a bare `–`), not only the JSON."""
+        return GateResult(
+            self.name,
+            GateStatus.SKIP,
+            elapsed,
+            f"SKIP: Gate 4 — MUTATION NOT MEASURED\n{reason}",
+            details={"reason": reason},
+        )
+
     def _unreached(
         self, candidate: Candidate, ctx: GateContext, modules: int, elapsed: float
     ) -> GateResult:
@@ -249,9 +269,10 @@ class MutationGate(BaseGate):
         if spawn:
             reason = (
                 "no target: the tests run no function of the project in their own process; they "
-                f"may run it in processes they start ({spawn}), which gate 4 does not see"
+                f"may run it in processes or interpreters they start ({spawn}), which gate 4 does "
+                "not see"
             )
-            return GateResult(self.name, GateStatus.SKIP, elapsed, details={"reason": reason})
+            return self._skipped(reason, elapsed)
         fed = fixture_fed(ctx.project, candidate.rel, candidate.source)
         if fed:
             reason = (
@@ -259,7 +280,7 @@ class MutationGate(BaseGate):
                 f"from a fixture ({fed}): what they check (e.g. a read-only attribute) is "
                 "declared, not run, and gate 4 has no mutant of it"
             )
-            return GateResult(self.name, GateStatus.SKIP, elapsed, details={"reason": reason})
+            return self._skipped(reason, elapsed)
         reason = (
             f"the tests run no code of the project: none of its {modules} modules is imported by "
             "the file, and no test executed a function of one; nor does the file start a process"
@@ -280,6 +301,13 @@ def defines_functions(ctx: GateContext, targets: list[str]) -> bool:
         function_spans(ctx.workspace.path(t).read_text(encoding="utf-8", errors="replace"))
         for t in targets
     )
+
+
+def via_package(ctx: GateContext, candidate: Candidate) -> bool:
+    """The file reads names of a package it imports whole whose module defines no function
+    (`import rfc3986; rfc3986.iri_reference(...)`): it reaches the project through it."""
+    bare = [t for t in candidate.targets if not defines_functions(ctx, [t])]
+    return bool(bare) and through_package(ctx.project, candidate.source, bare) is not None
 
 
 def unrun(run: MutationResult) -> bool:

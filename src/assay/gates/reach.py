@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+from collections.abc import Collection
 from pathlib import Path
 
 from assay.gates.stability import imported
@@ -26,6 +27,9 @@ SPAWNING_ATTRIBUTES = ("system", "popen", "spawn", "exec", "posix_spawn", "creat
 SPAWNING_RECEIVERS = {"os", "asyncio"}
 # runners of a CLI or of pytest, in this process or another
 SPAWNING_NAMES = {"CliRunner", "script_runner", "pytester", "testdir"}
+# another interpreter in this process: its modules are its own, out of gate 4's sight as a process
+SUBINTERPRETERS = {"_xxsubinterpreters", "_interpreters", "interpreters", "concurrent.interpreters"}
+SUBINTERPRETER_CALLS = {"run_in_subinterp"}
 
 
 def project_modules(project: Project) -> list[str]:
@@ -54,6 +58,13 @@ def process_start(source: str) -> str | None:
             for name in imported(node):
                 if name.split(".")[0] in SPAWNING_MODULES:
                     return f"imports {name}"
+                if name in SUBINTERPRETERS:
+                    return f"runs code in another interpreter ({name})"
+        elif isinstance(node, ast.Constant) and node.value in SUBINTERPRETERS:
+            # `pytest.importorskip("_xxsubinterpreters")`, `importlib.import_module(...)`
+            return f"runs code in another interpreter ({node.value})"
+        elif isinstance(node, ast.Attribute) and node.attr in SUBINTERPRETER_CALLS:
+            return f"runs code in another interpreter ({ast.unparse(node)})"
         elif (
             isinstance(node, ast.Attribute)
             and isinstance(node.value, ast.Name)
@@ -114,4 +125,42 @@ def fixture_fed(project: Project, rel: str, source: str) -> str | None:
                 and any("fixture" in ast.unparse(d) for d in node.decorator_list)
             ):
                 return f"takes the fixture {node.name!r} of {conftest_rel}"
+    return None
+
+
+def through_package(project: Project, source: str, bare: Collection[str]) -> str | None:
+    """A name the file reads of a project module it imports whole (`import rfc3986`) that defines
+    no function (`bare`: a package's `__init__` passing names on) and takes that name from another
+    module, such as `rfc3986.iri_reference`: its tests reach the project through it, so they are
+    held to the modules they reach, as a file whose imports define no function is, whatever else
+    it imports (an exception class for `pytest.raises` would otherwise be all it is held to).
+    None: no such read (`rfc3986.__version__` is the package's own)."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return None
+    modules = project.modules
+    whole: dict[str, str] = {}  # the dotted name the file reads it by -> the module
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name in modules and modules[alias.name] in bare:
+                    whole[alias.asname or alias.name] = alias.name
+    if not whole:
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute):
+            dotted = _dotted(node.value)
+            if dotted in whole and project.passed_on(whole[dotted], node.attr):
+                return f"{dotted}.{node.attr}"
+    return None
+
+
+def _dotted(node: ast.expr) -> str | None:
+    """`a.b.c` of a chain of names and attributes; None for anything else."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        head = _dotted(node.value)
+        return f"{head}.{node.attr}" if head else None
     return None

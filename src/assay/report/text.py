@@ -214,21 +214,50 @@ def _names(ids: list[str], limit: int = NAMED) -> str:
 
 
 def _test_lines(report: Report) -> list[Text]:
-    """One line per test: verdict, id, the gate and reason that decided it, its note."""
+    """One line per test: verdict, id, the gate and reason that decided it, its note. The cases of
+    a parametrized test that share verdict and reason are one line with their count (ftfy: 161
+    identical lines hid the rest); the JSON keeps every case."""
     lines = [Text("")]
     for f in report.files:
+        groups: dict[tuple[str, Verdict, str], list[str]] = {}
+        cases: Counter[str] = Counter()
         for t in f.tests:
             why = "; ".join(
                 x for x in (f"{t.gate}: {t.reason}" if t.gate else t.reason, t.note) if x
             )
-            line = Text(f"{verdict_label(t.verdict):<12} ", style=VERDICT_STYLE[t.verdict])
-            line.append(t.id + (f" — {why}" if why else ""))
+            base, case = _case(t.id)
+            cases[base] += 1
+            groups.setdefault((base, t.verdict, why), []).append(case)
+        for (base, verdict, why), found in groups.items():
+            line = Text(f"{verdict_label(verdict):<12} ", style=VERDICT_STYLE[verdict])
+            line.append(_grouped(base, found, cases[base]) + (f" — {why}" if why else ""))
             lines.append(line)
     return lines
 
 
-def render(report: Report, width: int = 120) -> str:
+def _case(nodeid: str) -> tuple[str, str]:
+    """A test id as its function's and its case's (`[a]`; "" for a test that is not parametrized):
+    a case's id may hold `::` (`[::1]`), a file's or function's name never holds `[`."""
+    at = nodeid.find("[")
+    if at < 0 or not nodeid.endswith("]"):
+        return nodeid, ""
+    return nodeid[:at], nodeid[at:]
+
+
+def _grouped(base: str, found: list[str], total: int) -> str:
+    """A test's id, or its function's with the cases of one line: all of them, or some, named."""
+    if len(found) == 1:
+        return base + found[0]
+    if len(found) == total:
+        return f"{base} ({total} cases)"
+    named = ", ".join(found[:NAMED]) + (
+        f" and {len(found) - NAMED} more" if len(found) > NAMED else ""
+    )
+    return f"{base} ({len(found)} of {total} cases: {named})"
+
+
+def render(report: Report, width: int = 120, verbose: bool = False) -> str:
     """Plain text at `width` columns (files, CI logs)."""
     console = Console(width=width, record=True, file=io.StringIO(), color_system=None)
-    print_report(console, report)
+    print_report(console, report, verbose)
     return console.export_text()

@@ -18,7 +18,8 @@ from assay.config import Settings
 from assay.errors import ConfigError
 from assay.execution.workspace import Workspace
 from assay.languages.python import USAGE_ERROR, usage_problem
-from assay.project import Project, _walk
+from assay.project import Project
+from assay.project.discovery import walk
 from assay.sandbox import Sandbox
 from assay.store import Store
 
@@ -49,7 +50,7 @@ def project_hash(project: Project, settings: Settings) -> str:
     h = hashlib.sha256(
         f"{MEASURE}\0{settings.python.interpreter}\0{settings.python.pytest_args}".encode()
     )
-    for path in sorted(_walk(project.root, {".py", ".toml", ".cfg", ".ini"})):
+    for path in sorted(walk(project.root, {".py", ".toml", ".cfg", ".ini"})):
         h.update(str(path.relative_to(project.root)).encode() + b"\0")
         h.update(path.read_bytes())
     return h.hexdigest()

@@ -17,8 +17,10 @@ least one. Catchers:
 - `try:` whose every handler binds no name, or one never read in the function (the `try` body
   only: handlers, `else` and `finally` are outside it).
 A catcher whose `as` name the test reads only through attributes of the exception
-(`caught.value.field`, `captured_exc.value.args[-1]`: rfc3986; `cm.exception.code`, `err.code`)
-lets the test receive the exception's type and those attributes (`Reads`), not its text.
+(`caught.value.field`, `captured_exc.value.args[-1]`: rfc3986; `cm.exception.code`, `err.code`),
+or through a name it gives the exception once and reads only so (`exc = caught_exc.value` then
+`exc.component_name`: rfc3986 again), lets the test receive the exception's type and those
+attributes (`Reads`), not its text.
 `assertRaisesRegex`, `match=`, an `as` name read otherwise anywhere in the function
 (`excinfo.value`, `str(e)`, `cm.exception`, `excinfo.match(...)`) make the text received. A nested
 function or class starts afresh: its lines are caught only by what is around them inside it.
@@ -126,6 +128,27 @@ def _paths(body: Iterable[ast.stmt]) -> dict[str, list[tuple[str | int, ...]]]:
     return out
 
 
+def _aliases(body: Iterable[ast.stmt]) -> dict[tuple[str, str], list[str]]:
+    """(name, attribute) -> the names given `name.attribute` by `alias = name.attribute`, each
+    a name stored nowhere else (`exception = captured_exc.value`)."""
+    stores: dict[str, int] = {}
+    found: dict[tuple[str, str], list[str]] = {}
+    for stmt in body:
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                stores[node.id] = stores.get(node.id, 0) + 1
+            if (
+                isinstance(node, ast.Assign)
+                and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name)
+                and isinstance(node.value, ast.Attribute)
+                and isinstance(node.value.value, ast.Name)
+            ):
+                key = (node.value.value.id, node.value.attr)
+                found.setdefault(key, []).append(node.targets[0].id)
+    return {k: [n for n in v if stores.get(n) == 1] for k, v in found.items()}
+
+
 def _constant(node: ast.expr) -> int | str | None:
     """A constant subscript: `[-1]`, `[0]`, `["key"]`."""
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
@@ -171,11 +194,13 @@ class _Walk:
     def __init__(self, out: dict[int, Caught]) -> None:
         self.out = out
         self.read: dict[str, list[tuple[str | int, ...]]] = {}
+        self.aliases: dict[tuple[str, str], list[str]] = {}
 
     def scope(self, body: list[ast.stmt]) -> None:
-        outer, self.read = self.read, _paths(body)
+        outer = self.read, self.aliases
+        self.read, self.aliases = _paths(body), _aliases(body)
         self.block(body, None)
-        self.read = outer
+        self.read, self.aliases = outer
 
     def block(self, body: Iterable[ast.stmt], caught: Caught | None) -> None:
         for stmt in body:
@@ -250,7 +275,14 @@ class _Walk:
             return True
         if not isinstance(target, ast.Name):
             return False
-        return _reads(self.read.get(target.id, []), holder)
+        paths = list(self.read.get(target.id, []))
+        for alias in self.aliases.get((target.id, holder), []):
+            # `exc = caught.value`, then only `exc.field`: the read `caught.value` is that alias
+            read = self.read.get(alias, [])
+            if (holder,) in paths and read and all(p and isinstance(p[0], str) for p in read):
+                paths.remove((holder,))
+                paths += [(holder, *p) for p in read]
+        return _reads(paths, holder)
 
 
 def _and(outer: Caught | None, own: Caught | None) -> Caught | None:

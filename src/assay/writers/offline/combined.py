@@ -17,7 +17,8 @@ from assay.writers.offline.probe import Kept
 
 if TYPE_CHECKING:
     from assay.mutation.model import Mutant
-    from assay.writers.offline.render import Rendered, _Writer
+    from assay.writers.offline.function_text import Writer
+    from assay.writers.offline.render import Rendered
 
 MIN_TABLE = 3  # cases of one shape kept as a parametrized table
 MAX_FOLDED = 8  # a function's table of at most this many rows joins its test of statements
@@ -117,7 +118,7 @@ def _short(expr: str) -> str:
     return expr if len(expr) <= MAX_VALUE else expr[: MAX_VALUE - 3] + "..."
 
 
-def name(w: _Writer, cases: list[Kept], fn: str) -> str:
+def name(w: Writer, cases: list[Kept], fn: str) -> str:
     """What the test pins: `test_f_return_values_and_raises_value_error`."""
     parts = []
     returns = sum(k.outcome["k"] != "raise" and not _update(k) for k in cases)
@@ -148,7 +149,7 @@ def _snake(name: str) -> str:
 
 
 def combined(
-    w: _Writer, cases: list[Kept], fn: str, guarded: dict[str, str]
+    w: Writer, cases: list[Kept], fn: str, guarded: dict[str, str]
 ) -> tuple[str, list[str], list[PinnedTest], list[int]]:
     """One test holding `cases` (of one function, `fn` its name in snake case) as consecutive
     statements: (its name, its body, one pinned test per case named after the test, each case's

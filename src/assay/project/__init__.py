@@ -1,12 +1,10 @@
 """The user's project as assay sees it: its root, its importable code, its test files and
-their targets."""
+their targets. Finding the root and the test files: `discovery`."""
 
 from __future__ import annotations
 
 import ast
-import os
-import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -15,84 +13,28 @@ from typing import Any
 from assay.config import Settings, apply_overrides, load_settings
 from assay.dependencies import Dependencies
 from assay.errors import ConfigError, InputError
-from assay.execution.workspace import SKIP_DIRS
-from assay.languages import LANGUAGES, Language, language_of
-from assay.languages.pytest_ini import ignored, ignores
+from assay.languages import LANGUAGES, language_of
 from assay.model import Candidate
-
-ROOT_MARKERS = ("pyproject.toml", "setup.cfg", "setup.py", ".git")
-# Build files of other languages: the nearest one marks a module; the outermost directory above it
-# (inside the repository) with a build file of the same name is the project (a Maven parent, a Cargo
-# or npm workspace).
-BUILD_MARKERS = (
-    "assay.toml",
-    "go.mod",
-    "go.work",
-    "Cargo.toml",
-    "pom.xml",
-    "build.gradle",
-    "build.gradle.kts",
-    "settings.gradle",
-    "settings.gradle.kts",
-    "package.json",
-    "*.csproj",
-    "*.sln",
+from assay.project.discovery import (
+    discover,
+    find_root,
+    is_test_file,
+    is_test_path,
+    read_source,
+    walk,
 )
-MAX_TEST_FILE_BYTES = 2 * 1024 * 1024
 
-
-def _has(d: Path, marker: str) -> bool:
-    return any(d.glob(marker)) if "*" in marker else (d / marker).exists()
-
-
-def find_root(start: Path) -> Path:
-    """Walk up from `start` to the nearest directory holding a project marker; for another
-    language's build file, on to the outermost directory of the repository that holds the same kind
-    of build file."""
-    start = start.resolve()
-    here = start if start.is_dir() else start.parent
-    for d in (here, *here.parents):
-        if any((d / m).exists() for m in ROOT_MARKERS):
-            return d
-        found = [m for m in BUILD_MARKERS if _has(d, m)]
-        if found:
-            root = d
-            for up in d.parents:
-                if any(_has(up, m) for m in found) or _has(up, "assay.toml"):
-                    root = up
-                if (up / ".git").exists():
-                    break
-            return root
-    markers = ", ".join((*ROOT_MARKERS, *BUILD_MARKERS))
-    raise InputError(f"no project root above {start} (none of {markers}); pass --root")
-
-
-def is_test_file(name: str) -> bool:
-    return name.endswith(".py") and (name.startswith("test_") or name.endswith("_test.py"))
-
-
-def _walk(base: Path, extensions: set[str]) -> Iterator[Path]:
-    """Files with one of `extensions` below `base`, outside build, VCS and virtualenv
-    directories."""
-    for dirpath, dirnames, filenames in os.walk(base):
-        dirnames[:] = [
-            d
-            for d in dirnames
-            if d not in SKIP_DIRS
-            and not d.endswith(".egg-info")
-            and not os.path.exists(os.path.join(dirpath, d, "pyvenv.cfg"))
-        ]
-        for name in filenames:
-            if os.path.splitext(name)[1] in extensions:
-                yield Path(dirpath) / name
-
-
-def _is_test_path(rel: Path) -> bool:
-    return (
-        is_test_file(rel.name)
-        or rel.name == "conftest.py"
-        or any(p in ("tests", "test", "testing") for p in rel.parts[:-1])
-    )
+__all__ = [
+    "Project",
+    "candidate",
+    "discover",
+    "find_root",
+    "is_test_file",
+    "project_root",
+    "project_settings",
+    "python_sources",
+    "read_source",
+]
 
 
 @dataclass
@@ -119,11 +61,11 @@ class Project:
         proj = cls(root=root, source_roots=roots)
         for sr in roots:
             base = root / sr
-            for path in _walk(base, {".py"}):
+            for path in walk(base, {".py"}):
                 rel_to_sr = path.relative_to(base)
                 if sr == "." and rel_to_sr.parts[0] == "src" and "src" in roots:
                     continue
-                if _is_test_path(rel_to_sr):
+                if is_test_path(rel_to_sr):
                     continue
                 parts = list(rel_to_sr.with_suffix("").parts)
                 if parts[-1] == "__init__":
@@ -159,6 +101,11 @@ class Project:
             parts.pop()
         return None
 
+    def passed_on(self, module: str, name: str) -> bool:
+        """Whether `module` (dotted) takes `name` from another module of the project rather than
+        defining it (`rfc3986.iri_reference`, from rfc3986.api; not `rfc3986.__version__`)."""
+        return self._reexport(module, name) not in (None, module)
+
     def _reexport(self, module: str, name: str, seen: frozenset[str] = frozenset()) -> str | None:
         """The project module that defines `name`, for `from module import name` where `module` (a
         package's __init__ or any module) imports it from another: followed through every module
@@ -189,11 +136,9 @@ class Project:
             return None
         path = self.root / self.modules[module]
         package = module if path.name == "__init__.py" else module.rpartition(".")[0]
-        for node in tree.body:
-            alias = next(
-                (a for a in getattr(node, "names", ()) if (a.asname or a.name) == name), None
-            )
-            if not isinstance(node, ast.ImportFrom) or alias is None:
+        stars: list[str] = []  # project modules it takes every public name of, in order
+        for node in _module_level(tree.body):
+            if not isinstance(node, ast.ImportFrom):
                 continue
             if node.level:
                 base = package.split(".")
@@ -202,12 +147,27 @@ class Project:
             else:
                 source = node.module or ""
             resolved = self._resolve(source)
+            if [a.name for a in node.names] == ["*"] and name != "*":
+                if resolved == source and resolved != module:  # not a C extension's name
+                    stars.append(resolved)
+                continue
+            alias = next((a for a in node.names if (a.asname or a.name) == name), None)
+            if alias is None:
+                continue
             sub = self._resolve(f"{source}.{alias.name}")
             if sub and sub != resolved:  # `from pkg import submodule`
                 return sub
             if not resolved:  # from a third-party module
                 return None
             return self._reexport(resolved, alias.name, seen | {module}) or resolved
+        if any(name in _defined(node) for node in _module_level(tree.body)):
+            return None  # its own
+        # `from ._impl import *` (frozendict: the pure-Python class when its C extension is absent)
+        for star in stars:
+            found = self._reexport(star, name, seen | {module})
+            tree = self._tree(star)
+            if found or (tree and any(name in _defined(n) for n in _module_level(tree.body))):
+                return found or star
         return None
 
     def targets_of(self, source: str, test_rel: str) -> list[str]:
@@ -251,86 +211,32 @@ class Project:
         return found
 
 
-def discover(
-    paths: list[Path], root: Path, languages: Iterable[Language] | None = None
-) -> list[Path]:
-    """Candidate test files under `paths` (of the given languages, default every known one);
-    InputError for anything that is not usable input."""
-
-    langs = list(languages or LANGUAGES.values())
-    files: list[Path] = []
-    for p in paths:
-        if not p.exists():
-            raise InputError(f"no such file or directory: {p}")
-        rp = p.resolve()
-        if rp != root and root not in rp.parents:
-            raise InputError(f"{p} is outside the project root {root}")
-        if p.is_dir():
-            named = sorted(
-                f
-                for f in _walk(rp, {e for lang in langs for e in lang.extensions})
-                if any(lang.is_test_file(f.relative_to(root).as_posix()) for lang in langs)
-            )
-            # what the project's pytest configuration ignores (`--ignore` in addopts), pytest does
-            rules = ignores(root)
-            found = [f for f in named if f.suffix != ".py" or not ignored(f, rules)]
-            if not found:
-                raise InputError(_none_found(p, rp, root, langs, len(named)))
-            files.extend(found)
-        elif not any(lang.owns(p.name) for lang in langs):
-            first, *others = langs
-            exts = ", ".join(first.extensions)
-            more = f", nor {', '.join(lang.title for lang in others)}" if others else ""
-            raise InputError(f"{p} is not a {first.title} test file ({exts}){more}")
-        else:
-            size = p.stat().st_size
-            if size > MAX_TEST_FILE_BYTES:
-                raise InputError(
-                    f"{p} is {size // 1024} KiB; test files over {MAX_TEST_FILE_BYTES // 1024} KiB "
-                    "are refused"
-                )
-            files.append(rp)
-    return list(dict.fromkeys(files))
+def _module_level(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """A module's statements that run at import, inside `try`, `if` and `with` blocks too (an
+    import guarded by `try: ... except ImportError:`), not in functions or classes."""
+    for node in body:
+        yield node
+        for field_name in ("body", "orelse", "finalbody"):
+            inner = getattr(node, field_name, None)
+            if isinstance(inner, list) and not isinstance(
+                node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
+            ):
+                yield from _module_level(inner)
+        for handler in getattr(node, "handlers", ()):
+            yield from _module_level(handler.body)
 
 
-TESTS_INSIDE = re.compile(r"^\s*(def test|class Test|class \w+\(.*TestCase\))", re.MULTILINE)
-
-
-def _none_found(p: Path, rp: Path, root: Path, langs: list[Language], ignored: int) -> str:
-    """Why a directory gave no test file: the names assay (and pytest) look for, the files
-    the project's pytest configuration ignores, and Python files that hold tests under other
-    names (pytimeparse's `testtimeparse.py`), to name on the command line."""
-    globs = ", ".join(g for lang in langs for g in lang.test_globs)
-    said = f"no test files ({globs}) under {p}"
-    if ignored:
-        said += f"; {ignored} ignored by the project's pytest configuration (--ignore in addopts)"
-    others = []
-    for f in sorted(_walk(rp, {".py"})):
-        try:
-            if TESTS_INSIDE.search(f.read_text(encoding="utf-8", errors="replace")):
-                others.append(f.relative_to(root).as_posix())
-        except OSError:
-            continue
-    if others:
-        shown = " ".join(others[:5]) + (" ..." if len(others) > 5 else "")
-        said += (
-            f"; these files hold tests under other names (pytest does not collect them by default"
-            f" either): name them on the command line: assay verify {shown}"
-        )
-    return said
-
-
-def read_source(path: Path) -> str:
-    """A test file's text; InputError for binary, non-UTF-8 or empty files."""
-    data = path.read_bytes()
-    if not data.strip():
-        raise InputError(f"{path} is empty")
-    if b"\0" in data:
-        raise InputError(f"{path} is a binary file, not source code")
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as err:
-        raise InputError(f"{path} is not UTF-8 text (byte {err.start})") from None
+def _defined(node: ast.stmt) -> set[str]:
+    """The names a module-level statement defines itself (not by importing them)."""
+    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        return {node.name}
+    if isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign):
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        names = [
+            e for t in targets for e in (t.elts if isinstance(t, ast.Tuple | ast.List) else [t])
+        ]
+        return {n.id for n in names if isinstance(n, ast.Name)}  # not `cls.attr = ...`
+    return set()
 
 
 def candidate(
