@@ -15,6 +15,7 @@ from pathlib import Path
 
 from assay.writers.offline.blend import blend, family_name, is_family
 from assay.writers.offline.combined import combined, split
+from assay.writers.offline.gather import gather
 from assay.writers.offline.groups import merged, shape
 from assay.writers.offline.imports import FileImports
 from assay.writers.offline.model import PinnedTest
@@ -363,11 +364,12 @@ def render(
         groups.setdefault(shape(k), []).append(k)
     blocks = []
     tests = split(merged(list(groups.values()), params, defaults or {}, defaulted or set()))
-    for group, statements in blend(tests, kinds, params, related or {}):
+    for group, statements in gather(blend(tests, kinds, params, related or {}), related or {}):
         if not statements:
             name, text, pinned = w.test(group)
         else:
-            fn = "_and_".join(snake(f) for f in dict.fromkeys(k.function for k in group))
+            fns = [snake(f) for f in dict.fromkeys(k.function for k in group)]
+            fn = "_and_".join(fns) if len(fns) <= 3 else f"{fns[0]}_and_{len(fns) - 1}_related"
             name, body, pinned, counts = combined(w, group, fn, guards or {})
             out.statements[name] = counts
             text = "\n".join([*MARKS, f"def {name}():", *(f"    {line}" for line in body)])
