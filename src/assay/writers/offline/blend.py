@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Mapping
 
 from assay.writers.offline.groups import shape
 from assay.writers.offline.probe import Kept
@@ -74,7 +75,7 @@ def relations(text: str) -> dict[str, set[str]]:
     return out
 
 
-def delegates(fn: ast.FunctionDef | ast.AsyncFunctionDef, defs: dict[str, ast.AST]) -> set[str]:
+def delegates(fn: ast.FunctionDef | ast.AsyncFunctionDef, defs: Mapping[str, ast.AST]) -> set[str]:
     """The public module-level functions `fn` hands one of its own parameters to (anywhere in the
     call's arguments: `concat(map(func, seqs))`)."""
     a = fn.args
@@ -98,7 +99,7 @@ def delegates(fn: ast.FunctionDef | ast.AsyncFunctionDef, defs: dict[str, ast.AS
 
 
 def _named_in_docstring(
-    fn: ast.FunctionDef | ast.AsyncFunctionDef, defs: dict[str, ast.AST]
+    fn: ast.FunctionDef | ast.AsyncFunctionDef, defs: Mapping[str, ast.AST]
 ) -> set[str]:
     """The module's functions that `fn`'s docstring points a reader to: the words of its "See
     Also" section (to the first blank line), and `:func:` roles anywhere."""
