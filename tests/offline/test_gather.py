@@ -11,6 +11,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from assay.writers.offline import generate_offline
 from assay.writers.offline.blend import relations
 from assay.writers.offline.inverse import inverses, joined
 from assay.writers.offline.probe import Kept
@@ -104,10 +107,7 @@ def _tails() -> list[Kept]:
     ]
 
 
-def test_small_tests_of_related_functions_are_one_test_of_statements(tmp_path):
-    """Before: `tail`'s table and `last`'s (other parameters: no shared table) were two tests;
-    now one test of six statements, every case asserted, which passes on the code and fails on a
-    mutant of either function. `first` and `count`, alike but unrelated, keep a table each."""
+def _gathered():
     cases = [
         *_tails(),
         _case("f1", "first", "1", "[1, 2]"),
@@ -117,7 +117,14 @@ def test_small_tests_of_related_functions_are_one_test_of_statements(tmp_path):
         _case("c2", "count", "0", "[]"),
         _case("c3", "count", "3", "'abc'"),
     ]
-    out = _render(cases, relations(SEQS))
+    return _render(cases, relations(SEQS))
+
+
+def test_small_tests_of_related_functions_are_one_test_of_statements():
+    """Before: `tail`'s table and `last`'s (other parameters: no shared table) were two tests;
+    now one test of six statements, every case asserted. `first` and `count`, alike but
+    unrelated, keep a table each."""
+    out = _gathered()
     tests = _tests(out.text)
     assert len(tests) == 3, out.text
     joined_test = "test_tail_and_last_return_values"
@@ -131,6 +138,12 @@ def test_small_tests_of_related_functions_are_one_test_of_statements(tmp_path):
     assert (
         sum("parametrize" in ast.unparse(d) for t in tests.values() for d in t.decorator_list) == 2
     )
+
+
+@pytest.mark.slow  # four pytest runs
+def test_the_gathered_test_fails_on_a_mutant_of_either_function(tmp_path):
+    """The test of `tail` and `last` passes on the code and fails on a mutant of either."""
+    out = _gathered()
     root = tmp_path / "family"
     shutil.copytree(FAMILY, root)
     text = formatted(out.text, root)
@@ -184,3 +197,21 @@ def test_two_small_tables_of_one_function_are_one_test():
     [(name, rows)] = out.rows.items()
     assert name == "test_first_return_values_and_raises_index_error"
     assert len(rows) == 6 and out.statements[name] == [1] * 6
+
+
+@pytest.mark.slow  # the offline writer end to end: probe, sandbox, gates 1-5
+def test_the_writer_reads_the_inverse_pair_from_its_probe(tmp_path):
+    """The project's own test pairs `to_hex(255) == "ff"` with `from_hex("ff") == 255` (and -16
+    with "-10"): the probe sees the pair, and the written file has one test of both functions
+    (before: a test of each)."""
+    root = tmp_path / "family"
+    shutil.copytree(FAMILY, root)
+    seqs = root / "src" / "family" / "seqs.py"
+    report = generate_offline(
+        [f"{seqs}::to_hex", f"{seqs}::from_hex"], budget_s=30, dry_run=True, crosshair=False
+    )
+    [module] = report.modules
+    assert module.text is not None, [f.reason for f in module.functions]
+    [test] = _tests(module.text)
+    assert test.startswith("test_to_hex_and_from_hex_"), module.text
+    assert any("to_hex + from_hex" in note for note in module.notes), module.notes
