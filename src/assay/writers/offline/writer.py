@@ -359,7 +359,7 @@ class OfflineWriter(Verification):
                 n = sum(len(fns) for fns in rendered.shared.values())
                 result.notes.append(
                     f"{n} related functions share {len(rendered.shared)} "
-                    f"test{'s' * (len(rendered.shared) != 1)} (one call shape): "
+                    f"test{'s' * (len(rendered.shared) != 1)}: "
                     + "; ".join(" + ".join(fns) for fns in rendered.shared.values())
                 )
             gate = next((g for g in report.gates if g.gate == "mutation"), None)
