@@ -7,15 +7,20 @@ its call and assertion, so the merged test kills what the tests it replaces did 
 as one of its cases does); what it saves is test functions a reader has to go through.
 
 Relatedness is read from the module (`relations`): one calls the other, one is assigned from the
-other (`rest = partial(drop, 1)`), or one's name begins with the other's. Two targets that are
-merely alike (`first(seq)` and `count(seq)`) stay apart, and two tables are never merged: at
-most one member of a merged test had a table of its own.
+other (`rest = partial(drop, 1)`), one's name begins with the other's, one's docstring names the
+other (a "See Also" section, a `:func:` role: the author's own grouping), or both hand a
+parameter of theirs to one public function of the module (toolz's `groupby` and `reduceby` read
+their `key` through `getter`; `concatv` and `mapcat` are `concat` of their arguments) - a private
+helper does not count (humanize's number formatters all pass `value` to `_format_not_finite`).
+Two targets that are merely alike (`first(seq)` and `count(seq)`) stay apart, and two tables are
+never merged: at most one member of a merged test had a table of its own.
 """
 
 from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Mapping
 
 from assay.writers.offline.groups import shape
 from assay.writers.offline.probe import Kept
@@ -25,8 +30,9 @@ MIN_TABLE = 3  # as `combined.MIN_TABLE`: cases of one shape that form a table o
 
 def relations(text: str) -> dict[str, set[str]]:
     """Module-level function name -> the other module-level functions it is related to: it calls
-    one (by name), is assigned from one (`rest = partial(drop, 1)`, `alias = f`), or its name
-    begins with another's (`take_nth`, `take`). Symmetric."""
+    one (by name), is assigned from one (`rest = partial(drop, 1)`, `alias = f`), its name
+    begins with another's (`take_nth`, `take`), its docstring names one (`See Also`, `:func:`),
+    or both pass a parameter of theirs to one public function (`delegates`). Symmetric."""
     try:
         tree = ast.parse(text)
     except SyntaxError:
@@ -55,7 +61,54 @@ def relations(text: str) -> dict[str, set[str]]:
         for b in names:
             if a != b and b.startswith(a) and len(a) >= 3:
                 link(a, b)
+    for name, fn in defs.items():
+        for other in _named_in_docstring(fn, defs):
+            link(name, other)
+    callers: dict[str, set[str]] = {}
+    for name, fn in defs.items():
+        for callee in delegates(fn, defs):
+            callers.setdefault(callee, set()).add(name)
+    for group in callers.values():
+        for a in group:
+            for b in group:
+                link(a, b)
     return out
+
+
+def delegates(fn: ast.FunctionDef | ast.AsyncFunctionDef, defs: Mapping[str, ast.AST]) -> set[str]:
+    """The public module-level functions `fn` hands one of its own parameters to (anywhere in the
+    call's arguments: `concat(map(func, seqs))`)."""
+    a = fn.args
+    params = {p.arg for p in [*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg] if p}
+    out = set()
+    for sub in ast.walk(fn):
+        if not (isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name)):
+            continue
+        callee = sub.func.id
+        if callee not in defs or callee == fn.name or callee.startswith("_"):
+            continue
+        passed = {
+            n.id
+            for arg in [*sub.args, *(k.value for k in sub.keywords)]
+            for n in ast.walk(arg)
+            if isinstance(n, ast.Name)
+        }
+        if passed & params:
+            out.add(callee)
+    return out
+
+
+def _named_in_docstring(
+    fn: ast.FunctionDef | ast.AsyncFunctionDef, defs: Mapping[str, ast.AST]
+) -> set[str]:
+    """The module's functions that `fn`'s docstring points a reader to: the words of its "See
+    Also" section (to the first blank line), and `:func:` roles anywhere."""
+    doc = ast.get_docstring(fn) or ""
+    words: set[str] = set(re.findall(r":func:`~?\.?([\w.]+)`", doc))
+    found = re.search(r"See Also:?[ \t]*\n(?:[ \t]*-+[ \t]*\n)?(.*?)(?:\n[ \t]*\n|\Z)", doc, re.S)
+    if found:
+        words |= set(re.findall(r"[A-Za-z_]\w*", found.group(1)))
+    return {w.rsplit(".", 1)[-1] for w in words} & set(defs) - {fn.name}
 
 
 def family_key(k: Kept, kinds: dict[str, str], params: dict[str, list[str]]) -> tuple | None:

@@ -14,6 +14,7 @@ from pathlib import Path
 from assay.writers.offline.blend import blend, is_family
 from assay.writers.offline.combined import combined, split
 from assay.writers.offline.function_text import MARKS, Writer, snake
+from assay.writers.offline.gather import gather
 from assay.writers.offline.groups import merged, shape
 from assay.writers.offline.model import PinnedTest
 from assay.writers.offline.probe import Kept
@@ -81,11 +82,12 @@ def render(
         groups.setdefault(shape(k), []).append(k)
     blocks = []
     tests = split(merged(list(groups.values()), params, defaults or {}, defaulted or set()))
-    for group, statements in blend(tests, kinds, params, related or {}):
+    for group, statements in gather(blend(tests, kinds, params, related or {}), related or {}):
         if not statements:
             name, text, pinned = w.test(group)
         else:
-            fn = "_and_".join(snake(f) for f in dict.fromkeys(k.function for k in group))
+            fns = [snake(f) for f in dict.fromkeys(k.function for k in group)]
+            fn = "_and_".join(fns) if len(fns) <= 3 else f"{fns[0]}_and_{len(fns) - 1}_related"
             name, body, pinned, counts = combined(w, group, fn, guards or {})
             out.statements[name] = counts
             text = "\n".join([*MARKS, f"def {name}():", *(f"    {line}" for line in body)])

@@ -41,6 +41,7 @@ from assay.writers.offline.cover import (
 )
 from assay.writers.offline.functions import FunctionInfo, functions_of
 from assay.writers.offline.gates import gate4_out_of_time
+from assay.writers.offline.inverse import inverses, joined
 from assay.writers.offline.markers import warnings_fail
 from assay.writers.offline.mine import mine
 from assay.writers.offline.minimise import MIN_CONFIRM_S, confirm, minimal, to_confirm
@@ -141,6 +142,10 @@ class OfflineWriter(Verification):
                 ws, sandbox, rel, dotted, text, todo, mutants, pace, self.budget_s * PROBE_SHARE
             )
             result.timings["probe"] = time.monotonic() - start
+            # functions seen undoing each other (format and parse) may share a test (`gather`)
+            self.related = joined(
+                self.related, inverses(probe.kept, {i.name: i.kind for i in todo})
+            )
             if probe.error:
                 result.notes.append(f"probe: {probe.error.strip().splitlines()[-1][:300]}")
                 if "ModuleNotFoundError" in probe.error and not self.settings.python.interpreter:
@@ -354,7 +359,7 @@ class OfflineWriter(Verification):
                 n = sum(len(fns) for fns in rendered.shared.values())
                 result.notes.append(
                     f"{n} related functions share {len(rendered.shared)} "
-                    f"test{'s' * (len(rendered.shared) != 1)} (one call shape): "
+                    f"test{'s' * (len(rendered.shared) != 1)}: "
                     + "; ".join(" + ".join(fns) for fns in rendered.shared.values())
                 )
             gate = next((g for g in report.gates if g.gate == "mutation"), None)
