@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 import textwrap
 
+import pytest
+
 from assay.gates.reach import fed_tests
 from assay.project import Project
 from tests.conftest import run_cli
@@ -82,6 +84,7 @@ def test_the_tests_a_conftest_fixture_feeds_are_known_by_function(project):
     }
 
 
+@pytest.mark.slow  # gate 4 end to end: 6 s at load 5
 def test_a_fixture_fed_test_out_of_gate_4s_scope_is_not_low_value(project, tmp_path):
     root = project(FILES, "[tool.assay]\ngates = ['compile', 'green', 'mutation']\n")
     out = tmp_path / "r.json"
