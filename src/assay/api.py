@@ -327,7 +327,7 @@ def lint(
     from assay.smells.files import lint_files
 
     root = project_root(paths, root)
-    settings = project_settings(root, settings, config, overrides)
+    settings = project_settings(root, settings, config, overrides, runs_tests=False)
     files = discover([Path(p) for p in paths], root)
     project = Project.load(root)
     python = [f for f in files if f.suffix == ".py"]

@@ -4,6 +4,7 @@ by the run; JUnit XML from Node's reporter."""
 from __future__ import annotations
 
 from assay import api
+from assay.languages.node_results import results
 
 GOOD = """\
 import { test } from "node:test";
@@ -120,3 +121,36 @@ def test_what_gate_3s_runs_write_is_not_gate_2s_damage(tmp_path):
         g.feedback for g in f.gates
     ]
     assert (root / "src/price.mjs").is_file() and not (root / "mark.txt").exists()
+
+
+# what node 20's JUnit reporter writes of `assert.strictEqual(quote("a"), "'a' & <b>")`: the
+# message attribute escapes `"` twice (`&amp;quot;`), the element's text once
+NODE_JUNIT = """\
+<?xml version="1.0" encoding="utf-8"?>
+<testsuites>
+\t<testcase name="quotes a word" time="0.169298" classname="test" failure="x">
+\t\t<failure type="testCodeFailure" message="Expected values to be strictly equal:+ actual - \
+expected+ '&amp;quot;a&amp;quot;'- &amp;quot;'a' &amp; &lt;b>&amp;quot;">
+Error [ERR_TEST_FAILURE]: Expected values to be strictly equal:
++ actual - expected
+
++ '"a"'
+- "'a' &amp; &lt;b>"
+    at AsyncResource.runInAsyncScope (node:async_hooks:206:9) {
+\t\t</failure>
+\t</testcase>
+</testsuites>
+"""
+
+
+def test_a_node_failure_message_shows_quotes_not_entities(tmp_path):
+    """`&quot;` showed up in `node --test` failures (issue 27 §4): the message is read as the
+    assertion wrote it."""
+    out = tmp_path / "junit.xml"
+    out.write_text(NODE_JUNIT)
+    [result] = results(out, "test/q.test.js", "node", ()).values()
+    head = result.message.splitlines()[0]
+    assert head == (
+        "Expected values to be strictly equal:+ actual - expected+ '\"a\"'- \"'a' & <b>\""
+    )
+    assert "&quot;" not in result.message and "+ '\"a\"'" in result.message

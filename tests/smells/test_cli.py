@@ -65,6 +65,25 @@ def test_exit_0_without_reject_findings(proj):
     )
 
 
+def test_the_static_check_starts_no_interpreter(proj):
+    """`assay smells` runs nothing: the configured test interpreter is not started to ask whether it
+    runs pytest (half its CPU on a project with a venv, issue 25's "smells takes 2.1 s"), and one
+    not built yet (a pre-commit run in a fresh clone) is no configuration error."""
+    config = '[project]\nname = "p"\nversion = "0"\n[tool.assay.python]\ninterpreter = "{}"\n'
+    (proj / "pyproject.toml").write_text(config.format(".venv/bin/python"))  # no such venv
+    proc = run_cli("smells", "tests/test_good.py", cwd=proj)
+    assert (proc.returncode, proc.stderr) == (0, ""), proc.stderr
+    # an interpreter that would say where it ran
+    marker = proj / "started"
+    fake = proj / "python"
+    fake.write_text(f"#!/bin/sh\ntouch {marker}\nexit 1\n")
+    fake.chmod(0o755)
+    (proj / "pyproject.toml").write_text(config.format(fake))
+    proc = run_cli("smells", "tests", cwd=proj)
+    assert proc.returncode == 1 and "AS001" in proc.stdout, proc.stderr
+    assert not marker.exists()
+
+
 def test_config_levels_apply(proj):
     (proj / "pyproject.toml").write_text(
         '[project]\nname = "p"\nversion = "0"\n[tool.assay.smells]\n'

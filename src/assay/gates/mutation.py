@@ -24,6 +24,7 @@ from assay.gates.base import BaseGate, GateContext
 from assay.gates.constants import constant_readers, module_values
 from assay.gates.mutation_tool import judge, run_tool
 from assay.gates.reach import (
+    fed_tests,
     fixture_fed,
     project_modules,
     reached,
@@ -185,8 +186,20 @@ class MutationGate(BaseGate):
         if not reached(run):  # no function of the project ran: tests that only read its values
             values = {rel: module_values(text) for rel, text in sources.items()}
             constants = constant_readers(candidate.source, ctx.project.modules, values)
+        fed_by = fed_tests(ctx.project, candidate.rel, candidate.source)
         return judge(
-            self.name, run, threshold, limits, ctx, info, start, exact, diff, spawning, constants
+            self.name,
+            run,
+            threshold,
+            limits,
+            ctx,
+            info,
+            start,
+            exact,
+            diff,
+            spawning,
+            constants,
+            fed_by,
         )
 
     def _measure(

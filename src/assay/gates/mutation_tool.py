@@ -135,6 +135,7 @@ def judge(
     diff: bool = False,
     spawning: dict[str, str] | None = None,
     constants: dict[str, str] | None = None,
+    fed: dict[str, str] | None = None,
 ) -> GateResult:
     """The verdict of a measured run: each module against its threshold, the tests that kill
     nothing (`low_value`), the redundant ones (a note; `exact`: the run has whole kill sets).
@@ -142,7 +143,9 @@ def judge(
     `spawning`: test function (`Class::test_x`) -> how it starts a process: killing nothing here,
     it may test the project there, out of sight; a note says so, not `low_value`.
     `constants`: test function -> why it is `low_value` when no mutant counts (it reads only
-    module-level values of the project, `gates.constants`)."""
+    module-level values of the project, `gates.constants`).
+    `fed`: test function -> the conftest fixture that hands it the project's object: reaching no
+    mutant, it ran the project's code out of gate 4's scope; a note says so, not `low_value`."""
     conf = ctx.settings.mutation
     # answered from the cache, not run (none with --no-cache, nor after the interpreter's
     # installed set changed)
@@ -169,6 +172,14 @@ def judge(
         # switch returning booleans, has no mutant under the Go engine's operators)
         del low_value[t]
         notes[t] = NO_MUTANT_THERE
+    for t in [t for t, why in low_value.items() if why == REACHES_NONE]:
+        how = (fed or {}).get(function_of(t).split("::", 1)[-1])
+        if how:
+            del low_value[t]
+            notes[t] = (
+                f"gate 4 cannot judge it: it {how}, and none of the code it runs in gate 4's scope"
+                f" ({', '.join(sorted(limits))}) has a mutant"
+            )
     for t in list(low_value):
         how = (spawning or {}).get(function_of(t).split("::", 1)[-1])
         if how:

@@ -109,6 +109,46 @@ def fixture_fed(project: Project, rel: str, source: str) -> str | None:
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
         for a in node.args.args
     }
+    return next(
+        (how for name, how in _feeding(project, rel).items() if name in wanted),
+        None,
+    )
+
+
+def fed_tests(project: Project, rel: str, source: str) -> dict[str, str]:
+    """Test function (`test_x`, `Class::test_x`) -> the conftest fixture that hands it an object
+    of the project (`takes the fixture 'db' of tests/conftest.py`), for the tests that take one.
+
+    Such a test runs the project's code where the file's imports do not say (tinydb's
+    test_tables.py imports `where` and tests the tables its `db` fixture makes)."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return {}
+    feeding = _feeding(project, rel)
+    if not feeding:
+        return {}
+    found: dict[str, list[str]] = {}
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            found[node.name] = [a.arg for a in node.args.args]
+        elif isinstance(node, ast.ClassDef):
+            for method in node.body:
+                if isinstance(method, ast.FunctionDef | ast.AsyncFunctionDef):
+                    found[f"{node.name}::{method.name}"] = [a.arg for a in method.args.args]
+    out: dict[str, str] = {}
+    for name, args in found.items():
+        if name.rpartition("::")[2].startswith("test"):
+            how = next((feeding[a] for a in args if a in feeding), None)
+            if how:
+                out[name] = how
+    return out
+
+
+def _feeding(project: Project, rel: str) -> dict[str, str]:
+    """Fixture name -> how a test takes it, for the fixtures of the conftests above `rel` that
+    import the project (the nearest conftest first)."""
+    out: dict[str, str] = {}
     for folder in Path(rel).parents:
         conftest_rel = (folder / "conftest.py").as_posix()
         try:
@@ -119,13 +159,11 @@ def fixture_fed(project: Project, rel: str, source: str) -> str | None:
         if not project.targets_of(text, conftest_rel):
             continue
         for node in conftest.body:
-            if (
-                isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
-                and node.name in wanted
-                and any("fixture" in ast.unparse(d) for d in node.decorator_list)
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and any(
+                "fixture" in ast.unparse(d) for d in node.decorator_list
             ):
-                return f"takes the fixture {node.name!r} of {conftest_rel}"
-    return None
+                out.setdefault(node.name, f"takes the fixture {node.name!r} of {conftest_rel}")
+    return out
 
 
 def through_package(project: Project, source: str, bare: Collection[str]) -> str | None:

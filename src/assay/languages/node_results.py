@@ -102,10 +102,11 @@ def _walk_junit(
                 if skipped is not None
                 else Outcome.PASSED
             )
-            msg = (
-                ""
-                if failure is None
-                else _message((failure.get("message") or "") + "\n" + (failure.text or ""), roots)
+            # node 20's reporter escapes `"` twice in the message attribute (`&amp;quot;`): read
+            # once, it still says `&quot;`
+            said = (
+                (failure.get("message") or "").replace("&quot;", '"') if failure is not None else ""
             )
+            msg = "" if failure is None else _message(said + "\n" + (failure.text or ""), roots)
             test_id = f"{rel}{TEST_ID_SEP}{name}"
             results[test_id] = TestResult(test_id, outcome, float(child.get("time") or 0), msg)

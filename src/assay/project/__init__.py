@@ -293,14 +293,18 @@ def project_settings(
     settings: Settings | None = None,
     config: Path | None = None,
     overrides: dict[str, Any] | None = None,
+    runs_tests: bool = True,
 ) -> Settings:
     """The project's settings (or the caller's) with overrides; a configured interpreter that
-    cannot run pytest is a configuration error (exit 2), never a verdict on a test."""
+    cannot run pytest is a configuration error (exit 2), never a verdict on a test. A command that
+    runs no test (`runs_tests=False`: smells) does not start it to ask."""
     from assay.dependencies.pytest_check import interpreter_problem
 
     settings = apply_overrides(settings or load_settings(root, config), overrides)
-    if settings.python.interpreter and (
-        problem := interpreter_problem(settings.python.interpreter)
+    if (
+        runs_tests
+        and settings.python.interpreter
+        and (problem := interpreter_problem(settings.python.interpreter))
     ):
         raise ConfigError(f"[tool.assay.python] interpreter: {problem}")
     return settings
