@@ -16,6 +16,11 @@ def _n(count: int, word: str) -> str:
     return f"{count} {word}" + ("" if count == 1 else "s")
 
 
+def _tests(functions: int, cases: int) -> str:
+    """`3 tests (6 cases)`: pytest counts the functions; the cases are what was pinned."""
+    return _n(functions, "test") + (f" ({_n(cases, 'case')})" if cases != functions else "")
+
+
 def render(report: OfflineReport) -> str:
     """The report in words: per module what was written and what became of each function."""
     lines = []
@@ -34,7 +39,9 @@ def render(report: OfflineReport) -> str:
             state = f"{state}; {m.verdict}"  # kept with gate 4 by the probe: said first
         score = f", gate 4 {m.gate_score:g}%" if m.gate_score is not None else ""
         lines.append(
-            f"{m.module} -> {where}: {_n(len(m.tests) if m.text is not None else 0, 'test')}, kill "
+            f"{m.module} -> {where}: "
+            + (_tests(m.test_functions, len(m.tests)) if m.text is not None else "0 tests")
+            + f", kill "
             f"{m.killed}/{m.mutants} mutants{score}, {m.duration_s:.1f} s ({state})"
         )
         width = max((len(f.name) for f in m.functions), default=0)
@@ -42,7 +49,7 @@ def render(report: OfflineReport) -> str:
             if f.status == "tested":
                 tried = sum(f.inputs_tried.values())
                 lines.append(
-                    f"  {f.name:<{width}}  {_n(f.tests, 'test')}, "
+                    f"  {f.name:<{width}}  {_n(f.tests, 'case')}, "
                     f"its mutants killed {f.killed}/{f.mutants} "
                     f"({f.inputs_kept} of {tried} inputs kept)"
                 )
@@ -62,7 +69,10 @@ def render(report: OfflineReport) -> str:
 
         lines.append(CHARACTERIZATION_NOTE)
     files = sum(m.written or (report.dry_run and m.text is not None) for m in report.modules)
-    lines.append(f"{_n(report.tests, 'test')} in {_n(files, 'file')}, {report.duration_s:.1f} s")
+    lines.append(
+        f"{_tests(report.test_functions, report.tests)} in {_n(files, 'file')}, "
+        f"{report.duration_s:.1f} s"
+    )
     return "\n".join(lines) + "\n"
 
 

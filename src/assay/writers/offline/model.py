@@ -81,6 +81,12 @@ class ModuleResult:
     def duration_s(self) -> float:
         return self.timings.get("total", 0.0)
 
+    @property
+    def test_functions(self) -> int:
+        """Test functions in the file: what pytest counts, where `tests` counts their cases (a
+        test of statements holds several; a parametrized row is one of each)."""
+        return len({t.test.partition("[")[0] for t in self.tests})
+
     def to_json(self) -> dict[str, Any]:
         out = asdict(self)
         out["tests"] = [t.to_json() for t in self.tests]
@@ -106,6 +112,15 @@ class OfflineReport:
         """Tests written (with --dry-run: that would have been written)."""
         return sum(
             len(m.tests) for m in self.modules if m.written or (self.dry_run and m.text is not None)
+        )
+
+    @property
+    def test_functions(self) -> int:
+        """Test functions written (each module's `test_functions`), as pytest will count them."""
+        return sum(
+            m.test_functions
+            for m in self.modules
+            if m.written or (self.dry_run and m.text is not None)
         )
 
     @property

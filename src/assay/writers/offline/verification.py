@@ -112,7 +112,10 @@ class Verification:
                     "(raise --budget)"
                 )
                 return rendered, None
-            self.say(f"{result.module}: verifying {len(rendered.tests)} tests (gates 1-5)")
+            cases = len(rendered.tests)
+            self.say(
+                f"{result.module}: verifying {cases} case{'s' if cases != 1 else ''} (gates 1-5)"
+            )
             began = time.monotonic()
             # the gates still running then are cancelled
             stop = deadline + max(0.0, self.budget_s * 0.1 * self.slowdown - MARGIN_S)
