@@ -306,6 +306,9 @@ class Verifier:
                 emit=self.emit,
                 standby=self.standby,
             )
+            if candidate.read_error is None:
+                for gate in self.gates:
+                    gate.warm(candidate, ctx)
             for gate in self.gates:
                 if self.sandbox.cancelled:
                     raise Cancelled(candidate.rel)

@@ -95,6 +95,10 @@ class BaseGate:
     def run(self, candidate: Candidate, ctx: GateContext) -> GateResult:
         raise NotImplementedError
 
+    def warm(self, candidate: Candidate, ctx: GateContext) -> None:
+        """Start, before the gates ahead of this one run, work that does not depend on their
+        outcome (a process's start-up): the pipeline calls it once per file. It decides nothing."""
+
     def __init_subclass__(cls, **kw: object) -> None:
         super().__init_subclass__(**kw)
         unknown = (set(cls.needs) | set(cls.provides)) - FACT_NAMES

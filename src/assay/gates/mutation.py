@@ -37,7 +37,7 @@ from assay.languages.python import PYTHON, pytest_args
 from assay.model import Candidate, GateProgress, GateResult, GateStatus, TestOutcome, Verdict
 from assay.mutation.attribution import module_limits
 from assay.mutation.codeclass import threshold_for
-from assay.mutation.engine import Engine
+from assay.mutation.engine import Engine, worker_env
 from assay.mutation.entered import narrow
 from assay.mutation.model import MutationResult
 from assay.mutation.mutants import function_spans, generate
@@ -70,6 +70,14 @@ class MutationGate(BaseGate):
         if starts:  # 0: each run was forked by the workspace's worker on standby
             result.details["worker_starts"] = sum(starts)
         return result
+
+    def warm(self, candidate: Candidate, ctx: GateContext) -> None:
+        """The workspace's gate-4 worker on standby starts while gates 1-3 run (a file alone
+        left the second core idle for its ~0.2 s start); it is the one gate 4 forks from."""
+        if candidate.language == "python" and ctx.standby is not None:
+            python = PYTHON.python(ctx.settings)
+            ws = ctx.workspace
+            ctx.standby.prestart(python, ws, worker_env(ctx.sandbox, ws.run_dir, python))
 
     def _judge(self, candidate: Candidate, ctx: GateContext, starts: list[int]) -> GateResult:
         start = time.monotonic()

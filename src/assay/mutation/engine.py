@@ -14,6 +14,7 @@ import time
 import uuid
 from collections.abc import Callable, Collection
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from assay._assay_sandbox.mutation.protocol import (
@@ -338,12 +339,7 @@ class Engine:
         idle_limit = timeout * 4
         events: list[Event] = []
         tally = self._tally
-        # one hash seed for the worker and all its children: tests parametrized over a set keep
-        # their ids
-        env = {
-            **venv_path(self.sandbox.env_for(run_dir / "home"), self.python),
-            "PYTHONHASHSEED": HASH_SEED,
-        }
+        env = worker_env(self.sandbox, run_dir, self.python)
         log_path = run_dir / f"mutation-{tag}.log"
         with open(log_path, "wb") as log, open(events_path, encoding="utf-8") as feed:
             proc = (
@@ -396,3 +392,10 @@ class Engine:
             tail = (run_dir / f"mutation-{tag}.log").read_text(errors="replace")[-2000:]
             raise MutationError(f"mutation worker ended early (exit code {proc.poll()}):\n{tail}")
         return events
+
+
+def worker_env(sandbox: Sandbox, run_dir: Path, python: str) -> dict[str, str]:
+    """A gate-4 worker's environment: the one a worker on standby is started under and matched
+    by (`StandbyWorkers`). One hash seed for the worker and all its children: tests parametrized
+    over a set keep their ids."""
+    return {**venv_path(sandbox.env_for(run_dir / "home"), python), "PYTHONHASHSEED": HASH_SEED}
