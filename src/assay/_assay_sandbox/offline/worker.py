@@ -187,7 +187,9 @@ def explore(
         if why:
             dropped[why] = dropped.get(why, 0) + 1
             message = re.sub(r"\\(.)", r"\1", (a.get("match") or "").strip("^$"))
-            examples.setdefault(why, message[:80])
+            # an input that does not evaluate: the error that stopped it (a receiver not built)
+            stopped = a.get("why", "") if a["k"] == "bad_input" else ""
+            examples.setdefault(why, message[:80] or stopped[:160])
             continue
         if "literal" in a:
             inp = {**inp, **a["literal"]}

@@ -100,5 +100,12 @@ def _no_input(found: dict[str, Any]) -> str:
             + (f" ({example!r})" if example else "")
             + ": no input of the right type was found (add a type hint or a test that calls it)"
         )
-    why = ", ".join(f"{v} {k}" for k, v in sorted(dropped.items(), key=lambda kv: -kv[1]))
-    return f"none of its {n} inputs gave an outcome a test can pin ({why})"
+    ranked = sorted(dropped.items(), key=lambda kv: -kv[1])
+    why = ", ".join(f"{v} {k}" for k, v in ranked)
+    # the first error behind the main reason: "does not evaluate" alone does not say what to fix
+    example = found.get("examples", {}).get(ranked[0][0]) if ranked else None
+    return (
+        f"none of its {n} inputs gave an outcome a test can pin ({why}"
+        + (f": {example}" if example else "")
+        + ")"
+    )
