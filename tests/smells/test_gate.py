@@ -55,7 +55,7 @@ def test_reject_findings_reject_the_file_with_feedback_and_per_test_outcomes(pro
         "REJECT: Gate 5 — TEST SMELLS",
         "tests/test_cart.py:5 AS001 test_runs: no assertion",
         "tests/test_cart.py:10 AS006 test_always: tautology: `assert True` always passes",
-        "tests/test_cart.py:13 AS015 test_ok: print in a test",
+        "tests/test_cart.py:13 AS015 test_ok: print in a test (a warning: not what fails the file)",
         g.feedback.splitlines()[-1],
     ]
     assert g.feedback.splitlines()[-1].startswith("Add assertions on the observable result")
