@@ -593,3 +593,32 @@ def test_a_test_that_restores_a_project_file_byte_for_byte_leaves_it_as_it_was(p
     f = one(verify([root / "tests/test_restores.py"], fast()))
     assert (f.verdict, f.rejected_at) == (Verdict.REJECTED, "green")
     assert "the tests changed project files: tests/example.txt" in f.gates[1].feedback
+
+
+def test_a_file_of_a_unittest_loading_hook_is_unvalidated_not_a_compile_error(project):
+    """Unidecode 1.4.0's tests/test_readme.py builds its doctests in `additional_tests()`, a
+    setuptools hook pytest never calls: it was "REJECT: Gate 1 — COMPILE ERROR ... Fix the
+    compile errors: check imports", for a file that imports and compiles."""
+    root = project(
+        {
+            **LIB,
+            "tests/test_readme.py": "import doctest\n\n\n"
+            "def additional_tests():\n    return doctest.DocFileSuite('../README.rst')\n",
+        }
+    )
+    f = one(verify([root / "tests/test_readme.py"], fast()))
+    assert (f.verdict, f.rejected_at) == (Verdict.UNVALIDATED, "compile"), f.gates[0].feedback
+    feedback = f.gates[0].feedback
+    assert feedback.startswith("UNVALIDATED: Gate 1 — TESTS PYTEST DOES NOT RUN"), feedback
+    assert "built by additional_tests()" in feedback
+    assert "COMPILE ERROR" not in feedback
+
+
+def test_a_file_of_no_test_is_rejected_without_blaming_imports(project):
+    root = project({**LIB, "tests/test_helpers.py": "def helper():\n    return 1\n"})
+    f = one(verify([root / "tests/test_helpers.py"], fast()))
+    assert (f.verdict, f.rejected_at) == (Verdict.REJECTED, "compile"), f.gates[0].feedback
+    feedback = f.gates[0].feedback
+    assert "no tests collected (no test_* functions or Test* classes)" in feedback
+    assert "check imports" not in feedback
+    assert "name the tests so" in feedback

@@ -55,7 +55,7 @@ def test_reject_findings_reject_the_file_with_feedback_and_per_test_outcomes(pro
         "REJECT: Gate 5 — TEST SMELLS",
         "tests/test_cart.py:5 AS001 test_runs: no assertion",
         "tests/test_cart.py:10 AS006 test_always: tautology: `assert True` always passes",
-        "tests/test_cart.py:13 AS015 test_ok: print in a test",
+        "tests/test_cart.py:13 AS015 test_ok: print in a test (a warning: not what fails the file)",
         g.feedback.splitlines()[-1],
     ]
     assert g.feedback.splitlines()[-1].startswith("Add assertions on the observable result")
@@ -155,3 +155,30 @@ def test_feedback_stays_within_50_lines(project):
     lines = g.feedback.splitlines()
     assert len(lines) <= 50 and lines[-2].startswith("... (")
     assert len(g.details["findings"]) == 80
+
+
+def test_under_a_reject_each_warning_says_it_is_not_what_fails_the_file(project):
+    """python-box 8.0.0's test_box_list.py: 2 rejecting lines and 14 warnings in one list under
+    "REJECT: Gate 5 — TEST SMELLS"; which of them failed the file was not told."""
+    root = project(
+        {
+            **SHOP_LIB,
+            "tests/test_cart.py": """
+        from shop.model import Item
+
+        def test_runs():
+            Item("a", 2).total(3)
+
+        def test_cases():
+            for n in (1, 2, 3):
+                assert Item("a", 2).total(n) == 2 * n
+        """,
+        }
+    )
+    f, g = gate5(verify([root / "tests/test_cart.py"], settings()))
+    assert (f.verdict, g.status) == (Verdict.REJECTED, GateStatus.REJECT), g.feedback
+    lines = g.feedback.splitlines()
+    (rejecting,) = [ln for ln in lines if " AS001 " in ln]
+    (warning,) = [ln for ln in lines if " AS011 " in ln]
+    assert "warning" not in rejecting
+    assert warning.endswith("(a warning: not what fails the file)")

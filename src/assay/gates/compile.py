@@ -49,6 +49,19 @@ TIMEOUT_HINT = (
     "Not the file's fault: run again when the machine is less busy, or raise "
     "[tool.assay.sandbox] timeout_s (now {timeout} s)."
 )
+HOOK_HEADER = "UNVALIDATED: Gate 1 — TESTS PYTEST DOES NOT RUN"
+HOOK_HINT = (
+    "Not judged: pytest collects `test_*` functions and `Test*` classes, not a suite a loading "
+    "hook builds; write the checks as tests (a doctest file: `pytest --doctest-glob`) to have "
+    "them judged."
+)
+# unittest's and setuptools' loading hooks (`load_tests`, setup.py's `test_suite` target's
+# `additional_tests`, `suite`): a file of only these builds its tests where pytest never looks
+_HOOKS = re.compile(r"^def (load_tests|additional_tests|suite)\(", re.M)
+NO_TESTS_HINT = (
+    "pytest collects top-level `test_*` functions and `test_*` methods of `Test*` classes "
+    "without `__init__`: name the tests so, or leave a file that holds none out of the run."
+)
 MISSING_HEADER = "UNVALIDATED: Gate 1 — MISSING DEPENDENCY"
 MISSING_HINT = (
     "Install the project's test dependencies for "
@@ -194,13 +207,19 @@ class CompileGate(BaseGate):
             return unvalidated(
                 SKIPPED_HEADER, [f"{candidate.rel}: {why}"], SKIPPED_HINT, environment=why
             )
-        if not result.collected:
-            what = (
-                "no test_* functions or Test* classes"
-                if candidate.language == "python"
-                else "no test found"
+        if not result.collected and candidate.language == "python":
+            if hook := _HOOKS.search(candidate.source):
+                why = (
+                    f"no test pytest collects: its tests are built by {hook.group(1)}(), a "
+                    "unittest/setuptools loading hook pytest does not call"
+                )
+                return unvalidated(HOOK_HEADER, [f"{candidate.rel}: {why}"], HOOK_HINT, reason=why)
+            return reject(
+                [f"{candidate.rel}: no tests collected (no test_* functions or Test* classes)"],
+                NO_TESTS_HINT,
             )
-            return reject([f"{candidate.rel}: no tests collected ({what})"])
+        if not result.collected:
+            return reject([f"{candidate.rel}: no tests collected (no test found)"])
         ctx.facts.collected = result.collected
         return GateResult(
             self.name,

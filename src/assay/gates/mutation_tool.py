@@ -42,6 +42,11 @@ NO_MUTANT_THERE = (
     "gate 4 cannot judge it: the project code it runs has no mutant (the tool's operators change "
     "nothing there)"
 )
+# gate 4 passed a file without one mutant to run: said, never a silent ✔ (emoji's test_dict.py)
+MEASURED_NOTHING = (
+    "measured nothing: no mutant in scope (the tests run no function of the project gate 4 "
+    "mutates in their own calls; what they check is data or code it does not see)"
+)
 REJECTED = "REJECT: Gate 4 — LOW MUTATION SCORE"  # `summary.feedback`'s header
 
 
@@ -195,6 +200,8 @@ def judge(
     if judged.redundant:
         info["redundant_tests"] = len(judged.redundant)
     if all(m["passed"] for m in modules):
+        if not low_value and not run.scored and not diff:
+            info["notes"] = [*info.get("notes", []), MEASURED_NOTHING]
         if not low_value:
             return GateResult(
                 gate,

@@ -13,6 +13,7 @@ from assay.model import Candidate, GateResult, GateStatus, TestOutcome, Verdict
 from assay.smells import Finding, analyze, polyglot, read_targets
 
 _PARAMS = re.compile(r"\[.*\]$")
+WARNING_MARK = " (a warning: not what fails the file)"
 
 
 def _line(f: Finding) -> str:
@@ -102,8 +103,12 @@ class SmellsGate(BaseGate):
         else:
             status, header = GateStatus.PASS, ""
         ordered = sorted(shown, key=lambda f: (f.level != "reject", f.line, f.col))
+        # under a REJECT, a warning says so: python-box's two rejecting lines came with 14
+        # warnings in one list, and which made the file fail was not told
+        mark = status is GateStatus.REJECT
+        lines = [_line(f) + (WARNING_MARK if mark and f.level == "warn" else "") for f in ordered]
         feedback = (
-            compose(header, list(dict.fromkeys(map(_line, ordered))), _hint(smells or low or shown))
+            compose(header, list(dict.fromkeys(lines)), _hint(smells or low or shown))
             if shown
             else ""
         )

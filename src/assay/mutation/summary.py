@@ -169,7 +169,8 @@ def unobserved_note(run: MutationResult) -> str | None:
     tests, limit = run.unobserved
     gone = set(tests)
     counted = sum(1 for _, r in run.survivors() if gone & set(r.covered_by))
-    names = ", ".join(t.rsplit("::", 1)[-1] for t in tests[:5])
+    # the name within the file, class too: a mixin's test runs under several classes
+    names = ", ".join(t.split("::", 1)[-1] for t in tests[:5])
     more = f" and {len(tests) - 5} more" if len(tests) > 5 else ""
     plural = "s" if len(tests) != 1 else ""
     return (

@@ -147,6 +147,15 @@ def _built_from(cls: str | None, owner: str) -> bool:
     return bool(base) and last_name(owner)[:1].isupper() and same_path(base, owner)
 
 
+def _kept_original(test: TestFunc, name: str, patch: ast.AST) -> bool:
+    """A bare local name the test bound before the patch holds the original, not the mock:
+    python-box's `append = data.append`, then `monkeypatch.setattr(data, "append", bounded)`,
+    whose wrapper calls `append(item)` to delegate (the test checks `extend`)."""
+    values = test.assigned.get(name) if "." not in name else None
+    line = getattr(patch, "lineno", 0)
+    return bool(values) and all(getattr(v, "lineno", line) < line for v in values or [])
+
+
 @rule(
     "AS005",
     "mocked-sut",
@@ -193,8 +202,12 @@ def mocked_sut(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
         if id(call) in patch_ids or not name:
             continue
         func = call.func
-        for _, (owner, attr) in patched:
-            direct = last_name(name) == attr and same_path(name, f"{owner}.{attr}")
+        for p, (owner, attr) in patched:
+            direct = (
+                last_name(name) == attr
+                and same_path(name, f"{owner}.{attr}")
+                and not _kept_original(test, name, p)
+            )
             method = (
                 isinstance(func, ast.Attribute)
                 and func.attr == attr
