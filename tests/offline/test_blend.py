@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import ast
 import shutil
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -21,9 +19,12 @@ from assay.project import Project
 from assay.writers.offline.blend import relations
 from assay.writers.offline.functions import FunctionInfo
 from assay.writers.offline.model import ModuleResult
-from assay.writers.offline.probe import Kept, ProbeResult
+from assay.writers.offline.probe import ProbeResult
 from assay.writers.offline.render import formatted, render
 from assay.writers.offline.verification import Verification
+from tests.offline.kept_cases import case as _case
+from tests.offline.kept_cases import functions_of as _tests
+from tests.offline.kept_cases import run_pytest as _pytest
 
 KIN = Path(__file__).resolve().parent / "fixtures" / "kin"
 SEQS = (KIN / "src" / "kin" / "seqs.py").read_text()
@@ -37,25 +38,6 @@ PARAMS = {
     "quadruple": ["n"],
 }
 KINDS = dict.fromkeys(PARAMS, "function")
-
-
-def _case(id_: str, fn: str, expr: str, *args: str, kills=(), lines=(), **kwargs: str) -> Kept:
-    inp = {"args": list(args), "kwargs": kwargs, "receiver": None, "origin": "tests"}
-    return Kept(id_, fn, inp, {"k": "return", "expr": expr, "imports": []}, set(lines), set(kills))
-
-
-def _tests(text: str) -> dict[str, ast.FunctionDef]:
-    return {n.name: n for n in ast.parse(text).body if isinstance(n, ast.FunctionDef)}
-
-
-def _pytest(root: Path, text: str) -> int:
-    (root / "tests" / "test_gen.py").write_text(text)
-    return subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_gen.py"],
-        cwd=root,
-        capture_output=True,
-        timeout=120,
-    ).returncode
 
 
 def test_relations_are_calls_assignments_and_names_that_begin_with_another():

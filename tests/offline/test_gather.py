@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import ast
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -18,6 +16,9 @@ from assay.writers.offline.blend import relations
 from assay.writers.offline.inverse import inverses, joined
 from assay.writers.offline.probe import Kept
 from assay.writers.offline.render import formatted, render
+from tests.offline.kept_cases import case as _case
+from tests.offline.kept_cases import functions_of as _tests
+from tests.offline.kept_cases import run_pytest as _pytest
 
 FAMILY = Path(__file__).resolve().parent / "fixtures" / "family"
 SEQS = (FAMILY / "src" / "family" / "seqs.py").read_text()
@@ -37,25 +38,6 @@ PARAMS = {
     "from_hex": ["text"],
 }
 KINDS = dict.fromkeys(PARAMS, "function")
-
-
-def _case(id_: str, fn: str, expr: str, *args: str, kills=()) -> Kept:
-    inp = {"args": list(args), "kwargs": {}, "receiver": None, "origin": "tests"}
-    return Kept(id_, fn, inp, {"k": "return", "expr": expr, "imports": []}, set(), set(kills))
-
-
-def _tests(text: str) -> dict[str, ast.FunctionDef]:
-    return {n.name: n for n in ast.parse(text).body if isinstance(n, ast.FunctionDef)}
-
-
-def _pytest(root: Path, text: str) -> int:
-    (root / "tests" / "test_gen.py").write_text(text)
-    return subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_gen.py"],
-        cwd=root,
-        capture_output=True,
-        timeout=120,
-    ).returncode
 
 
 def _render(cases: list[Kept], related: dict[str, set[str]]):
