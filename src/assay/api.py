@@ -30,6 +30,7 @@ from assay.project import (
     read_source,
 )
 from assay.store import Store
+from assay.words import counted
 
 # what one command needs and another does not is imported where it is used, and the functions of
 # other modules re-exported here on first use (`__getattr__`): `assay verify` does not load mutate's
@@ -186,7 +187,7 @@ def verify(
                 done[i] = future.result()
     notes = [verifier.store.problem] if verifier.store.problem else []
     if interrupted:
-        notes.append(f"interrupted: {len(done)} of {len(todo)} files finished")
+        notes.append(f"interrupted: {len(done)} of {counted(len(todo), 'file')} finished")
     report = Report(
         str(root),
         [done[i] for i in sorted(done)],

@@ -13,6 +13,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from assay.words import counted
+
 STYLE = {
     "accepted": "green",
     "partial": "yellow",
@@ -67,19 +69,21 @@ def print_report(console: Console, report: Any) -> None:
     per = f" ({s['tokens_per_kept_test']:,} per kept test)" if s["tokens_per_kept_test"] else ""
     console.print(
         Text(
-            f"\n{s['targets']} targets: {s['accepted']} accepted, "
+            f"\n{counted(s['targets'], 'target')}: {s['accepted']} accepted, "
             f"{s['partial']} partial, {s['rejected']} rejected, "
             f"{s['flaky']} flaky, {s['budget']} stopped by budget, "
             + (f"{s['unvalidated']} unvalidated, " if s["unvalidated"] else "")
-            + f"{s['error']} errors; {s['tests_kept']} tests kept "
-            f"from {s['writer_attempts']} answers; "
+            + f"{counted(s['error'], 'error')}; {counted(s['tests_kept'], 'test')} kept "
+            f"from {counted(s['writer_attempts'], 'answer')}; "
             f"{s['tokens']:,} tokens{per}{cost}; {s['duration_s']:.1f} s",
             style="bold",
         )
     )
     if s["suspected_bugs"]:
         where = f" (see {', '.join(report.bugs_files)})" if report.bugs_files else ""
-        console.print(Text(f"{s['suspected_bugs']} suspected bugs{where}", style="yellow"))
+        console.print(
+            Text(f"{counted(s['suspected_bugs'], 'suspected bug')}{where}", style="yellow")
+        )
     if report.stopped:
         console.print(Text(f"run stopped: {report.stopped}", style="yellow"), soft_wrap=True)
     for note in report.notes:

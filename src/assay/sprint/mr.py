@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from assay.errors import RunFailed
 from assay.sprint.git import git
+from assay.words import counted
 
 if TYPE_CHECKING:
     from assay.sprint.run import SprintReport
@@ -23,7 +24,8 @@ def description(report: SprintReport) -> str:
         f"# Tests for sprint {report.sprint}",
         "",
         f"Written by `assay generate --sprint` with `{report.writer}` for "
-        f"{len(report.results)} core tasks: {kept} tests kept by the gates. Each test is marked "
+        f"{counted(len(report.results), 'core task')}: {counted(kept, 'test')} kept by the gates. "
+        "Each test is marked "
         "`@pytest.mark.assay_generated(task=..., sprint=...)`; edit or delete what you would not "
         "keep: `assay stats` counts what survives review.",
         "",
@@ -32,11 +34,13 @@ def description(report: SprintReport) -> str:
         t = r.task
         lines += [f"## {t.task.id}: {t.task.title}", ""]
         lines.append(f"- tested: {', '.join(f'`{x}`' for x in r.targets) or 'nothing'}")
-        lines.append(f"- kept: {r.kept} tests; targets without a kept test: {r.rejected}")
+        lines.append(
+            f"- kept: {counted(r.kept, 'test')}; targets without a kept test: {r.rejected}"
+        )
         if r.files:
             lines.append(f"- files: {', '.join(f'`{f}`' for f in r.files)}")
         rejected = ", ".join(f"{g} ×{n}" for g, n in sorted(r.gates.items())) or "none"
-        lines.append(f"- gates: {r.checked} files judged; rejected at: {rejected}")
+        lines.append(f"- gates: {counted(r.checked, 'file')} judged; rejected at: {rejected}")
         for bug in r.suspected_bugs:
             lines.append(f"- suspected bug: {bug}")
         for debt in r.docs_debt:

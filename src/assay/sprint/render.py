@@ -7,18 +7,22 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from assay.sprint.model import TasksReport
+from assay.words import counted
 
 if TYPE_CHECKING:
     from assay.sprint.run import SprintReport
 
 
 def tasks_text(report: TasksReport) -> str:
-    lines = [f"sprint {report.sprint} ({report.tracker}): {len(report.tasks)} tasks"]
+    lines = [f"sprint {report.sprint} ({report.tracker}): {counted(len(report.tasks), 'task')}"]
     for t in report.tasks:
         lines.append(f"  {t.task.id:<10} {t.task_class.value:<12} {t.task.title}")
         lines.append(f"  {'':<10} {'':<12} why: {t.reason}")
         if t.commits:
-            lines.append(f"  {'':<10} {'':<12} {len(t.commits)} commits, {len(t.files)} files")
+            lines.append(
+                f"  {'':<10} {'':<12} {counted(len(t.commits), 'commit')}, "
+                f"{counted(len(t.files), 'file')}"
+            )
         for target in t.targets[:5]:
             lines.append(f"  {'':<10} {'':<12} target {target}")
         if len(t.targets) > 5:
@@ -34,10 +38,11 @@ def tasks_json(report: TasksReport) -> str:
 
 def sprint_text(report: SprintReport) -> str:
     where = f"branch {report.branch}" if report.branch_made else "no branch (no test kept)"
-    lines = [f"sprint {report.sprint}: {len(report.results)} core tasks -> {where}"]
+    lines = [f"sprint {report.sprint}: {counted(len(report.results), 'core task')} -> {where}"]
     for r in report.results:
         lines.append(
-            f"  {r.task.task.id:<10} {r.kept} tests kept, {r.rejected} targets without a test"
+            f"  {r.task.task.id:<10} {counted(r.kept, 'test')} kept, "
+            f"{counted(r.rejected, 'target')} without a test"
             + (f", commit {r.commit[:10]}" if r.commit else ", no commit (nothing kept)")
         )
         for debt in r.docs_debt:

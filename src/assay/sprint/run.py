@@ -20,6 +20,7 @@ from assay.sprint.docs_debt import DocsDebt, stale_docs, withhold
 from assay.sprint.git import git_bytes, show, toplevel
 from assay.sprint.model import ClassifiedTask, TaskClass, TasksReport
 from assay.sprint.tags import tag
+from assay.words import counted
 from assay.writers.base import WriterReport
 from assay.writers.offline.model import OfflineReport
 from assay.writers.report import GenerateReport
@@ -207,6 +208,6 @@ def _message(task: ClassifiedTask, sprint: str, writer: str, result: TaskResult)
     tested = "\n".join(f"- {t}" for t in result.targets)
     return (
         f"{task.task.id}: tests for {task.task.title}\n\n"
-        f"{result.kept} tests kept by assay's gates for:\n{tested}\n\n"
+        f"{counted(result.kept, 'test')} kept by assay's gates for:\n{tested}\n\n"
         f"Assay-Task: {task.task.id}\nAssay-Sprint: {sprint}\nAssay-Writer: {writer}\n"
     )

@@ -4,6 +4,7 @@ the final check, and the one new file written."""
 from __future__ import annotations
 
 from assay.model import FileReport, GateStatus, Verdict
+from assay.words import counted
 from assay.writers.output import compose_final
 from assay.writers.report import Dropped, TargetResult
 from assay.writers.steps import DROP, TargetSteps, feedback_of
@@ -51,7 +52,9 @@ class TargetAcceptance(TargetSteps):
             if not self.result.note and last is not None:
                 where = last.rejected_at or ("answer" if last.problem else last.verdict)
                 answers = self.answers + self.review_answers
-                self.result.note = f"nothing kept after {answers} answers; last rejected at {where}"
+                self.result.note = (
+                    f"nothing kept after {counted(answers, 'answer')}; last rejected at {where}"
+                )
         return self.result
 
     def finish(
