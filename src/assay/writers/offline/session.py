@@ -16,7 +16,8 @@ from assay.writers.offline.functions import changed_lines, functions_of
 from assay.writers.offline.markers import marker_problem
 from assay.writers.offline.model import OfflineReport, OfflineTarget
 from assay.writers.offline.place import out_dir_rel, path_for, write_new
-from assay.writers.offline.writer import OfflineWriter, dotted_of, targets_from
+from assay.writers.offline.targets import dotted_of, targets_from
+from assay.writers.offline.writer import OfflineWriter
 
 
 def _since(project: Project, rev: str) -> list[OfflineTarget]:

@@ -22,7 +22,7 @@ from assay.sandbox import Sandbox
 from assay.writers.offline.functions import functions_of
 from assay.writers.offline.mine import mine
 from assay.writers.offline.probe import Kept, default_workers, run_probe
-from assay.writers.offline.writer import dotted_of
+from assay.writers.offline.targets import dotted_of
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,6 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from assay._assay_sandbox.offline.pace import Pace
@@ -26,7 +25,7 @@ from assay.model import FileReport, Verdict
 from assay.mutation.codeclass import threshold_for
 from assay.mutation.model import Mutant
 from assay.mutation.mutants import function_spans, generate
-from assay.project import Project, python_sources
+from assay.project import Project
 from assay.sandbox import Sandbox
 from assay.writers.offline import crosshair
 from assay.writers.offline.blend import relations
@@ -45,11 +44,12 @@ from assay.writers.offline.inverse import inverses, joined
 from assay.writers.offline.markers import warnings_fail
 from assay.writers.offline.mine import mine
 from assay.writers.offline.minimise import MIN_CONFIRM_S, confirm, minimal, to_confirm
-from assay.writers.offline.model import FunctionReport, ModuleResult, OfflineTarget
+from assay.writers.offline.model import FunctionReport, ModuleResult
 from assay.writers.offline.outcomes import UNJUDGED, _function_report
 from assay.writers.offline.place import path_for
 from assay.writers.offline.probe import Kept, ProbeResult, default_workers, run_probe
 from assay.writers.offline.render import Rendered
+from assay.writers.offline.targets import dotted_of
 from assay.writers.offline.verification import Verification
 
 # a file kept on gates 1-3 and 5, gate 4 having run out of the budget (the probe checked it)
@@ -64,13 +64,6 @@ MISSING_MODULE = (
     'name the project\'s, `[tool.assay.python] interpreter = ".venv/bin/python"` in '
     "pyproject.toml (or `[python]` in assay.toml)"
 )
-
-
-def dotted_of(project: Project, rel: str) -> str:
-    for name, path in project.modules.items():
-        if path == rel:
-            return name
-    raise InputError(f"{rel} is not an importable module of the project")
 
 
 class OfflineWriter(Verification):
@@ -391,23 +384,3 @@ class OfflineWriter(Verification):
             result.functions.append(
                 _function_report(info, probe, counted, final, killed, dropped, unverified)
             )
-
-
-def targets_from(project: Project, items: list[str | Path | OfflineTarget]) -> list[OfflineTarget]:
-    """Files, directories and `file.py::name` specs (or targets) -> one target per module,
-    in order."""
-    out: dict[str, OfflineTarget] = {}
-    for item in items:
-        if not isinstance(item, (str, Path)):
-            out.setdefault(item.module, OfflineTarget(item.module, [], getattr(item, "dotted", "")))
-            out[item.module].functions += [
-                f if isinstance(f, str) else f.name for f in item.functions
-            ]
-            continue
-        path_s, _, name = str(item).partition("::")
-        rels = python_sources(project, [Path(path_s)])
-        for rel in rels:
-            target = out.setdefault(rel, OfflineTarget(rel))
-            if name:
-                target.functions.append(name)
-    return list(out.values())
