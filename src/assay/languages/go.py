@@ -37,6 +37,7 @@ from assay.languages.go_cache import (
     warm_std,
 )
 from assay.languages.go_requirements import warm_requirements
+from assay.languages.go_source import test_names, write_plan
 from assay.languages.tested_sources import go_sources
 from assay.languages.tooling import (
     FETCH,
@@ -55,28 +56,9 @@ if TYPE_CHECKING:
     from assay.config import Settings
     from assay.project import Project
 
-TEST_FUNC = re.compile(r"^func\s+(Test[A-Z_0-9]\w*)\s*\(\s*\w+\s+\*testing\.T\s*\)", re.M)
 # a module go.mod requires is not downloaded (an import no required module provides is the test's
 # own error)
 _MISSING_MODULE = re.compile(r"GOPROXY=off|missing go\.sum entry|updates to go\.mod needed")
-_PACKAGE = re.compile(r"^package\s+(\w+)", re.M)
-_MODULE = re.compile(r"^module\s+(\S+)", re.M)
-
-
-# an example function is a test when its body ends with an output comment (`go test` runs it and
-# compares what it prints): fatih/camelcase's only test is `ExampleSplit`, and its file was
-# "REJECT: Gate 1 — COMPILE ERROR ... no tests collected"
-EXAMPLE_FUNC = re.compile(r"^func\s+(Example\w*)\s*\(\s*\)\s*\{", re.M)
-_OUTPUT = re.compile(r"^\s*//\s*(?:Unordered output|Output):", re.M | re.I)
-
-
-def test_names(source: str) -> list[str]:
-    found = [(m.start(), m.group(1)) for m in TEST_FUNC.finditer(source)]
-    for m in EXAMPLE_FUNC.finditer(source):
-        end = source.find("\nfunc ", m.end())
-        if _OUTPUT.search(source, m.end(), end if end >= 0 else len(source)):
-            found.append((m.start(), m.group(1)))
-    return list(dict.fromkeys(name for _, name in sorted(found)))
 
 
 class GoRunner(ToolRunner):
@@ -349,34 +331,7 @@ class GoLanguage(Language):
         )
 
     def plan_tests(self, root: Path, source_rel: str, n: int = 1) -> WritePlan:
-        """`<dir>/<stem>_assay_test.go` in the source's own package: unexported names are in scope,
-        and `go test` builds it with the package, so no import path can be wrong."""
-        src = PurePosixPath(source_rel)
-        text = (root / source_rel).read_text(encoding="utf-8", errors="replace")
-        pkg = m.group(1) if (m := _PACKAGE.search(text)) else src.parent.name
-        module = nearest(root, source_rel, ("go.mod",)) or "."
-        gomod = (
-            (root / module / "go.mod").read_text(encoding="utf-8", errors="replace")
-            if (root / module / "go.mod").is_file()
-            else ""
-        )
-        path = m.group(1) if (m := _MODULE.search(gomod)) else ""
-        inner = under(module, src.parent.as_posix())
-        import_path = path + ("" if inner in ("", ".") else "/" + inner)
-        suffix = "" if n == 1 else str(n)
-        testify = "github.com/stretchr/testify" in gomod
-        return WritePlan(
-            (src.parent / f"{src.stem}_assay{suffix}_test.go").as_posix(),
-            "Go's testing package (func TestXxx(t *testing.T), table-driven where it fits"
-            + (
-                "; testify is in go.mod)"
-                if testify
-                else "; only the standard library: go.mod requires no assertion library)"
-            ),
-            f"same package: the file starts with `package {pkg}` "
-            f"(the package's unexported names are in scope, do "
-            f"not import it){f'; its import path is {import_path}' if import_path else ''}",
-        )
+        return write_plan(root, source_rel, n)
 
 
 GO = GoLanguage(

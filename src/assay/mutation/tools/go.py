@@ -21,7 +21,8 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from assay._assay_sandbox.mutation.protocol import Status
-from assay.languages.go import GO, module_cache, test_names
+from assay.languages.go import GO, module_cache
+from assay.languages.go_source import test_names
 from assay.languages.tooling import TEST_ID_SEP, nearest, under
 from assay.mutation.model import Mutant, MutantResult, MutationResult
 from assay.mutation.tools.base import ToolRequest
