@@ -13,11 +13,12 @@ from typing import TYPE_CHECKING, Any
 
 from assay.config import Settings, apply_overrides
 from assay.errors import InputError, RunFailed, ToolchainError
+from assay.events import Started
 from assay.execution.executor import threads
 from assay.execution.order import longest_first
 from assay.execution.workspace import Workspace, sweep_stale
 from assay.languages import LANGUAGES, Language, language_of
-from assay.model import Candidate, FileReport, LintReport, Report, Started
+from assay.model import Candidate, FileReport, LintReport, Report
 from assay.pipeline import EventSink, Verifier
 from assay.project import (
     Project,

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from assay.config import Settings
 from assay.errors import InputError
+from assay.events import FileDone, GateStarted, Preparing, ProgressEvent
 from assay.execution.batches import Batches
 from assay.execution.order import remember
 from assay.execution.pool import WorkspacePool
@@ -32,13 +33,9 @@ from assay.model import (
     GATE_ORDER,
     NOT_JUDGED,
     Candidate,
-    FileDone,
     FileReport,
     GateResult,
-    GateStarted,
     GateStatus,
-    Preparing,
-    ProgressEvent,
     TestOutcome,
     Verdict,
 )

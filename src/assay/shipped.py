@@ -11,10 +11,11 @@ from typing import Any
 
 from assay.config import Settings, settings_from_dict
 from assay.errors import InputError
+from assay.events import FileDone, GateStarted
 from assay.execution.executor import open_cluster
 from assay.execution.shipping import PackedTree, materialize, pack
 from assay.gates.base import BaseGate
-from assay.model import Candidate, FileDone, FileReport, GateStarted
+from assay.model import Candidate, FileReport
 from assay.pipeline import EventSink, Verifier, build_gates, cache_key, cacheable
 from assay.project import Project
 from assay.sandbox import Cancelled

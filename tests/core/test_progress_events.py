@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from assay import api
-from assay.model import FileDone, GateStarted, Started, Verdict
+from assay.events import FileDone, GateStarted, Started
+from assay.model import Verdict
 
 GATES = "[tool.assay]\ngates = ['compile', 'green']\n"
 TEST = "from calc import add\n\ndef test_add():\n    assert add(2, {}) == 5\n"

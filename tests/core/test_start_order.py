@@ -8,8 +8,8 @@ from pathlib import Path
 
 from assay.api import verify
 from assay.config import Settings
+from assay.events import GateStarted, ProgressEvent
 from assay.execution.order import NAMESPACE
-from assay.model import GateStarted, ProgressEvent
 from assay.store import Store
 
 QUICK = "def test_quick():\n    assert 1 + 1 == 2\n"

@@ -251,7 +251,7 @@ def _stub_maven(tmp_path: Path, monkeypatch, seconds: int) -> Path:
 
 def test_the_prepare_step_says_what_it_runs_before_any_gate(tmp_path, fresh_machine, monkeypatch):
     """trials27c: nothing on stderr for the minutes Maven's prepare step took."""
-    from assay.model import GateStarted, Preparing
+    from assay.events import GateStarted, Preparing
 
     if shutil.which("java") is None:
         pytest.skip("Java is not installed")

@@ -13,8 +13,8 @@ from assay._assay_sandbox.mutation.protocol import MutantDone, Plan, Status, Ver
 from assay._assay_sandbox.protocol import EVERY_TEST_FUNCTION
 from assay.config import SandboxConfig
 from assay.config.mutation import MutationConfig
+from assay.events import FileDone
 from assay.execution.workspace import Workspace
-from assay.model import FileDone
 from assay.mutation.engine import Engine
 from assay.mutation.mutants import generate
 from assay.mutation.progress import Tally
@@ -124,7 +124,7 @@ def test_a_mutant_that_sleeps_forever_costs_about_a_second_beyond_its_tests_time
 
 
 def test_gate_4_reports_mutants_done_out_of_the_total_before_it_ends(project):
-    from assay.model import GateProgress
+    from assay.events import GateProgress
 
     root = project(LOOP, "[tool.assay]\ngates = ['compile', 'green', 'mutation']\n")
     events: list[object] = []

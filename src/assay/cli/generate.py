@@ -26,7 +26,7 @@ from assay.cli.app import (
     usage_error,
     write,
 )
-from assay.model import Note, ProgressEvent, Started, TargetDone
+from assay.events import Note, ProgressEvent, Started, TargetDone
 from assay.report import WRITER_FORMATS, WRITER_PRESENTERS
 from assay.sprint.render import SPRINT_FORMATS
 

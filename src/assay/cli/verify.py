@@ -27,15 +27,8 @@ from assay.cli.app import (
     usage_error,
     write,
 )
-from assay.model import (
-    FileDone,
-    GateProgress,
-    GateStarted,
-    Preparing,
-    ProgressEvent,
-    Report,
-    Started,
-)
+from assay.events import FileDone, GateProgress, GateStarted, Preparing, ProgressEvent, Started
+from assay.model import Report
 from assay.report import VERIFY_FORMATS
 from assay.report.text import print_report
 

@@ -15,19 +15,10 @@ from assay.diff.changes import ChangeSet, changes
 from assay.diff.integrity import integrity
 from assay.diff.rules import IntegrityFinding
 from assay.diff.scope import InScope, scope
+from assay.events import FileDone, ProgressEvent
 from assay.feedback import compose
 from assay.languages import Language
-from assay.model import (
-    Candidate,
-    FileDone,
-    FileReport,
-    GateResult,
-    GateStatus,
-    ProgressEvent,
-    Report,
-    TestOutcome,
-    Verdict,
-)
+from assay.model import Candidate, FileReport, GateResult, GateStatus, Report, TestOutcome, Verdict
 from assay.project import Project, discover
 
 GATE = "integrity"

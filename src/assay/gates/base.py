@@ -16,10 +16,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, Literal, Protocol, runtime_checkable
 
 from assay.config import Settings
+from assay.events import ProgressEvent
 from assay.execution.runner import Runner
 from assay.execution.workspace import Workspace
 from assay.languages.base import Language
-from assay.model import GATE_ORDER, Candidate, GateResult, GateStatus, ProgressEvent, Verdict
+from assay.model import GATE_ORDER, Candidate, GateResult, GateStatus, Verdict
 from assay.project import Project
 from assay.sandbox import Sandbox
 

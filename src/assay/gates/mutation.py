@@ -19,6 +19,7 @@ import time
 from assay._assay_sandbox.mutation.protocol import SET_ASIDE, BaselineProgress, Event, Progress
 from assay._assay_sandbox.protocol import EVERY_TEST_FUNCTION, PROVE_EACH_TEST
 from assay.errors import RunFailed
+from assay.events import GateProgress
 from assay.feedback import compose
 from assay.gates.base import BaseGate, GateContext
 from assay.gates.constants import constant_readers, module_values
@@ -34,7 +35,7 @@ from assay.gates.reach import (
 from assay.gates.spawning import spawning_tests
 from assay.gates.stability import HINT as STABILITY_HINT
 from assay.languages.python import PYTHON, pytest_args
-from assay.model import Candidate, GateProgress, GateResult, GateStatus, TestOutcome, Verdict
+from assay.model import Candidate, GateResult, GateStatus, TestOutcome, Verdict
 from assay.mutation.attribution import module_limits
 from assay.mutation.codeclass import threshold_for
 from assay.mutation.engine import Engine, worker_env

@@ -12,7 +12,7 @@ from assay.project import find_root, project_settings
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from assay.model import ProgressEvent
+    from assay.events import ProgressEvent
     from assay.sprint.model import TasksReport
     from assay.sprint.run import SprintReport
     from assay.sprint.stats import StatsReport

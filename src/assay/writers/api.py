@@ -10,7 +10,7 @@ from assay.config import Settings
 from assay.project import find_root, project_root, project_settings
 
 if TYPE_CHECKING:
-    from assay.model import ProgressEvent
+    from assay.events import ProgressEvent
     from assay.writers.base import WriterReport
 
 EventSink = Callable[["ProgressEvent"], None]

@@ -17,11 +17,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, runtime_checkable
 
 from assay.config import Settings
+from assay.events import ProgressEvent
 from assay.languages.base import WritePlan
 from assay.llm.base import Call
 from assay.llm.brief import WriteBrief
 from assay.llm.replay import Recorder
-from assay.model import FileReport, ProgressEvent
+from assay.model import FileReport
 from assay.project import Project
 from assay.targets.model import Target
 

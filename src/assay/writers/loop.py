@@ -15,12 +15,13 @@ from dataclasses import replace
 
 from assay.config import Settings
 from assay.config.generate import GenerateConfig, ReviewConfig
+from assay.events import ProgressEvent, Started, TargetDone
 from assay.execution.executor import open_executor
 from assay.gates.review import ReviewGate
 from assay.languages import LANGUAGES
 from assay.llm import Budget, BudgetExhausted, LLMConfig, LLMError, PermanentError
 from assay.llm.prompts import Prompts
-from assay.model import ProgressEvent, Started, TargetDone, Verdict
+from assay.model import Verdict
 from assay.pipeline import Verifier, build_gates
 from assay.project import Project
 from assay.shipped import ShippedVerifier

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from assay.config import Settings, apply_overrides, load_settings
 from assay.errors import InputError
-from assay.model import Note
+from assay.events import Note
 from assay.project import Project, find_root
 from assay.writers.base import GenerateRequest
 from assay.writers.offline.functions import changed_lines, functions_of
