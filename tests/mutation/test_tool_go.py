@@ -17,7 +17,8 @@ from assay.execution.workspace import Workspace
 from assay.languages.tested_sources import go_sources
 from assay.mutation.attribution import REACHES_NONE, attribute
 from assay.mutation.tools import REGISTRY, ToolRequest
-from assay.mutation.tools.go import _status, covered_lines, engine
+from assay.mutation.tools.go import _status, engine
+from assay.mutation.tools.go_coverage import covered_lines
 from assay.project import Project
 from assay.sandbox import Sandbox
 from tests.conftest import REPO, tree_digest
