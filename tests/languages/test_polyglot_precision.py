@@ -224,3 +224,33 @@ def test_an_assertion_free_test_is_a_warning_in_a_suite_and_rejected_when_genera
     assert ("constructs", "AP001") in rejects(JAVA, path, "java")
     pinned = SmellsConfig.model_validate({"profile": "suite", "levels": {"AP001": "reject"}})
     assert ("constructs", "AP001") in rejects(JAVA, path, "java", None, pinned)
+
+
+RUST_PROPERTIES = """
+use quickcheck::{quickcheck, QuickCheck};
+#[test]
+fn triangle() {
+    fn triangle(a: String, b: String, c: String) -> bool {
+        distance(&a, &b) <= distance(&a, &c) + distance(&b, &c)
+    }
+    quickcheck(triangle as fn(String, String, String) -> bool);
+}
+#[test]
+fn symmetric() {
+    fn prop(a: String, b: String) -> bool { distance(&a, &b) == distance(&b, &a) }
+    QuickCheck::new().tests(500).quickcheck(prop as fn(String, String) -> bool);
+}
+proptest! {
+    #[test]
+    fn roundtrip(s in ".*") { prop_assert_eq!(decode(&encode(&s)), s); }
+}
+#[test]
+fn computes() { let _ = distance("a", "b"); }
+"""
+
+
+def test_rust_property_checkers_are_assertions():
+    """quickcheck panics when the property returns false for some input, proptest's
+    `prop_assert*!` fail the case: edit-distance's property tests were "no assertion"."""
+    found = rejects(RUST_PROPERTIES, "tests/tests.rs", "rust")
+    assert found == {("computes", "AP001")}

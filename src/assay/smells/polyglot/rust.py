@@ -10,7 +10,7 @@ from typing import Any
 from assay.smells.polyglot.syntax import ASSERT_NAME, Call, Case, Family, norm, text
 
 RUST_ASSERTS = re.compile(
-    r"^(debug_)?assert(_eq|_ne|_matches)?!$|^(panic|unreachable|todo|unimplemented)!$"
+    r"^(debug_|prop_)?assert(_eq|_ne|_matches)?!$|^(panic|unreachable|todo|unimplemented)!$"
 )
 
 
@@ -63,11 +63,13 @@ def _rust(node: Any, path: list[str]) -> list[Case]:
 def is_assertion(call: Call) -> bool:
     """`assert*!`, `panic!`, an assert-named helper, and `.unwrap()`/`.expect(..)`: they panic
     when the call fails, so `VersionReq::parse("1.2.3").unwrap()` (or a helper `req(..)` doing
-    it) checks that the input parses; trybuild's `compile_fail` checks that code is refused."""
+    it) checks that the input parses; trybuild's `compile_fail` checks that code is refused;
+    `quickcheck(prop)` (or `QuickCheck::new().quickcheck(prop)`) panics when `prop` fails."""
     return (
         bool(RUST_ASSERTS.match(call.name))
         or bool(ASSERT_NAME.match(call.name))
-        or call.name in ("unwrap", "expect", "unwrap_err", "expect_err", "compile_fail")
+        or call.name
+        in ("unwrap", "expect", "unwrap_err", "expect_err", "compile_fail", "quickcheck")
     )
 
 
