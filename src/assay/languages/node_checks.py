@@ -26,6 +26,11 @@ UNCHECKED_BY_VITEST = (
 )
 
 
+# tsc's errors in the options of a tsconfig (TS5xxx): it type-checks no file after them
+_OPTION_ERROR = re.compile(r"error TS5\d{3}: .*")
+_DEPRECATED = re.compile(r"error TS5\d{3}: .*deprecated.*\"ignoreDeprecations\": \"([\d.]+)\"")
+
+
 def tsc(self: NodeRunner, ws: Workspace, rel: str, module: str) -> CompileResult:
     """The project's `tsc` on a generated tsconfig that extends the project's and holds only the
     candidate (a broken sibling cannot fail it); errors in the candidate reject it."""
@@ -63,8 +68,23 @@ def tsc(self: NodeRunner, ws: Workspace, rel: str, module: str) -> CompileResult
         "false",
     ]
     ran = self.exec(ws, argv, cwd=base)
+    if not self.conf.compile_command and (silence := _DEPRECATED.search(ran.text)):
+        # TypeScript 6 stops at a deprecated option of the project's config (cookie-es:
+        # `esModuleInterop: false`, TS5107) and checks nothing; the project's runner never asks
+        config["compilerOptions"]["ignoreDeprecations"] = silence.group(1)
+        ws.apply({cfg_rel: json.dumps(config)})
+        ran = self.exec(ws, argv, cwd=base)
     problems = tsc_errors(ran.text, ran.roots, base)
     mine = [p for p in problems if p.where == rel]
+    if not mine and (option := _OPTION_ERROR.search(ran.text)):
+        return self.environment(
+            f"tsc stopped at the project's TypeScript configuration before it type-checked "
+            f"{rel}: {option.group(0).strip()}{_version(ws, tsc)}",
+            ran.raw_lines,
+            ran.result.duration_s,
+            hint="Fix the project's tsconfig.json for its TypeScript (`npx tsc --noEmit -p .` "
+            "shows the same error); a .ts test is never accepted without a type check.",
+        )
     if mine and (absent := missing_types(self, ws, module, rel, mine)):
         return absent
     if problems and not mine and all(p.message.startswith("TS1") for p in problems):

@@ -94,7 +94,8 @@ def no_assertion(case: Case, ctx: Context) -> Iterator[Hit]:
     Expected exceptions count (`assertThrows`, `#[should_panic]`, `[ExpectedException]`,
     `.toThrow()`), and so do calls of helpers whose name starts with assert, expect, verify or
     check, in Go any helper given `t`, in Rust `.unwrap()`/`.expect(..)` (they panic when the
-    call fails) and assertions inside a macro's arguments, and any helper that asserts: a
+    call fails), quickcheck's `quickcheck(prop)`, proptest's `prop_assert*!` and assertions
+    inside a macro's arguments, and any helper that asserts: a
     function of the same file (all its overloads), of a module it declares (`mod util;`, an
     imported test class, a superclass), a `macro_rules!` whose body asserts, or a Rust type of the
     file whose `impl` asserts, built by the test (`PanickingCounter { .. }`).
