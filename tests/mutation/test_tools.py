@@ -66,6 +66,10 @@ def test_pit_names_nested_classes_and_leaves_unknown_ones_alone():
     assert junit_id("other.Test.[engine:x]/[class:other.Test]/[method:m()]", tests).startswith(
         "other.Test."
     )
+    # JUnit 4, which PIT runs by itself (no JUnit platform on the class path)
+    assert junit_id("com.acme.PriceTest.total(com.acme.PriceTest)", tests) == f"{PRICE_TEST}::total"
+    inner = "com.acme.PriceTest$Discount.rounds[2](com.acme.PriceTest$Discount)"
+    assert junit_id(inner, tests) == f"{PRICE_TEST}::Discount.rounds"
 
 
 def test_stryker_json_becomes_assays_mutants_with_exact_spans():

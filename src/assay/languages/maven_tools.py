@@ -21,19 +21,22 @@ from assay.languages.junit_launcher import platform_version
 PIT_VERSION = "1.30.2"
 JUNIT5_PLUGIN_VERSION = "1.2.3"
 LAUNCHER = "org.junit.platform:junit-platform-launcher"
-PLUGIN = f"""      <plugin>
-        <groupId>org.pitest</groupId>
-        <artifactId>pitest-maven</artifactId>
-        <version>{PIT_VERSION}</version>
-        <dependencies>
+JUNIT5_PLUGIN = f"""        <dependencies>
           <dependency>
             <groupId>org.pitest</groupId>
             <artifactId>pitest-junit5-plugin</artifactId>
             <version>{JUNIT5_PLUGIN_VERSION}</version>
           </dependency>
         </dependencies>
-      </plugin>
 """
+PLUGIN = f"""      <plugin>
+        <groupId>org.pitest</groupId>
+        <artifactId>pitest-maven</artifactId>
+        <version>{PIT_VERSION}</version>
+{{junit5}}      </plugin>
+"""
+# a build that runs its tests on the JUnit platform (JUnit 5, or JUnit 4 through the vintage engine)
+_PLATFORM = re.compile(r"junit-jupiter|junit-platform|junit-vintage|junit-bom")
 
 
 def repository() -> Path:
@@ -80,13 +83,30 @@ def fetch(coordinates: list[str], timeout_s: float) -> list[str]:
     return failed
 
 
-def add_pit_plugin(pom: Path) -> None:
-    """PIT and its JUnit 5 plugin in the copy's build, unless the build declares PIT itself: in
-    the project's own `<build><plugins>`, never in `<reporting>` (commons-codec's is after its
-    build: a plugin with dependencies there is a malformed POM), pluginManagement or a profile."""
+def on_junit_platform(pom: Path, root: Path) -> bool:
+    """Whether the module's build or a parent build of the project names the JUnit platform."""
+    here = pom.parent
+    while True:
+        build = here / "pom.xml"
+        if build.is_file() and _PLATFORM.search(
+            build.read_text(encoding="utf-8", errors="replace")
+        ):
+            return True
+        if here == root or root not in here.parents:
+            return False
+        here = here.parent
+
+
+def add_pit_plugin(pom: Path, platform: bool = True) -> None:
+    """PIT in the copy's build, and its JUnit 5 plugin when the tests run on the JUnit `platform`
+    (on a class path without it, the plugin kills PIT's minion: ulid-creator's JUnit 4 tests; PIT
+    runs JUnit 4 by itself), unless the build declares PIT itself: in the project's own
+    `<build><plugins>`, never in `<reporting>` (commons-codec's is after its build: a plugin with
+    dependencies there is a malformed POM), pluginManagement or a profile."""
     text = pom.read_text(encoding="utf-8")
     if "pitest-maven" in text:
         return
+    plugin = PLUGIN.format(junit5=JUNIT5_PLUGIN if platform else "")
     # the same text with those sections blanked, so that offsets stay those of `text`
     masked = re.sub(
         r"<(profiles|reporting|pluginManagement)>.*?</\1>|<!--.*?-->",
@@ -97,15 +117,15 @@ def add_pit_plugin(pom: Path) -> None:
     build = re.search(r"<build>.*?</build>", masked, flags=re.S)
     plugins = build and masked.rfind("</plugins>", build.start(), build.end())
     if build and plugins is not None and plugins >= 0:
-        text = text[:plugins] + PLUGIN + "    " + text[plugins:]
+        text = text[:plugins] + plugin + "    " + text[plugins:]
     elif build:
         at = build.start() + len("<build>")
-        text = text[:at] + f"\n    <plugins>\n{PLUGIN}    </plugins>" + text[at:]
+        text = text[:at] + f"\n    <plugins>\n{plugin}    </plugins>" + text[at:]
     else:
         at = text.rfind("</project>")
         text = (
             text[:at]
-            + f"  <build>\n    <plugins>\n{PLUGIN}    </plugins>\n  </build>\n"
+            + f"  <build>\n    <plugins>\n{plugin}    </plugins>\n  </build>\n"
             + text[at:]
         )
     pom.write_text(text, encoding="utf-8")

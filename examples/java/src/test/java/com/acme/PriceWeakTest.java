@@ -1,13 +1,14 @@
 package com.acme;
 
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 
 import org.junit.jupiter.api.Test;
 
-/** Passes, and asserts almost nothing: gate 4 rejects it (most mutants of Price survive). */
+/** Passes, and asserts almost nothing: gate 4 rejects it (it checks only that total returns, so
+ * most mutants of the code it runs survive). */
 class PriceWeakTest {
     @Test
-    void totalIsPositive() {
-        assertTrue(Price.total(100, 250) > 0);
+    void totalReturns() {
+        assertDoesNotThrow(() -> Price.total(100, 250));
     }
 }

@@ -1,0 +1,128 @@
+"""PIT on a project of JUnit 4 tests: assay added PIT's JUnit 5 plugin to every build, and on a
+class path without the JUnit platform its coverage minion died (`NoClassDefFoundError:
+org/junit/platform/commons/PreconditionViolationException`): ulid-creator's UlidTest, gates 1-3
+passed, gate 4 `unvalidated` "Coverage generator Minion exited abnormally". PIT runs JUnit 4 by
+itself; the plugin is added only to a build on the JUnit platform."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from assay import api
+from assay.languages.maven_tools import add_pit_plugin, on_junit_platform
+from assay.model import GateStatus, Verdict
+from tests.languages.conftest import copy_example, tool_missing
+
+JUNIT4 = """package com.acme;
+
+import static org.junit.Assert.assertEquals;
+
+import org.junit.Test;
+
+public class PriceJUnit4Test {
+    @Test
+    public void totalAddsPrices() {
+        assertEquals(350, Price.total(100, 250));
+    }
+
+    @Test(expected = IllegalArgumentException.class)
+    public void totalRejectsNegativePrices() {
+        Price.total(100, -1);
+    }
+
+    @Test
+    public void discountRoundsDown() {
+        assertEquals(66, Price.discount(95, 30));
+        assertEquals(95, Price.discount(95, 0));
+        assertEquals(0, Price.discount(95, 100));
+    }
+}
+"""
+JUPITER = """    <dependency>
+      <groupId>org.junit.jupiter</groupId>
+      <artifactId>junit-jupiter</artifactId>
+      <version>5.14.1</version>
+      <scope>test</scope>
+    </dependency>"""
+JUNIT = """    <dependency>
+      <groupId>junit</groupId>
+      <artifactId>junit</artifactId>
+      <version>4.13.2</version>
+      <scope>test</scope>
+    </dependency>"""
+
+
+def test_the_junit5_plugin_goes_only_into_a_build_on_the_junit_platform(tmp_path):
+    pom = tmp_path / "pom.xml"
+    project = "<project><dependencies>\n{}\n</dependencies><build></build></project>"
+    pom.write_text(project.format(JUNIT))
+    add_pit_plugin(pom, on_junit_platform(pom, tmp_path))
+    assert "pitest-maven" in pom.read_text() and "pitest-junit5-plugin" not in pom.read_text()
+    pom.write_text(project.format(JUPITER))
+    add_pit_plugin(pom, on_junit_platform(pom, tmp_path))
+    assert "pitest-junit5-plugin" in pom.read_text()
+    (tmp_path / "module").mkdir()  # a module whose parent build names the platform
+    (tmp_path / "module/pom.xml").write_text(project.format(""))
+    assert on_junit_platform(tmp_path / "module/pom.xml", tmp_path)
+    assert not on_junit_platform(tmp_path / "module/pom.xml", tmp_path / "module")
+
+
+@pytest.mark.slow
+def test_gate_4_measures_a_junit4_test_with_pit(tmp_path):
+    if shutil.which("mvn") is None or tool_missing("java"):
+        pytest.skip(tool_missing("java") or "mvn not installed")
+    root = copy_example("java", tmp_path)
+    pom = root / "pom.xml"
+    pom.write_text(pom.read_text().replace(JUPITER, JUNIT))
+    for old in (root / "src/test/java/com/acme").iterdir():
+        old.unlink()
+    test = root / "src/test/java/com/acme/PriceJUnit4Test.java"
+    test.write_text(JUNIT4)
+    report = api.verify([test], root=root, use_cache=False)
+    (entry,) = report.files
+    gate = next(g for g in entry.gates if g.gate == "mutation")
+    assert gate.status is GateStatus.PASS, gate.feedback
+    assert entry.verdict is Verdict.ACCEPTED, [g.feedback for g in entry.gates]
+
+
+TOTAL_ONLY = """package com.acme;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import org.junit.jupiter.api.Test;
+
+class PriceTotalTest {
+    @Test
+    void addsPrices() {
+        assertEquals(350, Price.total(100, 250));
+        assertEquals(0, Price.total());
+    }
+
+    @Test
+    void rejectsNegativePrices() {
+        assertThrows(IllegalArgumentException.class, () -> Price.total(100, -1));
+    }
+}
+"""
+
+
+@pytest.mark.slow
+def test_gate_4_judges_a_java_test_by_the_methods_it_runs(tmp_path):
+    """ulid-creator's UlidTest calls `UlidCreator.getUlid()` to make a value and was rejected for
+    the rest of UlidCreator (17.6%): PIT's NoCoverage mutants of methods the file never runs are out
+    of its scope, as in Python, Go, Rust and JavaScript."""
+    if shutil.which("mvn") is None or tool_missing("java"):
+        pytest.skip(tool_missing("java") or "mvn not installed")
+    root = copy_example("java", tmp_path)
+    for old in (root / "src/test/java/com/acme").iterdir():
+        old.unlink()
+    test = root / "src/test/java/com/acme/PriceTotalTest.java"
+    test.write_text(TOTAL_ONLY)
+    report = api.verify([test], root=root, use_cache=False)
+    (entry,) = report.files
+    gate = next(g for g in entry.gates if g.gate == "mutation")
+    assert gate.status is GateStatus.PASS, gate.feedback
+    assert "discount" not in gate.feedback
