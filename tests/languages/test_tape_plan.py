@@ -10,12 +10,15 @@ from pathlib import Path
 
 import pytest
 
+from assay import api
 from assay.config import Settings
 from assay.execution import runner as execution
 from assay.execution.runner import Outcome, run_plan
 from assay.execution.workspace import Workspace
 from assay.languages import LANGUAGES
 from assay.languages.js_plans import stability_steps
+from assay.model import Verdict
+from assay.pipeline import Verifier
 from assay.project import Project
 from tests.languages.conftest import RecordingSandbox
 
@@ -156,3 +159,28 @@ def test_a_tape_files_one_test_is_named_by_the_users_path_not_the_scratch_copys(
     _, runs, _ = gates_1_to_3(tmp_path / "failing", FRESH + CASES["exit"])
     assert [list(r.tests) for r in runs] == [[name]] * 3, runs
     assert "assay-ws" not in next(iter(runs[-1].tests.values())).message
+
+
+def test_gate_3_takes_the_plan_gate_1s_process_ran_ahead(tmp_path):
+    """Gates 1-3 through the pipeline, with the steps the stability gate itself asks for: one plan
+    process. Before: gate 3's steps (marked `lean`, a pytest-only screen) never equalled the steps
+    run ahead, and every tape, vitest and jest file started a second plan process for gate 3."""
+    root = tmp_path / "js"
+    (root / "test").mkdir(parents=True)
+    (root / "package.json").write_text('{"name": "js", "devDependencies": {"tape": "5"}}\n')
+    (root / "test/state.js").write_text("exports.seen = [];\n")
+    rel = "test/merge.test.js"
+    (root / rel).write_text(FRESH)
+    settings = Settings(gates=["compile", "green", "stability"], cache=False, jobs=1)
+    project = Project.load(root)
+    verifier = Verifier(project, settings, use_cache=False)
+    sandbox = verifier.sandbox = RecordingSandbox(settings.sandbox, protect=root)
+    try:
+        report = verifier.verify_file(api.candidate(project, rel, FRESH))
+    finally:
+        verifier.close()
+    assert report is not None and report.verdict is Verdict.ACCEPTED, report
+    [gate3] = [g for g in report.gates if g.gate == "stability"]
+    assert len(gate3.details["plan"]) == 5, gate3.details  # 3 reruns, random order, alone
+    started = [Path(c[1] if len(c) > 1 else c[0]).name for c in sandbox.commands]
+    assert started == ["node_plan.mjs"], started
