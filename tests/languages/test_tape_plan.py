@@ -10,12 +10,15 @@ from pathlib import Path
 
 import pytest
 
+from assay import api
 from assay.config import Settings
 from assay.execution import runner as execution
 from assay.execution.runner import Outcome, run_plan
 from assay.execution.workspace import Workspace
 from assay.languages import LANGUAGES
 from assay.languages.js_plans import stability_steps
+from assay.model import FileReport, Verdict
+from assay.pipeline import Verifier
 from assay.project import Project
 from tests.languages.conftest import RecordingSandbox
 
@@ -156,3 +159,46 @@ def test_a_tape_files_one_test_is_named_by_the_users_path_not_the_scratch_copys(
     _, runs, _ = gates_1_to_3(tmp_path / "failing", FRESH + CASES["exit"])
     assert [list(r.tests) for r in runs] == [[name]] * 3, runs
     assert "assay-ws" not in next(iter(runs[-1].tests.values())).message
+
+
+def verified(tmp_path: Path, body: str) -> tuple[FileReport, list[str]]:
+    """Gates 1-3 of `body` through the pipeline, with the steps the stability gate itself asks
+    for: the file's report and the commands the sandbox ran."""
+    root = tmp_path / "js"
+    (root / "test").mkdir(parents=True)
+    (root / "package.json").write_text('{"name": "js", "devDependencies": {"tape": "5"}}\n')
+    (root / "test/state.js").write_text("exports.seen = [];\n")
+    rel = "test/merge.test.js"
+    (root / rel).write_text(body)
+    settings = Settings(gates=["compile", "green", "stability"], cache=False, jobs=1)
+    project = Project.load(root)
+    verifier = Verifier(project, settings, use_cache=False)
+    sandbox = verifier.sandbox = RecordingSandbox(settings.sandbox, protect=root)
+    try:
+        report = verifier.verify_file(api.candidate(project, rel, body))
+    finally:
+        verifier.close()
+    assert report is not None
+    return report, [Path(c[1] if len(c) > 1 else c[0]).name for c in sandbox.commands]
+
+
+def test_gate_3_takes_the_plan_gate_1s_process_ran_ahead(tmp_path):
+    """One plan process for gates 1-3. Before: gate 3's steps (marked `lean`, a pytest-only
+    screen) never equalled the steps run ahead, and every tape, vitest and jest file started a
+    second plan process for gate 3."""
+    report, started = verified(tmp_path, FRESH)
+    assert report.verdict is Verdict.ACCEPTED, report
+    [gate3] = [g for g in report.gates if g.gate == "stability"]
+    assert len(gate3.details["plan"]) == 5, gate3.details  # 3 reruns, random order, alone
+    assert started == ["node_plan.mjs"], started
+
+
+def test_a_failure_in_the_runs_made_ahead_is_never_thrown_away(tmp_path):
+    """The file's third run fails (gate 1's run, then gate 3's second rerun): flaky, as with a
+    process per run. Before: the plan run ahead saw that failure, gate 3 threw it away and ran its
+    own plan (runs 4 to 9, all passing), and the file was accepted."""
+    report, started = verified(tmp_path, FRESH + CASES["exit"])
+    assert report.verdict is Verdict.FLAKY and report.rejected_at == "stability", report
+    [gate3] = [g for g in report.gates if g.gate == "stability"]
+    assert gate3.details["plan"] == ["rerun 1", "rerun 2"], gate3.details
+    assert started == ["node_plan.mjs"], started

@@ -182,6 +182,7 @@ def test_a_linked_target_is_the_tests_uids_to_add_to_but_not_to_write_through(tm
         (warm / "t/deps").mkdir(parents=True)
         (warm / "t/deps/liba.rlib").write_bytes(b"r" * 4096)
         (warm / "t/deps/a.d").write_text("a.rs:\n")
+        os.utime(warm / "t/deps/a.d", ns=(1_600_000_000_123_456_789,) * 2)
         ws = tmp_path / "ws"
         ws.mkdir()
         os.chown(ws, TEST_UID, TEST_GID)  # as the sandbox hands a workspace over
@@ -193,6 +194,9 @@ def test_a_linked_target_is_the_tests_uids_to_add_to_but_not_to_write_through(tm
             assert big.stat().st_uid == 0 and not big.stat().st_mode & 0o022
         assert small.stat().st_uid == TEST_UID and small.read_text() == "a.rs:\n"
         assert small.stat().st_ino != (warm / "t/deps/a.d").stat().st_ino
+        # cargo compares mtimes: the copies keep them, to the nanosecond
+        assert small.stat().st_mtime_ns == (warm / "t/deps/a.d").stat().st_mtime_ns
+        assert (warm / "t/deps/a.d").stat().st_nlink == 1  # the warm build's file left alone
         assert (ws / "t/deps").stat().st_uid == TEST_UID
     finally:
         shutil.rmtree(warm, ignore_errors=True)

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -125,6 +125,13 @@ def stability_steps(settings: Settings, source: str) -> list[RunStep] | None:
     if cfg.isolation:
         steps.append(RunStep(isolate=True, last_if_failed=True))
     return steps
+
+
+def script_steps(steps: list[RunStep]) -> list[RunStep]:
+    """Gate 3's steps as a plan script runs them: `lean` and `together` are pytest's screens
+    (`RunStep`), which a node runner has none of. Gate 3 marks its steps `lean`, and the plan run
+    ahead, compared field by field, was never taken: every file started a second plan process."""
+    return [replace(s, lean=False, together=False) for s in steps]
 
 
 @dataclass(frozen=True)

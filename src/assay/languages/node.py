@@ -38,6 +38,7 @@ from assay.languages.js_plans import (
     full_name_pattern,
     jest_randomizes,
     js_regex,
+    script_steps,
     stability_steps,
 )
 from assay.languages.node_checks import package_json
@@ -265,8 +266,8 @@ class NodeRunner(ToolRunner):
         with self._lock:
             ahead = self._ahead.pop(key, None)
             declined = key in self._declined
-        if ahead is not None and (ahead[1], ahead[2].ids, ahead[0]) == (
-            steps,
+        if ahead is not None and (script_steps(ahead[1]), ahead[2].ids, ahead[0]) == (
+            script_steps(steps),
             list(ids or []),
             _bytes(ws.path(rel)),
         ):
