@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -125,6 +125,14 @@ def stability_steps(settings: Settings, source: str) -> list[RunStep] | None:
     if cfg.isolation:
         steps.append(RunStep(isolate=True, last_if_failed=True))
     return steps
+
+
+def as_run(steps: list[RunStep]) -> list[RunStep]:
+    """`steps` as a plan script runs them: a step's `lean` and `together` (how a forked pytest
+    plan screens its reruns) change nothing in a process per run, so gate 3's lean steps are the
+    ones `stability_steps` ran ahead (compared with them, no plan ahead was ever taken: a second
+    plan process ran all of gate 3 again)."""
+    return [replace(s, lean=False, together=False) for s in steps]
 
 
 @dataclass(frozen=True)
