@@ -35,7 +35,6 @@ from assay.languages.js_plans import (
     DECLINED,
     TIMED_OUT,
     Script,
-    as_run,
     full_name_pattern,
     jest_randomizes,
     js_regex,
@@ -266,8 +265,8 @@ class NodeRunner(ToolRunner):
         with self._lock:
             ahead = self._ahead.pop(key, None)
             declined = key in self._declined
-        if ahead is not None and (as_run(ahead[1]), ahead[2].ids, ahead[0]) == (
-            as_run(steps),
+        if ahead is not None and (js_plans.as_run(ahead[1]), ahead[2].ids, ahead[0]) == (
+            js_plans.as_run(steps),
             list(ids or []),
             _bytes(ws.path(rel)),
         ):
