@@ -19,8 +19,9 @@ steps after it a process each (`plans.redo_crashed`).
 
 The script finds the tests alone itself (the first run's passing tests) and says which it ran, with
 a snapshot of the project between the first run and the plan: gate 3 takes the plan run ahead only
-when it asks for exactly those steps (`as_run`) and tests of an unchanged file, and gate 2 blames its own run
-only for what that run wrote (`TestRun.writes`), not for what gate 3's runs wrote after it.
+when it asks for exactly those steps (`as_run`) and tests of an unchanged file, and gate 2 blames
+its own run only for what that run wrote (`TestRun.writes`), not for what gate 3's runs wrote after
+it.
 """
 
 from __future__ import annotations
