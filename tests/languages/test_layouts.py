@@ -94,3 +94,20 @@ def test_test_files_of_a_mixed_repository(tmp_path):
     ]
     only_go = discover([root], root.resolve(), [LANGUAGES["go"]])
     assert [p.name for p in only_go] == ["x_test.go"]
+
+
+def test_a_directory_leaves_out_java_base_classes_whose_tests_run_in_subclasses(tmp_path):
+    """ulid-creator's abstract UlidFactoryTest (helpers, no test of its own; surefire never runs
+    it) was "rejected at compile: no tests collected" in `assay verify src/test`."""
+    root = tree(tmp_path / "repo", ["pom.xml"])
+    pkg = root / "src/test/java/a"
+    pkg.mkdir(parents=True)
+    (pkg / "FactoryTest.java").write_text(
+        "package a;\n\npublic abstract class FactoryTest {\n    protected void check() {}\n}\n"
+    )
+    (pkg / "MonotonicFactoryTest.java").write_text(
+        "package a;\n\nimport org.junit.Test;\n\npublic class MonotonicFactoryTest extends "
+        "FactoryTest {\n    abstract static class Inner {}\n    @Test public void t() {}\n}\n"
+    )
+    found = [p.name for p in discover([root], root.resolve())]
+    assert found == ["MonotonicFactoryTest.java"]

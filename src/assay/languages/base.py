@@ -95,6 +95,11 @@ class Language:
             fnmatch.fnmatch(rel, g) or fnmatch.fnmatch(name, g) for g in self.test_globs
         )
 
+    def runs_alone(self, path: Path) -> bool:
+        """Whether the runner runs the tests of this test file by itself (a directory's walk
+        leaves out the others: Java's abstract base classes, whose tests run in subclasses)."""
+        return True
+
     def toolchain_problem(self, settings: Settings) -> str | None:
         """One line naming the first missing command and how to get it, or None when all
         are there."""

@@ -3,6 +3,7 @@ the JUnit console launcher (see `java_runner.py`). Here: its files, where tests 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
@@ -18,6 +19,10 @@ if TYPE_CHECKING:
     from assay.project import Project
 
 
+# the file's top-level class is abstract (no indentation: a nested abstract class is not it)
+_ABSTRACT = re.compile(r"^(?:public\s+)?abstract\s+(?:\w+\s+)*class\s", re.M)
+
+
 @dataclass(frozen=True)
 class JavaLanguage(Language):
     def runner(self, sandbox: Sandbox, project: Project, settings: Settings) -> JavaRunner:
@@ -27,6 +32,15 @@ class JavaLanguage(Language):
         """A test class by name, outside the main sources (`src/main/java/.../TestData.java` is
         not one)."""
         return super().is_test_file(rel) and "main" not in PurePosixPath(rel).parts[:-1]
+
+    def runs_alone(self, path: Path) -> bool:
+        """An abstract class is a base of test classes (ulid-creator's UlidFactoryTest): Maven's
+        surefire runs its tests in the subclasses, never the class itself."""
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return True
+        return _ABSTRACT.search(text) is None
 
     def targets_of(self, project: Project, source: str, rel: str) -> list[str]:
         return sources_under_test(project.root, source, rel)

@@ -107,7 +107,10 @@ def discover(
             named = sorted(
                 f
                 for f in walk(rp, {e for lang in langs for e in lang.extensions})
-                if any(lang.is_test_file(f.relative_to(root).as_posix()) for lang in langs)
+                if any(
+                    lang.is_test_file(f.relative_to(root).as_posix()) and lang.runs_alone(f)
+                    for lang in langs
+                )
             )
             # what the project's pytest configuration ignores (`--ignore` in addopts), pytest does
             rules = ignores(root)
