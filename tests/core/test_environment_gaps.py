@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 import sysconfig
 import venv
 import xml.etree.ElementTree as ET
@@ -177,6 +179,31 @@ def test_dependencies_declared_only_in_setup_py_are_known_and_named(tmp_path):
     )
     gap = Dependencies(tmp_path, [], set()).gap([chained])
     assert gap is not None and gap.label == "no module 'text_unidecode'"
+
+
+def test_a_missing_dotted_module_is_named_as_imported_with_its_distribution(tmp_path):
+    """`from ruamel.yaml import YAML` without ruamel.yaml installed: Python says "No module named
+    'ruamel'" (a namespace package); the gap names `ruamel.yaml`, and the distribution declared."""
+    (tmp_path / "pyproject.toml").write_text(
+        '[project]\nname = "boxlike"\ndependencies = ["zzns.yamlish>=1"]\n'
+    )
+    (tmp_path / "conv.py").write_text("def load():\n    from zzns.yamlish import YAML\n")
+    failed = subprocess.run(
+        [sys.executable, "-c", "import conv; conv.load()"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert "No module named 'zzns'" in failed.stderr  # Python's own words name the first part
+    gap = Dependencies(tmp_path, ["conv.py"], set()).gap([failed.stderr])
+    assert gap is not None and gap.label == "no module 'zzns.yamlish'"
+    assert "pip install zzns.yamlish" in gap.reason
+    # a module named whole keeps its name; the distribution is the declared one that installs it
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\ndependencies = ["PyYAML"]\n')
+    gap = Dependencies(tmp_path, [], set()).gap(["ModuleNotFoundError: No module named 'yaml'"])
+    assert gap is not None and gap.label == "no module 'yaml'"
+    assert "pip install pyyaml" in gap.reason
 
 
 CALC = {

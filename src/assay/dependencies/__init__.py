@@ -289,7 +289,7 @@ class Dependencies:
                 top = normalize(module.split(".")[0])
                 known = top in self.modules and top not in self.own
                 if known and (installed is None or not installed.has(module)):
-                    return Gap("module", module)
+                    return self._module_gap(module, texts)
             m = _MISSING_METADATA.search(text)
             if m and normalize(m.group(1)) in self.own | self.dists:
                 return Gap("metadata", m.group(1))
@@ -309,6 +309,27 @@ class Dependencies:
                 return Gap("locale", names[0] if names else "the test sets")
         return None
 
+    def _module_gap(self, module: str, texts: Iterable[str]) -> Gap:
+        """Python names the first missing part of a dotted import (`ruamel` for `from ruamel.yaml
+        import YAML`): the gap names the module the code imported, as the traceback's source line
+        shows it, and the declared distribution that installs it (`ruamel.yaml`; `yaml`: PyYAML)."""
+        dotted = module
+        pattern = re.compile(rf"\b(?:from|import)\s+({re.escape(module)}(?:\.\w+)+)")
+        for text in texts:
+            if found := pattern.search(text):
+                dotted = found.group(1)
+                break
+        wanted = {normalize(dotted), normalize(module)}
+        dists = sorted(
+            d
+            for d in self.dists
+            if normalize(MODULE_OF.get(d, d.removeprefix("python_"))) in wanted
+        )
+        if not dists:
+            return Gap("module", dotted)
+        # pip takes any spelling that normalizes alike: the import's, when it is the name
+        return Gap("module", dotted, dotted if normalize(dotted) == dists[0] else dists[0])
+
 
 @dataclass(frozen=True)
 class Gap:
@@ -316,6 +337,8 @@ class Gap:
 
     kind: Literal["module", "stdlib", "metadata", "plugin", "locale", "python", "program"]
     name: str
+    # the distribution that installs a missing module, when the project declares it
+    dist: str = ""
 
     @property
     def label(self) -> str:
@@ -338,9 +361,10 @@ class Gap:
     def reason(self) -> str:
         """A test's reason for being `unvalidated`."""
         if self.kind == "module":
+            install = f"; pip install {self.dist}" if self.dist else ""
             return (
                 f"module '{self.name}' is not installed for "
-                "the test interpreter (the project uses it)"
+                f"the test interpreter (the project uses it{install})"
             )
         if self.kind == "stdlib":
             return (
