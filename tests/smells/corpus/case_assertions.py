@@ -11,6 +11,21 @@ def test_runs_only():  # expect[AS001]
     total([1, 2, 3])
 
 
+def test_result_encodes_to_ascii():
+    # Unidecode's test_all_to_ascii: a non-ASCII result raises UnicodeEncodeError, the failure
+    for n in range(0x80, 0x100):
+        text = total([n])
+        text.encode("ascii")
+
+
+def test_encodes_with_errors_replaced():  # expect[AS001]
+    total([1]).encode("ascii", errors="replace")
+
+
+def test_encodes_to_utf8():  # expect[AS001]
+    total([1]).encode("utf-8")
+
+
 def test_only_pass():  # expect[AS002]
     pass
 

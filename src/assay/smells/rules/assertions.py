@@ -36,8 +36,9 @@ def no_assertion(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
     """A test without any check passes whatever the code returns.
 
     Counted as checks: `assert`, `self.assert*`, `pytest.raises`/`warns`, mock `assert_called*`,
-    `self.fail`/`pytest.fail`, `raise`, and helpers of the same file that assert (read from their
-    code: a `check_total` whose whole code is in the file and asserts nothing is no check; a
+    `self.fail`/`pytest.fail`, `raise`, `text.encode("ascii")` (strict: it raises on a non-ASCII
+    result, a check that the text is ASCII), and helpers of the same file that assert (read from
+    their code: a `check_total` whose whole code is in the file and asserts nothing is no check; a
     helper named like a check that hands its work to code of other files counts, and so does a
     test routine of another test file called with other inputs, `other.test_decode(...)`).
     Benchmarks (tests taking pytest-benchmark's `benchmark` fixture) measure instead and are
