@@ -515,3 +515,43 @@ def test_a_program_the_project_starts_that_is_not_on_path_is_an_environment_gap(
     assert f["verdict"] == "rejected", f
     verdicts = {t["id"].split("::")[1]: t["verdict"] for t in f["tests"]}
     assert verdicts["test_reads_its_data"] == "rejected"
+
+
+def test_a_module_the_projects_committed_tests_import_is_an_environment_gap(project):
+    """dpath's sdist declares neither `nose2` nor `hypothesis`, which its tests import: a new user
+    who has not installed them read "COMPILE ERROR ... check imports" on the author's own tests. A
+    module the project's committed tests import is the project's; one that only a new or changed
+    file imports is still the test's own fault."""
+    root = project(
+        {
+            "src/calc.py": "def add(a, b):\n    return a + b\n",
+            "tests/test_old.py": """
+                from nosey_madeup.tools import helper
+
+                from calc import add
+
+
+                def test_add():
+                    assert add(1, 2) == 3
+                """,
+        },
+        "[tool.pytest.ini_options]\npythonpath = ['src']\n" + GATES_1_2,
+    )
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-C", str(root)]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-qm", "init"], check=True)
+    (root / "tests" / "test_new.py").write_text(
+        "import other_madeup\n\n\ndef test_x():\n    assert other_madeup.x == 1\n"
+    )
+    report = verify([root / "tests"], root=root)
+    by = {f.path: f for f in report.files}
+    old, new = by["tests/test_old.py"], by["tests/test_new.py"]
+    assert (old.verdict, old.rejected_at) == (Verdict.UNVALIDATED, "compile"), old
+    assert "module 'nosey_madeup.tools' is not installed" in old.gates[0].feedback
+    assert (new.verdict, new.rejected_at) == (Verdict.REJECTED, "compile"), new
+    # the same import added to the committed file, uncommitted: the file is the writer's now
+    with (root / "tests" / "test_old.py").open("a") as fh:
+        fh.write("\n\ndef test_more():\n    import other_madeup\n")
+    changed = verify([root / "tests/test_old.py"], root=root, use_cache=False).files[0]
+    assert (changed.verdict, changed.rejected_at) == (Verdict.REJECTED, "compile"), changed

@@ -3,7 +3,8 @@
 A test that cannot import one of them - itself, or in a subprocess it starts - or asks for a fixture
 of a pytest plugin the project declares, fails because the test environment is incomplete: its
 verdict is `unvalidated`, not `rejected`. A test importing a module the project never mentions (a
-hallucinated package) is the test's own fault, and so is a "No module named" about a module the
+hallucinated package) is the test's own fault - unless the project's committed tests import it too
+(`committed`) - and so is a "No module named" about a module the
 interpreter does have (a test that hides it on purpose, a subprocess on another Python). A module of
 the standard library that the interpreter was built without (`_dbm`, `_lzma`, `_tkinter`) is the
 environment's gap, whoever imports it.
@@ -21,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from assay.config import tomllib
+from assay.dependencies.committed import committed_test_imports
 
 if TYPE_CHECKING:
     from assay.dependencies.installed import Installed
@@ -257,8 +259,8 @@ def imported(root: Path, files: list[str], own: set[str]) -> set[str]:
 
 
 class Dependencies:
-    """What a project expects to be installed: declared distributions and modules its own
-    code imports."""
+    """What a project expects to be installed: declared distributions, modules its own code
+    imports, and modules its committed tests import."""
 
     def __init__(self, root: Path, module_files: list[str], own_packages: set[str]):
         dists = declared(root)
@@ -273,6 +275,11 @@ class Dependencies:
             normalize(m) for m in imported(root, module_files + conftests, own_packages)
         }
         self.modules |= {normalize(MODULE_OF.get(d, d.removeprefix("python_"))) for d in dists}
+        self.modules |= {
+            normalize(m)
+            for m in committed_test_imports(root)
+            if m not in own_packages and m not in sys.stdlib_module_names
+        }
 
     def gap(self, texts: Iterable[str], installed: Installed | None = None) -> Gap | None:
         """What the environment lacks, as the first of `texts` (a failure's message, then the lines
