@@ -13,6 +13,7 @@ import pytest
 import requests
 
 from pricing import Cart, _round_cents, add, discount, parse, total
+from whatever import _
 
 CASES = [(1, 1), (2, 2)]
 
@@ -198,6 +199,19 @@ class TestOwnHelpers:
 
 def test_dunder_dict():
     assert Cart().__dict__ == {}  # expect[AS014]
+
+
+def test_dict_of_a_class_the_test_made_is_fine():
+    # funcy's test_empty_quirks: the test's own class's namespace is the input
+    class A:
+        FLAG = 1
+
+    assert total(A.__dict__) == {}
+
+
+def test_placeholder_underscore_is_fine():
+    # funcy's tests: `from whatever import _`, a library's public placeholder (gettext's `_` too)
+    assert total(map(_ + 1, [1])) == 2
 
 
 def test_namedtuple_api_is_fine():
