@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 import sysconfig
 import venv
 import xml.etree.ElementTree as ET
@@ -177,6 +179,31 @@ def test_dependencies_declared_only_in_setup_py_are_known_and_named(tmp_path):
     )
     gap = Dependencies(tmp_path, [], set()).gap([chained])
     assert gap is not None and gap.label == "no module 'text_unidecode'"
+
+
+def test_a_missing_dotted_module_is_named_as_imported_with_its_distribution(tmp_path):
+    """`from ruamel.yaml import YAML` without ruamel.yaml installed: Python says "No module named
+    'ruamel'" (a namespace package); the gap names `ruamel.yaml`, and the distribution declared."""
+    (tmp_path / "pyproject.toml").write_text(
+        '[project]\nname = "boxlike"\ndependencies = ["zzns.yamlish>=1"]\n'
+    )
+    (tmp_path / "conv.py").write_text("def load():\n    from zzns.yamlish import YAML\n")
+    failed = subprocess.run(
+        [sys.executable, "-c", "import conv; conv.load()"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert "No module named 'zzns'" in failed.stderr  # Python's own words name the first part
+    gap = Dependencies(tmp_path, ["conv.py"], set()).gap([failed.stderr])
+    assert gap is not None and gap.label == "no module 'zzns.yamlish'"
+    assert "pip install zzns.yamlish" in gap.reason
+    # a module named whole keeps its name; the distribution is the declared one that installs it
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\ndependencies = ["PyYAML"]\n')
+    gap = Dependencies(tmp_path, [], set()).gap(["ModuleNotFoundError: No module named 'yaml'"])
+    assert gap is not None and gap.label == "no module 'yaml'"
+    assert "pip install pyyaml" in gap.reason
 
 
 CALC = {
@@ -488,3 +515,43 @@ def test_a_program_the_project_starts_that_is_not_on_path_is_an_environment_gap(
     assert f["verdict"] == "rejected", f
     verdicts = {t["id"].split("::")[1]: t["verdict"] for t in f["tests"]}
     assert verdicts["test_reads_its_data"] == "rejected"
+
+
+def test_a_module_the_projects_committed_tests_import_is_an_environment_gap(project):
+    """dpath's sdist declares neither `nose2` nor `hypothesis`, which its tests import: a new user
+    who has not installed them read "COMPILE ERROR ... check imports" on the author's own tests. A
+    module the project's committed tests import is the project's; one that only a new or changed
+    file imports is still the test's own fault."""
+    root = project(
+        {
+            "src/calc.py": "def add(a, b):\n    return a + b\n",
+            "tests/test_old.py": """
+                from nosey_madeup.tools import helper
+
+                from calc import add
+
+
+                def test_add():
+                    assert add(1, 2) == 3
+                """,
+        },
+        "[tool.pytest.ini_options]\npythonpath = ['src']\n" + GATES_1_2,
+    )
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-C", str(root)]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-qm", "init"], check=True)
+    (root / "tests" / "test_new.py").write_text(
+        "import other_madeup\n\n\ndef test_x():\n    assert other_madeup.x == 1\n"
+    )
+    report = verify([root / "tests"], root=root)
+    by = {f.path: f for f in report.files}
+    old, new = by["tests/test_old.py"], by["tests/test_new.py"]
+    assert (old.verdict, old.rejected_at) == (Verdict.UNVALIDATED, "compile"), old
+    assert "module 'nosey_madeup.tools' is not installed" in old.gates[0].feedback
+    assert (new.verdict, new.rejected_at) == (Verdict.REJECTED, "compile"), new
+    # the same import added to the committed file, uncommitted: the file is the writer's now
+    with (root / "tests" / "test_old.py").open("a") as fh:
+        fh.write("\n\ndef test_more():\n    import other_madeup\n")
+    changed = verify([root / "tests/test_old.py"], root=root, use_cache=False).files[0]
+    assert (changed.verdict, changed.rejected_at) == (Verdict.REJECTED, "compile"), changed

@@ -111,3 +111,24 @@ def test_the_summary_of_a_python_too_new_for_the_project_does_not_say_install():
     assert line.endswith(
         "(1 test of 1 file unvalidated; point assay at a Python the project supports and run again)"
     )
+
+
+def test_a_rules_findings_with_different_details_are_summed_up_by_what_they_share():
+    """funcy 2.1's test_colls.py: "AS014 ×11 (private access: `.__dict__`)" where one finding was a
+    `__dict__` and ten an imported `_`: the first finding's details stood for all eleven."""
+    findings = [
+        {"rule": rule, "level": "warn", "line": n, "message": message, "test": test}
+        for rule, n, message, test in [
+            ("AS014", 35, "private access: `.__dict__`", "test_empty_quirks"),
+            ("AS014", 122, "private access: `_` imported from its module", "test_walk_values"),
+            ("AS003", 55, "assertion roulette: 9 assertions without a message (max 5)", "test_a"),
+            ("AS003", 60, "assertion roulette: 6 assertions without a message (max 5)", "test_b"),
+            ("AS016", 70, "magic number 20", "test_c"),
+        ]
+    ]
+    gates = [GateResult("smells", GateStatus.WARN, details={"findings": findings})]
+    f = FileReport(FILE, "python", [], Verdict.ACCEPTED, None, gates, [])
+    out = " ".join(text.render(Report("/p", [f], None, 1.0), width=400).split())
+    assert "AS003 ×2 (assertion roulette): test_a, test_b" in out
+    assert "AS014 ×2 (private access): test_empty_quirks, test_walk_values" in out
+    assert "AS016 (magic number 20): test_c" in out

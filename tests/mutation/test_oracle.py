@@ -109,6 +109,10 @@ def test_the_expected_side_of_an_assertion_on_other_project_code_is_oracle_code(
         "render(3)\n    assert to_ordinal(n) == expected",
         # no code the test calls computes with it
         "result = callback_name(f)\n    assert result == to_ordinal(3)",
+        # compared with a constant the test wrote, though it handed it to the code under test too
+        # (tinydb's test_lastid_after_open: `NUM = 100`, `insert_multiple(... range(NUM))`, then
+        # `assert db._get_next_id() - 1 == NUM`)
+        "count = 100\n    render(count)\n    assert to_ordinal(3) - 1 == count",
     ],
 )
 def test_a_function_the_file_tests_or_feeds_is_not_oracle_code(body):

@@ -31,6 +31,7 @@ from . import reserve
 from .plan_steps import _fresh_draws, _wait
 from .protocol import PytestJob
 from .pytest_runner import Recorder, _pytest_args, finish
+from .short_ids import ShortIds
 from .tree_watch import TreeWatch
 
 SHARED = ("/tmp", "/dev/shm")  # private to the sandbox's run, shared by the forks of one batch
@@ -155,7 +156,11 @@ def run(job: PytestJob) -> int:
     watch = TreeWatch(job.scratch_root)
     rec.watch = watch
     batch = Batch(job, rec)
-    code = int(pytest.main(_pytest_args(job, [*job.pytest_args, *job.paths]), [batch, rec, watch]))
+    code = int(
+        pytest.main(
+            _pytest_args(job, [*job.pytest_args, *job.paths]), [ShortIds(), batch, rec, watch]
+        )
+    )
     if batch.child is None:
         return code
     code = finish(batch.child, rec, watch, code)

@@ -40,6 +40,7 @@ from .plan_steps import PlanSteps
 from .plugins import cache_args, quieting_args
 from .protocol import PytestJob
 from .reserve import Reserve, ahead
+from .short_ids import ShortIds
 
 if TYPE_CHECKING:
     import pytest
@@ -221,7 +222,9 @@ def _run_once(args: PytestJob, extra: list[str], out: str) -> int:
     # the green gate's run: which project files the tests wrote, apart from the session's own writes
     watch = TreeWatch(args.scratch_root) if args.mode in ("run", "checked") else None
     rec.watch = watch
-    code = pytest.main(_pytest_args(args, extra), plugins=[rec, *([watch] if watch else [])])
+    code = pytest.main(
+        _pytest_args(args, extra), plugins=[ShortIds(), rec, *([watch] if watch else [])]
+    )
     return finish(args, rec, watch, int(code))
 
 

@@ -3,7 +3,8 @@
 A test that cannot import one of them - itself, or in a subprocess it starts - or asks for a fixture
 of a pytest plugin the project declares, fails because the test environment is incomplete: its
 verdict is `unvalidated`, not `rejected`. A test importing a module the project never mentions (a
-hallucinated package) is the test's own fault, and so is a "No module named" about a module the
+hallucinated package) is the test's own fault - unless the project's committed tests import it too
+(`committed`) - and so is a "No module named" about a module the
 interpreter does have (a test that hides it on purpose, a subprocess on another Python). A module of
 the standard library that the interpreter was built without (`_dbm`, `_lzma`, `_tkinter`) is the
 environment's gap, whoever imports it.
@@ -21,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from assay.config import tomllib
+from assay.dependencies.committed import committed_test_imports
 
 if TYPE_CHECKING:
     from assay.dependencies.installed import Installed
@@ -257,8 +259,8 @@ def imported(root: Path, files: list[str], own: set[str]) -> set[str]:
 
 
 class Dependencies:
-    """What a project expects to be installed: declared distributions and modules its own
-    code imports."""
+    """What a project expects to be installed: declared distributions, modules its own code
+    imports, and modules its committed tests import."""
 
     def __init__(self, root: Path, module_files: list[str], own_packages: set[str]):
         dists = declared(root)
@@ -273,6 +275,11 @@ class Dependencies:
             normalize(m) for m in imported(root, module_files + conftests, own_packages)
         }
         self.modules |= {normalize(MODULE_OF.get(d, d.removeprefix("python_"))) for d in dists}
+        self.modules |= {
+            normalize(m)
+            for m in committed_test_imports(root)
+            if m not in own_packages and m not in sys.stdlib_module_names
+        }
 
     def gap(self, texts: Iterable[str], installed: Installed | None = None) -> Gap | None:
         """What the environment lacks, as the first of `texts` (a failure's message, then the lines
@@ -289,7 +296,7 @@ class Dependencies:
                 top = normalize(module.split(".")[0])
                 known = top in self.modules and top not in self.own
                 if known and (installed is None or not installed.has(module)):
-                    return Gap("module", module)
+                    return self._module_gap(module, texts)
             m = _MISSING_METADATA.search(text)
             if m and normalize(m.group(1)) in self.own | self.dists:
                 return Gap("metadata", m.group(1))
@@ -309,6 +316,27 @@ class Dependencies:
                 return Gap("locale", names[0] if names else "the test sets")
         return None
 
+    def _module_gap(self, module: str, texts: Iterable[str]) -> Gap:
+        """Python names the first missing part of a dotted import (`ruamel` for `from ruamel.yaml
+        import YAML`): the gap names the module the code imported, as the traceback's source line
+        shows it, and the declared distribution that installs it (`ruamel.yaml`; `yaml`: PyYAML)."""
+        dotted = module
+        pattern = re.compile(rf"\b(?:from|import)\s+({re.escape(module)}(?:\.\w+)+)")
+        for text in texts:
+            if found := pattern.search(text):
+                dotted = found.group(1)
+                break
+        wanted = {normalize(dotted), normalize(module)}
+        dists = sorted(
+            d
+            for d in self.dists
+            if normalize(MODULE_OF.get(d, d.removeprefix("python_"))) in wanted
+        )
+        if not dists:
+            return Gap("module", dotted)
+        # pip takes any spelling that normalizes alike: the import's, when it is the name
+        return Gap("module", dotted, dotted if normalize(dotted) == dists[0] else dists[0])
+
 
 @dataclass(frozen=True)
 class Gap:
@@ -316,6 +344,8 @@ class Gap:
 
     kind: Literal["module", "stdlib", "metadata", "plugin", "locale", "python", "program"]
     name: str
+    # the distribution that installs a missing module, when the project declares it
+    dist: str = ""
 
     @property
     def label(self) -> str:
@@ -338,9 +368,10 @@ class Gap:
     def reason(self) -> str:
         """A test's reason for being `unvalidated`."""
         if self.kind == "module":
+            install = f"; pip install {self.dist}" if self.dist else ""
             return (
                 f"module '{self.name}' is not installed for "
-                "the test interpreter (the project uses it)"
+                f"the test interpreter (the project uses it{install})"
             )
         if self.kind == "stdlib":
             return (

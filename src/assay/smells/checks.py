@@ -33,6 +33,24 @@ UNARY_ASSERTS = {
     "failIf",
 }
 
+# codecs that cannot encode every character: `text.encode("ascii")` raises on any other
+NARROW_CODECS = {"ascii", "us-ascii", "latin-1", "latin1", "iso-8859-1", "iso8859-1"}
+
+
+def _strict_narrow_encode(call: ast.Call) -> bool:
+    """`s.encode("ascii")`: a check that the text is ASCII (it raises UnicodeEncodeError
+    otherwise), as Unidecode's `test_all_to_ascii` states it; not with `errors=` other than
+    "strict", nor to a codec that encodes everything (utf-8)."""
+    keywords = {k.arg: k.value for k in call.keywords}
+    codec = call.args[0] if call.args else keywords.get("encoding")
+    errors = call.args[1] if len(call.args) > 1 else keywords.get("errors")
+    return (
+        isinstance(codec, ast.Constant)
+        and isinstance(codec.value, str)
+        and codec.value.lower().replace("_", "-") in NARROW_CODECS
+        and (errors is None or isinstance(errors, ast.Constant) and errors.value == "strict")
+    )
+
 
 @dataclass
 class Assertion:
@@ -40,7 +58,7 @@ class Assertion:
     the single operand of assertTrue ...), empty for raises/mock/helper checks."""
 
     node: ast.AST
-    kind: str  # "assert" | "method" | "raises" | "helper" | "raise"
+    kind: str  # "assert" | "method" | "raises" | "helper" | "raise" | "encode"
     name: str = ""
     has_msg: bool = False
     expr: ast.AST | None = None  # the checked expression, as an `assert` would state it
@@ -122,6 +140,8 @@ class CheckFinder:
             "assertLogs",
         ):
             return Assertion(call, "raises", short)
+        if short == "encode" and _strict_narrow_encode(call):
+            return Assertion(call, "encode", short, has_msg=True)
         helper = self._helper(call, name, test.cls)
         if ASSERT_NAME.match(short) and not (
             helper is not None

@@ -5,10 +5,26 @@ import pytest
 from unittest import TestCase, mock
 
 from pricing import add, parse, total
+from pricing import Config
 
 
 def test_runs_only():  # expect[AS001]
     total([1, 2, 3])
+
+
+def test_result_encodes_to_ascii():
+    # Unidecode's test_all_to_ascii: a non-ASCII result raises UnicodeEncodeError, the failure
+    for n in range(0x80, 0x100):
+        text = total([n])
+        text.encode("ascii")
+
+
+def test_encodes_with_errors_replaced():  # expect[AS001]
+    total([1]).encode("ascii", errors="replace")
+
+
+def test_encodes_to_utf8():  # expect[AS001]
+    total([1]).encode("utf-8")
 
 
 def test_only_pass():  # expect[AS002]
@@ -367,6 +383,38 @@ def test_truthy_only():
 
 def test_isinstance_only():
     assert isinstance(parse("a=1"), dict)  # expect[AS009]
+
+
+def test_handler_returns_and_the_try_is_followed_by_a_failure():
+    # dpath's test_merge_typesafe_and_separator
+    try:
+        parse("garbage")
+    except ValueError as e:
+        assert str(e).endswith("garbage")
+        return
+    raise Exception("parse failed to raise")
+
+
+def test_handler_returns_and_nothing_follows():
+    try:
+        parse("garbage")
+    except ValueError as e:  # expect[AS007]
+        assert str(e).endswith("garbage")
+        return
+
+
+def test_nested_values_are_converted_to_the_class():
+    # addict's test_hook_in_constructor: a dict inside becomes the project's own class
+    config = Config({"a": {"b": 1}})
+    assert isinstance(config["a"], Config)
+
+
+def test_a_part_checked_against_a_builtin_type():
+    assert isinstance(parse("a=1")["a"], int)  # expect[AS009]
+
+
+def test_the_result_itself_against_the_projects_class():
+    assert isinstance(parse("a=1"), Config)  # expect[AS009]
 
 
 class TestWeakUnittest(TestCase):

@@ -13,6 +13,7 @@ import pytest
 import requests
 
 from pricing import Cart, _round_cents, add, discount, parse, total
+from whatever import _
 
 CASES = [(1, 1), (2, 2)]
 
@@ -124,6 +125,42 @@ def test_path_named_like_tmp_but_written_literally():
     assert parse(target) == "x"
 
 
+def test_a_helper_class_writing_where_the_test_tells_it_is_fine(tmpdir):
+    # tinydb's test_yaml: a storage class of the test's own opens the path it is handed
+    class Storage:
+        def __init__(self, filename):
+            self.filename = filename
+
+        def write(self, data):
+            with open(self.filename, "w") as handle:
+                handle.write(data)
+
+    Storage(str(tmpdir.join("test.db"))).write("x")
+    assert parse(str(tmpdir.join("test.db"))) == "x"
+
+
+def test_a_helper_class_handed_a_real_path():
+    class Storage:
+        def __init__(self, filename):
+            self.filename = filename
+
+        def write(self, data):
+            with open(self.filename, "w") as handle:  # expect[AS013]
+                handle.write(data)
+
+    Storage("/var/data/test.db").write("x")
+    assert parse("/var/data/test.db") == "x"
+
+
+def test_a_helper_writing_a_literal_path():
+    def save(data):
+        with open("/tmp/saved.txt", "w") as handle:  # expect[AS013]
+            handle.write(data)
+
+    save("x")
+    assert parse("/tmp/saved.txt") == "x"
+
+
 def test_reading_a_fixture_file_is_fine():
     with open(os.path.join(os.path.dirname(__file__), "data.txt")) as f:
         assert parse(f.read()) == "x"
@@ -162,6 +199,19 @@ class TestOwnHelpers:
 
 def test_dunder_dict():
     assert Cart().__dict__ == {}  # expect[AS014]
+
+
+def test_dict_of_a_class_the_test_made_is_fine():
+    # funcy's test_empty_quirks: the test's own class's namespace is the input
+    class A:
+        FLAG = 1
+
+    assert total(A.__dict__) == {}
+
+
+def test_placeholder_underscore_is_fine():
+    # funcy's tests: `from whatever import _`, a library's public placeholder (gettext's `_` too)
+    assert total(map(_ + 1, [1])) == 2
 
 
 def test_namedtuple_api_is_fine():

@@ -17,6 +17,7 @@ import sys
 import types
 from typing import TYPE_CHECKING, Any
 
+from ..short_ids import bound
 from .patch import Hunt, run_items
 from .realpaths import module_file
 from .shapes import ChildResult, Report
@@ -97,7 +98,7 @@ def run_recollected(
             rep = collect_one_node(todo.pop(0))
             if not rep.passed:  # the mutant breaks the module's import or its parametrization
                 return {"killed_by": [rep.nodeid or node.nodeid], "tests_completed": 0}
-            found += [x for x in rep.result if isinstance(x, Item)]
+            found += [bound(x) for x in rep.result if isinstance(x, Item)]
             todo = [x for x in rep.result if not isinstance(x, Item)] + todo
         fresh[real] = found
     by_id = {x.nodeid: x for found in fresh.values() for x in found}

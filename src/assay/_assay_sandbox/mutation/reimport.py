@@ -18,6 +18,7 @@ import pytest
 from ..fork import stopwatch, took, waited
 from ..plugins import cache_args, quieting_args
 from ..protocol import MutantSpec, MutationJob
+from ..short_ids import ShortIds, real
 from .bytecode import import_error
 from .observe import OBSERVE
 from .patch import Hunt, plain_failures
@@ -148,7 +149,8 @@ def run_reimported(
 
     collector = _Collector(finder, report, ordered, known, first)
     # parametrize ids may be built from the mutated module: name the test functions, not their ids
-    functions = list(dict.fromkeys(nodeid.split("[")[0] for nodeid in ordered))
+    # (a shortened id by the one pytest made: the command line needs the function's real name)
+    functions = list(dict.fromkeys(real(nodeid).split("[")[0] for nodeid in ordered))
     args = [
         *functions,
         # every test of `must` runs: no stop at a failure
@@ -163,7 +165,7 @@ def run_reimported(
         *quieting_args(cfg.pytest_args),
     ]
     # an observed re-run (`exercised`) observes this fresh session too
-    plugins = [collector, OBSERVE] if OBSERVE.sink else [collector]
+    plugins = [ShortIds(), collector, *([OBSERVE] if OBSERVE.sink else [])]
     plain_failures()
     exit_code = int(pytest.main(args, plugins=plugins))
     if finder.error is not None:

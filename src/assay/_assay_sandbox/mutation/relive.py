@@ -19,6 +19,7 @@ import sys
 import types
 from typing import TYPE_CHECKING, Any
 
+from ..short_ids import bound
 from .patch import Hunt, function_of, run_items
 from .shapes import ChildResult, Report
 
@@ -109,7 +110,7 @@ def run_live(
                 if finder.error is not None:
                     return {"import_error": finder.error}
                 return {"killed_by": [rep.nodeid or node.nodeid], "tests_completed": 0}
-            fresh += [x for x in rep.result if isinstance(x, Item)]
+            fresh += [bound(x) for x in rep.result if isinstance(x, Item)]
             todo = [x for x in rep.result if not isinstance(x, Item)] + todo
     wanted = {function_of(nodeid) for nodeid in ordered}
     selected = [x for x in fresh if function_of(x.nodeid) in wanted]

@@ -31,6 +31,7 @@ import pytest
 from .. import boot
 from ..plugins import cache_args, quieting_args
 from ..protocol import PROVE_EACH_TEST, MutationJob
+from ..short_ids import ShortIds
 from .events import Events
 from .observe import OBSERVE
 from .protocol import WorkerError
@@ -72,7 +73,7 @@ def main(job_path: str) -> int:
     ]
     share()  # children that import the tests again reuse the worker's assertion rewriting
     tracer.start()
-    code = int(pytest.main(args, plugins=[server, OBSERVE] if cfg.observe else [server]))
+    code = int(pytest.main(args, plugins=[ShortIds(), server, *([OBSERVE] if cfg.observe else [])]))
     tracer.stop()
     if not server.served:
         reason = "\n".join(server.collect_errors) or EXIT_CODES.get(code, "see the worker log")

@@ -18,6 +18,7 @@ from assay.smells.rules import (  # noqa: F401
     magic_numbers,
     mocking,
     parse,
+    private,
     tautology,
     upkeep,
     value,

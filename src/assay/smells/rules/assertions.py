@@ -4,7 +4,9 @@ cannot fail."""
 from __future__ import annotations
 
 import ast
+import builtins
 import re
+import sys
 from collections.abc import Iterator
 
 from assay.config.smells import SmellsConfig
@@ -22,6 +24,7 @@ PREDICATE = re.compile(
     re.IGNORECASE,
 )
 FAIL_CALLS = ("fail",)
+BUILTIN_NAMES = frozenset(dir(builtins))
 
 
 @rule(
@@ -36,8 +39,9 @@ def no_assertion(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
     """A test without any check passes whatever the code returns.
 
     Counted as checks: `assert`, `self.assert*`, `pytest.raises`/`warns`, mock `assert_called*`,
-    `self.fail`/`pytest.fail`, `raise`, and helpers of the same file that assert (read from their
-    code: a `check_total` whose whole code is in the file and asserts nothing is no check; a
+    `self.fail`/`pytest.fail`, `raise`, `text.encode("ascii")` (strict: it raises on a non-ASCII
+    result, a check that the text is ASCII), and helpers of the same file that assert (read from
+    their code: a `check_total` whose whole code is in the file and asserts nothing is no check; a
     helper named like a check that hands its work to code of other files counts, and so does a
     test routine of another test file called with other inputs, `other.test_decode(...)`).
     Benchmarks (tests taking pytest-benchmark's `benchmark` fixture) measure instead and are
@@ -166,7 +170,8 @@ def swallowed_assertion(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
     the exception passing through and raises it on is not flagged: whether it came is the test's
     own check (pluggy's `test_wrapper_exception`, `with pytest.raises(exc)` around the call). Nor
     is a handler that only fails the test (`except: self.fail(...)`): it checks that nothing is
-    raised.
+    raised; nor one that returns, its `try` followed by a statement that fails the test
+    (`raise Exception("did not raise")`): the exception must come.
 
     Bad:
         def test_parse_rejects_garbage():
@@ -188,10 +193,15 @@ def swallowed_assertion(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
             and _fails(node.body[-1], test)
             or any(_fails(s, test) for s in node.orelse)
         )
+        after_fails = _next_fails(test, node)
         for h in node.handlers:
             # a callback the code under test calls (a hook wrapper) that looks at the exception
             # passing through and raises it on: whether it came is the test's own check
             if id(node) in nested and _raises_on(h):
+                continue
+            # `except TypeError as e: assert ...; return`, then `raise Exception("did not
+            # raise")` after the try (dpath's test_merge_typesafe_and_separator)
+            if after_fails and h.body and isinstance(h.body[-1], ast.Return):
                 continue
             # `except: self.fail("hashing failed")`: the test checks that nothing is raised
             # (python-dateutil's `testHashable`), which is what passing without one means
@@ -211,6 +221,17 @@ def swallowed_assertion(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
                 )
             ):
                 yield Hit.at(h, "except swallows the assertion failures of its try block")
+
+
+def _next_fails(test: TestFunc, node: ast.stmt) -> bool:
+    """The statement right after `node` in its block fails the test when reached."""
+    parent = test.parents.get(id(node), test.node)
+    for name in ("body", "orelse", "finalbody"):
+        block = getattr(parent, name, None)
+        if isinstance(block, list) and any(s is node for s in block):
+            i = next(i for i, s in enumerate(block) if s is node)
+            return i + 1 < len(block) and _fails(block[i + 1], test)
+    return False
 
 
 def _in_nested_functions(fn: ast.AST) -> set[int]:
@@ -275,6 +296,20 @@ def _made_here(test: TestFunc, classes: list[ast.expr]) -> bool:
     return isinstance(value, ast.Call) and dotted(value.func, {}) == "type" and len(value.args) == 3
 
 
+def _converted_part(args: list[ast.expr], aliases: dict[str, str]) -> bool:
+    """`isinstance(box["a"], Box)`: a part of a value (an item, an attribute) checked against a
+    class that is neither a builtin nor the standard library's - the code's promise to convert
+    what it holds into its own class (addict's `test_hook_in_constructor`, python-box's
+    `test_intact_types_list`), where a plain `dict` left inside fails."""
+    if len(args) != 2 or not isinstance(args[0], (ast.Subscript, ast.Attribute)):
+        return False
+    name = dotted(args[1], aliases)
+    if not name or isinstance(args[1], ast.Tuple):
+        return False
+    top = name.split(".")[0]
+    return top not in BUILTIN_NAMES and top not in sys.stdlib_module_names
+
+
 def _weak(test: TestFunc, expr: ast.AST) -> str | None:
     aliases = test.module.aliases
     if isinstance(expr, ast.Compare) and len(expr.ops) == 1:
@@ -297,7 +332,9 @@ def _weak(test: TestFunc, expr: ast.AST) -> str | None:
         "hasattr",
         "callable",
     ):
-        if dotted(expr.func, aliases) == "isinstance" and _made_here(test, expr.args[1:]):
+        if dotted(expr.func, aliases) == "isinstance" and (
+            _made_here(test, expr.args[1:]) or _converted_part(expr.args, aliases)
+        ):
             return None  # the class the code must carry through: a base-class result fails
         return "only checks the type of the result"
     if isinstance(expr, (ast.Name, ast.Attribute)):
@@ -327,7 +364,9 @@ def weak_assertion(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
     project's) or a flag of an object the test acted on (`assert stream.closed`): an attribute
     is a flag unless it is a dunder, a mock's call record, or the project's code only ever
     gives it values (numbers, strings, collections, a non-`bool` annotation). So is a type
-    check against a class the test made itself (a subclass the code must carry through).
+    check against a class the test made itself (a subclass the code must carry through), and
+    one of a part of a value (`box["a"]`, `cfg.section`) against a class of neither the builtins
+    nor the standard library: the code's promise to convert what it holds into its own class.
 
     Bad:
         def test_parse():
