@@ -17,6 +17,7 @@ from assay.mutation.attribution import ALONE, attribute, module_scores
 from assay.mutation.model import (
     COUNTED,
     NOT_SAMPLED,
+    PROOF_LIMIT,
     Mutant,
     MutantResult,
     MutationResult,
@@ -176,6 +177,43 @@ def test_a_sample_counts_for_the_score_and_the_rest_still_proves_each_test(proje
     outside = {t for r in left for t in r.killed_by}
     inside = {t for r in counted for t in r.killed_by}
     assert outside - inside
+
+
+def test_past_the_proving_limit_a_test_left_to_prove_is_not_judged(project):
+    """The mutants out of the sample run to prove tests that have not killed yet, at most
+    `mutation.prove` of them (prettytable's test_style.py: 1,071 of them, 302 s for a 0.2 s file);
+    a test still unproven then is not judged: a note, never `low_value`."""
+    root = project(
+        {
+            **LIB,
+            "tests/test_ops.py": """
+        from calc.ops import clamp
+
+        def test_clamp_inside():
+            assert clamp(5, 0, 10) == 5
+
+        def test_runs():
+            clamp(3, 0, 10)
+            clamp(-3, 0, 10)
+            clamp(13, 0, 10)
+        """,
+        }
+    )
+    sandbox = Sandbox(SandboxConfig(timeout_s=30), protect=root)
+    run = run_engine(
+        root,
+        sandbox,
+        ["src/calc/ops.py"],
+        ["tests/test_ops.py"],
+        killers=PROVE_EACH_TEST,
+        sample=1,
+        prove=1,
+    )
+    limited = [r for _, r in run.scored if r.reason == PROOF_LIMIT]
+    assert limited and all(r.tests_completed == 0 for r in limited)
+    judged = attribute(run, [t.id for t in run.tests], exact=False)
+    assert "tests/test_ops.py::test_runs" not in judged.low_value
+    assert "did not judge its value" in judged.unjudged["tests/test_ops.py::test_runs"]
 
 
 def test_only_a_test_that_kills_nothing_is_low_value_and_shared_kills_are_a_note(project):

@@ -37,6 +37,13 @@ class MutationConfig(Section):
         "per line first, the same ones every run (0: all); the others run only to prove tests "
         "that have not killed yet (never a wrong `low_value`) and count as Ignored",
     )
+    prove: int = Field(
+        100,
+        ge=0,
+        description="gate 4: at most this many mutants run only to prove tests that have not "
+        "killed yet (out of the sample, past the early stop; 0: no limit); a test still unproven "
+        "then is not judged (a note), never called `low_value`",
+    )
     early_stop: bool = Field(
         True,
         description="gate 4: once the score is sure to reach every module's threshold (certain: "

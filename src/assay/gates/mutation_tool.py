@@ -171,7 +171,7 @@ def judge(
             why = constants.get(function_of(t).split("::", 1)[-1])
             if why:
                 low_value[t] = why
-    notes = dict(judged.redundant)
+    notes = {**judged.redundant, **judged.unjudged}
     for t in [t for t, why in low_value.items() if why == REACHES_NONE and t in run.ran_targets]:
         # it ran the project's code, where the tool has nothing to change (semver's `isX`, a
         # switch returning booleans, has no mutant under the Go engine's operators)

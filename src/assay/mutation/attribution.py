@@ -16,7 +16,14 @@ from dataclasses import dataclass, field
 
 from assay.config.mutation import CodeClass, MutationConfig
 from assay.mutation.codeclass import classify
-from assay.mutation.model import COUNTED, DETECTED, MutantResult, MutationResult, Status
+from assay.mutation.model import (
+    COUNTED,
+    DETECTED,
+    PROOF_LIMIT,
+    MutantResult,
+    MutationResult,
+    Status,
+)
 
 # a test that reaches no mutant (it checks a module-level value, an alias of a builtin, code out
 # of scope) is low value too, but saying "kills no mutant" of it would hide why
@@ -38,6 +45,8 @@ class Attribution:
 
     low_value: dict[str, str] = field(default_factory=dict)
     redundant: dict[str, str] = field(default_factory=dict)
+    # tests left unproven by the proving runs' limit (`PROOF_LIMIT`): a note, not a verdict
+    unjudged: dict[str, str] = field(default_factory=dict)
 
 
 def attribute(run: MutationResult, tests: list[str], exact: bool = True) -> Attribution:
@@ -46,6 +55,7 @@ def attribute(run: MutationResult, tests: list[str], exact: bool = True) -> Attr
     kills: dict[str, set[str]] = {}  # function -> ids of the mutants it kills
     reached: dict[str, int] = {}  # function -> how many mutants it covers
     unproven: set[str] = set()  # functions covering a mutant another test killed first
+    limited: dict[str, int] = {}  # function -> mutants past the proving limit it covers
     for m, r in run.scored:
         covering = {function_of(t) for t in r.covered_by}
         for f in covering:
@@ -57,6 +67,11 @@ def attribute(run: MutationResult, tests: list[str], exact: bool = True) -> Attr
             # does not say): those left are not proven to pass on it (decorator: 134 of 255
             # mutants timed out, and eight sound tests read "kills none")
             unproven |= covering - {function_of(t) for t in r.killed_by}
+        if r.reason == PROOF_LIMIT:
+            # past the proving runs' limit, not run: its tests left to prove are not judged
+            unproven |= covering
+            for f in covering:
+                limited[f] = limited.get(f, 0) + 1
         # a mutant out of gate 4's sample (Ignored) may have run to prove a test: its kills count
         if r.status in DETECTED or r.killed_by:
             for f in {function_of(t) for t in r.killed_by}:
@@ -69,6 +84,12 @@ def attribute(run: MutationResult, tests: list[str], exact: bool = True) -> Attr
         if f not in kills and f in unproven:
             # the tool stopped each killed mutant at its first failing test: whether this one
             # fails too is not known (destr: six sound tests were "low value")
+            if f in limited:
+                ran = reached.get(f, 0) - limited[f]
+                out.unjudged[t] = (
+                    f"gate 4 did not judge its value: it killed none of the {ran} mutants it ran "
+                    "on before the proving runs' limit (mutation.prove)"
+                )
             continue
         if f not in kills:
             n = reached.get(f, 0)

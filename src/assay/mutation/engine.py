@@ -166,6 +166,7 @@ class Engine:
             str(killers),
             *(["observe"] if observe else []),
             f"sample {sample}",
+            f"prove {self.config.prove}",
             *(["entering"] if entering else []),
         ]
         tests_hash = tests_fingerprint(self.ws.project, tests, options)
@@ -330,6 +331,7 @@ class Engine:
             killers=killers,
             observe=observe,
             sample=sample,
+            prove=self.config.prove,
             enough=None if enough is None else enough[0],
             known={} if enough is None else enough[1],
             entered=entering,

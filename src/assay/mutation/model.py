@@ -8,6 +8,7 @@ from typing import Any
 from assay._assay_sandbox.mutation.protocol import (
     EARLY_STOP,
     NOT_SAMPLED,
+    PROOF_LIMIT,
     BaselineSummary,
     BaselineTest,
     LongestMutant,
@@ -24,6 +25,7 @@ __all__ = [
     "MutantResult",
     "MutationResult",
     "NOT_SAMPLED",
+    "PROOF_LIMIT",
     "Status",
     "counts",
     "score",
