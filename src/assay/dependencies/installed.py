@@ -62,6 +62,8 @@ _PROBE = (
 )
 _EXTENSION = re.compile(r"^(\w+)\..*\.(so|pyd)$|^(\w+)\.(so|pyd)$")
 _probes: dict[tuple[str, int, int], dict | None] = {}
+# interpreter key -> set once its probe, now running, has answered
+_running: dict[tuple[str, int, int], threading.Event] = {}
 _listings: dict[str, tuple[int, frozenset[str]]] = {}
 _cache_lock = threading.Lock()
 
@@ -81,11 +83,20 @@ def interpreter_key(python: str) -> tuple[str, int, int]:
 
 def _probe(python: str) -> dict | None:
     """The interpreter's `sys.path`, stdlib directories and built-in module names; asked once
-    per interpreter file (`interpreter_key`)."""
+    per interpreter file (`interpreter_key`): a second asker while the first one's probe runs (the
+    probes started ahead, beside the pytest check) waits for its answer."""
     key = interpreter_key(python)
     with _cache_lock:
         if key in _probes:
             return _probes[key]
+        running = _running.get(key)
+        if running is None:
+            _running[key] = threading.Event()
+    if running is not None:
+        running.wait()
+        with _cache_lock:
+            return _probes.get(key)
+    found = None
     try:
         proc = subprocess.run(
             [python, "-I", "-c", _PROBE], capture_output=True, text=True, timeout=60
@@ -93,8 +104,10 @@ def _probe(python: str) -> dict | None:
         found = json.loads(proc.stdout) if proc.returncode == 0 else None
     except (OSError, subprocess.SubprocessError, ValueError):
         found = None
-    with _cache_lock:
-        _probes[key] = found
+    finally:
+        with _cache_lock:
+            _probes[key] = found
+            _running.pop(key).set()
     return found
 
 

@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import threading
+from collections.abc import Callable
 
 from assay.dependencies.installed import interpreter_key, probe_all
 
@@ -31,15 +32,19 @@ def _stamps(paths: tuple[str, ...]) -> tuple[int, ...]:
     return tuple(out)
 
 
-def interpreter_problem(python: str) -> str | None:
+def interpreter_problem(python: str, later: Callable[[], None] | None = None) -> str | None:
     """Why `python` cannot run pytest here, or None. A success is remembered while the
     interpreter file, pytest's file and the directories it rests on are unchanged: one `verify`
     asked twice (0.12 s each), and an installation or removal asks again. The interpreter's
-    `Installed` probe runs beside it: both were interpreter starts one after the other."""
+    `Installed` probe runs beside it: both were interpreter starts one after the other. `later`
+    (the probes of the other interpreters its sandboxed runs name) starts beside them too, and
+    is not waited for: the first sandboxed start is."""
     key = interpreter_key(python)
     seen = _pytest_found.get(key)
     if seen is not None and _stamps(seen[0]) == seen[1]:
         return None
+    if later is not None:
+        threading.Thread(target=later, daemon=True).start()
     # what every sandboxed run of it needs next (`Installed`), asked while pytest imports
     ahead = threading.Thread(target=probe_all, args=([python],), daemon=True)
     ahead.start()
