@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from assay.cli.early import ask_ahead, interpreter_of
 from assay.dependencies.installed import Installed, probe_all
 from assay.dependencies.pytest_check import interpreter_problem
 from assay.project import project_settings
@@ -139,6 +140,48 @@ def test_an_interpreter_asked_about_twice_at_once_is_probed_once(tmp_path):
         asker.join()
     assert sum(line.startswith("CALL ") for line in log.read_text().splitlines()) == 1
     assert Installed(python).known
+
+
+def _calls(log: Path) -> list[str]:
+    text = log.read_text() if log.exists() else ""
+    return [line for line in text.splitlines() if line.startswith("CALL ")]
+
+
+def test_the_questions_started_as_verify_starts_are_the_ones_its_settings_ask(tmp_path):
+    # `assay verify` starts the interpreter's pytest check and probe before its own modules load;
+    # its settings then take those processes' answers instead of starting their own
+    log = tmp_path / "calls.log"
+    root = tmp_path / "proj"
+    _script(root / "wrap" / "bin" / "python", LOGGING.format(log=log, real=sys.executable))
+    (root / "pyproject.toml").write_text('[tool.assay.python]\ninterpreter = "wrap/bin/python"\n')
+    (root / "tests").mkdir()
+    ask_ahead(["verify", str(root / "tests"), "-q"])
+    for _ in range(600):  # both started, before any settings are read
+        if len(_calls(log)) == 2:
+            break
+        threading.Event().wait(0.05)
+    assert len(_calls(log)) == 2
+    assert project_settings(root).python.interpreter == str(root / "wrap" / "bin" / "python")
+    assert Installed(str(root / "wrap" / "bin" / "python")).known
+    assert len(_calls(log)) == 2  # taken, not asked again
+
+
+def test_the_interpreter_is_guessed_only_from_a_plain_command_line(tmp_path, monkeypatch):
+    root = tmp_path / "proj"
+    (root / "tests").mkdir(parents=True)
+    (root / "pyproject.toml").write_text('[tool.assay.python]\ninterpreter = ".venv/bin/python"\n')
+    python = str(root / ".venv" / "bin" / "python")
+    assert interpreter_of(["verify", str(root / "tests"), "-q"]) == python
+    assert interpreter_of(["mutate", str(root / "tests")]) == python
+    monkeypatch.chdir(root)
+    assert interpreter_of(["verify"]) == python
+    # commands that ask no interpreter, and options that may move the root or the settings
+    assert interpreter_of(["smells", "tests"]) is None
+    assert interpreter_of(["verify", "tests", "--config", "other.toml"]) is None
+    assert interpreter_of(["verify", "tests", "--root", str(tmp_path)]) is None
+    # assay.toml wins over pyproject.toml, as `load_settings` reads them
+    (root / "assay.toml").write_text('[python]\ninterpreter = "/usr/bin/python3"\n')
+    assert interpreter_of(["verify", "tests"]) == "/usr/bin/python3"
 
 
 ASKER = """import importlib.machinery, sys

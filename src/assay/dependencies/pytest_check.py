@@ -9,17 +9,11 @@ import subprocess
 import threading
 from collections.abc import Callable
 
+from assay import asked
 from assay.dependencies.installed import interpreter_key, probe_all
 
 # interpreter (`interpreter_key`) -> what its `import pytest` rests on, and their stamps
 _pytest_found: dict[tuple[str, int, int], tuple[tuple[str, ...], tuple[int, ...]]] = {}
-# pytest's file and the directories a `pip install` or uninstall changes: its package's, and the
-# interpreter's site directories (where a `.pth` file may be what reaches pytest)
-_PYTEST_CHECK = (
-    "import json, os, site, pytest\n"
-    "print(json.dumps([pytest.__file__, os.path.dirname(os.path.dirname(pytest.__file__)),\n"
-    "    *site.getsitepackages(), site.getusersitepackages()]))"
-)
 
 
 def _stamps(paths: tuple[str, ...]) -> tuple[int, ...]:
@@ -49,9 +43,7 @@ def interpreter_problem(python: str, later: Callable[[], None] | None = None) ->
     ahead = threading.Thread(target=probe_all, args=([python],), daemon=True)
     ahead.start()
     try:
-        proc = subprocess.run(
-            [python, "-c", _PYTEST_CHECK], capture_output=True, timeout=60, text=True
-        )
+        proc = asked.run(asked.pytest_check_argv(python), timeout=60)
     except (OSError, subprocess.SubprocessError) as err:
         return f"cannot run {python}: {err}"
     finally:
