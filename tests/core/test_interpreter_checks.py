@@ -16,6 +16,7 @@ from assay.cli.early import ask_ahead, interpreter_of
 from assay.dependencies.installed import Installed, probe_all
 from assay.dependencies.pytest_check import interpreter_problem
 from assay.project import project_settings
+from assay.sandbox.ahead import probe_ahead
 from assay.sandbox.shown import shown_dirs
 from tests.conftest import bare_venv
 
@@ -147,23 +148,32 @@ def _calls(log: Path) -> list[str]:
     return [line for line in text.splitlines() if line.startswith("CALL ")]
 
 
-def test_the_questions_started_as_verify_starts_are_the_ones_its_settings_ask(tmp_path):
+def test_the_questions_started_as_verify_starts_are_the_ones_its_settings_ask(
+    tmp_path, monkeypatch
+):
     # `assay verify` starts the interpreter's pytest check and probe before its own modules load;
     # its settings then take those processes' answers instead of starting their own
     log = tmp_path / "calls.log"
     root = tmp_path / "proj"
-    _script(root / "wrap" / "bin" / "python", LOGGING.format(log=log, real=sys.executable))
+    python = _script(root / "wrap" / "bin" / "python", LOGGING.format(log=log, real=sys.executable))
+    on_path = tmp_path / "path" / "bin"  # under a root the view hides: its interpreters are asked
+    for name in ("python", "python3"):
+        _script(on_path / name, LOGGING.format(log=log, real=sys.executable))
+    monkeypatch.setenv("PATH", f"{on_path}:/usr/bin:/bin")
+    monkeypatch.delenv("ASSAY_SANDBOX_BACKEND", raising=False)
     (root / "pyproject.toml").write_text('[tool.assay.python]\ninterpreter = "wrap/bin/python"\n')
     (root / "tests").mkdir()
     ask_ahead(["verify", str(root / "tests"), "-q"])
-    for _ in range(600):  # both started, before any settings are read
-        if len(_calls(log)) == 2:
+    for _ in range(600):  # all four started, before any settings are read
+        if len(_calls(log)) == 4:
             break
         threading.Event().wait(0.05)
-    assert len(_calls(log)) == 2
-    assert project_settings(root).python.interpreter == str(root / "wrap" / "bin" / "python")
-    assert Installed(str(root / "wrap" / "bin" / "python")).known
-    assert len(_calls(log)) == 2  # taken, not asked again
+    assert len(_calls(log)) == 4
+    settings = project_settings(root)
+    assert settings.python.interpreter == python
+    probe_ahead(settings.sandbox, python)  # what the first sandboxed start asks
+    assert all(Installed(p).known for p in (python, str(on_path / "python")))
+    assert len(_calls(log)) == 4  # taken, not asked again
 
 
 def test_the_interpreter_is_guessed_only_from_a_plain_command_line(tmp_path, monkeypatch):
