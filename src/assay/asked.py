@@ -7,6 +7,7 @@ instead of starting another. Standard library only: imported before anything els
 
 from __future__ import annotations
 
+import atexit
 import subprocess
 import threading
 
@@ -89,7 +90,20 @@ def start(argv: list[str]) -> None:
     except OSError:
         return  # asked again later, where the error is reported
     with _lock:
+        if not _ahead:
+            atexit.register(_drop)
         _ahead[tuple(argv)] = proc
+
+
+def _drop() -> None:
+    """At exit: the processes started ahead that nobody took (a guess that missed, a command
+    that stopped early) end with assay."""
+    with _lock:
+        left = list(_ahead.values())
+        _ahead.clear()
+    for proc in left:
+        proc.kill()
+        proc.wait()
 
 
 def run(argv: list[str], timeout: float) -> subprocess.CompletedProcess[str]:
