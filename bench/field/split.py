@@ -69,6 +69,8 @@ def _child(out: str, tests: str, group: str) -> None:
 
         setattr(owner, attr, timed)
 
+    # config and the project interpreter's pytest check (`project_settings`; `_settings` before)
+    wrap(api, "project_settings", "start: config")
     wrap(api, "_settings", "start: config")
     wrap(api.Project, "load", "start: project")
     wrap(api, "discover", "start: discover")

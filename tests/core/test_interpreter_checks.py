@@ -7,12 +7,16 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 from pathlib import Path
 
 import pytest
 
-from assay.dependencies.installed import Installed
+from assay.cli.early import ask_ahead, interpreter_of
+from assay.dependencies.installed import Installed, probe_all
 from assay.dependencies.pytest_check import interpreter_problem
+from assay.project import project_settings
+from assay.sandbox.ahead import probe_ahead
 from assay.sandbox.shown import shown_dirs
 from tests.conftest import bare_venv
 
@@ -93,6 +97,101 @@ def test_pytest_and_what_the_interpreter_imports_from_are_asked_at_once(tmp_path
     # one after another, the first would have answered alone after 20 s
     assert seen.read_text().split() == ["2", "2"]
     assert Installed(python).known
+
+
+def test_the_interpreters_a_python_run_names_are_asked_while_pytest_is_checked(
+    tmp_path, monkeypatch
+):
+    # the `python` and `python3` on a run's PATH (a pyenv shim: 0.3 s each) were asked at the
+    # first sandboxed start, which gates 1-3 of the first file waited behind; now beside the
+    # pytest check of the configured interpreter, with its own probe
+    markers = tmp_path / "markers"
+    markers.mkdir()
+
+    def waiting(path: Path, seen: Path) -> str:
+        return _script(
+            path, WAITING.format(markers=markers, count=4, seen=seen, real=sys.executable)
+        )
+
+    own = waiting(tmp_path / "own" / "bin" / "python", tmp_path / "own.seen")
+    on_path = tmp_path / "path" / "bin"
+    waiting(on_path / "python", tmp_path / "path.seen")
+    waiting(on_path / "python3", tmp_path / "path.seen")
+    monkeypatch.setenv("PATH", f"{on_path}:/usr/bin:/bin")
+    monkeypatch.delenv("ASSAY_SANDBOX_BACKEND", raising=False)
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "pyproject.toml").write_text(f'[tool.assay.python]\ninterpreter = "{own}"\n')
+    project_settings(root)
+    # its pytest check and its probe each saw all four started; one after another, they would
+    # have waited 20 s and seen only themselves
+    assert (tmp_path / "own.seen").read_text().split() == ["4", "4"]
+
+
+def test_an_interpreter_asked_about_twice_at_once_is_probed_once(tmp_path):
+    # the probes started ahead are still running when the first sandboxed start asks: it waits
+    # for their answers instead of starting its own
+    log = tmp_path / "calls.log"
+    slow = LOGGING.replace("exec", "sleep 0.5; exec")
+    python = _script(tmp_path / "own" / "bin" / "python", slow.format(log=log, real=sys.executable))
+    askers = [threading.Thread(target=probe_all, args=([python],)) for _ in range(3)]
+    for asker in askers:
+        asker.start()
+    for asker in askers:
+        asker.join()
+    assert sum(line.startswith("CALL ") for line in log.read_text().splitlines()) == 1
+    assert Installed(python).known
+
+
+def _calls(log: Path) -> list[str]:
+    text = log.read_text() if log.exists() else ""
+    return [line for line in text.splitlines() if line.startswith("CALL ")]
+
+
+def test_the_questions_started_as_verify_starts_are_the_ones_its_settings_ask(
+    tmp_path, monkeypatch
+):
+    # `assay verify` starts the interpreter's pytest check and probe before its own modules load;
+    # its settings then take those processes' answers instead of starting their own
+    log = tmp_path / "calls.log"
+    root = tmp_path / "proj"
+    python = _script(root / "wrap" / "bin" / "python", LOGGING.format(log=log, real=sys.executable))
+    on_path = tmp_path / "path" / "bin"  # under a root the view hides: its interpreters are asked
+    for name in ("python", "python3"):
+        _script(on_path / name, LOGGING.format(log=log, real=sys.executable))
+    monkeypatch.setenv("PATH", f"{on_path}:/usr/bin:/bin")
+    monkeypatch.delenv("ASSAY_SANDBOX_BACKEND", raising=False)
+    (root / "pyproject.toml").write_text('[tool.assay.python]\ninterpreter = "wrap/bin/python"\n')
+    (root / "tests").mkdir()
+    ask_ahead(["verify", str(root / "tests"), "-q"])
+    for _ in range(600):  # all four started, before any settings are read
+        if len(_calls(log)) == 4:
+            break
+        threading.Event().wait(0.05)
+    assert len(_calls(log)) == 4
+    settings = project_settings(root)
+    assert settings.python.interpreter == python
+    probe_ahead(settings.sandbox, python)  # what the first sandboxed start asks
+    assert all(Installed(p).known for p in (python, str(on_path / "python")))
+    assert len(_calls(log)) == 4  # taken, not asked again
+
+
+def test_the_interpreter_is_guessed_only_from_a_plain_command_line(tmp_path, monkeypatch):
+    root = tmp_path / "proj"
+    (root / "tests").mkdir(parents=True)
+    (root / "pyproject.toml").write_text('[tool.assay.python]\ninterpreter = ".venv/bin/python"\n')
+    python = str(root / ".venv" / "bin" / "python")
+    assert interpreter_of(["verify", str(root / "tests"), "-q"]) == python
+    assert interpreter_of(["mutate", str(root / "tests")]) == python
+    monkeypatch.chdir(root)
+    assert interpreter_of(["verify"]) == python
+    # commands that ask no interpreter, and options that may move the root or the settings
+    assert interpreter_of(["smells", "tests"]) is None
+    assert interpreter_of(["verify", "tests", "--config", "other.toml"]) is None
+    assert interpreter_of(["verify", "tests", "--root", str(tmp_path)]) is None
+    # assay.toml wins over pyproject.toml, as `load_settings` reads them
+    (root / "assay.toml").write_text('[python]\ninterpreter = "/usr/bin/python3"\n')
+    assert interpreter_of(["verify", "tests"]) == "/usr/bin/python3"
 
 
 ASKER = """import importlib.machinery, sys

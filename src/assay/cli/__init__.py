@@ -37,7 +37,9 @@ def load_commands(names: tuple[str, ...] = COMMANDS) -> None:
 
 def main() -> None:
     from assay.cli.app import main as run
+    from assay.cli.early import ask_ahead
 
+    ask_ahead(sys.argv[1:])  # the project interpreter's two questions, while assay loads
     words = [arg for arg in sys.argv[1:] if not arg.startswith("-")]
     # pydantic looks for plugins of its own when a model class is made: every installed
     # distribution's entry points, through importlib.metadata, a tenth of the start of a command;

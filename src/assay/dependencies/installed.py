@@ -19,49 +19,12 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-# The editable-install finders on sys.meta_path (setuptools' `__editable___*_finder` MAPPING,
-# the `editables` redirector of hatchling's exact mode, ...) keep the paths they map modules to in
-# their own or their module's attributes: every absolute path found there, two levels deep.
-# The stdlib modules it cannot import: asked of the path finder first, then of every finder only for
-# what that one misses (frozen ones, an editable or vendored copy): setuptools' `_distutils_hack`,
-# asked about `distutils`, imports its own copy (257 modules, 0.1-0.15 s of CPU per probe, four
-# probes a run). The same answers: a name the path finder finds, `find_spec` finds too.
-_PROBE = (
-    "import importlib.machinery, importlib.util, json, sys, sysconfig\n"
-    "def found(value, depth=0):\n"
-    "    if isinstance(value, str):\n"
-    "        return [value] if value.startswith('/') else []\n"
-    "    if isinstance(value, dict):\n"
-    "        value = list(value.values())\n"
-    "    if depth > 1 or not isinstance(value, (list, tuple, set, frozenset)):\n"
-    "        return []\n"
-    "    return [p for v in value for p in found(v, depth + 1)]\n"
-    "editable = []\n"
-    "for finder in sys.meta_path:\n"
-    "    home = getattr(finder, '__module__', '') or ''\n"
-    "    if home.startswith(('_frozen_importlib', 'importlib', 'zipimport', '_distutils_hack')):\n"
-    "        continue\n"
-    "    for space in (getattr(finder, '__dict__', {}), getattr(sys.modules.get(home), "
-    "'__dict__', {})):\n"
-    "        for name, value in list(space.items()):\n"
-    "            editable += [] if name.startswith('__') else found(value)\n"
-    "def gone(name):\n"
-    "    if name in sys.modules:\n"
-    "        return sys.modules[name] is None\n"
-    "    return (importlib.machinery.PathFinder.find_spec(name) is None\n"
-    "            and importlib.util.find_spec(name) is None)\n"
-    "paths = sysconfig.get_paths()\n"
-    "print(json.dumps({'version': sys.version, 'path': [p for p in sys.path if p],\n"
-    "    'editable': sorted(set(editable)),\n"
-    "    'runs': [sys.executable, sys.prefix, sys.base_prefix, sys.exec_prefix],\n"
-    "    'stdlib': [paths['stdlib'], paths['platstdlib']],\n"
-    "    'modules': sorted(set(getattr(sys, 'stdlib_module_names', ()))\n"
-    "                      | set(sys.builtin_module_names)),\n"
-    "    'absent': sorted(n for n in getattr(sys, 'stdlib_module_names', ())\n"
-    "                     if n not in sys.builtin_module_names and gone(n))}))"
-)
+from assay import asked
+
 _EXTENSION = re.compile(r"^(\w+)\..*\.(so|pyd)$|^(\w+)\.(so|pyd)$")
 _probes: dict[tuple[str, int, int], dict | None] = {}
+# interpreter key -> set once its probe, now running, has answered
+_running: dict[tuple[str, int, int], threading.Event] = {}
 _listings: dict[str, tuple[int, frozenset[str]]] = {}
 _cache_lock = threading.Lock()
 
@@ -81,20 +44,29 @@ def interpreter_key(python: str) -> tuple[str, int, int]:
 
 def _probe(python: str) -> dict | None:
     """The interpreter's `sys.path`, stdlib directories and built-in module names; asked once
-    per interpreter file (`interpreter_key`)."""
+    per interpreter file (`interpreter_key`): a second asker while the first one's probe runs (the
+    probes started ahead, beside the pytest check) waits for its answer."""
     key = interpreter_key(python)
     with _cache_lock:
         if key in _probes:
             return _probes[key]
+        running = _running.get(key)
+        if running is None:
+            _running[key] = threading.Event()
+    if running is not None:
+        running.wait()
+        with _cache_lock:
+            return _probes.get(key)
+    found = None
     try:
-        proc = subprocess.run(
-            [python, "-I", "-c", _PROBE], capture_output=True, text=True, timeout=60
-        )
+        proc = asked.run(asked.probe_argv(python), timeout=60)
         found = json.loads(proc.stdout) if proc.returncode == 0 else None
     except (OSError, subprocess.SubprocessError, ValueError):
         found = None
-    with _cache_lock:
-        _probes[key] = found
+    finally:
+        with _cache_lock:
+            _probes[key] = found
+            _running.pop(key).set()
     return found
 
 

@@ -7,18 +7,13 @@ import json
 import os
 import subprocess
 import threading
+from collections.abc import Callable
 
+from assay import asked
 from assay.dependencies.installed import interpreter_key, probe_all
 
 # interpreter (`interpreter_key`) -> what its `import pytest` rests on, and their stamps
 _pytest_found: dict[tuple[str, int, int], tuple[tuple[str, ...], tuple[int, ...]]] = {}
-# pytest's file and the directories a `pip install` or uninstall changes: its package's, and the
-# interpreter's site directories (where a `.pth` file may be what reaches pytest)
-_PYTEST_CHECK = (
-    "import json, os, site, pytest\n"
-    "print(json.dumps([pytest.__file__, os.path.dirname(os.path.dirname(pytest.__file__)),\n"
-    "    *site.getsitepackages(), site.getusersitepackages()]))"
-)
 
 
 def _stamps(paths: tuple[str, ...]) -> tuple[int, ...]:
@@ -31,22 +26,24 @@ def _stamps(paths: tuple[str, ...]) -> tuple[int, ...]:
     return tuple(out)
 
 
-def interpreter_problem(python: str) -> str | None:
+def interpreter_problem(python: str, later: Callable[[], None] | None = None) -> str | None:
     """Why `python` cannot run pytest here, or None. A success is remembered while the
     interpreter file, pytest's file and the directories it rests on are unchanged: one `verify`
     asked twice (0.12 s each), and an installation or removal asks again. The interpreter's
-    `Installed` probe runs beside it: both were interpreter starts one after the other."""
+    `Installed` probe runs beside it: both were interpreter starts one after the other. `later`
+    (the probes of the other interpreters its sandboxed runs name) starts beside them too, and
+    is not waited for: the first sandboxed start is."""
     key = interpreter_key(python)
     seen = _pytest_found.get(key)
     if seen is not None and _stamps(seen[0]) == seen[1]:
         return None
+    if later is not None:
+        threading.Thread(target=later, daemon=True).start()
     # what every sandboxed run of it needs next (`Installed`), asked while pytest imports
     ahead = threading.Thread(target=probe_all, args=([python],), daemon=True)
     ahead.start()
     try:
-        proc = subprocess.run(
-            [python, "-c", _PYTEST_CHECK], capture_output=True, timeout=60, text=True
-        )
+        proc = asked.run(asked.pytest_check_argv(python), timeout=60)
     except (OSError, subprocess.SubprocessError) as err:
         return f"cannot run {python}: {err}"
     finally:

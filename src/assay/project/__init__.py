@@ -4,6 +4,7 @@ their targets. Finding the root and the test files: `discovery`."""
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -299,13 +300,13 @@ def project_settings(
     cannot run pytest is a configuration error (exit 2), never a verdict on a test. A command that
     runs no test (`runs_tests=False`: smells) does not start it to ask."""
     from assay.dependencies.pytest_check import interpreter_problem
+    from assay.sandbox.ahead import probe_ahead
 
     settings = apply_overrides(settings or load_settings(root, config), overrides)
-    if (
-        runs_tests
-        and settings.python.interpreter
-        and (problem := interpreter_problem(settings.python.interpreter))
-    ):
+    python = settings.python.interpreter
+    # the interpreters its sandboxed runs name are asked about meanwhile (`sandbox.ahead`)
+    later = functools.partial(probe_ahead, settings.sandbox, python) if python else None
+    if runs_tests and python and (problem := interpreter_problem(python, later)):
         raise ConfigError(f"[tool.assay.python] interpreter: {problem}")
     return settings
 

@@ -109,6 +109,29 @@ def linked_targets(project: Path) -> tuple[str, ...]:
     return _linked(str(project), (_stamp(str(project)), _stamp(str(bins))))
 
 
+def named_pythons(
+    argv: list[str], env: Mapping[str, str], hidden: Iterable[str], pythons_on_path: bool = True
+) -> list[str]:
+    """The Python interpreters a run names, each of which `shown_dirs` asks what it imports from:
+    those of its command, and (`pythons_on_path`) the `python` and `python3` of each PATH
+    directory under a hidden root, which a command may start by name (`sh -c "python -m pytest"`
+    in a venv's bin)."""
+    hidden = tuple(hidden)
+    on_path = [
+        os.path.join(d, name)
+        for d in env.get("PATH", "").split(os.pathsep)
+        if pythons_on_path and d.startswith("/") and _under(d, hidden)
+        for name in ("python", "python3")
+    ]
+    return [
+        token
+        for token in [*argv, *on_path]
+        if token.startswith("/")
+        and _INTERPRETER.fullmatch(os.path.basename(token))
+        and os.access(token, os.X_OK)
+    ]
+
+
 def shown_dirs(
     argv: list[str],
     env: Mapping[str, str],
@@ -137,20 +160,7 @@ def shown_dirs(
         for token in value.replace("=", " ").replace(os.pathsep, " ").split()
         if token.startswith("/")  # a path outside may lead inside: a venv's python
     ]
-    # the interpreters a command may start by name: `sh -c "python -m pytest"` in a venv's bin
-    on_path = [
-        os.path.join(d, name)
-        for d in env.get("PATH", "").split(os.pathsep)
-        if pythons_on_path and d.startswith("/") and _under(d, hidden)
-        for name in ("python", "python3")
-    ]
-    pythons = [
-        token
-        for token in [*argv, *on_path]
-        if token.startswith("/")
-        and _INTERPRETER.fullmatch(os.path.basename(token))
-        and os.access(token, os.X_OK)
-    ]
+    pythons = named_pythons(argv, env, hidden, pythons_on_path)
     probe_all(pythons)  # at once, not one interpreter start after another
     for token in pythons:
         tokens += interpreter_reach(token)
