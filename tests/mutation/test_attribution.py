@@ -181,7 +181,7 @@ def test_a_sample_counts_for_the_score_and_the_rest_still_proves_each_test(proje
 
 def test_past_the_proving_limit_a_test_left_to_prove_is_not_judged(project):
     """The mutants out of the sample run to prove tests that have not killed yet, at most
-    `mutation.prove` of them (prettytable's test_style.py: 1,071 of them, 302 s for a 0.2 s file);
+    `mutation.prove` of them for each test (prettytable's test_style.py: 1,071 of them, 302 s for a 0.2 s file);
     a test still unproven then is not judged: a note, never `low_value`."""
     root = project(
         {

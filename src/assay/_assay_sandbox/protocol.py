@@ -123,8 +123,8 @@ class MutationJob(_Json):
     # at most this many mutants in scope run for the score (0: all), one per line first (`sample`);
     # the others run only for tests that have not killed yet, and count as Ignored
     sample: int = 0
-    # at most this many mutants run only to prove tests (out of the sample, past the early stop;
-    # 0: no limit): a test still unproven then is not judged
+    # at most this many mutants run only to prove each test function (out of the sample, past the
+    # early stop; 0: no limit): a test still unproven then is not judged
     prove: int = 0
     # gate 4's early stop (`mutation.enough`): each target's threshold (percent); None: every
     # sampled mutant counts

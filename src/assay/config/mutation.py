@@ -38,11 +38,11 @@ class MutationConfig(Section):
         "that have not killed yet (never a wrong `low_value`) and count as Ignored",
     )
     prove: int = Field(
-        100,
+        20,
         ge=0,
-        description="gate 4: at most this many mutants run only to prove tests that have not "
-        "killed yet (out of the sample, past the early stop; 0: no limit); a test still unproven "
-        "then is not judged (a note), never called `low_value`",
+        description="gate 4: at most this many mutants run only to prove each test function that "
+        "has not killed yet (out of the sample, past the early stop; 0: no limit), those it runs "
+        "directly first; a test still unproven then is not judged (a note), never `low_value`",
     )
     early_stop: bool = Field(
         True,

@@ -85,10 +85,9 @@ def attribute(run: MutationResult, tests: list[str], exact: bool = True) -> Attr
             # the tool stopped each killed mutant at its first failing test: whether this one
             # fails too is not known (destr: six sound tests were "low value")
             if f in limited:
-                ran = reached.get(f, 0) - limited[f]
                 out.unjudged[t] = (
-                    f"gate 4 did not judge its value: it killed none of the {ran} mutants it ran "
-                    "on before the proving runs' limit (mutation.prove)"
+                    "gate 4 did not judge its value: it killed none of the mutants it ran on, and "
+                    "a test runs on at most mutation.prove mutants out of the sample to prove it"
                 )
             continue
         if f not in kills:

@@ -156,8 +156,9 @@ def plan(
     chosen = sample(eligible, cfg.sample)
     proven = set() if proven is None else proven
     # mutants run only to prove tests (out of the sample, past the early stop): at most
-    # `cfg.prove`; then a test still unproven is not judged (`attribution`)
-    proofs = [cfg.prove or len(cfg.mutants)]
+    # `cfg.prove` for each test function; one still unproven then is not judged (`attribution`)
+    tries: dict[str, int] = {}
+    exhausted: set[str] = set()
 
     def direct_of(m: MutantSpec) -> set[str]:
         span = {*range(m.line, m.end_line + 1), m.stmt_line}
@@ -170,7 +171,7 @@ def plan(
         order, before the limit (`prove`) and before its own function's one."""
         direct = {m.id: {function_of(t) for t in direct_of(m)} for m in rest}
         while rest:
-            at = next((i for i, m in enumerate(rest) if direct[m.id] - proven), None)
+            at = next((i for i, m in enumerate(rest) if direct[m.id] - proven - exhausted), None)
             if at is None:
                 break
             yield from each([rest.pop(at)], NOT_SAMPLED)
@@ -276,10 +277,17 @@ def plan(
                 yield Settled(m, Verdict(Status.IGNORED, ordered, reason=why))
                 continue
             if why:
-                if proofs[0] <= 0:
+                fresh = {function_of(t) for t in judged} - proven - exhausted
+                if not fresh:  # each test left to prove has had its proving runs
                     yield Settled(m, Verdict(Status.IGNORED, ordered, reason=PROOF_LIMIT))
                     continue
-                proofs[0] -= 1
+                # a try counts whole for a test that runs the mutated line itself, a fifth for one
+                # that may read state it leaves (it rides along on every mutant of the module)
+                own = {function_of(t) for t in direct}
+                for f in fresh:
+                    tries[f] = tries.get(f, 0) + (5 if f in own else 1)
+                    if cfg.prove and tries[f] >= 5 * cfg.prove:
+                        exhausted.add(f)
             found: Any
             files: tuple = ()
             if defaulted is not None:

@@ -37,10 +37,10 @@ NOT_SAMPLED = "not in the sample (mutation.sample): not counted"
 # the reason of a mutant set aside unrun (`entries`); the parent takes it out of the score
 SET_ASIDE = "set aside: beyond the modules where the tests enter the project (not run)"
 EARLY_STOP = "not needed: the score was sure to pass (mutation.early_stop): not counted"
-# ... of one past the proving runs' limit (`mutation.prove`): not run; its tests left to prove
-# are not called low value (prettytable's test_style.py: 1,071 mutants out of the sample ran to
-# prove tests, 302 s for a 0.2 s file)
-PROOF_LIMIT = "not run: past the mutants that may run only to prove tests (mutation.prove)"
+# ... of one whose tests left to prove have each had their proving runs (`mutation.prove`): not
+# run; those tests are not called low value (boolean.py's test_boolean.py: 780 s of proving runs
+# for a 2 s file)
+PROOF_LIMIT = "not run: its tests left to prove had each run on mutation.prove mutants"
 
 
 class Mode(str, Enum):
