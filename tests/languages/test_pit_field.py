@@ -54,6 +54,23 @@ JUNIT = """    <dependency>
     </dependency>"""
 
 
+def _gate4(tmp_path, name: str, text: str, junit4: bool = False):
+    """The Java example with `text` as its only test class (on JUnit 4 if told), verified: the
+    file's report and its gate 4."""
+    if shutil.which("mvn") is None or tool_missing("java"):
+        pytest.skip(tool_missing("java") or "mvn not installed")
+    root = copy_example("java", tmp_path)
+    if junit4:
+        pom = root / "pom.xml"
+        pom.write_text(pom.read_text().replace(JUPITER, JUNIT))
+    for old in (root / "src/test/java/com/acme").iterdir():
+        old.unlink()
+    test = root / f"src/test/java/com/acme/{name}.java"
+    test.write_text(text)
+    (entry,) = api.verify([test], root=root, use_cache=False).files
+    return entry, next(g for g in entry.gates if g.gate == "mutation")
+
+
 def test_the_junit5_plugin_goes_only_into_a_build_on_the_junit_platform(tmp_path):
     pom = tmp_path / "pom.xml"
     project = "<project><dependencies>\n{}\n</dependencies><build></build></project>"
@@ -71,18 +88,7 @@ def test_the_junit5_plugin_goes_only_into_a_build_on_the_junit_platform(tmp_path
 
 @pytest.mark.slow
 def test_gate_4_measures_a_junit4_test_with_pit(tmp_path):
-    if shutil.which("mvn") is None or tool_missing("java"):
-        pytest.skip(tool_missing("java") or "mvn not installed")
-    root = copy_example("java", tmp_path)
-    pom = root / "pom.xml"
-    pom.write_text(pom.read_text().replace(JUPITER, JUNIT))
-    for old in (root / "src/test/java/com/acme").iterdir():
-        old.unlink()
-    test = root / "src/test/java/com/acme/PriceJUnit4Test.java"
-    test.write_text(JUNIT4)
-    report = api.verify([test], root=root, use_cache=False)
-    (entry,) = report.files
-    gate = next(g for g in entry.gates if g.gate == "mutation")
+    entry, gate = _gate4(tmp_path, "PriceJUnit4Test", JUNIT4, junit4=True)
     assert gate.status is GateStatus.PASS, gate.feedback
     assert entry.verdict is Verdict.ACCEPTED, [g.feedback for g in entry.gates]
 
@@ -114,15 +120,6 @@ def test_gate_4_judges_a_java_test_by_the_methods_it_runs(tmp_path):
     """ulid-creator's UlidTest calls `UlidCreator.getUlid()` to make a value and was rejected for
     the rest of UlidCreator (17.6%): PIT's NoCoverage mutants of methods the file never runs are out
     of its scope, as in Python, Go, Rust and JavaScript."""
-    if shutil.which("mvn") is None or tool_missing("java"):
-        pytest.skip(tool_missing("java") or "mvn not installed")
-    root = copy_example("java", tmp_path)
-    for old in (root / "src/test/java/com/acme").iterdir():
-        old.unlink()
-    test = root / "src/test/java/com/acme/PriceTotalTest.java"
-    test.write_text(TOTAL_ONLY)
-    report = api.verify([test], root=root, use_cache=False)
-    (entry,) = report.files
-    gate = next(g for g in entry.gates if g.gate == "mutation")
+    _, gate = _gate4(tmp_path, "PriceTotalTest", TOTAL_ONLY)
     assert gate.status is GateStatus.PASS, gate.feedback
     assert "discount" not in gate.feedback

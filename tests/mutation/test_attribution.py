@@ -50,6 +50,26 @@ CLAMP_TESTS = """
         def test_clamp_below():
             assert clamp(-5, 0, 10) == 0
 """
+CLAMP_IMPORT = """
+        from calc.ops import clamp
+"""
+CLAMP_EDGES = """
+        def test_clamp_below():
+            assert clamp(-5, 0, 10) == 0
+
+        def test_clamp_above():
+            assert clamp(11, 0, 10) == 10
+"""
+# a test that kills the inside case's mutants, and one that runs clamp and asserts nothing
+INSIDE_AND_RUNS = """
+        def test_clamp_inside():
+            assert clamp(5, 0, 10) == 5
+
+        def test_runs():
+            clamp(3, 0, 10)
+            clamp(-3, 0, 10)
+            clamp(13, 0, 10)
+        """
 SIGN = (
     "def sign(n):\n    if n > 0:\n        return 1\n    if n < 0:\n        return -1\n"
     "    return 0\n"
@@ -144,23 +164,7 @@ def test_a_sample_counts_for_the_score_and_the_rest_still_proves_each_test(proje
     root = project(
         {
             **LIB,
-            "tests/test_ops.py": """
-        from calc.ops import clamp
-
-        def test_clamp_below():
-            assert clamp(-5, 0, 10) == 0
-
-        def test_clamp_above():
-            assert clamp(11, 0, 10) == 10
-
-        def test_clamp_inside():
-            assert clamp(5, 0, 10) == 5
-
-        def test_runs():
-            clamp(3, 0, 10)
-            clamp(-3, 0, 10)
-            clamp(13, 0, 10)
-        """,
+            "tests/test_ops.py": CLAMP_IMPORT + CLAMP_EDGES + INSIDE_AND_RUNS,
         }
     )
     sandbox = Sandbox(SandboxConfig(timeout_s=30), protect=root)
@@ -181,22 +185,12 @@ def test_a_sample_counts_for_the_score_and_the_rest_still_proves_each_test(proje
 
 def test_past_the_proving_limit_a_test_left_to_prove_is_not_judged(project):
     """The mutants out of the sample run to prove tests that have not killed yet, at most
-    `mutation.prove` of them for each test (prettytable's test_style.py: 1,071 of them, 302 s for a 0.2 s file);
-    a test still unproven then is not judged: a note, never `low_value`."""
+    `mutation.prove` of them for each test (prettytable's test_style.py: 1,071 of them, 302 s for
+    a 0.2 s file); a test still unproven then is not judged: a note, never `low_value`."""
     root = project(
         {
             **LIB,
-            "tests/test_ops.py": """
-        from calc.ops import clamp
-
-        def test_clamp_inside():
-            assert clamp(5, 0, 10) == 5
-
-        def test_runs():
-            clamp(3, 0, 10)
-            clamp(-3, 0, 10)
-            clamp(13, 0, 10)
-        """,
+            "tests/test_ops.py": CLAMP_IMPORT + INSIDE_AND_RUNS,
         }
     )
     sandbox = Sandbox(SandboxConfig(timeout_s=30), protect=root)
