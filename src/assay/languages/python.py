@@ -29,6 +29,7 @@ from assay.execution.runner import (
 from assay.execution.workspace import Workspace
 from assay.feedback import relativize
 from assay.languages.base import Language
+from assay.languages.pytest_ini import addopts
 from assay.languages.pytest_results import plan_ahead, read_run
 from assay.sandbox import Sandbox
 from assay.sandbox.environment import venv_path
@@ -56,7 +57,15 @@ def pytest_args(project: Project, settings: Settings) -> list[str]:
         if normalize(lib) not in used
         for arg in ("-p", f"no:{plugin}")
     ]
-    return [*settings.python.pytest_args, *off]
+    # xdist's `-n` in the project's addopts (nameparser: `-n auto --dist worksteal`) runs the tests
+    # in worker processes, where assay's in-process plugins see none: every file "collected no
+    # test". A later `-n 0` wins, and runs them in the process
+    given = [*addopts(project.root), *settings.python.pytest_args]
+    serial = ["-n", "0"] if any(_DISTRIBUTED.match(a) for a in given) else []
+    return [*settings.python.pytest_args, *off, *serial]
+
+
+_DISTRIBUTED = re.compile(r"^(-n|--numprocesses)(=?(auto|logical|\d+))?$|^-n(auto|logical|\d+)$")
 
 
 _SAID = re.compile(r"error:(.+)", re.IGNORECASE)
