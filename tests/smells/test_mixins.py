@@ -142,3 +142,34 @@ def test_a_mixin_run_by_two_classes_is_one_feedback_line_and_two_failing_tests(p
         "tests/test_checks.py::TestA::test_empty",
         "tests/test_checks.py::TestB::test_empty",
     ]
+
+
+def test_a_helper_of_a_base_class_in_another_file_asserts(project):
+    """nameparser 2.6's tests call `self.m(actual, expected, hn)`, an assert helper of
+    `tests.base.HumanNameTestBase`: 40 tests of a file were AS001 "no assertion" (a reject)."""
+    root = project(
+        {
+            "tests/__init__.py": "",
+            "tests/base.py": """\
+                class NameTestBase:
+                    def m(self, actual, expected):
+                        assert actual == expected, f"{actual!r} != {expected!r}"
+                """,
+            "tests/test_names.py": """\
+                from tests.base import NameTestBase
+
+
+                class NamesTestCase(NameTestBase):
+                    def test_first(self):
+                        self.m("Jose Aznar".split()[0], "Jose")
+
+                    def test_nothing(self):
+                        "Jose Aznar".split()
+                """,
+        }
+    )
+    source = (root / "tests/test_names.py").read_text()
+    found = rows(analyze(source, "tests/test_names.py", {}, root=root))
+    assert [(rule, test) for rule, _, _, test in found] == [
+        ("AS001", "NamesTestCase::test_nothing")
+    ]

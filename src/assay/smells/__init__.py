@@ -7,6 +7,7 @@ and the reporters only format or judge those findings.
 from __future__ import annotations
 
 import ast
+import functools
 import io
 import tokenize
 from collections.abc import Callable
@@ -15,7 +16,7 @@ from pathlib import Path, PurePosixPath
 
 from assay.config.smells import SmellsConfig
 from assay.smells.context import Module, seeds
-from assay.smells.mixins import Inherited, inherited_tests
+from assay.smells.mixins import Inherited, external_method, inherited_tests
 from assay.smells.model import Finding, Hit, Rule
 from assay.smells.rules import RULES
 from assay.smells.value import TargetIndex
@@ -109,6 +110,8 @@ def analyze(
             targets = targets(module.imports_source())
         module.targets = TargetIndex.build(targets) if targets is not None else None
         module.root = root
+        if root is not None:
+            module.outside = functools.partial(external_method, module, root)
         inherited = inherited_tests(module, root) if root is not None else []
         if root is not None and _conftest_seeds(root, path):
             module.seeded = True

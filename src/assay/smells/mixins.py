@@ -83,6 +83,18 @@ def _lineage(module: Module, name: str, seen: frozenset[str] = frozenset()) -> l
     return out
 
 
+def external_method(
+    module: Module, root: Path, dotted_name: str, name: str
+) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    """The method `name` of the class `dotted_name` (as `module` imports it) or of its bases,
+    where that class is written in another project file; None when not found."""
+    for rel in _candidates(dotted_name, module.path):
+        other = _load(root, rel) if rel.as_posix() != module.path else None
+        if other is not None and last_name(dotted_name) in other.classes:
+            return other.method(other.classes[last_name(dotted_name)], name)
+    return None
+
+
 def holds_tests(module: Module, root: Path, dotted_name: str) -> bool | None:
     """Whether the class `dotted_name` (as the file imports it) or a base written beside it has
     `test*` methods or `runTest`: None when its source is not found in the project. A helper base
