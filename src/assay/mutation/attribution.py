@@ -55,7 +55,7 @@ def attribute(run: MutationResult, tests: list[str], exact: bool = True) -> Attr
     kills: dict[str, set[str]] = {}  # function -> ids of the mutants it kills
     reached: dict[str, int] = {}  # function -> how many mutants it covers
     unproven: set[str] = set()  # functions covering a mutant another test killed first
-    limited: dict[str, int] = {}  # function -> mutants past the proving limit it covers
+    limited: set[str] = set()  # functions covering a mutant past the proving limit
     for m, r in run.scored:
         covering = {function_of(t) for t in r.covered_by}
         for f in covering:
@@ -67,11 +67,8 @@ def attribute(run: MutationResult, tests: list[str], exact: bool = True) -> Attr
             # does not say): those left are not proven to pass on it (decorator: 134 of 255
             # mutants timed out, and eight sound tests read "kills none")
             unproven |= covering - {function_of(t) for t in r.killed_by}
-        if r.reason == PROOF_LIMIT:
-            # past the proving runs' limit, not run: its tests left to prove are not judged
-            unproven |= covering
-            for f in covering:
-                limited[f] = limited.get(f, 0) + 1
+        if r.reason == PROOF_LIMIT:  # not run: its tests left to prove are not judged
+            limited |= covering
         # a mutant out of gate 4's sample (Ignored) may have run to prove a test: its kills count
         if r.status in DETECTED or r.killed_by:
             for f in {function_of(t) for t in r.killed_by}:
@@ -81,7 +78,7 @@ def attribute(run: MutationResult, tests: list[str], exact: bool = True) -> Attr
     out = Attribution()
     for t in tests:
         f = function_of(t)
-        if f not in kills and f in unproven:
+        if f not in kills and (f in unproven or f in limited):
             # the tool stopped each killed mutant at its first failing test: whether this one
             # fails too is not known (destr: six sound tests were "low value")
             if f in limited:

@@ -165,17 +165,18 @@ def plan(
         return {i for line in span for i in covering.get((m.file, line), ())}
 
     def proving(rest: list[MutantSpec]) -> Iterator[Job | Settled]:
-        """The mutants out of the sample, each next one that a test left to prove runs directly
-        first (tests that may only read state it leaves come after): prettytable's
-        `_str_block_width` test ran on 115 mutants it reached through module state, in file
-        order, before the limit (`prove`) and before its own function's one."""
-        direct = {m.id: {function_of(t) for t in direct_of(m)} for m in rest}
-        while rest:
-            at = next((i for i, m in enumerate(rest) if direct[m.id] - proven - exhausted), None)
-            if at is None:
-                break
-            yield from each([rest.pop(at)], NOT_SAMPLED)
-        yield from each(rest, NOT_SAMPLED)
+        """The mutants out of the sample, those a test left to prove runs directly first (tests
+        that may only read state it leaves come after): prettytable's `_str_block_width` test ran
+        on 115 mutants it reached through module state, in file order, before the limit
+        (`prove`) and before its own function's one. One pass: `proven` and `exhausted` only
+        grow, so a mutant with no such test when its turn comes never has one later."""
+        later = []
+        for m in rest:
+            if {function_of(t) for t in direct_of(m)} - proven - exhausted:
+                yield from each([m], NOT_SAMPLED)
+            else:
+                later.append(m)
+        yield from each(later, NOT_SAMPLED)
 
     def steps() -> Iterator[Job | Settled]:
         if enough is not None:  # the sample in its own order: what runs is a random subsample
@@ -209,7 +210,7 @@ def plan(
                 yield Settled(m, Verdict(Status.IGNORED, reason=SET_ASIDE))
                 continue
             span = {*range(m.line, m.end_line + 1), m.stmt_line}
-            direct = {i for line in span for i in covering.get((rel, line), ())}
+            direct = direct_of(m)
             at_import = any((rel, line) in collect.lines for line in span)
             foreign = any((rel, line) in collect.foreign for line in span)
             text = sources[rel]

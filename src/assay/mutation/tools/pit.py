@@ -124,17 +124,13 @@ class Pit:
         start = time.monotonic()
         module = _module(request)
         pom = request.root / module / "pom.xml"
-        jupiter = any(
-            "org.junit.jupiter" in (request.root / t).read_text(encoding="utf-8")
-            for t in request.tests
-        )
+        texts = {t: (request.root / t).read_text(encoding="utf-8") for t in request.tests}
+        jupiter = any("org.junit.jupiter" in text for text in texts.values())
         _add_plugin(pom, jupiter or on_junit_platform(pom, request.root))
         drop_other_tests(request, JAVA, module)
         sources = {t: (request.root / t).read_text(encoding="utf-8") for t in request.targets}
         classes = {class_name(text, t): t for t, text in sources.items()}
-        tests = {
-            class_name((request.root / t).read_text(encoding="utf-8"), t): t for t in request.tests
-        }
+        tests = {class_name(text, t): t for t, text in texts.items()}
         reports = request.root / module / REPORTS
         shutil.rmtree(reports, ignore_errors=True)
         argv = [
