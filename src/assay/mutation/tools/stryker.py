@@ -121,6 +121,8 @@ class Stryker:
         scoped = None
         if config["testRunner"] != "command":
             drop_other_tests(request, LANGUAGES[self.language], module)
+            if request.executed_only:
+                stryker_scope.top_level_out(config, base / ".assay-stryker")
         else:
             scoped = self._command_scope(request, module, config)
             if stryker_tape.fits(request.root, module, request.tests, request.targets):
