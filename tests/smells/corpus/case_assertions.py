@@ -403,6 +403,40 @@ def test_handler_returns_and_nothing_follows():
         return
 
 
+def test_a_live_exception_made_by_the_test_itself():
+    # structlog's test_json_traceback_max_frames: the try only makes an exception to format;
+    # its own helpers divide by zero, so the handler always runs
+    def spam():
+        return 1 / 0
+
+    def eggs():
+        spam()
+
+    try:
+        eggs()
+    except Exception as e:
+        assert parse(str(e)) == {}
+
+
+def test_a_literal_division_by_zero():
+    try:
+        0 / 0
+    except ZeroDivisionError as e:
+        assert parse(repr(e)) == {}
+
+
+def test_a_helper_that_may_return_does_not_surely_raise(flag):
+    def maybe():
+        if flag:
+            return 1
+        return 1 / 0
+
+    try:
+        maybe()
+    except ZeroDivisionError as e:  # expect[AS007]
+        assert parse(repr(e)) == {}
+
+
 def test_nested_values_are_converted_to_the_class():
     # addict's test_hook_in_constructor: a dict inside becomes the project's own class
     config = Config({"a": {"b": 1}})
