@@ -190,6 +190,9 @@ class NodeRunner(ToolRunner):
             absent := node_checks.missing_types(self, ws, module, rel, [Problem(rel, load.message)])
         ):
             return absent  # ts-jest's type check of the file (jest's own run of it)
+        if runner == "jest" and load is not None and checked.ok and not lazy:  # noqa: SIM102
+            if unparsed := node_checks.jest_cannot_parse(pkg, module, rel, load.message):
+                return self.environment(unparsed)  # the compiler parsed what jest could not
         missing = node_checks.missing_package(crash) if crash else None
         declared = {
             name

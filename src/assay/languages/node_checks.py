@@ -228,3 +228,23 @@ def node_check(self: NodeRunner, ws: Workspace, rel: str) -> CompileResult:
         raw_lines=ran.raw_lines,
         duration_s=ran.result.duration_s,
     )
+
+
+_JEST_UNPARSED = "Jest encountered an unexpected token"
+
+
+def jest_cannot_parse(pkg: dict, module: str, rel: str, message: str) -> str | None:
+    """jest could not parse a file gate 1's compiler (tsc, `node --check`) accepts: its transform
+    does not handle the syntax, the project's jest configuration is not where jest looks
+    (match-sorter's tests run through `kcd-scripts test`, which hands jest a config of its own),
+    so the failure is the setup's, not the test's. None for any other load failure."""
+    if _JEST_UNPARSED not in message:
+        return None
+    script = str((pkg.get("scripts") or {}).get("test") or "")
+    runs = f" (its package.json runs the tests with `{script}`)" if script else ""
+    return (
+        f"jest cannot parse {rel}, which the compiler accepts: no jest transform for its syntax "
+        f"in {module}{runs}; point jest at the project's configuration: "
+        'test_args = ["--config", "<jest config file>"] in the [typescript] or [javascript] '
+        "table of assay's configuration"
+    )
