@@ -6,6 +6,7 @@ from __future__ import annotations
 import mmap
 import os
 import struct
+import sys
 import time
 
 import pytest
@@ -36,6 +37,36 @@ class _Phases:
         self.tracer.switch((self.index, False))
 
 
+class _CallStart:
+    """pytest plugin in the traced child: the module state each test's setup reset, taken as the
+    test's own code starts - after its fixtures, and for a `unittest.TestCase` after `setUp` (which
+    pytest runs in the call phase)."""
+
+    def __init__(self, state: ProjectState) -> None:
+        self.state = state
+        self.found: list[list[str]] = []
+
+    def take(self) -> None:
+        self.found = self.state.resets() if self.state.written else []
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_call(self, item: pytest.Item) -> None:
+        unittest = sys.modules.get("unittest")
+        case = getattr(item, "instance", None)
+        if unittest is None or not isinstance(case, unittest.TestCase):
+            self.take()
+            return
+        inner = getattr(case, "_callTestMethod", None)
+        if inner is None:  # no hook between setUp and the test: no reset is known
+            return
+
+        def call(method: object) -> object:
+            self.take()
+            return inner(method)
+
+        case._callTestMethod = call  # this test's instance only
+
+
 def run_tests(
     items: list[pytest.Item],
     report: Report,
@@ -61,6 +92,9 @@ def run_tests(
         tracer.start()
     # after the probes went in: a function's new code is not a write
     state = ProjectState(cfg.scratch_root, targets) if traced or stop is not None else None
+    start_of_call = _CallStart(state) if traced and state is not None else None
+    if start_of_call is not None:
+        items[0].config.pluginmanager.register(start_of_call, "assay-call-start")
     setup_s = time.perf_counter() - setup_start
     out = []
     wrote = False
@@ -78,6 +112,8 @@ def run_tests(
         item = items[i]
         report({"next": i})
         failures.failed = False
+        if start_of_call is not None:
+            start_of_call.found = []
         if tracer and phases is not None:
             phases.index = i
             tracer.switch((i, False))
@@ -96,7 +132,8 @@ def run_tests(
         )
         writes_start = time.perf_counter()
         writes = state.writes() if traced and state else []
-        out.append({"outcome": outcome, "duration": elapsed, "writes": writes})
+        resets = start_of_call.found if start_of_call is not None else []
+        out.append({"outcome": outcome, "duration": elapsed, "writes": writes, "resets": resets})
         state_s += time.perf_counter() - writes_start
         report({"done": i, "s": elapsed, **({"wrote": True} if writes and not wrote else {})})
         wrote = wrote or bool(writes)
