@@ -150,22 +150,25 @@ def test_a_write_reaches_the_tests_up_to_the_first_whose_fixture_resets_it(run):
 
 
 def test_a_write_reaches_the_tests_up_to_the_first_whose_setup_resets_it(run):
-    # the test before test_b_murmur runs first (its reset, in test_b_murmur's setUp, runs the
-    # mutated test's code: not trusted), the test after it resets in its setUp
+    # test_b_murmur's own setUp resets what test_a_count left (murmur() runs after it, in the
+    # test's own code); test_c_two's setUp resets what test_b_murmur left
     r = _mutant(run, "murmur", "string", '"("')
-    names = ["test_a_count", "test_b_murmur", "test_c_two"]
+    names = ["test_b_murmur", "test_c_two"]
     assert sorted(r.covered_by) == [f"{TESTS[1]}::RegistryTests::{n}" for n in names]
     assert r.status is Status.KILLED
 
 
 def test_state_nothing_resets_still_reaches_a_later_reader(run):
+    # and the test before test_fill runs first: nothing resets what it left before test_later reads
     r = _mutant(run, "whisper", "string")
-    assert TESTS[2] + "::test_later" in r.covered_by
+    expected = [f"{TESTS[1]}::RegistryTests::test_d_one", TESTS[2] + "::test_fill"]
+    assert sorted(r.covered_by) == [*expected, TESTS[2] + "::test_later"]
     assert r.status is Status.KILLED and r.killed_by == [TESTS[2] + "::test_later"]
 
 
 def test_a_mutant_of_the_reset_runs_every_test(run):
-    # clear() removed: every reset is the mutated code's, none is trusted
+    # clear() removed: every reset runs the mutated line before the test's own code, none is
+    # trusted
     r = _mutant(run, "clear", "call_removal")
     assert len(r.covered_by) == 9
     assert r.status is Status.KILLED

@@ -22,7 +22,8 @@ from .warm import patterns
 
 
 class _Phases:
-    """pytest plugin in the traced child: lines of a test's call phase are recorded apart."""
+    """pytest plugin in the traced child: lines of a test's call phase are recorded apart, and
+    those of its setup (key `(i, False)`) apart from its teardown's (`(i, None)`)."""
 
     def __init__(self, tracer: Recorder) -> None:
         self.tracer = tracer
@@ -34,7 +35,7 @@ class _Phases:
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_teardown(self, item: pytest.Item) -> None:
-        self.tracer.switch((self.index, False))
+        self.tracer.switch((self.index, None))
 
 
 class _CallStart:
@@ -42,8 +43,9 @@ class _CallStart:
     test's own code starts - after its fixtures, and for a `unittest.TestCase` after `setUp` (which
     pytest runs in the call phase)."""
 
-    def __init__(self, state: ProjectState) -> None:
+    def __init__(self, state: ProjectState, phases: _Phases) -> None:
         self.state = state
+        self.phases = phases
         self.found: list[list[str]] = []
 
     def take(self) -> None:
@@ -62,6 +64,8 @@ class _CallStart:
 
         def call(method: object) -> object:
             self.take()
+            # the lines before (setUp's) are the setup's: key `(i, True)` then holds them only
+            self.phases.tracer.switch((self.phases.index, "own"))
             return inner(method)
 
         case._callTestMethod = call  # this test's instance only
@@ -92,7 +96,7 @@ def run_tests(
         tracer.start()
     # after the probes went in: a function's new code is not a write
     state = ProjectState(cfg.scratch_root, targets) if traced or stop is not None else None
-    start_of_call = _CallStart(state) if traced and state is not None else None
+    start_of_call = _CallStart(state, phases) if phases is not None and state is not None else None
     if start_of_call is not None:
         items[0].config.pluginmanager.register(start_of_call, "assay-call-start")
     setup_s = time.perf_counter() - setup_start
@@ -141,13 +145,19 @@ def run_tests(
         tracer.stop()
         lines: dict[int, set] = {}
         call: dict[int, set] = {}
-        for (i, in_call), found in tracer.collect().items():
+        found_by = tracer.collect()
+        for (i, in_call), found in found_by.items():
             lines.setdefault(i, set()).update(found)
             if in_call:
                 call.setdefault(i, set()).update(found)
         for i, t in enumerate(out, start):
             t["lines"] = sorted(lines.get(i, ()))
             t["call"] = sorted(call.get(i, ()))
+            if t["resets"]:  # what ran before its own code: a mutant there may undo its reset
+                before = set(found_by.get((i, False), ()))
+                if (i, "own") in found_by:  # a TestCase: setUp ran in the call phase
+                    before |= found_by.get((i, True), set())
+                t["setup"] = sorted(before)
     return {
         "tests": out,
         "stopped": stopped,

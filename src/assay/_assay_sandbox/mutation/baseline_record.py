@@ -73,6 +73,8 @@ class Baseline:
         # (module key, name) -> positions of the passing tests whose setup reset it to its value
         # from before the first test (`ProjectState.resets`), in collection order
         self.resets: dict[tuple[str, str], list[int]] = {}
+        # target lines each resetting test ran before its own code (fixtures, setUp)
+        self.setup_lines: dict[str, set[tuple[str, int]]] = {}
         for nodeid in self.tests:
             t = traced[self.position[nodeid]]
             for rel, line in t["lines"]:
@@ -82,19 +84,23 @@ class Baseline:
                 self.writes[nodeid] = {(key, name) for key, name in t["writes"]}
             for key, name in t.get("resets", ()):
                 self.resets.setdefault((key, name), []).append(self.position[nodeid])
+            if t.get("resets"):
+                self.setup_lines[nodeid] = {(rel, line) for rel, line in t.get("setup", ())}
         for positions in self.resets.values():
             positions.sort()
         self.scope = _scope(self.call_lines, functions) if functions is not None else None
 
-    def reset_after(self, writer: str, global_: tuple[str, str], direct: set[str]) -> int:
+    def reset_after(
+        self, writer: str, global_: tuple[str, str], mutated: set[tuple[str, int]]
+    ) -> int:
         """The position of the first test after `writer` whose setup reset `global_` - the last
-        test a write of it by `writer` can reach - or past the last test (no reset). A test that
-        runs the mutated line (`direct`) may not reset under the mutant: its reset is not
-        trusted."""
+        test a write of it by `writer` can reach - or past the last test (no reset). A test whose
+        setup ran a `mutated` line (rel, line) may not reset under the mutant (the mutant may be
+        the reset itself): its reset is not trusted."""
         positions = self.resets.get(global_, ())
         at = self.position[writer]
         for q in positions[bisect.bisect_right(positions, at) :]:
-            if self.ids[q] not in direct:
+            if not self.setup_lines.get(self.ids[q], set()) & mutated:
                 return q
         return len(self.ids)
 

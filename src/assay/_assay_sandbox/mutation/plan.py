@@ -231,7 +231,13 @@ def plan(
                 if memos is None
                 else (lambda key, name, m=m, path=path: memos.inert(key, name, path, m))
             )
-            ids, in_order = with_state(ids, direct, baseline, readers, inert)
+            # the lines whose change reaches the tests: the function body, for a default value
+            changed = (
+                {(rel, line) for line in defaulted[1]}
+                if defaulted is not None
+                else {(rel, line) for line in span}
+            )
+            ids, in_order = with_state(ids, direct, baseline, readers, inert, changed)
             writers = (
                 sorted((i for i in ids if i in baseline.writes), key=baseline.position.__getitem__)
                 if in_order

@@ -18,15 +18,23 @@ def with_state(
     baseline: Baseline,
     readers: Readers | None,
     inert: Callable[[str, str], bool] | None = None,
+    mutated: set[tuple[str, int]] | None = None,
 ) -> tuple[set[str], bool]:
     """Add the tests that may read module state written by a test running the mutated line, and the
     earlier writers of state the selected tests read. Returns (tests, whether they must run in
     collection order). `inert(key, name)`: a write the mutant cannot shape (a memo cache of code it
     cannot reach). A write reaches the tests after it up to the first one whose setup resets the
-    global (`Baseline.reset_after`: schedule's `setUp` clears the job list every test fills)."""
+    global (`Baseline.reset_after`: schedule's `setUp` clears the job list every test fills) and
+    runs none of the `mutated` lines (rel, line) before its own code (None: none resets)."""
     if not baseline.writes:
         return ids, False
     position = baseline.position
+
+    def reset_after(writer: str, global_: tuple[str, str]) -> int:
+        return (
+            len(baseline.ids) if mutated is None else baseline.reset_after(writer, global_, mutated)
+        )
+
     written = {
         w for t in direct for w in baseline.writes.get(t, ()) if inert is None or not inert(*w)
     }
@@ -34,15 +42,18 @@ def with_state(
     for global_ in written:
         # (writer, the last test its write reaches) for each test running the line that wrote it
         spans = [
-            (position[t], baseline.reset_after(t, global_, direct))
+            (position[t], reset_after(t, global_))
             for t in direct
             if global_ in baseline.writes.get(t, ())
         ]
         known = None if readers is None else readers.readers_of(*global_)
         if known is None:  # anyone may read it: every later test its write reaches
             out.update(t for t in baseline.tests if any(p < position[t] <= q for p, q in spans))
-        else:
-            out.update(t for t in known if _reached(position[t], spans, len(baseline.ids)))
+        elif global_ not in baseline.resets:  # as before resets were known: every reader (in
+            # the child the writers run first, before readers earlier in collection order)
+            out.update(known)
+        else:  # a global setups reset: the readers the sequential run lets see the write
+            out.update(t for t in known if any(p < position[t] <= q for p, q in spans))
     if readers is not None:
         added = True
         # earlier tests whose writes the selected tests may read: they ran first in the baseline,
@@ -60,18 +71,9 @@ def with_state(
                     tests = (readers.readers_of(key, name) or set()) & out
                     if not any(position[t] > at for t in tests):
                         continue
-                    reach = baseline.reset_after(writer, (key, name), direct)
+                    reach = reset_after(writer, (key, name))
                     if any(at < position[t] < reach for t in tests):
                         out.add(writer)
                         added = True
                         break
     return out, bool(written) or out != ids
-
-
-def _reached(at: int, spans: list[tuple[int, int]], end: int) -> bool:
-    """Whether a known reader at position `at` may read a write made at a span's start and reaching
-    up to its end. Where no setup resets it (the span runs to the `end`), every reader, as before
-    resets were known (in the child the writers run first, before readers earlier in collection
-    order); where one does, those the sequential run lets see it: a test after the reset reads the
-    reset value."""
-    return any(q == end or p < at <= q for p, q in spans)
