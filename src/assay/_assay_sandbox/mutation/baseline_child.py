@@ -6,6 +6,7 @@ from __future__ import annotations
 import mmap
 import os
 import struct
+import sys
 import time
 
 import pytest
@@ -21,7 +22,8 @@ from .warm import patterns
 
 
 class _Phases:
-    """pytest plugin in the traced child: lines of a test's call phase are recorded apart."""
+    """pytest plugin in the traced child: lines of a test's call phase are recorded apart, and
+    those of its setup (key `(i, False)`) apart from its teardown's (`(i, None)`)."""
 
     def __init__(self, tracer: Recorder) -> None:
         self.tracer = tracer
@@ -33,7 +35,40 @@ class _Phases:
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_teardown(self, item: pytest.Item) -> None:
-        self.tracer.switch((self.index, False))
+        self.tracer.switch((self.index, None))
+
+
+class _CallStart:
+    """pytest plugin in the traced child: the module state each test's setup reset, taken as the
+    test's own code starts - after its fixtures, and for a `unittest.TestCase` after `setUp` (which
+    pytest runs in the call phase)."""
+
+    def __init__(self, state: ProjectState, phases: _Phases) -> None:
+        self.state = state
+        self.phases = phases
+        self.found: list[list[str]] = []
+
+    def take(self) -> None:
+        self.found = self.state.resets() if self.state.written else []
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_call(self, item: pytest.Item) -> None:
+        unittest = sys.modules.get("unittest")
+        case = getattr(item, "instance", None)
+        if unittest is None or not isinstance(case, unittest.TestCase):
+            self.take()
+            return
+        inner = getattr(case, "_callTestMethod", None)
+        if inner is None:  # no hook between setUp and the test: no reset is known
+            return
+
+        def call(method: object) -> object:
+            self.take()
+            # the lines before (setUp's) are the setup's: key `(i, True)` then holds them only
+            self.phases.tracer.switch((self.phases.index, "own"))
+            return inner(method)
+
+        case._callTestMethod = call  # this test's instance only
 
 
 def run_tests(
@@ -61,6 +96,9 @@ def run_tests(
         tracer.start()
     # after the probes went in: a function's new code is not a write
     state = ProjectState(cfg.scratch_root, targets) if traced or stop is not None else None
+    start_of_call = _CallStart(state, phases) if phases is not None and state is not None else None
+    if start_of_call is not None:
+        items[0].config.pluginmanager.register(start_of_call, "assay-call-start")
     setup_s = time.perf_counter() - setup_start
     out = []
     wrote = False
@@ -78,6 +116,8 @@ def run_tests(
         item = items[i]
         report({"next": i})
         failures.failed = False
+        if start_of_call is not None:
+            start_of_call.found = []
         if tracer and phases is not None:
             phases.index = i
             tracer.switch((i, False))
@@ -96,7 +136,8 @@ def run_tests(
         )
         writes_start = time.perf_counter()
         writes = state.writes() if traced and state else []
-        out.append({"outcome": outcome, "duration": elapsed, "writes": writes})
+        resets = start_of_call.found if start_of_call is not None else []
+        out.append({"outcome": outcome, "duration": elapsed, "writes": writes, "resets": resets})
         state_s += time.perf_counter() - writes_start
         report({"done": i, "s": elapsed, **({"wrote": True} if writes and not wrote else {})})
         wrote = wrote or bool(writes)
@@ -104,13 +145,19 @@ def run_tests(
         tracer.stop()
         lines: dict[int, set] = {}
         call: dict[int, set] = {}
-        for (i, in_call), found in tracer.collect().items():
+        found_by = tracer.collect()
+        for (i, in_call), found in found_by.items():
             lines.setdefault(i, set()).update(found)
             if in_call:
                 call.setdefault(i, set()).update(found)
         for i, t in enumerate(out, start):
             t["lines"] = sorted(lines.get(i, ()))
             t["call"] = sorted(call.get(i, ()))
+            if t["resets"]:  # what ran before its own code: a mutant there may undo its reset
+                before = set(found_by.get((i, False), ()))
+                if (i, "own") in found_by:  # a TestCase: setUp ran in the call phase
+                    before |= found_by.get((i, True), set())
+                t["setup"] = sorted(before)
     return {
         "tests": out,
         "stopped": stopped,

@@ -3,6 +3,7 @@ state written."""
 
 from __future__ import annotations
 
+import bisect
 from typing import TYPE_CHECKING
 
 from .protocol import BaselineDone, BaselineSummary, BaselineTest
@@ -69,6 +70,11 @@ class Baseline:
         self.covering: dict[tuple[str, int], list[str]] = {}  # (rel, line) -> ids, fastest first
         self.call_lines: dict[str, list] = {}
         self.writes: dict[str, set[tuple[str, str]]] = {}  # id -> (module key, name) it changed
+        # (module key, name) -> positions of the passing tests whose setup reset it to its value
+        # from before the first test (`ProjectState.resets`), in collection order
+        self.resets: dict[tuple[str, str], list[int]] = {}
+        # target lines each resetting test ran before its own code (fixtures, setUp)
+        self.setup_lines: dict[str, set[tuple[str, int]]] = {}
         for nodeid in self.tests:
             t = traced[self.position[nodeid]]
             for rel, line in t["lines"]:
@@ -76,7 +82,27 @@ class Baseline:
             self.call_lines[nodeid] = t["call"]
             if t["writes"]:
                 self.writes[nodeid] = {(key, name) for key, name in t["writes"]}
+            for key, name in t.get("resets", ()):
+                self.resets.setdefault((key, name), []).append(self.position[nodeid])
+            if t.get("resets"):
+                self.setup_lines[nodeid] = {(rel, line) for rel, line in t.get("setup", ())}
+        for positions in self.resets.values():
+            positions.sort()
         self.scope = _scope(self.call_lines, functions) if functions is not None else None
+
+    def reset_after(
+        self, writer: str, global_: tuple[str, str], mutated: set[tuple[str, int]]
+    ) -> int:
+        """The position of the first test after `writer` whose setup reset `global_` - the last
+        test a write of it by `writer` can reach - or past the last test (no reset). A test whose
+        setup ran a `mutated` line (rel, line) may not reset under the mutant (the mutant may be
+        the reset itself): its reset is not trusted."""
+        positions = self.resets.get(global_, ())
+        at = self.position[writer]
+        for q in positions[bisect.bisect_right(positions, at) :]:
+            if not self.setup_lines.get(self.ids[q], set()) & mutated:
+                return q
+        return len(self.ids)
 
     def event(self, seconds: dict[str, float]) -> BaselineDone:
         """The `baseline` event: outcomes and durations, covering tests per line, scope,

@@ -25,7 +25,7 @@ import __future__
 import hashlib
 import os
 import types
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -37,6 +37,7 @@ from .entries import beyond_entries
 from .patch import function_of, patches
 from .protocol import EARLY_STOP, NOT_SAMPLED, PROOF_LIMIT, SET_ASIDE, Mode, Status, Verdict
 from .shapes import Functions
+from .state_reach import with_state
 
 if TYPE_CHECKING:
     from .baseline_record import Baseline
@@ -230,7 +231,13 @@ def plan(
                 if memos is None
                 else (lambda key, name, m=m, path=path: memos.inert(key, name, path, m))
             )
-            ids, in_order = with_state(ids, direct, baseline, readers, inert)
+            # the lines whose change reaches the tests: the function body, for a default value
+            changed = (
+                {(rel, line) for line in defaulted[1]}
+                if defaulted is not None
+                else {(rel, line) for line in span}
+            )
+            ids, in_order = with_state(ids, direct, baseline, readers, inert, changed)
             writers = (
                 sorted((i for i in ids if i in baseline.writes), key=baseline.position.__getitem__)
                 if in_order
@@ -362,49 +369,3 @@ def drawn(pool: list[MutantSpec]) -> list[str]:
         chosen += [ms[depth].id for ms in rounds if depth < len(ms)]
         depth += 1
     return chosen
-
-
-def with_state(
-    ids: set[str],
-    direct: set[str],
-    baseline: Baseline,
-    readers: Readers | None,
-    inert: Callable[[str, str], bool] | None = None,
-) -> tuple[set[str], bool]:
-    """Add the tests that may read module state written by a test running the mutated line, and the
-    earlier writers of state the selected tests read. Returns (tests, whether they must run in
-    collection order). `inert(key, name)`: a write the mutant cannot shape (a memo cache of code it
-    cannot reach)."""
-    if not baseline.writes:
-        return ids, False
-    position = baseline.position
-    written = {
-        w for t in direct for w in baseline.writes.get(t, ()) if inert is None or not inert(*w)
-    }
-    out = set(ids)
-    for key, name in written:
-        first = min(position[t] for t in direct if (key, name) in baseline.writes.get(t, ()))
-        known = None if readers is None else readers.readers_of(key, name)
-        if known is None:  # anyone may read it: every later test
-            out.update(t for t in baseline.tests if position[t] > first)
-        else:
-            out.update(known)
-    if readers is not None:
-        added = True
-        # earlier tests whose writes the selected tests may read (they ran first in the baseline)
-        while added:
-            added = False
-            for writer, names in baseline.writes.items():
-                if writer in out:
-                    continue
-                for key, name in names:
-                    if inert is not None and inert(key, name):
-                        continue
-                    if any(
-                        position[t] > position[writer]
-                        for t in (readers.readers_of(key, name) or set()) & out
-                    ):
-                        out.add(writer)
-                        added = True
-                        break
-    return out, bool(written) or out != ids

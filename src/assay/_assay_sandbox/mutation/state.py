@@ -57,6 +57,11 @@ def _shallow(value: Any) -> tuple:
                 id(getattr(value, "__defaults__", None)),
             )
         space = getattr(value, "__dict__", None)
+        if isinstance(space, dict) and _is_logger(value):
+            # its memo of level look-ups, filled by the first `logger.debug(...)`: no state a test
+            # can read (schedule's `logger` counted as written by the first test, and every test
+            # logging through it read it)
+            space = {k: v for k, v in space.items() if k != "_cache"}
         if isinstance(space, (dict, types.MappingProxyType)):
             return (
                 id(value),
@@ -73,6 +78,11 @@ def _shallow(value: Any) -> tuple:
     except Exception:  # noqa: BLE001 - an odd object: its identity is all we can tell
         pass
     return (id(value),)
+
+
+def _is_logger(value: object) -> bool:
+    logging = sys.modules.get("logging")
+    return logging is not None and isinstance(value, logging.Logger)
 
 
 def _is_testcase(cls: type) -> bool:
@@ -123,6 +133,8 @@ class ProjectState:
             if path and (real := real_path(path)).startswith(scratch):
                 self.modules[targets.get(real) or "module:" + mod.__name__] = mod
         self.last = self.take()
+        self.initial = self.last  # before the first test
+        self.written: set[tuple[str, str]] = set()  # by the tests so far
 
     def take(self) -> dict[str, dict[str, tuple]]:
         # the objects stay alive during the snapshot: an id means one object
@@ -140,4 +152,19 @@ class ProjectState:
             for name in sorted(changed(self.last.get(key, {}), now[key]))
         ]
         self.last = now
+        self.written.update((key, name) for key, name in out)
+        return out
+
+    def resets(self) -> list[list[str]]:
+        """[module key, name] of the globals an earlier test wrote that hold their value from before
+        the first test again, where the last test left another: called as a test's own code starts,
+        they are what its setup reset (`schedule.clear()` in a `setUp`). What the tests before left
+        in them cannot reach this test's call (unless a mutant breaks the reset: the plan trusts
+        it only from tests that do not run the mutated line)."""
+        out = []
+        for key, name in sorted(self.written):
+            space = self.modules[key].__dict__
+            now = _shallow(space[name]) if name in space else None
+            if now == self.initial[key].get(name) and now != self.last[key].get(name):
+                out.append([key, name])
         return out
