@@ -204,8 +204,9 @@ def killing_test_name(file: str, stem: str, what: str) -> str:
 
 def _expression(text: str) -> str:
     """The expression a statement's text holds (`return x + 1` -> `x + 1`, `if a:` -> `a`,
-    `if (a) {` -> `a`)."""
-    text = text.strip()
+    `if (a) {` -> `a`, Go's `} else if a {` -> `a`)."""
+    text = text.strip().removeprefix("}").strip()
+    text = text.removeprefix("else ").strip() if text.startswith("else if") else text
     for keyword in ("return ", "if ", "elif ", "while ", "assert "):
         if text.startswith(keyword):
             text = text[len(keyword) :].rstrip(":").strip().removesuffix("{").strip()
