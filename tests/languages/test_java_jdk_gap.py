@@ -74,14 +74,14 @@ final class OldProxies {
 MOCKING = """package com.acme;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
 class PriceMockTest {
     @Test
-    void totalAddsPrices() {
-        assertEquals(350, Price.total(100, 250));
-        assertEquals(0, Price.total());
+    void totalIsNotNegative() {
+        assertTrue(Price.total(100, 250) >= 0);
     }
 
     @Test
@@ -109,5 +109,10 @@ def test_a_file_with_a_test_the_jdk_stops_is_unvalidated_and_its_others_judged(t
     assert entry.verdict is Verdict.UNVALIDATED, [g.feedback for g in entry.gates]
     assert "JDK TOO NEW" in gates["green"].feedback
     assert gates["stability"].status is GateStatus.PASS, gates["stability"].feedback
+    # PIT measured the test that ran (it had stopped: "did not pass without mutation"); its
+    # survivors may be the unjudged test's to kill, so the score is not judged either
+    mutation = gates["mutation"]
+    assert mutation.status is GateStatus.SKIP and mutation.details["killed"] > 0, mutation.feedback
+    assert "(gate 2 says what is missing)" in mutation.feedback
     by_id = {t.id.rsplit("::", 1)[1]: t for t in entry.tests}
     assert "--add-opens java.base/java.lang" in by_id["totalThroughAProxy"].reason
