@@ -216,6 +216,9 @@ class EnvironmentGap:
         if self.missing.startswith("no locale"):  # the system's, whatever the interpreter
             todo = "generate it (locale-gen, or the locales-all package) and run again"
             return f"environment: {self.missing} on this system ({what} unvalidated; {todo})"
+        if self.missing.startswith("no reflective access "):  # a JDK past the test libraries
+            todo = "run on a JDK the project supports, or open it with --add-opens"
+            return f"environment: {self.missing} on this JDK ({what} unvalidated; {todo})"
         if self.missing.startswith("no program"):  # a server or CLI the tests start
             todo = "install it on PATH and run again"
             return f"environment: {self.missing} on this system ({what} unvalidated; {todo})"

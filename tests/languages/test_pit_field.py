@@ -123,3 +123,31 @@ def test_gate_4_judges_a_java_test_by_the_methods_it_runs(tmp_path):
     _, gate = _gate4(tmp_path, "PriceTotalTest", TOTAL_ONLY)
     assert gate.status is GateStatus.PASS, gate.feedback
     assert "discount" not in gate.feedback
+
+
+ABOVE_ONLY = """package com.acme;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import org.junit.jupiter.api.Test;
+
+class PriceDiscountTest {
+    @Test
+    void rejectsMoreThanAll() {
+        assertEquals(66, Price.discount(95, 30));
+        assertThrows(IllegalArgumentException.class, () -> Price.discount(95, 101));
+    }
+}
+"""
+
+
+@pytest.mark.slow
+def test_pits_removed_conditional_is_shown_as_the_operand_it_changes(tmp_path):
+    """`if (pct < 0 || pct > 100)`: PIT's "replaced comparison check with true" on `pct < 0` makes
+    it false (javac jumps into the body when it holds); it survives a test that never passes a
+    negative percentage and is shown as such, not as a condition that always throws."""
+    _, gate = _gate4(tmp_path, "PriceDiscountTest", ABOVE_ONLY)
+    shown = {(s["original"], s["mutated"]) for s in gate.details["survivors"]}
+    assert ("if (pct < 0 || pct > 100) {", "if (false || pct > 100) {") in shown, shown
+    assert not any("replaced comparison check" in mutated for _, mutated in shown), shown

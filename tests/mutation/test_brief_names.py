@@ -137,3 +137,12 @@ def test_a_camel_case_function_keeps_its_words_in_the_suggested_name():
         "encodeHexBothSides"
     )
     assert killing_test_name("pkg/url.py", "parseURL", "arithmetic") == "test_parse_url_arithmetic"
+
+
+def test_an_else_if_brief_names_its_condition():
+    """smetrics' soundex.go: "the result on both sides of `} else if c < 'A' || c > 'Z' {`"."""
+    source = "\tif c >= 'a' {\n\t\tc -= 32\n\t} else if c < 'A' || c > 'Z' {\n\t\tcontinue\n\t}\n"
+    said = _survivor(
+        "soundex.go", source, ((3, 14), (3, 21)), "c >= 'A'", "CONDITIONALS_NEGATION", "Soundex"
+    )
+    assert said.must_assert == "the result on both sides of `c < 'A' || c > 'Z'`"

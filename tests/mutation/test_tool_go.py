@@ -173,6 +173,52 @@ def test_the_files_of_a_used_types_methods_are_targets(tmp_path):
     assert go_sources(root, BAG_TEST, "bag_test.go") == ["bag.go", "bag_sort.go"]
 
 
+# xrash/smetrics keeps its tests in `tests/`: a package of its own importing the module's root
+OUTSIDE_TEST = """package tests
+
+import (
+	"testing"
+
+	bags "example.com/bag"
+)
+
+func TestTotalOutside(t *testing.T) {
+	if got := bags.Total(bags.Bag{Items: []int{1, 2}}); got != 3 {
+		t.Fatalf("got %d", got)
+	}
+}
+"""
+
+
+def test_the_packages_a_test_imports_from_its_module_are_targets(tmp_path):
+    """smetrics' tests/hamming_test.go calls `smetrics.Hamming`; gate 4 mutated only its own
+    package's tests/testcases.go (a table of cases) and said "measured nothing"."""
+    root = _bag(tmp_path / "bag")
+    (root / "tests").mkdir()
+    (root / "tests/cases.go").write_text("package tests\n\nvar sizes = []int{1, 2}\n")
+    (root / "tests/total_test.go").write_text(OUTSIDE_TEST)
+    found = go_sources(root, OUTSIDE_TEST, "tests/total_test.go")
+    assert found == ["bag.go", "bag_sort.go"]  # and the methods of the type it builds
+    # an import of another module, or of the standard library, is not the project's code
+    other = OUTSIDE_TEST.replace('bags "example.com/bag"', '"example.com/bagger"')
+    assert go_sources(root, other, "tests/total_test.go") == ["tests/cases.go"]
+
+
+@pytest.mark.slow
+def test_gate_4_mutates_the_imported_package_of_a_test_outside_it(tmp_path):
+    """Slow lane: real `go test` runs; the targets found above are measured through the test's
+    own package (`-coverpkg`), only the function it runs in scope."""
+    if shutil.which("go") is None:
+        pytest.skip("go is not installed")
+    root = _bag(tmp_path / "bag")
+    (root / "tests").mkdir()
+    (root / "tests/total_test.go").write_text(OUTSIDE_TEST)
+    targets = tuple(go_sources(root, OUTSIDE_TEST, "tests/total_test.go"))
+    gate = _run(root, "tests/total_test.go", targets=targets, executed_only=True)
+    assert gate.scope == {"bag.go": ["Total"]}
+    assert {r.status for _, r in gate.scored} >= {Status.KILLED}
+
+
 @pytest.mark.slow
 def test_gate_4_counts_only_the_functions_the_tests_run(tmp_path):
     """Slow lane: real `go test` runs. As Python's gate 4: a test of `Total` and the sort methods

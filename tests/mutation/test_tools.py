@@ -46,7 +46,7 @@ def test_pit_xml_becomes_assays_mutants_with_gate_2s_test_ids():
     survivors = run.survivors()
     m, r = survivors[0]
     assert (m.file, m.line, m.operator) == (PRICE, 11, "ConditionalsBoundary")
-    assert m.before == "if (c < 0) {" and m.after == "changed conditional boundary"
+    assert m.before == "if (c < 0) {" and m.after == "if (c <= 0) {"
     assert r.covered_by == [
         f"{PRICE_TEST}::totalAddsPrices",
         f"{PRICE_TEST}::totalRejectsNegativePrices",

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from assay.config import tomllib
+from assay.dependencies import jdk
 from assay.dependencies.committed import committed_test_imports
 
 if TYPE_CHECKING:
@@ -312,6 +313,8 @@ class Dependencies:
             m = _MISSING_PROGRAM.search(text)
             if m:
                 return Gap("program", m.group(1))
+            if opened := jdk.closed_package(text):
+                return Gap("jdk", opened)
             if _MISSING_LOCALE.search(text):
                 names = [m.group(1) for t in texts for m in _LOCALE_NAME.finditer(t)]
                 return Gap("locale", names[0] if names else "the test sets")
@@ -357,7 +360,7 @@ class Dependencies:
 class Gap:
     """Something the project needs that the test interpreter lacks."""
 
-    kind: Literal["module", "stdlib", "metadata", "plugin", "locale", "python", "program"]
+    kind: Literal["module", "stdlib", "metadata", "plugin", "locale", "python", "program", "jdk"]
     name: str
     # the distribution that installs a missing module, when the project declares it
     dist: str = ""
@@ -375,6 +378,8 @@ class Gap:
         }
         if self.kind == "python":
             return f"no {self.name} in this Python (removed in {REMOVED[self.name]})"
+        if self.kind == "jdk":
+            return f"{jdk.LABEL}{self.name}"
         if self.kind == "locale" and " " in self.name:  # no name in the traceback
             return f"no locale {self.name}"
         return f"no {what[self.kind]} '{self.name}'"
@@ -398,6 +403,8 @@ class Gap:
                 f"the code calls {self.name}, which Python {REMOVED[self.name]} removed: the "
                 "test interpreter is newer than the project supports"
             )
+        if self.kind == "jdk":
+            return jdk.reason(self.name)
         if self.kind == "program":
             return (
                 f"program '{self.name}' is not installed where the tests run (not on PATH); "

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import time
 
-from assay.dependencies import Dependencies
+from assay.dependencies import Dependencies, jdk
 from assay.dependencies.installed import Installed
 from assay.execution.runner import Outcome, TestRun
 from assay.feedback import compose, failure_summary, trim
@@ -51,6 +51,12 @@ PROGRAM_HINT = (
     "Not judged: install {missing} on this system, on PATH where the tests run, and run again (the "
     "other tests went on through the gates)."
 )
+JDK_HEADER = "UNVALIDATED: Gate 2 — JDK TOO NEW FOR THE TEST DEPENDENCIES"
+JDK_HINT = (
+    "Not judged: a library the tests run reflects into the JDK's closed packages ({missing}); run "
+    "on a JDK the project supports, or open them to the tests' JVM (`--add-opens`), and run again "
+    "(the other tests went on through the gates)."
+)
 # a non-strict xfail that passes (XPASS) passes for pytest and says nothing of the test either way;
 # its author expects it to fail: unjudged, as an xfail is (pytest fails a strict one itself)
 FAILING = {Outcome.FAILED, Outcome.ERROR, Outcome.TIMEOUT}
@@ -84,12 +90,25 @@ def judge_run(
     outcomes: list[TestOutcome] = []
     body: list[str] = []
     gaps: dict[str, list[str]] = {}
+    # a class whose initializer the JDK stopped fails every later test of the JVM without a cause
+    closed = next(
+        (
+            g
+            for rec in run.tests.values()
+            if rec.outcome in FAILING
+            and (g := deps.gap([rec.message], installed)) is not None
+            and g.kind == "jdk"
+        ),
+        None,
+    )
     for nodeid, rec in run.tests.items():
         # a skip too: `pytest.importorskip` of a module the project needs hides the same gap
         unjudged = rec.outcome in (Outcome.FAILED, Outcome.ERROR, Outcome.SKIPPED)
         gap = deps.gap([rec.message, *rec.import_errors], installed) if unjudged else None
         if gap is None and rec.outcome is Outcome.SKIPPED:
             gap = deps.skip_gap(rec.message, installed)
+        if unjudged and closed and gap is None and jdk.LATER.search(rec.message):
+            gap = closed
         if gap is not None:
             outcomes.append(TestOutcome(nodeid, Verdict.UNVALIDATED, gate, gap.reason))
             gaps.setdefault(gap.label, []).append(nodeid)
@@ -294,15 +313,17 @@ class GreenGate(BaseGate):
             locales = [g.removeprefix("no locale ") for g in gaps if g.startswith("no locale ")]
             removed = [g.removeprefix("no ") for g in gaps if REMOVED in g]
             programs = [g.removeprefix("no ") for g in gaps if g.startswith("no program ")]
+            closed_ = [g.removeprefix(jdk.LABEL) for g in gaps if g.startswith(jdk.LABEL)]
             modules = [
                 g.removeprefix("no ")
                 for g in gaps
-                if not g.startswith(("no locale ", "no program ")) and REMOVED not in g
+                if not g.startswith(("no locale ", "no program ", jdk.LABEL)) and REMOVED not in g
             ]
             hints = [
                 *([LOCALE_HINT.format(missing=", ".join(locales))] if locales else []),
                 *([PROGRAM_HINT.format(missing=", ".join(programs))] if programs else []),
                 *([PYTHON_HINT.format(missing=", ".join(removed))] if removed else []),
+                *([JDK_HINT.format(missing=", ".join(closed_))] if closed_ else []),
                 *(
                     [
                         GAP_HINT.format(
@@ -322,6 +343,8 @@ class GreenGate(BaseGate):
                     if modules
                     else PYTHON_HEADER
                     if removed
+                    else JDK_HEADER
+                    if closed_
                     else PROGRAM_HEADER
                     if programs
                     else LOCALE_HEADER,

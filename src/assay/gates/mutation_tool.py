@@ -230,7 +230,7 @@ def judge(
         head, _, rest = said.partition("\n")
         line = (
             f"{n} of the file's tests did not run ({'; '.join(gaps)}): the survivors below may be"
-            " theirs to kill. Install what is missing and run again."
+            " theirs to kill. Run again where they can run (gate 2 says what is missing)."
         )
         return GateResult(
             gate,

@@ -29,10 +29,13 @@ JUNIT5_PLUGIN = f"""        <dependencies>
           </dependency>
         </dependencies>
 """
+# skipFailingTests has no `-D` property: a test gate 2 left unjudged (the environment's gap, as a
+# JDK past semver4j's mockito) fails in PIT's coverage run too, and PIT stopped the whole file
 PLUGIN = f"""      <plugin>
         <groupId>org.pitest</groupId>
         <artifactId>pitest-maven</artifactId>
         <version>{PIT_VERSION}</version>
+        <configuration><skipFailingTests>true</skipFailingTests></configuration>
 {{junit5}}      </plugin>
 """
 # a build that runs its tests on the JUnit platform (JUnit 5, or JUnit 4 through the vintage engine)

@@ -24,6 +24,10 @@ _GO_DECL = re.compile(r"^(?:func(?:\s*\([^)]*\))?|type|var|const)\s+([A-Za-z_]\w
 # the receiver type of a Go method: a test using a type tests its methods in other files too
 # (`sort.Sort(err)` runs `Error.Less` in sort.go, a name the test never writes)
 _GO_RECEIVER = re.compile(r"^func\s*\(\s*(?:\w+\s+)?\*?\s*([A-Za-z_]\w*)", re.M)
+_GO_MODULE = re.compile(r"^module\s+(\S+)", re.M)
+# `import "p"`, `import x "p"` and `import ( ... )` blocks; the paths in them
+_GO_IMPORTS = re.compile(r"^import\s*(\([^)]*\)|[\w.]*\s*\"[^\"]+\")", re.M)
+_GO_PATH = re.compile(r"\"([^\"]+)\"")
 # Rust items reachable from an integration test: `pub` ones, methods inside impls included
 _RUST_ITEM = re.compile(
     r"^([ \t]*)pub(?:\([^)]*\))?\s+(?:(?:const|async|unsafe|extern\s+\"\w+\")\s+)*"
@@ -56,20 +60,54 @@ def _texts(root: Path, files: list[str]) -> Iterator[tuple[str, str]]:
 
 
 def go_sources(root: Path, source: str, rel: str) -> list[str]:
-    """A Go test file's package (its directory, `_test.go` files left out): the files declaring a
-    name the test uses or a method of a type it uses, else all of them. Gate 4 then counts only
-    the functions the tests run (`mutation.tools.go.executed`)."""
+    """A Go test file's package (its directory, `_test.go` files left out) and the packages of
+    its own module it imports: the files declaring a name the test uses or a method of a type it
+    uses, else all of its own package's. Gate 4 then counts only the functions the tests run
+    (`mutation.tools.go.executed`). xrash/smetrics keeps its tests in `tests/`, a package that
+    imports the module's root: gate 4 had mutated only `tests/testcases.go` (a table) and said
+    "measured nothing" of tests that call `smetrics.Hamming`."""
     directory = PurePosixPath(rel).parent
+    files = _go_files(root, directory)
+    own = _defining(root, files, source, _GO_DECL, _GO_RECEIVER)
+    imported = [
+        found
+        for package in _go_imported(root, source, rel)
+        if package != directory
+        for found in _defining(root, _go_files(root, package), source, _GO_DECL, _GO_RECEIVER)
+    ]
+    return (own + imported or files)[:LIMIT]
+
+
+def _go_files(root: Path, directory: PurePosixPath) -> list[str]:
     try:
         names = sorted(os.listdir(root / directory))
     except OSError:
         return []
-    files = [
+    return [
         (directory / n).as_posix()
         for n in names
         if n.endswith(".go") and not n.endswith("_test.go") and (root / directory / n).is_file()
     ]
-    return (_defining(root, files, source, _GO_DECL, _GO_RECEIVER) or files)[:LIMIT]
+
+
+def _go_imported(root: Path, source: str, rel: str) -> list[PurePosixPath]:
+    """The directories of the packages of the test's own module that it imports."""
+    module = nearest(root, rel, ("go.mod",))
+    if module is None:
+        return []
+    try:
+        gomod = (root / module / "go.mod").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return []
+    if (declared := _GO_MODULE.search(gomod)) is None:
+        return []
+    path = declared.group(1)
+    found = []
+    for block in _GO_IMPORTS.findall(source):
+        for imported in _GO_PATH.findall(block):
+            if imported == path or imported.startswith(path + "/"):
+                found.append(PurePosixPath(module) / imported[len(path) :].lstrip("/"))
+    return found
 
 
 def _rust_named(root: Path, files: list[str], code: str) -> list[str]:

@@ -147,6 +147,9 @@ def closest_tests(r: MutantResult, per_test: bool = True) -> list[str]:
 def brief(m: Mutant, r: MutantResult, per_test: bool = True) -> SurvivorBrief:
     before, after = _expression(m.before), _expression(m.after)
     kind = category(m.operator, m.original, m.replacement)
+    if kind == "condition" and m.replacement in ("true", "false") and m.original.strip() in before:
+        # one operand of `a || b` made false (PIT): what to assert is an input where only `a` holds
+        before = m.original.strip() or before
     template = ASSERT.get(kind, "a result that differs between `{before}` and `{after}`")
     # the innermost name: `Class.method`, Rust's `<impl Iterator for Hex>::next`
     name = (
@@ -201,8 +204,9 @@ def killing_test_name(file: str, stem: str, what: str) -> str:
 
 def _expression(text: str) -> str:
     """The expression a statement's text holds (`return x + 1` -> `x + 1`, `if a:` -> `a`,
-    `if (a) {` -> `a`)."""
-    text = text.strip()
+    `if (a) {` -> `a`, Go's `} else if a {` -> `a`)."""
+    text = text.strip().removeprefix("}").strip()
+    text = text.removeprefix("else ").strip() if text.startswith("else if") else text
     for keyword in ("return ", "if ", "elif ", "while ", "assert "):
         if text.startswith(keyword):
             text = text[len(keyword) :].rstrip(":").strip().removesuffix("{").strip()

@@ -30,6 +30,7 @@ from assay.languages.maven_tools import add_pit_plugin as _add_plugin
 from assay.languages.tooling import TEST_ID_SEP, nearest
 from assay.mutation.model import Mutant, MutantResult, MutationResult, Status
 from assay.mutation.tools.base import ToolRequest, assemble, drop_other_tests, span_mutant
+from assay.mutation.tools.pit_conditions import conditional, edits
 from assay.mutation.tools.scratch_run import ended
 
 GOAL = f"org.pitest:pitest-maven:{PIT_VERSION}:mutationCoverage"
@@ -243,27 +244,36 @@ def read_mutations(
     """PIT's mutations.xml as assay's mutants and results."""
     mutants: list[Mutant] = []
     results: dict[str, MutantResult] = {}
-    for i, node in enumerate(ET.parse(xml).getroot().iter("mutation")):
+    nodes = list(ET.parse(xml).getroot().iter("mutation"))
+    conditions = _conditions(nodes, sources, classes)
+    for i, node in enumerate(nodes):
         owner = (node.findtext("mutatedClass") or "").split("$", 1)[0]
         rel = classes.get(owner)
         if rel is None:
             continue
         text = sources[rel]
         line = int(node.findtext("lineNumber") or 1)
-        code = text.split("\n")[line - 1] if line <= text.count("\n") + 1 else ""
+        code = _line(text, line)
         indent = len(code) - len(code.lstrip())
         described = node.findtext("description") or ""
         operator = (node.findtext("mutator") or "").rsplit(".", 1)[-1]
-        mutant = span_mutant(
-            f"pit-{i}",
-            rel,
-            text,
-            (line, indent + 1),
-            (line, len(code.rstrip()) + 1),
-            described,
-            operator.removesuffix("Mutator") or "pit",
-            after=described,
-        )
+        operator = operator.removesuffix("Mutator") or "pit"
+        if i in conditions:  # the operand PIT's jump tests, as the mutant changes it
+            a, b, value = conditions[i]
+            mutant = span_mutant(
+                f"pit-{i}", rel, text, (line, a + 1), (line, b + 1), value, operator
+            )
+        else:
+            mutant = span_mutant(
+                f"pit-{i}",
+                rel,
+                text,
+                (line, indent + 1),
+                (line, len(code.rstrip()) + 1),
+                described,
+                operator,
+                after=described,
+            )
         # the method, by class: a lambda's code runs when its method does (`lambda$get$0`)
         method = node.findtext("mutatedMethod") or ""
         method = m.group(1) if (m := _LAMBDA.match(method)) else method
@@ -281,6 +291,35 @@ def read_mutations(
             reason="" if node.get("status") in STATUS else f"PIT: {node.get('status')}",
         )
     return mutants, results
+
+
+def _line(text: str, line: int) -> str:
+    return text.split("\n")[line - 1] if line <= text.count("\n") + 1 else ""
+
+
+def _conditions(
+    nodes: list[ET.Element], sources: dict[str, str], classes: dict[str, str]
+) -> dict[int, tuple[int, int, str]]:
+    """By mutation's position: the conditional mutants that read as one operand of their line's
+    condition made true or false, shifted or negated (`pit_conditions`)."""
+    lines: dict[tuple[str, str, str, int], dict[str, list[tuple[int, int]]]] = {}
+    for i, node in enumerate(nodes):
+        mutator = node.findtext("mutator") or ""
+        rel = classes.get((node.findtext("mutatedClass") or "").split("$", 1)[0])
+        if rel is None or not conditional(mutator):
+            continue
+        key = (
+            rel,
+            node.findtext("mutatedClass") or "",
+            (node.findtext("mutatedMethod") or "") + (node.findtext("methodDescription") or ""),
+            int(node.findtext("lineNumber") or 1),
+        )
+        index = int(node.findtext("indexes/index") or -1)
+        lines.setdefault(key, {}).setdefault(mutator, []).append((index, i))
+    out: dict[int, tuple[int, int, str]] = {}
+    for (rel, _, _, line), mutants in lines.items():
+        out.update(edits(_line(sources[rel], line), mutants))
+    return out
 
 
 def _names(node: ET.Element, tag: str) -> list[str]:
