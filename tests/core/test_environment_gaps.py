@@ -206,6 +206,32 @@ def test_a_missing_dotted_module_is_named_as_imported_with_its_distribution(tmp_
     assert "pip install pyyaml" in gap.reason
 
 
+def test_a_module_only_the_committed_tests_import_names_the_distribution_to_install(tmp_path):
+    """dpath's tests import `nose2.tools.such`, which the project declares nowhere: the line named
+    the module and no distribution, while the user must `pip install nose2`. The name is the
+    top-level module Python could not import; where the two are known to differ, the known one;
+    a namespace package by its first two parts."""
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "paths"\n')
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_old.py").write_text(
+        "from nosey.tools.such import helper\nimport yaml\nfrom ruamel.yaml import YAML\n"
+    )
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-C", str(tmp_path)]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-qm", "init"], check=True)
+    deps = Dependencies(tmp_path, [], set())
+    trace = "  from nosey.tools.such import helper\nModuleNotFoundError: No module named 'nosey'"
+    gap = deps.gap([trace])
+    assert gap is not None and gap.label == "no module 'nosey.tools.such'"
+    assert gap.reason.endswith("(the project uses it; pip install nosey)"), gap.reason
+    gap = deps.gap(["ModuleNotFoundError: No module named 'yaml'"])
+    assert gap is not None and "pip install pyyaml" in gap.reason
+    trace = "  from ruamel.yaml import YAML\nModuleNotFoundError: No module named 'ruamel'"
+    gap = deps.gap([trace])
+    assert gap is not None and gap.reason.endswith("; pip install ruamel.yaml)"), gap.reason
+
+
 CALC = {
     "src/calc.py": """
         def clamp(x, low, high):
