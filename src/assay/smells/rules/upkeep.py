@@ -80,7 +80,9 @@ def duplicate_assert(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
     """The same assertion twice, with nothing in between that could change its outcome, is a
     copy-paste slip: usually a different value was meant. An assertion that calls an object of the
     test (`fm(3)`, `next(it)`, `cache.get(k)`) can change it, so its repetition checks the second
-    call (memoized, exhausted, idempotent) and is not flagged.
+    call (memoized, exhausted, idempotent) and is not flagged; so can another assertion that calls
+    anything between the two (termcolor's `cache_info().hits == 1`, asserted again after two
+    more `colored(...)` calls: the count did not move).
 
     Bad:
         def test_bounds():
@@ -106,6 +108,8 @@ def duplicate_assert(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
             key = ast.dump(stmt)
             if key in seen:
                 yield Hit.at(stmt)
+            elif any(isinstance(n, ast.Call) for n in ast.walk(stmt)):
+                seen = set()  # a call in between may change what the earlier ones read
             seen.add(key)
 
 
