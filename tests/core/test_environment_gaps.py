@@ -449,6 +449,52 @@ def test_a_low_score_without_the_tests_the_environment_kept_from_running_is_unva
     assert "sign.py, line" in mutation.feedback  # the survivors are still shown
 
 
+def test_a_test_that_swallows_the_import_error_of_a_missing_module_is_unvalidated(project):
+    """texttable's `test_cjkwarp`: `try: import cjkwrap ... except ImportError: True`. Without the
+    module (its tox.ini installs it) the test passed having checked nothing, and gate 4 called it
+    low value ("reaches no mutant"): an environment gap, hidden by the test. A guarded import of a
+    module the project does not know stays the test's own business."""
+    root = project(
+        {
+            "wrap.py": "def wrap(text):\n    return text.split()\n",
+            "tests/test_wrap.py": """
+                from wrap import wrap
+
+
+                def test_wrap():
+                    assert wrap("a b") == ["a", "b"]
+
+
+                def test_wide_wrap():
+                    try:
+                        import fakedep_missing
+
+                        assert wrap("a b") == fakedep_missing.wrap("a b")
+                    except ImportError:
+                        pass
+
+
+                def test_optional_speedup():
+                    try:
+                        import not_the_projects_module
+                    except ImportError:
+                        not_the_projects_module = None
+                    assert wrap("a") == ["a"]
+                """,
+        },
+        'dependencies = ["fakedep-missing>=1"]\n' + GATES_1_2,
+    )
+    f = verify([root / "tests/test_wrap.py"], root=root, use_cache=False).files[0]
+    verdicts = {t.id.split("::")[1]: (t.verdict, t.reason) for t in f.tests}
+    assert f.verdict is Verdict.UNVALIDATED, verdicts
+    verdict, reason = verdicts["test_wide_wrap"]
+    assert verdict is Verdict.UNVALIDATED
+    assert reason.startswith("module 'fakedep_missing' is not installed"), reason
+    assert reason.endswith("the test catches the ImportError and checks nothing without it")
+    assert verdicts["test_wrap"][0] is Verdict.ACCEPTED
+    assert verdicts["test_optional_speedup"][0] is Verdict.ACCEPTED
+
+
 HELLO = {
     "src/hello/__init__.py": """
         def greet(name):
