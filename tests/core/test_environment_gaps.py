@@ -495,6 +495,44 @@ def test_a_test_that_swallows_the_import_error_of_a_missing_module_is_unvalidate
     assert verdicts["test_optional_speedup"][0] is Verdict.ACCEPTED
 
 
+def test_a_pytest_plugin_the_config_needs_is_named_when_pytest_stops_before_any_test(project):
+    """blinker 1.9: `filterwarnings = ["error"]` and `asyncio_mode = "auto"` without pytest-asyncio
+    turn pytest's "Unknown config option" warning into an internal error before any test runs; the
+    file read "NO TEST PASSED: Every test was skipped, xfail, or lacks an installed dependency",
+    naming none. The option and the plugin to install are named now."""
+    root = project(
+        {
+            "calc.py": "def add(a, b):\n    return a + b\n",
+            "tests/test_calc.py": """
+                from calc import add
+
+
+                def test_add():
+                    assert add(1, 2) == 3
+                """,
+        },
+        '[tool.pytest.ini_options]\nfilterwarnings = ["error"]\nasyncio_mode = "auto"\n'
+        + GATES_1_2,
+    )
+    f = verify([root / "tests"], root=root, use_cache=False).files[0]
+    green = f.gates[-1]
+    assert (f.verdict, green.gate) == (Verdict.UNVALIDATED, "green"), green.feedback
+    assert "sets `asyncio_mode`, an option of the plugin pytest-asyncio" in green.feedback
+    assert "pip install pytest-asyncio" in green.feedback
+    assert {t.verdict for t in f.tests} <= {Verdict.UNVALIDATED}
+
+
+def test_an_unknown_option_no_plugin_table_knows_is_named_too():
+    from assay.languages.pytest_results import internal_error
+
+    said = internal_error(
+        '    warnings.warn(f"Unknown config option: {key}\\n")\n'
+        "INTERNALERROR> pytest.PytestConfigWarning: Unknown config option: zz_opt\n"
+    )
+    assert "sets `zz_opt`, which no installed plugin knows" in said
+    assert internal_error("INTERNALERROR> boom").endswith(":\nINTERNALERROR> boom")
+
+
 HELLO = {
     "src/hello/__init__.py": """
         def greet(name):

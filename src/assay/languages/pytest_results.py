@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -73,3 +74,48 @@ def results(tests: dict[str, dict], roots: tuple[str, ...]) -> dict[str, TestRes
         )
         for k, v in tests.items()
     }
+
+
+INTERNAL_ERROR = 3  # pytest.ExitCode.INTERNAL_ERROR
+# ini options of common pytest plugins -> the plugin's distribution
+PLUGIN_OPTIONS = {
+    "asyncio_mode": "pytest-asyncio",
+    "asyncio_default_fixture_loop_scope": "pytest-asyncio",
+    "trio_mode": "pytest-trio",
+    "timeout": "pytest-timeout",
+    "timeout_method": "pytest-timeout",
+    "DJANGO_SETTINGS_MODULE": "pytest-django",
+    "django_find_project": "pytest-django",
+    "env": "pytest-env",
+    "mock_use_standalone_module": "pytest-mock",
+    "looponfailroots": "pytest-xdist",
+    "qt_api": "pytest-qt",
+    "bdd_features_base_dir": "pytest-bdd",
+}
+# the warning's own line, not the source line of pytest's traceback that formats it
+_UNKNOWN_OPTION = re.compile(r"Unknown config option: ([\w.-]+)\s*$", re.M)
+
+
+def internal_error(output: str) -> str:
+    """Why pytest stopped with an internal error before any test ran, for the `environment` of
+    the run (the file is `unvalidated`, no test blamed). blinker's `filterwarnings = ["error"]`
+    with `asyncio_mode = "auto"` and no pytest-asyncio: the unknown option's warning became the
+    error, and the file read "NO TEST PASSED ... skipped, xfail, or lacks a dependency"."""
+    if found := _UNKNOWN_OPTION.findall(output):
+        option = found[-1]
+        if plugin := PLUGIN_OPTIONS.get(option):
+            return (
+                f"pytest stopped before any test ran: the project's pytest configuration sets "
+                f"`{option}`, an option of the plugin {plugin}, which is not installed for the "
+                f"test interpreter; pip install {plugin}"
+            )
+        return (
+            f"pytest stopped before any test ran: the project's pytest configuration sets "
+            f"`{option}`, which no installed plugin knows (a pytest plugin of the project's test "
+            "dependencies is missing from the test interpreter)"
+        )
+    lines = [ln for ln in output.strip().splitlines() if ln.startswith("INTERNALERROR>")]
+    tail = "\n".join(lines[-3:]) if lines else ""
+    return "pytest stopped with an internal error before any test ran" + (
+        f":\n{tail}" if tail else ""
+    )

@@ -30,7 +30,12 @@ from assay.execution.workspace import Workspace
 from assay.feedback import relativize
 from assay.languages.base import Language
 from assay.languages.pytest_ini import addopts
-from assay.languages.pytest_results import plan_ahead, read_run
+from assay.languages.pytest_results import (
+    INTERNAL_ERROR,
+    internal_error,
+    plan_ahead,
+    read_run,
+)
 from assay.sandbox import Sandbox
 from assay.sandbox.environment import venv_path
 
@@ -335,6 +340,10 @@ class PythonPytestRunner:
         if data["exitstatus"] == USAGE_ERROR:
             raise ConfigError(usage_problem(result.stderr))
         read_run(run, data, paths, roots)
+        if data["exitstatus"] == INTERNAL_ERROR and not run.tests:
+            said = f"{result.stdout}\n{result.stderr}"
+            run.environment = relativize(internal_error(said), *roots)
+            return run
         if data.get("ended") is False:  # pytest failed after the tests (`Recorder.sessionfinish`)
             told = "\n".join((result.stderr or result.stdout).strip().splitlines()[-15:])
             run.after_tests = relativize(told, *roots) or (
