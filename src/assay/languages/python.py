@@ -30,12 +30,7 @@ from assay.execution.workspace import Workspace
 from assay.feedback import relativize
 from assay.languages.base import Language
 from assay.languages.pytest_ini import addopts
-from assay.languages.pytest_results import (
-    INTERNAL_ERROR,
-    internal_error,
-    plan_ahead,
-    read_run,
-)
+from assay.languages.pytest_results import INTERNAL_ERROR, internal_error, plan_ahead, read_run
 from assay.sandbox import Sandbox
 from assay.sandbox.environment import venv_path
 
