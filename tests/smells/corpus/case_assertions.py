@@ -5,7 +5,7 @@ import pytest
 from unittest import TestCase, mock
 
 from pricing import add, parse, total
-from pricing import Config
+from pricing import ChildConfig, Config
 
 
 def test_runs_only():  # expect[AS001]
@@ -427,6 +427,10 @@ class AbstractConfigTests:
 
 class ConfigTests(TestCase, AbstractConfigTests):
     config_class = Config
+
+
+class ChildConfigTests(TestCase, AbstractConfigTests):
+    config_class = ChildConfig
 
 
 def test_a_constructed_object_against_another_class():

@@ -49,8 +49,9 @@ def _converted_part(args: list[ast.expr], aliases: dict[str, str]) -> bool:
 
 
 def _names_class(test: TestFunc, func: ast.expr) -> str:
-    """The class `func` names (`Dict`, or `self.dict_class` that a class of the test file sets to
-    one), or ""; a class is the project's (the target index says so) or a CapWords name."""
+    """The class `func` names (`Dict`, or `self.dict_class` that the classes of the test file set
+    to classes: addict's `Dict` and `CHILD_CLASS`), or ""; a class is the project's (the target
+    index says so) or a CapWords name."""
     aliases = test.module.aliases
     if isinstance(func, ast.Attribute) and dotted(func.value, {}) in ("self", "cls"):
         values = [
@@ -61,8 +62,8 @@ def _names_class(test: TestFunc, func: ast.expr) -> str:
             and any(isinstance(t, ast.Name) and t.id == func.attr for t in stmt.targets)
             and not (isinstance(stmt.value, ast.Constant) and stmt.value.value is None)
         ]
-        names = {_names_class(test, v) for v in values}
-        return names.pop() if len(names) == 1 else ""
+        names = sorted({_names_class(test, v) for v in values})
+        return names[0] if names and names[0] else ""  # every class of the file sets a class
     name = dotted(func, aliases) or "" if isinstance(func, (ast.Name, ast.Attribute)) else ""
     last = last_name(name)
     targets = test.module.targets
