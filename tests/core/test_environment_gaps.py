@@ -520,6 +520,9 @@ def test_a_pytest_plugin_the_config_needs_is_named_when_pytest_stops_before_any_
     assert "sets `asyncio_mode`, an option of the plugin pytest-asyncio" in green.feedback
     assert "pip install pytest-asyncio" in green.feedback
     assert {t.verdict for t in f.tests} <= {Verdict.UNVALIDATED}
+    proc = run_cli("verify", "tests", "--no-cache", cwd=root)
+    line = next(ln for ln in proc.stdout.splitlines() if ln.startswith("environment: "))
+    assert "pip install pytest-asyncio in " in line and "the build environment" not in line
 
 
 def test_an_unknown_option_no_plugin_table_knows_is_named_too():

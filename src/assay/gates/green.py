@@ -212,12 +212,12 @@ class GreenGate(BaseGate):
         before = ctx.workspace.snapshot()
         run = ctx.runner.run(ctx.workspace, [candidate.rel])
         before = run.tree_before if run.tree_before is not None else before
+        python = getattr(ctx.runner, "python", None)
         if run.environment:
-            return unrun(self.name, run.environment, time.monotonic() - start)
+            return unrun(self.name, run.environment, time.monotonic() - start, python)
         if run.crash and run.running is None:  # a runner that cannot tell (a JVM's reports)
             unfinished = [t for t in ctx.facts.collected or [] if t not in run.tests]
             run.running = unfinished[0] if len(unfinished) == 1 else None
-        python = getattr(ctx.runner, "python", None)
         installed = Installed(python) if python else None
         deps = ctx.project.dependencies
         swallowed = (
@@ -345,9 +345,10 @@ class GreenGate(BaseGate):
         return GateResult(self.name, GateStatus.PASS, elapsed, tests=outcomes, details=details)
 
 
-def unrun(gate: str, missing: str, elapsed: float) -> GateResult:
+def unrun(gate: str, missing: str, elapsed: float, python: str | None = None) -> GateResult:
     """The run did not happen for want of something the machine lacks (the runner says what): the
-    file is `unvalidated` with that named, never rejected, never cached."""
+    file is `unvalidated` with that named, never rejected, never cached. With `python` (the test
+    interpreter: a pytest plugin it lacks), the summary names it, not "the build environment"."""
     return GateResult(
         gate,
         GateStatus.SKIP,
@@ -358,7 +359,7 @@ def unrun(gate: str, missing: str, elapsed: float) -> GateResult:
             "Not judged: the tests did not run. Provide what is missing and run again.",
         ),
         verdict=Verdict.UNVALIDATED,
-        details={"environment": missing},
+        details={"environment": environment_details({missing: []}, python) if python else missing},
     )
 
 
