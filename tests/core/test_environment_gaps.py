@@ -515,10 +515,10 @@ def test_a_pytest_plugin_the_config_needs_is_named_when_pytest_stops_before_any_
         + GATES_1_2,
     )
     f = verify([root / "tests"], root=root, use_cache=False).files[0]
-    green = f.gates[-1]
-    assert (f.verdict, green.gate) == (Verdict.UNVALIDATED, "green"), green.feedback
-    assert "sets `asyncio_mode`, an option of the plugin pytest-asyncio" in green.feedback
-    assert "pip install pytest-asyncio" in green.feedback
+    gate = f.gates[-1]  # gate 1's process stops as gate 2's would
+    assert (f.verdict, gate.gate) == (Verdict.UNVALIDATED, "compile"), gate.feedback
+    assert "sets `asyncio_mode`, an option of the plugin pytest-asyncio" in gate.feedback
+    assert "pip install pytest-asyncio" in gate.feedback
     assert {t.verdict for t in f.tests} <= {Verdict.UNVALIDATED}
     proc = run_cli("verify", "tests", "--no-cache", cwd=root)
     line = next(ln for ln in proc.stdout.splitlines() if ln.startswith("environment: "))
@@ -533,7 +533,39 @@ def test_an_unknown_option_no_plugin_table_knows_is_named_too():
         "INTERNALERROR> pytest.PytestConfigWarning: Unknown config option: zz_opt\n"
     )
     assert "sets `zz_opt`, which no installed plugin knows" in said
-    assert internal_error("INTERNALERROR> boom").endswith(":\nINTERNALERROR> boom")
+    assert internal_error("INTERNALERROR> x\nINTERNALERROR> boom").endswith("ran: boom")
+
+
+def test_pytest_stopping_at_configuration_is_not_a_file_without_tests(project):
+    """blinker 1.9 with today's pytest-asyncio: its configure-time deprecation warning, made an
+    error by `filterwarnings = ["error"]`, stopped pytest before collection; every file read
+    "rejected at compile: no tests collected (no test_* functions or Test* classes)"."""
+    root = project(
+        {
+            "calc.py": "def add(a, b):\n    return a + b\n",
+            "conftest.py": """
+                import pytest
+
+
+                def pytest_configure(config):
+                    warning = pytest.PytestDeprecationWarning("the loop scope is unset")
+                    config.issue_config_time_warning(warning, stacklevel=2)
+                """,
+            "tests/test_calc.py": """
+                from calc import add
+
+
+                def test_add():
+                    assert add(1, 2) == 3
+                """,
+        },
+        '[tool.pytest.ini_options]\nfilterwarnings = ["error"]\n' + GATES_1_2,
+    )
+    f = verify([root / "tests"], root=root, use_cache=False).files[0]
+    assert (f.verdict, f.rejected_at) == (Verdict.UNVALIDATED, "compile"), f.gates[0].feedback
+    said = f.gates[0].feedback
+    assert "before any test ran: pytest.PytestDeprecationWarning: the loop scope is unset" in said
+    assert "`filterwarnings = error` makes an error" in said
 
 
 HELLO = {

@@ -115,7 +115,10 @@ def internal_error(output: str) -> str:
             "dependencies is missing from the test interpreter)"
         )
     lines = [ln for ln in output.strip().splitlines() if ln.startswith("INTERNALERROR>")]
-    tail = "\n".join(lines[-3:]) if lines else ""
-    return "pytest stopped with an internal error before any test ran" + (
-        f":\n{tail}" if tail else ""
+    last = lines[-1].removeprefix("INTERNALERROR>").strip() if lines else ""
+    said = "pytest stopped with an internal error before any test ran" + (
+        f": {last}" if last else ""
     )
+    if re.match(r"[\w.]*Warning:", last):  # blinker's pytest-asyncio, newer than it pins
+        said += " (a warning, which the project's `filterwarnings = error` makes an error)"
+    return said

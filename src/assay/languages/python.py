@@ -153,6 +153,11 @@ class PythonPytestRunner:
         else:
             run = self._pytest(ws, "checked", files)
         run.tree_before = tree_before
+        if run.environment is not None:  # pytest stopped before any test: its setup, not a test
+            return CompileResult(
+                errors=[Problem(files[0], run.environment, kind="environment")],
+                duration_s=run.duration_s,
+            )
         if run.crash is not None:
             run = self._pytest(ws, "collect", files)
         elif not run.errors:
