@@ -495,6 +495,15 @@ def test_a_test_that_swallows_the_import_error_of_a_missing_module_is_unvalidate
     assert verdicts["test_optional_speedup"][0] is Verdict.ACCEPTED
 
 
+TEST_ADD = """
+    from calc import add
+
+
+    def test_add():
+        assert add(1, 2) == 3
+    """
+
+
 def test_a_pytest_plugin_the_config_needs_is_named_when_pytest_stops_before_any_test(project):
     """blinker 1.9: `filterwarnings = ["error"]` and `asyncio_mode = "auto"` without pytest-asyncio
     turn pytest's "Unknown config option" warning into an internal error before any test runs; the
@@ -566,6 +575,22 @@ def test_pytest_stopping_at_configuration_is_not_a_file_without_tests(project):
     said = f.gates[0].feedback
     assert "before any test ran: pytest.PytestDeprecationWarning: the loop scope is unset" in said
     assert "`filterwarnings = error` makes an error" in said
+
+
+def test_options_of_missing_pytest_plugins_in_addopts_name_the_plugins(project):
+    """url-normalize 3.1: its addopts pass `--cov=...` and `--disable-socket`, options of
+    pytest-cov and pytest-socket (its `dev` extra); the line said only "unrecognized arguments:
+    check pytest_args ... and the addopts". It names the plugins to install now."""
+    root = project(
+        {"calc.py": "def add(a, b):\n    return a + b\n", "tests/test_calc.py": TEST_ADD},
+        '[tool.pytest.ini_options]\naddopts = "--disable-socket --reruns=2 --zz-unknown"\n'
+        + GATES_1_2,
+    )
+    proc = run_cli("verify", "tests", "--no-cache", cwd=root)
+    assert proc.returncode == 2, proc.stdout[-2000:]
+    line = proc.stderr.strip().splitlines()[-1]
+    assert "options of pytest-socket, pytest-rerunfailures, not installed" in line, line
+    assert "(pip install pytest-socket pytest-rerunfailures)" in line
 
 
 HELLO = {

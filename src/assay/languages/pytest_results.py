@@ -122,3 +122,53 @@ def internal_error(output: str) -> str:
     if re.match(r"[\w.]*Warning:", last):  # blinker's pytest-asyncio, newer than it pins
         said += " (a warning, which the project's `filterwarnings = error` makes an error)"
     return said
+
+
+_SAID = re.compile(r"error:(.+)", re.IGNORECASE)
+# command-line options of common pytest plugins (a prefix) -> the plugin's distribution
+PLUGIN_ARGS = (
+    ("--cov", "pytest-cov"),
+    ("--no-cov", "pytest-cov"),
+    ("--disable-socket", "pytest-socket"),
+    ("--allow-hosts", "pytest-socket"),
+    ("--timeout", "pytest-timeout"),
+    ("--reruns", "pytest-rerunfailures"),
+    ("--benchmark", "pytest-benchmark"),
+    ("--snapshot", "syrupy"),
+    ("--hypothesis", "hypothesis"),
+    ("--randomly", "pytest-randomly"),
+    ("--dist", "pytest-xdist"),
+    ("--numprocesses", "pytest-xdist"),
+    ("--mypy", "pytest-mypy"),
+    ("--ds", "pytest-django"),
+    ("--reuse-db", "pytest-django"),
+    ("--asyncio-mode", "pytest-asyncio"),
+)
+
+
+def usage_problem(stderr: str) -> str:
+    """A pytest usage error as a configuration error: pytest's own line, where its arguments come
+    from, and the plugins that own the options it did not know (url-normalize's addopts:
+    `--cov=...` of pytest-cov, `--disable-socket` of pytest-socket, from its `dev` extra). Never
+    a verdict: no test of the file was looked at."""
+    # argparse's `pytest: error: unrecognized arguments: ...`, a plugin's `ERROR: Error importing
+    # plugin "x": No module named 'x'`
+    said = [m.group(1).strip() for line in stderr.splitlines() if (m := _SAID.search(line))]
+    cause = said[-1] if said else "a usage error"
+    unknown = cause.removeprefix("unrecognized arguments:").split() if said else []
+    plugins = list(
+        dict.fromkeys(
+            plugin for arg in unknown for prefix, plugin in PLUGIN_ARGS if arg.startswith(prefix)
+        )
+    )
+    if plugins:
+        return (
+            f"pytest rejected its arguments ({cause}): options of "
+            f"{', '.join(plugins)}, not installed for the test interpreter (pip install "
+            f"{' '.join(plugins)}), or drop them from pytest_args in [tool.assay.python] or the "
+            "addopts of the project's pytest configuration"
+        )
+    return (
+        f"pytest rejected its arguments ({cause}): check pytest_args in [tool.assay.python] and "
+        "the addopts of the project's pytest configuration"
+    )

@@ -30,7 +30,13 @@ from assay.execution.workspace import Workspace
 from assay.feedback import relativize
 from assay.languages.base import Language
 from assay.languages.pytest_ini import addopts
-from assay.languages.pytest_results import INTERNAL_ERROR, internal_error, plan_ahead, read_run
+from assay.languages.pytest_results import (
+    INTERNAL_ERROR,
+    internal_error,
+    plan_ahead,
+    read_run,
+    usage_problem,
+)
 from assay.sandbox import Sandbox
 from assay.sandbox.environment import venv_path
 
@@ -68,21 +74,7 @@ def pytest_args(project: Project, settings: Settings) -> list[str]:
 _DISTRIBUTED = re.compile(r"^(-n|--numprocesses)(=?(auto|logical|\d+))?$|^-n(auto|logical|\d+)$")
 
 
-_SAID = re.compile(r"error:(.+)", re.IGNORECASE)
 USAGE_ERROR = 4  # pytest.ExitCode.USAGE_ERROR: its command line was rejected before any test ran
-
-
-def usage_problem(stderr: str) -> str:
-    """A pytest usage error as a configuration error: pytest's own line, and where its arguments
-    come from. Never a verdict: no test of the file was looked at."""
-    # argparse's `pytest: error: unrecognized arguments: ...`, a plugin's `ERROR: Error importing
-    # plugin "x": No module named 'x'`
-    said = [m.group(1).strip() for line in stderr.splitlines() if (m := _SAID.search(line))]
-    cause = said[-1] if said else "a usage error"
-    return (
-        f"pytest rejected its arguments ({cause}): check pytest_args in [tool.assay.python] and "
-        "the addopts of the project's pytest configuration"
-    )
 
 
 def _last_started(progress: Path) -> str | None:
