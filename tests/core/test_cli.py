@@ -191,6 +191,12 @@ def test_syntax_error_file_is_a_verdict_not_an_input_error(proj):
     ("config", "frag"),
     [
         ("[tool.assay]\nreruns = 3\n", "unknown setting 'reruns'"),
+        # the README's interpreter line under the wrong table (a new user, session 13)
+        (
+            '[tool.assay]\ninterpreter = ".venv/bin/python"\n',
+            "unknown setting 'interpreter': it belongs in the `python` table "
+            "(`[tool.assay.python]` in pyproject.toml, `[python]` in assay.toml)",
+        ),
         ("[tool.assay.sandbox]\ntimeout_s = -1\n", "bad value for 'sandbox.timeout_s'"),
         ("[tool.assay]\ngates = ['compile', 'colour']\n", "unknown gate 'colour'"),
         ("[tool.assay\n", "not valid TOML"),

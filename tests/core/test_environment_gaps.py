@@ -206,6 +206,32 @@ def test_a_missing_dotted_module_is_named_as_imported_with_its_distribution(tmp_
     assert "pip install pyyaml" in gap.reason
 
 
+def test_a_module_only_the_committed_tests_import_names_the_distribution_to_install(tmp_path):
+    """dpath's tests import `nose2.tools.such`, which the project declares nowhere: the line named
+    the module and no distribution, while the user must `pip install nose2`. The name is the
+    top-level module Python could not import; where the two are known to differ, the known one;
+    a namespace package by its first two parts."""
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "paths"\n')
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_old.py").write_text(
+        "from nosey.tools.such import helper\nimport yaml\nfrom ruamel.yaml import YAML\n"
+    )
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-C", str(tmp_path)]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-qm", "init"], check=True)
+    deps = Dependencies(tmp_path, [], set())
+    trace = "  from nosey.tools.such import helper\nModuleNotFoundError: No module named 'nosey'"
+    gap = deps.gap([trace])
+    assert gap is not None and gap.label == "no module 'nosey.tools.such'"
+    assert gap.reason.endswith("(the project uses it; pip install nosey)"), gap.reason
+    gap = deps.gap(["ModuleNotFoundError: No module named 'yaml'"])
+    assert gap is not None and "pip install pyyaml" in gap.reason
+    trace = "  from ruamel.yaml import YAML\nModuleNotFoundError: No module named 'ruamel'"
+    gap = deps.gap([trace])
+    assert gap is not None and gap.reason.endswith("; pip install ruamel.yaml)"), gap.reason
+
+
 CALC = {
     "src/calc.py": """
         def clamp(x, low, high):
@@ -421,6 +447,150 @@ def test_a_low_score_without_the_tests_the_environment_kept_from_running_is_unva
     assert mutation.feedback.startswith("UNVALIDATED: Gate 4 — SCORE NOT JUDGED (")
     assert "1 of the file's tests did not run (no module 'fakedep_missing')" in mutation.feedback
     assert "sign.py, line" in mutation.feedback  # the survivors are still shown
+
+
+def test_a_test_that_swallows_the_import_error_of_a_missing_module_is_unvalidated(project):
+    """texttable's `test_cjkwarp`: `try: import cjkwrap ... except ImportError: True`. Without the
+    module (its tox.ini installs it) the test passed having checked nothing, and gate 4 called it
+    low value ("reaches no mutant"): an environment gap, hidden by the test. A guarded import of a
+    module the project does not know stays the test's own business."""
+    root = project(
+        {
+            "wrap.py": "def wrap(text):\n    return text.split()\n",
+            "tests/test_wrap.py": """
+                from wrap import wrap
+
+
+                def test_wrap():
+                    assert wrap("a b") == ["a", "b"]
+
+
+                def test_wide_wrap():
+                    try:
+                        import fakedep_missing
+
+                        assert wrap("a b") == fakedep_missing.wrap("a b")
+                    except ImportError:
+                        pass
+
+
+                def test_optional_speedup():
+                    try:
+                        import not_the_projects_module
+                    except ImportError:
+                        not_the_projects_module = None
+                    assert wrap("a") == ["a"]
+                """,
+        },
+        'dependencies = ["fakedep-missing>=1"]\n' + GATES_1_2,
+    )
+    f = verify([root / "tests/test_wrap.py"], root=root, use_cache=False).files[0]
+    verdicts = {t.id.split("::")[1]: (t.verdict, t.reason) for t in f.tests}
+    assert f.verdict is Verdict.UNVALIDATED, verdicts
+    verdict, reason = verdicts["test_wide_wrap"]
+    assert verdict is Verdict.UNVALIDATED
+    assert reason.startswith("module 'fakedep_missing' is not installed"), reason
+    assert reason.endswith("the test catches the ImportError and checks nothing without it")
+    assert verdicts["test_wrap"][0] is Verdict.ACCEPTED
+    assert verdicts["test_optional_speedup"][0] is Verdict.ACCEPTED
+
+
+TEST_ADD = """
+    from calc import add
+
+
+    def test_add():
+        assert add(1, 2) == 3
+    """
+
+
+def test_a_pytest_plugin_the_config_needs_is_named_when_pytest_stops_before_any_test(project):
+    """blinker 1.9: `filterwarnings = ["error"]` and `asyncio_mode = "auto"` without pytest-asyncio
+    turn pytest's "Unknown config option" warning into an internal error before any test runs; the
+    file read "NO TEST PASSED: Every test was skipped, xfail, or lacks an installed dependency",
+    naming none. The option and the plugin to install are named now."""
+    root = project(
+        {
+            "calc.py": "def add(a, b):\n    return a + b\n",
+            "tests/test_calc.py": """
+                from calc import add
+
+
+                def test_add():
+                    assert add(1, 2) == 3
+                """,
+        },
+        '[tool.pytest.ini_options]\nfilterwarnings = ["error"]\nasyncio_mode = "auto"\n'
+        + GATES_1_2,
+    )
+    f = verify([root / "tests"], root=root, use_cache=False).files[0]
+    gate = f.gates[-1]  # gate 1's process stops as gate 2's would
+    assert (f.verdict, gate.gate) == (Verdict.UNVALIDATED, "compile"), gate.feedback
+    assert "sets `asyncio_mode`, an option of the plugin pytest-asyncio" in gate.feedback
+    assert "pip install pytest-asyncio" in gate.feedback
+    assert {t.verdict for t in f.tests} <= {Verdict.UNVALIDATED}
+    proc = run_cli("verify", "tests", "--no-cache", cwd=root)
+    line = next(ln for ln in proc.stdout.splitlines() if ln.startswith("environment: "))
+    assert "pip install pytest-asyncio in " in line and "the build environment" not in line
+
+
+def test_an_unknown_option_no_plugin_table_knows_is_named_too():
+    from assay.languages.pytest_results import internal_error
+
+    said = internal_error(
+        '    warnings.warn(f"Unknown config option: {key}\\n")\n'
+        "INTERNALERROR> pytest.PytestConfigWarning: Unknown config option: zz_opt\n"
+    )
+    assert "sets `zz_opt`, which no installed plugin knows" in said
+    assert internal_error("INTERNALERROR> x\nINTERNALERROR> boom").endswith("ran: boom")
+
+
+def test_pytest_stopping_at_configuration_is_not_a_file_without_tests(project):
+    """blinker 1.9 with today's pytest-asyncio: its configure-time deprecation warning, made an
+    error by `filterwarnings = ["error"]`, stopped pytest before collection; every file read
+    "rejected at compile: no tests collected (no test_* functions or Test* classes)"."""
+    root = project(
+        {
+            "calc.py": "def add(a, b):\n    return a + b\n",
+            "conftest.py": """
+                import pytest
+
+
+                def pytest_configure(config):
+                    warning = pytest.PytestDeprecationWarning("the loop scope is unset")
+                    config.issue_config_time_warning(warning, stacklevel=2)
+                """,
+            "tests/test_calc.py": """
+                from calc import add
+
+
+                def test_add():
+                    assert add(1, 2) == 3
+                """,
+        },
+        '[tool.pytest.ini_options]\nfilterwarnings = ["error"]\n' + GATES_1_2,
+    )
+    f = verify([root / "tests"], root=root, use_cache=False).files[0]
+    assert (f.verdict, f.rejected_at) == (Verdict.UNVALIDATED, "compile"), f.gates[0].feedback
+    said = f.gates[0].feedback
+    assert "before any test ran: pytest.PytestDeprecationWarning: the loop scope is unset" in said
+    assert "`filterwarnings = error` makes an error" in said
+
+
+def test_options_of_missing_pytest_plugins_in_addopts_name_the_plugins(project):
+    """url-normalize 3.1: its addopts pass `--cov=...` and `--disable-socket`, options of
+    pytest-cov and pytest-socket (its `dev` extra); the line said only "unrecognized arguments:
+    check pytest_args ... and the addopts". It names the plugins to install now."""
+    root = project(
+        {"calc.py": "def add(a, b):\n    return a + b\n", "tests/test_calc.py": TEST_ADD},
+        '[tool.pytest.ini_options]\naddopts = "--disable-socket --reruns=2 --zz-unknown"\n'
+        + GATES_1_2,
+    )
+    proc = run_cli("verify", "tests", "--no-cache", cwd=root)
+    assert proc.returncode == 2, proc.stdout[-2000:]
+    line = proc.stderr.strip().splitlines()[-1]
+    assert "options of pytest-socket, pytest-rerunfailures, not installed" in line, line
+    assert "(pip install pytest-socket pytest-rerunfailures)" in line
 
 
 HELLO = {

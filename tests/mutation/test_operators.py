@@ -141,3 +141,39 @@ def test_display_lines_show_before_and_after():
 
 def test_unparsable_module_has_no_mutants():
     assert generate("bad.py", "def f(:\n") == []
+
+
+GENERATORS = """def butlast(seq):
+    it = iter(seq)
+    prev = next(it)
+    for item in it:
+        yield prev
+        prev = item
+
+
+def chained(a, b):
+    yield from a
+    yield from ()
+    yield
+    yield None
+    received = yield b
+    return received
+"""
+
+
+def test_a_generator_yields_none_and_yields_from_nothing():
+    """funcy's `butlast` (issue 25 finding): a generator had no mutant at all."""
+    pairs = {(m.operator, m.original, m.replacement) for m in generate("g.py", GENERATORS)}
+    yields = {p for p in pairs if p[0] == "yield_value"}
+    assert yields == {("yield_value", "prev", "None"), ("yield_value", "a", "()")}
+    assert ("return_value", "received", "None") in pairs
+
+
+def test_the_docs_table_lists_every_operator():
+    from pathlib import Path
+
+    from assay.mutation.operators import OPERATORS
+
+    docs = Path(__file__).parents[2] / "docs" / "mutation.md"
+    table = docs.read_text().split("## Operators", 1)[1].split("\n\n", 1)[0]
+    assert [name for name in OPERATORS if f"`{name}`" not in table] == []

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Annotated, Any
 
-from pydantic import Field, ValidationError, model_validator
+from pydantic import BaseModel, Field, ValidationError, model_validator
 
 from assay.config import names
 from assay.config.generate import GenerateConfig, ReviewConfig
@@ -138,11 +138,31 @@ def _where(loc: tuple[int | str, ...]) -> str:
     return ".".join(parts) or "<root>"
 
 
+def _home(key: str) -> str:
+    """Where a top-level key that is a setting of one table belongs (`interpreter` written under
+    `[tool.assay]`, as a new user did: it is `[tool.assay.python]`'s)."""
+    tables = [
+        name
+        for name, field in Settings.model_fields.items()
+        if "." not in key
+        and isinstance(field.annotation, type)
+        and issubclass(field.annotation, BaseModel)
+        and key in field.annotation.model_fields
+    ]
+    if len(tables) != 1:
+        return ""
+    table = tables[0]
+    return (
+        f": it belongs in the `{table}` table (`[tool.assay.{table}]` in pyproject.toml, "
+        f"`[{table}]` in assay.toml)"
+    )
+
+
 def _describe(err: ValidationError, source: str) -> str:
     first = err.errors()[0]
     where = _where(first["loc"])
     if first["type"] == "extra_forbidden":
-        return f"{source}: unknown setting '{where}'"
+        return f"{source}: unknown setting '{where}'{_home(where)}"
     return f"{source}: bad value for '{where}': {first['msg']}"
 
 

@@ -351,9 +351,31 @@ class Dependencies:
             if normalize(MODULE_OF.get(d, d.removeprefix("python_"))) in wanted
         )
         if not dists:
-            return Gap("module", dotted)
+            return Gap("module", dotted, _undeclared_dist(module, dotted))
         # pip takes any spelling that normalizes alike: the import's, when it is the name
         return Gap("module", dotted, dotted if normalize(dotted) == dists[0] else dists[0])
+
+
+# import names whose distribution is named otherwise (MODULE_OF's, turned round)
+DIST_OF = {module: dist.replace("_", "-") for dist, module in MODULE_OF.items()}
+DIST_OF.pop("google")  # protobuf, and many others
+DIST_OF["pkg_resources"] = "setuptools"
+# namespace packages: the distribution is named by the first two parts (`ruamel.yaml`)
+NAMESPACES = {"ruamel", "zope", "jaraco", "backports", "sphinxcontrib"}
+
+
+def _undeclared_dist(missing: str, dotted: str) -> str:
+    """What to pip install for a module the project declares no distribution of (imported only by
+    its committed tests: dpath's `nose2.tools.such`): the distribution named after the top-level
+    module Python could not import, where the two differ the known one (`yaml`: pyyaml), for a
+    namespace package its first two parts; none for a namespace assay cannot tell (`google.*`)."""
+    top = missing.split(".")[0]
+    if top in NAMESPACES:
+        parts = dotted.split(".")
+        return ".".join(parts[:2]) if len(parts) > 1 else ""
+    if top == "google" or top.startswith("_"):
+        return ""
+    return DIST_OF.get(top, top)
 
 
 @dataclass(frozen=True)

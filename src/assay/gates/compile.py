@@ -115,11 +115,14 @@ class CompileGate(BaseGate):
         # cache, the project's own code, another build plugin): no verdict, advice by the cause
         if environment:
             hint = environment[0].hint or ENVIRONMENT_HINT
+            python = getattr(ctx.runner, "python", None)  # the test interpreter lacks a plugin
             return unvalidated(
                 "UNVALIDATED: Gate 1 — BUILD ENVIRONMENT",
                 [e.message for e in environment],
                 hint,
-                environment=environment[0].message,
+                environment=environment_details({environment[0].message: []}, python)
+                if python
+                else environment[0].message,
                 todo=ENVIRONMENT_TODO.get(hint, "do what it says and run again"),
             )
         late = [e for e in result.errors if e.kind == "timeout"]

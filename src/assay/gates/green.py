@@ -5,11 +5,12 @@ from __future__ import annotations
 import re
 import time
 
-from assay.dependencies import Dependencies, jdk
+from assay.dependencies import Dependencies, Gap, jdk
 from assay.dependencies.installed import Installed
 from assay.execution.runner import Outcome, TestRun
 from assay.feedback import compose, failure_summary, trim
 from assay.gates.base import BaseGate, GateContext
+from assay.gates.swallowed import SWALLOWED, swallowed_gaps
 from assay.model import Candidate, GateResult, GateStatus, TestOutcome, Verdict
 
 HEADER = "REJECT: Gate 2 — TEST FAILURE"
@@ -78,6 +79,7 @@ def judge_run(
     deps: Dependencies,
     language: str = "python",
     installed: Installed | None = None,
+    swallowed: dict[str, Gap] | None = None,
 ) -> tuple[list[TestOutcome], list[str], dict[str, list[str]]]:
     """Per-test outcomes of a run that must be all green, feedback lines for the failures, and the
     environment's gaps (`no module 'x'` -> the tests it left unjudged).
@@ -86,7 +88,8 @@ def judge_run(
     project needs (a module it uses, imported by the test or by a subprocess it starts, a plugin it
     declares, the project's own package metadata) is `unvalidated`: `installed` (the test
     interpreter) tells a module it lacks from one a test hides or a subprocess on another Python
-    misses."""
+    misses. A passing test in `swallowed` caught the ImportError of such a module and checked
+    nothing (`gates/swallowed.py`): `unvalidated` too."""
     outcomes: list[TestOutcome] = []
     body: list[str] = []
     gaps: dict[str, list[str]] = {}
@@ -111,6 +114,10 @@ def judge_run(
             gap = closed
         if gap is not None:
             outcomes.append(TestOutcome(nodeid, Verdict.UNVALIDATED, gate, gap.reason))
+            gaps.setdefault(gap.label, []).append(nodeid)
+        elif rec.outcome is Outcome.PASSED and (gap := (swallowed or {}).get(nodeid)):
+            reason = gap.reason + SWALLOWED
+            outcomes.append(TestOutcome(nodeid, Verdict.UNVALIDATED, gate, reason))
             gaps.setdefault(gap.label, []).append(nodeid)
         elif rec.outcome in FAILING and rec.marked_flaky:
             first = _summary(rec.message, language).splitlines()
@@ -227,21 +234,27 @@ class GreenGate(BaseGate):
         before = ctx.workspace.snapshot()
         run = ctx.runner.run(ctx.workspace, [candidate.rel])
         before = run.tree_before if run.tree_before is not None else before
+        python = getattr(ctx.runner, "python", None)
         if run.environment:
-            return unrun(self.name, run.environment, time.monotonic() - start)
+            return unrun(self.name, run.environment, time.monotonic() - start, python)
         if run.crash and run.running is None:  # a runner that cannot tell (a JVM's reports)
             unfinished = [t for t in ctx.facts.collected or [] if t not in run.tests]
             run.running = unfinished[0] if len(unfinished) == 1 else None
-        python = getattr(ctx.runner, "python", None)
         installed = Installed(python) if python else None
+        deps = ctx.project.dependencies
+        swallowed = (
+            swallowed_gaps(candidate.source, run.passed(), deps, installed)
+            if candidate.language == "python"
+            else {}
+        )
         outcomes, body, gaps = judge_run(
-            run, self.name, ctx.project.dependencies, candidate.language, installed
+            run, self.name, deps, candidate.language, installed, swallowed
         )
         deleted, changed, ignored = session_writes(run, *ctx.workspace.damage(before))
         if run.ahead is not None:  # gate 3's runs, made ahead in the same process: not this run's
             ignored = [p for p in ignored if p not in run.ahead.writes]
         body += damage_lines(candidate.rel, deleted, changed)
-        passed = run.passed()
+        passed = {t: d for t, d in run.passed().items() if t not in swallowed}
         details: dict[str, object] = {
             "passed": len(passed),
             "failed": len(body),
@@ -358,9 +371,10 @@ class GreenGate(BaseGate):
         return GateResult(self.name, GateStatus.PASS, elapsed, tests=outcomes, details=details)
 
 
-def unrun(gate: str, missing: str, elapsed: float) -> GateResult:
+def unrun(gate: str, missing: str, elapsed: float, python: str | None = None) -> GateResult:
     """The run did not happen for want of something the machine lacks (the runner says what): the
-    file is `unvalidated` with that named, never rejected, never cached."""
+    file is `unvalidated` with that named, never rejected, never cached. With `python` (the test
+    interpreter: a pytest plugin it lacks), the summary names it, not "the build environment"."""
     return GateResult(
         gate,
         GateStatus.SKIP,
@@ -371,7 +385,7 @@ def unrun(gate: str, missing: str, elapsed: float) -> GateResult:
             "Not judged: the tests did not run. Provide what is missing and run again.",
         ),
         verdict=Verdict.UNVALIDATED,
-        details={"environment": missing},
+        details={"environment": environment_details({missing: []}, python) if python else missing},
     )
 
 

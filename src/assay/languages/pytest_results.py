@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -73,3 +74,101 @@ def results(tests: dict[str, dict], roots: tuple[str, ...]) -> dict[str, TestRes
         )
         for k, v in tests.items()
     }
+
+
+INTERNAL_ERROR = 3  # pytest.ExitCode.INTERNAL_ERROR
+# ini options of common pytest plugins -> the plugin's distribution
+PLUGIN_OPTIONS = {
+    "asyncio_mode": "pytest-asyncio",
+    "asyncio_default_fixture_loop_scope": "pytest-asyncio",
+    "trio_mode": "pytest-trio",
+    "timeout": "pytest-timeout",
+    "timeout_method": "pytest-timeout",
+    "DJANGO_SETTINGS_MODULE": "pytest-django",
+    "django_find_project": "pytest-django",
+    "env": "pytest-env",
+    "mock_use_standalone_module": "pytest-mock",
+    "looponfailroots": "pytest-xdist",
+    "qt_api": "pytest-qt",
+    "bdd_features_base_dir": "pytest-bdd",
+}
+# the warning's own line, not the source line of pytest's traceback that formats it
+_UNKNOWN_OPTION = re.compile(r"Unknown config option: ([\w.-]+)\s*$", re.M)
+
+
+def internal_error(output: str) -> str:
+    """Why pytest stopped with an internal error before any test ran, for the `environment` of
+    the run (the file is `unvalidated`, no test blamed). blinker's `filterwarnings = ["error"]`
+    with `asyncio_mode = "auto"` and no pytest-asyncio: the unknown option's warning became the
+    error, and the file read "NO TEST PASSED ... skipped, xfail, or lacks a dependency"."""
+    if found := _UNKNOWN_OPTION.findall(output):
+        option = found[-1]
+        if plugin := PLUGIN_OPTIONS.get(option):
+            return (
+                f"pytest stopped before any test ran: the project's pytest configuration sets "
+                f"`{option}`, an option of the plugin {plugin}, which is not installed for the "
+                f"test interpreter; pip install {plugin}"
+            )
+        return (
+            f"pytest stopped before any test ran: the project's pytest configuration sets "
+            f"`{option}`, which no installed plugin knows (a pytest plugin of the project's test "
+            "dependencies is missing from the test interpreter)"
+        )
+    lines = [ln for ln in output.strip().splitlines() if ln.startswith("INTERNALERROR>")]
+    last = lines[-1].removeprefix("INTERNALERROR>").strip() if lines else ""
+    said = "pytest stopped with an internal error before any test ran" + (
+        f": {last}" if last else ""
+    )
+    if re.match(r"[\w.]*Warning:", last):  # blinker's pytest-asyncio, newer than it pins
+        said += " (a warning, which the project's `filterwarnings = error` makes an error)"
+    return said
+
+
+_SAID = re.compile(r"error:(.+)", re.IGNORECASE)
+# command-line options of common pytest plugins (a prefix) -> the plugin's distribution
+PLUGIN_ARGS = (
+    ("--cov", "pytest-cov"),
+    ("--no-cov", "pytest-cov"),
+    ("--disable-socket", "pytest-socket"),
+    ("--allow-hosts", "pytest-socket"),
+    ("--timeout", "pytest-timeout"),
+    ("--reruns", "pytest-rerunfailures"),
+    ("--benchmark", "pytest-benchmark"),
+    ("--snapshot", "syrupy"),
+    ("--hypothesis", "hypothesis"),
+    ("--randomly", "pytest-randomly"),
+    ("--dist", "pytest-xdist"),
+    ("--numprocesses", "pytest-xdist"),
+    ("--mypy", "pytest-mypy"),
+    ("--ds", "pytest-django"),
+    ("--reuse-db", "pytest-django"),
+    ("--asyncio-mode", "pytest-asyncio"),
+)
+
+
+def usage_problem(stderr: str) -> str:
+    """A pytest usage error as a configuration error: pytest's own line, where its arguments come
+    from, and the plugins that own the options it did not know (url-normalize's addopts:
+    `--cov=...` of pytest-cov, `--disable-socket` of pytest-socket, from its `dev` extra). Never
+    a verdict: no test of the file was looked at."""
+    # argparse's `pytest: error: unrecognized arguments: ...`, a plugin's `ERROR: Error importing
+    # plugin "x": No module named 'x'`
+    said = [m.group(1).strip() for line in stderr.splitlines() if (m := _SAID.search(line))]
+    cause = said[-1] if said else "a usage error"
+    unknown = cause.removeprefix("unrecognized arguments:").split() if said else []
+    plugins = list(
+        dict.fromkeys(
+            plugin for arg in unknown for prefix, plugin in PLUGIN_ARGS if arg.startswith(prefix)
+        )
+    )
+    if plugins:
+        return (
+            f"pytest rejected its arguments ({cause}): options of "
+            f"{', '.join(plugins)}, not installed for the test interpreter (pip install "
+            f"{' '.join(plugins)}), or drop them from pytest_args in [tool.assay.python] or the "
+            "addopts of the project's pytest configuration"
+        )
+    return (
+        f"pytest rejected its arguments ({cause}): check pytest_args in [tool.assay.python] and "
+        "the addopts of the project's pytest configuration"
+    )

@@ -30,7 +30,13 @@ from assay.execution.workspace import Workspace
 from assay.feedback import relativize
 from assay.languages.base import Language
 from assay.languages.pytest_ini import addopts
-from assay.languages.pytest_results import plan_ahead, read_run
+from assay.languages.pytest_results import (
+    INTERNAL_ERROR,
+    internal_error,
+    plan_ahead,
+    read_run,
+    usage_problem,
+)
 from assay.sandbox import Sandbox
 from assay.sandbox.environment import venv_path
 
@@ -68,21 +74,7 @@ def pytest_args(project: Project, settings: Settings) -> list[str]:
 _DISTRIBUTED = re.compile(r"^(-n|--numprocesses)(=?(auto|logical|\d+))?$|^-n(auto|logical|\d+)$")
 
 
-_SAID = re.compile(r"error:(.+)", re.IGNORECASE)
 USAGE_ERROR = 4  # pytest.ExitCode.USAGE_ERROR: its command line was rejected before any test ran
-
-
-def usage_problem(stderr: str) -> str:
-    """A pytest usage error as a configuration error: pytest's own line, and where its arguments
-    come from. Never a verdict: no test of the file was looked at."""
-    # argparse's `pytest: error: unrecognized arguments: ...`, a plugin's `ERROR: Error importing
-    # plugin "x": No module named 'x'`
-    said = [m.group(1).strip() for line in stderr.splitlines() if (m := _SAID.search(line))]
-    cause = said[-1] if said else "a usage error"
-    return (
-        f"pytest rejected its arguments ({cause}): check pytest_args in [tool.assay.python] and "
-        "the addopts of the project's pytest configuration"
-    )
 
 
 def _last_started(progress: Path) -> str | None:
@@ -153,6 +145,11 @@ class PythonPytestRunner:
         else:
             run = self._pytest(ws, "checked", files)
         run.tree_before = tree_before
+        if run.environment is not None:  # pytest stopped before any test: its setup, not a test
+            return CompileResult(
+                errors=[Problem(files[0], run.environment, kind="environment")],
+                duration_s=run.duration_s,
+            )
         if run.crash is not None:
             run = self._pytest(ws, "collect", files)
         elif not run.errors:
@@ -335,6 +332,10 @@ class PythonPytestRunner:
         if data["exitstatus"] == USAGE_ERROR:
             raise ConfigError(usage_problem(result.stderr))
         read_run(run, data, paths, roots)
+        if data["exitstatus"] == INTERNAL_ERROR and not run.tests:
+            said = f"{result.stdout}\n{result.stderr}"
+            run.environment = relativize(internal_error(said), *roots)
+            return run
         if data.get("ended") is False:  # pytest failed after the tests (`Recorder.sessionfinish`)
             told = "\n".join((result.stderr or result.stdout).strip().splitlines()[-15:])
             run.after_tests = relativize(told, *roots) or (

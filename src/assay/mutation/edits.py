@@ -214,7 +214,9 @@ class Finder:
             return
         if isinstance(node, ast.If) and _is_main_guard(node.test):
             return
-        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
+        if isinstance(node, ast.Expr) and isinstance(node.value, (ast.Yield, ast.YieldFrom)):
+            yield from self._yield(node.value, chain)
+        elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
             if _is_logging_call(node.value):
                 return
             yield Edit("call_removal", self.pos.start(node), self.pos.end(node), "None", chain)
@@ -253,6 +255,15 @@ class Finder:
                         "condition", self.pos.start(test), self.pos.end(test), forced_value, chain
                     )
         yield from self._children(node, chain, qual)
+
+    def _yield(self, node: ast.Yield | ast.YieldFrom, chain: Chain) -> Iterator[Edit]:
+        """A generator's `return`: `yield x` -> `yield None`, `yield from xs` -> `yield from ()`
+        (a generator such as `butlast` has often no other mutant: its tests would judge nothing)."""
+        value = node.value
+        empty = "None" if isinstance(node, ast.Yield) else "()"
+        if value is None or ast.unparse(value) == empty:
+            return
+        yield Edit("yield_value", self.pos.start(value), self.pos.end(value), empty, chain)
 
     def _children(self, node: ast.AST, chain: Chain, qual: str) -> Iterator[Edit]:
         for fname, value in ast.iter_fields(node):

@@ -49,6 +49,7 @@ OPERATORS = (
     "string",
     "default_argument",
     "return_value",
+    "yield_value",
     "call_removal",
     "augmented_assignment",
     "break_continue",

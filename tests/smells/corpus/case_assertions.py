@@ -5,7 +5,7 @@ import pytest
 from unittest import TestCase, mock
 
 from pricing import add, parse, total
-from pricing import Config
+from pricing import ChildConfig, Config
 
 
 def test_runs_only():  # expect[AS001]
@@ -449,6 +449,30 @@ def test_a_part_checked_against_a_builtin_type():
 
 def test_the_result_itself_against_the_projects_class():
     assert isinstance(parse("a=1"), Config)  # expect[AS009]
+
+
+class AbstractConfigTests:
+    # addict's mixin: `Dict` is a `dict`, the class statement's promise (no other value to check)
+    config_class = None
+
+    def test_is_a_dict(self):
+        self.assertTrue(isinstance(self.config_class(), dict))
+
+
+class ConfigTests(TestCase, AbstractConfigTests):
+    config_class = Config
+
+
+class ChildConfigTests(TestCase, AbstractConfigTests):
+    config_class = ChildConfig
+
+
+def test_a_constructed_object_against_another_class():
+    assert isinstance(Config({"a": 1}), dict)
+
+
+def test_a_constructed_object_against_its_own_class():
+    assert isinstance(Config({"a": 1}), Config)  # expect[AS009]
 
 
 class TestWeakUnittest(TestCase):

@@ -4,9 +4,7 @@ cannot fail."""
 from __future__ import annotations
 
 import ast
-import builtins
 import re
-import sys
 from collections.abc import Iterator
 
 from assay.config.smells import SmellsConfig
@@ -17,6 +15,7 @@ from assay.smells.model import Hit, rule
 from assay.smells.names import dotted, last_name
 from assay.smells.rules.tautology import follow
 from assay.smells.rules.try_blocks import in_nested_functions, raises_on, surely_raises
+from assay.smells.rules.typechecks import typed_right
 from assay.smells.testfunc import TestFunc
 
 PREDICATE = re.compile(
@@ -25,7 +24,6 @@ PREDICATE = re.compile(
     re.IGNORECASE,
 )
 FAIL_CALLS = ("fail",)
-BUILTIN_NAMES = frozenset(dir(builtins))
 
 
 @rule(
@@ -272,32 +270,6 @@ def _predicate(test: TestFunc, call: ast.Call) -> bool:
     return bool(PREDICATE.match(last_name(name)))
 
 
-def _made_here(test: TestFunc, classes: list[ast.expr]) -> bool:
-    """`isinstance(x, C)` where the test made `C` itself (a class statement, or `type(...)`):
-    zipp's subclass tests check that the code keeps the caller's class."""
-    if len(classes) != 1 or not isinstance(classes[0], ast.Name):
-        return False
-    name = classes[0].id
-    if any(isinstance(n, ast.ClassDef) and n.name == name for n in ast.walk(test.node)):
-        return True
-    value = follow(test, classes[0], classes[0])
-    return isinstance(value, ast.Call) and dotted(value.func, {}) == "type" and len(value.args) == 3
-
-
-def _converted_part(args: list[ast.expr], aliases: dict[str, str]) -> bool:
-    """`isinstance(box["a"], Box)`: a part of a value (an item, an attribute) checked against a
-    class that is neither a builtin nor the standard library's - the code's promise to convert
-    what it holds into its own class (addict's `test_hook_in_constructor`, python-box's
-    `test_intact_types_list`), where a plain `dict` left inside fails."""
-    if len(args) != 2 or not isinstance(args[0], (ast.Subscript, ast.Attribute)):
-        return False
-    name = dotted(args[1], aliases)
-    if not name or isinstance(args[1], ast.Tuple):
-        return False
-    top = name.split(".")[0]
-    return top not in BUILTIN_NAMES and top not in sys.stdlib_module_names
-
-
 def _weak(test: TestFunc, expr: ast.AST) -> str | None:
     aliases = test.module.aliases
     if isinstance(expr, ast.Compare) and len(expr.ops) == 1:
@@ -320,9 +292,7 @@ def _weak(test: TestFunc, expr: ast.AST) -> str | None:
         "hasattr",
         "callable",
     ):
-        if dotted(expr.func, aliases) == "isinstance" and (
-            _made_here(test, expr.args[1:]) or _converted_part(expr.args, aliases)
-        ):
+        if dotted(expr.func, aliases) == "isinstance" and typed_right(test, expr.args):
             return None  # the class the code must carry through: a base-class result fails
         return "only checks the type of the result"
     if isinstance(expr, (ast.Name, ast.Attribute)):
@@ -354,7 +324,9 @@ def weak_assertion(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
     gives it values (numbers, strings, collections, a non-`bool` annotation). So is a type
     check against a class the test made itself (a subclass the code must carry through), and
     one of a part of a value (`box["a"]`, `cfg.section`) against a class of neither the builtins
-    nor the standard library: the code's promise to convert what it holds into its own class.
+    nor the standard library: the code's promise to convert what it holds into its own class;
+    and one of an object the test constructs against another class (`isinstance(Dict(), dict)`):
+    the class statement's promise, with no other value to assert.
 
     Bad:
         def test_parse():
