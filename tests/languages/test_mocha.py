@@ -17,7 +17,7 @@ from assay.execution.runner import Outcome, run_plan
 from assay.execution.workspace import Workspace
 from assay.languages import LANGUAGES
 from assay.languages.js_plans import stability_steps
-from assay.model import Verdict
+from assay.model import GateStatus, Verdict
 from assay.project import Project
 from tests.languages.conftest import RecordingSandbox, tool_missing
 
@@ -35,6 +35,16 @@ def project(tmp_path: Path, files: dict[str, str] | None = None) -> Path:
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text(text)
     return root
+
+
+def own_package(root: Path, name: str, index: str) -> None:
+    """A package `name` in the project's node_modules beside its mocha: a copy of the fixture's
+    (the sandbox shows the project's linked node_modules, not links inside it)."""
+    modules = root / "node_modules"
+    modules.unlink()
+    shutil.copytree(FIXTURE / "node_modules", modules, symlinks=True)
+    (modules / name).mkdir()
+    (modules / name / "index.js").write_text(index)
 
 
 def gates_1_to_3(root: Path, rel: str, settings: Settings) -> tuple[list[str], list]:
@@ -241,3 +251,46 @@ def test_a_run_that_leaves_a_timer_pending_is_run_a_process_per_run(tmp_path):
     commands, runs = gates_1_to_3(root, rel, settings)
     assert commands == ["--check", "mocha_plan.mjs", "mocha_plan.mjs"], commands
     assert [list(r.passed()) for r in runs] == [[f"{rel}::total > adds"]] * 2, runs
+
+
+@pytest.mark.slow
+def test_gate_4_runs_the_projects_mocha_with_its_config_requires(tmp_path):
+    """Slow (StrykerJS: 10-20 s). Stryker's mocha runner took assay's own install's mocha, which
+    resolved the config's `require` from there: a package only the project has (ts-node/register
+    in a TypeScript project) was not found and gate 4 left the file `unvalidated`."""
+    if missing := tool_missing("javascript"):
+        pytest.skip(missing)
+    rel = "test/setup.test.js"
+    body = TDD.replace("globalThis.unit", "globalThis.unitFromPackage").replace(
+        "suite(", "describe("
+    )
+    body = body.replace("test(", "it(").split('  it("times out')[0] + "});\n"
+    root = project(tmp_path, {rel: body, ".mocharc.json": '{"require": ["assay-setup"]}\n'})
+    own_package(root, "assay-setup", "globalThis.unitFromPackage = 100;\n")
+    report = api.verify(
+        [root / rel],
+        root=root,
+        use_cache=False,
+        overrides={"gates": ["compile", "green", "mutation"]},
+    )
+    [f] = report.files
+    gate4 = next((g for g in f.gates if g.gate == "mutation"), f.gates[-1])
+    assert gate4.gate == "mutation", f.gates
+    assert gate4.status is not GateStatus.SKIP, gate4.feedback  # measured: passed or rejected
+    assert f.verdict is not Verdict.UNVALIDATED and "assay-setup" not in gate4.feedback
+
+
+def test_a_config_require_that_fails_to_load_leaves_the_file_unvalidated(tmp_path):
+    """The package's setup (`.mocharc`'s require) throws before any test file loads: every file
+    of the package would fail alike, by no fault of its own."""
+    rel = "test/good.test.js"
+    root = project(tmp_path, {".mocharc.json": '{"require": ["assay-setup"]}\n'})
+    own_package(root, "assay-setup", "throw new Error('the setup needs a database');\n")
+    report = api.verify(
+        [root / rel], root=root, use_cache=False, overrides={"gates": ["compile", "green"]}
+    )
+    [f] = report.files
+    assert f.verdict is Verdict.UNVALIDATED, f.gates
+    said = f.gates[0].feedback
+    assert "mocha could not load its config's require (assay-setup)" in said, said
+    assert "the setup needs a database" in said, said

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from assay.languages.node import NodeRunner
 
 OLDEST = 8  # `handleRequires` returning root hook plugins, which mocha_plan.mjs takes
+CONFIG_FAILED = "mocha could not load its config's require"  # as mocha_plan.mjs says it
 
 
 def mocha_package(mocha_bin: str) -> Path | None:
@@ -52,6 +53,15 @@ def unsupported(runner: NodeRunner, ws: Workspace, module: str) -> str | None:
     if runner.conf.test_args:
         return "assay runs mocha through its API: `test_args` do not apply; remove them"
     return None
+
+
+def config_failure(crash: str | None) -> str | None:
+    """The environment's cause when the config's `require` (a setup file, ts-node) failed to
+    load before any test file: every file of the package fails alike, none by its own fault."""
+    if not crash or CONFIG_FAILED not in crash:
+        return None
+    said = crash[crash.index(CONFIG_FAILED) :].splitlines()[0]
+    return f"{said}; fix the package's mocha setup (or run `npm ci`), then run again"
 
 
 def run_once(

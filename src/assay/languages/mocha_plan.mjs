@@ -29,7 +29,15 @@ const MOCHA_FILE = /[\\/]node_modules[\\/]mocha[\\/]/;
 const FILE = resolve(plan.file);
 // the options the `mocha` command would use here, but its file selection and its reporter
 const config = loadOptions([]);
-const plugins = await handleRequires(config.require ?? []);
+let plugins = {};
+try {
+  plugins = await handleRequires(config.require ?? []);
+} catch (e) {
+  // the project's setup, not the file: mocha.py's CONFIG_FAILED
+  const said = String(e?.message ?? e).split("\n")[0];
+  console.error(`mocha could not load its config's require (${[config.require].flat()}): ${said}`);
+  process.exit(2);
+}
 const DROPPED = ["spec", "reporter", "reporterOption", "reporterOptions", "parallel", "watch"];
 const base = Object.fromEntries(
   Object.entries({ ...config, ...plugins }).filter(

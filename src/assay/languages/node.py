@@ -194,6 +194,8 @@ class NodeRunner(ToolRunner):
             absent := node_checks.missing_types(self, ws, module, rel, [Problem(rel, load.message)])
         ):
             return absent  # ts-jest's type check of the file (jest's own run of it)
+        if runner == "mocha" and (failed := mocha.config_failure(crash)):
+            return self.environment(failed)
         missing = node_checks.missing_package(crash) if crash else None
         declared = {
             name
