@@ -44,6 +44,11 @@ _WORD = re.compile(r"[A-Za-z_$][\w$]*")
 _REEXPORT = re.compile(
     r"""\bexport\s*(?:\*(?:\s*as\s+[\w$]+)?|\{[^}]*\})\s*from\s*["'](\.{1,2}/[^"']*)["']"""
 )
+# CommonJS's: `exports.json = require("./lib/types/json")` (body-parser's index.js),
+# `module.exports.a = require("./a")`, `module.exports = require("./lib")`
+_CJS_REEXPORT = re.compile(
+    r"""\b(?:module\.)?exports(?:\.([A-Za-z_$][\w$]*))?\s*=\s*require\s*\(\s*["'](\.{1,2}/[^"']*)["']"""
+)
 _EXPORTED = re.compile(
     r"\bexport\s+(?:default\s+)?(?:declare\s+)?(?:async\s+)?"
     r"(?:function\s*\*?|const|let|var|class|enum|abstract\s+class)\s*([A-Za-z_$][\w$]*)"
@@ -104,6 +109,15 @@ def reexported(root: Path, barrel: PurePosixPath, words: set[str], depth: int = 
 
     found = children(barrel) if depth > 0 else []
     chosen = [m for m in found if leads(m, depth - 1)] or found
+    # a CommonJS index: the modules it exports under a name the test uses (body-parser's tests
+    # call `bodyParser.json()`: index.js holds no code of it, and gate 4 mutated only index.js),
+    # all of them when it names none
+    cjs = [
+        (name, m)
+        for name, spec in (_CJS_REEXPORT.findall(text(barrel)) if depth > 0 else [])
+        if (m := resolve_relative(root, PurePosixPath(os.path.normpath(barrel.parent / spec))))
+    ]
+    chosen += [m for name, m in cjs if not name or name in words] or [m for _, m in cjs]
     out = []
     for module in chosen:
         out += [module.as_posix(), *reexported(root, module, words, depth - 1)]
