@@ -57,6 +57,8 @@ _NODE_ESM = re.compile(r'"(module|moduleResolution)"\s*:\s*"node(16|next)"', re.
 FRAMEWORKS = {
     "vitest": 'vitest (`import { describe, it, expect } from "vitest";`)',
     "jest": "jest (describe/it/expect are globals; expect(...).toThrow for errors)",
+    "mocha": "mocha (describe/it are globals, no expect: "
+    '`const assert = require("node:assert/strict");`, or the package\'s own chai)',
     "node": 'node:test (`import { test } from "node:test"; '
     'import assert from "node:assert/strict";`)',
 }
@@ -194,7 +196,7 @@ class NodeLanguage(Language):
         path = where / f"{stem}.assay{'' if n == 1 else n}.test{ext}"
         pkg = package_json(root, module)
         deps = {**pkg.get("dependencies", {}), **pkg.get("devDependencies", {})}
-        runner = next((r for r in ("vitest", "jest") if r in deps), "node")
+        runner = next((r for r in ("vitest", "jest", "mocha") if r in deps), "node")
         tsconfig = nearest(root, source_rel, ("tsconfig.json",))
         config = (
             (root / tsconfig / "tsconfig.json").read_text(errors="replace")
