@@ -555,3 +555,52 @@ def test_a_module_the_projects_committed_tests_import_is_an_environment_gap(proj
         fh.write("\n\ndef test_more():\n    import other_madeup\n")
     changed = verify([root / "tests/test_old.py"], root=root, use_cache=False).files[0]
     assert (changed.verdict, changed.rejected_at) == (Verdict.REJECTED, "compile"), changed
+
+
+def test_a_skip_whose_reason_names_a_missing_module_is_an_environment_gap(project, tmp_path):
+    """schedule 1.2.2 skips 41 of its 81 tests with `skipUnless(pytz, "pytz unavailable")` when its
+    `timezone` extra is not installed: the file was `accepted`, exit 0, the module never named.
+    A skip whose reason names a module the project declares and the test interpreter lacks leaves
+    those tests unjudged for the environment, like `importorskip`; a skip for any other reason
+    (a platform, a feature) stays the author's own."""
+    root = project(
+        {
+            "src/calc.py": "def add(a, b):\n    return a + b\n",
+            "tests/test_calc.py": """
+                import sys
+                import unittest
+
+                try:
+                    import fakedep_missing
+                except ImportError:
+                    fakedep_missing = None
+
+                from calc import add
+
+
+                class CalcTests(unittest.TestCase):
+                    def test_add(self):
+                        self.assertEqual(add(1, 2), 3)
+
+                    @unittest.skipUnless(fakedep_missing, "fakedep_missing unavailable")
+                    def test_tz(self):
+                        self.assertEqual(add(fakedep_missing.one, 1), 2)
+
+                    @unittest.skipIf(sys.platform.startswith("linux"), "not on linux")
+                    def test_platform(self):
+                        self.assertEqual(add(2, 2), 4)
+                """,
+        },
+        "[project.optional-dependencies]\ntz = ['fakedep-missing']\n"
+        "[tool.pytest.ini_options]\npythonpath = ['src']\n" + GATES_1_2,
+    )
+    proc, _ = _one_unvalidated_file(root, tmp_path)
+    [f] = json.loads((tmp_path / "r.json").read_text())["files"]
+    tests = {t["id"].split("::", 1)[1]: t for t in f["tests"]}
+    assert tests["CalcTests::test_add"]["verdict"] == "accepted"
+    tz = tests["CalcTests::test_tz"]
+    assert tz["verdict"] == "unvalidated"
+    assert "module 'fakedep_missing' is not installed" in tz["reason"], tz
+    assert tests["CalcTests::test_platform"]["reason"] == "skipped: not on linux"
+    line = next(ln for ln in proc.stdout.splitlines() if ln.startswith("environment:"))
+    assert "no module 'fakedep_missing'" in line and "(1 test of 1 file" in line, line

@@ -94,3 +94,44 @@ def test_files_of_a_directory_share_one_session_and_keep_their_verdicts(project)
     assert sessions["test_a_leaves_home.py"] == 1
     # gate 3's plan ran ahead in the batch's forks too: no session of its own
     assert clean.gates[2].details["runs"] > 5
+
+
+# the project binds sys.stdout as it is imported (structlog's `_output.py`: `from sys import
+# stdout`), and the directory's conftest imports the project, before any file is collected
+BINDS_STDOUT = {
+    "src/calc/__init__.py": "",
+    "src/calc/out.py": "import sys\nfrom sys import stdout\n\n\ndef same():\n"
+    "    return stdout is sys.stdout and not stdout.closed\n",
+}
+CONFTEST_IMPORTS = CONFTEST + "\n\nimport calc.out  # noqa: E402,F401\n"
+USES_STDOUT = """
+from calc.out import same
+
+
+def test_the_stdout_bound_at_import_is_the_one_in_use():
+    assert same()
+"""
+
+
+def test_what_the_project_bound_of_the_sessions_stdout_stays_in_use_in_a_batch(project):
+    """structlog 26.1 (never seen): in a batch of its 17 files, 36 `test_pickle` cases of
+    `test_output.py` failed at gate 2 ("I/O operation on closed file", "Only WriteLoggers to
+    sys.stdout ... can be pickled"), alone they pass, as under pytest: each fork stopped and
+    restarted pytest's global capture, which closed the stdout the project had bound while the
+    conftest imported it. A fork now empties the session's capture files and keeps them."""
+    root = project(
+        {
+            **BINDS_STDOUT,
+            "tests/conftest.py": CONFTEST_IMPORTS,
+            "tests/test_a.py": USES_STDOUT,
+            "tests/test_b.py": USES_STDOUT.replace("test_the", "test_b_the"),
+        },
+        "[tool.pytest.ini_options]\npythonpath = ['src']\n",
+    )
+    s = Settings(gates=["compile", "green"], cache=False, jobs=1)
+    gates = [CompileGate(s), GreenGate(s), SessionsGate(s)]
+    report = verify([root / "tests"], s, gates=gates)
+    for f in report.files:
+        assert f.verdict is Verdict.ACCEPTED, f.gates[1].feedback
+    sessions = {f.path.split("/")[-1]: f.gates[-1].details.get("sessions") for f in report.files}
+    assert sum(n for n in sessions.values() if n) == 1, sessions  # the two files in one batch

@@ -136,3 +136,46 @@ def test_a_title_ending_in_spaces_keeps_its_own_mutants():
     _, results, _ = stryker.read_report(data, ".", Path("."), passing)
     assert results["stryker-0"].killed_by == ["test/a.test.ts::destr > {     "]
     assert results["stryker-1"].covered_by == ["test/a.test.ts::destr > {     "]
+
+
+@pytest.mark.slow
+def test_module_top_level_code_is_out_of_gate_4s_scope_with_per_test_coverage(tmp_path):
+    """knitwork 1.3 (vitest, never seen): every test file was rejected at gate 4 for survivors in
+    a module-level `new Set(["Infinity", "NaN", "arguments", ...])` of reserved names and two
+    regex constants: Stryker's per-test runners cover such static code with every test, so each
+    file was charged with ~50 string mutants of a table it never tests. Module-level code is out
+    of gate 4's scope, as in Python and through the command runner (listed, not judged); the
+    functions' code, and code in a function declared at the top level, stays in it.
+    Slow (about 40-80 s): StrykerJS with jest on one file, gates 1, 2 and 4."""
+    plugin = stryker.home() / "node_modules/@stryker-mutator/jest-runner/package.json"
+    if not plugin.is_file():
+        pytest.skip(f"StrykerJS's jest runner not installed: {stryker.install_command()}")
+    if not (FIXTURE / "node_modules" / "jest").is_dir():
+        pytest.skip(f"jest not installed in the fixture: npm ci --prefix {FIXTURE}")
+    project = tmp_path / "price"
+    shutil.copytree(FIXTURE, project, symlinks=True)
+    (project / "test" / "weak.test.js").unlink()
+    src = project / "src" / "price.js"
+    names = ", ".join(f'"n{i}"' for i in range(12))
+    src.write_text(
+        f"const RESERVED = new Set([{names}]);\n\n"
+        + src.read_text().replace(
+            "module.exports = { total, discount };",
+            "function safe(name) {\n  return RESERVED.has(name) ? `_${name}` : name;\n}\n\n"
+            "module.exports = { total, discount, safe };",
+        )
+    )
+    report = api.verify(
+        [project / "test" / "price.test.js"],
+        root=project,
+        use_cache=False,
+        overrides={"gates": ["compile", "green", "mutation"], "jobs": 2},
+    )
+    [f] = report.files
+    gate = next(g for g in f.gates if g.gate == "mutation")
+    assert f.verdict.value == "accepted", gate.feedback
+    # the table's twelve strings (and the Set itself) are not counted: total's and discount's are
+    assert '"n3"' not in gate.feedback
+    # the functions' own survivors stay (a boundary and two messages): gate 4 still judges them
+    assert {s["line"] for s in gate.details["survivors"]} == {6, 7, 16}, gate.details
+    assert gate.details["survived"] == 3 and gate.details["killed"] >= 8, gate.details

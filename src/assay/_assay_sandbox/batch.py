@@ -136,10 +136,7 @@ class Batch:
         reserve.STARTED = time.monotonic()
         _fresh_draws()
         capture = session.config.pluginmanager.getplugin("capturemanager")
-        if capture is not None:  # its own capture files, as a fresh process has
-            capture.stop_global_capturing()
-            capture.start_global_capturing()
-            capture.suspend_global_capture()
+        _empty_captures(getattr(capture, "_global_capturing", None))
         self.child = dataclasses.replace(self.job, mode="checked", paths=[path], out=out, outs=[])
         rec = self.rec
         rec.progress.close()
@@ -147,6 +144,20 @@ class Batch:
         rec.args = self.child
         rec.collected, rec.errors, rec.tests, rec.steps, rec.reserve = [], [], {}, [], None
         session.config.args = [path]
+
+
+def _empty_captures(capturing: object) -> None:
+    """The session's capture files, emptied for this fork as a fresh process has them: the same
+    objects, so what the project bound of `sys.stdout` while the conftests imported it (structlog's
+    `from sys import stdout`) stays the stream in use. Restarting the capture closed it. The files
+    are shared with the parent (fd capture), which only waits, and each fork empties them first."""
+    for name in ("out", "err"):
+        tmpfile = getattr(getattr(capturing, name, None), "tmpfile", None)
+        if tmpfile is None or getattr(tmpfile, "closed", True):
+            continue
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            tmpfile.seek(0)
+            tmpfile.truncate()
 
 
 def run(job: PytestJob) -> int:

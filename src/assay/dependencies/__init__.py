@@ -77,6 +77,7 @@ PLUGIN_FIXTURES = {
 }
 _MISSING_MODULE = re.compile(r"No module named '([\w.]+)'")
 _MISSING_FIXTURE = re.compile(r"fixture '(\w+)' not found")
+_SKIP_WORD = re.compile(r"(?<![\w.-])[A-Za-z_][\w.]*")
 _MISSING_METADATA = re.compile(r"No package metadata was found for ([\w.-]+)")
 # the C library has no such locale: `locale.setlocale(LC_ALL, "en_US.UTF-8")` on a system that
 # generated only C and C.UTF-8 (natsort's conftest); the name, when the traceback shows it
@@ -314,6 +315,20 @@ class Dependencies:
             if _MISSING_LOCALE.search(text):
                 names = [m.group(1) for t in texts for m in _LOCALE_NAME.finditer(t)]
                 return Gap("locale", names[0] if names else "the test sets")
+        return None
+
+    def skip_gap(self, reason: str, installed: Installed | None) -> Gap | None:
+        """A skip whose reason names a module the project uses and the test interpreter lacks
+        (`skipUnless(pytz, "pytz unavailable")`, an extra not installed): the environment left
+        the test unjudged, as `importorskip` does. Only a module known absent counts: a skip for a
+        platform or a feature stays the author's."""
+        if installed is None:
+            return None
+        for found in _SKIP_WORD.finditer(reason):
+            module = found.group(0).rstrip(".")
+            top = normalize(module.split(".")[0])
+            if top in self.modules and top not in self.own and not installed.has(module):
+                return self._module_gap(module, [reason])
         return None
 
     def _module_gap(self, module: str, texts: Iterable[str]) -> Gap:

@@ -87,7 +87,10 @@ def judge_run(
     for nodeid, rec in run.tests.items():
         # a skip too: `pytest.importorskip` of a module the project needs hides the same gap
         unjudged = rec.outcome in (Outcome.FAILED, Outcome.ERROR, Outcome.SKIPPED)
-        if unjudged and (gap := deps.gap([rec.message, *rec.import_errors], installed)):
+        gap = deps.gap([rec.message, *rec.import_errors], installed) if unjudged else None
+        if gap is None and rec.outcome is Outcome.SKIPPED:
+            gap = deps.skip_gap(rec.message, installed)
+        if gap is not None:
             outcomes.append(TestOutcome(nodeid, Verdict.UNVALIDATED, gate, gap.reason))
             gaps.setdefault(gap.label, []).append(nodeid)
         elif rec.outcome in FAILING and rec.marked_flaky:

@@ -122,9 +122,11 @@ class Stryker:
         scoped = None
         if config["testRunner"] != "command":
             drop_other_tests(request, LANGUAGES[self.language], module)
-        if config["testRunner"] == "mocha" and (own := project_mocha(request.root, base)):
-            plugin = home() / "node_modules" / RUNNERS["mocha"] / "dist/src"
-            stryker_mocha.configure(config, base / ".assay-stryker", plugin, own)
+            if config["testRunner"] == "mocha" and (own := project_mocha(request.root, base)):
+                plugin = home() / "node_modules" / RUNNERS["mocha"] / "dist/src"
+                stryker_mocha.configure(config, base / ".assay-stryker", plugin, own)
+            if request.executed_only:
+                stryker_scope.top_level_out(config, base / ".assay-stryker")
         else:
             scoped = self._command_scope(request, module, config)
             if stryker_tape.fits(request.root, module, request.tests, request.targets):

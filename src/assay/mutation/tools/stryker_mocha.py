@@ -36,4 +36,6 @@ def configure(config: dict[str, Any], own: Path, runner: Path, mocha: Path) -> N
     shutil.copyfile(HERE / "stryker_mocha.mjs", own / "mocha.mjs")
     (own / "mocha.json").write_text(json.dumps({"runner": str(runner), "mocha": str(mocha)}))
     hand_over(own / "mocha.mjs", own / "mocha.json")  # Stryker opens them for writing too
-    config["plugins"] = [str(own / "mocha.mjs")]
+    # in place of the plugin itself, which the wrapper loads
+    kept = [p for p in config.get("plugins", []) if not p.startswith(str(runner.parent.parent))]
+    config["plugins"] = [*kept, str(own / "mocha.mjs")]

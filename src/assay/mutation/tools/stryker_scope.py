@@ -25,9 +25,12 @@ not span its text (a transpiled TypeScript file) is left whole, as before.
 from __future__ import annotations
 
 import json
+import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote, urlparse
+
+from assay.sandbox.view import hand_over
 
 RUN, OUT, NO_COVERAGE = 1, 2, 3
 REASONS = {
@@ -222,3 +225,17 @@ def _segments(marks: bytearray, classes: dict[int, int]) -> list[tuple[int, int,
             segs.append((start, i, classes[marks[start]]))
             start = i
     return segs
+
+
+def top_level_out(config: dict, own: Path) -> None:
+    """Gate 4 with a per-test runner: assay's ignorer plugin (`stryker_toplevel.mjs`) leaves out
+    each target's top-level code, out of scope as Python's module level is (knitwork's table of
+    reserved names charged every test file with its strings)."""
+    own.mkdir(exist_ok=True)
+    plugin = own / "toplevel.mjs"
+    shutil.copyfile(Path(__file__).with_name("stryker_toplevel.mjs"), plugin)
+    (own / "toplevel.json").write_text(json.dumps({"reason": REASONS[OUT]}), encoding="utf-8")
+    # Stryker writes its report and backups here as the tests' uid
+    hand_over(own, plugin, own / "toplevel.json")
+    config["plugins"] = [*config.get("plugins", []), str(plugin)]
+    config["ignorers"] = [*config.get("ignorers", []), "assay-top-level"]
