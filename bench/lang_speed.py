@@ -128,6 +128,23 @@ def jest(root: Path, test: str) -> list[str]:
     return ["node_modules/.bin/jest", test]
 
 
+def mocha(root: Path, test: str) -> list[str]:
+    return ["node_modules/.bin/mocha", test]
+
+
+def checkout(variable: str, repo: str) -> Callable[[], Path]:
+    """A clone of `repo` (GitHub) with its dependencies installed (`npm install`), at the path
+    the environment variable `variable` names."""
+
+    def find() -> Path:
+        path = Path(os.environ.get(variable, ""))
+        if not os.environ.get(variable) or not (path / "node_modules").is_dir():
+            raise SystemExit(f"${variable}: a clone of {repo} after `npm install`")
+        return path
+
+    return find
+
+
 def npm_package(spec: str, dev: dict[str, str], files: dict[str, str]) -> Callable[[], Path]:
     """A package from npm (`npm pack`, the registry's only network use here) with the dev
     dependencies its tests need installed, and the files its repository has and its tarball
@@ -200,6 +217,11 @@ ROWS = {
         Row("js-deepmerge-index", "node", prepared("deepmerge"), "test/index.test.js", tape),
         Row("ts-dedent-jest", "node", TS_DEDENT, "src/__tests__/index.spec.ts", jest),
         Row("js-jest-fixture", "node", prepared("jest-good"), "test/price.test.js", jest),
+        Row("js-mocha-fixture", "node", lambda: REPO / "tests/languages/fixtures/mocha",
+            "test/good.test.js", mocha,
+            ("test/order.test.js", "test/wrong.test.js", "test/weak.test.js")),
+        Row("js-body-parser-mocha", "node", checkout("BODY_PARSER", "expressjs/body-parser"),
+            "test/json.js", mocha),
     )
 }  # fmt: skip
 

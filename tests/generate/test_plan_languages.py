@@ -86,6 +86,22 @@ def test_each_language_plans_its_own_layout_and_never_a_taken_name(project, lang
     )
 
 
+def test_a_mocha_package_gets_tests_written_for_mocha(project):
+    """Written for node:test (the default), a generated file of a mocha package ran under mocha
+    (gates 1-3 run mocha there): node:test's tests are not mocha's, and none was found."""
+    root = project(
+        {
+            "package.json": '{"name": "m", "devDependencies": {"mocha": "^11"}}',
+            "lib/price.js": "exports.total = (a) => a;\n",
+            "test/index.js": "",
+        },
+        name="mocha",
+    )
+    plan = LANGUAGES["javascript"].plan_tests(root, "lib/price.js")
+    assert plan is not None and plan.framework.startswith("mocha (describe/it are globals"), plan
+    assert plan.path == "test/price.assay.test.js"
+
+
 def test_targets_name_symbols_or_are_refused_in_one_line(project):
     root = project({**FILES["go"], "notes.txt": "x", "cs/A.cs": "class A {}"})
     proj = Project.load(root)

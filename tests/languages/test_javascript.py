@@ -62,13 +62,14 @@ describe("total", () => {
 
 
 def test_a_file_of_a_runner_assay_does_not_drive_is_unvalidated_not_rejected(tmp_path):
-    """A mocha project's `describe`/`it` are the runner's globals: under `node --test` the file
-    failed at green, the environment's fault passed off as the test's."""
+    """A jasmine project's `describe`/`it` are the runner's globals: under `node --test` the file
+    failed at green, the environment's fault passed off as the test's. (mocha, the runner this
+    test named first, is driven now: tests/languages/test_mocha.py.)"""
     root = tmp_path / "js"
     (root / "src").mkdir(parents=True)
     (root / "test").mkdir()
     (root / "package.json").write_text(
-        '{"name": "js", "scripts": {"test": "mocha"}, "devDependencies": {"mocha": "^10.0.0"}}\n'
+        '{"name": "js", "scripts": {"test": "jasmine"}, "devDependencies": {"jasmine": "^5.0.0"}}\n'
     )
     (root / "src/price.js").write_text("exports.total = (...c) => c.reduce((a, b) => a + b, 0);\n")
     (root / "test/price.test.js").write_text(MOCHA)
@@ -80,7 +81,7 @@ def test_a_file_of_a_runner_assay_does_not_drive_is_unvalidated_not_rejected(tmp
     )
     [f] = report.files
     assert f.verdict.value == "unvalidated", [g.feedback for g in f.gates]
-    assert "tests with mocha, which assay does not run yet" in f.gates[0].feedback
+    assert "tests with jasmine, which assay does not run yet" in f.gates[0].feedback
 
 
 # passes on its first run (it leaves a mark); its second run deletes the code under test

@@ -176,6 +176,39 @@ def test_a_js_test_importing_an_index_of_reexports_targets_the_modules_behind_it
     ]
 
 
+def test_a_js_test_of_a_commonjs_index_targets_the_modules_it_exports(tmp_path):
+    """body-parser 2.3's tests call `bodyParser.json()`, exported by index.js as
+    `exports.json = require('./lib/types/json')`: index.js was gate 4's one target, its two
+    mutants in code no test runs, and test/json.js was rejected at 0 % with 155 tests low value."""
+    index = (
+        "exports = module.exports = bodyParser\n"
+        "exports.json = require('./lib/types/json')\n"
+        'module.exports.raw = require("./lib/types/raw.js")\n'
+        "function bodyParser () { throw new Error('split') }\n"
+    )
+    project = _write(
+        tmp_path,
+        {
+            "package.json": '{"name": "body-parser"}\n',
+            "index.js": index,
+            "lib/types/json.js": "module.exports = function json () { return 1 }\n",
+            "lib/types/raw.js": "module.exports = function raw () { return 2 }\n",
+            "all.js": "module.exports = require('./lib/types/raw')\n",
+        },
+    )
+    js = LANGUAGES["javascript"]
+    test = "const bodyParser = require('..')\nbodyParser.json()\n"
+    assert js.targets_of(project, test, "test/json.js") == ["index.js", "lib/types/json.js"]
+    # naming none of the exported names: every module behind the index
+    assert js.targets_of(project, "require('..')\n", "test/a.js") == [
+        "index.js",
+        "lib/types/json.js",
+        "lib/types/raw.js",
+    ]
+    whole = "const raw = require('../all')\nraw()\n"
+    assert js.targets_of(project, whole, "test/all.js") == ["all.js", "lib/types/raw.js"]
+
+
 def test_a_rust_test_of_a_dependency_has_no_target_in_the_crate(tmp_path):
     """indoc 2.0.0's tests/test_unindent.rs tests the `unindent` crate, a dev-dependency; indoc's
     src/unindent.rs (a copy of it, `pub fn unindent`) was its target, rejected at 0 %."""

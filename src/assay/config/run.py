@@ -59,7 +59,7 @@ class ToolConfig(Section):
     language (docs/languages.md)."""
 
     runner: Annotated[
-        Literal["maven", "gradle", "javac", "vitest", "jest", "node"] | None,
+        Literal["maven", "gradle", "javac", "vitest", "jest", "mocha", "node"] | None,
         Field(
             description="build tool or test runner to use; "
             "default: found from the project's build files"

@@ -1,6 +1,7 @@
-"""Gates 1-3 of a vitest, jest or `node --test` file in one node process: a plan script
+"""Gates 1-3 of a vitest, jest, mocha or `node --test` file in one node process: a plan script
 (`vitest_plan.mjs` on vitest's Node API, `createVitest` and `runTestSpecifications`;
-`jest_plan.mjs` on jest's `runCLI`; `node_plan.mjs` on node:test's own `run()`, and worker threads
+`jest_plan.mjs` on jest's `runCLI`; `mocha_plan.mjs` on mocha's `Mocha`, a fresh instance and
+`require.cache` per run (`mocha`); `node_plan.mjs` on node:test's own `run()`, and worker threads
 for a file without node:test tests) makes gate 1's run, which gate 2 takes, then gate 3's
 plan ahead when gate 3 will run and every test passed: one start of node (and of vitest) and one
 sandbox entry per file, where gate 1's run and gate 3's plan were two (for `node --test`, a start
@@ -34,6 +35,7 @@ from typing import TYPE_CHECKING
 from assay._assay_sandbox.stability_plan import risk_of
 from assay.execution.runner import Order, Outcome, PlanAhead, RunStep, TestResult, TestRun
 from assay.languages import node_results
+from assay.languages.mocha import mocha_package
 from assay.languages.node_results import TITLE_SEP
 from assay.languages.plans import PlannedRun, layout
 from assay.languages.tooling import TEST_ID_SEP
@@ -46,6 +48,7 @@ TIMED_OUT = 124  # a plan script's exit status when a run passed its deadline
 # jest_plan.mjs's exit status when a run left what a process per run would not share with the
 # next (a handle open, a node module changed): the jest command judges the file instead
 DECLINED = 3
+DECLINING = ("jest", "mocha")  # the plan scripts that may decline (mocha_plan.mjs too)
 _JS_SPECIAL = re.compile(r"[.*+?^${}()|[\]\\/]")
 Tree = dict[str, tuple[int, int]]
 
@@ -101,12 +104,16 @@ def jest_randomizes(jest_bin: str) -> bool:
 
 
 def script_for(runner: str, exe: str | None) -> Script | None:
-    """The plan script of a package's runner ("vitest", "jest", "node"), None when it has none:
-    a vitest without the Node API, a jest outside 29.2-30. `exe`: its `node_modules/.bin` entry."""
+    """The plan script of a package's runner ("vitest", "jest", "mocha", "node"), None when it has
+    none: a vitest without the Node API, a jest outside 29.2-30, a mocha before 8. `exe`: its
+    `node_modules/.bin` entry."""
     if runner == "node":
         return Script.node_test()
     if exe is None:
         return None
+    if runner == "mocha":
+        found = mocha_package(exe)
+        return None if found is None else Script.mocha(found)
     package = vitest_package(exe) if runner == "vitest" else jest_package(exe)
     if package is None:
         return None
@@ -151,6 +158,10 @@ class Script:
     @classmethod
     def jest(cls, package: Path) -> Script:
         return cls("jest", "jest", HERE / "jest_plan.mjs", ".json", {"jest": str(package)})
+
+    @classmethod
+    def mocha(cls, package: Path) -> Script:
+        return cls("mocha", "mocha", HERE / "mocha_plan.mjs", ".json", {"mocha": str(package)})
 
     @classmethod
     def node_test(cls) -> Script:

@@ -1,5 +1,6 @@
 """TypeScript and JavaScript: one runner for both, with the project's own test runner (vitest, jest,
-or `node --test`) and its structured reporter (JSON, or JUnit XML for `node --test`).
+mocha through its API (`mocha`), or `node --test`) and its structured reporter (JSON, or JUnit XML
+for `node --test`).
 
 Gate 1: TypeScript is type-checked with the project's `tsc` on a generated tsconfig that extends the
 project's and holds only the candidate (so a broken sibling cannot fail it); JavaScript is checked
@@ -7,7 +8,7 @@ with `node --check` (under `node --test`, only when the first run failed: a run 
 passed proves its syntax). Both fail closed: a file is never accepted unless its syntax and its
 execution were both proven, so a missing `tsc` or test runner makes it `unvalidated`, never
 `accepted`. The project's `node_modules` are linked read-only into the scratch copy, never copied,
-never written. Gates 1-3 of a vitest, jest or `node --test` file run in one node process
+never written. Gates 1-3 of a vitest, jest, mocha or `node --test` file run in one node process
 (`js_plans`).
 """
 
@@ -30,9 +31,10 @@ from assay.execution.runner import (
     each_step,
 )
 from assay.execution.workspace import SKIP_DIRS, Workspace
-from assay.languages import js_plans, node_checks, node_results, plans
+from assay.languages import js_plans, mocha, node_checks, node_results, plans
 from assay.languages.js_plans import (
     DECLINED,
+    DECLINING,
     TIMED_OUT,
     Script,
     full_name_pattern,
@@ -53,7 +55,9 @@ if TYPE_CHECKING:
     from assay.sandbox import Profile, Sandbox
 
 # test runners a project may use that assay does not drive: their files are not judged
-UNDRIVEN = ("mocha", "jasmine", "ava", "tap", "uvu")
+UNDRIVEN = ("jasmine", "ava", "tap", "uvu")
+# the runners found in a package's dependencies (or its node_modules/.bin), in this order
+DRIVEN = ("vitest", "jest", "mocha")
 # assay's runs collect no coverage: a config's `collectCoverage` wrote coverage/ into the tree,
 # which gate 2 blamed on the test (vercel/ms), and its thresholds fail a run of one file
 NO_COVERAGE = {"vitest": "--coverage.enabled=false", "jest": "--coverage=false"}
@@ -119,9 +123,7 @@ class NodeRunner(ToolRunner):
             return self.conf.runner
         pkg = package_json(ws.project, module)
         deps = {**pkg.get("dependencies", {}), **pkg.get("devDependencies", {})}
-        return next(
-            (r for r in ("vitest", "jest") if r in deps or self._bin(ws, module, r)), "node"
-        )
+        return next((r for r in DRIVEN if r in deps or self._bin(ws, module, r)), "node")
 
     # --- gate 1 -----------------------------------------------------------------------------------
     def compile(self, ws: Workspace, files: list[str]) -> CompileResult:
@@ -136,8 +138,8 @@ class NodeRunner(ToolRunner):
             # would fail for the environment, not for what they check
             return self.environment(
                 f"{module}/package.json tests with {other}, which assay does not run yet (it runs "
-                'vitest, jest and node --test); runner = "node" in its [tool.assay] language table '
-                "if the file runs under node --test"
+                'vitest, jest, mocha and node --test); runner = "node" in its [tool.assay] '
+                "language table if the file runs under node --test"
             )
         if runner == "node" and self.language == "typescript":
             return self.environment(
@@ -160,6 +162,8 @@ class NodeRunner(ToolRunner):
             return self.environment(
                 f"{runner} is not installed in {module}: run `npm ci` (or npm install) there"
             )
+        if runner == "mocha" and (cause := mocha.unsupported(self, ws, module)):
+            return self.environment(cause)
         # collection is a first run (jest and node --test cannot list without running; `vitest
         # list` costs a start as long as a run), kept for gate 2's `run`
         key = (str(ws.project), rel)
@@ -184,8 +188,8 @@ class NodeRunner(ToolRunner):
                 return checked
         crash = None if run.tests and not run.timed_out else run.crash
         load = run.tests.get(f"{rel}{TEST_ID_SEP}<file>")
-        if runner == "vitest" and load is not None:  # the file did not load: nothing collected
-            crash = f"vitest could not load {rel}:\n{load.message}"
+        if runner in ("vitest", "mocha") and load is not None:  # the file did not load
+            crash = f"{runner} could not load {rel}:\n{load.message}"
         if load is not None and (
             absent := node_checks.missing_types(self, ws, module, rel, [Problem(rel, load.message)])
         ):
@@ -193,6 +197,8 @@ class NodeRunner(ToolRunner):
         if runner == "jest" and load is not None and checked.ok and not lazy:  # noqa: SIM102
             if unparsed := node_checks.jest_cannot_parse(pkg, module, rel, load.message):
                 return self.environment(unparsed)  # the compiler parsed what jest could not
+        if runner == "mocha" and (failed := mocha.config_failure(crash)):
+            return self.environment(failed)
         missing = node_checks.missing_package(crash) if crash else None
         declared = {
             name
@@ -285,7 +291,7 @@ class NodeRunner(ToolRunner):
                 out_dir, under(module, rel), planned, steps, ids, self.timeout_s, rel
             )
             ran = self.exec(ws, argv, cwd=module, timeout=self.timeout_s * len(planned) + 30)
-            if script.runner == "jest" and ran.result.returncode == DECLINED:
+            if script.runner in DECLINING and ran.result.returncode == DECLINED:
                 with self._lock:
                     self._declined.add(key)
                 return each_step(self, ws, files, steps, ids)
@@ -336,7 +342,7 @@ class NodeRunner(ToolRunner):
         ran = self.exec(ws, argv, cwd=module, timeout=budget)
         crash, timed_out = self._ended(ran, script)
         found = script.read(script.first_out(out_dir), rel, ran.roots)
-        declined = script.runner == "jest" and ran.result.returncode == DECLINED
+        declined = script.runner in DECLINING and ran.result.returncode == DECLINED
         if declined:  # at the first run (it left no results) or at one of gate 3's
             with self._lock:
                 self._declined.add((str(ws.project), rel))
@@ -370,6 +376,9 @@ class NodeRunner(ToolRunner):
         order: Order,
         seed: int,
     ) -> TestRun:
+        if runner == "mocha":  # a plan of one run (`mocha`)
+            script = self._script(ws, module)
+            return mocha.run_once(self, ws, script, rel, module, only, order, seed)
         out = ws.run_dir / f"{runner}-{len(list(ws.run_dir.glob(f'{runner}-*')))}.out"
         target = under(module, rel)
         pattern = None

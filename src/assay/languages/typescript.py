@@ -44,6 +44,11 @@ _WORD = re.compile(r"[A-Za-z_$][\w$]*")
 _REEXPORT = re.compile(
     r"""\bexport\s*(?:\*(?:\s*as\s+[\w$]+)?|\{[^}]*\})\s*from\s*["'](\.{1,2}/[^"']*)["']"""
 )
+# CommonJS's: `exports.json = require("./lib/types/json")` (body-parser's index.js),
+# `module.exports.a = require("./a")`, `module.exports = require("./lib")`
+_CJS_REEXPORT = re.compile(
+    r"""\b(?:module\.)?exports(?:\.([A-Za-z_$][\w$]*))?\s*=\s*require\s*\(\s*["'](\.{1,2}/[^"']*)["']"""
+)
 _EXPORTED = re.compile(
     r"\bexport\s+(?:default\s+)?(?:declare\s+)?(?:async\s+)?"
     r"(?:function\s*\*?|const|let|var|class|enum|abstract\s+class)\s*([A-Za-z_$][\w$]*)"
@@ -52,6 +57,8 @@ _NODE_ESM = re.compile(r'"(module|moduleResolution)"\s*:\s*"node(16|next)"', re.
 FRAMEWORKS = {
     "vitest": 'vitest (`import { describe, it, expect } from "vitest";`)',
     "jest": "jest (describe/it/expect are globals; expect(...).toThrow for errors)",
+    "mocha": "mocha (describe/it are globals, no expect: "
+    '`const assert = require("node:assert/strict");`, or the package\'s own chai)',
     "node": 'node:test (`import { test } from "node:test"; '
     'import assert from "node:assert/strict";`)',
 }
@@ -104,6 +111,15 @@ def reexported(root: Path, barrel: PurePosixPath, words: set[str], depth: int = 
 
     found = children(barrel) if depth > 0 else []
     chosen = [m for m in found if leads(m, depth - 1)] or found
+    # a CommonJS index: the modules it exports under a name the test uses (body-parser's tests
+    # call `bodyParser.json()`: index.js holds no code of it, and gate 4 mutated only index.js),
+    # all of them when it names none
+    cjs = [
+        (name, m)
+        for name, spec in (_CJS_REEXPORT.findall(text(barrel)) if depth > 0 else [])
+        if (m := resolve_relative(root, PurePosixPath(os.path.normpath(barrel.parent / spec))))
+    ]
+    chosen += [m for name, m in cjs if not name or name in words] or [m for _, m in cjs]
     out = []
     for module in chosen:
         out += [module.as_posix(), *reexported(root, module, words, depth - 1)]
@@ -180,7 +196,7 @@ class NodeLanguage(Language):
         path = where / f"{stem}.assay{'' if n == 1 else n}.test{ext}"
         pkg = package_json(root, module)
         deps = {**pkg.get("dependencies", {}), **pkg.get("devDependencies", {})}
-        runner = next((r for r in ("vitest", "jest") if r in deps), "node")
+        runner = next((r for r in ("vitest", "jest", "mocha") if r in deps), "node")
         tsconfig = nearest(root, source_rel, ("tsconfig.json",))
         config = (
             (root / tsconfig / "tsconfig.json").read_text(errors="replace")

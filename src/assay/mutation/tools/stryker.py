@@ -38,10 +38,11 @@ from assay.languages.compiler_output import node_error_tail
 from assay.languages.node import TITLE_SEP, package_json
 from assay.languages.tooling import TEST_ID_SEP, nearest, under
 from assay.mutation.model import DETECTED, Mutant, MutantResult, MutationResult, Status
-from assay.mutation.tools import stryker_scope, stryker_tape
+from assay.mutation.tools import stryker_mocha, stryker_scope, stryker_tape
 from assay.mutation.tools.base import ToolRequest, assemble, drop_other_tests, span_mutant
 from assay.mutation.tools.js_text import exact_replacement
 from assay.mutation.tools.scratch_run import ended
+from assay.mutation.tools.stryker_mocha import project_mocha
 from assay.sandbox import assay_cache
 from assay.sandbox.view import hand_over
 
@@ -121,6 +122,9 @@ class Stryker:
         scoped = None
         if config["testRunner"] != "command":
             drop_other_tests(request, LANGUAGES[self.language], module)
+            if config["testRunner"] == "mocha" and (own := project_mocha(request.root, base)):
+                plugin = home() / "node_modules" / RUNNERS["mocha"] / "dist/src"
+                stryker_mocha.configure(config, base / ".assay-stryker", plugin, own)
             if request.executed_only:
                 stryker_scope.top_level_out(config, base / ".assay-stryker")
         else:

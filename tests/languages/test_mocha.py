@@ -1,0 +1,296 @@
+"""mocha files are judged (`mocha.py`, `mocha_plan.mjs`): gate 1 `node --check`, gates 2 and 3 in
+one node process on mocha's API with the project's own config (its `spec` replaced by the file),
+test ids `file::describe > it`, gate 4 through Stryker's mocha runner. Before, every file of a
+package that tests with mocha was `unvalidated` ("which assay does not run yet")."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from assay import api
+from assay.config import Settings
+from assay.execution import runner as execution
+from assay.execution.runner import Outcome, run_plan
+from assay.execution.workspace import Workspace
+from assay.languages import LANGUAGES
+from assay.languages.js_plans import stability_steps
+from assay.model import GateStatus, Verdict
+from assay.project import Project
+from tests.languages.conftest import RecordingSandbox, tool_missing
+
+FIXTURE = Path(__file__).parent / "fixtures" / "mocha"
+
+
+def project(tmp_path: Path, files: dict[str, str] | None = None) -> Path:
+    """A copy of the mocha fixture (its node_modules linked) with `files` written over it."""
+    if not (FIXTURE / "node_modules" / "mocha").is_dir():
+        pytest.skip(f"mocha not installed in the fixture: npm ci --prefix {FIXTURE}")
+    root = tmp_path / "mocha"
+    shutil.copytree(FIXTURE, root, ignore=shutil.ignore_patterns("node_modules"))
+    (root / "node_modules").symlink_to(FIXTURE / "node_modules")
+    for rel, text in (files or {}).items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    return root
+
+
+def own_package(root: Path, name: str, index: str) -> None:
+    """A package `name` in the project's node_modules beside its mocha: a copy of the fixture's
+    (the sandbox shows the project's linked node_modules, not links inside it)."""
+    modules = root / "node_modules"
+    modules.unlink()
+    shutil.copytree(FIXTURE / "node_modules", modules, symlinks=True)
+    (modules / name).mkdir()
+    (modules / name / "index.js").write_text(index)
+
+
+def gates_1_to_3(root: Path, rel: str, settings: Settings) -> tuple[list[str], list]:
+    """Gate 1, gate 2's run and gate 3's plan as the pipeline calls the runner: the programs the
+    sandbox started and gate 2's and gate 3's runs."""
+    sandbox = RecordingSandbox(settings.sandbox, protect=root)
+    language, proj = LANGUAGES["javascript"], Project.load(root)
+    runner = language.runner(sandbox, proj, settings)
+    profile = language.profile_for(proj)
+    with Workspace(root, links=profile.links, keep=profile.keep) as ws:
+        built = runner.compile(ws, [rel])
+        assert built.ok, built
+        runs: list[execution.TestRun] = [runner.run(ws, [rel])]
+        steps = stability_steps(settings, ws.path(rel).read_text())
+        assert steps is not None
+        runs += run_plan(runner, ws, [rel], steps, built.collected)
+    return [Path(c[1] if c[0] == "node" else c[0]).name for c in sandbox.commands], runs
+
+
+def test_a_mocha_file_runs_gates_1_to_3_in_one_process_with_describe_it_ids(tmp_path):
+    """Each run reloads the file and what it requires: `order.test.js`'s module-level list is
+    empty again in every rerun (in one shared module registry the reruns would fail)."""
+    root = project(tmp_path)
+    settings = Settings(cache=False)
+    settings.stability.random_order = False
+    commands, runs = gates_1_to_3(root, "test/order.test.js", settings)
+    assert commands == ["--check", "mocha_plan.mjs"], commands
+    rel = "test/order.test.js"
+    ids = [
+        f"{rel}::total in order > records a price",
+        f"{rel}::total in order > finds the recorded price",
+    ]
+    # gate 2's run and three reruns pass; alone, the second test misses what the first left
+    assert [sorted(r.passed()) for r in runs[:4]] == [sorted(ids)] * 4, runs
+    assert runs[4].tests[ids[1]].outcome is Outcome.FAILED, runs
+
+
+MOCHARC = """{
+  "ui": "tdd",
+  "require": ["test/setup.js"],
+  "timeout": 300,
+  "spec": ["test/wrong.test.js"]
+}
+"""
+SETUP = "globalThis.unit = 100;\n"
+TDD = """const assert = require("node:assert/strict");
+const { total } = require("../src/price");
+
+suite("with the config", () => {
+  test("uses the setup's global", () => {
+    assert.equal(total(globalThis.unit, 2, 0), 200);
+  });
+  test("times out at the config's timeout", (done) => {
+    setTimeout(done, 1000);
+  });
+});
+"""
+
+
+def test_the_projects_mocharc_is_honoured_but_its_spec_is_the_candidate(tmp_path):
+    """ui, require and timeout from `.mocharc.json`; its `spec` (a failing file) is not run."""
+    rel = "test/tdd.test.js"
+    root = project(tmp_path, {".mocharc.json": MOCHARC, "test/setup.js": SETUP, rel: TDD})
+    report = api.verify(
+        [root / rel], root=root, use_cache=False, overrides={"gates": ["compile", "green"]}
+    )
+    [f] = report.files
+    outcomes = {t.id: t.verdict for t in f.tests}
+    assert outcomes == {
+        f"{rel}::with the config > uses the setup's global": Verdict.ACCEPTED,
+        f"{rel}::with the config > times out at the config's timeout": Verdict.REJECTED,
+    }, [g.feedback for g in f.gates]
+    green = next(g for g in f.gates if g.gate == "green")
+    assert "300ms" in green.feedback and "wrong.test.js" not in green.feedback, green.feedback
+
+
+def test_a_package_whose_mocha_is_not_installed_is_unvalidated(tmp_path):
+    root = tmp_path / "js"
+    (root / "test").mkdir(parents=True)
+    (root / "package.json").write_text('{"name": "js", "devDependencies": {"mocha": "^11"}}\n')
+    (root / "test/a.test.js").write_text(TDD)
+    report = api.verify([root / "test/a.test.js"], root=root, use_cache=False)
+    [f] = report.files
+    assert f.verdict is Verdict.UNVALIDATED, [g.feedback for g in f.gates]
+    assert "mocha is not installed in .: run `npm ci`" in f.gates[0].feedback, f.gates
+
+
+ESM = """import assert from "node:assert/strict";
+import { writeFileSync, existsSync, readFileSync } from "node:fs";
+
+describe("esm", () => {
+  it("counts its runs", () => {
+    const n = existsSync("runs.n") ? Number(readFileSync("runs.n", "utf8")) + 1 : 1;
+    writeFileSync("runs.n", String(n));
+    assert.ok(n > 0);
+  });
+});
+"""
+
+
+def test_an_es_module_file_is_run_a_process_per_run(tmp_path):
+    """node keeps an ES module for the process: a second run in it would not run the file again.
+    The plan declines after gate 1's run, and each of gate 3's runs is a process of its own."""
+    rel = "test/esm.test.mjs"
+    root = project(tmp_path, {rel: ESM})
+    settings = Settings(cache=False)
+    settings.stability.reruns, settings.stability.random_order = 2, False
+    settings.stability.isolation = False
+    commands, runs = gates_1_to_3(root, rel, settings)
+    assert commands == ["--check", "mocha_plan.mjs", "mocha_plan.mjs", "mocha_plan.mjs"], commands
+    assert [list(r.passed()) for r in runs] == [[f"{rel}::esm > counts its runs"]] * 3, runs
+
+
+@pytest.mark.slow
+def test_the_fixture_files_get_the_verdicts_their_author_expects(tmp_path):
+    """Slow (4 files through gates 1-5, gate 4 through StrykerJS's mocha runner: 15-20 s)."""
+    if missing := tool_missing("javascript"):
+        pytest.skip(missing)
+    root = project(tmp_path)
+    names = ("good", "order", "wrong", "weak")
+    report = api.verify([root / f"test/{n}.test.js" for n in names], root=root, use_cache=False)
+    verdicts = {Path(f.path).name.split(".")[0]: f for f in report.files}
+    assert verdicts["good"].verdict is Verdict.ACCEPTED, verdicts["good"].gates
+    assert verdicts["order"].verdict is Verdict.FLAKY, verdicts["order"].gates
+    wrong = verdicts["wrong"]
+    assert (wrong.verdict, wrong.rejected_at) == (Verdict.REJECTED, "green"), wrong.gates
+    assert "900 !== 1000" in wrong.gates[-1].feedback
+    weak = verdicts["weak"]
+    assert (weak.verdict, weak.rejected_at) == (Verdict.REJECTED, "mutation"), weak.gates
+    assert "src/price.js, line 7" in weak.gates[-1].feedback
+
+
+def test_a_declared_package_not_installed_is_the_environments_a_missing_module_the_files(
+    tmp_path,
+):
+    """mocha loads the file in its run: a load failure is gate 1's, and a dependency the
+    project declares but has not installed makes the file `unvalidated`, not rejected."""
+    needs_chai = 'const { expect } = require("chai");\ndescribe("a", () => {\n'
+    needs_chai += '  it("b", () => expect(1).to.equal(1));\n});\n'
+    nope = needs_chai.replace('"chai"', '"../src/nope"')
+    root = project(tmp_path, {"test/chai.test.js": needs_chai, "test/nope.test.js": nope})
+    pkg = (root / "package.json").read_text()
+    (root / "package.json").write_text(
+        pkg.replace('"devDependencies": {', '"devDependencies": {"chai": "^5", ')
+    )
+    report = api.verify(
+        [root / "test/chai.test.js", root / "test/nope.test.js"],
+        root=root,
+        use_cache=False,
+        overrides={"gates": ["compile", "green"]},
+    )
+    chai, nope_file = sorted(report.files, key=lambda f: f.path)
+    assert chai.verdict is Verdict.UNVALIDATED, chai.gates
+    assert "the package 'chai' is not installed" in chai.gates[0].feedback
+    assert (nope_file.verdict, nope_file.rejected_at) == (Verdict.REJECTED, "compile")
+    said = nope_file.gates[0].feedback
+    assert "Cannot find module '../src/nope'" in said and "mocha.js" not in said, said
+
+
+# six tests that each need the ones before: any other order fails one of them
+IN_ORDER = """const assert = require("node:assert/strict");
+const seen = [];
+describe("steps", () => {
+  for (let k = 1; k <= 6; k++)
+    it(`step ${k}`, () => {
+      seen.push(k);
+      assert.deepEqual(seen, Array.from({ length: k }, (_, i) => i + 1));
+    });
+});
+"""
+
+
+def test_random_order_shuffles_the_tests_by_the_seed(tmp_path):
+    """mocha has no random order of its own: the plan shuffles each suite by the step's seed."""
+    rel = "test/steps.test.js"
+    root = project(tmp_path, {rel: IN_ORDER})
+    settings = Settings(cache=False)
+    settings.stability.reruns, settings.stability.isolation = 1, False
+    commands, runs = gates_1_to_3(root, rel, settings)
+    assert commands == ["--check", "mocha_plan.mjs"], commands
+    assert [len(r.passed()) for r in runs[:2]] == [6, 6], runs
+    assert len(runs) == 3 and len(runs[2].passed()) < 6, runs
+
+
+LEFT_OPEN = """const assert = require("node:assert/strict");
+const { total } = require("../src/price");
+
+describe("total", () => {
+  it("adds", () => {
+    setTimeout(() => {}, 1000);
+    assert.equal(total(1, 2, 0), 2);
+  });
+});
+"""
+
+
+def test_a_run_that_leaves_a_timer_pending_is_run_a_process_per_run(tmp_path):
+    """The `mocha` command waits for the timer; in one process it would outlive the run."""
+    rel = "test/timer.test.js"
+    root = project(tmp_path, {rel: LEFT_OPEN})
+    settings = Settings(cache=False)
+    settings.stability.reruns, settings.stability.random_order = 1, False
+    settings.stability.isolation = False
+    commands, runs = gates_1_to_3(root, rel, settings)
+    assert commands == ["--check", "mocha_plan.mjs", "mocha_plan.mjs"], commands
+    assert [list(r.passed()) for r in runs] == [[f"{rel}::total > adds"]] * 2, runs
+
+
+@pytest.mark.slow
+def test_gate_4_runs_the_projects_mocha_with_its_config_requires(tmp_path):
+    """Slow (StrykerJS: 10-20 s). Stryker's mocha runner took assay's own install's mocha, which
+    resolved the config's `require` from there: a package only the project has (ts-node/register
+    in a TypeScript project) was not found and gate 4 left the file `unvalidated`."""
+    if missing := tool_missing("javascript"):
+        pytest.skip(missing)
+    rel = "test/setup.test.js"
+    body = TDD.replace("globalThis.unit", "globalThis.unitFromPackage").replace(
+        "suite(", "describe("
+    )
+    body = body.replace("test(", "it(").split('  it("times out')[0] + "});\n"
+    root = project(tmp_path, {rel: body, ".mocharc.json": '{"require": ["assay-setup"]}\n'})
+    own_package(root, "assay-setup", "globalThis.unitFromPackage = 100;\n")
+    report = api.verify(
+        [root / rel],
+        root=root,
+        use_cache=False,
+        overrides={"gates": ["compile", "green", "mutation"]},
+    )
+    [f] = report.files
+    gate4 = next((g for g in f.gates if g.gate == "mutation"), f.gates[-1])
+    assert gate4.gate == "mutation", f.gates
+    assert gate4.status is not GateStatus.SKIP, gate4.feedback  # measured: passed or rejected
+    assert f.verdict is not Verdict.UNVALIDATED and "assay-setup" not in gate4.feedback
+
+
+def test_a_config_require_that_fails_to_load_leaves_the_file_unvalidated(tmp_path):
+    """The package's setup (`.mocharc`'s require) throws before any test file loads: every file
+    of the package would fail alike, by no fault of its own."""
+    rel = "test/good.test.js"
+    root = project(tmp_path, {".mocharc.json": '{"require": ["assay-setup"]}\n'})
+    own_package(root, "assay-setup", "throw new Error('the setup needs a database');\n")
+    report = api.verify(
+        [root / rel], root=root, use_cache=False, overrides={"gates": ["compile", "green"]}
+    )
+    [f] = report.files
+    assert f.verdict is Verdict.UNVALIDATED, f.gates
+    said = f.gates[0].feedback
+    assert "mocha could not load its config's require (assay-setup)" in said, said
+    assert "the setup needs a database" in said, said
