@@ -25,7 +25,6 @@ from assay.execution.runner import (
     Order,
     Outcome,
     PlanAhead,
-    Problem,
     RunStep,
     TestRun,
     each_step,
@@ -190,27 +189,8 @@ class NodeRunner(ToolRunner):
         load = run.tests.get(f"{rel}{TEST_ID_SEP}<file>")
         if runner in ("vitest", "mocha") and load is not None:  # the file did not load
             crash = f"{runner} could not load {rel}:\n{load.message}"
-        if load is not None and (
-            absent := node_checks.missing_types(self, ws, module, rel, [Problem(rel, load.message)])
-        ):
-            return absent  # ts-jest's type check of the file (jest's own run of it)
-        if runner == "jest" and load is not None and checked.ok and not lazy:  # noqa: SIM102
-            if unparsed := node_checks.jest_cannot_parse(pkg, module, rel, load.message):
-                return self.environment(unparsed)  # the compiler parsed what jest could not
-        if runner == "mocha" and (failed := mocha.config_failure(crash)):
-            return self.environment(failed)
-        missing = node_checks.missing_package(crash) if crash else None
-        declared = {
-            name
-            for key in ("dependencies", "devDependencies", "peerDependencies")
-            for name in pkg.get(key) or {}
-        }
-        by_test = missing is not None and missing[1] in ("", rel, str(ws.path(rel)))
-        if missing is not None and (missing[0] in declared or not by_test):
-            # a dependency not installed (the project declares it, or its own code imports it):
-            # the machine's, not the file's; a test importing what the project has not is its own
-            package, where = missing
-            return self.environment(node_checks.not_loaded(pkg, package, where, module))
+        if gap := node_checks.load_gap(self, ws, runner, module, rel, pkg, load, crash, checked.ok):
+            return gap
         listed = CompileResult(
             collected=list(run.tests),
             crash=crash,

@@ -10,10 +10,12 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
 from assay.execution.runner import CompileResult, Problem
+from assay.languages import mocha
 from assay.languages.compiler_output import tsc_errors
 from assay.languages.tooling import nearest, under
 
 if TYPE_CHECKING:
+    from assay.execution.runner import TestResult
     from assay.execution.workspace import Workspace
     from assay.languages.node import NodeRunner
 
@@ -248,3 +250,42 @@ def jest_cannot_parse(pkg: dict, module: str, rel: str, message: str) -> str | N
         'test_args = ["--config", "<jest config file>"] in the [typescript] or [javascript] '
         "table of assay's configuration"
     )
+
+
+def load_gap(
+    self: NodeRunner,
+    ws: Workspace,
+    runner: str,
+    module: str,
+    rel: str,
+    pkg: dict,
+    load: TestResult | None,
+    crash: str | None,
+    compiled: bool,
+) -> CompileResult | None:
+    """Why the first run could not load the file, when the cause is the machine's or the setup's,
+    not the file's: type definitions ts-jest misses, a syntax jest cannot parse that the compiler
+    accepted, a mocha config's `require` failing, a package the project declares (or its own code
+    imports) not installed. None: the file's own failure (or none)."""
+    if load is not None and (
+        absent := missing_types(self, ws, module, rel, [Problem(rel, load.message)])
+    ):
+        return absent  # ts-jest's type check of the file (jest's own run of it)
+    if runner == "jest" and load is not None and compiled:  # noqa: SIM102
+        if unparsed := jest_cannot_parse(pkg, module, rel, load.message):
+            return self.environment(unparsed)  # the compiler parsed what jest could not
+    if runner == "mocha" and (failed := mocha.config_failure(crash)):
+        return self.environment(failed)
+    missing = missing_package(crash) if crash else None
+    declared = {
+        name
+        for key in ("dependencies", "devDependencies", "peerDependencies")
+        for name in pkg.get(key) or {}
+    }
+    by_test = missing is not None and missing[1] in ("", rel, str(ws.path(rel)))
+    if missing is not None and (missing[0] in declared or not by_test):
+        # a dependency not installed (the project declares it, or its own code imports it): the
+        # machine's, not the file's; a test importing what the project has not is its own
+        package, where = missing
+        return self.environment(not_loaded(pkg, package, where, module))
+    return None
