@@ -41,6 +41,26 @@ def test_the_runner_is_the_projects_and_per_test_coverage_is_on_with_its_plugin(
         assert config["mochaOptions"]["spec"] == ["test/a.test.js"]
 
 
+def test_gate_4_runs_the_runner_gates_1_to_3_ran_with_the_jest_config_they_were_told(tmp_path):
+    """match-sorter (never seen) runs jest through `kcd-scripts test`: jest is no dependency of
+    its own, only in `node_modules/.bin`. Gates 1-3 ran it (with `test_args` naming kcd's config);
+    gate 4 chose node's own runner from package.json alone, found no test ("# todo 0") and said
+    "StrykerJS failed". The runner is chosen as gates 1-3 choose it, and jest's config file and
+    root directory from `test_args` reach Stryker's jest runner."""
+    from assay.mutation.tools.stryker import runner, runner_config
+
+    (tmp_path / "package.json").write_text(json.dumps({"devDependencies": {"kcd-scripts": "15"}}))
+    assert runner(tmp_path, ".") == "node"
+    (tmp_path / "node_modules" / ".bin").mkdir(parents=True)
+    (tmp_path / "node_modules" / ".bin" / "jest").write_text("")
+    assert runner(tmp_path, ".") == "jest"
+    assert runner(tmp_path, ".", configured="mocha") == "mocha"
+    args = ["--config", "node_modules/kcd-scripts/dist/config/jest.config.js", "--rootDir", "."]
+    jest = runner_config("jest", ["src/a.test.ts"], {}, args)["jest"]
+    assert jest["configFile"] == args[1] and jest["config"]["rootDir"] == "."
+    assert "configFile" not in runner_config("jest", ["src/a.test.ts"], {})["jest"]
+
+
 def test_jest_keeps_the_projects_ignore_patterns_and_hides_strykers_backups():
     from assay.mutation.tools.stryker import runner_config
 

@@ -244,11 +244,12 @@ def jest_cannot_parse(pkg: dict, module: str, rel: str, message: str) -> str | N
         return None
     script = str((pkg.get("scripts") or {}).get("test") or "")
     runs = f" (its package.json runs the tests with `{script}`)" if script else ""
+    where = "" if module == "." else f" in {module}"
     return (
-        f"jest cannot parse {rel}, which the compiler accepts: no jest transform for its syntax "
-        f"in {module}{runs}; point jest at the project's configuration: "
-        'test_args = ["--config", "<jest config file>"] in the [typescript] or [javascript] '
-        "table of assay's configuration"
+        f"jest cannot parse {rel}, which the compiler accepts: no jest transform for its syntax"
+        f'{where}{runs}; point jest at the project\'s configuration: test_args = ["--config", '
+        '"<jest config file>", "--rootDir", "."] in the [typescript] or [javascript] table of '
+        "assay's configuration"
     )
 
 

@@ -24,7 +24,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import re
 import shutil
 import time
 from dataclasses import replace
@@ -43,33 +42,23 @@ from assay.mutation.tools.base import ToolRequest, assemble, drop_other_tests, s
 from assay.mutation.tools.js_text import exact_replacement
 from assay.mutation.tools.scratch_run import ended
 from assay.mutation.tools.stryker_mocha import project_mocha
-from assay.sandbox import assay_cache
+from assay.mutation.tools.stryker_runners import (
+    CORE,
+    RUNNERS,
+    STRYKER_VERSION,
+    home,
+    install_command,
+    runner,
+    runner_config,
+    unsupported_runner,
+)
 from assay.sandbox.view import hand_over
 
-STRYKER_VERSION = "9.6.1"
-CORE = "@stryker-mutator/core"
-# the project's test runner -> Stryker's plugin for it (per-test coverage); others: command runner
-RUNNERS = {
-    "vitest": "@stryker-mutator/vitest-runner",
-    "jest": "@stryker-mutator/jest-runner",
-    "mocha": "@stryker-mutator/mocha-runner",
-}
-PACKAGES = tuple(f"{name}@{STRYKER_VERSION}" for name in (CORE, *RUNNERS.values()))
 CONFIG = ".assay-stryker.json"
 REPORT = ".assay-stryker/mutation.json"
 STATUS = {s.value: s for s in Status}
-HIDDEN = "/\\.assay-stryker/"  # a path pattern (regex) of assay's Stryker files
 HERE = Path(__file__).parent
 UNRUN = "assay: out of gate 4's scope (no test of the file runs this code)"
-
-
-def home() -> Path:
-    """Where assay keeps its StrykerJS (`node_modules/@stryker-mutator/...`)."""
-    return assay_cache() / "tools" / f"stryker-{STRYKER_VERSION}"
-
-
-def install_command() -> str:
-    return f"npm install --prefix {home()} {' '.join(PACKAGES)}"
 
 
 class Stryker:
@@ -87,7 +76,8 @@ class Stryker:
         if shutil.which("node") is None:
             return "StrykerJS needs Node.js: `node` not found on PATH (apt install nodejs npm)"
         module, _ = self._package(request)
-        needed = [CORE, *([RUNNERS[r]] if (r := runner(request.root, module)) in RUNNERS else [])]
+        r = runner(request.root, module, request.settings.tool(self.language).runner)
+        needed = [CORE, *([RUNNERS[r]] if r in RUNNERS else [])]
         for name in needed:
             if not (home() / "node_modules" / name / "package.json").is_file():
                 return f"{name} {STRYKER_VERSION} is not installed for assay: {install_command()}"
@@ -114,10 +104,12 @@ class Stryker:
             "fileLogLevel": "off",
             "allowEmpty": True,
         }
+        tool = request.settings.tool(self.language)
         config |= runner_config(
-            runner(request.root, module),
+            runner(request.root, module, tool.runner),
             [under(module, t) for t in request.tests],
             package_json(request.root, module),
+            tool.test_args,
         )
         scoped = None
         if config["testRunner"] != "command":
@@ -225,95 +217,6 @@ class Stryker:
         return stryker_scope.load_counts(
             stryker_scope.read_coverage(coverage, request.root), sources, loaded
         )
-
-
-def _version(package_json: Path) -> tuple[str, tuple[int, ...]] | None:
-    try:
-        text = str(json.loads(package_json.read_text(encoding="utf-8")).get("version", ""))
-        return text, tuple(int(n) for n in re.findall(r"\d+", text.split("-")[0])[:3])
-    except (OSError, ValueError):
-        return None
-
-
-def unsupported_runner(root: Path, module: str, runner_name: str) -> str | None:
-    """Why Stryker's plugin for the project's runner cannot drive the version the project has
-    (the plugin's `>=` peer dependency), or None. scule's vitest 1.6.1 got "StrykerJS failed: exit
-    1" and five stack frames after a 90 s run; the cause, `this.ctx.provide is not a function`, was
-    cut off."""
-    plugin = RUNNERS.get(runner_name)
-    if plugin is None:
-        return None
-    try:
-        meta = json.loads((home() / "node_modules" / plugin / "package.json").read_text("utf-8"))
-    except (OSError, ValueError):
-        return None
-    wanted = str((meta.get("peerDependencies") or {}).get(runner_name, ""))
-    floor = re.fullmatch(r">=\s*(\d+(?:\.\d+){0,2})", wanted.strip())
-    here = root / module
-    found = next(
-        (
-            v
-            for d in (here, *here.parents)
-            if (v := _version(d / "node_modules" / runner_name / "package.json"))
-            and (d == root or root in d.parents)
-        ),
-        None,
-    )
-    if floor is None or found is None:
-        return None
-    need = tuple(int(n) for n in floor.group(1).split("."))
-    if found[1] >= need:
-        return None
-    return (
-        f"Stryker's {runner_name} runner ({plugin} {STRYKER_VERSION}) needs {runner_name} "
-        f"{wanted}; this project has {runner_name} {found[0]}: gate 4 cannot run here "
-        f"(upgrade {runner_name} to measure the file's mutation score)"
-    )
-
-
-def runner(root: Path, module: str) -> str:
-    """The package's test runner from its `package.json` dependencies: vitest, jest, mocha, or
-    node (node's own `node --test`)."""
-    pkg = package_json(root, module)
-    deps = {**pkg.get("dependencies", {}), **pkg.get("devDependencies", {})}
-    return next((name for name in RUNNERS if name in deps), "node")
-
-
-def runner_config(name: str, tests: list[str], pkg: dict[str, Any]) -> dict[str, Any]:
-    """Stryker's options for the runner `name` on the package-relative test files `tests` of
-    the package whose `package.json` is `pkg`."""
-    if name not in RUNNERS:  # node's own runner: no plugin, no per-test coverage
-        return {
-            "testRunner": "command",
-            "commandRunner": {"command": f"node --test {' '.join(tests)}"},
-            "coverageAnalysis": "off",
-        }
-    plugin = home() / "node_modules" / RUNNERS[name] / "dist/src/index.js"
-    by_runner: dict[str, dict[str, Any]] = {
-        "vitest": {"vitest": {"related": False}},
-        # the project's own jest config (package.json or jest.config.*), no `--findRelatedTests`,
-        # and not the originals Stryker backs up under its temp dir (jest would run them too)
-        "jest": {
-            "jest": {
-                "projectType": "custom",
-                "enableFindRelatedTests": False,
-                "config": {
-                    key: [*pkg.get("jest", {}).get(key, default), HIDDEN]
-                    for key, default in (
-                        ("testPathIgnorePatterns", ["/node_modules/"]),
-                        ("modulePathIgnorePatterns", []),
-                    )
-                },
-            }
-        },
-        "mocha": {"mochaOptions": {"spec": tests}},
-    }
-    return {
-        "testRunner": name,
-        "plugins": [str(plugin)],
-        "coverageAnalysis": "perTest",
-        **by_runner[name],
-    }
 
 
 def read_report(
