@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from assay import api
-from assay.mutation.tools import stryker
+from assay.mutation.tools import stryker, stryker_runners
 
 FIXTURE = Path(__file__).parent / "fixtures" / "jest"
 
@@ -66,8 +66,8 @@ def test_jest_keeps_the_projects_ignore_patterns_and_hides_strykers_backups():
 
     pkg = {"jest": {"testPathIgnorePatterns": ["/fixtures/"]}}
     config = runner_config("jest", ["test/a.test.js"], pkg)["jest"]["config"]
-    assert config["testPathIgnorePatterns"] == ["/fixtures/", stryker.HIDDEN]
-    assert config["modulePathIgnorePatterns"] == [stryker.HIDDEN]
+    assert config["testPathIgnorePatterns"] == ["/fixtures/", stryker_runners.HIDDEN]
+    assert config["modulePathIgnorePatterns"] == [stryker_runners.HIDDEN]
 
 
 @pytest.mark.slow
