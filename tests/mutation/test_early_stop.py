@@ -201,6 +201,63 @@ def test_a_small_sample_runs_whole_its_survivors_are_worth_more_than_the_runs_sa
     assert _after("K" * 10, planned=12) == [False] * 9 + [True]
 
 
+def test_a_survivor_whose_tests_saw_what_the_original_gave_does_not_hold_the_stop_back():
+    """parse's `test_search.py`: three in four of the sample's survivors ended Unexercised (their
+    tests received what the original gave), yet each counted as a survivor until the end: the stop
+    came at 82 of 100 sampled mutants. Such a survivor (`quiet`) now counts as none."""
+    grade = "src/calc/grade.py"
+    mutants = _mutants(100)
+    enough = Enough({grade: 60.0}, {}, observe=True)
+    enough.plan(mutants)
+    sure = []
+    for i, m in enumerate(mutants[:40]):
+        if i % 2:
+            enough.count(m, Verdict(Status.SURVIVED), quiet=True)
+        else:
+            enough.count(m, Verdict(Status.KILLED))
+        sure.append(enough.certain(grade))
+    # 15 kills and nothing else counted: the 99.9% lower bound reaches 60%
+    assert sure.index(True) == 28
+    assert enough.cut[grade] == 29
+    # at the end: a quiet survivor before the stop that did not end Unexercised means the stop
+    # may have leaned to a pass (the engine runs the sample again without it)
+    quiet_before = [m.id for m in mutants[1:29:2]]
+    assert enough.unsure(set(quiet_before)) == []
+    assert enough.unsure(set(quiet_before[1:])) == [quiet_before[0]]
+    # one past the stop does not count whatever it ends as
+    assert mutants[29].id not in enough.unsure(set())
+    # a survivor that is not quiet still counts as one: 50% never reaches 60%
+    enough = Enough({grade: 60.0}, {}, observe=True)
+    enough.plan(mutants)
+    for i, m in enumerate(mutants[:40]):
+        enough.count(m, Verdict(Status.SURVIVED if i % 2 else Status.KILLED))
+    assert not enough.certain(grade)
+
+
+def test_a_mutant_still_running_does_not_hold_the_stop_back_where_no_outcome_of_it_could():
+    """parse's `test_search.py`: a Timeout at the 27th place of the sample held the stop back
+    while the other core ran 47 more sampled mutants as counted, all dropped once it ended. The
+    rule now reads on past an outcome still to come, taken as a survivor: the stop is sure to come
+    at or before that place, so what comes after runs only to prove tests; the stop itself is
+    still found in the sample's order."""
+    grade = "src/calc/grade.py"
+    mutants = _mutants(100)
+    enough = Enough({grade: 60.0}, {})
+    enough.plan(mutants)
+    for m in mutants[1:11]:  # the first still runs: 10 kills after it are not enough
+        enough.count(m, Verdict(Status.KILLED))
+    assert not enough.certain(grade)
+    for m in mutants[11:21]:
+        enough.count(m, Verdict(Status.KILLED))
+    assert lower_bound(20, 21) >= 0.6
+    assert enough.certain(grade)
+    assert enough.past() == []  # no stop found yet: the first has no outcome
+    enough.count(mutants[0], Verdict(Status.SURVIVED))
+    # 18 kills of 19 in the sample's order, as if every outcome had come in order
+    assert enough.cut[grade] == 19
+    assert enough.past() == ["m19", "m20"]
+
+
 # the observer slows it by far (each add returns the bag: its lists are walked at every call), yet
 # it ends well within its deadline under a generous `timeout_s`; it notes each end it reached while
 # observed
@@ -247,3 +304,53 @@ def test_a_test_past_its_observed_limit_is_stopped_there_not_at_its_deadline(pro
     assert statuses and set(statuses.values()) == {Status.SURVIVED}
     assert not [m.id for m, r in run.scored if r.status is Status.TIMEOUT]
     assert noted == ""
+
+
+# grade as above, with notes its callers never receive: their mutants survive and change nothing a
+# test receives (Unexercised); the boundaries test kills most of the rest
+NOTED = """def grade(score):
+    notes = []
+    notes.append("checked " + str(score))
+    notes.append(len(notes) * 2 + 1)
+    notes.append(score - 1 > 0 and "pos" or "neg")
+    notes.append(score * 3 - 7)
+    notes.append("kept" if score > 10 else "dropped")
+    notes.append(max(score, 5) // 2)
+    if score >= 90:
+        return "A"
+    if score >= 80:
+        return "B"
+    if score >= 70:
+        return "C"
+    if score >= 60:
+        return "D"
+    return "F"
+"""
+BOUNDARIES = """from calc.grade import grade
+
+
+def test_boundaries():
+    assert [grade(s) for s in (90, 89, 80, 79, 70, 69, 60, 59)] == list("ABBCCDDF")
+"""
+
+
+@pytest.mark.slow  # a whole engine run
+def test_survivors_a_test_receives_nothing_of_do_not_hold_a_real_runs_stop_back(project):
+    """The observing pool tells the stop which survivors are quiet: with them counted as
+    survivors the module (about half its mutants quiet) was never sure at 60% and its whole
+    sample ran as counted; now it stops, the quiet ones end Unexercised, and the file's score
+    counts only what came before the stop."""
+    root = project(
+        {
+            "src/calc/__init__.py": "",
+            "src/calc/grade.py": NOTED,
+            "tests/test_grade.py": BOUNDARIES,
+        }
+    )
+    grade = "src/calc/grade.py"
+    run = _run(root, [grade], "tests/test_grade.py", observe=True, enough={grade: 60.0})
+    statuses = [r.status for _, r in run.scored]
+    assert Status.UNEXERCISED in statuses
+    assert run.early_stopped > 0
+    counted = [s for s in statuses if s in COUNTED]
+    assert sum(s in DETECTED for s in counted) * 100 >= 60 * len(counted)

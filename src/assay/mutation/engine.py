@@ -200,20 +200,24 @@ class Engine:
             progress(self._tally.feed(plan) or self._tally.event())
 
         if todo or not baseline:
-            events = self._worker(
-                todo,
-                targets,
-                tests,
-                spans if scoped else None,
-                progress,
-                durations,
-                deselect,
-                killers,
-                observe,
-                sample,
-                None if enough is None else (enough, known),
-                entering,
-            )
+            stops = [None] if enough is None else [(enough, known), None]
+            for stop in stops:  # the second: the stop leaned to a pass (`enough.unsure`)
+                events = self._worker(
+                    todo,
+                    targets,
+                    tests,
+                    spans if scoped else None,
+                    progress,
+                    durations,
+                    deselect,
+                    killers,
+                    observe,
+                    sample,
+                    stop,
+                    entering,
+                )
+                if not any(isinstance(ev, Stopped) and ev.unsure for ev in events):
+                    break
             for ev in events:
                 if isinstance(ev, BaselineDone):
                     baseline = {

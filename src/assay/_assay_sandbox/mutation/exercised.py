@@ -80,6 +80,16 @@ class ObservingPool(Pool):
         OBSERVE.current = job.m.id  # read by the child forked next
         return super()._start(running, job, ordered, group)
 
+    def quiet(self, mutant_id: str, verdict: Verdict) -> bool:
+        """A survivor whose every test received exactly what it received in the first run of the
+        original: `settle` makes it Unexercised unless the second run disagrees with the first
+        (`Enough` counts it as none meanwhile, and checks at the end)."""
+        tests = verdict.covered_by
+        if verdict.status is not Status.SURVIVED or not tests:
+            return False
+        seen = read(OBSERVE.path(mutant_id))
+        return all(t in seen and seen[t].digest == OBSERVE.first.get(t) for t in tests)
+
 
 @contextmanager
 def observing(
@@ -172,11 +182,12 @@ def settle(
     make_pool: Callable[[Events], Pool],
     by_id: dict[str, Any],
     target: str,
-) -> None:
+) -> set[str]:
     """Run the original code a second time, observed, and send the held survivors' final
-    verdicts (the first run was `observe_original`'s)."""
+    verdicts (the first run was `observe_original`'s); the ids of those that are Unexercised."""
+    unexercised: set[str] = set()
     if not held.survived:
-        return
+        return unexercised
     wanted = {t for ev in held.survived for t in ev.verdict.covered_by}
     tests = [t for t in by_id if t in wanted]
     make_pool(Originals(held)).run(iter([_original(ORIGINAL[1], target, tests)]), by_id)
@@ -200,7 +211,10 @@ def settle(
             if same
             else ev.verdict
         )
+        if same:
+            unexercised.add(ev.id)
         Events.send(held, MutantDone(ev.id, verdict, ev.duration_s))
+    return unexercised
 
 
 def steady(first: Seen, second: Seen | None) -> Seen | None:

@@ -230,6 +230,9 @@ class Stopped(Event):
 
     kind: ClassVar[str] = "stopped"
     past: list[str]
+    # quiet survivors before the stop that did not end Unexercised (`enough.unsure`): the stop may
+    # have leaned to a pass, the engine runs the sample again without it
+    unsure: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

@@ -149,11 +149,11 @@ class Server:
             if held:
                 observe_original(held, make_pool, by_id, next(iter(cfg.targets)), pool.duration)
             pool.run(planned.steps, by_id)
-            if held:
-                settle(held, make_pool, by_id, next(iter(cfg.targets)))
+            unexercised = settle(held, make_pool, by_id, next(iter(cfg.targets))) if held else set()
         past = [] if enough is None else enough.past()
-        if past:
-            self.events.send(Stopped(past))
+        unsure = [] if enough is None else enough.unsure(unexercised)
+        if past or unsure:
+            self.events.send(Stopped(past, unsure))
         self.events.send(
             Jobs(
                 total=sum(pool.modes.values()),

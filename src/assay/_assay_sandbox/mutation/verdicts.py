@@ -225,8 +225,13 @@ class Verdicts(Children):
                 Status.IGNORED, verdict.covered_by, verdict.killed_by, reason=job.proof
             )
         elif self.enough is not None:
-            self.enough.count(job.m, verdict)
+            self.enough.count(job.m, verdict, self.quiet(job.m.id, verdict))
         self.events.send(MutantDone(job.m.id, verdict, took))
+
+    def quiet(self, mutant_id: str, verdict: Verdict) -> bool:
+        """Whether a survivor's tests received what the first run of the original gave (only an
+        observing pool can tell)."""
+        return False
 
     def _learn(self, m: MutantSpec, killed_by: list[str]) -> None:
         """What a kill teaches the ordering (its first killer) and which tests have killed."""
