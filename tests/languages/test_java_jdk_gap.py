@@ -15,7 +15,9 @@ import pytest
 
 from assay import api
 from assay.dependencies import Dependencies
-from assay.execution.runner import Outcome, TestResult, TestRun
+from assay.execution.runner import Outcome
+from assay.execution.runner import TestResult as Result
+from assay.execution.runner import TestRun as Run
 from assay.gates.green import judge_run
 from assay.model import GateStatus, Verdict
 from tests.languages.conftest import copy_example, tool_missing
@@ -33,12 +35,12 @@ LATER = "Could not initialize class org.mockito.internal.creation.cglib.ClassImp
 
 
 def test_a_closed_jdk_package_is_the_environments_and_so_are_its_later_failures(tmp_path):
-    run = TestRun(
+    run = Run(
         tests={
-            "T.java::mocksFirst": TestResult("T.java::mocksFirst", Outcome.FAILED, message=CLOSED),
-            "T.java::mocksAgain": TestResult("T.java::mocksAgain", Outcome.FAILED, message=LATER),
-            "T.java::asserts": TestResult("T.java::asserts", Outcome.FAILED, message="expected 1"),
-            "T.java::passes": TestResult("T.java::passes", Outcome.PASSED),
+            "T.java::mocksFirst": Result("T.java::mocksFirst", Outcome.FAILED, message=CLOSED),
+            "T.java::mocksAgain": Result("T.java::mocksAgain", Outcome.FAILED, message=LATER),
+            "T.java::asserts": Result("T.java::asserts", Outcome.FAILED, message="expected 1"),
+            "T.java::passes": Result("T.java::passes", Outcome.PASSED),
         }
     )
     outcomes, body, gaps = judge_run(run, "green", Dependencies(tmp_path, [], set()), "java")
@@ -53,7 +55,7 @@ def test_a_closed_jdk_package_is_the_environments_and_so_are_its_later_failures(
     }
     assert [line.split(":")[0] for line in body] == ["T.java"]  # only the assertion's
     # without a closed package in the run, an initializer's failure is the test's
-    alone = TestRun(tests={"T.java::x": TestResult("T.java::x", Outcome.FAILED, message=LATER)})
+    alone = Run(tests={"T.java::x": Result("T.java::x", Outcome.FAILED, message=LATER)})
     outcomes, _, gaps = judge_run(alone, "green", Dependencies(tmp_path, [], set()), "java")
     assert outcomes[0].verdict is Verdict.REJECTED and not gaps
 
