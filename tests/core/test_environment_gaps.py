@@ -735,7 +735,8 @@ def test_a_skip_whose_reason_names_a_missing_module_is_an_environment_gap(projec
     (a platform, a feature) stays the author's own."""
     root = project(
         {
-            "src/calc.py": "def add(a, b):\n    return a + b\n",
+            "src/calc.py": "try:\n    import newlib_madeup\nexcept ImportError:\n    pass\n\n\n"
+            "def add(a, b):\n    return a + b\n",
             "tests/test_calc.py": """
                 import sys
                 import unittest
@@ -759,6 +760,10 @@ def test_a_skip_whose_reason_names_a_missing_module_is_an_environment_gap(projec
                     @unittest.skipIf(sys.platform.startswith("linux"), "not on linux")
                     def test_platform(self):
                         self.assertEqual(add(2, 2), 4)
+
+                    @unittest.skipIf(sys.version_info < (3, 99), "newlib_madeup is new in 3.99")
+                    def test_newer_python(self):
+                        self.assertEqual(add(3, 3), 6)
                 """,
         },
         "[project.optional-dependencies]\ntz = ['fakedep-missing']\n"
@@ -772,5 +777,8 @@ def test_a_skip_whose_reason_names_a_missing_module_is_an_environment_gap(projec
     assert tz["verdict"] == "unvalidated"
     assert "module 'fakedep_missing' is not installed" in tz["reason"], tz
     assert tests["CalcTests::test_platform"]["reason"] == "skipped: not on linux"
+    # toolz 1.2: `annotationlib is new in Python 3.14`, a module its code only tries to import
+    newer = tests["CalcTests::test_newer_python"]
+    assert newer["reason"] == "skipped: newlib_madeup is new in 3.99", newer
     line = next(ln for ln in proc.stdout.splitlines() if ln.startswith("environment:"))
     assert "no module 'fakedep_missing'" in line and "(1 test of 1 file" in line, line

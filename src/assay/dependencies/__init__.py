@@ -321,16 +321,19 @@ class Dependencies:
         return None
 
     def skip_gap(self, reason: str, installed: Installed | None) -> Gap | None:
-        """A skip whose reason names a module the project uses and the test interpreter lacks
-        (`skipUnless(pytz, "pytz unavailable")`, an extra not installed): the environment left
-        the test unjudged, as `importorskip` does. Only a module known absent counts: a skip for a
-        platform or a feature stays the author's."""
+        """A skip whose reason names a module of a distribution the project declares, which the
+        test interpreter lacks (`skipUnless(pytz, "pytz unavailable")`, an extra not installed):
+        the environment left the test unjudged, as `importorskip` does. Only a module known absent
+        counts: a skip for a platform, a Python version or a feature stays the author's."""
         if installed is None:
             return None
+        # a distribution the project declares: a module its code only tries to import may be a
+        # newer Python's (toolz's `annotationlib`, "new in Python 3.14": a version skip)
+        declared = {normalize(MODULE_OF.get(d, d.removeprefix("python_"))) for d in self.dists}
         for found in _SKIP_WORD.finditer(reason):
             module = found.group(0).rstrip(".")
             top = normalize(module.split(".")[0])
-            if top in self.modules and top not in self.own and not installed.has(module):
+            if top in declared and top not in self.own and not installed.has(module):
                 return self._module_gap(module, [reason])
         return None
 
