@@ -6,9 +6,9 @@ median / worst of the project's files, before and after, and the sum of verify C
 
 from __future__ import annotations
 
+import argparse
 import json
 import statistics
-import sys
 from pathlib import Path
 
 
@@ -33,7 +33,12 @@ def line(name: str, rows: list[dict], load: str) -> str:
 
 
 def main() -> None:
-    results = json.loads(Path(sys.argv[1]).read_text())
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("perfile", type=Path, help="perfile.json of a `perfile.py --before` run")
+    path = parser.parse_args().perfile
+    if not path.is_file():
+        parser.error(f"no such file: {path}")
+    results = json.loads(path.read_text())
     print(
         "| project | files | wall x before | wall x after | CPU x before | CPU x after "
         "| verify CPU s, sum: before -> after | load |"
