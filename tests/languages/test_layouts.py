@@ -70,6 +70,8 @@ def test_test_files_of_a_mixed_repository(tmp_path):
             "web/src/a.ts",
             "web/test/a.test.ts",
             "web/test/helpers.js",
+            "web/src/__tests__/index.ts",  # jest's default testMatch (match-sorter)
+            "web/lib/__tests__/deep/util.js",
             "rs/Cargo.toml",
             "rs/src/lib.rs",
             "rs/tests/p.rs",
@@ -83,6 +85,8 @@ def test_test_files_of_a_mixed_repository(tmp_path):
         "rs/tests/p.rs",
         "svc/x_test.go",
         "tests/test_a.py",
+        "web/lib/__tests__/deep/util.js",
+        "web/src/__tests__/index.ts",
         "web/test/a.test.ts",
     ]
     assert [language_of(root / f, root).name for f in found] == [
@@ -90,6 +94,8 @@ def test_test_files_of_a_mixed_repository(tmp_path):
         "rust",
         "go",
         "python",
+        "javascript",
+        "typescript",
         "typescript",
     ]
     only_go = discover([root], root.resolve(), [LANGUAGES["go"]])

@@ -19,6 +19,11 @@ JAVASCRIPT = NodeLanguage(
         "*.test.cjs",
         "*.spec.cjs",
         "*.test.jsx",
+        # jest's default `testMatch` also takes every file under `__tests__`
+        "__tests__/*.js",
+        "*/__tests__/*.js",
+        "__tests__/*.jsx",
+        "*/__tests__/*.jsx",
     ),
     toolchain=(Toolchain("node", NODE_INSTALL),),
     profile=NODE_PROFILE,
