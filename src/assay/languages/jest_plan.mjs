@@ -15,7 +15,7 @@ import { readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import vm from "node:vm";
-import { namePattern, outcome, passingNames, runPlan } from "./js_plan_common.mjs";
+import { namePattern, outcome, passingNames, runPlan, settle } from "./js_plan_common.mjs";
 
 const DECLINED = 3;
 const plan = JSON.parse(readFileSync(process.argv[2], "utf8"));
@@ -110,27 +110,6 @@ function leftChanged(listenersBefore) {
   return same(listenersBefore, listeners()) ? null : "a process listener";
 }
 
-function open(before) {
-  const counts = new Map();
-  for (const r of before) counts.set(r, (counts.get(r) ?? 0) + 1);
-  const left = [];
-  for (const r of process.getActiveResourcesInfo())
-    if ((counts.get(r) ?? 0) > 0) counts.set(r, counts.get(r) - 1);
-    else left.push(r);
-  return left;
-}
-
-// what the run left open once jest's own short timers have fired: its reporter debounces its last
-// status update by 100 ms (a second run, with timings cached, left that Timeout behind). A timer of
-// the test's that fires this soon does not hold the jest command either; a longer one still shows.
-async function settle(before, ms = 150) {
-  await new Promise((done) => setImmediate(done)); // what the run closed as it ended
-  for (let waited = 0; waited < ms; waited += 10) {
-    if (open(before).length === 0) return [];
-    await new Promise((done) => setTimeout(done, 10).unref());
-  }
-  return open(before);
-}
 
 // the command's argv as jest-cli parses it (its yargs options, dashed keys dropped)
 function argvOf(args) {

@@ -1,4 +1,5 @@
-// What assay's plan scripts (vitest_plan.mjs, node_plan.mjs) share; see languages/js_plans.py.
+// What assay's plan scripts (vitest_plan.mjs, node_plan.mjs, jest_plan.mjs, mocha_plan.mjs) share; see
+// languages/js_plans.py.
 import { lstatSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { dirname, extname, join, relative } from "node:path";
 
@@ -115,3 +116,26 @@ export function passingNames(data) {
 
 // a full name as a test-name pattern (jest and vitest match titles joined by spaces)
 export const namePattern = (name) => jsRegex(name.split(" > ").join(" "));
+
+// the resources (process.getActiveResourcesInfo) open now that were not in `before`
+function openSince(before) {
+  const counts = new Map();
+  for (const r of before) counts.set(r, (counts.get(r) ?? 0) + 1);
+  const left = [];
+  for (const r of process.getActiveResourcesInfo())
+    if ((counts.get(r) ?? 0) > 0) counts.set(r, counts.get(r) - 1);
+    else left.push(r);
+  return left;
+}
+
+// what a run left open once short timers have fired: a runner's own (jest's reporter debounces its
+// last status update by 100 ms), or a test's that fires this soon, which does not hold the runner's
+// command either; a longer one still shows
+export async function settle(before, ms = 150) {
+  await new Promise((done) => setImmediate(done)); // what the run closed as it ended
+  for (let waited = 0; waited < ms; waited += 10) {
+    if (openSince(before).length === 0) return [];
+    await new Promise((done) => setTimeout(done, 10).unref());
+  }
+  return openSince(before);
+}

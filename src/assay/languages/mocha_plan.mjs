@@ -15,7 +15,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, extname, join, resolve } from "node:path";
-import { namePattern, outcome, passingNames, runPlan } from "./js_plan_common.mjs";
+import { namePattern, outcome, passingNames, runPlan, settle } from "./js_plan_common.mjs";
 
 const DECLINED = 3;
 const plan = JSON.parse(readFileSync(process.argv[2], "utf8"));
@@ -97,26 +97,6 @@ function collector(tests) {
   };
 }
 
-function open(before) {
-  const counts = new Map();
-  for (const r of before) counts.set(r, (counts.get(r) ?? 0) + 1);
-  const left = [];
-  for (const r of process.getActiveResourcesInfo())
-    if ((counts.get(r) ?? 0) > 0) counts.set(r, counts.get(r) - 1);
-    else left.push(r);
-  return left;
-}
-
-// what the run left open once short timers have fired (a timer that fires this soon does not
-// hold the `mocha` command either)
-async function settle(before, ms = 150) {
-  await new Promise((done) => setImmediate(done));
-  for (let waited = 0; waited < ms; waited += 10) {
-    if (open(before).length === 0) return [];
-    await new Promise((done) => setTimeout(done, 10).unref());
-  }
-  return open(before);
-}
 
 function decline(why) {
   console.error(`mocha plan declined: ${why}`);
