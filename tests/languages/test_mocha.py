@@ -12,14 +12,10 @@ import pytest
 
 from assay import api
 from assay.config import Settings
-from assay.execution import runner as execution
-from assay.execution.runner import Outcome, run_plan
-from assay.execution.workspace import Workspace
-from assay.languages import LANGUAGES
-from assay.languages.js_plans import stability_steps
+from assay.execution.runner import Outcome
 from assay.model import GateStatus, Verdict
-from assay.project import Project
-from tests.languages.conftest import RecordingSandbox, tool_missing
+from tests.languages.conftest import tool_missing
+from tests.languages.test_jest_plan import gates_1_to_3
 
 FIXTURE = Path(__file__).parent / "fixtures" / "mocha"
 
@@ -45,23 +41,6 @@ def own_package(root: Path, name: str, index: str) -> None:
     shutil.copytree(FIXTURE / "node_modules", modules, symlinks=True)
     (modules / name).mkdir()
     (modules / name / "index.js").write_text(index)
-
-
-def gates_1_to_3(root: Path, rel: str, settings: Settings) -> tuple[list[str], list]:
-    """Gate 1, gate 2's run and gate 3's plan as the pipeline calls the runner: the programs the
-    sandbox started and gate 2's and gate 3's runs."""
-    sandbox = RecordingSandbox(settings.sandbox, protect=root)
-    language, proj = LANGUAGES["javascript"], Project.load(root)
-    runner = language.runner(sandbox, proj, settings)
-    profile = language.profile_for(proj)
-    with Workspace(root, links=profile.links, keep=profile.keep) as ws:
-        built = runner.compile(ws, [rel])
-        assert built.ok, built
-        runs: list[execution.TestRun] = [runner.run(ws, [rel])]
-        steps = stability_steps(settings, ws.path(rel).read_text())
-        assert steps is not None
-        runs += run_plan(runner, ws, [rel], steps, built.collected)
-    return [Path(c[1] if c[0] == "node" else c[0]).name for c in sandbox.commands], runs
 
 
 def test_a_mocha_file_runs_gates_1_to_3_in_one_process_with_describe_it_ids(tmp_path):
