@@ -82,3 +82,17 @@ def test_disabled_tests_of_the_java_example_are_unvalidated_with_their_reason(tm
     reasons = {t.id.rsplit("::", 1)[1]: t.reason for t in f.tests}
     assert reasons["discountWithReason"] == "skipped: rounding rule not settled", reasons
     assert reasons["discountWithoutReason"] == "skipped: @Disabled", reasons
+
+
+def test_a_skip_without_a_reason_says_so(tmp_path):
+    """mocha's `this.skip()` (body-parser's zstandard tests on Node 20) gives no reason: the line
+    read "skipped:", as if cut off."""
+    from assay.dependencies import Dependencies
+    from assay.execution.runner import Outcome
+    from assay.execution.runner import TestResult as Result
+    from assay.execution.runner import TestRun as Run
+    from assay.gates.green import judge_run
+
+    run = Run(tests={"t.js::zstd": Result("t.js::zstd", Outcome.SKIPPED, message="")})
+    [outcome], _, _ = judge_run(run, "green", Dependencies(tmp_path, [], set()), "javascript")
+    assert outcome.reason == "skipped (no reason given)"

@@ -117,3 +117,22 @@ def test_a_directory_leaves_out_java_base_classes_whose_tests_run_in_subclasses(
     )
     found = [p.name for p in discover([root], root.resolve())]
     assert found == ["MonotonicFactoryTest.java"]
+
+
+def test_a_directory_gives_mochas_default_spec_in_a_package_that_tests_with_mocha(tmp_path):
+    """body-parser and router (jshttp, pillarjs) keep their mocha tests as `test/json.js`: `assay
+    verify test/` said "no test files". mocha's default spec is `./test/*.{js,cjs,mjs}`; a package
+    without mocha, or whose config names its own spec, keeps the name rule."""
+    root = tree(
+        tmp_path / "repo",
+        ["api/test/json.js", "api/test/support/utils.js", "web/test/helpers.js", "own/test/a.js"],
+    )
+    (root / "api/package.json").write_text('{"devDependencies": {"mocha": "10"}}')
+    (root / "web/package.json").write_text('{"devDependencies": {"jest": "29"}}')
+    (root / "own/package.json").write_text(
+        '{"devDependencies": {"mocha": "10"}, "mocha": {"spec": "test/**/*.spec.js"}}'
+    )
+    found = sorted(
+        p.relative_to(root.resolve()).as_posix() for p in discover([root], root.resolve())
+    )
+    assert found == ["api/test/json.js"]

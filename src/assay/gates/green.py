@@ -144,8 +144,9 @@ def judge_run(
                 )
             elif rec.outcome is Outcome.XFAILED and not told:  # ftfy's read "xfailed:"
                 reason = "xfailed: marked xfail (no reason given)"
-            else:
-                reason = f"{rec.outcome.value}: {told}".strip()
+            else:  # mocha's `this.skip()` gives none: "skipped:" read as a cut-off line
+                said = f": {told}" if told else " (no reason given)"
+                reason = f"{rec.outcome.value}{said}"
             outcomes.append(
                 TestOutcome(
                     nodeid,

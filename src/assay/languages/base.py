@@ -95,6 +95,11 @@ class Language:
             fnmatch.fnmatch(rel, g) or fnmatch.fnmatch(name, g) for g in self.test_globs
         )
 
+    def runner_spec(self, root: Path, path: Path) -> bool:
+        """Whether the project's test runner takes `path` as a test file by its own default, where
+        the name alone does not say (mocha's `test/*.js`); a directory's walk takes it too."""
+        return False
+
     def runs_alone(self, path: Path) -> bool:
         """Whether the runner runs the tests of this test file by itself (a directory's walk
         leaves out the others: Java's abstract base classes, whose tests run in subclasses)."""

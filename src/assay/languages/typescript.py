@@ -145,6 +145,18 @@ class NodeLanguage(Language):
     def runner(self, sandbox: Sandbox, project: Project, settings: Settings) -> NodeRunner:
         return NodeRunner(self.name, sandbox, project, settings, self.profile_for(project))
 
+    def runner_spec(self, root: Path, path: Path) -> bool:
+        """mocha's default spec, `./test/*.{js,cjs,mjs}` of a package that tests with mocha and
+        names no `spec` of its own (body-parser's `test/json.js`: a directory gave no file)."""
+        if path.suffix not in (".js", ".cjs", ".mjs") or path.parent.name != "test":
+            return False
+        package = path.parent.parent
+        if not (package / "package.json").is_file() or any(package.glob(".mocharc*")):
+            return False
+        pkg = package_json(root, package.relative_to(root).as_posix())
+        deps = {**pkg.get("dependencies", {}), **pkg.get("devDependencies", {})}
+        return "mocha" in deps and "spec" not in (pkg.get("mocha") or {})
+
     def profile_for(self, project: Project) -> Profile:
         return _profile(project.root)
 

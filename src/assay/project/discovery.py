@@ -108,7 +108,8 @@ def discover(
                 f
                 for f in walk(rp, {e for lang in langs for e in lang.extensions})
                 if any(
-                    lang.is_test_file(f.relative_to(root).as_posix()) and lang.runs_alone(f)
+                    (lang.is_test_file(f.relative_to(root).as_posix()) or lang.runner_spec(root, f))
+                    and lang.runs_alone(f)
                     for lang in langs
                 )
             )
