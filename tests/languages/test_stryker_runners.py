@@ -15,6 +15,18 @@ from assay.mutation.tools import stryker, stryker_runners
 FIXTURE = Path(__file__).parent / "fixtures" / "jest"
 
 
+def _jest_price(tmp_path: Path) -> Path:
+    """A copy of the jest fixture (skips when StrykerJS's jest runner or jest is not installed)."""
+    plugin = stryker.home() / "node_modules/@stryker-mutator/jest-runner/package.json"
+    if not plugin.is_file():
+        pytest.skip(f"StrykerJS's jest runner not installed: {stryker.install_command()}")
+    if not (FIXTURE / "node_modules" / "jest").is_dir():
+        pytest.skip(f"jest not installed in the fixture: npm ci --prefix {FIXTURE}")
+    project = tmp_path / "price"
+    shutil.copytree(FIXTURE, project, symlinks=True)
+    return project
+
+
 @pytest.mark.parametrize(
     "deps,expected",
     [
@@ -73,13 +85,7 @@ def test_jest_keeps_the_projects_ignore_patterns_and_hides_strykers_backups():
 @pytest.mark.slow
 def test_a_weak_jest_test_is_rejected_at_gate_4_with_its_own_kills(tmp_path):
     """Slow (about 40-80 s): StrykerJS with jest on two files, gates 1, 2 and 4."""
-    plugin = stryker.home() / "node_modules/@stryker-mutator/jest-runner/package.json"
-    if not plugin.is_file():
-        pytest.skip(f"StrykerJS's jest runner not installed: {stryker.install_command()}")
-    if not (FIXTURE / "node_modules" / "jest").is_dir():
-        pytest.skip(f"jest not installed in the fixture: npm ci --prefix {FIXTURE}")
-    project = tmp_path / "price"
-    shutil.copytree(FIXTURE, project, symlinks=True)
+    project = _jest_price(tmp_path)
     report = api.verify(
         [project / "test"],
         root=project,
@@ -169,13 +175,7 @@ def test_module_top_level_code_is_out_of_gate_4s_scope_with_per_test_coverage(tm
     of gate 4's scope, as in Python and through the command runner (listed, not judged); the
     functions' code, and code in a function declared at the top level, stays in it.
     Slow (about 40-80 s): StrykerJS with jest on one file, gates 1, 2 and 4."""
-    plugin = stryker.home() / "node_modules/@stryker-mutator/jest-runner/package.json"
-    if not plugin.is_file():
-        pytest.skip(f"StrykerJS's jest runner not installed: {stryker.install_command()}")
-    if not (FIXTURE / "node_modules" / "jest").is_dir():
-        pytest.skip(f"jest not installed in the fixture: npm ci --prefix {FIXTURE}")
-    project = tmp_path / "price"
-    shutil.copytree(FIXTURE, project, symlinks=True)
+    project = _jest_price(tmp_path)
     (project / "test" / "weak.test.js").unlink()
     src = project / "src" / "price.js"
     names = ", ".join(f'"n{i}"' for i in range(12))
