@@ -22,6 +22,7 @@ from assay.errors import RunFailed
 from assay.events import GateProgress
 from assay.feedback import compose
 from assay.gates.base import BaseGate, GateContext
+from assay.gates.beyond import PROVE, proved_beyond
 from assay.gates.constants import constant_readers, module_values
 from assay.gates.mutation_tool import judge, run_tool
 from assay.gates.reach import (
@@ -196,6 +197,19 @@ class MutationGate(BaseGate):
             values = {rel: module_values(text) for rel, text in sources.items()}
             constants = constant_readers(candidate.source, ctx.project.modules, values)
         fed_by = fed_tests(ctx.project, candidate.rel, candidate.source)
+        proved = (  # killing nothing of its imports: perhaps of what they hand work on to
+            {}
+            if dynamic or diff
+            else proved_beyond(
+                run,
+                ctx,
+                targets,
+                set(spawning),
+                lambda mods, tests: self._measure(
+                    ctx, candidate.rel, mods, starts=starts, tests=tests
+                )[0],
+            )
+        )
         return judge(
             self.name,
             run,
@@ -209,6 +223,7 @@ class MutationGate(BaseGate):
             spawning,
             constants,
             fed_by,
+            proved,
         )
 
     def _measure(
@@ -219,10 +234,12 @@ class MutationGate(BaseGate):
         changed: dict[str, list[int]] | None = None,
         starts: list[int] | None = None,
         entering: bool = False,
+        tests: list[str] | None = None,
     ) -> tuple[MutationResult, dict[str, str]]:
         """One scoped run of the file's tests against `targets`, and the targets' sources;
         `changed` (diff scope): only the mutants on these lines; `starts` gets the number of
-        sandboxed interpreters the run started, whether it ended well or not."""
+        sandboxed interpreters the run started, whether it ended well or not; `tests`: only these
+        test functions, to prove them (no score: no early stop, nothing observed)."""
         sources = {
             t: ctx.workspace.path(t).read_text(encoding="utf-8", errors="replace") for t in targets
         }
@@ -231,7 +248,7 @@ class MutationGate(BaseGate):
         # (not in diff scope, whose few mutants all count)
         enough = (
             {rel: t for rel, (_, t) in module_limits(sources, conf, ctx.project.packages).items()}
-            if conf.early_stop and changed is None
+            if conf.early_stop and changed is None and tests is None
             else None
         )
         store = Store(ctx.root) if ctx.settings.cache else None
@@ -240,7 +257,8 @@ class MutationGate(BaseGate):
             ctx.sandbox,
             PYTHON.python(ctx.settings),
             ctx.project.source_roots,
-            ctx.settings.mutation,
+            # proving beyond the file's scope: a few mutants per test tell whether it kills there
+            conf if tests is None else conf.model_copy(update={"prove": min(conf.prove, PROVE)}),
             pytest_args(ctx.project, ctx.settings),
             store,
             ctx.standby,
@@ -248,7 +266,7 @@ class MutationGate(BaseGate):
         try:
             run = engine.run(
                 targets,
-                [rel],
+                tests or [rel],
                 only=changed_mutants(sources, changed),
                 scoped=True,
                 durations=ctx.facts.test_durations,
@@ -259,8 +277,9 @@ class MutationGate(BaseGate):
                     else PROVE_EACH_TEST
                 ),
                 progress=lambda ev: _progress(ctx, rel, self.name, ev),
-                observe=True,
-                sample=ctx.settings.mutation.sample,
+                observe=tests is None,
+                # proving: mutants out of the sample run only for the tests still unproven
+                sample=ctx.settings.mutation.sample if tests is None else 1,
                 enough=enough,
                 entering=entering,
             )

@@ -141,6 +141,7 @@ def judge(
     spawning: dict[str, str] | None = None,
     constants: dict[str, str] | None = None,
     fed: dict[str, str] | None = None,
+    beyond: dict[str, str] | None = None,
 ) -> GateResult:
     """The verdict of a measured run: each module against its threshold, the tests that kill
     nothing (`low_value`), the redundant ones (a note; `exact`: the run has whole kill sets).
@@ -150,7 +151,9 @@ def judge(
     `constants`: test function -> why it is `low_value` when no mutant counts (it reads only
     module-level values of the project, `gates.constants`).
     `fed`: test function -> the conftest fixture that hands it the project's object: reaching no
-    mutant, it ran the project's code out of gate 4's scope; a note says so, not `low_value`."""
+    mutant, it ran the project's code out of gate 4's scope; a note says so, not `low_value`.
+    `beyond`: test function -> the note of one that kills a mutant only in modules its file's
+    imports hand work on to (`gates.beyond`), not `low_value`."""
     conf = ctx.settings.mutation
     # answered from the cache, not run (none with --no-cache, nor after the interpreter's
     # installed set changed)
@@ -194,6 +197,10 @@ def judge(
                 if "runpy." in how
                 else f"{UNSEEN} ({how}): its mutants there are not measured"
             )
+    for t in list(low_value):
+        if why := (beyond or {}).get(function_of(t)):
+            del low_value[t]
+            notes[t] = why
     outcomes = [TestOutcome(t, Verdict.LOW_VALUE, gate, why) for t, why in low_value.items()]
     if low_value:
         info["low_value_tests"] = len(low_value)

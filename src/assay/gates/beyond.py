@@ -1,0 +1,98 @@
+"""Tests that kill no mutant of the modules their file imports, tried on those they hand work to.
+
+Gate 4 scores a file on the project modules it imports. A test's subject is often further down:
+cron-descriptor's `with pytest.raises(MissingFieldError): ExpressionDescriptor("")` checks
+`ExpressionParser.parse`, which the test file never imports, and was `low_value` "kills none of
+the 4 mutants of the code it runs" (the constructor's option handling, which it does not check).
+Before a test is called so, it runs on the mutants of the project modules its file's imports
+import in turn (in the functions it executes, at most `PROVE` of them): a kill there is a note,
+not a verdict. The file's score stays its imports' own.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+from pathlib import PurePosixPath
+
+from assay.errors import RunFailed
+from assay.gates.base import GateContext
+from assay.mutation.attribution import attribute, function_of
+from assay.mutation.model import COUNTED, DETECTED, MutationResult
+from assay.project import Project
+
+# mutants each test runs on beyond the file's scope, the ones it runs directly first: a test that
+# kills there mostly kills on the first few (toolz's test_curried.py: 5 tests, 20 each took 15 s)
+PROVE = 5
+
+
+def handed_on(project: Project, targets: list[str]) -> list[str]:
+    """The project modules the targets import, and those import, less the targets: where the
+    targets hand work on to."""
+    dotted = {rel: name for name, rel in project.modules.items()}
+    seen, todo, found = set(targets), list(targets), []
+    while todo:
+        rel = todo.pop()
+        name = dotted.get(rel)
+        if name is None:
+            continue
+        # the module's own package, as `targets_of` reads relative imports off a path
+        init = rel.endswith("__init__.py")
+        as_path = name.replace(".", "/") + ("/__init__.py" if init else ".py")
+        with contextlib.suppress(OSError, UnicodeDecodeError):
+            source = (project.root / rel).read_text(encoding="utf-8")
+            for sub in project.targets_of(source, as_path):
+                if sub not in seen:
+                    seen.add(sub)
+                    found.append(sub)
+                    todo.append(sub)
+    return sorted(found)
+
+
+def unproven(run: MutationResult, passing: list[str], left_out: set[str]) -> list[str]:
+    """The test functions `judge` would call `low_value` for killing nothing, less `left_out`
+    (short names another rule answers: a process it starts)."""
+    if not any(r.status in COUNTED for _, r in run.scored):
+        return []
+    low = attribute(run, passing, exact=False).low_value
+    functions = dict.fromkeys(function_of(t) for t in low)
+    return [f for f in functions if f.split("::", 1)[-1] not in left_out]
+
+
+Measure = Callable[[list[str], list[str]], MutationResult]
+
+
+def proved_beyond(
+    run: MutationResult, ctx: GateContext, targets: list[str], left_out: set[str], measure: Measure
+) -> dict[str, str]:
+    """Test function -> its note, for the tests of `run` that kill nothing there but kill a
+    mutant of the modules `targets` hand work on to (`measure(targets, tests)` runs them there)."""
+    low = unproven(run, list(ctx.facts.passing_tests or []), left_out)
+    if not low:
+        return {}
+    try:
+        return beyond(low, handed_on(ctx.project, targets), measure)
+    except RunFailed:  # no evidence: the tests stay as the file's own run left them
+        return {}
+
+
+def beyond(functions: list[str], modules: list[str], measure: Measure) -> dict[str, str]:
+    """Test function -> its note, for those of `functions` that kill a mutant of `modules`
+    (`measure(targets, tests)` runs them there)."""
+    if not functions or not modules:
+        return {}
+    run = measure(modules, functions)
+    where: dict[str, set[str]] = {}
+    for m, r in run.scored:
+        if r.status in DETECTED or r.killed_by:
+            for f in {function_of(t) for t in r.killed_by}:
+                where.setdefault(f, set()).add(m.file)
+    return {
+        f: (
+            "kills no mutant of the modules its file imports, but kills one of "
+            f"{', '.join(sorted(files, key=lambda p: PurePosixPath(p).parts))}, which they hand"
+            " work on to (out of the file's scope: not in its score)"
+        )
+        for f, files in where.items()
+        if f in functions
+    }
