@@ -10,6 +10,7 @@ from assay.dependencies.installed import Installed
 from assay.feedback import collection_summary, compose, trim
 from assay.gates.base import BaseGate, GateContext
 from assay.gates.green import environment_details
+from assay.gates.swallowed import left_undefined
 from assay.languages.tooling import FETCH, OTHER_PLUGIN, OWN_CODE
 from assay.model import Candidate, GateResult, GateStatus, Verdict
 
@@ -173,15 +174,24 @@ class CompileGate(BaseGate):
             python = getattr(ctx.runner, "python", None)
             installed = Installed(python) if python else None
             deps = ctx.project.dependencies
-            gaps = [deps.gap([e.message], installed) for e in result.errors]
+            undefined = [
+                left_undefined(candidate.source, e.message, installed) for e in result.errors
+            ]
+            gaps = [
+                deps.gap([e.message, *(u[1] if u else [])], installed)
+                for e, u in zip(result.errors, undefined, strict=True)
+            ]
             # the environment lacks something the project itself needs: no verdict on the test
             if all(gaps):
                 where_per_gap: dict[str, list[str]] = {}
                 reasons: dict[str, str] = {}
-                for e, gap in zip(result.errors, gaps, strict=True):
+                for e, gap, u in zip(result.errors, gaps, undefined, strict=True):
                     assert gap is not None
                     where_per_gap.setdefault(gap.label, []).append(e.where)
-                    reasons[gap.label] = gap.reason
+                    # the file's `except ImportError` hid it until a name of it was used
+                    reasons[gap.label] = gap.reason + (
+                        f"; without it {u[0]!r} is undefined" if u else ""
+                    )
                 body = [
                     f"{candidate.rel}: {reasons[label]}"
                     + (f" ({len(ws)} tests)" if len(ws) > 1 else "")

@@ -7,6 +7,7 @@ the pass hides an environment gap: the test is `unvalidated` with the module nam
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterable
 
 from assay.dependencies import Dependencies, Gap
@@ -14,6 +15,7 @@ from assay.dependencies.installed import Installed
 
 IMPORT_ERRORS = {"ImportError", "ModuleNotFoundError", "Exception", "BaseException"}
 SWALLOWED = "; the test catches the ImportError and checks nothing without it"
+_UNDEFINED = re.compile(r"NameError: name '(\w+)' is not defined")
 
 
 def _catches_import_error(handler: ast.ExceptHandler) -> bool:
@@ -85,3 +87,34 @@ def swallowed_gaps(
                 out[nodeid] = gap
                 break
     return out
+
+
+def left_undefined(
+    source: str, message: str, installed: Installed | None
+) -> tuple[str, list[str]] | None:
+    """The name a collection's `NameError` (`message`) reports, when a `try` of the file that
+    catches the ImportError imports it, and the missing-module text of the first of that `try`'s
+    imports the interpreter lacks (the one that stopped it): mccabe's `test_mccabe.py` decorates
+    with `@settings(...)` from a guarded `from hypothesis import settings`."""
+    found = _UNDEFINED.search(message)
+    if not found or installed is None:
+        return None
+    name = found.group(1)
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return None
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Try) or not any(map(_catches_import_error, node.handlers)):
+            continue
+        bound = {
+            (a.asname or a.name).split(".")[0]
+            for stmt in node.body
+            for imp in ast.walk(stmt)
+            if isinstance(imp, ast.Import | ast.ImportFrom)
+            for a in imp.names
+        }
+        if name in bound:
+            missing = [m for m in _guarded_imports(node) if not installed.has(m)][:1]
+            return name, [f"ModuleNotFoundError: No module named '{m}'" for m in missing]
+    return None
