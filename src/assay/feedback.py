@@ -92,11 +92,13 @@ def with_causes(
     *,
     after: bool = False,
     flaky: bool = False,
+    timed_out: bool = False,
 ) -> str:
     """A gate's feedback with cheap static causes (reject-level smells) first; `after`: the
     feedback already names the cause (the project's own code raised), the smells follow it;
     `flaky`: the verdict is an outcome that changed between runs, which only a smell of
-    nondeterminism can cause: those go first, the others follow. Within MAX_LINES."""
+    nondeterminism can cause: those go first, the others follow; `timed_out`: every failure ran
+    past the time limit, which no smell causes: they follow. Within MAX_LINES."""
     if flaky:
         first = [c for c in causes if any(f" {rule} " in c for rule in FLAKY_CAUSES)]
         rest = [c for c in causes if c not in first]
@@ -109,6 +111,9 @@ def with_causes(
     )
     if flaky:
         added = [FLAKY_AFTER_HEADER, *shown, FLAKY_AFTER_HINT]
+        after = True
+    elif timed_out:
+        added = [AFTER_HEADER.replace("failure", "timeout"), *shown, "Fix these too."]
         after = True
     elif after:
         added = [AFTER_HEADER, *shown, AFTER_HINT]

@@ -382,7 +382,11 @@ class Verifier:
         # the project's own code raised every failure: the smells come after, not as its cause
         after = bool(stop.details.get("raised_in_project")) and "Fix these first" in stop.feedback
         flaky = stop.verdict is Verdict.FLAKY
-        stop.feedback = with_causes(causes, stop.feedback, after=after, flaky=flaky)
+        # a test past the time limit: no smell of what it asserts made it run long
+        timed_out = bool(stop.details.get("timed_out"))
+        stop.feedback = with_causes(
+            causes, stop.feedback, after=after, flaky=flaky, timed_out=timed_out
+        )
 
     def close(self) -> None:
         if self.standby is not None:

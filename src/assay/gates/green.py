@@ -15,6 +15,12 @@ from assay.model import Candidate, GateResult, GateStatus, TestOutcome, Verdict
 
 HEADER = "REJECT: Gate 2 — TEST FAILURE"
 HINT = "Fix expected values or setup. Do not fit the test to the code: check the real contract."
+# every failure a test that ran past the sandbox's limit: mccabe's property test of 1,000 examples
+# takes about a minute quiet, and "fix expected values" said nothing of the limit
+TIMEOUT_HINT = (
+    "The test ran past assay's limit per run ([tool.assay.sandbox] timeout_s): make it faster, "
+    "or raise the limit if it needs longer (a property test of many examples, a benchmark)."
+)
 # every failure was raised below the test, in the project's own code (validators' decorator)
 PROJECT_HINT = (
     "Fix these first: the project's own code raised each error ({where}), not an assertion of the"
@@ -287,6 +293,9 @@ class GreenGate(BaseGate):
                 details["raised_in_project"] = raised
             if raised and len(raised) == len(rejected) and not run.crash:
                 hint = PROJECT_HINT.format(where=", ".join(sorted(set(raised.values()))[:3]))
+            if rejected and all(t.reason.startswith("timed out") for t in rejected):
+                hint = TIMEOUT_HINT
+                details["timed_out"] = len(rejected)
             return GateResult(
                 self.name,
                 GateStatus.REJECT,
