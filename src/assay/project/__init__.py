@@ -4,6 +4,7 @@ their targets. Finding the root and the test files: `discovery`."""
 from __future__ import annotations
 
 import ast
+import contextlib
 import functools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -43,6 +44,8 @@ class Project:
     root: Path
     source_roots: list[str] = field(default_factory=list)
     modules: dict[str, str] = field(default_factory=dict)  # dotted name -> project-relative path
+    # the test directories' helper modules (not test files, not conftests): dotted name -> path
+    helpers: dict[str, str] = field(default_factory=dict)
     # parsed once per run: every test file's cache key follows the imports of every module its
     # targets reach, each name through the modules that pass it on (glom: 20 test files over
     # a 2,500-line core.py parsed for every name imported from it took minutes, in silence)
@@ -66,13 +69,16 @@ class Project:
                 rel_to_sr = path.relative_to(base)
                 if sr == "." and rel_to_sr.parts[0] == "src" and "src" in roots:
                     continue
-                if is_test_path(rel_to_sr):
-                    continue
                 parts = list(rel_to_sr.with_suffix("").parts)
                 if parts[-1] == "__init__":
                     parts.pop()
-                if parts and all(p.isidentifier() for p in parts):
-                    proj.modules.setdefault(".".join(parts), path.relative_to(root).as_posix())
+                if not parts or not all(p.isidentifier() for p in parts):
+                    continue
+                rel = path.relative_to(root).as_posix()
+                if not is_test_path(rel_to_sr):
+                    proj.modules.setdefault(".".join(parts), rel)
+                elif not is_test_file(path.name) and path.name != "conftest.py":
+                    proj.helpers.setdefault(".".join(parts), rel)
         return proj
 
     @cached_property
@@ -178,8 +184,12 @@ class Project:
             self._targets[key] = self._imports_of(source, test_rel)
         return list(self._targets[key])
 
-    def _imports_of(self, source: str, test_rel: str) -> list[str]:
-        """`targets_of`, uncached."""
+    def _imports_of(
+        self, source: str, test_rel: str, seen: frozenset[str] = frozenset()
+    ) -> list[str]:
+        """`targets_of`, uncached. A helper module of the test directories the file imports passes
+        on its own imports: pyflakes' tests import `test.harness`, whose `flakes()` runs the
+        checker they test."""
         try:
             tree = ast.parse(source)
         except SyntaxError:
@@ -191,10 +201,22 @@ class Project:
             if module and self.modules[module] not in found:
                 found.append(self.modules[module])
 
+        def helper(dotted: str) -> bool:
+            rel = self.helpers.get(dotted)
+            if rel is None or rel in seen or rel == test_rel:
+                return False
+            with contextlib.suppress(OSError, UnicodeDecodeError):
+                text = (self.root / rel).read_text(encoding="utf-8")
+                for sub in self._imports_of(text, rel, seen | {test_rel, rel}):
+                    if sub not in found:
+                        found.append(sub)
+            return True
+
         for node in ast.walk(tree):
             if isinstance(node, ast.Import):
                 for alias in node.names:
-                    add(self._resolve(alias.name))
+                    if not helper(alias.name):
+                        add(self._resolve(alias.name))
             elif isinstance(node, ast.ImportFrom):
                 if node.level:
                     base = package[: len(package) - node.level + 1] if node.level > 1 else package
@@ -202,6 +224,8 @@ class Project:
                 else:
                     module = node.module or ""
                 for alias in node.names:
+                    if helper(f"{module}.{alias.name}") or helper(module):
+                        continue
                     sub = self._resolve(f"{module}.{alias.name}")
                     if sub and sub != self._resolve(module):
                         add(sub)

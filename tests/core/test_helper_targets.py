@@ -1,0 +1,92 @@
+"""A test file that runs the project through a helper module of its test directory is accountable
+for what that helper imports: pyflakes 4.1.0's `test/test_dict.py` imports only `messages` (its
+expected message classes) and `test.harness.TestCase`, whose `flakes()` runs `checker.Checker`.
+Gate 4 scored the file on `messages.py` alone and rejected it for survivors in the messages'
+`__str__`, which no test of it reads, while the checker it tests was out of scope."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+
+import pytest
+
+from assay.project import Project
+from tests.conftest import run_cli
+
+FILES = {
+    "lint/__init__.py": "",
+    "lint/messages.py": """
+        class Message:
+            text = "message"
+
+            def __init__(self, where):
+                self.where = where
+
+            def __str__(self):
+                return f"{self.where}: {self.text}"
+
+
+        class Duplicate(Message):
+            text = "duplicate name"
+        """,
+    "lint/checker.py": """
+        from lint.messages import Duplicate
+
+
+        def check(source):
+            seen, found = set(), []
+            for i, word in enumerate(source.split()):
+                if word in seen:
+                    found.append(Duplicate(i))
+                seen.add(word)
+            return found
+        """,
+    "lint/test/__init__.py": "",
+    "lint/test/harness.py": """
+        import unittest
+
+        from lint import checker
+
+
+        class TestCase(unittest.TestCase):
+            def flakes(self, source, *expected):
+                got = [type(m) for m in checker.check(source)]
+                self.assertEqual(got, list(expected))
+        """,
+    "lint/test/test_dup.py": """
+        from lint import messages as m
+        from lint.test.harness import TestCase
+
+
+        class Test(TestCase):
+            def test_duplicate(self):
+                self.flakes("a b a", m.Duplicate)
+
+            def test_twice(self):
+                self.flakes("a a a", m.Duplicate, m.Duplicate)
+
+            def test_none(self):
+                self.flakes("a b c")
+        """,
+}
+
+
+def test_the_modules_a_test_helper_imports_are_the_files_targets(project):
+    root = project(FILES)
+    source = textwrap.dedent(FILES["lint/test/test_dup.py"])
+    targets = Project.load(root).targets_of(source, "lint/test/test_dup.py")
+    assert targets == ["lint/messages.py", "lint/checker.py"], targets
+    # relative, as pyflakes writes it
+    relative = source.replace("from lint.test.harness import", "from .harness import")
+    assert "lint/checker.py" in Project.load(root).targets_of(relative, "lint/test/test_dup.py")
+
+
+@pytest.mark.slow  # gate 4 end to end: ~6 s at load 10
+def test_a_file_is_judged_on_what_its_helper_runs(project, tmp_path):
+    root = project(FILES, "[tool.assay]\ngates = ['compile', 'green', 'mutation']\n")
+    out = tmp_path / "r.json"
+    proc = run_cli("verify", "lint/test/test_dup.py", "-f", f"json={out}", cwd=root)
+    [f] = json.loads(out.read_text())["files"]
+    assert f["verdict"] == "accepted", (f["gates"], proc.stdout[-2000:])
+    assert "lint/checker.py" in f["targets"], f["targets"]
