@@ -1,8 +1,10 @@
-"""A test file that runs the project through a helper module of its test directory is accountable
-for what that helper imports: pyflakes 4.1.0's `test/test_dict.py` imports only `messages` (its
-expected message classes) and `test.harness.TestCase`, whose `flakes()` runs `checker.Checker`.
-Gate 4 scored the file on `messages.py` alone and rejected it for survivors in the messages'
-`__str__`, which no test of it reads, while the checker it tests was out of scope."""
+"""A test file that runs the project through a helper module of its test directory is held to the
+modules its tests reach, as a file that imports only a package: pyflakes 4.1.0's
+`test/test_dict.py` imports only `messages` (its expected message classes) and
+`test.harness.TestCase`, whose `flakes()` runs `checker.Checker`. Gate 4 scored the file on
+`messages.py` alone and rejected it for survivors in the messages' `__str__`, which no test of it
+reads, while the checker it tests was out of scope. (Taking the helper's own imports as targets
+instead missed yamllint's rules, which its harness loads by name.)"""
 
 from __future__ import annotations
 
@@ -72,14 +74,16 @@ FILES = {
 }
 
 
-def test_the_modules_a_test_helper_imports_are_the_files_targets(project):
+def test_a_helper_module_of_the_test_directory_is_found_by_absolute_and_relative_import(project):
     root = project(FILES)
     source = textwrap.dedent(FILES["lint/test/test_dup.py"])
-    targets = Project.load(root).targets_of(source, "lint/test/test_dup.py")
-    assert targets == ["lint/messages.py", "lint/checker.py"], targets
-    # relative, as pyflakes writes it
+    proj = Project.load(root)
+    assert proj.targets_of(source, "lint/test/test_dup.py") == ["lint/messages.py"]
+    assert proj.helper_of(source, "lint/test/test_dup.py") == "lint/test/harness.py"
     relative = source.replace("from lint.test.harness import", "from .harness import")
-    assert "lint/checker.py" in Project.load(root).targets_of(relative, "lint/test/test_dup.py")
+    assert proj.helper_of(relative, "lint/test/test_dup.py") == "lint/test/harness.py"
+    # a test file or a conftest is no helper
+    assert proj.helper_of("from lint.test import test_dup\n", "lint/test/test_x.py") is None
 
 
 @pytest.mark.slow  # gate 4 end to end: ~6 s at load 10
@@ -89,4 +93,5 @@ def test_a_file_is_judged_on_what_its_helper_runs(project, tmp_path):
     proc = run_cli("verify", "lint/test/test_dup.py", "-f", f"json={out}", cwd=root)
     [f] = json.loads(out.read_text())["files"]
     assert f["verdict"] == "accepted", (f["gates"], proc.stdout[-2000:])
-    assert "lint/checker.py" in f["targets"], f["targets"]
+    [gate] = [g for g in f["gates"] if g["gate"] == "mutation"]
+    assert "lint/checker.py" in gate["reached"], gate

@@ -104,11 +104,15 @@ class MutationGate(BaseGate):
             # re-exports, `import more_itertools as mi`): held to the modules they reach instead;
             # where they define none at all, no run against them can reach one, so the wider run
             # comes first (one collection and baseline of the file less, the same runs otherwise);
-            # so too where it reads names of such a package it imports whole (`rfc3986.parse`)
+            # so too where it reads names of such a package it imports whole (`rfc3986.parse`),
+            # or imports a helper module of the test directories that calls the project itself
             wider: list[str] = []
             again = None
             if candidate.targets and (
-                not defines_functions(ctx, targets) or via_package(ctx, candidate)
+                not defines_functions(ctx, targets)
+                or via_package(ctx, candidate)
+                # a helper of the test directory runs the project for it (pyflakes' harness)
+                or ctx.project.helper_of(candidate.source, candidate.rel) is not None
             ):
                 wider = project_modules(ctx.project)
                 again = self._measure(ctx, candidate.rel, wider, candidate.changed, starts)

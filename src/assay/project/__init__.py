@@ -4,7 +4,6 @@ their targets. Finding the root and the test files: `discovery`."""
 from __future__ import annotations
 
 import ast
-import contextlib
 import functools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -184,56 +183,67 @@ class Project:
             self._targets[key] = self._imports_of(source, test_rel)
         return list(self._targets[key])
 
-    def _imports_of(
-        self, source: str, test_rel: str, seen: frozenset[str] = frozenset()
-    ) -> list[str]:
-        """`targets_of`, uncached. A helper module of the test directories the file imports passes
-        on its own imports: pyflakes' tests import `test.harness`, whose `flakes()` runs the
-        checker they test."""
-        try:
-            tree = ast.parse(source)
-        except SyntaxError:
-            return []
-        package = list(Path(test_rel).with_suffix("").parts[:-1])
+    def _imports_of(self, source: str, test_rel: str) -> list[str]:
+        """`targets_of`, uncached."""
         found: list[str] = []
 
         def add(module: str | None) -> None:
             if module and self.modules[module] not in found:
                 found.append(self.modules[module])
 
-        def helper(dotted: str) -> bool:
-            rel = self.helpers.get(dotted)
-            if rel is None or rel in seen or rel == test_rel:
-                return False
-            with contextlib.suppress(OSError, UnicodeDecodeError):
-                text = (self.root / rel).read_text(encoding="utf-8")
-                for sub in self._imports_of(text, rel, seen | {test_rel, rel}):
-                    if sub not in found:
-                        found.append(sub)
-            return True
-
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Import):
-                for alias in node.names:
-                    if not helper(alias.name):
-                        add(self._resolve(alias.name))
-            elif isinstance(node, ast.ImportFrom):
-                if node.level:
-                    base = package[: len(package) - node.level + 1] if node.level > 1 else package
-                    module = ".".join([*base, node.module] if node.module else base)
-                else:
-                    module = node.module or ""
-                for alias in node.names:
-                    if helper(f"{module}.{alias.name}") or helper(module):
-                        continue
-                    sub = self._resolve(f"{module}.{alias.name}")
-                    if sub and sub != self._resolve(module):
-                        add(sub)
-                        continue
-                    resolved = self._resolve(module)
-                    if resolved:
-                        add(self._reexport(resolved, alias.name) or resolved)
+        for module, name in _imported(source, test_rel):
+            if module in self.helpers or f"{module}.{name}" in self.helpers:
+                continue  # the test directory's, not the package its path starts with
+            if name is None:
+                add(self._resolve(module))
+                continue
+            sub = self._resolve(f"{module}.{name}")
+            if sub and sub != self._resolve(module):
+                add(sub)
+                continue
+            resolved = self._resolve(module)
+            if resolved:
+                add(self._reexport(resolved, name) or resolved)
         return found
+
+    def _text(self, rel: str) -> str:
+        try:
+            return (self.root / rel).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            return ""
+
+    def helper_of(self, source: str, test_rel: str) -> str | None:
+        """A helper module of the test directories the file imports (pyflakes' `test.harness`,
+        whose `flakes()` runs the checker its tests check): the tests reach the project through it,
+        not only through what the file imports itself."""
+        for module, name in _imported(source, test_rel):
+            for dotted in (f"{module}.{name}", module) if name else (module,):
+                rel = self.helpers.get(dotted)
+                if rel and rel != test_rel and self.targets_of(self._text(rel), rel):
+                    return rel  # it imports the project (an empty `__init__.py` does not)
+        return None
+
+
+def _imported(source: str, test_rel: str) -> Iterator[tuple[str, str | None]]:
+    """(module, name) of each `from module import name`, (module, None) of each `import module`,
+    relative imports made absolute by the file's path; nothing when it does not parse."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return
+    package = list(Path(test_rel).with_suffix("").parts[:-1])
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield alias.name, None
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[: len(package) - node.level + 1] if node.level > 1 else package
+                module = ".".join([*base, node.module] if node.module else base)
+            else:
+                module = node.module or ""
+            for alias in node.names:
+                yield module, alias.name
 
 
 def _module_level(body: list[ast.stmt]) -> Iterator[ast.stmt]:
