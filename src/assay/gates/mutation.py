@@ -32,6 +32,7 @@ from assay.gates.reach import (
     starts_process,
     through_package,
 )
+from assay.gates.set_up import set_up_fed
 from assay.gates.spawning import spawning_tests
 from assay.gates.stability import HINT as STABILITY_HINT
 from assay.languages.python import PYTHON, pytest_args
@@ -195,7 +196,11 @@ class MutationGate(BaseGate):
         if not reached(run):  # no function of the project ran: tests that only read its values
             values = {rel: module_values(text) for rel, text in sources.items()}
             constants = constant_readers(candidate.source, ctx.project.modules, values)
-        fed_by = fed_tests(ctx.project, candidate.rel, candidate.source)
+        # a test that takes the project's objects from a conftest fixture or its class's setUp
+        fed_by = {
+            **set_up_fed(ctx.project, candidate.rel, candidate.source),
+            **fed_tests(ctx.project, candidate.rel, candidate.source),
+        }
         return judge(
             self.name,
             run,
