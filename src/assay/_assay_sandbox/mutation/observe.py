@@ -47,6 +47,7 @@ from .taken import (
     caught_lines,
     read_by_attribute,
     taken_of,
+    value_dropped,
 )
 from .through import Span, passed_through, through_offsets
 
@@ -198,11 +199,14 @@ class Point:
 
 
 def _taken(value: Any, back: types.FrameType | None, observer: Observer) -> Any:
-    """What the test's code takes of a returned value: the one attribute it reads of it at once
+    """What the test's code takes of a returned value: nothing when it drops it (a call as a
+    statement), the one attribute it reads of it at once
     (`Lexer.get_default_instance()._SQL_REGEX`), else all of it. Only an attribute the object
     holds (`__dict__`, slots) is taken apart: a property would run the project's code here."""
     if back is None or observer.side(back.f_code) != TESTS:
         return value
+    if value_dropped(back.f_code, back.f_lasti):
+        return "<dropped by the test>"
     name = attribute_after_call(back.f_code, back.f_lasti)
     if name is None:
         return value

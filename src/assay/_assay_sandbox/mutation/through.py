@@ -109,12 +109,15 @@ def through_offsets(code: types.CodeType, spans: frozenset[Span]) -> frozenset[i
     frame's `f_lasti` while it calls). Each code object is read once."""
     found = _OFFSETS.get(id(code))
     if found is None or found[0] is not code:
+        instructions = list(dis.get_instructions(code))  # inline caches left out
         offsets = frozenset(
-            i.offset
-            for i in dis.get_instructions(code)
+            at
+            for i, after in zip(instructions, [*instructions[1:], None], strict=True)
             if i.opname in CALLS
             and (p := getattr(i, "positions", None)) is not None
             and (p.lineno, p.col_offset, p.end_lineno, p.end_col_offset) in spans
+            # the frame's offset is the call's, or (3.11+) that of the last cache entry after it
+            for at in range(i.offset, after.offset if after is not None else i.offset + 2)
         )
         found = _OFFSETS[id(code)] = (code, offsets)
     return found[1]
