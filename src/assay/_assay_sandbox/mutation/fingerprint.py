@@ -99,7 +99,7 @@ class Walk:
             for digest in sorted(self._apart(item, depth + 1) for item in value)[:MAX_ITEMS]:
                 self.put(digest)
             return
-        state = _state(value)
+        state = state_of(value)
         if state is not None:
             self.put(name)
             self.feed(state, depth + 1)
@@ -114,7 +114,7 @@ class Walk:
         return inner.h.hexdigest()
 
 
-def _state(value: Any) -> dict[str, Any] | None:
+def state_of(value: Any) -> dict[str, Any] | None:
     """An object's attributes: its `__dict__` and its slots; None for objects with neither
     (builtin and C types, whose repr is their value)."""
     state: dict[str, Any] = {}

@@ -6,7 +6,8 @@ one (the test, its conftest and helpers, pytest), unless other code the project 
 (target code -> the standard library -> target code): its return value or each value it yields, the
 exception it raises (type and text; its type alone where the test's code catches it by type and
 reads nothing of it, its type and the attributes the test reads where it reads only those,
-`taken`), and the state of its arguments (`self` included) after it.
+`taken`), and the state of its arguments (`self` included) after it; a value the test drops (a
+call as a statement of its own) counts as nothing.
 When target code calls back into a test file (a callback the test passed), the arguments it passes
 are observed too. What target code calls inside target code is not seen: only what comes out of it
 can make a test pass or fail. What a call of the test's code builds only to hand it on to another
@@ -38,7 +39,7 @@ from typing import Any
 
 import pytest
 
-from .fingerprint import SCALARS, Walk, _state
+from .fingerprint import SCALARS, Walk, state_of
 from .observations import json_line
 from .taken import (
     Caught,
@@ -211,7 +212,7 @@ def _taken(value: Any, back: types.FrameType | None, observer: Observer) -> Any:
     if name is None:
         return value
     try:
-        state = _state(value)
+        state = state_of(value)
     except Exception:  # a hostile __dict__: all of it, as the walk reads it
         return value
     if state is None or name not in state:
