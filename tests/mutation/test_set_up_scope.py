@@ -125,3 +125,30 @@ def test_the_code_a_set_up_runs_is_out_of_gate_4s_scope(project, tmp_path):
         "gate 4 cannot judge it: it takes its objects from setUp (tests/base.py), and none of the"
         " code it runs in gate 4's scope (calc/ev.py) has a mutant"
     ), t
+
+
+@pytest.mark.slow  # gate 4 end to end
+def test_a_file_that_only_reads_what_set_up_built_is_not_a_test_of_no_code(project, tmp_path):
+    files = {
+        **FILES,
+        "tests/test_defaults.py": """
+            from .base import DRYTest
+
+
+            class TestDefaults(DRYTest):
+                def test_no_names(self):
+                    self.assertEqual(self.e.names, {})
+
+                def test_limit(self):
+                    self.assertEqual(self.e.limit, 100)
+            """,
+    }
+    root = project(files, "[tool.assay]\ngates = ['compile', 'green', 'mutation']\n")
+    out = tmp_path / "r.json"
+    proc = run_cli("verify", "tests/test_defaults.py", "-f", f"json={out}", cwd=root)
+    [f] = json.loads(out.read_text())["files"]
+    gate = next(g for g in f["gates"] if g["gate"] == "mutation")
+    # its tests run no function of the project themselves: not "a test of no code", a skip
+    assert f["verdict"] != "rejected", (gate, proc.stdout[-3000:])
+    assert gate["status"] == "skip", gate
+    assert "takes its objects from setUp (tests/base.py)" in gate["reason"], gate

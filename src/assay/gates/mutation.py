@@ -300,7 +300,9 @@ class MutationGate(BaseGate):
                 "not see"
             )
             return self._skipped(reason, elapsed)
-        fed = fixture_fed(ctx.project, candidate.rel, candidate.source)
+        fed = fixture_fed(ctx.project, candidate.rel, candidate.source) or set_up_feeds(
+            ctx, candidate
+        )
         if fed:
             reason = (
                 "no target: the tests run no function of the project, but they get its objects "
@@ -343,8 +345,16 @@ def unrun(run: MutationResult) -> bool:
 
 
 def fed(ctx: GateContext, candidate: Candidate) -> bool:
-    """A conftest fixture hands the file's tests an object of the project: they call it."""
-    return fixture_fed(ctx.project, candidate.rel, candidate.source) is not None
+    """A conftest fixture or a TestCase's setUp hands the file's tests an object of the project:
+    they call it."""
+    found = fixture_fed(ctx.project, candidate.rel, candidate.source)
+    return found is not None or set_up_feeds(ctx, candidate) is not None
+
+
+def set_up_feeds(ctx: GateContext, candidate: Candidate) -> str | None:
+    """How a TestCase's setUp hands the file's tests the project's objects, or None: code it
+    runs is out of scope, so tests that only read what it built reach no function."""
+    return next(iter(set_up_fed(ctx.project, candidate.rel, candidate.source).values()), None)
 
 
 def changed_mutants(
