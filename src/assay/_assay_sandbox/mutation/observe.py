@@ -6,8 +6,7 @@ one (the test, its conftest and helpers, pytest), unless other code the project 
 (target code -> the standard library -> target code): its return value or each value it yields, the
 exception it raises (type and text; its type alone where the test's code catches it by type and
 reads nothing of it, its type and the attributes the test reads where it reads only those,
-`taken`), and the state of its arguments (`self` included) after it; a value the test drops (a
-call as a statement of its own) counts as nothing.
+`taken`), and the state of its arguments (`self` included) after it.
 When target code calls back into a test file (a callback the test passed), the arguments it passes
 are observed too. What target code calls inside target code is not seen: only what comes out of it
 can make a test pass or fail. What a call of the test's code builds only to hand it on to another
@@ -48,7 +47,6 @@ from .taken import (
     caught_lines,
     read_by_attribute,
     taken_of,
-    value_dropped,
 )
 from .through import Span, passed_through, through_offsets
 
@@ -200,14 +198,11 @@ class Point:
 
 
 def _taken(value: Any, back: types.FrameType | None, observer: Observer) -> Any:
-    """What the test's code takes of a returned value: nothing when it drops it (a call as a
-    statement), the one attribute it reads of it at once
+    """What the test's code takes of a returned value: the one attribute it reads of it at once
     (`Lexer.get_default_instance()._SQL_REGEX`), else all of it. Only an attribute the object
     holds (`__dict__`, slots) is taken apart: a property would run the project's code here."""
     if back is None or observer.side(back.f_code) != TESTS:
         return value
-    if value_dropped(back.f_code, back.f_lasti):
-        return "<dropped by the test>"
     name = attribute_after_call(back.f_code, back.f_lasti)
     if name is None:
         return value

@@ -301,27 +301,14 @@ def _and(outer: Caught | None, own: Caught | None) -> Caught | None:
     return tuple(sorted(set(outer) | set(own), key=repr))
 
 
-# id(code) -> (code, {offset of a call, or of a cache entry after it: the attribute read next,
-# or DROPPED})
+# id(code) -> (code, {offset of a call, or of a cache entry after it: the attribute read next})
 _AFTER: dict[int, tuple[types.CodeType, dict[int, str]]] = {}
-DROPPED = "\0dropped"  # the value of the call is dropped at once (a call as a statement)
 
 
 def attribute_after_call(code: types.CodeType, offset: int) -> str | None:
     """The attribute the instruction after the call at `offset` reads of its result (not a
     method it loads to call: the call is observed itself); None for anything else. Each code
     object is read once (hashing a code object on every call cost more than the test)."""
-    name = _after(code, offset)
-    return None if name == DROPPED else name
-
-
-def value_dropped(code: types.CodeType, offset: int) -> bool:
-    """Whether the call at `offset` is a statement of its own: the test drops what it returns
-    (semver's `func(*args, **kwargs)` under `pytest.warns`, which checks the warning only)."""
-    return _after(code, offset) == DROPPED
-
-
-def _after(code: types.CodeType, offset: int) -> str | None:
     found = _AFTER.get(id(code))
     if found is None or found[0] is not code:
         found = _AFTER[id(code)] = (code, _calls_then_attribute(code))
@@ -349,9 +336,6 @@ def _calls_then_attribute(code: types.CodeType) -> dict[int, str]:
             # the frame's offset is the call's, or (3.11+) that of the last cache entry after it
             for at in range(call.offset, after.offset):
                 out[at] = str(after.argval)
-        elif call.opname.startswith("CALL") and after.opname == "POP_TOP":
-            for at in range(call.offset, after.offset):
-                out[at] = DROPPED
     return out
 
 
