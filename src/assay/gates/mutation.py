@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import time
 
-from assay._assay_sandbox.mutation.protocol import SET_ASIDE, BaselineProgress, Event, Progress
+from assay._assay_sandbox.mutation.protocol import BaselineProgress, Event, Progress
 from assay._assay_sandbox.protocol import EVERY_TEST_FUNCTION, PROVE_EACH_TEST
 from assay.errors import RunFailed
 from assay.events import GateProgress
@@ -24,6 +24,14 @@ from assay.feedback import compose
 from assay.gates.base import BaseGate, GateContext
 from assay.gates.beyond import PROVE, proved_beyond
 from assay.gates.constants import constant_readers, module_values
+from assay.gates.mutation_scope import (
+    changed_mutants,
+    defines_functions,
+    fed,
+    set_up_feeds,
+    unrun,
+    via_package,
+)
 from assay.gates.mutation_tool import judge, run_tool
 from assay.gates.reach import (
     fed_tests,
@@ -31,8 +39,8 @@ from assay.gates.reach import (
     project_modules,
     reached,
     starts_process,
-    through_package,
 )
+from assay.gates.set_up import set_up_fed
 from assay.gates.spawning import spawning_tests
 from assay.gates.stability import HINT as STABILITY_HINT
 from assay.languages.python import PYTHON, pytest_args
@@ -42,7 +50,6 @@ from assay.mutation.codeclass import threshold_for
 from assay.mutation.engine import Engine, worker_env
 from assay.mutation.entered import narrow
 from assay.mutation.model import MutationResult
-from assay.mutation.mutants import function_spans, generate
 from assay.mutation.oracle import note as oracle_note
 from assay.mutation.oracle import oracle_functions, set_aside
 from assay.mutation.summary import details, unobserved_note
@@ -200,7 +207,11 @@ class MutationGate(BaseGate):
         if not reached(run):  # no function of the project ran: tests that only read its values
             values = {rel: module_values(text) for rel, text in sources.items()}
             constants = constant_readers(candidate.source, ctx.project.modules, values)
-        fed_by = fed_tests(ctx.project, candidate.rel, candidate.source)
+        # a test that takes the project's objects from a conftest fixture or its class's setUp
+        fed_by = {
+            **set_up_fed(ctx.project, candidate.rel, candidate.source),
+            **fed_tests(ctx.project, candidate.rel, candidate.source),
+        }
         proved = (  # killing nothing of its imports: perhaps of what they hand work on to
             {}
             if dynamic or diff
@@ -318,7 +329,9 @@ class MutationGate(BaseGate):
                 "not see"
             )
             return self._skipped(reason, elapsed)
-        fed = fixture_fed(ctx.project, candidate.rel, candidate.source)
+        fed = fixture_fed(ctx.project, candidate.rel, candidate.source) or set_up_feeds(
+            ctx, candidate
+        )
         if fed:
             reason = (
                 "no target: the tests run no function of the project, but they get its objects "
@@ -337,46 +350,6 @@ class MutationGate(BaseGate):
             compose(UNREACHED_HEADER, [f"{candidate.rel}: {reason}"], UNREACHED_HINT),
             details={"reason": reason},
         )
-
-
-def defines_functions(ctx: GateContext, targets: list[str]) -> bool:
-    """Whether a target defines a function: the worker scopes a run by these spans (a test
-    reaches a module by running one), so against none a run can reach nothing."""
-    return any(
-        function_spans(ctx.workspace.path(t).read_text(encoding="utf-8", errors="replace"))
-        for t in targets
-    )
-
-
-def via_package(ctx: GateContext, candidate: Candidate) -> bool:
-    """The file reads names of a package it imports whole whose module defines no function
-    (`import rfc3986; rfc3986.iri_reference(...)`): it reaches the project through it."""
-    bare = [t for t in candidate.targets if not defines_functions(ctx, [t])]
-    return bool(bare) and through_package(ctx.project, candidate.source, bare) is not None
-
-
-def unrun(run: MutationResult) -> bool:
-    """Whether the worker set mutants aside unrun (`entering`)."""
-    return any(r.reason == SET_ASIDE for r in run.results.values())
-
-
-def fed(ctx: GateContext, candidate: Candidate) -> bool:
-    """A conftest fixture hands the file's tests an object of the project: they call it."""
-    return fixture_fed(ctx.project, candidate.rel, candidate.source) is not None
-
-
-def changed_mutants(
-    sources: dict[str, str], changed: dict[str, list[int]] | None
-) -> set[str] | None:
-    """Ids of the mutants that touch a changed line (`verify --since`); None: every mutant."""
-    if changed is None:
-        return None
-    return {
-        m.id
-        for rel, text in sources.items()
-        for m in generate(rel, text)
-        if any(n in changed.get(rel, ()) for n in range(m.line, m.end_line + 1))
-    }
 
 
 def baseline_flakes(run: MutationResult, skipped: set[str], gate: str) -> list[TestOutcome]:

@@ -83,16 +83,22 @@ def _lineage(module: Module, name: str, seen: frozenset[str] = frozenset()) -> l
     return out
 
 
+def written_in(module: Module, root: Path, dotted_name: str) -> Module | None:
+    """The other project file that writes the class `dotted_name` (as `module` imports it)."""
+    for rel in _candidates(dotted_name, module.path):
+        other = _load(root, rel) if rel.as_posix() != module.path else None
+        if other is not None and last_name(dotted_name) in other.classes:
+            return other
+    return None
+
+
 def external_method(
     module: Module, root: Path, dotted_name: str, name: str
 ) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
     """The method `name` of the class `dotted_name` (as `module` imports it) or of its bases,
     where that class is written in another project file; None when not found."""
-    for rel in _candidates(dotted_name, module.path):
-        other = _load(root, rel) if rel.as_posix() != module.path else None
-        if other is not None and last_name(dotted_name) in other.classes:
-            return other.method(other.classes[last_name(dotted_name)], name)
-    return None
+    other = written_in(module, root, dotted_name)
+    return other.method(other.classes[last_name(dotted_name)], name) if other else None
 
 
 def holds_tests(module: Module, root: Path, dotted_name: str) -> bool | None:

@@ -41,12 +41,16 @@ class _Phases:
 class _CallStart:
     """pytest plugin in the traced child: the module state each test's setup reset, taken as the
     test's own code starts - after its fixtures, and for a `unittest.TestCase` after `setUp` (which
-    pytest runs in the call phase)."""
+    pytest runs in the call phase). A TestCase's own method is recorded apart (key `(i, "own")`,
+    its `tearDown` under `(i, "down")`): `setUp` (and `asyncSetUp`) is its fixture, and what it runs
+    is no more in gate 4's scope than a pytest fixture's code (simpleeval's `DRYTest.setUp` builds
+    a `SimpleEval()`, whose `__init__` a test of one feature was charged for)."""
 
     def __init__(self, state: ProjectState, phases: _Phases) -> None:
         self.state = state
         self.phases = phases
         self.found: list[list[str]] = []
+        self.own: set[int] = set()  # tests whose own method ran apart from setUp / tearDown
 
     def take(self) -> None:
         self.found = self.state.resets() if self.state.written else []
@@ -65,8 +69,13 @@ class _CallStart:
         def call(method: object) -> object:
             self.take()
             # the lines before (setUp's) are the setup's: key `(i, True)` then holds them only
-            self.phases.tracer.switch((self.phases.index, "own"))
-            return inner(method)
+            i = self.phases.index
+            self.own.add(i)
+            self.phases.tracer.switch((i, "own"))
+            try:
+                return inner(method)
+            finally:
+                self.phases.tracer.switch((i, "down"))
 
         case._callTestMethod = call  # this test's instance only
 
@@ -146,16 +155,18 @@ def run_tests(
         lines: dict[int, set] = {}
         call: dict[int, set] = {}
         found_by = tracer.collect()
-        for (i, in_call), found in found_by.items():
+        own = start_of_call.own if start_of_call is not None else set()
+        for (i, phase), found in found_by.items():
             lines.setdefault(i, set()).update(found)
-            if in_call:
+            # the call phase; of a TestCase, its own method's alone (setUp, tearDown: fixtures)
+            if phase == "own" or (phase is True and i not in own):
                 call.setdefault(i, set()).update(found)
         for i, t in enumerate(out, start):
             t["lines"] = sorted(lines.get(i, ()))
             t["call"] = sorted(call.get(i, ()))
             if t["resets"]:  # what ran before its own code: a mutant there may undo its reset
                 before = set(found_by.get((i, False), ()))
-                if (i, "own") in found_by:  # a TestCase: setUp ran in the call phase
+                if i in own:  # a TestCase: setUp ran in the call phase
                     before |= found_by.get((i, True), set())
                 t["setup"] = sorted(before)
     return {

@@ -27,6 +27,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from ..protocol import MutantSpec
+from . import through
 from .events import Events
 from .observations import Seen, read
 from .observe import OBSERVE
@@ -102,6 +103,7 @@ def observing(
     OBSERVE.targets = frozenset(os.path.realpath(p) for p in targets.values())
     OBSERVE.tests = frozenset(os.path.realpath(os.path.join(root, t.split("::")[0])) for t in tests)
     OBSERVE.catchers = {}  # read again: a worker on standby judges other files next
+    OBSERVE.spans = {}
     _read_ahead(items)
     try:
         yield
@@ -113,9 +115,10 @@ def observing(
 def _read_ahead(items: Iterable[Any]) -> None:
     """The catchers of each test module and the bytecode tables of its functions and methods."""
     modules = {id(m): m for m in (getattr(item, "module", None) for item in items) if m}
-    codes = []
+    codes: list[types.CodeType] = []
     for module in modules.values():
         filename = getattr(module, "__file__", None)
+        first = len(codes)
         for value in list(vars(module).values()):
             owners = [value, *vars(value).values()] if isinstance(value, type) else [value]
             for owner in owners:
@@ -127,6 +130,7 @@ def _read_ahead(items: Iterable[Any]) -> None:
                     codes.append(code)
         if filename:
             OBSERVE.caught(filename)
+            through.read_ahead(codes[first:], OBSERVE.passed(filename))
     read_ahead(codes)
 
 

@@ -7,11 +7,13 @@ one (the test, its conftest and helpers, pytest), unless other code the project 
 exception it raises (type and text; its type alone where the test's code catches it by type and
 reads nothing of it, its type and the attributes the test reads where it reads only those,
 `taken`), and the state of its arguments (`self` included) after it.
-When target code calls back into a test file (a callback the test passed), the arguments it
-passes are observed too. What target code calls inside target code is not seen: only what comes out
-of it can make a test pass or fail. Each observation point hashes apart, and a test's points, in
-order, hash to one digest; a mutant whose digests equal the original's for every test of the file
-changed nothing those tests could see. The points' own hashes are kept too (up to
+When target code calls back into a test file (a callback the test passed), the arguments it passes
+are observed too. What target code calls inside target code is not seen: only what comes out of it
+can make a test pass or fail. What a call of the test's code builds only to hand it on to another
+call (`through`: a renderer made as a logger's processor) is the test's input: its state counts by
+its type alone, there and wherever it turns up later. Each observation point hashes apart, and a
+test's points, in order, hash to one digest; a mutant whose digests equal the original's for every
+test of the file changed nothing those tests could see. The points' own hashes are kept too (up to
 `observations.MAX_POINTS`): a point whose value differs between two runs of the original
 (`datetime.now()` in the input) is then left out, and the test judged on the rest
 (`exercised.settle`).
@@ -28,7 +30,6 @@ from __future__ import annotations
 import dis
 import hashlib
 import os
-import re
 import sys
 import threading
 import types
@@ -37,6 +38,7 @@ from typing import Any
 
 import pytest
 
+from .fingerprint import SCALARS, Walk, state_of
 from .observations import json_line
 from .taken import (
     Caught,
@@ -46,13 +48,8 @@ from .taken import (
     read_by_attribute,
     taken_of,
 )
+from .through import Span, passed_through, through_offsets
 
-ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
-# an address in a text the project built from a default repr ("<function f at 0x7f3c...>", glom's
-# messages); other hex in a text ("0xff") still counts
-IN_TEXT = re.compile(r"(?<= at )0x[0-9a-fA-F]{6,}")
-MAX_DEPTH = 4
-MAX_ITEMS = 100  # of one container; its length is always part of it
 RETURN_NODES = 2000  # values walked for what a call returns or raises
 ARG_NODES = 300  # ... for the state of its arguments after it
 # a frame left by one of these returned (or yielded); left elsewhere, an exception unwound it
@@ -62,115 +59,7 @@ LEAVING = frozenset(
     if name in dis.opmap
 )
 OTHER, TARGET, TESTS = 0, 1, 2  # sides of a file: the targets, the test files, the rest
-SCALARS = (type(None), bool, int, float, complex, str, bytes, bytearray)
 CALLERS = 8  # frames searched out from a call for the test's catcher of what it raises
-
-
-class Walk:
-    """Feeds one value's fingerprint into a hash: at most `budget` nodes, cycles cut."""
-
-    def __init__(self, h: Any, budget: int) -> None:
-        self.h = h
-        self.budget = budget
-        self.path: set[int] = set()
-
-    def put(self, text: str) -> None:
-        self.h.update(text.encode("utf-8", "surrogatepass"))
-        self.h.update(b"\x1f")
-
-    def feed(self, value: Any, depth: int = 0) -> None:
-        self.budget -= 1
-        if self.budget < 0:
-            self.put("...")
-            return
-        kind = type(value)
-        if isinstance(value, SCALARS):
-            if isinstance(value, str) and " at 0x" in value:  # a default repr in a text
-                value = IN_TEXT.sub("0x", value)
-            self.put(f"{kind.__name__}:{value!r}")
-            return
-        if id(value) in self.path:
-            self.put("<cycle>")
-            return
-        self.path.add(id(value))
-        try:
-            self._compound(value, kind, depth)
-        except Exception as err:  # a hostile __eq__, __iter__ or property: its type says enough
-            self.put(f"<{kind.__qualname__}: {type(err).__name__}>")
-        finally:
-            self.path.discard(id(value))
-
-    def _compound(self, value: Any, kind: type, depth: int) -> None:
-        name = f"{kind.__module__}.{kind.__qualname__}"
-        if isinstance(value, BaseException):
-            self.put(f"raise {name}: {ADDRESS.sub('0x', str(value))}")
-            return
-        if isinstance(value, (types.MethodType, types.BuiltinMethodType)) and not isinstance(
-            getattr(value, "__self__", None), (types.ModuleType, type(None))
-        ):
-            # a bound method handed to the project (`seen.append`): its object is what changes
-            self.put(f"{name} {value.__name__}")
-            self.feed(value.__self__, depth + 1)
-            return
-        if isinstance(value, (types.FunctionType, types.BuiltinFunctionType, type)):
-            self.put(f"{name} {getattr(value, '__module__', '')}.{value.__qualname__}")
-            return
-        if isinstance(value, (types.ModuleType, types.GeneratorType, types.CoroutineType)):
-            self.put(f"{name} {getattr(value, '__name__', '')}")
-            return
-        if depth >= MAX_DEPTH:
-            self.put(f"{name} len={len(value) if hasattr(value, '__len__') else '?'}")
-            return
-        if isinstance(value, dict):
-            self.put(f"{name} len={len(value)}")
-            for i, (k, v) in enumerate(dict.items(value)):
-                if i >= MAX_ITEMS:
-                    break
-                self.feed(k, depth + 1)
-                self.feed(v, depth + 1)
-            return
-        if isinstance(value, (list, tuple)):
-            self.put(f"{name} len={len(value)}")
-            for item in list(value)[:MAX_ITEMS]:
-                self.feed(item, depth + 1)
-            return
-        if isinstance(value, (set, frozenset)):
-            # set order follows insertion history: each item on its own, sorted
-            self.put(f"{name} len={len(value)}")
-            for digest in sorted(self._apart(item, depth + 1) for item in value)[:MAX_ITEMS]:
-                self.put(digest)
-            return
-        state = _state(value)
-        if state is not None:
-            self.put(name)
-            self.feed(state, depth + 1)
-            return
-        self.put(f"{name} {ADDRESS.sub('0x', repr(value))}")
-
-    def _apart(self, value: Any, depth: int) -> str:
-        inner = Walk(hashlib.blake2b(digest_size=8), min(self.budget, 50))
-        inner.path = self.path
-        inner.feed(value, depth)
-        self.budget -= 50 - max(inner.budget, 0)
-        return inner.h.hexdigest()
-
-
-def _state(value: Any) -> dict[str, Any] | None:
-    """An object's attributes: its `__dict__` and its slots; None for objects with neither
-    (builtin and C types, whose repr is their value)."""
-    state: dict[str, Any] = {}
-    found = False
-    for klass in type(value).__mro__:
-        for slot in klass.__dict__.get("__slots__", ()) if klass is not object else ():
-            if isinstance(slot, str) and slot not in ("__dict__", "__weakref__"):
-                found = True
-                if hasattr(value, slot):
-                    state[slot] = getattr(value, slot)
-    attrs = getattr(value, "__dict__", None)
-    if isinstance(attrs, dict):
-        found = True
-        state.update(attrs)
-    return state if found else None
 
 
 class Observer:
@@ -179,6 +68,8 @@ class Observer:
     def __init__(self, plugin: Observe) -> None:
         self.plugin = plugin
         self.points: list[str] = []  # each point's hash, in order
+        # id -> an object the test built only to hand it on (kept alive: its id stays its own)
+        self.through: dict[int, Any] = {}
 
     def side(self, code: types.CodeType) -> int:
         name = code.co_filename
@@ -218,9 +109,17 @@ class Observer:
             back = back.f_back
         return False
 
+    def handed_on(self, back: types.FrameType | None) -> bool:
+        """Whether the call made at `back` is one of the test's code whose value it only hands
+        on to another call (`through`)."""
+        if back is None or self.side(back.f_code) != TESTS:
+            return False
+        spans = self.plugin.passed(back.f_code.co_filename)
+        return bool(spans) and back.f_lasti in through_offsets(back.f_code, spans)
+
     def called_back(self, frame: types.FrameType) -> None:
         code = frame.f_code
-        walk = Walk(hashlib.blake2b(digest_size=8), ARG_NODES)
+        walk = Walk(hashlib.blake2b(digest_size=8), ARG_NODES, self.through)
         walk.put(f"called back {getattr(code, 'co_qualname', code.co_name)}")
         for value in arguments(frame):
             walk.feed(value)
@@ -258,6 +157,7 @@ class Point:
         # object's state is the test's own to read (tomlkit's exceptions hold their message)
         self.args = [] if read_by_attribute(frame.f_back) else arguments(frame)
         self.raised: BaseException | None = None
+        self.handed = observer.handed_on(frame.f_back)
 
     def trace(self, frame: types.FrameType, event: str, arg: Any) -> Any:
         if event == "exception":
@@ -273,7 +173,13 @@ class Point:
             unwound = self.raised is not None and code.co_code[frame.f_lasti] not in LEAVING
         except (IndexError, ValueError):
             unwound = self.raised is not None and value is None
-        walk = Walk(hashlib.blake2b(digest_size=8), RETURN_NODES)
+        if self.handed and not unwound:
+            # what it built is the test's own input from here on, not a value it receives
+            made = [value, *(self.args[:1] if code.co_name == "__init__" else [])]
+            for obj in made:
+                if not isinstance(obj, SCALARS):
+                    observer.through[id(obj)] = obj
+        walk = Walk(hashlib.blake2b(digest_size=8), RETURN_NODES, observer.through)
         walk.put(f"{code.co_filename}:{getattr(code, 'co_qualname', code.co_name)}")
         caught = unwound and observer.caught_by_type(frame.f_back)
         if caught is True:
@@ -301,7 +207,7 @@ def _taken(value: Any, back: types.FrameType | None, observer: Observer) -> Any:
     if name is None:
         return value
     try:
-        state = _state(value)
+        state = state_of(value)
     except Exception:  # a hostile __dict__: all of it, as the walk reads it
         return value
     if state is None or name not in state:
@@ -329,6 +235,8 @@ class Observe:
         self.known: dict[str, int] = {}
         # test-side file name -> its lines' catchers (`taken.caught_lines`)
         self.catchers: dict[str, dict[int, Caught]] = {}
+        # test-side file name -> its calls whose value is only handed on (`through`)
+        self.spans: dict[str, frozenset[Span]] = {}
 
     def side_of(self, filename: str) -> int:
         path = os.path.realpath(filename)
@@ -347,6 +255,17 @@ class Observe:
             except (OSError, UnicodeDecodeError):
                 found = {}
             self.catchers[filename] = found
+        return found
+
+    def passed(self, filename: str) -> frozenset[Span]:
+        found = self.spans.get(filename)
+        if found is None:
+            try:
+                with open(filename, encoding="utf-8") as fh:
+                    found = passed_through(fh.read())
+            except (OSError, UnicodeDecodeError):
+                found = frozenset()
+            self.spans[filename] = found
         return found
 
     def path(self, run: str) -> str:

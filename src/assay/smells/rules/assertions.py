@@ -322,11 +322,15 @@ def weak_assertion(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
     project's) or a flag of an object the test acted on (`assert stream.closed`): an attribute
     is a flag unless it is a dunder, a mock's call record, or the project's code only ever
     gives it values (numbers, strings, collections, a non-`bool` annotation). So is a type
-    check against a class the test made itself (a subclass the code must carry through), and
-    one of a part of a value (`box["a"]`, `cfg.section`) against a class of neither the builtins
-    nor the standard library: the code's promise to convert what it holds into its own class;
-    and one of an object the test constructs against another class (`isinstance(Dict(), dict)`):
-    the class statement's promise, with no other value to assert.
+    check against a class the test or its file made itself (a subclass the code must carry
+    through), and one of a part of a value (`box["a"]`, `cfg.section`) against a class of neither
+    the builtins nor the standard library: the code's promise to convert what it holds into its
+    own class; one of an object the test constructs against another class
+    (`isinstance(Dict(), dict)`): the class statement's promise, with no other value to assert;
+    one against a `Protocol` of the project (a structural check of every member it names); and
+    one of what a project function returns against a class of the project where the function is
+    annotated to return a protocol or a base of that class (`isinstance(proxy.bind(),
+    BoundLoggerBase)`: which implementation it hands out is what the code decides).
 
     Bad:
         def test_parse():
