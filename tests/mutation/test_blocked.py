@@ -1,6 +1,6 @@
-"""A test blocked for good under a mutant (its only thread waits, with no time limit, on a lock of its
-own process) is stopped at the pool's first look, not at its wall backstop: the same Timeout and the
-same test to blame. A wait a timer may still interrupt is left to run."""
+"""A test blocked for good under a mutant (its only thread waits, with no time limit, on a lock of
+its own process) is stopped at the pool's first look, not at its wall backstop: the same Timeout
+and the same test to blame. A wait a timer may still interrupt is left to run."""
 
 from __future__ import annotations
 

@@ -206,8 +206,9 @@ class Verdicts(Children):
         )
         if state.hung == "blocked":
             return (
-                f"{hung} waited with no time limit on a lock of its own process that nothing could"
-                f" release (one thread, no timer): stopped before its {state.backstop:.1f}s backstop"
+                f"{hung} waited with no time limit on a lock of its own process that nothing"
+                f" could release (one thread, no timer): stopped before its {state.backstop:.1f}s"
+                " backstop"
             )
         if state.hung == "wall":
             wall = (
