@@ -26,6 +26,7 @@ from typing import Any
 from ..fork import RETRY_FACTOR, TICK_S, cpu_s, family_ticks, fork, idle, waited_of
 from ..protocol import MutationJob
 from .baseline_record import Baseline
+from .blocked import blocked_for_good
 from .defaults import run_defaulted
 from .enough import Enough
 from .events import Events
@@ -244,6 +245,9 @@ class Children:
                 return False
         else:
             used = None
+        if blocked_for_good(state.child.pid):
+            state.hung = "blocked"  # what its backstop would say, sooner
+            return False
         if now >= backstop:
             # still computing, itself or through a process it started: the backstop moves on
             limit = WALL_FACTOR * state.budget

@@ -19,6 +19,7 @@ from typing import Any
 
 from ..fork import RETRY_FACTOR, watch
 from ..protocol import PROVE_EACH_TEST, MutantSpec
+from .blocked import BLOCKED_LOOK_S
 from .children import FRESH_SESSION_S, pace
 from .patch import Hunt, function_of
 from .plan import Job, Settled
@@ -150,6 +151,8 @@ class Pool(Verdicts):
             state.group.done += 1
         state.since = now
         state.deadline = now + state.budget
+        if "next" in msg:  # a test blocked for good is told apart sooner than its budget
+            state.deadline = now + min(state.budget, BLOCKED_LOOK_S)
         state.waited, state.granted = msg.get("w"), 0.0
         if "done" in msg and state.solo == msg["done"] and not msg.get("failed"):
             state.stopped = True  # its one test passed: the tests after it are another child's

@@ -85,7 +85,9 @@ class Running:
     # CPU ticks of the child and the processes under it at the last look, and when (None: unknown)
     family: tuple[int | None, float] = (None, 0.0)
     cpu_start: float | None = None  # its CPU seconds when its current test began (None: unknown)
-    hung: str = ""  # the deadline its test passed: "cpu", or "wall" (it slept or blocked)
+    # the deadline its test passed: "cpu", or "wall" (it slept or blocked), or "blocked" (for good:
+    # `blocked`)
+    hung: str = ""
     # CPU seconds its set-up may use: what one like it used (x the test rule); None: none seen yet
     setup_cpu: float | None = None
     stopped: bool = False  # its solo test passed: the tests after it are another child's

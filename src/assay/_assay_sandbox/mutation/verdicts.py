@@ -99,7 +99,7 @@ class Verdicts(Children):
         free = MAX_CHILDREN * self.workers - len(running)
         parts = (
             min(HANG_FANOUT, free, len(rest), MAX_SPLITS - group.splits)
-            if state.hung == "wall" and state.job.mode.in_place
+            if state.hung in ("wall", "blocked") and state.job.mode.in_place
             else 1
         )
         parts = max(1, parts)
@@ -128,7 +128,7 @@ class Verdicts(Children):
                     group.ordered,
                     [hung] if hung else [],
                     reason=reason,
-                    budget_s=state.backstop if state.hung == "wall" else state.budget,
+                    budget_s=state.backstop if state.hung in ("wall", "blocked") else state.budget,
                 )
             ordered = state.ordered
             index = ordered.index(hung) if hung in ordered else -1
@@ -204,6 +204,12 @@ class Verdicts(Children):
         waiting = (
             f", and {state.granted:.1f}s it waited for a core" if state.granted >= 0.05 else ""
         )
+        if state.hung == "blocked":
+            return (
+                f"{hung} waited with no time limit on a lock of its own process that nothing"
+                f" could release (one thread, no timer): stopped before its {state.backstop:.1f}s"
+                " backstop"
+            )
         if state.hung == "wall":
             wall = (
                 f"{self.cfg.timeout_factor:g} x {self.duration.get(hung, 0.0):.3f}s"
