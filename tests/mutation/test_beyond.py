@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from assay.gates.beyond import handed_on
+from assay.gates.beyond import downstream
 from assay.project import Project
 from tests.conftest import run_cli
 
@@ -87,9 +87,9 @@ FILES = {
 def test_the_modules_a_files_imports_hand_work_on_to_are_found_through_their_imports(project):
     root = project(FILES)
     # describe.py imports _parser.py, which imports errors.py; the package's __init__ both
-    found = handed_on(Project.load(root), ["cron/describe.py"])
+    found = downstream(Project.load(root), ["cron/describe.py"])
     assert found == ["cron/_parser.py", "cron/errors.py"]
-    assert handed_on(Project.load(root), ["cron/errors.py"]) == []
+    assert downstream(Project.load(root), ["cron/errors.py"]) == []
 
 
 @pytest.mark.slow  # gate 4 end to end, twice: ~8 s at load 10

@@ -26,7 +26,7 @@ from assay.project import Project
 PROVE = 5
 
 
-def handed_on(project: Project, targets: list[str]) -> list[str]:
+def downstream(project: Project, targets: list[str]) -> list[str]:
     """The project modules the targets import, and those import, less the targets: where the
     targets hand work on to."""
     dotted = {rel: name for name, rel in project.modules.items()}
@@ -71,7 +71,7 @@ def proved_beyond(
     if not low:
         return {}
     try:
-        return beyond(low, handed_on(ctx.project, targets), measure)
+        return beyond(low, downstream(ctx.project, targets), measure)
     except RunFailed:  # no evidence: the tests stay as the file's own run left them
         return {}
 
