@@ -75,7 +75,7 @@ def gates_1_to_3(root: Path, lang: str, rel: str, seed: int | None = None) -> tu
         assert built.ok and built.collected == ids, built
         assert sorted(runner.run(ws, [rel]).passed()) == ids  # gate 2: the run gate 1 made
         runs = run_plan(runner, ws, [rel], gate3_steps(settings, seed), ids)
-    return [c[:2] for c in sandbox.commands], runs
+    return [c[:3] for c in sandbox.commands], runs
 
 
 def assert_order_dependence_found(runs: list, rel: str, reruns: int = 3) -> None:
@@ -91,7 +91,12 @@ def assert_order_dependence_found(runs: list, rel: str, reruns: int = 3) -> None
 
 
 def started(commands: list) -> list[str]:
-    return [Path(c[1] if c[0] == "node" and len(c) > 1 else c[0]).name for c in commands]
+    """The tool or script each command started (tsc through its code cache's loader: "tsc")."""
+    names = []
+    for c in commands:
+        name = Path(c[1] if c[0] == "node" and len(c) > 1 else c[0]).name
+        names.append(Path(c[2]).name if name == "tsc_cached.cjs" else name)
+    return names
 
 
 @pytest.mark.slow

@@ -30,7 +30,7 @@ from assay.execution.runner import (
     each_step,
 )
 from assay.execution.workspace import SKIP_DIRS, Workspace
-from assay.languages import js_plans, mocha, node_checks, node_results, plans
+from assay.languages import js_plans, mocha, node_checks, node_results, plans, tsc_cache
 from assay.languages.js_plans import (
     DECLINED,
     DECLINING,
@@ -103,6 +103,18 @@ class NodeRunner(ToolRunner):
         # the files a jest plan declined (`js_plans.DECLINED`): a process per run for them
         self._declined: set[tuple[str, str]] = set()
         self._lock = threading.Lock()
+
+    def exec(
+        self,
+        ws: Workspace,
+        argv: list[str],
+        cwd: str = ".",
+        timeout: float | None = None,
+        env: dict[str, str] | None = None,
+    ) -> Ran:
+        if argv[:2] != ["node", str(tsc_cache.LOADER)]:
+            tsc_cache.ran_code(ws)  # a test, a plan, a user's command: no tsc cache kept after it
+        return super().exec(ws, argv, cwd, timeout, env)
 
     def _module(self, ws: Workspace, rel: str) -> str:
         return nearest(ws.project, rel, ("package.json",)) or "."

@@ -10,7 +10,7 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
 from assay.execution.runner import CompileResult, Problem
-from assay.languages import mocha
+from assay.languages import mocha, tsc_cache
 from assay.languages.compiler_output import tsc_errors
 from assay.languages.tooling import nearest, under
 
@@ -62,14 +62,16 @@ def tsc(self: NodeRunner, ws: Workspace, rel: str, module: str) -> CompileResult
         )
     cfg_rel = f"{base}/tsconfig.assay.json" if base != "." else "tsconfig.assay.json"
     ws.apply({cfg_rel: json.dumps(config)})
-    argv = self.conf.compile_command or [
-        str(tsc),
-        "-p",
-        "tsconfig.assay.json",
-        "--pretty",
-        "false",
-    ]
+    args = ["-p", "tsconfig.assay.json", "--pretty", "false"]
+    found = tsc_cache.compiler(ws, tsc) if tsc and not self.conf.compile_command else None
+    make = False
+    if found is not None:
+        argv, make = tsc_cache.argv(ws, found, args)
+    else:
+        argv = self.conf.compile_command or [str(tsc), *args]
     ran = self.exec(ws, argv, cwd=base)
+    if make and found is not None:
+        tsc_cache.keep(ws, found)  # before anything of the candidate runs
     if not self.conf.compile_command and (silence := _DEPRECATED.search(ran.text)):
         # TypeScript 6 stops at a deprecated option of the project's config (cookie-es:
         # `esModuleInterop: false`, TS5107) and checks nothing; the project's runner never asks
