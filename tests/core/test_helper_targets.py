@@ -82,6 +82,8 @@ def test_a_helper_module_of_the_test_directory_is_found_by_absolute_and_relative
     assert proj.helper_of(source, "lint/test/test_dup.py") == "lint/test/harness.py"
     relative = source.replace("from lint.test.harness import", "from .harness import")
     assert proj.helper_of(relative, "lint/test/test_dup.py") == "lint/test/harness.py"
+    # names a helper only passes on (jmespath's `from tests import unittest, OrderedDict`)
+    assert proj.helper_of("from lint.test.harness import unittest\n", "lint/test/test_x.py") is None
     # a test file or a conftest is no helper
     assert proj.helper_of("from lint.test import test_dup\n", "lint/test/test_x.py") is None
 

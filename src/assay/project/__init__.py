@@ -213,14 +213,22 @@ class Project:
             return ""
 
     def helper_of(self, source: str, test_rel: str) -> str | None:
-        """A helper module of the test directories the file imports (pyflakes' `test.harness`,
-        whose `flakes()` runs the checker its tests check): the tests reach the project through it,
-        not only through what the file imports itself."""
+        """A helper module of the test directories that the file imports, or a function or class
+        of which it imports, and that imports the project (pyflakes' `test.harness.TestCase`, whose
+        `flakes()` runs the checker its tests check): the tests reach the project through it, not
+        only through what the file imports itself. Names it only passes on (jmespath's `from
+        tests import unittest, OrderedDict`) and an empty `__init__.py` do not count."""
         for module, name in _imported(source, test_rel):
-            for dotted in (f"{module}.{name}", module) if name else (module,):
-                rel = self.helpers.get(dotted)
-                if rel and rel != test_rel and self.targets_of(self._text(rel), rel):
-                    return rel  # it imports the project (an empty `__init__.py` does not)
+            whole = self.helpers.get(f"{module}.{name}" if name else module)
+            part = self.helpers.get(module) if name else None
+            for rel in (whole, part):
+                if not rel or rel == test_rel:
+                    continue
+                text = self._text(rel)
+                if rel == part and not _defines(text, str(name)):
+                    continue
+                if self.targets_of(text, rel):
+                    return rel
         return None
 
 
@@ -259,6 +267,18 @@ def _module_level(body: list[ast.stmt]) -> Iterator[ast.stmt]:
                 yield from _module_level(inner)
         for handler in getattr(node, "handlers", ()):
             yield from _module_level(handler.body)
+
+
+def _defines(text: str, name: str) -> bool:
+    """Whether a module's source defines `name` as a function or class at its top level."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return False
+    return any(
+        isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) and n.name == name
+        for n in tree.body
+    )
 
 
 def _defined(node: ast.stmt) -> set[str]:
