@@ -157,3 +157,35 @@ def test_a_file_that_runs_the_project_only_in_processes_says_on_the_terminal_why
         "project in their own process; they may run it in processes or interpreters they start"
         in text
     ), proc.stdout
+
+
+def test_a_test_that_starts_the_process_through_a_helper_object_of_the_file_spawns():
+    """num2words 0.5.14's test_cli.py: `self.cli = CliCaller()` in `setUp`, and each test calls
+    `self.cli.run_cmd(...)`, a method of the file's helper class that runs `python bin/num2words`
+    through `delegator.run`. Not seen as starting a process, gate 4 spent 36 s and said "measured
+    nothing: no mutant in scope (the tests run no function of the project ...)"."""
+    source = textwrap.dedent(
+        """
+        import unittest
+
+        import delegator
+
+
+        class CliCaller(object):
+            def run_cmd(self, *args):
+                return delegator.run(" ".join(["python", "bin/cli", *args]))
+
+
+        class CliTestCase(unittest.TestCase):
+            def setUp(self):
+                self.cli = CliCaller()
+
+            def test_cli_help(self):
+                output = self.cli.run_cmd()
+                self.assertEqual(output.return_code, 1)
+
+            def test_other(self):
+                self.assertEqual(len("ab"), 2)
+        """
+    )
+    assert spawning_tests(source) == {"CliTestCase::test_cli_help": "calls delegator.run"}
