@@ -189,3 +189,43 @@ def test_a_test_that_starts_the_process_through_a_helper_object_of_the_file_spaw
         """
     )
     assert spawning_tests(source) == {"CliTestCase::test_cli_help": "calls delegator.run"}
+
+
+@pytest.mark.slow
+def test_a_file_importing_the_project_that_runs_it_in_processes_says_so_when_nothing_measured(
+    project, tmp_path
+):
+    """num2words' test_cli.py imports `num2words` and runs its CLI in processes: gate 4 ran, no
+    mutant was in scope, and the note said only "the tests run no function of the project gate 4
+    mutates in their own calls; what they check is data or code it does not see"."""
+    files = {
+        "slug/__init__.py": FILES["slug/__init__.py"],
+        "slug/__main__.py": FILES["slug/__main__.py"],
+        "tests/test_cli.py": """
+        import subprocess
+        import sys
+
+        import slug
+
+
+        class Caller:
+            def run_cmd(self, *args):
+                return subprocess.run(
+                    [sys.executable, "-m", "slug", *args], capture_output=True, text=True
+                )
+
+
+        def test_cli():
+            assert Caller().run_cmd("Hello", "World").stdout.strip() == "hello-world"
+        """,
+    }
+    root = project(
+        files=files, pyproject="[tool.assay]\ngates = ['compile', 'green', 'mutation']\n"
+    )
+    proc = run_cli("verify", "tests/test_cli.py", "-f", "text", cwd=root)
+    text = " ".join(proc.stdout.split())
+    assert "measured nothing" in text, proc.stdout
+    assert (
+        "1 of its tests run code in a process they start (test_cli calls subprocess.run), out of "
+        "gate 4's sight" in text
+    ), proc.stdout
