@@ -36,7 +36,8 @@ def reason(modules: dict[str, str]) -> str:
     more = f" and {len(modules) - 3} more" if len(modules) > 3 else ""
     python = ".".join(map(str, sys.version_info[:2]))
     return (
-        f"gate 4 could not mutate {where}{more}: assay's own Python {python} cannot parse it (the "
+        f"gate 4 could not mutate {where}{more}: assay's own Python {python} cannot parse "
+        f"{'them' if len(modules) > 1 else 'it'} (the "
         "project's code uses syntax of a newer Python, which the test interpreter runs); run "
         "assay on a Python as new as the project's (install it into the project's environment)"
     )
