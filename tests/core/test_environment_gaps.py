@@ -782,3 +782,85 @@ def test_a_skip_whose_reason_names_a_missing_module_is_an_environment_gap(projec
     assert newer["reason"] == "skipped: newlib_madeup is new in 3.99", newer
     line = next(ln for ln in proc.stdout.splitlines() if ln.startswith("environment:"))
     assert "no module 'fakedep_missing'" in line and "(1 test of 1 file" in line, line
+
+
+def test_a_failure_saying_it_cannot_import_a_declared_missing_module_is_an_environment_gap(
+    project, tmp_path
+):
+    """textdistance 4.6.3's `test_external.py` compares each algorithm with the libraries of its
+    `extras` (jellyfish, Levenshtein, ...), which the project looks up with `import_module` in a
+    `try`; without them the test raises `RuntimeError('cannot import jellyfish.jaro_similarity')`,
+    and all 30 tests were `rejected at green`, "Fix expected values or setup". A failure that says
+    it cannot import a module the project declares, which the test interpreter lacks, is the
+    environment's gap; Python's own "cannot import name 'x' from 'mod'" (a name the module lacks)
+    and a module the project does not know stay the test's failures."""
+    root = project(
+        {
+            "src/calc.py": """
+                from importlib import import_module
+
+
+                def external(name):
+                    try:
+                        return import_module(name)
+                    except ImportError:
+                        return None
+
+
+                def add(a, b):
+                    return a + b
+                """,
+            "tests/test_calc.py": """
+                from calc import add, external
+
+
+                def test_add():
+                    assert add(1, 2) == 3
+
+
+                def test_against_the_extra():
+                    lib = external("fakedep_missing")
+                    if lib is None:
+                        raise RuntimeError("cannot import fakedep_missing.fold")
+                    assert lib.fold(add(1, 1)) == 2
+
+
+                def test_against_an_unknown_module():
+                    if external("madeup_unknown_xyz") is None:
+                        raise RuntimeError("cannot import madeup_unknown_xyz.fold")
+
+
+                def test_a_name_the_module_lacks():
+                    raise ImportError("cannot import name 'fold' from 'calc'")
+                """,
+        },
+        "[project.optional-dependencies]\nextras = ['fakedep-missing']\n"
+        "[tool.pytest.ini_options]\npythonpath = ['src']\n" + GATES_1_2,
+    )
+    out = tmp_path / "r.json"
+    proc = run_cli("verify", "tests", "-f", "text", "-f", f"json={out}", cwd=root)
+    assert proc.returncode == 1, proc.stdout[-2000:] + proc.stderr[-2000:]
+    [f] = json.loads(out.read_text())["files"]
+    tests = {t["id"].split("::", 1)[1]: t for t in f["tests"]}
+    extra = tests["test_against_the_extra"]
+    assert extra["verdict"] == "unvalidated", extra
+    assert "module 'fakedep_missing' is not installed" in extra["reason"], extra
+    assert "pip install fakedep_missing" in extra["reason"], extra
+    assert tests["test_against_an_unknown_module"]["verdict"] == "rejected"
+    assert tests["test_a_name_the_module_lacks"]["verdict"] == "rejected"
+    line = next(ln for ln in proc.stdout.splitlines() if ln.startswith("environment:"))
+    assert "no module 'fakedep_missing'" in line and "(1 test of 1 file" in line, line
+
+
+def test_a_distribution_named_like_a_file_installs_the_module_without_the_suffix(tmp_path):
+    """num2words declares `delegator.py` for its CLI tests, which `import delegator`; without it
+    the line said "pip install delegator", another project on PyPI. A distribution named
+    `NAME.py` (`delegator.py`, `boolean.py`) installs the module NAME: the declared one is named."""
+    (tmp_path / "setup.py").write_text(
+        "from setuptools import setup\n"
+        "setup(name='words', install_requires=['docopt'], tests_require=['delegatorish.py'])\n"
+    )
+    deps = Dependencies(tmp_path, [], set())
+    gap = deps.gap(["ModuleNotFoundError: No module named 'delegatorish'"])
+    assert gap is not None and gap.label == "no module 'delegatorish'"
+    assert gap.reason.endswith("(the project uses it; pip install delegatorish_py)"), gap.reason

@@ -157,3 +157,75 @@ def test_a_file_that_runs_the_project_only_in_processes_says_on_the_terminal_why
         "project in their own process; they may run it in processes or interpreters they start"
         in text
     ), proc.stdout
+
+
+def test_a_test_that_starts_the_process_through_a_helper_object_of_the_file_spawns():
+    """num2words 0.5.14's test_cli.py: `self.cli = CliCaller()` in `setUp`, and each test calls
+    `self.cli.run_cmd(...)`, a method of the file's helper class that runs `python bin/num2words`
+    through `delegator.run`. Not seen as starting a process, gate 4 spent 36 s and said "measured
+    nothing: no mutant in scope (the tests run no function of the project ...)"."""
+    source = textwrap.dedent(
+        """
+        import unittest
+
+        import delegator
+
+
+        class CliCaller(object):
+            def run_cmd(self, *args):
+                return delegator.run(" ".join(["python", "bin/cli", *args]))
+
+
+        class CliTestCase(unittest.TestCase):
+            def setUp(self):
+                self.cli = CliCaller()
+
+            def test_cli_help(self):
+                output = self.cli.run_cmd()
+                self.assertEqual(output.return_code, 1)
+
+            def test_other(self):
+                self.assertEqual(len("ab"), 2)
+        """
+    )
+    assert spawning_tests(source) == {"CliTestCase::test_cli_help": "calls delegator.run"}
+
+
+@pytest.mark.slow
+def test_a_file_importing_the_project_that_runs_it_in_processes_says_so_when_nothing_measured(
+    project, tmp_path
+):
+    """num2words' test_cli.py imports `num2words` and runs its CLI in processes: gate 4 ran, no
+    mutant was in scope, and the note said only "the tests run no function of the project gate 4
+    mutates in their own calls; what they check is data or code it does not see"."""
+    files = {
+        "slug/__init__.py": FILES["slug/__init__.py"],
+        "slug/__main__.py": FILES["slug/__main__.py"],
+        "tests/test_cli.py": """
+        import subprocess
+        import sys
+
+        import slug
+
+
+        class Caller:
+            def run_cmd(self, *args):
+                return subprocess.run(
+                    [sys.executable, "-m", "slug", *args], capture_output=True, text=True
+                )
+
+
+        def test_cli():
+            assert Caller().run_cmd("Hello", "World").stdout.strip() == "hello-world"
+        """,
+    }
+    root = project(
+        files=files, pyproject="[tool.assay]\ngates = ['compile', 'green', 'mutation']\n"
+    )
+    proc = run_cli("verify", "tests/test_cli.py", "-f", "text", cwd=root)
+    text = " ".join(proc.stdout.split())
+    assert "measured nothing" in text, proc.stdout
+    assert (
+        "1 of its tests run code in a process they start (test_cli calls subprocess.run), out of "
+        "gate 4's sight" in text
+    ), proc.stdout

@@ -339,3 +339,39 @@ def test_the_type_of_a_result_is_the_check_when_the_test_made_the_class():
     assert weak_attribute(*built, "    assert isinstance(cls(1).wrapped, cls)") == []
     # a class the test did not make: any instance of it passes
     assert weak_attribute("def test_type():", "    assert isinstance(Wrapper(1), Wrapper)") == [6]
+
+
+def test_a_fixture_named_like_a_test_is_not_a_test():
+    """configobj 5.0.9's `@pytest.fixture def testconfig1(): return \"\"\"...\"\"\"` (a config text
+    for other tests) was reported as a test with "AS001 no assertion", and its file rejected;
+    pytest never runs a fixture as a test. A function decorated as a fixture (`pytest.fixture`,
+    `fixture(...)`, pytest-asyncio's) is not a test, whatever its name; the test using it is."""
+    source = """\
+        import pytest
+        import pytest_asyncio
+        from pytest import fixture
+
+        @pytest.fixture
+        def testconfig1():
+            return "key = val"
+
+        @fixture(scope="module")
+        def testconfig2():
+            return "key = other"
+
+        @pytest_asyncio.fixture
+        async def testloop():
+            return 1
+
+        class TestParse:
+            @pytest.fixture
+            def test_text(self):
+                return "a = 1"
+
+            def test_parses(self, test_text):
+                parse(test_text)
+
+        def test_reads(testconfig1):
+            parse(testconfig1)
+        """
+    assert no_assertion(source) == [22, 25]

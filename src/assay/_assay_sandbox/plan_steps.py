@@ -143,14 +143,26 @@ class PlanSteps:
         try:
             with open(progress) as fh:
                 started = [line.strip() for line in fh if line.strip()]
+            # the file is written as each test starts: the running one's start
+            ran_s = time.time() - os.path.getmtime(progress)
         except OSError:
-            started = []
+            started, ran_s = [], None
+        running = started[-1] if started else None
+        if status is None and len(started) > 1 and ran_s is not None and ran_s < waited / 2:
+            # the tests before it spent the run's time (textdistance's 168 hypothesis tests on a
+            # loaded machine): the run's length, not this test's hang
+            why = (
+                f"the run reached its {waited:g} s timeout after {len(started) - 1} tests, while "
+                f"{running} had run {ran_s:.1f} s: the run's length, not a hang of that test; "
+                "raise the timeout (--timeout, [tool.assay.sandbox] timeout_s)"
+            )
+            return {"tests": {}, "crash": why, "running": running, "out_of_time": True}
         why = (
             f"timed out after {waited:g} s"
             if status is None
             else f"the run ended abnormally (wait status {status})"
         )
-        return {"tests": {}, "crash": why, "running": started[-1] if started else None}
+        return {"tests": {}, "crash": why, "running": running}
 
     def _run_items(self, items: list[pytest.Item], lean: Lean | None) -> int:
         """One run of `items` in this (forked) process into `tests`: plain ones lean when `lean`

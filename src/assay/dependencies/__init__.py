@@ -77,6 +77,13 @@ PLUGIN_FIXTURES = {
     "celery_app": "celery",
 }
 _MISSING_MODULE = re.compile(r"No module named '([\w.]+)'")
+# a test's or the project's own words for an import that failed (textdistance's test_external.py:
+# `RuntimeError('cannot import jellyfish.jaro_similarity')`); not Python's "cannot import name 'x'
+# from 'mod'", a name the module lacks
+_CANNOT_IMPORT = re.compile(
+    r"\b(?:cannot|can't|could not|couldn't|unable to|failed to) import "
+    r"(?!name\b)(?:module )?['\"`]?([A-Za-z_][\w.]*)"
+)
 _MISSING_FIXTURE = re.compile(r"fixture '(\w+)' not found")
 _SKIP_WORD = re.compile(r"(?<![\w.-])[A-Za-z_][\w.]*")
 _MISSING_METADATA = re.compile(r"No package metadata was found for ([\w.-]+)")
@@ -121,6 +128,15 @@ _SETUP_KEYWORDS = {"install_requires", "extras_require", "tests_require"}
 
 def normalize(name: str) -> str:
     return re.sub(r"[-_.]+", "_", name).lower()
+
+
+def modules_of(dist: str) -> set[str]:
+    """The module names (normalized) a declared distribution (normalized) may install: the known
+    one where they differ (`pyyaml`: yaml), else its name less a `python-` prefix or a `.py`
+    suffix (`python-slugify`: slugify; num2words' `delegator.py`: delegator)."""
+    if dist in MODULE_OF:
+        return {normalize(MODULE_OF[dist])}
+    return {dist.removeprefix("python_"), dist.removesuffix("_py")}
 
 
 def _requirement_names(lines: Iterable[object]) -> set[str]:
@@ -276,7 +292,7 @@ class Dependencies:
         self.modules = {
             normalize(m) for m in imported(root, module_files + conftests, own_packages)
         }
-        self.modules |= {normalize(MODULE_OF.get(d, d.removeprefix("python_"))) for d in dists}
+        self.modules |= {m for d in dists for m in modules_of(d)}
         self.modules |= {
             normalize(m)
             for m in committed_test_imports(root)
@@ -287,7 +303,8 @@ class Dependencies:
         """What the environment lacks, as the first of `texts` (a failure's message, then the lines
         of its captured output and of its subprocesses' output) that names it; None when the
         failure is the test's own. With `installed` (the test interpreter), a module it can import
-        is never a gap."""
+        is never a gap; a failure that says in words it cannot import a module the project knows
+        counts only when `installed` shows the module absent."""
         for text in texts:
             # the last first: in a chained traceback, the import that ended the test (slugify tries
             # `unidecode`, then falls back on its declared `text_unidecode`)
@@ -299,6 +316,12 @@ class Dependencies:
                 known = top in self.modules and top not in self.own
                 if known and (installed is None or not installed.has(module)):
                     return self._module_gap(module, texts)
+            # said in words, not by Python: only with the interpreter's word that it lacks it
+            for found in _CANNOT_IMPORT.finditer(text):
+                top = found.group(1).split(".")[0]
+                known = normalize(top) in self.modules and normalize(top) not in self.own
+                if known and installed is not None and not installed.has(top):
+                    return self._module_gap(top, [])
             m = _MISSING_METADATA.search(text)
             if m and normalize(m.group(1)) in self.own | self.dists:
                 return Gap("metadata", m.group(1))
@@ -329,7 +352,7 @@ class Dependencies:
             return None
         # a distribution the project declares: a module its code only tries to import may be a
         # newer Python's (toolz's `annotationlib`, "new in Python 3.14": a version skip)
-        declared = {normalize(MODULE_OF.get(d, d.removeprefix("python_"))) for d in self.dists}
+        declared = {m for d in self.dists for m in modules_of(d)}
         for found in _SKIP_WORD.finditer(reason):
             module = found.group(0).rstrip(".")
             top = normalize(module.split(".")[0])
@@ -348,11 +371,7 @@ class Dependencies:
                 dotted = found.group(1)
                 break
         wanted = {normalize(dotted), normalize(module)}
-        dists = sorted(
-            d
-            for d in self.dists
-            if normalize(MODULE_OF.get(d, d.removeprefix("python_"))) in wanted
-        )
+        dists = sorted(d for d in self.dists if modules_of(d) & wanted)
         if not dists:
             return Gap("module", dotted, _undeclared_dist(module, dotted))
         # pip takes any spelling that normalizes alike: the import's, when it is the name

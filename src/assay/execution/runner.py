@@ -98,6 +98,8 @@ class TestRun:
     after_tests: str | None = None
     module_skip: str | None = None  # why the whole file was skipped at collection
     timed_out: bool = False  # the crash was the timeout (the runner's own or the sandbox's)
+    # killed at the timeout while `running` had run briefly: the tests before it spent the time
+    out_of_time: bool = False
     # files of the user's tree the run loaded (should be none)
     leaked: list[str] = field(default_factory=list)
     # project files the test calls created, changed or deleted (the runner watched the tree around

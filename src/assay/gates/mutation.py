@@ -21,6 +21,7 @@ from assay._assay_sandbox.protocol import EVERY_TEST_FUNCTION, PROVE_EACH_TEST
 from assay.errors import RunFailed
 from assay.events import GateProgress
 from assay.feedback import compose
+from assay.gates import newer_syntax
 from assay.gates.base import BaseGate, GateContext
 from assay.gates.beyond import PROVE, proved_beyond
 from assay.gates.constants import constant_readers, module_values
@@ -182,6 +183,11 @@ class MutationGate(BaseGate):
                 code_class, threshold = threshold_for(sources, conf, ctx.project.packages)
                 limits = module_limits(sources, conf, ctx.project.packages)
                 notes.append(entered.note())
+        # a module assay's Python cannot parse has no mutant: said, never "measured nothing"
+        if bad := newer_syntax.unparsed(sources):
+            if len(bad) == len(sources):
+                return newer_syntax.unmeasured(self.name, bad, time.monotonic() - start)
+            notes.append(newer_syntax.reason(bad))
         # code the tests only compute expected values with is not what they test
         oracle = oracle_functions(candidate.source, run.scope or {}, sources)
         aside = set_aside(run, oracle) if oracle else []

@@ -208,7 +208,14 @@ def judge(
         info["redundant_tests"] = len(judged.redundant)
     if all(m["passed"] for m in modules):
         if not low_value and not run.scored and not diff:
-            info["notes"] = [*info.get("notes", []), MEASURED_NOTHING]
+            said = MEASURED_NOTHING
+            if spawning:  # num2words' test_cli.py: `import num2words`, the CLI run by delegator
+                test, how = next(iter(spawning.items()))
+                said += (
+                    f"; {len(spawning)} of its tests run code in a process they start ({test} "
+                    f"{how}), out of gate 4's sight"
+                )
+            info["notes"] = [*info.get("notes", []), said]
         if not low_value:
             return GateResult(
                 gate,

@@ -38,17 +38,26 @@ def spawning_tests(source: str) -> dict[str, str]:
         return {}
     aliases = _spawning_aliases(tree)
     module_level = {n.name: n for n in tree.body if isinstance(n, Function)}
+    # methods of the file's helper classes, called on an object the test holds (num2words'
+    # `self.cli.run_cmd(...)`, `self.cli = CliCaller()` in setUp), by name
+    helpers = {
+        m.name: m
+        for c in tree.body
+        if isinstance(c, ast.ClassDef)
+        for m in c.body
+        if isinstance(m, Function) and not m.name.startswith(("test", "__"))
+    }
     out: dict[str, str] = {}
     for node in tree.body:
         if isinstance(node, Function) and node.name.startswith("test"):
-            how = _starts(node, module_level, {}, aliases)
+            how = _starts(node, module_level, {}, aliases, helpers)
             if how:
                 out[node.name] = how
         elif isinstance(node, ast.ClassDef):
             methods = {n.name: n for n in node.body if isinstance(n, Function)}
             for name, method in methods.items():
                 if name.startswith("test") and (
-                    how := _starts(method, module_level, methods, aliases)
+                    how := _starts(method, module_level, methods, aliases, helpers)
                 ):
                     out[f"{node.name}::{name}"] = how
     return out
@@ -77,9 +86,11 @@ def _starts(
     module_level: dict[str, Function],
     methods: dict[str, Function],
     aliases: dict[str, str],
+    helpers: dict[str, Function] | None = None,
 ) -> str | None:
-    """How `func`, or what of the file it calls (by name, or as `self.x` / `cls.x`), starts a
-    process, or None."""
+    """How `func`, or what of the file it calls (by name, as `self.x` / `cls.x`, or as a method of
+    the file's helper classes on an object it holds: `self.cli.run_cmd`), starts a process, or
+    None."""
     todo, seen = [func], {id(func)}
     while todo:
         for node in ast.walk(todo.pop()):
@@ -91,8 +102,14 @@ def _starts(
             callee = node.func
             if isinstance(callee, ast.Name):
                 target = module_level.get(callee.id)
-            elif isinstance(callee, ast.Attribute) and isinstance(callee.value, ast.Name):
-                target = methods.get(callee.attr) if callee.value.id in ("self", "cls") else None
+            elif (
+                isinstance(callee, ast.Attribute)
+                and isinstance(callee.value, ast.Name)
+                and callee.value.id in ("self", "cls")
+            ):
+                target = methods.get(callee.attr)
+            elif isinstance(callee, ast.Attribute):  # `self.cli.run_cmd(...)`, `cli.run_cmd(...)`
+                target = (helpers or {}).get(callee.attr)
             else:
                 target = None
             if target is not None and id(target) not in seen:

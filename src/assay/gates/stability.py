@@ -81,7 +81,7 @@ class StabilityGate(BaseGate):
                 rec = run.tests.get(nodeid)
                 if rec is not None:
                     observations[nodeid].append((label, rec.outcome.value, rec.message))
-                elif run.crash and nodeid == run.running:
+                elif run.crash and nodeid == run.running and not run.out_of_time:
                     hung = run.timed_out or run.crash.startswith("timed out")
                     observations[nodeid].append(
                         (label, "timed out" if hung else "crashed", run.crash)
@@ -149,10 +149,20 @@ def vanished(plan: list[tuple[str, RunStep]], runs: list[TestRun], passing: list
     running, or fewer runs than steps for no reason seen. Empty when every run happened."""
     why = [
         f"{label}: {run.crash}"
-        + (f", while {run.running} was running" if run.running else ", before any test started")
-        + (" (not a test gate 3 judges: it did not pass at gate 2)" if run.running else "")
+        + (
+            ""
+            if run.out_of_time
+            else f", while {run.running} was running"
+            if run.running
+            else ", before any test started"
+        )
+        + (
+            " (not a test gate 3 judges: it did not pass at gate 2)"
+            if run.running and not run.out_of_time
+            else ""
+        )
         for (label, _), run in zip(plan, runs, strict=False)
-        if run.crash and run.running not in passing
+        if run.crash and (run.running not in passing or run.out_of_time)
     ]
     if len(runs) < len(plan):
         why.append(

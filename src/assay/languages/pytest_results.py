@@ -39,6 +39,7 @@ def step_runs(steps: list[dict], whole: TestRun, roots: tuple[str, ...]) -> list
             collected=whole.collected,
             crash=relativize(step["crash"], *roots) if step.get("crash") else None,
             running=step.get("running"),
+            out_of_time=bool(step.get("out_of_time")),
             duration_s=whole.duration_s,
             lean=step.get("lean", 0),
             together=bool(step.get("together")),

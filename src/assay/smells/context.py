@@ -38,6 +38,23 @@ def is_empty(body: list[ast.stmt]) -> bool:
     )
 
 
+def is_fixture(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Decorated as a fixture (`pytest.fixture`, `fixture(scope=...)`, `pytest_asyncio.fixture`):
+    pytest never runs it as a test, whatever its name (configobj's `testconfig1`)."""
+    for deco in fn.decorator_list:
+        target = deco.func if isinstance(deco, ast.Call) else deco
+        name = (
+            target.attr
+            if isinstance(target, ast.Attribute)
+            else target.id
+            if isinstance(target, ast.Name)
+            else ""
+        )
+        if name in ("fixture", "yield_fixture"):
+            return True
+    return False
+
+
 def test_methods(cls: ast.ClassDef) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
     """A class's `test*` methods: whatever the class's name, a mixin or base class holds tests
     that run in the test classes inheriting it."""
@@ -46,6 +63,7 @@ def test_methods(cls: ast.ClassDef) -> list[ast.FunctionDef | ast.AsyncFunctionD
         for item in cls.body
         if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))
         and item.name.startswith("test")
+        and not is_fixture(item)
     ]
 
 
@@ -171,8 +189,10 @@ class Module(CheckFinder):
         inherits (one in `tests/__init__.py`) under its own name."""
         inherited: set[str] = set()
         for node in self.tree.body:
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith(
-                "test"
+            if (
+                isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+                and node.name.startswith("test")
+                and not is_fixture(node)
             ):
                 yield node, None
             elif isinstance(node, ast.ClassDef) and self._is_test_class(node):

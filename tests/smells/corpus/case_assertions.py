@@ -501,3 +501,25 @@ def test_not_none_plus_value_is_fine():
 def test_empty_result_is_a_real_check():
     errors = validate({"a": 1})
     assert not errors
+
+
+@pytest.mark.parametrize("failure", ["none", "body"])
+def test_both_paths_checked_by_an_else(failure):
+    # pyee 16.1's test_owned_nursery_cleared_after_exit: the `else` checks the path where nothing
+    # is raised, so the test does not pass on it unchecked
+    try:
+        total([1]) if failure == "none" else parse("garbage")
+    except ValueError as exc:
+        assert failure != "none"
+        assert "garbage" in str(exc)
+    else:
+        assert failure == "none"
+
+
+def test_else_that_only_logs():
+    try:
+        parse("garbage")
+    except ValueError as e:  # expect[AS007]
+        assert "garbage" in str(e)
+    else:
+        print("no error")  # expect[AS015]

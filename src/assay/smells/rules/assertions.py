@@ -170,9 +170,10 @@ def swallowed_assertion(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
     own check (pluggy's `test_wrapper_exception`, `with pytest.raises(exc)` around the call). Nor
     is a handler that only fails the test (`except: self.fail(...)`): it checks that nothing is
     raised; nor one that returns, its `try` followed by a statement that fails the test
-    (`raise Exception("did not raise")`): the exception must come; nor one whose `try` raises
-    whatever the project does (`0 / 0`, a helper of the test's own that divides by zero): the
-    test only makes a live exception to hand the code under test (structlog's tracebacks tests).
+    (`raise Exception("did not raise")`): the exception must come; nor one whose `try` has an
+    `else` that asserts (both paths checked); nor one whose `try` raises whatever the project
+    does (`0 / 0`, a helper of the test's own that divides by zero): the test only makes a live
+    exception to hand the code under test (structlog's tracebacks tests).
 
     Bad:
         def test_parse_rejects_garbage():
@@ -198,6 +199,9 @@ def swallowed_assertion(test: TestFunc, cfg: SmellsConfig) -> Iterator[Hit]:
             bool(node.body)
             and _fails(node.body[-1], test)
             or any(_fails(s, test) for s in node.orelse)
+            # an `else` that asserts checks the path where nothing is raised too (pyee's
+            # `else: assert failure == "none"`)
+            or _contains(node.orelse, checks)
             # the try only makes an exception to look at: `0 / 0`, or a helper of the test's
             # own that divides by zero (structlog's tracebacks tests): the handler always runs
             or surely_raises(node.body, local)
