@@ -12,7 +12,7 @@ import contextlib
 import hashlib
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -26,7 +26,9 @@ from assay.execution.pool import WorkspacePool
 from assay.execution.runner import Runner
 from assay.feedback import with_causes
 from assay.gates import REGISTRY
-from assay.gates.base import BaseGate, GateContext, precondition
+from assay.gates.ahead import Ahead
+from assay.gates.base import BaseGate, Facts, GateContext, precondition
+from assay.gates.green import facts_of
 from assay.languages import LANGUAGES, Language
 from assay.languages.prepare import prepare
 from assay.model import (
@@ -303,20 +305,24 @@ class Verifier:
                 emit=self.emit,
                 standby=self.standby,
             )
-            if candidate.read_error is None:
+            with self._ahead(candidate, language, ctx) as ahead:
+                if candidate.read_error is None:
+                    for gate in self.gates:
+                        gate.warm(candidate, ahead.ctx if ahead and gate is ahead.gate else ctx)
                 for gate in self.gates:
-                    gate.warm(candidate, ctx)
-            for gate in self.gates:
-                if self.sandbox.cancelled:
-                    raise Cancelled(candidate.rel)
-                self.emit(GateStarted(candidate.rel, gate.name))
-                result = precondition(gate, candidate, ctx.facts) or gate.run(candidate, ctx)
-                results.append(result)
-                ctx.results[gate.name] = result
-                if stops(result):
-                    if result.status is GateStatus.REJECT:
-                        self._causes_first(candidate, ctx, result)
-                    break
+                    if self.sandbox.cancelled:
+                        raise Cancelled(candidate.rel)
+                    self.emit(GateStarted(candidate.rel, gate.name))
+                    early = ahead is not None and gate is ahead.gate
+                    result = precondition(gate, candidate, ctx.facts) or (
+                        ahead.take(ctx) if ahead and early else gate.run(candidate, ctx)
+                    )
+                    results.append(result)
+                    ctx.results[gate.name] = result
+                    if stops(result):
+                        if result.status is GateStatus.REJECT:
+                            self._causes_first(candidate, ctx, result)
+                        break
         if self.sandbox.cancelled:  # its last gate saw killed processes: no verdict
             raise Cancelled(candidate.rel)
         report = assemble(
@@ -342,6 +348,36 @@ class Verifier:
         remember(self.store, candidate.rel, sum(g.duration_s for g in results))
         self.emit(FileDone.of(report))
         return report
+
+    @contextlib.contextmanager
+    def _ahead(
+        self, candidate: Candidate, language: Language, ctx: GateContext
+    ) -> Iterator[Ahead | None]:
+        """The gate that may start ahead of its turn (`gates.ahead`: gate 4 beside gate 3), with
+        a scratch copy of its own, and the file's runner told to hand it gate 2's outcomes as
+        soon as they are in; None when no gate does."""
+        gate = next((g for g in self.gates if g.starts_ahead(candidate)), None)
+        if gate is None or candidate.read_error is not None:
+            yield None
+            return
+        profile = language.profile_for(self.project)
+        with self.pool.lease(profile, role=gate.name) as own:
+            own.apply({candidate.rel: candidate.source})
+            ahead = Ahead(
+                gate,
+                candidate,
+                replace(ctx, workspace=own, facts=Facts(), results={}),
+                lambda run: facts_of(candidate, run, ctx),
+            )
+            listen = getattr(ctx.runner, "on_green", None)
+            if listen is not None:
+                listen(ctx.workspace, ahead.green)
+            try:
+                yield ahead
+            finally:
+                if listen is not None:
+                    listen(ctx.workspace, None)
+                ahead.drop()  # its processes end before its copy is reset
 
     def batch(self, candidates: Sequence[Candidate], jobs: int) -> list[list[str]]:
         """Plan gates 1-3 of files of one directory in a shared process each (`Batches`, the

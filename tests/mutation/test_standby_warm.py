@@ -9,6 +9,7 @@ import pytest
 
 from assay import api
 from assay.config import Settings
+from assay.execution.pool import WorkspacePool
 from assay.gates.base import GateContext
 from assay.gates.compile import CompileGate
 from assay.gates.green import GreenGate
@@ -38,9 +39,13 @@ class WatchedGreen(GreenGate):
     """Gate 2 as it is, noting whether gate 4's worker on standby is up when it runs."""
 
     seen: ClassVar[list[bool]] = []
+    pool: ClassVar[WorkspacePool | None] = None  # the verifier's scratch copies
 
     def run(self, candidate: Candidate, ctx: GateContext) -> GateResult:
-        self.seen.append(ctx.standby is not None and ctx.standby.running(ctx.workspace))
+        # gate 4 runs in a scratch copy of its own (`gates.ahead`): its worker is up there
+        copies = self.pool.workspaces if self.pool is not None else ()
+        up = ctx.standby is not None and any(ctx.standby.running(ws) for ws in copies)
+        self.seen.append(up)
         return super().run(candidate, ctx)
 
 
@@ -53,6 +58,7 @@ def test_gate_4s_worker_on_standby_is_up_before_gate_2_runs(project):
     gates = [CompileGate(settings), WatchedGreen(settings), MutationGate(settings)]
     verifier = Verifier(loaded, settings, use_cache=False, gates=gates)
     rel = "tests/test_clamp.py"
+    WatchedGreen.pool = verifier.pool
     try:
         report = verifier.verify_file(api.candidate(loaded, rel, (root / rel).read_text()))
     finally:

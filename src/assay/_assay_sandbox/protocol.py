@@ -17,6 +17,10 @@ if TYPE_CHECKING:
 
 # PYTHONHASHSEED of every sandboxed pytest process: test ids built from sets match across them
 HASH_SEED = "0"
+# `checked` mode: beside its result, once the tests have run (`<out>` + this), the result as it was
+# then, while the process goes on (gate 3's plan, pytest's end): what waits only for gate 2's
+# outcomes may start from it (gate 4, in a scratch copy of its own)
+GREEN_SUFFIX = ".green"
 
 
 class _Json:

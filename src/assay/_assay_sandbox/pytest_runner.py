@@ -38,7 +38,7 @@ from .messages import (
 )
 from .plan_steps import PlanSteps
 from .plugins import cache_args, quieting_args
-from .protocol import PytestJob
+from .protocol import GREEN_SUFFIX, PytestJob
 from .reserve import Reserve, ahead
 from .short_ids import ShortIds
 
@@ -182,8 +182,13 @@ class Recorder(PlanSteps):
         False (`finish` writes them again when pytest ends well)."""
         if self.args.mode != "batch":  # a batch's parent: each file's fork writes its own
             writes = self.watch.writes if self.watch else None
+            data = {**self.result(int(exitstatus)), "writes": writes, "ended": False}
             with open(self.args.out, "w") as fh:
-                json.dump({**self.result(int(exitstatus)), "writes": writes, "ended": False}, fh)
+                json.dump(data, fh)
+            if self.reserve is not None:  # gate 3's plan follows: gate 2's outcomes, told now
+                with open(self.args.out + GREEN_SUFFIX + ".part", "w") as fh:
+                    json.dump(data, fh)
+                os.replace(self.args.out + GREEN_SUFFIX + ".part", self.args.out + GREEN_SUFFIX)
 
     def result(self, exitstatus: int) -> dict:
         return {

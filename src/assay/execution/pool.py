@@ -13,7 +13,10 @@ from assay.sandbox import Profile
 
 class WorkspacePool:
     """Scratch copies of one project, reused: a candidate leases one, and it is reset to the
-    pristine copy before the next lease, so N candidates on J threads cost J copies, not N."""
+    pristine copy before the next lease, so N candidates on J threads cost J copies, not N.
+
+    `role` keeps copies for one use apart from the others (gate 4's own copy, whose worker on
+    standby lives there for the whole run), so each lease finds what its last one left running."""
 
     def __init__(self, root: Path):
         self.root = root
@@ -22,9 +25,10 @@ class WorkspacePool:
         self._lock = threading.Lock()
 
     @contextlib.contextmanager
-    def lease(self, profile: Profile) -> Iterator[Workspace]:
+    def lease(self, profile: Profile, role: str = "") -> Iterator[Workspace]:
+        kind = f"{profile.name}/{role}"
         with self._lock:
-            free = self._free.setdefault(profile.name, [])
+            free = self._free.setdefault(kind, [])
             ws = free.pop() if free else None
         if ws is None:
             ws = Workspace(self.root, links=profile.links, keep=profile.keep)
@@ -35,7 +39,7 @@ class WorkspacePool:
         finally:
             ws.reset()
             with self._lock:
-                self._free[profile.name].append(ws)
+                self._free[kind].append(ws)
 
     @property
     def workspaces(self) -> tuple[Workspace, ...]:

@@ -10,6 +10,7 @@ can still be accepted on the other gates).
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -22,7 +23,7 @@ from assay.execution.workspace import Workspace
 from assay.languages.base import Language
 from assay.model import GATE_ORDER, Candidate, GateResult, GateStatus, Verdict
 from assay.project import Project
-from assay.sandbox import Sandbox
+from assay.sandbox import Cancelled, Sandbox
 
 if TYPE_CHECKING:
     from assay.mutation.standby import StandbyWorkers
@@ -63,10 +64,23 @@ class GateContext:
     emit: Callable[[ProgressEvent], None] = lambda event: None
     # gate 4's workers on standby, one per workspace (`verify`); None: a cold worker per run
     standby: StandbyWorkers | None = None
+    # a gate started ahead of its turn (`BaseGate.starts_ahead`): `stop` set when its result will
+    # not be taken (it ends its processes and raises Cancelled); `turn` set once the gates before
+    # it have all run and `results` holds theirs (`earlier` waits for it)
+    stop: threading.Event | None = None
+    turn: threading.Event | None = None
 
     @property
     def root(self) -> Path:
         return self.project.root
+
+    def earlier(self) -> dict[str, GateResult]:
+        """The earlier gates' results, once they have all run (a gate started ahead waits)."""
+        if self.turn is not None:
+            self.turn.wait()
+        if self.stop is not None and self.stop.is_set():
+            raise Cancelled("a gate started ahead of its turn was stopped")
+        return self.results
 
 
 @runtime_checkable
@@ -95,6 +109,13 @@ class BaseGate:
 
     def run(self, candidate: Candidate, ctx: GateContext) -> GateResult:
         raise NotImplementedError
+
+    def starts_ahead(self, candidate: Candidate) -> bool:
+        """Whether the gate runs in a scratch copy of its own, needing of the gates before it
+        only gate 2's facts until it reads their results (`GateContext.earlier`): the pipeline
+        may then start it as soon as gate 2's outcomes are in, beside gate 3, and takes its
+        result only if the gates between let the file through with the same facts."""
+        return False
 
     def warm(self, candidate: Candidate, ctx: GateContext) -> None:
         """Start, before the gates ahead of this one run, work that does not depend on their

@@ -9,7 +9,7 @@ from assay.dependencies import Dependencies, Gap, jdk
 from assay.dependencies.installed import Installed
 from assay.execution.runner import Outcome, TestRun
 from assay.feedback import compose, failure_summary, trim
-from assay.gates.base import BaseGate, GateContext
+from assay.gates.base import BaseGate, Facts, GateContext
 from assay.gates.swallowed import SWALLOWED, swallowed_gaps
 from assay.model import Candidate, GateResult, GateStatus, TestOutcome, Verdict
 
@@ -249,11 +249,7 @@ class GreenGate(BaseGate):
             run.running = unfinished[0] if len(unfinished) == 1 else None
         installed = Installed(python) if python else None
         deps = ctx.project.dependencies
-        swallowed = (
-            swallowed_gaps(candidate.source, run.passed(), deps, installed)
-            if candidate.language == "python"
-            else {}
-        )
+        swallowed = swallowed_of(candidate, run, ctx)
         outcomes, body, gaps = judge_run(
             run, self.name, deps, candidate.language, installed, swallowed
         )
@@ -261,7 +257,7 @@ class GreenGate(BaseGate):
         if run.ahead is not None:  # gate 3's runs, made ahead in the same process: not this run's
             ignored = [p for p in ignored if p not in run.ahead.writes]
         body += damage_lines(candidate.rel, deleted, changed)
-        passed = {t: d for t, d in run.passed().items() if t not in swallowed}
+        passed = passing_of(run, swallowed)
         details: dict[str, object] = {
             "passed": len(passed),
             "failed": len(body),
@@ -379,6 +375,28 @@ class GreenGate(BaseGate):
                 details=details,
             )
         return GateResult(self.name, GateStatus.PASS, elapsed, tests=outcomes, details=details)
+
+
+def swallowed_of(candidate: Candidate, run: TestRun, ctx: GateContext) -> dict[str, Gap]:
+    """The passing tests that caught a missing module's ImportError and checked nothing."""
+    if candidate.language != "python":
+        return {}
+    python = getattr(ctx.runner, "python", None)
+    installed = Installed(python) if python else None
+    return swallowed_gaps(candidate.source, run.passed(), ctx.project.dependencies, installed)
+
+
+def passing_of(run: TestRun, swallowed: dict[str, Gap]) -> dict[str, float]:
+    """The tests gate 2 hands on (`passing_tests`, `test_durations`): those that passed, in run
+    order, with their durations, but for those that swallowed a gap."""
+    return {t: d for t, d in run.passed().items() if t not in swallowed}
+
+
+def facts_of(candidate: Candidate, run: TestRun, ctx: GateContext) -> Facts:
+    """The facts gates 1-2 give the later gates when `run` is their run and gate 2 passes (what a
+    gate started ahead starts from, `gates.ahead`)."""
+    passed = passing_of(run, swallowed_of(candidate, run, ctx))
+    return Facts(collected=run.collected, passing_tests=list(passed), test_durations=passed)
 
 
 def unrun(gate: str, missing: str, elapsed: float, python: str | None = None) -> GateResult:

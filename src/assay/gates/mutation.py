@@ -81,6 +81,12 @@ class MutationGate(BaseGate):
             result.details["worker_starts"] = sum(starts)
         return result
 
+    def starts_ahead(self, candidate: Candidate) -> bool:
+        """Python's gate 4 (assay's own engine: its worker forks from one on standby in the copy)
+        runs in a scratch copy of its own and starts beside gate 3 (`gates.ahead`); the other
+        languages' tools build in the file's copy, after gate 3."""
+        return candidate.language == "python"
+
     def warm(self, candidate: Candidate, ctx: GateContext) -> None:
         """The workspace's gate-4 worker on standby starts while gates 1-3 run (a file alone
         left the second core idle for its ~0.2 s start); it is the one gate 4 forks from."""
@@ -283,6 +289,7 @@ class MutationGate(BaseGate):
             pytest_args(ctx.project, ctx.settings),
             store,
             ctx.standby,
+            stop=ctx.stop,
         )
         try:
             run = engine.run(

@@ -54,7 +54,7 @@ def left_unjudged(ctx: GateContext) -> dict[str, list[str]]:
     """What the environment kept from running, by earlier gates' `environment` details (missing
     thing -> tests): a score below the threshold without those tests says nothing of the file."""
     out: dict[str, list[str]] = {}
-    for result in ctx.results.values():
+    for result in ctx.earlier().values():
         env = result.details.get("environment")
         if isinstance(env, dict):
             for missing, tests in (env.get("missing") or {}).items():

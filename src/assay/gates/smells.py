@@ -4,9 +4,12 @@ targets' source."""
 from __future__ import annotations
 
 import re
+import threading
 import time
+from concurrent.futures import Future
 from typing import ClassVar
 
+from assay.config import Settings
 from assay.feedback import compose
 from assay.gates.base import BaseGate, GateContext, skipped
 from assay.model import Candidate, GateResult, GateStatus, TestOutcome, Verdict
@@ -47,7 +50,36 @@ class SmellsGate(BaseGate):
     name = "smells"
     languages: ClassVar[frozenset[str] | None] = frozenset({"python"}) | polyglot.LANGUAGES
 
+    def __init__(self, settings: Settings) -> None:
+        super().__init__(settings)
+        # (file, its text) -> its findings, found while the gates before this one ran (`warm`);
+        # taken once (by gate 5, or by `causes` when an earlier gate stops the file)
+        self._early: dict[tuple[str, str], Future[list[Finding]]] = {}
+        self._lock = threading.Lock()
+
+    def warm(self, candidate: Candidate, ctx: GateContext) -> None:
+        """A Python file's findings (static: its text and its targets', read from the user's
+        tree) are found on a thread of their own while gates 1-4 run, not after gate 4."""
+        if candidate.language != "python" or candidate.read_error:
+            return
+        future: Future[list[Finding]] = Future()
+        with self._lock:
+            self._early[candidate.rel, candidate.source] = future
+
+        def find() -> None:
+            try:
+                future.set_result(self._analyze(candidate, ctx))
+            except BaseException as err:  # raised where they are asked for, as before
+                future.set_exception(err)
+
+        threading.Thread(target=find, name="smells-ahead", daemon=True).start()
+
     def _findings(self, candidate: Candidate, ctx: GateContext) -> list[Finding]:
+        with self._lock:
+            future = self._early.pop((candidate.rel, candidate.source), None)
+        return future.result() if future is not None else self._analyze(candidate, ctx)
+
+    def _analyze(self, candidate: Candidate, ctx: GateContext) -> list[Finding]:
         # tree-sitter rules AP000-AP006 (docs/smells-polyglot.md)
         if candidate.language != "python":
             return polyglot.analyze(

@@ -29,6 +29,7 @@ from assay.execution.runner import (
 from assay.execution.workspace import Workspace
 from assay.feedback import relativize
 from assay.languages.base import Language
+from assay.languages.green_watch import GreenListener, GreenListeners
 from assay.languages.pytest_ini import addopts
 from assay.languages.pytest_results import (
     INTERNAL_ERROR,
@@ -115,7 +116,14 @@ class PythonPytestRunner:
         self._ahead: dict[tuple[str, tuple[str, ...]], tuple[list[str | None], PlanAhead]] = {}
         # file -> (its text, its `checked` run made by `batch`), for `compile`
         self._batched: dict[str, tuple[str | None, TestRun]] = {}
+        # who takes gate 2's outcomes before its process ends (`on_green`)
+        self._green = GreenListeners()
         self._lock = threading.Lock()
+
+    def on_green(self, ws: Workspace, listener: GreenListener | None) -> None:
+        """Hand the tests' outcomes of the next `checked` process in `ws` to `listener` once they
+        are in, while the process goes on with gate 3's plan (`GreenWatch`); None: no more."""
+        self._green.set(str(ws.project), listener)
 
     def compile(self, ws: Workspace, files: list[str]) -> CompileResult:
         """Each file must parse; then pytest must import the files and collect their tests (a test
@@ -309,8 +317,9 @@ class PythonPytestRunner:
             timeout = self.timeout_s * max(1, len(ids or [])) + 30
         else:
             timeout = self.timeout_s
-        result = self._sandboxed(ws, job, timeout)
         roots = (str(ws.project), str(ws.root))
+        with self._green.watch(str(ws.project) if mode == "checked" else None, out, paths, roots):
+            result = self._sandboxed(ws, job, timeout)
         run = TestRun(duration_s=result.duration_s)
         try:
             data: dict[str, Any] | None = json.loads(out.read_text())

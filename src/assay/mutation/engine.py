@@ -10,6 +10,7 @@ installed for it, assay version): after an edit to one function only its mutants
 from __future__ import annotations
 
 import os
+import threading
 import time
 import uuid
 from collections.abc import Callable, Collection
@@ -51,7 +52,7 @@ from assay.mutation.model import (
 from assay.mutation.mutants import function_spans, generate
 from assay.mutation.progress import Tally
 from assay.mutation.standby import StandbyWorkers, cold
-from assay.sandbox import Sandbox
+from assay.sandbox import Cancelled, Sandbox
 from assay.sandbox.environment import venv_path
 from assay.store import Store
 from assay.version import build
@@ -91,6 +92,7 @@ class Engine:
         pytest_args: list[str] | None = None,
         store: Store | None = None,
         standby: StandbyWorkers | None = None,
+        stop: threading.Event | None = None,
     ):
         self.ws = workspace
         self.sandbox = sandbox
@@ -104,6 +106,9 @@ class Engine:
         # never one of another sandbox, which its cancel would not reach (the offline writer)
         self.standby = standby if standby is not None and standby.sandbox is sandbox else None
         self.worker_starts = 0  # sandboxed interpreters this engine started
+        # set when the run is no longer wanted (gate 4 started ahead, `gates.ahead`): its worker is
+        # ended and the run raises Cancelled
+        self.stop = stop
 
     def run(
         self,
@@ -290,6 +295,7 @@ class Engine:
         enough: tuple[dict[str, float], dict[str, list[int]]] | None = None,
         entering: bool = False,
     ) -> list[Event]:
+        self._stopped()
         tag = uuid.uuid4().hex[:8]
         run_dir = self.ws.run_dir
         events_path = run_dir / f"mutation-{tag}.events"
@@ -375,6 +381,7 @@ class Engine:
                                 progress(shown)
                     if exited:
                         break
+                    self._stopped()
                     if time.monotonic() - last > idle_limit:
                         raise MutationError(
                             f"mutation worker made no progress for {idle_limit:.0f}s"
@@ -398,6 +405,10 @@ class Engine:
             tail = (run_dir / f"mutation-{tag}.log").read_text(errors="replace")[-2000:]
             raise MutationError(f"mutation worker ended early (exit code {proc.poll()}):\n{tail}")
         return events
+
+    def _stopped(self) -> None:
+        if self.stop is not None and self.stop.is_set():
+            raise Cancelled("the mutation run was stopped: its result is not wanted")
 
 
 def worker_env(sandbox: Sandbox, run_dir: Path, python: str) -> dict[str, str]:
