@@ -9,12 +9,10 @@ Results are cached by a hash of everything that can change them; nothing here pr
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from assay.config import Settings
@@ -44,13 +42,12 @@ from assay.model import (
 from assay.project import Project
 from assay.sandbox import Cancelled, Sandbox
 from assay.store import Store
-from assay.version import build
+from assay.verdict_key import cache_key, cacheable
 
 if TYPE_CHECKING:
     from assay.mutation.standby import StandbyWorkers
 
 EventSink = Callable[[ProgressEvent], None]
-CONFIG_FILES = ("pyproject.toml", "setup.cfg", "pytest.ini", "tox.ini", "assay.toml")
 
 
 def build_gates(settings: Settings) -> list[BaseGate]:
@@ -67,58 +64,6 @@ def build_gates(settings: Settings) -> list[BaseGate]:
     if unknown:
         raise InputError(f"unknown gate '{unknown[0]}' (available: {', '.join(REGISTRY)})")
     return [REGISTRY[n](settings) for n in names]
-
-
-def _closure(project: Project, targets: list[str]) -> list[str]:
-    """The targets and every project module they import, transitively."""
-    seen: list[str] = []
-    todo = list(targets)
-    while todo:
-        rel = todo.pop()
-        if rel in seen:
-            continue
-        seen.append(rel)
-        with contextlib.suppress(OSError, UnicodeDecodeError):
-            todo.extend(project.targets_of((project.root / rel).read_text(encoding="utf-8"), rel))
-    return sorted(seen)
-
-
-def cache_key(
-    project: Project,
-    candidate: Candidate,
-    settings: Settings,
-    toolchain: str,
-    language: Language | None = None,
-) -> str:
-    """Hash of the test file, its targets (transitively), conftests, test config, settings
-    and versions, and what the language says the verdict depends on (a module's sources and
-    build files)."""
-    h = hashlib.sha256()
-    h.update(f"{build()}\0{settings.fingerprint()}\0{toolchain}\0{candidate.rel}\0".encode())
-    h.update(candidate.source.encode())
-    if candidate.changed is not None:  # diff scope: the mutants gate 4 counts
-        h.update(repr(sorted(candidate.changed.items())).encode())
-    extra = [Path(candidate.rel).parent / "conftest.py"]
-    extra += [p / "conftest.py" for p in Path(candidate.rel).parents]
-    # a file that imports no project module is judged on the modules its tests reach: any of them
-    reach = candidate.targets or sorted(project.modules.values())
-    files = _closure(project, reach) + [p.as_posix() for p in extra] + list(CONFIG_FILES)
-    if language is not None:
-        files += [f for f in language.cache_inputs(project, candidate.rel) if f != candidate.rel]
-    for rel in dict.fromkeys(files):
-        path = project.root / rel
-        if path.is_file():
-            h.update(f"\0{rel}\0".encode())
-            h.update(path.read_bytes())
-    return h.hexdigest()
-
-
-def cacheable(report: FileReport) -> bool:
-    """An `unvalidated` verdict is never kept, nor one that an environment gap left partly
-    unjudged: the next run judges again (after `pip install`, or with the toolchain found)."""
-    return report.verdict is not Verdict.UNVALIDATED and not any(
-        g.details.get("environment") for g in report.gates
-    )
 
 
 def stops(result: GateResult) -> bool:

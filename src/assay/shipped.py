@@ -16,9 +16,10 @@ from assay.execution.executor import open_cluster
 from assay.execution.shipping import PackedTree, materialize, pack
 from assay.gates.base import BaseGate
 from assay.model import Candidate, FileReport
-from assay.pipeline import EventSink, Verifier, build_gates, cache_key, cacheable
+from assay.pipeline import EventSink, Verifier, build_gates
 from assay.project import Project
 from assay.sandbox import Cancelled
+from assay.verdict_key import cache_key, cacheable
 
 
 def verify_shipped(

@@ -97,3 +97,19 @@ def test_a_file_is_judged_on_what_its_helper_runs(project, tmp_path):
     assert f["verdict"] == "accepted", (f["gates"], proc.stdout[-2000:])
     [gate] = [g for g in f["gates"] if g["gate"] == "mutation"]
     assert "lint/checker.py" in gate["reached"], gate
+
+
+def test_a_helper_the_file_runs_the_project_through_is_part_of_its_cache_key(project):
+    from assay.config import Settings
+    from assay.model import Candidate
+    from assay.verdict_key import cache_key
+
+    root = project(FILES)
+    rel = "lint/test/test_dup.py"
+    proj = Project.load(root)
+    source = (root / rel).read_text()
+    candidate = Candidate(None, rel, source, targets=proj.targets_of(source, rel))
+    before = cache_key(proj, candidate, Settings(), "py")
+    harness = root / "lint/test/harness.py"
+    harness.write_text(harness.read_text().replace("list(expected)", "list(expected)[:1]"))
+    assert cache_key(Project.load(root), candidate, Settings(), "py") != before

@@ -11,7 +11,6 @@ not a verdict. The file's score stays its imports' own.
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Callable
 from pathlib import PurePosixPath
 
@@ -29,24 +28,7 @@ PROVE = 5
 def downstream(project: Project, targets: list[str]) -> list[str]:
     """The project modules the targets import, and those import, less the targets: where the
     targets hand work on to."""
-    dotted = {rel: name for name, rel in project.modules.items()}
-    seen, todo, found = set(targets), list(targets), []
-    while todo:
-        rel = todo.pop()
-        name = dotted.get(rel)
-        if name is None:
-            continue
-        # the module's own package, as `targets_of` reads relative imports off a path
-        init = rel.endswith("__init__.py")
-        as_path = name.replace(".", "/") + ("/__init__.py" if init else ".py")
-        with contextlib.suppress(OSError, UnicodeDecodeError):
-            source = (project.root / rel).read_text(encoding="utf-8")
-            for sub in project.targets_of(source, as_path):
-                if sub not in seen:
-                    seen.add(sub)
-                    found.append(sub)
-                    todo.append(sub)
-    return sorted(found)
+    return [m for m in project.closure(targets) if m not in targets]
 
 
 def unproven(run: MutationResult, passing: list[str], left_out: set[str]) -> list[str]:

@@ -206,6 +206,26 @@ class Project:
                 add(self._reexport(resolved, name) or resolved)
         return found
 
+    def closure(self, targets: list[str]) -> list[str]:
+        """The targets and every project module they import, transitively (relative imports
+        read off each module's dotted name, as a `src/` layout's paths would mislead them)."""
+        dotted = {rel: name for name, rel in self.modules.items()}
+        seen: set[str] = set()
+        todo = list(targets)
+        while todo:
+            rel = todo.pop()
+            if rel in seen:
+                continue
+            seen.add(rel)
+            name = dotted.get(rel)
+            as_path = rel
+            if name is not None:
+                as_path = name.replace(".", "/") + (
+                    "/__init__.py" if rel.endswith("__init__.py") else ".py"
+                )
+            todo.extend(self.targets_of(self._text(rel), as_path))
+        return sorted(seen)
+
     def _text(self, rel: str) -> str:
         try:
             return (self.root / rel).read_text(encoding="utf-8")
