@@ -53,6 +53,14 @@ def run_cli(*args: str, cwd: Path | None = None, env: dict | None = None, timeou
     )
 
 
+def commit_all(root: Path) -> None:
+    """`git init` and one commit of everything under `root`: the project's committed state."""
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-C", str(root)]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-qm", "init"], check=True)
+
+
 def bare_venv(base: Path) -> tuple[str, Path]:
     """A venv without pip under `base`: its python, and its site-packages directory (where a test
     puts the `.pth` files that reach what it should import)."""

@@ -24,7 +24,7 @@ from assay.dependencies import Dependencies, declared
 from assay.languages.python import PYTHON
 from assay.model import GateStatus, Verdict
 from assay.store import Store
-from tests.conftest import run_cli
+from tests.conftest import commit_all, run_cli
 
 SLUG = {
     # a flat layout: `python -m slug` finds the package from the working directory
@@ -216,10 +216,7 @@ def test_a_module_only_the_committed_tests_import_names_the_distribution_to_inst
     (tmp_path / "tests" / "test_old.py").write_text(
         "from nosey.tools.such import helper\nimport yaml\nfrom ruamel.yaml import YAML\n"
     )
-    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-C", str(tmp_path)]
-    subprocess.run([*git, "init", "-q"], check=True)
-    subprocess.run([*git, "add", "-A"], check=True)
-    subprocess.run([*git, "commit", "-qm", "init"], check=True)
+    commit_all(tmp_path)
     deps = Dependencies(tmp_path, [], set())
     trace = "  from nosey.tools.such import helper\nModuleNotFoundError: No module named 'nosey'"
     gap = deps.gap([trace])
@@ -707,10 +704,7 @@ def test_a_module_the_projects_committed_tests_import_is_an_environment_gap(proj
         },
         "[tool.pytest.ini_options]\npythonpath = ['src']\n" + GATES_1_2,
     )
-    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-C", str(root)]
-    subprocess.run([*git, "init", "-q"], check=True)
-    subprocess.run([*git, "add", "-A"], check=True)
-    subprocess.run([*git, "commit", "-qm", "init"], check=True)
+    commit_all(root)
     (root / "tests" / "test_new.py").write_text(
         "import other_madeup\n\n\ndef test_x():\n    assert other_madeup.x == 1\n"
     )

@@ -8,10 +8,9 @@ module named. The same shape in a new file is still the file's own fault."""
 
 from __future__ import annotations
 
-import subprocess
-
 from assay.api import verify
 from assay.model import Verdict
+from tests.conftest import commit_all
 
 GATES_1_2 = "[tool.assay]\ngates = ['compile', 'green']\n"
 
@@ -44,10 +43,7 @@ def test_a_name_a_swallowed_import_left_undefined_is_the_missing_modules_gap(pro
         {"src/calc.py": "def add(a, b):\n    return a + b\n", "tests/test_calc.py": GUARDED},
         "[tool.pytest.ini_options]\npythonpath = ['src']\n" + GATES_1_2,
     )
-    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-C", str(root)]
-    subprocess.run([*git, "init", "-q"], check=True)
-    subprocess.run([*git, "add", "-A"], check=True)
-    subprocess.run([*git, "commit", "-qm", "init"], check=True)
+    commit_all(root)
     (root / "tests" / "test_new.py").write_text(
         (root / "tests" / "test_calc.py").read_text().replace("madeup_strategies", "other_madeup")
     )
