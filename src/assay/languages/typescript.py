@@ -11,8 +11,9 @@ from typing import TYPE_CHECKING
 
 from assay.languages.base import Language, Toolchain, WritePlan
 from assay.languages.js_targets import TEST_DIRS, js_sources
+from assay.languages.mocha_spec import mocha_spec
 from assay.languages.node import NodeRunner, node_module_dirs, package_json
-from assay.languages.tooling import module_files, nearest
+from assay.languages.tooling import module_files, nearest, under
 from assay.sandbox import Profile, Sandbox
 
 if TYPE_CHECKING:
@@ -65,16 +66,18 @@ class NodeLanguage(Language):
         return NodeRunner(self.name, sandbox, project, settings, self.profile_for(project))
 
     def runner_spec(self, root: Path, path: Path) -> bool:
-        """mocha's default spec, `./test/*.{js,cjs,mjs}` of a package that tests with mocha and
-        names no `spec` of its own (body-parser's `test/json.js`: a directory gave no file)."""
-        if path.suffix not in (".js", ".cjs", ".mjs") or path.parent.name != "test":
+        """Whether the mocha of the package holding `path` takes it as a test file: its config's
+        `spec` (`.mocharc.*`, package.json "mocha"), else mocha's default `./test/*.{js,cjs,mjs}`
+        (body-parser's `test/json.js`: a directory gave no file; `mocha_spec`)."""
+        rel = PurePosixPath(path.relative_to(root).as_posix())
+        module = nearest(root, rel.as_posix(), ("package.json",))
+        if module is None:
             return False
-        package = path.parent.parent
-        if not (package / "package.json").is_file() or any(package.glob(".mocharc*")):
+        pkg = package_json(root, module)
+        if "mocha" not in {**pkg.get("dependencies", {}), **pkg.get("devDependencies", {})}:
             return False
-        pkg = package_json(root, package.relative_to(root).as_posix())
-        deps = {**pkg.get("dependencies", {}), **pkg.get("devDependencies", {})}
-        return "mocha" in deps and "spec" not in (pkg.get("mocha") or {})
+        spec = mocha_spec(root, PurePosixPath(module))
+        return spec is not None and spec.takes(PurePosixPath(under(module, rel.as_posix())))
 
     def profile_for(self, project: Project) -> Profile:
         return _profile(project.root)
