@@ -5,6 +5,7 @@ package that tests with mocha was `unvalidated` ("which assay does not run yet")
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -273,3 +274,43 @@ def test_a_config_require_that_fails_to_load_leaves_the_file_unvalidated(tmp_pat
     said = f.gates[0].feedback
     assert "mocha could not load its config's require (assay-setup)" in said, said
     assert "the setup needs a database" in said, said
+
+
+def test_the_runner_is_the_one_the_test_script_runs(tmp_path):
+    """negotiator 1.1 has vitest for its benchmarks (`"bench": "vitest bench"`) and tests with
+    mocha (`"test": "mocha --check-leaks test/"`): assay took vitest (first in its order) and
+    rejected every file at gate 1, "collection did not finish: vitest exited with status 0"."""
+    rel = "test/good.test.js"
+    pkg = {
+        "name": "negotiating",
+        "scripts": {"bench": "vitest bench", "test": "mocha --reporter spec --check-leaks test/"},
+        "devDependencies": {"mocha": "11.7.5", "vitest": "3.2.4"},
+    }
+    root = project(tmp_path, {"package.json": json.dumps(pkg)})
+    (root / ".mocharc.json").write_text('{"spec": "test/**/*.test.js"}\n')
+    report = api.verify(
+        [root / rel], root=root, use_cache=False, overrides={"gates": ["compile", "green"]}
+    )
+    [f] = report.files
+    assert f.verdict is Verdict.ACCEPTED, [g.feedback for g in f.gates]
+    assert len(f.tests) == 3 and all(t.verdict is Verdict.ACCEPTED for t in f.tests), f.tests
+
+
+@pytest.mark.parametrize(
+    ("script", "runner"),
+    [
+        ("mocha --reporter spec --check-leaks test/", "mocha"),
+        ("nyc --reporter=lcov mocha", "mocha"),
+        ("cross-env NODE_ENV=test ./node_modules/.bin/_mocha", "mocha"),
+        ("eslint . && jest --ci", "jest"),
+        ("npx vitest run", "vitest"),
+        ("npm run build && c8 node --test", "node"),
+        ("node test/index.js", None),  # a script of its own
+        ("ts-scripts test", None),  # a wrapper that names no runner: the dependencies say
+        ("tape test/*.js", None),
+    ],
+)
+def test_the_test_scripts_runner_is_read_through_wrappers(script, runner):
+    from assay.languages.node_checks import script_runner
+
+    assert script_runner({"scripts": {"test": script}}) == runner

@@ -42,7 +42,7 @@ from assay.languages.js_plans import (
     script_steps,
     stability_steps,
 )
-from assay.languages.node_checks import package_json
+from assay.languages.node_checks import package_json, script_runner
 from assay.languages.node_results import TITLE_SEP
 from assay.languages.plans import layout
 from assay.languages.tooling import TEST_ID_SEP, Ran, ToolRunner, nearest, under
@@ -121,6 +121,8 @@ class NodeRunner(ToolRunner):
         if self.conf.runner:
             return self.conf.runner
         pkg = package_json(ws.project, module)
+        if found := script_runner(pkg):  # what its `npm test` runs
+            return found
         deps = {**pkg.get("dependencies", {}), **pkg.get("devDependencies", {})}
         return next((r for r in DRIVEN if r in deps or self._bin(ws, module, r)), "node")
 

@@ -120,6 +120,34 @@ def package_json(ws_project: Path, module: str) -> dict:
         return {}
 
 
+# what runs ahead of a test runner on a script's command line: `npx`, coverage, environment
+_WRAPPERS = {"npx", "cross-env", "nyc", "c8", "dotenv", "exec"}
+_SCRIPT_RUNNERS = {"vitest": "vitest", "jest": "jest", "mocha": "mocha", "_mocha": "mocha"}
+
+
+def script_runner(pkg: dict) -> str | None:
+    """The runner package.json's `test` script runs (vitest, jest, mocha, or node for
+    `node --test`), None when it names none of them. negotiator 1.1 has vitest for its
+    benchmarks (`vitest bench`) and tests with mocha (`"test": "mocha ... test/"`): the
+    dependency order chose vitest, and every test file was rejected at gate 1 ("collection did
+    not finish")."""
+    scripts = pkg.get("scripts")
+    script = scripts.get("test") if isinstance(scripts, dict) else None
+    if not isinstance(script, str):
+        return None
+    for command in re.split(r"&&|\|\||[;|]", script):
+        words = command.split()
+        for i, word in enumerate(words):
+            name = word.rsplit("/", 1)[-1]  # ./node_modules/.bin/mocha
+            if name in _SCRIPT_RUNNERS:
+                return _SCRIPT_RUNNERS[name]
+            if name == "node":
+                return "node" if "--test" in words[i + 1 :] else None
+            if not (name in _WRAPPERS or word.startswith("-") or re.match(r"\w+=", word)):
+                break  # another command: eslint, tsc, npm run build
+    return None
+
+
 def _version(ws: Workspace, tsc: str | None) -> str:
     """The version of the TypeScript `tsc` (its node_modules/.bin link) is, as " (4.9.5)"."""
     if tsc is None:

@@ -13,6 +13,7 @@ from assay.languages.base import Language, Toolchain, WritePlan
 from assay.languages.js_targets import TEST_DIRS, js_sources
 from assay.languages.mocha_spec import mocha_spec
 from assay.languages.node import NodeRunner, node_module_dirs, package_json
+from assay.languages.node_checks import script_runner
 from assay.languages.tooling import module_files, nearest, under
 from assay.sandbox import Profile, Sandbox
 
@@ -118,7 +119,9 @@ class NodeLanguage(Language):
         path = where / f"{stem}.assay{'' if n == 1 else n}.test{ext}"
         pkg = package_json(root, module)
         deps = {**pkg.get("dependencies", {}), **pkg.get("devDependencies", {})}
-        runner = next((r for r in ("vitest", "jest", "mocha") if r in deps), "node")
+        runner = script_runner(pkg) or next(
+            (r for r in ("vitest", "jest", "mocha") if r in deps), "node"
+        )
         tsconfig = nearest(root, source_rel, ("tsconfig.json",))
         config = (
             (root / tsconfig / "tsconfig.json").read_text(errors="replace")
