@@ -212,3 +212,26 @@ def test_a_vitest_without_the_node_api_the_plan_drives_runs_a_process_per_run(
     (tmp_path / "node_modules/.bin/vitest").symlink_to("../vitest/vitest.mjs")
     script = script_for("vitest", str(tmp_path / "node_modules/.bin/vitest"))
     assert (script is not None) is planned, script
+
+
+@pytest.mark.slow
+def test_a_file_vitests_include_leaves_out_is_unvalidated_with_the_cause(tmp_path):
+    """Slow (tsc and one vitest start: 10-15 s under load). negotiator's test/charset.js, under vitest (before its test script chose mocha): vitest's
+    default include takes `*.test.*` and `*.spec.*` only, it ran nothing, and gate 1 rejected the
+    file, "collection did not finish: vitest exited with status 0"."""
+    if not (REPO / "examples/ts/node_modules/vitest").is_dir():
+        pytest.skip("vitest is not installed in examples/ts (`npm ci` there; .ci/toolchains)")
+    from assay import api
+    from assay.model import Verdict
+
+    root = copy_example("ts", tmp_path)
+    rel = "test/price.check.ts"
+    (root / rel).write_text((root / "test/price.test.ts").read_text())
+    report = api.verify(
+        [root / rel], root=root, use_cache=False, overrides={"gates": ["compile", "green"]}
+    )
+    [f] = report.files
+    said = f.gates[0].feedback
+    assert f.verdict is Verdict.UNVALIDATED, said
+    assert f"the project's vitest does not run {rel}: its `test.include` (" in said, said
+    assert "**/*.{test,spec}.?(c|m)[jt]s?(x)" in said and "exited with status" not in said, said

@@ -113,6 +113,27 @@ def tsc(self: NodeRunner, ws: Workspace, rel: str, module: str) -> CompileResult
     return CompileResult(raw_lines=ran.raw_lines, duration_s=ran.result.duration_s)
 
 
+NOT_TAKEN = "assay: vitest's config takes no test file by this name"  # vitest_plan.mjs says it
+
+
+def not_taken(crash: str, rel: str) -> str | None:
+    """The project's vitest never runs `rel` (its `include` globs leave it out: negotiator's
+    `test/charset.js` against vitest's default `**/*.{test,spec}.?(c|m)[jt]s?(x)`): no verdict
+    on the file. It read "collection did not finish: vitest exited with status 0"."""
+    if NOT_TAKEN not in crash:
+        return None
+    said = crash[crash.index(NOT_TAKEN) + len(NOT_TAKEN) :].splitlines()[0].strip()
+    try:
+        include = ", ".join(json.loads(said).get("include") or [])
+    except (ValueError, AttributeError):
+        include = ""
+    return (
+        f"the project's vitest does not run {rel}: its `test.include` ({include or 'the default'}) "
+        "leaves the file out; name the file as the include says, add it there, or choose the "
+        'runner that runs it (runner = "..." in the language table)'
+    )
+
+
 def package_json(ws_project: Path, module: str) -> dict:
     try:
         return json.loads((ws_project / module / "package.json").read_text(encoding="utf-8"))
@@ -305,6 +326,8 @@ def load_gap(
             return self.environment(unparsed)  # the compiler parsed what jest could not
     if runner == "mocha" and (failed := mocha.config_failure(crash)):
         return self.environment(failed)
+    if runner == "vitest" and crash and (left_out := not_taken(crash, rel)):
+        return self.environment(left_out)
     missing = missing_package(crash) if crash else None
     declared = {
         name
