@@ -216,9 +216,10 @@ def test_a_vitest_without_the_node_api_the_plan_drives_runs_a_process_per_run(
 
 @pytest.mark.slow
 def test_a_file_vitests_include_leaves_out_is_unvalidated_with_the_cause(tmp_path):
-    """Slow (tsc and one vitest start: 10-15 s under load). negotiator's test/charset.js, under vitest (before its test script chose mocha): vitest's
-    default include takes `*.test.*` and `*.spec.*` only, it ran nothing, and gate 1 rejected the
-    file, "collection did not finish: vitest exited with status 0"."""
+    """Slow (tsc and one vitest start: 10-15 s under load). negotiator's test/charset.js, under
+    vitest (before its test script chose mocha): vitest's default include takes `*.test.*` and
+    `*.spec.*` only, it ran nothing, and gate 1 rejected the file, "collection did not finish:
+    vitest exited with status 0"."""
     if not (REPO / "examples/ts/node_modules/vitest").is_dir():
         pytest.skip("vitest is not installed in examples/ts (`npm ci` there; .ci/toolchains)")
     from assay import api
