@@ -314,3 +314,49 @@ def test_the_test_scripts_runner_is_read_through_wrappers(script, runner):
     from assay.languages.node_checks import script_runner
 
     assert script_runner({"scripts": {"test": script}}) == runner
+
+
+TALLY = """"use strict";
+const debug = () => {}; // the debug package's idiom, without the package
+const logger = { info: () => {} };
+
+function add(a, b) {
+  debug("adding %d and %d", a, b);
+  console.log("sum of", a, b);
+  logger.info({ a, b });
+  return a + b;
+}
+
+module.exports = { add };
+"""
+TALLY_TEST = """"use strict";
+const assert = require("node:assert/strict");
+const { add } = require("../src/tally");
+
+describe("add", () => {
+  it("adds", () => {
+    assert.equal(add(2, 3), 5);
+  });
+});
+"""
+
+
+@pytest.mark.slow
+def test_gate_4_leaves_logging_calls_unmutated(tmp_path):
+    """Slow (StrykerJS: 15-30 s). Python's operators never mutate a logging call; Stryker's did,
+    and router's survivors were led by `debug('dispatching %s %s', ...)` → `debug("", ...)`:
+    messages no test reads. Here the logging calls' mutants survived: rejected at 50 %."""
+    if missing := tool_missing("javascript"):
+        pytest.skip(missing)
+    rel = "test/tally.test.js"
+    root = project(tmp_path, {"src/tally.js": TALLY, rel: TALLY_TEST})
+    report = api.verify(
+        [root / rel],
+        root=root,
+        use_cache=False,
+        overrides={"gates": ["compile", "green", "mutation"]},
+    )
+    [f] = report.files
+    gate4 = next(g for g in f.gates if g.gate == "mutation")
+    assert gate4.status is GateStatus.PASS, gate4.feedback
+    assert gate4.details["survived"] == 0 and gate4.details["killed"] >= 1, gate4.details

@@ -125,6 +125,7 @@ class Stryker:
                 stryker_tape.configure(
                     config, base / ".assay-stryker", [request.root / t for t in request.tests]
                 )
+        stryker_scope.logging_out(config, base / ".assay-stryker")
         (base / CONFIG).write_text(json.dumps(config, indent=2), encoding="utf-8")
         report = base / REPORT
         report.unlink(missing_ok=True)
