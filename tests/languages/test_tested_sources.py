@@ -295,9 +295,11 @@ def test_a_js_test_targets_the_projects_modules_its_targets_require(tmp_path):
             "lib/old.js": "module.exports = 1\n",
             "test/u.js": "module.exports = 2\n",
             "src/index.ts": 'export * from "./parse";\nexport * from "./join";\n',
-            "src/parse.ts": 'import type { Options } from "./types";\nimport { low } from "./low";\n'
+            "src/parse.ts": 'import type { Options } from "./types";\n'
+            'import { low } from "./low";\n'
             "export function parseURL(s: string, o?: Options) { return low(s); }\n",
-            "src/join.ts": 'import { low } from "./low";\nexport const join = (a: string) => low(a);\n',
+            "src/join.ts": 'import { low } from "./low";\n'
+            "export const join = (a: string) => low(a);\n",
             "src/low.ts": "export function low(s: string) { return s.toLowerCase(); }\n",
             "src/types.ts": "export type Options = { strict: boolean };\n",
         },
