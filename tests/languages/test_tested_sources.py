@@ -318,3 +318,30 @@ def test_a_js_test_targets_the_projects_modules_its_targets_require(tmp_path):
         "src/parse.ts",
         "src/low.ts",
     ]
+
+
+def test_the_test_files_a_js_test_imports_stay_in_gate_4s_copy(tmp_path):
+    """path-to-regexp 8.4's src/index.spec.ts imports its tables from `./cases.spec.js`: gate 4
+    took every other test file out of the copy, the candidate no longer loaded, and StrykerJS
+    "found no tests" ("StrykerJS failed: exit 0", gate 4 not measured)."""
+    from assay.languages.js_targets import imported_files
+
+    _write(
+        tmp_path,
+        {
+            "package.json": '{"name": "p", "type": "module"}\n',
+            "src/index.ts": "export const parse = (s: string) => s;\n",
+            "src/cases.spec.ts": 'import type { T } from "./types.js";\n'
+            'import { more } from "./more.spec.js";\nexport const CASES = [...more];\n',
+            "src/more.spec.ts": "export const more = [1];\n",
+            "src/types.ts": "export type T = number;\n",
+            "src/other.spec.ts": "it('x', () => {});\n",
+        },
+    )
+    test = 'import { parse } from "./index.js";\nimport { CASES } from "./cases.spec.js";\n'
+    (tmp_path / "src/index.spec.ts").write_text(test)
+    assert imported_files(tmp_path, ["src/index.spec.ts"]) == {
+        "src/index.ts",
+        "src/cases.spec.ts",
+        "src/more.spec.ts",
+    }

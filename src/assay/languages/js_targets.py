@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
 
@@ -33,6 +33,13 @@ _EXPORTED = re.compile(
 )
 
 
+def _extended(path: PurePosixPath) -> list[PurePosixPath]:
+    """`path` with each extension in place of its own (`./util.js` standing for util.ts), or
+    appended: `./cases.spec.js` is cases.spec.ts (path-to-regexp), not cases.ts."""
+    stem = path.with_suffix("") if path.suffix in _JS_EXTENSIONS else path
+    return [stem.with_name(stem.name + e) for e in _JS_EXTENSIONS]
+
+
 @lru_cache(maxsize=8)
 def resolve_relative(root: Path, base: PurePosixPath) -> PurePosixPath | None:
     """The file a relative import names, as Node resolves it: the file, the file with an
@@ -40,15 +47,14 @@ def resolve_relative(root: Path, base: PurePosixPath) -> PurePosixPath | None:
     tests) its package.json `main`, then its `index` file."""
     tries: list[PurePosixPath] = []
     if base.name and base.name != "..":
-        stem = base.with_suffix("") if base.suffix in _JS_EXTENSIONS else base
-        tries += [base, *(stem.with_suffix(e) for e in _JS_EXTENSIONS)]
+        tries += [base, *_extended(base)]
     if (root / base).is_dir():
         main = package_json(root, base.as_posix()).get("main")
         if isinstance(main, str) and main.strip():
             named = PurePosixPath(os.path.normpath(base / main))
             tries.append(named)
             if named.name and named.name != "..":
-                tries += [named.with_suffix(e) for e in _JS_EXTENSIONS]
+                tries += _extended(named)
             tries += [named / f"index{e}" for e in _JS_EXTENSIONS]
         tries += [base / f"index{e}" for e in _JS_EXTENSIONS]
     return next((t for t in tries if (root / t).is_file()), None)
@@ -160,3 +166,21 @@ def js_sources(root: Path, source: str, rel: str, is_test: Callable[[str], bool]
                 seen.append(module)
                 todo.append(module)
     return seen[:LIMIT]
+
+
+def imported_files(root: Path, tests: Iterable[str]) -> set[str]:
+    """The project's files `tests` import by relative path, transitively, test files included:
+    path-to-regexp's src/index.spec.ts imports its tables from `./cases.spec.js`, and gate 4,
+    which takes the package's other test files out of the copy, left it failing to load
+    (StrykerJS "found no tests" and gave no report: "StrykerJS failed: exit 0")."""
+    seen: set[str] = set()
+    todo = [PurePosixPath(t) for t in tests]
+    while todo and len(seen) < 10 * LIMIT:
+        module = todo.pop()
+        text = _COMMENT.sub(" ", _TYPE_ONLY.sub(" ", _text(root, module)))
+        for spec in _RELATIVE_IMPORT.findall(text):
+            found = resolve_relative(root, PurePosixPath(os.path.normpath(module.parent / spec)))
+            if found is not None and found.parts[:1] != ("..",) and found.as_posix() not in seen:
+                seen.add(found.as_posix())
+                todo.append(found)
+    return seen
