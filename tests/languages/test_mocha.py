@@ -360,3 +360,15 @@ def test_gate_4_leaves_logging_calls_unmutated(tmp_path):
     gate4 = next(g for g in f.gates if g.gate == "mutation")
     assert gate4.status is GateStatus.PASS, gate4.feedback
     assert gate4.details["survived"] == 0 and gate4.details["killed"] >= 1, gate4.details
+
+
+def test_a_file_with_no_test_is_rejected_as_such_not_as_a_compile_error(tmp_path):
+    """A file of shared cases (path-to-regexp's src/cases.spec.ts) has no test: gate 1's
+    advice was "Fix the compile errors: check imports, types", of a file that compiled."""
+    rel = "test/cases.test.js"
+    root = project(tmp_path, {rel: '"use strict";\nmodule.exports = { CASES: [[1, 2]] };\n'})
+    report = api.verify([root / rel], root=root, use_cache=False, overrides={"gates": ["compile"]})
+    [f] = report.files
+    said = f.gates[0].feedback
+    assert f.verdict is Verdict.REJECTED and "no tests collected" in said, said
+    assert "compile errors" not in said and "declares no test" in said, said
