@@ -57,9 +57,6 @@ if TYPE_CHECKING:
 UNDRIVEN = ("jasmine", "ava", "tap", "uvu")
 # the runners found in a package's dependencies (or its node_modules/.bin), in this order
 DRIVEN = ("vitest", "jest", "mocha")
-# vitest's words for a file that loads and declares no test (path-to-regexp's src/cases.spec.ts,
-# a table of cases another test file imports): no tests, not a file that fails to load
-NO_SUITE = "No test suite found in file"
 # assay's runs collect no coverage: a config's `collectCoverage` wrote coverage/ into the tree,
 # which gate 2 blamed on the test (vercel/ms), and its thresholds fail a run of one file
 NO_COVERAGE = {"vitest": "--coverage.enabled=false", "jest": "--coverage=false"}
@@ -194,10 +191,8 @@ class NodeRunner(ToolRunner):
         load = run.tests.get(f"{rel}{TEST_ID_SEP}<file>")
         if runner in ("vitest", "mocha") and load is not None:  # the file did not load
             crash = f"{runner} could not load {rel}:\n{load.message}"
-        if load is not None and NO_SUITE in load.message:  # it loaded and holds no test
+        if node_checks.holds_no_test(run, load):  # collected nothing: gate 1 says so
             crash, run.tests = None, {}
-        if not run.tests and run.exit_status == 0 and not run.timed_out:
-            crash = None  # the runner ran the file and found no test in it (mocha: status 0)
         if gap := node_checks.load_gap(self, ws, runner, module, rel, pkg, load, crash, checked.ok):
             return gap
         listed = CompileResult(

@@ -15,7 +15,7 @@ from assay.languages.compiler_output import tsc_errors
 from assay.languages.tooling import nearest, under
 
 if TYPE_CHECKING:
-    from assay.execution.runner import TestResult
+    from assay.execution.runner import TestResult, TestRun
     from assay.execution.workspace import Workspace
     from assay.languages.node import NodeRunner
 
@@ -114,6 +114,18 @@ def tsc(self: NodeRunner, ws: Workspace, rel: str, module: str) -> CompileResult
 
 
 NOT_TAKEN = "assay: vitest's config takes no test file by this name"  # vitest_plan.mjs says it
+# vitest's words for a file that loads and declares no test
+NO_SUITE = "No test suite found in file"
+
+
+def holds_no_test(run: TestRun, load: TestResult | None) -> bool:
+    """Whether the first run loaded the file and found no test in it: vitest's "No test suite
+    found in file" (path-to-regexp's src/cases.spec.ts, a table of cases another test file
+    imports), a mocha or `node --test` run that ended 0 with no test. Gate 1 said "collection
+    did not finish ... Fix the compile errors" of such a file."""
+    if load is not None and NO_SUITE in load.message:
+        return True
+    return not run.tests and run.exit_status == 0 and not run.timed_out
 
 
 def not_taken(crash: str, rel: str) -> str | None:
