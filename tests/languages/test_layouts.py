@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from assay.errors import InputError
 from assay.languages import LANGUAGES, language_of
 from assay.languages.tooling import nearest
 from assay.project import discover, find_root
@@ -136,3 +137,69 @@ def test_a_directory_gives_mochas_default_spec_in_a_package_that_tests_with_moch
         p.relative_to(root.resolve()).as_posix() for p in discover([root], root.resolve())
     )
     assert found == ["api/test/json.js"]
+
+
+@pytest.mark.parametrize(
+    "config,expected",
+    [
+        # .mocharc.yml, a block list; an `ignore` glob
+        (
+            {
+                ".mocharc.yml": "# the suites\nspec:\n  - 'tests/unit/**/*.js'\n  - tests/e2e\n"
+                "ignore: tests/unit/fixtures/**\n",
+            },
+            ["tests/e2e/login.js", "tests/unit/deep/b.js", "tests/unit/route.js"],
+        ),
+        # .mocharc.jsonc: a directory, walked recursively, TypeScript among its extensions
+        (
+            {
+                ".mocharc.jsonc": '{\n  // the unit suite\n  "spec": "./tests/unit/",\n'
+                '  "extension": ["js", "ts"], "recursive": true\n}'
+            },
+            [
+                "tests/unit/deep/b.js",
+                "tests/unit/deep/c.ts",
+                "tests/unit/fixtures/x.js",
+                "tests/unit/route.js",
+            ],
+        ),
+        # .mocharc.js, literals; package.json's spec is added to it
+        (
+            {
+                ".mocharc.js": "'use strict';\nmodule.exports = {\n  spec: ['tests/e2e/*.js'],\n"
+                "  timeout: 5000,\n};\n",
+                "package.json": '{"devDependencies": {"mocha": "11"}, '
+                '"mocha": {"spec": "tests/unit/route.js"}}',
+            },
+            ["tests/e2e/login.js", "tests/unit/route.js"],
+        ),
+        # a spec set by code: not read, the name rule only (which finds nothing here)
+        ({".mocharc.cjs": "module.exports = { spec: specs() };\n"}, None),
+    ],
+)
+def test_a_directory_gives_the_files_the_mocha_config_names(tmp_path, config, expected):
+    """A `.mocharc.*` or package.json "mocha" `spec` was not read: `assay verify tests/` ran
+    mocha's default spec only (or nothing, as here, where no file has a test name)."""
+    root = tree(
+        tmp_path / "repo",
+        [
+            "tests/unit/route.js",
+            "tests/unit/deep/b.js",
+            "tests/unit/deep/c.ts",
+            "tests/unit/fixtures/x.js",
+            "tests/e2e/login.js",
+            "tests/support/utils.js",
+            "test/a.js",
+        ],
+    )
+    (root / "package.json").write_text('{"devDependencies": {"mocha": "11"}}')
+    for name, text in config.items():
+        (root / name).write_text(text)
+    if expected is None:
+        with pytest.raises(InputError, match="no test files"):
+            discover([root], root.resolve())
+        return
+    found = sorted(
+        p.relative_to(root.resolve()).as_posix() for p in discover([root], root.resolve())
+    )
+    assert found == expected

@@ -5,6 +5,7 @@ package that tests with mocha was `unvalidated` ("which assay does not run yet")
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -273,3 +274,101 @@ def test_a_config_require_that_fails_to_load_leaves_the_file_unvalidated(tmp_pat
     said = f.gates[0].feedback
     assert "mocha could not load its config's require (assay-setup)" in said, said
     assert "the setup needs a database" in said, said
+
+
+def test_the_runner_is_the_one_the_test_script_runs(tmp_path):
+    """negotiator 1.1 has vitest for its benchmarks (`"bench": "vitest bench"`) and tests with
+    mocha (`"test": "mocha --check-leaks test/"`): assay took vitest (first in its order) and
+    rejected every file at gate 1, "collection did not finish: vitest exited with status 0"."""
+    rel = "test/good.test.js"
+    pkg = {
+        "name": "negotiating",
+        "scripts": {"bench": "vitest bench", "test": "mocha --reporter spec --check-leaks test/"},
+        "devDependencies": {"mocha": "11.7.5", "vitest": "3.2.4"},
+    }
+    root = project(tmp_path, {"package.json": json.dumps(pkg)})
+    (root / ".mocharc.json").write_text('{"spec": "test/**/*.test.js"}\n')
+    report = api.verify(
+        [root / rel], root=root, use_cache=False, overrides={"gates": ["compile", "green"]}
+    )
+    [f] = report.files
+    assert f.verdict is Verdict.ACCEPTED, [g.feedback for g in f.gates]
+    assert len(f.tests) == 3 and all(t.verdict is Verdict.ACCEPTED for t in f.tests), f.tests
+
+
+@pytest.mark.parametrize(
+    ("script", "runner"),
+    [
+        ("mocha --reporter spec --check-leaks test/", "mocha"),
+        ("nyc --reporter=lcov mocha", "mocha"),
+        ("cross-env NODE_ENV=test ./node_modules/.bin/_mocha", "mocha"),
+        ("eslint . && jest --ci", "jest"),
+        ("npx vitest run", "vitest"),
+        ("npm run build && c8 node --test", "node"),
+        ("node test/index.js", None),  # a script of its own
+        ("ts-scripts test", None),  # a wrapper that names no runner: the dependencies say
+        ("tape test/*.js", None),
+    ],
+)
+def test_the_test_scripts_runner_is_read_through_wrappers(script, runner):
+    from assay.languages.node_checks import script_runner
+
+    assert script_runner({"scripts": {"test": script}}) == runner
+
+
+TALLY = """"use strict";
+const debug = () => {}; // the debug package's idiom, without the package
+const logger = { info: () => {} };
+
+function add(a, b) {
+  debug("adding %d and %d", a, b);
+  console.log("sum of", a, b);
+  logger.info({ a, b });
+  return a + b;
+}
+
+module.exports = { add };
+"""
+TALLY_TEST = """"use strict";
+const assert = require("node:assert/strict");
+const { add } = require("../src/tally");
+
+describe("add", () => {
+  it("adds", () => {
+    assert.equal(add(2, 3), 5);
+  });
+});
+"""
+
+
+@pytest.mark.slow
+def test_gate_4_leaves_logging_calls_unmutated(tmp_path):
+    """Slow (StrykerJS: 15-30 s). Python's operators never mutate a logging call; Stryker's did,
+    and router's survivors were led by `debug('dispatching %s %s', ...)` → `debug("", ...)`:
+    messages no test reads. Here the logging calls' mutants survived: rejected at 50 %."""
+    if missing := tool_missing("javascript"):
+        pytest.skip(missing)
+    rel = "test/tally.test.js"
+    root = project(tmp_path, {"src/tally.js": TALLY, rel: TALLY_TEST})
+    report = api.verify(
+        [root / rel],
+        root=root,
+        use_cache=False,
+        overrides={"gates": ["compile", "green", "mutation"]},
+    )
+    [f] = report.files
+    gate4 = next(g for g in f.gates if g.gate == "mutation")
+    assert gate4.status is GateStatus.PASS, gate4.feedback
+    assert gate4.details["survived"] == 0 and gate4.details["killed"] >= 1, gate4.details
+
+
+def test_a_file_with_no_test_is_rejected_as_such_not_as_a_compile_error(tmp_path):
+    """A file of shared cases (path-to-regexp's src/cases.spec.ts) has no test: gate 1's
+    advice was "Fix the compile errors: check imports, types", of a file that compiled."""
+    rel = "test/cases.test.js"
+    root = project(tmp_path, {rel: '"use strict";\nmodule.exports = { CASES: [[1, 2]] };\n'})
+    report = api.verify([root / rel], root=root, use_cache=False, overrides={"gates": ["compile"]})
+    [f] = report.files
+    said = f.gates[0].feedback
+    assert f.verdict is Verdict.REJECTED and "no tests collected" in said, said
+    assert "compile errors" not in said and "declares no test" in said, said

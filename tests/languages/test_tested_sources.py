@@ -270,3 +270,78 @@ def test_a_js_tests_helper_in_the_test_directory_is_not_code_under_test(tmp_path
         "const schema = require('./fixtures/schema')\n"
     )
     assert js.targets_of(project, test, "test/enum.test.js") == ["index.js"]
+
+
+def test_a_js_test_targets_the_projects_modules_its_targets_require(tmp_path):
+    """router 2.2's test/route.js requires only `..` (index.js), which requires lib/route.js and
+    lib/layer.js: gate 4 mutated index.js alone and judged a test of routes on the dispatch code
+    it passes through (41.9 %, rejected). The modules a target requires for its own use are
+    targets too, transitively; packages, the suite's helpers and type-only imports are not, and
+    an index's re-exports still follow the names the test uses."""
+    index = (
+        "const Layer = require('./lib/layer')\nconst debug = require('debug')\n"
+        "// const old = require('./lib/old')\n"
+        "const Route = require('./lib/route')\nmodule.exports = Router\n"
+        "module.exports.Route = Route\nfunction Router () { return new Layer(new Route()) }\n"
+    )
+    project = _write(
+        tmp_path,
+        {
+            "package.json": '{"name": "router", "main": "index.js"}\n',
+            "index.js": index,
+            "lib/route.js": "const Layer = require('./layer')\nconst u = require('../test/u')\n"
+            "module.exports = function Route () { return Layer }\n",
+            "lib/layer.js": "module.exports = function Layer () {}\n",
+            "lib/old.js": "module.exports = 1\n",
+            "test/u.js": "module.exports = 2\n",
+            "src/index.ts": 'export * from "./parse";\nexport * from "./join";\n',
+            "src/parse.ts": 'import type { Options } from "./types";\n'
+            'import { low } from "./low";\n'
+            "export function parseURL(s: string, o?: Options) { return low(s); }\n",
+            "src/join.ts": 'import { low } from "./low";\n'
+            "export const join = (a: string) => low(a);\n",
+            "src/low.ts": "export function low(s: string) { return s.toLowerCase(); }\n",
+            "src/types.ts": "export type Options = { strict: boolean };\n",
+        },
+    )
+    js = LANGUAGES["javascript"]
+    test = "const Router = require('..')\nconst utils = require('./support/utils')\n"
+    assert js.targets_of(project, test, "test/route.js") == [
+        "index.js",
+        "lib/layer.js",
+        "lib/route.js",
+    ]
+    ts = LANGUAGES["typescript"]
+    test = 'import { parseURL } from "../src";\nparseURL("A");\n'
+    assert ts.targets_of(project, test, "test/parse.test.ts") == [
+        "src/index.ts",
+        "src/parse.ts",
+        "src/low.ts",
+    ]
+
+
+def test_the_test_files_a_js_test_imports_stay_in_gate_4s_copy(tmp_path):
+    """path-to-regexp 8.4's src/index.spec.ts imports its tables from `./cases.spec.js`: gate 4
+    took every other test file out of the copy, the candidate no longer loaded, and StrykerJS
+    "found no tests" ("StrykerJS failed: exit 0", gate 4 not measured)."""
+    from assay.languages.js_targets import imported_files
+
+    _write(
+        tmp_path,
+        {
+            "package.json": '{"name": "p", "type": "module"}\n',
+            "src/index.ts": "export const parse = (s: string) => s;\n",
+            "src/cases.spec.ts": 'import type { T } from "./types.js";\n'
+            'import { more } from "./more.spec.js";\nexport const CASES = [...more];\n',
+            "src/more.spec.ts": "export const more = [1];\n",
+            "src/types.ts": "export type T = number;\n",
+            "src/other.spec.ts": "it('x', () => {});\n",
+        },
+    )
+    test = 'import { parse } from "./index.js";\nimport { CASES } from "./cases.spec.js";\n'
+    (tmp_path / "src/index.spec.ts").write_text(test)
+    assert imported_files(tmp_path, ["src/index.spec.ts"]) == {
+        "src/index.ts",
+        "src/cases.spec.ts",
+        "src/more.spec.ts",
+    }

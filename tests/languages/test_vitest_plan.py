@@ -217,3 +217,47 @@ def test_a_vitest_without_the_node_api_the_plan_drives_runs_a_process_per_run(
     (tmp_path / "node_modules/.bin/vitest").symlink_to("../vitest/vitest.mjs")
     script = script_for("vitest", str(tmp_path / "node_modules/.bin/vitest"))
     assert (script is not None) is planned, script
+
+
+@pytest.mark.slow
+def test_a_file_vitests_include_leaves_out_is_unvalidated_with_the_cause(tmp_path):
+    """Slow (tsc and one vitest start: 10-15 s under load). negotiator's test/charset.js, under
+    vitest (before its test script chose mocha): vitest's default include takes `*.test.*` and
+    `*.spec.*` only, it ran nothing, and gate 1 rejected the file, "collection did not finish:
+    vitest exited with status 0"."""
+    if not (REPO / "examples/ts/node_modules/vitest").is_dir():
+        pytest.skip("vitest is not installed in examples/ts (`npm ci` there; .ci/toolchains)")
+    from assay import api
+    from assay.model import Verdict
+
+    root = copy_example("ts", tmp_path)
+    rel = "test/price.check.ts"
+    (root / rel).write_text((root / "test/price.test.ts").read_text())
+    report = api.verify(
+        [root / rel], root=root, use_cache=False, overrides={"gates": ["compile", "green"]}
+    )
+    [f] = report.files
+    said = f.gates[0].feedback
+    assert f.verdict is Verdict.UNVALIDATED, said
+    assert f"the project's vitest does not run {rel}: its `test.include` (" in said, said
+    assert "**/*.{test,spec}.?(c|m)[jt]s?(x)" in said and "exited with status" not in said, said
+
+
+@pytest.mark.slow
+def test_a_vitest_file_with_no_test_is_rejected_for_that_not_for_loading(tmp_path):
+    """Slow (tsc and one vitest start). path-to-regexp's src/cases.spec.ts holds the tables
+    index.spec.ts imports: vitest says "No test suite found in file", and gate 1 read
+    "collection did not finish: vitest could not load … Fix the compile errors"."""
+    if not (REPO / "examples/ts/node_modules/vitest").is_dir():
+        pytest.skip("vitest is not installed in examples/ts (`npm ci` there; .ci/toolchains)")
+    from assay import api
+    from assay.model import Verdict
+
+    root = copy_example("ts", tmp_path)
+    rel = "test/cases.test.ts"
+    (root / rel).write_text("export const CASES: Array<[number, number]> = [[1, 2]];\n")
+    report = api.verify([root / rel], root=root, use_cache=False, overrides={"gates": ["compile"]})
+    [f] = report.files
+    said = f.gates[0].feedback
+    assert f.verdict is Verdict.REJECTED and "no tests collected" in said, said
+    assert "could not load" not in said and "compile errors" not in said, said

@@ -130,3 +130,37 @@ def test_strings_and_loops():
     assert (op.kind, op.jumps_when_true) == ("ORDER", False)
     found = operands('        if (s == null || s.equals("a || b < c")) {') or []
     assert [(o.kind, o.jumps_when_true) for o in found] == [("EQUAL", True), ("EQUAL", False)]
+
+
+AND = """package com.acme;
+
+public final class Range {
+    public static boolean both(boolean left, boolean right) {
+        return left && right;
+    }
+}
+"""
+
+
+def test_a_returned_chain_reads_as_the_operand_it_changes(tmp_path):
+    """jsemver's `return left.interpret(version) && right.interpret(version);` showed two
+    survivors alike, "→ removed conditional - replaced equality check with true": which operand
+    was not said. javac jumps to the false value when an operand of `&&` is false, as for `if`."""
+    eq_if, eq_else = "RemoveConditionalMutator_EQUAL_IF", "RemoveConditionalMutator_EQUAL_ELSE"
+    rows = [
+        (5, eq_if, 1, "replaced equality check with true", "SURVIVED"),
+        (5, eq_if, 5, "replaced equality check with true", "SURVIVED"),
+        (5, eq_else, 1, "replaced equality check with false", "KILLED"),
+        (5, eq_else, 5, "replaced equality check with false", "KILLED"),
+    ]
+    mutants, _ = _read(_xml(tmp_path, rows), AND)
+    assert [m.after for m in mutants] == [
+        "return true && right;",
+        "return left && true;",
+        "return false && right;",
+        "return left && false;",
+    ]
+    (op,) = operands("        return count == 0;") or []
+    assert (op.kind, op.jumps_when_true) == ("EQUAL", False)
+    assert operands("        return a ? b : c;") is None
+    assert operands("        return items.stream().anyMatch(i -> i > 0);") is None

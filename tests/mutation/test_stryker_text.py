@@ -78,6 +78,10 @@ def test_a_survivor_keeps_the_parentheses_the_source_has(mutants):
         ("!(a && b)", "a && b", "(a && b)"),
         ("foo(a)", "foo(!a)", "foo(!a)"),
         ("a && b // why", "a || b", "a || b"),  # a comment: Babel's text as it is
+        # the whole condition replaced: its grouping parentheses go with it (router's index.js
+        # read `if (!(this instanceof Router)) {` → `if (false)) {`)
+        ("!(this instanceof Router)", "false", "false"),
+        ("(a || b) && !(c)", "true", "true"),
     ],
 )
 def test_the_printed_code_in_the_sources_own_text(original, printed, exact):

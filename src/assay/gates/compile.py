@@ -63,6 +63,11 @@ NO_TESTS_HINT = (
     "pytest collects top-level `test_*` functions and `test_*` methods of `Test*` classes "
     "without `__init__`: name the tests so, or leave a file that holds none out of the run."
 )
+# any other language's file with no test (it compiled: "fix the compile errors" misled)
+NO_TEST_HINT = (
+    "The file declares no test the runner collects: add tests, or leave a file of shared cases "
+    "or helpers out of the run (its name need not look like a test file's)."
+)
 MISSING_HEADER = "UNVALIDATED: Gate 1 — MISSING DEPENDENCY"
 MISSING_HINT = (
     "Install the project's test dependencies for "
@@ -232,7 +237,7 @@ class CompileGate(BaseGate):
                 NO_TESTS_HINT,
             )
         if not result.collected:
-            return reject([f"{candidate.rel}: no tests collected (no test found)"])
+            return reject([f"{candidate.rel}: no tests collected (no test found)"], NO_TEST_HINT)
         ctx.facts.collected = result.collected
         return GateResult(
             self.name,

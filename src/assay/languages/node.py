@@ -42,7 +42,7 @@ from assay.languages.js_plans import (
     script_steps,
     stability_steps,
 )
-from assay.languages.node_checks import package_json
+from assay.languages.node_checks import package_json, script_runner
 from assay.languages.node_results import TITLE_SEP
 from assay.languages.plans import layout
 from assay.languages.tooling import TEST_ID_SEP, Ran, ToolRunner, nearest, under
@@ -133,6 +133,8 @@ class NodeRunner(ToolRunner):
         if self.conf.runner:
             return self.conf.runner
         pkg = package_json(ws.project, module)
+        if found := script_runner(pkg):  # what its `npm test` runs
+            return found
         deps = {**pkg.get("dependencies", {}), **pkg.get("devDependencies", {})}
         return next((r for r in DRIVEN if r in deps or self._bin(ws, module, r)), "node")
 
@@ -201,6 +203,8 @@ class NodeRunner(ToolRunner):
         load = run.tests.get(f"{rel}{TEST_ID_SEP}<file>")
         if runner in ("vitest", "mocha") and load is not None:  # the file did not load
             crash = f"{runner} could not load {rel}:\n{load.message}"
+        if node_checks.holds_no_test(run, load):  # collected nothing: gate 1 says so
+            crash, run.tests = None, {}
         if gap := node_checks.load_gap(self, ws, runner, module, rel, pkg, load, crash, checked.ok):
             return gap
         listed = CompileResult(

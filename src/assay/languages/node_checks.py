@@ -15,7 +15,7 @@ from assay.languages.compiler_output import tsc_errors
 from assay.languages.tooling import nearest, under
 
 if TYPE_CHECKING:
-    from assay.execution.runner import TestResult
+    from assay.execution.runner import TestResult, TestRun
     from assay.execution.workspace import Workspace
     from assay.languages.node import NodeRunner
 
@@ -115,11 +115,72 @@ def tsc(self: NodeRunner, ws: Workspace, rel: str, module: str) -> CompileResult
     return CompileResult(raw_lines=ran.raw_lines, duration_s=ran.result.duration_s)
 
 
+NOT_TAKEN = "assay: vitest's config takes no test file by this name"  # vitest_plan.mjs says it
+# vitest's words for a file that loads and declares no test
+NO_SUITE = "No test suite found in file"
+
+
+def holds_no_test(run: TestRun, load: TestResult | None) -> bool:
+    """Whether the first run loaded the file and found no test in it: vitest's "No test suite
+    found in file" (path-to-regexp's src/cases.spec.ts, a table of cases another test file
+    imports), a mocha or `node --test` run that ended 0 with no test. Gate 1 said "collection
+    did not finish ... Fix the compile errors" of such a file."""
+    if load is not None and NO_SUITE in load.message:
+        return True
+    return not run.tests and run.exit_status == 0 and not run.timed_out
+
+
+def not_taken(crash: str, rel: str) -> str | None:
+    """The project's vitest never runs `rel` (its `include` globs leave it out: negotiator's
+    `test/charset.js` against vitest's default `**/*.{test,spec}.?(c|m)[jt]s?(x)`): no verdict
+    on the file. It read "collection did not finish: vitest exited with status 0"."""
+    if NOT_TAKEN not in crash:
+        return None
+    said = crash[crash.index(NOT_TAKEN) + len(NOT_TAKEN) :].splitlines()[0].strip()
+    try:
+        include = ", ".join(json.loads(said).get("include") or [])
+    except (ValueError, AttributeError):
+        include = ""
+    return (
+        f"the project's vitest does not run {rel}: its `test.include` ({include or 'the default'}) "
+        "leaves the file out; name the file as the include says, add it there, or choose the "
+        'runner that runs it (runner = "..." in the language table)'
+    )
+
+
 def package_json(ws_project: Path, module: str) -> dict:
     try:
         return json.loads((ws_project / module / "package.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
+
+
+# what runs ahead of a test runner on a script's command line: `npx`, coverage, environment
+_WRAPPERS = {"npx", "cross-env", "nyc", "c8", "dotenv", "exec"}
+_SCRIPT_RUNNERS = {"vitest": "vitest", "jest": "jest", "mocha": "mocha", "_mocha": "mocha"}
+
+
+def script_runner(pkg: dict) -> str | None:
+    """The runner package.json's `test` script runs (vitest, jest, mocha, or node for
+    `node --test`), None when it names none of them. negotiator 1.1 has vitest for its
+    benchmarks (`vitest bench`) and tests with mocha (`"test": "mocha ... test/"`): the
+    dependency order chose vitest, and every test file was rejected at gate 1 ("collection did
+    not finish")."""
+    scripts = pkg.get("scripts")
+    script = scripts.get("test") if isinstance(scripts, dict) else None
+    if not isinstance(script, str):
+        return None
+    for command in re.split(r"&&|\|\||[;|]", script):
+        words = command.split()
+        for i, word in enumerate(words):
+            name = word.rsplit("/", 1)[-1]  # ./node_modules/.bin/mocha
+            if name in _SCRIPT_RUNNERS:
+                return _SCRIPT_RUNNERS[name]
+            if name == "node":
+                return "node" if "--test" in words[i + 1 :] else None
+            if not (name in _WRAPPERS or word.startswith("-") or re.match(r"\w+=", word)):
+                break  # another command: eslint, tsc, npm run build
+    return None
 
 
 def _version(ws: Workspace, tsc: str | None) -> str:
@@ -279,6 +340,8 @@ def load_gap(
             return self.environment(unparsed)  # the compiler parsed what jest could not
     if runner == "mocha" and (failed := mocha.config_failure(crash)):
         return self.environment(failed)
+    if runner == "vitest" and crash and (left_out := not_taken(crash, rel)):
+        return self.environment(left_out)
     missing = missing_package(crash) if crash else None
     declared = {
         name

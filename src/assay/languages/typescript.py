@@ -6,13 +6,15 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
 from assay.languages.base import Language, Toolchain, WritePlan
+from assay.languages.js_targets import TEST_DIRS, js_sources
+from assay.languages.mocha_spec import mocha_spec
 from assay.languages.node import NodeRunner, node_module_dirs, package_json
-from assay.languages.tooling import module_files, nearest
+from assay.languages.node_checks import script_runner
+from assay.languages.tooling import module_files, nearest, under
 from assay.sandbox import Profile, Sandbox
 
 if TYPE_CHECKING:
@@ -34,25 +36,6 @@ NODE_PROFILE = Profile(
         "npm_config_cache": "{cache}/npm",
     },
 )
-_JS_EXTENSIONS = (".ts", ".tsx", ".mts", ".cts", ".js", ".mjs", ".cjs", ".jsx")
-_RELATIVE_IMPORT = re.compile(
-    r"""(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)["'](\.{1,2}(?:/[^"']*)?)["']"""
-)
-TEST_DIRS = ("test", "tests", "__tests__")
-_WORD = re.compile(r"[A-Za-z_$][\w$]*")
-# `export * from "./x"`, `export * as ns from "./x"`, `export { a, b as c } from "./x"`
-_REEXPORT = re.compile(
-    r"""\bexport\s*(?:\*(?:\s*as\s+[\w$]+)?|\{[^}]*\})\s*from\s*["'](\.{1,2}/[^"']*)["']"""
-)
-# CommonJS's: `exports.json = require("./lib/types/json")` (body-parser's index.js),
-# `module.exports.a = require("./a")`, `module.exports = require("./lib")`
-_CJS_REEXPORT = re.compile(
-    r"""\b(?:module\.)?exports(?:\.([A-Za-z_$][\w$]*))?\s*=\s*require\s*\(\s*["'](\.{1,2}/[^"']*)["']"""
-)
-_EXPORTED = re.compile(
-    r"\bexport\s+(?:default\s+)?(?:declare\s+)?(?:async\s+)?"
-    r"(?:function\s*\*?|const|let|var|class|enum|abstract\s+class)\s*([A-Za-z_$][\w$]*)"
-)
 _NODE_ESM = re.compile(r'"(module|moduleResolution)"\s*:\s*"node(16|next)"', re.I)
 FRAMEWORKS = {
     "vitest": 'vitest (`import { describe, it, expect } from "vitest";`)',
@@ -62,68 +45,6 @@ FRAMEWORKS = {
     "node": 'node:test (`import { test } from "node:test"; '
     'import assert from "node:assert/strict";`)',
 }
-
-
-@lru_cache(maxsize=8)
-def resolve_relative(root: Path, base: PurePosixPath) -> PurePosixPath | None:
-    """The file a relative import names, as Node resolves it: the file, the file with an
-    extension, and for a directory (`require('../')`: the package under test, in many packages'
-    tests) its package.json `main`, then its `index` file."""
-    tries: list[PurePosixPath] = []
-    if base.name and base.name != "..":
-        stem = base.with_suffix("") if base.suffix in _JS_EXTENSIONS else base
-        tries += [base, *(stem.with_suffix(e) for e in _JS_EXTENSIONS)]
-    if (root / base).is_dir():
-        main = package_json(root, base.as_posix()).get("main")
-        if isinstance(main, str) and main.strip():
-            named = PurePosixPath(os.path.normpath(base / main))
-            tries.append(named)
-            if named.name and named.name != "..":
-                tries += [named.with_suffix(e) for e in _JS_EXTENSIONS]
-            tries += [named / f"index{e}" for e in _JS_EXTENSIONS]
-        tries += [base / f"index{e}" for e in _JS_EXTENSIONS]
-    return next((t for t in tries if (root / t).is_file()), None)
-
-
-def reexported(root: Path, barrel: PurePosixPath, words: set[str], depth: int = 3) -> list[str]:
-    """The modules a file re-exports (`export * from "./parse"`, `export { a } from "./b"`) that
-    declare a name the test uses, themselves or through their own re-exports (all of them when
-    none does), `depth` levels down: ufo's tests import from `../src`, an index of re-exports
-    with no code, and gate 4 measured nothing there (accepted, 0 mutants)."""
-
-    def text(module: PurePosixPath) -> str:
-        try:
-            return (root / module).read_text(encoding="utf-8", errors="replace")
-        except OSError:
-            return ""
-
-    def children(module: PurePosixPath) -> list[PurePosixPath]:
-        found = (
-            resolve_relative(root, PurePosixPath(os.path.normpath(module.parent / spec)))
-            for spec in _REEXPORT.findall(text(module))
-        )
-        return [m for m in found if m is not None]
-
-    def leads(module: PurePosixPath, depth: int) -> bool:
-        return bool(words & set(_EXPORTED.findall(text(module)))) or (
-            depth > 0 and any(leads(c, depth - 1) for c in children(module))
-        )
-
-    found = children(barrel) if depth > 0 else []
-    chosen = [m for m in found if leads(m, depth - 1)] or found
-    # a CommonJS index: the modules it exports under a name the test uses (body-parser's tests
-    # call `bodyParser.json()`: index.js holds no code of it, and gate 4 mutated only index.js),
-    # all of them when it names none
-    cjs = [
-        (name, m)
-        for name, spec in (_CJS_REEXPORT.findall(text(barrel)) if depth > 0 else [])
-        if (m := resolve_relative(root, PurePosixPath(os.path.normpath(barrel.parent / spec))))
-    ]
-    chosen += [m for name, m in cjs if not name or name in words] or [m for _, m in cjs]
-    out = []
-    for module in chosen:
-        out += [module.as_posix(), *reexported(root, module, words, depth - 1)]
-    return out
 
 
 def _profile(root: Path) -> Profile:
@@ -146,35 +67,25 @@ class NodeLanguage(Language):
         return NodeRunner(self.name, sandbox, project, settings, self.profile_for(project))
 
     def runner_spec(self, root: Path, path: Path) -> bool:
-        """mocha's default spec, `./test/*.{js,cjs,mjs}` of a package that tests with mocha and
-        names no `spec` of its own (body-parser's `test/json.js`: a directory gave no file)."""
-        if path.suffix not in (".js", ".cjs", ".mjs") or path.parent.name != "test":
+        """Whether the mocha of the package holding `path` takes it as a test file: its config's
+        `spec` (`.mocharc.*`, package.json "mocha"), else mocha's default `./test/*.{js,cjs,mjs}`
+        (body-parser's `test/json.js`: a directory gave no file; `mocha_spec`)."""
+        rel = PurePosixPath(path.relative_to(root).as_posix())
+        module = nearest(root, rel.as_posix(), ("package.json",))
+        if module is None:
             return False
-        package = path.parent.parent
-        if not (package / "package.json").is_file() or any(package.glob(".mocharc*")):
+        pkg = package_json(root, module)
+        if "mocha" not in {**pkg.get("dependencies", {}), **pkg.get("devDependencies", {})}:
             return False
-        pkg = package_json(root, package.relative_to(root).as_posix())
-        deps = {**pkg.get("dependencies", {}), **pkg.get("devDependencies", {})}
-        return "mocha" in deps and "spec" not in (pkg.get("mocha") or {})
+        spec = mocha_spec(root, PurePosixPath(module))
+        return spec is not None and spec.takes(PurePosixPath(under(module, rel.as_posix())))
 
     def profile_for(self, project: Project) -> Profile:
         return _profile(project.root)
 
     def targets_of(self, project: Project, source: str, rel: str) -> list[str]:
-        """The project's files a test file imports by relative path (`../src/price`,
-        `./util.js` standing for `util.ts`), those in a test directory left out: what gate 4
-        mutates."""
-        out: list[str] = []
-        words = set(_WORD.findall(source))
-        for spec in _RELATIVE_IMPORT.findall(source):
-            base = PurePosixPath(os.path.normpath(PurePosixPath(rel).parent / spec))
-            found = resolve_relative(project.root, base)
-            # a helper of the test suite (@fastify/merge-json-schemas' test/utils.js) is the
-            # tests' own code, not the code under test
-            helper = found is not None and bool(set(found.parts[:-1]) & set(TEST_DIRS))
-            if found is not None and not self.is_test_file(found.as_posix()) and not helper:
-                out += [found.as_posix(), *reexported(project.root, found, words)]
-        return list(dict.fromkeys(out))
+        """What gate 4 mutates: `js_targets.js_sources`."""
+        return js_sources(project.root, source, rel, self.is_test_file)
 
     def cache_inputs(self, project: Project, rel: str) -> list[str]:
         module = nearest(project.root, rel, ("package.json",)) or "."
@@ -208,7 +119,9 @@ class NodeLanguage(Language):
         path = where / f"{stem}.assay{'' if n == 1 else n}.test{ext}"
         pkg = package_json(root, module)
         deps = {**pkg.get("dependencies", {}), **pkg.get("devDependencies", {})}
-        runner = next((r for r in ("vitest", "jest", "mocha") if r in deps), "node")
+        runner = script_runner(pkg) or next(
+            (r for r in ("vitest", "jest", "mocha") if r in deps), "node"
+        )
         tsconfig = nearest(root, source_rel, ("tsconfig.json",))
         config = (
             (root / tsconfig / "tsconfig.json").read_text(errors="replace")

@@ -11,6 +11,7 @@ import { pathToFileURL } from "node:url";
 import { namePattern, outcome, passingNames, runPlan } from "./js_plan_common.mjs";
 
 const plan = JSON.parse(readFileSync(process.argv[2], "utf8"));
+const NOT_TAKEN = "assay: vitest's config takes no test file by this name"; // node_checks.py
 const { createVitest } = await import(pathToFileURL(`${plan.vitest}/dist/node.js`).href);
 const silent = { onInit() {} };
 const vitest = await createVitest("test", {
@@ -53,6 +54,14 @@ let code = 0;
 try {
   await vitest.init();
   const specs = await vitest.getRelevantTestSpecifications([plan.file]);
+  if (!specs.length) {
+    // the project's vitest never runs this file (its `include` leaves it out): say so, as
+    // `vitest run FILE` does ("No test files found"), instead of an empty run
+    const { include, exclude } = vitest.config;
+    console.error(`${NOT_TAKEN} ${JSON.stringify({ include, exclude })}`);
+    await vitest.close();
+    process.exit(4);
+  }
   const runOne = async (run) => {
     vitest.config.sequence.shuffle = run.seed === null ? user.shuffle : true;
     vitest.config.sequence.seed = run.seed === null ? user.seed : run.seed;

@@ -6,7 +6,7 @@ stay one code path whatever the language."""
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
@@ -162,16 +162,19 @@ def assemble(
     )
 
 
-def drop_other_tests(request: ToolRequest, language: Language, module: str) -> None:
+def drop_other_tests(
+    request: ToolRequest, language: Language, module: str, keep: Collection[str] = ()
+) -> None:
     """The module's other test files out of the copy (restored at the workspace's reset): the
-    tool runs only the requested tests, and a broken sibling cannot fail its build."""
+    tool runs only the requested tests, and a broken sibling cannot fail its build. `keep`: test
+    files the requested ones import (a table of cases named like a test file)."""
     from assay.execution.workspace import SKIP_DIRS
 
     for dirpath, dirnames, filenames in os.walk(request.root / module):
         dirnames[:] = [d for d in dirnames if d not in SKIP_DIRS and not d.startswith(".")]
         for name in filenames:
             rel = Path(dirpath, name).relative_to(request.root).as_posix()
-            if rel in request.tests or not language.is_test_file(rel):
+            if rel in request.tests or rel in keep or not language.is_test_file(rel):
                 continue
             if request.workspace is not None:
                 request.workspace.apply({rel: None})

@@ -21,10 +21,11 @@ _TOKEN = re.compile(
 _NAME = re.compile(r"[\w$]")
 
 
-def _grouping(tokens: list[str]) -> set[int]:
-    """Indexes of the parentheses that only group: a `(` after an operator or at the start, and
-    its `)`, unless an arrow's parameters (`) =>`); a call's, `if (`'s or `return (`'s are kept."""
-    out: set[int] = set()
+def _grouping(tokens: list[str]) -> dict[int, int]:
+    """The parentheses that only group, each index to its partner's: a `(` after an operator or
+    at the start, and its `)`, unless an arrow's parameters (`) =>`); a call's, `if (`'s or
+    `return (`'s are kept."""
+    out: dict[int, int] = {}
     stack: list[int | None] = []
     for i, tok in enumerate(tokens):
         if tok == "(":
@@ -34,8 +35,22 @@ def _grouping(tokens: list[str]) -> set[int]:
         elif tok == ")" and stack:
             opened = stack.pop()
             if opened is not None and tokens[i + 1 : i + 2] != ["=>"]:
-                out |= {opened, i}
+                out |= {opened: i, i: opened}
     return out
+
+
+def _widened(pairs: dict[int, int], first: int, last: int) -> tuple[int, int]:
+    """Tokens `first..last` (indexes in the whole list) and the grouping parentheses that go
+    with them: those whose partner lies inside, and those wrapping them whole. Replacing
+    `!(this instanceof Router)` by `false` left its `)` behind: `if (false)) {`."""
+    while True:
+        before = [pairs[i] for i in range(first, last + 1) if pairs.get(i, first) < first]
+        after = [pairs[i] for i in range(first, last + 1) if pairs.get(i, last) > last]
+        if pairs.get(first - 1) == last + 1:
+            before, after = [first - 1], [last + 1]
+        if not before and not after:
+            return first, last
+        first, last = min([first, *before]), max([last, *after])
 
 
 def _key(token: str) -> str:
@@ -64,9 +79,11 @@ def exact_replacement(original: str, printed: str) -> str:
     every = [t.group() for t in old]
     if "".join(every) != "".join(original.split()) or not new or _comment(every):
         return printed  # a comment or text the tokenizer does not know: leave Babel's
-    drop_old = _grouping([t.group() for t in old])
+    whole = old
+    pairs = _grouping([t.group() for t in old])
     drop_new = _grouping([t.group() for t in new])
-    old = [t for i, t in enumerate(old) if i not in drop_old]
+    index = [i for i in range(len(old)) if i not in pairs]  # `old`'s tokens in `whole`
+    old = [whole[i] for i in index]
     new = [t for i, t in enumerate(new) if i not in drop_new]
     if not old or not new:
         return printed
@@ -89,8 +106,9 @@ def exact_replacement(original: str, printed: str) -> str:
             take(old[i2 - 1].end())
             continue
         if i1 < i2:  # the original's tokens this change removes or replaces
-            take(old[i1].start())
-            skip(old[i2 - 1].end())
+            first, last = _widened(pairs, index[i1], index[i2 - 1])
+            take(max(pos, whole[first].start()))
+            skip(whole[last].end())
         else:
             take(old[i1].start() if i1 < len(old) else len(original))
         if j1 < j2:
@@ -100,6 +118,9 @@ def exact_replacement(original: str, printed: str) -> str:
             out.append(before + text + after)
     take(len(original))
     exact = "".join(out)
+    opened = [t.group() for t in _tokens(exact)]
+    if opened.count("(") != opened.count(")"):
+        return printed  # a parenthesis left without its partner: Babel's text
     # the same tokens as Babel's (only spaces differ: a body emptied to `{}`): Babel's text
     same = [t.group() for t in _tokens(exact)] == [t.group() for t in _tokens(printed)]
     return printed if same else exact

@@ -8,7 +8,8 @@ false: ulid-creator's `if (random == null || random.length != RANDOM_BYTES) thro
 survivor "replaced equality check with true", which reads as a constructor that always throws and
 yet passed every test (it was `random == null` made false: no test passes a null array).
 
-Here the condition of a one-line `if`/`while` that is a flat chain of `||` or of `&&` is split into
+Here the condition of a one-line `if`/`while`/`for`, or the value of a one-line `return`, that is a
+flat chain of `||` or of `&&` (or one comparison) is split into
 its operands, each operand matched to PIT's mutants of its kind on that line by bytecode order (one
 conditional jump per operand: a comparison or a plain boolean), and the mutant is the operand
 replaced by the value it takes. Anything else (ternaries, nested logic, lambdas, conditions over
@@ -21,6 +22,7 @@ import re
 from dataclasses import dataclass
 
 _HEAD = re.compile(r"^\s*(?:\}\s*)?(?:else\s+)?(if|while|for)\s*\(")
+_RETURN = re.compile(r"^\s*return\s+")
 _STRING = re.compile(r'"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'')
 # a comparison, not a shift, an arrow or a generic's bracket next to `?`
 _COMPARISON = re.compile(r"==|!=|<=|>=|(?<![<>-])[<>](?![<>=])")
@@ -60,6 +62,11 @@ def operands(line: str) -> list[Operand] | None:
     """The operands of the line's `if (...)`/`while (...)` condition, or None where the line is
     not that simple (see the module's docstring)."""
     masked = _STRING.sub(lambda m: '"' + "_" * (len(m.group()) - 2) + '"', line)
+    value = _RETURN.match(masked)
+    if value is not None and "->" not in masked and masked.rstrip().endswith(";"):
+        # `return a && b;`: javac jumps as for `if (a && b)`, to the false value's or the true
+        # one's `iconst` (jsemver's And.interpret: two survivors read alike in PIT's words)
+        return _operands(masked, value.end(), len(masked.rstrip()) - 1)
     head = _HEAD.match(masked)
     if head is None or "->" in masked:
         return None
@@ -82,6 +89,11 @@ def operands(line: str) -> list[Operand] | None:
             return None
         if _LOGIC.search(masked[end:close_at]) or _COMPARISON.search(masked[end:close_at]):
             return None
+    return _operands(masked, start, end)
+
+
+def _operands(masked: str, start: int, end: int) -> list[Operand] | None:
+    """The operands of the condition masked[start:end], None where it is not a flat chain."""
     spans = _split(masked, start, end)
     if spans is None:
         return None

@@ -34,6 +34,7 @@ from assay.errors import RunFailed
 from assay.feedback import relativize
 from assay.languages import LANGUAGES
 from assay.languages.compiler_output import node_error_tail
+from assay.languages.js_targets import imported_files
 from assay.languages.node import TITLE_SEP, package_json
 from assay.languages.tooling import TEST_ID_SEP, nearest, under
 from assay.mutation.model import DETECTED, Mutant, MutantResult, MutationResult, Status
@@ -113,7 +114,8 @@ class Stryker:
         )
         scoped = None
         if config["testRunner"] != "command":
-            drop_other_tests(request, LANGUAGES[self.language], module)
+            kept = imported_files(request.root, request.tests)
+            drop_other_tests(request, LANGUAGES[self.language], module, kept)
             if config["testRunner"] == "mocha" and (own := project_mocha(request.root, base)):
                 plugin = home() / "node_modules" / RUNNERS["mocha"] / "dist/src"
                 stryker_mocha.configure(config, base / ".assay-stryker", plugin, own)
@@ -125,6 +127,7 @@ class Stryker:
                 stryker_tape.configure(
                     config, base / ".assay-stryker", [request.root / t for t in request.tests]
                 )
+        stryker_scope.logging_out(config, base / ".assay-stryker")
         (base / CONFIG).write_text(json.dumps(config, indent=2), encoding="utf-8")
         report = base / REPORT
         report.unlink(missing_ok=True)

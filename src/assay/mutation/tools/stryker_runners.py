@@ -9,7 +9,7 @@ import re
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from assay.languages.node import package_json
+from assay.languages.node_checks import package_json, script_runner
 from assay.sandbox import assay_cache
 
 STRYKER_VERSION = "9.6.1"
@@ -84,6 +84,8 @@ def runner(root: Path, module: str, configured: str | None = None) -> str:
     if configured:
         return configured
     pkg = package_json(root, module)
+    if found := script_runner(pkg):  # what its `npm test` runs
+        return found
     deps = {**pkg.get("dependencies", {}), **pkg.get("devDependencies", {})}
     here = PurePosixPath(module)
     bins = [root / d / "node_modules" / ".bin" for d in (here, *here.parents)]

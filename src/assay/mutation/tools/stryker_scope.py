@@ -33,6 +33,7 @@ from urllib.parse import unquote, urlparse
 from assay.sandbox.view import hand_over
 
 RUN, OUT, NO_COVERAGE = 1, 2, 3
+LOGGING = "assay: a logging call (not mutated, as Python's are not)"
 REASONS = {
     OUT: "assay: out of gate 4's scope (code the tests do not run in a function)",
     NO_COVERAGE: "assay: no test runs this code",
@@ -239,3 +240,17 @@ def top_level_out(config: dict, own: Path) -> None:
     hand_over(own, plugin, own / "toplevel.json")
     config["plugins"] = [*config.get("plugins", []), str(plugin)]
     config["ignorers"] = [*config.get("ignorers", []), "assay-top-level"]
+
+
+def logging_out(config: dict, own: Path) -> None:
+    """Every Stryker run: assay's ignorer plugin (`stryker_logging.mjs`) leaves out logging calls
+    (`console.log`, `logger.info`, the `debug` package's `debug(...)`), which Python's operators
+    never mutate: their mutants change a message no test reads (router's `debug('dispatching
+    %s %s', ...)` → `debug("", ...)` survived every test)."""
+    own.mkdir(exist_ok=True)
+    plugin = own / "logging.mjs"
+    shutil.copyfile(Path(__file__).with_name("stryker_logging.mjs"), plugin)
+    (own / "logging.json").write_text(json.dumps({"reason": LOGGING}), encoding="utf-8")
+    hand_over(own, plugin, own / "logging.json")
+    config["plugins"] = [*config.get("plugins", []), str(plugin)]
+    config["ignorers"] = [*config.get("ignorers", []), "assay-logging"]
