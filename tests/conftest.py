@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import subprocess
 import sys
@@ -51,6 +52,14 @@ def run_cli(*args: str, cwd: Path | None = None, env: dict | None = None, timeou
         env=env,
         timeout=timeout,
     )
+
+
+def verify_json(root: Path, rel: str, out: Path) -> tuple[dict, str]:
+    """`assay verify REL -f json=OUT` run in `root` by the real CLI: the file's JSON entry, and the
+    end of what the terminal showed (for failure messages)."""
+    proc = run_cli("verify", rel, "-f", f"json={out}", cwd=root)
+    [entry] = json.loads(out.read_text())["files"]
+    return entry, proc.stdout[-3000:]
 
 
 def commit_all(root: Path) -> None:

@@ -8,13 +8,12 @@ instead missed yamllint's rules, which its harness loads by name.)"""
 
 from __future__ import annotations
 
-import json
 import textwrap
 
 import pytest
 
 from assay.project import Project
-from tests.conftest import run_cli
+from tests.conftest import verify_json
 
 FILES = {
     "lint/__init__.py": "",
@@ -91,10 +90,8 @@ def test_a_helper_module_of_the_test_directory_is_found_by_absolute_and_relative
 @pytest.mark.slow  # gate 4 end to end: ~6 s at load 10
 def test_a_file_is_judged_on_what_its_helper_runs(project, tmp_path):
     root = project(FILES, "[tool.assay]\ngates = ['compile', 'green', 'mutation']\n")
-    out = tmp_path / "r.json"
-    proc = run_cli("verify", "lint/test/test_dup.py", "-f", f"json={out}", cwd=root)
-    [f] = json.loads(out.read_text())["files"]
-    assert f["verdict"] == "accepted", (f["gates"], proc.stdout[-2000:])
+    f, shown = verify_json(root, "lint/test/test_dup.py", tmp_path / "r.json")
+    assert f["verdict"] == "accepted", (f["gates"], shown)
     [gate] = [g for g in f["gates"] if g["gate"] == "mutation"]
     assert "lint/checker.py" in gate["reached"], gate
 

@@ -7,13 +7,11 @@ there is a note, not a verdict."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from assay.gates.beyond import downstream
 from assay.project import Project
-from tests.conftest import run_cli
+from tests.conftest import verify_json
 
 FILES = {
     "cron/__init__.py": """
@@ -97,13 +95,11 @@ def test_a_test_whose_kills_are_in_a_module_its_file_does_not_import_is_not_low_
     project, tmp_path
 ):
     root = project(FILES, "[tool.assay]\ngates = ['compile', 'green', 'mutation']\n")
-    out = tmp_path / "r.json"
-    proc = run_cli("verify", "tests/test_errors.py", "-f", f"json={out}", cwd=root)
-    [f] = json.loads(out.read_text())["files"]
+    f, shown = verify_json(root, "tests/test_errors.py", tmp_path / "r.json")
     assert "cron/_parser.py" not in f["targets"], f["targets"]
     tests = {t["id"].split("::", 1)[1]: t for t in f["tests"]}
     empty = tests["test_empty_expression"]
-    assert empty["verdict"] == "accepted", (empty, proc.stdout[-3000:])
+    assert empty["verdict"] == "accepted", (empty, shown)
     assert empty["note"].startswith(
         "kills no mutant of the modules its file imports, but kills one of cron/_parser.py"
     ), empty

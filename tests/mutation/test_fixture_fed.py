@@ -7,14 +7,13 @@ judge them: a note says so, naming the fixture."""
 
 from __future__ import annotations
 
-import json
 import textwrap
 
 import pytest
 
 from assay.gates.reach import fed_tests
 from assay.project import Project
-from tests.conftest import run_cli
+from tests.conftest import verify_json
 
 FILES = {
     "tdb/__init__.py": "from tdb.queries import where\nfrom tdb.table import Table\n",
@@ -87,14 +86,12 @@ def test_the_tests_a_conftest_fixture_feeds_are_known_by_function(project):
 @pytest.mark.slow  # gate 4 end to end: 6 s at load 5
 def test_a_fixture_fed_test_out_of_gate_4s_scope_is_not_low_value(project, tmp_path):
     root = project(FILES, "[tool.assay]\ngates = ['compile', 'green', 'mutation']\n")
-    out = tmp_path / "r.json"
-    proc = run_cli("verify", "tests/test_tables.py", "-f", f"json={out}", cwd=root)
-    [f] = json.loads(out.read_text())["files"]
+    f, shown = verify_json(root, "tests/test_tables.py", tmp_path / "r.json")
     assert f["targets"] == ["tdb/queries.py"], f
     tests = {t["id"].split("::", 1)[1]: t for t in f["tests"]}
     for name in ("test_insert_counts", "TestTable::test_name"):
         t = tests[name]
-        assert t["verdict"] == "accepted", (t, proc.stdout[-3000:])
+        assert t["verdict"] == "accepted", (t, shown)
         assert t["note"] == (
             "gate 4 cannot judge it: it takes the fixture 'db' of tests/conftest.py, and none of"
             " the code it runs in gate 4's scope (tdb/queries.py) has a mutant"

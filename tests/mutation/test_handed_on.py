@@ -6,13 +6,12 @@ holding it) now counts by its type alone; what the project computes with it stil
 
 from __future__ import annotations
 
-import json
 import textwrap
 
 import pytest
 
 from assay._assay_sandbox.mutation.through import passed_through
-from tests.conftest import run_cli
+from tests.conftest import verify_json
 
 
 def spans_of(source: str) -> set[tuple[int, str]]:
@@ -112,11 +111,9 @@ FILES = {
 @pytest.mark.slow  # gate 4 end to end
 def test_a_renderer_built_only_to_hand_on_does_not_make_its_module_accountable(project, tmp_path):
     root = project(FILES, "[tool.assay]\ngates = ['compile', 'green', 'mutation']\n")
-    out = tmp_path / "r.json"
-    proc = run_cli("verify", "tests/test_base.py", "-f", f"json={out}", cwd=root)
-    [f] = json.loads(out.read_text())["files"]
+    f, shown = verify_json(root, "tests/test_base.py", tmp_path / "r.json")
     gate = next(g for g in f["gates"] if g["gate"] == "mutation")
-    assert f["verdict"] == "accepted", (gate, proc.stdout[-3000:])
+    assert f["verdict"] == "accepted", (gate, shown)
     # the renderer's mutants changed nothing the test receives: listed apart, not counted
     unexercised = {m["line"] for m in gate["unexercised_mutants"]}
     assert {6, 7, 8, 9, 10} <= unexercised, gate  # separator, equals, width, prefix, indent

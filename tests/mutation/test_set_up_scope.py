@@ -7,14 +7,13 @@ it (a note, as for a test a conftest fixture feeds), never `low_value`."""
 
 from __future__ import annotations
 
-import json
 import textwrap
 
 import pytest
 
 from assay.gates.set_up import set_up_fed
 from assay.project import Project
-from tests.conftest import run_cli
+from tests.conftest import verify_json
 
 FILES = {
     "calc/__init__.py": "",
@@ -110,11 +109,9 @@ def test_a_set_up_that_builds_nothing_of_the_project_feeds_no_test(project):
 @pytest.mark.slow  # gate 4 end to end
 def test_the_code_a_set_up_runs_is_out_of_gate_4s_scope(project, tmp_path):
     root = project(FILES, "[tool.assay]\ngates = ['compile', 'green', 'mutation']\n")
-    out = tmp_path / "r.json"
-    proc = run_cli("verify", "tests/test_missed.py", "-f", f"json={out}", cwd=root)
-    [f] = json.loads(out.read_text())["files"]
+    f, shown = verify_json(root, "tests/test_missed.py", tmp_path / "r.json")
     gate = next(g for g in f["gates"] if g["gate"] == "mutation")
-    assert f["verdict"] == "accepted", (gate, proc.stdout[-3000:])
+    assert f["verdict"] == "accepted", (gate, shown)
     # Evaluator.__init__ runs in setUp only: none of its mutants is the file's
     assert gate["scope"]["functions"] == ["calc/ev.py::Evaluator.eval"], gate
     tests = {t["id"].split("::", 1)[1]: t for t in f["tests"]}
@@ -144,11 +141,9 @@ def test_a_file_that_only_reads_what_set_up_built_is_not_a_test_of_no_code(proje
             """,
     }
     root = project(files, "[tool.assay]\ngates = ['compile', 'green', 'mutation']\n")
-    out = tmp_path / "r.json"
-    proc = run_cli("verify", "tests/test_defaults.py", "-f", f"json={out}", cwd=root)
-    [f] = json.loads(out.read_text())["files"]
+    f, shown = verify_json(root, "tests/test_defaults.py", tmp_path / "r.json")
     gate = next(g for g in f["gates"] if g["gate"] == "mutation")
     # its tests run no function of the project themselves: not "a test of no code", a skip
-    assert f["verdict"] != "rejected", (gate, proc.stdout[-3000:])
+    assert f["verdict"] != "rejected", (gate, shown)
     assert gate["status"] == "skip", gate
     assert "takes its objects from setUp (tests/base.py)" in gate["reason"], gate
