@@ -31,12 +31,15 @@ FILES = {
 
 
         def parse(expression):
+            # as cron-descriptor's: mutants before the check the test is about
+            parsed = ["", "", "", "", "", "", ""]
             if not expression:
                 raise MissingField("expression")
             parts = expression.split()
+            parsed[: len(parts)] = parts
             if len(parts) < 5:
                 raise FormatProblem(f"only {len(parts)} parts")
-            return parts
+            return parsed
         """,
     "cron/describe.py": """
         from cron._parser import parse

@@ -5,24 +5,19 @@ cron-descriptor's `with pytest.raises(MissingFieldError): ExpressionDescriptor("
 `ExpressionParser.parse`, which the test file never imports, and was `low_value` "kills none of
 the 4 mutants of the code it runs" (the constructor's option handling, which it does not check).
 Before a test is called so, it runs on the mutants of the project modules its file's imports
-import in turn (in the functions it executes, at most `PROVE` of them): a kill there is a note,
-not a verdict. The file's score stays its imports' own.
+import in turn (in the functions it executes, at most `mutation.prove` of them, as any test left
+to prove): a kill there is a note, not a verdict. The file's score stays its imports' own.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import PurePosixPath
 
 from assay.errors import RunFailed
 from assay.gates.base import GateContext
 from assay.mutation.attribution import attribute, function_of
-from assay.mutation.model import COUNTED, DETECTED, MutationResult
+from assay.mutation.model import COUNTED, MutationResult
 from assay.project import Project
-
-# mutants each test runs on beyond the file's scope, the ones it runs directly first: a test that
-# kills there mostly kills on the first few (toolz's test_curried.py: 5 tests, 20 each took 15 s)
-PROVE = 5
 
 
 def downstream(project: Project, targets: list[str]) -> list[str]:
@@ -66,13 +61,12 @@ def beyond(functions: list[str], modules: list[str], measure: Measure) -> dict[s
     run = measure(modules, functions)
     where: dict[str, set[str]] = {}
     for m, r in run.scored:
-        if r.status in DETECTED or r.killed_by:
-            for f in {function_of(t) for t in r.killed_by}:
-                where.setdefault(f, set()).add(m.file)
+        for f in {function_of(t) for t in r.killed_by}:
+            where.setdefault(f, set()).add(m.file)
     return {
         f: (
             "kills no mutant of the modules its file imports, but kills one of "
-            f"{', '.join(sorted(files, key=lambda p: PurePosixPath(p).parts))}, which they hand"
+            f"{', '.join(sorted(files))}, which they hand"
             " work on to (out of the file's scope: not in its score)"
         )
         for f, files in where.items()

@@ -23,7 +23,7 @@ from assay.events import GateProgress
 from assay.feedback import compose
 from assay.gates import newer_syntax
 from assay.gates.base import BaseGate, GateContext
-from assay.gates.beyond import PROVE, proved_beyond
+from assay.gates.beyond import proved_beyond
 from assay.gates.constants import constant_readers, module_values
 from assay.gates.mutation_scope import (
     changed_mutants,
@@ -284,8 +284,7 @@ class MutationGate(BaseGate):
             ctx.sandbox,
             PYTHON.python(ctx.settings),
             ctx.project.source_roots,
-            # proving beyond the file's scope: a few mutants per test tell whether it kills there
-            conf if tests is None else conf.model_copy(update={"prove": min(conf.prove, PROVE)}),
+            conf,
             pytest_args(ctx.project, ctx.settings),
             store,
             ctx.standby,
