@@ -80,7 +80,9 @@ def test_good_tests_kill_all_but_the_boundaries_and_the_tree_is_untouched(go_exa
     assert statuses[(10, "<", "<=")] is Status.SURVIVED  # Total(0) is never tried
     assert statuses[(13, "+=", "-=")] is Status.KILLED
     assert statuses[(23, "*", "/")] is Status.KILLED
-    assert result.counts["Killed"] == 7 and result.counts["Survived"] == 3
+    # the fourth: `pct < 0 || pct > 100` -> `&&` (the out-of-range panic is never tried)
+    assert statuses[(20, "||", "&&")] is Status.SURVIVED
+    assert result.counts["Killed"] == 7 and result.counts["Survived"] == 4
     killed = dict(result.scored)
     assert any(
         r.killed_by == ["price/price_test.go::TestDiscountRoundsDown"] for r in killed.values()
@@ -380,7 +382,7 @@ def _verify_package(tmp_path, name: str, code: str, tests: str):
     from assay import api
 
     root = tmp_path / name
-    root.mkdir()
+    root.mkdir(parents=True)
     (root / "go.mod").write_text(f"module example.com/{name}\n\ngo 1.21\n")
     (root / f"{name}.go").write_text(code)
     (root / f"{name}_test.go").write_text(tests)
@@ -404,13 +406,13 @@ def test_a_test_after_a_panic_is_run_again_not_called_low_value(tmp_path):
 
 KINDS = """package kinds
 
-// IsX: a switch returning booleans, which no operator of the engine changes.
-func IsX(s string) bool {
+// Label: a switch returning strings, which no operator of the engine changes.
+func Label(s string) string {
 	switch s {
 	case "x", "X", "*":
-		return true
+		return "ex"
 	default:
-		return false
+		return "other"
 	}
 }
 
@@ -422,9 +424,9 @@ KINDS_TEST = """package kinds
 
 import "testing"
 
-func TestIsX(t *testing.T) {
-	if !IsX("x") || IsX("a") {
-		t.Fatal("isX")
+func TestLabel(t *testing.T) {
+	if Label("x") != "ex" || Label("a") != "other" {
+		t.Fatal("label")
 	}
 }
 
@@ -440,7 +442,9 @@ func TestDouble(t *testing.T) {
 def test_a_test_of_code_with_no_mutant_is_not_judged_not_low_value(tmp_path):
     """semver's TestIsX and cast's TestToSliceE were `low_value` ("reaches no mutant: none of the
     project lines it runs has one"): they test switches returning values, where the engine's
-    operators change nothing. Gate 4 cannot judge them; it says so in a note."""
+    operators change nothing. Gate 4 cannot judge them; it says so in a note. A file of such tests
+    alone is not charged with the functions it never calls (slug's TestSubstituteRuneLang alone
+    was rejected at 0% on the lines of MakeLang, "no test runs this line")."""
     from assay.gates.mutation_tool import NO_MUTANT_THERE
     from assay.model import Verdict
 
@@ -448,11 +452,15 @@ def test_a_test_of_code_with_no_mutant_is_not_judged_not_low_value(tmp_path):
     assert entry.verdict is Verdict.ACCEPTED, [g.feedback for g in entry.gates]
     verdicts = {t.id: t.verdict for t in entry.tests}
     assert verdicts == {
-        "kinds_test.go::TestIsX": Verdict.ACCEPTED,
+        "kinds_test.go::TestLabel": Verdict.ACCEPTED,
         "kinds_test.go::TestDouble": Verdict.ACCEPTED,
     }, entry.tests
     notes = {t.id: t.note for t in entry.tests}
-    assert notes == {"kinds_test.go::TestIsX": NO_MUTANT_THERE, "kinds_test.go::TestDouble": ""}
+    assert notes == {"kinds_test.go::TestLabel": NO_MUTANT_THERE, "kinds_test.go::TestDouble": ""}
+    first = KINDS_TEST.split("func TestDouble")[0]
+    alone = _verify_package(tmp_path / "alone", "kinds", KINDS, first)
+    assert alone.verdict is Verdict.ACCEPTED, [g.feedback for g in alone.gates]
+    assert [t.note for t in alone.tests] == [NO_MUTANT_THERE]
 
 
 INIT = """package tbl

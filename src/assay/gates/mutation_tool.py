@@ -175,6 +175,8 @@ def judge(
             if why:
                 low_value[t] = why
     notes = {**judged.redundant, **judged.unjudged}
+    if not run.scored and not diff:  # the code they run has no mutant at all (a Go `switch`)
+        notes.update({t: NO_MUTANT_THERE for t in run.ran_targets if t not in low_value})
     for t in [t for t, why in low_value.items() if why == REACHES_NONE and t in run.ran_targets]:
         # it ran the project's code, where the tool has nothing to change (semver's `isX`, a
         # switch returning booleans, has no mutant under the Go engine's operators)

@@ -44,16 +44,16 @@ FOREIGN = tuple(
     for pattern, category in (
         (r"boundary", "comparison_boundary"),
         (r"negat\w*cond|cond\w*negat|EqualityOperator", "comparison_negation"),
-        (r"ConditionalExpression|RemoveConditional", "condition"),
-        (r"LogicalOperator", "boolean_operator"),
+        (r"ConditionalExpression|RemoveConditional|invert_condition", "condition"),
+        (r"LogicalOperator|invert_logical", "boolean_operator"),
         (r"arithmetic|^math", "arithmetic"),
         (r"AssignmentOperator|UpdateOperator|increment", "augmented_assignment"),
         (r"UnaryOperator|InvertNeg|invert_negatives", "unary_minus_removal"),
-        (r"BooleanLiteral", "boolean_literal"),
+        (r"Boolean_?Literal", "boolean_literal"),
         (r"StringLiteral", "string"),
         (r"BlockStatement", "body_removal"),
         (r"Return|FnValue|ArrowFunction", "return_value"),
-        (r"MethodCall|VoidMethod", "call_removal"),
+        (r"MethodCall|VoidMethod|call_removal", "call_removal"),
     )
 )
 # the function a JavaScript or TypeScript text declares (`export function f(`, `async f(`)

@@ -186,7 +186,7 @@ class GoEngine:
             for lines in each.values():
                 for file, numbers in lines.items():
                     by_tests.setdefault(file, set()).update(numbers)
-            scope = executed(scope, bodies, by_tests if each else covered, result)
+            scope = executed(scope, bodies, by_tests if each else covered, result, bool(each))
         per_mutant = max(10.0, baseline.duration_s * 5)
 
         def judge(m: Mutant) -> MutantResult:
