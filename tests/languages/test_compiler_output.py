@@ -128,3 +128,15 @@ def test_a_maven_plugin_other_than_the_compiler_failing_is_not_the_tests_compile
         "/tmp/ws/project/target/rat.txt"
     )
     assert failed_outside_javac(MAVEN) is None  # javac's own failure stays the test's
+    # commons-csv (commons-parent 104) on Debian's Maven 3.8.7: the reason is on the next lines
+    enforcer = (
+        "\x1b[0m\x1b[0m[ERROR] Failed to execute goal org.apache.maven.plugins:maven-enforcer-plugin"
+        ":3.6.3:enforce (enforce-maven-version) on project commons-csv: \n[ERROR] Rule 0: org.apache"
+        ".maven.enforcer.rules.version.RequireMavenVersion failed with message:\n[ERROR] Detected "
+        "Maven Version: 3.8.7 is not in the allowed range [3.9,).\n[ERROR] -> [Help 1]\n[ERROR] \n"
+    )
+    assert failed_outside_javac(enforcer) == (
+        "Failed to execute goal org.apache.maven.plugins:maven-enforcer-plugin:3.6.3:enforce "
+        "(enforce-maven-version) on project commons-csv: Detected Maven Version: 3.8.7 is not in "
+        "the allowed range [3.9,)."
+    )

@@ -141,7 +141,19 @@ def failed_outside_javac(text: str) -> str | None:
     """Maven's failure line when a plugin other than the compiler stopped the build (a RAT
     license check, an enforcer rule): javac said nothing of the candidate, so assay cannot
     judge it (commons-lang3's RAT check on a file without a header was a "COMPILE ERROR")."""
-    found = _GOAL_FAILED.search(re.sub(r"\x1b\[[0-9;]*m", "", text))
+    plain = re.sub(r"\x1b\[[0-9;]*m", "", text)
+    found = _GOAL_FAILED.search(plain)
     if found is None or found.group(1) == "org.apache.maven.plugins:maven-compiler-plugin":
         return None
-    return found.group(0).removesuffix(" -> [Help 1]").strip()
+    said = found.group(0).removesuffix(" -> [Help 1]").strip()
+    if said.endswith(":"):  # the reason is on the lines after (commons-csv's enforcer rule:
+        # "Detected Maven Version: 3.8.7 is not in the allowed range [3.9,).")
+        after = []
+        for line in plain[found.end() :].splitlines()[1:4]:
+            line = line.removeprefix("[ERROR]").strip()
+            if not line or line.startswith("->"):
+                break
+            if not re.match(r"Rule \d+: \S+ failed with message:$", line):
+                after.append(line)
+        said = " ".join([said, *after])
+    return said
