@@ -16,17 +16,17 @@ import re
 import shutil
 import subprocess
 import threading
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from assay._assay_sandbox.mutation.protocol import Status
+from assay._assay_sandbox.mutation.protocol import EARLY_STOP, Status
 from assay.languages.go import GO, module_cache
 from assay.languages.go_source import test_names
 from assay.languages.tooling import TEST_ID_SEP, nearest, under
 from assay.mutation.model import Mutant, MutantResult, MutationResult
 from assay.mutation.tools.base import ToolRequest
 from assay.mutation.tools.go_coverage import covered_lines, executed, per_test_lines
+from assay.mutation.tools.go_early import Certainty, run_all, run_order
 from assay.mutation.tools.scratch_run import ScratchDirs, ToolFailed, run_tool, touched_lines
 from assay.sandbox import assay_cache
 
@@ -189,7 +189,7 @@ class GoEngine:
             scope = executed(scope, bodies, by_tests if each else covered, result, bool(each))
         per_mutant = max(10.0, baseline.duration_s * 5)
 
-        def judge(m: Mutant) -> MutantResult:
+        def judge(m: Mutant, among: list[str]) -> MutantResult:
             if m.line not in covered.get(m.file, set()):
                 return MutantResult(Status.NO_COVERAGE, reason="no test reaches this line")
             here = dirs.out / m.id
@@ -224,7 +224,7 @@ class GoEngine:
                 out = _status(ran.stdout, ran.returncode, ran.timed_out, ran.duration_s)
                 return out, unfinished(ran.stdout, among) if out.status is Status.KILLED else []
 
-            first, left = go_test(names)
+            first, left = go_test(among)
             # a panic ends the test binary: the tests after it never ran under this mutant, and
             # one of them would be `low_value` for kills it never had the chance to make
             # (semver's TestValidatePrerelease, after TestParts' nil dereference)
@@ -244,16 +244,26 @@ class GoEngine:
             ran = set()
         result.ran_targets = {owner[n] for n in ran}
         jobs = max(1, min(2, request.settings.jobs or 2))
-        with ThreadPoolExecutor(max_workers=jobs) as pool:
-            for m, r in zip(scope, pool.map(judge, scope), strict=True):
-                if r.status is not Status.NO_COVERAGE:
-                    running = [n for n in names if m.line in each.get(n, {}).get(m.file, ())]
-                    # a line Go's profile gives no block of its own (a `case` expression) is
-                    # known to run only through the tests that failed on its mutant
-                    near = set(running) | set(r.killed_by)
-                    r.covered_by = [owner[n] for n in names if n in near or not each]
-                r.killed_by = [owner.get(n, n) for n in r.killed_by]
-                result.results[m.id] = r
+        early = (
+            Certainty.of(scope, request, sources)
+            if request.executed_only
+            and request.lines is None
+            and request.settings.mutation.early_stop
+            else None
+        )
+        judged = run_all(run_order(scope), names, each, covered, judge, jobs, early)
+        # after an early stop the kill sets are partial: no test can be told redundant
+        result.per_test_kills = not any(r.reason == EARLY_STOP for r in judged.values())
+        for m in scope:
+            r = judged[m.id]
+            if r.status is not Status.NO_COVERAGE:
+                running = [n for n in names if m.line in each.get(n, {}).get(m.file, ())]
+                # a line Go's profile gives no block of its own (a `case` expression) is
+                # known to run only through the tests that failed on its mutant
+                near = set(running) | set(r.killed_by)
+                r.covered_by = [owner[n] for n in names if n in near or not each]
+            r.killed_by = [owner.get(n, n) for n in r.killed_by]
+            result.results[m.id] = r
         result.duration_s = baseline.duration_s + sum(r.duration_s for r in result.results.values())
         return result
 
