@@ -24,6 +24,14 @@ ASSERT_NAME = re.compile(
 )
 BUILTINS = frozenset(dir(builtins))
 RAISES_CALLS = {"pytest.raises", "pytest.warns", "pytest.deprecated_call", "raises", "warns"}
+
+
+def raises_call(name: str | None) -> bool:
+    """pytest's raises/warns, or a `raises` of the project's own (voluptuous exports one that
+    asserts the message: its tests' `with raises(Invalid, "..."):` were "no assertion")."""
+    return name in RAISES_CALLS or last_name(name) in ("raises", "warns")
+
+
 UNARY_ASSERTS = {
     "assertTrue",
     "assertFalse",
@@ -127,7 +135,7 @@ class CheckFinder:
                 found = True
             elif isinstance(node, ast.Call):
                 name = dotted(node.func, self.aliases)
-                if ASSERT_NAME.match(last_name(name)) or name in RAISES_CALLS:
+                if ASSERT_NAME.match(last_name(name)) or raises_call(name):
                     found = True
                 elif depth < 3:
                     helper = self._helper(node, name, cls)
@@ -144,7 +152,7 @@ class CheckFinder:
     def classify(self, test: TestFunc, call: ast.Call, name: str | None) -> Assertion | None:
         """The assertion a call makes, or None when the call is not a check."""
         short = call.func.attr if isinstance(call.func, ast.Attribute) else last_name(name)
-        if name in RAISES_CALLS or short in (
+        if raises_call(name) or short in (
             "assertRaises",
             "assertRaisesRegex",
             "assertWarns",

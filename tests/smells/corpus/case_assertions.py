@@ -6,6 +6,13 @@ from unittest import TestCase, mock
 
 from pricing import add, parse, total
 from pricing import ChildConfig, Config
+from pricing.schema import raises as schema_raises
+
+
+def test_project_raises_context():
+    # voluptuous exports `raises`, a context manager asserting the exception and its message
+    with schema_raises(ValueError, "required key not provided"):
+        parse({})
 
 
 def test_runs_only():  # expect[AS001]
