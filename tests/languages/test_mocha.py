@@ -414,3 +414,27 @@ def test_a_stryker_run_that_finds_no_test_says_so(tmp_path):
             stryker.Stryker("javascript").run(request)
     said = str(caught.value)
     assert "found no test in test/hidden.test.js" in said and "exit 0" not in said, said
+
+
+@pytest.mark.slow
+def test_gate_4_runs_a_sample_of_the_mutants_in_scope_as_pythons_does(tmp_path):
+    """Slow (StrykerJS: 15-30 s). Gate 4 ran every mutant in scope with StrykerJS (router's
+    test/route.js: 492, past its 600 s); Python's counts `mutation.sample` of them, one per line
+    first. The others are not run: listed as not sampled, and no test is judged by them."""
+    if missing := tool_missing("javascript"):
+        pytest.skip(missing)
+    rel = "test/good.test.js"
+    root = project(tmp_path)
+    report = api.verify(
+        [root / rel],
+        root=root,
+        use_cache=False,
+        overrides={"gates": ["compile", "green", "mutation"], "mutation.sample": 4},
+    )
+    [f] = report.files
+    gate4 = next(g for g in f.gates if g.gate == "mutation")
+    details = gate4.details
+    assert details.get("not_sampled", 0) > 0, details
+    ran = sum(details.get(k, 0) for k in ("killed", "survived", "timeout"))
+    assert 0 < ran <= 4, details
+    assert all(t.verdict is not Verdict.LOW_VALUE for t in f.tests), f.tests
