@@ -42,11 +42,15 @@ class SampleChecker {
 
   async init() {}
 
-  /** One group of all the mutants at once: the sample is drawn over them. */
+  /** One group of all the mutants at once: the sample is drawn over those a test covers. Stryker
+   * checks before it sets the uncovered ones apart (NoCoverage: out of gate 4's scope), so they
+   * pass here: drawn among them, router's sample ran 63 mutants of 100. */
   async group(mutants) {
+    const covered = mutants.filter((m) => m.static || (m.coveredBy?.length ?? 0) > 0);
+    for (const m of mutants) if (!covered.includes(m)) this.chosen.add(m.id);
     const left = Math.max(CONFIG.size - this.taken, 0);
-    for (const id of drawn(mutants).slice(0, left)) this.chosen.add(id);
-    this.taken += Math.min(left, mutants.length);
+    for (const id of drawn(covered).slice(0, left)) this.chosen.add(id);
+    this.taken += Math.min(left, covered.length);
     return [mutants.map((m) => m.id)];
   }
 
