@@ -170,3 +170,22 @@ def test_a_config_that_collects_coverage_does_not_make_the_test_write_the_tree(t
     f = report.files[0]
     assert f.verdict is Verdict.ACCEPTED, [g.feedback for g in f.gates]
     assert "changed project files" not in f.gates[1].feedback
+
+
+@pytest.mark.slow
+def test_a_jest_file_with_no_test_is_rejected_as_such_not_as_a_failed_test(tmp_path):
+    """Slow (jest's start under the sandbox: 5-15 s). jest's "Your test suite must contain at
+    least one test" on a file of shared cases was a failing test at gate 2: "TEST FAILURE ...
+    Fix expected values or setup"; vitest's "No test suite found" and mocha's empty run already
+    said "no tests collected"."""
+    from assay import api
+    from assay.model import Verdict
+
+    root = project(tmp_path, '"use strict";\nmodule.exports = { CASES: [[1, 2]] };\n')
+    report = api.verify(
+        [root / "test/cart.test.js"], root=root, use_cache=False, overrides={"gates": ["compile"]}
+    )
+    [f] = report.files
+    said = f.gates[0].feedback
+    assert f.verdict is Verdict.REJECTED and f.gates[0].gate == "compile", f.gates
+    assert "no tests collected" in said and "declares no test" in said, said

@@ -4,6 +4,7 @@ languages. No toolchain runs."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -199,6 +200,57 @@ def test_a_directory_gives_the_files_the_mocha_config_names(tmp_path, config, ex
         with pytest.raises(InputError, match="no test files"):
             discover([root], root.resolve())
         return
+    found = sorted(
+        p.relative_to(root.resolve()).as_posix() for p in discover([root], root.resolve())
+    )
+    assert found == expected
+
+
+@pytest.mark.parametrize(
+    "package,expected",
+    [
+        # a directory on the test script's command line, through nyc
+        (
+            {"scripts": {"test": "nyc --reporter=text mocha --check-leaks -R spec tests/unit"}},
+            ["tests/unit/route.js", "tests/unit/route.test.js"],
+        ),
+        # a quoted glob, `--recursive` ahead of it; `--require`'s value is not a spec
+        (
+            {"scripts": {"test": "mocha --recursive -r ./setup.js 'tests/**/*.spec.js'"}},
+            ["tests/e2e/login.spec.js"],
+        ),
+        # `--spec=` and a config's spec, together as mocha takes them
+        (
+            {
+                "scripts": {"test": "mocha --spec=tests/e2e/login.spec.js"},
+                "mocha": {"spec": "tests/unit/route.js"},
+            },
+            ["tests/e2e/login.spec.js", "tests/unit/route.js"],
+        ),
+        # another runner runs the tests: mocha's spec says nothing, the name rule decides
+        (
+            {"scripts": {"test": "jest"}, "devDependencies": {"mocha": "11", "jest": "29"}},
+            ["tests/e2e/login.spec.js", "tests/integration/db.test.js", "tests/unit/route.test.js"],
+        ),
+    ],
+)
+def test_a_directory_gives_the_files_the_test_scripts_mocha_names_and_no_other(
+    tmp_path, package, expected
+):
+    """`"test": "mocha test/unit"` was not read (only a config's spec): `assay verify tests/` ran
+    mocha's default `./test` only, and took `tests/integration/db.test.js`, which mocha never
+    runs, by its name. A spec the package names keeps out the files it does not name."""
+    root = tree(
+        tmp_path / "repo",
+        [
+            "tests/unit/route.js",
+            "tests/unit/route.test.js",
+            "tests/e2e/login.spec.js",
+            "tests/integration/db.test.js",
+            "tests/support/utils.js",
+        ],
+    )
+    (root / "package.json").write_text(json.dumps({"devDependencies": {"mocha": "11"}, **package}))
     found = sorted(
         p.relative_to(root.resolve()).as_posix() for p in discover([root], root.resolve())
     )

@@ -372,3 +372,80 @@ def test_a_file_with_no_test_is_rejected_as_such_not_as_a_compile_error(tmp_path
     said = f.gates[0].feedback
     assert f.verdict is Verdict.REJECTED and "no tests collected" in said, said
     assert "compile errors" not in said and "declares no test" in said, said
+
+
+@pytest.mark.slow
+def test_a_stryker_run_that_finds_no_test_says_so(tmp_path):
+    """Slow (StrykerJS's start: 10-20 s). A Stryker run whose dry run finds no test ends 0 with
+    no report (`allowEmpty`; it logs "No tests were found" at info level): gate 4 said
+    "StrykerJS failed: exit 0" (path-to-regexp's index.spec.ts, its cases file out of the copy).
+    Here the file's tests hide from Stryker's instrumented code (`__stryker__`), as a file whose
+    tests need a file the copy left out would hide them."""
+    from assay.errors import RunFailed
+    from assay.execution.workspace import Workspace
+    from assay.mutation.tools import ToolRequest, stryker
+    from assay.project import Project
+    from assay.sandbox import Sandbox
+
+    if missing := tool_missing("javascript"):
+        pytest.skip(missing)
+    rel = "test/hidden.test.js"
+    body = (
+        '"use strict";\nconst assert = require("node:assert/strict");\n'
+        'const { total } = require("../src/price");\n\n'
+        "if (!globalThis.__stryker__) {\n"
+        '  it("multiplies", () => {\n    assert.equal(total(250, 3, 10), 750);\n  });\n}\n'
+    )
+    root = project(tmp_path, {rel: body})
+    settings = Settings(cache=False)
+    with Workspace(root) as ws:
+        request = ToolRequest(
+            root=ws.project,
+            project=Project.load(root),
+            settings=settings,
+            sandbox=Sandbox(settings.sandbox, protect=root),
+            tests=(rel,),
+            targets=("src/price.js",),
+            workspace=ws,
+            passing=(f"{rel}::multiplies",),
+            executed_only=True,
+        )
+        with pytest.raises(RunFailed) as caught:
+            stryker.Stryker("javascript").run(request)
+    said = str(caught.value)
+    assert "found no test in test/hidden.test.js" in said and "exit 0" not in said, said
+
+
+@pytest.mark.slow
+def test_gate_4_runs_a_sample_of_the_mutants_in_scope_as_pythons_does(tmp_path):
+    """Slow (StrykerJS: 15-30 s). Gate 4 ran every mutant in scope with StrykerJS (router's
+    test/route.js: 492, past its 600 s); Python's counts `mutation.sample` of them, one per line
+    first. The others are not run: listed as not sampled, and no test is judged by them."""
+    if missing := tool_missing("javascript"):
+        pytest.skip(missing)
+    rel = "test/good.test.js"
+    root = project(tmp_path)
+    price = root / "src/price.js"
+    # a function no test runs, with more mutants than the rest: the sample is drawn among the
+    # mutants a test covers (Stryker's checkers see the uncovered ones too: router's sample of
+    # 100 ran 63)
+    unrun = "".join(f"  if (a === {n} || b > {n}) return a + b - {n};\n" for n in range(12))
+    price.write_text(
+        price.read_text().replace(
+            "module.exports",
+            f"function unrun(a, b) {{\n{unrun}  return a * b;\n}}\n\nmodule.exports",
+        )
+    )
+    report = api.verify(
+        [root / rel],
+        root=root,
+        use_cache=False,
+        overrides={"gates": ["compile", "green", "mutation"], "mutation.sample": 4},
+    )
+    [f] = report.files
+    gate4 = next(g for g in f.gates if g.gate == "mutation")
+    details = gate4.details
+    assert details.get("not_sampled", 0) > 0, details
+    ran = sum(details.get(k, 0) for k in ("killed", "survived", "timeout"))
+    assert ran == 4, details  # the sample is drawn among the mutants a test covers
+    assert all(t.verdict is not Verdict.LOW_VALUE for t in f.tests), f.tests

@@ -154,6 +154,31 @@ def test_at_gate_4_code_no_test_of_the_file_runs_is_out_of_its_score():
     assert {r.status for r in unrun.values()} == {Status.NO_COVERAGE}
 
 
+def test_a_mutant_out_of_the_sample_is_not_counted_and_judges_no_test():
+    """assay's sample checker (`stryker_sample.mjs`) reports the mutants it leaves out as
+    CompileError with assay's reason: they are not run, not counted (`not_sampled`), and a test
+    that covers only such mutants besides survivors is not called `low_value` by them (none of its
+    kills were tried), as Python's proving limit leaves a test unjudged."""
+    from assay.mutation.attribution import attribute
+    from assay.mutation.model import SAMPLE_UNRUN, MutationResult, Status, score
+    from assay.mutation.tools.stryker_scope import SAMPLE
+
+    passing = ("test/a.test.js::adds", "test/a.test.js::subtracts")
+    data = _mte(["Killed", "CompileError", "CompileError"])
+    data["testFiles"]["test/a.test.js"]["tests"].append({"id": "1", "name": "subtracts"})
+    for m in data["files"]["src/price.js"]["mutants"][1:]:
+        m["statusReason"], m["coveredBy"] = SAMPLE, ["1"]
+    mutants, results, sources = stryker.read_report(data, ".", Path("."), passing, unrun_out=True)
+    left = results["stryker-1"]
+    assert (left.status, left.reason) == (Status.IGNORED, SAMPLE_UNRUN), left
+    assert left.covered_by == ["test/a.test.js::subtracts"], left
+    assert score(list(results.values())) == 1.0
+    run = MutationResult(mutants=mutants, results=results, sources=sources)
+    assert run.unsampled == 2
+    judged = attribute(run, list(passing), exact=False)
+    assert not judged.low_value and "left out of the sample" in judged.unjudged[passing[1]]
+
+
 def test_a_title_ending_in_spaces_keeps_its_own_mutants():
     """Stryker's vitest runner names a test by its titles joined and trimmed: destr's
     `it("{     ")` is "destr {", while gate 2's id keeps the spaces. The two were not matched, the

@@ -95,10 +95,11 @@ class Language:
             fnmatch.fnmatch(rel, g) or fnmatch.fnmatch(name, g) for g in self.test_globs
         )
 
-    def runner_spec(self, root: Path, path: Path) -> bool:
-        """Whether the project's test runner takes `path` as a test file by its own default, where
-        the name alone does not say (mocha's `test/*.js`); a directory's walk takes it too."""
-        return False
+    def runner_spec(self, root: Path, path: Path) -> bool | None:
+        """Whether the project's test runner takes `path` as a test file, where the name alone
+        does not say (mocha's `test/*.js`): True, a directory's walk takes it too; False, the
+        runner's own spec leaves it out, test name or not; None: the name rule decides."""
+        return None
 
     def runs_alone(self, path: Path) -> bool:
         """Whether the runner runs the tests of this test file by itself (a directory's walk

@@ -1,19 +1,24 @@
 """Which files a package's mocha takes as test files, read from its config as mocha reads it
 (`.mocharc.{cjs,js,yaml,yml,jsonc,json}`, found upwards from the package, and package.json's
-"mocha"; their `spec`s together, else mocha's default `./test`), so that a directory's walk gives
-them: `test/route.js` has no test name, and a package whose config named `spec: tests/**/*.js`
-had its files found by none. Read statically (a config file is the project's code: it runs only in
-the sandbox); a `.mocharc.js` whose `spec` is no literal leaves the name rule alone."""
+"mocha", and the mocha command of package.json's `test` script: `"test": "mocha test/unit"`; their
+`spec`s together, else mocha's default `./test`), so that a directory's walk gives them:
+`test/route.js` has no test name, and a package whose config named `spec: tests/**/*.js` had its
+files found by none. A spec the package names (config or command line) also keeps out the files
+it does not name, test-named or not: mocha never runs them. Read statically (a config file is the
+project's code: it runs only in the sandbox); a `.mocharc.js` whose `spec` is no literal leaves
+the name rule alone."""
 
 from __future__ import annotations
 
 import json
 import re
+import shlex
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
 
-from assay.languages.node_checks import package_json
+from assay.languages.node_checks import package_json, script_runner
+from assay.languages.tooling import under
 
 # mocha's own order (lib/cli/config.js): the first found in a directory, nearest directory first
 CONFIG_FILES = (
@@ -46,6 +51,7 @@ class Spec:
     extensions: tuple[str, ...]
     recursive: bool
     ignore: tuple[str, ...]
+    named: bool = False  # the spec is the package's own (config, command line), not the default
 
     def takes(self, rel: PurePosixPath, is_dir: bool = False) -> bool:
         """Whether mocha run in the package takes the file at `rel` (package-relative)."""
@@ -202,13 +208,85 @@ def _rc(root: Path, package: PurePosixPath) -> dict[str, object] | None:
     return {}
 
 
+# mocha's options that take a value (lib/cli/run-option-metadata.js); the rest are flags
+_VALUED = {
+    *("--config", "--package", "--reporter", "--ui", "--grep", "--fgrep", "--timeout", "--slow"),
+    *("--retries", "--jobs", "--require", "--file", "--extension", "--ignore", "--exclude"),
+    *("--reporter-option", "--reporter-options", "--spec", "--global", "--globals"),
+    *("--watch-files", "--watch-ignore", "--node-option", "--timeouts"),
+    *("-R", "-u", "-g", "-f", "-t", "-s", "-j", "-r", "-O", "-n"),
+}
+_CLI_KEYS = {
+    "--spec": "spec",
+    "--extension": "extension",
+    "--ignore": "ignore",
+    "--exclude": "ignore",
+}
+_SCRIPT_WRAPPERS = {"npx", "cross-env", "nyc", "c8", "dotenv", "exec"}
+
+
+def _cli(pkg: dict) -> dict[str, object] | None:
+    """The spec options of the mocha command package.json's `test` script runs (`mocha
+    --recursive 'test/**/*.spec.js'`, `nyc mocha test/unit`): positional specs and `--spec`,
+    `--extension`, `--ignore`, `--recursive`; {} for no such command, None when its words do not
+    parse (a shell construct)."""
+    scripts = pkg.get("scripts")
+    script = scripts.get("test") if isinstance(scripts, dict) else None
+    if not isinstance(script, str):
+        return {}
+    for command in re.split(r"&&|\|\||[;|]", script):
+        try:
+            words = shlex.split(command)
+        except ValueError:
+            return None
+        for i, word in enumerate(words):
+            name = word.rsplit("/", 1)[-1]
+            if name in ("mocha", "_mocha"):
+                return _options(words[i + 1 :])
+            if not (name in _SCRIPT_WRAPPERS or word.startswith("-") or re.match(r"\w+=", word)):
+                break
+    return {}
+
+
+def _options(words: list[str]) -> dict[str, object]:
+    found: dict[str, list[str] | bool] = {}
+    spec: list[str] = []
+    value_of: str | None = None
+    for word in words:
+        if value_of is not None:
+            if value_of in _CLI_KEYS:
+                listed = found.setdefault(_CLI_KEYS[value_of], [])
+                if isinstance(listed, list):
+                    listed.append(word)
+            value_of = None
+        elif word.startswith("-"):
+            flag, eq, value = word.partition("=")
+            if flag == "--recursive":
+                found["recursive"] = True
+            elif flag in _CLI_KEYS and eq:
+                listed = found.setdefault(_CLI_KEYS[flag], [])
+                if isinstance(listed, list):
+                    listed.append(value)
+            elif flag in _VALUED and not eq:
+                value_of = flag
+        else:
+            spec.append(word)
+    listed = found.setdefault("spec", [])
+    if isinstance(listed, list):
+        listed[:0] = spec
+    return {k: v for k, v in found.items() if v != []}
+
+
 def mocha_spec(root: Path, package: PurePosixPath) -> Spec | None:
     """The package's mocha spec, None when its config says it in a way not read here."""
     rc = _rc(root, package)
-    pkg = package_json(root, package.as_posix()).get("mocha")
-    if rc is None or (pkg is not None and not isinstance(pkg, dict)):
+    pkg_json = package_json(root, package.as_posix())
+    pkg = pkg_json.get("mocha")
+    cli = _cli(pkg_json)
+    if rc is None or cli is None or (pkg is not None and not isinstance(pkg, dict)):
         return None
-    configs = [c for c in (rc, pkg or {}) if c]
+    # the command line first: its flag wins over a config's, as in mocha
+    configs = [c for c in (cli, rc, pkg or {}) if c]
     spec: list[str] = []
     for config in configs:
         if "spec" in config and (given := _strings(config["spec"])) is None:
@@ -223,4 +301,25 @@ def mocha_spec(root: Path, package: PurePosixPath) -> Spec | None:
         extensions=tuple(extensions) or DEFAULT_EXTENSIONS,
         recursive=recursive is True,
         ignore=tuple(_clean(s) for s in ignore),
+        named=bool(spec),
     )
+
+
+def takes_file(root: Path, package: PurePosixPath, rel: PurePosixPath) -> bool | None:
+    """Whether the package's mocha runs the file at project-relative `rel` (a directory's walk
+    takes it, test name or not); False: a spec the package names leaves it out (`"test": "mocha
+    test/unit"` never runs a `test/integration/x.test.js`); None: no opinion
+    (mocha is not the package's runner, or its spec is only mocha's default)."""
+    pkg = package_json(root, package.as_posix())
+    deps = {**pkg.get("dependencies", {}), **pkg.get("devDependencies", {})}
+    if "mocha" not in deps:
+        return None
+    by_script = script_runner(pkg)
+    if by_script not in ("mocha", None) or (by_script is None and {"vitest", "jest"} & set(deps)):
+        return None  # another runner runs the package's tests
+    spec = mocha_spec(root, package)
+    if spec is None:
+        return None
+    if spec.takes(PurePosixPath(under(package.as_posix(), rel.as_posix()))):
+        return True
+    return False if spec.named else None

@@ -116,16 +116,17 @@ def tsc(self: NodeRunner, ws: Workspace, rel: str, module: str) -> CompileResult
 
 
 NOT_TAKEN = "assay: vitest's config takes no test file by this name"  # vitest_plan.mjs says it
-# vitest's words for a file that loads and declares no test
-NO_SUITE = "No test suite found in file"
+# vitest's and jest's words for a file that loads and declares no test
+NO_SUITE = ("No test suite found in file", "Your test suite must contain at least one test")
 
 
 def holds_no_test(run: TestRun, load: TestResult | None) -> bool:
     """Whether the first run loaded the file and found no test in it: vitest's "No test suite
     found in file" (path-to-regexp's src/cases.spec.ts, a table of cases another test file
-    imports), a mocha or `node --test` run that ended 0 with no test. Gate 1 said "collection
-    did not finish ... Fix the compile errors" of such a file."""
-    if load is not None and NO_SUITE in load.message:
+    imports), jest's "Your test suite must contain at least one test", a mocha or `node --test`
+    run that ended 0 with no test. Gate 1 said "collection did not finish ... Fix the compile
+    errors" of such a file (jest's: gate 2, "TEST FAILURE ... Fix expected values")."""
+    if load is not None and any(words in load.message for words in NO_SUITE):
         return True
     return not run.tests and run.exit_status == 0 and not run.timed_out
 

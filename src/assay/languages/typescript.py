@@ -11,10 +11,10 @@ from typing import TYPE_CHECKING
 
 from assay.languages.base import Language, Toolchain, WritePlan
 from assay.languages.js_targets import TEST_DIRS, js_sources
-from assay.languages.mocha_spec import mocha_spec
+from assay.languages.mocha_spec import takes_file
 from assay.languages.node import NodeRunner, node_module_dirs, package_json
 from assay.languages.node_checks import script_runner
-from assay.languages.tooling import module_files, nearest, under
+from assay.languages.tooling import module_files, nearest
 from assay.sandbox import Profile, Sandbox
 
 if TYPE_CHECKING:
@@ -66,19 +66,13 @@ class NodeLanguage(Language):
     def runner(self, sandbox: Sandbox, project: Project, settings: Settings) -> NodeRunner:
         return NodeRunner(self.name, sandbox, project, settings, self.profile_for(project))
 
-    def runner_spec(self, root: Path, path: Path) -> bool:
-        """Whether the mocha of the package holding `path` takes it as a test file: its config's
-        `spec` (`.mocharc.*`, package.json "mocha"), else mocha's default `./test/*.{js,cjs,mjs}`
-        (body-parser's `test/json.js`: a directory gave no file; `mocha_spec`)."""
+    def runner_spec(self, root: Path, path: Path) -> bool | None:
+        """Whether the mocha of the package holding `path` takes it as a test file
+        (`mocha_spec.takes_file`: its config's or `test` script's spec, else mocha's default
+        `./test/*.{js,cjs,mjs}`; body-parser's `test/json.js`: a directory gave no file)."""
         rel = PurePosixPath(path.relative_to(root).as_posix())
         module = nearest(root, rel.as_posix(), ("package.json",))
-        if module is None:
-            return False
-        pkg = package_json(root, module)
-        if "mocha" not in {**pkg.get("dependencies", {}), **pkg.get("devDependencies", {})}:
-            return False
-        spec = mocha_spec(root, PurePosixPath(module))
-        return spec is not None and spec.takes(PurePosixPath(under(module, rel.as_posix())))
+        return None if module is None else takes_file(root, PurePosixPath(module), rel)
 
     def profile_for(self, project: Project) -> Profile:
         return _profile(project.root)

@@ -20,6 +20,7 @@ from assay.mutation.model import (
     COUNTED,
     DETECTED,
     PROOF_LIMIT,
+    SAMPLE_UNRUN,
     MutantResult,
     MutationResult,
     Status,
@@ -56,6 +57,7 @@ def attribute(run: MutationResult, tests: list[str], exact: bool = True) -> Attr
     reached: dict[str, int] = {}  # function -> how many mutants it covers
     unproven: set[str] = set()  # functions covering a mutant another test killed first
     limited: set[str] = set()  # functions covering a mutant past the proving limit
+    unsampled: set[str] = set()  # functions covering a mutant the tool left out of the sample
     for m, r in run.scored:
         covering = {function_of(t) for t in r.covered_by}
         for f in covering:
@@ -69,6 +71,8 @@ def attribute(run: MutationResult, tests: list[str], exact: bool = True) -> Attr
             unproven |= covering - {function_of(t) for t in r.killed_by}
         if r.reason == PROOF_LIMIT:  # not run: its tests left to prove are not judged
             limited |= covering
+        if r.reason == SAMPLE_UNRUN:  # not run at all: neither are the tests covering it
+            unsampled |= covering
         # a mutant out of gate 4's sample (Ignored) may have run to prove a test: its kills count
         if r.status in DETECTED or r.killed_by:
             for f in {function_of(t) for t in r.killed_by}:
@@ -78,13 +82,18 @@ def attribute(run: MutationResult, tests: list[str], exact: bool = True) -> Attr
     out = Attribution()
     for t in tests:
         f = function_of(t)
-        if f not in kills and (f in unproven or f in limited):
+        if f not in kills and (f in unproven or f in limited or f in unsampled):
             # the tool stopped each killed mutant at its first failing test: whether this one
             # fails too is not known (destr: six sound tests were "low value")
             if f in limited:
                 out.unjudged[t] = (
                     "gate 4 did not judge its value: it killed none of the mutants it ran on, and "
                     "a test runs on at most mutation.prove mutants out of the sample to prove it"
+                )
+            elif f in unsampled and f not in unproven:
+                out.unjudged[t] = (
+                    "gate 4 did not judge its value: it killed none of the mutants it ran on, and "
+                    "other mutants of the code it runs were left out of the sample unrun"
                 )
             continue
         if f not in kills:

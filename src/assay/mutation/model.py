@@ -9,6 +9,7 @@ from assay._assay_sandbox.mutation.protocol import (
     EARLY_STOP,
     NOT_SAMPLED,
     PROOF_LIMIT,
+    SAMPLE_UNRUN,
     BaselineSummary,
     BaselineTest,
     LongestMutant,
@@ -26,6 +27,7 @@ __all__ = [
     "MutationResult",
     "NOT_SAMPLED",
     "PROOF_LIMIT",
+    "SAMPLE_UNRUN",
     "Status",
     "counts",
     "score",
@@ -187,7 +189,7 @@ class MutationResult:
     @property
     def unsampled(self) -> int:
         """Mutants left out of gate 4's sample (Ignored, not counted)."""
-        return sum(r.reason == NOT_SAMPLED for r in self.results.values())
+        return sum(r.reason in (NOT_SAMPLED, SAMPLE_UNRUN) for r in self.results.values())
 
     @property
     def early_stopped(self) -> int:

@@ -89,6 +89,13 @@ def is_test_path(rel: Path) -> bool:
     )
 
 
+def _taken(lang: Language, root: Path, f: Path) -> bool:
+    """A test file of `lang`: by its runner's spec where the runner names its files, else by
+    its name."""
+    spec = lang.runner_spec(root, f)
+    return lang.is_test_file(f.relative_to(root).as_posix()) if spec is None else spec
+
+
 def discover(
     paths: list[Path], root: Path, languages: Iterable[Language] | None = None
 ) -> list[Path]:
@@ -107,11 +114,7 @@ def discover(
             named = sorted(
                 f
                 for f in walk(rp, {e for lang in langs for e in lang.extensions})
-                if any(
-                    (lang.is_test_file(f.relative_to(root).as_posix()) or lang.runner_spec(root, f))
-                    and lang.runs_alone(f)
-                    for lang in langs
-                )
+                if any(_taken(lang, root, f) and lang.runs_alone(f) for lang in langs)
             )
             # what the project's pytest configuration ignores (`--ignore` in addopts), pytest does
             rules = ignores(root)

@@ -33,6 +33,9 @@ class Status(str, Enum):
 
 # the reason of a mutant left out of gate 4's sample (`plan.sample`): Ignored, not counted
 NOT_SAMPLED = "not in the sample (mutation.sample): not counted"
+# ... of one a mutation tool left out of the sample before it ran (StrykerJS): no test ran on it,
+# so the tests that cover it are not judged by it (neither killers nor `low_value`)
+SAMPLE_UNRUN = "not in the sample (mutation.sample): not counted, not run"
 # ... of a sampled one that did not need to count (`enough`): Ignored, not counted
 # the reason of a mutant set aside unrun (`entries`); the parent takes it out of the score
 SET_ASIDE = "set aside: beyond the modules where the tests enter the project (not run)"

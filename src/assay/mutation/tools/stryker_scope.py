@@ -34,6 +34,7 @@ from assay.sandbox.view import hand_over
 
 RUN, OUT, NO_COVERAGE = 1, 2, 3
 LOGGING = "assay: a logging call (not mutated, as Python's are not)"
+SAMPLE = "assay: not in gate 4's sample (mutation.sample): not run"
 REASONS = {
     OUT: "assay: out of gate 4's scope (code the tests do not run in a function)",
     NO_COVERAGE: "assay: no test runs this code",
@@ -254,3 +255,16 @@ def logging_out(config: dict, own: Path) -> None:
     hand_over(own, plugin, own / "logging.json")
     config["plugins"] = [*config.get("plugins", []), str(plugin)]
     config["ignorers"] = [*config.get("ignorers", []), "assay-logging"]
+
+
+def sample_out(config: dict, own: Path, size: int) -> None:
+    """Gate 4 with a per-test runner: assay's checker plugin (`stryker_sample.mjs`) runs at most
+    `size` of the mutants in scope, one per line first, as Python's gate 4 samples (router's
+    test/route.js ran 492 mutants, past gate 4's 600 s); the others are reported with `SAMPLE`."""
+    own.mkdir(exist_ok=True)
+    plugin = own / "sample.mjs"
+    shutil.copyfile(Path(__file__).with_name("stryker_sample.mjs"), plugin)
+    (own / "sample.json").write_text(json.dumps({"size": size, "reason": SAMPLE}), "utf-8")
+    hand_over(own, plugin, own / "sample.json")
+    config["plugins"] = [*config.get("plugins", []), str(plugin)]
+    config["checkers"] = [*config.get("checkers", []), "assay-sample"]
