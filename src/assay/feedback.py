@@ -83,6 +83,12 @@ FLAKY_AFTER_HEADER = (
     "ALSO: Gate 5 — TEST SMELLS (static check; not what makes the outcome above change)"
 )
 FLAKY_AFTER_HINT = "Fix these too: none of them makes a test pass in one run and fail in another."
+# a failed test (gate 2): these say a test checks too little or repeats another, which never makes
+# one fail (aiofiles' AS008 duplicate test was put first as "the likely cause" of a test that
+# deleted a project file); the others (mocking, swallowed or nondeterministic assertions) may
+NEVER_FAIL = ("AS001", "AS002", "AS003", "AS006", "AS008", "AS009", "AS020", "AS021")
+FAILED_AFTER_HEADER = "ALSO: Gate 5 — TEST SMELLS (static check; not what makes a test fail)"
+FAILED_AFTER_HINT = "Fix these too: none of them makes a test fail."
 
 
 def with_causes(
@@ -93,12 +99,21 @@ def with_causes(
     after: bool = False,
     flaky: bool = False,
     timed_out: bool = False,
+    failed: bool = False,
 ) -> str:
     """A gate's feedback with cheap static causes (reject-level smells) first; `after`: the
     feedback already names the cause (the project's own code raised), the smells follow it;
     `flaky`: the verdict is an outcome that changed between runs, which only a smell of
     nondeterminism can cause: those go first, the others follow; `timed_out`: every failure ran
-    past the time limit, which no smell causes: they follow. Within MAX_LINES."""
+    past the time limit, which no smell causes: they follow; `failed`: tests failed, which a smell
+    of checking too little (NEVER_FAIL) never causes: those follow. Within MAX_LINES."""
+    if failed and not (after or timed_out or flaky):
+        rest = [c for c in causes if any(f" {rule} " in c for rule in NEVER_FAIL)]
+        first = [c for c in causes if c not in rest]
+        feedback = with_causes(first, feedback, max_causes)
+        if not rest:
+            return feedback
+        return _after(rest, feedback, FAILED_AFTER_HEADER, FAILED_AFTER_HINT, max_causes)
     if flaky:
         first = [c for c in causes if any(f" {rule} " in c for rule in FLAKY_CAUSES)]
         rest = [c for c in causes if c not in first]
@@ -129,3 +144,17 @@ def with_causes(
             lines[-1],
         ]
     return "\n".join([*lines, *added] if after else [*added, *lines])
+
+
+def _after(causes: list[str], feedback: str, header: str, hint: str, max_causes: int) -> str:
+    """`causes` after `feedback`, under `header`, within MAX_LINES."""
+    shown = causes[:max_causes] + (
+        [f"... ({len(causes) - max_causes} more)"] if len(causes) > max_causes else []
+    )
+    added = [header, *shown, hint]
+    lines = feedback.splitlines()
+    room = MAX_LINES - len(added)
+    if len(lines) > room:
+        lines = [lines[0], *lines[1 : room - 2], f"... ({len(lines) - room + 1} more lines)"]
+        lines.append(feedback.splitlines()[-1])
+    return "\n".join([*lines, *added])

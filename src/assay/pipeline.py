@@ -365,8 +365,9 @@ class Verifier:
         flaky = stop.verdict is Verdict.FLAKY
         # a test past the time limit: no smell of what it asserts made it run long
         timed_out = bool(stop.details.get("timed_out"))
+        failed = stop.gate == "green" and stop.verdict in (None, Verdict.REJECTED)
         stop.feedback = with_causes(
-            causes, stop.feedback, after=after, flaky=flaky, timed_out=timed_out
+            causes, stop.feedback, after=after, flaky=flaky, timed_out=timed_out, failed=failed
         )
 
     def close(self) -> None:
