@@ -22,7 +22,7 @@ from assay.execution.batches import Batches
 from assay.execution.order import remember
 from assay.execution.pool import WorkspacePool
 from assay.execution.runner import Runner
-from assay.feedback import with_causes
+from assay.feedback import survivors_run_by, with_causes
 from assay.gates import REGISTRY
 from assay.gates.ahead import Ahead
 from assay.gates.base import BaseGate, Facts, GateContext, precondition
@@ -366,8 +366,15 @@ class Verifier:
         # a test past the time limit: no smell of what it asserts made it run long
         timed_out = bool(stop.details.get("timed_out"))
         failed = stop.gate == "green" and stop.verdict in (None, Verdict.REJECTED)
+        running = survivors_run_by(stop.details) if stop.gate == "mutation" else None
         stop.feedback = with_causes(
-            causes, stop.feedback, after=after, flaky=flaky, timed_out=timed_out, failed=failed
+            causes,
+            stop.feedback,
+            after=after,
+            flaky=flaky,
+            timed_out=timed_out,
+            failed=failed,
+            running=running,
         )
 
     def close(self) -> None:
