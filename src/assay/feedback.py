@@ -33,7 +33,7 @@ def trim(text: str, max_lines: int = 12) -> str:
     return "\n".join(lines)
 
 
-_LOCATION = re.compile(r"^\S+\.py:\d+:")
+LOCATION = re.compile(r"^\S+\.py:\d+:")
 
 
 def failure_summary(message: str, max_lines: int = 8) -> str:
@@ -50,7 +50,7 @@ def failure_summary(message: str, max_lines: int = 8) -> str:
             if ln.lstrip().startswith((">", "E ")) and ln.strip("E >") not in head
         )
     )
-    where = next((ln for ln in reversed(lines) if _LOCATION.match(ln)), None)
+    where = next((ln for ln in reversed(lines) if LOCATION.match(ln)), None)
     body = picked[: max_lines - 2] + ([where.rsplit(":", 1)[0]] if where else [])
     return "\n".join([head, *("  " + ln for ln in body)])
 
