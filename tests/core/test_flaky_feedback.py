@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from assay.api import verify
 from assay.config import Settings
+from assay.gates.stability import failure_line
 from assay.model import Verdict
 
 FILES = {
@@ -36,3 +37,11 @@ def test_a_flaky_tests_feedback_shows_its_exception(project):
     assert (f.verdict, f.rejected_at) == (Verdict.FLAKY, "stability")
     feedback = f.gates[-1].feedback
     assert "AssertionError: '1 second' != '2 seconds' (tests/test_word.py:13)" in feedback, feedback
+
+
+def test_a_failure_message_without_e_lines_shows_its_exception_not_the_diffs_end():
+    """humanfriendly's second run: flaky "when alone", the message unittest's own, no pytest `E`
+    lines: it showed `?    ^`, the last line of the diff."""
+    message = "AssertionError: '1.01' != '1.00'\n- 1.01\n?    ^\n+ 1.00\n?    ^"
+    assert failure_line(message, message, "python") == "AssertionError: '1.01' != '1.00'"
+    assert failure_line("", "", "python") == ""
