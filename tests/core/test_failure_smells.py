@@ -5,6 +5,8 @@ a smell that may make a test fail (the code under test mocked) still goes first.
 
 from __future__ import annotations
 
+import pytest
+
 from tests.conftest import run_cli
 
 FILES = {
@@ -80,6 +82,7 @@ LOW_SCORE = {
 }
 
 
+@pytest.mark.slow  # gate 4
 def test_smells_of_tests_that_run_no_survivor_follow_a_low_score(project):
     """platformdirs 4.3.6's test_api.py: rejected at gate 4 for android.py, whose survivors only
     `test_android_active` runs, with AS009 on four `isinstance` tests put first as "the likely
