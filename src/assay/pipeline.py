@@ -366,7 +366,9 @@ class Verifier:
         # a test past the time limit: no smell of what it asserts made it run long
         timed_out = bool(stop.details.get("timed_out"))
         failed = stop.gate == "green" and stop.verdict in (None, Verdict.REJECTED)
-        running = survivors_run_by(stop.details) if stop.gate == "mutation" else None
+        # by test function name: pytest's ids (other runners name tests otherwise)
+        python4 = stop.gate == "mutation" and candidate.language == "python"
+        running = survivors_run_by(stop.details) if python4 else None
         stop.feedback = with_causes(
             causes,
             stop.feedback,
