@@ -33,7 +33,7 @@ def trim(text: str, max_lines: int = 12) -> str:
     return "\n".join(lines)
 
 
-_LOCATION = re.compile(r"^\S+\.py:\d+:")
+LOCATION = re.compile(r"^\S+\.py:\d+:")
 
 
 def failure_summary(message: str, max_lines: int = 8) -> str:
@@ -50,7 +50,7 @@ def failure_summary(message: str, max_lines: int = 8) -> str:
             if ln.lstrip().startswith((">", "E ")) and ln.strip("E >") not in head
         )
     )
-    where = next((ln for ln in reversed(lines) if _LOCATION.match(ln)), None)
+    where = next((ln for ln in reversed(lines) if LOCATION.match(ln)), None)
     body = picked[: max_lines - 2] + ([where.rsplit(":", 1)[0]] if where else [])
     return "\n".join([head, *("  " + ln for ln in body)])
 
@@ -83,6 +83,19 @@ FLAKY_AFTER_HEADER = (
     "ALSO: Gate 5 — TEST SMELLS (static check; not what makes the outcome above change)"
 )
 FLAKY_AFTER_HINT = "Fix these too: none of them makes a test pass in one run and fail in another."
+# a failed test (gate 2): these say a test checks too little or repeats another, which never makes
+# one fail (aiofiles' AS008 duplicate test was put first as "the likely cause" of a test that
+# deleted a project file); the others (mocking, swallowed or nondeterministic assertions) may
+NEVER_FAIL = ("AS001", "AS002", "AS003", "AS006", "AS008", "AS009", "AS020", "AS021")
+FAILED_AFTER_HEADER = "ALSO: Gate 5 — TEST SMELLS (static check; not what makes a test fail)"
+FAILED_AFTER_HINT = "Fix these too: none of them makes a test fail."
+# a low score (gate 4): a smell of a test that runs none of the surviving mutants did not let them
+# survive (platformdirs' test_api.py: AS009 on `isinstance` tests put first, every survivor in
+# android.py, run by another test alone)
+ELSEWHERE_HEADER = (
+    "ALSO: Gate 5 — TEST SMELLS (static check; in tests that run none of the mutants that survived)"
+)
+ELSEWHERE_HINT = "Fix these too: they are not why the mutants above survived."
 
 
 def with_causes(
@@ -93,12 +106,30 @@ def with_causes(
     after: bool = False,
     flaky: bool = False,
     timed_out: bool = False,
+    failed: bool = False,
+    running: set[str] | None = None,
 ) -> str:
     """A gate's feedback with cheap static causes (reject-level smells) first; `after`: the
     feedback already names the cause (the project's own code raised), the smells follow it;
     `flaky`: the verdict is an outcome that changed between runs, which only a smell of
     nondeterminism can cause: those go first, the others follow; `timed_out`: every failure ran
-    past the time limit, which no smell causes: they follow. Within MAX_LINES."""
+    past the time limit, which no smell causes: they follow; `failed`: tests failed, which a smell
+    of checking too little (NEVER_FAIL) never causes: those follow; `running`: the tests (function
+    names) that run the surviving mutants of a low score, the others' smells follow. Within
+    MAX_LINES."""
+    if running is not None and not (after or timed_out or flaky):
+        rest = [c for c in causes if _test_of(c) not in running]
+        feedback = with_causes([c for c in causes if c not in rest], feedback, max_causes)
+        if not rest:
+            return feedback
+        return _after(rest, feedback, ELSEWHERE_HEADER, ELSEWHERE_HINT, max_causes)
+    if failed and not (after or timed_out or flaky):
+        rest = [c for c in causes if any(f" {rule} " in c for rule in NEVER_FAIL)]
+        first = [c for c in causes if c not in rest]
+        feedback = with_causes(first, feedback, max_causes)
+        if not rest:
+            return feedback
+        return _after(rest, feedback, FAILED_AFTER_HEADER, FAILED_AFTER_HINT, max_causes)
     if flaky:
         first = [c for c in causes if any(f" {rule} " in c for rule in FLAKY_CAUSES)]
         rest = [c for c in causes if c not in first]
@@ -129,3 +160,33 @@ def with_causes(
             lines[-1],
         ]
     return "\n".join([*lines, *added] if after else [*added, *lines])
+
+
+def _after(causes: list[str], feedback: str, header: str, hint: str, max_causes: int) -> str:
+    """`causes` after `feedback`, under `header`, within MAX_LINES."""
+    shown = causes[:max_causes] + (
+        [f"... ({len(causes) - max_causes} more)"] if len(causes) > max_causes else []
+    )
+    added = [header, *shown, hint]
+    lines = feedback.splitlines()
+    room = MAX_LINES - len(added)
+    if len(lines) > room:
+        lines = [lines[0], *lines[1 : room - 2], f"... ({len(lines) - room + 1} more lines)"]
+        lines.append(feedback.splitlines()[-1])
+    return "\n".join([*lines, *added])
+
+
+def _test_of(cause: str) -> str:
+    """The test function a smell line names (`path:12 AS009 Class::test_x: ...` -> `test_x`)."""
+    parts = cause.split(" ", 2)
+    name = parts[2].split(":", 1)[0] if len(parts) == 3 else ""
+    return name.rsplit("::", 1)[-1]
+
+
+def survivors_run_by(details: dict) -> set[str] | None:
+    """Test functions that run a surviving mutant, by gate 4's briefs; None when a survivor's
+    tests are not known (none runs its line, or the tool cannot tell)."""
+    briefs = details.get("briefs") or []
+    if not briefs or any(not b.get("tests") for b in briefs):
+        return None
+    return {t.split("[", 1)[0].rsplit("::", 1)[-1] for b in briefs for t in b["tests"]}

@@ -22,7 +22,7 @@ from assay.execution.batches import Batches
 from assay.execution.order import remember
 from assay.execution.pool import WorkspacePool
 from assay.execution.runner import Runner
-from assay.feedback import with_causes
+from assay.feedback import survivors_run_by, with_causes
 from assay.gates import REGISTRY
 from assay.gates.ahead import Ahead
 from assay.gates.base import BaseGate, Facts, GateContext, precondition
@@ -365,8 +365,18 @@ class Verifier:
         flaky = stop.verdict is Verdict.FLAKY
         # a test past the time limit: no smell of what it asserts made it run long
         timed_out = bool(stop.details.get("timed_out"))
+        failed = stop.gate == "green" and stop.verdict in (None, Verdict.REJECTED)
+        # by test function name: pytest's ids (other runners name tests otherwise)
+        python4 = stop.gate == "mutation" and candidate.language == "python"
+        running = survivors_run_by(stop.details) if python4 else None
         stop.feedback = with_causes(
-            causes, stop.feedback, after=after, flaky=flaky, timed_out=timed_out
+            causes,
+            stop.feedback,
+            after=after,
+            flaky=flaky,
+            timed_out=timed_out,
+            failed=failed,
+            running=running,
         )
 
     def close(self) -> None:

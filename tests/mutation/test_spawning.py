@@ -10,7 +10,7 @@ import textwrap
 
 import pytest
 
-from assay.gates.spawning import spawning_tests
+from assay.gates.spawning import FORGETS, RELOAD, afresh, spawning_tests
 from tests.conftest import run_cli
 
 FILES = {
@@ -229,3 +229,127 @@ def test_a_file_importing_the_project_that_runs_it_in_processes_says_so_when_not
         "1 of its tests run code in a process they start (test_cli calls subprocess.run), out of "
         "gate 4's sight" in text
     ), proc.stdout
+
+
+RELOADING = {
+    # mypy_extensions' shape: a module `__getattr__` that warns, the test file importing the module
+    "warn.py": """
+        import warnings
+
+
+        def double(x):
+            return x * 2
+
+
+        class _DEPRECATED_Old:
+            pass
+
+
+        def _warn_deprecation(name, module_globals):
+            if (val := module_globals.get(f"_DEPRECATED_{name}")) is None:
+                raise AttributeError(name)
+            if name in {"Old"}:
+                msg = f"'warn.{name}' is deprecated"
+            else:
+                assert False, name
+            warnings.warn(msg, DeprecationWarning, stacklevel=3)
+            return val
+
+
+        def __getattr__(name):
+            return _warn_deprecation(name, module_globals=globals())
+        """,
+    "tests/test_warn.py": """
+        import sys
+        import unittest
+
+        from warn import double
+
+
+        class Double(unittest.TestCase):
+            def test_double(self):
+                self.assertEqual(double(3), 6)
+
+
+        class Deprecation(unittest.TestCase):
+            def test_old_is_deprecated(self):
+                del sys.modules["warn"]
+                with self.assertWarnsRegex(DeprecationWarning, "'warn.Old' is deprecated"):
+                    import warn
+
+                    warn.Old
+
+
+        def test_hidden_optional_dependency(monkeypatch):
+            monkeypatch.delitem(sys.modules, "json", raising=False)
+            assert sys.maxsize > 0
+        """,
+}
+
+
+def test_a_test_that_imports_a_project_module_again_runs_it_afresh():
+    """mypy_extensions 1.2.0's `test_no_return_deprecation`: `del sys.modules["mypy_extensions"]`,
+    then `import mypy_extensions` under `assertWarnsRegex`: new functions, built from the source,
+    none of them the ones gate 4 mutates. It was "low value: kills none of the 49 mutants of the
+    code it runs". A key that names none of the file's imports leaves the project alone."""
+    source = textwrap.dedent(
+        """
+        import importlib
+        import sys
+        from importlib import reload as again
+
+        import pkg
+        from pkg import mod
+
+
+        def test_del():
+            del sys.modules["pkg.mod"]
+
+        def test_pop():
+            sys.modules.pop("pkg", None)
+
+        def test_reload():
+            importlib.reload(mod)
+
+        def test_reload_alias():
+            again(pkg)
+
+        def test_delitem(monkeypatch):
+            monkeypatch.delitem(sys.modules, "pkg")
+
+        def test_other_module(monkeypatch):
+            monkeypatch.delitem(sys.modules, "yaml", raising=False)
+            del sys.modules["json"]
+
+        def test_plain():
+            assert pkg.f() == 1
+        """
+    )
+    found = spawning_tests(source)
+    assert found == {
+        "test_del": FORGETS,
+        "test_pop": FORGETS,
+        "test_reload": RELOAD,
+        "test_reload_alias": RELOAD,
+        "test_delitem": FORGETS,
+    }
+    assert all(afresh(how) for how in found.values())
+    assert not afresh("calls subprocess.run")
+
+
+@pytest.mark.slow
+def test_a_test_that_imports_the_module_again_gets_the_note_not_low_value(project, tmp_path):
+    root = project(
+        files=RELOADING, pyproject="[tool.assay]\ngates = ['compile', 'green', 'mutation']\n"
+    )
+    out = tmp_path / "r.json"
+    proc = run_cli("verify", "tests/test_warn.py", "-f", f"json={out}", cwd=root)
+    [f] = json.loads(out.read_text())["files"]
+    tests = {t["id"].split("::", 1)[1]: t for t in f["tests"]}
+    old = tests["Deprecation::test_old_is_deprecated"]
+    assert old["verdict"] == "accepted", (old, proc.stdout[-3000:])
+    assert "gate 4 cannot judge it: it runs the project's code afresh from its source" in (
+        old.get("note") or ""
+    )
+    # hiding a module the file does not import is no new import of the project
+    assert tests["test_hidden_optional_dependency"]["verdict"] == "low_value"

@@ -356,8 +356,12 @@ class Dependencies:
         for found in _SKIP_WORD.finditer(reason):
             module = found.group(0).rstrip(".")
             top = normalize(module.split(".")[0])
-            if top in declared and top not in self.own and not installed.has(module):
-                return self._module_gap(module, [reason])
+            # the distribution's own module, not what follows its name: `appdirs.user_log_dir`
+            # is a function of an installed appdirs (platformdirs' skip of a platform difference)
+            parts = module.split(".")
+            own = ".".join(parts[:2] if parts[0] in NAMESPACES else parts[:1])
+            if top in declared and top not in self.own and not installed.has(own):
+                return self._module_gap(own, [reason])
         return None
 
     def _module_gap(self, module: str, texts: Iterable[str]) -> Gap:

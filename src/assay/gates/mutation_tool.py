@@ -15,6 +15,7 @@ from assay.config.mutation import CodeClass
 from assay.errors import RunFailed
 from assay.feedback import compose
 from assay.gates.base import GateContext
+from assay.gates.spawning import afresh
 from assay.model import Candidate, GateResult, GateStatus, TestOutcome, Verdict
 from assay.mutation.attribution import (
     REACHES_NONE,
@@ -30,7 +31,8 @@ from assay.mutation.tools import REGISTRY, ToolRequest
 
 # a test that kills nothing in the worker but starts a process, where the project may run
 UNSEEN = "gate 4 cannot judge it: it runs code in another process"
-# `runpy`: the project's code run again from its source, not the functions gate 4 mutates
+# `runpy`, a module imported again: the project's code run again from its source, not the
+# functions gate 4 mutates
 AFRESH = "gate 4 cannot judge it: it runs the project's code afresh from its source"
 WARN_HEADER = "WARN: Gate 4 — TESTS THAT CATCH NOTHING"
 WARN_HINT = (
@@ -196,7 +198,7 @@ def judge(
             del low_value[t]
             notes[t] = (
                 f"{AFRESH} ({how}): its mutants there are not measured"
-                if "runpy." in how
+                if afresh(how)
                 else f"{UNSEEN} ({how}): its mutants there are not measured"
             )
     for t in list(low_value):

@@ -17,6 +17,7 @@ do those of every run after it. Same count of runs, so the same odds against a f
 
 from __future__ import annotations
 
+import re
 import time
 
 from assay._assay_sandbox.stability_plan import (
@@ -27,7 +28,7 @@ from assay._assay_sandbox.stability_plan import (
     risk_of,
 )
 from assay.execution.runner import Order, Outcome, RunStep, TestRun, run_plan
-from assay.feedback import compose, trim
+from assay.feedback import LOCATION, compose, trim
 from assay.gates.base import BaseGate, GateContext
 from assay.model import Candidate, GateResult, GateStatus, TestOutcome, Verdict
 
@@ -115,7 +116,7 @@ class StabilityGate(BaseGate):
             first = trim(bad[0][2], 4)
             reason = f"passed {total - len(bad)} of {total} runs; {bad[0][1]} when {bad[0][0]}"
             flaky.append(TestOutcome(nodeid, Verdict.FLAKY, self.name, reason))
-            shown = first.splitlines()[-1 if candidate.language == "python" else 0] if first else ""
+            shown = failure_line(bad[0][2], first, candidate.language)
             body.append(f"{nodeid}: {reason}" + (f"\n  {shown}" if shown else ""))
         elapsed = time.monotonic() - start
         lost = [] if flaky else vanished(plan, runs, passing)
@@ -170,3 +171,25 @@ def vanished(plan: list[tuple[str, RunStep]], runs: list[TestRun], passing: list
             f"{', '.join(label for label, _ in plan[len(runs) :])} did not run"
         )
     return why
+
+
+def failure_line(message: str, trimmed: str, language: str) -> str:
+    """One line of a flaky test's failure: for pytest, the exception (its first `E` line, else
+    the message's first line naming an exception) and where; not the message's last line
+    (humanfriendly 10.0's `test_timer` showed `+ 1 second`, then `?    ^`: the end of unittest's
+    diff of `'2 seconds' != '1 second'`)."""
+    if not trimmed:
+        return ""
+    if language != "python":
+        return trimmed.splitlines()[0]
+    lines = message.splitlines()
+    error = next((ln[1:].strip() for ln in lines if ln.startswith("E ") and ln[1:].strip()), "")
+    error = error or next((ln.strip() for ln in lines if _EXCEPTION.match(ln.strip())), "")
+    where = next((ln.rsplit(":", 1)[0] for ln in reversed(lines) if LOCATION.match(ln)), "")
+    if error:
+        return f"{error} ({where})" if where else error
+    return trimmed.splitlines()[-1]
+
+
+# `AssertionError: ...`, `pkg.errors.ParseError: ...`, a bare `AssertionError`
+_EXCEPTION = re.compile(r"^(?:\w+\.)*\w*(?:Error|Exception|Failure|Exit|Interrupt)\b(?::|$)")
