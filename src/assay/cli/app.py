@@ -334,12 +334,13 @@ def main() -> None:
 
 
 def _click_exceptions(name: str) -> tuple[type[BaseException], ...]:
-    """Click's exception class `name`: vendored inside newer Typer releases, the `click` package in
-    older ones."""
-    found = []
-    for module in ("typer._click.exceptions", "click.exceptions"):
+    """Click's exception class `name` as the Typer installed raises it: vendored in newer Typer
+    releases (`typer._click`, whose `Abort` is `typer.exceptions`'), the `click` package in older
+    ones. The first module that has it: a vendoring Typer never raises the `click` package's, and
+    importing that package (another dependency installs it) cost every command 0.01 s CPU."""
+    for module in ("typer._click.exceptions", "typer.exceptions", "click.exceptions"):
         try:
-            found.append(getattr(importlib.import_module(module), name))
+            return (getattr(importlib.import_module(module), name),)
         except (ImportError, AttributeError):
             continue
-    return tuple(found)
+    return ()

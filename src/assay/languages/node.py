@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import re
 import threading
+from dataclasses import replace
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
@@ -300,7 +301,11 @@ class NodeRunner(ToolRunner):
         runner = self.test_runner(ws, module)
         if self.conf.test_args:
             return None
-        return js_plans.script_for(runner, self._bin(ws, module, runner))
+        script = js_plans.script_for(runner, self._bin(ws, module, runner))
+        if script is not None and script.runner == "jest" and self.language == "typescript":
+            given = tsc_cache.plan_cache(ws, tsc_cache.typescript_module(ws, module))
+            script = replace(script, header={**script.header, **given})  # ts-jest's TypeScript
+        return script
 
     def _out_dir(self, ws: Workspace, script: Script) -> Path:
         out_dir = ws.run_dir / f"plan-{len(list(ws.run_dir.glob('plan-*')))}"

@@ -64,14 +64,17 @@ def tsc(self: NodeRunner, ws: Workspace, rel: str, module: str) -> CompileResult
     ws.apply({cfg_rel: json.dumps(config)})
     args = ["-p", "tsconfig.assay.json", "--pretty", "false"]
     found = tsc_cache.compiler(ws, tsc) if tsc and not self.conf.compile_command else None
-    make = False
+    make: list[tsc_cache.Compiler] = []
     if found is not None:
-        argv, make = tsc_cache.argv(ws, found, args)
+        jest = self.test_runner(ws, module) == "jest"  # ts-jest's typescript.js too
+        argv, make = tsc_cache.argv(
+            ws, found, args, tsc_cache.typescript_module(ws, module) if jest else None
+        )
     else:
         argv = self.conf.compile_command or [str(tsc), *args]
     ran = self.exec(ws, argv, cwd=base)
-    if make and found is not None:
-        tsc_cache.keep(ws, found)  # before anything of the candidate runs
+    for made in make:
+        tsc_cache.keep(ws, made)  # before anything of the candidate runs
     if not self.conf.compile_command and (silence := _DEPRECATED.search(ran.text)):
         # TypeScript 6 stops at a deprecated option of the project's config (cookie-es:
         # `esModuleInterop: false`, TS5107) and checks nothing; the project's runner never asks

@@ -11,7 +11,7 @@ const fs = require("node:fs");
 const Module = require("node:module");
 const vm = require("node:vm");
 
-const [node, , tsc, cacheIn, cacheOut, ...args] = process.argv;
+const [node, , tsc, cacheIn, cacheOut, tsModule, tsOut, ...args] = process.argv;
 process.argv = [node, tsc, ...args];
 const compile = Module.prototype._compile;
 let script = null;
@@ -38,11 +38,16 @@ Module.prototype._compile = function (content, filename) {
 };
 
 process.on("exit", () => {
-  if (!script || taken || cacheOut === "-") return;
   try {
-    fs.writeFileSync(cacheOut, script.createCachedData(), { flag: "wx", mode: 0o644 });
+    if (script && !taken && cacheOut !== "-")
+      fs.writeFileSync(cacheOut, script.createCachedData(), { flag: "wx", mode: 0o644 });
   } catch {
     // the path exists or cannot be written: no cache, as before
+  }
+  try {
+    if (tsModule !== "-" && tsOut !== "-") require("./typescript_cached.cjs").make(tsModule, tsOut);
+  } catch {
+    // no TypeScript module cache, as before
   }
 });
 
