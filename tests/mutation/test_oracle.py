@@ -230,12 +230,12 @@ def test_a_method_of_a_builtin_value_is_not_the_projects_function_of_that_name()
     scope = {"pkg/jws.py": ["Signer.encode", "Signer.decode"]}
     assert oracle_functions(source, scope, {"pkg/jws.py": JWS}) == {}
     # a call through `self` is the project's own: `encode` computing with `self.decode` stays so
-    calling = JWS.replace('return raw.decode("ascii")', 'return self.decode(raw, key) or raw')
+    calling = JWS.replace('return raw.decode("ascii")', "return self.decode(raw, key) or raw")
     assert oracle_functions(source, scope, {"pkg/jws.py": calling}) == {
         "pkg/jws.py": ["Signer.decode"]
     }
     # ... and so is one through a name of the module (`_signer.decode`, an object it made)
-    calling = JWS.replace('return raw.decode("ascii")', 'return _signer.decode(raw, key) or raw')
+    calling = JWS.replace('return raw.decode("ascii")', "return _signer.decode(raw, key) or raw")
     assert oracle_functions(source, scope, {"pkg/jws.py": calling}) == {
         "pkg/jws.py": ["Signer.decode"]
     }

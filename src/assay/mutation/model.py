@@ -9,6 +9,7 @@ from assay._assay_sandbox.mutation.protocol import (
     EARLY_STOP,
     NOT_SAMPLED,
     PROOF_LIMIT,
+    UNAPPLIED,
     BaselineSummary,
     BaselineTest,
     LongestMutant,
@@ -188,6 +189,16 @@ class MutationResult:
     def unsampled(self) -> int:
         """Mutants left out of gate 4's sample (Ignored, not counted)."""
         return sum(r.reason == NOT_SAMPLED for r in self.results.values())
+
+    @property
+    def unapplied(self) -> dict[str, int]:
+        """Why mutants were not judged because the code that runs is not theirs (`rebuilt`), with
+        how many each reason left out (Ignored, not counted)."""
+        out: dict[str, int] = {}
+        for r in self.results.values():
+            if r.status is Status.IGNORED and r.reason.startswith(UNAPPLIED):
+                out[r.reason] = out.get(r.reason, 0) + 1
+        return out
 
     @property
     def early_stopped(self) -> int:

@@ -1,0 +1,71 @@
+"""Functions a decorator rebuilds from their module's source, in a child that imports the mutant.
+
+typeguard's `@typechecked` reads `inspect.getsource(sys.modules[f.__module__])` (that is,
+`linecache`, which reads the file on disk), parses it and compiles the function anew: the function
+that runs was the file's, never the mutant served from memory, and every mutant of it survived
+(inflect's `engine.join`: 0 %). The child puts the mutated source where such readers look
+(`show_source`); a mutant that still does not reach the code that runs (a decorator that opens the
+file itself) is told apart by the live function's code, the same before and after the mutated body
+ran (`Rebuilt`), and reported as not judged, never as a survivor.
+"""
+
+from __future__ import annotations
+
+import linecache
+import os
+import sys
+import types
+
+from ..protocol import MutantSpec
+from .protocol import REBUILT, UNAPPLIED
+
+
+def show_source(path: str, m: MutantSpec) -> None:
+    """In a child: `linecache` (hence `inspect.getsource`) holds the mutated text of `path`, under
+    the path as given and its real path; no modification time, so `checkcache` keeps it."""
+    with open(path, encoding="utf-8") as fh:
+        text = fh.read()
+    mutated = text[: m.start] + m.replacement + text[m.end :]
+    lines = mutated.splitlines(keepends=True)
+    for name in {path, os.path.realpath(path)}:
+        linecache.cache[name] = (len(mutated), None, lines, name)
+
+
+def _code(module: types.ModuleType, qualname: str) -> types.CodeType | None:
+    """The code of the live function `qualname` of `module` (a method through its class), or
+    None: not reachable by name (nested in a function, or not bound)."""
+    if "<" in qualname:
+        return None
+    obj: object = module
+    for part in qualname.split("."):
+        space = getattr(obj, "__dict__", None)  # a class's is a mappingproxy
+        if not isinstance(space, (dict, types.MappingProxyType)) or part not in space:
+            return None
+        obj = space[part]
+    obj = getattr(obj, "__func__", None) or getattr(obj, "fget", None) or obj
+    code = getattr(obj, "__code__", None)
+    return code if isinstance(code, types.CodeType) else None
+
+
+class Rebuilt:
+    """The live code of a mutant's outermost function as the module had it before the mutated
+    body ran; `after` tells whether the mutated body left it so."""
+
+    def __init__(self, m: MutantSpec, path: str) -> None:
+        self.path = path
+        # the outermost def: the one a name reaches
+        self.name = m.function.split(".<locals>.", 1)[0]
+        self.before: types.CodeType | None = None
+        if not m.chain or m.function == "<module>":
+            return
+        for mod in list(sys.modules.values()):
+            f = getattr(mod, "__file__", None)
+            if isinstance(f, str) and os.path.realpath(f) == path:
+                self.before = _code(mod, self.name)
+                break
+
+    def after(self, module: types.ModuleType) -> str | None:
+        """Why the mutant is not what runs, or None: the function's code changed (it runs)."""
+        if self.before is None or _code(module, self.name) != self.before:
+            return None
+        return f"{UNAPPLIED}: {os.path.basename(self.path)}::{self.name} is {REBUILT}"
