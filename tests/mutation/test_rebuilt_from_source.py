@@ -76,12 +76,26 @@ TESTS = """
     """
 
 
-def files(decorator: str) -> dict[str, str]:
+HALF = """
+
+    def half(x):
+        return x // 2
+    """
+HALF_TEST = """
+
+    def test_half():
+        from shapes.calc import half
+
+        assert half(7) == 3
+    """
+
+
+def files(decorator: str, half: bool = False) -> dict[str, str]:
     return {
         "shapes/__init__.py": "",
         "shapes/rebuild.py": REBUILD,
-        "shapes/calc.py": CALC.format(decorator=decorator),
-        "tests/test_calc.py": TESTS,
+        "shapes/calc.py": CALC.format(decorator=decorator) + (HALF if half else ""),
+        "tests/test_calc.py": TESTS + (HALF_TEST if half else ""),
     }
 
 
@@ -108,3 +122,17 @@ def test_a_mutant_that_never_reaches_the_code_that_runs_is_not_a_survivor(projec
     assert gate["verdict"] == "unvalidated", gate
     assert "calc.py::Box.area, calc.py::clamp are rebuilt from the file on disk" in gate["reason"]
     assert "rebuilt from the file on disk" in shown, shown
+
+
+@pytest.mark.slow  # gate 4 end to end: ~6 s at load 10
+def test_a_test_whose_mutants_never_reach_the_code_that_runs_is_not_low_value(project, tmp_path):
+    root = project(files("reread", half=True), CONFIG)
+    f, shown = verify_json(root, "tests/test_calc.py", tmp_path / "r.json")
+    [gate] = [g for g in f["gates"] if g["gate"] == "mutation"]
+    assert f["verdict"] == "accepted", (gate, shown)  # judged on `half` alone
+    tests = {t["id"].split("::", 1)[1]: t for t in f["tests"]}
+    # before: low value, "kills none of the 9 mutants of the code it runs"
+    for name in ("test_clamp", "test_area"):
+        assert tests[name]["verdict"] == "accepted", tests[name]
+        assert "rebuilt from the file on disk" in tests[name]["note"], tests[name]
+    assert any("calc.py::clamp" in n for n in gate["notes"]), gate

@@ -28,6 +28,7 @@ __all__ = [
     "NOT_SAMPLED",
     "PROOF_LIMIT",
     "Status",
+    "UNAPPLIED",
     "counts",
     "score",
 ]
