@@ -156,6 +156,7 @@ class ImportTime:
                 report,
                 self.known,
                 hunt,
+                watch=False,
             )
         selected, complete = self.readers.select(m, changed | aliases, old)
         if complete and unsafe is None:

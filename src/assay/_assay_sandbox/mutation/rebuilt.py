@@ -31,9 +31,10 @@ def show_source(path: str, m: MutantSpec) -> None:
         linecache.cache[name] = (len(mutated), None, lines, name)
 
 
-def _code(module: types.ModuleType, qualname: str) -> types.CodeType | None:
-    """The code of the live function `qualname` of `module` (a method through its class), or
-    None: not reachable by name (nested in a function, or not bound)."""
+def _code(module: types.ModuleType, qualname: str, path: str) -> types.CodeType | None:
+    """The code of the live function `qualname` of `module` (a method through its class, a
+    wrapper through `__wrapped__`), when it is a def of `path` of that name; else None: not
+    reachable by name (nested in a function, not bound, or a wrapper of another file's)."""
     if "<" in qualname:
         return None
     obj: object = module
@@ -43,8 +44,15 @@ def _code(module: types.ModuleType, qualname: str) -> types.CodeType | None:
             return None
         obj = space[part]
     obj = getattr(obj, "__func__", None) or getattr(obj, "fget", None) or obj
+    for _ in range(10):
+        inner = getattr(obj, "__wrapped__", None)
+        if inner is None:
+            break
+        obj = inner
     code = getattr(obj, "__code__", None)
-    return code if isinstance(code, types.CodeType) else None
+    if not isinstance(code, types.CodeType) or code.co_name != qualname.rsplit(".", 1)[-1]:
+        return None
+    return code if os.path.realpath(code.co_filename) == path else None
 
 
 class Rebuilt:
@@ -61,11 +69,11 @@ class Rebuilt:
         for mod in list(sys.modules.values()):
             f = getattr(mod, "__file__", None)
             if isinstance(f, str) and os.path.realpath(f) == path:
-                self.before = _code(mod, self.name)
+                self.before = _code(mod, self.name, path)
                 break
 
     def after(self, module: types.ModuleType) -> str | None:
         """Why the mutant is not what runs, or None: the function's code changed (it runs)."""
-        if self.before is None or _code(module, self.name) != self.before:
+        if self.before is None or _code(module, self.name, self.path) != self.before:
             return None
         return f"{UNAPPLIED}: {os.path.basename(self.path)}::{self.name} is {REBUILT}"

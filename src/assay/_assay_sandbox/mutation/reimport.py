@@ -140,13 +140,16 @@ def run_reimported(
     hunt: Hunt,
     first: int = 0,
     items: list[pytest.Item] | None = None,
+    watch: bool = True,
 ) -> ChildResult:
     """In the child: drop the project's modules, run pytest again with the mutant served at import;
     the tests `ordered` (the first `first` of them state writers, kept first), then ids not in
     `known` (every id the worker collected), then the rest (`_Collector`). Given the worker's
-    `items` for `ordered`, in its own session when it can (`relive`)."""
+    `items` for `ordered`, in its own session when it can (`relive`). `watch`: tell a mutant that
+    leaves its function's live code as it was (`rebuilt`); False when the live module already holds
+    the mutant (`rebind` re-ran its body and told it)."""
     scratch = os.path.realpath(cfg.scratch_root) + os.sep
-    finder = MutantFinder(os.path.realpath(cfg.targets[m.file]), code, m)
+    finder = MutantFinder(os.path.realpath(cfg.targets[m.file]), code, m if watch else None)
     if items and live(items, scratch):
         sys.meta_path.insert(0, finder)
         plain_failures()

@@ -1,0 +1,68 @@
+"""`Rebuilt` tells a mutant whose function's live code is what it was before the mutated body ran
+(a decorator rebuilt it from the file on disk) from one that runs; a wrapper (`functools.wraps`)
+is looked through, or every mutant of a wrapped function would read as never run."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import sys
+import textwrap
+
+from assay._assay_sandbox.mutation.rebuilt import Rebuilt
+from assay._assay_sandbox.protocol import MutantSpec
+
+SOURCE = textwrap.dedent(
+    """
+    import functools
+
+
+    def wrapping(f):
+        @functools.wraps(f)
+        def wrapper(*args):
+            return f(*args)
+
+        return wrapper
+
+
+    @wrapping
+    def double(x):
+        return x * 2
+    """
+)
+
+
+def _load(tmp_path, name, text):
+    path = tmp_path / f"{name}.py"
+    path.write_text(text)
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module, os.path.realpath(path)
+
+
+def _spec(text, function, first):
+    start = text.index("x * 2")
+    return MutantSpec(
+        id="m#1", file="m.py", start=start, end=start + 5, replacement="x / 2",
+        line=0, end_line=0, stmt_line=0, function=function, chain=[[function, first]],
+    )  # fmt: skip
+
+
+def test_a_wrapped_function_whose_code_changed_ran_the_mutant(tmp_path):
+    module, path = _load(tmp_path, "wrapped_mod", SOURCE)
+    try:
+        m = _spec(SOURCE, "double", SOURCE.count("\n", 0, SOURCE.index("@wrapping\ndef")) + 1)
+        watch = Rebuilt(m, path)
+        assert watch.before is not None
+        mutated = SOURCE.replace("x * 2", "x / 2")
+        exec(compile(mutated, path, "exec", dont_inherit=True), module.__dict__)
+        assert watch.after(module) is None
+        # the same body again: the function's code is what it was, the mutant never ran
+        exec(compile(SOURCE, path, "exec", dont_inherit=True), module.__dict__)
+        assert "wrapped_mod.py::double is rebuilt from the file on disk" in (
+            watch.after(module) or ""
+        )
+    finally:
+        sys.modules.pop("wrapped_mod", None)
