@@ -108,7 +108,7 @@ class ImportTime:
         order given)."""
         path = os.path.realpath(self.cfg.targets[m.file])
         module = next(mod for mod, real in self.project_modules if real == path)
-        rebuilt = Rebuilt(m, path)
+        rebuilt = Rebuilt(m, path, code)
         show_source(path, m)
         try:
             watch, old = watch_body(code, path, module, self.bodies[m.file])

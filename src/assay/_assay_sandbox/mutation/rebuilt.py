@@ -17,6 +17,7 @@ import sys
 import types
 
 from ..protocol import MutantSpec
+from .bytecode import find_code
 from .protocol import REBUILT, UNAPPLIED
 
 
@@ -55,16 +56,25 @@ def _code(module: types.ModuleType, qualname: str, path: str) -> types.CodeType 
     return code if os.path.realpath(code.co_filename) == path else None
 
 
+def _in_code(m: MutantSpec, path: str, code: types.CodeType) -> bool:
+    """Whether the mutant changes the code of its outermost def (`code`: the mutated module's):
+    a default value or a decorator's argument is the module's code, and leaves it as it was."""
+    name, first = m.chain[-1]
+    with open(path, encoding="utf-8") as fh:
+        original = compile(fh.read(), path, "exec", dont_inherit=True)
+    return find_code(original, name, first) != find_code(code, name, first)
+
+
 class Rebuilt:
     """The live code of a mutant's outermost function as the module had it before the mutated
     body ran; `after` tells whether the mutated body left it so."""
 
-    def __init__(self, m: MutantSpec, path: str) -> None:
+    def __init__(self, m: MutantSpec, path: str, code: types.CodeType) -> None:
         self.path = path
         # the outermost def: the one a name reaches
         self.name = m.function.split(".<locals>.", 1)[0]
         self.before: types.CodeType | None = None
-        if not m.chain or m.function == "<module>":
+        if not m.chain or m.function == "<module>" or not _in_code(m, path, code):
             return
         for mod in list(sys.modules.values()):
             f = getattr(mod, "__file__", None)

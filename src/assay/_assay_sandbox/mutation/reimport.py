@@ -37,7 +37,7 @@ class MutantFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         self.path = path
         self.code = code
         self.error: str | None = None
-        self.rebuilt = Rebuilt(m, path) if m is not None else None
+        self.rebuilt = Rebuilt(m, path, code) if m is not None else None
         self.unapplied: str | None = None
         if m is not None:
             show_source(path, m)
