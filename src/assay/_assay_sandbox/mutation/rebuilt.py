@@ -71,6 +71,7 @@ class Rebuilt:
 
     def __init__(self, m: MutantSpec, path: str, code: types.CodeType) -> None:
         self.path = path
+        self.rel = m.file
         # the outermost def: the one a name reaches
         self.name = m.function.split(".<locals>.", 1)[0]
         self.before: types.CodeType | None = None
@@ -86,4 +87,4 @@ class Rebuilt:
         """Why the mutant is not what runs, or None: the function's code changed (it runs)."""
         if self.before is None or _code(module, self.name, self.path) != self.before:
             return None
-        return f"{UNAPPLIED}: {os.path.basename(self.path)}::{self.name} is {REBUILT}"
+        return f"{UNAPPLIED}: {self.rel}::{self.name} is {REBUILT}"
