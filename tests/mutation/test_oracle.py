@@ -192,3 +192,50 @@ def test_a_sound_file_is_not_rejected_for_its_oracle(tmp_path):
     assert gate.details["oracle"]["mutants"] > 5
     assert "of oracle code not counted: ordinal (pkg/fmt.py)" in gate.details["notes"][0]
     assert gate.details["scope"]["functions"] == ["pkg/fmt.py::describe"]
+
+
+JWS = """\
+class Signer:
+    def encode(self, payload, key):
+        raw = ",".join(f"{k}={v}" for k, v in sorted(payload.items())).encode("utf-8")
+        # bytes' decode, not Signer.decode
+        return raw.decode("ascii") + "." + key
+
+    def decode(self, token, key):
+        body, _, signed = token.rpartition(".")
+        if signed != key:
+            raise ValueError("bad signature")
+        return dict(part.split("=", 1) for part in body.split(","))
+
+
+_signer = Signer()
+encode = _signer.encode
+decode = _signer.decode
+"""
+
+
+def test_a_method_of_a_builtin_value_is_not_the_projects_function_of_that_name():
+    """pyjwt 2.15.1's `test_jwt.py`: `decode(encode(payload)) == payload`. `PyJWS.encode` ends with
+    `encoded_string.decode("utf-8")` (bytes'), which was taken for a call of `PyJWS.decode`:
+    `decode`, the function under test, read as the oracle of its own round trip and was set
+    aside (285 mutants not counted)."""
+    source = (
+        "from pkg import jws\n\n\n"
+        "def test_round_trip():\n"
+        '    payload = {"iss": "jeff", "claim": "insanity"}\n'
+        '    token = jws.encode(payload, "secret")\n'
+        '    decoded = jws.decode(token, "secret")\n'
+        "    assert decoded == payload\n"
+    )
+    scope = {"pkg/jws.py": ["Signer.encode", "Signer.decode"]}
+    assert oracle_functions(source, scope, {"pkg/jws.py": JWS}) == {}
+    # a call through `self` is the project's own: `encode` computing with `self.decode` stays so
+    calling = JWS.replace('return raw.decode("ascii")', "return self.decode(raw, key) or raw")
+    assert oracle_functions(source, scope, {"pkg/jws.py": calling}) == {
+        "pkg/jws.py": ["Signer.decode"]
+    }
+    # ... and so is one through a name of the module (`_signer.decode`, an object it made)
+    calling = JWS.replace('return raw.decode("ascii")', "return _signer.decode(raw, key) or raw")
+    assert oracle_functions(source, scope, {"pkg/jws.py": calling}) == {
+        "pkg/jws.py": ["Signer.decode"]
+    }

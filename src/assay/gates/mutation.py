@@ -53,7 +53,7 @@ from assay.mutation.entered import narrow
 from assay.mutation.model import MutationResult
 from assay.mutation.oracle import note as oracle_note
 from assay.mutation.oracle import oracle_functions, set_aside
-from assay.mutation.summary import details, unobserved_note
+from assay.mutation.summary import details, unapplied_note, unobserved_note
 from assay.mutation.tools import REGISTRY
 from assay.store import Store
 
@@ -146,14 +146,7 @@ class MutationGate(BaseGate):
         # no evidence either way: the file cannot be validated, never "passed"
         except RunFailed as err:
             reason = f"mutation run failed: {clipped(str(err))}"
-            return GateResult(
-                self.name,
-                GateStatus.SKIP,
-                time.monotonic() - start,
-                f"SKIP: Gate 4 — MUTATION NOT MEASURED\n{reason}",
-                verdict=Verdict.UNVALIDATED,
-                details={"reason": reason},
-            )
+            return self._unjudged(reason, time.monotonic() - start)
         dynamic = targets != list(candidate.targets)
         code_class, threshold = threshold_for(sources, conf, ctx.project.packages)
         limits = module_limits(sources, conf, ctx.project.packages)
@@ -208,6 +201,10 @@ class MutationGate(BaseGate):
             notes.append(oracle_note(oracle, len(aside)))
         if said := unobserved_note(run):
             notes.append(said)
+        if (said := unapplied_note(run)) is not None:
+            notes.append(said)
+            if run.score is None:  # nothing judged: no evidence either way
+                return self._unjudged(said, time.monotonic() - start)
         if notes:
             info["notes"] = notes
         if dynamic:
@@ -316,6 +313,18 @@ class MutationGate(BaseGate):
             if store:
                 store.close()
         return run, sources
+
+    def _unjudged(self, reason: str, elapsed: float) -> GateResult:
+        """No evidence either way (the run failed, or none of its mutants reached the code that
+        runs): the file cannot be validated, never "passed"."""
+        return GateResult(
+            self.name,
+            GateStatus.SKIP,
+            elapsed,
+            f"SKIP: Gate 4 — MUTATION NOT MEASURED\n{reason}",
+            verdict=Verdict.UNVALIDATED,
+            details={"reason": reason},
+        )
 
     def _skipped(self, reason: str, elapsed: float) -> GateResult:
         """Gate 4 not measured, without a verdict: the reason in the feedback too, so that the

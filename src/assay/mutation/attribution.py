@@ -21,6 +21,7 @@ from assay.mutation.model import (
     DETECTED,
     PROOF_LIMIT,
     SAMPLE_UNRUN,
+    UNAPPLIED,
     MutantResult,
     MutationResult,
     Status,
@@ -58,10 +59,17 @@ def attribute(run: MutationResult, tests: list[str], exact: bool = True) -> Attr
     unproven: set[str] = set()  # functions covering a mutant another test killed first
     limited: set[str] = set()  # functions covering a mutant past the proving limit
     unsampled: set[str] = set()  # functions covering a mutant the tool left out of the sample
+    rebuilt: set[str] = set()  # functions covering a mutant the code that runs is not (`rebuilt`)
+    ran: set[str] = set()  # functions covering a mutant that ran and counts
     for m, r in run.scored:
         covering = {function_of(t) for t in r.covered_by}
+        if r.reason.startswith(UNAPPLIED):  # never ran: nothing to learn of its tests
+            rebuilt |= covering
+            continue
         for f in covering:
             reached[f] = reached.get(f, 0) + 1
+            if r.status is not Status.IGNORED:
+                ran.add(f)
             if not run.complete_kills and (r.status in DETECTED or r.killed_by):
                 unproven.add(f)
         if r.status is Status.TIMEOUT and r.tests_completed + len(r.killed_by) < len(r.covered_by):
@@ -95,6 +103,12 @@ def attribute(run: MutationResult, tests: list[str], exact: bool = True) -> Attr
                     "gate 4 did not judge its value: it killed none of the mutants it ran on, and "
                     "other mutants of the code it runs were left out of the sample unrun"
                 )
+            continue
+        if f not in kills and f in rebuilt and f not in ran:
+            out.unjudged[t] = (
+                "gate 4 did not judge its value: the code it runs is not the mutants' (rebuilt "
+                "from the file on disk by a decorator that reads its own source?)"
+            )
             continue
         if f not in kills:
             n = reached.get(f, 0)

@@ -10,6 +10,7 @@ from assay._assay_sandbox.mutation.protocol import (
     NOT_SAMPLED,
     PROOF_LIMIT,
     SAMPLE_UNRUN,
+    UNAPPLIED,
     BaselineSummary,
     BaselineTest,
     LongestMutant,
@@ -29,6 +30,7 @@ __all__ = [
     "PROOF_LIMIT",
     "SAMPLE_UNRUN",
     "Status",
+    "UNAPPLIED",
     "counts",
     "score",
 ]
@@ -190,6 +192,16 @@ class MutationResult:
     def unsampled(self) -> int:
         """Mutants left out of gate 4's sample (Ignored, not counted)."""
         return sum(r.reason in (NOT_SAMPLED, SAMPLE_UNRUN) for r in self.results.values())
+
+    @property
+    def unapplied(self) -> dict[str, int]:
+        """Why mutants were not judged because the code that runs is not theirs (`rebuilt`), with
+        how many each reason left out (Ignored, not counted)."""
+        out: dict[str, int] = {}
+        for r in self.results.values():
+            if r.status is Status.IGNORED and r.reason.startswith(UNAPPLIED):
+                out[r.reason] = out.get(r.reason, 0) + 1
+        return out
 
     @property
     def early_stopped(self) -> int:

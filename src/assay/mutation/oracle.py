@@ -29,6 +29,13 @@ from assay.mutation.model import Mutant, MutantResult, MutationResult
 # a mock's own record of the calls the code under test made is the actual side of these
 MOCK_CHECKS = ("assert_called", "assert_any_call", "assert_has_calls", "assert_awaited")
 CONSTRUCTORS = ("__new__", "__init__", "__post_init__")
+# methods of the built-in value types: `x.decode()` in project code is most likely bytes'
+BUILTIN_METHODS = frozenset(
+    name
+    for t in (str, bytes, bytearray, dict, list, set, frozenset, tuple, int, float, complex)
+    for name in dir(t)
+    if not name.startswith("_")
+)
 
 
 def _name(call: ast.Call) -> str | None:
@@ -49,21 +56,55 @@ def _callees(sources: dict[str, str]) -> dict[str, set[str]]:
             tree = ast.parse(text)
         except SyntaxError:
             continue
+        names = _module_names(tree)
         for node in ast.walk(tree):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                out.setdefault(node.name, set()).update(_calls(node))
+                out.setdefault(node.name, set()).update(_calls(node, names))
             elif isinstance(node, ast.ClassDef):
                 # calling a class runs its constructor, not every method: markupsafe's
                 # `Markup("a")` does not call the `split` its `striptags` uses
                 called = out.setdefault(node.name, set())
                 for item in node.body:
                     if isinstance(item, ast.FunctionDef) and item.name in CONSTRUCTORS:
-                        called.update(_calls(item))
+                        called.update(_calls(item, names))
     return out
 
 
-def _calls(node: ast.AST) -> set[str]:
-    return {name for n in ast.walk(node) if isinstance(n, ast.Call) if (name := _name(n))}
+def _calls(node: ast.AST, names: frozenset[str] = frozenset()) -> set[str]:
+    """The project functions `node` may call, by name: not a method of a built-in value (pyjwt's
+    `PyJWS.encode` ends with `encoded.decode("utf-8")`, bytes', not `PyJWS.decode`) unless called
+    through `self`, `cls`, `super()` or a module-level name of its file (`names`: an imported
+    module, a class, a global object), which the project answers."""
+    return {
+        name
+        for n in ast.walk(node)
+        if isinstance(n, ast.Call)
+        if (name := _name(n)) and (name not in BUILTIN_METHODS or _own_receiver(n.func, names))
+    }
+
+
+def _own_receiver(func: ast.expr, names: frozenset[str]) -> bool:
+    if not isinstance(func, ast.Attribute):
+        return True  # a bare name: the project's function of that name, as before
+    recv = func.value
+    if isinstance(recv, ast.Name):
+        return recv.id in ("self", "cls") or recv.id in names
+    return (
+        isinstance(recv, ast.Call) and isinstance(recv.func, ast.Name) and recv.func.id == "super"
+    )
+
+
+def _module_names(tree: ast.Module) -> frozenset[str]:
+    """The names a module binds at its top level."""
+    out: set[str] = set()
+    for stmt in tree.body:
+        if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            out.update((a.asname or a.name).split(".")[0] for a in stmt.names)
+        elif isinstance(stmt, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            out.add(stmt.name)
+        elif isinstance(stmt, ast.Assign):
+            out.update(n.id for t in stmt.targets for n in ast.walk(t) if isinstance(n, ast.Name))
+    return frozenset(out)
 
 
 class _File:

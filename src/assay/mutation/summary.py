@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from assay._assay_sandbox.mutation.protocol import REBUILT, UNAPPLIED
 from assay.mutation.briefs import brief, closest_tests
 from assay.mutation.model import Mutant, MutationResult, Status
 
@@ -158,6 +159,18 @@ def unexercised_note(run: MutationResult) -> list[str]:
         " nothing they receive (code their inputs never reach)."
         + "".join(f" Left out: {text}." for text in left[:3])
     ]
+
+
+def unapplied_note(run: MutationResult) -> str | None:
+    """Mutants that never ran because the code that runs is not theirs (a decorator rebuilt the
+    function from the file on disk): not judged, not counted, and said so."""
+    reasons = run.unapplied
+    if not reasons:
+        return None
+    n = sum(reasons.values())
+    names = sorted(r[len(UNAPPLIED) + 2 : -len(REBUILT) - 4] for r in reasons)
+    are = "are" if len(names) > 1 else "is"
+    return f"{n} mutant{'s' if n != 1 else ''} {UNAPPLIED}: {', '.join(names)} {are} {REBUILT}"
 
 
 def unobserved_note(run: MutationResult) -> str | None:

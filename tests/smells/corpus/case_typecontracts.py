@@ -49,3 +49,18 @@ def test_a_method_that_returns_its_own_class(proxy):
 
 def test_a_logger_bound_from_a_logger():
     assert isinstance(BaseLogger().bind(x=1), BaseLogger)  # expect[AS009]
+
+
+def test_a_class_the_test_made_by_a_metaclass_call_is_fine():
+    # injector 0.24.0's test_binder_provider_for_type_with_metaclass: `abc.ABCMeta(...)` makes the
+    # class as a class statement would; the check is that the code builds one of it
+    import abc
+
+    Made = abc.ABCMeta("Made", (BaseLogger,), {})
+    assert isinstance(Proxy(wrapper_class=Made).bind(), Made)
+
+
+def test_a_class_a_call_of_three_values_hands_back():
+    # not a class the test made: what `make` returns
+    Other = make("a", "b", "c")
+    assert isinstance(make(), Other)  # expect[AS009]

@@ -44,6 +44,9 @@ EARLY_STOP = "not needed: the score was sure to pass (mutation.early_stop): not 
 # run; those tests are not called low value (boolean.py's test_boolean.py: 780 s of proving runs
 # for a 2 s file)
 PROOF_LIMIT = "not run: its tests left to prove had each run on mutation.prove mutants"
+# ... of one whose function, as it runs, is not the mutant (`rebuilt`): Ignored, not counted
+UNAPPLIED = "not judged: the code that runs is not the mutant"
+REBUILT = "rebuilt from the file on disk (by a decorator that reads its own source?): not counted"
 
 
 class Mode(str, Enum):

@@ -18,6 +18,7 @@ from .body_watch import watch_body
 from .bytecode import import_error
 from .flow import Body
 from .patch import Hunt, run_items
+from .rebuilt import Rebuilt, show_source
 from .reimport import run_reimported
 from .same import changed_names
 from .shapes import ChildResult, Report
@@ -107,11 +108,15 @@ class ImportTime:
         order given)."""
         path = os.path.realpath(self.cfg.targets[m.file])
         module = next(mod for mod, real in self.project_modules if real == path)
+        rebuilt = Rebuilt(m, path, code)
+        show_source(path, m)
         try:
             watch, old = watch_body(code, path, module, self.bodies[m.file])
         # the mutant breaks the import: say so, with the exception
         except Exception as err:  # noqa: BLE001
             return {"import_error": import_error(err, path)}
+        if (unapplied := rebuilt.after(module)) is not None:
+            return {"unapplied": unapplied}
         unsafe = watch.unsafe or self.original_unsafe[m.file]
         # names whose statements cannot depend on the mutated one changed as any re-run changes them
         changed = self.bodies[m.file].mutant_changed(changed_names(old, module.__dict__), m.line)
@@ -151,6 +156,7 @@ class ImportTime:
                 report,
                 self.known,
                 hunt,
+                watch=False,
             )
         selected, complete = self.readers.select(m, changed | aliases, old)
         if complete and unsafe is None:

@@ -22,18 +22,25 @@ from ..short_ids import ShortIds, real
 from .bytecode import import_error
 from .observe import OBSERVE
 from .patch import Hunt, plain_failures
+from .rebuilt import Rebuilt, show_source
 from .relive import live, run_live
 from .seed import reseed
 from .shapes import ChildResult, Report
 
 
 class MutantFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    """Serves the mutated code object for one file; everything else imports as usual."""
+    """Serves the mutated code object for one file; everything else imports as usual. Made before
+    the project's modules are dropped: it notes the mutated function's live code (`Rebuilt`), and
+    `unapplied` says why the body it served left it so."""
 
-    def __init__(self, path: str, code: types.CodeType) -> None:
+    def __init__(self, path: str, code: types.CodeType, m: MutantSpec | None = None) -> None:
         self.path = path
         self.code = code
         self.error: str | None = None
+        self.rebuilt = Rebuilt(m, path, code) if m is not None else None
+        self.unapplied: str | None = None
+        if m is not None:
+            show_source(path, m)
 
     def find_spec(
         self, fullname: str, path: Sequence[str] | None, target: types.ModuleType | None = None
@@ -53,6 +60,8 @@ class MutantFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         except Exception as err:
             self.error = import_error(err, self.path)
             raise
+        if self.rebuilt is not None:
+            self.unapplied = self.rebuilt.after(module)
 
 
 class _Collector:
@@ -83,6 +92,8 @@ class _Collector:
             return (1, 0) if item.nodeid not in self.known else (3, 0)
 
         items.sort(key=key)
+        if self.finder.unapplied is not None:  # nothing to learn from running them
+            items.clear()
 
     def pytest_runtest_logstart(self, nodeid: str, location: object) -> None:
         self.report({"next": nodeid, "w": waited()})
@@ -129,14 +140,17 @@ def run_reimported(
     hunt: Hunt,
     first: int = 0,
     items: list[pytest.Item] | None = None,
+    watch: bool = True,
 ) -> ChildResult:
     """In the child: drop the project's modules, run pytest again with the mutant served at import;
     the tests `ordered` (the first `first` of them state writers, kept first), then ids not in
     `known` (every id the worker collected), then the rest (`_Collector`). Given the worker's
-    `items` for `ordered`, in its own session when it can (`relive`)."""
+    `items` for `ordered`, in its own session when it can (`relive`). `watch`: tell a mutant that
+    leaves its function's live code as it was (`rebuilt`); False when the live module already holds
+    the mutant (`rebind` re-ran its body and told it)."""
     scratch = os.path.realpath(cfg.scratch_root) + os.sep
+    finder = MutantFinder(os.path.realpath(cfg.targets[m.file]), code, m if watch else None)
     if items and live(items, scratch):
-        finder = MutantFinder(os.path.realpath(cfg.targets[m.file]), code)
         sys.meta_path.insert(0, finder)
         plain_failures()
         return run_live(finder, items, ordered, report, known, hunt, first, scratch)
@@ -144,7 +158,6 @@ def run_reimported(
         f = getattr(mod, "__file__", None)
         if f and os.path.realpath(f).startswith(scratch):
             del sys.modules[name]
-    finder = MutantFinder(os.path.realpath(cfg.targets[m.file]), code)
     sys.meta_path.insert(0, finder)
 
     collector = _Collector(finder, report, ordered, known, first)
@@ -170,6 +183,8 @@ def run_reimported(
     exit_code = int(pytest.main(args, plugins=plugins))
     if finder.error is not None:
         return {"import_error": finder.error}
+    if finder.unapplied is not None:
+        return {"unapplied": finder.unapplied}
     if exit_code == 0:
         return {"killed_by": [], "tests_completed": collector.completed}
     if exit_code in (1, 2) or collector.killed_by:  # failed, or the mutated module does not import

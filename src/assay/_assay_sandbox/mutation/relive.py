@@ -112,6 +112,8 @@ def run_live(
                 return {"killed_by": [rep.nodeid or node.nodeid], "tests_completed": 0}
             fresh += [bound(x) for x in rep.result if isinstance(x, Item)]
             todo = [x for x in rep.result if not isinstance(x, Item)] + todo
+    if finder.unapplied is not None:  # nothing to learn from running them
+        return {"unapplied": finder.unapplied}
     wanted = {function_of(nodeid) for nodeid in ordered}
     selected = [x for x in fresh if function_of(x.nodeid) in wanted]
     config.hook.pytest_collection_modifyitems(

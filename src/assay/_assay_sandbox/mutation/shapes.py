@@ -23,6 +23,7 @@ class Outcome:
     crash: str | None = None  # the child died: its traceback
     import_error: str | None = None  # the mutated module body raised at import
     equivalent: str | None = None  # re-running the module body left its namespace unchanged
+    unapplied: str | None = None  # the code that runs is not the mutant (`rebuilt`)
     killed_by: list[str] = field(default_factory=list)
     tests_completed: int = 0
     # the tests it picked to run (rebind), when it ran fewer than given
@@ -39,6 +40,8 @@ class Outcome:
             return cls(import_error=result["import_error"])
         if "equivalent" in result:
             return cls(equivalent=result["equivalent"])
+        if "unapplied" in result:
+            return cls(unapplied=result["unapplied"])
         return cls(
             killed_by=result["killed_by"],
             tests_completed=result["tests_completed"],

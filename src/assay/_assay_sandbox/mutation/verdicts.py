@@ -153,6 +153,8 @@ class Verdicts(Children):
             )
         elif outcome.equivalent is not None:
             verdict = Verdict(Status.IGNORED, reason=outcome.equivalent)
+        elif outcome.unapplied is not None:
+            verdict = Verdict(Status.IGNORED, state.ordered, reason=outcome.unapplied)
         elif outcome.killed_by:
             self._learn(m, outcome.killed_by)
             verdict = Verdict(Status.KILLED, group.ordered, outcome.killed_by, group.done)
@@ -277,6 +279,8 @@ class Verdicts(Children):
             )
         elif outcome.equivalent is not None:
             verdict = Verdict(Status.IGNORED, reason=outcome.equivalent)
+        elif outcome.unapplied is not None:
+            verdict = Verdict(Status.IGNORED, state.ordered, reason=outcome.unapplied)
         else:
             self._learn(m, outcome.killed_by)
             verdict = Verdict(

@@ -29,8 +29,9 @@ def typed_right(test: TestFunc, args: list[ast.expr]) -> bool:
 
 def _made_here(test: TestFunc, classes: list[ast.expr]) -> bool:
     """`isinstance(x, C)` where the test made `C` itself (a class statement in the test or in its
-    file, or `type(...)`): zipp's subclass tests check that the code keeps the caller's class,
-    structlog's `test_honors_wrapper_class` that it builds the wrapper class it was given."""
+    file, or `type(...)` or a metaclass called alike): zipp's subclass tests check that the code
+    keeps the caller's class, structlog's `test_honors_wrapper_class` that it builds the wrapper
+    class it was given."""
     if len(classes) != 1 or not isinstance(classes[0], ast.Name):
         return False
     name = classes[0].id
@@ -39,7 +40,23 @@ def _made_here(test: TestFunc, classes: list[ast.expr]) -> bool:
     if name in test.module.classes and name not in test.module.aliases:
         return True
     value = follow(test, classes[0], classes[0])
-    return isinstance(value, ast.Call) and dotted(value.func, {}) == "type" and len(value.args) == 3
+    return isinstance(value, ast.Call) and _class_call(value)
+
+
+def _class_call(call: ast.Call) -> bool:
+    """`type(name, bases, namespace)` or a metaclass called so (injector's `abc.ABCMeta("A",
+    (object,), {})`): a class made as a class statement makes one."""
+    if len(call.args) != 3:
+        return False
+    if dotted(call.func, {}) == "type":
+        return True
+    _, bases, space = call.args
+    return isinstance(bases, ast.Tuple) and (
+        isinstance(space, ast.Dict)
+        or isinstance(space, ast.Call)
+        and isinstance(space.func, ast.Name)
+        and space.func.id == "dict"
+    )
 
 
 def _converted_part(args: list[ast.expr], aliases: dict[str, str]) -> bool:
