@@ -18,6 +18,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from assay._assay_sandbox.mutation.budget import Cut
 from assay._assay_sandbox.mutation.protocol import (
     BaselineDone,
     BaselineTest,
@@ -28,6 +29,7 @@ from assay._assay_sandbox.mutation.protocol import (
     Jobs,
     MutantDone,
     Plan,
+    Sampled,
     Stopped,
     Unobserved,
     WorkerError,
@@ -124,6 +126,7 @@ class Engine:
         sample: int = 0,
         enough: dict[str, float] | None = None,
         entering: bool = False,
+        budget: float = 0.0,
     ) -> MutationResult:
         """Mutate `targets` (project-relative files) and run `tests` against them.
 
@@ -146,6 +149,8 @@ class Engine:
         for tests that have not killed yet, Ignored (gate 4, `_assay_sandbox.mutation.enough`).
         `entering`: the tests get no object of the project; the mutants of reached modules that
         hold no entry point are Ignored unrun (gate 4, `_assay_sandbox.mutation.entries`).
+        `budget`: the sample's test time as survivors stays within this many times the file's own
+        run, else a prefix of it counts (gate 4, `_assay_sandbox.mutation.budget`).
         """
         deselect = [*self.config.deselect, *(deselect or [])]
         start = time.monotonic()
@@ -172,6 +177,7 @@ class Engine:
             *(["observe"] if observe else []),
             f"sample {sample}",
             f"prove {self.config.prove}",
+            f"budget {budget}",
             *(["entering"] if entering else []),
         ]
         tests_hash = tests_fingerprint(self.ws.project, tests, options)
@@ -220,6 +226,7 @@ class Engine:
                     sample,
                     stop,
                     entering,
+                    budget,
                 )
                 if not any(isinstance(ev, Stopped) and ev.unsure for ev in events):
                     break
@@ -254,6 +261,8 @@ class Engine:
                     # one the early stop left out is not: the next run may need it
                     if self.store and result.status in CACHED and result.reason != EARLY_STOP:
                         self.store.put(NAMESPACE, keys[ev.id], result.to_json())
+                elif isinstance(ev, Sampled) and ev.planned:
+                    run.budget_cut = Cut(len(ev.ids), ev.planned, ev.estimate_s, ev.budget_s)
                 elif isinstance(ev, Stopped):  # ran after the early stop: cached, not counted
                     for i in ev.past:
                         r = run.results[i]
@@ -294,6 +303,7 @@ class Engine:
         sample: int = 0,
         enough: tuple[dict[str, float], dict[str, list[int]]] | None = None,
         entering: bool = False,
+        budget: float = 0.0,
     ) -> list[Event]:
         self._stopped()
         tag = uuid.uuid4().hex[:8]
@@ -345,6 +355,7 @@ class Engine:
             enough=None if enough is None else enough[0],
             known={} if enough is None else enough[1],
             entered=entering,
+            budget=budget,
         )
         cfg_path = run_dir / f"mutation-{tag}.json"
         cfg_path.write_text(cfg.to_json(), encoding="utf-8")

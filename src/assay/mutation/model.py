@@ -5,9 +5,11 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from assay._assay_sandbox.mutation.budget import Cut
 from assay._assay_sandbox.mutation.protocol import (
     EARLY_STOP,
     NOT_SAMPLED,
+    OVER_BUDGET,
     PROOF_LIMIT,
     BaselineSummary,
     BaselineTest,
@@ -171,6 +173,8 @@ class MutationResult:
     # tests whose own coverage runs lines of the targets (known with per-test coverage: the Go
     # engine): one that reaches no mutant there ran code the tool has no operator for
     ran_targets: set[str] = field(default_factory=set)
+    # gate 4's time budget shrank the sample (`_assay_sandbox.mutation.budget`)
+    budget_cut: Cut | None = None
 
     @property
     def scored(self) -> list[tuple[Mutant, MutantResult]]:
@@ -188,6 +192,11 @@ class MutationResult:
     def unsampled(self) -> int:
         """Mutants left out of gate 4's sample (Ignored, not counted)."""
         return sum(r.reason == NOT_SAMPLED for r in self.results.values())
+
+    @property
+    def over_budget(self) -> int:
+        """Sampled mutants the time budget cut (Ignored, not counted)."""
+        return sum(r.reason == OVER_BUDGET for r in self.results.values())
 
     @property
     def early_stopped(self) -> int:
