@@ -19,7 +19,7 @@ from assay._assay_sandbox.mutation.protocol import (
     Stopped,
     Unobserved,
 )
-from assay.mutation.model import EARLY_STOP, MutantResult, MutationResult, Status
+from assay.mutation.model import EARLY_STOP, OVER_BUDGET, MutantResult, MutationResult, Status
 from assay.store import Store
 
 # the verdicts the store keeps
@@ -70,8 +70,9 @@ def fold(
         elif isinstance(ev, MutantDone):
             result = MutantResult.of(ev.verdict, ev.duration_s)
             run.results[ev.id] = result
-            # one the early stop left out is not: the next run may need it
-            if store and result.status in CACHED and result.reason != EARLY_STOP:
+            # one the early stop or the time budget left out is not: the next run may need it
+            # (where the stop or the cut falls depends on the outcomes and the durations)
+            if store and result.status in CACHED and result.reason not in (EARLY_STOP, OVER_BUDGET):
                 store.put(NAMESPACE, keys[ev.id], result.to_json())
         elif isinstance(ev, Sampled) and ev.planned:  # the time budget cut the sample
             run.budget_cut = Cut(len(ev.ids), ev.planned, ev.estimate_s, ev.budget_s)

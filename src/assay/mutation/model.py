@@ -27,6 +27,7 @@ __all__ = [
     "MutantResult",
     "MutationResult",
     "NOT_SAMPLED",
+    "OVER_BUDGET",
     "PROOF_LIMIT",
     "Status",
     "counts",
