@@ -127,6 +127,9 @@ class MutationJob(_Json):
     # at most this many mutants in scope run for the score (0: all), one per line first (`sample`);
     # the others run only for tests that have not killed yet, and count as Ignored
     sample: int = 0
+    # gate 4's time budget: the sample's test time as survivors within this many times the file's
+    # own run, else a prefix of it (`mutation.budget`); 0: none
+    budget: float = 0.0
     # at most this many mutants run only to prove each test function (out of the sample, past the
     # early stop; 0: no limit): a test still unproven then is not judged
     prove: int = 0

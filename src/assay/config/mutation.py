@@ -37,6 +37,16 @@ class MutationConfig(Section):
         "per line first, the same ones every run (0: all); the others run only to prove tests "
         "that have not killed yet (never a wrong `low_value`) and count as Ignored",
     )
+    budget: float = Field(
+        20.0,
+        ge=0,
+        description="gate 4: the sampled mutants' test time, each as a survivor (every test that "
+        "covers it), stays within this many times the file's own run (collection and its tests, "
+        "counted as at least 3 s), else only a prefix of the sample counts (at least 20 "
+        "mutants; the note says so, and a failing score that could still reach the threshold "
+        "is not judged): a test of seconds that covers the whole module runs on every "
+        "survivor; 0: no budget",
+    )
     prove: int = Field(
         20,
         ge=0,

@@ -306,6 +306,8 @@ class MutationGate(BaseGate):
                 sample=ctx.settings.mutation.sample if tests is None else 1,
                 enough=enough,
                 entering=entering,
+                # the sample within a time budget (not for a diff's few mutants, nor proving)
+                budget=conf.budget if changed is None and tests is None else 0.0,
             )
         finally:
             if starts is not None:

@@ -24,6 +24,7 @@ from assay.mutation.attribution import (
     module_limits,
     module_scores,
 )
+from assay.mutation.budgeted import budget_note, too_few, undecided
 from assay.mutation.codeclass import threshold_for
 from assay.mutation.model import COUNTED, MutationResult
 from assay.mutation.summary import details, feedback
@@ -164,6 +165,15 @@ def judge(
         info["not_sampled"] = run.unsampled
     if run.early_stopped:  # the pass was sure before the whole sample ran
         info["early_stop"] = run.early_stopped
+    cut = run.budget_cut
+    if cut is not None:  # the time budget shrank the sample: said, in the JSON and the notes
+        info["budget"] = {
+            "kept": cut.kept,
+            "planned": cut.planned,
+            "estimate_s": cut.estimate_s,
+            "budget_s": cut.budget_s,
+        }
+        info["notes"] = [*info.get("notes", []), budget_note(cut)]
     modules = module_scores(run, limits)
     if len(modules) > 1:
         info["modules"] = modules
@@ -242,6 +252,19 @@ def judge(
             notes=notes,
         )
     said = feedback(run, threshold, conf.max_survivors, modules)
+    if cut is not None and (unsure := undecided(modules)):
+        # the budget, not the tests, left too few mutants to tell a fail
+        line = too_few(cut, unsure)
+        return GateResult(
+            gate,
+            GateStatus.SKIP,
+            time.monotonic() - start,
+            f"{GAP_HEADER}\n{line}\n{said.partition(chr(10))[2]}",
+            verdict=Verdict.UNVALIDATED,
+            tests=outcomes,
+            details={**info, "reason": line},
+            notes=notes,
+        )
     if gaps := left_unjudged(ctx):
         # the survivors may be the unrun tests' to kill: the environment's fault, not the file's
         n = sum(len(t) for t in gaps.values())

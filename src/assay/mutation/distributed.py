@@ -35,6 +35,7 @@ from assay._assay_sandbox.mutation.protocol import (
     MutantDone,
     Plan,
     Progress,
+    Sampled,
     Stopped,
     TestCost,
     Unobserved,
@@ -210,6 +211,7 @@ class DistributedEngine(Engine):
         sample: int = 0,
         enough: tuple[dict[str, float], dict[str, list[int]]] | None = None,  # gate 4's alone
         entering: bool = False,  # gate 4's alone
+        budget: float = 0.0,  # gate 4's alone
     ) -> Events:
         self.tree = pack(self.ws.root)
         shared = self.pool.share(self.tree)
@@ -283,6 +285,8 @@ class _Merge:
                 self.costs.append(ev)
             elif isinstance(ev, Unobserved):  # every batch's
                 self.unobserved.append(ev)
+            elif isinstance(ev, Sampled):  # each batch's share: the total stays the scope's
+                continue
             elif self.first and not isinstance(ev, Done):
                 self.run.append(ev)
                 shown.append(ev)

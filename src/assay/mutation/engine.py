@@ -14,22 +14,13 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Collection
-from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 from assay._assay_sandbox.mutation.protocol import (
-    BaselineDone,
-    BaselineTest,
-    Collected,
-    Cost,
     Done,
     Event,
-    Jobs,
-    MutantDone,
     Plan,
     Stopped,
-    Unobserved,
     WorkerError,
     parse_event,
 )
@@ -39,15 +30,14 @@ from assay.dependencies.installed import Installed
 from assay.errors import ConfigError, RunFailed
 from assay.execution.workspace import Workspace
 from assay.languages.python import USAGE_ERROR, usage_problem
+from assay.mutation.fold import NAMESPACE, apply_baseline, fold
 from assay.mutation.keys import cache_key, sha, tests_fingerprint
 from assay.mutation.model import (
     COUNTED,
     DETECTED,
-    EARLY_STOP,
     Mutant,
     MutantResult,
     MutationResult,
-    Status,
 )
 from assay.mutation.mutants import function_spans, generate
 from assay.mutation.progress import Tally
@@ -56,17 +46,6 @@ from assay.sandbox import Cancelled, Sandbox
 from assay.sandbox.environment import venv_path
 from assay.store import Store
 from assay.version import build
-
-CACHED = {
-    Status.KILLED,
-    Status.SURVIVED,
-    Status.NO_COVERAGE,
-    Status.IGNORED,
-    Status.COMPILE_ERROR,
-    Status.UNEXERCISED,
-}
-NAMESPACE = "mutation"
-
 
 # between looks at the worker's events; once `Done` came, at its exit (each file waited
 # 25 ms for it on average, twice for a file measured twice)
@@ -124,6 +103,7 @@ class Engine:
         sample: int = 0,
         enough: dict[str, float] | None = None,
         entering: bool = False,
+        budget: float = 0.0,
     ) -> MutationResult:
         """Mutate `targets` (project-relative files) and run `tests` against them.
 
@@ -146,6 +126,8 @@ class Engine:
         for tests that have not killed yet, Ignored (gate 4, `_assay_sandbox.mutation.enough`).
         `entering`: the tests get no object of the project; the mutants of reached modules that
         hold no entry point are Ignored unrun (gate 4, `_assay_sandbox.mutation.entries`).
+        `budget`: the sample's test time as survivors stays within this many times the file's own
+        run, else a prefix of it counts (gate 4, `_assay_sandbox.mutation.budget`).
         """
         deselect = [*self.config.deselect, *(deselect or [])]
         start = time.monotonic()
@@ -172,6 +154,7 @@ class Engine:
             *(["observe"] if observe else []),
             f"sample {sample}",
             f"prove {self.config.prove}",
+            f"budget {budget}",
             *(["entering"] if entering else []),
         ]
         tests_hash = tests_fingerprint(self.ws.project, tests, options)
@@ -181,7 +164,7 @@ class Engine:
         run = MutationResult(mutants=mutants, results={}, sources=sources)
         baseline = self.store.get(NAMESPACE, base_key) if self.store else None
         if baseline:
-            self._apply_baseline(run, baseline)
+            apply_baseline(run, baseline)
         in_scope = (
             [m for m in mutants if self._in_scope(run, m)] if baseline and scoped else mutants
         )
@@ -220,44 +203,11 @@ class Engine:
                     sample,
                     stop,
                     entering,
+                    budget,
                 )
                 if not any(isinstance(ev, Stopped) and ev.unsure for ev in events):
                     break
-            for ev in events:
-                if isinstance(ev, BaselineDone):
-                    baseline = {
-                        "tests": [
-                            {"id": t.id, "outcome": t.outcome, "duration": t.duration}
-                            for t in ev.tests
-                        ],
-                        "line_tests": ev.line_tests,
-                        "scope": ev.scope,
-                    }
-                    self._apply_baseline(run, baseline)
-                    run.baseline = ev.summary
-                    if self.store:
-                        self.store.put(NAMESPACE, base_key, baseline)
-                elif isinstance(ev, Collected):
-                    run.deselected = ev.deselected
-                elif isinstance(ev, Jobs):
-                    run.modes = ev.modes
-                elif isinstance(ev, Unobserved):
-                    run.unobserved = (ev.tests, ev.limit)
-                elif isinstance(ev, Cost):
-                    run.slowest = ev.slowest
-                    run.longest_mutant = ev.longest_mutant
-                    run.split_mutants = ev.split_mutants
-                    run.hangs_in_a_row = ev.hangs_in_a_row
-                elif isinstance(ev, MutantDone):
-                    result = MutantResult.of(ev.verdict, ev.duration_s)
-                    run.results[ev.id] = result
-                    # one the early stop left out is not: the next run may need it
-                    if self.store and result.status in CACHED and result.reason != EARLY_STOP:
-                        self.store.put(NAMESPACE, keys[ev.id], result.to_json())
-                elif isinstance(ev, Stopped):  # ran after the early stop: cached, not counted
-                    for i in ev.past:
-                        r = run.results[i]
-                        run.results[i] = replace(r, status=Status.IGNORED, reason=EARLY_STOP)
+            fold(run, events, self.store, keys, base_key)
         else:
             run.worker_ran = False
         if scoped:
@@ -265,16 +215,6 @@ class Engine:
             run.results = {k: v for k, v in run.results.items() if self._in_scope(run, by_id[k])}
         run.duration_s = time.monotonic() - start
         return run
-
-    @staticmethod
-    def _apply_baseline(run: MutationResult, baseline: dict[str, Any]) -> None:
-        """`baseline`: as the store holds it (JSON)."""
-        run.tests = [BaselineTest(t["id"], t["outcome"], t["duration"]) for t in baseline["tests"]]
-        run.line_tests = {
-            rel: {int(k): v for k, v in lines.items()}
-            for rel, lines in baseline["line_tests"].items()
-        }
-        run.scope = baseline["scope"]
 
     @staticmethod
     def _in_scope(run: MutationResult, m: Mutant) -> bool:
@@ -294,6 +234,7 @@ class Engine:
         sample: int = 0,
         enough: tuple[dict[str, float], dict[str, list[int]]] | None = None,
         entering: bool = False,
+        budget: float = 0.0,
     ) -> list[Event]:
         self._stopped()
         tag = uuid.uuid4().hex[:8]
@@ -345,6 +286,7 @@ class Engine:
             enough=None if enough is None else enough[0],
             known={} if enough is None else enough[1],
             entered=entering,
+            budget=budget,
         )
         cfg_path = run_dir / f"mutation-{tag}.json"
         cfg_path.write_text(cfg.to_json(), encoding="utf-8")

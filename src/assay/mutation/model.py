@@ -5,9 +5,11 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from assay._assay_sandbox.mutation.budget import Cut
 from assay._assay_sandbox.mutation.protocol import (
     EARLY_STOP,
     NOT_SAMPLED,
+    OVER_BUDGET,
     PROOF_LIMIT,
     SAMPLE_UNRUN,
     UNAPPLIED,
@@ -27,6 +29,7 @@ __all__ = [
     "MutantResult",
     "MutationResult",
     "NOT_SAMPLED",
+    "OVER_BUDGET",
     "PROOF_LIMIT",
     "SAMPLE_UNRUN",
     "Status",
@@ -175,6 +178,8 @@ class MutationResult:
     # tests whose own coverage runs lines of the targets (known with per-test coverage: the Go
     # engine): one that reaches no mutant there ran code the tool has no operator for
     ran_targets: set[str] = field(default_factory=set)
+    # gate 4's time budget shrank the sample (`_assay_sandbox.mutation.budget`)
+    budget_cut: Cut | None = None
 
     @property
     def scored(self) -> list[tuple[Mutant, MutantResult]]:
@@ -202,6 +207,11 @@ class MutationResult:
             if r.status is Status.IGNORED and r.reason.startswith(UNAPPLIED):
                 out[r.reason] = out.get(r.reason, 0) + 1
         return out
+
+    @property
+    def over_budget(self) -> int:
+        """Sampled mutants the time budget cut (Ignored, not counted)."""
+        return sum(r.reason == OVER_BUDGET for r in self.results.values())
 
     @property
     def early_stopped(self) -> int:

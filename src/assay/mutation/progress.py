@@ -19,6 +19,7 @@ from assay._assay_sandbox.mutation.protocol import (
     MutantDone,
     Plan,
     Progress,
+    Sampled,
     Status,
 )
 
@@ -28,7 +29,10 @@ if TYPE_CHECKING:
 
 class Tally:
     """`scoped`: the mutants a scoped run (gate 4) sends to the worker; the baseline's scope then
-    tells how many of them run, and the total drops to those (the others never report)."""
+    tells how many of them run, and the total drops to those (the others never report). When the
+    worker draws a sample (`Sampled`, gate 4), the total is the sample's: a file of 1,090 mutants
+    in scope showed "2/1090" while 100 were to count; the mutants out of it that run only to prove
+    a test are not counted in `done`."""
 
     def __init__(self, scoped: Sequence[Mutant] | None = None) -> None:
         self.scoped = scoped
@@ -42,6 +46,7 @@ class Tally:
         self.phase = "starting"
         self.first_mutant: float | None = None
         self.run_done = 0  # mutants that ran in this process (cached ones are not a rate)
+        self.sample: set[str] | None = None  # the ids that count, once the worker drew them
 
     def feed(self, ev: Event) -> Progress | None:
         """The `Progress` event after `ev`, or None when `ev` changes nothing shown."""
@@ -57,7 +62,12 @@ class Tally:
                 scope = ev.scope
                 out = sum(m.function not in scope.get(m.file, ()) for m in self.scoped)
                 self.total = max(self.done, self.total - out)
+        elif isinstance(ev, Sampled):
+            self.sample = set(ev.ids)
+            self.total = self.done + len(self.sample)
         elif isinstance(ev, MutantDone):
+            if self.sample is not None and ev.id not in self.sample:
+                return None  # out of the sample: it runs only to prove a test
             self.done += 1
             if ev.duration_s > 0:  # ran in a child (settled-at-plan verdicts come at once)
                 if self.first_mutant is None:

@@ -30,12 +30,22 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..protocol import MutantSpec, MutationJob
+from .budget import Cut, within
 from .bytecode import compile_units, fingerprint
 from .defaults import defaults_patch
 from .enough import Enough
 from .entries import beyond_entries
 from .patch import function_of, patches
-from .protocol import EARLY_STOP, NOT_SAMPLED, PROOF_LIMIT, SET_ASIDE, Mode, Status, Verdict
+from .protocol import (
+    EARLY_STOP,
+    NOT_SAMPLED,
+    OVER_BUDGET,
+    PROOF_LIMIT,
+    SET_ASIDE,
+    Mode,
+    Status,
+    Verdict,
+)
 from .shapes import Functions
 from .state_reach import with_state
 
@@ -85,6 +95,9 @@ class Plan:
 
     steps: Iterator[Job | Settled]
     original_code: dict[str, types.CodeType]
+    # the ids that count for the score, in the sample's order (None: every eligible mutant)
+    sampled: list[str] | None = None
+    cut: Cut | None = None  # the time budget shrank the sample (`budget`)
 
 
 def plan(
@@ -98,9 +111,11 @@ def plan(
     recollect: dict[str, list[tuple[str, types.CodeType | None]]] | None = None,
     proven: set[str] | None = None,
     enough: Enough | None = None,
+    collection_s: float = 0.0,
 ) -> Plan:
     """The plan of the job's mutants: which ones run, how and against which tests; the
-    others' verdicts."""
+    others' verdicts. `collection_s`: the worker's collection, part of the file's own run that
+    the time budget (`cfg.budget`, `budget`) is a multiple of."""
     covering, duration, scope = baseline.covering, baseline.duration, baseline.scope
     all_ids = baseline.tests
     recollect = recollect or {}
@@ -154,16 +169,33 @@ def plan(
 
     beyond = _beyond(cfg, scope, sources, [m for m in cfg.mutants if in_scope(m) and reached(m)])
     eligible = [m for m in cfg.mutants if in_scope(m) and reached(m) and m.file not in beyond]
+
+    def direct_of(m: MutantSpec) -> set[str]:
+        span = {*range(m.line, m.end_line + 1), m.stmt_line}
+        return {i for line in span for i in covering.get((m.file, line), ())}
+
     chosen = sample(eligible, cfg.sample)
+    cut, dropped = None, set()
+    if cfg.budget:  # a prefix of the sample when its survivors would cost too much (`budget`)
+        by_id = {m.id: m for m in eligible}
+
+        def cost(i: str) -> float:
+            """A sampled mutant's test seconds as a survivor: every test that may run it."""
+            m = by_id[i]
+            span = {*range(m.line, m.end_line + 1), m.stmt_line}
+            anew = any((m.file, x) in collect.lines or (m.file, x) in collect.foreign for x in span)
+            return sum(duration[t] for t in (all_ids if anew else direct_of(m)))
+
+        plain_s = collection_s + sum(duration[t] for t in all_ids)
+        planned = drawn(eligible) if chosen is None else chosen
+        kept, cut = within(planned, cost, cfg.budget, plain_s)
+        if cut is not None:  # the rest run only to prove tests, as those out of the sample
+            chosen, dropped = kept, set(planned) - set(kept)
     proven = set() if proven is None else proven
     # mutants run only to prove tests (out of the sample, past the early stop): at most
     # `cfg.prove` for each test function; one still unproven then is not judged (`attribution`)
     tries: dict[str, int] = {}
     exhausted: set[str] = set()
-
-    def direct_of(m: MutantSpec) -> set[str]:
-        span = {*range(m.line, m.end_line + 1), m.stmt_line}
-        return {i for line in span for i in covering.get((m.file, line), ())}
 
     def proving(rest: list[MutantSpec]) -> Iterator[Job | Settled]:
         """The mutants out of the sample, those a test left to prove runs directly first (tests
@@ -174,10 +206,11 @@ def plan(
         later = []
         for m in rest:
             if {function_of(t) for t in direct_of(m)} - proven - exhausted:
-                yield from each([m], NOT_SAMPLED)
+                yield from each([m], OVER_BUDGET if m.id in dropped else NOT_SAMPLED)
             else:
                 later.append(m)
-        yield from each(later, NOT_SAMPLED)
+        for m in later:
+            yield from each([m], OVER_BUDGET if m.id in dropped else NOT_SAMPLED)
 
     def steps() -> Iterator[Job | Settled]:
         if enough is not None:  # the sample in its own order: what runs is a random subsample
@@ -320,7 +353,7 @@ def plan(
                 )
             yield Job(m, ordered, code, found, mode, len(writers), files, why)
 
-    return Plan(steps(), original_code)
+    return Plan(steps(), original_code, chosen, cut)
 
 
 def _beyond(

@@ -39,6 +39,8 @@ SAMPLE_UNRUN = "not in the sample (mutation.sample): not counted, not run"
 # ... of a sampled one that did not need to count (`enough`): Ignored, not counted
 # the reason of a mutant set aside unrun (`entries`); the parent takes it out of the score
 SET_ASIDE = "set aside: beyond the modules where the tests enter the project (not run)"
+# ... of a sampled one the time budget cut (`budget`): Ignored, not counted
+OVER_BUDGET = "not in the sample: over gate 4's time budget (mutation.budget): not counted"
 EARLY_STOP = "not needed: the score was sure to pass (mutation.early_stop): not counted"
 # ... of one whose tests left to prove have each had their proving runs (`mutation.prove`): not
 # run; those tests are not called low value (boolean.py's test_boolean.py: 780 s of proving runs
@@ -242,6 +244,19 @@ class Stopped(Event):
 
 
 @dataclass(frozen=True)
+class Sampled(Event):
+    """The mutants that count for gate 4's score, in the sample's order, drawn before any run
+    (`plan.sample`): the progress total is theirs. `planned` > 0: the time budget cut the sample
+    from that many (`budget`), whose test time as survivors was `estimate_s` > `budget_s`."""
+
+    kind: ClassVar[str] = "sampled"
+    ids: list[str]
+    planned: int = 0
+    estimate_s: float = 0.0
+    budget_s: float = 0.0
+
+
+@dataclass(frozen=True)
 class Heartbeat(Event):
     """Tests are finishing, slow as they may be: the engine's idle watchdog is fed."""
 
@@ -358,6 +373,7 @@ WORKER_EVENTS: dict[str, type[Event]] = {
         BaselineDone,
         MutantDone,
         Stopped,
+        Sampled,
         Heartbeat,
         Jobs,
         Cost,

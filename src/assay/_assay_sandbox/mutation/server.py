@@ -27,7 +27,17 @@ from .memo import Memos
 from .patch import function_index
 from .plan import plan
 from .pool import Pool
-from .protocol import Collected, Cost, Done, Jobs, LongestMutant, Mode, Stopped, WorkerError
+from .protocol import (
+    Collected,
+    Cost,
+    Done,
+    Jobs,
+    LongestMutant,
+    Mode,
+    Sampled,
+    Stopped,
+    WorkerError,
+)
 from .readers import Readers
 from .realpaths import module_file
 from .rebind import ImportTime
@@ -114,7 +124,16 @@ class Server:
             recollectable(self.tracer, dirty, items),
             proven,
             enough,
+            self.collection_s,
         )
+        if planned.sampled is not None:
+            cut = planned.cut
+            self.events.send(
+                Sampled(
+                    planned.sampled,
+                    *((cut.planned, cut.estimate_s, cut.budget_s) if cut else ()),
+                )
+            )
         warm(items, [p for run in runs.values() for p in run.get("patterns", [])])
         # gate 4: every mutant's tests observed, survivors judged by what they received
         held = Held(self.events) if cfg.observe else None
