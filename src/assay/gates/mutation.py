@@ -208,6 +208,8 @@ class MutationGate(BaseGate):
             notes.append(oracle_note(oracle, len(aside)))
         if said := unobserved_note(run):
             notes.append(said)
+        if run.scope_note:
+            notes.append(run.scope_note)
         if notes:
             info["notes"] = notes
         if dynamic:

@@ -171,6 +171,9 @@ class MutationResult:
     # tests whose own coverage runs lines of the targets (known with per-test coverage: the Go
     # engine): one that reaches no mutant there ran code the tool has no operator for
     ran_targets: set[str] = field(default_factory=set)
+    # one line on a scope narrower or wider than Python's rule (Rust without LLVM's coverage
+    # tools: the whole file), for the gate's notes
+    scope_note: str = ""
 
     @property
     def scored(self) -> list[tuple[Mutant, MutantResult]]:

@@ -27,6 +27,7 @@ from assay.languages.rust_warm import warm_target
 from assay.languages.tooling import nearest, under
 from assay.languages.warm import seed
 from assay.mutation.model import Mutant, MutantResult, MutationResult
+from assay.mutation.tools import cargo_coverage
 from assay.mutation.tools.base import ToolRequest
 from assay.mutation.tools.scratch_run import (
     ScratchDirs,
@@ -89,6 +90,17 @@ def selection(crate: str, test_rel: str) -> tuple[list[str], list[str]]:
             parts.pop()
         return ["--lib"], (["::".join(parts)] if parts else [])
     return [], []
+
+
+def tests_selection(crate: str, tests: tuple[str, ...]) -> tuple[list[str], list[str]]:
+    """`selection` of every test file, in one cargo command's arguments."""
+    chosen: list[str] = []
+    filters: list[str] = []
+    for test in tests:
+        c, f = selection(crate, test)
+        chosen += c
+        filters += f
+    return chosen, filters
 
 
 def _key(m: dict[str, Any]) -> tuple:
@@ -204,6 +216,14 @@ class CargoMutants:
         result = MutationResult(mutants=mutants, results={}, sources=sources, unmutated=outside)
         if not scope:
             return result
+        chosen, filters = tests_selection(crate, request.tests)
+        if request.executed_only and not macro:  # a proc macro runs in rustc: no coverage
+            cov = cargo_coverage.measure(request, crate, chosen, filters, dirs, env)
+            scope, known = cargo_coverage.narrowed(scope, cov, result)
+            result.results.update(known)
+            if not scope:
+                result.per_test_coverage = False
+                return result
         argv = [
             *base,
             *files,
@@ -217,10 +237,8 @@ class CargoMutants:
         if len(scope) < len(mutants):
             wanted = "|".join(re.escape(mutant_name(m)) for m, _ in scope)
             argv.append(f"--re=^({wanted})$")
-        for test in request.tests:
-            chosen, filters = selection(crate, test)
-            argv += [f"--cargo-arg={a}" for a in chosen]
-            argv += [f"--cargo-test-arg={a}" for a in (["--", *filters] if filters else [])]
+        argv += [f"--cargo-arg={a}" for a in chosen]
+        argv += [f"--cargo-test-arg={a}" for a in (["--", *filters] if filters else [])]
         ran = run_tool(request, argv, root, RUST.profile, dirs, env)
         outcomes = dirs.out / "mutants.out" / "outcomes.json"
         if not outcomes.is_file():
