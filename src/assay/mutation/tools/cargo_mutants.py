@@ -239,7 +239,10 @@ class CargoMutants:
             argv.append(f"--re=^({wanted})$")
         argv += [f"--cargo-arg={a}" for a in chosen]
         argv += [f"--cargo-test-arg={a}" for a in (["--", *filters] if filters else [])]
-        ran = run_tool(request, argv, root, RUST.profile, dirs, env)
+        # cargo-mutants builds each mutant in one target dir, incrementally (its design): the
+        # profile's CARGO_INCREMENTAL=0 (one build per candidate) made every mutant a full
+        # build of the crate; its target dir is its own, the dependencies are never incremental
+        ran = run_tool(request, argv, root, RUST.profile, dirs, {**env, "CARGO_INCREMENTAL": "1"})
         outcomes = dirs.out / "mutants.out" / "outcomes.json"
         if not outcomes.is_file():
             if ran.timed_out:
