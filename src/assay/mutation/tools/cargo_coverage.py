@@ -44,6 +44,7 @@ class Coverage:
 
     lines: dict[str, dict[int, int]] = field(default_factory=dict)
     missing: str = ""
+    duration_s: float = 0.0  # the build, the run and LLVM's reading
 
     def ran(self, rel: str, first: int, last: int) -> bool:
         """Whether a test ran a line of `first..last` (a function's span, a mutant's)."""
@@ -66,9 +67,13 @@ def llvm_tools(crate_dir: Path) -> tuple[str, str] | None:
     host = m.group(1) if (m := re.search(r"host: (\S+)", version)) else ""
     try:
         sysroot = subprocess.run(
-            ["rustc", "--print", "sysroot"], cwd=crate_dir, capture_output=True, text=True
+            ["rustc", "--print", "sysroot"],
+            cwd=crate_dir,
+            capture_output=True,
+            text=True,
+            timeout=60,
         ).stdout.strip()
-    except OSError:
+    except (OSError, subprocess.SubprocessError):
         sysroot = ""
     if sysroot and host:  # rustup's llvm-tools component: always rustc's own LLVM
         here = Path(sysroot) / "lib" / "rustlib" / host / "bin"
@@ -143,7 +148,7 @@ def measure(
         return Coverage(missing="the crate did not build for coverage")
     run_env = {**cov_env, "LLVM_PROFILE_FILE": str(out / "%p-%m.profraw")}
     argv = ["cargo", "test", "--offline", *chosen, "--", *filters]
-    run_tool(request, argv, cwd, RUST.profile, dirs, run_env)  # a failed test still counts
+    ran = run_tool(request, argv, cwd, RUST.profile, dirs, run_env)  # a failed test counts too
     raw = sorted(str(p) for p in out.glob("*.profraw"))
     if not raw:
         return Coverage(missing="the tests wrote no coverage profile")
@@ -163,7 +168,8 @@ def measure(
     )
     if lcov.returncode != 0:
         return Coverage(missing=f"llvm-cov failed: {_tail(lcov.stderr)}")
-    return Coverage(lines=read_lcov(lcov.stdout, root))
+    spent = sum(r.duration_s for r in (built, step, lcov)) + ran.duration_s
+    return Coverage(lines=read_lcov(lcov.stdout, root), duration_s=spent)
 
 
 def _executables(stdout: str) -> list[str]:

@@ -7,7 +7,9 @@ The mutants come from `--list --json` first (no build), so a mutant that never r
 the report; cargo-mutants reports no per-test kills, so a killed mutant counts every passing test of
 the file as its killer (as Stryker's command runner does), never none of them. Unviable mutants
 (they do not compile) are CompileError: not counted, as in Stryker's schema; but a proc macro's
-mutant that builds and breaks the test's build was caught by the test (`broke_a_test`).
+mutant that builds and breaks the test's build was caught by the test (`broke_a_test`). At gate 4
+the scope is what the tests run (`cargo_coverage`): the mutants of functions they never run are
+out of it and never built.
 """
 
 from __future__ import annotations
@@ -221,6 +223,7 @@ class CargoMutants:
             cov = cargo_coverage.measure(request, crate, chosen, filters, dirs, env)
             scope, known = cargo_coverage.narrowed(scope, cov, result)
             result.results.update(known)
+            result.duration_s = cov.duration_s
             if not scope:
                 result.per_test_coverage = False
                 return result
@@ -274,7 +277,7 @@ class CargoMutants:
                 duration_s=duration,
                 reason=why,
             )
-        result.duration_s = ran.duration_s + listed.duration_s
+        result.duration_s += ran.duration_s + listed.duration_s
         result.per_test_coverage = False
         return result
 
