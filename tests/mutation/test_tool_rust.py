@@ -200,3 +200,44 @@ def test_a_proc_macro_mutant_that_breaks_the_tests_build_is_caught_by_the_test(t
     # this file (it survived, and was charged)
     assert d["killed"] >= 3 and d["survived"] == 0, (d, gate.feedback)
     assert entry.verdict.value == "accepted", gate.feedback
+
+
+HANG_CRATE = {
+    "Cargo.toml": '[package]\nname = "count"\nversion = "0.1.0"\nedition = "2021"\n',
+    # `i *= step()` (and `step` -> 0) loop for ever: each such mutant runs to cargo-mutants' own
+    # per-mutant timeout, past the whole run's limit
+    "src/lib.rs": "pub fn count_to(n: u64) -> u64 {\n    let mut i = 0;\n    while i < n {\n"
+    "        i += step();\n    }\n    i\n}\n\npub fn step() -> u64 {\n    1\n}\n\n"
+    "#[cfg(test)]\nmod tests {\n    #[test]\n    fn counts() {\n"
+    "        assert_eq!(super::count_to(5), 5);\n    }\n}\n",
+}
+
+
+@pytest.mark.slow  # a cargo build, then cargo-mutants cut at its 40 s limit
+def test_a_run_cut_at_the_time_limit_is_no_verdict_on_the_mutants_it_measured(tmp_path):
+    """humantime 2.2.0's src/date.rs was accepted at 98 % on the 101 of its 438 mutants that
+    cargo-mutants finished before gate 4's limit: the outcomes file is written as it goes, and a
+    part of it was read as the whole."""
+    if shutil.which("cargo") is None or executable() is None:
+        pytest.skip("cargo-mutants is not installed (cargo install --locked cargo-mutants)")
+    from assay.mutation.tools.scratch_run import ToolFailed
+
+    root = _crate(tmp_path / "count", HANG_CRATE)
+    settings = Settings(cache=False)
+    with Workspace(root) as ws:
+        request = ToolRequest(
+            ws.project,
+            Project.load(root),
+            settings,
+            Sandbox(settings.sandbox, protect=root),
+            ("src/lib.rs",),
+            ("src/lib.rs",),
+            timeout_s=40,
+            workspace=ws,
+        )
+        runner = LANGUAGES["rust"].runner(request.sandbox, request.project, settings)
+        assert runner.compile(ws, ["src/lib.rs"]).ok
+        with pytest.raises(ToolFailed) as failed:
+            REGISTRY["rust"].run(request)
+    assert "cargo mutants timed out after" in str(failed.value)
+    assert "mutants measured" in str(failed.value)

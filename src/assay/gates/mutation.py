@@ -201,6 +201,8 @@ class MutationGate(BaseGate):
             notes.append(oracle_note(oracle, len(aside)))
         if said := unobserved_note(run):
             notes.append(said)
+        if run.scope_note:
+            notes.append(run.scope_note)
         if (said := unapplied_note(run)) is not None:
             notes.append(said)
             if run.score is None:  # nothing judged: no evidence either way

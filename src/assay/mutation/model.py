@@ -180,6 +180,9 @@ class MutationResult:
     ran_targets: set[str] = field(default_factory=set)
     # gate 4's time budget shrank the sample (`_assay_sandbox.mutation.budget`)
     budget_cut: Cut | None = None
+    # one line on a scope narrower or wider than Python's rule (Rust without LLVM's coverage
+    # tools: the whole file), for the gate's notes
+    scope_note: str = ""
 
     @property
     def scored(self) -> list[tuple[Mutant, MutantResult]]:
