@@ -100,7 +100,8 @@ FOREIGN_OPTIONS = {
     "--shuffle-seed", "--strict-markers", "--test", "--test-reporter", "--test-threads",
     "--ignore",  # pytest's, in a project's addopts (README)
     "--assay",  # pytest's, from assay's plugin (docs/agents.md)
-    "--check-leaks", "--parallel",  # mocha's (docs/languages.md)
+    # mocha's (docs/languages.md)
+    "--check-leaks", "--parallel", "--spec", "--extension", "--recursive",
     # bubblewrap, firejail, nsjail, Docker (docs/sandbox.md compares them)
     "--memory", "--net", "--network", "--pids-limit", "--security-opt", "--uid", "--unshare-net",
     "--unshare-user", "--user", "--disable-userns", "--overlay",
