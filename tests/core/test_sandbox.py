@@ -37,6 +37,7 @@ def check(project, body: str, timeout: float = 5.0, memory_mb: int = 1024):
     return report.files[0]
 
 
+@pytest.mark.slow  # 7 s in the fast lane on 2 cores (the CI simulation)
 def test_infinite_loop_is_rejected_as_timeout(project):
     f = check(project, "def test_spin():\n    while True:\n        pass\n", timeout=3)
     assert (f.verdict, f.rejected_at) == (Verdict.REJECTED, "green")
@@ -209,6 +210,7 @@ def test_nothing_outside_the_workspace_is_writable(project, tmp_path):
     assert not outside.exists()
 
 
+@pytest.mark.slow  # 7 s in the fast lane on 2 cores (the CI simulation)
 def test_without_unshare_the_report_says_so_and_limits_still_hold(project, tmp_path):
     """Where namespaces are unavailable (here: `unshare` not on PATH) the run still works, and says
     what it lacks."""

@@ -7,11 +7,14 @@ these first: they are the likely cause of the reject below. REJECT: Gate 2 ... t
 
 from __future__ import annotations
 
+import pytest
+
 from assay.api import verify
 from assay.config import Settings
 from assay.model import Verdict
 
 
+@pytest.mark.slow  # 7 s in the fast lane on 2 cores (the CI simulation)
 def test_a_timeout_names_the_limit_and_its_smells_follow_it(project):
     root = project(
         {

@@ -41,6 +41,7 @@ def test_free(n):
 """
 
 
+@pytest.mark.slow  # 6 s in the fast lane on 2 cores (the CI simulation)
 def test_the_tests_of_one_shared_fixture_run_on_one_worker_that_builds_it_once(tmp_path):
     (tmp_path / "pytest.ini").write_text("[pytest]\n")
     (tmp_path / "conftest.py").write_text((REPO / "tests" / "conftest.py").read_text())

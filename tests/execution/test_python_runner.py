@@ -96,6 +96,7 @@ def test_run_gives_one_typed_outcome_per_test_with_durations(runner_ws):
     ]
 
 
+@pytest.mark.slow  # 8 s in the fast lane on 2 cores (the CI simulation)
 def test_ids_order_and_isolation(runner_ws):
     runner, ws = runner_ws
     ws.apply({"tests/test_all.py": TESTS})
@@ -205,6 +206,7 @@ def test_an_isolated_step_on_a_limit_runs_each_function_alone_first(project):
     ]
 
 
+@pytest.mark.slow  # 7 s in the fast lane on 2 cores (the CI simulation)
 def test_a_step_that_hangs_is_cut_at_its_deadline_and_the_next_step_still_runs(project):
     root = project(
         {

@@ -28,6 +28,7 @@ def calc(tmp_path):
     )
 
 
+@pytest.mark.slow  # 10 s in the fast lane on 2 cores (the CI simulation)
 def test_a_test_failing_on_wrong_code_becomes_a_suspected_bug(calc):
     with FakeServer("openai", bug_writer) as w, FakeServer("anthropic", bug_reviewer) as r:
         proc = run_cli(
@@ -64,6 +65,7 @@ def test_a_test_failing_on_wrong_code_becomes_a_suspected_bug(calc):
     assert any(k.endswith("sees_no_keys") for k in target["kept_tests"])
 
 
+@pytest.mark.slow  # 7 s in the fast lane on 2 cores (the CI simulation)
 def test_the_token_budget_stops_the_run_and_keeps_accepted_work(calc):
     with FakeServer("openai", bug_writer) as w:
         proc = run_cli(

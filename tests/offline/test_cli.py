@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from assay._assay_sandbox.offline.pace import MAX_SLOWDOWN
 from assay.writers.offline import generate_offline
 from tests.conftest import run_cli, tree_digest
@@ -55,6 +57,7 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path_factory):
         assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
 
 
+@pytest.mark.slow  # 7 s in the fast lane on 2 cores (the CI simulation)
 def test_a_tight_budget_is_kept_and_the_report_says_what_it_cost(tmp_path_factory):
     root = ledger_copy(tmp_path_factory)
     before = tree_digest(root)

@@ -50,6 +50,7 @@ def _stored(db) -> int:
         return 0
 
 
+@pytest.mark.slow  # 7 s in the fast lane on 2 cores (the CI simulation)
 def test_an_interrupted_run_resumes_without_repeating_finished_runs(tmp_path):
     task = copy_task("slugify-unicode", tmp_path, SMALL)
     args = [
