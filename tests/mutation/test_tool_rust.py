@@ -91,6 +91,26 @@ def _crate(root, files: dict[str, str]):
     return root
 
 
+def compiled_request(ws: Workspace, root, timeout_s: float, **kw) -> ToolRequest:
+    """Gate 4's request for a crate whose `src/lib.rs` holds both the code and its tests, after
+    gates 1-3's build of it in `ws`."""
+    settings = Settings(cache=False)
+    request = ToolRequest(
+        ws.project,
+        Project.load(root),
+        settings,
+        Sandbox(settings.sandbox, protect=root),
+        ("src/lib.rs",),
+        ("src/lib.rs",),
+        timeout_s=timeout_s,
+        workspace=ws,
+        **kw,
+    )
+    runner = LANGUAGES["rust"].runner(request.sandbox, request.project, settings)
+    assert runner.compile(ws, ["src/lib.rs"]).ok
+    return request
+
+
 def test_a_file_only_a_test_compiles_is_named_as_what_cargo_mutants_cannot_mutate(tmp_path):
     """cargo-mutants mutates the library's and binaries' code: ryu's `src/s2d.rs`, which only
     its test includes by `#[path]`, gave no mutant at all, and gate 4 measured nothing."""
@@ -223,20 +243,8 @@ def test_a_run_cut_at_the_time_limit_is_no_verdict_on_the_mutants_it_measured(tm
     from assay.mutation.tools.scratch_run import ToolFailed
 
     root = _crate(tmp_path / "count", HANG_CRATE)
-    settings = Settings(cache=False)
     with Workspace(root) as ws:
-        request = ToolRequest(
-            ws.project,
-            Project.load(root),
-            settings,
-            Sandbox(settings.sandbox, protect=root),
-            ("src/lib.rs",),
-            ("src/lib.rs",),
-            timeout_s=40,
-            workspace=ws,
-        )
-        runner = LANGUAGES["rust"].runner(request.sandbox, request.project, settings)
-        assert runner.compile(ws, ["src/lib.rs"]).ok
+        request = compiled_request(ws, root, timeout_s=40)
         with pytest.raises(ToolFailed) as failed:
             REGISTRY["rust"].run(request)
     assert "cargo mutants timed out after" in str(failed.value)

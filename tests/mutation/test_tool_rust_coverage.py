@@ -6,20 +6,16 @@ module runs are in scope, a function no test calls is not (bytesize 2.0.1's free
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
 
 import pytest
 
 from assay._assay_sandbox.mutation.protocol import Status
-from assay.config import Settings
 from assay.execution.workspace import Workspace
-from assay.languages import LANGUAGES
 from assay.mutation.model import Mutant, MutationResult
-from assay.mutation.tools import REGISTRY, ToolRequest
+from assay.mutation.tools import REGISTRY
 from assay.mutation.tools.cargo_coverage import Coverage, llvm_tools, narrowed, read_lcov
 from assay.mutation.tools.cargo_mutants import executable
-from assay.project import Project
-from assay.sandbox import Sandbox
+from tests.mutation.test_tool_rust import _crate, compiled_request
 
 SIZE_CRATE = {
     "Cargo.toml": '[package]\nname = "size"\nversion = "0.1.0"\nedition = "2021"\n',
@@ -32,13 +28,6 @@ SIZE_CRATE = {
 }
 
 
-def _crate(root: Path, files: dict[str, str]) -> Path:
-    for rel, text in files.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text)
-    return root
-
-
 @pytest.mark.slow  # a coverage build and a cargo-mutants run of a tiny crate (20-60 s under load)
 def test_a_function_no_test_runs_is_out_of_gate_4s_scope(tmp_path):
     if shutil.which("cargo") is None or executable() is None:
@@ -46,21 +35,8 @@ def test_a_function_no_test_runs_is_out_of_gate_4s_scope(tmp_path):
     root = _crate(tmp_path / "size", SIZE_CRATE)
     if llvm_tools(root) is None:
         pytest.skip("no LLVM coverage tools for rustc's LLVM (llvm-tools, or Debian's llvm-N)")
-    settings = Settings(cache=False)
     with Workspace(root) as ws:
-        request = ToolRequest(
-            ws.project,
-            Project.load(root),
-            settings,
-            Sandbox(settings.sandbox, protect=root),
-            ("src/lib.rs",),
-            ("src/lib.rs",),
-            timeout_s=600,
-            workspace=ws,
-            executed_only=True,
-        )
-        runner = LANGUAGES["rust"].runner(request.sandbox, request.project, settings)
-        assert runner.compile(ws, ["src/lib.rs"]).ok
+        request = compiled_request(ws, root, timeout_s=600, executed_only=True)
         result = REGISTRY["rust"].run(request)
     assert result.scope == {"src/lib.rs": ["Size::kb"]}, result.scope_note
     assert result.scope_note == ""
