@@ -18,39 +18,46 @@ from assay.project import Project
 from tests.conftest import REPO
 from tests.languages.conftest import copy_example
 
-# a candidate whose test writes over every tsc cache file its workspace holds, and the stores
-# a test could reach, then passes: a hostile test, accepted at gates 1-3
-HOSTILE = """// @ts-nocheck: node's types are not installed in the example
-import { expect, test } from "vitest";
-import * as fs from "node:fs";
+
+def hostile(cache: str, header: str, test: str) -> str:
+    """A test file that writes over every `<cache>-code-cache.{in,out}` its workspace holds, and
+    over assay's store `built/<cache>` wherever a test could reach it, then passes (`test`: its
+    name and expectation): a hostile test, accepted at gates 1-3."""
+    name, expectation = test.split(": ", 1)
+    return f"""// @ts-nocheck: node's types are not installed here
+{header}import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { total } from "../src/price";
+import {{ total }} from "../src/price";
 
-function poison(file: string): number {
-  try {
-    fs.rmSync(file, { force: true });
+function poison(file: string): number {{
+  try {{
+    fs.rmSync(file, {{ force: true }});
     fs.writeFileSync(file, "POISON");
     return 1;
-  } catch {
+  }} catch {{
     return 0;
-  }
-}
+  }}
+}}
 
-test("adds", () => {
+test("{name}", () => {{
   let written = 0;
-  for (let dir = process.cwd(); dir !== path.dirname(dir); dir = path.dirname(dir)) {
-    for (const name of ["tsc-code-cache.in", "tsc-code-cache.out"]) {
+  for (let dir = process.cwd(); dir !== path.dirname(dir); dir = path.dirname(dir)) {{
+    for (const name of ["{cache}-code-cache.in", "{cache}-code-cache.out"]) {{
       written += poison(path.join(dir, "cache", name));
-    }
-  }
-  for (const home of [os.homedir(), process.env.XDG_CACHE_HOME || "/nonexistent"]) {
-    written += poison(path.join(home, ".cache/assay/built/tsc/POISON"));
-  }
-  console.log(`poisoned ${written}`);
-  expect(total(1, 2)).toBe(3);
-});
+    }}
+  }}
+  for (const home of [os.homedir(), process.env.XDG_CACHE_HOME || "/nonexistent"]) {{
+    written += poison(path.join(home, ".cache/assay/built/{cache}/POISON"));
+  }}
+  console.log(`poisoned ${{written}}`);
+  {expectation};
+}});
 """
+
+
+VITEST = 'import { expect, test } from "vitest";\n'
+HOSTILE = hostile("tsc", VITEST, "adds: expect(total(1, 2)).toBe(3)")
 
 ACCEPTED = """const fs = require("fs"), vm = require("vm"), Module = require("module");
 const [, , src, cache] = process.argv;

@@ -18,42 +18,13 @@ from assay.model import Candidate, Verdict
 from assay.pipeline import Verifier
 from assay.project import Project
 from tests.conftest import REPO
+from tests.languages.test_tsc_cache import hostile
 
 FIXTURE = Path(__file__).parent / "fixtures" / "tsjest"
 HOOK = REPO / "src/assay/languages/typescript_cached.cjs"
 
-# a candidate whose test writes over every TypeScript cache file its workspace holds, and the
-# stores a test could reach, then passes: a hostile test, accepted at gates 1-3
-HOSTILE = """// @ts-nocheck: node's types are not installed in the fixture
-import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
-import { total } from "../src/price";
-
-function poison(file: string): number {
-  try {
-    fs.rmSync(file, { force: true });
-    fs.writeFileSync(file, "POISON");
-    return 1;
-  } catch {
-    return 0;
-  }
-}
-
-test("multiplies", () => {
-  let written = 0;
-  for (let dir = process.cwd(); dir !== path.dirname(dir); dir = path.dirname(dir)) {
-    for (const name of ["typescript-code-cache.in", "typescript-code-cache.out"]) {
-      written += poison(path.join(dir, "cache", name));
-    }
-  }
-  for (const home of [os.homedir(), process.env.XDG_CACHE_HOME || "/nonexistent"]) {
-    written += poison(path.join(home, ".cache/assay/built/typescript/POISON"));
-  }
-  console.log(`poisoned ${written}`);
-  expect(total(3, 4)).toBe(12);
-});
-"""
+# jest's globals: no import
+HOSTILE = hostile("typescript", "", "multiplies: expect(total(3, 4)).toBe(12)")
 
 # what the plan's hook makes of CACHE for the project's typescript.js: taken or not, and a
 # transpile through the module it loaded
