@@ -23,13 +23,11 @@ ASSERT_NAME = re.compile(
     r"^_*(assert|check|verify|expect|ensure|validate|compare|fail|test)([_A-Z0-9]|$)"
 )
 BUILTINS = frozenset(dir(builtins))
-RAISES_CALLS = {"pytest.raises", "pytest.warns", "pytest.deprecated_call", "raises", "warns"}
-
-
 def raises_call(name: str | None) -> bool:
-    """pytest's raises/warns, or a `raises` of the project's own (voluptuous exports one that
-    asserts the message: its tests' `with raises(Invalid, "..."):` were "no assertion")."""
-    return name in RAISES_CALLS or last_name(name) in ("raises", "warns")
+    """pytest's raises/warns/deprecated_call, or a `raises`/`warns` of any other module
+    (voluptuous exports one that asserts the message: its tests' `with raises(Invalid, "..."):`
+    were "no assertion")."""
+    return name == "pytest.deprecated_call" or last_name(name) in ("raises", "warns")
 
 
 UNARY_ASSERTS = {
