@@ -12,7 +12,7 @@ from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 
 from assay.mutation.attribution import module_limits
-from assay.mutation.model import DETECTED, EARLY_STOP, Mutant, MutantResult, Status
+from assay.mutation.model import COUNTED, DETECTED, EARLY_STOP, Mutant, MutantResult, Status
 from assay.mutation.tools.base import ToolRequest
 
 
@@ -33,8 +33,8 @@ class Certainty:
     def add(self, m: Mutant, r: MutantResult) -> None:
         if r.status in DETECTED:
             self.detected[m.file] += 1
-        elif r.status in (Status.COMPILE_ERROR, Status.RUNTIME_ERROR, Status.IGNORED):
-            self.total[m.file] -= 1  # not counted: the score's denominator shrinks
+        elif r.status not in COUNTED:
+            self.total[m.file] -= 1  # a build failure: the score's denominator shrinks
 
     def sure(self) -> bool:
         """Every file's score, and the whole's against the highest threshold (a file of few
