@@ -23,6 +23,8 @@ ASSERT_NAME = re.compile(
     r"^_*(assert|check|verify|expect|ensure|validate|compare|fail|test)([_A-Z0-9]|$)"
 )
 BUILTINS = frozenset(dir(builtins))
+
+
 def raises_call(name: str | None) -> bool:
     """pytest's raises/warns/deprecated_call, or a `raises`/`warns` of any other module
     (voluptuous exports one that asserts the message: its tests' `with raises(Invalid, "..."):`
