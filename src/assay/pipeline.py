@@ -90,11 +90,17 @@ def assemble(
     test passed every gate; one rejected for a real reason stays `rejected`. A gate's notes on tests
     (gate 4: redundant) go on their outcomes.
     """
+    stop = next((r for r in results if stops(r)), None)
+    cut = results.index(stop) + 1 if stop is not None else len(results)
     decided: dict[str, TestOutcome] = {}
-    for result in results:
+    for result in results[:cut]:
         for outcome in result.tests:
             decided[outcome.id] = outcome
-    stop = next((r for r in results if stops(r)), None)
+    # static gates run after a flaky stop (`Verifier._static_after`) judge the tests it left
+    after = results[cut:]
+    for result in after:
+        for outcome in result.tests:
+            decided.setdefault(outcome.id, outcome)
     if stop is not None:
         verdict, rejected_at = stop.verdict or Verdict.REJECTED, stop.gate
     else:
@@ -110,8 +116,11 @@ def assemble(
         elif passed_all:
             tests.append(TestOutcome(nodeid, Verdict.ACCEPTED, None, ""))
         else:
+            found_nothing = "".join(f"; {r.gate} found nothing in it" for r in after)
             tests.append(
-                TestOutcome(nodeid, Verdict.UNVALIDATED, None, f"{NOT_JUDGED} {rejected_at}")
+                TestOutcome(
+                    nodeid, Verdict.UNVALIDATED, None, f"{NOT_JUDGED} {rejected_at}{found_nothing}"
+                )
             )
     notes = {nodeid: note for result in results for nodeid, note in result.notes.items()}
     for t in tests:
@@ -267,6 +276,7 @@ class Verifier:
                     if stops(result):
                         if result.status is GateStatus.REJECT:
                             self._causes_first(candidate, ctx, result)
+                        results += self._static_after(candidate, ctx, result)
                         break
         if self.sandbox.cancelled:  # its last gate saw killed processes: no verdict
             raise Cancelled(candidate.rel)
@@ -378,6 +388,27 @@ class Verifier:
             failed=failed,
             running=running,
         )
+
+    def _static_after(
+        self, candidate: Candidate, ctx: GateContext, stop: GateResult
+    ) -> list[GateResult]:
+        """The static gates after a flaky stop, run all the same: one flaky test (humanfriendly's
+        `test_timer`) left every other test "not judged", though gate 5 reads the code in
+        milliseconds. Their tests get its verdicts (`assemble`); the file stays flaky; gate 4,
+        which runs the tests, stays unrun. Their reject-level findings are already in the
+        stopping gate's feedback (`_causes_first`), so theirs is not shown twice."""
+        if stop.verdict is not Verdict.FLAKY or candidate.read_error is not None:
+            return []
+        names = [g.name for g in self.gates]
+        out = []
+        for gate in self.gates[names.index(stop.gate) + 1 :] if stop.gate in names else []:
+            if not gate.static or precondition(gate, candidate, ctx.facts) is not None:
+                continue
+            self.emit(GateStarted(candidate.rel, gate.name))
+            result = gate.run(candidate, ctx)
+            result.feedback = ""
+            out.append(result)
+        return out
 
     def close(self) -> None:
         if self.standby is not None:

@@ -103,6 +103,9 @@ class BaseGate:
     # whether the gate runs gate 4's workers on standby (`GateContext.standby`), which the
     # pipeline then starts for it
     uses_standby: ClassVar[bool] = False
+    # whether the gate only reads the code (gate 5's smells): it still judges the tests of a file
+    # a gate before it stopped as flaky, whose other tests nothing else judges
+    static: ClassVar[bool] = False
 
     def __init__(self, settings: Settings):
         self.settings = settings
