@@ -25,7 +25,7 @@ from assay.execution.runner import Runner
 from assay.feedback import survivors_run_by, with_causes
 from assay.gates import REGISTRY
 from assay.gates.ahead import Ahead
-from assay.gates.base import BaseGate, Facts, GateContext, precondition
+from assay.gates.base import BaseGate, Facts, GateContext, precondition, static_after
 from assay.gates.green import facts_of
 from assay.languages import LANGUAGES, Language
 from assay.languages.prepare import prepare
@@ -96,7 +96,7 @@ def assemble(
     for result in results[:cut]:
         for outcome in result.tests:
             decided[outcome.id] = outcome
-    # static gates run after a flaky stop (`Verifier._static_after`) judge the tests it left
+    # static gates run after a flaky stop (`gates.base.static_after`) judge the tests it left
     after = results[cut:]
     for result in after:
         for outcome in result.tests:
@@ -276,7 +276,7 @@ class Verifier:
                     if stops(result):
                         if result.status is GateStatus.REJECT:
                             self._causes_first(candidate, ctx, result)
-                        results += self._static_after(candidate, ctx, result)
+                        results += static_after(self.gates, candidate, ctx, result, self.emit)
                         break
         if self.sandbox.cancelled:  # its last gate saw killed processes: no verdict
             raise Cancelled(candidate.rel)
@@ -388,27 +388,6 @@ class Verifier:
             failed=failed,
             running=running,
         )
-
-    def _static_after(
-        self, candidate: Candidate, ctx: GateContext, stop: GateResult
-    ) -> list[GateResult]:
-        """The static gates after a flaky stop, run all the same: one flaky test (humanfriendly's
-        `test_timer`) left every other test "not judged", though gate 5 reads the code in
-        milliseconds. Their tests get its verdicts (`assemble`); the file stays flaky; gate 4,
-        which runs the tests, stays unrun. Their reject-level findings are already in the
-        stopping gate's feedback (`_causes_first`), so theirs is not shown twice."""
-        if stop.verdict is not Verdict.FLAKY or candidate.read_error is not None:
-            return []
-        names = [g.name for g in self.gates]
-        out = []
-        for gate in self.gates[names.index(stop.gate) + 1 :] if stop.gate in names else []:
-            if not gate.static or precondition(gate, candidate, ctx.facts) is not None:
-                continue
-            self.emit(GateStarted(candidate.rel, gate.name))
-            result = gate.run(candidate, ctx)
-            result.feedback = ""
-            out.append(result)
-        return out
 
     def close(self) -> None:
         if self.standby is not None:

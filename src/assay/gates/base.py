@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, Literal, Protocol, runtime_checkable
 
 from assay.config import Settings
-from assay.events import ProgressEvent
+from assay.events import GateStarted, ProgressEvent
 from assay.execution.runner import Runner
 from assay.execution.workspace import Workspace
 from assay.languages.base import Language
@@ -165,3 +165,30 @@ def precondition(gate: Gate, candidate: Candidate, facts: Facts) -> GateResult |
             Verdict.UNVALIDATED,
         )
     return None
+
+
+def static_after(
+    gates: list[BaseGate],
+    candidate: Candidate,
+    ctx: GateContext,
+    stop: GateResult,
+    emit: Callable[[ProgressEvent], None],
+) -> list[GateResult]:
+    """The static gates after a flaky stop, run all the same: one flaky test (humanfriendly's
+    `test_timer`) left every other test "not judged", though gate 5 reads the code in
+    milliseconds. Their tests get its verdicts (`pipeline.assemble`); the file stays flaky; gate
+    4, which runs the tests, stays unrun. A rejecting stop's feedback already names their
+    reject-level findings (`Verifier._causes_first`): theirs is not shown twice."""
+    if stop.verdict is not Verdict.FLAKY or candidate.read_error is not None:
+        return []
+    names = [g.name for g in gates]
+    out = []
+    for gate in gates[names.index(stop.gate) + 1 :] if stop.gate in names else []:
+        if not gate.static or precondition(gate, candidate, ctx.facts) is not None:
+            continue
+        emit(GateStarted(candidate.rel, gate.name))
+        result = gate.run(candidate, ctx)
+        if stop.status is GateStatus.REJECT:
+            result.feedback = ""
+        out.append(result)
+    return out
