@@ -90,17 +90,11 @@ def assemble(
     test passed every gate; one rejected for a real reason stays `rejected`. A gate's notes on tests
     (gate 4: redundant) go on their outcomes.
     """
-    stop = next((r for r in results if stops(r)), None)
-    cut = results.index(stop) + 1 if stop is not None else len(results)
     decided: dict[str, TestOutcome] = {}
-    for result in results[:cut]:
+    for result in results:
         for outcome in result.tests:
             decided[outcome.id] = outcome
-    # static gates run after a flaky stop (`gates.base.static_after`) judge the tests it left
-    after = results[cut:]
-    for result in after:
-        for outcome in result.tests:
-            decided.setdefault(outcome.id, outcome)
+    stop = next((r for r in results if stops(r)), None)
     if stop is not None:
         verdict, rejected_at = stop.verdict or Verdict.REJECTED, stop.gate
     else:
@@ -116,7 +110,9 @@ def assemble(
         elif passed_all:
             tests.append(TestOutcome(nodeid, Verdict.ACCEPTED, None, ""))
         else:
-            found_nothing = "".join(f"; {r.gate} found nothing in it" for r in after)
+            # the static gates run after a flaky stop (`gates.base.static_after`)
+            static = (stop.details.get("static") or {}) if stop is not None else {}
+            found_nothing = "".join(f"; {name} found nothing in it" for name in static)
             tests.append(
                 TestOutcome(
                     nodeid, Verdict.UNVALIDATED, None, f"{NOT_JUDGED} {rejected_at}{found_nothing}"
@@ -276,7 +272,7 @@ class Verifier:
                     if stops(result):
                         if result.status is GateStatus.REJECT:
                             self._causes_first(candidate, ctx, result)
-                        results += static_after(self.gates, candidate, ctx, result, self.emit)
+                        static_after(self.gates, candidate, ctx, result, self.emit)
                         break
         if self.sandbox.cancelled:  # its last gate saw killed processes: no verdict
             raise Cancelled(candidate.rel)

@@ -57,10 +57,12 @@ def test_the_other_tests_of_a_flaky_file_get_the_static_gates_verdicts(project):
     clean = by_name["test_add"]
     assert clean.verdict is Verdict.UNVALIDATED
     assert clean.reason == f"{NOT_JUDGED} stability; smells found nothing in it"
-    # gate 4 never ran; gate 5 did, and its findings are named once, in gate 3's feedback
-    assert [g.gate for g in f.gates] == ["compile", "green", "stability", "smells"]
-    assert f.gates[-1].feedback == ""
-    assert f.gates[2].feedback.count("AS001") == 1, f.gates[2].feedback
+    # gate 4 never ran; gate 5 did: its findings under gate 3's `static`, named once in its feedback
+    assert [g.gate for g in f.gates] == ["compile", "green", "stability"]
+    static = f.gates[-1].details["static"]["smells"]
+    assert static["status"] == "reject"
+    assert [x["rule"] for x in static["findings"] if x["level"] == "reject"] == ["AS001"]
+    assert f.gates[-1].feedback.count("AS001") == 1, f.gates[-1].feedback
     counts = report.summary()
     assert (counts["flaky"], counts["tests"]["flaky"], counts["tests"]["rejected"]) == (1, 1, 1)
     assert (counts["unvalidated_tests"], counts["not_judged_tests"]) == (1, 1)

@@ -173,22 +173,30 @@ def static_after(
     ctx: GateContext,
     stop: GateResult,
     emit: Callable[[ProgressEvent], None],
-) -> list[GateResult]:
+) -> None:
     """The static gates after a flaky stop, run all the same: one flaky test (humanfriendly's
     `test_timer`) left every other test "not judged", though gate 5 reads the code in
-    milliseconds. Their tests get its verdicts (`pipeline.assemble`); the file stays flaky; gate
-    4, which runs the tests, stays unrun. A rejecting stop's feedback already names their
-    reject-level findings (`Verifier._causes_first`): theirs is not shown twice."""
-    if stop.verdict is not Verdict.FLAKY or candidate.read_error is not None:
-        return []
+    milliseconds. Their verdicts on the other tests go into the stopping gate's `tests` (its own
+    first), their details under its `static`; the file stays flaky and the stop stays its last
+    gate; gate 4, which runs the tests, stays unrun. Only after a rejecting stop, whose feedback
+    already names their reject-level findings (`Verifier._causes_first`)."""
+    if (
+        stop.verdict is not Verdict.FLAKY
+        or stop.status is not GateStatus.REJECT
+        or candidate.read_error is not None
+    ):
+        return
     names = [g.name for g in gates]
-    out = []
     for gate in gates[names.index(stop.gate) + 1 :] if stop.gate in names else []:
         if not gate.static or precondition(gate, candidate, ctx.facts) is not None:
             continue
         emit(GateStarted(candidate.rel, gate.name))
         result = gate.run(candidate, ctx)
-        if stop.status is GateStatus.REJECT:
-            result.feedback = ""
-        out.append(result)
-    return out
+        if result.status is GateStatus.SKIP:
+            continue
+        own = {t.id for t in stop.tests}
+        stop.tests += [t for t in result.tests if t.id not in own]
+        stop.details.setdefault("static", {})[gate.name] = {
+            "status": result.status.value,
+            **result.details,
+        }
