@@ -2,8 +2,9 @@
 module and registers itself on `app` when imported.
 
 `main` (the `assay` console script) imports only the module of the command it runs: all of them
-together import the whole library (pydantic settings, every gate, report and writer), about a second
-that `assay smells` (milliseconds of work) or `assay --version` should not pay. `load_commands()`
+together import the whole library (every gate, report and writer, the reviewer's pydantic
+schemas), about a second that `assay smells` (milliseconds of work) or `assay --version` should not
+pay. `load_commands()`
 registers every command, for callers of `app` itself."""
 
 from __future__ import annotations
@@ -41,9 +42,9 @@ def main() -> None:
 
     ask_ahead(sys.argv[1:])  # the project interpreter's two questions, while assay loads
     words = [arg for arg in sys.argv[1:] if not arg.startswith("-")]
-    # pydantic looks for plugins of its own when a model class is made: every installed
-    # distribution's entry points, through importlib.metadata, a tenth of the start of a command;
-    # assay's settings need none (only while its modules load; a user's setting wins)
+    # pydantic (the reviewer's answer schemas, `generate`) looks for plugins of its own when a model
+    # class is made: every installed distribution's entry points, through importlib.metadata;
+    # assay's models need none (only while its modules load; a user's setting wins)
     quiet = "PYDANTIC_DISABLE_PLUGINS" not in os.environ
     if quiet:
         os.environ["PYDANTIC_DISABLE_PLUGINS"] = "__all__"

@@ -22,6 +22,7 @@ import typer
 from rich.console import Console
 from rich.progress import Progress
 
+from assay.cli.values import plain_values
 from assay.errors import AssayError
 
 # `-o FILE` of the commands that take `-f FORMAT[=FILE]`: the file of the one format given alone
@@ -56,6 +57,7 @@ def _hide_argument_types() -> None:
 
 
 _hide_argument_types()
+plain_values()
 app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,

@@ -1,4 +1,5 @@
-"""Settings from `[tool.assay]` in pyproject.toml or from assay.toml, validated by pydantic.
+"""Settings from `[tool.assay]` in pyproject.toml or from assay.toml, validated by
+`assay.section`.
 
 Unknown keys are errors: a typo in a gate setting must not silently fall back to a default. The base
 of the layers: one module per section here, importing nothing from the services that read them;
@@ -12,9 +13,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Annotated, Any
-
-from pydantic import BaseModel, Field, ValidationError, model_validator
+from typing import Any
 
 from assay.config import names
 from assay.config.generate import GenerateConfig, ReviewConfig
@@ -23,7 +22,7 @@ from assay.config.mutation import CodeClass, MutationConfig
 from assay.config.run import PythonConfig, SandboxConfig, StabilityConfig, ToolConfig
 from assay.config.smells import SmellsConfig
 from assay.errors import ConfigError
-from assay.section import Section
+from assay.section import Invalid, Section, setting
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -54,60 +53,51 @@ TOOLS = "<tool sections>"
 
 
 class Settings(Section):
-    gates: list[str] | None = Field(
-        None, description="gates to run, in order; default: every available gate"
+    gates: list[str] | None = setting(
+        default=None, description="gates to run, in order; default: every available gate"
     )
     cache: bool = True
-    jobs: int = Field(0, ge=0, description="files verified at once; 0 = number of cores")
-    scheduler: str | None = Field(
-        None, description="Dask scheduler tcp://HOST:PORT: run on its workers"
+    jobs: int = setting(default=0, ge=0, description="files verified at once; 0 = number of cores")
+    scheduler: str | None = setting(
+        default=None, description="Dask scheduler tcp://HOST:PORT: run on its workers"
     )
-    sandbox: SandboxConfig = Field(default_factory=SandboxConfig)
-    stability: StabilityConfig = Field(default_factory=StabilityConfig)
-    python: PythonConfig = Field(default_factory=PythonConfig)
-    mutation: MutationConfig = Field(default_factory=MutationConfig)
-    smells: SmellsConfig = Field(default_factory=SmellsConfig)
-    review: ReviewConfig = Field(default_factory=ReviewConfig)
-    generate: GenerateConfig = Field(default_factory=GenerateConfig)
-    llm: LLMConfig = Field(default_factory=LLMConfig)
+    sandbox: SandboxConfig = setting(factory=SandboxConfig)
+    stability: StabilityConfig = setting(factory=StabilityConfig)
+    python: PythonConfig = setting(factory=PythonConfig)
+    mutation: MutationConfig = setting(factory=MutationConfig)
+    smells: SmellsConfig = setting(factory=SmellsConfig)
+    review: ReviewConfig = setting(factory=ReviewConfig)
+    generate: GenerateConfig = setting(factory=GenerateConfig)
+    llm: LLMConfig = setting(factory=LLMConfig)
     # Compiled and JavaScript languages (docs/languages.md)
-    compile_validation: Annotated[
-        bool,
-        Field(
-            description="gate 1 runs the compiler; off: compiled languages "
-            "compile with the run at gate 2"
-        ),
-    ] = True
-    max_compile_retries: Annotated[
-        int,
-        Field(
-            ge=0, le=10, description="repair attempts after a compile reject (the generate loop)"
-        ),
-    ] = 3
-    require_toolchain: Annotated[
-        bool, Field(description="a missing toolchain is an error (exit 2), not unvalidated")
-    ] = False
-    offline: Annotated[
-        bool,
-        Field(
-            description="no prepare step: dependencies are not fetched before candidates run "
-            "(docs/languages.md#the-prepare-step)"
-        ),
-    ] = False
+    compile_validation: bool = setting(
+        default=True,
+        description="gate 1 runs the compiler; off: compiled languages "
+        "compile with the run at gate 2",
+    )
+    max_compile_retries: int = setting(
+        default=3,
+        ge=0,
+        le=10,
+        description="repair attempts after a compile reject (the generate loop)",
+    )
+    require_toolchain: bool = setting(
+        default=False, description="a missing toolchain is an error (exit 2), not unvalidated"
+    )
+    offline: bool = setting(
+        default=False,
+        description="no prepare step: dependencies are not fetched before candidates run "
+        "(docs/languages.md#the-prepare-step)",
+    )
     # `[tool.assay.java]`, `[tool.assay.go]` ...: one per language whose `Language.tool_section`
     # is set
-    tools: dict[str, ToolConfig] = Field(default_factory=dict, alias=TOOLS)
+    tools: dict[str, ToolConfig] = setting(default={}, key=TOOLS)
 
-    @model_validator(mode="before")
     @classmethod
-    def _tool_sections(cls, data: Any) -> Any:
+    def arranged(cls, data: dict[str, Any]) -> dict[str, Any]:
         """Top-level keys named after a registered language with a tool section are
         its `ToolConfig`."""
-        sections = (
-            set(names.known(names.TOOL_SECTION) or ()) & set(data)
-            if isinstance(data, dict)
-            else set()
-        )
+        sections = set(names.known(names.TOOL_SECTION) or ()) & set(data)
         if not sections:
             return data
         rest = {k: v for k, v in data.items() if k not in sections}
@@ -131,7 +121,7 @@ class Settings(Section):
 
 
 def _where(loc: tuple[int | str, ...]) -> str:
-    """A pydantic error location as the user wrote it (a tool section sits at the top level)."""
+    """An error's location as the user wrote it (a tool section sits at the top level)."""
     parts = [str(p) for p in loc]
     if parts[:1] == [TOOLS]:
         parts = parts[1:]
@@ -143,11 +133,11 @@ def _home(key: str) -> str:
     `[tool.assay]`, as a new user did: it is `[tool.assay.python]`'s)."""
     tables = [
         name
-        for name, field in Settings.model_fields.items()
+        for name, hint in Settings.hints().items()
         if "." not in key
-        and isinstance(field.annotation, type)
-        and issubclass(field.annotation, BaseModel)
-        and key in field.annotation.model_fields
+        and isinstance(hint, type)
+        and issubclass(hint, Section)
+        and key in hint.model_fields
     ]
     if len(tables) != 1:
         return ""
@@ -158,18 +148,17 @@ def _home(key: str) -> str:
     )
 
 
-def _describe(err: ValidationError, source: str) -> str:
-    first = err.errors()[0]
-    where = _where(first["loc"])
-    if first["type"] == "extra_forbidden":
+def _describe(err: Invalid, source: str) -> str:
+    where = _where(err.loc)
+    if err.unknown:
         return f"{source}: unknown setting '{where}'{_home(where)}"
-    return f"{source}: bad value for '{where}': {first['msg']}"
+    return f"{source}: bad value for '{where}': {err.message}"
 
 
 def settings_from_dict(data: dict[str, Any], source: str = "config") -> Settings:
     try:
         return Settings.model_validate(data)
-    except ValidationError as err:
+    except Invalid as err:
         raise ConfigError(_describe(err, source)) from None
 
 
@@ -234,7 +223,7 @@ def apply_overrides(settings: Settings, overrides: dict[str, Any] | None) -> Set
         section, name = _field(settings, dotted)
         try:
             setattr(section, name, value)
-        except ValidationError as err:
+        except Invalid as err:
             raise ConfigError(
                 _describe(err, "command line").replace(f"'{name}'", f"'{dotted}'")
             ) from None

@@ -3,40 +3,42 @@ per-language tool sections (`[tool.assay.java]` ...)."""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Literal
 
-from pydantic import Field
-
-from assay.section import Section
+from assay.section import Section, setting
 
 
 class SandboxConfig(Section):
-    timeout_s: float = Field(60.0, gt=0, description="wall timeout of one test run")
-    memory_mb: int = Field(4096, ge=64, description="address-space limit of each sandboxed process")
-    max_processes: int = Field(
-        256, ge=8, description="pids.max of the run's cgroup, where cgroups allow it"
+    timeout_s: float = setting(default=60.0, gt=0, description="wall timeout of one test run")
+    memory_mb: int = setting(
+        default=4096, ge=64, description="address-space limit of each sandboxed process"
     )
-    file_size_mb: int = Field(512, ge=1, description="largest file a test may write")
-    network: bool = Field(False, description="allow network access (cut by default where possible)")
-    backend: Literal["auto", "builtin", "bwrap"] = Field(
-        "auto",
+    max_processes: int = setting(
+        default=256, ge=8, description="pids.max of the run's cgroup, where cgroups allow it"
+    )
+    file_size_mb: int = setting(default=512, ge=1, description="largest file a test may write")
+    network: bool = setting(
+        default=False, description="allow network access (cut by default where possible)"
+    )
+    backend: Literal["auto", "builtin", "bwrap"] = setting(
+        default="auto",
         description="who builds the test's view: bubblewrap where `bwrap` is present and works "
         "(auto, bwrap), else the built-in profile; ASSAY_SANDBOX_BACKEND overrides",
     )
-    env: list[str] = Field(
-        default_factory=list,
+    env: list[str] = setting(
+        default=[],
         description="variables (names or fnmatch patterns) passed to tests besides PATH, LANG, "
         "LC_*, TZ and the toolchain's own; credential-shaped values are withheld all the same",
     )
 
 
 class StabilityConfig(Section):
-    reruns: int = Field(3, ge=0, le=50)
-    reruns_risky: int = Field(
-        5, ge=0, le=50, description="reruns for integration/network/fs/subprocess tests"
+    reruns: int = setting(default=3, ge=0, le=50)
+    reruns_risky: int = setting(
+        default=5, ge=0, le=50, description="reruns for integration/network/fs/subprocess tests"
     )
-    budget_s: float = Field(
-        0.5,
+    budget_s: float = setting(
+        default=0.5,
         ge=0,
         description="fast files get more reruns: as many as fit in this many seconds (at most 50)",
     )
@@ -46,31 +48,24 @@ class StabilityConfig(Section):
 
 
 class PythonConfig(Section):
-    interpreter: str | None = Field(
-        None, description="python that runs the tests; default: assay's own"
+    interpreter: str | None = setting(
+        default=None, description="python that runs the tests; default: assay's own"
     )
-    pytest_args: list[str] = Field(
-        default_factory=list, description="extra arguments for every pytest run"
-    )
+    pytest_args: list[str] = setting(default=[], description="extra arguments for every pytest run")
 
 
 class ToolConfig(Section):
     """`[tool.assay.<language>]`: overrides of the commands assay runs for one
     language (docs/languages.md)."""
 
-    runner: Annotated[
-        Literal["maven", "gradle", "javac", "vitest", "jest", "mocha", "node"] | None,
-        Field(
-            description="build tool or test runner to use; "
-            "default: found from the project's build files"
-        ),
-    ] = None
-    compile_command: Annotated[
-        list[str] | None,
-        Field(
-            description="argv run in the module's directory for "
-            'gate 1 instead of the default (e.g. ["gradle", '
-            '"-q", "--offline", "compileTestJava"]); its errors are read the same way'
-        ),
-    ] = None
-    test_args: Annotated[list[str], Field(description="extra arguments for every test run")] = []
+    runner: Literal["maven", "gradle", "javac", "vitest", "jest", "mocha", "node"] | None = setting(
+        default=None,
+        description="build tool or test runner to use; "
+        "default: found from the project's build files",
+    )
+    compile_command: list[str] | None = setting(
+        default=None,
+        description="argv run in the module's directory for gate 1 instead of the default (e.g. "
+        '["gradle", "-q", "--offline", "compileTestJava"]); its errors are read the same way',
+    )
+    test_args: list[str] = setting(default=[], description="extra arguments for every test run")

@@ -15,17 +15,19 @@ which see none of this machine's files: `share` sends a large argument (a packed
 from __future__ import annotations
 
 import contextlib
-import multiprocessing
 import os
 import socket
+import sys
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from dataclasses import dataclass
-from multiprocessing.context import BaseContext
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import urlsplit
 
 from assay.errors import InputError, ToolchainError
+
+if TYPE_CHECKING:
+    from multiprocessing.context import BaseContext
 
 KINDS = ("local", "threads", "dask")
 T = TypeVar("T")
@@ -74,7 +76,10 @@ class Pool(Executor):
         return self._client.scatter(value, broadcast=True, hash=True)
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
-        if isinstance(self._inner, (ProcessPoolExecutor, ThreadPoolExecutor)):
+        # the standard pools can drop their queue (no process pool exists unless its module is in)
+        processes = sys.modules.get("concurrent.futures.process")
+        pools = (ThreadPoolExecutor, *([processes.ProcessPoolExecutor] if processes else []))
+        if isinstance(self._inner, pools):
             self._inner.shutdown(wait=wait, cancel_futures=cancel_futures)
         else:
             self._inner.shutdown(wait=wait)
@@ -87,6 +92,8 @@ def threads(n: int) -> Pool:
 
 
 def _context(preload: Sequence[str]) -> BaseContext:
+    import multiprocessing  # here: a verify answered from the cache starts no process pool
+
     if "forkserver" in multiprocessing.get_all_start_methods():
         ctx = multiprocessing.get_context("forkserver")
         if preload:
@@ -165,6 +172,8 @@ def open_executor(
         raise InputError("--workers must be at least 1")
     n = workers or os.cpu_count() or 1
     if kind == "local":
+        from concurrent.futures import ProcessPoolExecutor
+
         processes = ProcessPoolExecutor(max_workers=n, mp_context=_context(preload))
         with _shut(Pool(processes, ExecutorInfo("local", n)), cancel_on_error=True) as pool:
             yield pool
