@@ -45,7 +45,7 @@ from assay.mutation.model import (
     MutationResult,
     Status,
 )
-from assay.mutation.tools import stryker_mocha, stryker_scope, stryker_tape
+from assay.mutation.tools import stryker_mocha, stryker_observe, stryker_scope, stryker_tape
 from assay.mutation.tools.base import ToolRequest, assemble, drop_other_tests, span_mutant
 from assay.mutation.tools.js_text import exact_replacement
 from assay.mutation.tools.scratch_run import ended
@@ -119,13 +119,24 @@ class Stryker:
             package_json(request.root, module),
             tool.test_args,
         )
-        scoped = None
+        scoped, observed = None, None
         if config["testRunner"] != "command":
             kept = imported_files(request.root, request.tests)
             drop_other_tests(request, LANGUAGES[self.language], module, kept)
-            if config["testRunner"] == "mocha" and (own := project_mocha(request.root, base)):
+            own = project_mocha(request.root, base) if config["testRunner"] == "mocha" else None
+            if own:
                 plugin = home() / "node_modules" / RUNNERS["mocha"] / "dist/src"
                 stryker_mocha.configure(config, base / ".assay-stryker", plugin, own)
+            if request.executed_only and config["testRunner"] == "mocha":
+                observed = base / ".assay-stryker"
+                stryker_observe.configure(
+                    config,
+                    observed,
+                    own or home() / "node_modules" / "mocha",
+                    [request.root / t for t in request.tests],
+                    [request.root / t for t in request.targets],
+                    time.time() + request.timeout_s - (time.monotonic() - start) - 30,
+                )
             if request.executed_only:
                 stryker_scope.top_level_out(config, base / ".assay-stryker")
                 if size := request.settings.mutation.sample:
@@ -167,7 +178,9 @@ class Stryker:
         mutants, results, sources = read_report(
             data, module, request.root, request.passing, whole_file, request.executed_only
         )
+        note = stryker_observe.settle(results, observed) if observed else ""
         run = assemble(mutants, results, sources, request, time.monotonic() - start)
+        run.scope_note = note
         run.per_test_kills = run.per_test_coverage = not whole_file
         run.complete_kills = whole_file  # Stryker's runners stop a mutant at its first failing test
         if scoped is not None and scoped.functions:

@@ -1,0 +1,92 @@
+"""Gate 4's observer for JavaScript files run with mocha: what a test *receives* from the project,
+as Python's gate 4 (docs/mutation.md, "What a file is accountable for").
+
+A survivor whose every covering test received from the project's code exactly what it received
+from the original (return values, thrown errors' type and message, arguments' and `this`'s state
+after the call, the arguments of the project's calls back into the test, the final state of what
+the test handed in) changed nothing any assertion of the file could see: it is `Unexercised`, not
+counted. router's test/route.js was rejected on index.js (45 %) for survivors in dispatch code
+every request runs through (mounting, `use` prefixes, absolute URLs) that route.js's inputs never
+make matter.
+
+How: assay's reporter plugin (`stryker_observe.mjs`) runs once Stryker has run every mutant, while
+the copy still holds Stryker's instrumented code; it starts `stryker_observer.cjs`, which runs the
+file's tests under a membrane (`stryker_membrane.cjs`) on the original, under each survivor, and on
+the original again, and writes a verdict per survivor. Only mocha (CommonJS test files: the
+membrane wraps what `require` gives the test) has it; jest, vitest, node's own runner and tape
+keep Stryker's survivors.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+from assay.mutation.model import MutantResult, Status
+from assay.sandbox.view import hand_over
+
+HERE = Path(__file__).parent
+OUT = "observed.json"
+PLUGIN_FILES = {
+    "stryker_observe.mjs": "observe.mjs",
+    "stryker_observer.cjs": "observer.cjs",
+    "stryker_membrane.cjs": "stryker_membrane.cjs",
+}
+
+
+def configure(
+    config: dict[str, Any],
+    own: Path,
+    mocha: Path,
+    tests: list[Path],
+    targets: list[Path],
+    deadline: float,
+) -> None:
+    """`config`'s reporter plugin that observes the survivors: the project's `mocha`, the candidate
+    `tests` and `targets` (absolute); the observer stops by `deadline` (epoch seconds: what is
+    left of gate 4's limit once Stryker has run the mutants)."""
+    own.mkdir(exist_ok=True)
+    hand_over(own)
+    for source, name in PLUGIN_FILES.items():
+        shutil.copyfile(HERE / source, own / name)
+    (own / OUT).unlink(missing_ok=True)
+    (own / "observe.json").write_text(
+        json.dumps(
+            {
+                "mocha": str(mocha),
+                "spec": [str(t) for t in tests],
+                "targets": [str(t) for t in targets],
+                "out": str(own / OUT),
+                "deadline": deadline,
+            }
+        ),
+        encoding="utf-8",
+    )
+    hand_over(*(own / n for n in (*PLUGIN_FILES.values(), "observe.json")))
+    config["plugins"] = [*config.get("plugins", []), str(own / "observe.mjs")]
+    config["reporters"] = [*config.get("reporters", []), "assay-observe"]
+
+
+def settle(results: dict[str, MutantResult], own: Path) -> str:
+    """Survivors the observer found unexercised become `Unexercised`; the note to give when the
+    observer could not judge (its survivors then stay counted), else ''."""
+    try:
+        data = json.loads((own / OUT).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return ""
+    for key, verdict in (data.get("verdicts") or {}).items():
+        r = results.get(f"stryker-{key}")
+        if r is None or r.status is not Status.SURVIVED or not verdict.get("unexercised"):
+            continue
+        n = len(r.covered_by)
+        r.status = Status.UNEXERCISED
+        r.reason = (
+            f"none of its {n} test{'s' if n != 1 else ''} received a different value, exception"
+            " or argument state from the project's code"
+        )
+    if error := data.get("error"):
+        line = str(error).strip().splitlines()[0] if str(error).strip() else "no reason given"
+        return f"gate 4's observer could not judge the survivors ({line}): they stay counted"
+    return ""

@@ -1,0 +1,122 @@
+// Gate 4's observer for a mocha file (`stryker_observe.mjs` starts it, in Stryker's instrumented
+// copy once every mutant has run): the file's tests on the original code, each survivor's covering
+// tests with that mutant active (Stryker's switch: `__stryker__.activeMutant`, as its mocha runner
+// sets it), then the original again, all in one process on the project's mocha, under the membrane
+// (`stryker_membrane.cjs`). A survivor whose every covering test received what it received from
+// the original is unexercised. As Python's `exercised.py`: what differs between the two runs of
+// the original (a port, a date) is left out, leaf by leaf; a test whose number of observations
+// differs between them, or that observed nothing, stays charged. Usage: node stryker_observer.cjs
+// PLAN.json (writes the verdicts to the plan's `out`).
+"use strict";
+
+const fs = require("node:fs");
+const path = require("node:path");
+const { createRequire } = require("node:module");
+const membrane = require("./stryker_membrane.cjs");
+
+const NAMESPACE = "__stryker__";
+
+function escape(text) {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+async function mochaOf(plan) {
+  const fromMocha = createRequire(path.join(plan.mocha, "package.json"));
+  const Mocha = fromMocha("./lib/mocha.js");
+  const { loadOptions } = fromMocha("./lib/cli/options.js");
+  const helpers = fromMocha("./lib/cli/run-helpers.js");
+  const options = loadOptions([]) || {};
+  const rootHooks = options.require ? await helpers.handleRequires(options.require) : undefined;
+  // the project's timeout (mocha's 2 s by default), never none: a test that hangs observed fails,
+  // and its survivors stay counted
+  const mocha = new Mocha({ reporter: function Silent() {}, timeout: options.timeout || 2000, rootHooks });
+  mocha.cleanReferencesAfterRun(false);
+  if (options.ui) mocha.ui(options.ui);
+  for (const file of plan.spec) mocha.addFile(file);
+  return mocha;
+}
+
+/** One run: the tests `grep` names (all: null) with mutant `id` active; per test, its record. */
+function run(mocha, id, grep) {
+  const ns = globalThis[NAMESPACE] || (globalThis[NAMESPACE] = {});
+  ns.activeMutant = id === null ? undefined : String(id);
+  ns.hitLimit = ns.hitCount = undefined;
+  mocha.grep(grep ? new RegExp(grep.map((t) => `(^${escape(t)}$)`).join("|")) : /.*/);
+  const seen = {};
+  return new Promise((resolve) => {
+    const runner = mocha.run(() => resolve(seen));
+    runner.on("test", () => membrane.begin());
+    runner.on("test end", (test) => {
+      const calls = membrane.end();
+      seen[test.fullTitle()] = calls ? { calls, failed: test.state === "failed" } : null;
+    });
+  });
+}
+
+function index(calls) {
+  return calls.map((c) => ({ label: `${c.kind}:${c.name}`, leaves: flatten(c) }));
+}
+
+function flatten(call) {
+  const out = new Map();
+  for (const key of ["returned", "threw", "args", "self", "value", "state"]) {
+    for (const [at, text] of call[key] || []) out.set(`${key}${at}`, text);
+  }
+  return out;
+}
+
+/** Whether test `name` received under a mutant (`m`) what it received from the original (`a`,
+ * `b`: its two runs); null when the original's runs cannot tell (unsteady or nothing observed). */
+function same(a, b, m) {
+  if (!a || !b || a.failed || b.failed || !a.calls.length || a.calls.length !== b.calls.length) {
+    return null;
+  }
+  if (!m || m.failed || m.calls.length !== a.calls.length) return false;
+  const [ia, ib, im] = [index(a.calls), index(b.calls), index(m.calls)];
+  for (let i = 0; i < ia.length; i++) {
+    if (ia[i].label !== ib[i].label) return null;
+    if (im[i].label !== ia[i].label) return false;
+    for (const [at, text] of ia[i].leaves) {
+      if (ib[i].leaves.get(at) === text && im[i].leaves.get(at) !== text) return false;
+    }
+    for (const at of im[i].leaves.keys()) {
+      if (!ia[i].leaves.has(at) && !ib[i].leaves.has(at)) return false;
+    }
+  }
+  return true;
+}
+
+async function main() {
+  const plan = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
+  const verdicts = {};
+  const write = (extra) =>
+    fs.writeFileSync(plan.out, JSON.stringify({ verdicts, ...extra }), "utf8");
+  write({ error: "the observer did not finish" });
+  membrane.install(plan.targets);
+  const mocha = await mochaOf(plan);
+  const ns = globalThis[NAMESPACE] || (globalThis[NAMESPACE] = {});
+  ns.activeMutant = undefined;
+  await mocha.loadFilesAsync();
+  const wanted = [...new Set(plan.survivors.flatMap((s) => s.tests))];
+  const first = await run(mocha, null, wanted);
+  const under = [];
+  for (const s of plan.survivors) under.push(await run(mocha, s.id, s.tests));
+  const second = await run(mocha, null, wanted);
+  plan.survivors.forEach((s, i) => {
+    const each = s.tests.map((t) => same(first[t], second[t], under[i][t]));
+    verdicts[s.id] = {
+      unexercised: each.length > 0 && each.every((x) => x === true),
+      unsteady: s.tests.filter((t, j) => each[j] === null),
+    };
+  });
+  write({});
+  process.exit(0); // a server or timer a test left open must not hold the run
+}
+
+main().catch((err) => {
+  try {
+    const plan = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
+    fs.writeFileSync(plan.out, JSON.stringify({ verdicts: {}, error: String(err && err.stack || err) }));
+  } catch {}
+  process.exit(1);
+});

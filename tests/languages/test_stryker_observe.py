@@ -1,0 +1,102 @@
+"""Gate 4's observer for mocha files (`stryker_observe.py`, `stryker_observer.cjs`,
+`stryker_membrane.cjs`): a survivor that changes nothing a test receives from the project is
+`Unexercised`, not counted, as in Python. Before, StrykerJS's survivors all counted: a test of one
+path through a dispatcher was charged for every option it passes through (router's test/route.js
+rejected on index.js for mounting and `use` prefixes)."""
+
+from __future__ import annotations
+
+import pytest
+
+from assay import api
+from assay.model import GateStatus, Verdict
+from tests.languages.conftest import tool_missing
+from tests.languages.test_mocha import project
+
+ROUTE = """\
+"use strict";
+
+// hands `path` to `handler`, lower-cased: a `prefix` option strips a mount point, a trailing
+// slash goes unless `strict`
+function dispatch(path, handler, options) {
+  const opts = options || {};
+  let rest = path;
+  if (opts.prefix && rest.startsWith(opts.prefix)) {
+    rest = rest.slice(opts.prefix.length) || "/";
+  }
+  if (opts.strict !== true && rest.length > 1 && rest.endsWith("/")) {
+    rest = rest.slice(0, -1);
+  }
+  return handler(rest.toLowerCase());
+}
+
+function shout(text) {
+  return text.toUpperCase() + "!";
+}
+
+module.exports = { dispatch, shout };
+"""
+
+# passes through the prefix and trailing-slash code with a path that never makes it matter
+DISPATCH = """\
+const assert = require("node:assert");
+const { dispatch } = require("../src/route");
+
+describe("dispatch", () => {
+  it("hands the handler the path lower-cased", () => {
+    let seen;
+    const out = dispatch("/Foo", (p) => {
+      seen = p;
+      return p.length;
+    });
+    assert.strictEqual(seen, "/foo");
+    assert.strictEqual(out, 4);
+  });
+});
+"""
+
+# receives what `shout` returns and checks only its type: its survivors change what it receives
+SHOUT = """\
+const assert = require("node:assert");
+const { shout } = require("../src/route");
+
+describe("shout", () => {
+  it("gives a text", () => {
+    assert.strictEqual(typeof shout("hi"), "string");
+  });
+});
+"""
+
+
+@pytest.mark.slow
+def test_a_survivor_no_test_receives_is_unexercised_one_it_receives_still_counts(tmp_path):
+    """Slow (two StrykerJS runs: 20-40 s)."""
+    if missing := tool_missing("javascript"):
+        pytest.skip(missing)
+    root = project(
+        tmp_path,
+        {"src/route.js": ROUTE, "test/dispatch.test.js": DISPATCH, "test/shout.test.js": SHOUT},
+    )
+    for rel in ("test/good.test.js", "test/order.test.js", "test/weak.test.js"):
+        (root / rel).unlink()
+    (root / "test/wrong.test.js").unlink()
+    report = api.verify(
+        [root / "test/dispatch.test.js", root / "test/shout.test.js"],
+        root=root,
+        use_cache=False,
+        overrides={"gates": ["compile", "green", "mutation"]},
+    )
+    by_name = {f.path.rsplit("/", 1)[-1]: f for f in report.files}
+    dispatch, shout = by_name["dispatch.test.js"], by_name["shout.test.js"]
+    gate = next(g for g in dispatch.gates if g.gate == "mutation")
+    assert dispatch.verdict is Verdict.ACCEPTED, gate.feedback
+    unexercised = {(m["line"], m["mutated"]) for m in gate.details["unexercised_mutants"]}
+    # `if (false)` on the prefix and the trailing-slash tests: "/Foo" never makes them matter
+    assert {line for line, _ in unexercised} >= {6, 8, 11}, unexercised
+    assert gate.details["survived"] == 0, gate.details
+    gate = next(g for g in shout.gates if g.gate == "mutation")
+    assert gate.status is GateStatus.REJECT and shout.verdict is Verdict.REJECTED, gate.feedback
+    survivors = {m["mutated"] for m in gate.details["survivors"]}
+    # the returned text changes: no assertion of the file reads it, but the test receives it
+    assert 'return text.toUpperCase() + "";' in survivors, survivors
+    assert gate.details["unexercised"] == 0, gate.details
