@@ -100,3 +100,52 @@ def test_a_survivor_no_test_receives_is_unexercised_one_it_receives_still_counts
     # the returned text changes: no assertion of the file reads it, but the test receives it
     assert 'return text.toUpperCase() + "";' in survivors, survivors
     assert gate.details["unexercised"] == 0, gate.details
+
+
+NODE_TEST = """\
+const assert = require("node:assert");
+const { test } = require("node:test");
+const { dispatch, shout } = require("../src/route");
+
+test("hands the handler the path lower-cased", () => {
+  let seen;
+  const out = dispatch("/Foo", (p) => {
+    seen = p;
+    return p.length;
+  });
+  assert.strictEqual(seen, "/foo");
+  assert.strictEqual(out, 4);
+});
+
+test("shouts a text", () => {
+  assert.strictEqual(typeof shout("hi"), "string");
+});
+"""
+
+
+@pytest.mark.slow
+def test_node_test_files_are_observed_as_one_test(tmp_path):
+    """Slow (StrykerJS's command runner, a node process per mutant, then one per observed run:
+    20-40 s). The file is one test: `dispatch`'s pass-through survivors are not counted, `shout`'s
+    (a returned text the file receives and does not check) still are."""
+    if missing := tool_missing("javascript"):
+        pytest.skip(missing)
+    root = tmp_path / "nodetest"
+    (root / "src").mkdir(parents=True)
+    (root / "test").mkdir()
+    (root / "package.json").write_text(
+        '{"name": "fx", "private": true, "scripts": {"test": "node --test"}}\n'
+    )
+    (root / "src/route.js").write_text(ROUTE)
+    (root / "test/route.test.js").write_text(NODE_TEST)
+    report = api.verify(
+        [root / "test/route.test.js"],
+        root=root,
+        use_cache=False,
+        overrides={"gates": ["compile", "green", "mutation"]},
+    )
+    [f] = report.files
+    gate = next(g for g in f.gates if g.gate == "mutation")
+    unexercised = {m["line"] for m in gate.details["unexercised_mutants"]}
+    assert unexercised >= {6, 8, 11}, gate.details["unexercised_mutants"]
+    assert {m["line"] for m in gate.details["survivors"]} == {18}, gate.details["survivors"]

@@ -129,14 +129,8 @@ class Stryker:
                 stryker_mocha.configure(config, base / ".assay-stryker", plugin, own)
             if request.executed_only and config["testRunner"] == "mocha":
                 observed = base / ".assay-stryker"
-                stryker_observe.configure(
-                    config,
-                    observed,
-                    own or home() / "node_modules" / "mocha",
-                    [request.root / t for t in request.tests],
-                    [request.root / t for t in request.targets],
-                    time.time() + request.timeout_s - (time.monotonic() - start) - 30,
-                )
+                mocha = own or home() / "node_modules" / "mocha"
+                self._observe(request, module, config, "mocha", mocha, start)
             if request.executed_only:
                 stryker_scope.top_level_out(config, base / ".assay-stryker")
                 if size := request.settings.mutation.sample:
@@ -147,6 +141,9 @@ class Stryker:
                 stryker_tape.configure(
                     config, base / ".assay-stryker", [request.root / t for t in request.tests]
                 )
+            elif request.executed_only:
+                observed = base / ".assay-stryker"
+                self._observe(request, module, config, "node", None, start)
         stryker_scope.logging_out(config, base / ".assay-stryker")
         (base / CONFIG).write_text(json.dumps(config, indent=2), encoding="utf-8")
         report = base / REPORT
@@ -186,6 +183,27 @@ class Stryker:
         if scoped is not None and scoped.functions:
             run.scope = scoped.functions
         return run
+
+    def _observe(
+        self,
+        request: ToolRequest,
+        module: str,
+        config: dict[str, Any],
+        runner_name: str,
+        mocha: Path | None,
+        start: float,
+    ) -> None:
+        """Gate 4's observer on the survivors (`stryker_observe`), within gate 4's limit."""
+        stryker_observe.configure(
+            config,
+            request.root / module / ".assay-stryker",
+            runner_name,
+            mocha,
+            [under(module, t) for t in request.tests],
+            request.root,
+            request.targets,
+            time.time() + request.timeout_s - (time.monotonic() - start) - 30,
+        )
 
     def _command_scope(
         self, request: ToolRequest, module: str, config: dict[str, Any]

@@ -12,9 +12,10 @@ make matter.
 How: assay's reporter plugin (`stryker_observe.mjs`) runs once Stryker has run every mutant, while
 the copy still holds Stryker's instrumented code; it starts `stryker_observer.cjs`, which runs the
 file's tests under a membrane (`stryker_membrane.cjs`) on the original, under each survivor, and on
-the original again, and writes a verdict per survivor. Only mocha (CommonJS test files: the
-membrane wraps what `require` gives the test) has it; jest, vitest, node's own runner and tape
-keep Stryker's survivors.
+the original again, and writes a verdict per survivor. mocha (per test) and node's own runner
+(`node --test`: the file is one test) have it, for test files that `require` the project's code
+(the membrane wraps what `require` gives the test; an ES module's `import` is not seen, and its
+survivors stay counted); jest, vitest and tape keep Stryker's survivors.
 """
 
 from __future__ import annotations
@@ -33,20 +34,25 @@ PLUGIN_FILES = {
     "stryker_observe.mjs": "observe.mjs",
     "stryker_observer.cjs": "observer.cjs",
     "stryker_membrane.cjs": "stryker_membrane.cjs",
+    "stryker_preload.cjs": "stryker_preload.cjs",
 }
+WHOLE = "the file"  # node --test: the file is one test
 
 
 def configure(
     config: dict[str, Any],
     own: Path,
-    mocha: Path,
-    tests: list[Path],
-    targets: list[Path],
+    runner: str,
+    mocha: Path | None,
+    tests: list[str],
+    root: Path,
+    targets: tuple[str, ...],
     deadline: float,
 ) -> None:
-    """`config`'s reporter plugin that observes the survivors: the project's `mocha`, the candidate
-    `tests` and `targets` (absolute); the observer stops by `deadline` (epoch seconds: what is
-    left of gate 4's limit once Stryker has run the mutants)."""
+    """`config`'s reporter plugin that observes the survivors: the project's `runner` ("mocha",
+    with its `mocha` package, or "node"), the candidate `tests` (package-relative, as Stryker runs
+    them) and `targets` (relative to the copy at `root`); the observer ends by `deadline` (epoch
+    seconds: what is left of gate 4's limit once Stryker has run the mutants)."""
     own.mkdir(exist_ok=True)
     hand_over(own)
     for source, name in PLUGIN_FILES.items():
@@ -55,9 +61,11 @@ def configure(
     (own / "observe.json").write_text(
         json.dumps(
             {
-                "mocha": str(mocha),
-                "spec": [str(t) for t in tests],
-                "targets": [str(t) for t in targets],
+                "runner": runner,
+                "mocha": str(mocha) if mocha else None,
+                "spec": tests,
+                "whole": WHOLE,
+                "targets": [str(root / t) for t in targets],
                 "out": str(own / OUT),
                 "deadline": deadline,
             }

@@ -1,16 +1,20 @@
-// Gate 4's observer for a mocha file (`stryker_observe.mjs` starts it, in Stryker's instrumented
-// copy once every mutant has run): the file's tests on the original code, each survivor's covering
-// tests with that mutant active (Stryker's switch: `__stryker__.activeMutant`, as its mocha runner
-// sets it), then the original again, all in one process on the project's mocha, under the membrane
-// (`stryker_membrane.cjs`). A survivor whose every covering test received what it received from
-// the original is unexercised. As Python's `exercised.py`: what differs between the two runs of
-// the original (a port, a date) is left out, leaf by leaf; a test whose number of observations
-// differs between them, or that observed nothing, stays charged. Usage: node stryker_observer.cjs
-// PLAN.json (writes the verdicts to the plan's `out`).
+// Gate 4's observer for a mocha or `node --test` file (`stryker_observe.mjs` starts it, in
+// Stryker's instrumented copy once every mutant has run): the file's tests on the original code,
+// each survivor's covering tests with that mutant active (Stryker's run-time switch), then the
+// original again, under the membrane (`stryker_membrane.cjs`). mocha runs in this process on the
+// project's mocha, per test, the switch set as Stryker's mocha runner sets it
+// (`__stryker__.activeMutant`); `node --test` runs the file in a process of its own per run, the
+// switch in its environment (`__STRYKER_ACTIVE_MUTANT__`, as Stryker's command runner), the membrane
+// preloaded (`stryker_preload.cjs`): the file is one test. A survivor whose every covering test
+// received what it received from the original is unexercised. As Python's `exercised.py`: what
+// differs between the two runs of the original (a port, a date) is left out, leaf by leaf; a test
+// whose number of observations differs between them, or that observed nothing, stays charged.
+// Usage: node stryker_observer.cjs PLAN.json (writes the verdicts to the plan's `out`).
 "use strict";
 
 const fs = require("node:fs");
 const path = require("node:path");
+const { spawnSync } = require("node:child_process");
 const { createRequire } = require("node:module");
 const membrane = require("./stryker_membrane.cjs");
 
@@ -36,21 +40,56 @@ async function mochaOf(plan) {
   return mocha;
 }
 
-/** One run: the tests `grep` names (all: null) with mutant `id` active; per test, its record. */
-function run(mocha, id, grep) {
+/** A mocha driver: one run of the tests `grep` names with mutant `id` active (none: null);
+ * per test, its record (null: too many observations to keep). */
+async function mochaDriver(plan) {
+  membrane.install(plan.targets);
+  const mocha = await mochaOf(plan);
   const ns = globalThis[NAMESPACE] || (globalThis[NAMESPACE] = {});
-  ns.activeMutant = id === null ? undefined : String(id);
-  ns.hitLimit = ns.hitCount = undefined;
-  mocha.grep(grep ? new RegExp(grep.map((t) => `(^${escape(t)}$)`).join("|")) : /.*/);
-  const seen = {};
-  return new Promise((resolve) => {
-    const runner = mocha.run(() => resolve(seen));
-    runner.on("test", () => membrane.begin());
-    runner.on("test end", (test) => {
-      const calls = membrane.end();
-      seen[test.fullTitle()] = calls ? { calls, failed: test.state === "failed" } : null;
+  ns.activeMutant = undefined;
+  await mocha.loadFilesAsync();
+  return (id, grep) => {
+    ns.activeMutant = id === null ? undefined : String(id);
+    ns.hitLimit = ns.hitCount = undefined;
+    mocha.grep(new RegExp(grep.map((t) => `(^${escape(t)}$)`).join("|")));
+    const seen = {};
+    return new Promise((resolve) => {
+      const runner = mocha.run(() => resolve(seen));
+      runner.on("test", () => membrane.begin());
+      runner.on("test end", (test) => {
+        const calls = membrane.end();
+        seen[test.fullTitle()] = calls ? { calls, failed: test.state === "failed" } : null;
+      });
     });
-  });
+  };
+}
+
+/** A `node --test` driver: the candidate files in a process of their own per run, the membrane
+ * preloaded; the run is one test, named by `plan.whole`. */
+function nodeDriver(plan) {
+  const dir = path.join(path.dirname(plan.out), "observed-runs");
+  let n = 0;
+  return async (id) => {
+    const here = path.join(dir, String(n++));
+    fs.mkdirSync(here, { recursive: true });
+    const preload = path.join(__dirname, "stryker_preload.cjs");
+    const ran = spawnSync(process.execPath, ["--test", ...plan.spec], {
+      stdio: "ignore",
+      env: {
+        ...process.env,
+        NODE_OPTIONS: `${process.env.NODE_OPTIONS || ""} --require "${preload}"`,
+        __STRYKER_ACTIVE_MUTANT__: id === null ? "" : String(id),
+        ASSAY_OBSERVE_TARGETS: JSON.stringify(plan.targets),
+        ASSAY_OBSERVE_DIR: here,
+      },
+    });
+    // each process that called into the project wrote its record (node --test runs each file in
+    // a process of its own), in the order of the files
+    const records = fs.readdirSync(here).sort().map((f) => JSON.parse(fs.readFileSync(path.join(here, f), "utf8")));
+    const over = records.some((r) => r.calls === null);
+    const calls = records.flatMap((r) => r.calls || []);
+    return { [plan.whole]: over ? null : { calls, failed: ran.status !== 0 } };
+  };
 }
 
 function index(calls) {
@@ -89,19 +128,14 @@ function same(a, b, m) {
 async function main() {
   const plan = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
   const verdicts = {};
-  const write = (extra) =>
-    fs.writeFileSync(plan.out, JSON.stringify({ verdicts, ...extra }), "utf8");
+  const write = (extra) => fs.writeFileSync(plan.out, JSON.stringify({ verdicts, ...extra }), "utf8");
   write({ error: "the observer did not finish" });
-  membrane.install(plan.targets);
-  const mocha = await mochaOf(plan);
-  const ns = globalThis[NAMESPACE] || (globalThis[NAMESPACE] = {});
-  ns.activeMutant = undefined;
-  await mocha.loadFilesAsync();
+  const run = plan.runner === "node" ? nodeDriver(plan) : await mochaDriver(plan);
   const wanted = [...new Set(plan.survivors.flatMap((s) => s.tests))];
-  const first = await run(mocha, null, wanted);
+  const first = await run(null, wanted);
   const under = [];
-  for (const s of plan.survivors) under.push(await run(mocha, s.id, s.tests));
-  const second = await run(mocha, null, wanted);
+  for (const s of plan.survivors) under.push(await run(s.id, s.tests));
+  const second = await run(null, wanted);
   plan.survivors.forEach((s, i) => {
     const each = s.tests.map((t) => same(first[t], second[t], under[i][t]));
     verdicts[s.id] = {
