@@ -6,6 +6,10 @@ rejected on index.js for mounting and `use` prefixes)."""
 
 from __future__ import annotations
 
+import json
+import shutil
+import subprocess
+
 import pytest
 
 from assay import api
@@ -149,3 +153,83 @@ def test_node_test_files_are_observed_as_one_test(tmp_path):
     unexercised = {m["line"] for m in gate.details["unexercised_mutants"]}
     assert unexercised >= {6, 8, 11}, gate.details["unexercised_mutants"]
     assert {m["line"] for m in gate.details["survivors"]} == {18}, gate.details["survivors"]
+
+
+# Stryker's instrumented code in miniature: each mutant behind the run-time switch its runners set
+SWITCHED = """\
+"use strict";
+const on = (id) => (globalThis.__stryker__ || {}).activeMutant === id;
+
+class Clock {
+  constructor() {
+    this.started = Date.now(); // differs from run to run: left out, not charged
+    this.ticks = 0;
+  }
+  tick(by) {
+    this.ticks += on("1") && by === 0 ? 0 : by; // `by === 0` never comes: nothing received changes
+    return on("2") ? this.ticks + 1 : this.ticks;
+  }
+  each(fn) {
+    fn(on("3") ? "TICK" : "tick", this.ticks);
+  }
+  stop() {
+    throw new Error(on("4") ? "" : "stopped");
+  }
+}
+
+module.exports = { Clock };
+"""
+
+CLOCK_TEST = """\
+const assert = require("node:assert");
+const { Clock } = require("../src/clock");
+
+describe("clock", () => {
+  it("ticks", () => {
+    const c = new Clock();
+    c.tick(2);
+    c.each(() => {});
+    assert.throws(() => c.stop());
+  });
+});
+"""
+
+
+def test_the_observer_charges_what_a_test_receives_and_nothing_else(tmp_path):
+    """The observer on the switch Stryker's instrumented code reads (`__stryker__.activeMutant`),
+    in one mocha process: a mutant no call's result, state, callback or error shows is unexercised;
+    one that changes a returned value, a callback's argument or an error's message is not. A
+    value that differs between the two runs of the original (a date) is left out, not charged."""
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed")
+    root = project(tmp_path, {"src/clock.js": SWITCHED, "test/clock.test.js": CLOCK_TEST})
+    from assay.mutation.tools import stryker_mocha, stryker_observe
+
+    own = root / ".assay-stryker"
+    config: dict = {}
+    mocha = stryker_mocha.project_mocha(root, root)
+    stryker_observe.configure(
+        config, own, "mocha", mocha, ["test/clock.test.js"], root, ("src/clock.js",), 0
+    )
+    test = "clock ticks"
+    plan = json.loads((own / "observe.json").read_text())
+    plan["survivors"] = [{"id": i, "tests": [test]} for i in ("1", "2", "3", "4")]
+    (own / "plan.json").write_text(json.dumps(plan))
+    ran = subprocess.run(
+        ["node", str(own / "observer.cjs"), str(own / "plan.json")],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert ran.returncode == 0, ran.stderr
+    verdicts = json.loads((own / stryker_observe.OUT).read_text())["verdicts"]
+    assert {i: v["unexercised"] for i, v in verdicts.items()} == {
+        "1": True,
+        "2": False,
+        "3": False,
+        "4": False,
+    }, verdicts
+    assert "returned: n:2 -> n:3" in verdicts["2"]["differs"], verdicts["2"]
+    assert "callback" in verdicts["3"]["differs"] and "TICK" in verdicts["3"]["differs"]
+    assert "stopped" in verdicts["4"]["differs"], verdicts["4"]

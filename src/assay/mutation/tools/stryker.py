@@ -175,9 +175,9 @@ class Stryker:
         mutants, results, sources = read_report(
             data, module, request.root, request.passing, whole_file, request.executed_only
         )
-        note = stryker_observe.settle(results, observed) if observed else ""
+        note, cost = stryker_observe.settle(results, observed) if observed else ("", None)
         run = assemble(mutants, results, sources, request, time.monotonic() - start)
-        run.scope_note = note
+        run.scope_note, run.observer = note, cost
         run.per_test_kills = run.per_test_coverage = not whole_file
         run.complete_kills = whole_file  # Stryker's runners stop a mutant at its first failing test
         if scoped is not None and scoped.functions:

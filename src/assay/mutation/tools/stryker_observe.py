@@ -25,7 +25,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from assay.mutation.model import MutantResult, Status
+from assay.mutation.model import RECEIVED, MutantResult, ObserverCost, Status
 from assay.sandbox.view import hand_over
 
 HERE = Path(__file__).parent
@@ -77,16 +77,21 @@ def configure(
     config["reporters"] = [*config.get("reporters", []), "assay-observe"]
 
 
-def settle(results: dict[str, MutantResult], own: Path) -> str:
-    """Survivors the observer found unexercised become `Unexercised`; the note to give when the
-    observer could not judge (its survivors then stay counted), else ''."""
+def settle(results: dict[str, MutantResult], own: Path) -> tuple[str, ObserverCost | None]:
+    """Survivors the observer found unexercised become `Unexercised`; the others keep what a test
+    received differently (`RECEIVED` in their reason). The note to give when the observer could
+    not judge (its survivors then stay counted), else ''; and what it cost."""
     try:
         data = json.loads((own / OUT).read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return ""
+        return "", None
     for key, verdict in (data.get("verdicts") or {}).items():
         r = results.get(f"stryker-{key}")
-        if r is None or r.status is not Status.SURVIVED or not verdict.get("unexercised"):
+        if r is None or r.status is not Status.SURVIVED:
+            continue
+        if not verdict.get("unexercised"):
+            if differs := verdict.get("differs"):
+                r.reason = f"{RECEIVED}{differs}"
             continue
         n = len(r.covered_by)
         r.status = Status.UNEXERCISED
@@ -94,7 +99,14 @@ def settle(results: dict[str, MutantResult], own: Path) -> str:
             f"none of its {n} test{'s' if n != 1 else ''} received a different value, exception"
             " or argument state from the project's code"
         )
-    if error := data.get("error"):
-        line = str(error).strip().splitlines()[0] if str(error).strip() else "no reason given"
-        return f"gate 4's observer could not judge the survivors ({line}): they stay counted"
-    return ""
+    cost = None
+    if data.get("survivors"):
+        cost = ObserverCost(
+            int(data["survivors"]),
+            round(float(data.get("seconds") or 0.0), 2),
+            round(float(data.get("cpu_s") or 0.0), 2),
+        )
+    if error := str(data.get("error") or "").strip():
+        line = error.splitlines()[0]
+        return f"gate 4's observer could not judge the survivors ({line}): they stay counted", cost
+    return "", cost

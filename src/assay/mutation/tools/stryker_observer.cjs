@@ -104,25 +104,43 @@ function flatten(call) {
   return out;
 }
 
-/** Whether test `name` received under a mutant (`m`) what it received from the original (`a`,
- * `b`: its two runs); null when the original's runs cannot tell (unsteady or nothing observed). */
+/** Whether a test received under a mutant (`m`) what it received from the original (`a`, `b`:
+ * its two runs): true, null when the original's runs cannot tell (unsteady, nothing observed), or
+ * the first difference (a text: which observation, what the original gave, what the mutant). */
 function same(a, b, m) {
   if (!a || !b || a.failed || b.failed || !a.calls.length || a.calls.length !== b.calls.length) {
     return null;
   }
-  if (!m || m.failed || m.calls.length !== a.calls.length) return false;
+  if (!m) return "too many observations under the mutant";
+  if (m.failed) return "a test failed under the mutant";
+  if (m.calls.length !== a.calls.length) return `${m.calls.length} observations, not ${a.calls.length}`;
   const [ia, ib, im] = [index(a.calls), index(b.calls), index(m.calls)];
   for (let i = 0; i < ia.length; i++) {
     if (ia[i].label !== ib[i].label) return null;
-    if (im[i].label !== ia[i].label) return false;
-    for (const [at, text] of ia[i].leaves) {
-      if (ib[i].leaves.get(at) === text && im[i].leaves.get(at) !== text) return false;
+    const at = `observation ${i + 1} (${ia[i].label})`;
+    if (im[i].label !== ia[i].label) return `${at}: ${im[i].label}`;
+    for (const [leaf, text] of ia[i].leaves) {
+      const got = im[i].leaves.get(leaf);
+      if (ib[i].leaves.get(leaf) === text && got !== text) return `${at} ${leaf}: ${text} -> ${got}`;
     }
-    for (const at of im[i].leaves.keys()) {
-      if (!ia[i].leaves.has(at) && !ib[i].leaves.has(at)) return false;
+    for (const leaf of im[i].leaves.keys()) {
+      if (!ia[i].leaves.has(leaf) && !ib[i].leaves.has(leaf)) {
+        return `${at} ${leaf}: (none) -> ${im[i].leaves.get(leaf)}`;
+      }
     }
   }
   return true;
+}
+
+/** This process's CPU time and its waited-for children's (Linux's /proc), in seconds. */
+function cpuSeconds() {
+  try {
+    const fields = fs.readFileSync("/proc/self/stat", "utf8").split(") ")[1].split(" ");
+    return fields.slice(11, 15).reduce((sum, f) => sum + Number(f), 0) / 100;
+  } catch {
+    const used = process.cpuUsage();
+    return (used.user + used.system) / 1e6;
+  }
 }
 
 async function main() {
@@ -138,12 +156,14 @@ async function main() {
   const second = await run(null, wanted);
   plan.survivors.forEach((s, i) => {
     const each = s.tests.map((t) => same(first[t], second[t], under[i][t]));
+    const differs = each.findIndex((x) => typeof x === "string");
     verdicts[s.id] = {
       unexercised: each.length > 0 && each.every((x) => x === true),
       unsteady: s.tests.filter((t, j) => each[j] === null),
+      differs: differs < 0 ? null : `${s.tests[differs]}: ${each[differs].slice(0, 300)}`,
     };
   });
-  write({});
+  write({ cpu_s: cpuSeconds() });
   process.exit(0); // a server or timer a test left open must not hold the run
 }
 
