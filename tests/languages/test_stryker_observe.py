@@ -175,6 +175,10 @@ class Clock {
   stop() {
     throw new Error(on("4") ? "" : "stopped");
   }
+  run(options) {
+    options.done(on("5") ? 1 : 0);
+    return options;
+  }
 }
 
 module.exports = { Clock };
@@ -190,6 +194,8 @@ describe("clock", () => {
     c.tick(2);
     c.each(() => {});
     assert.throws(() => c.stop());
+    const options = { done() {} };
+    assert.strictEqual(c.run(options), options); // the test's own object comes back as it was
   });
 });
 """
@@ -198,7 +204,8 @@ describe("clock", () => {
 def test_the_observer_charges_what_a_test_receives_and_nothing_else(tmp_path):
     """The observer on the switch Stryker's instrumented code reads (`__stryker__.activeMutant`),
     in one mocha process: a mutant no call's result, state, callback or error shows is unexercised;
-    one that changes a returned value, a callback's argument or an error's message is not. A
+    one that changes a returned value, a callback's argument (given as it is or in an options
+    object) or an error's message is not. A
     value that differs between the two runs of the original (a date) is left out, not charged."""
     if shutil.which("node") is None:
         pytest.skip("node is not installed")
@@ -213,7 +220,7 @@ def test_the_observer_charges_what_a_test_receives_and_nothing_else(tmp_path):
     )
     test = "clock ticks"
     plan = json.loads((own / "observe.json").read_text())
-    plan["survivors"] = [{"id": i, "tests": [test]} for i in ("1", "2", "3", "4")]
+    plan["survivors"] = [{"id": i, "tests": [test]} for i in ("1", "2", "3", "4", "5")]
     (own / "plan.json").write_text(json.dumps(plan))
     ran = subprocess.run(
         ["node", str(own / "observer.cjs"), str(own / "plan.json")],
@@ -229,7 +236,9 @@ def test_the_observer_charges_what_a_test_receives_and_nothing_else(tmp_path):
         "2": False,
         "3": False,
         "4": False,
+        "5": False,
     }, verdicts
     assert "returned: n:2 -> n:3" in verdicts["2"]["differs"], verdicts["2"]
     assert "callback" in verdicts["3"]["differs"] and "TICK" in verdicts["3"]["differs"]
     assert "stopped" in verdicts["4"]["differs"], verdicts["4"]
+    assert "callback:done" in verdicts["5"]["differs"], verdicts["5"]  # through an options bag

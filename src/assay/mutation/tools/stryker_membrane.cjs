@@ -37,6 +37,7 @@ const proxyOf = new WeakMap(); // the project's value -> its proxy
 const callbackOf = new WeakMap(); // a test function -> its wrapper
 const testFnOf = new WeakMap(); // a wrapper -> the test function
 const nativeCache = new WeakMap();
+const fromTest = new WeakSet(); // objects the test handed in: its own again when they come back
 
 function isNative(fn) {
   let known = nativeCache.get(fn);
@@ -60,6 +61,7 @@ function out(v, name) {
   if (typeof v !== "function" && (typeof v !== "object" || v === null)) return v;
   if (rawOf.has(v)) return v;
   if (testFnOf.has(v)) return testFnOf.get(v); // the test's own function, handed back
+  if (fromTest.has(v)) return v; // the test's own object (`assert.strictEqual(f(x), x)`)
   if (typeof v === "function" ? isNative(v) : slotted(v)) return v;
   const known = proxyOf.get(v);
   if (known) return known;
@@ -92,16 +94,28 @@ function raw(v) {
 }
 
 /** A value the test hands to the project: the project's own values unwrapped, the test's
- * functions (also inside an array) wrapped so that calls back into the test are observed. */
+ * functions wrapped so that calls back into the test are observed: given as they are, inside an
+ * array (a copy), or as a property of a plain object (an options bag: replaced in it). */
 function handIn(v) {
   if (typeof v === "function") {
     if (rawOf.has(v)) return rawOf.get(v);
     return callback(v);
   }
-  if (Array.isArray(v) && !rawOf.has(v) && v.some((x) => typeof x === "function")) {
+  if (v === null || typeof v !== "object" || rawOf.has(v)) return raw(v);
+  if (Array.isArray(v)) {
+    if (!v.some((x) => typeof x === "function")) return fromTest.add(v), v;
     return v.map((x) => (typeof x === "function" ? handIn(x) : raw(x)));
   }
-  return raw(v);
+  fromTest.add(v);
+  const proto = Object.getPrototypeOf(v);
+  if (proto === Object.prototype || proto === null) {
+    for (const [key, d] of Object.entries(Object.getOwnPropertyDescriptors(v))) {
+      if (typeof d.value === "function" && d.writable && d.configurable && !rawOf.has(d.value)) {
+        v[key] = callback(d.value);
+      }
+    }
+  }
+  return v;
 }
 
 function callback(fn) {
