@@ -3,12 +3,14 @@
 // A membrane of Proxies: what a target module exports to a test-side `require` is wrapped, and so
 // is what its functions return; a call through the membrane from the test's side (no project call
 // running below it) is an observation point: its result (a promise: what it settles to), the
-// exception it throws (type and message), the state of its arguments and `this` after it, and at
-// the test's end the state of the objects the test handed in (a response the project writes
-// later). A function the test hands in is wrapped too: the project calling back into the test
-// gives it arguments, and those are observed. Values are fingerprinted by content into leaves
-// (path -> text): objects by constructor and own data properties (getters never run), arrays by
-// items, Map and Set by entries, bounded in depth and leaves, never throwing, no addresses.
+// exception it throws (type and message), its arguments and `this`. A function the test hands in
+// (as an argument, in an array or in an options object) is wrapped too: the project calling back
+// into the test gives it arguments, and those are observed. An object is fingerprinted when the
+// test first receives or hands it, by reference after that, and again at the test's end (its
+// state after the calls: a response the project writes later). Values are fingerprinted by content
+// into leaves (path -> text): objects by constructor and own data properties (getters never run),
+// arrays by items, Map and Set by entries, bounded in depth, items and leaves, never throwing, no
+// addresses.
 "use strict";
 
 const Module = require("node:module");
@@ -17,10 +19,9 @@ const path = require("node:path");
 const MAX_DEPTH = 4;
 const MAX_LEAVES = 400; // of one value
 const MAX_ITEMS = 100; // of one container (its length always counts), as Python's
-const MAX_HANDED = 50; // objects whose final state one test records
-// observations of one test, as Python's observer keeps: past them the test is not observed (its
-// survivors stay counted); router's 6,000 handlers of one route, each called back, were minutes
-const MAX_CALLS = 2000;
+const MAX_OBJECTS = 50; // objects one test follows (fingerprinted once, then by reference)
+// observations of one test: past them the test is not observed (its survivors stay counted)
+const MAX_CALLS = 20000;
 const MAX_TEST_LEAVES = 100000; // of one test's observations (~0.5 s of fingerprinting)
 // objects whose methods need their own internal slots, or that node's internals read as they are:
 // handed to the test as they are (not observed further)
@@ -29,7 +30,7 @@ const OPAQUE = new Set(["Socket", "Server", "TLSSocket", "Agent", "Timeout", "Im
 
 const state = {
   depth: 0, // > 0 while project code the test called is running
-  current: null, // the running test's record: {calls: [], handed: []}
+  current: null, // the running test's record: {calls, objects, spent, over}
   targets: new Set(),
 };
 const rawOf = new WeakMap(); // proxy -> the project's value
@@ -123,7 +124,7 @@ function callback(fn) {
   if (wrapper) return wrapper;
   wrapper = new Proxy(fn, {
     apply(t, self, args) {
-      record("callback", fn.name || "<anonymous>", () => ({ args: leaves(args) }));
+      record("callback", fn.name || "<anonymous>", () => ({ args: each(args) }));
       const below = state.depth;
       state.depth = 0; // the test's code runs: its calls into the project are observed
       try {
@@ -148,6 +149,25 @@ function taking() {
   return false;
 }
 
+/** The fingerprint of a value the running test receives or hands in: an object it already
+ * follows is a reference (its state is taken again at the test's end), else its leaves, and it is
+ * followed from then on. router's test of 6,000 handlers on one route got the route back from each
+ * `route.all`: fingerprinted whole each time, the test took a minute. */
+function known(v) {
+  const test = state.current;
+  const r = raw(v !== null && typeof v === "function" ? testFnOf.get(v) || v : v);
+  if (r !== null && typeof r === "object") {
+    const k = test.objects.get(r);
+    if (k !== undefined) return [["", `ref:${k}`]];
+    if (test.objects.size < MAX_OBJECTS) test.objects.set(r, test.objects.size);
+  }
+  return leaves(r);
+}
+
+function each(values) {
+  return values.flatMap((v, i) => known(v).map(([at, text]) => [`.${i}${at}`, text]));
+}
+
 function record(kind, name, facts) {
   if (!taking()) return;
   const taken = facts();
@@ -167,18 +187,15 @@ function call(t, name, args, run, self) {
     result = run(given);
   } catch (err) {
     state.depth--;
-    record("call", name, () => ({ threw: leaves(err), args: leaves(given), self: leaves(raw(self)) }));
+    record("call", name, () => ({ threw: leaves(err), args: each(given), self: known(self) }));
     throw err;
   }
   state.depth--;
-  record("call", name, () => ({ returned: leaves(result), args: leaves(given), self: leaves(raw(self)) }));
-  for (const a of given) {
-    if (a !== null && typeof a === "object" && test.handed.length < MAX_HANDED) test.handed.push(a);
-  }
+  record("call", name, () => ({ self: known(self), args: each(given), returned: known(result) }));
   if (result instanceof Promise) {
     return result.then(
       (v) => {
-        if (state.current === test) record("resolved", name, () => ({ value: leaves(v) }));
+        if (state.current === test) record("resolved", name, () => ({ value: known(v) }));
         return out(v, name);
       },
       (e) => {
@@ -317,7 +334,7 @@ function install(targets) {
 /** Starts the record of one test. */
 function begin() {
   state.depth = 0;
-  state.current = { calls: [], handed: [], spent: 0 };
+  state.current = { calls: [], objects: new Map(), spent: 0, over: false };
 }
 
 /** Ends the running test's record: its calls, then its handed-in objects' final state; null
@@ -327,7 +344,7 @@ function end() {
   state.current = null;
   state.depth = 0;
   if (!test || test.over) return null;
-  for (const [i, a] of test.handed.entries()) test.calls.push({ kind: "final", name: String(i), state: leaves(a) });
+  for (const [o, i] of test.objects) test.calls.push({ kind: "final", name: String(i), state: leaves(o) });
   return test.calls;
 }
 

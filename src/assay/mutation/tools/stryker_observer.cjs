@@ -1,14 +1,17 @@
 // Gate 4's observer for a mocha or `node --test` file (`stryker_observe.mjs` starts it, in
 // Stryker's instrumented copy once every mutant has run): the file's tests on the original code,
-// each survivor's covering tests with that mutant active (Stryker's run-time switch), then the
-// original again, under the membrane (`stryker_membrane.cjs`). mocha runs in this process on the
+// twice, then each survivor's covering tests with that mutant active (Stryker's run-time switch),
+// under the membrane (`stryker_membrane.cjs`). mocha runs in this process on the
 // project's mocha, per test, the switch set as Stryker's mocha runner sets it
 // (`__stryker__.activeMutant`); `node --test` runs the file in a process of its own per run, the
 // switch in its environment (`__STRYKER_ACTIVE_MUTANT__`, as Stryker's command runner), the membrane
 // preloaded (`stryker_preload.cjs`): the file is one test. A survivor whose every covering test
 // received what it received from the original is unexercised. As Python's `exercised.py`: what
 // differs between the two runs of the original (a port, a date) is left out, leaf by leaf; a test
-// whose number of observations differs between them, or that observed nothing, stays charged.
+// whose number of observations differs between them, or that observed nothing, stays charged, and
+// its survivors are not run again. A survivor's run stops at its first test that received
+// something else. Verdicts are written as they come: stopped at gate 4's limit, what was judged
+// stays.
 // Usage: node stryker_observer.cjs PLAN.json (writes the verdicts to the plan's `out`).
 "use strict";
 
@@ -48,7 +51,7 @@ async function mochaDriver(plan) {
   const ns = globalThis[NAMESPACE] || (globalThis[NAMESPACE] = {});
   ns.activeMutant = undefined;
   await mocha.loadFilesAsync();
-  return (id, grep) => {
+  return (id, grep, enough) => {
     ns.activeMutant = id === null ? undefined : String(id);
     ns.hitLimit = ns.hitCount = undefined;
     mocha.grep(new RegExp(grep.map((t) => `(^${escape(t)}$)`).join("|")));
@@ -58,7 +61,9 @@ async function mochaDriver(plan) {
       runner.on("test", () => membrane.begin());
       runner.on("test end", (test) => {
         const calls = membrane.end();
-        seen[test.fullTitle()] = calls ? { calls, failed: test.state === "failed" } : null;
+        const title = test.fullTitle();
+        seen[title] = calls ? { calls, failed: test.state === "failed" } : null;
+        if (enough && enough(title, seen[title])) runner.abort(); // stops after this test
       });
     });
   };
@@ -111,7 +116,8 @@ function same(a, b, m) {
   if (!a || !b || a.failed || b.failed || !a.calls.length || a.calls.length !== b.calls.length) {
     return null;
   }
-  if (!m) return "too many observations under the mutant";
+  if (m === undefined) return "not run under the mutant";
+  if (m === null) return "too many observations under the mutant";
   if (m.failed) return "a test failed under the mutant";
   if (m.calls.length !== a.calls.length) return `${m.calls.length} observations, not ${a.calls.length}`;
   const [ia, ib, im] = [index(a.calls), index(b.calls), index(m.calls)];
@@ -150,19 +156,28 @@ async function main() {
   write({ error: "the observer did not finish" });
   const run = plan.runner === "node" ? nodeDriver(plan) : await mochaDriver(plan);
   const wanted = [...new Set(plan.survivors.flatMap((s) => s.tests))];
+  // the original twice first: what they agree on is what a mutant is held to
   const first = await run(null, wanted);
-  const under = [];
-  for (const s of plan.survivors) under.push(await run(s.id, s.tests));
   const second = await run(null, wanted);
-  plan.survivors.forEach((s, i) => {
-    const each = s.tests.map((t) => same(first[t], second[t], under[i][t]));
-    const differs = each.findIndex((x) => typeof x === "string");
-    verdicts[s.id] = {
-      unexercised: each.length > 0 && each.every((x) => x === true),
-      unsteady: s.tests.filter((t, j) => each[j] === null),
-      differs: differs < 0 ? null : `${s.tests[differs]}: ${each[differs].slice(0, 300)}`,
-    };
-  });
+  const steady = (t) => same(first[t], second[t], first[t]) === true;
+  for (const s of plan.survivors) {
+    const unsteady = s.tests.filter((t) => !steady(t));
+    let differs = null;
+    if (!unsteady.length) {
+      // mocha stops at the first test that received something else: the survivor counts
+      const judged = new Set();
+      const judge = (t, seen) => {
+        judged.add(t);
+        const got = same(first[t], second[t], seen);
+        if (got !== true && differs === null) differs = `${t}: ${String(got).slice(0, 300)}`;
+        return got !== true;
+      };
+      const seen = await run(s.id, s.tests, judge);
+      for (const t of s.tests) if (differs === null && !judged.has(t)) judge(t, seen[t]);
+    }
+    verdicts[s.id] = { unexercised: !unsteady.length && differs === null, unsteady, differs };
+    write({ error: "the observer did not finish" }); // what it has judged stays if it is stopped
+  }
   write({ cpu_s: cpuSeconds() });
   process.exit(0); // a server or timer a test left open must not hold the run
 }
