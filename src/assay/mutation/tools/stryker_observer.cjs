@@ -127,7 +127,7 @@ function same(a, b, m) {
     if (im[i].label !== ia[i].label) return `${at}: ${im[i].label}`;
     for (const [leaf, text] of ia[i].leaves) {
       const got = im[i].leaves.get(leaf);
-      if (ib[i].leaves.get(leaf) === text && got !== text) return `${at} ${leaf}: ${text} -> ${got}`;
+      if (ib[i].leaves.get(leaf) === text && got !== text) return `${at} ${leaf}: ${text} -> ${got ?? "(none)"}`;
     }
     for (const leaf of im[i].leaves.keys()) {
       if (!ia[i].leaves.has(leaf) && !ib[i].leaves.has(leaf)) {
