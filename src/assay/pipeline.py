@@ -25,7 +25,7 @@ from assay.execution.runner import Runner
 from assay.feedback import survivors_run_by, with_causes
 from assay.gates import REGISTRY
 from assay.gates.ahead import Ahead
-from assay.gates.base import BaseGate, Facts, GateContext, precondition
+from assay.gates.base import BaseGate, Facts, GateContext, precondition, static_after
 from assay.gates.green import facts_of
 from assay.languages import LANGUAGES, Language
 from assay.languages.prepare import prepare
@@ -110,8 +110,13 @@ def assemble(
         elif passed_all:
             tests.append(TestOutcome(nodeid, Verdict.ACCEPTED, None, ""))
         else:
+            # the static gates run after a flaky stop (`gates.base.static_after`)
+            static = (stop.details.get("static") or {}) if stop is not None else {}
+            found_nothing = "".join(f"; {name} found nothing in it" for name in static)
             tests.append(
-                TestOutcome(nodeid, Verdict.UNVALIDATED, None, f"{NOT_JUDGED} {rejected_at}")
+                TestOutcome(
+                    nodeid, Verdict.UNVALIDATED, None, f"{NOT_JUDGED} {rejected_at}{found_nothing}"
+                )
             )
     notes = {nodeid: note for result in results for nodeid, note in result.notes.items()}
     for t in tests:
@@ -267,6 +272,7 @@ class Verifier:
                     if stops(result):
                         if result.status is GateStatus.REJECT:
                             self._causes_first(candidate, ctx, result)
+                        static_after(self.gates, candidate, ctx, result, self.emit)
                         break
         if self.sandbox.cancelled:  # its last gate saw killed processes: no verdict
             raise Cancelled(candidate.rel)

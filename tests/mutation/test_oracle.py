@@ -239,3 +239,88 @@ def test_a_method_of_a_builtin_value_is_not_the_projects_function_of_that_name()
     assert oracle_functions(source, scope, {"pkg/jws.py": calling}) == {
         "pkg/jws.py": ["Signer.decode"]
     }
+
+
+SHAPES = """\
+class Box:
+    def __init__(self, items):
+        self.items = list(items)
+
+    def size(self):
+        return len(self.items)
+
+    def label(self, ruler):
+        return f"{ruler.size()} cm"
+
+
+class Ruler:
+    def __init__(self, n):
+        self.n = n
+
+    def size(self):
+        return self.n * 2
+
+
+class Folding(Ruler):
+    pass
+"""
+SHAPES_SCOPE = {"pkg/shapes.py": ["Box.__init__", "Box.size", "Box.label", "Ruler.size"]}
+LABEL = """\
+from pkg.shapes import Box, Folding, Ruler
+
+
+def test_size():
+    {direct}
+
+
+def test_label():
+    box = Box([1, 2, 3])
+    label = box.label(Ruler(3))
+    assert label == f"{{{expected}}} cm"
+"""
+
+
+@pytest.mark.parametrize(
+    "direct",
+    [
+        "assert Box([1, 2]).size() == 2",
+        "box = Box([1, 2])\n    assert box.size() == 2",
+        "assert Box.size(Box([1, 2])) == 2",
+    ],
+)
+@pytest.mark.parametrize("expected", ["Ruler(3).size()", "Folding(3).size()"])
+def test_a_direct_call_of_one_class_method_leaves_a_same_named_oracle_of_another_class(
+    direct, expected
+):
+    """A file that tests `Box.size` and computes its expected label with `Ruler.size`: the direct
+    call of `Box.size` made `Ruler.size` accountable too (one name, `size`), and its survivors
+    (`self.n * 2` -> `self.n / 2`, which changes both sides alike) counted against the file."""
+    source = LABEL.format(direct=direct, expected=expected)
+    assert oracle_functions(source, SHAPES_SCOPE, {"pkg/shapes.py": SHAPES}) == {
+        "pkg/shapes.py": ["Ruler.size"]
+    }
+
+
+@pytest.mark.parametrize(
+    "direct",
+    [
+        # the class is not known from the code: every `size`, as before
+        "def test_size(box):\n    assert box.size() == 2",
+        "def test_size():\n    box = make()\n    assert box.size() == 2",
+        # a name bound to two classes
+        "def test_size():\n    r = Ruler(1)\n    r = Box([1])\n    assert r.size() == 2",
+        # Ruler's own size tested directly
+        "def test_size():\n    assert Ruler(1).size() == 2",
+        "class TestRuler:\n    def setup_method(self):\n        self.r = Ruler(1)\n\n"
+        "    def test_size(self):\n        assert self.r.size() == 2",
+    ],
+)
+def test_a_call_that_may_be_the_oracles_own_method_keeps_it_accountable(direct):
+    source = (
+        "from pkg.shapes import Box, Ruler\n\n\n"
+        f"{direct}\n\n\n"
+        "def test_label():\n"
+        "    label = Box([1]).label(Ruler(3))\n"
+        '    assert label == f"{Ruler(3).size()} cm"\n'
+    )
+    assert oracle_functions(source, SHAPES_SCOPE, {"pkg/shapes.py": SHAPES}) == {}

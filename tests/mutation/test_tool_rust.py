@@ -233,7 +233,7 @@ HANG_CRATE = {
 }
 
 
-@pytest.mark.slow  # a cargo build, then cargo-mutants cut at its 40 s limit
+@pytest.mark.slow  # a cargo build, then cargo-mutants cut at its 12 s limit
 def test_a_run_cut_at_the_time_limit_is_no_verdict_on_the_mutants_it_measured(tmp_path):
     """humantime 2.2.0's src/date.rs was accepted at 98 % on the 101 of its 438 mutants that
     cargo-mutants finished before gate 4's limit: the outcomes file is written as it goes, and a
@@ -244,7 +244,7 @@ def test_a_run_cut_at_the_time_limit_is_no_verdict_on_the_mutants_it_measured(tm
 
     root = _crate(tmp_path / "count", HANG_CRATE)
     with Workspace(root) as ws:
-        request = compiled_request(ws, root, timeout_s=40)
+        request = compiled_request(ws, root, timeout_s=12)
         with pytest.raises(ToolFailed) as failed:
             REGISTRY["rust"].run(request)
     assert "cargo mutants timed out after" in str(failed.value)

@@ -59,6 +59,8 @@ class Recorder(PlanSteps):
         self.collected: list[str] = []
         self.errors: list[dict] = []
         self.module_skip: str | None = None
+        self.deselected = 0  # tests the run's own `-m`/`-k` (the project's addopts) left out
+        self.selection = ""
         self.tests: dict[str, dict] = {}
         self.steps: list[dict] = []  # plan mode: one result per step
         self.reserve: Reserve | None = None  # checked mode: the session kept for gate 3's plan
@@ -71,6 +73,11 @@ class Recorder(PlanSteps):
         config.addinivalue_line(
             "markers", "assay_generated(task=None): test written by assay generate"
         )
+        given = [("-m", config.option.markexpr), ("-k", config.option.keyword)]
+        self.selection = " ".join(f"{flag} {expr!r}" for flag, expr in given if expr)
+
+    def pytest_deselected(self, items: list[pytest.Item]) -> None:
+        self.deselected += len(items)
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         # a module skipped whole at collection (`pytest.importorskip` in a class body)
@@ -197,6 +204,7 @@ class Recorder(PlanSteps):
             "collected": self.collected,
             "errors": self.errors,
             "module_skip": self.module_skip,
+            "deselected_by": (self.selection or "--deselect") if self.deselected else None,
             "tests": self.tests,
             "leaked": boot.leaked_modules(self.args.user_root),
         }

@@ -74,6 +74,8 @@ class CompileResult:
     duration_s: float = 0.0
     raw_lines: int = 0  # lines the toolchain printed (the feedback sends far fewer)
     module_skip: str | None = None  # why the whole file was skipped at collection (pytest)
+    # the selection of the project's pytest configuration that left tests out (`-m 'not slow'`)
+    deselected_by: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -97,6 +99,7 @@ class TestRun:
     # pytest failed after every test had run (a plugin's session teardown): what it printed
     after_tests: str | None = None
     module_skip: str | None = None  # why the whole file was skipped at collection
+    deselected_by: str | None = None  # as CompileResult's
     timed_out: bool = False  # the crash was the timeout (the runner's own or the sandbox's)
     # killed at the timeout while `running` had run briefly: the tests before it spent the time
     out_of_time: bool = False

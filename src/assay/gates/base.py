@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, Literal, Protocol, runtime_checkable
 
 from assay.config import Settings
-from assay.events import ProgressEvent
+from assay.events import GateStarted, ProgressEvent
 from assay.execution.runner import Runner
 from assay.execution.workspace import Workspace
 from assay.languages.base import Language
@@ -103,6 +103,9 @@ class BaseGate:
     # whether the gate runs gate 4's workers on standby (`GateContext.standby`), which the
     # pipeline then starts for it
     uses_standby: ClassVar[bool] = False
+    # whether the gate only reads the code (gate 5's smells): it still judges the tests of a file
+    # a gate before it stopped as flaky, whose other tests nothing else judges
+    static: ClassVar[bool] = False
 
     def __init__(self, settings: Settings):
         self.settings = settings
@@ -162,3 +165,38 @@ def precondition(gate: Gate, candidate: Candidate, facts: Facts) -> GateResult |
             Verdict.UNVALIDATED,
         )
     return None
+
+
+def static_after(
+    gates: list[BaseGate],
+    candidate: Candidate,
+    ctx: GateContext,
+    stop: GateResult,
+    emit: Callable[[ProgressEvent], None],
+) -> None:
+    """The static gates after a flaky stop, run all the same: one flaky test (humanfriendly's
+    `test_timer`) left every other test "not judged", though gate 5 reads the code in
+    milliseconds. Their verdicts on the other tests go into the stopping gate's `tests` (its own
+    first), their details under its `static`; the file stays flaky and the stop stays its last
+    gate; gate 4, which runs the tests, stays unrun. Only after a rejecting stop, whose feedback
+    already names their reject-level findings (`Verifier._causes_first`)."""
+    if (
+        stop.verdict is not Verdict.FLAKY
+        or stop.status is not GateStatus.REJECT
+        or candidate.read_error is not None
+    ):
+        return
+    names = [g.name for g in gates]
+    for gate in gates[names.index(stop.gate) + 1 :] if stop.gate in names else []:
+        if not gate.static or precondition(gate, candidate, ctx.facts) is not None:
+            continue
+        emit(GateStarted(candidate.rel, gate.name))
+        result = gate.run(candidate, ctx)
+        if result.status is GateStatus.SKIP:
+            continue
+        own = {t.id for t in stop.tests}
+        stop.tests += [t for t in result.tests if t.id not in own]
+        stop.details.setdefault("static", {})[gate.name] = {
+            "status": result.status.value,
+            **result.details,
+        }

@@ -50,6 +50,12 @@ TIMEOUT_HINT = (
     "Not the file's fault: run again when the machine is less busy, or raise "
     "[tool.assay.sandbox] timeout_s (now {timeout} s)."
 )
+DESELECTED_HEADER = "UNVALIDATED: Gate 1 — THE PROJECT'S PYTEST CONFIGURATION LEAVES THE FILE OUT"
+DESELECTED_HINT = (
+    "Not judged: pytest collects these tests and the project's own selection deselects every "
+    "one (its authors run them apart). To judge them, give assay the selection that runs them: "
+    '[tool.assay.python] pytest_args = ["-m", "..."].'
+)
 HOOK_HEADER = "UNVALIDATED: Gate 1 — TESTS PYTEST DOES NOT RUN"
 HOOK_HINT = (
     "Not judged: pytest collects `test_*` functions and `Test*` classes, not a suite a loading "
@@ -224,6 +230,13 @@ class CompileGate(BaseGate):
             why = f"pytest skipped the whole file at collection: {result.module_skip}"
             return unvalidated(
                 SKIPPED_HEADER, [f"{candidate.rel}: {why}"], SKIPPED_HINT, environment=why
+            )
+        if not result.collected and result.deselected_by:
+            # jsonpath-ng's PyInstaller tests (`-m "not pyinstaller"` in its addopts) were "no
+            # test_* functions"
+            why = f"every test of the file is deselected by {result.deselected_by}"
+            return unvalidated(
+                DESELECTED_HEADER, [f"{candidate.rel}: {why}"], DESELECTED_HINT, reason=why
             )
         if not result.collected and candidate.language == "python":
             if hook := _HOOKS.search(candidate.source):

@@ -28,9 +28,13 @@ from assay.gates.green_messages import (
     PYTHON_HEADER,
     PYTHON_HINT,
     REMOVED,
+    TIMED,
+    TIMED_HEADER,
+    TIMED_HINT,
     TIMEOUT_HINT,
 )
 from assay.gates.swallowed import SWALLOWED, swallowed_gaps
+from assay.gates.timing import timed_failure, timing_tests
 from assay.model import Candidate, GateResult, GateStatus, TestOutcome, Verdict
 
 FAILING = {Outcome.FAILED, Outcome.ERROR, Outcome.TIMEOUT}
@@ -53,6 +57,7 @@ def judge_run(
     language: str = "python",
     installed: Installed | None = None,
     swallowed: dict[str, Gap] | None = None,
+    timed: dict[str, str] | None = None,
 ) -> tuple[list[TestOutcome], list[str], dict[str, list[str]]]:
     """Per-test outcomes of a run that must be all green, feedback lines for the failures, and the
     environment's gaps (`no module 'x'` -> the tests it left unjudged).
@@ -92,9 +97,12 @@ def judge_run(
             reason = gap.reason + SWALLOWED
             outcomes.append(TestOutcome(nodeid, Verdict.UNVALIDATED, gate, reason))
             gaps.setdefault(gap.label, []).append(nodeid)
-        elif rec.outcome in FAILING and rec.marked_flaky:
+        elif rec.outcome in FAILING and (
+            rec.marked_flaky or (how := timed_failure(nodeid, rec.message, timed or {}))
+        ):
             first = _summary(rec.message, language).splitlines()
-            said = f"{MARKED}: {first[0]}" if first else MARKED
+            why = MARKED if rec.marked_flaky else f"{TIMED} ({how})"
+            said = f"{why}: {first[0]}" if first else why
             outcomes.append(TestOutcome(nodeid, Verdict.UNVALIDATED, gate, said))
         elif rec.outcome in FAILING:
             msg = _summary(rec.message, language)
@@ -217,8 +225,9 @@ class GreenGate(BaseGate):
         installed = Installed(python) if python else None
         deps = ctx.project.dependencies
         swallowed = swallowed_of(candidate, run, ctx)
+        timed = timing_tests(candidate.source) if candidate.language == "python" else {}
         outcomes, body, gaps = judge_run(
-            run, self.name, deps, candidate.language, installed, swallowed
+            run, self.name, deps, candidate.language, installed, swallowed, timed
         )
         deleted, changed, ignored = session_writes(run, *ctx.workspace.damage(before))
         if run.ahead is not None:  # gate 3's runs, made ahead in the same process: not this run's
@@ -282,13 +291,15 @@ class GreenGate(BaseGate):
                 tests=outcomes,
                 details=details,
             )
-        marked = [f"{t.id}: {t.reason}" for t in outcomes if t.reason.startswith(MARKED)]
+        marked = [f"{t.id}: {t.reason}" for t in outcomes if t.reason.startswith((MARKED, TIMED))]
         if marked and not gaps:
+            mark = any(MARKED in m for m in marked)
+            header, hint = (MARKED_HEADER, MARKED_HINT) if mark else (TIMED_HEADER, TIMED_HINT)
             return GateResult(
                 self.name,
                 GateStatus.WARN,
                 elapsed,
-                compose(MARKED_HEADER, marked, MARKED_HINT),
+                compose(header, marked, hint),
                 verdict=Verdict.UNVALIDATED,
                 tests=outcomes,
                 details=details,

@@ -29,6 +29,13 @@ GAP_HINT = (
 )
 # zipp's big-O timings: a failure the test's author expects may happen is not a wrong expectation
 MARKED = "failed, and its author marks it flaky (@pytest.mark.flaky)"
+TIMED = "failed, and it compares durations it measures"
+TIMED_HEADER = "UNVALIDATED: Gate 2 — A TEST THAT TIMES THE CODE FAILED"
+TIMED_HINT = (
+    "Not judged: a busy machine makes every duration it measures longer, so its failure here says "
+    "nothing of the code; run it on a quiet machine, or count the work done instead of timing it "
+    "(the other tests went on through the gates)."
+)
 MARKED_HEADER = "UNVALIDATED: Gate 2 — A TEST ITS AUTHOR MARKS FLAKY FAILED"
 MARKED_HINT = (
     "Not judged: its author expects it may fail (a time measured on a busy machine, a race), so "

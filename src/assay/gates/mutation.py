@@ -40,6 +40,7 @@ from assay.gates.reach import (
     project_modules,
     reached,
     starts_process,
+    vendored_note,
 )
 from assay.gates.set_up import set_up_fed
 from assay.gates.spawning import spawning_tests
@@ -170,6 +171,8 @@ class MutationGate(BaseGate):
             code_class, threshold = threshold_for(sources, conf, ctx.project.packages)
             limits = module_limits(sources, conf, ctx.project.packages)
         notes: list[str] = []
+        if dynamic and (said := vendored_note(ctx.project)):
+            notes.append(said)
         reached_modules = sorted(sources)
         entered = None
         # tests that get no project object themselves: accountable for where other code enters it

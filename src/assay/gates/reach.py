@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import os
 from collections.abc import Collection
 from pathlib import Path
 
@@ -33,13 +34,33 @@ SUBINTERPRETER_CALLS = {"run_in_subinterp"}
 
 
 def project_modules(project: Project) -> list[str]:
-    """Every module of the project that parses (a broken one is nobody's target)."""
+    """Every module of the project that parses (a broken one is nobody's target) and is its
+    own (a vendored copy of another project is not: `project.vendored`)."""
     found = []
     for rel in dict.fromkeys(project.modules.values()):
+        if rel in project.vendored:
+            continue
         with contextlib.suppress(OSError, UnicodeDecodeError, SyntaxError, ValueError):
             ast.parse((project.root / rel).read_text(encoding="utf-8"))
             found.append(rel)
     return sorted(found)
+
+
+def vendored_note(project: Project) -> str | None:
+    """Where a run held to the modules its tests reach left vendored code out, and why."""
+    by_why: dict[str, list[str]] = {}
+    for rel, why in sorted(project.vendored.items()):
+        by_why.setdefault(why, []).append(rel)
+    if not by_why:
+        return None
+    said = "; ".join(f"{_common_dir(rels)} ({why})" for why, rels in by_why.items())
+    return f"Not held to code the project carries of another project (vendored): {said}"
+
+
+def _common_dir(rels: list[str]) -> str:
+    if len(rels) == 1:
+        return rels[0]
+    return os.path.commonpath(rels) + "/"
 
 
 def reached(run: MutationResult) -> list[str]:

@@ -49,6 +49,7 @@ def _outcomes(
 class SmellsGate(BaseGate):
     name = "smells"
     languages: ClassVar[frozenset[str] | None] = frozenset({"python"}) | polyglot.LANGUAGES
+    static: ClassVar[bool] = True
 
     def __init__(self, settings: Settings) -> None:
         super().__init__(settings)

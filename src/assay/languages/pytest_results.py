@@ -24,6 +24,7 @@ def read_run(run: TestRun, data: dict[str, Any], paths: list[str], roots: tuple[
     ]
     run.exit_status = data["exitstatus"]
     run.module_skip = data.get("module_skip")
+    run.deselected_by = data.get("deselected_by")
     run.leaked = data["leaked"]
     if data.get("writes") is not None:
         run.writes = frozenset(data["writes"])

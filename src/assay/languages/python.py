@@ -171,6 +171,7 @@ class PythonPytestRunner:
             crash=run.crash,
             duration_s=run.duration_s,
             module_skip=run.module_skip,
+            deselected_by=run.deselected_by,
         )
 
     def run(

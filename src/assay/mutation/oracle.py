@@ -25,6 +25,9 @@ import ast
 from collections.abc import Iterator
 
 from assay.mutation.model import Mutant, MutantResult, MutationResult
+from assay.mutation.receivers import ClassFacts, Receivers, project_classes, qualnames
+
+Classes = dict[str, ClassFacts | None]
 
 # a mock's own record of the calls the code under test made is the actual side of these
 MOCK_CHECKS = ("assert_called", "assert_any_call", "assert_has_calls", "assert_awaited")
@@ -47,26 +50,30 @@ def _name(call: ast.Call) -> str | None:
     return None
 
 
-def _callees(sources: dict[str, str]) -> dict[str, set[str]]:
-    """Per function or class name of the targets, the names it calls (nested functions included:
-    `after_log` calls what its inner `log_it` calls)."""
+def _callees(trees: list[ast.Module]) -> dict[str, set[str]]:
+    """Per function (by qualified name, `C.m`) or class of the targets, the names it calls
+    (nested functions included: `after_log` calls what its inner `log_it` calls)."""
     out: dict[str, set[str]] = {}
-    for text in sources.values():
-        try:
-            tree = ast.parse(text)
-        except SyntaxError:
-            continue
+    for tree in trees:
         names = _module_names(tree)
-        for node in ast.walk(tree):
+        for node, qualname in qualnames(tree).items():
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                out.setdefault(node.name, set()).update(_calls(node, names))
+                out.setdefault(qualname, set()).update(_calls(node, names))
             elif isinstance(node, ast.ClassDef):
                 # calling a class runs its constructor, not every method: markupsafe's
                 # `Markup("a")` does not call the `split` its `striptags` uses
-                called = out.setdefault(node.name, set())
+                called = out.setdefault(qualname, set())
                 for item in node.body:
                     if isinstance(item, ast.FunctionDef) and item.name in CONSTRUCTORS:
                         called.update(_calls(item, names))
+    return out
+
+
+def _by_name(callees: dict[str, set[str]]) -> dict[str, set[str]]:
+    """The same by bare name: what any function or class of that name calls."""
+    out: dict[str, set[str]] = {}
+    for qualname, called in callees.items():
+        out.setdefault(qualname.rsplit(".", 1)[-1], set()).update(called)
     return out
 
 
@@ -110,14 +117,18 @@ def _module_names(tree: ast.Module) -> frozenset[str]:
 class _File:
     """A test module's assertions and the calls and names in them."""
 
-    def __init__(self, tree: ast.Module, project: set[str], callees: dict[str, set[str]]) -> None:
+    def __init__(
+        self, tree: ast.Module, project: set[str], callees: dict[str, set[str]], classes: Classes
+    ) -> None:
         self.project = project
-        self.callees = callees
+        self.qualified = callees
+        self.callees = _by_name(callees)
         self.parent: dict[ast.AST, ast.AST] = {}
         for node in ast.walk(tree):
             for child in ast.iter_child_nodes(node):
                 self.parent[child] = node
         self.tree = tree
+        self.receivers = Receivers(tree, self.parent, classes)
         self.called = {
             name for n in ast.walk(tree) if isinstance(n, ast.Call) if (name := _name(n))
         } & project
@@ -156,7 +167,7 @@ class _File:
             isinstance(n, ast.Call)
             and id(n) not in inside
             and self._other(n, own)
-            and own in self.callees.get(_name(n) or "", ())
+            and own in self.callees_of(n)
             for n in ast.walk(root)
         ):
             return True
@@ -189,7 +200,7 @@ class _File:
             if not (
                 isinstance(call, ast.Call)
                 and self._other(call, own)
-                and own in self.callees.get(_name(call) or "", ())
+                and own in self.callees_of(call)
             ):
                 continue
             handed = [
@@ -205,6 +216,13 @@ class _File:
             }:
                 return True
         return False
+
+    def callees_of(self, call: ast.Call) -> set[str]:
+        """What the project code `call` runs calls: its class's method's where the test's code
+        says which class, else any of that name's."""
+        if (method := self.receivers.resolve(call)) is not None:
+            return self.qualified.get(method, set())
+        return self.callees.get(_name(call) or "", set())
 
     def used(self, own: str) -> bool:
         """A function the test file calls, other than `own`, calls `own`: the code under test
@@ -289,32 +307,39 @@ def oracle_functions(
     test_source: str, scope: dict[str, list[str]], sources: dict[str, str]
 ) -> dict[str, list[str]]:
     """rel -> the functions of `scope` (as the run names them, in the targets' `sources`) that the
-    test file calls only on the expected side of its assertions."""
+    test file calls only on the expected side of its assertions. A call whose class the test's
+    code shows (`Ruler(3).size()`) is a call of that class's method alone, not of every `size`."""
     try:
         tree = ast.parse(test_source)
     except SyntaxError:
         return {}
-    last = {name: name.rsplit(".", 1)[-1] for names in scope.values() for name in names}
+    trees = []
+    for text in sources.values():
+        try:
+            trees.append(ast.parse(text))
+        except SyntaxError:
+            continue
+    functions = [n for names in scope.values() for n in names if not n.startswith("<")]
     # what a call of the project looks like: a function's or method's name, a class's
-    project = {
-        part
-        for names in scope.values()
-        for n in names
-        for part in n.split(".")
-        if not part.startswith("<")
-    }
-    callees = _callees(sources)
-    found = _File(tree, project, callees)
+    project = {part for n in functions for part in n.split(".") if not part.startswith("<")}
+    callees = _callees(trees)
+    found = _File(tree, project, callees, project_classes(trees))
     calls: dict[str, list[ast.Call]] = {}
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and (name := _name(node)) in project:
             calls.setdefault(name, []).append(node)
-    oracles = {
-        name
-        for name, sites in calls.items()
-        if all(found.expected_side(p, name) for c in sites for p in found.positions(c))
-    }
-    return _named(scope, _helpers(oracles, set(last.values()) - found.called, callees))
+    oracles: set[str] = set()
+    uncalled: set[str] = set()
+    for function in functions:
+        last = function.rsplit(".", 1)[-1]
+        sites = [c for c in calls.get(last, []) if found.receivers.resolve(c) in (None, function)]
+        if not sites:
+            uncalled.add(function)
+        elif all(found.expected_side(p, last) for c in sites for p in found.positions(c)):
+            oracles.add(function)
+    closure = _helpers(oracles, uncalled, callees)
+    out = {rel: [n for n in names if n in closure] for rel, names in scope.items()}
+    return {rel: names for rel, names in out.items() if names}
 
 
 def _helpers(oracles: set[str], uncalled: set[str], callees: dict[str, set[str]]) -> set[str]:
@@ -327,21 +352,12 @@ def _helpers(oracles: set[str], uncalled: set[str], callees: dict[str, set[str]]
     while grew:
         grew = False
         for name in uncalled - closure:
-            callers = {g for g, called in callees.items() if name in called and g != name}
+            last = name.rsplit(".", 1)[-1]
+            callers = {g for g, called in callees.items() if last in called and g != name}
             if callers and callers <= closure:
                 closure.add(name)
                 grew = True
     return closure
-
-
-def _named(scope: dict[str, list[str]], oracles: set[str]) -> dict[str, list[str]]:
-    """`scope`'s functions whose name is one of `oracles`, by file."""
-    last = {name: name.rsplit(".", 1)[-1] for names in scope.values() for name in names}
-    out = {
-        rel: [n for n in names if last[n] in oracles and not n.startswith("<")]
-        for rel, names in scope.items()
-    }
-    return {rel: names for rel, names in out.items() if names}
 
 
 def set_aside(

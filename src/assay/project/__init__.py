@@ -24,6 +24,7 @@ from assay.project.discovery import (
     read_source,
     walk,
 )
+from assay.project.vendored import vendored
 
 __all__ = [
     "Project",
@@ -84,6 +85,11 @@ class Project:
     def packages(self) -> set[str]:
         """Top-level names of the project's own packages and modules."""
         return {name.split(".")[0] for name in self.modules}
+
+    @cached_property
+    def vendored(self) -> dict[str, str]:
+        """Modules that are copies of another project (`vendored`): path -> why."""
+        return vendored(self.root, self.modules)
 
     @cached_property
     def dependencies(self) -> Dependencies:

@@ -8,15 +8,16 @@ exception it raises (type and text; its type alone where the test's code catches
 reads nothing of it, its type and the attributes the test reads where it reads only those,
 `taken`), and the state of its arguments (`self` included) after it.
 When target code calls back into a test file (a callback the test passed), the arguments it passes
-are observed too. What target code calls inside target code is not seen: only what comes out of it
-can make a test pass or fail. What a call of the test's code builds only to hand it on to another
-call (`through`: a renderer made as a logger's processor) is the test's input: its state counts by
-its type alone, there and wherever it turns up later. Each observation point hashes apart, and a
-test's points, in order, hash to one digest; a mutant whose digests equal the original's for every
-test of the file changed nothing those tests could see. The points' own hashes are kept too (up to
-`observations.MAX_POINTS`): a point whose value differs between two runs of the original
-(`datetime.now()` in the input) is then left out, and the test judged on the rest
-(`exercised.settle`).
+are observed too. pytest setting up the package a test sits in (`Package.setup` looks names up on
+the project's `__init__.py`) is not the test receiving anything. What target code calls inside
+target code is not seen: only what comes out of it can make a test pass or fail. What a call of the
+test's code builds only to hand it on to another call (`through`: a renderer made as a logger's
+processor) is the test's input: its state counts by its type alone, there and wherever it turns up
+later. Each observation point hashes apart, and a test's points, in order, hash to one digest; a
+mutant whose digests equal the original's for every test of the file changed nothing those tests
+could see. The points' own hashes are kept too (up to `observations.MAX_POINTS`): a point whose
+value differs between two runs of the original (`datetime.now()` in the input) is then left out, and
+the test judged on the rest (`exercised.settle`).
 
 `sys.settrace` carries it: its global function runs once per new frame and returns a local tracer
 (for `return` and `exception`, lines off) only for observation points, so callees run untraced.
@@ -33,7 +34,7 @@ import os
 import sys
 import threading
 import types
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from typing import Any
 
 import pytest
@@ -92,7 +93,7 @@ class Observer:
             if from_target:
                 self.called_back(frame)
             return None
-        if from_target or self.inside_project(back):
+        if from_target or self.inside_project(back) or _set_up_by_pytest(back, self.side):
             return None
         frame.f_trace_lines = False
         return Point(self, frame).trace
@@ -146,6 +147,34 @@ class Observer:
     def digest(self) -> str:
         whole = hashlib.blake2b("".join(self.points).encode(), digest_size=16)
         return f"{len(self.points)}:{whole.hexdigest()}"
+
+
+def _pytest_set_up() -> frozenset[types.CodeType]:
+    """The code of pytest's own set-up of a package node: `Package.setup` imports the package's
+    `__init__.py` (`importtestmodule`) and looks up `pytest_plugins`, `setUpModule` ... on it."""
+    from _pytest import python
+
+    found = (
+        getattr(getattr(python, "Package", None), "setup", None),
+        getattr(python, "importtestmodule", None),  # pytest >= 8.1
+        getattr(getattr(python, "Module", None), "_importtestmodule", None),
+    )
+    return frozenset(c for f in found if (c := getattr(f, "__code__", None)) is not None)
+
+
+PYTEST_SET_UP = _pytest_set_up()
+
+
+def _set_up_by_pytest(back: types.FrameType | None, side: Callable[[types.CodeType], int]) -> bool:
+    """Whether pytest itself makes this call while it sets up a package (toolz's tests live in
+    `toolz`, whose module `__getattr__` answers pytest's look-ups): the first test of a run in a
+    fresh collection (a re-imported mutant's child) sets the package up again, the original runs
+    did it once before another test. Not what the test receives."""
+    while back is not None and side(back.f_code) == OTHER:
+        if back.f_code in PYTEST_SET_UP:
+            return True
+        back = back.f_back
+    return False
 
 
 class Point:

@@ -142,13 +142,11 @@ class ProbeRecorder:
             if len(found) != 1 or found[0].co_freevars != code.co_freevars:
                 return False
             swaps.append((obj, found[0]))
+        # read before the swap: a module in `sys.modules` may be a proxy whose `__getattr__` is
+        # a target's (humanfriendly's `DeprecationProxy`), which calls the probe once swapped in
+        loaded = {os.path.realpath(f) for m in list(sys.modules.values()) if (f := _file_of(m))}
         for func, code in swaps:
             func.__code__ = code
-        loaded = {
-            os.path.realpath(f)
-            for m in list(sys.modules.values())
-            if isinstance(f := getattr(m, "__file__", None), str)
-        }
         later = {path: module for path, module in self.modules.items() if path not in loaded}
         if later:
             sys.meta_path.insert(0, _ProbedFinder(later))
@@ -171,6 +169,15 @@ class ProbeRecorder:
         for key, hits in self.data.items():
             out[key] = {(self.rels[h // _SCALE - 1], h % _SCALE) for h in hits}
         return out
+
+
+def _file_of(module: Any) -> str | None:
+    """A module's `__file__`, or None; a proxy's `__getattr__` may raise anything."""
+    try:
+        f = getattr(module, "__file__", None)
+    except Exception:
+        return None
+    return f if isinstance(f, str) else None
 
 
 class _ProbedFinder:
