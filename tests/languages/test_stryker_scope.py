@@ -171,7 +171,8 @@ def test_a_node_test_file_is_judged_on_the_code_it_runs(tmp_path):
     assert gate.status.value == "pass", gate.feedback
     assert f.verdict.value == "accepted"
     assert all(t.verdict.value == "accepted" for t in f.tests), f.tests
-    survivors = gate.details["survivors"]
+    # describe()'s quoting, which the test's key (7) never reaches: not counted (the observer)
+    survivors = gate.details["survivors"] + gate.details["unexercised_mutants"]
     assert survivors and all(s["line"] >= 38 for s in survivors), survivors  # no listStore line
     assert gate.details["killed"] >= 20 and gate.details["survived"] <= 10
     assert "index.js::describe:38" in json.dumps(gate.details)

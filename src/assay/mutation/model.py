@@ -28,9 +28,11 @@ __all__ = [
     "Mutant",
     "MutantResult",
     "MutationResult",
+    "ObserverCost",
     "NOT_SAMPLED",
     "OVER_BUDGET",
     "PROOF_LIMIT",
+    "RECEIVED",
     "SAMPLE_UNRUN",
     "Status",
     "UNAPPLIED",
@@ -137,6 +139,20 @@ def counts(results: list[MutantResult]) -> dict[str, int]:
     return out
 
 
+# a survivor's reason from gate 4's observer outside Python: the first thing a test received
+# differently under it (StrykerJS, `stryker_observe`)
+RECEIVED = "a test received: "
+
+
+@dataclass(frozen=True)
+class ObserverCost:
+    """What gate 4's observer outside Python (StrykerJS's survivors) ran and cost."""
+
+    survivors: int  # survivors it observed
+    wall_s: float
+    cpu_s: float  # its process and the runs it waited for
+
+
 @dataclass
 class MutationResult:
     """A mutation run, as the reports, the gate and the summary read it."""
@@ -183,6 +199,7 @@ class MutationResult:
     # one line on a scope narrower or wider than Python's rule (Rust without LLVM's coverage
     # tools: the whole file), for the gate's notes
     scope_note: str = ""
+    observer: ObserverCost | None = None  # StrykerJS: gate 4's observer on the survivors
 
     @property
     def scored(self) -> list[tuple[Mutant, MutantResult]]:

@@ -3,12 +3,12 @@ writer's feedback."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from assay._assay_sandbox.mutation.protocol import REBUILT, UNAPPLIED
 from assay.mutation.briefs import brief, closest_tests
-from assay.mutation.model import Mutant, MutationResult, Status
+from assay.mutation.model import RECEIVED, Mutant, MutantResult, MutationResult, Status
 
 
 @dataclass
@@ -50,6 +50,11 @@ def survivor_json(m: Mutant) -> dict[str, Any]:
     }
 
 
+def seen(r: MutantResult) -> bool:
+    """Whether gate 4's observer (StrykerJS) saw what a test received differently (a survivor)."""
+    return r.reason.startswith(RECEIVED)
+
+
 def details(
     run: MutationResult, threshold: float, code_class: str, max_survivors: int = 10
 ) -> dict[str, Any]:
@@ -74,7 +79,10 @@ def details(
         "runtime_error": c["RuntimeError"],
         "compile_error": c["CompileError"],
         "ignored": c["Ignored"],
-        "survivors": [survivor_json(m) for m, _ in run.survivors()[:max_survivors]],
+        "survivors": [
+            {**survivor_json(m), **({"received": r.reason[len(RECEIVED) :]} if seen(r) else {})}
+            for m, r in run.survivors()[:max_survivors]
+        ],
         # what a test that kills each survivor must do (`briefs`)
         "briefs": [
             brief(m, r, run.per_test_coverage).to_json() for m, r in run.survivors()[:max_survivors]
@@ -85,6 +93,7 @@ def details(
             {**survivor_json(m), "reason": r.reason} for m, r in run.unexercised()[:max_survivors]
         ],
         "scope": scope,
+        **({"observer": asdict(run.observer)} if run.observer else {}),
         **(
             {"unobserved": {"tests": run.unobserved[0], "limit": run.unobserved[1]}}
             if run.unobserved

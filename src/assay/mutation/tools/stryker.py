@@ -45,7 +45,7 @@ from assay.mutation.model import (
     MutationResult,
     Status,
 )
-from assay.mutation.tools import stryker_mocha, stryker_scope, stryker_tape
+from assay.mutation.tools import stryker_mocha, stryker_observe, stryker_scope, stryker_tape
 from assay.mutation.tools.base import ToolRequest, assemble, drop_other_tests, span_mutant
 from assay.mutation.tools.js_text import exact_replacement
 from assay.mutation.tools.scratch_run import ended
@@ -119,13 +119,18 @@ class Stryker:
             package_json(request.root, module),
             tool.test_args,
         )
-        scoped = None
+        scoped, observed = None, None
         if config["testRunner"] != "command":
             kept = imported_files(request.root, request.tests)
             drop_other_tests(request, LANGUAGES[self.language], module, kept)
-            if config["testRunner"] == "mocha" and (own := project_mocha(request.root, base)):
+            own = project_mocha(request.root, base) if config["testRunner"] == "mocha" else None
+            if own:
                 plugin = home() / "node_modules" / RUNNERS["mocha"] / "dist/src"
                 stryker_mocha.configure(config, base / ".assay-stryker", plugin, own)
+            if request.executed_only and config["testRunner"] == "mocha":
+                observed = base / ".assay-stryker"
+                mocha = own or home() / "node_modules" / "mocha"
+                self._observe(request, module, config, "mocha", mocha, start)
             if request.executed_only:
                 stryker_scope.top_level_out(config, base / ".assay-stryker")
                 if size := request.settings.mutation.sample:
@@ -136,6 +141,9 @@ class Stryker:
                 stryker_tape.configure(
                     config, base / ".assay-stryker", [request.root / t for t in request.tests]
                 )
+            elif request.executed_only:
+                observed = base / ".assay-stryker"
+                self._observe(request, module, config, "node", None, start)
         stryker_scope.logging_out(config, base / ".assay-stryker")
         (base / CONFIG).write_text(json.dumps(config, indent=2), encoding="utf-8")
         report = base / REPORT
@@ -167,12 +175,35 @@ class Stryker:
         mutants, results, sources = read_report(
             data, module, request.root, request.passing, whole_file, request.executed_only
         )
+        note, cost = stryker_observe.settle(results, observed) if observed else ("", None)
         run = assemble(mutants, results, sources, request, time.monotonic() - start)
+        run.scope_note, run.observer = note, cost
         run.per_test_kills = run.per_test_coverage = not whole_file
         run.complete_kills = whole_file  # Stryker's runners stop a mutant at its first failing test
         if scoped is not None and scoped.functions:
             run.scope = scoped.functions
         return run
+
+    def _observe(
+        self,
+        request: ToolRequest,
+        module: str,
+        config: dict[str, Any],
+        runner_name: str,
+        mocha: Path | None,
+        start: float,
+    ) -> None:
+        """Gate 4's observer on the survivors (`stryker_observe`), within gate 4's limit."""
+        stryker_observe.configure(
+            config,
+            request.root / module / ".assay-stryker",
+            runner_name,
+            mocha,
+            [under(module, t) for t in request.tests],
+            request.root,
+            request.targets,
+            time.time() + request.timeout_s - (time.monotonic() - start) - 30,
+        )
 
     def _command_scope(
         self, request: ToolRequest, module: str, config: dict[str, Any]
