@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ast
 import functools
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -24,6 +24,7 @@ from assay.project.discovery import (
     read_source,
     walk,
 )
+from assay.project.syntax import defined, defines, imported, module_level
 from assay.project.vendored import vendored
 
 __all__ = [
@@ -149,7 +150,7 @@ class Project:
         path = self.root / self.modules[module]
         package = module if path.name == "__init__.py" else module.rpartition(".")[0]
         stars: list[str] = []  # project modules it takes every public name of, in order
-        for node in _module_level(tree.body):
+        for node in module_level(tree.body):
             if not isinstance(node, ast.ImportFrom):
                 continue
             if node.level:
@@ -172,13 +173,13 @@ class Project:
             if not resolved:  # from a third-party module
                 return None
             return self._reexport(resolved, alias.name, seen | {module}) or resolved
-        if any(name in _defined(node) for node in _module_level(tree.body)):
+        if any(name in defined(node) for node in module_level(tree.body)):
             return None  # its own
         # `from ._impl import *` (frozendict: the pure-Python class when its C extension is absent)
         for star in stars:
             found = self._reexport(star, name, seen | {module})
             tree = self._tree(star)
-            if found or (tree and any(name in _defined(n) for n in _module_level(tree.body))):
+            if found or (tree and any(name in defined(n) for n in module_level(tree.body))):
                 return found or star
         return None
 
@@ -197,7 +198,7 @@ class Project:
             if module and self.modules[module] not in found:
                 found.append(self.modules[module])
 
-        for module, name in _imported(source, test_rel):
+        for module, name in imported(source, test_rel):
             if module in self.helpers or f"{module}.{name}" in self.helpers:
                 continue  # the test directory's, not the package its path starts with
             if name is None:
@@ -244,80 +245,18 @@ class Project:
         `flakes()` runs the checker its tests check): the tests reach the project through it, not
         only through what the file imports itself. Names it only passes on (jmespath's `from
         tests import unittest, OrderedDict`) and an empty `__init__.py` do not count."""
-        for module, name in _imported(source, test_rel):
+        for module, name in imported(source, test_rel):
             whole = self.helpers.get(f"{module}.{name}" if name else module)
             part = self.helpers.get(module) if name else None
             for rel in (whole, part):
                 if not rel or rel == test_rel:
                     continue
                 text = self._text(rel)
-                if rel == part and not _defines(text, str(name)):
+                if rel == part and not defines(text, str(name)):
                     continue
                 if self.targets_of(text, rel):
                     return rel
         return None
-
-
-def _imported(source: str, test_rel: str) -> Iterator[tuple[str, str | None]]:
-    """(module, name) of each `from module import name`, (module, None) of each `import module`,
-    relative imports made absolute by the file's path; nothing when it does not parse."""
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError):
-        return
-    package = list(Path(test_rel).with_suffix("").parts[:-1])
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                yield alias.name, None
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package[: len(package) - node.level + 1] if node.level > 1 else package
-                module = ".".join([*base, node.module] if node.module else base)
-            else:
-                module = node.module or ""
-            for alias in node.names:
-                yield module, alias.name
-
-
-def _module_level(body: list[ast.stmt]) -> Iterator[ast.stmt]:
-    """A module's statements that run at import, inside `try`, `if` and `with` blocks too (an
-    import guarded by `try: ... except ImportError:`), not in functions or classes."""
-    for node in body:
-        yield node
-        for field_name in ("body", "orelse", "finalbody"):
-            inner = getattr(node, field_name, None)
-            if isinstance(inner, list) and not isinstance(
-                node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
-            ):
-                yield from _module_level(inner)
-        for handler in getattr(node, "handlers", ()):
-            yield from _module_level(handler.body)
-
-
-def _defines(text: str, name: str) -> bool:
-    """Whether a module's source defines `name` as a function or class at its top level."""
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError):
-        return False
-    return any(
-        isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) and n.name == name
-        for n in tree.body
-    )
-
-
-def _defined(node: ast.stmt) -> set[str]:
-    """The names a module-level statement defines itself (not by importing them)."""
-    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-        return {node.name}
-    if isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign):
-        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-        names = [
-            e for t in targets for e in (t.elts if isinstance(t, ast.Tuple | ast.List) else [t])
-        ]
-        return {n.id for n in names if isinstance(n, ast.Name)}  # not `cls.attr = ...`
-    return set()
 
 
 def candidate(
