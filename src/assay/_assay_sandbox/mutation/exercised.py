@@ -111,7 +111,7 @@ def observing(
         yield
     finally:
         shutil.rmtree(OBSERVE.sink, ignore_errors=True)
-        OBSERVE.sink, OBSERVE.unobserved = None, frozenset()
+        OBSERVE.sink, OBSERVE.unobserved, OBSERVE.watching = None, frozenset(), True
 
 
 def _read_ahead(items: Iterable[Any]) -> None:
