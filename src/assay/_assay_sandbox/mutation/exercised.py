@@ -79,6 +79,8 @@ class ObservingPool(Pool):
         self, running: dict[int, Running], job: Job, ordered: list[str], group: Group
     ) -> Running:
         OBSERVE.current = job.m.id  # read by the child forked next
+        # a run only to prove tests: what they receive decides nothing (`quiet`, `settle`)
+        OBSERVE.watching = not job.proof
         return super()._start(running, job, ordered, group)
 
     def quiet(self, mutant_id: str, verdict: Verdict) -> bool:
@@ -109,7 +111,7 @@ def observing(
         yield
     finally:
         shutil.rmtree(OBSERVE.sink, ignore_errors=True)
-        OBSERVE.sink, OBSERVE.unobserved = None, frozenset()
+        OBSERVE.sink, OBSERVE.unobserved, OBSERVE.watching = None, frozenset(), True
 
 
 def _read_ahead(items: Iterable[Any]) -> None:

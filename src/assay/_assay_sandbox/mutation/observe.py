@@ -252,6 +252,9 @@ class Observe:
     def __init__(self) -> None:
         self.sink: str | None = None
         self.current = ""
+        # False: the child forked next runs only to prove tests (`Job.proof`): its mutant is
+        # Ignored whatever its tests receive, so nothing is observed there
+        self.watching = True
         self.targets: frozenset[str] = frozenset()
         self.tests: frozenset[str] = frozenset()  # the test files, real paths
         # node ids run without the observer: it slowed them too much (`exercised.observe_original`)
@@ -303,7 +306,7 @@ class Observe:
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_setup(self, item: pytest.Item) -> Generator[None, None, None]:
-        if self.sink is not None and item.nodeid not in self.unobserved:
+        if self.sink is not None and self.watching and item.nodeid not in self.unobserved:
             self.observer = Observer(self)
         yield from self._traced()
 
