@@ -15,6 +15,7 @@ from assay.config.mutation import CodeClass
 from assay.errors import RunFailed
 from assay.feedback import compose
 from assay.gates.base import GateContext
+from assay.gates.compiled import compiled_modules, compiled_note
 from assay.gates.spawning import afresh
 from assay.model import Candidate, GateResult, GateStatus, TestOutcome, Verdict
 from assay.mutation.attribution import (
@@ -194,6 +195,11 @@ def judge(
         # switch returning booleans, has no mutant under the Go engine's operators)
         del low_value[t]
         notes[t] = NO_MUTANT_THERE
+    reaching_none = [t for t, why in low_value.items() if why == REACHES_NONE]
+    if reaching_none and (found := compiled_modules(ctx.project.root, list(limits))):
+        for t in reaching_none:  # wrapt's C `FunctionWrapper`
+            del low_value[t]
+            notes[t] = compiled_note(found)
     for t in [t for t, why in low_value.items() if why == REACHES_NONE]:
         how = (fed or {}).get(function_of(t).split("::", 1)[-1])
         if how:
