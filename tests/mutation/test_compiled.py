@@ -4,11 +4,11 @@ binding, read "low value: reaches no mutant", though gate 4 cannot mutate what i
 
 from __future__ import annotations
 
+import _json
 import json
 import shutil
 from pathlib import Path
 
-import _json
 import pytest
 
 from assay.gates.compiled import compiled_modules

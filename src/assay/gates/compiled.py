@@ -34,7 +34,9 @@ def compiled_modules(root: Path, targets: list[str]) -> list[str]:
 
 
 def compiled_note(found: list[str]) -> str:
-    named = ", ".join(found[:NAMED]) + (f" and {len(found) - NAMED} more" if len(found) > NAMED else "")
+    named = ", ".join(found[:NAMED]) + (
+        f" and {len(found) - NAMED} more" if len(found) > NAMED else ""
+    )
     return (
         "gate 4 cannot judge it: none of the Python code it runs has a mutant, and the project's "
         f"compiled code ({named}), which gate 4 does not mutate, may be what it checks"

@@ -171,10 +171,10 @@ class _File:
 
     def _round_trip(self, node: ast.AST, root: ast.AST) -> bool:
         """`node` is a call whose arguments read every name of the other side of the equality:
-        `from_str(str(ulid)) == ulid` gets back what it was given, a check of `from_str` (python-ulid
-        4.1.0's `test_idempotency`, where `ulid` also went to `ULID.parse`, which calls
-        `from_str`: read as its expected value, `from_str` and the decoder it calls were set aside
-        and the file's invalid-input test was low value)."""
+        `from_str(str(ulid)) == ulid` gets back what it was given, a check of `from_str`
+        (python-ulid 4.1.0's `test_idempotency`, where `ulid` also went to `ULID.parse`, which
+        calls `from_str`: read as its expected value, `from_str` and the decoder it calls were set
+        aside and the file's invalid-input test was low value)."""
         other = self._opposite(node, root)
         if not isinstance(node, ast.Call) or other is None:
             return False
