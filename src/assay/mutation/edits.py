@@ -8,9 +8,9 @@ found in the text between the operands, skipping blanks, parentheses and comment
 Never mutated: docstrings, annotations and type expressions outside them
 (`typing.Callable[["State"], int]` in a type alias; `Literal[...]` and `Annotated[...]` are values
 at run time and are mutated), `__all__`, logging calls, f-strings, `if __name__ == "__main__"`
-blocks, `if TYPE_CHECKING` tests, comparisons with the running interpreter or platform
-(`sys.version_info >= (3, 14)`, `sys.platform == "win32"`, `os.name`), and lines marked
-`# pragma: no mutate` / `# assay: no mutate`.
+blocks, `@overload` signatures, `if TYPE_CHECKING` tests, comparisons with the running interpreter
+or platform (`sys.version_info >= (3, 14)`, `sys.platform == "win32"`, `os.name`), and lines
+marked `# pragma: no mutate` / `# assay: no mutate`.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from assay._assay_sandbox.mutation.entries import overload_stub
 from assay.mutation.operators import (
     ARITHMETIC,
     AUGMENTED,
@@ -233,7 +234,8 @@ class Finder:
 
     def _stmt(self, node: ast.stmt, chain: Chain, qual: str) -> Iterator[Edit]:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            yield from self._def(node, chain, qual)
+            if not overload_stub(node):  # a signature for type checkers: it never runs
+                yield from self._def(node, chain, qual)
             return
         if isinstance(node, ast.ClassDef):
             for expr in [*node.decorator_list, *node.bases, *(k.value for k in node.keywords)]:
