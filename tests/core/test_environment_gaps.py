@@ -545,7 +545,8 @@ def test_an_unknown_option_no_plugin_table_knows_is_named_too():
 def test_pytest_stopping_at_configuration_is_not_a_file_without_tests(project):
     """blinker 1.9 with today's pytest-asyncio: its configure-time deprecation warning, made an
     error by `filterwarnings = ["error"]`, stopped pytest before collection; every file read
-    "rejected at compile: no tests collected (no test_* functions or Test* classes)"."""
+    "rejected at compile: no tests collected (no test_* functions or Test* classes)". async_lru
+    2.4.0's warning is two lines, the first naming the option to set: all of it is said."""
     root = project(
         {
             "calc.py": "def add(a, b):\n    return a + b\n",
@@ -554,7 +555,9 @@ def test_pytest_stopping_at_configuration_is_not_a_file_without_tests(project):
 
 
                 def pytest_configure(config):
-                    warning = pytest.PytestDeprecationWarning("the loop scope is unset")
+                    warning = pytest.PytestDeprecationWarning(
+                        'The option "loop_scope" is unset.\\nSet it to "function".'
+                    )
                     config.issue_config_time_warning(warning, stacklevel=2)
                 """,
             "tests/test_calc.py": """
@@ -570,7 +573,11 @@ def test_pytest_stopping_at_configuration_is_not_a_file_without_tests(project):
     f = verify([root / "tests"], root=root, use_cache=False).files[0]
     assert (f.verdict, f.rejected_at) == (Verdict.UNVALIDATED, "compile"), f.gates[0].feedback
     said = f.gates[0].feedback
-    assert "before any test ran: pytest.PytestDeprecationWarning: the loop scope is unset" in said
+    # the whole message: async_lru 2.4.0's said only its last line, not the option to set
+    assert (
+        'before any test ran: pytest.PytestDeprecationWarning: The option "loop_scope" is unset. '
+        'Set it to "function".'
+    ) in said
     assert "`filterwarnings = error` makes an error" in said
 
 

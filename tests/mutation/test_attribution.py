@@ -404,6 +404,19 @@ def test_a_module_with_a_few_mutants_beside_others_is_judged_with_them():
     assert [m["passed"] for m in module_scores(run, limits)] == [False, True]
 
 
+def test_a_pooled_module_that_fails_lists_the_survivors_of_the_pool():
+    """intervaltree 3.2.1's issue27_test.py: interval.py (4 mutants, 75%) pooled with
+    intervaltree.py (29, 51.7%: past its own 50%) failed at 54.5% < 60%, and the feedback listed
+    interval.py's one survivor alone, none of the 14 that made the pool fail."""
+    k, s = Status.KILLED, Status.SURVIVED
+    limits = {"src/interval.py": ("pure", 60.0), "src/tree.py": ("service", 50.0)}
+    run = _run_of({"src/interval.py": [k] * 3 + [s], "src/tree.py": [k] * 5 + [s] * 5})
+    rows = module_scores(run, limits)
+    assert [m["passed"] for m in rows] == [False, True]
+    said = feedback(run, 60.0, modules=rows)
+    assert "File: src/interval.py" in said and "File: src/tree.py" in said, said
+
+
 def test_a_tool_without_per_test_coverage_names_no_closest_test_and_no_false_count():
     """strsim (cargo-mutants: no coverage, every test taken to run every mutant): each survivor
     named the file's first two tests as "closest", and a test that killed nothing would read

@@ -177,3 +177,24 @@ def test_the_docs_table_lists_every_operator():
     docs = Path(__file__).parents[2] / "docs" / "mutation.md"
     table = docs.read_text().split("## Operators", 1)[1].split("\n\n", 1)[0]
     assert [name for name in OPERATORS if f"`{name}`" not in table] == []
+
+
+def test_checks_of_the_running_interpreter_or_platform_are_not_mutated():
+    """async_lru 2.4.0: `if sys.version_info >= (3, 14):` gave each test file ten survivors on
+    3.11 (`> (3, 14)`, `>= (3, 15)`, `if True:`) that no test run on one interpreter tells apart."""
+    text = (
+        "import os, platform, sys\n"
+        "PY314 = sys.version_info >= (3, 14)\n\n\n"
+        "def f(x):\n"
+        "    if sys.version_info[:2] < (3, 12) and os.name == 'nt':\n"
+        "        x = x + 1\n"
+        "    elif sys.platform.startswith('win') or platform.system() == 'Darwin':\n"
+        "        x = x - 1\n"
+        "    y = 2 if sys.version_info.major >= 3 else 3\n"
+        "    if x > 0:\n"
+        "        return x * y\n"
+        "    return x\n"
+    )
+    found = {(m.operator, m.original) for m in generate("m.py", text)}
+    assert {o for _, o in found} == {"+", "1", "-", "2", "3", "x > 0", ">", "0", "*", "x * y", "x"}
+    assert ("condition", "x > 0") in found

@@ -113,6 +113,15 @@ def test_the_expected_side_of_an_assertion_on_other_project_code_is_oracle_code(
         # (tinydb's test_lastid_after_open: `NUM = 100`, `insert_multiple(... range(NUM))`, then
         # `assert db._get_next_id() - 1 == NUM`)
         "count = 100\n    render(count)\n    assert to_ordinal(3) - 1 == count",
+        # a round trip gets back what it was given, though that went to the code under test too
+        # (python-ulid 4.1.0's `test_idempotency`: `ULID.from_str(str(ulid)) == ulid`, and
+        # `ULID.parse(ulid)`, which calls `from_str`, in the next assertion)
+        "render(n)\n    assert to_ordinal(str(n)) == n",
+        # named without a call: the test calls it by another name (python-ulid's parametrized
+        # `(ULID.from_str, "not-enough")`, run as `constructor(value)`)
+        'assert render(3) == f"{to_ordinal(3)} place"\n'
+        '    for f, n, out in [(to_ordinal, 2, "2nd")]:\n'
+        "        assert f(n) == out",
     ],
 )
 def test_a_function_the_file_tests_or_feeds_is_not_oracle_code(body):

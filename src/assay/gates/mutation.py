@@ -34,6 +34,7 @@ from assay.gates.mutation_scope import (
     via_package,
 )
 from assay.gates.mutation_tool import judge, run_tool
+from assay.gates.raises_only import raises_only
 from assay.gates.reach import (
     fed_tests,
     fixture_fed,
@@ -253,6 +254,7 @@ class MutationGate(BaseGate):
             constants,
             fed_by,
             proved,
+            raises_only(candidate.source),
         )
 
     def _measure(

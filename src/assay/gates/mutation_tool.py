@@ -15,6 +15,8 @@ from assay.config.mutation import CodeClass
 from assay.errors import RunFailed
 from assay.feedback import compose
 from assay.gates.base import GateContext
+from assay.gates.compiled import compiled_modules, compiled_note
+from assay.gates.raises_only import hint
 from assay.gates.spawning import afresh
 from assay.model import Candidate, GateResult, GateStatus, TestOutcome, Verdict
 from assay.mutation.attribution import (
@@ -51,6 +53,11 @@ MEASURED_NOTHING = (
     "mutates in their own calls; what they check is data or code it does not see)"
 )
 REJECTED = "REJECT: Gate 4 — LOW MUTATION SCORE"  # `summary.feedback`'s header
+
+
+def key(test: str) -> str:
+    """A node id's test function as the file's static readers name it (`Class::test_x`)."""
+    return function_of(test).split("::", 1)[-1]
 
 
 def left_unjudged(ctx: GateContext) -> dict[str, list[str]]:
@@ -145,6 +152,7 @@ def judge(
     constants: dict[str, str] | None = None,
     fed: dict[str, str] | None = None,
     beyond: dict[str, str] | None = None,
+    raising: dict[str, str] | None = None,
 ) -> GateResult:
     """The verdict of a measured run: each module against its threshold, the tests that kill
     nothing (`low_value`), the redundant ones (a note; `exact`: the run has whole kill sets).
@@ -156,7 +164,9 @@ def judge(
     `fed`: test function -> the conftest fixture that hands it the project's object: reaching no
     mutant, it ran the project's code out of gate 4's scope; a note says so, not `low_value`.
     `beyond`: test function -> the note of one that kills a mutant only in modules its file's
-    imports hand work on to (`gates.beyond`), not `low_value`."""
+    imports hand work on to (`gates.beyond`), not `low_value`.
+    `raising`: test function -> the exception it only checks is raised (`gates.raises_only`):
+    killing nothing, its reason says why."""
     conf = ctx.settings.mutation
     # answered from the cache, not run (none with --no-cache, nor after the interpreter's
     # installed set changed)
@@ -194,6 +204,11 @@ def judge(
         # switch returning booleans, has no mutant under the Go engine's operators)
         del low_value[t]
         notes[t] = NO_MUTANT_THERE
+    reaching_none = [t for t, why in low_value.items() if why == REACHES_NONE]
+    if reaching_none and (found := compiled_modules(ctx.project.root, list(limits))):
+        for t in reaching_none:  # wrapt's C `FunctionWrapper`
+            del low_value[t]
+            notes[t] = compiled_note(found)
     for t in [t for t, why in low_value.items() if why == REACHES_NONE]:
         how = (fed or {}).get(function_of(t).split("::", 1)[-1])
         if how:
@@ -215,6 +230,9 @@ def judge(
         if why := (beyond or {}).get(function_of(t)):
             del low_value[t]
             notes[t] = why
+    for t, why in low_value.items():
+        if why.startswith("kills none") and (exc := (raising or {}).get(key(t))):
+            low_value[t] = why + hint(exc)
     outcomes = [TestOutcome(t, Verdict.LOW_VALUE, gate, why) for t, why in low_value.items()]
     if low_value:
         info["low_value_tests"] = len(low_value)

@@ -96,6 +96,8 @@ PLUGIN_OPTIONS = {
 }
 # the warning's own line, not the source line of pytest's traceback that formats it
 _UNKNOWN_OPTION = re.compile(r"Unknown config option: ([\w.-]+)\s*$", re.M)
+# the first line of a raised exception, `pytest.PytestDeprecationWarning: The configuration ...`
+_EXCEPTION = re.compile(r"[\w.]*(Warning|Error|Exception|Exit)\b[^:\s]*:")
 
 
 def internal_error(output: str) -> str:
@@ -116,8 +118,15 @@ def internal_error(output: str) -> str:
             f"`{option}`, which no installed plugin knows (a pytest plugin of the project's test "
             "dependencies is missing from the test interpreter)"
         )
-    lines = [ln for ln in output.strip().splitlines() if ln.startswith("INTERNALERROR>")]
-    last = lines[-1].removeprefix("INTERNALERROR>").strip() if lines else ""
+    lines = [
+        ln.removeprefix("INTERNALERROR>").strip()
+        for ln in output.strip().splitlines()
+        if ln.startswith("INTERNALERROR>")
+    ]
+    # the exception's whole message: its first line names what to do (async_lru 2.4.0's "The
+    # configuration option "asyncio_default_fixture_loop_scope" is unset."), the last one did not
+    start = max((i for i, ln in enumerate(lines) if _EXCEPTION.match(ln)), default=len(lines) - 1)
+    last = " ".join(ln for ln in lines[start:] if ln) if lines else ""
     said = "pytest stopped with an internal error before any test ran" + (
         f": {last}" if last else ""
     )

@@ -8,7 +8,9 @@ found in the text between the operands, skipping blanks, parentheses and comment
 Never mutated: docstrings, annotations and type expressions outside them
 (`typing.Callable[["State"], int]` in a type alias; `Literal[...]` and `Annotated[...]` are values
 at run time and are mutated), `__all__`, logging calls, f-strings, `if __name__ == "__main__"`
-blocks, `if TYPE_CHECKING` tests, and lines marked `# pragma: no mutate` / `# assay: no mutate`.
+blocks, `@overload` signatures, `if TYPE_CHECKING` tests, comparisons with the running interpreter
+or platform (`sys.version_info >= (3, 14)`, `sys.platform == "win32"`, `os.name`), and lines
+marked `# pragma: no mutate` / `# assay: no mutate`.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from assay._assay_sandbox.mutation.entries import overload_stub
 from assay.mutation.operators import (
     ARITHMETIC,
     AUGMENTED,
@@ -155,8 +158,36 @@ def _is_type_expression(node: ast.expr) -> bool:
     )
 
 
-def _is_type_checking(test: ast.expr) -> bool:
-    return _dotted(test).endswith("TYPE_CHECKING")
+# what the running interpreter and platform are: one run of the tests sees one value of each
+RUNNING = ("sys.version_info", "sys.platform", "sys.implementation", "os.name", "platform.")
+
+
+def _reads_running(node: ast.expr) -> bool:
+    """A comparison with `sys.version_info` (`sys.version_info[:2]`, `.major`), `sys.platform`,
+    `os.name`, `platform.system()`, ...: async_lru 2.4.0's `if sys.version_info >= (3, 14):` gave
+    ten survivors to each of its files on 3.11 (`> (3, 14)`, `>= (3, 15)`, `if True:`), which no
+    test run on one interpreter can tell apart."""
+    while isinstance(node, ast.Subscript):
+        node = node.value
+    return _dotted(node).startswith(RUNNING)
+
+
+def _is_environment(test: ast.expr) -> bool:
+    """A test of what runs the code, not of its input: every part compares or asks the running
+    interpreter or platform (`sys.platform.startswith("win")`)."""
+    if isinstance(test, ast.BoolOp):
+        return all(_is_environment(v) for v in test.values)
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return _is_environment(test.operand)
+    if isinstance(test, ast.Compare):
+        return any(_reads_running(x) for x in [test.left, *test.comparators])
+    return isinstance(test, ast.Call) and _reads_running(test.func)
+
+
+def _is_fixed(test: ast.expr) -> bool:
+    """A test that is the same in every run of the tests: `if TYPE_CHECKING`, or one of the
+    interpreter or platform. Its mutants only change what no test run can see."""
+    return _dotted(test).endswith("TYPE_CHECKING") or _is_environment(test)
 
 
 # enclosing defs, innermost first: (name, first line, qualname)
@@ -203,7 +234,8 @@ class Finder:
 
     def _stmt(self, node: ast.stmt, chain: Chain, qual: str) -> Iterator[Edit]:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            yield from self._def(node, chain, qual)
+            if not overload_stub(node):  # a signature for type checkers: it never runs
+                yield from self._def(node, chain, qual)
             return
         if isinstance(node, ast.ClassDef):
             for expr in [*node.decorator_list, *node.bases, *(k.value for k in node.keywords)]:
@@ -246,7 +278,7 @@ class Finder:
         elif isinstance(node, (ast.Break, ast.Continue)):
             swapped = "continue" if isinstance(node, ast.Break) else "break"
             yield Edit("break_continue", self.pos.start(node), self.pos.end(node), swapped, chain)
-        elif isinstance(node, (ast.If, ast.While)) and not _is_type_checking(node.test):
+        elif isinstance(node, (ast.If, ast.While)) and not _is_fixed(node.test):
             test = node.test
             forced = ("False",) if isinstance(node, ast.While) else ("True", "False")
             if not isinstance(test, ast.Constant):
@@ -269,7 +301,7 @@ class Finder:
         for fname, value in ast.iter_fields(node):
             if fname in ("annotation", "returns", "type_comment"):
                 continue
-            if isinstance(node, ast.If) and fname == "test" and _is_type_checking(node.test):
+            if isinstance(node, ast.If) and fname == "test" and _is_fixed(node.test):
                 continue
             items = value if isinstance(value, list) else [value]
             for item in items:
@@ -302,6 +334,8 @@ class Finder:
             if span:
                 yield Edit("arithmetic", *span, swapped, chain)
         elif isinstance(node, ast.Compare):
+            if _is_environment(node):  # `PY314 = sys.version_info >= (3, 14)`, a ternary's test
+                return
             left = node.left
             for op, right in zip(node.ops, node.comparators, strict=True):
                 table, name = (

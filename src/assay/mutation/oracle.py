@@ -153,7 +153,7 @@ class _File:
         call there, and the assertion checks project code that calls `own`: a call in it, a mock's
         record of calls, or a computed value it is compared with."""
         root = self.assertion(node)
-        if root is None:
+        if root is None or self._round_trip(node, root):
             return False
         up = node
         while up is not root:
@@ -179,6 +179,20 @@ class _File:
             and not any(isinstance(n, ast.Call) and _name(n) == own for n in ast.walk(other))
             and self._computed(other, own)
         )
+
+    def _round_trip(self, node: ast.AST, root: ast.AST) -> bool:
+        """`node` is a call whose arguments read every name of the other side of the equality:
+        `from_str(str(ulid)) == ulid` gets back what it was given, a check of `from_str`
+        (python-ulid 4.1.0's `test_idempotency`, where `ulid` also went to `ULID.parse`, which
+        calls `from_str`: read as its expected value, `from_str` and the decoder it calls were set
+        aside and the file's invalid-input test was low value)."""
+        other = self._opposite(node, root)
+        if not isinstance(node, ast.Call) or other is None:
+            return False
+        args = [*node.args, *(k.value for k in node.keywords)]
+        given = {n.id for a in args for n in ast.walk(a) if isinstance(n, ast.Name)}
+        back = {n.id for n in ast.walk(other) if isinstance(n, ast.Name)}
+        return bool(back) and back <= given
 
     def _computed(self, side: ast.AST, own: str) -> bool:
         """`side` reads a local name that project code calling `own` produced or filled in the same
@@ -223,6 +237,19 @@ class _File:
         if (method := self.receivers.resolve(call)) is not None:
             return self.qualified.get(method, set())
         return self.callees.get(_name(call) or "", set())
+
+    def handed_on(self) -> set[str]:
+        """The project functions the file names without calling them there: python-ulid's
+        parametrized `(ULID.from_str, "not-enough")`, called as `constructor(value)`. What the test
+        does with them is not read, so they are not taken for oracles."""
+        return {
+            name
+            for n in ast.walk(self.tree)
+            if isinstance(n, (ast.Name, ast.Attribute)) and isinstance(n.ctx, ast.Load)
+            if not isinstance(up := self.parent.get(n), ast.Attribute)
+            and not (isinstance(up, ast.Call) and n is up.func)
+            if (name := n.id if isinstance(n, ast.Name) else n.attr) in self.project
+        }
 
     def used(self, own: str) -> bool:
         """A function the test file calls, other than `own`, calls `own`: the code under test
@@ -330,12 +357,15 @@ def oracle_functions(
             calls.setdefault(name, []).append(node)
     oracles: set[str] = set()
     uncalled: set[str] = set()
+    handed = found.handed_on()
     for function in functions:
         last = function.rsplit(".", 1)[-1]
         sites = [c for c in calls.get(last, []) if found.receivers.resolve(c) in (None, function)]
         if not sites:
             uncalled.add(function)
-        elif all(found.expected_side(p, last) for c in sites for p in found.positions(c)):
+        elif last not in handed and all(
+            found.expected_side(p, last) for c in sites for p in found.positions(c)
+        ):
             oracles.add(function)
     closure = _helpers(oracles, uncalled, callees)
     out = {rel: [n for n in names if n in closure] for rel, names in scope.items()}

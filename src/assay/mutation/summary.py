@@ -129,7 +129,10 @@ def feedback(
             for m in failing
         )
         lines = [f"REJECT: Gate 4 — LOW MUTATION SCORE ({scores})"]
-    shown = {m["file"] for m in failing} or None
+    # a pooled module fails with the others' survivors (intervaltree's interval.py, 3 of 4 killed,
+    # failed for intervaltree.py's 14): all of them are what to kill
+    pooled = any("pooled" in m for m in failing)
+    shown = None if pooled else {m["file"] for m in failing} or None
     survivors = [(m, r) for m, r in run.survivors() if shown is None or m.file in shown]
     for i, (m, r) in enumerate(survivors[:max_survivors], 1):
         note = " (no test runs this line)" if r.status is Status.NO_COVERAGE else ""

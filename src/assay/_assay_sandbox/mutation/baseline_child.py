@@ -13,6 +13,7 @@ import pytest
 
 from ..fork import stopwatch, took
 from ..protocol import MutationJob
+from .one_test import run_test
 from .patch import FailureWatch
 from .seed import reseed
 from .shapes import Functions, Report
@@ -92,8 +93,6 @@ def run_tests(
     """In a child: tests `start`.. once in collection order, `next` / `done` reported for each.
     `stop`: where the parent may write the index a tail child starts at; this child stops there
     unless a test before it wrote module state."""
-    from _pytest.runner import runtestprotocol
-
     tracer = phases = None
     setup_start = time.perf_counter()
     state_s = 0.0
@@ -132,9 +131,7 @@ def run_tests(
             tracer.switch((i, False))
         reseed(item.nodeid)
         begin = stopwatch()
-        reports = runtestprotocol(
-            item, nextitem=items[i + 1] if i + 1 < len(items) else None, log=False
-        )
+        reports = run_test(item, items[i + 1] if i + 1 < len(items) else None)
         elapsed = took(begin)
         outcome = (
             "failed"

@@ -11,13 +11,26 @@ import ast
 import contextlib
 
 
+def overload_stub(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """A `@typing.overload` signature: the def after it replaces it, and it never runs."""
+    return any(
+        (d.id if isinstance(d, ast.Name) else d.attr if isinstance(d, ast.Attribute) else "")
+        == "overload"
+        for d in node.decorator_list
+    )
+
+
 def function_defs(tree: ast.Module) -> dict[str, ast.FunctionDef | ast.AsyncFunctionDef]:
     """Qualname of every def (`f`, `C.m`, `f.<locals>.g`; the first of a redefined name) -> its
-    node, in nested statements too (an `if`, a `try`, an `except`)."""
+    node, in nested statements too (an `if`, a `try`, an `except`). `@overload` signatures are
+    not defs of their name: async_lru 2.4.0's `alru_cache` took the span of its first overload,
+    and the code its tests ran, in the def that follows them, was out of gate 4's scope."""
     found: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
 
     def walk(body: list[ast.stmt], qual: str) -> None:
         for node in body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and overload_stub(node):
+                continue
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 name = f"{qual}{node.name}"
                 found.setdefault(name, node)

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from ..fork import stopwatch, took, waited
 from ..protocol import MutantSpec, MutationJob
 from .bytecode import find_code
+from .one_test import run_test
 from .seed import reseed
 from .shapes import ChildResult, Functions, Report
 
@@ -119,8 +120,6 @@ def run_items(items: list[pytest.Item], report: Report, hunt: Hunt) -> ChildResu
     """Run tests in a forked child until the hunt is over, telling the parent when each starts and
     ends (it holds the per-test deadline). Once a case of a parametrized function fails, its other
     cases are skipped: the function is known to kill."""
-    from _pytest.runner import runtestprotocol
-
     plain_failures()
     done = 0
     killed_by: list[str] = []
@@ -138,7 +137,7 @@ def run_items(items: list[pytest.Item], report: Report, hunt: Hunt) -> ChildResu
         reseed(item.nodeid)
         start = stopwatch()
         failures.failed = False
-        reports = runtestprotocol(item, nextitem=following.after(i), log=False)
+        reports = run_test(item, following.after(i))
         failed = failures.failed or any(r.failed for r in reports)
         report({"done": item.nodeid, "s": took(start), "failed": failed, "w": waited()})
         done += 1
