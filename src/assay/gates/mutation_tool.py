@@ -16,6 +16,7 @@ from assay.errors import RunFailed
 from assay.feedback import compose
 from assay.gates.base import GateContext
 from assay.gates.spawning import afresh
+from assay.languages import LANGUAGES
 from assay.model import Candidate, GateResult, GateStatus, TestOutcome, Verdict
 from assay.mutation.attribution import (
     REACHES_NONE,
@@ -128,6 +129,7 @@ def run_tool(gate: str, candidate: Candidate, ctx: GateContext) -> GateResult:
         info,
         start,
         exact=tool.per_test_kills and run.per_test_kills and run.complete_kills,
+        spawning=LANGUAGES[candidate.language].spawning_tests(candidate.source),
     )
 
 

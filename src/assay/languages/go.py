@@ -37,7 +37,7 @@ from assay.languages.go_cache import (
     warm_std,
 )
 from assay.languages.go_requirements import warm_requirements
-from assay.languages.go_source import test_names, write_plan
+from assay.languages.go_source import spawning_tests, test_names, write_plan
 from assay.languages.tested_sources import go_sources
 from assay.languages.tooling import (
     FETCH,
@@ -325,6 +325,9 @@ class GoLanguage(Language):
 
     def targets_of(self, project: Project, source: str, rel: str) -> list[str]:
         return go_sources(project.root, source, rel)
+
+    def spawning_tests(self, source: str) -> dict[str, str]:
+        return spawning_tests(source)
 
     def cache_inputs(self, project: Project, rel: str) -> list[str]:
         return module_files(
