@@ -70,7 +70,8 @@ def test_a_go_test_that_starts_a_process_and_kills_nothing_is_not_low_value(
     )
     (root / "price_test.go").write_text(
         'package price\n\nimport (\n\t"os/exec"\n\t"testing"\n)\n\n'
-        "func TestTotal(t *testing.T) {\n\tif Total(2, 3) != 5 {\n\t\tt.Fatal(Total(2, 3))\n\t}\n}\n\n"
+        "func TestTotal(t *testing.T) {\n\tif Total(2, 3) != 5 {\n"
+        "\t\tt.Fatal(Total(2, 3))\n\t}\n}\n\n"
         "func TestBuilds(t *testing.T) {\n"
         '\tout, err := exec.Command("go", "list", "-f", "{{.Name}}", ".").CombinedOutput()\n'
         '\tif err != nil || string(out) != "price\\n" {\n\t\tt.Fatal(err, string(out))\n\t}\n}\n'

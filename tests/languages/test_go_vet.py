@@ -29,14 +29,18 @@ ASSEMBLY = {
         "TEXT ·add(SB), NOSPLIT, $0-24\n\tMOVQ x+0(FP), AX\n\tMOVQ b+8(FP), BX\n"
         "\tADDQ BX, AX\n\tMOVQ AX, ret+16(FP)\n\tRET\n"
     ),
-    "add_other.go": "//go:build !amd64\n\npackage shape\n\nfunc add(a, b int) int { return a + b }\n",
+    "add_other.go": (
+        "//go:build !amd64\n\npackage shape\n\nfunc add(a, b int) int { return a + b }\n"
+    ),
 }
 CHECK = (
     "\tif got := Add(Point{X: 3, Y: 5}, Point{X: 1, Y: 1}); got != (Point{X: 4, Y: 6}) {\n"
     '\t\tt.Fatalf("got %v", got)\n\t}\n'
 )
 TESTS = {
-    "add_test.go": f'package shape\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {{\n{CHECK}}}\n',
+    "add_test.go": (
+        f'package shape\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {{\n{CHECK}}}\n'
+    ),
     # `go vet`'s copylocks, not one of `go test`'s checks
     "locks_test.go": (
         'package shape\n\nimport (\n\t"sync"\n\t"testing"\n)\n\n'
