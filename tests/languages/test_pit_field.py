@@ -179,7 +179,7 @@ LATE_ARGLINE = f"""      <plugin>
 
 @pytest.mark.slow
 def test_pit_runs_where_surefires_arg_line_is_set_after_test_compile(tmp_path):
-    """Slow: Maven and PIT on the Java example (60-120 s at load 30). commons-validator 1.9.0 (as
+    """Slow: Maven and PIT on the Java example (200 s at load 30). commons-validator 1.9.0 (as
     cloned, with commons-parent's JaCoCo profile on): PIT ran after `test-compile`, before
     prepare-agent set `${argLine}`, and its minion JVM took `${argLine}` for its main class: every
     file `unvalidated` at gate 4, "Coverage generator Minion exited abnormally due to
