@@ -7,6 +7,7 @@ itself; the plugin is added only to a build on the JUnit platform."""
 from __future__ import annotations
 
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -151,3 +152,56 @@ def test_pits_removed_conditional_is_shown_as_the_operand_it_changes(tmp_path):
     shown = {(s["original"], s["mutated"]) for s in gate.details["survivors"]}
     assert ("if (pct < 0 || pct > 100) {", "if (false || pct > 100) {") in shown, shown
     assert not any("replaced comparison check" in mutated for _, mutated in shown), shown
+
+
+JACOCO = "0.8.12"
+# commons-parent's `jacoco` profile: prepare-agent after test-compile, and surefire's argLine
+# built on the `${argLine}` it sets
+LATE_ARGLINE = f"""      <plugin>
+        <groupId>org.jacoco</groupId>
+        <artifactId>jacoco-maven-plugin</artifactId>
+        <version>{JACOCO}</version>
+        <executions>
+          <execution>
+            <id>prepare-agent</id>
+            <phase>process-test-classes</phase>
+            <goals><goal>prepare-agent</goal></goals>
+          </execution>
+        </executions>
+      </plugin>
+      <plugin>
+        <groupId>org.apache.maven.plugins</groupId>
+        <artifactId>maven-surefire-plugin</artifactId>
+        <version>3.5.2</version>
+        <configuration><argLine>${{argLine}} -Duser.language=en</argLine></configuration>
+      </plugin>"""
+
+
+@pytest.mark.slow
+def test_pit_runs_where_surefires_arg_line_is_set_after_test_compile(tmp_path):
+    """Slow: Maven and PIT on the Java example (200 s at load 30). commons-validator 1.9.0 (as
+    cloned, with commons-parent's JaCoCo profile on): PIT ran after `test-compile`, before
+    prepare-agent set `${argLine}`, and its minion JVM took `${argLine}` for its main class: every
+    file `unvalidated` at gate 4, "Coverage generator Minion exited abnormally due to
+    MINION_DIED"."""
+    if not (Path.home() / f".m2/repository/org/jacoco/jacoco-maven-plugin/{JACOCO}").is_dir():
+        pytest.skip(f"jacoco-maven-plugin {JACOCO} is not in ~/.m2 (.ci/toolchains fetches it)")
+    if shutil.which("mvn") is None or tool_missing("java"):
+        pytest.skip(tool_missing("java") or "mvn not installed")
+    root = copy_example("java", tmp_path)
+    pom = root / "pom.xml"
+    text = pom.read_text()
+    start = text.index(
+        "      <plugin>\n        <groupId>org.apache.maven.plugins</groupId>\n"
+        "        <artifactId>maven-surefire-plugin</artifactId>"
+    )
+    end = text.index("</plugin>", start) + len("</plugin>")
+    pom.write_text(text[:start] + LATE_ARGLINE + text[end:])
+    for old in (root / "src/test/java/com/acme").iterdir():
+        old.unlink()
+    test = root / "src/test/java/com/acme/PriceTotalTest.java"
+    test.write_text(TOTAL_ONLY)
+    (entry,) = api.verify([test], root=root, use_cache=False).files
+    gate = next(g for g in entry.gates if g.gate == "mutation")
+    assert gate.status is GateStatus.PASS, gate.feedback
+    assert entry.verdict is Verdict.ACCEPTED, [g.feedback for g in entry.gates]

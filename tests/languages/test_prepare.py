@@ -269,7 +269,7 @@ def test_the_prepare_step_says_what_it_runs_before_any_gate(tmp_path, fresh_mach
         "java",
         "prepare: pom.xml's dependencies (`mvn -B -q "
         "-Dstyle.color=never dependency:resolve-plugins "
-        "dependency:go-offline dependency:build-classpath test-compile`)",
+        "dependency:go-offline dependency:build-classpath process-test-classes`)",
     )
     assert said[-1] == Preparing("java")  # over: its line leaves the progress
     first_gate = next(i for i, e in enumerate(events) if isinstance(e, GateStarted))

@@ -18,6 +18,7 @@ from assay.gates.base import GateContext
 from assay.gates.compiled import compiled_modules, compiled_note
 from assay.gates.raises_only import hint
 from assay.gates.spawning import afresh
+from assay.languages import LANGUAGES
 from assay.model import Candidate, GateResult, GateStatus, TestOutcome, Verdict
 from assay.mutation.attribution import (
     REACHES_NONE,
@@ -135,6 +136,7 @@ def run_tool(gate: str, candidate: Candidate, ctx: GateContext) -> GateResult:
         info,
         start,
         exact=tool.per_test_kills and run.per_test_kills and run.complete_kills,
+        spawning=LANGUAGES[candidate.language].spawning_tests(candidate.source),
     )
 
 

@@ -127,6 +127,12 @@ class Language:
         own code)."""
         return []
 
+    def spawning_tests(self, source: str) -> dict[str, str]:
+        """Test function -> how it, or a function of its file it calls, starts another process
+        (`calls exec.Command`): the project's code there runs out of gate 4's sight, so such a
+        test that kills nothing gets a note, not `low_value`. None found by default."""
+        return {}
+
     def cache_inputs(self, project: Project, rel: str) -> list[str]:
         """Project-relative files besides the test file whose change can change its verdict (the
         module's sources and build files), hashed into the cache key."""

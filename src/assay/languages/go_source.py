@@ -30,6 +30,41 @@ def test_names(source: str) -> list[str]:
     return list(dict.fromkeys(name for _, name in sorted(found)))
 
 
+# what starts another process: a `go` command there builds the package afresh from its source (the
+# overlay of gate 4's mutant is not its), another binary is not the test binary gate 4 mutates
+_SPAWN = re.compile(
+    r"\b(exec\.Command(?:Context)?|os\.StartProcess|syscall\.(?:Exec|ForkExec))\s*\("
+)
+_FUNC = re.compile(r"^func\s+(\w+)\s*\(", re.M)
+_CALL = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
+_LINE_COMMENT = re.compile(r"//[^\n]*")
+
+
+def spawning_tests(source: str) -> dict[str, str]:
+    """Test function -> how it, or a function of the file it calls by name, starts a process
+    (`calls exec.Command`). cespare/xxhash's TestInlining runs `go test -gcflags=-m` to see which
+    functions the compiler inlines: it was `low_value`, "reaches no mutant", for code gate 4 cannot
+    see it run."""
+    code = _LINE_COMMENT.sub("", source)
+    starts = list(_FUNC.finditer(code))
+    bodies: dict[str, str] = {}
+    for i, m in enumerate(starts):  # a top-level function runs to the next one
+        end = starts[i + 1].start() if i + 1 < len(starts) else len(code)
+        bodies.setdefault(m.group(1), code[m.end() : end])
+    out: dict[str, str] = {}
+    for name in test_names(source):
+        todo, seen = [name], {name}
+        while todo:
+            body = bodies.get(todo.pop(), "")
+            if spawn := _SPAWN.search(body):
+                out[name] = f"calls {spawn.group(1)}"
+                break
+            called = [c for c in _CALL.findall(body) if c in bodies and c not in seen]
+            seen.update(called)
+            todo.extend(called)
+    return out
+
+
 def write_plan(root: Path, source_rel: str, n: int = 1) -> WritePlan:
     """`<dir>/<stem>_assay_test.go` in the source's own package: unexported names are in scope,
     and `go test` builds it with the package, so no import path can be wrong."""

@@ -23,7 +23,7 @@ from assay.execution.workspace import Workspace
 from assay.feedback import relativize
 from assay.languages import junit_launcher
 from assay.languages.compiler_output import javac_errors
-from assay.languages.java_sources import TEST_NAME, build_tool, class_name, test_methods
+from assay.languages.java_sources import TEST_NAME, build_tool, class_name, run_test_methods
 from assay.languages.java_warm import warm_classpath
 from assay.languages.maven_tools import failed_outside_javac
 from assay.languages.prepare import MAVEN_ARTIFACT
@@ -260,7 +260,7 @@ class JavaCompiler(ToolRunner):
     def _collected(self, ws: Workspace, rel: str, raw: int, duration: float) -> CompileResult:
         source = ws.path(rel).read_text(encoding="utf-8", errors="replace")
         return CompileResult(
-            collected=[f"{rel}{TEST_ID_SEP}{m}" for m in test_methods(source)],
+            collected=[f"{rel}{TEST_ID_SEP}{m}" for m in run_test_methods(ws.project, rel, source)],
             raw_lines=raw,
             duration_s=duration,
         )

@@ -51,7 +51,7 @@ STEPS = (
             "dependency:resolve-plugins",
             "dependency:go-offline",
             "dependency:build-classpath",  # its JUnit platform: gate 4's launcher (maven_tools)
-            "test-compile",
+            "process-test-classes",  # as far as gate 4's PIT run goes
         ),
         # go-offline also resolves the plugins of later phases and reports (a parent pom's
         # spotbugs, javancss): one of them missing must not stop a project whose tests build
@@ -61,7 +61,7 @@ STEPS = (
             "-q",
             "-Dstyle.color=never",
             "dependency:build-classpath",
-            "test-compile",
+            "process-test-classes",
         ),
     ),
     Step(

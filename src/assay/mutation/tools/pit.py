@@ -140,7 +140,11 @@ class Pit:
             "-o",
             "-q",
             "-Dstyle.color=never",
-            "test-compile",
+            # as far as `mvn test` goes before its tests: a plugin bound between (JaCoCo's
+            # prepare-agent, in commons-parent's profile) sets the `${argLine}` of surefire's
+            # configuration, which PIT hands its minions; at `test-compile` the JVM was given
+            # `${argLine}` as its main class (commons-validator: "MINION_DIED")
+            "process-test-classes",
             GOAL,
             f"-DtargetClasses={','.join(c for k in classes for c in (k, k + '$*'))}",
             f"-DtargetTests={','.join(tests)}",
