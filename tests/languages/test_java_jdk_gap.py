@@ -18,7 +18,7 @@ from assay.dependencies import Dependencies
 from assay.execution.runner import Outcome
 from assay.execution.runner import TestResult as Result
 from assay.execution.runner import TestRun as Run
-from assay.gates.green import judge_run
+from assay.gates.green_outcomes import judge_run
 from assay.model import GateStatus, Verdict
 from tests.languages.conftest import copy_example, tool_missing
 

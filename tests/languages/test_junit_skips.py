@@ -91,7 +91,7 @@ def test_a_skip_without_a_reason_says_so(tmp_path):
     from assay.execution.runner import Outcome
     from assay.execution.runner import TestResult as Result
     from assay.execution.runner import TestRun as Run
-    from assay.gates.green import judge_run
+    from assay.gates.green_outcomes import judge_run
 
     run = Run(tests={"t.js::zstd": Result("t.js::zstd", Outcome.SKIPPED, message="")})
     [outcome], _, _ = judge_run(run, "green", Dependencies(tmp_path, [], set()), "javascript")
