@@ -98,8 +98,9 @@ def _outermost(name: str, modules: dict[str, str]) -> str:
 
 
 def _declared_version(path: Path) -> str | None:
-    """A module's `__version__ = "..."` at its top level, if it assigns a literal."""
-    tree = _parse(path)
+    """A module's `__version__ = "..."` at its top level, if it assigns a literal (only a module
+    that names it is parsed: every module of the project is asked)."""
+    tree = _parse(path, "__version__")
     for node in tree.body if tree else ():
         if (
             isinstance(node, ast.Assign)
@@ -118,8 +119,9 @@ def _defines_code(path: Path) -> bool:
     )
 
 
-def _parse(path: Path) -> ast.Module | None:
+def _parse(path: Path, needs: str = "") -> ast.Module | None:
     try:
-        return ast.parse(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+        return ast.parse(text) if needs in text else None
     except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
         return None
